@@ -1,0 +1,143 @@
+/**
+ * The shape of the route table that `bindery generate` emits into
+ * `generated/routes.ts` and that the runtime registers on Fastify.
+ *
+ * This file is the contract between the generator and the runtime: the
+ * generator must emit values of these types, the runtime must accept nothing
+ * else. It implements the binding plan of SPEC.md 4.5.
+ */
+import type { ResultKind } from '../results/result.js';
+
+/** HTTP methods a route may declare. HEAD is served by GET routes. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+/**
+ * Scalar kind of a bound input field (SPEC 4.5 conversions).
+ *
+ * - `string`: any text; from a string source as is.
+ * - `integer`: a safe integer (`bigint` fields of the YAML bind as `integer`).
+ * - `number`: a finite IEEE-754 double.
+ * - `boolean`: JSON `true`/`false`; from text `true`/`false`/`1`/`0`/`on`/`off`/`yes`/`no` (any case).
+ * - `duration`: milliseconds (number); from text like `90s`, `15m`, `1h30m`, `250ms` or ISO 8601 `PT1H30M`; from JSON the same text, or a number of milliseconds.
+ * - `timestamp`: a `Date`; from an RFC 3339 date-time string.
+ * - `file`: an uploaded file ({@link UploadedFile}); only from multipart form fields.
+ * - `json`: any JSON value, unconverted (body only).
+ */
+export type ScalarKind = 'string' | 'integer' | 'number' | 'boolean' | 'duration' | 'timestamp' | 'file' | 'json';
+
+/** The full type of a bound field: scalar kind, whether it is a list, whether `null` is a value. */
+export interface FieldTypePlan {
+  readonly kind: ScalarKind;
+  /** A list of `kind` (`string[]` in the YAML). Query and form sources collect repeated values. */
+  readonly array: boolean;
+  /** `null` is a value (JSON `null`); the SPEC's pointers. */
+  readonly nullable: boolean;
+}
+
+/** Where a field's value comes from. `body` covers both the `json` and `form` tags. */
+export type FieldSource = 'body' | 'query' | 'path' | 'header';
+
+/** One `validate` rule of a field, parsed at generate time (see `runtime/validation/rules.ts`). */
+export interface RuleRef {
+  /** Rule name from the catalog, e.g. `max`, `each`. */
+  readonly name: string;
+  /** Parsed parameters: numbers for size rules, strings for lists, a nested rule for `each`. */
+  readonly params: readonly (string | number)[];
+  /** For `each`: the rule applied to every item. */
+  readonly inner?: RuleRef;
+}
+
+/**
+ * The binding plan of one input field (SPEC 4.5, "Sources by tag").
+ *
+ * Body fields (`source: 'body'`) read `json` from a JSON body and `form` from
+ * a URL-encoded or multipart body; `form` defaults to `json` when the YAML has
+ * no form tag. Query, path and header fields read `name` from their source
+ * only; the body cannot set them.
+ */
+export interface FieldPlan {
+  /** Property name in the handler's input object (the YAML key). */
+  readonly key: string;
+  readonly type: FieldTypePlan;
+  readonly source: FieldSource;
+  /** JSON member name (body fields that accept JSON). Absent: the field cannot be set from JSON. */
+  readonly json?: string;
+  /** Form field name (body fields that accept forms). Absent: the field cannot be set from a form. */
+  readonly form?: string;
+  /** Name in the query string, path template or headers (headers lower-cased). */
+  readonly name?: string;
+  /** Value used when the field is absent after binding (already in the field's bound type, timestamps as RFC 3339 strings). */
+  readonly default?: unknown;
+  /** The field's rules in YAML order; rule index = position here. */
+  readonly rules: readonly RuleRef[];
+}
+
+/**
+ * A compiled ajv standalone validation function, as emitted by
+ * `ajv/dist/standalone` with `allErrors: true`. Property schemas are
+ * `{ allOf: [ruleFragment0, ruleFragment1, …] }`, so an error's `schemaPath`
+ * `#/properties/<key>/allOf/<ruleIndex>/…` names the failing rule; a
+ * top-level `required` error names the field in `params.missingProperty`.
+ */
+export interface CompiledValidator {
+  (data: unknown): boolean;
+  errors?: ReadonlyArray<{
+    readonly instancePath: string;
+    readonly schemaPath: string;
+    readonly keyword: string;
+    readonly params: Record<string, unknown>;
+  }> | null;
+}
+
+/** How a route's output resource becomes JSON: a generated serializer of the row type. */
+export interface OutputPlan {
+  /** Resource name in the YAML (e.g. `Note`). */
+  readonly resource: string;
+  /** The handler returns a list of rows. */
+  readonly array: boolean;
+  /** Row (DB names) → JSON (JSON names, hidden fields dropped, `omitEmpty` applied, timestamps RFC 3339). */
+  readonly serialize: (row: any) => unknown;
+}
+
+/**
+ * One route of the generated table.
+ *
+ * The runtime registers it on Fastify at `path` (with `{param}` turned into
+ * `:param`), runs the group's middleware, binds `fields`, runs `validate`
+ * (422), then the handler's own `validate`, then the handler, and turns the
+ * result into a response by {@link ResultKind}.
+ */
+export interface RouteDefinition {
+  /** Unique route name, e.g. `notes.create`; also the key of the handler. */
+  readonly name: string;
+  readonly method: HttpMethod;
+  /** Path template with `{param}` wildcards, e.g. `/notes/{id}`. */
+  readonly path: string;
+  /** Group name from the YAML `groups:` map, or `null` for none. */
+  readonly group: string | null;
+  /** Middleware names the group (then the route) asks for, in order. Resolved by the runtime at boot. */
+  readonly middleware: readonly string[];
+  /** The result the handler normally returns (documents the success status; see SPEC 4.5 "Handler results"). */
+  readonly result: ResultKind;
+  /** Input fields in YAML order; this order is the order of `errors` keys in problem details. */
+  readonly fields: readonly FieldPlan[];
+  /** The route's compiled validator, or `null` when no field has a rule. */
+  readonly validate: CompiledValidator | null;
+  /** The output resource and its serializer, or `null` (pages, redirects, no content). */
+  readonly output: OutputPlan | null;
+  /** Schema file and position the route came from, for boot errors: `schema/notes.yaml:12:3`. */
+  readonly origin: string;
+}
+
+/** The generated route table: every route, in YAML order (files sorted by name). */
+export type RouteTable = readonly RouteDefinition[];
+
+/** An uploaded file bound from a multipart form field (SPEC 4.5). Held in memory; size in bytes. */
+export interface UploadedFile {
+  readonly filename: string;
+  readonly mimetype: string;
+  readonly encoding: string;
+  /** Size in bytes. */
+  readonly size: number;
+  readonly data: Buffer;
+}

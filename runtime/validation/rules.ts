@@ -1,0 +1,352 @@
+/**
+ * The catalog of `validate` rules (SPEC.md 4.5, binding step 4).
+ *
+ * Shared by the generator, which parses rule strings, rejects unknown rules
+ * and bad parameters with a position in the YAML, and turns each rule into a
+ * JSON Schema fragment compiled by ajv at generate time; and by the runtime,
+ * which words the message of the first failing rule of each field.
+ *
+ * Rules are written as strings: `name` or `name:params`. Lists are
+ * comma-separated (`in:draft,published`); `regex:` takes the rest of the
+ * string as is; `each:<rule>` applies `<rule>` to every item of a list.
+ */
+import type { FieldTypePlan, RuleRef } from '../routing/route-table.js';
+
+/** What a rule's size means for a value: characters, numeric value, item count or kilobytes. */
+export type RuleCategory = 'string' | 'numeric' | 'array' | 'file' | 'boolean' | 'timestamp' | 'any';
+
+/** Kinds of rule parameters. */
+export type RuleParamKind = 'none' | 'number' | 'number2' | 'list' | 'regex' | 'rule' | 'field';
+
+/** One rule of the catalog. */
+export interface RuleSpec {
+  readonly name: string;
+  readonly params: RuleParamKind;
+  /** Categories the rule applies to; applying it elsewhere is a schema error. */
+  readonly appliesTo: readonly RuleCategory[];
+  /**
+   * JSON Schema fragment checked by ajv for a value of `type` (never null-guarded:
+   * type-specific keywords pass other types). Absent for cross-field rules, which
+   * the runtime checks with {@link RuleSpec.check} after ajv.
+   */
+  readonly schema?: (type: FieldTypePlan, params: readonly (string | number)[]) => Record<string, unknown>;
+  /** Cross-field check: `value` of the field `key`, `input` the whole bound input. True when it passes. */
+  readonly check?: (value: unknown, input: Record<string, unknown>, params: readonly (string | number)[], key: string) => boolean;
+  /** Message templates by category (`*` for all); `:attribute` and `:<param>` placeholders. */
+  readonly messages: Readonly<Partial<Record<RuleCategory | '*', string>>>;
+  /** Names of the placeholders for the params, in order (e.g. `['min', 'max']`). */
+  readonly placeholders?: readonly string[];
+}
+
+/** Category of a value of `type` for rules (a list is `array`, except inside `each`). */
+export function categoryOf(type: FieldTypePlan): RuleCategory {
+  if (type.array) return 'array';
+  switch (type.kind) {
+    case 'string': return 'string';
+    case 'integer': case 'number': case 'duration': return 'numeric';
+    case 'file': return 'file';
+    case 'boolean': return 'boolean';
+    case 'timestamp': return 'timestamp';
+    case 'json': return 'any';
+  }
+}
+
+const num = (p: string | number | undefined): number => Number(p);
+
+/** Size bound keywords for a category: characters, value, items, or file size in kilobytes. */
+function bound(type: FieldTypePlan, which: 'min' | 'max', n: number): Record<string, unknown> {
+  switch (categoryOf(type)) {
+    case 'string': return which === 'min' ? { minLength: n } : { maxLength: n };
+    case 'numeric': return which === 'min' ? { minimum: n } : { maximum: n };
+    case 'array': return which === 'min' ? { minItems: n } : { maxItems: n };
+    case 'file': return { properties: { size: which === 'min' ? { minimum: n * 1024 } : { maximum: n * 1024 } } };
+    default: return {};
+  }
+}
+
+const SIZE_MESSAGES = (verb: string) => ({
+  string: `The :attribute field ${verb} characters.`,
+  numeric: `The :attribute field ${verb}.`,
+  array: `The :attribute field ${verb} items.`,
+  file: `The :attribute field ${verb} kilobytes.`,
+});
+
+const LETTERS = '\\p{L}\\p{M}';
+
+/** Every rule, by name. Adding a rule here makes it usable in the YAML. */
+export const RULES: Readonly<Record<string, RuleSpec>> = {
+  required: {
+    name: 'required', params: 'none', appliesTo: ['string', 'numeric', 'array', 'file', 'boolean', 'timestamp', 'any'],
+    // Presence is the top-level `required` keyword; this fragment rejects null,
+    // blank strings and empty lists.
+    schema: (type) => type.array ? { type: 'array', minItems: 1 }
+      : type.kind === 'string' ? { type: 'string', pattern: '\\S' }
+      : { not: { type: 'null' } },
+    messages: { '*': 'The :attribute field is required.' },
+  },
+  min: {
+    name: 'min', params: 'number', appliesTo: ['string', 'numeric', 'array', 'file'], placeholders: ['min'],
+    schema: (type, [n]) => bound(type, 'min', num(n)),
+    messages: {
+      string: 'The :attribute field must be at least :min characters.',
+      numeric: 'The :attribute field must be at least :min.',
+      array: 'The :attribute field must have at least :min items.',
+      file: 'The :attribute field must be at least :min kilobytes.',
+    },
+  },
+  max: {
+    name: 'max', params: 'number', appliesTo: ['string', 'numeric', 'array', 'file'], placeholders: ['max'],
+    schema: (type, [n]) => bound(type, 'max', num(n)),
+    messages: {
+      string: 'The :attribute field must not be greater than :max characters.',
+      numeric: 'The :attribute field must not be greater than :max.',
+      array: 'The :attribute field must not have more than :max items.',
+      file: 'The :attribute field must not be greater than :max kilobytes.',
+    },
+  },
+  between: {
+    name: 'between', params: 'number2', appliesTo: ['string', 'numeric', 'array', 'file'], placeholders: ['min', 'max'],
+    schema: (type, [a, b]) => ({ allOf: [bound(type, 'min', num(a)), bound(type, 'max', num(b))] }),
+    messages: SIZE_MESSAGES('must be between :min and :max'),
+  },
+  size: {
+    name: 'size', params: 'number', appliesTo: ['string', 'numeric', 'array', 'file'], placeholders: ['size'],
+    schema: (type, [n]) => ({ allOf: [bound(type, 'min', num(n)), bound(type, 'max', num(n))] }),
+    messages: {
+      string: 'The :attribute field must be :size characters.',
+      numeric: 'The :attribute field must be :size.',
+      array: 'The :attribute field must contain :size items.',
+      file: 'The :attribute field must be :size kilobytes.',
+    },
+  },
+  in: {
+    name: 'in', params: 'list', appliesTo: ['string', 'numeric'],
+    schema: (type, values) => ({ enum: type.kind === 'string' ? values.map(String) : values.map(Number) }),
+    messages: { '*': 'The selected :attribute is invalid.' },
+  },
+  not_in: {
+    name: 'not_in', params: 'list', appliesTo: ['string', 'numeric'],
+    schema: (type, values) => ({ not: { enum: type.kind === 'string' ? values.map(String) : values.map(Number) } }),
+    messages: { '*': 'The selected :attribute is invalid.' },
+  },
+  alpha: {
+    name: 'alpha', params: 'none', appliesTo: ['string'],
+    schema: () => ({ pattern: `^[${LETTERS}]+$` }),
+    messages: { '*': 'The :attribute field must only contain letters.' },
+  },
+  alpha_num: {
+    name: 'alpha_num', params: 'none', appliesTo: ['string'],
+    schema: () => ({ pattern: `^[${LETTERS}\\p{N}]+$` }),
+    messages: { '*': 'The :attribute field must only contain letters and numbers.' },
+  },
+  alpha_dash: {
+    name: 'alpha_dash', params: 'none', appliesTo: ['string'],
+    schema: () => ({ pattern: `^[${LETTERS}\\p{N}_-]+$` }),
+    messages: { '*': 'The :attribute field must only contain letters, numbers, dashes, and underscores.' },
+  },
+  email: {
+    name: 'email', params: 'none', appliesTo: ['string'],
+    schema: () => ({ format: 'email' }),
+    messages: { '*': 'The :attribute field must be a valid email address.' },
+  },
+  url: {
+    name: 'url', params: 'none', appliesTo: ['string'],
+    schema: () => ({ format: 'uri', pattern: '^https?://' }),
+    messages: { '*': 'The :attribute field must be a valid URL.' },
+  },
+  uuid: {
+    name: 'uuid', params: 'none', appliesTo: ['string'],
+    schema: () => ({ format: 'uuid' }),
+    messages: { '*': 'The :attribute field must be a valid UUID.' },
+  },
+  regex: {
+    name: 'regex', params: 'regex', appliesTo: ['string'],
+    schema: (_type, [pattern]) => ({ pattern: String(pattern) }),
+    messages: { '*': 'The :attribute field format is invalid.' },
+  },
+  starts_with: {
+    name: 'starts_with', params: 'list', appliesTo: ['string'], placeholders: ['values'],
+    schema: (_type, values) => ({ pattern: `^(?:${values.map((v) => escapeRegex(String(v))).join('|')})` }),
+    messages: { '*': 'The :attribute field must start with one of the following: :values.' },
+  },
+  ends_with: {
+    name: 'ends_with', params: 'list', appliesTo: ['string'], placeholders: ['values'],
+    schema: (_type, values) => ({ pattern: `(?:${values.map((v) => escapeRegex(String(v))).join('|')})$` }),
+    messages: { '*': 'The :attribute field must end with one of the following: :values.' },
+  },
+  accepted: {
+    name: 'accepted', params: 'none', appliesTo: ['boolean'],
+    schema: () => ({ const: true }),
+    messages: { '*': 'The :attribute field must be accepted.' },
+  },
+  distinct: {
+    name: 'distinct', params: 'none', appliesTo: ['array'],
+    schema: () => ({ uniqueItems: true }),
+    messages: { '*': 'The :attribute field has a duplicate value.' },
+  },
+  each: {
+    name: 'each', params: 'rule', appliesTo: ['array'],
+    // The fragment is built by the generator from the inner rule: { items: inner }.
+    messages: {},
+  },
+  confirmed: {
+    name: 'confirmed', params: 'none', appliesTo: ['string', 'numeric'],
+    // Compares with the input field `<key>_confirmation` (which the route must declare).
+    check: (value, input, _params, key) => value === input[`${key}_confirmation`],
+    messages: { '*': 'The :attribute field confirmation does not match.' },
+  },
+  same: {
+    name: 'same', params: 'field', appliesTo: ['string', 'numeric', 'boolean'], placeholders: ['other'],
+    check: (value, input, [other]) => value === input[String(other)],
+    messages: { '*': 'The :attribute field must match :other.' },
+  },
+  different: {
+    name: 'different', params: 'field', appliesTo: ['string', 'numeric', 'boolean'], placeholders: ['other'],
+    check: (value, input, [other]) => value !== input[String(other)],
+    messages: { '*': 'The :attribute field and :other must be different.' },
+  },
+};
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/** Result of parsing one rule string: the rule, or a message saying what is wrong with it. */
+export type ParsedRule = { ok: true; rule: RuleRef } | { ok: false; message: string };
+
+/**
+ * Parse a rule string such as `max:200`, `in:a,b`, `each:alpha_dash` for a
+ * field of `type`, checking the name, the parameters and that the rule
+ * applies to the type. Never throws.
+ * @returns the parsed {@link RuleRef}, or a message like `unknown rule "distinc" (did you mean "distinct"?)`.
+ */
+export function parseRule(source: string, type: FieldTypePlan): ParsedRule {
+  const colon = source.indexOf(':');
+  const name = colon === -1 ? source : source.slice(0, colon);
+  const raw = colon === -1 ? undefined : source.slice(colon + 1);
+  const spec = RULES[name];
+  if (!spec) {
+    const hint = closest(name, Object.keys(RULES));
+    return { ok: false, message: `unknown rule "${name}"${hint ? ` (did you mean "${hint}"?)` : ''}` };
+  }
+  const category = categoryOf(type);
+  if (!spec.appliesTo.includes(category)) {
+    return { ok: false, message: `rule "${name}" does not apply to a ${describe(type)} field (it applies to: ${spec.appliesTo.join(', ')})` };
+  }
+  if (spec.params === 'none') {
+    if (raw !== undefined) return { ok: false, message: `rule "${name}" takes no parameter, got "${raw}"` };
+    return { ok: true, rule: { name, params: [] } };
+  }
+  if (raw === undefined || raw === '') return { ok: false, message: `rule "${name}" needs a parameter (${paramHint(spec.params, name)})` };
+  switch (spec.params) {
+    case 'number': {
+      const n = Number(raw);
+      if (!/^-?\d+(\.\d+)?$/.test(raw) || !Number.isFinite(n)) return { ok: false, message: `rule "${name}" needs a number, got "${raw}"` };
+      if (category !== 'numeric' && (!Number.isInteger(n) || n < 0)) return { ok: false, message: `rule "${name}" needs a whole number of at least 0 for a ${describe(type)} field, got "${raw}"` };
+      return { ok: true, rule: { name, params: [n] } };
+    }
+    case 'number2': {
+      const parts = raw.split(',');
+      if (parts.length !== 2 || parts.some((p) => !/^-?\d+(\.\d+)?$/.test(p.trim()))) return { ok: false, message: `rule "${name}" needs two numbers "min,max", got "${raw}"` };
+      const [a, b] = parts.map((p) => Number(p.trim())) as [number, number];
+      if (a > b) return { ok: false, message: `rule "${name}" needs min <= max, got "${raw}"` };
+      return { ok: true, rule: { name, params: [a, b] } };
+    }
+    case 'list': {
+      const values = raw.split(',').map((v) => v.trim());
+      if (values.some((v) => v === '')) return { ok: false, message: `rule "${name}" has an empty value in "${raw}"` };
+      if (type.kind !== 'string' && category === 'numeric' && values.some((v) => !Number.isFinite(Number(v)))) {
+        return { ok: false, message: `rule "${name}" needs numbers for a ${describe(type)} field, got "${raw}"` };
+      }
+      return { ok: true, rule: { name, params: values } };
+    }
+    case 'regex': {
+      try { new RegExp(raw, 'u'); } catch (err) { return { ok: false, message: `rule "regex" has an invalid pattern: ${(err as Error).message}` }; }
+      return { ok: true, rule: { name, params: [raw] } };
+    }
+    case 'field':
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(raw)) return { ok: false, message: `rule "${name}" needs an input field name, got "${raw}"` };
+      return { ok: true, rule: { name, params: [raw] } };
+    case 'rule': {
+      const inner = parseRule(raw, { kind: type.kind, array: false, nullable: false });
+      if (!inner.ok) return { ok: false, message: `in "each": ${inner.message}` };
+      if (inner.rule.name === 'each' || inner.rule.name === 'required' || RULES[inner.rule.name]?.check) {
+        return { ok: false, message: `rule "each" cannot wrap "${inner.rule.name}"` };
+      }
+      return { ok: true, rule: { name, params: [], inner: inner.rule } };
+    }
+  }
+}
+
+/**
+ * The JSON Schema fragment of a parsed rule for a field of `type`, or `null`
+ * for cross-field rules checked by the runtime.
+ */
+export function ruleSchema(rule: RuleRef, type: FieldTypePlan): Record<string, unknown> | null {
+  if (rule.name === 'each' && rule.inner) {
+    const item = ruleSchema(rule.inner, { kind: type.kind, array: false, nullable: false });
+    return item ? { items: item } : null;
+  }
+  const spec = RULES[rule.name];
+  if (!spec?.schema) return null;
+  return spec.schema(type, rule.params);
+}
+
+/**
+ * Word the message of a failed rule.
+ * @param attribute the client's name of the field with `_` as spaces (`created at`), or `tags.1` for an item.
+ * @param type the field's type (the item type for `each`).
+ */
+export function ruleMessage(rule: RuleRef, type: FieldTypePlan, attribute: string): string {
+  if (rule.name === 'each' && rule.inner) return ruleMessage(rule.inner, { kind: type.kind, array: false, nullable: false }, attribute);
+  const spec = RULES[rule.name];
+  const template = spec?.messages[categoryOf(type)] ?? spec?.messages['*'] ?? 'The :attribute field is invalid.';
+  let out = template.replace(':attribute', attribute);
+  const names = spec?.placeholders ?? [];
+  names.forEach((ph, i) => {
+    const value = ph === 'values' ? rule.params.join(', ') : ph === 'other' ? String(rule.params[i]).replace(/_/g, ' ') : String(rule.params[i]);
+    out = out.replace(`:${ph}`, value);
+  });
+  return out;
+}
+
+function describe(type: FieldTypePlan): string {
+  return `${type.kind}${type.array ? '[]' : ''}`;
+}
+
+function paramHint(kind: RuleParamKind, name: string): string {
+  switch (kind) {
+    case 'number': return `e.g. "${name}:10"`;
+    case 'number2': return `e.g. "${name}:1,10"`;
+    case 'list': return `e.g. "${name}:a,b"`;
+    case 'regex': return `e.g. "${name}:^[a-z]+$"`;
+    case 'rule': return `e.g. "${name}:alpha_dash"`;
+    case 'field': return `e.g. "${name}:other_field"`;
+    default: return '';
+  }
+}
+
+/** The closest name by edit distance (at most 2 edits), for "did you mean" hints. */
+export function closest(name: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const c of candidates) {
+    const d = editDistance(name, c);
+    if (d < bestDistance) { best = c; bestDistance = d; }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = dp[0]!;
+    dp[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = dp[j]!;
+      dp[j] = Math.min(dp[j]! + 1, dp[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return dp[b.length]!;
+}

