@@ -1,0 +1,46 @@
+/**
+ * Options of the HTTP server factory `createHttpServer` (runtime/http/server.ts).
+ *
+ * The boot code (runtime/app) builds these from the validated settings; the
+ * HTTP layer never reads environment variables itself. Units are explicit:
+ * bytes and milliseconds.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { RouteTable } from '../routing/route-table.js';
+import type { Middleware, RouteHandler } from './handler.js';
+import type { Services } from './context.js';
+
+/** `APP_ENV`: decides Secure cookies, HSTS and whether debug pages are allowed. */
+export type AppEnvironment = 'development' | 'testing' | 'production';
+
+/** Result of the readiness probe behind `GET /health/ready`. */
+export interface ReadinessReport {
+  readonly ok: boolean;
+  /** One line per check, e.g. `{ database: 'ok', migrations: '2 pending' }`. */
+  readonly checks: Readonly<Record<string, string>>;
+}
+
+export interface HttpServerOptions {
+  /** The generated route table (`generated/routes.ts`), plus plugin routes. */
+  readonly routes: RouteTable;
+  /** One handler per route name. A route without a handler, or a handler without a route, fails the boot. */
+  readonly handlers: Readonly<Record<string, RouteHandler<any, any>>>;
+  /** Middleware by the names used in the YAML `groups:`; a name used by a route but missing here fails the boot. */
+  readonly middleware?: Readonly<Record<string, Middleware>>;
+  /** Services handed to handlers as `ctx.services` (`db`, …). */
+  readonly services: Services;
+  /** `APP_ENV`. */
+  readonly environment: AppEnvironment;
+  /** `APP_DEBUG`: error pages show the error chain, stack and request details (never in production). */
+  readonly debug: boolean;
+  /** `HTTP_MAX_BODY` in bytes (default 10 MiB = 10485760); larger bodies get 413. */
+  readonly maxBodyBytes: number;
+  /** `HTTP_REQUEST_TIMEOUT` in milliseconds (default 30000); a handler still running then gets 503. */
+  readonly requestTimeoutMs: number;
+  /** Folder of the app's views (`app/views`), absolute path. Pages render `<view>.eta` from here. */
+  readonly viewsDir?: string;
+  /** Readiness probe for `GET /health/ready` (database reachable, no pending migrations). Absent: always ready. */
+  readonly readiness?: () => Promise<ReadinessReport>;
+  /** Logger (pino). Absent: a pino logger at `info` writing JSON lines to stdout. */
+  readonly logger?: FastifyBaseLogger;
+}
