@@ -1,0 +1,22 @@
+/**
+ * What every emitter receives, and what it returns.
+ */
+import type { Model } from '../model/model.js';
+
+/** Inputs shared by the emitters. */
+export interface EmitContext {
+  readonly model: Model;
+  /** Header text without comment markers (see `write/header.ts`). */
+  readonly header: string;
+  /** Module specifier of the runtime folder as seen from the output folder, e.g. `../runtime`. */
+  readonly runtime: string;
+  /** Emit the `Services { db: Kysely<Database> }` augmentation in `types.ts`. */
+  readonly augmentServices: boolean;
+}
+
+/** One generated file. */
+export interface GeneratedFile {
+  /** Path relative to the output folder, forward slashes, e.g. `migrations/0001_create_notes.sql`. */
+  readonly path: string;
+  readonly content: string;
+}

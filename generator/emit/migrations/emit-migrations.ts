@@ -1,0 +1,93 @@
+/**
+ * Migrations: compare the model's tables with `schema.snapshot.json` and,
+ * when they differ, write the next numbered `migrations/NNNN_<slug>.sql` and
+ * the updated snapshot. Existing migration files are never rewritten. A
+ * destructive change is refused unless `allowDestructive` is set; an
+ * unsupported one is always refused (each with a diagnostic saying what to do).
+ */
+import type { Diagnostics, SourcePosition } from '../../diagnostics.js';
+import type { Model } from '../../model/model.js';
+import type { EmitContext, GeneratedFile } from '../context.js';
+import { diffTables, type RefusedChange } from './diff.js';
+import { parseSnapshot, printSnapshot, tablesOf, type Snapshot } from './snapshot.js';
+
+/** File name of the snapshot inside the output folder. */
+export const SNAPSHOT_FILE = 'schema.snapshot.json';
+/** Folder of the migrations inside the output folder. */
+export const MIGRATIONS_DIR = 'migrations';
+
+/** What is on disk already. */
+export interface MigrationHistory {
+  /** The output folder relative to the root, e.g. `generated` (for diagnostics). */
+  readonly outDir: string;
+  /** Text of the existing snapshot, or undefined when there is none. */
+  readonly snapshotText: string | undefined;
+  /** Names of the existing migration files without `.sql`, e.g. `0001_create_notes`. */
+  readonly migrations: readonly string[];
+}
+
+/**
+ * The snapshot file and, when the tables changed, the new migration file.
+ * Refusals and a broken history go to `diagnostics` (the caller writes nothing then).
+ */
+export function emitMigrations(ctx: EmitContext, history: MigrationHistory, allowDestructive: boolean, diagnostics: Diagnostics): GeneratedFile[] {
+  const snapshotAt: SourcePosition = { file: `${history.outDir}/${SNAPSHOT_FILE}`, line: 1, column: 1 };
+  let previous: Snapshot = { version: 1, lastMigration: null, tables: {} };
+  if (history.snapshotText === undefined) {
+    if (history.migrations.length > 0) {
+      diagnostics.add(snapshotAt, '', `the snapshot is missing but ${history.outDir}/${MIGRATIONS_DIR}/ holds ${history.migrations.length} migration(s); restore ${SNAPSHOT_FILE} from version control — without it bindery cannot tell what the database holds`, 'BINDERY_MIGRATION_UNSUPPORTED');
+      return [];
+    }
+  } else {
+    const parsed = parseSnapshot(history.snapshotText);
+    if (!parsed.ok) {
+      diagnostics.add(snapshotAt, '', `the snapshot is ${parsed.message}; restore it from version control`, 'BINDERY_MIGRATION_UNSUPPORTED');
+      return [];
+    }
+    previous = parsed.snapshot;
+    if (previous.lastMigration !== null && !history.migrations.includes(previous.lastMigration)) {
+      diagnostics.add(snapshotAt, 'lastMigration', `the snapshot follows migration ${previous.lastMigration}, but ${history.outDir}/${MIGRATIONS_DIR}/${previous.lastMigration}.sql is missing; restore it from version control`, 'BINDERY_MIGRATION_UNSUPPORTED');
+      return [];
+    }
+  }
+
+  const tables = tablesOf(ctx.model);
+  const diff = diffTables(previous.tables, tables, allowDestructive);
+  for (const refused of diff.refused) report(refused, ctx.model, history, diagnostics);
+  if (diff.refused.length > 0) return [];
+
+  const files: GeneratedFile[] = [];
+  let lastMigration = previous.lastMigration;
+  if (diff.statements.length > 0) {
+    const number = Math.max(0, ...history.migrations.map((m) => Number(/^(\d+)_/.exec(m)?.[1] ?? 0))) + 1;
+    const words = diff.changes.slice(0, 3).join('_') + (diff.changes.length > 3 ? '_and_more' : '');
+    lastMigration = `${String(number).padStart(4, '0')}_${words.slice(0, 60).replace(/_+$/, '')}`;
+    files.push({ path: `${MIGRATIONS_DIR}/${lastMigration}.sql`, content: `-- ${ctx.header}\n\n${diff.statements.join('\n\n')}\n` });
+  }
+  files.push({ path: SNAPSHOT_FILE, content: printSnapshot(ctx.header, { version: 1, lastMigration, tables }) });
+  return files;
+}
+
+function report(refused: RefusedChange, model: Model, history: MigrationHistory, diagnostics: Diagnostics): void {
+  const resource = model.resources.find((r) => r.table === refused.table);
+  const field = resource?.fields.find((f) => f.name === refused.column);
+  const todo = refused.kind === 'destructive'
+    ? '; to write this migration anyway, pass allowDestructive (bindery generate --allow-destructive)'
+    : '';
+  const code = refused.kind === 'destructive' ? 'BINDERY_MIGRATION_DESTRUCTIVE' : 'BINDERY_MIGRATION_UNSUPPORTED';
+  if (resource) {
+    const path = field ? `resources.${resource.name}.fields.${field.name}` : `resources.${resource.name}`;
+    diagnostics.add(field?.origin ?? resource.origin, path, `${refused.message}${todo}`, code);
+  } else {
+    const at = tablePosition(history, refused.table);
+    diagnostics.add(at, `tables.${refused.table}`, `${refused.message} (its resource is gone from the schema)${todo}`, code);
+  }
+}
+
+/** Position of a table's key in the snapshot text (for tables no longer in the schema). */
+function tablePosition(history: MigrationHistory, table: string): SourcePosition {
+  const lines = (history.snapshotText ?? '').split('\n');
+  // Tables are the members of "tables", indented by four spaces in the printed snapshot.
+  const line = lines.findIndex((l) => l.startsWith(`    "${table}": {`));
+  return { file: `${history.outDir}/${SNAPSHOT_FILE}`, line: line === -1 ? 1 : line + 1, column: line === -1 ? 1 : 5 };
+}

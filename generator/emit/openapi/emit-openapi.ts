@@ -1,0 +1,144 @@
+/**
+ * `generated/openapi.json`: an OpenAPI 3.1 document of the routes that answer
+ * JSON or text (every result kind but `page`), with problem details
+ * (SPEC 2.8, `application/problem+json`) for 400, 404, 422 and the rest.
+ * Paths sorted, methods in OpenAPI order, components sorted.
+ */
+import type { OpenAPIV3_1 } from 'openapi-types';
+import type { Route } from '../../model/model.js';
+import { camelCase } from '../../model/names.js';
+import { jsonFile } from '../../write/header.js';
+import type { EmitContext, GeneratedFile } from '../context.js';
+import { inputSchema, resourceJsonSchema } from './schemas.js';
+
+const METHOD_ORDER = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+const PROBLEM = 'application/problem+json';
+const problemRef = (name: string): OpenAPIV3_1.ReferenceObject => ({ $ref: `#/components/responses/${name}` });
+
+const PROBLEM_DETAILS: OpenAPIV3_1.SchemaObject = {
+  type: 'object',
+  description: 'RFC 9457 problem details (SPEC 2.8).',
+  properties: {
+    type: { type: 'string', const: 'about:blank' },
+    title: { type: 'string', description: 'The HTTP status phrase.' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    errors: { type: 'object', additionalProperties: { type: 'string' }, description: 'Field name → message; present for binding and validation errors.' },
+    request_id: { type: 'string' },
+  },
+  required: ['type', 'title', 'status'],
+};
+
+function problemResponse(description: string): OpenAPIV3_1.ResponseObject {
+  return { description, content: { [PROBLEM]: { schema: { $ref: '#/components/schemas/ProblemDetails' } } } };
+}
+
+/** Emit `openapi.json` (see the module comment). */
+export function emitOpenApi(ctx: EmitContext): GeneratedFile {
+  const routes = ctx.model.routes.filter((r) => r.result !== 'page');
+  const paths: Record<string, Record<string, OpenAPIV3_1.OperationObject>> = {};
+  for (const path of [...new Set(routes.map((r) => r.path))].sort()) {
+    const item: Record<string, OpenAPIV3_1.OperationObject> = {};
+    for (const method of METHOD_ORDER) {
+      const route = routes.find((r) => r.path === path && r.method.toLowerCase() === method);
+      if (route) item[method] = operation(route);
+    }
+    paths[path] = item;
+  }
+  const schemas: Record<string, OpenAPIV3_1.SchemaObject> = {};
+  const outputs = new Set(routes.flatMap((r) => (r.output ? [r.output.resource] : [])));
+  for (const resource of [...ctx.model.resources].filter((r) => outputs.has(r.name)).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    schemas[resource.name] = resourceJsonSchema(resource);
+  }
+  schemas['ProblemDetails'] = PROBLEM_DETAILS;
+  const info = ctx.model.info;
+  const document: OpenAPIV3_1.Document = {
+    openapi: '3.1.0',
+    info: { title: info.title, version: info.version, ...(info.description ? { description: info.description } : {}) },
+    paths,
+    components: {
+      schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : 1))),
+      responses: {
+        BadRequest: problemResponse('A value could not be converted to its type; `errors` lists each field.'),
+        Error: problemResponse('Any other error (e.g. 500).'),
+        NotFound: problemResponse('Not found.'),
+        ValidationFailed: problemResponse('The given data was invalid; `errors` has a message per field.'),
+      },
+    },
+  };
+  return { path: 'openapi.json', content: jsonFile(ctx.header, document) };
+}
+
+function operation(route: Route): OpenAPIV3_1.OperationObject {
+  const parameters: OpenAPIV3_1.ParameterObject[] = route.input
+    .filter((f) => f.source !== 'body')
+    .map((f) => ({
+      name: f.name!,
+      in: f.source,
+      required: f.source === 'path' || f.required,
+      ...(f.description ? { description: f.description } : {}),
+      schema: parameterSchema(inputSchema(f)),
+    }));
+  const body = requestBody(route);
+  const responses: OpenAPIV3_1.ResponsesObject = { ...success(route) };
+  if (route.input.length > 0) responses['400'] = problemRef('BadRequest');
+  if (route.pathParams.length > 0) responses['404'] = problemRef('NotFound');
+  if (route.input.length > 0) responses['422'] = problemRef('ValidationFailed');
+  responses['default'] = problemRef('Error');
+  return {
+    operationId: camelCase(route.name),
+    ...(route.summary ? { summary: route.summary } : {}),
+    ...(route.description ? { description: route.description } : {}),
+    ...(route.group ? { tags: [route.group] } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(body ? { requestBody: body } : {}),
+    responses,
+  };
+}
+
+/**
+ * openapi-types 12 declares 3.1 parameters with the 3.0 schema type; a 3.1
+ * schema (e.g. `type: ['integer', 'null']`) is what the document needs.
+ */
+function parameterSchema(schema: OpenAPIV3_1.SchemaObject): OpenAPIV3_1.ParameterObject['schema'] {
+  return schema as unknown as OpenAPIV3_1.ParameterObject['schema'];
+}
+
+function requestBody(route: Route): OpenAPIV3_1.RequestBodyObject | undefined {
+  const fields = route.input.filter((f) => f.source === 'body');
+  if (fields.length === 0) return undefined;
+  const object = (by: 'json' | 'form'): OpenAPIV3_1.SchemaObject => {
+    const bound = fields.filter((f) => f[by] !== undefined);
+    const required = bound.filter((f) => f.required).map((f) => f[by]!);
+    return {
+      type: 'object',
+      properties: Object.fromEntries(bound.map((f) => [f[by]!, inputSchema(f)])),
+      ...(required.length > 0 ? { required } : {}),
+    };
+  };
+  const content: Record<string, OpenAPIV3_1.MediaTypeObject> = {};
+  if (fields.some((f) => f.json !== undefined)) content['application/json'] = { schema: object('json') };
+  if (fields.some((f) => f.form !== undefined)) {
+    const media = fields.some((f) => f.form !== undefined && f.type.kind === 'file') ? 'multipart/form-data' : 'application/x-www-form-urlencoded';
+    content[media] = { schema: object('form') };
+  }
+  return { ...(fields.some((f) => f.required) ? { required: true } : {}), content };
+}
+
+function success(route: Route): OpenAPIV3_1.ResponsesObject {
+  const location = { Location: { description: 'URL of the new resource, when the handler gives one.', schema: { type: 'string' } } } as const;
+  const json = (): OpenAPIV3_1.MediaTypeObject => {
+    if (!route.output) return { schema: {} };
+    const ref = { $ref: `#/components/schemas/${route.output.resource}` };
+    return { schema: route.output.array ? { type: 'array', items: ref } : ref };
+  };
+  switch (route.result) {
+    case 'ok': return { '200': { description: 'OK', content: { 'application/json': json() } } };
+    case 'created': return { '201': { description: 'Created', headers: location, content: { 'application/json': json() } } };
+    case 'noContent': return { '204': { description: 'No Content' } };
+    case 'redirect': return { '303': { description: 'See Other', headers: { Location: { description: 'Where to go next.', schema: { type: 'string' } } } } };
+    case 'text': return { '200': { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } } };
+    default: return { '200': { description: 'Written by the handler\'s custom responder.' } };
+  }
+}

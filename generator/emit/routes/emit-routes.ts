@@ -1,0 +1,80 @@
+/**
+ * `generated/routes.ts`: the route table the runtime registers (contract:
+ * `RouteTable` in `runtime/routing/route-table.ts`), in YAML order with
+ * files sorted by name; plus `RouteName` and `RouteParams` for typed URL
+ * building.
+ */
+import { VariableDeclarationKind } from 'ts-morph';
+import type { InputField, Route } from '../../model/model.js';
+import { serializerName, validatorName } from '../../model/names.js';
+import { formatPosition } from '../../model/reporter.js';
+import type { EmitContext, GeneratedFile } from '../context.js';
+import { Code, printLiteral, type Literal } from '../ts-literal.js';
+import { createTsPrinter, quote } from '../ts-source.js';
+import { validatorSchema } from '../validators/validator-schema.js';
+
+/** Emit `routes.ts` (see the module comment). */
+export function emitRoutes(ctx: EmitContext): GeneratedFile {
+  const printer = createTsPrinter();
+  const file = printer.file('routes.ts');
+  const routes = ctx.model.routes;
+  const validators = routes.filter((r) => validatorSchema(r) !== null).map((r) => validatorName(r.name));
+  const serializers = [...new Set(routes.flatMap((r) => (r.output ? [serializerName(r.output.resource)] : [])))].sort();
+
+  file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/routing/route-table.js`, namedImports: ['RouteTable'] });
+  if (serializers.length > 0) file.addImportDeclaration({ moduleSpecifier: './serializers.js', namedImports: serializers });
+  if (validators.length > 0) file.addImportDeclaration({ moduleSpecifier: './validators.js', namedImports: [...validators].sort() });
+
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    isExported: true,
+    docs: ['Every route, in schema order (files sorted by name, then YAML order).'],
+    declarations: [{ name: 'routes', initializer: `${printLiteral(routes.map(routeLiteral))} as const satisfies RouteTable` }],
+  });
+  file.addTypeAlias({
+    name: 'RouteName',
+    isExported: true,
+    docs: ['The name of a route.'],
+    type: routes.length > 0 ? routes.map((r) => quote(r.name)).join(' | ') : 'never',
+  });
+  file.addInterface({
+    name: 'RouteParams',
+    isExported: true,
+    docs: ['The `{param}` values of each route\'s path, for building its URL.'],
+    properties: routes.map((r) => ({
+      name: quote(r.name),
+      type: r.pathParams.length > 0 ? `{ ${r.pathParams.map((p) => `${p}: string | number`).join('; ')} }` : 'Record<string, never>',
+    })),
+  });
+  return { path: 'routes.ts', content: printer.print(file, ctx.header) };
+}
+
+function routeLiteral(route: Route): Literal {
+  return {
+    name: route.name,
+    method: route.method,
+    path: route.path,
+    group: route.group,
+    middleware: [...route.middleware],
+    result: route.result,
+    fields: route.input.map(fieldLiteral),
+    validate: validatorSchema(route) ? new Code(validatorName(route.name)) : null,
+    output: route.output
+      ? { resource: route.output.resource, array: route.output.array, serialize: new Code(serializerName(route.output.resource)) }
+      : null,
+    origin: formatPosition(route.origin),
+  };
+}
+
+function fieldLiteral(field: InputField): Literal {
+  return {
+    key: field.key,
+    type: { kind: field.type.kind, array: field.type.array, nullable: field.type.nullable },
+    source: field.source,
+    json: field.json,
+    form: field.form,
+    name: field.name,
+    default: field.default as Literal,
+    rules: field.rules as unknown as Literal,
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * `generated/serializers.ts`: one `serialize<Name>(row)` per resource — row
+ * (DB names) to JSON (JSON names, hidden fields dropped, `omitEmpty` fields
+ * omitted when null, '' or [], `Date` as RFC 3339 via `toISOString()`), keys
+ * in YAML field order. Straight-line code: these run for every JSON response.
+ */
+import type { Resource, ResourceField } from '../../model/model.js';
+import { resourceTypeNames, serializerName } from '../../model/names.js';
+import type { EmitContext, GeneratedFile } from '../context.js';
+import { createTsPrinter, propertyName } from '../ts-source.js';
+
+/** Emit `serializers.ts` (see the module comment). */
+export function emitSerializers(ctx: EmitContext): GeneratedFile {
+  const printer = createTsPrinter();
+  const file = printer.file('serializers.ts');
+  const resources = ctx.model.resources;
+  if (resources.length === 0) {
+    file.addExportDeclaration({});
+  } else {
+    file.addImportDeclaration({
+      isTypeOnly: true,
+      moduleSpecifier: './types.js',
+      namedImports: resources.flatMap((r) => [resourceTypeNames(r.name).row, resourceTypeNames(r.name).json]).sort(),
+    });
+  }
+  for (const resource of resources) {
+    const names = resourceTypeNames(resource.name);
+    file.addFunction({
+      name: serializerName(resource.name),
+      isExported: true,
+      docs: [`${resource.name} row → JSON (\`${names.json}\`).`],
+      parameters: [{ name: 'row', type: names.row }],
+      returnType: names.json,
+      statements: body(resource),
+    });
+  }
+  return { path: 'serializers.ts', content: printer.print(file, ctx.header) };
+}
+
+/** One object literal when no field is omitted conditionally; else the literal up to the first such field, then assignments in order. */
+function body(resource: Resource): string[] {
+  const fields = resource.fields.filter((f) => !f.hidden);
+  const json = resourceTypeNames(resource.name).json;
+  const firstOptional = fields.findIndex((f) => f.omitEmpty);
+  if (firstOptional === -1) {
+    return [`return {\n${fields.map((f) => `${propertyName(f.json)}: ${value(f, false)},\n`).join('')}};`];
+  }
+  const head = fields.slice(0, firstOptional);
+  const statements = [`const json = {${head.map((f) => `\n${propertyName(f.json)}: ${value(f, false)},`).join('')}${head.length ? '\n' : ''}} as ${json};`];
+  for (const f of fields.slice(firstOptional)) {
+    const target = `json${/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(f.json) ? `.${f.json}` : `[${propertyName(f.json)}]`}`;
+    statements.push(f.omitEmpty ? `if (${present(f)}) ${target} = ${value(f, true)};` : `${target} = ${value(f, false)};`);
+  }
+  statements.push('return json;');
+  return statements;
+}
+
+/** The JSON value of the field; `known` when the caller already ruled out null. */
+function value(f: ResourceField, known: boolean): string {
+  const read = `row.${f.name}`;
+  if (f.type.kind !== 'timestamp') return read;
+  const text = f.type.array ? `${read}.map((d) => d.toISOString())` : `${read}.toISOString()`;
+  return f.type.nullable && !known ? `${read} === null ? null : ${text}` : text;
+}
+
+/** The condition under which an `omitEmpty` field is written. */
+function present(f: ResourceField): string {
+  const read = `row.${f.name}`;
+  const notNull = f.type.nullable ? [`${read} !== null`] : [];
+  if (f.type.array) return [...notNull, `${read}.length !== 0`].join(' && ');
+  if (f.type.kind === 'string' || f.type.kind === 'text') return [...notNull, `${read} !== ''`].join(' && ');
+  return notNull.join(' && ');
+}

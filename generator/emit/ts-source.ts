@@ -1,0 +1,50 @@
+/**
+ * ts-morph set-up shared by the TypeScript emitters: one in-memory project,
+ * fixed formatting (two spaces, single quotes, LF), and printing with the
+ * generated-file header on line 1.
+ */
+import { IndentationText, NewLineKind, Project, QuoteKind, type SourceFile } from 'ts-morph';
+
+/** Creates source files and prints them deterministically. */
+export interface TsPrinter {
+  /** A new, empty source file named `name` (names are only used inside the in-memory project). */
+  file(name: string): SourceFile;
+  /** The file's text, formatted, with `// <header>` as line 1 and a final newline. */
+  print(file: SourceFile, header: string): string;
+}
+
+/** A printer over a fresh in-memory ts-morph project. */
+export function createTsPrinter(): TsPrinter {
+  const project = new Project({
+    useInMemoryFileSystem: true,
+    skipLoadingLibFiles: true,
+    manipulationSettings: {
+      indentationText: IndentationText.TwoSpaces,
+      quoteKind: QuoteKind.Single,
+      newLineKind: NewLineKind.LineFeed,
+      useTrailingCommas: true,
+    },
+  });
+  return {
+    file: (name) => project.createSourceFile(`/${name}`, '', { overwrite: true }),
+    print(file, header) {
+      file.formatText({ indentSize: 2, tabSize: 2, convertTabsToSpaces: true, ensureNewLineAtEndOfFile: true });
+      return `// ${header}\n${file.getFullText().replace(/\n+$/, '')}\n`;
+    },
+  };
+}
+
+/** A property name as written in TypeScript: bare when an identifier, else single-quoted. */
+export function propertyName(name: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : quote(name);
+}
+
+/** A single-quoted TypeScript string literal. */
+export function quote(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+}
+
+/** Escape text for a JSDoc comment (no comment terminator inside). */
+export function docText(text: string): string {
+  return text.replace(/\*\//g, '*\\/');
+}

@@ -1,0 +1,36 @@
+/**
+ * The JSON Schema a route's validator is compiled from (contract in
+ * `runtime/routing/route-table.ts`, `CompiledValidator`).
+ *
+ * - `properties.<key>` = `{ allOf: [fragment of rule 0, fragment of rule 1, …] }`
+ *   for every field with rules, so an error's `schemaPath`
+ *   `#/properties/<key>/allOf/<i>/…` names rule `i`;
+ * - cross-field rules (`confirmed`, `same`, `different`) have no fragment:
+ *   `{}` keeps the indexes aligned (the runtime checks them after ajv);
+ * - on a nullable field every rule but `required` lets `null` through
+ *   (`{ if: { type: 'null' }, else: fragment }`);
+ * - `required: [...]` lists the fields with a `required` rule.
+ *
+ * No `type` keyword for the fields' own types: the binder guarantees them.
+ */
+import { ruleSchema } from '../../../runtime/validation/rules.js';
+import type { Route } from '../../model/model.js';
+
+/** The validator's JSON Schema of `route`, or null when no field has a rule. */
+export function validatorSchema(route: Route): Record<string, unknown> | null {
+  const fields = route.input.filter((f) => f.rules.length > 0);
+  if (fields.length === 0) return null;
+  const properties: Record<string, unknown> = {};
+  for (const field of fields) {
+    properties[field.key] = {
+      allOf: field.rules.map((rule) => {
+        const fragment = ruleSchema(rule, field.type) ?? {};
+        return field.type.nullable && rule.name !== 'required' && Object.keys(fragment).length > 0
+          ? { if: { type: 'null' }, else: fragment }
+          : fragment;
+      }),
+    };
+  }
+  const required = route.input.filter((f) => f.required).map((f) => f.key);
+  return required.length > 0 ? { properties, required } : { properties };
+}

@@ -1,0 +1,104 @@
+/**
+ * The TypeScript shape of one schema file as written in YAML, after it has
+ * passed `bindery.schema.json` (the two must agree; see
+ * docs/schema-language.md). The model stage (`generator/model/`) reads these
+ * shapes and resolves them into the typed model.
+ */
+
+/** Top level of a schema file. */
+export interface RawSchemaFile {
+  readonly info?: RawInfo;
+  readonly groups?: Readonly<Record<string, RawGroup>>;
+  readonly resources?: Readonly<Record<string, RawResource>>;
+  readonly routes?: Readonly<Record<string, RawRoute>>;
+}
+
+/** `info:` — title and version of the API (OpenAPI `info`). */
+export interface RawInfo {
+  readonly title: string;
+  readonly version: string;
+  readonly description?: string;
+}
+
+/** `groups.<name>` — the middleware every route of the group runs, in order. */
+export interface RawGroup {
+  readonly description?: string;
+  readonly middleware: readonly string[];
+}
+
+/** `true`, `false`, or `live` (unique among rows that are not soft-deleted). */
+export type RawUnique = boolean | 'live';
+
+/** `resources.<Name>` — one table. */
+export interface RawResource {
+  readonly description?: string;
+  readonly table: string;
+  readonly fields: Readonly<Record<string, RawResourceField>>;
+  readonly timestamps?: boolean;
+  readonly softDelete?: boolean;
+  readonly indexes?: readonly RawIndex[];
+  readonly audit?: RawAudit;
+}
+
+/** `ON DELETE` action of a foreign key, as written. */
+export type RawOnDelete = 'cascade' | 'restrict' | 'set null' | 'no action';
+
+/** `resources.<Name>.fields.<column>`. */
+export interface RawResourceField {
+  readonly type: string;
+  readonly description?: string;
+  readonly primaryKey?: boolean;
+  readonly generated?: boolean;
+  readonly nullable?: boolean;
+  readonly default?: unknown;
+  readonly hidden?: boolean;
+  readonly json?: string;
+  readonly omitEmpty?: boolean;
+  readonly max?: number;
+  readonly unique?: RawUnique;
+  readonly references?: string | { readonly to: string; readonly onDelete?: RawOnDelete };
+}
+
+/** `resources.<Name>.indexes[i]`. */
+export interface RawIndex {
+  readonly name?: string;
+  readonly columns: readonly string[];
+  readonly unique?: RawUnique;
+}
+
+/** `resources.<Name>.audit` — carried into the model for the audit emitter. */
+export interface RawAudit {
+  readonly track?: boolean;
+  readonly except?: readonly string[];
+  readonly redact?: readonly string[];
+  readonly reveal?: readonly string[];
+}
+
+/** `routes.<name>`. */
+export interface RawRoute {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+  readonly path: string;
+  readonly group?: string;
+  readonly summary?: string;
+  readonly description?: string;
+  readonly input?: Readonly<Record<string, RawInputField>>;
+  readonly output?: string;
+  readonly result: 'ok' | 'created' | 'noContent' | 'redirect' | 'page' | 'text' | 'custom';
+}
+
+/** A binding tag's value: the client name, or `true` for the field's own key. */
+export type RawTag = string | true;
+
+/** `routes.<name>.input.<key>`. */
+export interface RawInputField {
+  readonly type: string;
+  readonly description?: string;
+  readonly nullable?: boolean;
+  readonly default?: unknown;
+  readonly json?: RawTag;
+  readonly form?: RawTag;
+  readonly query?: RawTag;
+  readonly path?: RawTag;
+  readonly header?: RawTag;
+  readonly validate?: readonly string[];
+}

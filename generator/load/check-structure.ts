@@ -1,0 +1,51 @@
+/**
+ * Validate each schema file's data against the language's JSON Schema
+ * (`generator/language/bindery.schema.json`) with ajv, and map every ajv
+ * error back to the YAML node it is about.
+ */
+import { readFileSync } from 'node:fs';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Diagnostics } from '../diagnostics.js';
+import { describeAjvError } from './ajv-messages.js';
+import { formatPath, positionOf, type DataPath } from './node-position.js';
+import type { SchemaFile } from './schema-file.js';
+
+/** Absolute URL of the published JSON Schema of the YAML language. */
+const LANGUAGE_SCHEMA_URL = new URL('../language/bindery.schema.json', import.meta.url);
+
+let compiled: ValidateFunction | undefined;
+
+function languageValidator(): ValidateFunction {
+  compiled ??= new Ajv({ allErrors: true, verbose: true, allowUnionTypes: true })
+    .compile(JSON.parse(readFileSync(LANGUAGE_SCHEMA_URL, 'utf8')) as object);
+  return compiled;
+}
+
+/**
+ * Check `file.data` against the language schema. Each error becomes a
+ * diagnostic at the YAML node it names (the key of an unknown or missing
+ * entry, the value of a wrong value). Returns true when the file is valid.
+ */
+export function checkStructure(file: SchemaFile, diagnostics: Diagnostics): boolean {
+  const validate = languageValidator();
+  if (validate(file.data)) return true;
+  for (const error of relevant(validate.errors ?? [])) {
+    const { path, at, message } = describeAjvError(error, pointerToPath(error.instancePath));
+    diagnostics.add(positionOf(file, path, at), formatPath(path), message);
+  }
+  return false;
+}
+
+/** Drop the summary errors ajv adds on top of the precise ones (`if`, `propertyNames`). */
+function relevant(errors: readonly ErrorObject[]): ErrorObject[] {
+  return errors.filter((e) => e.keyword !== 'if' && e.keyword !== 'propertyNames');
+}
+
+/** JSON Pointer (`/routes/notes.create/input`) → data path. */
+function pointerToPath(pointer: string): DataPath {
+  if (pointer === '') return [];
+  return pointer.slice(1).split('/').map((s) => {
+    const key = s.replace(/~1/g, '/').replace(/~0/g, '~');
+    return /^\d+$/.test(key) ? Number(key) : key;
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * From a data path (`['routes', 'notes.create', 'input', 'tags']`) to the
+ * YAML node and its line/column, and back from an offset to a path.
+ */
+import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
+import type { SourcePosition } from '../diagnostics.js';
+import type { SchemaFile } from './schema-file.js';
+
+/** A path into a schema file's data: map keys and list indexes. */
+export type DataPath = readonly (string | number)[];
+
+/**
+ * A path as printed in diagnostics: keys joined by dots, list indexes in
+ * brackets — `resources.Note.indexes[0].columns`.
+ */
+export function formatPath(path: DataPath): string {
+  let out = '';
+  for (const segment of path) {
+    out += typeof segment === 'number' ? `[${segment}]` : out === '' ? segment : `.${segment}`;
+  }
+  return out;
+}
+
+/**
+ * Position of the node at `path` in `file`.
+ * @param at `key`: the key of the map entry holding the node (where a reader
+ *   looks for "the field"); `value`: the value node itself. Falls back to the
+ *   deepest node found when the path goes further than the document.
+ */
+export function positionOf(file: SchemaFile, path: DataPath, at: 'key' | 'value' = 'key'): SourcePosition {
+  const offset = offsetOf(file.document, path, at);
+  const { line, col } = file.lines.linePos(offset);
+  return { file: file.file, line: Math.max(line, 1), column: col };
+}
+
+function offsetOf(document: Document.Parsed, path: DataPath, at: 'key' | 'value'): number {
+  let node: unknown = document.contents;
+  let keyOffset: number | undefined;
+  for (const segment of path) {
+    node = resolve(document, node);
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(segment));
+      if (!pair) break;
+      keyOffset = isScalar(pair.key) ? pair.key.range?.[0] : undefined;
+      node = pair.value;
+      if (node === null) return keyOffset ?? 0;
+    } else if (isSeq(node) && typeof segment === 'number' && node.items[segment] !== undefined) {
+      keyOffset = undefined;
+      node = node.items[segment];
+    } else {
+      break;
+    }
+  }
+  const valueOffset = (node as Node | null)?.range?.[0];
+  if (at === 'key' && keyOffset !== undefined) return keyOffset;
+  return valueOffset ?? keyOffset ?? 0;
+}
+
+function resolve(document: Document.Parsed, node: unknown): unknown {
+  return isAlias(node) ? node.resolve(document) : node;
+}
+
+/** The path of the deepest map entry or list item whose source covers `offset` (for YAML errors). */
+export function pathAtOffset(document: Document.Parsed, offset: number): DataPath {
+  const path: (string | number)[] = [];
+  let node: unknown = document.contents;
+  for (;;) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && covers(p.key, offset, p.value));
+      if (!pair || !isScalar(pair.key)) return path;
+      path.push(String(pair.key.value));
+      node = pair.value;
+    } else if (isSeq(node)) {
+      const index = node.items.findIndex((item) => covers(item, offset));
+      if (index === -1) return path;
+      path.push(index);
+      node = node.items[index];
+    } else {
+      return path;
+    }
+  }
+}
+
+function covers(start: unknown, offset: number, end: unknown = start): boolean {
+  const from = (start as Node | null)?.range?.[0];
+  const to = (end as Node | null)?.range?.[2] ?? (start as Node | null)?.range?.[2];
+  return from !== undefined && to !== undefined && from <= offset && offset <= to;
+}

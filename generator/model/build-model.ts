@@ -1,0 +1,108 @@
+/**
+ * Stage 2 of the pipeline: merge the schema files into one resolved
+ * {@link Model}, with every semantic check (names used once across files,
+ * references resolved, binding and rules valid).
+ */
+import type { Diagnostics } from '../diagnostics.js';
+import type { RawSchemaFile } from '../language/raw.js';
+import type { DataPath } from '../load/node-position.js';
+import type { SchemaFile } from '../load/schema-file.js';
+import type { ApiInfo, Group, Model, Resource, Route } from './model.js';
+import { RESERVED_TYPE_NAMES, resourceTypeNames } from './names.js';
+import { formatPosition, reporter, type Reporter } from './reporter.js';
+import { checkResources, resolveResource, type DeclaredResource } from './resources.js';
+import { checkRoutes, resolveRoute, type DeclaredRoute } from './routes.js';
+
+/** API info used when no file has an `info:` key. */
+const DEFAULT_INFO: ApiInfo = { title: 'API', version: '0.0.0' };
+
+interface Declaration<T> {
+  readonly name: string;
+  readonly raw: T;
+  readonly r: Reporter;
+}
+
+/**
+ * Build the model from files that passed the structure check (their `data`
+ * follows `bindery.schema.json`). Every error goes to `diagnostics`.
+ * @returns the model, or undefined when any error was found.
+ */
+export function buildModel(files: readonly SchemaFile[], diagnostics: Diagnostics): Model | undefined {
+  let info: { value: ApiInfo; r: Reporter } | undefined;
+  const groups = new Map<string, Group>();
+  const resources = collect<NonNullable<RawSchemaFile['resources']>[string]>('resource');
+  const routes = collect<NonNullable<RawSchemaFile['routes']>[string]>('route');
+
+  for (const file of files) {
+    const r = reporter(file, diagnostics);
+    const data = file.data as RawSchemaFile;
+    if (data.info) {
+      if (info) r.error(['info'], `"info" is already given at ${formatPosition(info.r.at(['info']))}; keep it in one file`);
+      else info = { value: data.info, r };
+    }
+    for (const [name, raw] of Object.entries(data.groups ?? {})) {
+      const first = groups.get(name);
+      if (first) { r.error(['groups', name], `group "${name}" is already declared at ${formatPosition(first.origin)}; rename one of them`); continue; }
+      groups.set(name, { name, ...(raw.description !== undefined ? { description: raw.description } : {}), middleware: raw.middleware, origin: r.at(['groups', name]) });
+    }
+    for (const [name, raw] of Object.entries(data.resources ?? {})) resources.add(r, ['resources', name], name, raw);
+    for (const [name, raw] of Object.entries(data.routes ?? {})) routes.add(r, ['routes', name], name, raw);
+  }
+
+  const resolvedResources: DeclaredResource[] = [];
+  for (const d of resources.list) {
+    const resource = resolveResource(d.r, d.name, d.raw);
+    if (resource) resolvedResources.push({ resource, r: d.r });
+  }
+  checkResources(resolvedResources);
+  const typeNames = checkTypeNames(resolvedResources);
+
+  const scope = { groups, resources: new Set(resources.list.map((d) => d.name)) };
+  const resolvedRoutes: DeclaredRoute[] = [];
+  for (const d of routes.list) {
+    const route = resolveRoute(d.r, d.name, d.raw, scope);
+    if (route) resolvedRoutes.push({ route, r: d.r });
+  }
+  checkRoutes(resolvedRoutes, typeNames);
+
+  if (diagnostics.any) return undefined;
+  return {
+    info: info?.value ?? DEFAULT_INFO,
+    groups: [...groups.values()],
+    resources: resolvedResources.map((d): Resource => d.resource),
+    routes: resolvedRoutes.map((d): Route => d.route),
+  };
+}
+
+/** Declarations of one kind, reporting a name declared twice (in one or several files). */
+function collect<T>(kind: string): { list: Declaration<T>[]; add(r: Reporter, path: DataPath, name: string, raw: T): void } {
+  const list: Declaration<T>[] = [];
+  const seen = new Map<string, Reporter>();
+  return {
+    list,
+    add(r, path, name, raw) {
+      const first = seen.get(name);
+      if (first) {
+        r.error(path, `${kind} "${name}" is already declared at ${formatPosition(first.at(path))}; rename one of them`);
+        return;
+      }
+      seen.set(name, r);
+      list.push({ name, raw, r });
+    },
+  };
+}
+
+/** The type names resources add to `generated/types.ts` must be distinct; returns them with their owner. */
+function checkTypeNames(declared: readonly DeclaredResource[]): Map<string, string> {
+  const owners = new Map<string, string>(RESERVED_TYPE_NAMES.map((n) => [n, 'bindery itself']));
+  for (const { resource, r } of declared) {
+    for (const typeName of Object.values(resourceTypeNames(resource.name))) {
+      const owner = owners.get(typeName);
+      if (owner !== undefined) {
+        r.error(['resources', resource.name], `resource ${resource.name} would declare the type ${typeName}, already declared by ${owner}; rename the resource`);
+      }
+      owners.set(typeName, `resource ${resource.name}`);
+    }
+  }
+  return owners;
+}

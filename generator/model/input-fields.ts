@@ -1,0 +1,123 @@
+/**
+ * Resolving the input fields of a route (`routes.<name>.input.<key>`) into
+ * binding plans (SPEC 4.5 "Sources by tag") with parsed `validate` rules.
+ *
+ * Binding rules of the language:
+ * - no tag: `json: <key>`, and the form field of the same name;
+ * - `json` without `form`: the form field has the JSON name;
+ * - `form` alone: only from forms;
+ * - `query`, `path`, `header`: from there only (never with `json`/`form`);
+ * - `file` fields bind only from form fields (default `form: <key>`);
+ * - `json` fields bind only from a JSON body (default `json: <key>`).
+ */
+import { parseRule } from '../../runtime/validation/rules.js';
+import type { FieldSource, FieldTypePlan, RuleRef, ScalarKind } from '../../runtime/routing/route-table.js';
+import type { RawInputField, RawTag } from '../language/raw.js';
+import type { DataPath } from '../load/node-position.js';
+import { inputDefault } from './defaults.js';
+import type { InputField } from './model.js';
+import { didYouMean } from '../suggest.js';
+import type { Reporter } from './reporter.js';
+import { parseTypeName } from './resource-field.js';
+
+const OUTSIDE_BODY = ['query', 'path', 'header'] as const;
+
+/**
+ * Resolve input field `key` at `path`. Errors go to `r`; returns undefined
+ * when the field has an error.
+ */
+export function resolveInputField(r: Reporter, path: DataPath, key: string, raw: RawInputField): InputField | undefined {
+  let ok = true;
+  const fail = (sub: string | number | undefined, message: string): void => {
+    ok = false;
+    r.error(sub === undefined ? path : [...path, sub], message);
+  };
+  const parsed = parseTypeName<ScalarKind | 'bigint'>(raw.type);
+  const type: FieldTypePlan = { kind: parsed.kind === 'bigint' ? 'integer' : parsed.kind, array: parsed.array, nullable: raw.nullable ?? false };
+  const nameOf = (tag: RawTag): string => (tag === true ? key : tag);
+
+  const outside = OUTSIDE_BODY.filter((t) => raw[t] !== undefined);
+  let source: FieldSource = 'body';
+  let binding: { json?: string; form?: string; name?: string } = {};
+  if (outside.length > 0) {
+    const tag = outside[0]!;
+    source = tag;
+    for (const other of [...outside.slice(1), ...(['json', 'form'] as const).filter((t) => raw[t] !== undefined)]) {
+      fail(other, `a field binds from one place: "${tag}" cannot be combined with "${other}" (the body cannot set ${tag} values)`);
+    }
+    const name = nameOf(raw[tag]!);
+    binding = { name: tag === 'header' ? name.toLowerCase() : name };
+    if (type.kind === 'file') fail(tag, 'a file comes only from a multipart form field; use "form" instead');
+    if (type.kind === 'json') fail(tag, `a json field is read from a JSON body only; remove "${tag}"`);
+    if (tag !== 'query' && type.array) fail('type', `a ${tag} value is a single value; use ${type.kind} instead of ${raw.type}`);
+    if (tag === 'path' && type.nullable) fail('nullable', 'a path parameter is never null; remove "nullable"');
+    if (tag === 'path' && raw.default !== undefined) fail('default', 'a path parameter is always present; remove "default"');
+  } else if (type.kind === 'file') {
+    if (raw.json !== undefined) fail('json', 'a file comes only from a multipart form field; use "form" instead of "json"');
+    binding = { form: raw.form === undefined ? key : nameOf(raw.form) };
+  } else if (type.kind === 'json') {
+    if (raw.form !== undefined) fail('form', 'a json field is read from a JSON body only; remove "form"');
+    binding = { json: raw.json === undefined ? key : nameOf(raw.json) };
+  } else if (raw.form !== undefined) {
+    binding = raw.json === undefined ? { form: nameOf(raw.form) } : { json: nameOf(raw.json), form: nameOf(raw.form) };
+  } else {
+    const json = raw.json === undefined ? key : nameOf(raw.json);
+    binding = { json, form: json };
+  }
+
+  let fieldDefault: unknown;
+  if (raw.default !== undefined && source !== 'path') {
+    const converted = inputDefault(type, raw.default);
+    if (converted.ok) fieldDefault = converted.value;
+    else { ok = false; r.error([...path, 'default'], converted.message, 'value'); }
+  }
+
+  const rules: RuleRef[] = [];
+  (raw.validate ?? []).forEach((text, i) => {
+    const rule = parseRule(text, type);
+    if (rule.ok) rules.push(rule.rule);
+    else { ok = false; r.error([...path, 'validate', i], rule.message, 'value'); }
+  });
+
+  if (!ok) return undefined;
+  return {
+    key,
+    type,
+    source,
+    ...binding,
+    ...(fieldDefault !== undefined ? { default: fieldDefault } : {}),
+    rules,
+    required: rules.some((rule) => rule.name === 'required'),
+    ...(raw.description !== undefined ? { description: raw.description } : {}),
+  };
+}
+
+/**
+ * Cross-field rule checks of one route: `confirmed` needs a
+ * `<key>_confirmation` field; `same:x` and `different:x` need a field `x`
+ * other than the field itself. Returns false when one fails.
+ */
+export function checkCrossFieldRules(r: Reporter, inputPath: DataPath, fields: readonly InputField[]): boolean {
+  let ok = true;
+  const keys = fields.map((f) => f.key);
+  for (const field of fields) {
+    field.rules.forEach((rule, i) => {
+      const at = [...inputPath, field.key, 'validate', i];
+      if (rule.name === 'confirmed' && !keys.includes(`${field.key}_confirmation`)) {
+        ok = false;
+        r.error(at, `rule "confirmed" compares "${field.key}" with the input field "${field.key}_confirmation", which this route does not declare; add it under input`, 'value');
+      }
+      if (rule.name === 'same' || rule.name === 'different') {
+        const other = String(rule.params[0]);
+        if (other === field.key) {
+          ok = false;
+          r.error(at, `rule "${rule.name}" compares "${field.key}" with itself; name another input field`, 'value');
+        } else if (!keys.includes(other)) {
+          ok = false;
+          r.error(at, `rule "${rule.name}" names the input field "${other}"${didYouMean(other, keys)}, which this route does not declare`, 'value');
+        }
+      }
+    });
+  }
+  return ok;
+}

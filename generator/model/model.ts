@@ -1,0 +1,146 @@
+/**
+ * The resolved model: every schema file merged, names resolved, defaults
+ * applied, rules parsed. Emitters read only this (never the YAML).
+ */
+import type { FieldPlan, HttpMethod } from '../../runtime/routing/route-table.js';
+import type { ResultKind } from '../../runtime/results/result.js';
+import type { SourcePosition } from '../diagnostics.js';
+
+/** Column types of resource fields (SQL mapping in docs/schema-language.md). */
+export type ColumnKind = 'string' | 'text' | 'integer' | 'bigint' | 'number' | 'boolean' | 'timestamp' | 'duration' | 'json' | 'uuid';
+
+/** The type of a resource field. */
+export interface ColumnType {
+  readonly kind: ColumnKind;
+  /** A list (`string[]`): a PostgreSQL array. */
+  readonly array: boolean;
+  readonly nullable: boolean;
+  /** `max` of a `string` field (characters): `varchar(max)`. */
+  readonly max?: number;
+}
+
+/** A JSON value (defaults, snapshot). */
+export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+/**
+ * Default of a column: a literal in the column's stored form (durations in
+ * milliseconds, timestamps as RFC 3339 text), `now` for timestamps, or a
+ * random UUID for generated `uuid` columns.
+ */
+export type ColumnDefault =
+  | { readonly kind: 'value'; readonly value: JsonValue }
+  | { readonly kind: 'now' }
+  | { readonly kind: 'randomUuid' };
+
+/** `ON DELETE` action of a foreign key. */
+export type OnDelete = 'cascade' | 'restrict' | 'set null' | 'no action';
+
+/** A foreign key of a field. */
+export interface FieldReference {
+  readonly table: string;
+  readonly column: string;
+  readonly onDelete: OnDelete;
+}
+
+/** One field (column) of a resource. */
+export interface ResourceField {
+  /** Column name. */
+  readonly name: string;
+  readonly type: ColumnType;
+  readonly primaryKey: boolean;
+  /** Identity column (integer, bigint). Generated UUIDs have `default: { kind: 'randomUuid' }` instead. */
+  readonly identity: boolean;
+  readonly default?: ColumnDefault;
+  /** Kept out of JSON output. */
+  readonly hidden: boolean;
+  /** JSON member name. */
+  readonly json: string;
+  /** Omitted from JSON when null, `''` or `[]`. */
+  readonly omitEmpty: boolean;
+  readonly references?: FieldReference;
+  readonly description?: string;
+  /** Where the field is declared (for implicit timestamp fields: the resource's `timestamps`/`softDelete` key). */
+  readonly origin: SourcePosition;
+}
+
+/** An index of a table (field-level `unique` included). */
+export interface ResourceIndex {
+  readonly name: string;
+  readonly columns: readonly string[];
+  readonly unique: boolean;
+  /** Only rows not soft-deleted: `WHERE deleted_at IS NULL`. */
+  readonly live: boolean;
+}
+
+/** Audit options carried for the audit emitter (a later issue). */
+export interface AuditOptions {
+  readonly track: boolean;
+  readonly except: readonly string[];
+  readonly redact: readonly string[];
+  readonly reveal: readonly string[];
+}
+
+/** A resource: one table, its row and JSON shapes. */
+export interface Resource {
+  /** PascalCase name, e.g. `Note`. */
+  readonly name: string;
+  readonly table: string;
+  readonly description?: string;
+  /** Declared fields in YAML order, then `created_at`, `updated_at` (timestamps) and `deleted_at` (softDelete). */
+  readonly fields: readonly ResourceField[];
+  readonly timestamps: boolean;
+  readonly softDelete: boolean;
+  /** Indexes sorted by name. */
+  readonly indexes: readonly ResourceIndex[];
+  readonly audit: AuditOptions | null;
+  /** Column name of the primary key, or null. */
+  readonly primaryKey: string | null;
+  readonly origin: SourcePosition;
+}
+
+/** A route group. */
+export interface Group {
+  readonly name: string;
+  readonly description?: string;
+  readonly middleware: readonly string[];
+  readonly origin: SourcePosition;
+}
+
+/** An input field: the runtime's binding plan plus what the emitters need. */
+export interface InputField extends FieldPlan {
+  /** Has a `required` rule: present in the validator's `required` list. */
+  readonly required: boolean;
+  readonly description?: string;
+}
+
+/** A route. */
+export interface Route {
+  readonly name: string;
+  readonly method: HttpMethod;
+  readonly path: string;
+  /** `{param}` names of the path, in order. */
+  readonly pathParams: readonly string[];
+  readonly group: string | null;
+  readonly middleware: readonly string[];
+  readonly summary?: string;
+  readonly description?: string;
+  readonly input: readonly InputField[];
+  readonly output: { readonly resource: string; readonly array: boolean } | null;
+  readonly result: ResultKind;
+  readonly origin: SourcePosition;
+}
+
+/** Title and version of the API. */
+export interface ApiInfo {
+  readonly title: string;
+  readonly version: string;
+  readonly description?: string;
+}
+
+/** The whole resolved schema. Lists keep file order (files sorted by name), then YAML order. */
+export interface Model {
+  readonly info: ApiInfo;
+  readonly groups: readonly Group[];
+  readonly resources: readonly Resource[];
+  readonly routes: readonly Route[];
+}

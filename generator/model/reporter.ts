@@ -1,0 +1,27 @@
+/**
+ * Reports semantic errors of one schema file at the YAML node they are about.
+ */
+import type { Diagnostics, SourcePosition } from '../diagnostics.js';
+import { formatPath, positionOf, type DataPath } from '../load/node-position.js';
+import type { SchemaFile } from '../load/schema-file.js';
+
+/** Error reporting bound to one schema file. */
+export interface Reporter {
+  /** Position of the node at `path` (`key`: its map key; `value`: the value). */
+  at(path: DataPath, at?: 'key' | 'value'): SourcePosition;
+  /** Record an error at the node at `path`. */
+  error(path: DataPath, message: string, at?: 'key' | 'value'): void;
+}
+
+/** A reporter writing to `diagnostics` for `file`. */
+export function reporter(file: SchemaFile, diagnostics: Diagnostics): Reporter {
+  return {
+    at: (path, at = 'key') => positionOf(file, path, at),
+    error: (path, message, at = 'key') => diagnostics.add(positionOf(file, path, at), formatPath(path), message),
+  };
+}
+
+/** `schema/notes.yaml:12:3` */
+export function formatPosition(p: SourcePosition): string {
+  return `${p.file}:${p.line}:${p.column}`;
+}

@@ -1,0 +1,161 @@
+/**
+ * Resolving routes (`routes.<name>`): group, output, path parameters and
+ * input binding — and the checks across routes (method + path, generated
+ * names).
+ */
+import type { RawRoute } from '../language/raw.js';
+import { checkCrossFieldRules, resolveInputField } from './input-fields.js';
+import type { Group, InputField, Route } from './model.js';
+import { clashesWithValidatorInternals, inputTypeName, validatorName } from './names.js';
+import { pathParams, pathShape } from './paths.js';
+import { didYouMean } from '../suggest.js';
+import { formatPosition, type Reporter } from './reporter.js';
+
+/** What routes can refer to. */
+export interface RouteScope {
+  readonly groups: ReadonlyMap<string, Group>;
+  /** Names of the declared resources. */
+  readonly resources: ReadonlySet<string>;
+}
+
+/**
+ * Resolve route `name`. Errors go to `r`; returns undefined when the route has
+ * an error.
+ */
+export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: RouteScope): Route | undefined {
+  const path = ['routes', name];
+  let ok = true;
+  const fail = (sub: (string | number)[], message: string, at: 'key' | 'value' = 'key'): void => {
+    ok = false;
+    r.error([...path, ...sub], message, at);
+  };
+
+  let group: Group | undefined;
+  if (raw.group !== undefined) {
+    group = scope.groups.get(raw.group);
+    if (!group) fail(['group'], `unknown group "${raw.group}"${didYouMean(raw.group, scope.groups.keys())}; declare it under "groups:"`, 'value');
+  }
+
+  let output: Route['output'] = null;
+  if (raw.output !== undefined) {
+    const array = raw.output.endsWith('[]');
+    const resource = array ? raw.output.slice(0, -2) : raw.output;
+    if (!scope.resources.has(resource)) {
+      fail(['output'], `unknown resource "${resource}"${didYouMean(resource, scope.resources.keys())}; declare it under "resources:"`, 'value');
+    } else if (raw.result !== 'ok' && raw.result !== 'created') {
+      fail(['output'], `a "${raw.result}" result has no JSON body; remove "output" or use result ok or created`);
+    } else {
+      output = { resource, array };
+    }
+  }
+
+  const params = pathParams(raw.path);
+  const repeated = params.filter((p, i) => params.indexOf(p) !== i);
+  if (repeated.length > 0) fail(['path'], `path parameter {${repeated[0]}} appears twice in ${raw.path}; give each parameter its own name`, 'value');
+
+  const fields: InputField[] = [];
+  for (const [key, rawField] of Object.entries(raw.input ?? {})) {
+    const field = resolveInputField(r, [...path, 'input', key], key, rawField);
+    if (!field) { ok = false; continue; }
+    fields.push(field);
+    if (field.source === 'body' && (raw.method === 'GET' || raw.method === 'OPTIONS')) {
+      fail(['input', key], `a ${raw.method} request has no body; bind "${key}" with query, path or header`);
+    }
+    if (field.source === 'path' && !params.includes(field.name!)) {
+      fail(['input', key, 'path'], `"${field.name}" is not a parameter of ${raw.path}${params.length > 0 ? `; its parameters: ${params.join(', ')}` : ''}`);
+    }
+  }
+  for (const param of params.filter((p, i) => params.indexOf(p) === i)) {
+    if (!fields.some((f) => f.source === 'path' && f.name === param)) {
+      fail(['path'], `path parameter {${param}} has no input field bound to it; add e.g. "${param}: { type: integer, path: true }" under input`, 'value');
+    }
+  }
+  if (!checkDistinctNames(r, [...path, 'input'], fields)) ok = false;
+  if (!checkCrossFieldRules(r, [...path, 'input'], fields)) ok = false;
+
+  if (!ok) return undefined;
+  return {
+    name,
+    method: raw.method,
+    path: raw.path,
+    pathParams: params,
+    group: group?.name ?? null,
+    middleware: group?.middleware ?? [],
+    ...(raw.summary !== undefined ? { summary: raw.summary } : {}),
+    ...(raw.description !== undefined ? { description: raw.description } : {}),
+    input: fields,
+    output,
+    result: raw.result,
+    origin: r.at(path),
+  };
+}
+
+/** Two fields of one route must not read the same JSON member, form field, query key or header. */
+function checkDistinctNames(r: Reporter, inputPath: (string | number)[], fields: readonly InputField[]): boolean {
+  let ok = true;
+  const seen = new Map<string, string>();
+  for (const f of fields) {
+    const names = [
+      f.json !== undefined ? `JSON member "${f.json}"` : undefined,
+      f.form !== undefined ? `form field "${f.form}"` : undefined,
+      f.name !== undefined ? `${f.source} ${f.source === 'path' ? 'parameter' : 'name'} "${f.name}"` : undefined,
+    ];
+    for (const name of names) {
+      if (name === undefined) continue;
+      const other = seen.get(name);
+      if (other !== undefined) {
+        ok = false;
+        r.error([...inputPath, f.key], `the ${name} is already bound to field "${other}"; bind each client name to one field`);
+      }
+      seen.set(name, f.key);
+    }
+  }
+  return ok;
+}
+
+/** A resolved route with the reporter of the file declaring it. */
+export interface DeclaredRoute {
+  readonly route: Route;
+  readonly r: Reporter;
+}
+
+/**
+ * Checks across routes: one route per method and path shape (`/a/{x}` and
+ * `/a/{y}` are the same), and distinct generated names (input types,
+ * validator exports).
+ * @param typeNames type names already taken in `generated/types.ts`, with who takes them.
+ */
+export function checkRoutes(declared: readonly DeclaredRoute[], typeNames: ReadonlyMap<string, string>): void {
+  const byShape = new Map<string, Route>();
+  const inputNames = new Map<string, Route>();
+  const validators = new Map<string, Route>();
+  for (const { route, r } of declared) {
+    const shape = `${route.method} ${pathShape(route.path)}`;
+    const first = byShape.get(shape);
+    if (first) {
+      const same = first.path === route.path ? '' : ` (${first.path} and ${route.path} match the same URLs)`;
+      r.error(['routes', route.name, 'path'], `${route.method} ${route.path} is already served by route "${first.name}" at ${formatPosition(first.origin)}${same}; change the method or the path`, 'value');
+    } else {
+      byShape.set(shape, route);
+    }
+
+    const typeName = inputTypeName(route.name);
+    const previous = inputNames.get(typeName);
+    const clash = previous ? `route "${previous.name}"` : typeNames.get(typeName);
+    if (clash !== undefined) {
+      r.error(['routes', route.name], `route "${route.name}" would declare the type ${typeName}, already declared for ${clash}; rename the route`);
+    }
+    inputNames.set(typeName, route);
+
+    if (route.input.some((f) => f.rules.length > 0)) {
+      const exportName = validatorName(route.name);
+      const other = validators.get(exportName);
+      if (other) {
+        r.error(['routes', route.name], `route "${route.name}" would export the validator ${exportName}, already exported for route "${other.name}"; rename one of the routes`);
+      } else if (clashesWithValidatorInternals(exportName)) {
+        r.error(['routes', route.name], `route "${route.name}" would export the validator ${exportName}, a name the compiled validator code uses itself; rename the route`);
+      }
+      validators.set(exportName, route);
+    }
+  }
+}

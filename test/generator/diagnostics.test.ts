@@ -1,0 +1,177 @@
+/**
+ * Schema errors name `file:line:column: path: message`, every error of a run
+ * is reported (sorted), and nothing is generated.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { formatDiagnostic, generate } from '../../generator/index.js';
+import { tempProject, type TempProject } from './support.js';
+
+const projects: TempProject[] = [];
+afterAll(async () => { for (const p of projects) await p.remove(); });
+
+/** Generate from the given schema files; the formatted diagnostics. */
+async function errorsOf(files: Record<string, string>): Promise<string[]> {
+  const project = await tempProject(Object.fromEntries(Object.entries(files).map(([name, text]) => [`schema/${name}`, text])));
+  projects.push(project);
+  const result = await generate({ root: project.root });
+  expect(result.ok).toBe(false);
+  expect(result.changed).toEqual([]);
+  return result.diagnostics.map(formatDiagnostic);
+}
+
+const NOTE = `resources:
+  Note:
+    table: notes
+    fields:
+      id:    { type: bigint, primaryKey: true, generated: true }
+      title: { type: string, max: 200 }
+`;
+
+describe('generate | schema errors with positions', () => {
+  it('reports invalid YAML syntax at its position', async () => {
+    expect(await errorsOf({ 'a.yaml': 'routes:\n  x: { method: GET\n' })).toEqual([
+      'schema/a.yaml:3:1: routes.x.method: invalid YAML: Flow map in block collection must be sufficiently indented and end with a }',
+    ]);
+  });
+
+  it('reports a duplicate key', async () => {
+    expect(await errorsOf({ 'a.yaml': `${NOTE}      title: { type: text }\n` })).toEqual([
+      'schema/a.yaml:7:7: resources.Note.fields.title: duplicate key "title": a key may appear once per map; merge or rename the entries',
+    ]);
+  });
+
+  it('reports an unknown key with a suggestion, and a missing key', async () => {
+    expect(await errorsOf({ 'a.yaml': 'resources:\n  Note:\n    tabel: notes\n    fields:\n      id: { type: bigint }\n' })).toEqual([
+      'schema/a.yaml:2:3: resources.Note: missing required key "table"',
+      'schema/a.yaml:3:5: resources.Note.tabel: unknown key "tabel" (did you mean "table"?); allowed keys: description, table, fields, timestamps, softDelete, indexes, audit',
+    ]);
+  });
+
+  it('reports an unknown field type with a suggestion', async () => {
+    const errors = await errorsOf({ 'a.yaml': NOTE.replace('type: string, max', 'type: strng, max') });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^schema\/a\.yaml:6:22: resources\.Note\.fields\.title\.type: unknown field type "strng" \(did you mean "string"\?\); expected one of: string, text, /);
+  });
+
+  it('reports an unknown rule, a bad rule parameter and a rule that does not apply', async () => {
+    const schema = `${NOTE}routes:
+  notes.create:
+    method: POST
+    path: /notes
+    input:
+      title: { type: string, validate: [required, "max:abc"] }
+      tags:  { type: "string[]", validate: ["max:5", distinc, "each:alpha_dash"] }
+      pinned: { type: boolean, validate: ["min:1"] }
+    result: created
+`;
+    expect(await errorsOf({ 'notes.yaml': schema })).toEqual([
+      'schema/notes.yaml:12:51: routes.notes.create.input.title.validate[1]: rule "max" needs a number, got "abc"',
+      'schema/notes.yaml:13:54: routes.notes.create.input.tags.validate[1]: unknown rule "distinc" (did you mean "distinct"?)',
+      'schema/notes.yaml:14:43: routes.notes.create.input.pinned.validate[0]: rule "min" does not apply to a boolean field (it applies to: string, numeric, array, file)',
+    ]);
+  });
+
+  it('reports confirmed without its confirmation field, and same naming a missing field', async () => {
+    const schema = `routes:
+  account.register:
+    method: POST
+    path: /register
+    input:
+      password: { type: string, validate: [required, confirmed] }
+      email:    { type: string, validate: ["same:emial"] }
+    result: redirect
+`;
+    expect(await errorsOf({ 'a.yaml': schema })).toEqual([
+      'schema/a.yaml:6:54: routes.account.register.input.password.validate[1]: rule "confirmed" compares "password" with the input field "password_confirmation", which this route does not declare; add it under input',
+      'schema/a.yaml:7:44: routes.account.register.input.email.validate[0]: rule "same" names the input field "emial" (did you mean "email"?), which this route does not declare',
+    ]);
+  });
+
+  it('reports an output naming a missing resource and an unknown group', async () => {
+    const schema = `${NOTE}routes:
+  notes.show:
+    method: GET
+    path: /notes
+    group: wbe
+    output: Notes
+    result: ok
+groups:
+  web: { middleware: [] }
+`;
+    expect(await errorsOf({ 'a.yaml': schema })).toEqual([
+      'schema/a.yaml:11:12: routes.notes.show.group: unknown group "wbe" (did you mean "web"?); declare it under "groups:"',
+      'schema/a.yaml:12:13: routes.notes.show.output: unknown resource "Notes" (did you mean "Note"?); declare it under "resources:"',
+    ]);
+  });
+
+  it('reports a route name declared twice across files, and the same method and path twice', async () => {
+    const route = (path: string): string => `  notes.show:\n    method: GET\n    path: ${path}\n    input:\n      id: { type: integer, path: true }\n    result: ok\n`;
+    const errors = await errorsOf({
+      'a.yaml': `routes:\n${route('/notes/{id}')}`,
+      'b.yaml': `routes:\n${route('/notes/{id}')}  notes.find:\n    method: GET\n    path: /notes/{key}\n    input:\n      key: { type: integer, path: true }\n    result: ok\n`,
+    });
+    expect(errors).toEqual([
+      'schema/b.yaml:2:3: routes.notes.show: route "notes.show" is already declared at schema/a.yaml:2:3; rename one of them',
+      'schema/b.yaml:10:11: routes.notes.find.path: GET /notes/{key} is already served by route "notes.show" at schema/a.yaml:2:3 (/notes/{id} and /notes/{key} match the same URLs); change the method or the path',
+    ]);
+  });
+
+  it('reports a path parameter without a field and a path field not in the path', async () => {
+    const schema = `routes:
+  notes.show:
+    method: GET
+    path: /notes/{id}
+    input:
+      ident: { type: integer, path: true }
+    result: ok
+`;
+    expect(await errorsOf({ 'a.yaml': schema })).toEqual([
+      'schema/a.yaml:4:11: routes.notes.show.path: path parameter {id} has no input field bound to it; add e.g. "id: { type: integer, path: true }" under input',
+      'schema/a.yaml:6:31: routes.notes.show.input.ident.path: "ident" is not a parameter of /notes/{id}; its parameters: id',
+    ]);
+  });
+
+  it('reports a body field on a GET route and a file bound from JSON', async () => {
+    const schema = `routes:
+  notes.list:
+    method: GET
+    path: /notes
+    input:
+      limit: { type: integer }
+      file:  { type: file, json: upload }
+    result: ok
+`;
+    expect(await errorsOf({ 'a.yaml': schema })).toEqual([
+      'schema/a.yaml:6:7: routes.notes.list.input.limit: a GET request has no body; bind "limit" with query, path or header',
+      'schema/a.yaml:7:28: routes.notes.list.input.file.json: a file comes only from a multipart form field; use "form" instead of "json"',
+    ]);
+  });
+
+  it('reports a table used twice, an audited resource without primary key and unique: live without soft delete', async () => {
+    const schema = `${NOTE}  Memo:
+    table: notes
+    fields:
+      slug: { type: string, unique: live }
+    audit: { track: true }
+`;
+    expect(await errorsOf({ 'a.yaml': schema })).toEqual([
+      'schema/a.yaml:10:29: resources.Memo.fields.slug.unique: "unique: live" means unique among rows not soft-deleted; add "softDelete: true" to the resource or use "unique: true"',
+      'schema/a.yaml:11:5: resources.Memo.audit: an audited resource needs a primary key to name its rows (SPEC 6.1 rule 9); mark one field "primaryKey: true" or set "track: false"',
+    ]);
+    expect(await errorsOf({ 'a.yaml': `${NOTE}  Memo:\n    table: notes\n    fields:\n      slug: { type: string }\n` })).toEqual([
+      'schema/a.yaml:8:12: resources.Memo.table: table "notes" is already used by resource Note; give each resource its own table',
+    ]);
+  });
+
+  it('reports a default of the wrong type and a foreign key to a missing table', async () => {
+    const schema = `${NOTE}      pinned: { type: boolean, default: "yes" }
+      owner_id: { type: bigint, references: user.id }
+`;
+    expect(await errorsOf({ 'a.yaml': schema })).toEqual([
+      'schema/a.yaml:7:41: resources.Note.fields.pinned.default: default must be true or false, got "yes"',
+    ]);
+    expect(await errorsOf({ 'a.yaml': `${NOTE}      owner_id: { type: bigint, references: user.id }\n` })).toEqual([
+      'schema/a.yaml:7:33: resources.Note.fields.owner_id.references: references unknown table "user"; name the table of a resource',
+    ]);
+  });
+});
