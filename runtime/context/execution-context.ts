@@ -1,0 +1,87 @@
+/**
+ * The execution context: who is acting and through what, for the work
+ * running now (a request, a CLI command, a queued job, a listener).
+ *
+ * Carried with `AsyncLocalStorage`, so code deep inside the data layer (the
+ * audit log) learns the actor without threading it through every call.
+ * Implements the attribution order of SPEC.md 5.8:
+ *
+ * 1. the actor set explicitly ({@link withActor});
+ * 2. the signed-in user, or the user a job acts as ({@link ExecutionContext.resolveUser});
+ *    if that user cannot be loaded, attribution fails and the write with it;
+ * 3. in a queued job or asynchronous listener, the actor of the work that queued it;
+ * 4. otherwise `system`.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** Who made a change: `{ type: 'user', id: '42' }`, `{ type: 'system', id: '' }`, or an application type. */
+export interface Actor {
+  readonly type: string;
+  /** At most 100 bytes (SPEC 6.1 rule 9); empty for `system`. */
+  readonly id: string;
+}
+
+/** Through what a change was made: `{ kind: 'request', name: 'PATCH /api/documents/42' }`, `{ kind: 'command', name: 'audit:prune' }`, `{ kind: 'job', name: 'mailprovider:webhook' }`. */
+export interface Via {
+  readonly kind: string;
+  readonly name: string;
+}
+
+/** The system actor (SPEC 5.8, last in the order). */
+export const SYSTEM_ACTOR: Actor = Object.freeze({ type: 'system', id: '' });
+
+/** The context of the work running now. Fields other than `actor` never change once set. */
+export interface ExecutionContext {
+  readonly via: Via;
+  /** The request ID (`X-Request-ID`) of a request, or the job's origin request. */
+  readonly requestId?: string;
+  /** The client IP address of a request (audit stores it only when `AUDIT_IP` allows). */
+  readonly ip?: string;
+  /** Explicit actor (rule 1). Set with {@link withActor}. */
+  readonly actor?: Actor;
+  /**
+   * The signed-in user or the user a job acts as (rule 2), loaded on demand.
+   * Resolves `null` for a guest; rejects when a signed-in user cannot be loaded.
+   */
+  readonly resolveUser?: () => Promise<Actor | null>;
+  /** The actor of the work that queued this job or listener (rule 3). */
+  readonly origin?: Actor;
+}
+
+const storage = new AsyncLocalStorage<ExecutionContext>();
+
+/**
+ * Run `fn` inside `context`; everything it awaits sees the context.
+ * @example runInContext({ via: { kind: 'command', name: 'prune' } }, () => prune())
+ */
+export function runInContext<T>(context: ExecutionContext, fn: () => T): T {
+  return storage.run(context, fn);
+}
+
+/** The context of the work running now, or `undefined` outside any. */
+export function currentContext(): ExecutionContext | undefined {
+  return storage.getStore();
+}
+
+/**
+ * Run `fn` with an explicit actor (rule 1), keeping the rest of the current context.
+ * @example await withActor({ type: 'admin', id: '7' }, () => documents.update(...))
+ */
+export function withActor<T>(actor: Actor, fn: () => T): T {
+  const current = storage.getStore();
+  return storage.run({ ...(current ?? { via: { kind: 'code', name: 'withActor' } }), actor }, fn);
+}
+
+/**
+ * The actor to record for a change made now, by the order of SPEC 5.8.
+ * @throws whatever `resolveUser` throws when a signed-in user cannot be loaded.
+ */
+export async function resolveActor(context: ExecutionContext | undefined = storage.getStore()): Promise<Actor> {
+  if (!context) return SYSTEM_ACTOR;
+  if (context.actor) return context.actor;
+  if (context.resolveUser) {
+    const user = await context.resolveUser();
+    if (user) return user;
+  }
+  return context.origin ?? SYSTEM_ACTOR;
+}
