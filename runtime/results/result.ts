@@ -69,10 +69,15 @@ export interface PageResult {
   readonly status: number;
 }
 
-/** A custom responder: writes the response itself through the Fastify reply. */
+/**
+ * A custom responder: writes the response itself through the Fastify reply.
+ * What `respond` returns is awaited (a promise, or the reply itself, which
+ * resolves once the response has finished); it must have started the
+ * response by then.
+ */
 export interface Responder {
   readonly [RESULT]: 'custom';
-  readonly respond: (reply: FastifyReply) => void | Promise<void>;
+  readonly respond: (reply: FastifyReply) => unknown;
 }
 
 /** Every tagged result. */
@@ -168,6 +173,6 @@ export function page(view: string, data: Record<string, unknown> = {}, status = 
  * A custom responder that writes the response itself.
  * @example return respond((reply) => reply.code(202).header('content-type', 'text/csv').send(csv))
  */
-export function respond(fn: (reply: FastifyReply) => void | Promise<void>): Responder {
+export function respond(fn: (reply: FastifyReply) => unknown): Responder {
   return { [RESULT]: 'custom', respond: fn };
 }

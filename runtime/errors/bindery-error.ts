@@ -1,0 +1,29 @@
+/**
+ * The base of bindery's coded errors (CONVENTIONS.md "Errors").
+ *
+ * A `BinderyError` carries a stable code from {@link ERROR_CODES}. Errors of
+ * this class that reach a client without an HTTP status of their own answer
+ * 500; boot errors (route table checks, debug refused in production) are
+ * thrown by `createHttpServer` and stop the boot.
+ */
+import type { ErrorCode } from './codes.js';
+
+export class BinderyError extends Error {
+  /** Stable code, documented in `docs/errors.md`. */
+  readonly code: ErrorCode;
+
+  /**
+   * @param code registered code (`runtime/errors/codes.ts`).
+   * @param message what happened, the value seen, why it matters, what to do.
+   * @param options.cause the underlying error, shown in the debug page's error chain.
+   * @example throw new BinderyError('BINDERY_UNKNOWN_ROUTE', 'No route is named "notes.shw" (did you mean "notes.show"?).')
+   */
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+  }
+
+  override get name(): string {
+    return 'BinderyError';
+  }
+}

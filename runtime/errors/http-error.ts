@@ -1,0 +1,59 @@
+/**
+ * Errors that answer an HTTP status (SPEC.md 7, rule 1).
+ *
+ * `HttpError(status, message)` gives that status with `message` shown to the
+ * client (problem details `detail`, or the HTML error page). Its
+ * `fieldErrors` fill the `errors` object, keyed by input field key (the
+ * runtime maps keys to the client's names: the JSON name for a JSON body, the
+ * form name for a form, the query/path/header name).
+ */
+import type { ErrorCode } from './codes.js';
+
+/** Options of {@link HttpError}. */
+export interface HttpErrorOptions {
+  /** A stable code for logs (a `BINDERY_…` code or the app's own). */
+  readonly code?: ErrorCode | (string & {});
+  /** Field errors by input key, message per field; they fill problem details `errors`. */
+  readonly fieldErrors?: Readonly<Record<string, string>>;
+  /** Extra response headers (e.g. `Allow`, `Retry-After`). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The underlying error (shown in the debug page's error chain, never to clients otherwise). */
+  readonly cause?: unknown;
+  /**
+   * Whether `message` is shown to the client. Default `true`: an `HttpError`'s
+   * message is written for clients (SPEC 7 rule 1), even for 5xx statuses.
+   */
+  readonly expose?: boolean;
+}
+
+/**
+ * An error with an HTTP status (400–599) and a message for the client.
+ *
+ * @param status HTTP status, an integer from 400 to 599.
+ * @param message shown to the client as problem details `detail` / the page text.
+ * @throws {RangeError} when `status` is not an integer from 400 to 599.
+ * @example throw new HttpError(409, 'A note with this title already exists.', { code: 'NOTES_DUPLICATE' })
+ */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly fieldErrors: Readonly<Record<string, string>> | undefined;
+  readonly headers: Readonly<Record<string, string>> | undefined;
+  readonly expose: boolean;
+
+  constructor(status: number, message: string, options: HttpErrorOptions = {}) {
+    if (!Number.isInteger(status) || status < 400 || status > 599) {
+      throw new RangeError(`HttpError status must be an integer from 400 to 599, got ${String(status)}`);
+    }
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.status = status;
+    this.code = options.code;
+    this.fieldErrors = options.fieldErrors;
+    this.headers = options.headers;
+    this.expose = options.expose ?? true;
+  }
+
+  override get name(): string {
+    return 'HttpError';
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * 404 for a resource that does not exist (SPEC.md 4.3, `GET /notes/{id}`).
+ */
+import { HttpError } from './http-error.js';
+
+/**
+ * 404 Not Found with a message for the client.
+ * @param message default "The requested resource was not found."
+ * @example if (!note) throw new NotFoundError(`No note has the id ${input.id}.`)
+ */
+export class NotFoundError extends HttpError {
+  constructor(message = 'The requested resource was not found.', options: { cause?: unknown } = {}) {
+    super(404, message, { code: 'BINDERY_NOT_FOUND', ...options });
+  }
+
+  override get name(): string {
+    return 'NotFoundError';
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Field failures of an input (SPEC.md 4.5, binding steps 3 to 5).
+ */
+import { HttpError } from './http-error.js';
+
+/** `detail` of a 422 (SPEC 4.5 step 4; the issue's wording). */
+export const VALIDATION_DETAIL = 'The given data was invalid.';
+/** `detail` of a 400 conversion failure (SPEC 4.5 step 3). */
+export const CONVERSION_DETAIL = 'The request has invalid values.';
+
+/**
+ * 422: one message per failing field.
+ *
+ * Thrown by the rule validator, and by a handler's own `validate` (binding
+ * step 5). Keys are input keys (the YAML keys); the runtime renders them
+ * under the client's names, in the input's field order (keys that are not
+ * input fields follow, in their own order). A message may contain
+ * `:attribute`, replaced by the client's name of the field with `_` as spaces.
+ *
+ * @param fieldErrors message per input key, e.g. `{ title: 'The title must not be "untitled".' }`.
+ * @example throw new ValidationError({ title: 'The :attribute must not be "untitled".' })
+ */
+export class ValidationError extends HttpError {
+  constructor(fieldErrors: Readonly<Record<string, string>>, message: string = VALIDATION_DETAIL) {
+    super(422, message, { code: 'BINDERY_VALIDATION_FAILED', fieldErrors });
+  }
+
+  override get name(): string {
+    return 'ValidationError';
+  }
+}
+
+/**
+ * 400: fields whose values could not be converted to their declared types
+ * (SPEC 4.5 step 3). Every such field is listed, keyed by input key.
+ */
+export class ConversionError extends HttpError {
+  constructor(fieldErrors: Readonly<Record<string, string>>) {
+    super(400, CONVERSION_DETAIL, { code: 'BINDERY_BAD_REQUEST', fieldErrors });
+  }
+
+  override get name(): string {
+    return 'ConversionError';
+  }
+}

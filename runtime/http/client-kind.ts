@@ -1,0 +1,52 @@
+/**
+ * What kind of client sent a request (SPEC.md 7, rules 2 and 6), decided
+ * once per request (the context computes it on first use and keeps it).
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ClientKind } from './context.js';
+
+/**
+ * Decide the {@link ClientKind} from request headers. Never throws.
+ *
+ * - `wantsJson`: `Accept` lists `application/json` or a `+json` type (with a
+ *   non-zero q), or the body is JSON (`Content-Type` `application/json` or
+ *   `+json`), or `X-Requested-With: XMLHttpRequest` (any case).
+ * - `isBrowser`: `Sec-Fetch-Mode: navigate`, or `Accept` lists `text/html`.
+ * - `isHtmx` / `isHtmxBoosted`: `HX-Request: true` / `HX-Boosted: true`.
+ */
+export function decideClientKind(headers: IncomingHttpHeaders): ClientKind {
+  const accept = headers.accept;
+  const contentType = headers['content-type'];
+  const requestedWith = headers['x-requested-with'];
+  const wantsJson = (accept !== undefined && acceptLists(accept, isJsonType))
+    || (contentType !== undefined && isJsonType(mediaType(contentType)))
+    || (typeof requestedWith === 'string' && requestedWith.toLowerCase() === 'xmlhttprequest');
+  const isBrowser = headers['sec-fetch-mode'] === 'navigate' || (accept !== undefined && acceptLists(accept, (t) => t === 'text/html'));
+  return {
+    wantsJson,
+    isBrowser,
+    isHtmx: headers['hx-request'] === 'true',
+    isHtmxBoosted: headers['hx-boosted'] === 'true',
+  };
+}
+
+/** True for `application/json` and any `type/subtype+json` (lower case, without parameters). */
+export function isJsonType(type: string): boolean {
+  return type === 'application/json' || (type.endsWith('+json') && type.includes('/'));
+}
+
+function mediaType(value: string): string {
+  const semi = value.indexOf(';');
+  return (semi === -1 ? value : value.slice(0, semi)).trim().toLowerCase();
+}
+
+/** True when one media range of `accept` satisfies `test` and is not refused with `q=0`. */
+function acceptLists(accept: string, test: (type: string) => boolean): boolean {
+  for (const range of accept.split(',')) {
+    const parts = range.split(';');
+    if (!test(parts[0]!.trim().toLowerCase())) continue;
+    const q = parts.slice(1).map((p) => p.trim().toLowerCase()).find((p) => p.startsWith('q='));
+    if (q === undefined || Number(q.slice(2)) > 0) return true;
+  }
+  return false;
+}

@@ -1,0 +1,90 @@
+/**
+ * Errors → responses (SPEC.md 7, rules 1–4; SPEC 2.8).
+ *
+ * API clients (see `ClientKind.wantsJson`) get problem details
+ * (`application/problem+json`); others an HTML error page, or with
+ * `APP_DEBUG=true` for 5xx the debug page. Field errors are keyed by the
+ * client's names in the input's field order. Every 5xx is logged with the
+ * request ID (the request logger carries it). When the response has already
+ * started, the error is logged and the connection aborted; when the client
+ * went away, a 499 is logged and nothing is written.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RouteDefinition } from '../routing/route-table.js';
+import { bodyKindOf } from '../binding/body-kind.js';
+import { attributeName, clientName } from '../binding/client-names.js';
+import { debugPageHtml } from '../errors/debug-page.js';
+import { describeError, type ErrorInfo } from '../errors/error-info.js';
+import { errorPageHtml } from '../errors/html-page.js';
+import { PROBLEM_CONTENT_TYPE, problemDetails } from '../errors/problem-details.js';
+import { clientGone, logClientGone } from './connection.js';
+import type { ClientKind } from './context.js';
+import { decideClientKind } from './client-kind.js';
+
+const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
+const PROBLEM_HEADER = `${PROBLEM_CONTENT_TYPE}; charset=utf-8`;
+
+/**
+ * Write the error response for `thrown` (or log and abort / log 499). Never throws.
+ * @param route the matched route (maps field-error keys to client names), or `null`.
+ * @param client the request's client kind when already decided.
+ */
+export function sendError(request: FastifyRequest, reply: FastifyReply, thrown: unknown, debug: boolean, route: RouteDefinition | null, client?: ClientKind): void {
+  const log = request.log;
+  try {
+    const info = describeError(thrown, debug);
+    if (reply.raw.headersSent || reply.sent) {
+      log.error({ err: info.error, code: 'BINDERY_RESPONSE_ABORTED', cause_code: info.code }, `request failed after the response had started; aborting the connection: ${info.error.message}`);
+      reply.raw.destroy();
+      return;
+    }
+    if (clientGone(reply)) {
+      logClientGone(log, info.status >= 500 ? info.error : undefined);
+      return;
+    }
+    if (info.status >= 500) log.error({ err: info.error, code: info.code, statusCode: info.status }, `request failed with ${info.status}: ${info.error.message}`);
+    const errors = info.fieldErrors === undefined ? undefined : clientFieldErrors(info.fieldErrors, route, request);
+    reply.code(info.status);
+    if (info.headers !== undefined) reply.headers(info.headers);
+    if ((client ?? decideClientKind(request.headers)).wantsJson) {
+      reply.header('content-type', PROBLEM_HEADER).send(JSON.stringify(problemDetails(info.status, info.detail, request.id, errors)));
+      return;
+    }
+    reply.header('content-type', HTML_CONTENT_TYPE).send(renderPage(info, request, route, errors, debug));
+  } catch (err) {
+    log.error({ err, code: 'BINDERY_RESPONSE_ABORTED' }, 'writing the error response failed; aborting the connection');
+    reply.raw.destroy();
+  }
+}
+
+function renderPage(info: ErrorInfo, request: FastifyRequest, route: RouteDefinition | null, errors: Record<string, string> | undefined, debug: boolean): string {
+  const page = { status: info.status, detail: info.detail, requestId: request.id, ...(errors === undefined ? {} : { errors }) };
+  if (!debug || info.status < 500) return errorPageHtml(page);
+  return debugPageHtml({
+    ...page,
+    error: info.error,
+    request: { method: request.method, url: request.url, headers: request.headers, ...(route === null ? {} : { route: route.name }) },
+  });
+}
+
+/**
+ * Field errors keyed by the client's names: keys that are input fields of
+ * `route` come first in field order, under the name the client used
+ * (`:attribute` in their messages replaced); other keys follow as they are.
+ */
+export function clientFieldErrors(fieldErrors: Readonly<Record<string, string>>, route: RouteDefinition | null, request: FastifyRequest): Record<string, string> {
+  const out: Record<string, string> = {};
+  const rest = new Map(Object.entries(fieldErrors));
+  if (route !== null && route.fields.length > 0) {
+    const bodyKind = bodyKindOf(request);
+    for (const field of route.fields) {
+      const message = rest.get(field.key);
+      if (message === undefined) continue;
+      rest.delete(field.key);
+      const name = clientName(field, bodyKind);
+      out[name] = message.includes(':attribute') ? message.replaceAll(':attribute', attributeName(name)) : message;
+    }
+  }
+  for (const [key, message] of rest) out[key] = message.includes(':attribute') ? message.replaceAll(':attribute', attributeName(key)) : message;
+  return out;
+}

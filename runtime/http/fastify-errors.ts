@@ -1,0 +1,36 @@
+/**
+ * Fastify's own request errors, mapped into bindery's (SPEC.md 7: 400, 413, 415),
+ * so they render like every other error.
+ */
+import type { FastifyRequest } from 'fastify';
+import { HttpError } from '../errors/http-error.js';
+import { bodyTooLarge, malformedBody, unsupportedMediaType } from '../binding/body-errors.js';
+
+/**
+ * The bindery error for a Fastify error code, or `error` unchanged.
+ * @param maxBodyBytes HTTP_MAX_BODY, named in the 413 message.
+ */
+export function fromFastifyError(error: unknown, request: FastifyRequest, maxBodyBytes: number): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return error;
+  switch (code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return withCause(bodyTooLarge(maxBodyBytes), error);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return withCause(unsupportedMediaType(request.headers['content-type']), error);
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return malformedBody('The request body is not valid JSON.', error);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return malformedBody('The request body is empty; send a JSON object.', error);
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return malformedBody('The request body size does not match its Content-Length.', error);
+    case 'FST_ERR_BAD_URL':
+      return new HttpError(400, 'The request URL cannot be decoded.', { code: 'BINDERY_MALFORMED_URL', cause: error });
+    default:
+      return error;
+  }
+}
+
+function withCause(mapped: HttpError, cause: unknown): HttpError {
+  return new HttpError(mapped.status, mapped.message, { code: mapped.code ?? 'BINDERY_HTTP_ERROR', cause });
+}

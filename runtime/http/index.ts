@@ -1,0 +1,18 @@
+/**
+ * The HTTP runtime core (SPEC.md 4, 4.5, 4.6, 7; DESIGN.md 4).
+ *
+ * Boot code calls {@link createHttpServer} with the generated route table,
+ * the app's handlers and middleware, services and settings, then `listen`s.
+ * Handlers and middleware are typed by {@link RouteHandler} and
+ * {@link Middleware} and receive a {@link RequestContext}.
+ */
+export { createHttpServer } from './server.js';
+export type { HttpServerOptions, AppEnvironment, ReadinessReport } from './server-options.js';
+export type { RequestContext, ClientKind, Services } from './context.js';
+export type { RouteHandler, HandlerFn, Middleware } from './handler.js';
+export { decideClientKind, isJsonType } from './client-kind.js';
+export { requestIdFor, REQUEST_ID_HEADER } from './request-id.js';
+export { securityHeaders, type HeaderPair } from './security-headers.js';
+export { queryOverride } from './method-override.js';
+export { HEALTH_PATHS } from './health.js';
+export { clientFieldErrors } from './error-response.js';

@@ -1,0 +1,125 @@
+/**
+ * The HTTP server: the route table on Fastify (SPEC.md 4, 4.5, 7; DESIGN.md 4).
+ */
+import { createServer } from 'node:http';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { BinderyError } from '../errors/bindery-error.js';
+import { registerBodyParsers } from '../binding/body-parsers.js';
+import { UrlBuilder } from '../results/url-builder.js';
+import { createViewRenderer } from '../views/view-renderer.js';
+import { BootProblems, checkRouteTable } from './boot-checks.js';
+import { Deadlines } from './deadlines.js';
+import { sendError } from './error-response.js';
+import { fromFastifyError } from './fastify-errors.js';
+import type { Middleware } from './handler.js';
+import { registerHealthRoutes, HEALTH_PATHS } from './health.js';
+import { MethodOverride } from './method-override.js';
+import { notFoundHandler } from './not-found.js';
+import { answerTimeout, compileRoutePipeline, type FastifyRouteHandler, type PipelineEnv } from './pipeline.js';
+import type { HttpRequestContext } from './request-context.js';
+import { requestIdFor } from './request-id.js';
+import { fastifyPath, MethodIndex } from './route-paths.js';
+import { StandardHeaders } from './security-headers.js';
+import type { HttpServerOptions } from './server-options.js';
+
+/**
+ * Build the HTTP server of an app: a ready, not yet listening Fastify
+ * instance serving every route of `options.routes` (call `listen` on it).
+ *
+ * At boot, before anything is served, it refuses `debug` in production,
+ * checks that every route has a handler, every handler a route, every
+ * middleware name is provided, paths and path parameters agree, and rules
+ * and field types are known — all problems are reported together, each
+ * naming the route and its schema `origin`.
+ *
+ * Per request: request ID (`X-Request-ID`) and security headers on every
+ * response; method override (`_method`) before routing; the route's
+ * middleware, binding (body, then query/header/path; 415/413/400), rules
+ * (422), the handler's own `validate`, the handler and its result; errors as
+ * problem details or HTML pages; `HTTP_REQUEST_TIMEOUT` → 503; 404/405 with
+ * `Allow`; `GET /health/live` and `GET /health/ready`. See docs/http.md.
+ *
+ * `app.inject()` skips the method override (it runs in the HTTP server's
+ * request listener); everything else behaves the same.
+ *
+ * @param options see {@link HttpServerOptions}; sizes in bytes, times in milliseconds.
+ * @returns the Fastify instance after `ready()`.
+ * @throws {BinderyError} `BINDERY_DEBUG_IN_PRODUCTION`, `BINDERY_ROUTE_WITHOUT_HANDLER`, `BINDERY_HANDLER_WITHOUT_ROUTE`, `BINDERY_MIDDLEWARE_MISSING`, `BINDERY_ROUTE_INVALID`, `BINDERY_VIEWS_NOT_CONFIGURED` (several problems: the code of the first, all listed in the message).
+ * @example
+ * const app = await createHttpServer({ routes, handlers, services: { db }, environment: 'development', debug: false, maxBodyBytes: 10 * 1024 * 1024, requestTimeoutMs: 30_000 });
+ * await app.listen({ host: '127.0.0.1', port: 3000 });
+ */
+export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
+  if (options.debug && options.environment === 'production') {
+    throw new BinderyError('BINDERY_DEBUG_IN_PRODUCTION', 'APP_DEBUG=true is refused when APP_ENV=production: debug pages show stacks and request details to every visitor. Set APP_DEBUG=false.');
+  }
+  if (!Number.isSafeInteger(options.maxBodyBytes) || options.maxBodyBytes <= 0) {
+    throw new RangeError(`maxBodyBytes must be a positive integer number of bytes, got ${String(options.maxBodyBytes)}`);
+  }
+  const problems = new BootProblems();
+  checkRouteTable(options, problems);
+
+  const headers = new StandardHeaders(options.environment);
+  const views = options.viewsDir === undefined ? null : createViewRenderer(options.viewsDir, { cache: options.environment !== 'development' });
+  const timeoutMs = options.requestTimeoutMs;
+  const deadlines = timeoutMs > 0 ? new Deadlines<HttpRequestContext>(timeoutMs, (ctx) => answerTimeout(ctx, timeoutMs, options.debug)) : null;
+  const env: PipelineEnv = {
+    services: options.services,
+    urls: new UrlBuilder(options.routes),
+    headers,
+    debug: options.debug,
+    deadlines,
+    views,
+    copyHeadersToRaw: (reply) => headers.applyRaw(reply),
+  };
+  const middleware = options.middleware ?? {};
+  const pipelines = new Map<string, FastifyRouteHandler>();
+  for (const route of options.routes) {
+    const handler = options.handlers[route.name];
+    if (handler === undefined) continue;
+    const chain = route.middleware.map((name) => middleware[name]).filter((m): m is Middleware => typeof m === 'function');
+    const pipeline = problems.capture(() => compileRoutePipeline(route, handler, chain, env));
+    if (pipeline !== undefined) pipelines.set(route.name, pipeline);
+  }
+  problems.throwIfAny();
+
+  const override = new MethodOverride(options.maxBodyBytes);
+  const app = Fastify({
+    ...(options.logger === undefined ? { logger: { level: 'info' } } : { loggerInstance: options.logger }),
+    bodyLimit: options.maxBodyBytes,
+    genReqId: requestIdFor,
+    serverFactory: (handler, serverOptions: FastifyServerOptions) => {
+      const server = createServer((req, res) => override.handle(req, res, handler));
+      if (serverOptions.keepAliveTimeout !== undefined) server.keepAliveTimeout = serverOptions.keepAliveTimeout;
+      if (serverOptions.requestTimeout !== undefined) server.requestTimeout = serverOptions.requestTimeout;
+      if (serverOptions.connectionTimeout !== undefined) server.setTimeout(serverOptions.connectionTimeout);
+      if (serverOptions.maxRequestsPerSocket) server.maxRequestsPerSocket = serverOptions.maxRequestsPerSocket;
+      return server;
+    },
+  }) as unknown as FastifyInstance;
+
+  if (deadlines !== null) app.addHook('onClose', async () => deadlines.stop());
+  await registerBodyParsers(app, options.maxBodyBytes);
+  app.setErrorHandler((error, request, reply) => {
+    headers.apply(reply);
+    const route = options.routes.find((r) => r.name === (request.routeOptions.config as { bindery?: string } | undefined)?.bindery) ?? null;
+    sendError(request, reply, fromFastifyError(error, request, options.maxBodyBytes), options.debug, route);
+  });
+
+  const methods = new MethodIndex();
+  for (const path of HEALTH_PATHS) methods.add(path, 'GET');
+  for (const route of options.routes) methods.add(route.path, route.method);
+  app.setNotFoundHandler(notFoundHandler(methods, headers, options.debug));
+  registerHealthRoutes(app, headers, options.readiness);
+
+  for (const route of options.routes) {
+    app.route({
+      method: route.method,
+      url: fastifyPath(route.path),
+      config: { bindery: route.name },
+      handler: pipelines.get(route.name)!,
+    });
+  }
+  await app.ready();
+  return app;
+}

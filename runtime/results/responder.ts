@@ -1,0 +1,156 @@
+/**
+ * Handler results → responses (SPEC.md 4.5 "Handler results").
+ *
+ * | Returned | Response |
+ * |---|---|
+ * | plain value | 200 JSON through the route's output serializer (lists item by item) |
+ * | `created(body, { location })` | 201 JSON, `Location` |
+ * | `json(body, status, headers)` | that status, JSON |
+ * | `noContent()`, `undefined` | 204 |
+ * | `redirect(url)`, `redirectToRoute(name, params)` | 303 with `Location` |
+ * | `text(body, status, type)` | plain text |
+ * | `page(view, data, status)` | HTML rendered fully first, then written |
+ * | `respond(fn)` | whatever `fn` writes |
+ *
+ * Before each write, a client that went away is logged (499) and nothing is written.
+ */
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import type { OutputPlan, RouteDefinition } from '../routing/route-table.js';
+import { BinderyError } from '../errors/bindery-error.js';
+import { clientGone, logClientGone } from '../http/connection.js';
+import type { ViewRenderer } from '../views/view-renderer.js';
+import { RESULT, isTaggedResult, type PageResult, type RedirectResult, type Responder } from './result.js';
+
+/** Content type of JSON results. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8';
+const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
+
+/** What a result needs from the request it answers. */
+export interface ResultTarget {
+  readonly route: RouteDefinition;
+  readonly reply: FastifyReply;
+  readonly log: FastifyBaseLogger;
+  url(route: string, params?: Readonly<Record<string, string | number>>): string;
+}
+
+/** What results need from the server. */
+export interface ResponderEnv {
+  /** Renderer of page results; `null` when no views folder was configured. */
+  readonly views: ViewRenderer | null;
+  /** Copy the standard response headers onto `reply.raw`, for custom responders that write the raw response. */
+  readonly copyHeadersToRaw: (reply: FastifyReply) => void;
+}
+
+/**
+ * Write `result` as the response of `target`.
+ * @returns `undefined` when written synchronously, else a promise (pages, custom responders).
+ * @throws {BinderyError} `BINDERY_UNKNOWN_ROUTE` (redirect to an unknown route), `BINDERY_VIEW_FAILED` (render error; nothing was written), `BINDERY_EMPTY_RESPONSE` (a custom responder wrote nothing), or a serializer's error.
+ */
+export function sendResult(target: ResultTarget, env: ResponderEnv, result: unknown): Promise<void> | undefined {
+  if (result === undefined) return sendEmpty(target, 204);
+  if (!isTaggedResult(result)) return sendJson(target, 200, result);
+  switch (result[RESULT]) {
+    case 'json':
+      if (result.headers !== undefined) target.reply.headers(result.headers);
+      return sendJson(target, result.status, result.body);
+    case 'created':
+      if (result.location !== undefined) target.reply.header('location', result.location);
+      return sendJson(target, 201, result.body);
+    case 'noContent':
+      return sendEmpty(target, 204);
+    case 'redirect':
+      target.reply.header('location', redirectUrl(target, result));
+      return sendEmpty(target, 303);
+    case 'text':
+      return send(target, result.status, result.contentType ?? TEXT_CONTENT_TYPE, result.body);
+    case 'page':
+      return sendPage(target, env, result);
+    case 'custom':
+      return sendCustom(target, env, result);
+    default:
+      throw new Error(`Route "${target.route.name}" returned an unknown tagged result ${JSON.stringify(String((result as { [RESULT]: unknown })[RESULT]))}.`);
+  }
+}
+
+/** Serialize a handler's value through the route's output plan (lists item by item). */
+export function serializeOutput(output: OutputPlan | null, value: unknown): unknown {
+  if (output === null) return value;
+  return Array.isArray(value) ? value.map(output.serialize) : output.serialize(value);
+}
+
+function sendJson(target: ResultTarget, status: number, value: unknown): undefined {
+  const out = serializeOutput(target.route.output, value);
+  const reply = target.reply;
+  if (clientGone(reply)) {
+    logClientGone(target.log);
+    return undefined;
+  }
+  reply.code(status);
+  if (isJsonContainer(out)) {
+    // Fastify's own JSON path: `application/json; charset=utf-8`, serialized once; a serializer error reaches the error handler.
+    reply.send(out);
+  } else {
+    // Strings, numbers, Dates, buffers…: Fastify would send some of these as text or bytes.
+    reply.header('content-type', JSON_CONTENT_TYPE).send(JSON.stringify(out) ?? 'null');
+  }
+  return undefined;
+}
+
+/** A plain object or an array: what Fastify serializes as JSON by itself. */
+function isJsonContainer(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return true;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+function send(target: ResultTarget, status: number, contentType: string, payload: string): undefined {
+  const reply = target.reply;
+  if (clientGone(reply)) {
+    logClientGone(target.log);
+    return undefined;
+  }
+  reply.code(status).header('content-type', contentType).send(payload);
+  return undefined;
+}
+
+function sendEmpty(target: ResultTarget, status: number): undefined {
+  const reply = target.reply;
+  if (clientGone(reply)) {
+    logClientGone(target.log);
+    return undefined;
+  }
+  reply.code(status).send();
+  return undefined;
+}
+
+function redirectUrl(target: ResultTarget, result: RedirectResult): string {
+  return typeof result.to === 'string' ? result.to : target.url(result.to.route, result.to.params);
+}
+
+async function sendPage(target: ResultTarget, env: ResponderEnv, result: PageResult): Promise<void> {
+  if (env.views === null) {
+    throw new BinderyError('BINDERY_VIEW_FAILED', `Route "${target.route.name}" returned the page "${result.view}", but no views folder is configured (viewsDir).`);
+  }
+  let html: string;
+  try {
+    html = await env.views.render(result.view, { url: target.url.bind(target), ...result.data });
+  } catch (err) {
+    throw new BinderyError('BINDERY_VIEW_FAILED', `The view "${result.view}" of route "${target.route.name}" could not be rendered: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+  }
+  send(target, result.status, HTML_CONTENT_TYPE, html);
+}
+
+async function sendCustom(target: ResultTarget, env: ResponderEnv, result: Responder): Promise<void> {
+  const reply = target.reply;
+  if (clientGone(reply)) {
+    logClientGone(target.log);
+    return;
+  }
+  env.copyHeadersToRaw(reply);
+  await result.respond(reply);
+  if (!reply.sent && !reply.raw.headersSent) {
+    throw new BinderyError('BINDERY_EMPTY_RESPONSE', `The custom responder of route "${target.route.name}" resolved without writing a response; call reply.send(...) (or write reply.raw) before its promise resolves.`);
+  }
+}

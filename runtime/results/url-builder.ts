@@ -1,0 +1,58 @@
+/**
+ * URLs of named routes: `ctx.url(...)` and `redirectToRoute(...)` (SPEC.md 4.5, redirect results).
+ */
+import type { RouteTable } from '../routing/route-table.js';
+import { BinderyError } from '../errors/bindery-error.js';
+import { closest } from '../validation/rules.js';
+
+type Part = { readonly text: string } | { readonly param: string };
+
+/** Builds URL paths of the routes of a table; route paths are split once, at construction. */
+export class UrlBuilder {
+  readonly #routes = new Map<string, readonly Part[]>();
+
+  constructor(routes: RouteTable) {
+    for (const route of routes) {
+      const parts: Part[] = [];
+      const re = /\{([^}]+)\}/g;
+      let last = 0;
+      for (let m = re.exec(route.path); m !== null; m = re.exec(route.path)) {
+        if (m.index > last) parts.push({ text: route.path.slice(last, m.index) });
+        parts.push({ param: m[1]! });
+        last = m.index + m[0].length;
+      }
+      if (last < route.path.length) parts.push({ text: route.path.slice(last) });
+      this.#routes.set(route.name, parts);
+    }
+  }
+
+  /**
+   * The path of route `name` with its `{param}` wildcards filled from
+   * `params` (values URL-encoded); params that are not in the path become
+   * the query string, in the order given.
+   * @throws {BinderyError} `BINDERY_UNKNOWN_ROUTE` when no route has that name, or a path parameter is missing or empty.
+   * @example urls.build('notes.show', { id: 7 }) // "/notes/7"
+   */
+  build(name: string, params: Readonly<Record<string, string | number>> = {}): string {
+    const parts = this.#routes.get(name);
+    if (parts === undefined) {
+      const hint = closest(name, [...this.#routes.keys()]);
+      throw new BinderyError('BINDERY_UNKNOWN_ROUTE', `No route is named "${name}"${hint === undefined ? '' : ` (did you mean "${hint}"?)`}; use a route name from schema/*.yaml.`);
+    }
+    let path = '';
+    const used = new Set<string>();
+    for (const part of parts) {
+      if ('text' in part) { path += part.text; continue; }
+      const value = params[part.param];
+      if (value === undefined || value === '') {
+        throw new BinderyError('BINDERY_UNKNOWN_ROUTE', `The URL of route "${name}" needs the path parameter "${part.param}", which was not given.`);
+      }
+      used.add(part.param);
+      path += encodeURIComponent(String(value));
+    }
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(params)) if (!used.has(key)) query.append(key, String(value));
+    const qs = query.toString();
+    return qs === '' ? path : `${path}?${qs}`;
+  }
+}

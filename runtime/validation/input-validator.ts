@@ -1,0 +1,149 @@
+/**
+ * Rule checks of a bound input (SPEC.md 4.5, binding step 4).
+ *
+ * Runs the route's compiled ajv validator, then the cross-field rules
+ * (`RULES[name].check`) ajv cannot express. Only the first failing rule of a
+ * field — the lowest rule index — is reported, worded by `ruleMessage` with
+ * the client's name of the field; for an `each` rule the message names the
+ * first failing item (`tags.1`). Failures are thrown as one
+ * {@link ValidationError} (422) keyed by input key in field order.
+ *
+ * The ajv errors map to fields and rules through the contract of
+ * `CompiledValidator`: `schemaPath` `#/properties/<key>/allOf/<ruleIndex>/…`
+ * (item index from `instancePath` `/<key>/<item>`), and top-level `required`
+ * errors through `params.missingProperty`.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { FieldPlan, RouteDefinition, RuleRef } from '../routing/route-table.js';
+import { BinderyError } from '../errors/bindery-error.js';
+import { ValidationError } from '../errors/validation-error.js';
+import { bodyKindOf } from '../binding/body-kind.js';
+import { attributeName, clientName } from '../binding/client-names.js';
+import { RULES, ruleMessage, type RuleSpec } from './rules.js';
+
+/** Checks a bound input; throws {@link ValidationError} (422) when a rule fails. */
+export type InputValidator = (input: Record<string, unknown>, request: FastifyRequest) => void;
+
+interface CrossRule {
+  readonly index: number;
+  readonly rule: RuleRef;
+  readonly spec: RuleSpec;
+}
+
+interface CheckedField {
+  readonly plan: FieldPlan;
+  /** Index of the `required` rule, or -1. */
+  readonly requiredIndex: number;
+  readonly cross: readonly CrossRule[];
+}
+
+/** The first failure of a field: rule index and, for `each`, the item. */
+interface FieldFailure {
+  rule: number;
+  item: number | undefined;
+}
+
+/**
+ * Compile the rule checks of `route`.
+ * @returns the validator, or `null` when the route has no validator and no cross-field rule (nothing to check).
+ * @throws {BinderyError} `BINDERY_ROUTE_INVALID` when a field names a rule missing from the catalog, or an `each` rule without its inner rule.
+ */
+export function compileInputValidator(route: RouteDefinition): InputValidator | null {
+  const fields: CheckedField[] = route.fields.map((plan) => {
+    const cross: CrossRule[] = [];
+    plan.rules.forEach((rule, index) => {
+      const spec = RULES[rule.name];
+      if (spec === undefined) {
+        throw new BinderyError('BINDERY_ROUTE_INVALID', `${route.origin}: route "${route.name}", field "${plan.key}": unknown rule "${rule.name}"; regenerate with "bindery generate".`);
+      }
+      if (rule.name === 'each' && (rule.inner === undefined || RULES[rule.inner.name] === undefined)) {
+        throw new BinderyError('BINDERY_ROUTE_INVALID', `${route.origin}: route "${route.name}", field "${plan.key}": rule "each" has no known inner rule.`);
+      }
+      if (spec.check !== undefined) cross.push({ index, rule, spec });
+    });
+    return { plan, requiredIndex: plan.rules.findIndex((r) => r.name === 'required'), cross };
+  });
+  const validate = route.validate;
+  const hasCross = fields.some((f) => f.cross.length > 0);
+  if (validate === null && !hasCross) return null;
+  const byKey = new Map(fields.map((f, i) => [f.plan.key, i]));
+
+  return function validateInput(input, request) {
+    if ((validate === null || validate(input)) && !hasCross) return;
+    const failures: Array<FieldFailure | undefined> = new Array(fields.length);
+    if (validate !== null && validate.errors) {
+      for (const error of validate.errors) {
+        const located = locate(error, byKey, fields);
+        if (located !== undefined) note(failures, located[0], located[1], located[2]);
+      }
+    }
+    if (hasCross) runCrossRules(fields, input, failures);
+    const fieldErrors: Record<string, string> = {};
+    let failed = false;
+    let bodyKind: ReturnType<typeof bodyKindOf> | undefined;
+    for (let i = 0; i < fields.length; i++) {
+      const failure = failures[i];
+      if (failure === undefined) continue;
+      const { plan } = fields[i]!;
+      bodyKind ??= bodyKindOf(request);
+      const rule = plan.rules[failure.rule];
+      const item = rule?.name === 'each' ? failure.item : undefined;
+      const attribute = attributeName(clientName(plan, bodyKind), item);
+      fieldErrors[plan.key] = rule === undefined ? `The ${attribute} field is invalid.` : ruleMessage(rule, plan.type, attribute);
+      failed = true;
+    }
+    // ajv said no but named no field we know: still a 422, without field errors.
+    if (failed || (validate !== null && validate.errors && validate.errors.length > 0)) throw new ValidationError(fieldErrors);
+  };
+}
+
+type AjvError = NonNullable<NonNullable<RouteDefinition['validate']>['errors']>[number];
+
+/** The field index, rule index and item index an ajv error points at, or `undefined`. */
+function locate(error: AjvError, byKey: ReadonlyMap<string, number>, fields: readonly CheckedField[]): [number, number, number | undefined] | undefined {
+  if (error.keyword === 'required' && error.schemaPath === '#/required') {
+    const key = error.params['missingProperty'];
+    const index = typeof key === 'string' ? byKey.get(key) : undefined;
+    if (index === undefined) return undefined;
+    const rule = fields[index]!.requiredIndex;
+    return [index, rule === -1 ? 0 : rule, undefined];
+  }
+  const m = /^#\/properties\/([^/]+)\/allOf\/(\d+)(?:\/|$)/.exec(error.schemaPath);
+  if (m === null) return undefined;
+  const index = byKey.get(unescapePointer(m[1]!));
+  if (index === undefined) return undefined;
+  const segments = error.instancePath.split('/');
+  const item = segments.length > 2 && /^\d+$/.test(segments[2]!) ? Number(segments[2]) : undefined;
+  return [index, Number(m[2]), item];
+}
+
+function note(failures: Array<FieldFailure | undefined>, field: number, rule: number, item: number | undefined): void {
+  const seen = failures[field];
+  if (seen === undefined) failures[field] = { rule, item };
+  else if (rule < seen.rule) { seen.rule = rule; seen.item = item; }
+  else if (rule === seen.rule && item !== undefined && (seen.item === undefined || item < seen.item)) seen.item = item;
+}
+
+/** Cross-field rules of fields with a value, for rules before the field's first ajv failure. */
+function runCrossRules(fields: readonly CheckedField[], input: Record<string, unknown>, failures: Array<FieldFailure | undefined>): void {
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i]!;
+    if (f.cross.length === 0) continue;
+    const value = input[f.plan.key];
+    if (value === undefined || value === null) continue;
+    for (const c of f.cross) {
+      const seen = failures[i];
+      if (seen !== undefined && seen.rule < c.index) break;
+      if (!c.spec.check!(value, input, c.rule.params, f.plan.key)) {
+        note(failures, i, c.index, undefined);
+        break;
+      }
+    }
+  }
+}
+
+function unescapePointer(segment: string): string {
+  let s = segment;
+  try { s = decodeURIComponent(segment); } catch { /* keep as is */ }
+  return s.replace(/~1/g, '/').replace(/~0/g, '~');
+}

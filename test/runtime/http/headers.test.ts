@@ -1,0 +1,128 @@
+/**
+ * Headers on every response (X-Request-ID, security headers, HSTS in
+ * production only) and the health endpoints, over real HTTP.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { field, route } from './support/routes.js';
+import { call, closeAll, postJson, rawRequest, startServer, type TestServer } from './support/server.js';
+import type { ReadinessReport } from '../../../runtime/http/server-options.js';
+
+const SECURITY = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'SAMEORIGIN',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'cross-origin-opener-policy': 'same-origin',
+};
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+const routes = [
+  route({ name: 'ok', path: '/ok' }),
+  route({ name: 'crash', path: '/crash' }),
+  route({ name: 'rules', method: 'POST', path: '/rules', fields: [field('n', 'integer', { json: 'n' }, ['max:1'])] }),
+];
+const handlers = { ok: () => ({ ok: true }), crash: () => { throw new Error('x'); }, rules: () => ({}) };
+
+let server: TestServer;
+let production: TestServer;
+let readiness: ReadinessReport | Error = { ok: true, checks: { database: 'ok', migrations: 'none pending' } };
+beforeAll(async () => {
+  server = await startServer({ routes, handlers, maxBodyBytes: 64, readiness: async () => { if (readiness instanceof Error) throw readiness; return readiness; } });
+  production = await startServer({ routes, handlers, environment: 'production' });
+});
+afterAll(closeAll);
+
+const pick = (headers: Headers | Record<string, unknown>, names: string[]) => Object.fromEntries(names.map((n) => [n, headers instanceof Headers ? headers.get(n) : headers[n]]));
+
+describe('Headers | security headers on every response', () => {
+  const cases: Array<[string, () => Promise<{ status: number; headers: Headers }>, number]> = [
+    ['200', () => call(`${server.url}/ok`), 200],
+    ['404', () => call(`${server.url}/missing`), 404],
+    ['405', () => call(`${server.url}/ok`, { method: 'DELETE' }), 405],
+    ['413', () => postJson(`${server.url}/rules`, { n: 'x'.repeat(100) }), 413],
+    ['415', () => call(`${server.url}/rules`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }), 415],
+    ['400', () => call(`${server.url}/rules`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' }), 400],
+    ['422', () => postJson(`${server.url}/rules`, { n: 5 }), 422],
+    ['500', () => call(`${server.url}/crash`), 500],
+    ['health', () => call(`${server.url}/health/live`), 200],
+  ];
+  it.each(cases)('%s', async (_label, send, status) => {
+    const res = await send();
+    expect(res.status).toBe(status);
+    expect(pick(res.headers, Object.keys(SECURITY))).toEqual(SECURITY);
+    expect(res.headers.get('x-request-id')).toMatch(UUID);
+    expect(res.headers.get('strict-transport-security')).toBeNull();
+  });
+
+  it('HSTS in production only', async () => {
+    for (const path of ['/ok', '/missing', '/crash']) {
+      const res = await call(`${production.url}${path}`);
+      expect(res.headers.get('strict-transport-security'), path).toBe('max-age=31536000; includeSubDomains');
+      expect(pick(res.headers, Object.keys(SECURITY))).toEqual(SECURITY);
+    }
+  });
+});
+
+describe('Headers | X-Request-ID', () => {
+  it.each([
+    ['a plain ID', 'abc-123', true],
+    ['all allowed characters', 'A.z_0:9-x', true],
+    ['128 characters', 'a'.repeat(128), true],
+    ['129 characters', 'a'.repeat(129), false],
+    ['a space', 'abc 123', false],
+    ['a slash', 'abc/123', false],
+    ['non-ASCII', 'abc\u00e9', false],
+  ])('keeps or replaces %s', async (_label, id, kept) => {
+    const res = await rawRequest(`${server.url}/ok`, { headers: { 'x-request-id': Buffer.from(id, 'utf8').toString('latin1') } });
+    const sent = res.headers['x-request-id'];
+    if (kept) expect(sent).toBe(id);
+    else expect(sent).toMatch(UUID);
+  });
+
+  it('is fresh for each request without one, and used as request_id and in logs', async () => {
+    const a = await call(`${server.url}/crash`, { headers: { accept: 'application/json' } });
+    const b = await call(`${server.url}/crash`, { headers: { accept: 'application/json' } });
+    expect(a.headers.get('x-request-id')).not.toBe(b.headers.get('x-request-id'));
+    expect(a.json().request_id).toBe(a.headers.get('x-request-id'));
+    expect(server.logs.some((l) => l.reqId === a.headers.get('x-request-id') && l.level === 50)).toBe(true);
+  });
+
+  it('a repeated header is replaced', async () => {
+    const res = await call(`${server.url}/ok`, { headers: [['x-request-id', 'one'], ['x-request-id', 'two']] });
+    expect(res.headers.get('x-request-id')).toMatch(UUID);
+  });
+});
+
+describe('Health | GET /health/live and /health/ready', () => {
+  it('live answers 200 {"status":"ok"}', async () => {
+    const res = await call(`${server.url}/health/live`);
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('{"status":"ok"}');
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('ready answers 200 with the checks when ready, 503 when not, 503 when the probe throws', async () => {
+    readiness = { ok: true, checks: { database: 'ok', migrations: 'none pending' } };
+    const ok = await call(`${server.url}/health/ready`);
+    expect(ok.status).toBe(200);
+    expect(ok.json()).toEqual({ status: 'ok', checks: { database: 'ok', migrations: 'none pending' } });
+    readiness = { ok: false, checks: { database: 'ok', migrations: '2 pending' } };
+    const pending = await call(`${server.url}/health/ready`);
+    expect(pending.status).toBe(503);
+    expect(pending.json()).toEqual({ status: 'unavailable', checks: { database: 'ok', migrations: '2 pending' } });
+    readiness = new Error('connect ECONNREFUSED');
+    const failed = await call(`${server.url}/health/ready`);
+    expect(failed.status).toBe(503);
+    expect(failed.json()).toEqual({ status: 'unavailable', checks: { readiness: 'failed: connect ECONNREFUSED' } });
+  });
+
+  it('ready without a probe is ready; HEAD works; other methods are 405', async () => {
+    const res = await call(`${production.url}/health/ready`);
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok', checks: {} });
+    expect((await call(`${production.url}/health/live`, { method: 'HEAD' })).status).toBe(200);
+    const post = await call(`${production.url}/health/live`, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+  });
+});
