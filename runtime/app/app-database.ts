@@ -1,0 +1,55 @@
+/**
+ * Opening an app's database (docs/database.md): `DATABASE_URL` when set,
+ * otherwise the embedded PostgreSQL under `<root>/.data/postgres` with a
+ * database named after the app, created when missing.
+ */
+import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { CoreSettings } from '../config/core-settings.js';
+import { connectDatabase, type Database } from '../db/connect.js';
+import { createDatabaseIfMissing } from '../db/create-database.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded/embedded-postgres.js';
+import type { App } from './define-app.js';
+
+/** The open database of an app, and the embedded server behind it, if any. */
+export interface AppDatabase {
+  readonly database: Database;
+  /** The embedded server, when `DATABASE_URL` is unset. */
+  readonly embedded: EmbeddedPostgres | undefined;
+  /** End the pool, then stop the embedded server (if this process started it). Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Folder of the embedded PostgreSQL's data, relative to the project root. */
+export const EMBEDDED_DATA_DIR = '.data/postgres';
+
+/**
+ * @param out progress text (embedded creation and crash recovery).
+ * @throws {DatabaseUnreachableError} when the database does not answer.
+ * @throws {EmbeddedPostgresError} when the embedded server cannot be created or started.
+ */
+export async function openAppDatabase(app: App, settings: CoreSettings, log: FastifyBaseLogger, out: (text: string) => void): Promise<AppDatabase> {
+  const onIdleError = (error: Error) => log.warn({ err: error }, 'database connection lost; the pool replaces it');
+  const applicationName = `bindery:${app.name}`;
+  if (settings.DATABASE_URL) {
+    const database = await connectDatabase({ url: settings.DATABASE_URL.toString(), applicationName, onIdleError });
+    return { database, embedded: undefined, close: () => database.close() };
+  }
+  const embedded = await startEmbeddedPostgres({ dataDir: join(app.root, EMBEDDED_DATA_DIR), displayDir: EMBEDDED_DATA_DIR, onProgress: out });
+  try {
+    if (await createDatabaseIfMissing(embedded.url('postgres'), app.name)) out(`Created the database "${app.name}" in the embedded PostgreSQL.\n`);
+    const database = await connectDatabase({ url: embedded.url(app.name), applicationName, onIdleError });
+    let closing: Promise<void> | undefined;
+    return {
+      database,
+      embedded,
+      close() {
+        closing ??= database.close().finally(() => embedded.stop());
+        return closing;
+      },
+    };
+  } catch (error) {
+    await embedded.stop().catch(() => {});
+    throw error;
+  }
+}

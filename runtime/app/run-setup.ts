@@ -1,0 +1,74 @@
+/**
+ * Running an app's setup steps in order (docs/boot.md "Setup steps").
+ */
+import type { SettingsDefinition } from '../config/define-settings.js';
+import type { SettingSpecs, SettingsValues } from '../config/setting.js';
+import type { Middleware, RouteHandler } from '../http/handler.js';
+import type { RouteDefinition } from '../routing/route-table.js';
+import { SetupError } from './errors.js';
+import type { OpenedApp } from './open-app.js';
+import { stepCall, type ReadinessCheck, type SetupContext } from './setup-step.js';
+
+/** Everything the steps contributed, merged with the app's own routes and middleware. */
+export interface SetupResult {
+  readonly routes: RouteDefinition[];
+  readonly handlers: Record<string, RouteHandler<any, any>>;
+  readonly middleware: Record<string, Middleware>;
+  readonly services: Record<string, unknown>;
+  readonly readinessChecks: Map<string, ReadinessCheck>;
+  /** Shutdown work in the order to run it (reverse of registration). */
+  readonly closeHooks: Array<() => void | Promise<void>>;
+}
+
+/**
+ * Run each step's `setup` in list order.
+ * @throws {SetupError} for a taken middleware or route name; any error a step throws (wrapped with the step's call when it is not already coded).
+ */
+export async function runSetupSteps(opened: OpenedApp): Promise<SetupResult> {
+  const { app } = opened;
+  const result: SetupResult = {
+    routes: [...app.routes],
+    handlers: { ...app.handlers },
+    middleware: { ...(app.middleware ?? {}) },
+    services: { db: opened.db.database.db },
+    readinessChecks: new Map(),
+    closeHooks: [],
+  };
+  const done = new Set<string>();
+  for (const step of app.setup) {
+    const call = stepCall(step);
+    const ctx: SetupContext = {
+      app: { name: app.name, root: app.root },
+      settings: opened.settings.all,
+      settingsOf: <S extends SettingSpecs>(definition: SettingsDefinition<S>) => {
+        const values: Record<string, unknown> = {};
+        for (const name of Object.keys(definition.specs)) values[name] = opened.settings.all[name];
+        return values as SettingsValues<S>;
+      },
+      database: opened.db.database,
+      log: opened.log,
+      services: result.services,
+      done,
+      addMiddleware(name, middleware) {
+        if (name in result.middleware) throw new SetupError(`${call} adds middleware "${name}", which is already defined.`);
+        result.middleware[name] = middleware;
+      },
+      addRoutes(routes, handlers) {
+        for (const route of routes) {
+          if (result.routes.some((r) => r.name === route.name)) throw new SetupError(`${call} adds the route "${route.name}", which is already defined.`);
+          result.routes.push(route);
+        }
+        Object.assign(result.handlers, handlers);
+      },
+      addReadinessCheck(name, check) {
+        result.readinessChecks.set(name, check);
+      },
+      onClose(fn) {
+        result.closeHooks.unshift(fn);
+      },
+    };
+    await step.setup?.(ctx);
+    done.add(step.name);
+  }
+  return result;
+}

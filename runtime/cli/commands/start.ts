@@ -1,0 +1,54 @@
+/**
+ * `bindery start`: what `npm start` runs (issue 2 item 7; docs/cli.md).
+ */
+import { Command, Option } from 'clipanion';
+import { BinderyCommand } from '../base-command.js';
+import { ensureEnvFile } from '../env-setup.js';
+import { DEFAULT_APP_MODULE, loadApp } from '../load-app.js';
+
+/** `bindery start [--app <file>]` (`npm start`): `.env` if missing, regenerate if stale, migrate, serve — one embedded PostgreSQL start. */
+export class StartCommand extends BinderyCommand {
+  static override paths = [['start']];
+  static override usage = Command.Usage({
+    category: 'Run',
+    description: 'Set up what is missing, then serve: .env, generate, migrate, serve.',
+    details: `
+      1. Creates \`.env\` when missing (from \`.env.example\`, or the documented defaults) with a fresh \`APP_KEY\`, and says so.
+      2. Regenerates \`generated/\` when it is stale (schema errors stop here, exit 1).
+      3. Applies pending migrations.
+      4. Serves like \`bindery serve\`.
+
+      The embedded PostgreSQL (when \`DATABASE_URL\` is unset) is started once for steps 3 and 4.
+    `,
+  });
+
+  app = Option.String('--app', DEFAULT_APP_MODULE, { description: 'The app module (default app/main.ts).' });
+
+  protected async run(): Promise<number> {
+    const created = await ensureEnvFile(this.root);
+    if (created) this.out(`Created .env with a fresh APP_KEY (${created === '.env.example' ? 'copied from .env.example' : 'every setting at its default'}).\n`);
+    const { generate, formatDiagnostic } = await import('../../../generator/index.js');
+    const check = await generate({ root: this.root, check: true });
+    if (check.ok && check.changed.length > 0) {
+      this.out(`generated/ is stale (${check.changed.length} file${check.changed.length === 1 ? '' : 's'}); regenerating … `);
+      const result = await generate({ root: this.root });
+      if (result.ok) this.out('done\n');
+      else this.out('failed\n');
+      if (!result.ok) return this.schemaErrors(result.diagnostics.map(formatDiagnostic));
+    } else if (!check.ok) {
+      return this.schemaErrors(check.diagnostics.map(formatDiagnostic));
+    }
+    const env = await this.env();
+    const app = await loadApp(this.root, this.app);
+    const { startApp } = await import('../../app/start-app.js');
+    const running = await startApp(app, { env, migrate: true, out: this.out });
+    await running.closed;
+    return 0;
+  }
+
+  private schemaErrors(lines: string[]): number {
+    for (const l of lines) this.err(`${l}\n`);
+    this.err(`${lines.length} schema error${lines.length === 1 ? '' : 's'}; nothing under generated/ changed. Fix them and run "npm start" again.\n`);
+    return 1;
+  }
+}

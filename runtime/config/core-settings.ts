@@ -1,0 +1,108 @@
+/**
+ * The core settings every bindery app reads at boot (docs/settings.md "Core
+ * settings"; SPEC.md 7 rule 2, 5.3, 8 `HTTP_MAX_BODY`; issue 2 items 4–5).
+ */
+import { appKeySetting } from './app-key.js';
+import { defineSettings } from './define-settings.js';
+import {
+  addressSetting, booleanSetting, durationSetting, enumSetting, integerSetting, listSetting, sizeSetting, urlSetting,
+} from './parsers.js';
+import type { Env, SettingsValues } from './setting.js';
+
+/** Log levels of `LOG_LEVEL` (pino's, plus `silent`). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const KEY_HINT = 'run "bindery key:generate" to make one';
+
+/**
+ * `HTTP_ADDR` when unset: `0.0.0.0:$PORT` when `PORT` holds a valid port (as
+ * platforms that set `PORT` expect: they route to the container's public
+ * interface), else `127.0.0.1:3000`.
+ */
+export function defaultHttpAddr(env: Env): string {
+  const port = env.PORT?.trim();
+  if (port && /^\d{1,5}$/.test(port) && Number(port) <= 65535) return `0.0.0.0:${Number(port)}`;
+  return '127.0.0.1:3000';
+}
+
+/** The core settings declaration. */
+export const coreSettings = defineSettings(
+  {
+    APP_ENV: {
+      description: 'Where the app runs: decides Secure cookies, HSTS and whether debug pages are allowed.',
+      parser: enumSetting(['development', 'testing', 'production']),
+      default: 'development',
+    },
+    APP_DEBUG: {
+      description: 'Error pages show the error chain, stack trace and request details (Authorization and Cookie redacted), and the CLI prints stacks. Refused with APP_ENV=production.',
+      parser: booleanSetting(),
+      default: 'false',
+    },
+    APP_KEY: {
+      description: 'The key that encrypts sessions, remember-me cookies and emailed tokens. All instances of one app share it.',
+      parser: appKeySetting(),
+      required: true,
+      secret: true,
+      hint: KEY_HINT,
+    },
+    APP_PREVIOUS_KEYS: {
+      description: 'Keys retired by key rotation, comma-separated: what they encrypted still decrypts, and is re-encrypted with APP_KEY on its next write.',
+      parser: listSetting(appKeySetting()),
+      default: '',
+      secret: true,
+    },
+    APP_URL: {
+      description: 'The public base URL of the app; emailed links (verification, password reset) are built on it.',
+      parser: urlSetting({ protocols: ['http', 'https'] }),
+      default: 'http://localhost:3000',
+      example: 'https://notes.example.com',
+    },
+    HTTP_ADDR: {
+      description: 'The address the HTTP server listens on. When unset and PORT is set: 0.0.0.0:$PORT.',
+      parser: addressSetting(),
+      default: defaultHttpAddr,
+      example: '0.0.0.0:8080',
+    },
+    PORT: {
+      description: 'The port platforms such as Heroku, Render or Cloud Run assign; used only when HTTP_ADDR is unset, and then on all interfaces (0.0.0.0).',
+      parser: integerSetting({ min: 0, max: 65535 }),
+      example: '8080',
+    },
+    HTTP_MAX_BODY: {
+      description: 'The largest request body accepted; a larger one gets 413.',
+      parser: sizeSetting({ min: 1 }),
+      default: '10MiB',
+    },
+    HTTP_REQUEST_TIMEOUT: {
+      description: 'How long a request may take; a handler still running then gets 503. Also bounds the wait for in-flight requests at shutdown.',
+      parser: durationSetting({ min: 1 }),
+      default: '30s',
+    },
+    DATABASE_URL: {
+      description: 'The PostgreSQL server to use. Unset: an embedded PostgreSQL is started with its data in .data/postgres.',
+      parser: urlSetting({ protocols: ['postgres', 'postgresql'] }),
+      secret: true,
+      example: 'postgres://bindery:secret@localhost:5432/bindery',
+    },
+    LOG_LEVEL: {
+      description: 'The least severe log level written (JSON lines on stdout); silent writes none.',
+      parser: enumSetting(LOG_LEVELS),
+      default: 'info',
+    },
+  },
+  {
+    check(values) {
+      if (values.APP_DEBUG && values.APP_ENV === 'production') {
+        return [{
+          names: ['APP_DEBUG', 'APP_ENV'],
+          message: 'debug pages would show stack traces and request details to every visitor; set APP_DEBUG=false in production',
+        }];
+      }
+      return [];
+    },
+  },
+);
+
+/** The loaded core settings. */
+export type CoreSettings = SettingsValues<typeof coreSettings.specs>;

@@ -1,0 +1,67 @@
+/**
+ * Declaring settings (DESIGN.md 7; docs/settings.md "Declaring settings").
+ *
+ * A concept declares its settings once with {@link defineSettings}; the boot
+ * combines every concept's declaration with {@link combineSettings} and loads
+ * them together, so one error lists every bad setting of the whole app.
+ */
+import type { CrossSettingProblem, SettingSpecs, SettingsValues } from './setting.js';
+
+/** A validated declaration of settings, with optional cross-setting checks. */
+export interface SettingsDefinition<S extends SettingSpecs> {
+  readonly specs: S;
+  /** Checks across settings, run only when every setting parsed; each returns problems (empty when fine). */
+  readonly checks: ReadonlyArray<(values: Readonly<Record<string, unknown>>) => readonly CrossSettingProblem[]>;
+}
+
+const NAME = /^[A-Z][A-Z0-9_]*$/;
+
+/**
+ * Declare a concept's settings.
+ *
+ * Rules: names are upper-case environment variable names (`A-Z`, digits,
+ * `_`); a required setting has no default.
+ *
+ * @param specs name → spec (see {@link SettingSpec}).
+ * @param options `check`: a cross-setting rule over the typed values; return one problem per refused combination.
+ * @returns the definition to pass to `loadSettings` or `combineSettings`.
+ * @throws {Error} on a malformed name or a required setting with a default (a programming error).
+ * @example
+ *   export const mailSettings = defineSettings({
+ *     MAIL_FROM: { description: 'Sender address.', parser: stringSetting(), default: 'app@localhost' },
+ *   });
+ */
+export function defineSettings<const S extends SettingSpecs>(
+  specs: S,
+  options: { readonly check?: (values: SettingsValues<S>) => readonly CrossSettingProblem[] } = {},
+): SettingsDefinition<S> {
+  for (const [name, spec] of Object.entries(specs)) {
+    if (!NAME.test(name)) throw new Error(`defineSettings: "${name}" is not an upper-case environment variable name`);
+    if (spec.required && spec.default !== undefined) throw new Error(`defineSettings: ${name} is required and has a default; drop one`);
+  }
+  const check = options.check;
+  return {
+    specs,
+    checks: check ? [(values) => check(values as SettingsValues<S>)] : [],
+  };
+}
+
+/** The combined specs of several definitions. */
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+type CombinedSpecs<D extends readonly SettingsDefinition<any>[]> = UnionToIntersection<D[number]['specs']> & SettingSpecs;
+
+/**
+ * Combine several declarations into one, to load them together.
+ * @throws {Error} when two declarations declare the same name (the message names it).
+ * @example const all = combineSettings(coreSettings, sessionSettings);
+ */
+export function combineSettings<const D extends readonly SettingsDefinition<any>[]>(...definitions: D): SettingsDefinition<CombinedSpecs<D>> {
+  const specs: Record<string, unknown> = {};
+  for (const d of definitions) {
+    for (const [name, spec] of Object.entries(d.specs)) {
+      if (name in specs) throw new Error(`combineSettings: the setting ${name} is declared twice`);
+      specs[name] = spec;
+    }
+  }
+  return { specs: specs as CombinedSpecs<D>, checks: definitions.flatMap((d) => d.checks) };
+}

@@ -1,0 +1,90 @@
+/**
+ * Loading settings from the environment (DESIGN.md 7: "a bad or missing
+ * required setting stops the boot with a message that names it";
+ * docs/settings.md).
+ */
+import { CodedError } from '../support/coded-error.js';
+import type { SettingsDefinition } from './define-settings.js';
+import type { Env, SettingSpec, SettingSpecs, SettingsValues } from './setting.js';
+
+/** One bad setting (or combination), as listed in a {@link SettingsError}. */
+export interface SettingProblem {
+  /** The settings at fault (one, or several for a refused combination). */
+  readonly names: readonly string[];
+  /** The full line: the name, the value seen (secrets masked), what is wrong, the allowed values. */
+  readonly message: string;
+}
+
+/**
+ * Every bad setting found by one `loadSettings` call (code `BINDERY_SETTING_INVALID`).
+ * The message lists one problem per line.
+ */
+export class SettingsError extends CodedError {
+  readonly problems: readonly SettingProblem[];
+  constructor(problems: readonly SettingProblem[]) {
+    const n = problems.length;
+    super(
+      'BINDERY_SETTING_INVALID',
+      `${n} ${n === 1 ? 'setting is' : 'settings are'} invalid; the boot stops:\n`
+        + problems.map((p) => `  - ${p.message}\n`).join('')
+        + 'Set them in the environment or in .env (docs/settings.md lists every setting).',
+    );
+    this.problems = problems;
+  }
+}
+
+/** How a value is shown in messages: quoted, or masked for secrets. */
+export function showSettingValue(spec: SettingSpec<unknown> | undefined, raw: string): string {
+  return spec?.secret ? `<secret, ${raw.length} characters>` : JSON.stringify(raw);
+}
+
+/**
+ * Read, parse and check every setting of `definition` from `env`.
+ *
+ * Rules: a value is trimmed; an empty value counts as unset; an unset setting
+ * takes its default (parsed like a real value), is `undefined`, or — when
+ * required — is a problem. Cross-setting checks run only when every setting
+ * parsed. All problems are collected before throwing.
+ *
+ * @param definition from `defineSettings` / `combineSettings`.
+ * @param env environment variables (e.g. `process.env` merged with `.env` by `loadEnvironment`).
+ * @returns the typed values, frozen, keyed by setting name.
+ * @throws {SettingsError} listing every bad setting, each named with the value seen and the allowed values.
+ * @example const settings = loadSettings(coreSettings, process.env); settings.HTTP_MAX_BODY // 10485760
+ */
+export function loadSettings<S extends SettingSpecs>(definition: SettingsDefinition<S>, env: Env): SettingsValues<S> {
+  const values: Record<string, unknown> = {};
+  const problems: SettingProblem[] = [];
+  for (const [name, spec] of Object.entries(definition.specs) as [string, SettingSpec<unknown>][]) {
+    const given = env[name]?.trim();
+    const fromEnv = given !== undefined && given !== '';
+    const text = fromEnv ? given : typeof spec.default === 'function' ? spec.default(env) : spec.default;
+    const hint = spec.hint ? `; ${spec.hint}` : '';
+    if (text === undefined) {
+      if (spec.required) problems.push({ names: [name], message: `${name} is missing: expected ${spec.parser.allowed}${hint}` });
+      values[name] = undefined;
+      continue;
+    }
+    const outcome = spec.parser.parse(text);
+    if (outcome.ok) {
+      values[name] = outcome.value;
+      continue;
+    }
+    const shown = fromEnv ? `${name}=${showSettingValue(spec, env[name]!)}` : `${name} (default ${JSON.stringify(text)})`;
+    const reason = outcome.message ? `${outcome.message}; ` : '';
+    problems.push({ names: [name], message: `${shown}: ${reason}expected ${spec.parser.allowed}${hint}` });
+  }
+  if (problems.length === 0) {
+    for (const check of definition.checks) {
+      for (const p of check(values)) {
+        const shown = p.names.map((n) => {
+          const raw = env[n]?.trim();
+          return raw ? `${n}=${showSettingValue(definition.specs[n], raw)}` : n;
+        });
+        problems.push({ names: p.names, message: `${shown.join(' with ')}: ${p.message}` });
+      }
+    }
+  }
+  if (problems.length > 0) throw new SettingsError(problems);
+  return Object.freeze(values) as SettingsValues<S>;
+}

@@ -1,0 +1,91 @@
+/**
+ * Connecting to PostgreSQL: a pg `Pool` with bindery's type parsers and a
+ * Kysely instance over it (DESIGN.md 5; docs/database.md).
+ */
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { DatabaseUnreachableError } from './errors.js';
+import { redactUrl } from './redact-url.js';
+import { binderyTypes } from './type-parsers.js';
+
+/** An open database: Kysely for queries, the pool for raw access (migrator, jobs). */
+export interface Database<DB = any> {
+  /** Kysely over {@link pool}; `DB` is the generated `Database` interface of the app. */
+  readonly db: Kysely<DB>;
+  /** The pg pool (int8 → number, see `type-parsers.ts`). */
+  readonly pool: pg.Pool;
+  /** The connection URL with its password hidden, for messages. */
+  readonly displayUrl: string;
+  /**
+   * Run `select 1`.
+   * @throws the pg error when the database does not answer.
+   */
+  ping(): Promise<void>;
+  /** End the pool (waits for checked-out clients to be released). Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link connectDatabase}. */
+export interface ConnectDatabaseOptions {
+  /** `postgres://user:password@host:port/database`. */
+  readonly url: string;
+  /** Pool size (default 10). */
+  readonly max?: number;
+  /** `application_name` shown in `pg_stat_activity` (default `bindery`). */
+  readonly applicationName?: string;
+  /** Check the connection with `select 1` before returning (default true). */
+  readonly verify?: boolean;
+  /** Milliseconds to wait for a connection (default 10000). */
+  readonly connectTimeoutMs?: number;
+  /** Errors of idle pooled connections (e.g. the server restarted). Default: ignored; the pool replaces the client. */
+  readonly onIdleError?: (error: Error) => void;
+}
+
+/**
+ * Open a pool and Kysely on `url`.
+ *
+ * @returns the open {@link Database}; close it with `close()`.
+ * @throws {DatabaseUnreachableError} when `verify` is on and `select 1` fails (the message shows the URL without its password and pg's reason).
+ * @example
+ *   const database = await connectDatabase<DB>({ url: process.env.DATABASE_URL! });
+ *   const notes = await database.db.selectFrom('notes').selectAll().execute();
+ *   await database.close();
+ */
+export async function connectDatabase<DB = any>(options: ConnectDatabaseOptions): Promise<Database<DB>> {
+  const displayUrl = redactUrl(options.url);
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.max ?? 10,
+    application_name: options.applicationName ?? 'bindery',
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    types: binderyTypes,
+  });
+  pool.on('error', (error) => options.onIdleError?.(error));
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  let closing: Promise<void> | undefined;
+  const database: Database<DB> = {
+    db,
+    pool,
+    displayUrl,
+    async ping() {
+      await pool.query('select 1');
+    },
+    close() {
+      closing ??= db.destroy();
+      return closing;
+    },
+  };
+  if (options.verify ?? true) {
+    try {
+      await database.ping();
+    } catch (error) {
+      await database.close().catch(() => {});
+      throw new DatabaseUnreachableError(
+        `Cannot connect to the database at ${displayUrl}: ${(error as Error).message || String(error)}. `
+          + 'Start the server or fix DATABASE_URL (unset it to use the embedded PostgreSQL).',
+        { cause: error },
+      );
+    }
+  }
+  return database;
+}

@@ -1,0 +1,2 @@
+/** The embedded PostgreSQL (docs/database.md "Embedded PostgreSQL"). */
+export { startEmbeddedPostgres, type EmbeddedPostgres, type EmbeddedPostgresOptions } from './embedded-postgres.js';

@@ -1,0 +1,33 @@
+/**
+ * Error classes of the database layer (codes in `runtime/errors/codes.ts`,
+ * causes and fixes in `docs/errors.md`).
+ */
+import { CodedError } from '../support/coded-error.js';
+
+/** The database did not accept a connection (`BINDERY_DATABASE_UNREACHABLE`). */
+export class DatabaseUnreachableError extends CodedError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('BINDERY_DATABASE_UNREACHABLE', message, options);
+  }
+}
+
+/** The embedded PostgreSQL failed to initialise, start or stop (`BINDERY_EMBEDDED_POSTGRES_FAILED`). */
+export class EmbeddedPostgresError extends CodedError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('BINDERY_EMBEDDED_POSTGRES_FAILED', message, options);
+  }
+}
+
+/** A `bigint` value does not fit a JavaScript number exactly (`BINDERY_INTEGER_UNSAFE`). */
+export class UnsafeIntegerError extends CodedError {
+  /** The value as PostgreSQL sent it. */
+  readonly text: string;
+  constructor(text: string) {
+    super(
+      'BINDERY_INTEGER_UNSAFE',
+      `The database returned the bigint ${text}, beyond ±${Number.MAX_SAFE_INTEGER} where JavaScript numbers lose precision; `
+        + 'keep such values below 2^53, or cast the column to text or numeric in the query.',
+    );
+    this.text = text;
+  }
+}

@@ -1,0 +1,11 @@
+/**
+ * The database layer: connecting (Kysely + pg), the embedded PostgreSQL,
+ * the migrator (docs/database.md).
+ */
+export { connectDatabase, type ConnectDatabaseOptions, type Database } from './connect.js';
+export { createDatabaseIfMissing, withDatabaseName } from './create-database.js';
+export { binderyTypes, parseInt8 } from './type-parsers.js';
+export { redactUrl } from './redact-url.js';
+export { DatabaseUnreachableError, EmbeddedPostgresError, UnsafeIntegerError } from './errors.js';
+export { startEmbeddedPostgres, type EmbeddedPostgres, type EmbeddedPostgresOptions } from './embedded/index.js';
+export * from './migrator/index.js';

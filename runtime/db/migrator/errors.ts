@@ -1,0 +1,46 @@
+/**
+ * Error classes of the migrator (codes in `runtime/errors/codes.ts`, causes
+ * and fixes in `docs/errors.md`).
+ */
+import { CodedError } from '../../support/coded-error.js';
+
+/** A migration file failed; its transaction was rolled back (`BINDERY_MIGRATION_FAILED`). */
+export class MigrationFailedError extends CodedError {
+  /** `source/name`, e.g. `app/0002_add_tags.sql`. */
+  readonly migration: string;
+  /** 1-based line in the file where PostgreSQL located the error, when it did. */
+  readonly line: number | undefined;
+  constructor(migration: string, line: number | undefined, reason: string, options?: { cause?: unknown }) {
+    super(
+      'BINDERY_MIGRATION_FAILED',
+      `Migration ${migration}${line ? ` (line ${line})` : ''} failed: ${reason}. `
+        + 'Its transaction was rolled back and nothing was recorded; the migrations after it did not run. '
+        + 'Fix the file and run "bindery migrate" again.',
+      options,
+    );
+    this.migration = migration;
+    this.line = line;
+  }
+}
+
+/** An applied migration file changed (`BINDERY_MIGRATION_CHANGED`). */
+export class MigrationChangedError extends CodedError {
+  /** The changed files, `source/name`. */
+  readonly migrations: readonly string[];
+  constructor(migrations: readonly string[], details: readonly string[]) {
+    super(
+      'BINDERY_MIGRATION_CHANGED',
+      `${migrations.length === 1 ? 'An applied migration was' : `${migrations.length} applied migrations were`} changed after being applied:\n`
+        + details.map((d) => `  - ${d}\n`).join('')
+        + 'Migrations are append-only: restore the applied text and add a new migration for the change.',
+    );
+    this.migrations = migrations;
+  }
+}
+
+/** A migration set is invalid (`BINDERY_MIGRATION_SET_INVALID`). */
+export class MigrationSetError extends CodedError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('BINDERY_MIGRATION_SET_INVALID', message, options);
+  }
+}

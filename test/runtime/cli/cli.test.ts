@@ -1,0 +1,40 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+
+describe('bindery CLI | usage and exit codes', () => {
+  let dir: string;
+  beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'bindery-cli-')); });
+  afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+
+  it('no command: prints the command list, exit 2', async () => {
+    const r = await runCli([], { cwd: dir });
+    expect(r.code).toBe(2);
+    for (const c of ['generate', 'migrate', 'serve', 'start', 'key:generate']) expect(r.stderr).toContain(`bindery ${c}`);
+  });
+
+  it('an unknown command or option is a usage error, exit 2', async () => {
+    const unknown = await runCli(['deploy'], { cwd: dir });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Command not found');
+    const option = await runCli(['generate', '--force'], { cwd: dir });
+    expect(option.code).toBe(2);
+    expect(option.stderr).toContain('Unsupported option name ("--force")');
+  });
+
+  it('--help of a command prints its usage without colours when piped, exit 0', async () => {
+    const r = await runCli(['generate', '--help'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('$ bindery generate\n');
+    expect(r.stdout).toMatch(/--check {2,}Write nothing; exit 1 and print the diff when generated\/ is stale\./);
+    expect(r.stdout).not.toContain('\u001b[');
+  });
+
+  it('a command needing the app says where it looked, exit 1, no stack', async () => {
+    const r = await runCli(['serve'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('Error: No app module at app/main.ts: create it with "export default defineApp({ … })", or pass --app <file>.\n(BINDERY_APP_INVALID; docs/errors.md says what to do)\n');
+  });
+});

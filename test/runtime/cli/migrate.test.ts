@@ -1,0 +1,78 @@
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateAppKey } from '../../../runtime/config/index.js';
+import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { runCli } from './run-cli.js';
+
+const cwd = fileURLToPath(new URL('./fixtures/migrate-app', import.meta.url));
+
+describe('bindery migrate | against a test database', () => {
+  let db: TestDatabase;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    db = await createTestDatabase('cli_migrate');
+    env = { DATABASE_URL: db.url, APP_KEY: generateAppKey() };
+  });
+  afterAll(async () => { await db.drop(); });
+
+  it('--status lists pending migrations, applies nothing', async () => {
+    const r = await runCli(['migrate', '--status'], { cwd, env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe([
+      'app/0001_create_things.sql          pending',
+      'app/0002_add_things_created_at.sql  pending',
+      '0 applied, 2 pending.',
+      '',
+    ].join('\n'));
+  });
+
+  it('applies them with a progress line each, then has nothing to do', async () => {
+    const r = await runCli(['migrate'], { cwd, env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Applying app\/0001_create_things\.sql … done \(\d+ ms\)\nApplying app\/0002_add_things_created_at\.sql … done \(\d+ ms\)\nMigrations: applied 2\.\n$/);
+    const again = await runCli(['migrate'], { cwd, env });
+    expect(again.stdout).toBe('Migrations: nothing to apply.\n');
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    const { rows } = await client.query('select source, name from bindery_migrations order by name');
+    await client.end();
+    expect(rows).toEqual([
+      { source: 'app', name: '0001_create_things.sql' },
+      { source: 'app', name: '0002_add_things_created_at.sql' },
+    ]);
+    const status = await runCli(['migrate', '--status'], { cwd, env });
+    expect(status.stdout).toMatch(/^app\/0001_create_things\.sql {10}applied \d{4}-\d\d-\d\dT/);
+    expect(status.stdout).toMatch(/\n2 applied, 0 pending\.\n$/);
+  });
+
+  it('bad settings stop it with one message naming each, exit 1, no stack', async () => {
+    const r = await runCli(['migrate'], { cwd, env: { ...env, APP_ENV: 'prod', APP_KEY: '' } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe([
+      'Error: 2 settings are invalid; the boot stops:',
+      '  - APP_ENV="prod": expected one of development, testing, production',
+      '  - APP_KEY is missing: expected "base64:" followed by the base64 of exactly 32 random bytes; run "bindery key:generate" to make one',
+      'Set them in the environment or in .env (docs/settings.md lists every setting).',
+      '(BINDERY_SETTING_INVALID; docs/errors.md says what to do)',
+      '',
+    ].join('\n'));
+  });
+
+  it('an unreachable database is reported without the password, exit 1', async () => {
+    const url = new URL(db.url);
+    url.port = '1';
+    const r = await runCli(['migrate'], { cwd, env: { ...env, DATABASE_URL: url.toString() } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Error: Cannot connect to the database at postgres://postgres:***@127.0.0.1:1/');
+    expect(r.stderr).toContain('(BINDERY_DATABASE_UNREACHABLE;');
+  });
+
+  it('APP_DEBUG=true adds the stack trace', async () => {
+    const r = await runCli(['migrate'], { cwd, env: { ...env, APP_ENV: 'prod', APP_DEBUG: 'true' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/\n {4}at /);
+  });
+});

@@ -1,0 +1,172 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  connectDatabase, createMigrator, migrationChecksum, MigrationChangedError, MigrationFailedError, MigrationSetError, printMigrationProgress,
+  type Database, type MigrationEvent, type MigrationSet,
+} from '../../../runtime/db/index.js';
+import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+
+interface Row { source: string; name: string; checksum: string; applied_at: Date }
+
+describe('Migrator | against real PostgreSQL', () => {
+  let dir: string;
+  let testDb: TestDatabase;
+  let database: Database;
+  const extra: Database[] = [];
+
+  const set = async (source: string, files: Record<string, string>): Promise<MigrationSet> => {
+    const d = join(dir, source);
+    await mkdir(d, { recursive: true });
+    for (const [name, sql] of Object.entries(files)) await writeFile(join(d, name), sql);
+    return { source, dir: d };
+  };
+  const records = async () => (await database.pool.query<Row>('select * from bindery_migrations order by applied_at, source, name')).rows;
+  const tableExists = async (name: string) => (await database.pool.query('select to_regclass($1) as t', [name])).rows[0].t !== null;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'bindery-migrations-'));
+    testDb = await createTestDatabase('migrator');
+    database = await connectDatabase({ url: testDb.url });
+  });
+  afterEach(async () => {
+    for (const d of extra.splice(0)) await d.close();
+    await database.close();
+    await testDb.drop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('applies sets in order, files in name order, each recorded with its source and checksum', async () => {
+    const app = await set('app', {
+      '0002_add_body.sql': 'alter table notes add column body text;',
+      '0001_create_notes.sql': 'create table notes (id bigint primary key, title text not null);',
+      'README.md': 'not a migration',
+    });
+    const plugin = await set('mailprovider', { '0001_create_suppressions.sql': 'create table mailprovider_suppressions (email text primary key);' });
+    const events: MigrationEvent[] = [];
+    const result = await createMigrator(database.pool, [app, plugin]).migrate({ onProgress: (e) => events.push(e) });
+
+    expect(result.applied.map((a) => `${a.source}/${a.name}`)).toEqual([
+      'app/0001_create_notes.sql', 'app/0002_add_body.sql', 'mailprovider/0001_create_suppressions.sql',
+    ]);
+    const rows = await records();
+    expect(rows.map((r) => [r.source, r.name])).toEqual([
+      ['app', '0001_create_notes.sql'], ['app', '0002_add_body.sql'], ['mailprovider', '0001_create_suppressions.sql'],
+    ]);
+    expect(rows[0]!.checksum).toBe(migrationChecksum('create table notes (id bigint primary key, title text not null);'));
+    expect(rows.every((r) => r.applied_at instanceof Date)).toBe(true);
+    expect(await tableExists('notes')).toBe(true);
+    expect(events.map((e) => e.kind)).toEqual(['applying', 'applied', 'applying', 'applied', 'applying', 'applied']);
+    const pk = await database.pool.query(`select array_agg(a.attname::text order by a.attnum) as cols from pg_index i
+      join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey) where i.indrelid = 'bindery_migrations'::regclass and i.indisprimary`);
+    expect(pk.rows[0].cols).toEqual(['source', 'name']);
+  });
+
+  it('is idempotent: a second run applies nothing; pending() reflects the state', async () => {
+    const app = await set('app', { '0001_a.sql': 'create table a (id int);', '0002_b.sql': 'create table b (id int);' });
+    const migrator = createMigrator(database.pool, [app]);
+    expect((await migrator.pending()).map((f) => f.name)).toEqual(['0001_a.sql', '0002_b.sql']);
+    await migrator.migrate();
+    expect(await migrator.pending()).toEqual([]);
+    expect((await migrator.migrate()).applied).toEqual([]);
+    expect(await records()).toHaveLength(2);
+    await writeFile(join(app.dir, '0003_c.sql'), 'create table c (id int);');
+    expect((await migrator.pending()).map((f) => f.name)).toEqual(['0003_c.sql']);
+    expect((await migrator.migrate()).applied.map((a) => a.name)).toEqual(['0003_c.sql']);
+  });
+
+  it('reports an applied file whose checksum changed, naming the file, and applies nothing', async () => {
+    const app = await set('app', { '0001_a.sql': 'create table a (id int);' });
+    const migrator = createMigrator(database.pool, [app]);
+    await migrator.migrate();
+    await writeFile(join(app.dir, '0001_a.sql'), 'create table a (id bigint);');
+    await writeFile(join(app.dir, '0002_b.sql'), 'create table b (id int);');
+
+    const error = await migrator.migrate().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MigrationChangedError);
+    expect((error as MigrationChangedError).code).toBe('BINDERY_MIGRATION_CHANGED');
+    expect((error as Error).message).toContain(`${join(app.dir, '0001_a.sql')}: applied `);
+    expect((error as MigrationChangedError).migrations).toEqual(['app/0001_a.sql']);
+    expect(await tableExists('b')).toBe(false);
+    const status = await migrator.status();
+    expect(status.changed.map((f) => f.name)).toEqual(['0001_a.sql']);
+    expect(status.pending.map((f) => f.name)).toEqual(['0002_b.sql']);
+  });
+
+  it('line endings and a BOM do not change the checksum', async () => {
+    expect(migrationChecksum('\uFEFFcreate table a (id int);\r\nselect 1;\r\n')).toBe(migrationChecksum('create table a (id int);\nselect 1;\n'));
+  });
+
+  it('a failing migration rolls back its whole file, records nothing, and stops the run', async () => {
+    const app = await set('app', {
+      '0001_ok.sql': 'create table ok (id int);',
+      '0002_bad.sql': 'create table half (id int);\ninsert into half values (1);\ninsert into missing_table values (1);\n',
+      '0003_later.sql': 'create table later (id int);',
+    });
+    const error = await createMigrator(database.pool, [app]).migrate().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MigrationFailedError);
+    const failed = error as MigrationFailedError;
+    expect(failed.code).toBe('BINDERY_MIGRATION_FAILED');
+    expect(failed.migration).toBe('app/0002_bad.sql');
+    expect(failed.line).toBe(3);
+    expect(failed.message).toMatch(/^Migration app\/0002_bad\.sql \(line 3\) failed: relation "missing_table" does not exist \(SQLSTATE 42P01\)\. Its transaction was rolled back/);
+    expect(await tableExists('ok')).toBe(true);
+    expect(await tableExists('half')).toBe(false);
+    expect(await tableExists('later')).toBe(false);
+    expect((await records()).map((r) => r.name)).toEqual(['0001_ok.sql']);
+  });
+
+  it('a runtime failure (no position from PostgreSQL) is reported without a line', async () => {
+    const app = await set('app', { '0001_div.sql': 'create table d (id int);\nselect 1/0;' });
+    const error = await createMigrator(database.pool, [app]).migrate().catch((e: unknown) => e);
+    expect((error as MigrationFailedError).line).toBeUndefined();
+    expect((error as Error).message).toMatch(/^Migration app\/0001_div\.sql failed: division by zero \(SQLSTATE 22012\)\./);
+    expect(await tableExists('d')).toBe(false);
+    expect(await tableExists('bindery_migrations')).toBe(true);
+    expect(await records()).toEqual([]);
+  });
+
+  it('concurrent migrate calls serialize on the advisory lock: each file applied once', async () => {
+    const app = await set('app', {
+      '0001_slow.sql': "create table slow (id int);\nselect pg_sleep(0.4);\ninsert into slow values (1);",
+      '0002_next.sql': 'insert into slow values (2);',
+    });
+    const other = await connectDatabase({ url: testDb.url });
+    extra.push(other);
+    const events: MigrationEvent['kind'][][] = [[], []];
+    const first = createMigrator(database.pool, [app]).migrate({ onProgress: (e) => events[0]!.push(e.kind) });
+    // Start the second once the first holds the lock and is applying.
+    const deadline = Date.now() + 10_000;
+    while (!events[0]!.includes('applying')) {
+      if (Date.now() > deadline) throw new Error('the first migrate did not start');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const second = createMigrator(other.pool, [app]).migrate({ onProgress: (e) => events[1]!.push(e.kind) });
+    const [a, b] = await Promise.all([first, second]);
+    expect(a.applied.map((m) => m.name)).toEqual(['0001_slow.sql', '0002_next.sql']);
+    expect(b.applied).toEqual([]);
+    expect(events[1]).toEqual(['waiting']);
+    expect((await database.pool.query('select id from slow order by id')).rows).toEqual([{ id: 1 }, { id: 2 }]);
+    expect(await records()).toHaveLength(2);
+  });
+
+  it('prints progress lines', async () => {
+    const app = await set('app', { '0001_create_notes.sql': 'create table notes (id int);' });
+    let text = '';
+    await createMigrator(database.pool, [app]).migrate({ onProgress: printMigrationProgress((t) => { text += t; }) });
+    expect(text).toMatch(/^Applying app\/0001_create_notes\.sql … done \(\d+ ms\)\n$/);
+  });
+
+  it('a set whose folder does not exist has no migrations', async () => {
+    const migrator = createMigrator(database.pool, [{ source: 'app', dir: join(dir, 'nope') }]);
+    expect(await migrator.pending()).toEqual([]);
+    expect((await migrator.migrate()).applied).toEqual([]);
+  });
+
+  it('refuses invalid and duplicated sources', () => {
+    expect(() => createMigrator(database.pool, [{ source: 'App', dir }])).toThrow(MigrationSetError);
+    expect(() => createMigrator(database.pool, [{ source: 'app', dir }, { source: 'app', dir }])).toThrow('Migration source "app" is listed twice');
+  });
+});
+
