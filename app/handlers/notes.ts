@@ -1,0 +1,53 @@
+/**
+ * Handlers of the notes routes (SPEC.md 2.7, 4.3): the request-handling
+ * reference application. Types come from `generated/handlers.ts`, so a
+ * missing or mistyped handler fails `tsc`.
+ */
+import type { Handlers } from '../../generated/handlers.js';
+import { NotFoundError, ValidationError } from '../../runtime/errors/index.js';
+import { created, noContent, page, redirectToRoute } from '../../runtime/results/index.js';
+
+type NotesHandlers = Pick<Handlers, 'notes.create' | 'notes.list' | 'notes.new' | 'notes.show' | 'notes.delete'>;
+
+/** "Untitled" in any case and with any spacing ("Un titled", " UNTITLED "). */
+function isUntitled(title: string): boolean {
+  return title.replace(/\s+/g, '').toLowerCase() === 'untitled';
+}
+
+export const notesHandlers = {
+  'notes.create': {
+    // Runs only once the field rules passed (SPEC 4.5 step 5).
+    validate(input) {
+      if (isUntitled(input.title)) throw new ValidationError({ title: 'The title field must not be "untitled"; give the note a real title.' });
+    },
+    async handle(input, ctx) {
+      const note = await ctx.services.db
+        .insertInto('notes')
+        .values({ title: input.title, body: input.body ?? '', tags: input.tags ?? [] })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      // A browser form post goes on to the new note; API clients get 201 JSON.
+      if (ctx.client.isBrowser && !ctx.client.wantsJson) return redirectToRoute('notes.show', { id: note.id });
+      return created(note, { location: ctx.url('notes.show', { id: note.id }) });
+    },
+  },
+
+  'notes.list': async (input, ctx) => {
+    return ctx.services.db.selectFrom('notes').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(input.limit).execute();
+  },
+
+  'notes.new': () => page('notes/new', { title: 'New note' }),
+
+  'notes.show': async (input, ctx) => {
+    const note = await ctx.services.db.selectFrom('notes').selectAll().where('id', '=', input.id).executeTakeFirst();
+    if (!note) throw new NotFoundError(`Note ${input.id} does not exist.`);
+    if (ctx.client.isBrowser && !ctx.client.wantsJson) return page('notes/show', { title: note.title, note });
+    return note;
+  },
+
+  'notes.delete': async (input, ctx) => {
+    const deleted = await ctx.services.db.deleteFrom('notes').where('id', '=', input.id).executeTakeFirst();
+    if (deleted.numDeletedRows === 0n) throw new NotFoundError(`Note ${input.id} does not exist.`);
+    return noContent();
+  },
+} satisfies NotesHandlers;
