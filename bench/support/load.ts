@@ -41,11 +41,17 @@ export async function startServer(script: string, env: Record<string, string> = 
   });
   const port = await new Promise<number>((resolve, reject) => {
     let seen = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       seen += chunk.toString();
       const m = /listening (\d+)/.exec(seen);
-      if (m) resolve(Number(m[1]));
-    });
+      if (m) {
+        // Keep draining whatever the server prints later, without keeping it.
+        child.stdout!.off('data', onData);
+        child.stdout!.resume();
+        resolve(Number(m[1]));
+      }
+    };
+    child.stdout!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${script} exited with code ${code} before listening`)));
   });
   return {

@@ -16,6 +16,8 @@ export interface SetupResult {
   readonly middleware: Record<string, Middleware>;
   readonly services: Record<string, unknown>;
   readonly readinessChecks: Map<string, ReadinessCheck>;
+  /** A step asked for requests to run inside their execution context. */
+  executionContext: boolean;
   /** Shutdown work in the order to run it (reverse of registration). */
   readonly closeHooks: Array<() => void | Promise<void>>;
 }
@@ -32,6 +34,7 @@ export async function runSetupSteps(opened: OpenedApp): Promise<SetupResult> {
     middleware: { ...(app.middleware ?? {}) },
     services: { db: opened.db.database.db },
     readinessChecks: new Map(),
+    executionContext: false,
     closeHooks: [],
   };
   const done = new Set<string>();
@@ -59,6 +62,9 @@ export async function runSetupSteps(opened: OpenedApp): Promise<SetupResult> {
           result.routes.push(route);
         }
         Object.assign(result.handlers, handlers);
+      },
+      useExecutionContext() {
+        result.executionContext = true;
       },
       addReadinessCheck(name, check) {
         result.readinessChecks.set(name, check);

@@ -69,6 +69,13 @@ export interface SetupContext {
    * @throws {SetupError} when a route name is taken.
    */
   addRoutes(routes: RouteTable, handlers: Readonly<Record<string, RouteHandler<any, any>>>): void;
+  /**
+   * Ask for every request to run inside its execution context (actor, via,
+   * request ID; runtime/context). Steps that attribute work to the actor —
+   * audit, jobs — call this; it costs every request on Node 20, so it is off
+   * unless a step needs it.
+   */
+  useExecutionContext(): void;
   /** Add a check to `GET /health/ready`. */
   addReadinessCheck(name: string, check: ReadinessCheck): void;
   /** Run `fn` at shutdown, after the HTTP server closed and before the database closes (reverse order of registration). */

@@ -100,6 +100,7 @@ export async function startApp(app: App, options: StartAppOptions = {}): Promise
       maxBodyBytes: core.HTTP_MAX_BODY,
       requestTimeoutMs: core.HTTP_REQUEST_TIMEOUT,
       ...(app.viewsDir ? { viewsDir: app.viewsDir } : {}),
+      executionContext: setup.executionContext,
       readiness: createReadiness(opened.db.database, opened.migrator, setup.readinessChecks),
       logger: opened.log,
     });

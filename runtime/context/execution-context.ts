@@ -54,8 +54,8 @@ const storage = new AsyncLocalStorage<ExecutionContext>();
  * Run `fn` inside `context`; everything it awaits sees the context.
  * @example runInContext({ via: { kind: 'command', name: 'prune' } }, () => prune())
  */
-export function runInContext<T>(context: ExecutionContext, fn: () => T): T {
-  return storage.run(context, fn);
+export function runInContext<T, A extends unknown[]>(context: ExecutionContext, fn: (...args: A) => T, ...args: A): T {
+  return storage.run(context, fn, ...args);
 }
 
 /** The context of the work running now, or `undefined` outside any. */
@@ -69,7 +69,11 @@ export function currentContext(): ExecutionContext | undefined {
  */
 export function withActor<T>(actor: Actor, fn: () => T): T {
   const current = storage.getStore();
-  return storage.run({ ...(current ?? { via: { kind: 'code', name: 'withActor' } }), actor }, fn);
+  // Copy field by field: a request's context reads `via` and `ip` through getters.
+  const next: ExecutionContext = current === undefined
+    ? { via: { kind: 'code', name: 'withActor' }, actor }
+    : { via: current.via, requestId: current.requestId, ip: current.ip, resolveUser: current.resolveUser, origin: current.origin, actor };
+  return storage.run(next, fn);
 }
 
 /**

@@ -20,6 +20,7 @@ import { PROBLEM_CONTENT_TYPE, problemDetails } from '../errors/problem-details.
 import { clientGone, logClientGone } from './connection.js';
 import type { ClientKind } from './context.js';
 import { decideClientKind } from './client-kind.js';
+import { requestLog } from './request-log.js';
 
 const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 const PROBLEM_HEADER = `${PROBLEM_CONTENT_TYPE}; charset=utf-8`;
@@ -30,7 +31,7 @@ const PROBLEM_HEADER = `${PROBLEM_CONTENT_TYPE}; charset=utf-8`;
  * @param client the request's client kind when already decided.
  */
 export function sendError(request: FastifyRequest, reply: FastifyReply, thrown: unknown, debug: boolean, route: RouteDefinition | null, client?: ClientKind): void {
-  const log = request.log;
+  const log = requestLog(request);
   try {
     const info = describeError(thrown, debug);
     if (reply.raw.headersSent || reply.sent) {

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { JSON_CONTENT_TYPE } from '../results/responder.js';
 import type { ReadinessReport } from './server-options.js';
 import type { StandardHeaders } from './security-headers.js';
+import { requestLog } from './request-log.js';
 
 /** Paths of the health endpoints; routes of the table may not use them. */
 export const HEALTH_PATHS: readonly string[] = ['/health/live', '/health/ready'];
@@ -30,7 +31,7 @@ export function registerHealthRoutes(app: FastifyInstance, headers: StandardHead
     try {
       report = readiness === undefined ? { ok: true, checks: {} } : await readiness();
     } catch (err) {
-      request.log.error({ err }, 'the readiness probe failed');
+      requestLog(request).error({ err }, 'the readiness probe failed');
       report = { ok: false, checks: { readiness: `failed: ${(err as Error)?.message ?? String(err)}` } };
     }
     reply.code(report.ok ? 200 : 503).header('cache-control', 'no-store').header('content-type', JSON_CONTENT_TYPE)

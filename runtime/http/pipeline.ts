@@ -25,6 +25,7 @@ import { sendError } from './error-response.js';
 import type { Middleware, RouteHandler } from './handler.js';
 import { composeMiddleware } from './middleware-chain.js';
 import { HttpRequestContext } from './request-context.js';
+import { runInContext } from '../context/execution-context.js';
 import type { StandardHeaders } from './security-headers.js';
 
 /** What every route pipeline of a server shares. */
@@ -33,6 +34,8 @@ export interface PipelineEnv extends ResponderEnv {
   readonly urls: UrlBuilder;
   readonly headers: StandardHeaders;
   readonly debug: boolean;
+  /** Run each request inside its execution context (see {@link HttpServerOptions.executionContext}). */
+  readonly executionContext: boolean;
   /** The request timeout list, or `null` when there is no timeout. */
   readonly deadlines: Deadlines<HttpRequestContext> | null;
 }
@@ -67,7 +70,7 @@ export function compileRoutePipeline(route: RouteDefinition, handler: RouteHandl
   const validateInput = compileInputValidator(route);
   const handle = typeof handler === 'function' ? handler : handler.handle;
   const extra = typeof handler === 'function' ? undefined : handler.validate;
-  const { headers, services, urls, debug, deadlines } = env;
+  const { headers, services, urls, debug, deadlines, executionContext } = env;
 
   const core = async (ctx: HttpRequestContext): Promise<unknown> => {
     const input = bind(ctx.request);
@@ -119,6 +122,10 @@ export function compileRoutePipeline(route: RouteDefinition, handler: RouteHandl
 
   return function routeHandler(request: FastifyRequest, reply: FastifyReply): void {
     headers.apply(reply);
-    void run(new HttpRequestContext(request, reply, route, services, urls));
+    const ctx = new HttpRequestContext(request, reply, route, services, urls);
+    // The context is also the execution context (actor, via, request ID) that
+    // the audit log and queued jobs read (runtime/context).
+    if (executionContext) void runInContext(ctx, run, ctx);
+    else void run(ctx);
   };
 }

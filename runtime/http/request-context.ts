@@ -7,17 +7,18 @@ import type { UrlBuilder } from '../results/url-builder.js';
 import type { ClientKind, RequestContext, Services } from './context.js';
 import { decideClientKind } from './client-kind.js';
 import type { DeadlineEntry } from './deadlines.js';
+import { requestLog } from './request-log.js';
+import type { Actor, ExecutionContext, Via } from '../context/execution-context.js';
 
 /**
  * The runtime's {@link RequestContext}: one object per request, built
  * without closures; the client kind is decided on first use and kept.
  */
-export class HttpRequestContext implements RequestContext, DeadlineEntry {
+export class HttpRequestContext implements RequestContext, ExecutionContext, DeadlineEntry {
   readonly request: FastifyRequest;
   readonly reply: FastifyReply;
   readonly route: RouteDefinition;
   readonly requestId: string;
-  readonly log: FastifyBaseLogger;
   readonly services: Services;
   /** Set once the request is answered (result, error or timeout); later outcomes are dropped. @internal */
   settled = false;
@@ -29,7 +30,13 @@ export class HttpRequestContext implements RequestContext, DeadlineEntry {
   prevPending: DeadlineEntry | null = null;
   /** @internal */
   nextPending: DeadlineEntry | null = null;
+  /**
+   * The signed-in user, loaded on demand (set by the auth middleware); the
+   * audit log attributes changes to it (SPEC 5.8). @see ExecutionContext
+   */
+  resolveUser: (() => Promise<Actor | null>) | undefined = undefined;
   readonly #urls: UrlBuilder;
+  #via: Via | undefined;
   #client: ClientKind | undefined;
 
   constructor(request: FastifyRequest, reply: FastifyReply, route: RouteDefinition, services: Services, urls: UrlBuilder) {
@@ -37,9 +44,28 @@ export class HttpRequestContext implements RequestContext, DeadlineEntry {
     this.reply = reply;
     this.route = route;
     this.requestId = request.id;
-    this.log = request.log;
     this.services = services;
     this.#urls = urls;
+  }
+
+  /** The request's logger, bound to its request ID; made on first use. */
+  get log(): FastifyBaseLogger {
+    return requestLog(this.request);
+  }
+
+  /** `{ kind: 'request', name: 'PATCH /api/documents/42' }`: the method and path without the query string. */
+  get via(): Via {
+    if (this.#via === undefined) {
+      const url = this.request.url;
+      const q = url.indexOf('?');
+      this.#via = { kind: 'request', name: `${this.request.method} ${q === -1 ? url : url.slice(0, q)}` };
+    }
+    return this.#via;
+  }
+
+  /** The client's IP address (Fastify's `request.ip`). */
+  get ip(): string {
+    return this.request.ip;
   }
 
   get client(): ClientKind {

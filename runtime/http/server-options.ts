@@ -41,6 +41,14 @@ export interface HttpServerOptions {
   readonly viewsDir?: string;
   /** Readiness probe for `GET /health/ready` (database reachable, no pending migrations). Absent: always ready. */
   readonly readiness?: () => Promise<ReadinessReport>;
+  /**
+   * Run every request inside its execution context (runtime/context), so
+   * code deep in the call stack — the audit log, jobs queued by the request —
+   * learns the actor, the route and the request ID (SPEC 5.8). Set by the
+   * setup steps that need it (audit, jobs). Default false: on Node 20,
+   * `AsyncLocalStorage` slows every request by about a fifth (promise hooks).
+   */
+  readonly executionContext?: boolean;
   /** Logger (pino). Absent: a pino logger at `info` writing JSON lines to stdout. */
   readonly logger?: FastifyBaseLogger;
 }

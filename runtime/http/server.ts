@@ -21,6 +21,8 @@ import { requestIdFor } from './request-id.js';
 import { fastifyPath, MethodIndex } from './route-paths.js';
 import { StandardHeaders } from './security-headers.js';
 import type { HttpServerOptions } from './server-options.js';
+import { setServerLogger } from './request-log.js';
+import { pino } from 'pino';
 
 /**
  * Build the HTTP server of an app: a ready, not yet listening Fastify
@@ -69,6 +71,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     headers,
     debug: options.debug,
     deadlines,
+    executionContext: options.executionContext ?? false,
     views,
     copyHeadersToRaw: (reply) => headers.applyRaw(reply),
   };
@@ -85,7 +88,6 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
 
   const override = new MethodOverride(options.maxBodyBytes);
   const app = Fastify({
-    ...(options.logger === undefined ? { logger: { level: 'info' } } : { loggerInstance: options.logger }),
     bodyLimit: options.maxBodyBytes,
     genReqId: requestIdFor,
     serverFactory: (handler, serverOptions: FastifyServerOptions) => {
@@ -98,6 +100,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     },
   }) as unknown as FastifyInstance;
 
+  // Fastify gets no logger (it would cost every request); bindery logs through
+  // the app's logger with a per-request child made on demand (request-log.ts).
+  setServerLogger(app.server, options.logger ?? pino({ level: 'info' }));
   if (deadlines !== null) app.addHook('onClose', async () => deadlines.stop());
   await registerBodyParsers(app, options.maxBodyBytes);
   app.setErrorHandler((error, request, reply) => {
