@@ -12,6 +12,8 @@ import type { Middleware, RouteHandler } from '../http/handler.js';
 import type { RouteTable } from '../routing/route-table.js';
 import { AppDefinitionError, SetupError } from './errors.js';
 import { stepCall, type SetupStep } from './setup-step.js';
+import type { CommandClass } from 'clipanion';
+import type { BinderyContext } from '../cli/context.js';
 
 /** What an app declares. Paths may be relative to `root`. */
 export interface AppDefinition {
@@ -31,6 +33,8 @@ export interface AppDefinition {
   readonly migrations: readonly MigrationSet[];
   /** Setup steps in order (sessions, auth, audit, jobs, plugins last). */
   readonly setup?: readonly SetupStep[];
+  /** The app's own CLI commands (extend `AppCommand`), e.g. `bindery prune`. */
+  readonly commands?: readonly CommandClass<BinderyContext>[];
 }
 
 /** A checked app definition, paths made absolute. Create it with {@link defineApp}. */
@@ -101,6 +105,11 @@ export function defineApp(definition: AppDefinition): App {
 /** True when `value` was made by {@link defineApp}. */
 export function isApp(value: unknown): value is App {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[APP_BRAND] === true;
+}
+
+/** Every command the app and its setup steps add to the CLI, in setup order (the app's own first). */
+export function appCommands(app: App): CommandClass<BinderyContext>[] {
+  return [...(app.commands ?? []), ...app.setup.flatMap((s) => s.commands ?? [])];
 }
 
 /** Every migration set of the app: its own, then each setup step's in setup order. */

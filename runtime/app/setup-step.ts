@@ -15,6 +15,8 @@ import type { Database } from '../db/connect.js';
 import type { MigrationSet } from '../db/migrator/migration-set.js';
 import type { Middleware, RouteHandler } from '../http/handler.js';
 import type { RouteTable } from '../routing/route-table.js';
+import type { CommandClass } from 'clipanion';
+import type { BinderyContext } from '../cli/context.js';
 
 /** A step another step needs, and the call that sets it up (for the error message). */
 export interface StepRequirement {
@@ -36,6 +38,12 @@ export interface SetupStep {
   readonly settings?: SettingsDefinition<any>;
   /** Migration sets of the step (source = the set's name, e.g. `auth`, or the plugin's name); they run after the app's. */
   readonly migrations?: readonly MigrationSet[];
+  /**
+   * CLI commands the step adds (`bindery audit:prune`, a plugin's `<name>:…`).
+   * They are registered when the CLI is asked for a command it does not know,
+   * after loading the app module; extend `AppCommand` to use the booted app.
+   */
+  readonly commands?: readonly CommandClass<BinderyContext>[];
   /** Boot work, run in list order once settings are loaded and the database is open, before the HTTP server is built. */
   readonly setup?: (ctx: SetupContext) => void | Promise<void>;
 }
