@@ -12,7 +12,7 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
  */
 export interface ProblemDetails {
   readonly type: 'about:blank';
-  /** The HTTP status phrase, e.g. "Unprocessable Entity". */
+  /** The HTTP status phrase, e.g. "Unprocessable Content". */
   readonly title: string;
   readonly status: number;
   readonly detail: string;

@@ -151,7 +151,7 @@ describe('Binding order | 4. rules: 422, only the first failing rule of each fie
     expect(res.status).toBe(422);
     const body = res.json();
     expect(body.detail).toBe('The given data was invalid.');
-    expect(body.title).toBe('Unprocessable Entity');
+    expect(body.title).toBe('Unprocessable Content');
     expect(body.errors).toEqual({
       title: 'The title field must be at least 5 characters.',
       displayName: 'The displayName field must not be greater than 3 characters.',

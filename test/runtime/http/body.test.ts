@@ -74,7 +74,7 @@ describe('Body | 413 over HTTP_MAX_BODY', () => {
     expect(res.status).toBe(413);
     expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
     expect(res.json()).toEqual(problem(413, `The request body is larger than the limit of ${LIMIT} bytes (HTTP_MAX_BODY).`, res.headers.get('x-request-id')));
-    expect(res.json().title).toBe('Payload Too Large');
+    expect(res.json().title).toBe('Content Too Large');
   });
 
   it('a declared Content-Length over the limit is refused before the body is read', async () => {
