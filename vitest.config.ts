@@ -7,6 +7,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // clipanion's ESM build imports a directory ('../platform'), which Node's
+    // own loader refuses; let vite resolve it (setup steps and plugins carry
+    // CLI commands, so tests that boot apps load clipanion).
+    server: { deps: { inline: ['clipanion'] } },
     // Tests print what they skip and why; keep the output readable.
     reporters: ['default'],
   },

@@ -6,8 +6,20 @@
  */
 import { fileURLToPath } from 'node:url';
 import { defineApp } from '../runtime/app/index.js';
+import { assets } from '../runtime/assets/index.js';
+import { session } from '../runtime/session/index.js';
+import { audit } from '../runtime/audit/index.js';
+import { trackedResources } from '../generated/audit.js';
 import { routes } from '../generated/routes.js';
+import { plugins as pluginList } from '../generated/plugins.js';
+import { events } from '../runtime/events/index.js';
+import { jobs } from '../runtime/jobs/index.js';
+import { plugins } from '../runtime/plugins/index.js';
+import { schedule } from '../runtime/schedule/index.js';
+import { scheduledTasks } from './schedule.js';
+import { PruneCommand } from './commands/prune.js';
 import { handlers } from './handlers/index.js';
+import { devUser } from './middleware/dev-user.js';
 
 export default defineApp({
   name: 'bindery',
@@ -16,4 +28,6 @@ export default defineApp({
   handlers,
   viewsDir: 'app/views',
   migrations: [{ source: 'app', dir: 'generated/migrations' }],
+  commands: [PruneCommand],
+  setup: [devUser(), audit({ tracked: trackedResources, prunable: { Document: '30d' } }), session(), assets(), jobs(), schedule({ tasks: scheduledTasks }), events(), ...plugins(pluginList)],
 });

@@ -8,6 +8,7 @@
  */
 import { cpus, totalmem } from 'node:os';
 import { runNotesBench } from './notes-binding.js';
+import { runAuditBench } from './audit-writes.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -28,4 +29,14 @@ if (runs('notes')) {
   for (const r of rows) log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${(r.rps / yardstick).toFixed(2)}× |`);
   const ours = rows.find((r) => r.name.startsWith('bindery'))!.rps / yardstick;
   log(`\nTarget ≥ 0.95× the hand-written Fastify route: ${ours >= 0.95 ? 'met' : 'NOT met'} (${ours.toFixed(2)}×).\n`);
+}
+
+if (runs('audit')) {
+  log('Audit data layer vs plain Kysely (single-row update; bulk update)');
+  const { rows, where } = await runAuditBench({ rounds, updates: Number(process.env.BENCH_AUDIT_UPDATES ?? 3000), bulkRows: Number(process.env.BENCH_AUDIT_ROWS ?? 100_000) }, log);
+  log(`\nDatabase: ${where}.\n`);
+  log('| case | plain Kysely | audited | ratio | target |');
+  log('|---|---:|---:|---:|---:|');
+  for (const r of rows) log(`| ${r.name} | ${r.plain.toFixed(0)} ${r.unit} | ${r.audited.toFixed(0)} ${r.unit} | ${r.ratio.toFixed(2)}× | ≤ ${r.target}× ${r.ratio <= r.target ? 'met' : 'NOT met'} |`);
+  log('');
 }

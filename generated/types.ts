@@ -4,6 +4,52 @@ import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable 
 /** A JSON value: the type of `json` columns and input fields. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
+/** Columns of table `documents` (resource Document). A document of one owner; its changes are kept in the audit log. */
+export interface DocumentTable {
+  /** `bigint` primary key, identity. */
+  id: Generated<number>;
+  /** `bigint`. The owner's user ID (a plain integer until the users table lands with accounts). */
+  owner_id: number;
+  /** `varchar(100)`. Unique among documents that are not deleted. */
+  slug: string;
+  /** `varchar(255)`. */
+  title: string;
+  /** `text`. */
+  body: Generated<string>;
+  /** `varchar(20)`. draft, published or archived. */
+  status: Generated<string>;
+  /** `varchar(64)`, null allowed. Redacted in the audit log (its name contains "token"). */
+  share_token: string | null;
+  /** `integer`. Excluded from the audit log. */
+  view_count: Generated<number>;
+  /** `timestamptz`. */
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** `timestamptz`. */
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** `timestamptz`, null allowed. */
+  deleted_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
+/** A row of `documents` as selected. */
+export type Document = Selectable<DocumentTable>;
+/** A new row of `documents` to insert. */
+export type NewDocument = Insertable<DocumentTable>;
+/** Changes to a row of `documents`. */
+export type DocumentUpdate = Updateable<DocumentTable>;
+
+/** Document as JSON (`serializeDocument`): JSON names, hidden fields absent, timestamps as RFC 3339 text. */
+export interface DocumentJson {
+  id: number;
+  owner_id: number;
+  slug: string;
+  title: string;
+  body: string;
+  status: string;
+  views: number;
+  created_at: string;
+  updated_at: string;
+}
+
 /** Columns of table `notes` (resource Note). */
 export interface NoteTable {
   /** `bigint` primary key, identity. */
@@ -37,7 +83,63 @@ export interface NoteJson {
 
 /** The database for Kysely: table name → columns. */
 export interface Database {
+  documents: DocumentTable;
   notes: NoteTable;
+}
+
+/** Input of route `documents.create` (POST /api/documents). */
+export interface DocumentsCreateInput {
+  /** From the JSON member `slug` or form field `slug`. Rules: required, max:100, alpha_dash. */
+  slug: string;
+  /** From the JSON member `title` or form field `title`. Rules: required, max:255. */
+  title: string;
+  /** From the JSON member `body` or form field `body`. Rules: max:100000. */
+  body?: string;
+  /** From the JSON member `status` or form field `status`. Rules: in:draft,published,archived. */
+  status?: string;
+}
+
+/** Input of route `documents.export` (GET /api/documents/export). */
+export type DocumentsExportInput = Record<string, never>;
+/** Input of route `documents.archive` (POST /api/documents/archive). */
+export type DocumentsArchiveInput = Record<string, never>;
+
+/** Input of route `documents.show` (GET /api/documents/{id}). */
+export interface DocumentsShowInput {
+  /** From the path parameter `id`. */
+  id: number;
+}
+
+/** Input of route `documents.update` (PATCH /api/documents/{id}). */
+export interface DocumentsUpdateInput {
+  /** From the path parameter `id`. */
+  id: number;
+  /** From the JSON member `title` or form field `title`. Rules: between:1,255. */
+  title?: string;
+  /** From the JSON member `body` or form field `body`. Rules: max:100000. */
+  body?: string;
+  /** From the JSON member `status` or form field `status`. Rules: in:draft,published,archived. */
+  status?: string;
+}
+
+/** Input of route `documents.delete` (DELETE /api/documents/{id}). */
+export interface DocumentsDeleteInput {
+  /** From the path parameter `id`. */
+  id: number;
+}
+
+/** Input of route `documents.restore` (POST /api/documents/{id}/restore). */
+export interface DocumentsRestoreInput {
+  /** From the path parameter `id`. */
+  id: number;
+}
+
+/** Input of route `documents.history` (GET /api/documents/{id}/history). */
+export interface DocumentsHistoryInput {
+  /** From the path parameter `id`. */
+  id: number;
+  /** From the query value `cursor`. */
+  cursor?: string;
 }
 
 /** Input of route `notes.create` (POST /notes). */

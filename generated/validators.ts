@@ -6,13 +6,224 @@ import type { CompiledValidator } from '../runtime/routing/route-table.js';
 // ajv standalone code calls require() for format and helper functions.
 const require = createRequire(import.meta.url);
 
-const schema11 = { "properties": { "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 200 }] }, "body": { "allOf": [{ "maxLength": 10000 }] }, "tags": { "allOf": [{ "maxItems": 5 }, { "uniqueItems": true }, { "items": { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" } }] } }, "required": ["title"] };
+const schema11 = { "properties": { "slug": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }, { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" }] }, "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "body": { "allOf": [{ "maxLength": 100000 }] }, "status": { "allOf": [{ "enum": ["draft", "published", "archived"] }] } }, "required": ["slug", "title"] };
 const pattern0 = new RegExp("\\S", "u");
 const pattern1 = new RegExp("^[\\p{L}\\p{M}\\p{N}_-]+$", "u");
 const func2 = require("ajv/dist/runtime/ucs2length").default;
-const func0 = require("ajv/dist/runtime/equal").default;
 
 function validate10(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.slug === undefined) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "slug" }, message: "must have required property '" + "slug" + "'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      }
+      else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.title === undefined) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "title" }, message: "must have required property '" + "title" + "'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      }
+      else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.slug !== undefined) {
+      let data0 = data.slug;
+      if (typeof data0 === "string") {
+        if (!pattern0.test(data0)) {
+          const err2 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          }
+          else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err3 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        }
+        else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+      if (typeof data0 === "string") {
+        if (func2(data0) > 100) {
+          const err4 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          }
+          else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      }
+      if (typeof data0 === "string") {
+        if (!pattern1.test(data0)) {
+          const err5 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/2/pattern", keyword: "pattern", params: { pattern: "^[\\p{L}\\p{M}\\p{N}_-]+$" }, message: "must match pattern \"" + "^[\\p{L}\\p{M}\\p{N}_-]+$" + "\"" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          }
+          else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.title !== undefined) {
+      let data1 = data.title;
+      if (typeof data1 === "string") {
+        if (!pattern0.test(data1)) {
+          const err6 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          }
+          else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err7 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        }
+        else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+      if (typeof data1 === "string") {
+        if (func2(data1) > 255) {
+          const err8 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          }
+          else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.body !== undefined) {
+      let data2 = data.body;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 100000) {
+          const err9 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/allOf/0/maxLength", keyword: "maxLength", params: { limit: 100000 }, message: "must NOT have more than 100000 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          }
+          else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.status !== undefined) {
+      let data3 = data.status;
+      if (!(((data3 === "draft") || (data3 === "published")) || (data3 === "archived"))) {
+        const err10 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/allOf/0/enum", keyword: "enum", params: { allowedValues: schema11.properties.status.allOf[0].enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        }
+        else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+  }
+  validate10.errors = vErrors;
+  return errors === 0;
+}
+
+const schema12 = { "properties": { "title": { "allOf": [{ "allOf": [{ "minLength": 1 }, { "maxLength": 255 }] }] }, "body": { "allOf": [{ "maxLength": 100000 }] }, "status": { "allOf": [{ "enum": ["draft", "published", "archived"] }] } } };
+
+function validate11(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.title !== undefined) {
+      let data0 = data.title;
+      if (typeof data0 === "string") {
+        if (func2(data0) < 1) {
+          const err0 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/allOf/0/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          }
+          else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      }
+      if (typeof data0 === "string") {
+        if (func2(data0) > 255) {
+          const err1 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          }
+          else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.body !== undefined) {
+      let data1 = data.body;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 100000) {
+          const err2 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/allOf/0/maxLength", keyword: "maxLength", params: { limit: 100000 }, message: "must NOT have more than 100000 characters" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          }
+          else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.status !== undefined) {
+      let data2 = data.status;
+      if (!(((data2 === "draft") || (data2 === "published")) || (data2 === "archived"))) {
+        const err3 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/allOf/0/enum", keyword: "enum", params: { allowedValues: schema12.properties.status.allOf[0].enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        }
+        else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+  }
+  validate11.errors = vErrors;
+  return errors === 0;
+}
+
+const schema13 = { "properties": { "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 200 }] }, "body": { "allOf": [{ "maxLength": 10000 }] }, "tags": { "allOf": [{ "maxItems": 5 }, { "uniqueItems": true }, { "items": { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" } }] } }, "required": ["title"] };
+const func0 = require("ajv/dist/runtime/equal").default;
+
+function validate12(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -134,13 +345,13 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate10.errors = vErrors;
+  validate12.errors = vErrors;
   return errors === 0;
 }
 
-const schema12 = { "properties": { "limit": { "allOf": [{ "minimum": 0 }, { "maximum": 100 }] } } };
+const schema14 = { "properties": { "limit": { "allOf": [{ "minimum": 0 }, { "maximum": 100 }] } } };
 
-function validate11(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate13(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -172,11 +383,15 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate11.errors = vErrors;
+  validate13.errors = vErrors;
   return errors === 0;
 }
 
+/** Validates the input of route `documents.create` (POST /api/documents): slug, title, body, status. */
+export const documentsCreate: CompiledValidator = validate10;
+/** Validates the input of route `documents.update` (PATCH /api/documents/{id}): title, body, status. */
+export const documentsUpdate: CompiledValidator = validate11;
 /** Validates the input of route `notes.create` (POST /notes): title, body, tags. */
-export const notesCreate: CompiledValidator = validate10;
+export const notesCreate: CompiledValidator = validate12;
 /** Validates the input of route `notes.list` (GET /notes): limit. */
-export const notesList: CompiledValidator = validate11;
+export const notesList: CompiledValidator = validate13;

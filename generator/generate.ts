@@ -3,15 +3,18 @@
  */
 import { relative, resolve, sep } from 'node:path';
 import { Diagnostics, type SchemaDiagnostic } from './diagnostics.js';
+import { emitAudit } from './emit/audit/emit-audit.js';
 import type { EmitContext, GeneratedFile } from './emit/context.js';
 import { emitHandlers } from './emit/handlers/emit-handlers.js';
 import { emitMigrations, MIGRATIONS_DIR, SNAPSHOT_FILE } from './emit/migrations/emit-migrations.js';
 import { emitOpenApi } from './emit/openapi/emit-openapi.js';
+import { emitPluginList } from './emit/plugins/emit-plugin-list.js';
 import { emitRoutes } from './emit/routes/emit-routes.js';
 import { emitSerializers } from './emit/serializers/emit-serializers.js';
 import { emitTypes } from './emit/types/emit-types.js';
 import { emitValidators } from './emit/validators/emit-validators.js';
 import { loadSchema } from './load/load-schema.js';
+import { readProjectConfig } from './load/project-config.js';
 import { buildModel } from './model/build-model.js';
 import { compareTree, diffText } from './write/compare.js';
 import { readTree } from './write/disk-tree.js';
@@ -30,10 +33,17 @@ export interface GenerateOptions {
   schemaDir?: string;
   /** Output folder. Default `generated`. */
   outDir?: string;
-  /** Emit the `Services { db: Kysely<Database> }` augmentation (plugins turn it off). Default true. */
+  /** Emit the `Services { db: Kysely<Database> }` augmentation (plugins turn it off). Default true; false when package.json says `"bindery": { "plugin": true }`. */
   augmentServices?: boolean;
   /** The bindery runtime folder the generated files import (by relative path). Default `runtime`. */
   runtimeDir?: string;
+  /**
+   * The runtime as a package specifier the generated files import verbatim
+   * (`bindery/runtime`), instead of `runtimeDir`: what a plugin package
+   * needs, since it is installed into other apps' node_modules. Default: none;
+   * `bindery/runtime` when package.json says `"bindery": { "plugin": true }`.
+   */
+  runtimeImport?: string;
 }
 
 /** The outcome of {@link generate}. */
@@ -71,17 +81,19 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const outName = posix(relative(root, outDir));
   const diagnostics = new Diagnostics();
 
+  const project = await readProjectConfig(root, diagnostics);
   const files = await loadSchema(root, schemaDir, diagnostics);
   const model = diagnostics.any ? undefined : buildModel(files, diagnostics);
   if (!model) return failed(diagnostics);
 
   const disk = await readTree(outDir);
-  const runtime = posix(relative(outDir, resolve(root, options.runtimeDir ?? 'runtime')));
+  const runtimeDir = posix(relative(outDir, resolve(root, options.runtimeDir ?? 'runtime')));
+  const runtimeImport = options.runtimeImport ?? (project.isPlugin && options.runtimeDir === undefined ? 'bindery/runtime' : undefined);
   const ctx: EmitContext = {
     model,
     header: headerText(posix(relative(root, schemaDir))),
-    runtime: runtime.startsWith('.') ? runtime : `./${runtime}`,
-    augmentServices: options.augmentServices ?? true,
+    runtime: runtimeImport ?? (runtimeDir.startsWith('.') ? runtimeDir : `./${runtimeDir}`),
+    augmentServices: options.augmentServices ?? !project.isPlugin,
   };
   const migrations = emitMigrations(ctx, {
     outDir: outName,
@@ -90,8 +102,10 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   }, options.allowDestructive ?? false, diagnostics);
   if (diagnostics.any) return failed(diagnostics);
 
+  const audit = emitAudit(ctx);
   const generated: GeneratedFile[] = [
-    emitTypes(ctx), emitSerializers(ctx), emitValidators(ctx), emitRoutes(ctx), emitHandlers(ctx), emitOpenApi(ctx), ...migrations,
+    emitTypes(ctx), emitSerializers(ctx), emitValidators(ctx), emitRoutes(ctx), emitHandlers(ctx), emitOpenApi(ctx), ...(audit ? [audit] : []), ...migrations,
+    ...(project.plugins !== undefined ? [emitPluginList(project.plugins, ctx.runtime)] : []),
   ];
   const comparison = compareTree(generated, disk);
   const changed = [...comparison.write.map((f) => f.path), ...comparison.remove].sort().map((p) => `${outName}/${p}`);

@@ -26,8 +26,11 @@ export const notesHandlers = {
         .values({ title: input.title, body: input.body ?? '', tags: input.tags ?? [] })
         .returningAll()
         .executeTakeFirstOrThrow();
-      // A browser form post goes on to the new note; API clients get 201 JSON.
-      if (ctx.client.isBrowser && !ctx.client.wantsJson) return redirectToRoute('notes.show', { id: note.id });
+      // A browser form post goes on to the new note, with a status message; API clients get 201 JSON.
+      if (ctx.client.isBrowser && !ctx.client.wantsJson) {
+        ctx.session.flash('status', 'Note created.');
+        return redirectToRoute('notes.show', { id: note.id });
+      }
       return created(note, { location: ctx.url('notes.show', { id: note.id }) });
     },
   },

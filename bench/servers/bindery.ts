@@ -1,16 +1,27 @@
 /**
  * Bench server: the generated `POST /notes` route of the reference app —
  * generated binding plan, generated ajv standalone validator, the handler's
- * own `validate` — served by the bindery runtime exactly as `bindery serve`
- * builds it, with the handler returning without touching the database.
+ * own `validate`, and its real middleware (`session`, `csrf`: the route's
+ * group is [session, csrf]) — served by the bindery runtime exactly as
+ * `bindery serve` builds it, with the handler returning without touching the
+ * database. The load is a cookie-less JSON client (curl-like): the session
+ * stays unread and CSRF exempts it, as in production.
  */
 import { routes } from '../../generated/routes.js';
 import { notesHandlers } from '../../app/handlers/notes.js';
 import { createHttpServer } from '../../runtime/http/index.js';
 import { created } from '../../runtime/results/index.js';
 import { createLogger } from '../../runtime/app/index.js';
+import { combineSettings, coreSettings, generateAppKey, loadSettings } from '../../runtime/config/index.js';
+import { createCsrfMiddleware } from '../../runtime/csrf/index.js';
+import { BUILT_IN_DRIVERS, createSessionManager, createSessionMiddleware, sessionSettings } from '../../runtime/session/index.js';
 import type { Note } from '../../generated/types.js';
 import { listenForBench } from './listen.js';
+
+const logger = createLogger('info', 'bench');
+// Settings as `bindery serve` loads them (production: Secure __Host- cookie).
+const settings = loadSettings(combineSettings(coreSettings, sessionSettings(Object.keys(BUILT_IN_DRIVERS))), { APP_ENV: 'production', APP_KEY: generateAppKey() });
+const sessions = await createSessionManager({ settings, log: logger });
 
 let nextId = 1;
 const create = notesHandlers['notes.create'];
@@ -26,13 +37,14 @@ const app = await createHttpServer({
       },
     },
   },
+  middleware: { session: createSessionMiddleware(sessions), csrf: createCsrfMiddleware() },
   services: {} as never,
   environment: 'production',
   debug: false,
   maxBodyBytes: 10 * 1024 * 1024,
   requestTimeoutMs: 30_000,
   // What `bindery serve` uses: pino at LOG_LEVEL (default info).
-  logger: createLogger('info', 'bench'),
+  logger,
 });
 
 await listenForBench(app.server, () => app.listen({ host: '127.0.0.1', port: Number(process.env.PORT ?? 0) }));

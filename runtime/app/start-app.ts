@@ -48,6 +48,8 @@ export interface RunningApp {
   readonly db: Kysely<any>;
   readonly database: Database;
   readonly settings: CoreSettings;
+  /** The services handlers see as `ctx.services` (`db`, and what the setup steps added: `queue`, …). */
+  readonly services: Readonly<Record<string, unknown>>;
   /** Shut down gracefully (see the module doc). Idempotent. */
   close(): Promise<void>;
   /** Resolves once shut down, whoever started it (signal or `close()`). */
@@ -80,6 +82,7 @@ export async function startApp(app: App, options: StartAppOptions = {}): Promise
     for (const hook of closeHooks) await Promise.resolve(hook()).catch((error: unknown) => opened.log.error({ err: error }, 'a close hook failed'));
   };
   let server: FastifyInstance | undefined;
+  let services: Record<string, unknown> = {};
   try {
     if (options.migrate) await runMigrations(opened.migrator, out);
     else {
@@ -90,6 +93,7 @@ export async function startApp(app: App, options: StartAppOptions = {}): Promise
     }
     const setup = await runSetupSteps(opened);
     closeHooks = setup.closeHooks;
+    services = setup.services;
     server = await createHttpServer({
       routes: setup.routes,
       handlers: setup.handlers,
@@ -165,6 +169,7 @@ export async function startApp(app: App, options: StartAppOptions = {}): Promise
     db: opened.db.database.db,
     database: opened.db.database,
     settings: core,
+    services,
     close,
     closed,
   };

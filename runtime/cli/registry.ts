@@ -12,10 +12,16 @@ import { KeyGenerateCommand } from './commands/key-generate.js';
 import { MigrateCommand } from './commands/migrate.js';
 import { ServeCommand } from './commands/serve.js';
 import { StartCommand } from './commands/start.js';
+import { WorkerCommand } from './commands/worker.js';
+import { AddCommand } from './commands/add.js';
+import { RemoveCommand } from './commands/remove.js';
+import { PluginsEnvCommand } from './commands/plugins-env.js';
+import { PluginsListCommand } from './commands/plugins-list.js';
 import type { BinderyContext } from './context.js';
 
 const registered: CommandClass<BinderyContext>[] = [
   GenerateCommand, MigrateCommand, ServeCommand, StartCommand, KeyGenerateCommand,
+  WorkerCommand, PluginsListCommand, PluginsEnvCommand, AddCommand, RemoveCommand,
   Builtins.HelpCommand, Builtins.VersionCommand,
 ];
 

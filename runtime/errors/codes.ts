@@ -40,6 +40,16 @@ export const ERROR_CODES = {
   BINDERY_VIEW_FAILED: { status: 500, summary: 'A page view could not be rendered; an error page is sent instead.' },
   BINDERY_VIEWS_NOT_CONFIGURED: { summary: 'A page route exists but no views folder was given; the boot stops.' },
 
+  // ── session and csrf, pages and assets (runtime/session, runtime/csrf, runtime/views, runtime/assets) ──
+  BINDERY_ASSETS_INVALID: { summary: 'The assets folder cannot be read, or an asset file name cannot be served as a URL; the boot stops.' },
+  BINDERY_CSRF_CROSS_ORIGIN: { status: 403, summary: 'A state-changing request came from another site (Sec-Fetch-Site, or an Origin that is not this host); refused.' },
+  BINDERY_CSRF_TOKEN_MISMATCH: { status: 403, summary: 'The CSRF token of a state-changing request is missing or does not match the session: the page has expired.' },
+  BINDERY_CSRF_WITHOUT_SESSION: { status: 500, summary: 'The csrf middleware ran on a route without the session middleware before it.' },
+  BINDERY_SESSION_CHANGED_AFTER_RESPONSE: { summary: 'The session was changed after its cookie was written (the response had started); the change is lost (logged only).' },
+  BINDERY_SESSION_DRIVER_FAILED: { summary: 'The session driver could not start (e.g. the bindery_sessions table is missing); the boot stops.' },
+  BINDERY_SESSION_NOT_STARTED: { status: 500, summary: 'ctx.session was used on a route without the session middleware.' },
+  BINDERY_SESSION_TOO_LARGE: { summary: 'The session cookie would exceed 4 KB: the old input of a failed form was dropped, or the save was skipped (logged only).' },
+
   // ── config and boot (runtime/config, runtime/app) ──
   BINDERY_APP_INVALID: { summary: 'The app module is missing or its default export is not a defineApp(...) result.' },
   BINDERY_LISTEN_FAILED: { summary: 'The HTTP server could not listen on HTTP_ADDR (address in use or not permitted).' },
@@ -54,10 +64,40 @@ export const ERROR_CODES = {
   BINDERY_MIGRATION_FAILED: { summary: 'A migration file failed; its transaction was rolled back and nothing was recorded.' },
   BINDERY_MIGRATION_SET_INVALID: { summary: 'A migration set is invalid (bad or duplicate source name, unreadable folder).' },
 
+  // ── auth (runtime/auth) ──
+  BINDERY_AUTH_USER_GONE: { status: 500, summary: 'A signed-in user cannot be loaded, so a change cannot be attributed; the write is refused.' },
+  BINDERY_AUTH_USER_LOADING: { status: 500, summary: 'The current user was asked for while it is being loaded (a lookup calling ctx.auth.user()).' },
+
   // ── generator (generator/) ──
   BINDERY_MIGRATION_DESTRUCTIVE: { summary: 'The schema change would drop a table or column or narrow a column type; refused without allowDestructive.' },
   BINDERY_MIGRATION_UNSUPPORTED: { summary: 'The schema change cannot be migrated safely as written (e.g. a NOT NULL column without default) or the migration history is broken.' },
   BINDERY_SCHEMA_INVALID: { summary: 'A schema file has an error; nothing under generated/ changed.' },
+
+  // ── audit (runtime/audit) ──
+  BINDERY_AUDIT_ACTOR_TOO_LONG: { summary: 'The actor ID of an audited write is longer than 100 bytes; the write is refused.' },
+  BINDERY_AUDIT_BULK_CONFLICT: { status: 409, summary: 'A chunk of a bulk write changed fewer rows than were selected; everything was rolled back and the write can be retried.' },
+  BINDERY_AUDIT_CURSOR_INVALID: { status: 400, summary: 'The history cursor is not one the history gave out.' },
+  BINDERY_AUDIT_KEY_TOO_LONG: { summary: 'The key of a tracked row is longer than 255 bytes; the write is refused.' },
+  BINDERY_AUDIT_MODEL_INVALID: { summary: 'A tracked model cannot be tracked as declared (no primary key, unknown column, restore without soft delete), or is tracked twice.' },
+  BINDERY_AUDIT_UPSERT_KEY_MISSING: { summary: 'An upsert row has no value (null, or a zero generated key) in a conflict column; nothing was written.' },
+
+  // ── jobs, scheduled tasks and events (runtime/jobs, runtime/schedule, runtime/events) ──
+  BINDERY_EVENT_INVALID: { summary: 'An event or listener is invalid (name outside its namespace, listed twice, unknown event).' },
+  BINDERY_JOB_FAILED: { summary: 'An attempt of a job threw; it is retried with backoff until its attempts run out (logged only).' },
+  BINDERY_JOB_INVALID: { summary: 'A job, scheduled task or listener definition is invalid or its name is taken; the boot stops.' },
+  BINDERY_JOB_PAYLOAD_INVALID: { summary: 'A job payload was refused by the job\'s payload check; nothing was queued.' },
+  BINDERY_JOB_UNKNOWN: { summary: 'A job or scheduled task was named that no setup step or plugin declares.' },
+  BINDERY_JOBS_NOT_SET_UP: { summary: 'Jobs, scheduled tasks, events or the worker were used by an app without the step that sets them up.' },
+  BINDERY_SCHEDULE_INVALID: { summary: 'A scheduled task has an invalid cron pattern or options; the boot stops.' },
+
+  // ── plugins (runtime/plugins) ──
+  BINDERY_PLUGIN_INVALID: { summary: 'A plugin manifest is invalid (a name outside the plugin\'s namespace, a setting without its prefix, a route outside its path).' },
+  BINDERY_PLUGIN_LIFECYCLE_FAILED: { summary: 'bindery add or remove failed at one step; every file it changed was restored.' },
+  BINDERY_PLUGIN_NAME_RESERVED: { summary: 'A plugin uses a name reserved for the framework (auth, session, queue, jobs, …).' },
+  BINDERY_PLUGIN_NAME_TAKEN: { summary: 'Two plugins of the app have the same name.' },
+  BINDERY_PLUGIN_NEEDS_SETUP: { summary: 'A plugin needs a service whose setup step is missing from the app (the message names the setup call).' },
+  BINDERY_PLUGIN_NOT_FOUND: { summary: 'No plugin of that name or package is in the plugin list, or the package cannot be found.' },
+  BINDERY_PLUGIN_VERSION_MISMATCH: { summary: 'A plugin supports another range of framework versions than this bindery.' },
 } as const satisfies Record<string, ErrorCodeSpec>;
 
 /** Every registered error code. */

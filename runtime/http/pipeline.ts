@@ -72,11 +72,20 @@ export function compileRoutePipeline(route: RouteDefinition, handler: RouteHandl
   const extra = typeof handler === 'function' ? undefined : handler.validate;
   const { headers, services, urls, debug, deadlines, executionContext } = env;
 
-  const core = async (ctx: HttpRequestContext): Promise<unknown> => {
-    const input = bind(ctx.request);
-    if (validateInput !== null) validateInput(input, ctx.request);
-    if (extra !== undefined) await extra(input, ctx);
-    return handle(input, ctx);
+  // Inside a middleware chain: like the chain-less path below, a synchronous
+  // `validate` or handler is not awaited (no extra promise turns per request).
+  const core = (ctx: HttpRequestContext): Promise<unknown> => {
+    try {
+      const input = bind(ctx.request);
+      if (validateInput !== null) validateInput(input, ctx.request);
+      if (extra !== undefined) {
+        const checked = extra(input, ctx);
+        if (checked !== undefined) return Promise.resolve(checked).then(() => handle(input, ctx));
+      }
+      return Promise.resolve(handle(input, ctx));
+    } catch (err) {
+      return Promise.reject(err);
+    }
   };
   const chain = middleware.length === 0 ? null : composeMiddleware(middleware, core);
 
@@ -101,6 +110,18 @@ export function compileRoutePipeline(route: RouteDefinition, handler: RouteHandl
     } catch (err) {
       failed = true;
       failure = err;
+    }
+    const hook = ctx.outcomeHook;
+    if (hook !== undefined) {
+      // A middleware's look at the outcome (the session: cookie, form round trip); see outcome-hook.ts.
+      try {
+        const outcome = failed ? hook.onError(ctx, failure) : hook.onResult(ctx, result);
+        result = isThenable(outcome) ? await outcome : outcome;
+        failed = false;
+      } catch (err) {
+        failed = true;
+        failure = err;
+      }
     }
     if (deadlines !== null) deadlines.untrack(ctx);
     if (ctx.settled) {

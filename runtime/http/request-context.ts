@@ -7,8 +7,11 @@ import type { UrlBuilder } from '../results/url-builder.js';
 import type { ClientKind, RequestContext, Services } from './context.js';
 import { decideClientKind } from './client-kind.js';
 import type { DeadlineEntry } from './deadlines.js';
+import type { OutcomeHook } from './outcome-hook.js';
 import { requestLog } from './request-log.js';
 import type { Actor, ExecutionContext, Via } from '../context/execution-context.js';
+import { BinderyError } from '../errors/bindery-error.js';
+import type { Session } from '../session/session.js';
 
 /**
  * The runtime's {@link RequestContext}: one object per request, built
@@ -35,6 +38,13 @@ export class HttpRequestContext implements RequestContext, ExecutionContext, Dea
    * audit log attributes changes to it (SPEC 5.8). @see ExecutionContext
    */
   resolveUser: (() => Promise<Actor | null>) | undefined = undefined;
+  /**
+   * The request's session, set by the `session` middleware (runtime/session);
+   * `undefined` on routes without it. Read it through {@link session}. @internal
+   */
+  sessionState: Session | undefined = undefined;
+  /** Called by the pipeline once the middleware chain finished (see outcome-hook.ts); set by the session middleware. @internal */
+  outcomeHook: OutcomeHook | undefined = undefined;
   readonly #urls: UrlBuilder;
   #via: Via | undefined;
   #client: ClientKind | undefined;
@@ -66,6 +76,18 @@ export class HttpRequestContext implements RequestContext, ExecutionContext, Dea
   /** The client's IP address (Fastify's `request.ip`). */
   get ip(): string {
     return this.request.ip;
+  }
+
+  /**
+   * The request's session (runtime/session; docs/sessions.md).
+   * @throws {BinderyError} `BINDERY_SESSION_NOT_STARTED` on a route without the `session` middleware.
+   */
+  get session(): Session {
+    const session = this.sessionState;
+    if (session === undefined) {
+      throw new BinderyError('BINDERY_SESSION_NOT_STARTED', `Route "${this.route.name}" used ctx.session, but its middleware does not include "session"; add it to the route's group in schema/*.yaml (middleware: [session, csrf]) and session() to the setup list of app/main.ts.`);
+    }
+    return session;
   }
 
   get client(): ClientKind {

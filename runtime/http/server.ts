@@ -4,6 +4,8 @@
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { BinderyError } from '../errors/bindery-error.js';
+import { HttpError } from '../errors/http-error.js';
+import { malformedBody } from '../binding/body-errors.js';
 import { registerBodyParsers } from '../binding/body-parsers.js';
 import { UrlBuilder } from '../results/url-builder.js';
 import { createViewRenderer } from '../views/view-renderer.js';
@@ -108,7 +110,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   app.setErrorHandler((error, request, reply) => {
     headers.apply(reply);
     const route = options.routes.find((r) => r.name === (request.routeOptions.config as { bindery?: string } | undefined)?.bindery) ?? null;
-    sendError(request, reply, fromFastifyError(error, request, options.maxBodyBytes), options.debug, route);
+    const mapped = fromFastifyError(error, request, route?.bodyLimit ?? options.maxBodyBytes);
+    const refused = route?.jsonOnly && mapped instanceof HttpError && mapped.status === 415
+      ? malformedBody(`This route accepts only a JSON body (Content-Type: application/json); got ${request.headers['content-type']?.split(';')[0]?.trim() || 'no Content-Type'}.`, error)
+      : mapped;
+    sendError(request, reply, refused, options.debug, route);
   });
 
   const methods = new MethodIndex();
@@ -122,6 +128,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
       method: route.method,
       url: fastifyPath(route.path),
       config: { bindery: route.name },
+      ...(route.bodyLimit !== undefined ? { bodyLimit: route.bodyLimit } : {}),
       handler: pipelines.get(route.name)!,
     });
   }

@@ -9,7 +9,7 @@
  * | `noContent()`, `undefined` | 204 |
  * | `redirect(url)`, `redirectToRoute(name, params)` | 303 with `Location` |
  * | `text(body, status, type)` | plain text |
- * | `page(view, data, status)` | HTML rendered fully first, then written |
+ * | `page(view, data, status)` | HTML rendered fully first, then written; `Vary: HX-Request` |
  * | `respond(fn)` | whatever `fn` writes |
  *
  * Before each write, a client that went away is logged (499) and nothing is written.
@@ -18,6 +18,9 @@ import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { OutputPlan, RouteDefinition } from '../routing/route-table.js';
 import { BinderyError } from '../errors/bindery-error.js';
 import { clientGone, logClientGone } from '../http/connection.js';
+import { addVary } from '../http/vary.js';
+import { pageHelpers, type AssetUrls } from '../views/page-data.js';
+import type { PageSession } from '../views/page-session.js';
 import type { ViewRenderer } from '../views/view-renderer.js';
 import { RESULT, isTaggedResult, type PageResult, type RedirectResult, type Responder } from './result.js';
 
@@ -32,6 +35,14 @@ export interface ResultTarget {
   readonly reply: FastifyReply;
   readonly log: FastifyBaseLogger;
   url(route: string, params?: Readonly<Record<string, string | number>>): string;
+  /**
+   * The request's session on routes with the session middleware: pages read
+   * the CSRF token, flash, errors and old input from it, and it is written
+   * once the page is rendered (docs/pages.md).
+   */
+  readonly sessionState?: PageSession | undefined;
+  /** The app's services; pages read `assets` (runtime/assets) for asset URLs. */
+  readonly services?: object;
 }
 
 /** What results need from the server. */
@@ -133,12 +144,19 @@ async function sendPage(target: ResultTarget, env: ResponderEnv, result: PageRes
   if (env.views === null) {
     throw new BinderyError('BINDERY_VIEW_FAILED', `Route "${target.route.name}" returned the page "${result.view}", but no views folder is configured (viewsDir).`);
   }
+  const session = target.sessionState;
+  const assets = (target.services as { assets?: AssetUrls } | undefined)?.assets;
   let html: string;
   try {
-    html = await env.views.render(result.view, { url: target.url.bind(target), ...result.data });
+    html = await env.views.render(result.view, { ...pageHelpers(target, session, assets), ...result.data });
   } catch (err) {
     throw new BinderyError('BINDERY_VIEW_FAILED', `The view "${result.view}" of route "${target.route.name}" could not be rendered: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+  } finally {
+    // Write the session with what rendering stored (a new session's CSRF token), before the page.
+    if (session !== undefined) await session.finishRender();
   }
+  // A page may answer htmx requests differently (SPEC 4.6).
+  addVary(target.reply, 'HX-Request');
   send(target, result.status, HTML_CONTENT_TYPE, html);
 }
 

@@ -127,6 +127,18 @@ export interface RouteDefinition {
   readonly output: OutputPlan | null;
   /** Schema file and position the route came from, for boot errors: `schema/notes.yaml:12:3`. */
   readonly origin: string;
+  /**
+   * Largest body this route accepts, in bytes, when lower or higher than
+   * `HTTP_MAX_BODY` (larger gets 413). Absent: `HTTP_MAX_BODY`. Set by code
+   * (a plugin's manifest), not by the YAML.
+   */
+  readonly bodyLimit?: number;
+  /**
+   * The route reads only JSON bodies: a body of a content type bindery has no
+   * parser for is 400 (not 415), like any other body that is not JSON. Set by
+   * code (a plugin's webhook), not by the YAML.
+   */
+  readonly jsonOnly?: boolean;
 }
 
 /** The generated route table: every route, in YAML order (files sorted by name). */

@@ -8,13 +8,14 @@ import notesApp from '../../app/main.js';
 import type { Database } from '../../generated/types.js';
 import { createTestApp, type TestApp } from '../../runtime/app/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { referenceAppEnv } from '../support/reference-app-env.js';
 
 let database: TestDatabase;
 let t: TestApp<Database>;
 
 beforeAll(async () => {
   database = await createTestDatabase('notes');
-  t = await createTestApp<Database>(notesApp, { databaseUrl: database.url });
+  t = await createTestApp<Database>(notesApp, { databaseUrl: database.url, env: referenceAppEnv });
 });
 afterAll(async () => {
   await t?.close();
@@ -25,6 +26,21 @@ beforeEach(async () => {
 });
 
 const json = { 'content-type': 'application/json', accept: 'application/json' };
+
+/**
+ * A session cookie and a masked CSRF token, as a browser gets them from the
+ * form page: the web group runs [session, csrf], so form posts need both
+ * (JSON bodies without a session cookie need neither; docs/csrf.md).
+ */
+async function formSession(): Promise<{ cookie: string; token: string }> {
+  const res = await fetch(`${t.url}/notes/new`);
+  const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+  const token = /name="_token" value="([^"]+)"/.exec(await res.text())![1]!;
+  return { cookie, token };
+}
+
+/** DELETE as an API client: a JSON body without a session cookie is exempt from CSRF. */
+const jsonDelete = { method: 'DELETE', headers: json, body: '{}' };
 
 async function post(body: unknown, headers: Record<string, string> = json) {
   return fetch(`${t.url}/notes`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body), redirect: 'manual' });
@@ -48,7 +64,8 @@ describe('notes.create | POST /notes', () => {
   });
 
   it('creates a note from a URL-encoded form with repeated tags', async () => {
-    const res = await post('title=From+a+form&body=hi&tags=a&tags=b', { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' });
+    const { cookie, token } = await formSession();
+    const res = await post(`title=From+a+form&body=hi&tags=a&tags=b&_token=${token}`, { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', cookie });
     expect(res.status).toBe(201);
     expect(await res.json() as any).toMatchObject({ title: 'From a form', body: 'hi', tags: ['a', 'b'] });
   });
@@ -123,11 +140,11 @@ describe('notes.show and notes.delete | /notes/{id}', () => {
     const shown = await fetch(`${t.url}/notes/${id}`, { headers: { accept: 'application/json' } });
     expect(shown.status).toBe(200);
     expect((await shown.json() as any).title).toBe('Short-lived');
-    const deleted = await fetch(`${t.url}/notes/${id}`, { method: 'DELETE', headers: { accept: 'application/json' } });
+    const deleted = await fetch(`${t.url}/notes/${id}`, jsonDelete);
     expect(deleted.status).toBe(204);
     expect(await deleted.text()).toBe('');
     for (const method of ['GET', 'DELETE']) {
-      const gone = await fetch(`${t.url}/notes/${id}`, { method, headers: { accept: 'application/json' } });
+      const gone = await fetch(`${t.url}/notes/${id}`, method === 'GET' ? { headers: { accept: 'application/json' } } : jsonDelete);
       expect(gone.status).toBe(404);
       expect(gone.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       expect(await gone.json() as any).toMatchObject({ type: 'about:blank', status: 404, detail: `Note ${id} does not exist.` });
@@ -136,7 +153,8 @@ describe('notes.show and notes.delete | /notes/{id}', () => {
 
   it('deletes through a form POST with _method=DELETE', async () => {
     const { id } = await (await post({ title: 'Override me' })).json() as any;
-    const res = await fetch(`${t.url}/notes/${id}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: '_method=DELETE' });
+    const { cookie, token } = await formSession();
+    const res = await fetch(`${t.url}/notes/${id}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', cookie }, body: `_method=DELETE&_token=${token}` });
     expect(res.status).toBe(204);
     expect(await t.db.selectFrom('notes').select('id').where('id', '=', id).execute()).toEqual([]);
   });
@@ -157,7 +175,8 @@ describe('notes.new | GET /notes/new', () => {
   });
 
   it('sends a browser form post on to the new note (303)', async () => {
-    const res = await post('title=Browser+note', { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', 'sec-fetch-mode': 'navigate' });
+    const { cookie, token } = await formSession();
+    const res = await post(`title=Browser+note&_token=${token}`, { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', 'sec-fetch-mode': 'navigate', cookie });
     expect(res.status).toBe(303);
     const location = res.headers.get('location')!;
     expect(location).toMatch(/^\/notes\/\d+$/);

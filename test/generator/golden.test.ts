@@ -82,5 +82,17 @@ export const show: Handlers['documents.show'] = async (input, ctx) => {
 export const wrong: Handlers['documents.show'] = () => 'not a document';
 export const name: RouteName = routes[0].name;
 export const params: RouteParams['documents.show'] = { id: 1 };
+
+// The audit models: typed by the generated Database, reachable as ctx.services.models.
+export const audited: Handlers['documents.show'] = async (input, ctx) => {
+  const doc = await ctx.services.models.Document.update(input.id, { title: 'x' }, { where: (eb) => eb('owner_id', '=', 2) });
+  const archived: number = await ctx.services.models.Document.query().where('status', '=', 'published').update({ status: 'archived' });
+  await ctx.services.audit.record({ action: 'documents.probed', details: { archived } });
+  // @ts-expect-error "nope" is not a column of documents
+  await ctx.services.models.Document.update(input.id, { nope: 1 });
+  // @ts-expect-error the key of users is a number
+  await ctx.services.models.User.find('1');
+  return doc!;
+};
 `;
 }

@@ -1,0 +1,43 @@
+/**
+ * The reference app's scheduled tasks (issue 6 item 2; SPEC 3 "prune
+ * command or scheduled prune", SPEC 6.1 rule 11): both run on the app's
+ * workers (`bindery worker`, or `bindery serve --worker`), by `system` via
+ * the task, and catch up a missed night when a worker starts.
+ */
+import { AuditLog, pruneAuditLog, pruneSoftDeleted } from '../runtime/audit/index.js';
+import { defineScheduledTask } from '../runtime/schedule/index.js';
+
+function auditLogOf(services: object): AuditLog {
+  const log = (services as { audit?: unknown }).audit;
+  if (!(log instanceof AuditLog)) throw new Error('the scheduled prunes need the audit log: add audit() to the setup list of app/main.ts');
+  return log;
+}
+
+/** `documents:prune`: remove documents soft-deleted more than 30 days ago (what `bindery prune` does), daily at 03:30 UTC. */
+export const pruneDocuments = defineScheduledTask({
+  name: 'documents:prune',
+  cron: '30 3 * * *',
+  description: 'Remove rows soft-deleted longer ago than their registered period (documents: 30 days).',
+  backfill: '24h',
+  maxAttempts: 5,
+  async run({ services, log }) {
+    const results = await pruneSoftDeleted(auditLogOf(services));
+    for (const r of results) log.info({ table: r.table, deleted: r.deleted }, `documents:prune: ${r.table}: deleted ${r.deleted}`);
+  },
+});
+
+/** `audit:prune`: delete audit entries older than AUDIT_RETENTION_DAYS (what `bindery audit:prune` does), daily at 04:00 UTC. */
+export const pruneAudit = defineScheduledTask({
+  name: 'audit:prune',
+  cron: '0 4 * * *',
+  description: 'Delete audit entries older than AUDIT_RETENTION_DAYS (0 keeps everything).',
+  backfill: '24h',
+  maxAttempts: 5,
+  async run({ services, log }) {
+    const result = await pruneAuditLog(auditLogOf(services));
+    log.info({ result }, 'audit:prune done');
+  },
+});
+
+/** Every scheduled task of the app, for `schedule({ tasks })`. */
+export const scheduledTasks = [pruneDocuments, pruneAudit];

@@ -1,0 +1,70 @@
+/**
+ * The `bindery` section of the project's package.json (docs/generator.md
+ * "Plugin list"; docs/plugins.md):
+ *
+ * ```json
+ * "bindery": { "plugins": ["@bindery/mailprovider"] }   // an app: its plugin list, in load order
+ * "bindery": { "plugin": true }                          // a plugin package: generate for a plugin
+ * ```
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Diagnostics } from '../diagnostics.js';
+
+/** What the generator reads from package.json. */
+export interface ProjectConfig {
+  /** The plugin list (package names, in load order), or `undefined` when package.json has none: then no plugin list file is generated. */
+  readonly plugins: readonly string[] | undefined;
+  /** The project is a plugin package: generate without the `Services` augmentation, importing the runtime as `bindery/runtime`. */
+  readonly isPlugin: boolean;
+}
+
+/** npm package names: optional `@scope/`, then lower-case URL-safe characters. */
+const PACKAGE_NAME = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
+
+/**
+ * Read `<root>/package.json`'s `bindery` section; report bad plugin list entries as diagnostics of package.json.
+ * A missing package.json is no configuration.
+ */
+export async function readProjectConfig(root: string, diagnostics: Diagnostics): Promise<ProjectConfig> {
+  let text: string;
+  try {
+    text = await readFile(join(root, 'package.json'), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { plugins: undefined, isPlugin: false };
+    throw error;
+  }
+  let json: { bindery?: { plugins?: unknown; plugin?: unknown } };
+  try {
+    json = JSON.parse(text) as typeof json;
+  } catch (error) {
+    diagnostics.add({ file: 'package.json', line: 1, column: 1 }, '', `package.json is not valid JSON: ${(error as Error).message}`);
+    return { plugins: undefined, isPlugin: false };
+  }
+  const section = json.bindery;
+  const isPlugin = section?.plugin === true;
+  if (section?.plugins === undefined) return { plugins: undefined, isPlugin };
+  const at = (needle: string) => position(text, needle);
+  if (!Array.isArray(section.plugins)) {
+    diagnostics.add(at('"plugins"'), 'bindery.plugins', 'must be a list of npm package names, e.g. ["@bindery/mailprovider"]');
+    return { plugins: undefined, isPlugin };
+  }
+  const seen = new Set<string>();
+  section.plugins.forEach((entry: unknown, i: number) => {
+    if (typeof entry !== 'string' || !PACKAGE_NAME.test(entry)) {
+      diagnostics.add(at(JSON.stringify(entry)), `bindery.plugins[${i}]`, `${JSON.stringify(entry)} is not an npm package name`);
+    } else if (seen.has(entry)) {
+      diagnostics.add(at(JSON.stringify(entry)), `bindery.plugins[${i}]`, `"${entry}" is listed twice; list each plugin once`);
+    }
+    if (typeof entry === 'string') seen.add(entry);
+  });
+  return { plugins: section.plugins.filter((p): p is string => typeof p === 'string'), isPlugin };
+}
+
+/** 1-based line and column of the first occurrence of `needle` in package.json (1:1 when absent). */
+function position(text: string, needle: string): { file: string; line: number; column: number } {
+  const index = text.indexOf(needle);
+  if (index === -1) return { file: 'package.json', line: 1, column: 1 };
+  const before = text.slice(0, index).split('\n');
+  return { file: 'package.json', line: before.length, column: before[before.length - 1]!.length + 1 };
+}

@@ -1,0 +1,67 @@
+/**
+ * HTTP Basic authentication of the webhook (SPEC 4.4, 5.7): the user name
+ * and password from MAILPROVIDER_WEBHOOK_USER / MAILPROVIDER_WEBHOOK_PASSWORD,
+ * compared in constant time. Missing or wrong credentials get 401 with
+ * `WWW-Authenticate: Basic realm="mailprovider"`; without configured
+ * credentials every request is refused.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { HttpError } from 'bindery/errors';
+import type { Middleware } from 'bindery/http';
+
+/** The credentials the webhook accepts; `undefined` when not configured. */
+export interface WebhookCredentials {
+  readonly user: string | undefined;
+  readonly password: string | undefined;
+}
+
+/** The realm of the challenge. */
+export const REALM = 'mailprovider';
+
+/** Equal strings, in time independent of where they differ and of their lengths (SHA-256 digests compared with `timingSafeEqual`). */
+export function constantTimeEqual(a: string, b: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(a, 'utf8').digest(), createHash('sha256').update(b, 'utf8').digest());
+}
+
+/** The user name and password of an `Authorization: Basic …` header, or `null`. */
+export function parseBasicAuthorization(header: string | undefined): { user: string; password: string } | null {
+  if (header === undefined) return null;
+  const match = /^Basic[ \t]+([A-Za-z0-9+/=._~-]+)[ \t]*$/i.exec(header);
+  if (!match) return null;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon === -1) return null;
+  return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+function unauthorized(message: string): HttpError {
+  return new HttpError(401, message, { code: 'MAILPROVIDER_UNAUTHORIZED', headers: { 'WWW-Authenticate': `Basic realm="${REALM}"` } });
+}
+
+/**
+ * True when `header` carries exactly the expected credentials. Both parts are
+ * always compared (no early exit on a wrong user name).
+ */
+export function credentialsMatch(header: string | undefined, expected: WebhookCredentials): boolean {
+  const given = parseBasicAuthorization(header);
+  if (!expected.user || !expected.password) return false;
+  const user = constantTimeEqual(given?.user ?? '', expected.user);
+  const password = constantTimeEqual(given?.password ?? '', expected.password);
+  return given !== null && user && password;
+}
+
+/**
+ * The middleware `mailprovider.basic_auth`.
+ * @param credentials read per request (the plugin's service holds the settings once booted; `undefined` before).
+ */
+export function basicAuth(credentials: (services: object) => WebhookCredentials | undefined): Middleware {
+  return async (ctx, next) => {
+    const expected = credentials(ctx.services);
+    if (!expected?.user || !expected.password) {
+      ctx.log.error({ code: 'MAILPROVIDER_NOT_CONFIGURED' }, 'mailprovider webhook called without MAILPROVIDER_WEBHOOK_USER and MAILPROVIDER_WEBHOOK_PASSWORD; refused');
+      throw unauthorized('The webhook is not configured to accept any credentials.');
+    }
+    if (!credentialsMatch(ctx.request.headers.authorization, expected)) throw unauthorized('The webhook needs valid HTTP Basic credentials.');
+    return next();
+  };
+}

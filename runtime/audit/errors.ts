@@ -1,0 +1,66 @@
+/**
+ * The audit log's coded errors (runtime/errors/codes.ts "audit";
+ * docs/errors.md).
+ */
+import { HttpError } from '../errors/http-error.js';
+import { CodedError } from '../support/coded-error.js';
+
+/** A tracked model cannot be tracked or used as asked (`BINDERY_AUDIT_MODEL_INVALID`). */
+export class AuditModelError extends CodedError {
+  constructor(message: string) {
+    super('BINDERY_AUDIT_MODEL_INVALID', message);
+  }
+}
+
+/** A row key longer than 255 bytes (`BINDERY_AUDIT_KEY_TOO_LONG`, SPEC 6.1 rule 9). */
+export class AuditKeyTooLongError extends CodedError {
+  constructor(table: string, key: string | undefined, options?: { cause?: unknown }) {
+    const seen = key === undefined ? 'longer than 255 bytes' : `${Buffer.byteLength(key)} bytes long (${JSON.stringify(key.slice(0, 40))}…)`;
+    super('BINDERY_AUDIT_KEY_TOO_LONG', `The key of a row of ${table} is ${seen}; audit entries name rows by keys of at most 255 bytes, so the write was refused.`, options);
+  }
+}
+
+/** An actor ID longer than 100 bytes (`BINDERY_AUDIT_ACTOR_TOO_LONG`, SPEC 6.1 rule 9). */
+export class AuditActorTooLongError extends CodedError {
+  constructor(type: string, id: string) {
+    super('BINDERY_AUDIT_ACTOR_TOO_LONG', `The actor ${type}:${JSON.stringify(id.slice(0, 40))}… has an ID of ${Buffer.byteLength(id)} bytes; audit entries keep actor IDs of at most 100 bytes, so the write was refused.`);
+  }
+}
+
+/** An upsert row without a value in a conflict column (`BINDERY_AUDIT_UPSERT_KEY_MISSING`, SPEC 6.1 rule 7). */
+export class AuditUpsertKeyError extends CodedError {
+  constructor(message: string) {
+    super('BINDERY_AUDIT_UPSERT_KEY_MISSING', message);
+  }
+}
+
+/**
+ * A chunk of a bulk write changed fewer rows than were selected (SPEC 6.1
+ * rule 3, 7 rule 9): everything was rolled back; the write can be retried.
+ * Answers 409 when it reaches a client.
+ */
+export class AuditBulkConflictError extends HttpError {
+  /** Always true: running the write again is safe. */
+  readonly retryable = true;
+  constructor(table: string, selected: number, changed: number) {
+    super(409, `A bulk write to ${table} changed ${changed} of the ${selected} rows selected in one chunk; nothing was written. Try again.`, { code: 'BINDERY_AUDIT_BULK_CONFLICT' });
+  }
+
+  override get name(): string {
+    return 'AuditBulkConflictError';
+  }
+}
+
+/** A history cursor the history did not make (400 on the `cursor` field). */
+export class AuditCursorError extends HttpError {
+  constructor() {
+    super(400, 'The cursor is not valid; start again without it and follow the "next" values of the pages.', {
+      code: 'BINDERY_AUDIT_CURSOR_INVALID',
+      fieldErrors: { cursor: 'The cursor is not valid.' },
+    });
+  }
+
+  override get name(): string {
+    return 'AuditCursorError';
+  }
+}

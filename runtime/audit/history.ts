@@ -1,0 +1,129 @@
+/**
+ * The history of a row (SPEC.md 6.1 rule 13, 4.2 "history"; docs/audit.md
+ * "History"): its own entries and the bulk writes that touched it, newest
+ * first, deleted rows included, paged by an opaque cursor.
+ */
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { actorLabel } from './attribution.js';
+import { AuditCursorError } from './errors.js';
+
+/** One event of a history page. */
+export interface HistoryEvent {
+  /** When the entry was written, RFC 3339. */
+  readonly at: string;
+  /** `user:<id>`, `system`, `erased` or `<type>:<id>`. */
+  readonly actor: string;
+  readonly action: string;
+  /** The request's method and path (no query string), the command or job name; null when unknown. */
+  readonly via: string | null;
+  /** Single-row entries: old and new values, each omitted when empty. */
+  readonly changes?: { readonly old?: Record<string, unknown>; readonly new?: Record<string, unknown> };
+  /** Application events: the details recorded with them. */
+  readonly details?: Record<string, unknown>;
+  /** Bulk entries: how many rows the write touched. */
+  readonly rows?: number;
+}
+
+/** One page: `next` is present whenever the page is full. */
+export interface HistoryPage {
+  readonly events: HistoryEvent[];
+  readonly next?: string;
+}
+
+/** Options of {@link readHistory}. */
+export interface HistoryOptions {
+  /** The `next` of the previous page. */
+  readonly cursor?: string | undefined;
+  /** Events per page, 1 to 1000 (default 50, the reference app's page). */
+  readonly limit?: number;
+}
+
+interface Cursor {
+  readonly at: string;
+  readonly kind: 0 | 1;
+  readonly id: number;
+}
+
+interface EventRow {
+  kind: 0 | 1;
+  id: number;
+  occurred_at: Date;
+  at_text: string;
+  actor_type: string;
+  actor_id: string | null;
+  action: string;
+  via_name: string | null;
+  changes: { old?: Record<string, unknown>; new?: Record<string, unknown> } | null;
+  properties: Record<string, unknown> | null;
+  row_count: number | null;
+}
+
+/**
+ * One page of the history of row `subjectId` of table `subjectType`.
+ *
+ * Order: newest first; at equal times single-row entries before bulk
+ * entries, then by entry ID, newest first. The cursor names the last event
+ * of a page; the next page starts after it, so entries written meanwhile
+ * never shift a page.
+ *
+ * @throws {AuditCursorError} (400) for a cursor the history did not make.
+ */
+export async function readHistory(db: Kysely<any>, subjectType: string, subjectId: string, options: HistoryOptions = {}): Promise<HistoryPage> {
+  const limit = options.limit ?? 50;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw new RangeError(`history limit must be from 1 to 1000, got ${limit}`);
+  const cursor = options.cursor === undefined || options.cursor === '' ? undefined : decodeCursor(options.cursor);
+  const after = (kind: 0 | 1, alias: string): RawBuilder<unknown> => {
+    if (cursor === undefined) return sql``;
+    const at = sql.raw(`${alias}.occurred_at`);
+    const id = sql.raw(`${alias}.id`);
+    const t = sql`cast(${cursor.at} as timestamptz)`;
+    if (kind > cursor.kind) return sql` and ${at} <= ${t}`;
+    if (kind < cursor.kind) return sql` and ${at} < ${t}`;
+    return sql` and (${at} < ${t} or (${at} = ${t} and ${id} < ${cursor.id}))`;
+  };
+  const result = await sql<EventRow>`select * from (
+      (select 0 as kind, l.id, l.occurred_at, to_json(l.occurred_at) #>> '{}' as at_text, l.actor_type, l.actor_id, l.action, l.via_name, l.changes, l.properties, null::integer as row_count
+        from audit_log l
+        where l.subject_type = ${subjectType} and l.subject_id = ${subjectId}${after(0, 'l')}
+        order by l.occurred_at desc, l.id desc limit ${limit})
+      union all
+      (select 1 as kind, b.id, b.occurred_at, to_json(b.occurred_at) #>> '{}' as at_text, b.actor_type, b.actor_id, b.action, b.via_name, null::jsonb as changes, null::jsonb as properties, b.row_count
+        from audit_bulk_items i join audit_bulk b on b.id = i.bulk_id
+        where i.subject_type = ${subjectType} and i.subject_id = ${subjectId}${after(1, 'b')}
+        order by b.occurred_at desc, b.id desc limit ${limit})
+    ) e order by occurred_at desc, kind, id desc limit ${limit}`.execute(db);
+  const rows = result.rows;
+  const events = rows.map(toEvent);
+  const last = rows[rows.length - 1];
+  return last !== undefined && rows.length === limit ? { events, next: encodeCursor({ at: last.at_text, kind: last.kind, id: last.id }) } : { events };
+}
+
+function toEvent(row: EventRow): HistoryEvent {
+  const base = { at: row.occurred_at.toISOString(), actor: actorLabel(row.actor_type, row.actor_id), action: row.action, via: row.via_name };
+  if (row.kind === 1) return { ...base, rows: row.row_count ?? 0 };
+  const changes: { old?: Record<string, unknown>; new?: Record<string, unknown> } = {};
+  if (row.changes?.old && Object.keys(row.changes.old).length > 0) changes.old = row.changes.old;
+  if (row.changes?.new && Object.keys(row.changes.new).length > 0) changes.new = row.changes.new;
+  return row.properties === null ? { ...base, changes } : { ...base, changes, details: row.properties };
+}
+
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.at, cursor.kind, cursor.id])).toString('base64url');
+}
+
+const AT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?(Z|[+-]\d\d(:\d\d)?)$/;
+
+function decodeCursor(text: string): Cursor {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 3) {
+      const [at, kind, id] = value as unknown[];
+      if (typeof at === 'string' && AT.test(at) && (kind === 0 || kind === 1) && Number.isSafeInteger(id) && (id as number) > 0) {
+        return { at, kind, id: id as number };
+      }
+    }
+  } catch {
+    // fall through: not base64url JSON
+  }
+  throw new AuditCursorError();
+}

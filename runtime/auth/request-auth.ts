@@ -1,0 +1,117 @@
+/**
+ * `ctx.auth`: who is making this request (SPEC.md 5.1 rules 2–3, 5.5, 5.8).
+ *
+ * Two guards make one: the session guard (the `auth` middleware: the user ID
+ * in the session, or a remember-me cookie) and the bearer-token guard (the
+ * `token` middleware: `Authorization: Bearer <id>|<secret>`). Both build a
+ * {@link RequestAuth}; handlers and the `require` guard use only this.
+ *
+ * The user is loaded from the database once per request, on first use.
+ */
+import type { Actor } from '../context/execution-context.js';
+import { BinderyError } from '../errors/bindery-error.js';
+
+/** How the current user was identified. */
+export type AuthVia = 'session' | 'remember' | 'token';
+
+/** The bearer token of a request signed in by token (never the secret). */
+export interface RequestToken {
+  /** The token's ID (the part before `|`). */
+  readonly id: string;
+  readonly name: string;
+  readonly abilities: readonly string[];
+}
+
+/** How a guard loads the request's user. */
+export interface RequestAuthOptions<U> {
+  readonly via: AuthVia;
+  /** The user's authentication ID when known before loading (from the session or the token row). */
+  readonly id: string;
+  /** Load the user; resolves `null` when the user is gone (a deleted account). */
+  readonly load: () => Promise<U | null>;
+  /** The token, when signed in by one. */
+  readonly token?: RequestToken;
+}
+
+/**
+ * The identity of one request: a guest (no options) or a signed-in user.
+ *
+ * @example
+ *   const user = await ctx.auth.user();          // null for a guest
+ *   if (!ctx.auth.can('profile:read')) …         // session users may do anything
+ */
+export class RequestAuth<U = unknown> {
+  readonly #options: RequestAuthOptions<U> | null;
+  #loaded: Promise<U | null> | undefined;
+  #loading = false;
+
+  /** A guest when `options` is `null`. */
+  constructor(options: RequestAuthOptions<U> | null) {
+    this.#options = options;
+  }
+
+  /** The authentication ID of the signed-in user (known without loading it), or `null` for a guest. */
+  get id(): string | null {
+    return this.#options?.id ?? null;
+  }
+
+  /** How the user was identified, or `null` for a guest. */
+  get via(): AuthVia | null {
+    return this.#options?.via ?? null;
+  }
+
+  /** The token of a request signed in by bearer token, else `null`. */
+  get token(): RequestToken | null {
+    return this.#options?.token ?? null;
+  }
+
+  /** True when the request is signed in (the user may still turn out to be gone). */
+  get signedIn(): boolean {
+    return this.#options !== null;
+  }
+
+  /**
+   * The signed-in user, loaded once per request on first use; `null` for a guest
+   * or when the user no longer exists.
+   * @throws {BinderyError} `BINDERY_AUTH_USER_LOADING` when asked for while it is being loaded (SPEC 7 rule 9).
+   */
+  user(): Promise<U | null> {
+    if (this.#options === null) return Promise.resolve(null);
+    if (this.#loaded !== undefined) {
+      if (this.#loading) {
+        throw new BinderyError('BINDERY_AUTH_USER_LOADING', 'The current user was asked for while it is being loaded: the user lookup (UserProvider.findById) must not ask for ctx.auth.user().');
+      }
+      return this.#loaded;
+    }
+    this.#loading = true;
+    this.#loaded = this.#options.load().finally(() => { this.#loading = false; });
+    return this.#loaded;
+  }
+
+  /**
+   * Whether the request may use `ability` (SPEC 5.5): a user signed in by
+   * session may do anything; a token only what it lists; a guest nothing.
+   */
+  can(ability: string): boolean {
+    if (this.#options === null) return false;
+    if (this.#options.token === undefined) return true;
+    return this.#options.token.abilities.includes(ability);
+  }
+
+  /**
+   * The actor for the audit log (SPEC 5.8): `user:<id>` for a signed-in user,
+   * `null` for a guest.
+   * @throws {BinderyError} `BINDERY_AUTH_USER_GONE` when a signed-in user cannot be loaded (the write must fail).
+   */
+  async actor(): Promise<Actor | null> {
+    if (this.#options === null) return null;
+    const user = await this.user();
+    if (user === null) {
+      throw new BinderyError('BINDERY_AUTH_USER_GONE', `The signed-in user ${this.#options.id} cannot be loaded (deleted?); the change is not attributed to anyone, so it is refused.`);
+    }
+    return { type: 'user', id: this.#options.id };
+  }
+}
+
+/** The guest identity (shared; it holds nothing). */
+export const GUEST: RequestAuth<never> = new RequestAuth<never>(null);

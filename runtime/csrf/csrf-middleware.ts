@@ -1,0 +1,67 @@
+/**
+ * The `csrf` middleware (SPEC.md 5.4; docs/csrf.md). It runs after `session`
+ * on page routes; API routes have neither.
+ *
+ * GET, HEAD, OPTIONS and TRACE pass. Every other method goes through two
+ * layers: the browser's own cross-site marks (layer 1, {@link sameOriginRequest}),
+ * then the session's token, sent as the form field `_token` (URL-encoded or
+ * multipart) or the `X-CSRF-Token` header (layer 2). Either failure is 403.
+ *
+ * One exemption: a request with a JSON body (`application/json` or
+ * `+json` — a content type no page of another site can send without a CORS
+ * preflight) and no session cookie carries no ambient credentials, so API
+ * clients such as `curl` need no token. With a session cookie, JSON requests
+ * are checked like the rest (send the header).
+ */
+import { isUrlEncoded } from '../binding/body-kind.js';
+import { MultipartBody } from '../binding/multipart.js';
+import { SessionError } from '../session/errors.js';
+import { isJsonType } from '../http/client-kind.js';
+import type { Middleware } from '../http/handler.js';
+import type { HttpRequestContext } from '../http/request-context.js';
+import type { FastifyRequest } from 'fastify';
+import { CsrfError } from './csrf-error.js';
+import { sameOriginRequest } from './origin-check.js';
+
+/** Header carrying the token for htmx and fetch calls. */
+export const CSRF_HEADER = 'x-csrf-token';
+/** Form field carrying the token. */
+export const CSRF_FIELD = '_token';
+
+/** The `csrf` middleware. */
+export function createCsrfMiddleware(): Middleware {
+  return function csrf(context, next) {
+    const ctx = context as HttpRequestContext;
+    const request = ctx.request;
+    const method = request.method;
+    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || method === 'TRACE') return next();
+    const session = ctx.sessionState;
+    if (session === undefined) {
+      return Promise.reject(new SessionError('BINDERY_CSRF_WITHOUT_SESSION', `Route "${ctx.route.name}" runs the csrf middleware without the session middleware before it; list them as [session, csrf] in the route's group in schema/*.yaml.`));
+    }
+    const headers = request.headers;
+    const contentType = headers['content-type'];
+    if (contentType !== undefined && isJsonType(mediaType(contentType)) && !session.hasCookie) return next();
+    if (!sameOriginRequest(headers)) return Promise.reject(new CsrfError('cross-origin'));
+    const token = submittedToken(request);
+    if (token === undefined || !session.verifyCsrfToken(token)) return Promise.reject(new CsrfError('token'));
+    return next();
+  };
+}
+
+/** The token the request carries: the `X-CSRF-Token` header, else the form field `_token` (first value). */
+export function submittedToken(request: FastifyRequest): string | undefined {
+  const header = request.headers[CSRF_HEADER];
+  if (typeof header === 'string' && header !== '') return header;
+  const body = request.body;
+  let value: unknown;
+  if (body instanceof MultipartBody) value = body.fields[CSRF_FIELD];
+  else if (body !== null && typeof body === 'object' && isUrlEncoded(request.headers['content-type'])) value = (body as Record<string, unknown>)[CSRF_FIELD];
+  if (Array.isArray(value)) value = value[0];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function mediaType(value: string): string {
+  const semi = value.indexOf(';');
+  return (semi === -1 ? value : value.slice(0, semi)).trim().toLowerCase();
+}

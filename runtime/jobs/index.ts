@@ -1,0 +1,36 @@
+/**
+ * Jobs on graphile-worker (issue 6 item 1; docs/jobs.md): declaring jobs,
+ * queuing them inside transactions with the actor that queued them, running
+ * them with `bindery worker` or `bindery serve --worker`, retries with
+ * backoff, failed jobs with their error.
+ */
+import type { RunningWorker, WorkerOptions } from './jobs-runtime.js';
+import { requireJobsRuntime } from './jobs-runtime.js';
+
+export { defineJob, isJobDefinition, type JobContext, type JobDefinition, type JobOrigin, type JobPayloads, type JobSpec, type PayloadOf, type RetryPolicy } from './define-job.js';
+export { Queue, type AddJobOptions, type JobName, type QueuedJob } from './queue.js';
+export { jobs, jobsSettings, type JobsOptions } from './jobs-step.js';
+export { jobsRuntimeOf, requireJobsRuntime, JobsRuntime, type RunningWorker, type TaskRegistration, type WorkerOptions } from './jobs-runtime.js';
+export { listFailedJobs, retryJob, type FailedJob } from './failed-jobs.js';
+export { JobDefinitionError, JobPayloadError, JobsNotSetUpError, UnknownJobError } from './errors.js';
+export { isNamespacedName, namespaceOf, NAMESPACED_NAME } from './names.js';
+export { formatTable } from './format-table.js';
+
+/**
+ * Start the worker of a booted app in this process (what `bindery worker`
+ * and `bindery serve --worker` do): every job, scheduled task and
+ * asynchronous listener of the app and its plugins runs here.
+ *
+ * @param services the booted app's services (`bootApp(...).services`, `startApp(...).services`).
+ * @param options concurrency and poll interval (default: `JOBS_CONCURRENCY`, `JOBS_POLL_INTERVAL`).
+ * @returns the running worker; `stop()` waits for running jobs. The app's close also stops it.
+ * @throws {JobsNotSetUpError} when the app has no `jobs()` step, or a worker already runs in this process.
+ * @example
+ *   const booted = await bootApp(app, env, out);
+ *   const worker = await startWorker(booted.services);
+ *   // … on SIGTERM:
+ *   await booted.close(); // stops the worker first
+ */
+export function startWorker(services: object, options: WorkerOptions = {}): Promise<RunningWorker> {
+  return requireJobsRuntime(services, 'The worker').startWorker(options);
+}

@@ -1,0 +1,90 @@
+/**
+ * The `jobs()` setup step (issue 6 item 1; docs/jobs.md).
+ *
+ * At boot it migrates graphile-worker's schema (`graphile_worker`, which
+ * migrates itself), registers the app's jobs, puts the queue in
+ * `ctx.services.queue`, and asks requests to run inside their execution
+ * context so queued jobs learn who queued them (SPEC 5.8). The worker is not
+ * started here: `bindery worker` or `bindery serve --worker` start it once
+ * every step (and plugin) has added its tasks; shutdown stops it before the
+ * database closes.
+ */
+import type { SetupStep } from '../app/setup-step.js';
+import { defineSettings } from '../config/define-settings.js';
+import { durationSetting, integerSetting } from '../config/parsers.js';
+import type { Services } from '../http/context.js';
+import { JobsFailedCommand } from './commands/jobs-failed.js';
+import { JobsRetryCommand } from './commands/jobs-retry.js';
+import type { JobDefinition } from './define-job.js';
+import { JobDefinitionError } from './errors.js';
+import { attachJobsRuntime, JobsRuntime } from './jobs-runtime.js';
+import type { Queue } from './queue.js';
+
+declare module '../http/context.js' {
+  interface Services {
+    /** The job queue (`jobs()` setup step): `await ctx.services.queue.add(job, payload, { tx })`. */
+    queue: Queue;
+  }
+}
+
+/** Settings of the `jobs()` step. */
+export const jobsSettings = defineSettings({
+  JOBS_CONCURRENCY: {
+    description: 'How many jobs one worker process runs at the same time (bindery worker, bindery serve --worker).',
+    parser: integerSetting({ min: 1, max: 100 }),
+    default: '5',
+  },
+  JOBS_POLL_INTERVAL: {
+    description: 'How often the worker looks for jobs that became due (retries, jobs queued to run later); new jobs start at once.',
+    parser: durationSetting({ min: 100, max: 3_600_000 }),
+    default: '2s',
+  },
+});
+
+/** Options of {@link jobs}. */
+export interface JobsOptions {
+  /** The app's own jobs (plugins bring theirs in their manifests). */
+  readonly jobs?: readonly JobDefinition<any>[];
+}
+
+/**
+ * The setup step that brings jobs to an app: list it before `schedule()`,
+ * `events()` and the plugins.
+ *
+ * @param options `jobs`: the app's jobs.
+ * @returns the step to put in `defineApp({ setup: [...] })`.
+ * @throws {JobDefinitionError} when a job is listed twice.
+ * @example
+ *   setup: [jobs({ jobs: [sendWelcome] }), schedule({ tasks: [pruneDocuments] }), events(), ...plugins(pluginList)]
+ */
+export function jobs(options: JobsOptions = {}): SetupStep {
+  const list = options.jobs ?? [];
+  const names = new Set<string>();
+  for (const job of list) {
+    if (names.has(job.name)) throw new JobDefinitionError(`jobs() lists the job "${job.name}" twice; keep one.`);
+    names.add(job.name);
+  }
+  return {
+    name: 'jobs',
+    call: 'jobs()',
+    settings: jobsSettings,
+    commands: [JobsFailedCommand, JobsRetryCommand],
+    async setup(ctx) {
+      ctx.useExecutionContext();
+      const settings = ctx.settingsOf(jobsSettings);
+      const runtime = new JobsRuntime({
+        database: ctx.database,
+        log: ctx.log,
+        services: ctx.services as unknown as Services,
+        appName: ctx.app.name,
+        concurrency: settings.JOBS_CONCURRENCY,
+        pollIntervalMs: settings.JOBS_POLL_INTERVAL,
+      });
+      for (const job of list) runtime.registerJob(job, 'jobs()');
+      await runtime.migrate();
+      ctx.services.queue = runtime.queue;
+      attachJobsRuntime(ctx.services, runtime);
+      ctx.onClose(() => runtime.stopWorker());
+    },
+  };
+}

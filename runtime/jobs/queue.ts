@@ -1,0 +1,135 @@
+/**
+ * Queuing jobs (issue 6 item 1; docs/jobs.md "Queuing"; STACK.md gotcha 5).
+ *
+ * `queue.add` runs `select … from graphile_worker.add_job(…)` on the Kysely
+ * instance or transaction it is given, so a job added inside a transaction
+ * exists only if that transaction commits: a rolled-back job never runs.
+ * The actor of the work that queues it (SPEC 5.8) and its request ID travel
+ * in the stored payload and become the job's `origin`.
+ */
+import { sql, type Kysely } from 'kysely';
+import { currentContext, resolveActor } from '../context/execution-context.js';
+import type { JobDefinition, JobOrigin, JobPayloads } from './define-job.js';
+import { wrapPayload } from './envelope.js';
+import { JobPayloadError, UnknownJobError } from './errors.js';
+import type { JobsRuntime, TaskRegistration } from './jobs-runtime.js';
+
+/** Options of {@link Queue.add}. */
+export interface AddJobOptions {
+  /**
+   * The Kysely transaction to queue in (`db.transaction().execute(async (tx) => …)`):
+   * the job is queued only if it commits. Default: the app's database, outside any transaction.
+   */
+  readonly tx?: Kysely<any>;
+  /** Run no earlier than this time (default: now). */
+  readonly runAt?: Date;
+  /**
+   * A unique key: queuing again with the same key replaces the waiting job
+   * (graphile-worker's `job_key`, mode `replace`) instead of adding a second one.
+   */
+  readonly jobKey?: string;
+  /** Overrides the job's `maxAttempts`. */
+  readonly maxAttempts?: number;
+  /** Overrides the job's `priority`. */
+  readonly priority?: number;
+  /** Overrides the job's `queueName`. */
+  readonly queueName?: string;
+}
+
+/** A queued job: graphile-worker's job ID (a decimal string) and the job's name. */
+export interface QueuedJob {
+  readonly id: string;
+  readonly name: string;
+}
+
+/** Names of jobs with a registered payload type (see {@link JobPayloads}). */
+export type JobName = keyof JobPayloads & string;
+
+/** The queue: `ctx.services.queue` in handlers, jobs and commands once `jobs()` is set up. */
+export class Queue {
+  readonly #runtime: JobsRuntime;
+  readonly #db: Kysely<any>;
+
+  /** @internal Made by the `jobs()` setup step. */
+  constructor(runtime: JobsRuntime, db: Kysely<any>) {
+    this.#runtime = runtime;
+    this.#db = db;
+  }
+
+  /**
+   * Queue a job.
+   *
+   * The payload is checked by the job's `payload` function (when it has
+   * one), then stored with the current actor (SPEC 5.8: explicit actor,
+   * signed-in user, the origin of the job running now, else `system`) and
+   * request ID.
+   *
+   * @param job the job's definition, or its name when its payload type is declared in {@link JobPayloads}.
+   * @param payload JSON: objects, arrays, strings, numbers, booleans, null.
+   * @param options `tx` to queue inside a transaction; `runAt`, `jobKey`, and overrides of the retry policy.
+   * @returns the job's ID and name.
+   * @throws {UnknownJobError} when no setup step or plugin declares the job.
+   * @throws {JobPayloadError} when the payload check refuses it or it is not JSON; nothing is queued.
+   * @throws whatever loading the signed-in user throws (attribution fails, and the queuing with it).
+   * @example
+   *   await db.transaction().execute(async (tx) => {
+   *     const user = await tx.insertInto('users').values(row).returningAll().executeTakeFirstOrThrow();
+   *     await services.queue.add(sendWelcome, { userId: user.id }, { tx }); // queued only if the insert commits
+   *   });
+   */
+  add<N extends JobName>(job: N, payload: JobPayloads[N], options?: AddJobOptions): Promise<QueuedJob>;
+  add<P>(job: JobDefinition<P>, payload: P, options?: AddJobOptions): Promise<QueuedJob>;
+  async add(job: string | JobDefinition<unknown>, payload: unknown, options: AddJobOptions = {}): Promise<QueuedJob> {
+    const name = typeof job === 'string' ? job : job.name;
+    const registration = this.#runtime.task(name);
+    if (registration === undefined || registration.kind !== 'job') {
+      const known = this.#runtime.taskNames('job');
+      throw new UnknownJobError(`No job is named "${name}"${registration ? ` (it is a ${registration.kind === 'schedule' ? 'scheduled task' : 'listener'}, queued by bindery itself)` : ''}; declare it in jobs({ jobs: [...] }) or a plugin manifest.${known.length ? ` Known jobs: ${known.join(', ')}.` : ''}`);
+    }
+    return this.enqueue(registration, payload, options);
+  }
+
+  /**
+   * Queue any registered task (job, scheduled task, asynchronous listener) — what `add`,
+   * `events.emit` and `bindery schedule:run` use. @internal
+   */
+  async enqueue(task: TaskRegistration, payload: unknown, options: AddJobOptions = {}): Promise<QueuedJob> {
+    // Checked now so a bad payload fails the caller; stored as given and checked again when it runs.
+    if (task.parse) checkPayload(task, payload);
+    const context = currentContext();
+    const origin: JobOrigin = {
+      actor: await resolveActor(context),
+      ...(context?.requestId !== undefined ? { requestId: context.requestId } : {}),
+      ...(context !== undefined ? { via: { kind: context.via.kind, name: context.via.name } } : {}),
+    };
+    let text: string;
+    try {
+      text = JSON.stringify(wrapPayload(payload === undefined ? null : payload, origin));
+    } catch (error) {
+      throw new JobPayloadError(`The payload of job "${task.name}" is not JSON: ${(error as Error).message}. Pass plain objects, arrays, strings, numbers, booleans and null.`, { cause: error });
+    }
+    const policy = task.policy;
+    const executor = options.tx ?? this.#db;
+    const result = await sql<{ id: string }>`select id::text as id from graphile_worker.add_job(
+      ${task.name}::text,
+      ${text}::json,
+      queue_name => ${options.queueName ?? policy.queueName ?? null}::text,
+      run_at => ${options.runAt ?? null}::timestamptz,
+      max_attempts => ${options.maxAttempts ?? policy.maxAttempts ?? null}::int,
+      job_key => ${options.jobKey ?? null}::text,
+      priority => ${options.priority ?? policy.priority ?? null}::int
+    )`.execute(executor);
+    const id = result.rows[0]?.id;
+    if (id === undefined) throw new Error(`graphile_worker.add_job returned no row for "${task.name}"`);
+    return { id, name: task.name };
+  }
+}
+
+/** Run a task's payload check, turning its failure into a {@link JobPayloadError}. */
+export function checkPayload(task: TaskRegistration, payload: unknown): unknown {
+  try {
+    return task.parse!(payload);
+  } catch (error) {
+    throw new JobPayloadError(`The payload of "${task.name}" was refused: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The database driver (`SESSION_DRIVER=database`; SPEC.md 5.1 rule 7, 9):
+ * one row per session in `bindery_sessions` (migration set `session`), the
+ * cookie holding only the encrypted session ID. Regenerating deletes the old
+ * row and invalidating deletes the row, so a copy of the cookie made before
+ * login, logout or `invalidate()` stops working.
+ *
+ * Expired rows are deleted once an hour (and at boot).
+ */
+import { sql, type Kysely } from 'kysely';
+import { SessionError } from '../errors.js';
+import { parseRecord, serializeRecord, type SessionRecord } from '../session-record.js';
+import type { SessionDriver, SessionStore } from '../session-store.js';
+
+/** Encryption purpose of the database driver's cookie (the session ID). */
+export const SESSION_ID_PURPOSE = 'session-id';
+
+/** How often expired rows are deleted (ms). */
+export const PRUNE_INTERVAL_MS = 3_600_000;
+
+/** `SESSION_DRIVER=database`. */
+export const databaseDriver: SessionDriver = async (ctx) => {
+  const { encrypter, cookieName, database, lifetimeMs, maxLifetimeMs, now, log } = ctx;
+  if (database === undefined) {
+    throw new SessionError('BINDERY_SESSION_DRIVER_FAILED', 'SESSION_DRIVER=database needs the app database, but the session layer was built without one.');
+  }
+  const db = database.db as Kysely<any>;
+  const options = { context: cookieName };
+
+  const prune = async (): Promise<number> => {
+    const t = now();
+    const idle = new Date(t - lifetimeMs);
+    const result = maxLifetimeMs > 0
+      ? await sql`DELETE FROM bindery_sessions WHERE last_used_at < ${idle} OR started_at < ${new Date(t - maxLifetimeMs)}`.execute(db)
+      : await sql`DELETE FROM bindery_sessions WHERE last_used_at < ${idle}`.execute(db);
+    return Number(result.numAffectedRows ?? 0n);
+  };
+  const runPrune = () => {
+    prune().then(
+      (n) => { if (n > 0) log.debug({ deleted: n }, 'expired sessions deleted'); },
+      (error: unknown) => log.warn({ err: error, code: 'BINDERY_SESSION_DRIVER_FAILED' }, 'deleting expired sessions failed'),
+    );
+  };
+  try {
+    await prune();
+  } catch (error) {
+    throw new SessionError('BINDERY_SESSION_DRIVER_FAILED', `SESSION_DRIVER=database cannot use the table bindery_sessions: ${(error as Error).message}. Run "bindery migrate" (the session migration set creates it).`, { cause: error });
+  }
+  const timer = setInterval(runPrune, PRUNE_INTERVAL_MS);
+  timer.unref();
+
+  const store: SessionStore = {
+    eager: true,
+    async read(cookieValue) {
+      const opened = encrypter.open(SESSION_ID_PURPOSE, cookieValue, options);
+      if (opened === null) return null;
+      const id = opened.plaintext.toString('utf8');
+      const result = await sql<{ data: unknown }>`SELECT data FROM bindery_sessions WHERE id = ${id}`.execute(db);
+      const row = result.rows[0];
+      if (row === undefined) return null;
+      const record = parseRecord(row.data);
+      return record !== null && record.id === id ? record : null;
+    },
+    async write(record: SessionRecord, revoke) {
+      const data = serializeRecord(record);
+      const started = new Date(record.startedAt);
+      const used = new Date(record.lastUsedAt);
+      if (revoke !== null && revoke !== record.id) {
+        await sql`WITH gone AS (DELETE FROM bindery_sessions WHERE id = ${revoke})
+          INSERT INTO bindery_sessions (id, data, user_id, started_at, last_used_at) VALUES (${record.id}, ${data}::jsonb, ${record.userId}, ${started}, ${used})
+          ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, user_id = EXCLUDED.user_id, started_at = EXCLUDED.started_at, last_used_at = EXCLUDED.last_used_at`.execute(db);
+      } else {
+        await sql`INSERT INTO bindery_sessions (id, data, user_id, started_at, last_used_at) VALUES (${record.id}, ${data}::jsonb, ${record.userId}, ${started}, ${used})
+          ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, user_id = EXCLUDED.user_id, started_at = EXCLUDED.started_at, last_used_at = EXCLUDED.last_used_at`.execute(db);
+      }
+      return encrypter.seal(SESSION_ID_PURPOSE, record.id, options);
+    },
+    async revoke(id) {
+      await sql`DELETE FROM bindery_sessions WHERE id = ${id}`.execute(db);
+    },
+    async revokeUser(userId, exceptId = null) {
+      const result = exceptId === null
+        ? await sql`DELETE FROM bindery_sessions WHERE user_id = ${userId}`.execute(db)
+        : await sql`DELETE FROM bindery_sessions WHERE user_id = ${userId} AND id <> ${exceptId}`.execute(db);
+      return Number(result.numAffectedRows ?? 0n);
+    },
+    close() {
+      clearInterval(timer);
+    },
+  };
+  return store;
+};
+

@@ -1,0 +1,72 @@
+/**
+ * The `session` middleware (SPEC.md 5.1 rule 1: session, then CSRF, then
+ * auth; DESIGN.md 4; docs/sessions.md).
+ *
+ * Per request it makes the lazy {@link Session} (`ctx.session`) and lets
+ * the rest of the pipeline run. Once the chain has finished — through the
+ * pipeline's outcome hook, so no promise turn is added to requests that
+ * never touch the session — it turns a browser form's validation failure
+ * into the form round trip (SPEC 7 rule 6), and writes the session before
+ * the response: right away for most results, after rendering for pages (so
+ * a CSRF token made while rendering is saved).
+ */
+import type { RequestContext } from '../http/context.js';
+import type { Middleware } from '../http/handler.js';
+import type { OutcomeHook } from '../http/outcome-hook.js';
+import type { HttpRequestContext } from '../http/request-context.js';
+import { addVary } from '../http/vary.js';
+import { RESULT, redirect, type TaggedResult } from '../results/result.js';
+import { flashRoundTrip, roundTripErrors } from './form-round-trip.js';
+import { Session } from './session.js';
+import type { SessionManager } from './session-manager.js';
+
+/**
+ * The session middleware of an app.
+ * @param manager from `createSessionManager`.
+ */
+export function createSessionMiddleware(manager: SessionManager): Middleware {
+  const eager = manager.store.eager;
+  return function session(context, next) {
+    const ctx = context as HttpRequestContext;
+    const s = new Session(manager, ctx);
+    ctx.sessionState = s;
+    ctx.outcomeHook = SESSION_OUTCOME;
+    if (eager && s.hasCookie) return s.preload().then(() => next());
+    return next();
+  };
+}
+
+/** What happens once the chain has finished (shared by every request). */
+const SESSION_OUTCOME: OutcomeHook = {
+  onResult(context, result) {
+    const ctx = context as HttpRequestContext;
+    const s = ctx.sessionState!;
+    if (ctx.request.headers['hx-request'] === 'true') addVary(ctx.reply, 'HX-Request');
+    if (isPage(result)) {
+      s.deferCommit();
+      return result;
+    }
+    const writing = s.commit();
+    return writing === undefined ? result : writing.then(() => result);
+  },
+  onError(context, error) {
+    return failed(context as HttpRequestContext, error);
+  },
+};
+
+async function failed(ctx: HttpRequestContext & RequestContext, error: unknown): Promise<unknown> {
+  const s = ctx.sessionState!;
+  if (ctx.request.headers['hx-request'] === 'true') addVary(ctx.reply, 'HX-Request');
+  const fieldErrors = roundTripErrors(ctx, error);
+  if (fieldErrors !== undefined) {
+    const target = flashRoundTrip(ctx, fieldErrors);
+    await s.commit();
+    return redirect(target);
+  }
+  await s.commit();
+  throw error;
+}
+
+function isPage(result: unknown): boolean {
+  return typeof result === 'object' && result !== null && (result as Partial<TaggedResult>)[RESULT] === 'page';
+}

@@ -1,0 +1,91 @@
+/**
+ * The helpers every page gets (docs/pages.md "Page data"; SPEC.md 4.6,
+ * 5.4, 7 rule 6): route URLs, asset URLs, the masked CSRF token (form field
+ * and htmx header), flashed messages, field errors and old input.
+ *
+ * Templates read them on `it` next to the handler's data (which wins on a
+ * name clash). Values written with `<%~ %>` are already HTML; everything
+ * else goes through `<%= %>` and is escaped.
+ */
+import { escapeHtml } from '../errors/html.js';
+import type { PageSession } from './page-session.js';
+
+/** What pages need from the static assets (runtime/assets' manifest implements it). */
+export interface AssetUrls {
+  /**
+   * The URL of an asset with its content hash: `app.css` → `/assets/app.css?v=1a2b3c4d5e6f`.
+   * @throws {Error} when no such asset exists (the page fails to render, showing the name).
+   */
+  url(path: string): string;
+}
+
+/** The helpers on `it`. */
+export interface PageHelpers {
+  /** URL path of a named route: `it.url('notes.show', { id: 3 })`. */
+  url(route: string, params?: Readonly<Record<string, string | number>>): string;
+  /** URL of a static asset with `?v=<hash>`: `it.asset('app.css')`. */
+  asset(path: string): string;
+  /** The CSRF token masked with a fresh pad ('' on routes without a session). */
+  csrfToken(): string;
+  /** `<input type="hidden" name="_token" value="…">` for a form ('' without a session); write it with `<%~ %>`. */
+  csrfField(): string;
+  /** JSON for `hx-headers`: `{"X-CSRF-Token":"…"}` (`{}` without a session); write it with `<%= %>` inside a double-quoted attribute. */
+  hxHeaders(): string;
+  /** The status message flashed under `status` by the previous request, or `undefined`. */
+  readonly status: string | undefined;
+  /** Any value flashed by the previous request. */
+  flashed(key: string): unknown;
+  /** Field errors of the failed form that redirected here, by field name (empty when none). */
+  readonly errors: Readonly<Record<string, string>>;
+  /** The error of one field, or `undefined`. */
+  error(name: string): string | undefined;
+  /** The value a field had in the failed form (first value of a list), else `fallback` (default ''). */
+  old(name: string, fallback?: string): string;
+  /** Every value a list field had in the failed form, else `fallback` (default `[]`). */
+  oldList(name: string, fallback?: readonly string[]): string[];
+}
+
+/** What the helpers read from the request. */
+export interface PageTarget {
+  url(route: string, params?: Readonly<Record<string, string | number>>): string;
+}
+
+const NO_ERRORS: Readonly<Record<string, string>> = Object.freeze({});
+
+/**
+ * The helpers of one page render.
+ * @param session the request's session, `undefined` on routes without the session middleware.
+ * @param assets the app's assets, `undefined` when `assets()` is not set up (`asset()` then throws).
+ */
+export function pageHelpers(target: PageTarget, session: PageSession | undefined, assets: AssetUrls | undefined): PageHelpers {
+  const errors = session?.errors ?? NO_ERRORS;
+  const old = session?.oldInput ?? NO_ERRORS;
+  const status = session?.flashed('status');
+  const csrfToken = () => (session === undefined ? '' : session.csrfToken());
+  return {
+    url: (route, params) => target.url(route, params),
+    asset(path) {
+      if (assets === undefined) throw new Error(`it.asset(${JSON.stringify(path)}) needs the assets() setup step in app/main.ts.`);
+      return assets.url(path);
+    },
+    csrfToken,
+    csrfField: () => (session === undefined ? '' : `<input type="hidden" name="_token" value="${escapeHtml(csrfToken())}">`),
+    hxHeaders: () => (session === undefined ? '{}' : JSON.stringify({ 'X-CSRF-Token': csrfToken() })),
+    status: typeof status === 'string' ? status : undefined,
+    flashed: (key) => session?.flashed(key),
+    errors,
+    error: (name) => (Object.hasOwn(errors, name) ? errors[name] : undefined),
+    old(name, fallback = '') {
+      const v = Object.hasOwn(old, name) ? old[name] : undefined;
+      if (typeof v === 'string') return v;
+      if (Array.isArray(v) && v.length > 0) return v[0]!;
+      return fallback;
+    },
+    oldList(name, fallback = []) {
+      const v = Object.hasOwn(old, name) ? old[name] : undefined;
+      if (typeof v === 'string') return [v];
+      if (Array.isArray(v)) return [...v];
+      return [...fallback];
+    },
+  };
+}

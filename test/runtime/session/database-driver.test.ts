@@ -1,0 +1,112 @@
+/**
+ * `SESSION_DRIVER=database` over real HTTP and PostgreSQL (SPEC.md 5.1 rule
+ * 7, 9; issue 3 item 2): the table comes from the `session` migration set,
+ * the cookie holds only the encrypted ID, and logout/invalidate and
+ * regenerate revoke, so a copied cookie stops working.
+ */
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, defineApp, type TestApp } from '../../../runtime/app/index.js';
+import { Encrypter } from '../../../runtime/crypto/encrypter.js';
+import { KeyRing } from '../../../runtime/crypto/key-ring.js';
+import { decodeAppKey, generateAppKey } from '../../../runtime/config/app-key.js';
+import { session } from '../../../runtime/session/index.js';
+import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { Jar, setCookies } from './support/jar.js';
+import { Clock, sessionHandlers, sessionRoutes, VIEWS_DIR } from './support/session-server.js';
+
+const clock = new Clock();
+const app = defineApp({
+  name: 'sessiondb',
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  routes: sessionRoutes(),
+  handlers: sessionHandlers(),
+  viewsDir: VIEWS_DIR,
+  migrations: [],
+  setup: [session({ now: clock.now })],
+});
+
+const KEY = generateAppKey();
+let database: TestDatabase;
+let t: TestApp;
+
+beforeAll(async () => {
+  database = await createTestDatabase('sessiondb');
+  t = await createTestApp(app, { databaseUrl: database.url, env: { SESSION_DRIVER: 'database', APP_KEY: KEY } });
+});
+afterAll(async () => {
+  await t?.close();
+  await database?.drop();
+});
+
+const NAME = 'app_session';
+const rows = () => t.db.selectFrom('bindery_sessions').select(['id', 'user_id', 'data']).execute();
+
+describe('Database sessions | storage', () => {
+  it('applies the session migration set (source "session")', async () => {
+    const applied = await t.db.selectFrom('bindery_migrations').select(['source', 'name']).where('source', '=', 'session').execute();
+    expect(applied).toEqual([{ source: 'session', name: '0001_create_bindery_sessions.sql' }]);
+  });
+
+  it('keeps the session in a row; the cookie holds only the encrypted ID', async () => {
+    const jar = new Jar();
+    await jar.fetch(`${t.url}/s/put?key=colour&value=${'teal'.repeat(50)}`);
+    const value = jar.get(NAME)!;
+    expect(value.length).toBeLessThan(120);
+    const opened = new Encrypter(new KeyRing((decodeAppKey(KEY) as { key: Buffer }).key)).open('session-id', value, { context: NAME })!;
+    const id = opened.plaintext.toString('utf8');
+    const row = (await rows()).find((r) => r.id === id)!;
+    expect(row.data).toMatchObject({ i: id, v: { colour: 'teal'.repeat(50) } });
+    expect(await (await jar.fetch(`${t.url}/s/get?key=colour`)).json()).toEqual({ value: 'teal'.repeat(50), exists: true });
+  });
+});
+
+describe('Database sessions | revocation', () => {
+  it('a cookie copied before logout (invalidate) stops working after it', async () => {
+    const jar = new Jar();
+    await jar.fetch(`${t.url}/s/login?user=42`);
+    const copy = jar.get(NAME)!;
+    expect(await (await fetch(`${t.url}/s/whoami`, { headers: { cookie: `${NAME}=${copy}` } })).json()).toMatchObject({ user: { id: '42', fingerprint: 'fp-42' } });
+    expect((await rows()).some((r) => r.user_id === '42')).toBe(true);
+
+    const out = await jar.fetch(`${t.url}/s/invalidate`);
+    expect(setCookies(out)[0]?.attributes['max-age']).toBe('0');
+    expect((await rows()).some((r) => r.user_id === '42')).toBe(false);
+
+    const stolen = await fetch(`${t.url}/s/whoami`, { headers: { cookie: `${NAME}=${copy}` } });
+    expect(await stolen.json()).toEqual({ user: null, id: null });
+    expect(setCookies(stolen)[0]?.attributes['max-age']).toBe('0');
+  });
+
+  it('regenerate (sign-in) revokes the old ID: a cookie from before stops working', async () => {
+    const jar = new Jar();
+    await jar.fetch(`${t.url}/s/put?key=cart&value=3`);
+    const before = jar.get(NAME)!;
+    await jar.fetch(`${t.url}/s/login?user=7`);
+    expect(await (await fetch(`${t.url}/s/get?key=cart`, { headers: { cookie: `${NAME}=${before}` } })).json()).toEqual({ value: null, exists: false });
+    expect(await (await jar.fetch(`${t.url}/s/get?key=cart`)).json()).toEqual({ value: '3', exists: true });
+  });
+
+  it('services.sessions.revokeUser ends every other session of the user', async () => {
+    const a = new Jar();
+    const b = new Jar();
+    const c = new Jar();
+    await a.fetch(`${t.url}/s/login?user=99`);
+    await b.fetch(`${t.url}/s/login?user=99`);
+    await c.fetch(`${t.url}/s/login?user=100`);
+    expect(await (await a.fetch(`${t.url}/s/revoke-others`)).json()).toEqual({ ended: 1 });
+    expect(((await (await b.fetch(`${t.url}/s/whoami`)).json()) as { user: unknown }).user).toBeNull();
+    expect(((await (await a.fetch(`${t.url}/s/whoami`)).json()) as { user: unknown }).user).toEqual({ id: '99', fingerprint: 'fp-99' });
+    expect(((await (await c.fetch(`${t.url}/s/whoami`)).json()) as { user: unknown }).user).toEqual({ id: '100', fingerprint: 'fp-100' });
+  });
+
+  it('an expired session is refused and its row deleted', async () => {
+    const jar = new Jar();
+    await jar.fetch(`${t.url}/s/put?key=a&value=1`);
+    const before = (await rows()).length;
+    clock.advance(2 * 3_600_000 + 1);
+    const res = await jar.fetch(`${t.url}/s/get?key=a`);
+    expect(await res.json()).toEqual({ value: null, exists: false });
+    expect((await rows()).length).toBe(before - 1);
+  });
+});
