@@ -72,7 +72,7 @@ export function withActor<T>(actor: Actor, fn: () => T): T {
   // Copy field by field: a request's context reads `via` and `ip` through getters.
   const next: ExecutionContext = current === undefined
     ? { via: { kind: 'code', name: 'withActor' }, actor }
-    : { via: current.via, requestId: current.requestId, ip: current.ip, resolveUser: current.resolveUser, origin: current.origin, actor };
+    : { via: current.via, requestId: current.requestId, ip: current.ip, resolveUser: current.resolveUser?.bind(current), origin: current.origin, actor };
   return storage.run(next, fn);
 }
 

@@ -12,6 +12,8 @@ import { requestLog } from './request-log.js';
 import type { Actor, ExecutionContext, Via } from '../context/execution-context.js';
 import { BinderyError } from '../errors/bindery-error.js';
 import type { Session } from '../session/session.js';
+import { GUEST, type RequestAuth } from '../auth/request-auth.js';
+import '../auth/context.js';
 
 /**
  * The runtime's {@link RequestContext}: one object per request, built
@@ -34,10 +36,13 @@ export class HttpRequestContext implements RequestContext, ExecutionContext, Dea
   /** @internal */
   nextPending: DeadlineEntry | null = null;
   /**
-   * The signed-in user, loaded on demand (set by the auth middleware); the
-   * audit log attributes changes to it (SPEC 5.8). @see ExecutionContext
+   * The signed-in user as an audit actor (SPEC 5.8), from `ctx.auth`: `null`
+   * for a guest; rejects when a signed-in user cannot be loaded.
+   * @see ExecutionContext.resolveUser
    */
-  resolveUser: (() => Promise<Actor | null>) | undefined = undefined;
+  resolveUser(): Promise<Actor | null> {
+    return this.auth.actor();
+  }
   /**
    * The request's session, set by the `session` middleware (runtime/session);
    * `undefined` on routes without it. Read it through {@link session}. @internal
@@ -45,6 +50,8 @@ export class HttpRequestContext implements RequestContext, ExecutionContext, Dea
   sessionState: Session | undefined = undefined;
   /** Called by the pipeline once the middleware chain finished (see outcome-hook.ts); set by the session middleware. @internal */
   outcomeHook: OutcomeHook | undefined = undefined;
+  /** Who is making the request (runtime/auth): a guest until the `auth` or `token` middleware signs it in. */
+  auth: RequestAuth<any> = GUEST;
   readonly #urls: UrlBuilder;
   #via: Via | undefined;
   #client: ClientKind | undefined;

@@ -1,0 +1,57 @@
+/**
+ * The auth service (`ctx.services.auth`): signing in and out, passwords,
+ * and ending a user's other sessions (SPEC.md 5.1, 5.2, 3 "Session" and
+ * "Remember-me" rows). Implemented by the `auth()` setup step.
+ */
+import type { RequestContext } from '../http/context.js';
+import type { UserProvider } from './user-provider.js';
+
+/** Options of {@link AuthService.login}. */
+export interface LoginOptions {
+  /** Set the remember-me cookie (SPEC 5.2); without it, a remember cookie is cleared. */
+  readonly remember?: boolean;
+}
+
+export interface AuthService<U = any> {
+  /** The app's user lookups. */
+  readonly users: UserProvider<U>;
+
+  /**
+   * Check a login and password and sign the user in (SPEC 5.1 rules 6, 8, 9):
+   * throttled per login+IP and per IP, same error and about the same time for
+   * an unknown account and a wrong password, hash upgraded when the writer is
+   * supplied, session regenerated.
+   * @throws {ValidationError} on `email` ("These credentials do not match our records." / "Too many login attempts. Please try again in N seconds.").
+   */
+  attempt(ctx: RequestContext, login: string, password: string, options?: LoginOptions): Promise<U>;
+
+  /** Sign `user` in to this request's session: regenerate the session, store the user ID and password fingerprint, set or clear the remember-me cookie. */
+  login(ctx: RequestContext, user: U, options?: LoginOptions): Promise<void>;
+
+  /** Sign out: empty the session and replace the user's remember token (every remembered browser is signed out — SPEC 5.2). */
+  logout(ctx: RequestContext): Promise<void>;
+
+  /** Hash a password with argon2id (19 MiB, 2 passes); at most one hash per CPU at a time. */
+  hashPassword(plain: string): Promise<string>;
+
+  /** Compare a password with a stored argon2id or bcrypt hash (bcrypt: first 72 bytes). Never throws for a malformed hash: false. */
+  verifyPassword(hash: string, plain: string): Promise<boolean>;
+
+  /** The fingerprint of a password hash kept in the session (never the hash itself): a change ends other sessions on their next request. */
+  fingerprint(hash: string): string;
+
+  /**
+   * End every session and remembered browser of `user` except the current
+   * request's (after a password reset): replace the remember token, revoke
+   * server-side sessions when the driver can. Cookie sessions end through the
+   * fingerprint on their next request.
+   */
+  signOutEverywhere(user: U, options?: { readonly except?: RequestContext }): Promise<void>;
+}
+
+declare module '../http/context.js' {
+  interface Services {
+    /** Present once `auth()` is set up. */
+    readonly auth?: AuthService;
+  }
+}
