@@ -2,7 +2,7 @@
  * The core settings every bindery app reads at boot (docs/settings.md "Core
  * settings"; SPEC.md 7 rule 2, 5.3, 8 `HTTP_MAX_BODY`; issue 2 items 4–5).
  */
-import { appKeySetting } from './app-key.js';
+import { appKeySetting, generateAppKey } from './app-key.js';
 import { defineSettings } from './define-settings.js';
 import {
   addressSetting, booleanSetting, durationSetting, enumSetting, integerSetting, listSetting, sizeSetting, urlSetting,
@@ -45,6 +45,7 @@ export const coreSettings = defineSettings(
       required: true,
       secret: true,
       hint: KEY_HINT,
+      generate: generateAppKey,
     },
     APP_PREVIOUS_KEYS: {
       description: 'Keys retired by key rotation, comma-separated: what they encrypted still decrypts, and is re-encrypted with APP_KEY on its next write.',

@@ -49,6 +49,13 @@ export interface SettingSpec<T> {
   readonly example?: string;
   /** Extra advice appended to any problem with this setting, e.g. `run "bindery key:generate" to make one`. */
   readonly hint?: string;
+  /**
+   * Makes a fresh value for a new development `.env` (a random secret, a
+   * local user name): when `bindery start` creates `.env`, every empty setting
+   * that has one is filled in, so a fresh checkout boots with one command.
+   * Production values are never generated: set them yourself.
+   */
+  readonly generate?: () => string;
 }
 
 /** Settings of one concept: name → spec. Names are upper-case environment variable names. */

@@ -3,6 +3,7 @@
  * credentials the provider sends with each webhook call. Both are required:
  * the app does not boot without them.
  */
+import { randomBytes } from 'node:crypto';
 import { defineSettings, stringSetting } from 'bindery/config';
 
 export const mailproviderSettings = defineSettings({
@@ -11,11 +12,13 @@ export const mailproviderSettings = defineSettings({
     parser: stringSetting(),
     required: true,
     example: 'mailprovider',
+    generate: () => 'mailprovider',
   },
   MAILPROVIDER_WEBHOOK_PASSWORD: {
     description: 'Password the mail provider sends with each webhook call (HTTP Basic); make it long and random.',
     parser: stringSetting(),
     required: true,
     secret: true,
+    generate: () => randomBytes(24).toString('base64url'),
   },
 });

@@ -31,8 +31,9 @@ export class KeyGenerateCommand extends BinderyCommand {
       this.out(`${key}\n`);
       return 0;
     }
-    if (await ensureEnvFile(this.root, key)) {
-      this.out('Created .env with a fresh APP_KEY.\n');
+    const created = await ensureEnvFile(this.root, { values: { APP_KEY: key } });
+    if (created) {
+      this.out(`Created .env with fresh values for ${created.generated.join(', ')}.\n`);
     } else {
       const path = envFilePath(this.root);
       const text = await readFile(path, 'utf8');

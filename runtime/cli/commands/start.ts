@@ -26,7 +26,10 @@ export class StartCommand extends BinderyCommand {
 
   protected async run(): Promise<number> {
     const created = await ensureEnvFile(this.root);
-    if (created) this.out(`Created .env with a fresh APP_KEY (${created === '.env.example' ? 'copied from .env.example' : 'every setting at its default'}).\n`);
+    if (created) {
+      const source = created.from === '.env.example' ? 'copied from .env.example' : 'every setting at its default';
+      this.out(`Created .env (${source}) with fresh development values for ${created.generated.join(', ') || 'nothing'}.\n`);
+    }
     const { generate, formatDiagnostic } = await import('../../../generator/index.js');
     const check = await generate({ root: this.root, check: true });
     if (check.ok && check.changed.length > 0) {

@@ -15,7 +15,7 @@ describe('ensureEnvFile | the .env that npm start creates', () => {
 
   it('copies .env.example, filling APP_KEY, mode 0600', async () => {
     await writeFile(join(dir, '.env.example'), '# example\nAPP_KEY=\n# LOG_LEVEL=info\nAPP_URL=http://notes.test\n');
-    expect(await ensureEnvFile(dir)).toBe('.env.example');
+    expect(await ensureEnvFile(dir)).toEqual({ from: '.env.example', generated: ['APP_KEY'] });
     const text = await readFile(join(dir, '.env'), 'utf8');
     const env = parseEnv(text) as Record<string, string>;
     expect(decodeAppKey(env.APP_KEY!).ok).toBe(true);
@@ -24,11 +24,36 @@ describe('ensureEnvFile | the .env that npm start creates', () => {
   });
 
   it('uses the documented defaults without an example, and never touches an existing .env', async () => {
-    expect(await ensureEnvFile(dir)).toBe('defaults');
+    expect(await ensureEnvFile(dir)).toEqual({ from: 'defaults', generated: ['APP_KEY'] });
     const first = await readFile(join(dir, '.env'), 'utf8');
     expect(first).toMatch(/^# bindery settings/);
     expect(await ensureEnvFile(dir)).toBeUndefined();
     expect(await readFile(join(dir, '.env'), 'utf8')).toBe(first);
+  });
+});
+
+describe('ensureEnvFile | fresh development values for the plugins\' required settings', () => {
+  let dir: string;
+  beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'bindery-envsetup-')); });
+  afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+
+  it('fills every empty setting that can make a value, and leaves set ones alone', async () => {
+    await writeFile(join(dir, '.env.example'), 'APP_KEY=\nMAILPROVIDER_WEBHOOK_USER=\nMAILPROVIDER_WEBHOOK_PASSWORD=given\n');
+    const { mailproviderSettings } = await import('../../../plugins/mailprovider/src/settings.js');
+    const { coreSettings } = await import('../../../runtime/config/index.js');
+    const created = await ensureEnvFile(dir, { definitions: [coreSettings, mailproviderSettings] });
+    expect(created).toEqual({ from: '.env.example', generated: ['APP_KEY', 'MAILPROVIDER_WEBHOOK_USER'] });
+    const env = parseEnv(await readFile(join(dir, '.env'), 'utf8')) as Record<string, string>;
+    expect(env.MAILPROVIDER_WEBHOOK_USER).toBe('mailprovider');
+    expect(env.MAILPROVIDER_WEBHOOK_PASSWORD).toBe('given');
+  });
+
+  it('reads the plugin list of the project (the reference app) without booting it', async () => {
+    const root = new URL('../../../', import.meta.url).pathname;
+    const { projectSettings } = await import('../../../runtime/cli/env-setup.js');
+    const names = (await projectSettings(root)).flatMap((d) => Object.keys(d.specs));
+    expect(names).toContain('MAILPROVIDER_WEBHOOK_PASSWORD');
+    expect(names).toContain('APP_KEY');
   });
 });
 

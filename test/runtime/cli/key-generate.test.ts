@@ -24,7 +24,7 @@ describe('bindery key:generate | writes APP_KEY to .env', () => {
   it('creates .env (mode 0600) with a valid key and every core setting documented', async () => {
     const r = await runCli(['key:generate'], { cwd: dir });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('Created .env with a fresh APP_KEY.\n');
+    expect(r.stdout).toBe('Created .env with fresh values for APP_KEY.\n');
     const env = await readEnv(dir);
     expect(decodeAppKey(env.APP_KEY!).ok).toBe(true);
     const text = await readFile(join(dir, '.env'), 'utf8');
