@@ -17,7 +17,7 @@ import { isUrlEncoded } from '../binding/body-kind.js';
 import { MultipartBody } from '../binding/multipart.js';
 import { SessionError } from '../session/errors.js';
 import { isJsonType } from '../http/client-kind.js';
-import type { Middleware } from '../http/handler.js';
+import type { BeforeMiddleware } from '../http/handler.js';
 import type { HttpRequestContext } from '../http/request-context.js';
 import type { FastifyRequest } from 'fastify';
 import { CsrfError } from './csrf-error.js';
@@ -29,23 +29,26 @@ export const CSRF_HEADER = 'x-csrf-token';
 export const CSRF_FIELD = '_token';
 
 /** The `csrf` middleware. */
-export function createCsrfMiddleware(): Middleware {
-  return function csrf(context, next) {
-    const ctx = context as HttpRequestContext;
-    const request = ctx.request;
-    const method = request.method;
-    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || method === 'TRACE') return next();
-    const session = ctx.sessionState;
-    if (session === undefined) {
-      return Promise.reject(new SessionError('BINDERY_CSRF_WITHOUT_SESSION', `Route "${ctx.route.name}" runs the csrf middleware without the session middleware before it; list them as [session, csrf] in the route's group in schema/*.yaml.`));
-    }
-    const headers = request.headers;
-    const contentType = headers['content-type'];
-    if (contentType !== undefined && isJsonType(mediaType(contentType)) && !session.hasCookie) return next();
-    if (!sameOriginRequest(headers)) return Promise.reject(new CsrfError('cross-origin'));
-    const token = submittedToken(request);
-    if (token === undefined || !session.verifyCsrfToken(token)) return Promise.reject(new CsrfError('token'));
-    return next();
+export function createCsrfMiddleware(): BeforeMiddleware {
+  return {
+    before(context) {
+      const ctx = context as HttpRequestContext;
+      const request = ctx.request;
+      const method = request.method;
+      if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || method === 'TRACE') return undefined;
+      const session = ctx.sessionState;
+      if (session === undefined) {
+        throw new SessionError('BINDERY_CSRF_WITHOUT_SESSION', `Route "${ctx.route.name}" runs the csrf middleware without the session middleware before it; list them as [session, csrf] in the route's group in schema/*.yaml.`);
+      }
+      const headers = request.headers;
+      const contentType = headers['content-type'];
+      // A JSON body without the session cookie carries no ambient credentials (curl, API clients).
+      if (contentType !== undefined && isJsonType(mediaType(contentType)) && !session.hasCookie) return undefined;
+      if (!sameOriginRequest(headers)) throw new CsrfError('cross-origin');
+      const token = submittedToken(request);
+      if (token === undefined || !session.verifyCsrfToken(token)) throw new CsrfError('token');
+      return undefined;
+    },
   };
 }
 

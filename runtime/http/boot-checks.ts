@@ -85,8 +85,9 @@ export function checkRouteTable(options: HttpServerOptions, problems: BootProble
       problems.add('BINDERY_ROUTE_WITHOUT_HANDLER', `${at}: its handler is neither a function nor an object with a handle function.`);
     }
     for (const name of route.middleware) {
-      if (typeof middleware[name] !== 'function') {
-        const hint = closest(name, Object.keys(middleware));
+      const m = middleware[name];
+      if (typeof m !== 'function' && (typeof m !== 'object' || m === null || typeof m.before !== 'function')) {
+        const hint = closest(name, Object.keys(middleware).filter((n) => n !== name));
         problems.add('BINDERY_MIDDLEWARE_MISSING', `${at} uses the middleware "${name}"${route.group === null ? '' : ` (group "${route.group}")`}, which was not provided${hint === undefined ? '' : ` (did you mean "${hint}"?)`}.`);
       }
     }

@@ -25,10 +25,32 @@ export type RouteHandler<I, R> =
     };
 
 /**
- * A middleware: runs around the rest of the pipeline (binding, validation,
- * handler) and may short-circuit by returning a result without calling
- * `next`, transform the result, or catch an error thrown by `next`.
+ * A middleware that wraps the rest of the pipeline (binding, validation,
+ * handler), koa-style: it may short-circuit by returning a result without
+ * calling `next`, transform the result, or catch an error thrown by `next`.
  * The result is not yet written when `next` resolves, so a middleware may
- * still set headers or cookies.
+ * still set headers or cookies. Costs a promise and a closure per request;
+ * prefer {@link BeforeMiddleware} when nothing needs to run after `next`.
  */
-export type Middleware = (ctx: RequestContext, next: () => Promise<unknown>) => Promise<unknown>;
+export type AroundMiddleware = (ctx: RequestContext, next: () => Promise<unknown>) => Promise<unknown>;
+
+/**
+ * A middleware that runs before the rest of the pipeline (Fastify's
+ * `preHandler` model): `before(ctx)` returns `undefined` to go on, any other
+ * value to answer with it instead (a redirect, a 401 result…), or throws to
+ * have the error rendered; it may return a promise of either. Synchronous
+ * steps cost nothing beyond the call: no promise, no closure per request.
+ * To act on the outcome (write a cookie, turn an error into a redirect), set
+ * `ctx.outcomeHook` (runtime/http/outcome-hook.ts).
+ *
+ * @example
+ *   const requireJson: BeforeMiddleware = {
+ *     before: (ctx) => ctx.client.wantsJson ? undefined : text('JSON only', 406),
+ *   };
+ */
+export interface BeforeMiddleware {
+  readonly before: (ctx: RequestContext) => unknown;
+}
+
+/** A middleware of either form; groups in the YAML name them (`middleware: [session, csrf]`). */
+export type Middleware = AroundMiddleware | BeforeMiddleware;

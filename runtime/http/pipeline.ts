@@ -23,7 +23,7 @@ import type { Services } from './context.js';
 import type { Deadlines } from './deadlines.js';
 import { sendError } from './error-response.js';
 import type { Middleware, RouteHandler } from './handler.js';
-import { composeMiddleware } from './middleware-chain.js';
+import { composeMiddleware, isThenable } from './middleware-chain.js';
 import { HttpRequestContext } from './request-context.js';
 import { runInContext } from '../context/execution-context.js';
 import type { StandardHeaders } from './security-headers.js';
@@ -56,10 +56,6 @@ export function answerTimeout(ctx: HttpRequestContext, timeoutMs: number, debug:
   sendError(ctx.request, ctx.reply, error, debug, ctx.route, ctx.client);
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
-}
-
 /**
  * Compile the Fastify handler of `route`.
  * @param middleware the route's middleware, resolved, in order (empty: no chain at all).
@@ -72,73 +68,69 @@ export function compileRoutePipeline(route: RouteDefinition, handler: RouteHandl
   const extra = typeof handler === 'function' ? undefined : handler.validate;
   const { headers, services, urls, debug, deadlines, executionContext } = env;
 
-  // Inside a middleware chain: like the chain-less path below, a synchronous
-  // `validate` or handler is not awaited (no extra promise turns per request).
-  const core = (ctx: HttpRequestContext): Promise<unknown> => {
-    try {
-      const input = bind(ctx.request);
-      if (validateInput !== null) validateInput(input, ctx.request);
-      if (extra !== undefined) {
-        const checked = extra(input, ctx);
-        if (checked !== undefined) return Promise.resolve(checked).then(() => handle(input, ctx));
-      }
-      return Promise.resolve(handle(input, ctx));
-    } catch (err) {
-      return Promise.reject(err);
+  // Binding, rules, the handler's own validate, the handler: synchronous
+  // unless one of them returns a promise (then the rest follows it).
+  const core = (ctx: HttpRequestContext): unknown => {
+    const input = bind(ctx.request);
+    if (validateInput !== null) validateInput(input, ctx.request);
+    if (extra !== undefined) {
+      const checked = extra(input, ctx);
+      if (checked !== undefined && isThenable(checked)) return Promise.resolve(checked).then(() => handle(input, ctx));
     }
+    return handle(input, ctx);
   };
-  const chain = middleware.length === 0 ? null : composeMiddleware(middleware, core);
+  const stages = middleware.length === 0 ? core : composeMiddleware(middleware, core);
 
-  const run = async (ctx: HttpRequestContext): Promise<void> => {
-    if (deadlines !== null) deadlines.track(ctx);
-    let result: unknown;
-    let failure: unknown;
-    let failed = false;
-    try {
-      if (chain === null) {
-        const input = bind(ctx.request);
-        if (validateInput !== null) validateInput(input, ctx.request);
-        if (extra !== undefined) {
-          const checked = extra(input, ctx);
-          if (checked !== undefined) await checked;
-        }
-        result = handle(input, ctx);
-        if (isThenable(result)) result = await result;
-      } else {
-        result = await chain(ctx);
-      }
-    } catch (err) {
-      failed = true;
-      failure = err;
-    }
-    const hook = ctx.outcomeHook;
-    if (hook !== undefined) {
-      // A middleware's look at the outcome (the session: cookie, form round trip); see outcome-hook.ts.
-      try {
-        const outcome = failed ? hook.onError(ctx, failure) : hook.onResult(ctx, result);
-        result = isThenable(outcome) ? await outcome : outcome;
-        failed = false;
-      } catch (err) {
-        failed = true;
-        failure = err;
-      }
-    }
+  // Write the outcome: the result, or the error rendered. Never throws.
+  const finish = (ctx: HttpRequestContext, failed: boolean, value: unknown): void => {
     if (deadlines !== null) deadlines.untrack(ctx);
     if (ctx.settled) {
-      ctx.log.warn({ code: 'BINDERY_REQUEST_TIMEOUT', ...(failed ? { err: failure } : {}) }, `route "${route.name}" finished after the request timed out; its ${failed ? 'error' : 'result'} was dropped`);
+      ctx.log.warn({ code: 'BINDERY_REQUEST_TIMEOUT', ...(failed ? { err: value } : {}) }, `route "${route.name}" finished after the request timed out; its ${failed ? 'error' : 'result'} was dropped`);
       return;
     }
     ctx.settled = true;
     if (!failed) {
       try {
-        const pending = sendResult(ctx, env, result);
-        if (pending !== undefined) await pending;
+        const pending = sendResult(ctx, env, value);
+        if (pending !== undefined) pending.then(undefined, (err: unknown) => sendError(ctx.request, ctx.reply, err, debug, route, ctx.client));
         return;
       } catch (err) {
-        failure = err;
+        value = err;
       }
     }
-    sendError(ctx.request, ctx.reply, failure, debug, route, ctx.client);
+    sendError(ctx.request, ctx.reply, value, debug, route, ctx.client);
+  };
+
+  // A middleware's look at the outcome before it is written (the session:
+  // cookie, form round trip); see outcome-hook.ts.
+  const settle = (ctx: HttpRequestContext, failed: boolean, value: unknown): void => {
+    const hook = ctx.outcomeHook;
+    if (hook === undefined) {
+      finish(ctx, failed, value);
+      return;
+    }
+    let outcome: unknown;
+    try {
+      outcome = failed ? hook.onError(ctx, value) : hook.onResult(ctx, value);
+    } catch (err) {
+      finish(ctx, true, err);
+      return;
+    }
+    if (isThenable(outcome)) Promise.resolve(outcome).then((v) => finish(ctx, false, v), (err: unknown) => finish(ctx, true, err));
+    else finish(ctx, false, outcome);
+  };
+
+  const run = (ctx: HttpRequestContext): void => {
+    if (deadlines !== null) deadlines.track(ctx);
+    let value: unknown;
+    try {
+      value = stages(ctx);
+    } catch (err) {
+      settle(ctx, true, err);
+      return;
+    }
+    if (isThenable(value)) Promise.resolve(value).then((v) => settle(ctx, false, v), (err: unknown) => settle(ctx, true, err));
+    else settle(ctx, false, value);
   };
 
   return function routeHandler(request: FastifyRequest, reply: FastifyReply): void {
@@ -146,7 +138,7 @@ export function compileRoutePipeline(route: RouteDefinition, handler: RouteHandl
     const ctx = new HttpRequestContext(request, reply, route, services, urls);
     // The context is also the execution context (actor, via, request ID) that
     // the audit log and queued jobs read (runtime/context).
-    if (executionContext) void runInContext(ctx, run, ctx);
-    else void run(ctx);
+    if (executionContext) runInContext(ctx, run, ctx);
+    else run(ctx);
   };
 }

@@ -82,7 +82,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   for (const route of options.routes) {
     const handler = options.handlers[route.name];
     if (handler === undefined) continue;
-    const chain = route.middleware.map((name) => middleware[name]).filter((m): m is Middleware => typeof m === 'function');
+    const chain = route.middleware.map((name) => middleware[name]).filter((m): m is Middleware => m !== undefined);
     const pipeline = problems.capture(() => compileRoutePipeline(route, handler, chain, env));
     if (pipeline !== undefined) pipelines.set(route.name, pipeline);
   }

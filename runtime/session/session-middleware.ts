@@ -11,7 +11,7 @@
  * a CSRF token made while rendering is saved).
  */
 import type { RequestContext } from '../http/context.js';
-import type { Middleware } from '../http/handler.js';
+import type { BeforeMiddleware } from '../http/handler.js';
 import type { OutcomeHook } from '../http/outcome-hook.js';
 import type { HttpRequestContext } from '../http/request-context.js';
 import { addVary } from '../http/vary.js';
@@ -24,19 +24,19 @@ import type { SessionManager } from './session-manager.js';
  * The session middleware of an app.
  * @param manager from `createSessionManager`.
  */
-export function createSessionMiddleware(manager: SessionManager): Middleware {
+export function createSessionMiddleware(manager: SessionManager): BeforeMiddleware {
   const eager = manager.store.eager;
-  return function session(context, next) {
-    const ctx = context as HttpRequestContext;
-    const s = new Session(manager, ctx);
-    ctx.sessionState = s;
-    ctx.outcomeHook = SESSION_OUTCOME;
-    if (eager && s.hasCookie) return s.preload().then(() => next());
-    return next();
+  return {
+    before(context) {
+      const ctx = context as HttpRequestContext;
+      const s = new Session(manager, ctx);
+      ctx.sessionState = s;
+      ctx.outcomeHook = SESSION_OUTCOME;
+      return eager && s.hasCookie ? s.preload() : undefined;
+    },
   };
 }
 
-/** What happens once the chain has finished (shared by every request). */
 const SESSION_OUTCOME: OutcomeHook = {
   onResult(context, result) {
     const ctx = context as HttpRequestContext;

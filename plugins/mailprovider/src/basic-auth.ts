@@ -7,7 +7,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { HttpError } from 'bindery/errors';
-import type { Middleware } from 'bindery/http';
+import type { AroundMiddleware } from 'bindery/http';
 
 /** The credentials the webhook accepts; `undefined` when not configured. */
 export interface WebhookCredentials {
@@ -54,7 +54,7 @@ export function credentialsMatch(header: string | undefined, expected: WebhookCr
  * The middleware `mailprovider.basic_auth`.
  * @param credentials read per request (the plugin's service holds the settings once booted; `undefined` before).
  */
-export function basicAuth(credentials: (services: object) => WebhookCredentials | undefined): Middleware {
+export function basicAuth(credentials: (services: object) => WebhookCredentials | undefined): AroundMiddleware {
   return async (ctx, next) => {
     const expected = credentials(ctx.services);
     if (!expected?.user || !expected.password) {

@@ -3,7 +3,7 @@
  * 4.4) and the job it queues, `mailprovider:webhook` (SPEC 6.2).
  */
 import { HttpError } from 'bindery/errors';
-import type { Middleware } from 'bindery/http';
+import type { AroundMiddleware } from 'bindery/http';
 import { defineJob } from 'bindery/jobs';
 import { noContent } from 'bindery/results';
 import type { Handlers } from '../generated/handlers.js';
@@ -18,7 +18,7 @@ export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /** Middleware `mailprovider.json_only`: a body that is not JSON (a form, multipart, none) is 400, before anything is read from it. */
-export const jsonOnly: Middleware = async (ctx, next) => {
+export const jsonOnly: AroundMiddleware = async (ctx, next) => {
   const type = ctx.request.headers['content-type'];
   if (typeof type !== 'string' || !JSON_TYPE.test(type)) {
     throw new HttpError(400, `The webhook accepts only a JSON body (Content-Type: application/json); got ${typeof type === 'string' ? type.split(';')[0] : 'no Content-Type'}.`, { code: 'MAILPROVIDER_NOT_JSON' });
