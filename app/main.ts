@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { defineApp } from '../runtime/app/index.js';
 import { assets } from '../runtime/assets/index.js';
 import { session } from '../runtime/session/index.js';
+import { cache } from '../runtime/cache/index.js';
+import { auth } from '../runtime/auth/index.js';
 import { audit } from '../runtime/audit/index.js';
 import { trackedResources } from '../generated/audit.js';
 import { routes } from '../generated/routes.js';
@@ -19,7 +21,11 @@ import { schedule } from '../runtime/schedule/index.js';
 import { scheduledTasks } from './schedule.js';
 import { PruneCommand } from './commands/prune.js';
 import { handlers } from './handlers/index.js';
-import { devUser } from './middleware/dev-user.js';
+import { databaseUsers } from './auth/users.js';
+import { links } from '../runtime/auth/links/index.js';
+import { oauth } from '../runtime/auth/oauth/index.js';
+import { tokens } from '../runtime/auth/tokens/index.js';
+import { mail } from '../runtime/mail/index.js';
 
 export default defineApp({
   name: 'bindery',
@@ -29,5 +35,5 @@ export default defineApp({
   viewsDir: 'app/views',
   migrations: [{ source: 'app', dir: 'generated/migrations' }],
   commands: [PruneCommand],
-  setup: [devUser(), audit({ tracked: trackedResources, prunable: { Document: '30d' } }), session(), assets(), jobs(), schedule({ tasks: scheduledTasks }), events(), ...plugins(pluginList)],
+  setup: [audit({ tracked: trackedResources, prunable: { Document: '30d' } }), cache(), session(), auth({ users: ({ db }) => databaseUsers(db) }), mail(), tokens(), links(), oauth({ providers: ['example'] }), assets(), jobs(), schedule({ tasks: scheduledTasks }), events(), ...plugins(pluginList)],
 });

@@ -4,11 +4,51 @@ import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable 
 /** A JSON value: the type of `json` columns and input fields. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
+/** Columns of table `users` (resource User). An account of the reference app (SPEC 2.1). The email is stored and looked up in lower case. */
+export interface UserTable {
+  /** `bigint` primary key, identity. Its decimal string is the user's authentication ID. */
+  id: Generated<number>;
+  /** `varchar(255)`. */
+  name: string;
+  /** `varchar(255)`. Stored in lower case (the app lower-cases it on every write and lookup). */
+  email: string;
+  /** `varchar(255)`. The password hash (argon2id; legacy bcrypt hashes are upgraded at the next login). */
+  password: string;
+  /** `varchar(100)`, null allowed. Replaced at logout, which signs out every remembered browser. */
+  remember_token: string | null;
+  /** `timestamptz`, null allowed. Null until the address is verified. */
+  email_verified_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  /** `boolean`. */
+  admin: Generated<boolean>;
+  /** `timestamptz`. */
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** `timestamptz`. */
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** A row of `users` as selected. */
+export type User = Selectable<UserTable>;
+/** A new row of `users` to insert. */
+export type NewUser = Insertable<UserTable>;
+/** Changes to a row of `users`. */
+export type UserUpdate = Updateable<UserTable>;
+
+/** User as JSON (`serializeUser`): JSON names, hidden fields absent, timestamps as RFC 3339 text. */
+export interface UserJson {
+  id: number;
+  name: string;
+  email: string;
+  email_verified_at: string | null;
+  admin: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
 /** Columns of table `documents` (resource Document). A document of one owner; its changes are kept in the audit log. */
 export interface DocumentTable {
   /** `bigint` primary key, identity. */
   id: Generated<number>;
-  /** `bigint`. The owner's user ID (a plain integer until the users table lands with accounts). */
+  /** `bigint`. The owner's user ID (users.id of the bearer token's owner who created it). */
   owner_id: number;
   /** `varchar(100)`. Unique among documents that are not deleted. */
   slug: string;
@@ -83,9 +123,99 @@ export interface NoteJson {
 
 /** The database for Kysely: table name → columns. */
 export interface Database {
+  users: UserTable;
   documents: DocumentTable;
   notes: NoteTable;
 }
+
+/** Input of route `links.verifyEmail` (GET /verify-email). */
+export interface LinksVerifyEmailInput {
+  /** From the query value `token`. The token of the emailed link (encrypted with APP_KEY). */
+  token?: string;
+}
+
+/** Input of route `links.resendVerification` (POST /verify-email/resend). */
+export type LinksResendVerificationInput = Record<string, never>;
+/** Input of route `links.forgotForm` (GET /forgot-password). */
+export type LinksForgotFormInput = Record<string, never>;
+
+/** Input of route `links.forgot` (POST /forgot-password). */
+export interface LinksForgotInput {
+  /** From the JSON member `email` or form field `email`. Rules: required, email, max:255. */
+  email: string;
+}
+
+/** Input of route `links.resetForm` (GET /reset-password). */
+export interface LinksResetFormInput {
+  /** From the query value `token`. The token of the emailed link. */
+  token?: string;
+}
+
+/** Input of route `links.reset` (POST /reset-password). */
+export interface LinksResetInput {
+  /** From the JSON member `token` or form field `token`. The token of the emailed link. */
+  token?: string;
+  /** From the JSON member `password` or form field `password`. Rules: required, min:8, max:255, confirmed. */
+  password: string;
+  /** From the JSON member `password_confirmation` or form field `password_confirmation`. */
+  password_confirmation?: string;
+}
+
+/** Input of route `oauth.redirect` (GET /auth/{provider}/redirect). */
+export interface OauthRedirectInput {
+  /** From the path parameter `provider`. */
+  provider: string;
+}
+
+/** Input of route `oauth.callback` (GET /auth/{provider}/callback). */
+export interface OauthCallbackInput {
+  /** From the path parameter `provider`. */
+  provider: string;
+}
+
+/** Input of route `accounts.home` (GET /). */
+export type AccountsHomeInput = Record<string, never>;
+/** Input of route `accounts.registerForm` (GET /register). */
+export type AccountsRegisterFormInput = Record<string, never>;
+
+/** Input of route `accounts.register` (POST /register). */
+export interface AccountsRegisterInput {
+  /** From the JSON member `name` or form field `name`. Rules: required, max:255. */
+  name: string;
+  /** From the JSON member `email` or form field `email`. Rules: required, email, max:255. */
+  email: string;
+  /** From the JSON member `password` or form field `password`. Rules: required, min:8, max:255, confirmed. */
+  password: string;
+  /** From the JSON member `password_confirmation` or form field `password_confirmation`. */
+  password_confirmation?: string;
+}
+
+/** Input of route `accounts.loginForm` (GET /login). */
+export type AccountsLoginFormInput = Record<string, never>;
+
+/** Input of route `accounts.login` (POST /login). */
+export interface AccountsLoginInput {
+  /** From the JSON member `email` or form field `email`. Rules: required, max:255. */
+  email: string;
+  /** From the JSON member `password` or form field `password`. Rules: required, max:1000. */
+  password: string;
+  /** From the JSON member `remember` or form field `remember`. Default: false. */
+  remember: boolean;
+}
+
+/** Input of route `accounts.logout` (POST /logout). */
+export type AccountsLogoutInput = Record<string, never>;
+/** Input of route `accounts.dashboard` (GET /dashboard). */
+export type AccountsDashboardInput = Record<string, never>;
+
+/** Input of route `users.show` (GET /users/{id}). */
+export interface UsersShowInput {
+  /** From the path parameter `id`. */
+  id: number;
+}
+
+/** Input of route `admin.index` (GET /admin). */
+export type AdminIndexInput = Record<string, never>;
 
 /** Input of route `documents.create` (POST /api/documents). */
 export interface DocumentsCreateInput {
@@ -172,6 +302,21 @@ export interface NotesDeleteInput {
   /** From the path parameter `id`. */
   id: number;
 }
+
+/** Input of route `tokens.create` (POST /tokens). */
+export interface TokensCreateInput {
+  /** From the JSON member `name` or form field `name`. Rules: required, max:100. */
+  name: string;
+}
+
+/** Input of route `tokens.delete` (POST /tokens/{id}/delete). */
+export interface TokensDeleteInput {
+  /** From the path parameter `id`. */
+  id: number;
+}
+
+/** Input of route `api.me` (GET /api/me). */
+export type ApiMeInput = Record<string, never>;
 
 declare module '../runtime/http/context.js' {
   interface Services {

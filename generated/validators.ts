@@ -6,12 +6,434 @@ import type { CompiledValidator } from '../runtime/routing/route-table.js';
 // ajv standalone code calls require() for format and helper functions.
 const require = createRequire(import.meta.url);
 
-const schema11 = { "properties": { "slug": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }, { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" }] }, "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "body": { "allOf": [{ "maxLength": 100000 }] }, "status": { "allOf": [{ "enum": ["draft", "published", "archived"] }] } }, "required": ["slug", "title"] };
+const schema11 = { "properties": { "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "format": "email" }, { "maxLength": 255 }] } }, "required": ["email"] };
 const pattern0 = new RegExp("\\S", "u");
-const pattern1 = new RegExp("^[\\p{L}\\p{M}\\p{N}_-]+$", "u");
+const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 
 function validate10(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.email === undefined) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "email" }, message: "must have required property '" + "email" + "'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      }
+      else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.email !== undefined) {
+      let data0 = data.email;
+      if (typeof data0 === "string") {
+        if (!pattern0.test(data0)) {
+          const err1 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          }
+          else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err2 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        }
+        else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+      if (typeof data0 === "string") {
+        if (!(formats0.test(data0))) {
+          const err3 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/format", keyword: "format", params: { format: "email" }, message: "must match format \"" + "email" + "\"" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          }
+          else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      }
+      if (typeof data0 === "string") {
+        if (func2(data0) > 255) {
+          const err4 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          }
+          else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      }
+    }
+  }
+  validate10.errors = vErrors;
+  return errors === 0;
+}
+
+const schema12 = { "properties": { "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "minLength": 8 }, { "maxLength": 255 }, {}] } }, "required": ["password"] };
+
+function validate11(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.password === undefined) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "password" }, message: "must have required property '" + "password" + "'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      }
+      else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.password !== undefined) {
+      let data0 = data.password;
+      if (typeof data0 === "string") {
+        if (!pattern0.test(data0)) {
+          const err1 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          }
+          else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err2 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        }
+        else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+      if (typeof data0 === "string") {
+        if (func2(data0) < 8) {
+          const err3 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/minLength", keyword: "minLength", params: { limit: 8 }, message: "must NOT have fewer than 8 characters" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          }
+          else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      }
+      if (typeof data0 === "string") {
+        if (func2(data0) > 255) {
+          const err4 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          }
+          else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      }
+    }
+  }
+  validate11.errors = vErrors;
+  return errors === 0;
+}
+
+const schema13 = { "properties": { "name": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "format": "email" }, { "maxLength": 255 }] }, "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "minLength": 8 }, { "maxLength": 255 }, {}] } }, "required": ["name", "email", "password"] };
+
+function validate12(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.name === undefined) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property '" + "name" + "'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      }
+      else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.email === undefined) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "email" }, message: "must have required property '" + "email" + "'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      }
+      else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.password === undefined) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "password" }, message: "must have required property '" + "password" + "'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      }
+      else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.name !== undefined) {
+      let data0 = data.name;
+      if (typeof data0 === "string") {
+        if (!pattern0.test(data0)) {
+          const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          }
+          else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        }
+        else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+      if (typeof data0 === "string") {
+        if (func2(data0) > 255) {
+          const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          }
+          else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.email !== undefined) {
+      let data1 = data.email;
+      if (typeof data1 === "string") {
+        if (!pattern0.test(data1)) {
+          const err6 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          }
+          else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err7 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        }
+        else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+      if (typeof data1 === "string") {
+        if (!(formats0.test(data1))) {
+          const err8 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/format", keyword: "format", params: { format: "email" }, message: "must match format \"" + "email" + "\"" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          }
+          else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      }
+      if (typeof data1 === "string") {
+        if (func2(data1) > 255) {
+          const err9 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          }
+          else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.password !== undefined) {
+      let data2 = data.password;
+      if (typeof data2 === "string") {
+        if (!pattern0.test(data2)) {
+          const err10 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          }
+          else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err11 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        }
+        else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+      if (typeof data2 === "string") {
+        if (func2(data2) < 8) {
+          const err12 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/minLength", keyword: "minLength", params: { limit: 8 }, message: "must NOT have fewer than 8 characters" };
+          if (vErrors === null) {
+            vErrors = [err12];
+          }
+          else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+      }
+      if (typeof data2 === "string") {
+        if (func2(data2) > 255) {
+          const err13 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          }
+          else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      }
+    }
+  }
+  validate12.errors = vErrors;
+  return errors === 0;
+}
+
+const schema14 = { "properties": { "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 1000 }] } }, "required": ["email", "password"] };
+
+function validate13(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.email === undefined) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "email" }, message: "must have required property '" + "email" + "'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      }
+      else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.password === undefined) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "password" }, message: "must have required property '" + "password" + "'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      }
+      else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.email !== undefined) {
+      let data0 = data.email;
+      if (typeof data0 === "string") {
+        if (!pattern0.test(data0)) {
+          const err2 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          }
+          else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err3 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        }
+        else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+      if (typeof data0 === "string") {
+        if (func2(data0) > 255) {
+          const err4 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          }
+          else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.password !== undefined) {
+      let data1 = data.password;
+      if (typeof data1 === "string") {
+        if (!pattern0.test(data1)) {
+          const err5 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          }
+          else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err6 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        }
+        else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+      if (typeof data1 === "string") {
+        if (func2(data1) > 1000) {
+          const err7 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/maxLength", keyword: "maxLength", params: { limit: 1000 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err7];
+          }
+          else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      }
+    }
+  }
+  validate13.errors = vErrors;
+  return errors === 0;
+}
+
+const schema15 = { "properties": { "slug": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }, { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" }] }, "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "body": { "allOf": [{ "maxLength": 100000 }] }, "status": { "allOf": [{ "enum": ["draft", "published", "archived"] }] } }, "required": ["slug", "title"] };
+const pattern8 = new RegExp("^[\\p{L}\\p{M}\\p{N}_-]+$", "u");
+
+function validate14(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -72,7 +494,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
       if (typeof data0 === "string") {
-        if (!pattern1.test(data0)) {
+        if (!pattern8.test(data0)) {
           const err5 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/2/pattern", keyword: "pattern", params: { pattern: "^[\\p{L}\\p{M}\\p{N}_-]+$" }, message: "must match pattern \"" + "^[\\p{L}\\p{M}\\p{N}_-]+$" + "\"" };
           if (vErrors === null) {
             vErrors = [err5];
@@ -139,7 +561,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== undefined) {
       let data3 = data.status;
       if (!(((data3 === "draft") || (data3 === "published")) || (data3 === "archived"))) {
-        const err10 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/allOf/0/enum", keyword: "enum", params: { allowedValues: schema11.properties.status.allOf[0].enum }, message: "must be equal to one of the allowed values" };
+        const err10 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/allOf/0/enum", keyword: "enum", params: { allowedValues: schema15.properties.status.allOf[0].enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err10];
         }
@@ -150,13 +572,13 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate10.errors = vErrors;
+  validate14.errors = vErrors;
   return errors === 0;
 }
 
-const schema12 = { "properties": { "title": { "allOf": [{ "allOf": [{ "minLength": 1 }, { "maxLength": 255 }] }] }, "body": { "allOf": [{ "maxLength": 100000 }] }, "status": { "allOf": [{ "enum": ["draft", "published", "archived"] }] } } };
+const schema16 = { "properties": { "title": { "allOf": [{ "allOf": [{ "minLength": 1 }, { "maxLength": 255 }] }] }, "body": { "allOf": [{ "maxLength": 100000 }] }, "status": { "allOf": [{ "enum": ["draft", "published", "archived"] }] } } };
 
-function validate11(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate15(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -205,7 +627,7 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== undefined) {
       let data2 = data.status;
       if (!(((data2 === "draft") || (data2 === "published")) || (data2 === "archived"))) {
-        const err3 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/allOf/0/enum", keyword: "enum", params: { allowedValues: schema12.properties.status.allOf[0].enum }, message: "must be equal to one of the allowed values" };
+        const err3 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/allOf/0/enum", keyword: "enum", params: { allowedValues: schema16.properties.status.allOf[0].enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err3];
         }
@@ -216,14 +638,14 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate11.errors = vErrors;
+  validate15.errors = vErrors;
   return errors === 0;
 }
 
-const schema13 = { "properties": { "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 200 }] }, "body": { "allOf": [{ "maxLength": 10000 }] }, "tags": { "allOf": [{ "maxItems": 5 }, { "uniqueItems": true }, { "items": { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" } }] } }, "required": ["title"] };
+const schema17 = { "properties": { "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 200 }] }, "body": { "allOf": [{ "maxLength": 10000 }] }, "tags": { "allOf": [{ "maxItems": 5 }, { "uniqueItems": true }, { "items": { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" } }] } }, "required": ["title"] };
 const func0 = require("ajv/dist/runtime/equal").default;
 
-function validate12(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate16(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -330,7 +752,7 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i1 = 0; i1 < len0; i1++) {
           let data3 = data2[i1];
           if (typeof data3 === "string") {
-            if (!pattern1.test(data3)) {
+            if (!pattern8.test(data3)) {
               const err7 = { instancePath: instancePath + "/tags/" + i1, schemaPath: "#/properties/tags/allOf/2/items/pattern", keyword: "pattern", params: { pattern: "^[\\p{L}\\p{M}\\p{N}_-]+$" }, message: "must match pattern \"" + "^[\\p{L}\\p{M}\\p{N}_-]+$" + "\"" };
               if (vErrors === null) {
                 vErrors = [err7];
@@ -345,13 +767,13 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate12.errors = vErrors;
+  validate16.errors = vErrors;
   return errors === 0;
 }
 
-const schema14 = { "properties": { "limit": { "allOf": [{ "minimum": 0 }, { "maximum": 100 }] } } };
+const schema18 = { "properties": { "limit": { "allOf": [{ "minimum": 0 }, { "maximum": 100 }] } } };
 
-function validate13(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate17(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -383,15 +805,83 @@ function validate13(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate13.errors = vErrors;
+  validate17.errors = vErrors;
   return errors === 0;
 }
 
+const schema19 = { "properties": { "name": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }] } }, "required": ["name"] };
+
+function validate18(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.name === undefined) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property '" + "name" + "'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      }
+      else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.name !== undefined) {
+      let data0 = data.name;
+      if (typeof data0 === "string") {
+        if (!pattern0.test(data0)) {
+          const err1 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          }
+          else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        }
+        else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+      if (typeof data0 === "string") {
+        if (func2(data0) > 100) {
+          const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          }
+          else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      }
+    }
+  }
+  validate18.errors = vErrors;
+  return errors === 0;
+}
+
+/** Validates the input of route `links.forgot` (POST /forgot-password): email. */
+export const linksForgot: CompiledValidator = validate10;
+/** Validates the input of route `links.reset` (POST /reset-password): password. */
+export const linksReset: CompiledValidator = validate11;
+/** Validates the input of route `accounts.register` (POST /register): name, email, password. */
+export const accountsRegister: CompiledValidator = validate12;
+/** Validates the input of route `accounts.login` (POST /login): email, password. */
+export const accountsLogin: CompiledValidator = validate13;
 /** Validates the input of route `documents.create` (POST /api/documents): slug, title, body, status. */
-export const documentsCreate: CompiledValidator = validate10;
+export const documentsCreate: CompiledValidator = validate14;
 /** Validates the input of route `documents.update` (PATCH /api/documents/{id}): title, body, status. */
-export const documentsUpdate: CompiledValidator = validate11;
+export const documentsUpdate: CompiledValidator = validate15;
 /** Validates the input of route `notes.create` (POST /notes): title, body, tags. */
-export const notesCreate: CompiledValidator = validate12;
+export const notesCreate: CompiledValidator = validate16;
 /** Validates the input of route `notes.list` (GET /notes): limit. */
-export const notesList: CompiledValidator = validate13;
+export const notesList: CompiledValidator = validate17;
+/** Validates the input of route `tokens.create` (POST /tokens): name. */
+export const tokensCreate: CompiledValidator = validate18;

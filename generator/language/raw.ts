@@ -79,6 +79,8 @@ export interface RawRoute {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
   readonly path: string;
   readonly group?: string;
+  /** Abilities a bearer token needs for the route (checked by the `token` middleware). */
+  readonly abilities?: readonly string[];
   readonly summary?: string;
   readonly description?: string;
   readonly input?: Readonly<Record<string, RawInputField>>;

@@ -122,6 +122,8 @@ export interface Route {
   readonly pathParams: readonly string[];
   readonly group: string | null;
   readonly middleware: readonly string[];
+  /** Abilities a bearer token needs (YAML `abilities:`); empty when none. */
+  readonly abilities: readonly string[];
   readonly summary?: string;
   readonly description?: string;
   readonly input: readonly InputField[];

@@ -11,6 +11,9 @@ import { pathParams, pathShape } from './paths.js';
 import { didYouMean } from '../suggest.js';
 import { formatPosition, type Reporter } from './reporter.js';
 
+/** The middleware that reads bearer tokens and checks a route's `abilities` (runtime/auth/tokens). */
+export const TOKEN_MIDDLEWARE = 'token';
+
 /** What routes can refer to. */
 export interface RouteScope {
   readonly groups: ReadonlyMap<string, Group>;
@@ -34,6 +37,11 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
   if (raw.group !== undefined) {
     group = scope.groups.get(raw.group);
     if (!group) fail(['group'], `unknown group "${raw.group}"${didYouMean(raw.group, scope.groups.keys())}; declare it under "groups:"`, 'value');
+  }
+
+  const abilities = raw.abilities ?? [];
+  if (abilities.length > 0 && !(group?.middleware ?? []).includes(TOKEN_MIDDLEWARE)) {
+    fail(['abilities'], `abilities are checked by the "${TOKEN_MIDDLEWARE}" middleware, which ${group ? `group "${group.name}" does not list (middleware: [${group.middleware.join(', ')}])` : 'a route without a group does not run'}; put the route in a group with "${TOKEN_MIDDLEWARE}" or remove "abilities"`);
   }
 
   let output: Route['output'] = null;
@@ -81,6 +89,7 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
     pathParams: params,
     group: group?.name ?? null,
     middleware: group?.middleware ?? [],
+    abilities: [...abilities],
     ...(raw.summary !== undefined ? { summary: raw.summary } : {}),
     ...(raw.description !== undefined ? { description: raw.description } : {}),
     input: fields,

@@ -23,7 +23,7 @@ export interface SetupResult {
 }
 
 /**
- * Run each step's `setup` in list order.
+ * Run each step's `setup` in list order, then the route checks they added.
  * @throws {SetupError} for a taken middleware or route name; any error a step throws (wrapped with the step's call when it is not already coded).
  */
 export async function runSetupSteps(opened: OpenedApp): Promise<SetupResult> {
@@ -38,6 +38,7 @@ export async function runSetupSteps(opened: OpenedApp): Promise<SetupResult> {
     closeHooks: [],
   };
   const done = new Set<string>();
+  const routeChecks: Array<(routes: RouteDefinition[]) => void> = [];
   for (const step of app.setup) {
     const call = stepCall(step);
     const ctx: SetupContext = {
@@ -66,6 +67,9 @@ export async function runSetupSteps(opened: OpenedApp): Promise<SetupResult> {
       useExecutionContext() {
         result.executionContext = true;
       },
+      addRouteCheck(check) {
+        routeChecks.push(check);
+      },
       addReadinessCheck(name, check) {
         result.readinessChecks.set(name, check);
       },
@@ -75,6 +79,13 @@ export async function runSetupSteps(opened: OpenedApp): Promise<SetupResult> {
     };
     await step.setup?.(ctx);
     done.add(step.name);
+  }
+  try {
+    for (const check of routeChecks) check(result.routes);
+  } catch (error) {
+    // Every step has run: undo what they started before the boot stops.
+    for (const hook of result.closeHooks) await Promise.resolve().then(hook).catch(() => {});
+    throw error;
   }
   return result;
 }

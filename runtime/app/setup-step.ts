@@ -84,6 +84,12 @@ export interface SetupContext {
    * unless a step needs it.
    */
   useExecutionContext(): void;
+  /**
+   * Check the app's whole route table once every step has run (so routes
+   * plugins add later are included); `check` throws to stop the boot, e.g.
+   * auth() refusing a guarded route without its auth middleware (SPEC 7 rule 9).
+   */
+  addRouteCheck(check: (routes: RouteTable) => void): void;
   /** Add a check to `GET /health/ready`. */
   addReadinessCheck(name: string, check: ReadinessCheck): void;
   /** Run `fn` at shutdown, after the HTTP server closed and before the database closes (reverse order of registration). */

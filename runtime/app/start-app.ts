@@ -102,6 +102,7 @@ export async function startApp(app: App, options: StartAppOptions = {}): Promise
       environment: core.APP_ENV,
       debug: core.APP_DEBUG,
       maxBodyBytes: core.HTTP_MAX_BODY,
+      trustProxy: core.HTTP_TRUST_PROXY,
       requestTimeoutMs: core.HTTP_REQUEST_TIMEOUT,
       ...(app.viewsDir ? { viewsDir: app.viewsDir } : {}),
       executionContext: setup.executionContext,

@@ -16,6 +16,19 @@ export interface AuthService<U = any> {
   /** The app's user lookups. */
   readonly users: UserProvider<U>;
 
+  /** `AUTH_LOGIN_URL` (default `/login`): where guests asking for a page are sent. */
+  readonly loginUrl: string;
+
+  /** `AUTH_HOME_URL` (default `/dashboard`): where signed-in users are sent from guest pages. */
+  readonly homeUrl: string;
+
+  /**
+   * Where to go after signing in: the page a guest asked for before being
+   * sent to log in (taken out of the session; local paths only), else
+   * {@link homeUrl}.
+   */
+  intendedUrl(ctx: RequestContext): string;
+
   /**
    * Check a login and password and sign the user in (SPEC 5.1 rules 6, 8, 9):
    * throttled per login+IP and per IP, same error and about the same time for

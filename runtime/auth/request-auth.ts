@@ -72,19 +72,25 @@ export class RequestAuth<U = unknown> {
 
   /**
    * The signed-in user, loaded once per request on first use; `null` for a guest
-   * or when the user no longer exists.
-   * @throws {BinderyError} `BINDERY_AUTH_USER_LOADING` when asked for while it is being loaded (SPEC 7 rule 9).
+   * or when the user no longer exists. Callers asking while it loads (the
+   * handler and the audit log at once) share the one load.
+   * @throws {BinderyError} `BINDERY_AUTH_USER_LOADING` when the lookup itself asks for
+   *   the user (SPEC 7 rule 9): caught when it asks before its first `await`; a lookup
+   *   awaiting `ctx.auth.user()` later would wait for itself, so lookups must never ask.
    */
   user(): Promise<U | null> {
     if (this.#options === null) return Promise.resolve(null);
-    if (this.#loaded !== undefined) {
-      if (this.#loading) {
-        throw new BinderyError('BINDERY_AUTH_USER_LOADING', 'The current user was asked for while it is being loaded: the user lookup (UserProvider.findById) must not ask for ctx.auth.user().');
-      }
-      return this.#loaded;
+    if (this.#loading) {
+      throw new BinderyError('BINDERY_AUTH_USER_LOADING', 'The current user was asked for while it is being loaded: the user lookup (UserProvider.findById) must not ask for ctx.auth.user().');
     }
+    if (this.#loaded !== undefined) return this.#loaded;
+    // #loading covers the synchronous start of load(): a lookup asking for the user there re-enters before #loaded is set.
     this.#loading = true;
-    this.#loaded = this.#options.load().finally(() => { this.#loading = false; });
+    try {
+      this.#loaded = this.#options.load();
+    } finally {
+      this.#loading = false;
+    }
     return this.#loaded;
   }
 

@@ -6,6 +6,7 @@ import { appKeySetting, generateAppKey } from './app-key.js';
 import { defineSettings } from './define-settings.js';
 import {
   addressSetting, booleanSetting, durationSetting, enumSetting, integerSetting, listSetting, sizeSetting, urlSetting,
+  trustProxySetting,
 } from './parsers.js';
 import type { Env, SettingsValues } from './setting.js';
 
@@ -69,6 +70,12 @@ export const coreSettings = defineSettings(
       description: 'The port platforms such as Heroku, Render or Cloud Run assign; used only when HTTP_ADDR is unset, and then on all interfaces (0.0.0.0).',
       parser: integerSetting({ min: 0, max: 65535 }),
       example: '8080',
+    },
+    HTTP_TRUST_PROXY: {
+      description: 'Which proxies in front of the app to believe about the client address and protocol (X-Forwarded-For, -Proto, -Host): the client IP feeds login throttling and the audit log. Set it when the app runs behind a load balancer or reverse proxy.',
+      parser: trustProxySetting(),
+      default: 'false',
+      example: '10.0.0.0/8',
     },
     HTTP_MAX_BODY: {
       description: 'The largest request body accepted; a larger one gets 413.',

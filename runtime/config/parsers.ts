@@ -5,6 +5,7 @@
  * describes the accepted values in words for the one error that lists every
  * bad setting.
  */
+import { isIP } from 'node:net';
 import { parseDuration } from '../support/duration.js';
 import { parseByteSize } from '../support/size.js';
 import type { ParseOutcome, SettingParser } from './setting.js';
@@ -152,6 +153,31 @@ export function listSetting<T>(item: SettingParser<T>): SettingParser<T[]> {
         values.push(r.value);
       }
       return ok(values);
+    },
+  };
+}
+
+/** What `HTTP_TRUST_PROXY` may say: trust nothing, every hop, the last N hops, or these addresses/networks. */
+export type TrustProxy = boolean | number | string[];
+
+const CIDR = /^(?:(?:\d{1,3}\.){3}\d{1,3}|[0-9a-fA-F:]+)(?:\/\d{1,3})?$/;
+
+/**
+ * Which proxies' `X-Forwarded-For`/`-Proto`/`-Host` to believe (Fastify's
+ * `trustProxy`): `false` (default: none), `true` (all), a number of hops,
+ * or comma-separated addresses and CIDR networks (`10.0.0.0/8,127.0.0.1`).
+ */
+export function trustProxySetting(): SettingParser<TrustProxy> {
+  return {
+    allowed: 'false, true, a number of proxy hops, or comma-separated IP addresses or CIDR networks',
+    parse(text) {
+      if (text === 'false' || text === '0') return ok(false);
+      if (text === 'true') return ok(true);
+      if (/^\d+$/.test(text)) return ok(Number(text));
+      const items = text.split(',').map((t) => t.trim()).filter((t) => t !== '');
+      const wrong = items.find((t) => !CIDR.test(t) || (isIP(t.split('/')[0]!) === 0));
+      if (items.length === 0 || wrong !== undefined) return bad(wrong === undefined ? 'empty' : `"${wrong}" is not an IP address or CIDR network`);
+      return ok(items);
     },
   };
 }

@@ -68,6 +68,16 @@ export const ERROR_CODES = {
   BINDERY_AUTH_USER_GONE: { status: 500, summary: 'A signed-in user cannot be loaded, so a change cannot be attributed; the write is refused.' },
   BINDERY_AUTH_USER_LOADING: { status: 500, summary: 'The current user was asked for while it is being loaded (a lookup calling ctx.auth.user()).' },
 
+  // ── auth core: session guard, guards, login, remember-me, cache (runtime/auth, runtime/cache) ──
+  BINDERY_AUTH_FAILED: { status: 422, summary: 'The login and password do not match an account (a field error on email).' },
+  BINDERY_AUTH_FORBIDDEN: { status: 403, summary: 'The signed-in user may not see this page (another user\'s page, the admin page).' },
+  BINDERY_AUTH_MIDDLEWARE_MISSING: { summary: 'A route guarded by require or guest has no auth (or token) middleware before the guard; the boot stops.' },
+  BINDERY_AUTH_NOT_SET_UP: { status: 500, summary: 'The auth service was used by an app whose setup list lacks auth().' },
+  BINDERY_AUTH_REMEMBER_UNSUPPORTED: { status: 500, summary: 'Remember-me was asked for, but the user provider lacks readRememberToken or writeRememberToken.' },
+  BINDERY_AUTH_THROTTLED: { status: 422, summary: 'Too many login attempts for this login from this address, or too many failures from it; the password was not checked.' },
+  BINDERY_AUTH_UNAUTHENTICATED: { status: 401, summary: 'A guest asked a guarded route for something other than a page (JSON, htmx, no session).' },
+  BINDERY_CACHE_UNAVAILABLE: { summary: 'The cache driver cannot use its table bindery_cache (migrations not applied?); the boot stops.' },
+
   // ── generator (generator/) ──
   BINDERY_MIGRATION_DESTRUCTIVE: { summary: 'The schema change would drop a table or column or narrow a column type; refused without allowDestructive.' },
   BINDERY_MIGRATION_UNSUPPORTED: { summary: 'The schema change cannot be migrated safely as written (e.g. a NOT NULL column without default) or the migration history is broken.' },
@@ -98,6 +108,24 @@ export const ERROR_CODES = {
   BINDERY_PLUGIN_NEEDS_SETUP: { summary: 'A plugin needs a service whose setup step is missing from the app (the message names the setup call).' },
   BINDERY_PLUGIN_NOT_FOUND: { summary: 'No plugin of that name or package is in the plugin list, or the package cannot be found.' },
   BINDERY_PLUGIN_VERSION_MISMATCH: { summary: 'A plugin supports another range of framework versions than this bindery.' },
+
+  // ── tokens: API tokens and the token middleware (runtime/auth/tokens) ──
+  BINDERY_TOKEN_ABILITY_MISSING: { status: 403, summary: 'The bearer token lacks an ability the route needs.' },
+  BINDERY_TOKEN_INVALID: { status: 401, summary: 'The bearer token is malformed, unknown, wrong, expired or revoked, or its owner is gone.' },
+  BINDERY_TOKEN_MISSING: { status: 401, summary: 'The route needs a bearer token and the request sent none.' },
+
+  // ── mail, account links and rate limits (runtime/mail, runtime/auth/links, runtime/rate-limit) ──
+  BINDERY_LINKS_NOT_SET_UP: { status: 500, summary: 'Account links (verification, reset) were used by an app without the links() setup step.' },
+  BINDERY_MAIL_FAILED: { status: 500, summary: 'The mail transport could not send a message (SMTP refused it or could not be reached).' },
+  BINDERY_RATE_LIMITED: { status: 429, summary: 'Too many requests of one kind in the window (e.g. 5 password reset mails a minute per address).' },
+  BINDERY_VERIFY_LINK_INVALID: { status: 400, summary: 'The email verification link is invalid, has expired, or was made for another address.' },
+
+  // ── external-provider sign-in (runtime/auth/oauth) ──
+  BINDERY_OAUTH_ACCOUNT_UNVERIFIED: { status: 409, summary: 'The provider\'s verified address belongs to an account whose own address is not verified; it is not signed in.' },
+  BINDERY_OAUTH_CALLBACK_INVALID: { status: 400, summary: 'The provider callback failed its checks (state, PKCE, code, ID token) or the provider reported an error.' },
+  BINDERY_OAUTH_EMAIL_UNVERIFIED: { status: 403, summary: 'The provider gave no verified email address, so the sign-in cannot be matched to an account.' },
+  BINDERY_OAUTH_PROVIDER_FAILED: { status: 502, summary: 'The external provider could not be reached or answered something unusable (discovery, token endpoint).' },
+  BINDERY_OAUTH_PROVIDER_UNKNOWN: { status: 404, summary: 'No external sign-in provider of that name is configured (AUTH_PROVIDERS).' },
 } as const satisfies Record<string, ErrorCodeSpec>;
 
 /** Every registered error code. */

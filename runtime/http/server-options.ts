@@ -33,6 +33,8 @@ export interface HttpServerOptions {
   readonly environment: AppEnvironment;
   /** `APP_DEBUG`: error pages show the error chain, stack and request details (never in production). */
   readonly debug: boolean;
+  /** `HTTP_TRUST_PROXY`: which proxies' `X-Forwarded-*` headers to believe (Fastify's `trustProxy`). Default false. */
+  readonly trustProxy?: boolean | number | readonly string[];
   /** `HTTP_MAX_BODY` in bytes (default 10 MiB = 10485760); larger bodies get 413. */
   readonly maxBodyBytes: number;
   /** `HTTP_REQUEST_TIMEOUT` in milliseconds (default 30000); a handler still running then gets 503. */

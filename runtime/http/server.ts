@@ -91,6 +91,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   const override = new MethodOverride(options.maxBodyBytes);
   const app = Fastify({
     bodyLimit: options.maxBodyBytes,
+    trustProxy: trustProxyOption(options.trustProxy),
     genReqId: requestIdFor,
     serverFactory: (handler, serverOptions: FastifyServerOptions) => {
       const server = createServer((req, res) => override.handle(req, res, handler));
@@ -134,4 +135,12 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   }
   await app.ready();
   return app;
+}
+
+/** `HTTP_TRUST_PROXY` as Fastify takes it (a hop count becomes proxy-addr's "trust the nearest N hops" function). */
+function trustProxyOption(value: HttpServerOptions['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (value === undefined) return false;
+  if (typeof value === 'number') return (_address, hop) => hop < value;
+  if (typeof value === 'boolean') return value;
+  return [...value];
 }

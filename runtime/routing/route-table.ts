@@ -117,6 +117,13 @@ export interface RouteDefinition {
   readonly group: string | null;
   /** Middleware names the group (then the route) asks for, in order. Resolved by the runtime at boot. */
   readonly middleware: readonly string[];
+  /**
+   * Abilities a bearer token must carry to call the route (YAML
+   * `abilities: [profile:read]`; SPEC 5.5 "An ability check is made per
+   * route"). Checked by the `token` middleware: a token without one of them
+   * gets 403; a user signed in by session may do anything. Absent: none.
+   */
+  readonly abilities?: readonly string[];
   /** The result the handler normally returns (documents the success status; see SPEC 4.5 "Handler results"). */
   readonly result: ResultKind;
   /** Input fields in YAML order; this order is the order of `errors` keys in problem details. */

@@ -14,6 +14,7 @@ import { createTestApp, type TestApp } from '../../runtime/app/index.js';
 import { runCli } from '../runtime/cli/run-cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
+import { bearerFor } from './tokens-support.js';
 
 const APP_MODULE = fileURLToPath(new URL('../../app/main.ts', import.meta.url));
 const APP_KEY = `base64:${Buffer.alloc(32, 9).toString('base64')}`;
@@ -39,7 +40,7 @@ const bindery = (args: string[], env: Record<string, string> = {}) =>
   runCli([...args, '--app', APP_MODULE], { cwd, env: { DATABASE_URL: database.url, APP_KEY, LOG_LEVEL: 'silent', ...referenceAppEnv, ...env } });
 
 async function post(path: string, user: number, body?: unknown) {
-  const res = await fetch(`${t.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dev-user-id': String(user) }, body: JSON.stringify(body ?? {}) });
+  const res = await fetch(`${t.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${await bearerFor(t, user)}` }, body: JSON.stringify(body ?? {}) });
   return res.json() as Promise<{ id: number }>;
 }
 

@@ -10,6 +10,7 @@ import type { Database } from '../../generated/types.js';
 import { createTestApp, type TestApp } from '../../runtime/app/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
+import { bearerFor } from './tokens-support.js';
 
 interface AuditTables {
   audit_log: { id: number; occurred_at: Date; actor_type: string; actor_id: string | null; action: string; subject_type: string | null; subject_id: string | null; changes: any; properties: any; via_kind: string | null; via_name: string | null; request_id: string | null; ip: string | null };
@@ -40,7 +41,7 @@ interface Call { readonly status: number; readonly body: any; readonly headers: 
 
 async function api(method: string, path: string, options: { user?: number | null; body?: unknown; headers?: Record<string, string> } = {}): Promise<Call> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
-  if (options.user !== null) headers['x-dev-user-id'] = String(options.user ?? 1);
+  if (options.user !== null) headers['authorization'] = `Bearer ${await bearerFor(t, options.user ?? 1)}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(`${t.url}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
   const text = await res.text();
@@ -56,11 +57,17 @@ const entries = () => t.db.selectFrom('audit_log').selectAll().orderBy('id').exe
 const history = async (id: number, user = 1, cursor?: string) => api('GET', `/api/documents/${id}/history${cursor === undefined ? '' : `?cursor=${encodeURIComponent(cursor)}`}`, { user });
 const documentRow = (id: number) => t.db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
 
-describe('documents API | the caller (development header until accounts land)', () => {
-  it('answers 401 without X-Dev-User-Id, or with one that is not a user ID', async () => {
-    expect((await api('GET', '/api/documents/export', { user: null })).status).toBe(401);
-    expect((await api('GET', '/api/documents/export', { user: null, headers: { 'x-dev-user-id': 'admin' } })).status).toBe(401);
-    expect((await api('GET', '/api/documents/export', { user: null, headers: { 'x-dev-user-id': '0' } })).status).toBe(401);
+describe('documents API | the caller is the owner of the bearer token', () => {
+  it('answers 401 without a token (WWW-Authenticate: Bearer), with another scheme, or with a token that is not valid', async () => {
+    const none = await api('GET', '/api/documents/export', { user: null });
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toBe('Bearer');
+    const basic = await api('GET', '/api/documents/export', { user: null, headers: { authorization: 'Basic dXNlcjpwYXNz' } });
+    expect(basic.status).toBe(401);
+    expect(basic.headers.get('www-authenticate')).toBe('Bearer');
+    const bad = await api('GET', '/api/documents/export', { user: null, headers: { authorization: 'Bearer 1|not-a-token' } });
+    expect(bad.status).toBe(401);
+    expect(bad.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
   });
 });
 

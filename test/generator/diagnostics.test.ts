@@ -104,6 +104,39 @@ groups:
     ]);
   });
 
+  it('reports abilities on a route whose group lacks the token middleware', async () => {
+    const schema = `groups:
+  web: { middleware: [session] }
+routes:
+  me.show:
+    method: GET
+    path: /me
+    group: web
+    abilities: [profile:read]
+    result: ok
+`;
+    expect(await errorsOf({ 'a.yaml': schema })).toEqual([
+      'schema/a.yaml:8:5: routes.me.show.abilities: abilities are checked by the "token" middleware, which group "web" does not list (middleware: [session]); put the route in a group with "token" or remove "abilities"',
+    ]);
+  });
+
+  it('reports a malformed ability and a repeated one', async () => {
+    const schema = `groups:
+  api: { middleware: [token, require] }
+routes:
+  me.api:
+    method: GET
+    path: /api/me
+    group: api
+    abilities: [profile:read, "profile read", profile:read]
+    result: ok
+`;
+    expect(await errorsOf({ 'a.yaml': schema })).toEqual([
+      'schema/a.yaml:8:16: routes.me.api.abilities: abilities has a duplicate item "profile:read"',
+      'schema/a.yaml:8:31: routes.me.api.abilities[1]: "profile read" is not a valid value',
+    ]);
+  });
+
   it('reports a route name declared twice across files, and the same method and path twice', async () => {
     const route = (path: string): string => `  notes.show:\n    method: GET\n    path: ${path}\n    input:\n      id: { type: integer, path: true }\n    result: ok\n`;
     const errors = await errorsOf({

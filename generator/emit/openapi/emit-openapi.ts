@@ -7,6 +7,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Route } from '../../model/model.js';
 import { camelCase } from '../../model/names.js';
+import { TOKEN_MIDDLEWARE } from '../../model/routes.js';
 import { jsonFile } from '../../write/header.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { inputSchema, resourceJsonSchema } from './schemas.js';
@@ -14,6 +15,16 @@ import { inputSchema, resourceJsonSchema } from './schemas.js';
 const METHOD_ORDER = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 const PROBLEM = 'application/problem+json';
+
+/** The security scheme of routes with the `token` middleware (SPEC 5.5). */
+const BEARER = 'bearerToken';
+const BEARER_SCHEME: OpenAPIV3_1.SecuritySchemeObject = {
+  type: 'http',
+  scheme: 'bearer',
+  description: 'An API token, `<id>|<secret>`, sent as `Authorization: Bearer <token>`. The scopes of a requirement are the abilities the token needs.',
+};
+
+const usesToken = (route: Route): boolean => route.middleware.includes(TOKEN_MIDDLEWARE);
 const problemRef = (name: string): OpenAPIV3_1.ReferenceObject => ({ $ref: `#/components/responses/${name}` });
 
 const PROBLEM_DETAILS: OpenAPIV3_1.SchemaObject = {
@@ -53,6 +64,7 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile {
   }
   schemas['ProblemDetails'] = PROBLEM_DETAILS;
   const info = ctx.model.info;
+  const tokenRoutes = routes.filter(usesToken);
   const document: OpenAPIV3_1.Document = {
     openapi: '3.1.0',
     info: { title: info.title, version: info.version, ...(info.description ? { description: info.description } : {}) },
@@ -62,9 +74,12 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile {
       responses: {
         BadRequest: problemResponse('A value could not be converted to its type; `errors` lists each field.'),
         Error: problemResponse('Any other error (e.g. 500).'),
+        ...(tokenRoutes.some((r) => r.abilities.length > 0) ? { Forbidden: problemResponse('The bearer token lacks an ability the route needs.') } : {}),
         NotFound: problemResponse('Not found.'),
+        ...(tokenRoutes.length > 0 ? { Unauthorized: problemResponse('No bearer token, or one that is malformed, unknown, expired or revoked (`WWW-Authenticate: Bearer`).') } : {}),
         ValidationFailed: problemResponse('The given data was invalid; `errors` has a message per field.'),
       },
+      ...(tokenRoutes.length > 0 ? { securitySchemes: { [BEARER]: BEARER_SCHEME } } : {}),
     },
   };
   return { path: 'openapi.json', content: jsonFile(ctx.header, document) };
@@ -85,6 +100,8 @@ function operation(route: Route): OpenAPIV3_1.OperationObject {
   if (route.input.length > 0) responses['400'] = problemRef('BadRequest');
   if (route.pathParams.length > 0) responses['404'] = problemRef('NotFound');
   if (route.input.length > 0) responses['422'] = problemRef('ValidationFailed');
+  if (usesToken(route)) responses['401'] = problemRef('Unauthorized');
+  if (usesToken(route) && route.abilities.length > 0) responses['403'] = problemRef('Forbidden');
   responses['default'] = problemRef('Error');
   return {
     operationId: camelCase(route.name),
@@ -94,6 +111,7 @@ function operation(route: Route): OpenAPIV3_1.OperationObject {
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body ? { requestBody: body } : {}),
     responses,
+    ...(usesToken(route) ? { security: [{ [BEARER]: [...route.abilities] }] } : {}),
   };
 }
 

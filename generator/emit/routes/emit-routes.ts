@@ -56,6 +56,7 @@ function routeLiteral(route: Route): Literal {
     path: route.path,
     group: route.group,
     middleware: [...route.middleware],
+    ...(route.abilities.length > 0 ? { abilities: [...route.abilities] } : {}),
     result: route.result,
     fields: route.input.map(fieldLiteral),
     validate: validatorSchema(route) ? new Code(validatorName(route.name)) : null,

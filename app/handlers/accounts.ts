@@ -1,0 +1,95 @@
+/**
+ * Handlers of the account pages of the auth core (SPEC.md 4.1; docs/auth.md
+ * "Pages"): home, register, login, logout, dashboard, a user's page and the
+ * admin page. Email verification, password reset and tokens have their own
+ * handlers.
+ */
+import type { Handlers } from '../../generated/handlers.js';
+import type { User } from '../../generated/types.js';
+import { normalizeLogin } from '../../runtime/auth/index.js';
+import { sendVerificationLink } from '../../runtime/auth/links/index.js';
+import { HttpError, NotFoundError, ValidationError } from '../../runtime/errors/index.js';
+import { page, redirect, redirectToRoute } from '../../runtime/results/index.js';
+import { accounts, currentUser } from '../auth/users.js';
+import { tokensPageData } from './tokens.js';
+
+type AccountsHandlers = Pick<Handlers,
+  'accounts.home' | 'accounts.registerForm' | 'accounts.register' | 'accounts.loginForm' | 'accounts.login'
+  | 'accounts.logout' | 'accounts.dashboard' | 'users.show' | 'admin.index'>;
+
+/** The field error of a taken email (SPEC 7 rule 7). */
+export const EMAIL_TAKEN = 'The email has already been taken.';
+
+/** How many users the admin page lists (newest first). */
+export const ADMIN_PAGE_SIZE = 500;
+
+function forbidden(message: string): HttpError {
+  return new HttpError(403, message, { code: 'BINDERY_AUTH_FORBIDDEN' });
+}
+
+/** PostgreSQL's unique_violation: two registrations of one address at the same moment. */
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}
+
+export const accountsHandlers = {
+  'accounts.home': () => redirectToRoute('accounts.dashboard'),
+
+  'accounts.registerForm': () => page('auth/register', { title: 'Create an account' }),
+
+  'accounts.register': async (input, ctx) => {
+    const db = ctx.services.db;
+    const email = normalizeLogin(input.email);
+    const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+    if (taken !== undefined) throw new ValidationError({ email: EMAIL_TAKEN });
+    const password = await accounts(ctx).hashPassword(input.password);
+    let user: User;
+    try {
+      user = await db.insertInto('users').values({ name: input.name.trim(), email, password }).returningAll().executeTakeFirstOrThrow();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ValidationError({ email: EMAIL_TAKEN });
+      throw error;
+    }
+    await sendVerificationLink(ctx, user);
+    await accounts(ctx).login(ctx, user);
+    ctx.session.flash('status', 'Welcome! We sent you a link to verify your email address.');
+    return redirect(accounts(ctx).homeUrl);
+  },
+
+  'accounts.loginForm': () => page('auth/login', { title: 'Log in' }),
+
+  'accounts.login': async (input, ctx) => {
+    const service = accounts(ctx);
+    await service.attempt(ctx, input.email, input.password, { remember: input.remember });
+    return redirect(service.intendedUrl(ctx));
+  },
+
+  'accounts.logout': async (_input, ctx) => {
+    const service = accounts(ctx);
+    await service.logout(ctx);
+    ctx.session.flash('status', 'You have been logged out.');
+    return redirect(service.loginUrl);
+  },
+
+  'accounts.dashboard': async (_input, ctx) => {
+    const user = await currentUser(ctx);
+    return page('dashboard', { title: 'Dashboard', user, ...(await tokensPageData(ctx)) });
+  },
+
+  'users.show': async (input, ctx) => {
+    const me = await currentUser(ctx);
+    if (input.id !== me.id && !me.admin) throw forbidden('You may only see your own user page.');
+    const user = input.id === me.id ? me : await ctx.services.db.selectFrom('users').selectAll().where('id', '=', input.id).executeTakeFirst();
+    if (user === undefined) throw new NotFoundError(`User ${input.id} does not exist.`);
+    if (ctx.client.isBrowser && !ctx.client.wantsJson) return page('users/show', { title: user.name, user, me });
+    return user;
+  },
+
+  'admin.index': async (_input, ctx) => {
+    const me = await currentUser(ctx);
+    if (!me.admin) throw forbidden('The admin page is for administrators only.');
+    const users = await ctx.services.db.selectFrom('users').selectAll().orderBy('id', 'desc').limit(ADMIN_PAGE_SIZE).execute();
+    const count = await ctx.services.db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    return page('admin/index', { title: 'Admin', user: me, users, total: Number(count.n) });
+  },
+} satisfies AccountsHandlers;

@@ -1,0 +1,83 @@
+/**
+ * Handlers of the emailed account links (SPEC.md 2.3, 3 "User email" and
+ * "Password reset token", 4.1, 5.6, 7 rules 7–8, 8 "forgot-password route";
+ * docs/mail.md): verify an address, ask for a reset link, reset the password.
+ */
+import type { Handlers } from '../../generated/handlers.js';
+import { normalizeLogin } from '../../runtime/auth/index.js';
+import { accountLinksOf } from '../../runtime/auth/links/index.js';
+import type { Cache } from '../../runtime/cache/cache.js';
+import { BinderyError } from '../../runtime/errors/index.js';
+import type { RequestContext } from '../../runtime/http/context.js';
+import { hitRateLimit, rateLimitedError, rateLimitHeaders, type RateLimit } from '../../runtime/rate-limit/index.js';
+import { page, redirect, redirectToRoute } from '../../runtime/results/index.js';
+import { accounts, currentUser } from '../auth/users.js';
+
+type LinksHandlers = Pick<Handlers,
+  'links.verifyEmail' | 'links.resendVerification' | 'links.forgotForm' | 'links.forgot' | 'links.resetForm' | 'links.reset'>;
+
+/** POST /forgot-password: 5 a minute per address (SPEC 8). */
+export const FORGOT_PASSWORD_LIMIT: RateLimit = { name: 'forgot-password', limit: 5, windowMs: 60_000 };
+/** POST /verify-email/resend: 5 a minute per user. */
+export const RESEND_VERIFICATION_LIMIT: RateLimit = { name: 'resend-verification', limit: 5, windowMs: 60_000 };
+
+/** The one answer of POST /forgot-password, whether or not the account exists. */
+export const FORGOT_PASSWORD_STATUS = 'If an account uses that address, we have emailed it a link to reset the password.';
+
+function cacheOf(ctx: RequestContext): Cache {
+  const cache = ctx.services.cache;
+  if (cache === undefined) throw new BinderyError('BINDERY_INTERNAL_ERROR', 'ctx.services.cache is not set up: add cache() to the setup list of app/main.ts.');
+  return cache;
+}
+
+/** Count a hit; 429 when over the limit, else the limit headers on the response. */
+async function limit(ctx: RequestContext, rule: RateLimit, key: string, message: string): Promise<void> {
+  const state = await hitRateLimit(cacheOf(ctx), rule, key);
+  if (!state.allowed) throw rateLimitedError(state, message);
+  ctx.reply.headers(rateLimitHeaders(state));
+}
+
+export const linksHandlers = {
+  'links.verifyEmail': async (input, ctx) => {
+    const outcome = await accountLinksOf(ctx).verifyEmail(input.token ?? '');
+    ctx.session.flash('status', outcome === 'verified' ? 'Thank you: your email address is verified.' : 'Your email address was already verified.');
+    return redirectToRoute('accounts.dashboard');
+  },
+
+  'links.resendVerification': async (_input, ctx) => {
+    const user = await currentUser(ctx);
+    const links = accountLinksOf(ctx);
+    if (links.emailVerifiedAtOf(user) !== null) {
+      ctx.session.flash('status', 'Your email address is already verified.');
+      return redirectToRoute('accounts.dashboard');
+    }
+    await limit(ctx, RESEND_VERIFICATION_LIMIT, String(user.id), 'Too many verification mails asked for. Please wait a minute before asking again.');
+    await links.sendVerification(user);
+    ctx.session.flash('status', 'We sent a new verification link to your email address.');
+    return redirectToRoute('accounts.dashboard');
+  },
+
+  'links.forgotForm': () => page('auth/forgot-password', { title: 'Forgot your password?' }),
+
+  'links.forgot': async (input, ctx) => {
+    const email = normalizeLogin(input.email);
+    await limit(ctx, FORGOT_PASSWORD_LIMIT, email, 'Too many password reset requests for this address. Please wait before trying again.');
+    try {
+      await accountLinksOf(ctx).sendResetTo(email);
+    } catch (error) {
+      // The answer must not tell whether the account exists: a mail failure is logged, not shown.
+      if (!(error instanceof BinderyError && error.code === 'BINDERY_MAIL_FAILED')) throw error;
+      ctx.log.error({ err: error, code: error.code }, `the password reset mail could not be sent: ${error.message}`);
+    }
+    ctx.session.flash('status', FORGOT_PASSWORD_STATUS);
+    return redirect(accounts(ctx).loginUrl);
+  },
+
+  'links.resetForm': (input) => page('auth/reset-password', { title: 'Choose a new password', token: input.token ?? '' }),
+
+  'links.reset': async (input, ctx) => {
+    await accountLinksOf(ctx).resetPassword(input.token ?? '', input.password);
+    ctx.session.flash('status', 'Your password has been reset: log in with the new one.');
+    return redirect(accounts(ctx).loginUrl);
+  },
+} satisfies LinksHandlers;

@@ -1,0 +1,30 @@
+/**
+ * Handlers of external-provider sign-in (SPEC.md 4.1 "/auth/{provider}/
+ * redirect" and "/callback"; docs/oauth.md): the provider is configured by
+ * settings (`AUTH_PROVIDERS`, `AUTH_<NAME>_*`), the flow by
+ * `runtime/auth/oauth`.
+ */
+import type { Handlers } from '../../generated/handlers.js';
+import type { ExternalSignIn } from '../../runtime/auth/oauth/index.js';
+import { BinderyError } from '../../runtime/errors/index.js';
+import type { RequestContext } from '../../runtime/http/context.js';
+import { redirect } from '../../runtime/results/index.js';
+import { accounts } from '../auth/users.js';
+
+type OauthHandlers = Pick<Handlers, 'oauth.redirect' | 'oauth.callback'>;
+
+function externalSignIn(ctx: Pick<RequestContext, 'services'>): ExternalSignIn {
+  const service = ctx.services.externalSignIn;
+  if (service === undefined) throw new BinderyError('BINDERY_INTERNAL_ERROR', 'ctx.services.externalSignIn is not set up: add oauth({ providers }) after auth() in the setup list of app/main.ts.');
+  return service;
+}
+
+export const oauthHandlers = {
+  'oauth.redirect': async (input, ctx) => redirect(await externalSignIn(ctx).begin(ctx, input.provider)),
+
+  'oauth.callback': async (input, ctx) => {
+    const { created, provider } = await externalSignIn(ctx).complete(ctx, input.provider);
+    ctx.session.flash('status', created ? `Welcome! Your account was created with ${provider.label}.` : `Signed in with ${provider.label}.`);
+    return redirect(accounts(ctx).intendedUrl(ctx));
+  },
+} satisfies OauthHandlers;

@@ -1,0 +1,66 @@
+/**
+ * Handlers of the API token routes (SPEC.md 2.2, 4.1, 5.5; docs/tokens.md):
+ * create and revoke from the dashboard, and `GET /api/me` for API clients.
+ */
+import type { Handlers } from '../../generated/handlers.js';
+import type { User } from '../../generated/types.js';
+import type { ApiToken, ApiTokens } from '../../runtime/auth/tokens/index.js';
+import { BinderyError } from '../../runtime/errors/index.js';
+import type { RequestContext } from '../../runtime/http/context.js';
+import { redirectToRoute } from '../../runtime/results/index.js';
+import { currentUser } from '../auth/users.js';
+
+type TokensHandlers = Pick<Handlers, 'tokens.create' | 'tokens.delete' | 'api.me'>;
+
+/** The abilities of tokens made on the dashboard (SPEC 4.1 POST /tokens). */
+export const DASHBOARD_TOKEN_ABILITIES: readonly string[] = ['profile:read'];
+/** Their lifetime: 90 days (SPEC 8 "API token lifetime chosen by reference app"). */
+export const DASHBOARD_TOKEN_LIFETIME_MS = 90 * 24 * 3_600_000;
+/** The flash key of a freshly created plain token (shown once on the dashboard). */
+export const NEW_TOKEN_FLASH = 'token';
+
+function apiTokens(ctx: Pick<RequestContext, 'services'>): ApiTokens {
+  const service = ctx.services.apiTokens;
+  if (service === undefined) throw new BinderyError('BINDERY_INTERNAL_ERROR', 'ctx.services.apiTokens is not set up: add tokens() after auth() in the setup list of app/main.ts.');
+  return service;
+}
+
+/** The signed-in user's authentication ID (member and api routes: the guards signed someone in). */
+function userId(ctx: RequestContext): string {
+  return ctx.auth.id!;
+}
+
+/**
+ * The dashboard's token data (`app/views/partials/tokens.eta`): the user's
+ * tokens, newest first. The freshly created plain token is read by the
+ * partial from the flash (`it.flashed('token')`), so it shows once.
+ * @example page('dashboard', { user, ...(await tokensPageData(ctx)) })
+ */
+export async function tokensPageData(ctx: RequestContext): Promise<{ tokens: ApiToken[] }> {
+  return { tokens: await apiTokens(ctx).list(userId(ctx)) };
+}
+
+export const tokensHandlers = {
+  'tokens.create': async (input, ctx) => {
+    const { plain } = await apiTokens(ctx).create(userId(ctx), {
+      name: input.name,
+      abilities: DASHBOARD_TOKEN_ABILITIES,
+      lifetimeMs: DASHBOARD_TOKEN_LIFETIME_MS,
+    });
+    ctx.session.flash(NEW_TOKEN_FLASH, plain);
+    ctx.session.flash('status', 'Token created. Copy it now: it will not be shown again.');
+    return redirectToRoute('accounts.dashboard');
+  },
+
+  'tokens.delete': async (input, ctx) => {
+    // Another user's token ID (or an unknown one) changes nothing and answers the same.
+    await apiTokens(ctx).revoke(userId(ctx), input.id);
+    ctx.session.flash('status', 'Token revoked.');
+    return redirectToRoute('accounts.dashboard');
+  },
+
+  'api.me': async (_input, ctx) => {
+    const user: User = await currentUser(ctx);
+    return { id: user.id, name: user.name, email: user.email, email_verified_at: user.email_verified_at, admin: user.admin };
+  },
+} satisfies TokensHandlers;

@@ -1,0 +1,45 @@
+/**
+ * Errors of the auth core (codes in `runtime/errors/codes.ts`, causes and
+ * fixes in `docs/errors.md`).
+ */
+import { HttpError } from '../errors/http-error.js';
+import { VALIDATION_DETAIL } from '../errors/validation-error.js';
+import { CodedError } from '../support/coded-error.js';
+
+/** The message of a failed login (unknown account or wrong password alike; SPEC 5.1 rule 6). */
+export const LOGIN_FAILED_MESSAGE = 'These credentials do not match our records.';
+
+/**
+ * 422 on `email`: the login and password do not match an account (SPEC 7
+ * rule 7). A browser form goes back to the login page with it.
+ */
+export class LoginFailedError extends HttpError {
+  constructor() {
+    super(422, VALIDATION_DETAIL, { code: 'BINDERY_AUTH_FAILED', fieldErrors: { email: LOGIN_FAILED_MESSAGE } });
+  }
+
+  override get name(): string {
+    return 'LoginFailedError';
+  }
+}
+
+/** 422 on `email`: too many attempts; the password was not checked (SPEC 5.1 rule 8). */
+export class LoginThrottledError extends HttpError {
+  /** Seconds until the window ends. */
+  readonly retryAfter: number;
+
+  constructor(retryAfter: number) {
+    super(422, VALIDATION_DETAIL, {
+      code: 'BINDERY_AUTH_THROTTLED',
+      fieldErrors: { email: `Too many login attempts. Please try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.` },
+    });
+    this.retryAfter = retryAfter;
+  }
+
+  override get name(): string {
+    return 'LoginThrottledError';
+  }
+}
+
+/** A boot or programming error of the auth setup (`BINDERY_AUTH_MIDDLEWARE_MISSING`, `BINDERY_AUTH_REMEMBER_UNSUPPORTED`, `BINDERY_AUTH_NOT_SET_UP`). */
+export class AuthSetupError extends CodedError {}

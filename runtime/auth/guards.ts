@@ -1,0 +1,86 @@
+/**
+ * The middleware of the auth core (SPEC.md 5.1 rules 1–4, 5.2; docs/auth.md
+ * "Middleware"): `auth` (the session guard: who is signed in), `require`
+ * (guests are sent to log in) and `guest` (signed-in users are sent home).
+ */
+import type { RequestContext } from '../http/context.js';
+import type { BeforeMiddleware } from '../http/handler.js';
+import type { HttpRequestContext } from '../http/request-context.js';
+import { HttpError } from '../errors/http-error.js';
+import { redirect } from '../results/result.js';
+import { RequestAuth } from './request-auth.js';
+import { INTENDED_URL_KEY, type SessionAuth } from './session-auth.js';
+
+/**
+ * `auth`: sets `ctx.auth` from the session. The user ID in the session
+ * gives a signed-in `ctx.auth` whose user is loaded on first use (and the
+ * session ends there if the password changed since); without one, a
+ * remember-me cookie signs the user into a new session. On a route without
+ * the session middleware before it, the request stays a guest (SPEC 5.1
+ * rule 1: auth before session makes every page redirect to login).
+ */
+export function sessionGuard(auth: SessionAuth<unknown>): BeforeMiddleware {
+  return {
+    before(context) {
+      const ctx = context as HttpRequestContext;
+      const session = ctx.sessionState;
+      if (session === undefined) return undefined;
+      const slot = session.user;
+      if (slot !== null) {
+        ctx.auth = new RequestAuth({ via: 'session', id: slot.id, load: () => auth.loadSessionUser(ctx, slot) });
+        return undefined;
+      }
+      const cookie = auth.remember.read(ctx.request);
+      return cookie === undefined ? undefined : auth.signInFromCookie(ctx, cookie);
+    },
+  };
+}
+
+/**
+ * `require`: lets signed-in users through. A guest asking for a page is
+ * redirected (303) to `loginUrl`, the page (GET) remembered for after login;
+ * JSON and htmx requests, and routes without a session (the API group), get
+ * 401 (`WWW-Authenticate: Bearer` on routes of the token middleware).
+ */
+export function requireGuard(loginUrl: string): BeforeMiddleware {
+  const refuse = (context: RequestContext): unknown => {
+    const ctx = context as HttpRequestContext;
+    if (ctx.sessionState !== undefined && asksForPage(ctx)) {
+      const method = ctx.request.method;
+      if (method === 'GET' || method === 'HEAD') ctx.session.put(INTENDED_URL_KEY, ctx.request.url);
+      return redirect(loginUrl);
+    }
+    if (ctx.route.middleware.includes('token')) {
+      throw new HttpError(401, 'This route needs a bearer token: send Authorization: Bearer <id>|<secret>.', { code: 'BINDERY_TOKEN_MISSING', headers: { 'www-authenticate': 'Bearer' } });
+    }
+    throw new HttpError(401, 'You are not signed in; sign in and try again.', { code: 'BINDERY_AUTH_UNAUTHENTICATED' });
+  };
+  return {
+    before(ctx) {
+      // A guest is decided without a promise; a signed-in request loads its user (the fingerprint is checked there).
+      if (!ctx.auth.signedIn) return refuse(ctx);
+      return ctx.auth.user().then((user) => (user === null ? refuse(ctx) : undefined));
+    },
+  };
+}
+
+/** `guest`: sends signed-in users to `homeUrl` (303). */
+export function guestGuard(homeUrl: string): BeforeMiddleware {
+  return {
+    before(ctx) {
+      if (!ctx.auth.signedIn) return undefined;
+      return ctx.auth.user().then((user) => (user === null ? undefined : redirect(homeUrl)));
+    },
+  };
+}
+
+/**
+ * Whether a guest should be sent to the login page rather than answered 401:
+ * not a JSON client, not plain htmx, and a browser or a page route.
+ */
+function asksForPage(ctx: RequestContext): boolean {
+  const client = ctx.client;
+  if (client.wantsJson) return false;
+  if (client.isHtmx && !client.isHtmxBoosted) return false;
+  return client.isBrowser || ctx.route.result === 'page';
+}

@@ -1,0 +1,232 @@
+/**
+ * Email verification and password reset (SPEC.md 2.3, 3 "User email" and
+ * "Password reset token" rows, 5.6, 7 rules 7–8; docs/mail.md).
+ *
+ * `ctx.services.accountLinks`, set up by the `links()` step. Links are
+ * absolute URLs on `APP_URL` carrying a token encrypted with `APP_KEY` (see
+ * link-tokens.ts); nothing is stored. A verification link works for
+ * `AUTH_VERIFY_TTL` and only for the address the account still has; a reset
+ * link works for `AUTH_RESET_TTL` and only until the password changes — the
+ * update is conditional on the old hash, so of two simultaneous submissions
+ * the second changes nothing and is refused.
+ */
+import type { Kysely } from 'kysely';
+import { escapeHtml } from '../../errors/html.js';
+import { HttpError } from '../../errors/http-error.js';
+import { ValidationError } from '../../errors/validation-error.js';
+import type { Mailer, MailResult } from '../../mail/mailer.js';
+import type { AuthService } from '../auth-service.js';
+import { LinkTokens } from './link-tokens.js';
+import type { ResolvedUsersTable } from './users-table.js';
+
+/** The message of an invalid, expired or used reset link (a field error on `password`, SPEC 7 rules 7–8). */
+export const RESET_LINK_INVALID = 'This password reset link is invalid or has expired. Ask for a new one.';
+/** The detail of a bad verification link (400). */
+export const VERIFY_LINK_INVALID = 'This verification link is invalid or has expired. Sign in and ask for a new one.';
+
+/** Outcome of {@link AccountLinks.verifyEmail}. */
+export type VerifyOutcome = 'verified' | 'already-verified';
+
+/** Revokes a user's API tokens inside the reset's transaction (the tokens() step supplies it). */
+export type RevokeAllTokens = (db: Kysely<any>, userId: string) => Promise<unknown>;
+
+/** What an {@link AccountLinks} is built from (the `links()` step fills it). */
+export interface AccountLinksOptions {
+  readonly tokens: LinkTokens;
+  readonly db: Kysely<any>;
+  readonly auth: AuthService;
+  readonly mailer: Mailer;
+  readonly users: ResolvedUsersTable;
+  /** `APP_URL`: links are built on it (a path prefix is kept). */
+  readonly appUrl: URL;
+  /** Paths of the verification and reset pages (default `/verify-email`, `/reset-password`). */
+  readonly paths: { readonly verify: string; readonly reset: string };
+  /** `AUTH_VERIFY_TTL`, `AUTH_RESET_TTL` in ms. */
+  readonly verifyTtlMs: number;
+  readonly resetTtlMs: number;
+  /** The app's name, in mail subjects. */
+  readonly appName: string;
+  /** Revoke every API token of a user in the given transaction; absent without tokens(). */
+  readonly revokeAllTokens?: () => RevokeAllTokens | undefined;
+  /** Clock in ms since the epoch (default `Date.now`). */
+  readonly now?: () => number;
+}
+
+/**
+ * Verification and reset links: building, mailing, and following them.
+ *
+ * @example
+ *   await ctx.services.accountLinks.sendVerification(user);   // after registration
+ *   await ctx.services.accountLinks.verifyEmail(input.token);  // GET /verify-email
+ */
+export class AccountLinks {
+  readonly #o: AccountLinksOptions;
+  readonly #now: () => number;
+
+  constructor(options: AccountLinksOptions) {
+    this.#o = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The absolute URL of `path` on `APP_URL` (its path prefix kept), with `token` in the query. */
+  #link(path: string, token: string): string {
+    const base = this.#o.appUrl;
+    const prefix = base.pathname.replace(/\/+$/, '');
+    const url = new URL(`${prefix}${path}`, base.origin);
+    url.searchParams.set('token', token);
+    return url.href;
+  }
+
+  /** The user's email as stored (the users table's email column). */
+  emailOf(user: unknown): string {
+    const email = (user as Record<string, unknown> | null)?.[this.#o.users.email];
+    if (typeof email !== 'string') throw new TypeError(`The user has no "${this.#o.users.email}" text; links() reads the address from the user's "${this.#o.users.email}" property (option users.email).`);
+    return email;
+  }
+
+  /** When the user's address was verified, or `null`. */
+  emailVerifiedAtOf(user: unknown): unknown {
+    return (user as Record<string, unknown>)[this.#o.users.emailVerifiedAt] ?? null;
+  }
+
+  /** An absolute verification link for the user's current address, valid for `AUTH_VERIFY_TTL`. */
+  verificationUrl(user: unknown): string {
+    const token = this.#o.tokens.sealVerification(
+      { user: this.#o.auth.users.idOf(user), email: this.emailOf(user).toLowerCase() },
+      this.#now() + this.#o.verifyTtlMs,
+    );
+    return this.#link(this.#o.paths.verify, token);
+  }
+
+  /** An absolute reset link for the user's current password, valid for `AUTH_RESET_TTL`. */
+  resetUrl(user: unknown): string {
+    const auth = this.#o.auth;
+    const token = this.#o.tokens.sealReset(
+      { user: auth.users.idOf(user), fingerprint: auth.fingerprint(auth.users.passwordHashOf(user)) },
+      this.#now() + this.#o.resetTtlMs,
+    );
+    return this.#link(this.#o.paths.reset, token);
+  }
+
+  /** Mail the user a verification link. */
+  sendVerification(user: unknown): Promise<MailResult> {
+    const url = this.verificationUrl(user);
+    const hours = formatHours(this.#o.verifyTtlMs);
+    return this.#o.mailer.send({
+      to: this.emailOf(user),
+      subject: `Verify your email address for ${this.#o.appName}`,
+      text: `Please confirm this address by opening the link below:\n\n${url}\n\nThe link works for ${hours}. If you did not create an account, ignore this mail.\n`,
+      html: `<p>Please confirm this address by opening the link below:</p><p><a href="${escapeHtml(url)}">Verify my email address</a></p><p>The link works for ${hours}. If you did not create an account, ignore this mail.</p>`,
+    });
+  }
+
+  /** Mail the user a password reset link. */
+  sendReset(user: unknown): Promise<MailResult> {
+    const url = this.resetUrl(user);
+    const hours = formatHours(this.#o.resetTtlMs);
+    return this.#o.mailer.send({
+      to: this.emailOf(user),
+      subject: `Reset your ${this.#o.appName} password`,
+      text: `Someone asked to reset the password of this account. To choose a new one, open the link below:\n\n${url}\n\nThe link works for ${hours}, and only until the password changes. If it was not you, ignore this mail.\n`,
+      html: `<p>Someone asked to reset the password of this account. To choose a new one, open the link below:</p><p><a href="${escapeHtml(url)}">Reset my password</a></p><p>The link works for ${hours}, and only until the password changes. If it was not you, ignore this mail.</p>`,
+    });
+  }
+
+  /**
+   * Mail a reset link to the account with this login, if there is one
+   * (POST /forgot-password answers the same either way).
+   * @returns whether an account was found (and mailed, unless suppressed).
+   */
+  async sendResetTo(login: string): Promise<boolean> {
+    const user = await this.#o.auth.users.findByLogin(login);
+    if (user === null) return false;
+    await this.sendReset(user);
+    return true;
+  }
+
+  /**
+   * Follow a verification link (SPEC 3 "User email"): an unverified address
+   * whose token is valid, unexpired and made for the user's current address
+   * becomes verified (`email_verified_at` = now, UTC); an already verified one
+   * stays as it is (its timestamp unchanged).
+   * @throws {HttpError} 400 `BINDERY_VERIFY_LINK_INVALID` for an invalid or expired token, an account that is gone, or another address.
+   */
+  async verifyEmail(token: string): Promise<VerifyOutcome> {
+    const opened = this.#o.tokens.openVerification(token, this.#now());
+    if (!opened.ok) throw invalidVerification();
+    const { user: id, email } = opened.claim;
+    const user = await this.#o.auth.users.findById(id);
+    if (user === null || this.emailOf(user).toLowerCase() !== email) throw invalidVerification();
+    if (this.emailVerifiedAtOf(user) !== null) return 'already-verified';
+    const u = this.#o.users;
+    const now = new Date(this.#now());
+    const result = await this.#o.db.updateTable(u.table)
+      .set({ [u.emailVerifiedAt]: now, ...(u.updatedAt === null ? {} : { [u.updatedAt]: now }) })
+      .where(u.id, '=', id)
+      .where(u.email, '=', email)
+      .where(u.emailVerifiedAt, 'is', null)
+      .executeTakeFirst();
+    // No row changed: verified meanwhile (same outcome), or the address changed meanwhile (refused).
+    if (result.numUpdatedRows === 0n) {
+      const again = await this.#o.auth.users.findById(id);
+      if (again === null || this.emailOf(again).toLowerCase() !== email) throw invalidVerification();
+      return 'already-verified';
+    }
+    return 'verified';
+  }
+
+  /**
+   * Reset a password with a reset link (SPEC 3 "Password reset token", 7
+   * rule 8): the token must be unexpired and made for the current password;
+   * the new hash replaces the old one only if the row still holds the old
+   * one, so a second simultaneous submission changes nothing. On success,
+   * in the same transaction, every API token of the user is revoked; then
+   * every session and remembered browser of the user ends
+   * (`AuthService.signOutEverywhere`).
+   * @returns the user (as loaded before the change).
+   * @throws {ValidationError} on `password` with {@link RESET_LINK_INVALID} when the link is invalid, expired or used, or lost the race.
+   */
+  async resetPassword(token: string, password: string): Promise<unknown> {
+    const opened = this.#o.tokens.openReset(token, this.#now());
+    if (!opened.ok) throw invalidReset();
+    const { auth, users: u } = this.#o;
+    const user = await auth.users.findById(opened.claim.user);
+    if (user === null) throw invalidReset();
+    const oldHash = auth.users.passwordHashOf(user);
+    if (auth.fingerprint(oldHash) !== opened.claim.fingerprint) throw invalidReset();
+    const newHash = await auth.hashPassword(password);
+    const id = auth.users.idOf(user);
+    const revoke = this.#o.revokeAllTokens?.();
+    const changed = await this.#o.db.transaction().execute(async (trx) => {
+      const result = await trx.updateTable(u.table)
+        .set({ [u.password]: newHash, ...(u.updatedAt === null ? {} : { [u.updatedAt]: new Date(this.#now()) }) })
+        .where(u.id, '=', id)
+        .where(u.password, '=', oldHash)
+        .executeTakeFirst();
+      if (result.numUpdatedRows === 0n) return false;
+      if (revoke !== undefined) await revoke(trx, id);
+      return true;
+    });
+    if (!changed) throw invalidReset();
+    await auth.signOutEverywhere(user);
+    return user;
+  }
+}
+
+function invalidVerification(): HttpError {
+  return new HttpError(400, VERIFY_LINK_INVALID, { code: 'BINDERY_VERIFY_LINK_INVALID' });
+}
+
+function invalidReset(): ValidationError {
+  return new ValidationError({ password: RESET_LINK_INVALID });
+}
+
+/** `24 hours`, `1 hour`, `30 minutes`. */
+export function formatHours(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes % 60 === 0) {
+    const h = minutes / 60;
+    return `${h} ${h === 1 ? 'hour' : 'hours'}`;
+  }
+  return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+}

@@ -1,0 +1,74 @@
+/**
+ * The `links()` setup step (docs/boot.md "Setup steps"; docs/mail.md):
+ * email verification and password reset links for an app with `auth()` and
+ * `mail()`.
+ */
+import type { SetupStep } from '../../app/setup-step.js';
+import { KeyRing } from '../../crypto/key-ring.js';
+import { Encrypter } from '../../crypto/encrypter.js';
+import type { Mailer } from '../../mail/mailer.js';
+import type { AuthService } from '../auth-service.js';
+import { AccountLinks, type RevokeAllTokens } from './account-links.js';
+import { LinkTokens } from './link-tokens.js';
+import { linkSettings } from './settings.js';
+import { resolveUsersTable, type LinkUsersTable } from './users-table.js';
+
+declare module '../../http/context.js' {
+  interface Services {
+    /** Verification and reset links; present once `links()` is set up. */
+    readonly accountLinks?: AccountLinks;
+  }
+}
+
+/** Options of {@link links}. */
+export interface LinksStepOptions {
+  /** Table and column names of the users (defaults: SPEC 2.1 — `users`, `id`, `email`, `email_verified_at`, `password`). */
+  readonly users?: LinkUsersTable;
+  /** Paths of the pages the links open (defaults `/verify-email`, `/reset-password`, as in SPEC 4.1). */
+  readonly paths?: { readonly verify?: string; readonly reset?: string };
+  /** Clock in ms since the epoch (default `Date.now`); tests pass a controllable one. */
+  readonly now?: () => number;
+}
+
+/**
+ * Email verification and password reset links (SPEC.md 2.3, 3, 5.6).
+ *
+ * Adds the settings `AUTH_VERIFY_TTL` (24h) and `AUTH_RESET_TTL` (1h), both
+ * at least one minute, and `ctx.services.accountLinks`. Needs `cache()`
+ * (the forgot-password limit), `auth()` (user lookups, password hashing,
+ * signing out everywhere) and `mail()` before it. When `tokens()` is set up
+ * too, a password reset revokes every API token of the user.
+ *
+ * @throws {SettingsError} at boot for a TTL under one minute (the message names the setting).
+ * @example setup: [cache(), session(), auth(), mail(), tokens(), links()]
+ */
+export function links(options: LinksStepOptions = {}): SetupStep {
+  const users = resolveUsersTable(options.users);
+  return {
+    name: 'links',
+    requires: [
+      { name: 'cache', call: 'cache()' },
+      { name: 'auth', call: 'auth()' },
+      { name: 'mail', call: 'mail()' },
+    ],
+    settings: linkSettings,
+    setup(ctx) {
+      const s = ctx.settingsOf(linkSettings);
+      const services = ctx.services as { auth?: AuthService; mailer?: Mailer; apiTokens?: { revokeAllIn: RevokeAllTokens } };
+      ctx.services.accountLinks = new AccountLinks({
+        tokens: new LinkTokens(new Encrypter(KeyRing.fromSettings(ctx.settings))),
+        db: ctx.database.db,
+        auth: services.auth!,
+        mailer: services.mailer!,
+        users,
+        appUrl: ctx.settings.APP_URL as URL,
+        paths: { verify: options.paths?.verify ?? '/verify-email', reset: options.paths?.reset ?? '/reset-password' },
+        verifyTtlMs: s.AUTH_VERIFY_TTL,
+        resetTtlMs: s.AUTH_RESET_TTL,
+        appName: ctx.app.name,
+        revokeAllTokens: () => services.apiTokens?.revokeAllIn,
+        ...(options.now === undefined ? {} : { now: options.now }),
+      });
+    },
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * The `token` middleware: who a request is, by its bearer token (SPEC.md
+ * 5.5, 7 "401 … API route without a valid token"; RFC 6750 section 3;
+ * docs/tokens.md "The token middleware").
+ *
+ * - `Authorization: Bearer <id>|<secret>` (the scheme in any case): the
+ *   token is checked; a valid one signs the request in as its owner
+ *   (`ctx.auth.via === 'token'`, `ctx.auth.token`) and its last use is
+ *   recorded (at most once a minute). A malformed, unknown, wrong, expired or
+ *   revoked token, or one whose owner is gone, is 401 with
+ *   `WWW-Authenticate: Bearer error="invalid_token"`.
+ * - No `Authorization`, or another scheme (`Basic …`): the request stays as
+ *   it is (a guest, or the user of a session when `auth` ran before). A 401
+ *   from later on (the `require` guard) then carries `WWW-Authenticate: Bearer`.
+ * - The route's `abilities`: a token lacking one is 403 (`WWW-Authenticate:
+ *   Bearer error="insufficient_scope"`); a session user may do anything; a
+ *   guest is 401.
+ */
+import { HttpError } from '../../errors/http-error.js';
+import type { RequestContext } from '../../http/context.js';
+import type { Middleware } from '../../http/handler.js';
+import type { AuthService } from '../auth-service.js';
+import { RequestAuth } from '../request-auth.js';
+import '../context.js';
+import type { ApiTokens } from './api-tokens.js';
+
+const CHALLENGE = 'Bearer';
+const INVALID_TOKEN = 'Bearer error="invalid_token"';
+const INSUFFICIENT_SCOPE = (abilities: readonly string[]) => `Bearer error="insufficient_scope", scope="${abilities.join(' ')}"`;
+const BEARER = /^bearer(?:[ \t]+(.*))?$/i;
+
+/** The bearer credentials of a request: `undefined` without an `Authorization: Bearer` header, else the token text (possibly empty). */
+export function bearerToken(ctx: Pick<RequestContext, 'request'>): string | undefined {
+  const header = ctx.request.headers.authorization;
+  if (header === undefined) return undefined;
+  const m = BEARER.exec(header.trim());
+  return m === null ? undefined : (m[1] ?? '').trim();
+}
+
+function invalidToken(): HttpError {
+  return new HttpError(401, 'The bearer token is invalid, expired or revoked; create a new one.', {
+    code: 'BINDERY_TOKEN_INVALID',
+    headers: { 'www-authenticate': INVALID_TOKEN },
+  });
+}
+
+function missingToken(): HttpError {
+  return new HttpError(401, 'This route needs an API token: send Authorization: Bearer <token>.', {
+    code: 'BINDERY_TOKEN_MISSING',
+    headers: { 'www-authenticate': CHALLENGE },
+  });
+}
+
+/**
+ * The `token` middleware over `tokens` and the app's user lookups.
+ * @param auth read when a request comes (the `auth()` step sets it up).
+ */
+export function createTokenMiddleware(tokens: ApiTokens, auth: () => AuthService): Middleware {
+  return async (ctx, next) => {
+    const plain = bearerToken(ctx);
+    if (plain !== undefined) {
+      const token = await tokens.check(plain);
+      if (token === null) throw invalidToken();
+      const users = auth().users;
+      const user = await users.findById(token.userId);
+      if (user === null) throw invalidToken();
+      ctx.auth = new RequestAuth({
+        via: 'token',
+        id: token.userId,
+        load: () => Promise.resolve(user),
+        token: { id: String(token.id), name: token.name, abilities: token.abilities },
+      });
+      await tokens.touch(token);
+    }
+    const abilities = ctx.route.abilities;
+    if (!ctx.auth.signedIn) {
+      if (abilities !== undefined && abilities.length > 0) throw missingToken();
+      try {
+        return await next();
+      } catch (error) {
+        // The require guard's 401 (or any later one) tells an API client how to authenticate.
+        if ((error as { status?: unknown })?.status === 401 && !ctx.reply.hasHeader('www-authenticate')) ctx.reply.header('www-authenticate', CHALLENGE);
+        throw error;
+      }
+    }
+    if (abilities !== undefined) {
+      const missing = abilities.filter((a) => !ctx.auth.can(a));
+      if (missing.length > 0) {
+        throw new HttpError(403, `This token may not do this: it lacks the ${missing.length === 1 ? 'ability' : 'abilities'} ${missing.join(', ')}.`, {
+          code: 'BINDERY_TOKEN_ABILITY_MISSING',
+          headers: { 'www-authenticate': INSUFFICIENT_SCOPE(abilities) },
+        });
+      }
+    }
+    return next();
+  };
+}

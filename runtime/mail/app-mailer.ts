@@ -1,0 +1,108 @@
+/**
+ * The app's {@link Mailer} (`ctx.services.mailer`; issue 4 item 6; SPEC.md
+ * 6.2 "consult the suppression list before sending mail"; docs/mail.md).
+ *
+ * Messages are built and sent by nodemailer. With `MAIL_DRIVER=smtp` they go
+ * to the SMTP server; with `outbox` nodemailer's stream transport builds the
+ * complete message and it is kept in `mail_outbox` instead. Before every
+ * send the recipients are checked against the suppression list (the
+ * mail-provider plugin's, when it is loaded): suppressed ones are skipped,
+ * and a message with no recipient left is not sent at all.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import { BinderyError } from '../errors/bindery-error.js';
+import { deliverableRecipients, type MailSuppression } from '../plugins/mail-suppression.js';
+import type { MailMessage, Mailer, MailResult } from './mailer.js';
+import { keepInOutbox } from './outbox.js';
+import { OUTBOX_DEFAULT_FROM, type MailSettings } from './settings.js';
+
+/** What the mailer reads at send time: the suppression source may be added after it (plugins load last). */
+export interface MailerServices {
+  readonly mailSuppression?: MailSuppression;
+}
+
+/** What an {@link AppMailer} is built from. */
+export interface AppMailerOptions {
+  readonly settings: MailSettings;
+  readonly db: Kysely<any>;
+  readonly services: MailerServices;
+  readonly log: FastifyBaseLogger;
+}
+
+/**
+ * Sends (or keeps) messages through nodemailer.
+ * @example await mailer.send({ to: 'ada@example.com', subject: 'Hi', text: 'Hello.' });
+ */
+export class AppMailer implements Mailer {
+  readonly driver: MailSettings['MAIL_DRIVER'];
+  readonly from: string;
+  readonly #transport: Transporter;
+  readonly #db: Kysely<any>;
+  readonly #services: MailerServices;
+  readonly #log: FastifyBaseLogger;
+
+  constructor(options: AppMailerOptions) {
+    const s = options.settings;
+    this.driver = s.MAIL_DRIVER;
+    this.from = s.MAIL_FROM ?? OUTBOX_DEFAULT_FROM;
+    this.#db = options.db;
+    this.#services = options.services;
+    this.#log = options.log;
+    this.#transport = s.MAIL_DRIVER === 'smtp'
+      ? nodemailer.createTransport({
+        host: s.MAIL_HOST,
+        port: s.MAIL_PORT,
+        secure: s.MAIL_PORT === 465,
+        ...(s.MAIL_USER === undefined ? {} : { auth: { user: s.MAIL_USER, pass: s.MAIL_PASSWORD ?? '' } }),
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 20_000,
+      })
+      : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  }
+
+  /**
+   * Send `message` to its deliverable recipients (or keep it in the outbox).
+   * @returns the recipients it went to and those skipped as suppressed.
+   * @throws {BinderyError} `BINDERY_MAIL_FAILED` when the transport fails (SMTP unreachable, login or message refused).
+   */
+  async send(message: MailMessage): Promise<MailResult> {
+    const recipients = typeof message.to === 'string' ? [message.to] : [...message.to];
+    const { deliver, skipped } = await deliverableRecipients(this.#services, recipients);
+    if (skipped.length > 0) this.#log.info({ skipped, subject: message.subject }, 'suppressed recipients not mailed');
+    if (deliver.length === 0) return { delivered: [], skipped };
+    let info: { messageId: string; message?: unknown };
+    try {
+      info = await this.#transport.sendMail({
+        from: this.from,
+        to: deliver,
+        subject: message.subject,
+        text: message.text,
+        ...(message.html === undefined ? {} : { html: message.html }),
+      });
+    } catch (error) {
+      throw new BinderyError('BINDERY_MAIL_FAILED', `The mail "${message.subject}" could not be sent through ${this.driver} (MAIL_HOST, MAIL_PORT, MAIL_USER): ${(error as Error).message}`, { cause: error });
+    }
+    if (this.driver === 'outbox') {
+      await keepInOutbox(this.#db, {
+        messageId: info.messageId,
+        from: this.from,
+        to: deliver,
+        subject: message.subject,
+        text: message.text,
+        html: message.html ?? null,
+        raw: Buffer.isBuffer(info.message) ? info.message.toString('utf8') : '',
+      });
+    }
+    this.#log.info({ to: deliver, subject: message.subject, driver: this.driver, message_id: info.messageId }, 'mail sent');
+    return { delivered: deliver, skipped };
+  }
+
+  /** Close the transport (SMTP connections). */
+  close(): void {
+    this.#transport.close();
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The outbox of `MAIL_DRIVER=outbox` (issue 4 item 6; docs/mail.md "The
+ * outbox"): table `mail_outbox` (migration set `mail`), written by the
+ * mailer, read by `bindery mail:outbox` and by tests following a link.
+ */
+import { sql, type Generated, type Kysely } from 'kysely';
+
+/** Row of `mail_outbox`. */
+export interface OutboxTable {
+  id: Generated<number>;
+  message_id: string;
+  sender: string;
+  recipients: string[];
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  raw: string;
+  created_at: Generated<Date>;
+}
+
+/** The database seen by the outbox. */
+export interface OutboxDatabase {
+  mail_outbox: OutboxTable;
+}
+
+/** A kept message. */
+export interface OutboxMessage {
+  readonly id: number;
+  readonly messageId: string;
+  readonly from: string;
+  readonly to: readonly string[];
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string | null;
+  /** The links of the text body, in order (`http` and `https` URLs). */
+  readonly links: readonly string[];
+  readonly sentAt: Date;
+}
+
+/** A message to keep. */
+export interface OutboxEntry {
+  readonly messageId: string;
+  readonly from: string;
+  readonly to: readonly string[];
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string | null;
+  /** The RFC 5322 message nodemailer built. */
+  readonly raw: string;
+}
+
+/** Options of {@link readOutbox}. */
+export interface ReadOutboxOptions {
+  /** Only messages to this address (case-insensitive). */
+  readonly to?: string;
+  /** At most this many (default 20). */
+  readonly limit?: number;
+}
+
+const LINK = /https?:\/\/[^\s<>"')\]]+/g;
+
+/** The `http(s)` URLs of a text, in order. */
+export function linksOf(text: string): string[] {
+  return [...text.matchAll(LINK)].map((m) => m[0]);
+}
+
+/** Keep a message in the outbox. */
+export async function keepInOutbox(db: Kysely<any>, entry: OutboxEntry): Promise<void> {
+  await (db as Kysely<OutboxDatabase>).insertInto('mail_outbox').values({
+    message_id: entry.messageId,
+    sender: entry.from,
+    recipients: [...entry.to],
+    subject: entry.subject,
+    text_body: entry.text,
+    html_body: entry.html,
+    raw: entry.raw,
+  }).execute();
+}
+
+/**
+ * The kept messages, newest first.
+ * @example const [mail] = await readOutbox(db, { to: 'ada@example.com', limit: 1 });
+ */
+export async function readOutbox(db: Kysely<any>, options: ReadOutboxOptions = {}): Promise<OutboxMessage[]> {
+  let query = (db as Kysely<OutboxDatabase>).selectFrom('mail_outbox').selectAll()
+    .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit ?? 20);
+  if (options.to !== undefined) {
+    const to = options.to.trim().toLowerCase();
+    query = query.where(sql<boolean>`exists (select 1 from unnest(recipients) as r where lower(r) = ${to})`);
+  }
+  const rows = await query.execute();
+  return rows.map((row) => ({
+    id: row.id,
+    messageId: row.message_id,
+    from: row.sender,
+    to: row.recipients,
+    subject: row.subject,
+    text: row.text_body,
+    html: row.html_body,
+    links: linksOf(row.text_body),
+    sentAt: row.created_at,
+  }));
+}

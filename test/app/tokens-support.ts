@@ -1,0 +1,78 @@
+/**
+ * Support of part B's app tests (tokens, links, external sign-in, the
+ * documents API): the reference app on a fresh database, users, signed-in
+ * browsers, the outbox, and bearer tokens made through the app's own token
+ * service (docs/tokens.md).
+ */
+import type { User } from '../../generated/types.js';
+import type { TestApp } from '../../runtime/app/index.js';
+import type { AccountLinks } from '../../runtime/auth/links/index.js';
+import type { ApiTokens } from '../../runtime/auth/tokens/index.js';
+import { readOutbox, type OutboxMessage } from '../../runtime/mail/index.js';
+import { Client } from '../runtime/auth/support/client.js';
+import { bootAccounts, clearCache, makeUser, type AccountsApp } from './accounts-support.js';
+
+const made = new WeakMap<object, Map<string, string>>();
+
+/**
+ * The plain token (`<id>|<secret>`) of user `userId`, creating the user
+ * (`users` row with that ID, email `user<id>@example.test`) and the token on
+ * first use; the same token afterwards for the same app and abilities.
+ */
+export async function bearerFor(t: TestApp<any>, userId: number, abilities: readonly string[] = []): Promise<string> {
+  let byUser = made.get(t);
+  if (byUser === undefined) made.set(t, (byUser = new Map()));
+  const key = `${userId}:${[...abilities].sort().join(',')}`;
+  const known = byUser.get(key);
+  if (known !== undefined) return known;
+  await t.db.insertInto('users').values({ id: userId, name: `User ${userId}`, email: `user${userId}@example.test`, password: '!unusable' })
+    .onConflict((oc: any) => oc.column('id').doNothing()).execute();
+  const apiTokens = t.running.services.apiTokens as ApiTokens;
+  const { plain } = await apiTokens.create(String(userId), { name: `test token of ${userId}`, abilities });
+  byUser.set(key, plain);
+  return plain;
+}
+
+// ── the reference app for part B's app tests (tokens, links, oauth) ──
+
+/** The reference app booted on a fresh database (test/app/accounts-support.ts), with part B's services. */
+export interface ReferenceApp extends AccountsApp {
+  readonly apiTokens: ApiTokens;
+  readonly links: AccountLinks;
+}
+
+/** Boot `app/main.ts` on a fresh database (extra settings in `env`). */
+export async function bootReferenceApp(prefix: string, env: Record<string, string> = {}): Promise<ReferenceApp> {
+  const a = await bootAccounts(prefix, env);
+  return { ...a, apiTokens: a.t.running.services.apiTokens as ApiTokens, links: a.t.running.services.accountLinks as AccountLinks };
+}
+
+/** A user made in the table (password hashed by the app), optionally with a verified address. */
+export async function makeAccount(a: ReferenceApp, fields: { email?: string; password?: string; verified?: boolean; name?: string } = {}): Promise<User> {
+  const user = await makeUser(a, fields);
+  if (!fields.verified) return user;
+  return a.db.updateTable('users').set({ email_verified_at: new Date() }).where('id', '=', user.id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** A browser signed in through the login form. */
+export async function signIn(a: ReferenceApp, user: User, password = 'correct horse battery', remember = false): Promise<Client> {
+  const c = new Client(a.url);
+  await c.page('/login');
+  const res = await c.form('/login', { email: user.email, password, ...(remember ? { remember: 'true' } : {}) });
+  if (res.status !== 303 || res.location !== '/dashboard') throw new Error(`login of ${user.email} failed: ${res.status} ${res.location ?? ''}`);
+  return c;
+}
+
+/** The newest mail to `email` in the outbox. */
+export async function newestMail(a: ReferenceApp, email: string): Promise<OutboxMessage | undefined> {
+  return (await readOutbox(a.db, { to: email, limit: 1 }))[0];
+}
+
+/** The path and query of an absolute link (tests reach the app on its own port, not APP_URL's). */
+export function pathOf(link: string): string {
+  const u = new URL(link);
+  return `${u.pathname}${u.search}`;
+}
+
+/** Forget cached counters (rate limits, throttles) between tests. */
+export const clearCounters: (a: ReferenceApp) => Promise<void> = clearCache;
