@@ -3,7 +3,8 @@
  * `audit:prune`, a plugin's `<name>:…` (docs/cli.md "Adding commands").
  *
  * `boot()` loads the app module, its settings and database, and runs its
- * setup steps (no HTTP server); `run()` executes inside an execution context
+ * setup steps (no HTTP server), printing its notices on stderr so stdout
+ * carries only the command's output; `run()` executes inside an execution context
  * whose via is `{ kind: 'command', name: '<command path>' }`, so the audit
  * log attributes the command's writes to `system` via the command's name.
  */
@@ -31,7 +32,9 @@ export abstract class AppCommand extends BinderyCommand {
     if (this.#booted) return this.#booted;
     const app = this.context.app ?? (await loadApp(this.root, this.app));
     const { bootApp } = await import('../app/boot-app.js');
-    this.#booted = await bootApp(app, await this.env(), this.out);
+    // Boot notices ("Using the embedded PostgreSQL …") go to stderr: stdout is
+    // the command's own output, which may be JSON for another program.
+    this.#booted = await bootApp(app, await this.env(), this.err);
     return this.#booted;
   }
 

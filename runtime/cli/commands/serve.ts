@@ -4,6 +4,7 @@
 import { Command, Option } from 'clipanion';
 import { BinderyCommand } from '../base-command.js';
 import { DEFAULT_APP_MODULE, loadApp } from '../load-app.js';
+import { startInProcessWorker } from '../in-process-worker.js';
 
 /** `bindery serve [--worker] [--app <file>]`: `startApp` without migrating (and, with `--worker`, the app's worker in the same process); resolves (exit 0) after a graceful shutdown. */
 export class ServeCommand extends BinderyCommand {
@@ -26,18 +27,7 @@ export class ServeCommand extends BinderyCommand {
     const app = await loadApp(this.root, this.app);
     const { startApp } = await import('../../app/start-app.js');
     const running = await startApp(app, { env, out: this.out });
-    if (this.worker) {
-      const { requireJobsRuntime } = await import('../../jobs/jobs-runtime.js');
-      try {
-        const runtime = requireJobsRuntime(running.services, 'bindery serve --worker');
-        await runtime.startWorker();
-        const n = runtime.taskNames().length;
-        this.out(`Worker running in this process (${n} task${n === 1 ? '' : 's'}).\n`);
-      } catch (error) {
-        await running.close();
-        throw error;
-      }
-    }
+    if (this.worker) await startInProcessWorker(running, this.out, 'bindery serve --worker', true);
     await running.closed;
     return 0;
   }

@@ -5,6 +5,7 @@ import { Command, Option } from 'clipanion';
 import { BinderyCommand } from '../base-command.js';
 import { ensureEnvFile } from '../env-setup.js';
 import { DEFAULT_APP_MODULE, loadApp } from '../load-app.js';
+import { startInProcessWorker } from '../in-process-worker.js';
 
 /** `bindery start [--app <file>]` (`npm start`): `.env` if missing, regenerate if stale, migrate, serve — one embedded PostgreSQL start. */
 export class StartCommand extends BinderyCommand {
@@ -16,13 +17,14 @@ export class StartCommand extends BinderyCommand {
       1. Creates \`.env\` when missing (from \`.env.example\`, or the documented defaults) with a fresh \`APP_KEY\`, and says so.
       2. Regenerates \`generated/\` when it is stale (schema errors stop here, exit 1).
       3. Applies pending migrations.
-      4. Serves like \`bindery serve\`.
+      4. Serves like \`bindery serve --worker\`: when the app has \`jobs()\`, its jobs, scheduled tasks and asynchronous listeners run in the same process (\`--no-worker\` leaves them to \`bindery worker\`).
 
       The embedded PostgreSQL (when \`DATABASE_URL\` is unset) is started once for steps 3 and 4.
     `,
   });
 
   app = Option.String('--app', DEFAULT_APP_MODULE, { description: 'The app module (default app/main.ts).' });
+  worker = Option.Boolean('--worker', true, { description: 'Also run the app\'s jobs in this process when it has jobs() (default; --no-worker to leave them to bindery worker).' });
 
   protected async run(): Promise<number> {
     const created = await ensureEnvFile(this.root);
@@ -45,6 +47,8 @@ export class StartCommand extends BinderyCommand {
     const app = await loadApp(this.root, this.app);
     const { startApp } = await import('../../app/start-app.js');
     const running = await startApp(app, { env, migrate: true, out: this.out });
+    // One command runs everything in development: the worker too, when the app has jobs().
+    if (this.worker) await startInProcessWorker(running, this.out, 'bindery start', false);
     await running.closed;
     return 0;
   }
