@@ -2,38 +2,45 @@
  * `npm run bench`: run the benchmarks and print their figures as a Markdown
  * table (copy them into docs/benchmarks.md with the machine line).
  *
- * Environment: BENCH_SECONDS (per round, default 8), BENCH_ROUNDS (default 3),
+ * Environment: BENCH_SECONDS (per measurement, default 5), BENCH_ROUNDS (default 5 for notes, 3 for audit),
  * BENCH_CONNECTIONS (default 50). Pass suite names to run only some:
  * `npm run bench -- notes`.
  */
 import { cpus, totalmem } from 'node:os';
-import { runNotesBench } from './notes-binding.js';
+import { median, runNotesBench, VERDICT_SERVER } from './notes-binding.js';
 import { runAuditBench } from './audit-writes.js';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 8);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+const auditRounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const wanted = new Set(process.argv.slice(2));
 const runs = (name: string) => wanted.size === 0 || wanted.has(name);
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 log(`Machine: ${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`);
-log(`Load: autocannon, ${connections} connections, ${rounds} rounds × ${seconds} s per server (median), loopback.\n`);
+
 
 if (runs('notes')) {
   log('POST /notes — binding + validation, handler without database');
-  const rows = await runNotesBench({ seconds, rounds, connections }, log);
-  const yardstick = rows.find((r) => r.name.startsWith('Fastify'))!.rps;
-  log('\n| server | req/s | p50 ms | p99 ms | vs hand-written Fastify |');
-  log('|---|---:|---:|---:|---:|');
-  for (const r of rows) log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${(r.rps / yardstick).toFixed(2)}× |`);
-  const ours = rows.find((r) => r.name.startsWith('bindery'))!.rps / yardstick;
-  log(`\nTarget ≥ 0.95× the hand-written Fastify route: ${ours >= 0.95 ? 'met' : 'NOT met'} (${ours.toFixed(2)}×).\n`);
+  log(`Load: autocannon, ${connections} connections, ${rounds} rounds of fresh processes, ${seconds} s per measurement; medians; loopback.`);
+  const { rows, pinned } = await runNotesBench({ seconds, rounds, connections }, log);
+  log(pinned ? 'Servers pinned to CPU 1, the load generator to CPU 0.' : 'Not pinned (one CPU, or no taskset): servers and load share the CPUs.');
+  const yardstick = rows.find((r) => r.yardstick)!;
+  log('\n| server | req/s alone | p50 ms | p99 ms | server CPU µs/request | CPU vs yardstick | throughput side by side with the yardstick |');
+  log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    const side = r.yardstick ? '1.00×' : `${median(r.sideBySide).toFixed(2)}×`;
+    log(`| ${r.name}${r.yardstick ? ' (yardstick)' : ''} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.cpuUsPerRequest.toFixed(1)} | ${(r.cpuUsPerRequest / yardstick.cpuUsPerRequest).toFixed(2)}× | ${side} |`);
+  }
+  const ours = rows.find((r) => r.name === VERDICT_SERVER)!;
+  const ratio = median(ours.sideBySide);
+  log(`\nTarget ≥ 0.95× the hand-written Fastify route's throughput (${VERDICT_SERVER}, side by side, median of ${ours.sideBySide.length} rounds): ${ratio >= 0.95 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}×).\n`);
 }
 
 if (runs('audit')) {
   log('Audit data layer vs plain Kysely (single-row update; bulk update)');
-  const { rows, where } = await runAuditBench({ rounds, updates: Number(process.env.BENCH_AUDIT_UPDATES ?? 3000), bulkRows: Number(process.env.BENCH_AUDIT_ROWS ?? 100_000) }, log);
+  const { rows, where } = await runAuditBench({ rounds: auditRounds, updates: Number(process.env.BENCH_AUDIT_UPDATES ?? 3000), bulkRows: Number(process.env.BENCH_AUDIT_ROWS ?? 100_000) }, log);
   log(`\nDatabase: ${where}.\n`);
   log('| case | plain Kysely | audited | ratio | target |');
   log('|---|---:|---:|---:|---:|');

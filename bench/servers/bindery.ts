@@ -6,6 +6,9 @@
  * `bindery serve` builds it, with the handler returning without touching the
  * database. The load is a cookie-less JSON client (curl-like): the session
  * stays unread and CSRF exempts it, as in production.
+ *
+ * `BENCH_NO_GROUP=1` serves the route without its group's middleware: the
+ * binding + validation path alone, the work the yardstick does.
  */
 import { routes } from '../../generated/routes.js';
 import { notesHandlers } from '../../app/handlers/notes.js';
@@ -26,8 +29,9 @@ const sessions = await createSessionManager({ settings, log: logger });
 let nextId = 1;
 const create = notesHandlers['notes.create'];
 
+const withGroup = process.env.BENCH_NO_GROUP !== '1';
 const app = await createHttpServer({
-  routes: routes.filter((r) => r.name === 'notes.create'),
+  routes: routes.filter((r) => r.name === 'notes.create').map((r) => (withGroup ? r : { ...r, middleware: [] })),
   handlers: {
     'notes.create': {
       validate: create.validate,
@@ -37,7 +41,7 @@ const app = await createHttpServer({
       },
     },
   },
-  middleware: { session: createSessionMiddleware(sessions), csrf: createCsrfMiddleware() },
+  middleware: withGroup ? { session: createSessionMiddleware(sessions), csrf: createCsrfMiddleware() } : {},
   services: {} as never,
   environment: 'production',
   debug: false,

@@ -3,9 +3,11 @@
  * process under the same runtime and loader as this process, wait for its
  * `listening <port>` line, drive it with autocannon, stop it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { once } from 'node:events';
 import autocannon from 'autocannon';
+import { readFileSync } from 'node:fs';
 
 export interface LoadOptions {
   /** Seconds of load per measured round. */
@@ -26,11 +28,29 @@ export interface LoadFigures {
   readonly p99: number;
   readonly non2xx: number;
   readonly errors: number;
+  /** Requests completed. */
+  readonly requests: number;
 }
 
 export interface BenchServer {
   readonly port: number;
+  /** The server's process ID. */
+  readonly pid: number;
+  /** CPU time (user + system) the server process has used so far, in milliseconds (Linux /proc; NaN elsewhere). */
+  cpuMs(): number;
   stop(): Promise<void>;
+}
+
+/** CPU time of a process from /proc/<pid>/stat (utime + stime), in milliseconds; NaN when unavailable. */
+function processCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields after the command: state is [0], utime is [11], stime is [12] (in clock ticks, 100 per second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** Start `script` (a TypeScript file) with this process's loader flags; resolves when it listens. */
@@ -56,6 +76,8 @@ export async function startServer(script: string, env: Record<string, string> = 
   });
   return {
     port,
+    pid: child.pid!,
+    cpuMs: () => processCpuMs(child.pid!),
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
@@ -80,5 +102,31 @@ export async function runLoad(port: number, options: LoadOptions): Promise<LoadF
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
+    requests: result.requests.total,
   };
+}
+
+/**
+ * Pin the load generator to CPU 0 and the servers to CPU 1 (Linux `taskset`),
+ * so a server and its load do not take turns on one core. Does nothing on a
+ * machine with one CPU or without taskset.
+ * @returns whether the processes were pinned.
+ */
+export function pinProcesses(loaderPid: number, serverPids: readonly number[]): boolean {
+  if (availableParallelism() < 2) return false;
+  // `-a` walks the process's threads; one that ends meanwhile fails the call, so try again.
+  const pin = (args: string[]): boolean => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        execFileSync('taskset', args, { stdio: 'ignore' });
+        return true;
+      } catch {
+        // try again
+      }
+    }
+    return false;
+  };
+  let pinned = pin(['-a', '-p', '-c', '0', String(loaderPid)]);
+  for (const pid of serverPids) pinned = pin(['-a', '-p', '-c', '1', String(pid)]) && pinned;
+  return pinned;
 }

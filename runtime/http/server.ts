@@ -107,7 +107,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   // the app's logger with a per-request child made on demand (request-log.ts).
   setServerLogger(app.server, options.logger ?? pino({ level: 'info' }));
   if (deadlines !== null) app.addHook('onClose', async () => deadlines.stop());
-  await registerBodyParsers(app, options.maxBodyBytes);
+  registerBodyParsers(app, options.maxBodyBytes);
   app.setErrorHandler((error, request, reply) => {
     headers.apply(reply);
     const route = options.routes.find((r) => r.name === (request.routeOptions.config as { bindery?: string } | undefined)?.bindery) ?? null;
