@@ -4,7 +4,7 @@
  * `listening <port>` line, drive it with autocannon, stop it.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { cpus } from 'node:os';
 import { once } from 'node:events';
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
@@ -113,15 +113,16 @@ export async function runLoad(port: number, options: LoadOptions): Promise<LoadF
  * @returns whether the processes were pinned.
  */
 export function pinProcesses(loaderPid: number, serverPids: readonly number[]): boolean {
-  if (availableParallelism() < 2) return false;
+  // cpus(), not availableParallelism(): once this process is pinned, the latter says 1.
+  if (cpus().length < 2) return false;
   // `-a` walks the process's threads; one that ends meanwhile fails the call, so try again.
   const pin = (args: string[]): boolean => {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        execFileSync('taskset', args, { stdio: 'ignore' });
+        execFileSync('taskset', args, { stdio: ['ignore', 'ignore', 'pipe'] });
         return true;
-      } catch {
-        // try again
+      } catch (err) {
+        if (process.env.BENCH_DEBUG) process.stderr.write(`taskset ${args.join(' ')}: ${String((err as { stderr?: Buffer }).stderr ?? err)}\n`);
       }
     }
     return false;

@@ -7,38 +7,26 @@
  *
  * Skipped, saying why, only when Chromium is not installed.
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import app from '../../app/main.js';
 import type { Database } from '../../generated/types.js';
 import { createTestApp, type TestApp } from '../../runtime/app/index.js';
 import { runCli } from '../runtime/cli/run-cli.js';
+import { chromiumAvailable, launchChromium, type Browser } from '../support/chromium.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available) {
-  process.stdout.write(`test/browser: skipped — ${CHROMIUM} is not installed (run "node scripts/ensure-chromium.mjs" as root, or set CHROMIUM_PATH).\n`);
-}
-
-/** The launch flags of test/browser/notes-form.test.ts (importing that file would run its tests here too). */
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
-
 const APP_MODULE = fileURLToPath(new URL('../../app/main.ts', import.meta.url));
 
-describe.skipIf(!available)('accounts | in headless Chromium', () => {
+describe.skipIf(!chromiumAvailable)('accounts | in headless Chromium', () => {
   let database: TestDatabase;
   let t: TestApp<Database>;
-  let profile: string;
+  let browser: Browser;
   let cliDir: string;
   let context: BrowserContext;
   let page: Page;
@@ -46,16 +34,13 @@ describe.skipIf(!available)('accounts | in headless Chromium', () => {
   beforeAll(async () => {
     database = await createTestDatabase('browser_accounts');
     t = await createTestApp<Database>(app, { databaseUrl: database.url, env: referenceAppEnv });
-    profile = await mkdtemp(join(tmpdir(), 'bindery-chromium-'));
     cliDir = await mkdtemp(join(tmpdir(), 'bindery-accounts-cli-'));
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 30_000 });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(10_000);
+    browser = await launchChromium();
+    ({ context, page } = browser);
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (profile) await rm(profile, { recursive: true, force: true });
+    await browser?.close();
     if (cliDir) await rm(cliDir, { recursive: true, force: true });
     await t?.close();
     await database?.drop();
