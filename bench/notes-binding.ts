@@ -7,7 +7,8 @@
  * Every round starts each server in a fresh process (same runtime and loader
  * as this one), warms it up, and takes two measurements:
  *
- * 1. **Alone**: one server at a time; the medians over the rounds give each server's throughput, latency and CPU per request.
+ * 1. **Alone**: one server at a time; the medians over the rounds give each
+ *    server's throughput, latency and CPU per request.
  * 2. **Side by side** (the verdict): each server runs at the same time as
  *    the yardstick, both pinned to the same CPU and driven by the same load,
  *    so the machine's drift (other tenants, frequency) hits both alike; the
@@ -26,7 +27,7 @@ interface ServerSpec {
   readonly yardstick?: true;
 }
 
-/** The servers; `yardstick` is what the target is measured against, `verdict` the row it applies to. */
+/** The servers; `yardstick` is what the target is measured against ({@link VERDICT_SERVER} is the row it applies to). */
 const SERVERS: readonly ServerSpec[] = [
   { name: 'raw node:http (by hand)', script: 'servers/raw-http.ts', env: {} },
   { name: 'Fastify + JSON schema, bare', script: 'servers/fastify-hand.ts', env: { BENCH_BARE: '1' } },

@@ -20,7 +20,6 @@ const runs = (name: string) => wanted.size === 0 || wanted.has(name);
 const log = (line: string) => process.stdout.write(`${line}\n`);
 log(`Machine: ${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`);
 
-
 if (runs('notes')) {
   log('POST /notes — binding + validation, handler without database');
   log(`Load: autocannon, ${connections} connections, ${rounds} rounds of fresh processes, ${seconds} s per measurement; medians; loopback.`);

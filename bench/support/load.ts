@@ -119,10 +119,10 @@ export function pinProcesses(loaderPid: number, serverPids: readonly number[]): 
   const pin = (args: string[]): boolean => {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        execFileSync('taskset', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+        execFileSync('taskset', args, { stdio: 'ignore' });
         return true;
-      } catch (err) {
-        if (process.env.BENCH_DEBUG) process.stderr.write(`taskset ${args.join(' ')}: ${String((err as { stderr?: Buffer }).stderr ?? err)}\n`);
+      } catch {
+        // try again
       }
     }
     return false;

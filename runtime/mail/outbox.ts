@@ -23,28 +23,26 @@ export interface OutboxDatabase {
   mail_outbox: OutboxTable;
 }
 
-/** A kept message. */
-export interface OutboxMessage {
-  readonly id: number;
+/** What the outbox keeps of every message, as written and as read back. */
+interface OutboxMail {
   readonly messageId: string;
   readonly from: string;
   readonly to: readonly string[];
   readonly subject: string;
   readonly text: string;
   readonly html: string | null;
+}
+
+/** A kept message. */
+export interface OutboxMessage extends OutboxMail {
+  readonly id: number;
   /** The links of the text body, in order (`http` and `https` URLs). */
   readonly links: readonly string[];
   readonly sentAt: Date;
 }
 
 /** A message to keep. */
-export interface OutboxEntry {
-  readonly messageId: string;
-  readonly from: string;
-  readonly to: readonly string[];
-  readonly subject: string;
-  readonly text: string;
-  readonly html: string | null;
+export interface OutboxEntry extends OutboxMail {
   /** The RFC 5322 message nodemailer built. */
   readonly raw: string;
 }
