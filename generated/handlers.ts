@@ -11,7 +11,7 @@ export interface Handlers {
   'links.resendVerification': RouteHandler<LinksResendVerificationInput, ResultFor<'redirect', never>>;
   /** GET /forgot-password — The page asking for the address to send a password reset link to. */
   'links.forgotForm': RouteHandler<LinksForgotFormInput, ResultFor<'page', never>>;
-  /** POST /forgot-password — Mail a reset link if an account has this address; always the same status message and 303 to the login page. 5 a minute per address. */
+  /** POST /forgot-password — Mail a reset link if an account has this address; always the same status message and 303 to the login page. 5 a minute per client address (route limit) and 5 a minute per email address (handler). */
   'links.forgot': RouteHandler<LinksForgotInput, ResultFor<'redirect', never>>;
   /** GET /reset-password — The page choosing a new password, opened from a reset link. */
   'links.resetForm': RouteHandler<LinksResetFormInput, ResultFor<'page', never>>;
@@ -25,7 +25,7 @@ export interface Handlers {
   'accounts.home': RouteHandler<AccountsHomeInput, ResultFor<'redirect', never>>;
   /** GET /register — The registration page. */
   'accounts.registerForm': RouteHandler<AccountsRegisterFormInput, ResultFor<'page', never>>;
-  /** POST /register — Create an account (form or JSON), send the verification link, sign the user in. */
+  /** POST /register — Create an account (form or JSON), send the verification link, sign the user in. 5 a minute per client address. */
   'accounts.register': RouteHandler<AccountsRegisterInput, ResultFor<'redirect', never>>;
   /** GET /login — The login page. */
   'accounts.loginForm': RouteHandler<AccountsLoginFormInput, ResultFor<'page', never>>;

@@ -24,7 +24,24 @@ export interface RawInfo {
 export interface RawGroup {
   readonly description?: string;
   readonly middleware: readonly string[];
+  /** Cross-origin access to the group's routes (docs/http.md "CORS"). */
+  readonly cors?: RawCors;
+  /** The limit of every route of the group, unless the route gives its own. */
+  readonly rateLimit?: RawRateLimit;
 }
+
+/** `groups.<name>.cors`. */
+export interface RawCors {
+  readonly origins: readonly string[];
+  readonly credentials?: boolean;
+  /** Seconds. */
+  readonly maxAge?: number;
+  readonly headers?: readonly string[];
+  readonly exposeHeaders?: readonly string[];
+}
+
+/** `rateLimit:` of a group or route: `"5/minute"`, `{ rate: "5/minute", by: user }`, or `false` (a route opting out of its group's). */
+export type RawRateLimit = string | false | { readonly rate: string; readonly by?: 'ip' | 'user' | 'token' };
 
 /** `true`, `false`, or `live` (unique among rows that are not soft-deleted). */
 export type RawUnique = boolean | 'live';
@@ -79,6 +96,8 @@ export interface RawRoute {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
   readonly path: string;
   readonly group?: string;
+  /** The route's rate limit (overrides the group's). */
+  readonly rateLimit?: RawRateLimit;
   /** Abilities a bearer token needs for the route (checked by the `token` middleware). */
   readonly abilities?: readonly string[];
   readonly summary?: string;

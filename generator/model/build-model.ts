@@ -7,6 +7,7 @@ import type { Diagnostics } from '../diagnostics.js';
 import type { RawSchemaFile } from '../language/raw.js';
 import type { DataPath } from '../load/node-position.js';
 import type { SchemaFile } from '../load/schema-file.js';
+import { resolveCors, resolveRateLimit } from './access.js';
 import type { ApiInfo, Group, Model, Resource, Route } from './model.js';
 import { RESERVED_TYPE_NAMES, resourceTypeNames } from './names.js';
 import { formatPosition, reporter, type Reporter } from './reporter.js';
@@ -43,7 +44,16 @@ export function buildModel(files: readonly SchemaFile[], diagnostics: Diagnostic
     for (const [name, raw] of Object.entries(data.groups ?? {})) {
       const first = groups.get(name);
       if (first) { r.error(['groups', name], `group "${name}" is already declared at ${formatPosition(first.origin)}; rename one of them`); continue; }
-      groups.set(name, { name, ...(raw.description !== undefined ? { description: raw.description } : {}), middleware: raw.middleware, origin: r.at(['groups', name]) });
+      const cors = resolveCors(r, ['groups', name, 'cors'], raw.cors);
+      const rateLimit = resolveRateLimit(r, ['groups', name, 'rateLimit'], raw.rateLimit);
+      groups.set(name, {
+        name,
+        ...(raw.description !== undefined ? { description: raw.description } : {}),
+        middleware: raw.middleware,
+        ...(cors !== undefined ? { cors } : {}),
+        ...(rateLimit ? { rateLimit } : {}),
+        origin: r.at(['groups', name]),
+      });
     }
     for (const [name, raw] of Object.entries(data.resources ?? {})) resources.add(r, ['resources', name], name, raw);
     for (const [name, raw] of Object.entries(data.routes ?? {})) routes.add(r, ['routes', name], name, raw);

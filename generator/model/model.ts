@@ -2,7 +2,7 @@
  * The resolved model: every schema file merged, names resolved, defaults
  * applied, rules parsed. Emitters read only this (never the YAML).
  */
-import type { FieldPlan, HttpMethod } from '../../runtime/routing/route-table.js';
+import type { CorsPlan, FieldPlan, HttpMethod, RateLimitPlan } from '../../runtime/routing/route-table.js';
 import type { ResultKind } from '../../runtime/results/result.js';
 import type { SourcePosition } from '../diagnostics.js';
 
@@ -103,6 +103,10 @@ export interface Group {
   readonly name: string;
   readonly description?: string;
   readonly middleware: readonly string[];
+  /** Cross-origin access to the group's routes, or absent. */
+  readonly cors?: CorsPlan;
+  /** The limit of the group's routes (a route may give its own, or `false`), or absent. */
+  readonly rateLimit?: RateLimitPlan;
   readonly origin: SourcePosition;
 }
 
@@ -129,6 +133,10 @@ export interface Route {
   readonly input: readonly InputField[];
   readonly output: { readonly resource: string; readonly array: boolean } | null;
   readonly result: ResultKind;
+  /** The route's limit (its own, else its group's), or null. */
+  readonly rateLimit: RateLimitPlan | null;
+  /** Its group's CORS, or null. */
+  readonly cors: CorsPlan | null;
   readonly origin: SourcePosition;
 }
 

@@ -4,6 +4,7 @@
  * names).
  */
 import type { RawRoute } from '../language/raw.js';
+import { resolveRateLimit } from './access.js';
 import { checkCrossFieldRules, resolveInputField } from './input-fields.js';
 import type { Group, InputField, Route } from './model.js';
 import { clashesWithValidatorInternals, inputTypeName, validatorName } from './names.js';
@@ -81,6 +82,9 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
   if (!checkDistinctNames(r, [...path, 'input'], fields)) ok = false;
   if (!checkCrossFieldRules(r, [...path, 'input'], fields)) ok = false;
 
+  const ownLimit = resolveRateLimit(r, [...path, 'rateLimit'], raw.rateLimit);
+  if (raw.rateLimit !== undefined && raw.rateLimit !== false && ownLimit === undefined) ok = false;
+
   if (!ok) return undefined;
   return {
     name,
@@ -95,6 +99,8 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
     input: fields,
     output,
     result: raw.result,
+    rateLimit: ownLimit === false ? null : ownLimit ?? group?.rateLimit ?? null,
+    cors: group?.cors ?? null,
     origin: r.at(path),
   };
 }

@@ -146,6 +146,41 @@ export interface RouteDefinition {
    * code (a plugin's webhook), not by the YAML.
    */
   readonly jsonOnly?: boolean;
+  /** The route's rate limit (YAML `rateLimit:` of the route or its group). Absent: none. */
+  readonly rateLimit?: RateLimitPlan;
+  /** Cross-origin access (YAML `cors:` of the route's group). Absent: same-origin only (no CORS headers). */
+  readonly cors?: CorsPlan;
+}
+
+/**
+ * A route's rate limit (YAML `rateLimit: "5/minute"`; docs/http.md "Rate
+ * limits"): at most `limit` requests per fixed window of `windowMs`, counted
+ * per client in the cache (shared by every instance with the database driver).
+ */
+export interface RateLimitPlan {
+  /** Requests allowed per window (at least 1). */
+  readonly limit: number;
+  /** The window, ms. */
+  readonly windowMs: number;
+  /** Who is counted: the client address; the signed-in user (else the address); the bearer token (else the address). */
+  readonly by: 'ip' | 'user' | 'token';
+}
+
+/**
+ * Cross-origin access to a route (YAML `groups.<name>.cors`; docs/http.md
+ * "CORS"). An origin not listed gets no CORS headers at all.
+ */
+export interface CorsPlan {
+  /** Allowed origins (`https://app.example.com`), or `['*']` for any (never with `credentials`). */
+  readonly origins: readonly string[];
+  /** `Access-Control-Allow-Credentials: true`: the browser may send cookies. */
+  readonly credentials: boolean;
+  /** `Access-Control-Max-Age` of preflight answers, seconds. */
+  readonly maxAge: number;
+  /** `Access-Control-Allow-Headers`: request headers allowed besides the safelisted ones. */
+  readonly headers: readonly string[];
+  /** `Access-Control-Expose-Headers`: response headers a page's script may read. */
+  readonly exposeHeaders: readonly string[];
 }
 
 /** The generated route table: every route, in YAML order (files sorted by name). */

@@ -2,19 +2,22 @@
  * `generated/openapi.json`: an OpenAPI 3.1 document of the routes that answer
  * JSON or text (every result kind but `page`), with problem details
  * (SPEC 2.8, `application/problem+json`) for 400, 404, 422 and the rest.
- * Paths sorted, methods in OpenAPI order, components sorted.
+ * Rate-limited routes list their 429. Paths sorted, methods in OpenAPI
+ * order, components sorted; the header is the root `x-generated-by`.
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Route } from '../../model/model.js';
 import { camelCase } from '../../model/names.js';
 import { TOKEN_MIDDLEWARE } from '../../model/routes.js';
-import { jsonFile } from '../../write/header.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { inputSchema, resourceJsonSchema } from './schemas.js';
 
 const METHOD_ORDER = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 const PROBLEM = 'application/problem+json';
+
+/** The root extension carrying the "generated — do not edit" header. */
+export const GENERATED_BY = 'x-generated-by';
 
 /** The security scheme of routes with the `token` middleware (SPEC 5.5). */
 const BEARER = 'bearerToken';
@@ -76,13 +79,15 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile {
         Error: problemResponse('Any other error (e.g. 500).'),
         ...(tokenRoutes.some((r) => r.abilities.length > 0) ? { Forbidden: problemResponse('The bearer token lacks an ability the route needs.') } : {}),
         NotFound: problemResponse('Not found.'),
+        ...(routes.some((r) => r.rateLimit !== null) ? { TooManyRequests: tooManyRequests() } : {}),
         ...(tokenRoutes.length > 0 ? { Unauthorized: problemResponse('No bearer token, or one that is malformed, unknown, expired or revoked (`WWW-Authenticate: Bearer`).') } : {}),
         ValidationFailed: problemResponse('The given data was invalid; `errors` has a message per field.'),
       },
       ...(tokenRoutes.length > 0 ? { securitySchemes: { [BEARER]: BEARER_SCHEME } } : {}),
     },
   };
-  return { path: 'openapi.json', content: jsonFile(ctx.header, document) };
+  // OpenAPI 3.1 allows no `$comment` at the root: the header is an `x-` extension.
+  return { path: 'openapi.json', content: `${JSON.stringify({ [GENERATED_BY]: ctx.header, ...document }, null, 2)}\n` };
 }
 
 function operation(route: Route): OpenAPIV3_1.OperationObject {
@@ -102,6 +107,7 @@ function operation(route: Route): OpenAPIV3_1.OperationObject {
   if (route.input.length > 0) responses['422'] = problemRef('ValidationFailed');
   if (usesToken(route)) responses['401'] = problemRef('Unauthorized');
   if (usesToken(route) && route.abilities.length > 0) responses['403'] = problemRef('Forbidden');
+  if (route.rateLimit !== null) responses['429'] = problemRef('TooManyRequests');
   responses['default'] = problemRef('Error');
   return {
     operationId: camelCase(route.name),
@@ -112,6 +118,21 @@ function operation(route: Route): OpenAPIV3_1.OperationObject {
     ...(body ? { requestBody: body } : {}),
     responses,
     ...(usesToken(route) ? { security: [{ [BEARER]: [...route.abilities] }] } : {}),
+    ...(route.rateLimit !== null ? { 'x-rate-limit': { limit: route.rateLimit.limit, windowSeconds: route.rateLimit.windowMs / 1000, by: route.rateLimit.by } } : {}),
+  };
+}
+
+/** The 429 of rate-limited routes, with its headers (docs/http.md "Rate limits"). */
+function tooManyRequests(): OpenAPIV3_1.ResponseObject {
+  const integer = (description: string): OpenAPIV3_1.HeaderObject => ({ description, schema: { type: 'integer' } });
+  return {
+    ...problemResponse('Too many requests from this client in the route\'s window; retry after `Retry-After` seconds.'),
+    headers: {
+      'Retry-After': integer('Seconds until the window ends.'),
+      'X-RateLimit-Limit': integer('Requests allowed per window.'),
+      'X-RateLimit-Remaining': integer('Requests left in this window (0).'),
+      'X-RateLimit-Reset': integer('When the window ends, epoch seconds.'),
+    },
   };
 }
 

@@ -64,6 +64,8 @@ function routeLiteral(route: Route): Literal {
       ? { resource: route.output.resource, array: route.output.array, serialize: new Code(serializerName(route.output.resource)) }
       : null,
     origin: formatPosition(route.origin),
+    ...(route.rateLimit !== null ? { rateLimit: { ...route.rateLimit } } : {}),
+    ...(route.cors !== null ? { cors: { ...route.cors, origins: [...route.cors.origins], headers: [...route.cors.headers], exposeHeaders: [...route.cors.exposeHeaders] } } : {}),
   };
 }
 
