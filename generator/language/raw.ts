@@ -41,7 +41,7 @@ export interface RawCors {
 }
 
 /** `rateLimit:` of a group or route: `"5/minute"`, `{ rate: "5/minute", by: user }`, or `false` (a route opting out of its group's). */
-export type RawRateLimit = string | false | { readonly rate: string; readonly by?: 'ip' | 'user' | 'token' };
+export type RawRateLimit = string | boolean | { readonly rate: string; readonly by?: 'ip' | 'user' | 'token' };
 
 /** `true`, `false`, or `live` (unique among rows that are not soft-deleted). */
 export type RawUnique = boolean | 'live';

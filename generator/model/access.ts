@@ -46,6 +46,10 @@ export function parseRate(text: string): { limit: number; windowMs: number } | s
  */
 export function resolveRateLimit(r: Reporter, path: DataPath, raw: RawRateLimit | undefined): RateLimitPlan | false | undefined {
   if (raw === undefined || raw === false) return raw;
+  if (raw === true) {
+    r.error(path, 'rateLimit: true says no rate; write one, e.g. rateLimit: 5/minute (or false to turn off the group\'s limit for this route)', 'value');
+    return undefined;
+  }
   const text = typeof raw === 'string' ? raw : raw.rate;
   const parsed = parseRate(text);
   if (typeof parsed === 'string') {

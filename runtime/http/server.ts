@@ -25,6 +25,7 @@ import { StandardHeaders } from './security-headers.js';
 import type { HttpServerOptions } from './server-options.js';
 import { setServerLogger } from './request-log.js';
 import { pino } from 'pino';
+import { withRateLimit } from '../rate-limit/route-rate-limit.js';
 
 /**
  * Build the HTTP server of an app: a ready, not yet listening Fastify
@@ -83,7 +84,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     const handler = options.handlers[route.name];
     if (handler === undefined) continue;
     const chain = route.middleware.map((name) => middleware[name]).filter((m): m is Middleware => m !== undefined);
-    const pipeline = problems.capture(() => compileRoutePipeline(route, handler, chain, env));
+    const pipeline = problems.capture(() => compileRoutePipeline(route, handler, withRateLimit(route, chain, options.services), env));
     if (pipeline !== undefined) pipelines.set(route.name, pipeline);
   }
   problems.throwIfAny();

@@ -3,7 +3,7 @@
  * route: 5 per minute"; docs/mail.md "The forgot-password limit").
  *
  * Every hit counts, allowed or not. Allowed responses carry
- * `X-RateLimit-Limit` and `X-RateLimit-Remaining`; a refused one is 429 with
+ * `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`; a refused one is 429 with
  * `Retry-After` (seconds), `X-RateLimit-Limit`, `X-RateLimit-Remaining: 0`
  * and `X-RateLimit-Reset` (when the window ends, epoch seconds — GitHub's
  * convention). With the cache's database driver the count is shared by every
@@ -44,9 +44,9 @@ export async function hitRateLimit(cache: Cache, rule: RateLimit, key: string): 
   return { limit: rule.limit, remaining: Math.max(0, rule.limit - count), resetAt, allowed: count <= rule.limit };
 }
 
-/** The headers of an allowed response: `X-RateLimit-Limit`, `X-RateLimit-Remaining`. */
+/** The headers of an allowed response: `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (epoch seconds). */
 export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
-  return { 'x-ratelimit-limit': String(state.limit), 'x-ratelimit-remaining': String(state.remaining) };
+  return { 'x-ratelimit-limit': String(state.limit), 'x-ratelimit-remaining': String(state.remaining), 'x-ratelimit-reset': String(Math.ceil(state.resetAt / 1000)) };
 }
 
 /**

@@ -127,12 +127,13 @@ describe('POST /forgot-password | the same answer, mail only for accounts, 5 a m
     await c.page('/forgot-password');
     const remaining: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const r = await c.json('POST', '/forgot-password', { email: 'limited@example.test' });
+      // Each from its own client address: the route's own limit (5 a minute per client address) stays out of the way.
+      const r = await c.clone(`127.0.5.${i + 1}`).json('POST', '/forgot-password', { email: 'limited@example.test' });
       expect(r.status).toBe(303);
       remaining.push(String(r.headers['x-ratelimit-remaining']));
     }
     expect(remaining).toEqual(['4', '3', '2', '1', '0']);
-    const sixth = await c.json('POST', '/forgot-password', { email: 'LIMITED@Example.test' });
+    const sixth = await c.clone('127.0.5.6').json('POST', '/forgot-password', { email: 'LIMITED@Example.test' });
     expect(sixth.status).toBe(429);
     const retryAfter = Number(sixth.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
@@ -143,7 +144,39 @@ describe('POST /forgot-password | the same answer, mail only for accounts, 5 a m
     expect(reset).toBeGreaterThan(Date.now() / 1000);
     expect(reset).toBeLessThanOrEqual(Date.now() / 1000 + 61);
     expect(sixth.json()).toMatchObject({ status: 429, title: 'Too Many Requests' });
-    expect((await c.json('POST', '/forgot-password', { email: 'other@example.test' })).status).toBe(303);
+    expect((await c.clone('127.0.5.7').json('POST', '/forgot-password', { email: 'other@example.test' })).status).toBe(303);
+  });
+
+  it('the route limit: the 6th request in a minute from one client address is 429 with Retry-After, whatever emails it names; another address is not limited', async () => {
+    const c = new Client(a.url, '127.0.6.1');
+    await c.page('/forgot-password');
+    for (let i = 0; i < 5; i++) expect((await c.form('/forgot-password', { email: `someone${i}@example.test` })).status).toBe(303);
+    const sixth = await c.json('POST', '/forgot-password', { email: 'someone5@example.test' });
+    expect(sixth.status).toBe(429);
+    expect(Number(sixth.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(sixth.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(sixth.json()).toMatchObject({ status: 429, title: 'Too Many Requests' });
+    expect(await newestMail(a, 'someone5@example.test')).toBeUndefined();
+    const page = await c.form('/forgot-password', { email: 'someone6@example.test' });
+    expect(page.status).toBe(429);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect((await c.clone('127.0.6.2').form('/forgot-password', { email: 'someone6@example.test' })).status).toBe(303);
+  });
+});
+
+describe('POST /register | 5 a minute per client address', () => {
+  it('the 6th sign-up in a minute from one address is 429 with Retry-After; no account made, no mail sent', async () => {
+    const c = new Client(a.url, '127.0.7.1');
+    for (let i = 0; i < 5; i++) {
+      const r = await c.clone().json('POST', '/register', { name: 'Signup', email: `signup${i}@example.test`, password: 'analytical engine', password_confirmation: 'analytical engine' });
+      expect(r.status).toBe(303);
+      expect(r.headers['x-ratelimit-remaining']).toBe(String(4 - i));
+    }
+    const sixth = await c.clone().json('POST', '/register', { name: 'Signup', email: 'signup5@example.test', password: 'analytical engine', password_confirmation: 'analytical engine' });
+    expect(sixth.status).toBe(429);
+    expect(Number(sixth.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(await a.t.db.selectFrom('users').select('id').where('email', '=', 'signup5@example.test').executeTakeFirst()).toBeUndefined();
+    expect(await newestMail(a, 'signup5@example.test')).toBeUndefined();
   });
 });
 
