@@ -4,6 +4,7 @@
 import { relative, resolve, sep } from 'node:path';
 import { Diagnostics, type SchemaDiagnostic } from './diagnostics.js';
 import { emitAudit } from './emit/audit/emit-audit.js';
+import { emitClient } from './emit/client/emit-client.js';
 import type { EmitContext, GeneratedFile } from './emit/context.js';
 import { emitHandlers } from './emit/handlers/emit-handlers.js';
 import { emitMigrations, MIGRATIONS_DIR, SNAPSHOT_FILE } from './emit/migrations/emit-migrations.js';
@@ -104,7 +105,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 
   const audit = emitAudit(ctx);
   const generated: GeneratedFile[] = [
-    emitTypes(ctx), emitSerializers(ctx), emitValidators(ctx), emitRoutes(ctx), emitHandlers(ctx), emitOpenApi(ctx), ...(audit ? [audit] : []), ...migrations,
+    emitTypes(ctx), emitSerializers(ctx), emitValidators(ctx), emitRoutes(ctx), emitHandlers(ctx), emitOpenApi(ctx), emitClient(ctx), ...(audit ? [audit] : []), ...migrations,
     ...(project.plugins !== undefined ? [emitPluginList(project.plugins, ctx.runtime)] : []),
   ];
   const comparison = compareTree(generated, disk);

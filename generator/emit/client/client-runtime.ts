@@ -1,0 +1,214 @@
+/**
+ * The fixed part of `generated/client.ts`: options, the error class, and the
+ * function that turns a route spec and an input into a `fetch` call and its
+ * answer into a value (docs/client.md). Emitted verbatim; it must type-check
+ * with only the ES2023 library and `fetch` (no DOM library: the page is
+ * reached through `globalThis`).
+ */
+export const CLIENT_RUNTIME = (String.raw`
+/** A JSON value. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** RFC 9457 problem details, as every error of the API is answered (docs/errors.md). */
+export interface ProblemDetails {
+  type: string;
+  /** The HTTP status phrase. */
+  title: string;
+  status: number;
+  detail?: string;
+  /** Field name → message, for 400 (a value of the wrong type) and 422 (a rule failed). */
+  errors?: Record<string, string>;
+  request_id?: string;
+  [member: string]: unknown;
+}
+
+/** What a redirect route answers: where the server sends the browser (\`null\` when the browser hides it). */
+export interface Redirect {
+  location: string | null;
+}
+
+/**
+ * A failed call: any answer that is not a success (a non-2xx status; for
+ * redirect routes, neither 2xx nor 3xx), or a network failure (\`status\` 0).
+ */
+export class ApiError extends Error {
+  /** The HTTP status (0: no answer, e.g. the server is down). */
+  readonly status: number;
+  /** The problem details of the answer (built from the status when the body was not JSON). */
+  readonly problem: ProblemDetails;
+  /** The route called, e.g. \`notes.create\`. */
+  readonly route: string;
+  /** The answer itself, when there was one. */
+  readonly response: Response | undefined;
+
+  constructor(route: string, status: number, problem: ProblemDetails, response?: Response, options?: { cause?: unknown }) {
+    super(route + ': ' + status + ' ' + problem.title + (problem.detail ? ': ' + problem.detail : ''), options);
+    this.name = 'ApiError';
+    this.route = route;
+    this.status = status;
+    this.problem = problem;
+    this.response = response;
+  }
+
+  /** Field name → message (400, 422); \`{}\` when the answer has none. */
+  get errors(): Record<string, string> {
+    return this.problem.errors ?? {};
+  }
+}
+
+/** Options of {@link createClient}. */
+export interface ClientOptions {
+  /** Where the API is, e.g. \`https://api.example.com\` or \`''\` for the page's own origin in a browser. */
+  baseUrl: string;
+  /** A bearer token (\`<id>|<secret>\`), or a function giving the current one; sent as \`Authorization: Bearer …\`. */
+  token?: string | (() => string | undefined | Promise<string | undefined>);
+  /** The fetch to use (default: the global \`fetch\`). */
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /** Headers sent with every call. */
+  headers?: Record<string, string>;
+  /** Cookies: \`same-origin\` (the default), \`include\` (another origin that allows credentials, docs/http.md "CORS") or \`omit\`. */
+  credentials?: 'omit' | 'same-origin' | 'include';
+  /**
+   * The CSRF token sent as \`X-CSRF-Token\` on calls that change something, or
+   * a function giving it. Default: in a browser, the page's
+   * \`<meta name="csrf-token">\` (or its first \`_token\` form field); none in Node.
+   */
+  csrfToken?: string | (() => string | undefined);
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Extra headers for this call. */
+  headers?: Record<string, string>;
+  /** Abort the call. */
+  signal?: AbortSignal;
+}
+
+interface RouteSpec {
+  route: string;
+  method: string;
+  path: string;
+  path_: [string, string][];
+  query: [string, string][];
+  headers: [string, string][];
+  body: [string, string][];
+  encoding: 'none' | 'json' | 'form' | 'multipart';
+  answer: 'json' | 'none' | 'redirect' | 'text' | 'response';
+}
+
+type Page = { document?: { querySelector(selector: string): { getAttribute(name: string): string | null } | null } };
+
+/** The CSRF token of the page, in a browser. */
+function pageCsrfToken(): string | undefined {
+  const page = (globalThis as Page).document;
+  if (page === undefined) return undefined;
+  const meta = page.querySelector('meta[name="csrf-token"]')?.getAttribute('content');
+  return meta || page.querySelector('input[name="_token"]')?.getAttribute('value') || undefined;
+}
+
+function text(value: unknown): string {
+  return value instanceof Date ? value.toISOString() : String(value);
+}
+
+function sender(options: ClientOptions) {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  return async (spec: RouteSpec, fields: object, init?: CallOptions): Promise<unknown> => {
+    const input = fields as Record<string, unknown>;
+    const name = spec.route;
+    let path = spec.path;
+    for (const [key, param] of spec.path_) {
+      const value = input[key];
+      if (value === undefined || value === null) throw new TypeError(name + ' (' + spec.method + ' ' + spec.path + '): the path parameter "' + key + '" is missing');
+      path = path.replace('{' + param + '}', encodeURIComponent(text(value)));
+    }
+    const query = new URLSearchParams();
+    for (const [key, param] of spec.query) {
+      const value = input[key];
+      if (value === undefined || value === null) continue;
+      for (const item of Array.isArray(value) ? value : [value]) query.append(param, text(item));
+    }
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    for (const [key, header] of spec.headers) {
+      const value = input[key];
+      if (value !== undefined && value !== null) headers[header] = Array.isArray(value) ? value.map(text).join(', ') : text(value);
+    }
+    const token = typeof options.token === 'function' ? await options.token() : options.token;
+    if (token) headers['authorization'] = 'Bearer ' + token;
+    if (spec.method !== 'GET' && spec.method !== 'OPTIONS') {
+      const csrf = typeof options.csrfToken === 'function' ? options.csrfToken() : options.csrfToken ?? pageCsrfToken();
+      if (csrf) headers['x-csrf-token'] = csrf;
+    }
+    let body: string | FormData | undefined;
+    if (spec.encoding === 'json') {
+      const json: Record<string, unknown> = {};
+      for (const [key, member] of spec.body) if (input[key] !== undefined) json[member] = input[key];
+      body = JSON.stringify(json);
+      headers['content-type'] = 'application/json';
+    } else if (spec.encoding === 'form') {
+      const form = new URLSearchParams();
+      for (const [key, field] of spec.body) {
+        const value = input[key];
+        if (value === undefined || value === null) continue;
+        for (const item of Array.isArray(value) ? value : [value]) form.append(field, text(item));
+      }
+      body = form.toString();
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+    } else if (spec.encoding === 'multipart') {
+      const form = new FormData();
+      for (const [key, field] of spec.body) {
+        const value = input[key];
+        if (value === undefined || value === null) continue;
+        for (const item of Array.isArray(value) ? value : [value]) form.append(field, item instanceof Blob ? item : text(item));
+      }
+      body = form;
+    }
+    const qs = query.toString();
+    const url = base + path + (qs ? '?' + qs : '');
+    const call = options.fetch ?? fetch;
+    let response: Response;
+    try {
+      response = await call(url, {
+        method: spec.method,
+        headers: { ...headers, ...init?.headers },
+        ...(body !== undefined ? { body } : {}),
+        credentials: options.credentials ?? 'same-origin',
+        redirect: spec.answer === 'redirect' ? 'manual' : 'follow',
+        ...(init?.signal ? { signal: init.signal } : {}),
+      });
+    } catch (error) {
+      throw new ApiError(name, 0, { type: 'about:blank', title: 'Network Error', status: 0, detail: String(error) }, undefined, { cause: error });
+    }
+    const redirected = response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+    if (spec.answer === 'redirect' && redirected) {
+      await response.body?.cancel();
+      return { location: response.headers.get('location') };
+    }
+    if (!response.ok) throw new ApiError(name, response.status, await problemOf(response), response);
+    if (spec.answer === 'response') return response;
+    if (spec.answer === 'text') return response.text();
+    if (spec.answer === 'redirect') {
+      await response.body?.cancel();
+      return { location: null };
+    }
+    if (spec.answer === 'none' || response.status === 204) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    return response.json();
+  };
+}
+
+async function problemOf(response: Response): Promise<ProblemDetails> {
+  const type = response.headers.get('content-type') ?? '';
+  const body = await response.text();
+  if (/json/i.test(type)) {
+    try {
+      const parsed = JSON.parse(body) as ProblemDetails;
+      if (parsed !== null && typeof parsed === 'object') return { ...parsed, status: parsed.status ?? response.status };
+    } catch {
+      // Not JSON after all: described below.
+    }
+  }
+  return { type: 'about:blank', title: response.statusText || 'Error', status: response.status, ...(body ? { detail: body.slice(0, 500) } : {}) };
+}
+`).replace(/\\`/g, '`');
