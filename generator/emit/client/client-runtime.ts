@@ -139,7 +139,8 @@ function sender(options: ClientOptions) {
       if (csrf) headers['x-csrf-token'] = csrf;
     }
     let body: string | FormData | undefined;
-    if (spec.encoding === 'json') {
+    if (spec.encoding === 'json' || (spec.encoding === 'none' && spec.method !== 'GET' && spec.method !== 'OPTIONS')) {
+      // A JSON body (empty for routes without body fields) marks an API call: without a session cookie it needs no CSRF token (docs/csrf.md).
       const json: Record<string, unknown> = {};
       for (const [key, member] of spec.body) if (input[key] !== undefined) json[member] = input[key];
       body = JSON.stringify(json);
