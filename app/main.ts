@@ -26,6 +26,7 @@ import { links } from '../runtime/auth/links/index.js';
 import { oauth } from '../runtime/auth/oauth/index.js';
 import { tokens } from '../runtime/auth/tokens/index.js';
 import { mail } from '../runtime/mail/index.js';
+import { apiDocs } from '../runtime/http/index.js';
 
 export default defineApp({
   name: 'bindery',
@@ -35,5 +36,5 @@ export default defineApp({
   viewsDir: 'app/views',
   migrations: [{ source: 'app', dir: 'generated/migrations' }],
   commands: [PruneCommand],
-  setup: [audit({ tracked: trackedResources, prunable: { Document: '30d' } }), cache(), session(), auth({ users: ({ db }) => databaseUsers(db) }), mail(), tokens(), links(), oauth({ providers: ['example'] }), assets(), jobs(), schedule({ tasks: scheduledTasks }), events(), ...plugins(pluginList)],
+  setup: [audit({ tracked: trackedResources, prunable: { Document: '30d' } }), cache(), session(), auth({ users: ({ db }) => databaseUsers(db) }), mail(), tokens(), links(), oauth({ providers: ['example'] }), assets(), apiDocs(), jobs(), schedule({ tasks: scheduledTasks }), events(), ...plugins(pluginList)],
 });

@@ -41,6 +41,7 @@ export const ERROR_CODES = {
   BINDERY_VIEWS_NOT_CONFIGURED: { summary: 'A page route exists but no views folder was given; the boot stops.' },
 
   // ── session and csrf, pages and assets (runtime/session, runtime/csrf, runtime/views, runtime/assets) ──
+  BINDERY_API_DOCS_UNAVAILABLE: { summary: 'API_DOCS is on but the OpenAPI document or the docs page\'s bundle cannot be read; the boot stops.' },
   BINDERY_ASSETS_INVALID: { summary: 'The assets folder cannot be read, or an asset file name cannot be served as a URL; the boot stops.' },
   BINDERY_CSRF_CROSS_ORIGIN: { status: 403, summary: 'A state-changing request came from another site (Sec-Fetch-Site, or an Origin that is not this host); refused.' },
   BINDERY_CSRF_TOKEN_MISMATCH: { status: 403, summary: 'The CSRF token of a state-changing request is missing or does not match the session: the page has expired.' },

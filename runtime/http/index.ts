@@ -16,3 +16,4 @@ export { securityHeaders, type HeaderPair } from './security-headers.js';
 export { queryOverride } from './method-override.js';
 export { HEALTH_PATHS } from './health.js';
 export { clientFieldErrors } from './error-response.js';
+export { apiDocs, apiDocsSettings, API_DOCS_CSP, type ApiDocsOptions } from './api-docs.js';
