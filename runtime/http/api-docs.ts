@@ -121,6 +121,7 @@ function docsPage(documentPath: string, scriptPath: string, appName: string): st
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>${title}</title>
+  <link rel="icon" href="data:,">
 </head>
 <body>
   <redoc spec-url="${documentPath}" hide-download-button="false"></redoc>
