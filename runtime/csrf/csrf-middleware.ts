@@ -12,6 +12,9 @@
  * preflight) and no session cookie carries no ambient credentials, so API
  * clients such as `curl` need no token. With a session cookie, JSON requests
  * are checked like the rest (send the header).
+ *
+ * CORS (docs/http.md "CORS"): a request from an origin the route's group
+ * lists in `cors.origins` passes layer 1; layer 2 applies as to any other.
  */
 import { isUrlEncoded } from '../binding/body-kind.js';
 import { MultipartBody } from '../binding/multipart.js';
@@ -22,6 +25,7 @@ import type { HttpRequestContext } from '../http/request-context.js';
 import type { FastifyRequest } from 'fastify';
 import { CsrfError } from './csrf-error.js';
 import { sameOriginRequest } from './origin-check.js';
+import { corsAllowsOrigin } from '../http/cors.js';
 
 /** Header carrying the token for htmx and fetch calls. */
 export const CSRF_HEADER = 'x-csrf-token';
@@ -44,7 +48,8 @@ export function createCsrfMiddleware(): BeforeMiddleware {
       const contentType = headers['content-type'];
       // A JSON body without the session cookie carries no ambient credentials (curl, API clients).
       if (contentType !== undefined && isJsonType(mediaType(contentType)) && !session.hasCookie) return undefined;
-      if (!sameOriginRequest(headers)) throw new CsrfError('cross-origin');
+      // An origin the route's CORS lists by name passes this layer; the token below is still needed.
+      if (!sameOriginRequest(headers) && !corsAllowsOrigin(ctx.route.cors, headers.origin)) throw new CsrfError('cross-origin');
       const token = submittedToken(request);
       if (token === undefined || !session.verifyCsrfToken(token)) throw new CsrfError('token');
       return undefined;

@@ -2,7 +2,7 @@
  * The HTTP server: the route table on Fastify (SPEC.md 4, 4.5, 7; DESIGN.md 4).
  */
 import { createServer } from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { BinderyError } from '../errors/bindery-error.js';
 import { HttpError } from '../errors/http-error.js';
 import { malformedBody } from '../binding/body-errors.js';
@@ -26,6 +26,8 @@ import type { HttpServerOptions } from './server-options.js';
 import { setServerLogger } from './request-log.js';
 import { pino } from 'pino';
 import { withRateLimit } from '../rate-limit/route-rate-limit.js';
+import type { RouteDefinition } from '../routing/route-table.js';
+import { registerCorsRoutes } from './cors.js';
 
 /**
  * Build the HTTP server of an app: a ready, not yet listening Fastify
@@ -125,15 +127,15 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   app.setNotFoundHandler(notFoundHandler(methods, headers, options.debug));
   registerHealthRoutes(app, headers, options.readiness);
 
-  for (const route of options.routes) {
-    app.route({
-      method: route.method,
-      url: fastifyPath(route.path),
-      config: { bindery: route.name },
-      ...(route.bodyLimit !== undefined ? { bodyLimit: route.bodyLimit } : {}),
-      handler: pipelines.get(route.name)!,
-    });
-  }
+  const routeOptions = (route: RouteDefinition): RouteOptions => ({
+    method: route.method,
+    url: fastifyPath(route.path),
+    config: { bindery: route.name },
+    ...(route.bodyLimit !== undefined ? { bodyLimit: route.bodyLimit } : {}),
+    handler: pipelines.get(route.name)!,
+  });
+  for (const route of options.routes) if (route.cors === undefined) app.route(routeOptions(route));
+  registerCorsRoutes(app, options.routes.filter((r) => r.cors !== undefined), options.routes, routeOptions);
   await app.ready();
   return app;
 }

@@ -1,0 +1,140 @@
+/**
+ * CORS declared per group in the YAML (docs/http.md "CORS"), over real
+ * HTTP against the reference app: the notes routes allow
+ * http://localhost:5173 with credentials, the documents API allows it
+ * without. The matrix: allowed / disallowed origin × preflight / simple ×
+ * with / without the session — and CSRF still asks for the token when a
+ * cross-origin request carries the session cookie.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, type Reply } from '../runtime/auth/support/client.js';
+import { CROSS_ORIGIN_MESSAGE, PAGE_EXPIRED_MESSAGE } from '../../runtime/csrf/csrf-error.js';
+import { bearerFor, bootReferenceApp, type ReferenceApp } from './tokens-support.js';
+
+const ALLOWED = 'http://localhost:5173';
+const OTHER = 'https://evil.example';
+
+let a: ReferenceApp;
+beforeAll(async () => {
+  a = await bootReferenceApp('cors_app');
+});
+afterAll(async () => {
+  await a?.close();
+});
+
+/** The headers a browser adds to a cross-origin fetch from `origin`. */
+const from = (origin: string): Record<string, string> => ({ origin, 'sec-fetch-site': origin === ALLOWED ? 'same-site' : 'cross-site', 'sec-fetch-mode': 'cors' });
+const corsHeaders = (r: Reply): string[] => Object.keys(r.headers).filter((h) => h.startsWith('access-control-')).sort();
+
+function preflight(c: Client, path: string, origin: string, method = 'POST', headers = 'content-type, x-csrf-token'): Promise<Reply> {
+  return c.send('OPTIONS', path, { headers: { ...from(origin), 'access-control-request-method': method, 'access-control-request-headers': headers } });
+}
+
+/** A browser with a session: the cookie and the CSRF token of the notes form. */
+async function withSession(): Promise<Client> {
+  const c = new Client(a.url);
+  await c.page('/notes/new');
+  expect(c.cookies.size).toBeGreaterThan(0);
+  expect(c.token).toBeDefined();
+  return c;
+}
+
+describe('CORS | preflight', () => {
+  it('an allowed origin: 204 with the origin, credentials, methods, headers and max age; before any middleware', async () => {
+    const r = await preflight(new Client(a.url), '/notes', ALLOWED);
+    expect(r.status).toBe(204);
+    expect(r.headers['access-control-allow-origin']).toBe(ALLOWED);
+    expect(r.headers['access-control-allow-credentials']).toBe('true');
+    expect(r.headers['access-control-allow-methods']).toBe('POST, GET, HEAD');
+    expect(r.headers['access-control-allow-headers']).toBe('Authorization, Content-Type, X-CSRF-Token, X-Requested-With');
+    expect(r.headers['access-control-max-age']).toBe('600');
+    expect(String(r.headers['vary'])).toMatch(/Origin/);
+    expect(r.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('the documents API: the origin without credentials; a path with a parameter', async () => {
+    const r = await preflight(new Client(a.url), '/api/documents/12', ALLOWED, 'PATCH', 'authorization, content-type');
+    expect(r.status).toBe(204);
+    expect(r.headers['access-control-allow-origin']).toBe(ALLOWED);
+    expect(r.headers['access-control-allow-credentials']).toBeUndefined();
+    expect(r.headers['access-control-allow-methods']).toBe('GET, PATCH, DELETE, HEAD');
+  });
+
+  it('a disallowed origin gets no CORS header at all (405 like any OPTIONS request)', async () => {
+    for (const path of ['/notes', '/api/documents/12']) {
+      const r = await preflight(new Client(a.url), path, OTHER);
+      expect(r.status).toBe(405);
+      expect(corsHeaders(r)).toEqual([]);
+      expect(r.headers['allow']).toBeDefined();
+    }
+  });
+
+  it('a route without cors gets no CORS header, whatever the origin', async () => {
+    const r = await preflight(new Client(a.url), '/login', ALLOWED);
+    expect(corsHeaders(r)).toEqual([]);
+    expect(r.status).toBe(405);
+  });
+});
+
+describe('CORS | simple and actual requests without a session', () => {
+  it('an allowed origin: the answer carries the origin, credentials and the exposed headers', async () => {
+    const r = await new Client(a.url).send('GET', '/notes', { headers: { ...from(ALLOWED), accept: 'application/json' } });
+    expect(r.status).toBe(200);
+    expect(r.headers['access-control-allow-origin']).toBe(ALLOWED);
+    expect(r.headers['access-control-allow-credentials']).toBe('true');
+    expect(r.headers['access-control-expose-headers']).toContain('X-Request-ID');
+    expect(r.headers['access-control-allow-methods']).toBeUndefined();
+  });
+
+  it('a disallowed origin: the same answer, without any CORS header (the browser keeps it from the page)', async () => {
+    const r = await new Client(a.url).send('GET', '/notes', { headers: { ...from(OTHER), accept: 'application/json' } });
+    expect(r.status).toBe(200);
+    expect(corsHeaders(r)).toEqual([]);
+  });
+
+  it('a JSON write from an allowed origin without the session cookie needs no CSRF token (no ambient credentials)', async () => {
+    const r = await new Client(a.url).json('POST', '/notes', { title: 'cross-origin' }, from(ALLOWED));
+    expect(r.status).toBe(201);
+    expect(r.headers['access-control-allow-origin']).toBe(ALLOWED);
+  });
+
+  it('the documents API with a bearer token from an allowed origin', async () => {
+    const token = await bearerFor(a.t, 5151);
+    const r = await new Client(a.url).json('POST', '/api/documents', { slug: 'cors', title: 'CORS' }, { ...from(ALLOWED), authorization: `Bearer ${token}` });
+    expect(r.status).toBe(201);
+    expect(r.headers['access-control-allow-origin']).toBe(ALLOWED);
+    expect(r.headers['access-control-allow-credentials']).toBeUndefined();
+  });
+});
+
+describe('CORS | with the session cookie: CSRF designed with it', () => {
+  it('an allowed origin passes the cross-origin check but still needs the session\'s CSRF token', async () => {
+    const c = await withSession();
+    const token = c.token!;
+    c.token = undefined;
+    const without = await c.json('POST', '/notes', { title: 'no token' }, from(ALLOWED));
+    expect(without.status).toBe(403);
+    expect(without.json()).toMatchObject({ detail: PAGE_EXPIRED_MESSAGE });
+    expect(without.headers['access-control-allow-origin']).toBe(ALLOWED);
+    const withToken = await c.json('POST', '/notes', { title: 'with token' }, { ...from(ALLOWED), 'x-csrf-token': token });
+    expect(withToken.status).toBe(201);
+    expect(withToken.headers['access-control-allow-origin']).toBe(ALLOWED);
+    expect(withToken.headers['access-control-allow-credentials']).toBe('true');
+  });
+
+  it('a disallowed origin is refused by CSRF even with the right token, and gets no CORS header', async () => {
+    const c = await withSession();
+    const r = await c.json('POST', '/notes', { title: 'evil' }, from(OTHER));
+    expect(r.status).toBe(403);
+    expect(r.json()).toMatchObject({ detail: CROSS_ORIGIN_MESSAGE });
+    expect(corsHeaders(r)).toEqual([]);
+  });
+
+  it('a simple GET with the session from an allowed origin carries the CORS headers; from another, none', async () => {
+    const c = await withSession();
+    const ok = await c.send('GET', '/notes', { headers: { ...from(ALLOWED), accept: 'application/json' } });
+    expect(ok.headers['access-control-allow-origin']).toBe(ALLOWED);
+    const other = await c.send('GET', '/notes', { headers: { ...from(OTHER), accept: 'application/json' } });
+    expect(corsHeaders(other)).toEqual([]);
+  });
+});
