@@ -1,15 +1,15 @@
 /**
  * CORS declared per group in the YAML (docs/http.md "CORS"), over real
- * HTTP against the reference app: the notes routes allow
- * http://localhost:5173 with credentials, the documents API allows it
- * without. The matrix: allowed / disallowed origin × preflight / simple ×
+ * HTTP against the reference app: the member routes (session, signed in)
+ * allow http://localhost:5173 with credentials, the documents API (bearer
+ * tokens) allows it without; the notes routes have no CORS. The matrix: allowed / disallowed origin × preflight / simple ×
  * with / without the session — and CSRF still asks for the token when a
  * cross-origin request carries the session cookie.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, type Reply } from '../runtime/auth/support/client.js';
 import { CROSS_ORIGIN_MESSAGE, PAGE_EXPIRED_MESSAGE } from '../../runtime/csrf/csrf-error.js';
-import { bearerFor, bootReferenceApp, type ReferenceApp } from './tokens-support.js';
+import { bearerFor, bootReferenceApp, makeAccount, signIn, type ReferenceApp } from './tokens-support.js';
 
 const ALLOWED = 'http://localhost:5173';
 const OTHER = 'https://evil.example';
@@ -30,22 +30,21 @@ function preflight(c: Client, path: string, origin: string, method = 'POST', hea
   return c.send('OPTIONS', path, { headers: { ...from(origin), 'access-control-request-method': method, 'access-control-request-headers': headers } });
 }
 
-/** A browser with a session: the cookie and the CSRF token of the notes form. */
+/** A signed-in browser: the session cookie and the CSRF token of the dashboard. */
 async function withSession(): Promise<Client> {
-  const c = new Client(a.url);
-  await c.page('/notes/new');
-  expect(c.cookies.size).toBeGreaterThan(0);
+  const c = await signIn(a, await makeAccount(a));
+  await c.page('/dashboard');
   expect(c.token).toBeDefined();
   return c;
 }
 
 describe('CORS | preflight', () => {
   it('an allowed origin: 204 with the origin, credentials, methods, headers and max age; before any middleware', async () => {
-    const r = await preflight(new Client(a.url), '/notes', ALLOWED);
+    const r = await preflight(new Client(a.url), '/logout', ALLOWED);
     expect(r.status).toBe(204);
     expect(r.headers['access-control-allow-origin']).toBe(ALLOWED);
     expect(r.headers['access-control-allow-credentials']).toBe('true');
-    expect(r.headers['access-control-allow-methods']).toBe('POST, GET, HEAD');
+    expect(r.headers['access-control-allow-methods']).toBe('POST');
     expect(r.headers['access-control-allow-headers']).toBe('Authorization, Content-Type, X-CSRF-Token, X-Requested-With');
     expect(r.headers['access-control-max-age']).toBe('600');
     expect(String(r.headers['vary'])).toMatch(/Origin/);
@@ -61,7 +60,7 @@ describe('CORS | preflight', () => {
   });
 
   it('a disallowed origin gets no CORS header at all (405 like any OPTIONS request)', async () => {
-    for (const path of ['/notes', '/api/documents/12']) {
+    for (const path of ['/logout', '/api/documents/12']) {
       const r = await preflight(new Client(a.url), path, OTHER);
       expect(r.status).toBe(405);
       expect(corsHeaders(r)).toEqual([]);
@@ -70,16 +69,21 @@ describe('CORS | preflight', () => {
   });
 
   it('a route without cors gets no CORS header, whatever the origin', async () => {
-    const r = await preflight(new Client(a.url), '/login', ALLOWED);
-    expect(corsHeaders(r)).toEqual([]);
-    expect(r.status).toBe(405);
+    for (const path of ['/login', '/notes']) {
+      const r = await preflight(new Client(a.url), path, ALLOWED);
+      expect(corsHeaders(r)).toEqual([]);
+      expect(r.status).toBe(405);
+    }
+    const simple = await new Client(a.url).send('GET', '/notes', { headers: { ...from(ALLOWED), accept: 'application/json' } });
+    expect(simple.status).toBe(200);
+    expect(corsHeaders(simple)).toEqual([]);
   });
 });
 
 describe('CORS | simple and actual requests without a session', () => {
-  it('an allowed origin: the answer carries the origin, credentials and the exposed headers', async () => {
-    const r = await new Client(a.url).send('GET', '/notes', { headers: { ...from(ALLOWED), accept: 'application/json' } });
-    expect(r.status).toBe(200);
+  it('an allowed origin: the answer (a guest\'s 401 here) carries the origin, credentials and the exposed headers', async () => {
+    const r = await new Client(a.url).send('GET', '/users/1', { headers: { ...from(ALLOWED), accept: 'application/json' } });
+    expect(r.status).toBe(401);
     expect(r.headers['access-control-allow-origin']).toBe(ALLOWED);
     expect(r.headers['access-control-allow-credentials']).toBe('true');
     expect(r.headers['access-control-expose-headers']).toContain('X-Request-ID');
@@ -87,14 +91,14 @@ describe('CORS | simple and actual requests without a session', () => {
   });
 
   it('a disallowed origin: the same answer, without any CORS header (the browser keeps it from the page)', async () => {
-    const r = await new Client(a.url).send('GET', '/notes', { headers: { ...from(OTHER), accept: 'application/json' } });
-    expect(r.status).toBe(200);
+    const r = await new Client(a.url).send('GET', '/users/1', { headers: { ...from(OTHER), accept: 'application/json' } });
+    expect(r.status).toBe(401);
     expect(corsHeaders(r)).toEqual([]);
   });
 
-  it('a JSON write from an allowed origin without the session cookie needs no CSRF token (no ambient credentials)', async () => {
-    const r = await new Client(a.url).json('POST', '/notes', { title: 'cross-origin' }, from(ALLOWED));
-    expect(r.status).toBe(201);
+  it('a JSON write from an allowed origin without the session cookie needs no CSRF token (no ambient credentials): the guard answers', async () => {
+    const r = await new Client(a.url).json('POST', '/logout', {}, from(ALLOWED));
+    expect(r.status).toBe(401);
     expect(r.headers['access-control-allow-origin']).toBe(ALLOWED);
   });
 
@@ -112,19 +116,19 @@ describe('CORS | with the session cookie: CSRF designed with it', () => {
     const c = await withSession();
     const token = c.token!;
     c.token = undefined;
-    const without = await c.json('POST', '/notes', { title: 'no token' }, from(ALLOWED));
+    const without = await c.json('POST', '/logout', {}, from(ALLOWED));
     expect(without.status).toBe(403);
     expect(without.json()).toMatchObject({ detail: PAGE_EXPIRED_MESSAGE });
     expect(without.headers['access-control-allow-origin']).toBe(ALLOWED);
-    const withToken = await c.json('POST', '/notes', { title: 'with token' }, { ...from(ALLOWED), 'x-csrf-token': token });
-    expect(withToken.status).toBe(201);
+    const withToken = await c.json('POST', '/logout', {}, { ...from(ALLOWED), 'x-csrf-token': token });
+    expect(withToken.status).toBe(303);
     expect(withToken.headers['access-control-allow-origin']).toBe(ALLOWED);
     expect(withToken.headers['access-control-allow-credentials']).toBe('true');
   });
 
   it('a disallowed origin is refused by CSRF even with the right token, and gets no CORS header', async () => {
     const c = await withSession();
-    const r = await c.json('POST', '/notes', { title: 'evil' }, from(OTHER));
+    const r = await c.json('POST', '/logout', {}, from(OTHER));
     expect(r.status).toBe(403);
     expect(r.json()).toMatchObject({ detail: CROSS_ORIGIN_MESSAGE });
     expect(corsHeaders(r)).toEqual([]);
@@ -132,9 +136,9 @@ describe('CORS | with the session cookie: CSRF designed with it', () => {
 
   it('a simple GET with the session from an allowed origin carries the CORS headers; from another, none', async () => {
     const c = await withSession();
-    const ok = await c.send('GET', '/notes', { headers: { ...from(ALLOWED), accept: 'application/json' } });
-    expect(ok.headers['access-control-allow-origin']).toBe(ALLOWED);
-    const other = await c.send('GET', '/notes', { headers: { ...from(OTHER), accept: 'application/json' } });
+    const me = await c.send('GET', '/dashboard', { headers: { ...from(ALLOWED), accept: 'application/json' } });
+    expect(me.headers['access-control-allow-origin']).toBe(ALLOWED);
+    const other = await c.send('GET', '/dashboard', { headers: { ...from(OTHER), accept: 'application/json' } });
     expect(corsHeaders(other)).toEqual([]);
   });
 });
