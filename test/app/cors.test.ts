@@ -142,3 +142,21 @@ describe('CORS | with the session cookie: CSRF designed with it', () => {
     expect(corsHeaders(other)).toEqual([]);
   });
 });
+
+describe('CORS | routes without it pay nothing', () => {
+  it('the CORS hook is attached to the routes of CORS groups only (Fastify\'s route tree with hooks)', () => {
+    const lines = a.t.app.printRoutes({ includeHooks: true, commonPrefix: false }).split('\n');
+    /** The hooks listed under the tree line of `segment` whose methods include `method`. */
+    const hooksOf = (segment: string, method: string): string[] => {
+      const i = lines.findIndex((l) => new RegExp(`[─ ]${segment.replace(/[/.]/g, '\\$&')} \\(([A-Z, ]*\\b${method}\\b[A-Z, ]*)\\)$`).test(l));
+      expect(i, `${method} ${segment} in the route tree`).toBeGreaterThanOrEqual(0);
+      const hooks: string[] = [];
+      for (let j = i + 1; j < lines.length && lines[j]!.includes('•'); j++) hooks.push(lines[j]!.slice(lines[j]!.indexOf('•')));
+      return hooks;
+    };
+    expect(hooksOf('api/documents', 'POST').join(' ')).toContain('handleCors');
+    expect(hooksOf('logout', 'POST').join(' ')).toContain('handleCors');
+    expect(hooksOf('notes', 'POST')).toEqual([]);
+    expect(hooksOf('register', 'POST').join(' ')).not.toContain('handleCors');
+  });
+});
