@@ -263,7 +263,7 @@ export type LinksResendVerificationInput = Record<string, never>;
 
 /** Input of `links.forgot` (POST /forgot-password). */
 export interface LinksForgotInput {
-  /** Sent as the JSON member `email`. */
+  /** Sent as the JSON member `email`. Rules: required, email, max:255. */
   email: string;
 }
 
@@ -271,7 +271,7 @@ export interface LinksForgotInput {
 export interface LinksResetInput {
   /** Sent as the JSON member `token`. The token of the emailed link. */
   token?: string;
-  /** Sent as the JSON member `password`. */
+  /** Sent as the JSON member `password`. Rules: required, min:8, max:255, confirmed. */
   password: string;
   /** Sent as the JSON member `password_confirmation`. */
   password_confirmation?: string;
@@ -294,11 +294,11 @@ export type AccountsHomeInput = Record<string, never>;
 
 /** Input of `accounts.register` (POST /register). */
 export interface AccountsRegisterInput {
-  /** Sent as the JSON member `name`. */
+  /** Sent as the JSON member `name`. Rules: required, max:255. */
   name: string;
-  /** Sent as the JSON member `email`. */
+  /** Sent as the JSON member `email`. Rules: required, email, max:255. */
   email: string;
-  /** Sent as the JSON member `password`. */
+  /** Sent as the JSON member `password`. Rules: required, min:8, max:255, confirmed. */
   password: string;
   /** Sent as the JSON member `password_confirmation`. */
   password_confirmation?: string;
@@ -306,9 +306,9 @@ export interface AccountsRegisterInput {
 
 /** Input of `accounts.login` (POST /login). */
 export interface AccountsLoginInput {
-  /** Sent as the JSON member `email`. */
+  /** Sent as the JSON member `email`. Rules: required, max:255. */
   email: string;
-  /** Sent as the JSON member `password`. */
+  /** Sent as the JSON member `password`. Rules: required, max:1000. */
   password: string;
   /** Sent as the JSON member `remember`. Default: false. */
   remember?: boolean;
@@ -325,13 +325,13 @@ export interface UsersShowInput {
 
 /** Input of `documents.create` (POST /api/documents). */
 export interface DocumentsCreateInput {
-  /** Sent as the JSON member `slug`. */
+  /** Sent as the JSON member `slug`. Rules: required, max:100, alpha_dash. */
   slug: string;
-  /** Sent as the JSON member `title`. */
+  /** Sent as the JSON member `title`. Rules: required, max:255. */
   title: string;
-  /** Sent as the JSON member `body`. */
+  /** Sent as the JSON member `body`. Rules: max:100000. */
   body?: string;
-  /** Sent as the JSON member `status`. */
+  /** Sent as the JSON member `status`. Rules: in:draft,published,archived. */
   status?: string;
 }
 
@@ -351,11 +351,11 @@ export interface DocumentsShowInput {
 export interface DocumentsUpdateInput {
   /** Sent as the path parameter `id`. */
   id: number;
-  /** Sent as the JSON member `title`. */
+  /** Sent as the JSON member `title`. Rules: between:1,255. */
   title?: string;
-  /** Sent as the JSON member `body`. */
+  /** Sent as the JSON member `body`. Rules: max:100000. */
   body?: string;
-  /** Sent as the JSON member `status`. */
+  /** Sent as the JSON member `status`. Rules: in:draft,published,archived. */
   status?: string;
 }
 
@@ -381,17 +381,17 @@ export interface DocumentsHistoryInput {
 
 /** Input of `notes.create` (POST /notes). */
 export interface NotesCreateInput {
-  /** Sent as the JSON member `title`. */
+  /** Sent as the JSON member `title`. Rules: required, max:200. */
   title: string;
-  /** Sent as the JSON member `body`. */
+  /** Sent as the JSON member `body`. Rules: max:10000. */
   body?: string;
-  /** Sent as the JSON member `tags`. */
+  /** Sent as the JSON member `tags`. Rules: max:5, distinct, each:alpha_dash. */
   tags?: string[];
 }
 
 /** Input of `notes.list` (GET /notes). */
 export interface NotesListInput {
-  /** Sent as the query value `limit`. Default: 20. */
+  /** Sent as the query value `limit`. Rules: min:0, max:100. Default: 20. */
   limit?: number;
 }
 
@@ -409,7 +409,7 @@ export interface NotesDeleteInput {
 
 /** Input of `tokens.create` (POST /tokens). */
 export interface TokensCreateInput {
-  /** Sent as the JSON member `name`. */
+  /** Sent as the JSON member `name`. Rules: required, max:100. */
   name: string;
 }
 

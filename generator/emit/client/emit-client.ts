@@ -71,10 +71,17 @@ function inputInterface(route: Route): string {
     const where = f.source === 'body'
       ? (f.json !== undefined ? `JSON member \`${f.json}\`` : `form field \`${f.form}\``)
       : `${f.source} ${f.source === 'path' ? 'parameter' : 'value'} \`${f.name}\``;
-    const extra = [f.default !== undefined ? `Default: ${JSON.stringify(f.default)}.` : '', f.description ? docText(f.description) : ''].filter(Boolean).join(' ');
+    const rules = f.rules.length > 0 ? `Rules: ${f.rules.map(ruleText).join(', ')}.` : '';
+    const extra = [rules, f.default !== undefined ? `Default: ${JSON.stringify(f.default)}.` : '', f.description ? docText(f.description) : ''].filter(Boolean).join(' ');
     return `  /** Sent as the ${where}.${extra ? ` ${extra}` : ''} */\n  ${propertyName(f.key)}${optional ? '?' : ''}: ${clientFieldType(f)};`;
   });
   return `${doc}\nexport interface ${name} {\n${lines.join('\n')}\n}`;
+}
+
+/** A rule as written in the YAML: `max:200`, `each:alpha_dash`. */
+function ruleText(rule: InputField['rules'][number]): string {
+  if (rule.inner) return `${rule.name}:${ruleText(rule.inner)}`;
+  return docText(rule.params.length > 0 ? `${rule.name}:${rule.params.join(',')}` : rule.name);
 }
 
 /** How the runtime part of the file sends a route: the `RouteSpec` literal. */

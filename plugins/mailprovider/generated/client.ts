@@ -213,9 +213,9 @@ async function problemOf(response: Response): Promise<ProblemDetails> {
 
 /** Input of `mailprovider.webhook` (POST /mailprovider/webhook). */
 export interface MailproviderWebhookInput {
-  /** Sent as the JSON member `RecordType`. */
+  /** Sent as the JSON member `RecordType`. Rules: required, max:100. */
   recordType: string;
-  /** Sent as the JSON member `Type`. */
+  /** Sent as the JSON member `Type`. Rules: max:100. */
   type?: string | null;
   /** Sent as the JSON member `Email`. */
   email?: string | null;
@@ -225,7 +225,7 @@ export interface MailproviderWebhookInput {
   inactive?: boolean | null;
   /** Sent as the JSON member `SuppressSending`. */
   suppressSending?: boolean | null;
-  /** Sent as the JSON member `SuppressionReason`. */
+  /** Sent as the JSON member `SuppressionReason`. Rules: max:200. */
   suppressionReason?: string | null;
   /** Sent as the JSON member `Description`. */
   description?: string | null;
