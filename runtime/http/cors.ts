@@ -49,8 +49,10 @@ function corsOptions(plan: CorsPlan, methods: readonly string[]): FastifyCorsOpt
  * Register `routes` (every one has `cors`) in one encapsulated context with
  * `@fastify/cors`, plus an `OPTIONS` route per path for the preflight
  * (unless the table has its own).
+ * @param routes the routes to serve with CORS (each has `cors`).
+ * @param all every route of the table (to find paths with their own OPTIONS route).
  * @param routeOptions the Fastify route options of a route (as the server registers every route).
- * @param options every route of the table (to find paths with their own OPTIONS route).
+ * @throws nothing itself; a registration error surfaces at `app.ready()`.
  */
 export function registerCorsRoutes(app: FastifyInstance, routes: readonly RouteDefinition[], all: readonly RouteDefinition[], routeOptions: (route: RouteDefinition) => RouteOptions): void {
   if (routes.length === 0) return;
