@@ -28,6 +28,19 @@ export function parseSchemaFile(file: string, text: string, diagnostics: Diagnos
   if (document.errors.length === 0) {
     return { file, document, lines, data: document.toJS() ?? {} };
   }
+  const unquoted = unquotedListTypes(text);
+  if (unquoted.length > 0) {
+    // `{ type: string[] }`: in a flow map `[` starts a list, and the YAML errors that follow say nothing useful.
+    // Report each such value once, then whatever else is wrong with the text once they are quoted.
+    const quoted = parseSchemaFile(file, quoteListTypes(text, unquoted), diagnostics);
+    unquoted.forEach((u, k) => {
+      const { line, col } = lines.linePos(u.offset);
+      // Each earlier value on the way gained two quote characters in the quoted text.
+      const path = formatPath(pathAtOffset(quoted.document, u.offset + 2 * k));
+      diagnostics.add({ file, line, column: col }, path, `quote the type: "${u.value}" (inside { … } a bare [ starts a list), e.g. { ${u.key}: "${u.value}" }`);
+    });
+    return { file, document, lines, data: undefined };
+  }
   for (const error of document.errors) {
     const { line, col } = lines.linePos(error.pos[0]);
     const path = pathAtOffset(document, error.pos[0]);
@@ -37,4 +50,36 @@ export function parseSchemaFile(file: string, text: string, diagnostics: Diagnos
     diagnostics.add({ file, line, column: col }, formatPath(path), message);
   }
   return { file, document, lines, data: undefined };
+}
+
+/** A `key: name[]` value written bare inside a flow map. */
+interface UnquotedListType {
+  readonly key: string;
+  readonly value: string;
+  /** Offset of the value in the text. */
+  readonly offset: number;
+}
+
+/** `{ …, key: word[] … }` on one line: a list type written bare in a flow map. */
+const FLOW_LIST_TYPE = /([{,]\s*)([A-Za-z_][A-Za-z0-9_]*)(\s*:\s*)([A-Za-z][A-Za-z0-9_]*\[\])(?=\s*[,}])/g;
+
+function unquotedListTypes(text: string): UnquotedListType[] {
+  const found: UnquotedListType[] = [];
+  let lineStart = 0;
+  for (const line of text.split('\n')) {
+    const code = line.replace(/(^|\s)#.*$/, '');
+    if (code.includes('{')) {
+      for (const m of code.matchAll(FLOW_LIST_TYPE)) {
+        found.push({ key: m[2]!, value: m[4]!, offset: lineStart + m.index + m[1]!.length + m[2]!.length + m[3]!.length });
+      }
+    }
+    lineStart += line.length + 1;
+  }
+  return found;
+}
+
+function quoteListTypes(text: string, found: readonly UnquotedListType[]): string {
+  let out = text;
+  for (const u of [...found].reverse()) out = `${out.slice(0, u.offset)}"${u.value}"${out.slice(u.offset + u.value.length)}`;
+  return out;
 }

@@ -11,6 +11,7 @@ import { resolveCors, resolveRateLimit } from './access.js';
 import type { ApiInfo, Group, Model, Resource, Route } from './model.js';
 import { RESERVED_TYPE_NAMES, resourceTypeNames } from './names.js';
 import { formatPosition, reporter, type Reporter } from './reporter.js';
+import { checkPrototypeKeys, checkTableName } from './reserved-names.js';
 import { checkResources, resolveResource, type DeclaredResource } from './resources.js';
 import { checkRoutes, resolveRoute, type DeclaredRoute } from './routes.js';
 
@@ -37,6 +38,7 @@ export function buildModel(files: readonly SchemaFile[], diagnostics: Diagnostic
   for (const file of files) {
     const r = reporter(file, diagnostics);
     const data = file.data as RawSchemaFile;
+    checkPrototypeKeys(r, data);
     if (data.info) {
       if (info) r.error(['info'], `"info" is already given at ${formatPosition(info.r.at(['info']))}; keep it in one file`);
       else info = { value: data.info, r };
@@ -55,7 +57,10 @@ export function buildModel(files: readonly SchemaFile[], diagnostics: Diagnostic
         origin: r.at(['groups', name]),
       });
     }
-    for (const [name, raw] of Object.entries(data.resources ?? {})) resources.add(r, ['resources', name], name, raw);
+    for (const [name, raw] of Object.entries(data.resources ?? {})) {
+      checkTableName(r, name, raw.table);
+      resources.add(r, ['resources', name], name, raw);
+    }
     for (const [name, raw] of Object.entries(data.routes ?? {})) routes.add(r, ['routes', name], name, raw);
   }
 

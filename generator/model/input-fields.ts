@@ -15,7 +15,8 @@ import type { FieldSource, FieldTypePlan, RuleRef, ScalarKind } from '../../runt
 import type { RawInputField, RawTag } from '../language/raw.js';
 import type { DataPath } from '../load/node-position.js';
 import { inputDefault } from './defaults.js';
-import type { InputField } from './model.js';
+import type { InputField, JsonValue } from './model.js';
+import { defaultBreaksRule, duplicateListValue } from './rule-checks.js';
 import { didYouMean } from '../suggest.js';
 import type { Reporter } from './reporter.js';
 import { parseTypeName } from './resource-field.js';
@@ -75,9 +76,14 @@ export function resolveInputField(r: Reporter, path: DataPath, key: string, raw:
   const rules: RuleRef[] = [];
   (raw.validate ?? []).forEach((text, i) => {
     const rule = parseRule(text, type);
-    if (rule.ok) rules.push(rule.rule);
-    else { ok = false; r.error([...path, 'validate', i], rule.message, 'value'); }
+    const duplicate = rule.ok ? duplicateListValue(rule.rule, type) : undefined;
+    if (rule.ok && duplicate === undefined) rules.push(rule.rule);
+    else { ok = false; r.error([...path, 'validate', i], rule.ok ? duplicate! : rule.message, 'value'); }
   });
+  if (ok && fieldDefault !== undefined) {
+    const broken = defaultBreaksRule(type, fieldDefault as JsonValue, rules, raw.validate ?? []);
+    if (broken !== undefined) { ok = false; r.error([...path, 'default'], broken, 'value'); }
+  }
 
   if (!ok) return undefined;
   return {

@@ -1,0 +1,59 @@
+/**
+ * Names a schema may not use: tables the framework, its setup steps or its
+ * first-party plugins create, and the keys every JavaScript object already
+ * has. The one list the generator checks and docs/schema-language.md
+ * ("Reserved names") shows; a test keeps both and the framework's own
+ * migrations in step.
+ */
+
+/** Why a table name is taken: who creates the table. */
+export interface ReservedTable {
+  readonly name: string;
+  /** Who creates it, as shown in errors, e.g. `the audit setup step (runtime/audit)`. */
+  readonly owner: string;
+}
+
+/**
+ * Tables created by bindery itself, by a setup step (`bindery add …`) or by a
+ * first-party plugin, in name order. graphile-worker keeps its tables in its
+ * own PostgreSQL schema (`graphile_worker`), so they cannot clash with a
+ * resource's table.
+ */
+export const RESERVED_TABLES: readonly ReservedTable[] = [
+  { name: 'api_tokens', owner: 'the API tokens setup step (runtime/auth/tokens)' },
+  { name: 'audit_bulk', owner: 'the audit setup step (runtime/audit)' },
+  { name: 'audit_bulk_items', owner: 'the audit setup step (runtime/audit)' },
+  { name: 'audit_log', owner: 'the audit setup step (runtime/audit)' },
+  { name: 'bindery_cache', owner: 'the cache setup step (runtime/cache)' },
+  { name: 'bindery_migrations', owner: 'the migrator, which records applied migrations in it' },
+  { name: 'bindery_migration_failures', owner: 'the migrator, which records failed migrations in it' },
+  { name: 'bindery_sessions', owner: 'the session setup step (runtime/session)' },
+  { name: 'mail_outbox', owner: 'the mail setup step (runtime/mail)' },
+  { name: 'mailprovider_suppressions', owner: 'the plugin @bindery/mailprovider' },
+];
+
+/** Every table name starting with this prefix is kept for the framework's future tables. */
+export const RESERVED_TABLE_PREFIX = 'bindery_';
+
+/**
+ * Keys every JavaScript object has (or that change an object's prototype):
+ * as a field, input or binding name they would read or replace what the
+ * object inherits instead of the value sent.
+ */
+export const PROTOTYPE_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
+
+/**
+ * Who owns table `name`, or undefined when a resource may use it.
+ * @example tableOwner('audit_log') // 'the audit setup step (runtime/audit)'
+ */
+export function tableOwner(name: string): string | undefined {
+  const listed = RESERVED_TABLES.find((t) => t.name === name);
+  if (listed) return listed.owner;
+  if (name.startsWith(RESERVED_TABLE_PREFIX)) return `bindery (names starting with "${RESERVED_TABLE_PREFIX}" are kept for the framework's tables)`;
+  return undefined;
+}
+
+/** Whether `name` is one of {@link PROTOTYPE_KEYS}. */
+export function isPrototypeKey(name: string): boolean {
+  return PROTOTYPE_KEYS.includes(name);
+}

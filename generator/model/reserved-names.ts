@@ -1,0 +1,56 @@
+/**
+ * Names a schema file may not use (the list lives in
+ * `generator/language/reserved.ts`, shown in docs/schema-language.md
+ * "Reserved names"): prototype keys as any name, and tables the framework,
+ * a setup step or a plugin creates.
+ */
+import { isPrototypeKey, PROTOTYPE_KEYS, tableOwner } from '../language/reserved.js';
+import type { DataPath } from '../load/node-position.js';
+import type { Reporter } from './reporter.js';
+
+/** Keys whose string value becomes a name in generated code or in a request (bindings, JSON names, tables, indexes). */
+const NAMING_KEYS = new Set(['json', 'form', 'query', 'header', 'path', 'table', 'name']);
+
+/**
+ * Report every map key, and every value of a naming key (`json`, `form`,
+ * `query`, `header`, `path`, `table`, `name`), that is a prototype key
+ * (`__proto__`, `constructor`, `prototype`). Values under `default:` are data,
+ * not names, and are not looked at.
+ * @param data the file's data (after the structure check).
+ * @returns false when one was found.
+ */
+export function checkPrototypeKeys(r: Reporter, data: unknown): boolean {
+  let ok = true;
+  const walk = (value: unknown, path: DataPath): void => {
+    if (Array.isArray(value)) { value.forEach((item, i) => walk(item, [...path, i])); return; }
+    if (typeof value !== 'object' || value === null) return;
+    for (const [key, child] of Object.entries(value)) {
+      if (isPrototypeKey(key)) {
+        ok = false;
+        r.error([...path, key], `"${key}" is reserved: every JavaScript object already has a "${key}", so a field, input or name called that would read or replace it; rename it (reserved: ${PROTOTYPE_KEYS.join(', ')})`);
+        continue;
+      }
+      if (key === 'default') continue;
+      if (NAMING_KEYS.has(key) && typeof child === 'string' && isPrototypeKey(child)) {
+        ok = false;
+        r.error([...path, key], `"${child}" is reserved: every JavaScript object already has a "${child}", so it cannot be a name; choose another (reserved: ${PROTOTYPE_KEYS.join(', ')})`, 'value');
+        continue;
+      }
+      walk(child, [...path, key]);
+    }
+  };
+  walk(data, []);
+  return ok;
+}
+
+/**
+ * Report a resource whose table the framework, a setup step or a plugin
+ * creates (its migration would fail with "relation already exists").
+ * @returns false when the table is reserved.
+ */
+export function checkTableName(r: Reporter, resource: string, table: string): boolean {
+  const owner = tableOwner(table);
+  if (owner === undefined) return true;
+  r.error(['resources', resource, 'table'], `table "${table}" is reserved: it is created by ${owner}, so this resource's migration would fail with "relation already exists"; choose another table name, e.g. "app_${table.replace(/^bindery_/, '')}" (see "Reserved names" in docs/schema-language.md)`, 'value');
+  return false;
+}
