@@ -46,8 +46,10 @@ export function parseSchemaFile(file: string, text: string, diagnostics: Diagnos
     const path = pathAtOffset(document, error.pos[0]);
     const message = error.code === 'DUPLICATE_KEY'
       ? `duplicate key "${String(path[path.length - 1] ?? '')}": a key may appear once per map; merge or rename the entries`
-      : `invalid YAML: ${error.message}`;
-    diagnostics.add({ file, line, column: col }, formatPath(path), message);
+      : error.code === 'MULTIPLE_DOCS'
+        ? 'a schema file holds one YAML document, but a second one starts here ("---"); remove the line or move what follows into a file of its own'
+        : `invalid YAML: ${error.message}`;
+    diagnostics.add({ file, line, column: col }, error.code === 'MULTIPLE_DOCS' ? '' : formatPath(path), message);
   }
   return { file, document, lines, data: undefined };
 }

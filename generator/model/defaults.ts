@@ -1,6 +1,6 @@
 /**
  * Checking and normalizing `default:` values of resource fields (column
- * defaults) and input fields (binding defaults, SPEC 4.5).
+ * defaults) and input fields (binding defaults; docs/schema-language.md "Input fields").
  */
 import { parseDuration } from '../../runtime/support/duration.js';
 import type { FieldTypePlan } from '../../runtime/routing/route-table.js';

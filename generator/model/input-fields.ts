@@ -1,6 +1,6 @@
 /**
  * Resolving the input fields of a route (`routes.<name>.input.<key>`) into
- * binding plans (SPEC 4.5 "Sources by tag") with parsed `validate` rules.
+ * binding plans (docs/schema-language.md "Input fields") with parsed `validate` rules.
  *
  * Binding rules of the language:
  * - no tag: `json: <key>`, and the form field of the same name;

@@ -117,7 +117,7 @@ function resolveAudit(r: Reporter, path: readonly string[], raw: RawResource, co
   const track = raw.audit.track ?? true;
   if (track && primaryKey === null) {
     ok = false;
-    r.error([...path, 'audit'], `an audited resource needs a primary key to name its rows (SPEC 6.1 rule 9); mark one field "primaryKey: true" or set "track: false"`);
+    r.error([...path, 'audit'], `an audited resource needs a primary key: each audit entry names its row by it; mark one field "primaryKey: true" or set "track: false"`);
   }
   return ok ? { track, ...lists } : undefined;
 }

@@ -49,7 +49,10 @@ let ajv: Ajv | undefined;
 export function defaultBreaksRule(type: FieldTypePlan, value: JsonValue, rules: readonly RuleRef[], sources: readonly string[]): string | undefined {
   ajv ??= addFormats(new Ajv({ allErrors: false, strictTypes: false }));
   for (const [i, rule] of rules.entries()) {
-    if (rule.name === 'required') continue;
+    if (rule.name === 'required') {
+      if (value === null) return `default null breaks the field's own rule "required", so every request that leaves the field out would be rejected; give a value or remove "required"`;
+      continue;
+    }
     if (value === null && type.nullable) continue;
     const fragment = ruleSchema(rule, type);
     if (fragment === null || Object.keys(fragment).length === 0) continue;

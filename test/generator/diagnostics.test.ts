@@ -189,7 +189,7 @@ routes:
 `;
     expect(await errorsOf({ 'a.yaml': schema })).toEqual([
       'schema/a.yaml:10:29: resources.Memo.fields.slug.unique: "unique: live" means unique among rows not soft-deleted; add "softDelete: true" to the resource or use "unique: true"',
-      'schema/a.yaml:11:5: resources.Memo.audit: an audited resource needs a primary key to name its rows (SPEC 6.1 rule 9); mark one field "primaryKey: true" or set "track: false"',
+      'schema/a.yaml:11:5: resources.Memo.audit: an audited resource needs a primary key: each audit entry names its row by it; mark one field "primaryKey: true" or set "track: false"',
     ]);
     expect(await errorsOf({ 'a.yaml': `${NOTE}  Memo:\n    table: notes\n    fields:\n      slug: { type: string }\n` })).toEqual([
       'schema/a.yaml:8:12: resources.Memo.table: table "notes" is already used by resource Note; give each resource its own table',
@@ -206,5 +206,123 @@ routes:
     expect(await errorsOf({ 'a.yaml': `${NOTE}      owner_id: { type: bigint, references: user.id }\n` })).toEqual([
       'schema/a.yaml:7:33: resources.Note.fields.owner_id.references: references unknown table "user"; name the table of a resource',
     ]);
+  });
+
+  it('refuses a table the framework or a setup step creates, and names starting with bindery_', async () => {
+    const errors = await errorsOf({ 'a.yaml': NOTE.replace('table: notes', 'table: audit_log') });
+    expect(errors).toEqual([
+      'schema/a.yaml:3:12: resources.Note.table: table "audit_log" is reserved: it is created by the audit setup step (runtime/audit), so this resource\'s migration would fail with "relation already exists"; choose another table name, e.g. "app_audit_log" (see "Reserved names" in docs/schema-language.md)',
+    ]);
+    expect(await errorsOf({ 'a.yaml': NOTE.replace('table: notes', 'table: bindery_migrations') })).toEqual([
+      expect.stringMatching(/^schema\/a\.yaml:3:12: resources\.Note\.table: table "bindery_migrations" is reserved: it is created by the migrator, /),
+    ]);
+    expect(await errorsOf({ 'a.yaml': NOTE.replace('table: notes', 'table: bindery_things') })).toEqual([
+      expect.stringMatching(/^schema\/a\.yaml:3:12: resources\.Note\.table: table "bindery_things" is reserved: .*names starting with "bindery_".*e\.g\. "app_things"/),
+    ]);
+  });
+
+  it('refuses prototype keys as field, input, group and binding names', async () => {
+    const schema = `groups:
+  constructor: { middleware: [] }
+${NOTE}      __proto__: { type: string }
+routes:
+  notes.list:
+    method: GET
+    path: /notes
+    input:
+      prototype: { type: string, query: true }
+      q: { type: string, query: __proto__ }
+    result: ok
+`;
+    const reserved = (name: string) => `"${name}" is reserved: every JavaScript object already has a "${name}", so a field, input or name called that would read or replace it; rename it (reserved: __proto__, constructor, prototype)`;
+    expect(await errorsOf({ 'a.yaml': schema })).toEqual([
+      `schema/a.yaml:2:3: groups.constructor: ${reserved('constructor')}`,
+      `schema/a.yaml:9:7: resources.Note.fields.__proto__: ${reserved('__proto__')}`,
+      `schema/a.yaml:15:7: routes.notes.list.input.prototype: ${reserved('prototype')}`,
+      'schema/a.yaml:16:33: routes.notes.list.input.q.query: "__proto__" is reserved: every JavaScript object already has a "__proto__", so it cannot be a name; choose another (reserved: __proto__, constructor, prototype)',
+    ]);
+  });
+
+  it('refuses an input default that breaks the field\'s own rules', async () => {
+    const schema = `routes:
+  notes.list:
+    method: GET
+    path: /notes
+    input:
+      limit: { type: integer, query: true, default: 500, validate: ["min:1", "max:100"] }
+      sort:  { type: string, query: true, default: age, validate: ["in:title,created_at"] }
+      page:  { type: integer, query: true, default: 1, validate: ["min:1"] }
+    result: ok
+`;
+    expect(await errorsOf({ 'a.yaml': schema })).toEqual([
+      'schema/a.yaml:6:53: routes.notes.list.input.limit.default: default 500 breaks the field\'s own rule "max:100", so every request that leaves the field out would be rejected; change the default or the rule',
+      'schema/a.yaml:7:52: routes.notes.list.input.sort.default: default "age" breaks the field\'s own rule "in:title,created_at", so every request that leaves the field out would be rejected; change the default or the rule',
+    ]);
+  });
+
+  it('reports a value listed twice in in: or not_in: (numbers compared as numbers), with its position', async () => {
+    const schema = `routes:
+  notes.list:
+    method: GET
+    path: /notes
+    input:
+      kind: { type: string, query: true, validate: ["in:a,a,b"] }
+      n:    { type: integer, query: true, validate: ["not_in:1,01"] }
+      tags: { type: "string[]", query: true, validate: ["each:in:x,y,x"] }
+    result: ok
+`;
+    expect(await errorsOf({ 'a.yaml': schema })).toEqual([
+      'schema/a.yaml:6:53: routes.notes.list.input.kind.validate[0]: rule "in" lists "a" twice; list each value once, e.g. "in:a,b"',
+      'schema/a.yaml:7:54: routes.notes.list.input.n.validate[0]: rule "not_in" lists "1" twice ("1" and "01" are the same number); list each value once, e.g. "not_in:1"',
+      'schema/a.yaml:8:57: routes.notes.list.input.tags.validate[0]: rule "in" lists "x" twice; list each value once, e.g. "in:x,y"',
+    ]);
+  });
+
+  it('asks to quote a list type written bare in a flow map, once per value', async () => {
+    const schema = `${NOTE}      tags: { type: string[], default: [] }
+routes:
+  notes.list:
+    method: GET
+    path: /notes
+    input:
+      ids: {type: integer[], query: true}
+    result: ok
+`;
+    expect(await errorsOf({ 'a.yaml': schema })).toEqual([
+      'schema/a.yaml:7:21: resources.Note.fields.tags.type: quote the type: "string[]" (inside { … } a bare [ starts a list), e.g. { type: "string[]" }',
+      'schema/a.yaml:13:19: routes.notes.list.input.ids.type: quote the type: "integer[]" (inside { … } a bare [ starts a list), e.g. { type: "integer[]" }',
+    ]);
+  });
+
+  it('reports a second YAML document in one file', async () => {
+    expect(await errorsOf({ 'a.yaml': `${NOTE}---\nroutes: {}\n` })).toEqual([
+      'schema/a.yaml:7:1: a schema file holds one YAML document, but a second one starts here ("---"); remove the line or move what follows into a file of its own',
+    ]);
+  });
+});
+
+describe('reserved names | one list, shown in the docs', () => {
+  it('lists every table the framework\'s own migrations create, and docs/schema-language.md shows each reserved name', async () => {
+    const { readFile, readdir } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const { RESERVED_TABLES, PROTOTYPE_KEYS, RESERVED_TABLE_PREFIX } = await import('../../generator/language/reserved.js');
+    const { REPO } = await import('./support.js');
+    const created: string[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) await walk(path);
+        else if (entry.name.endsWith('.sql') && dir.endsWith('migrations')) {
+          for (const m of (await readFile(path, 'utf8')).matchAll(/create table (?:if not exists )?"?([a-z_][a-z0-9_]*)"?/gi)) created.push(m[1]!);
+        }
+      }
+    };
+    await walk(join(REPO, 'runtime'));
+    await walk(join(REPO, 'plugins'));
+    expect(created.length).toBeGreaterThan(5);
+    const names = RESERVED_TABLES.map((t) => t.name);
+    for (const table of created) expect(names, `table ${table} created by a framework migration`).toContain(table);
+    const docs = await readFile(join(REPO, 'docs/schema-language.md'), 'utf8');
+    for (const name of [...names, ...PROTOTYPE_KEYS, RESERVED_TABLE_PREFIX]) expect(docs).toContain(`\`${name}\``);
   });
 });
