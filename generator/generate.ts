@@ -30,6 +30,8 @@ export interface GenerateOptions {
   check?: boolean;
   /** Allow a migration that drops a table or column or narrows a type. Default false. */
   allowDestructive?: boolean;
+  /** Re-derive `schema.snapshot.json` from the migration files instead of reading it (docs/database.md "When a migration fails"). Default false. */
+  rebuildSnapshot?: boolean;
   /** Schema folder. Default `schema`. */
   schemaDir?: string;
   /** Output folder. Default `generated`. */
@@ -84,7 +86,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 
   const project = await readProjectConfig(root, diagnostics);
   const files = await loadSchema(root, schemaDir, diagnostics);
-  const model = diagnostics.any ? undefined : buildModel(files, diagnostics);
+  const model = diagnostics.any ? undefined : buildModel(files, diagnostics, project.pluginTables);
   if (!model) return failed(diagnostics);
 
   const disk = await readTree(outDir);
@@ -100,6 +102,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     outDir: outName,
     snapshotText: disk.get(SNAPSHOT_FILE),
     migrations: [...disk.keys()].filter((p) => /^migrations\/[^/]+\.sql$/.test(p)).map((p) => p.slice(MIGRATIONS_DIR.length + 1, -4)),
+    read: (name) => disk.get(`${MIGRATIONS_DIR}/${name}.sql`), rebuildSnapshot: options.rebuildSnapshot ?? false,
   }, options.allowDestructive ?? false, diagnostics);
   if (diagnostics.any) return failed(diagnostics);
 

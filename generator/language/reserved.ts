@@ -1,9 +1,10 @@
 /**
- * Names a schema may not use: tables the framework, its setup steps or its
- * first-party plugins create, and the keys every JavaScript object already
- * has. The one list the generator checks and docs/schema-language.md
- * ("Reserved names") shows; a test keeps both and the framework's own
- * migrations in step.
+ * Names a schema may not use: tables the framework and its setup steps
+ * create, and the keys every JavaScript object already has. The one list the
+ * generator checks and docs/schema-language.md ("Reserved names") shows; a
+ * test keeps both and the framework's own migrations in step. Tables of the
+ * plugins an app lists are read from each plugin's snapshot
+ * (`generator/load/project-config.ts`).
  */
 
 /** Why a table name is taken: who creates the table. */
@@ -14,8 +15,7 @@ export interface ReservedTable {
 }
 
 /**
- * Tables created by bindery itself, by a setup step (`bindery add …`) or by a
- * first-party plugin, in name order. graphile-worker keeps its tables in its
+ * Tables created by bindery itself or by a setup step, in name order. graphile-worker keeps its tables in its
  * own PostgreSQL schema (`graphile_worker`), so they cannot clash with a
  * resource's table.
  */
@@ -29,7 +29,6 @@ export const RESERVED_TABLES: readonly ReservedTable[] = [
   { name: 'bindery_migration_failures', owner: 'the migrator, which records failed migrations in it' },
   { name: 'bindery_sessions', owner: 'the session setup step (runtime/session)' },
   { name: 'mail_outbox', owner: 'the mail setup step (runtime/mail)' },
-  { name: 'mailprovider_suppressions', owner: 'the plugin @bindery/mailprovider' },
 ];
 
 /** Every table name starting with this prefix is kept for the framework's future tables. */
@@ -44,11 +43,14 @@ export const PROTOTYPE_KEYS: readonly string[] = ['__proto__', 'constructor', 'p
 
 /**
  * Who owns table `name`, or undefined when a resource may use it.
+ * @param pluginTables tables of the app's plugins: table name → plugin package name.
  * @example tableOwner('audit_log') // 'the audit setup step (runtime/audit)'
  */
-export function tableOwner(name: string): string | undefined {
+export function tableOwner(name: string, pluginTables: ReadonlyMap<string, string> = new Map()): string | undefined {
   const listed = RESERVED_TABLES.find((t) => t.name === name);
   if (listed) return listed.owner;
+  const plugin = pluginTables.get(name);
+  if (plugin !== undefined) return `the plugin ${plugin} (listed in package.json "bindery.plugins")`;
   if (name.startsWith(RESERVED_TABLE_PREFIX)) return `bindery (names starting with "${RESERVED_TABLE_PREFIX}" are kept for the framework's tables)`;
   return undefined;
 }

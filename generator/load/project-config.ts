@@ -8,7 +8,7 @@
  * ```
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Diagnostics } from '../diagnostics.js';
 
 /** What the generator reads from package.json. */
@@ -17,6 +17,12 @@ export interface ProjectConfig {
   readonly plugins: readonly string[] | undefined;
   /** The project is a plugin package: generate without the `Services` augmentation, importing the runtime as `bindery/runtime`. */
   readonly isPlugin: boolean;
+  /**
+   * Tables the listed plugins create (table → plugin package name), read from
+   * each installed plugin's `generated/schema.snapshot.json`; a plugin without
+   * one adds none.
+   */
+  readonly pluginTables: ReadonlyMap<string, string>;
 }
 
 /** npm package names: optional `@scope/`, then lower-case URL-safe characters. */
@@ -31,7 +37,7 @@ export async function readProjectConfig(root: string, diagnostics: Diagnostics):
   try {
     text = await readFile(join(root, 'package.json'), 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { plugins: undefined, isPlugin: false };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { plugins: undefined, isPlugin: false, pluginTables: new Map() };
     throw error;
   }
   let json: { bindery?: { plugins?: unknown; plugin?: unknown } };
@@ -39,15 +45,15 @@ export async function readProjectConfig(root: string, diagnostics: Diagnostics):
     json = JSON.parse(text) as typeof json;
   } catch (error) {
     diagnostics.add({ file: 'package.json', line: 1, column: 1 }, '', `package.json is not valid JSON: ${(error as Error).message}`);
-    return { plugins: undefined, isPlugin: false };
+    return { plugins: undefined, isPlugin: false, pluginTables: new Map() };
   }
   const section = json.bindery;
   const isPlugin = section?.plugin === true;
-  if (section?.plugins === undefined) return { plugins: undefined, isPlugin };
+  if (section?.plugins === undefined) return { plugins: undefined, isPlugin, pluginTables: new Map() };
   const at = (needle: string) => position(text, needle);
   if (!Array.isArray(section.plugins)) {
     diagnostics.add(at('"plugins"'), 'bindery.plugins', 'must be a list of npm package names, e.g. ["@bindery/mailprovider"]');
-    return { plugins: undefined, isPlugin };
+    return { plugins: undefined, isPlugin, pluginTables: new Map() };
   }
   const seen = new Set<string>();
   section.plugins.forEach((entry: unknown, i: number) => {
@@ -58,7 +64,29 @@ export async function readProjectConfig(root: string, diagnostics: Diagnostics):
     }
     if (typeof entry === 'string') seen.add(entry);
   });
-  return { plugins: section.plugins.filter((p): p is string => typeof p === 'string'), isPlugin };
+  const plugins = section.plugins.filter((p): p is string => typeof p === 'string');
+  return { plugins, isPlugin, pluginTables: await pluginTables(root, plugins.filter((p) => PACKAGE_NAME.test(p))) };
+}
+
+/** Tables of each plugin's snapshot (`node_modules/<plugin>/generated/schema.snapshot.json`, looked up from `root` upwards). */
+async function pluginTables(root: string, plugins: readonly string[]): Promise<Map<string, string>> {
+  const tables = new Map<string, string>();
+  for (const plugin of plugins) {
+    for (let dir = resolve(root); ; dir = dirname(dir)) {
+      const text = await readFile(join(dir, 'node_modules', plugin, 'generated', 'schema.snapshot.json'), 'utf8').catch(() => undefined);
+      if (text !== undefined) {
+        try {
+          const snapshot = JSON.parse(text) as { tables?: Record<string, unknown> };
+          for (const table of Object.keys(snapshot.tables ?? {})) if (!tables.has(table)) tables.set(table, plugin);
+        } catch {
+          // A broken snapshot is the plugin's problem; its tables stay unknown here.
+        }
+        break;
+      }
+      if (dirname(dir) === dir) break;
+    }
+  }
+  return tables;
 }
 
 /** 1-based line and column of the first occurrence of `needle` in package.json (1:1 when absent). */

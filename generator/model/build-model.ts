@@ -27,9 +27,10 @@ interface Declaration<T> {
 /**
  * Build the model from files that passed the structure check (their `data`
  * follows `bindery.schema.json`). Every error goes to `diagnostics`.
+ * @param pluginTables tables the app's plugins create (table → plugin package name): no resource may use them.
  * @returns the model, or undefined when any error was found.
  */
-export function buildModel(files: readonly SchemaFile[], diagnostics: Diagnostics): Model | undefined {
+export function buildModel(files: readonly SchemaFile[], diagnostics: Diagnostics, pluginTables: ReadonlyMap<string, string> = new Map()): Model | undefined {
   let info: { value: ApiInfo; r: Reporter } | undefined;
   const groups = new Map<string, Group>();
   const resources = collect<NonNullable<RawSchemaFile['resources']>[string]>('resource');
@@ -58,7 +59,7 @@ export function buildModel(files: readonly SchemaFile[], diagnostics: Diagnostic
       });
     }
     for (const [name, raw] of Object.entries(data.resources ?? {})) {
-      checkTableName(r, name, raw.table);
+      checkTableName(r, name, raw.table, pluginTables);
       resources.add(r, ['resources', name], name, raw);
     }
     for (const [name, raw] of Object.entries(data.routes ?? {})) routes.add(r, ['routes', name], name, raw);

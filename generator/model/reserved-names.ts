@@ -46,10 +46,11 @@ export function checkPrototypeKeys(r: Reporter, data: unknown): boolean {
 /**
  * Report a resource whose table the framework, a setup step or a plugin
  * creates (its migration would fail with "relation already exists").
+ * @param pluginTables tables of the app's plugins: table name → plugin package name.
  * @returns false when the table is reserved.
  */
-export function checkTableName(r: Reporter, resource: string, table: string): boolean {
-  const owner = tableOwner(table);
+export function checkTableName(r: Reporter, resource: string, table: string, pluginTables: ReadonlyMap<string, string>): boolean {
+  const owner = tableOwner(table, pluginTables);
   if (owner === undefined) return true;
   r.error(['resources', resource, 'table'], `table "${table}" is reserved: it is created by ${owner}, so this resource's migration would fail with "relation already exists"; choose another table name, e.g. "app_${table.replace(/^bindery_/, '')}" (see "Reserved names" in docs/schema-language.md)`, 'value');
   return false;

@@ -221,6 +221,19 @@ routes:
     ]);
   });
 
+  it('refuses a table a listed plugin creates, read from the installed plugin\'s snapshot', async () => {
+    const project = await tempProject({
+      'package.json': JSON.stringify({ name: 'app', bindery: { plugins: ['@acme/things'] } }),
+      'node_modules/@acme/things/generated/schema.snapshot.json': JSON.stringify({ version: 1, lastMigration: '0001_create_things', tables: { acme_things: { columns: {}, indexes: {}, foreignKeys: {} } } }),
+      'schema/a.yaml': NOTE.replace('table: notes', 'table: acme_things'),
+    });
+    projects.push(project);
+    const result = await generate({ root: project.root });
+    expect(result.diagnostics.map(formatDiagnostic)).toEqual([
+      expect.stringMatching(/^schema\/a\.yaml:3:12: resources\.Note\.table: table "acme_things" is reserved: it is created by the plugin @acme\/things \(listed in package\.json "bindery\.plugins"\)/),
+    ]);
+  });
+
   it('refuses prototype keys as field, input, group and binding names', async () => {
     const schema = `groups:
   constructor: { middleware: [] }
@@ -318,7 +331,6 @@ describe('reserved names | one list, shown in the docs', () => {
       }
     };
     await walk(join(REPO, 'runtime'));
-    await walk(join(REPO, 'plugins'));
     expect(created.length).toBeGreaterThan(5);
     const names = RESERVED_TABLES.map((t) => t.name);
     for (const table of created) expect(names, `table ${table} created by a framework migration`).toContain(table);

@@ -54,11 +54,11 @@ describe('migrations | golden fixture on PostgreSQL', () => {
   it('creates the tables, defaults, unique-live index and foreign keys', async () => {
     const client = await connect();
     try {
-      expect(await applyMigrations(client, join(FIXTURES, 'full', 'expected', 'migrations'))).toEqual(['0001_create_api_tokens_create_documents_create_users.sql']);
+      expect(await applyMigrations(client, join(FIXTURES, 'full', 'expected', 'migrations'))).toEqual(['0001_create_documents_create_user_tokens_create_users.sql']);
       const user = (await client.query(`INSERT INTO users (name, email, password) VALUES ('Ann', 'ann@example.com', 'x') RETURNING *`)).rows[0];
       expect(user).toMatchObject({ id: '1', admin: false, settings: { theme: 'light' }, email_verified_at: null });
       expect(user.created_at).toBeInstanceOf(Date);
-      const token = (await client.query(`INSERT INTO api_tokens (user_id, name, secret_hash) VALUES (1, 't', 'h') RETURNING *`)).rows[0];
+      const token = (await client.query(`INSERT INTO user_tokens (user_id, name, secret_hash) VALUES (1, 't', 'h') RETURNING *`)).rows[0];
       expect(token).toMatchObject({ abilities: ['profile:read'], lifetime: String(90 * 24 * 3_600_000) });
       expect(token.id).toMatch(/^[0-9a-f-]{36}$/);
       const insert = `INSERT INTO documents (owner_id, slug, title) VALUES (1, 'same', $1) RETURNING id`;
@@ -67,7 +67,7 @@ describe('migrations | golden fixture on PostgreSQL', () => {
       await client.query(insert, ['two']);
       await expect(client.query(insert, ['three'])).rejects.toThrow(/documents_slug_live_key/);
       await expect(client.query(`INSERT INTO documents (owner_id, slug, title) VALUES (2, 'other', 'x')`)).rejects.toThrow(/documents_owner_id_fkey/);
-      await client.query('DELETE FROM api_tokens');
+      await client.query('DELETE FROM user_tokens');
       await client.query('DELETE FROM documents');
       await client.query('DELETE FROM users');
     } finally {
@@ -133,12 +133,12 @@ describe('migrations | next migration from the snapshot', () => {
     const snapshot = await text('schema.snapshot.json');
     await rm(join(project.root, 'generated', 'schema.snapshot.json'));
     expect((await generate({ root: project.root })).diagnostics.map(formatDiagnostic)).toEqual([
-      'generated/schema.snapshot.json:1:1: the snapshot is missing but generated/migrations/ holds 1 migration(s); restore schema.snapshot.json from version control — without it bindery cannot tell what the database holds',
+      'generated/schema.snapshot.json:1:1: the snapshot is missing but generated/migrations/ holds 1 migration(s); restore schema.snapshot.json from version control, or rebuild it from the migrations with "bindery generate --rebuild-snapshot"',
     ]);
     await project.write('generated/schema.snapshot.json', snapshot);
     await rm(join(project.root, 'generated', 'migrations', '0001_create_notes.sql'));
     expect((await generate({ root: project.root })).diagnostics.map(formatDiagnostic)).toEqual([
-      'generated/schema.snapshot.json:1:1: lastMigration: the snapshot follows migration 0001_create_notes, but generated/migrations/0001_create_notes.sql is missing; restore it from version control',
+      'generated/schema.snapshot.json:4:3: lastMigration: the snapshot follows migration 0001_create_notes, but generated/migrations/0001_create_notes.sql is missing; restore it from version control — or, if you removed it on purpose (it failed at "bindery migrate" and was applied nowhere), rebuild the snapshot from the migrations left with "bindery generate --rebuild-snapshot"',
     ]);
   });
 

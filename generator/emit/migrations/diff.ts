@@ -21,9 +21,14 @@ export interface RefusedChange {
 /** The statements of a migration and the words of its file name. */
 export interface TableDiff {
   readonly statements: readonly string[];
-  /** Short words describing the changes, e.g. `create_notes`, `add_notes_pinned`. */
+  /** Short words describing the changes, e.g. `create_notes`, `add_notes_pinned`; at least one when there are statements. */
   readonly changes: readonly string[];
   readonly refused: readonly RefusedChange[];
+  /**
+   * What the migration loses, one sentence each (e.g. `drops column notes.body and its data`):
+   * the destructive changes, written into the migration as comments when allowed.
+   */
+  readonly losses: readonly string[];
 }
 
 type Tables = Readonly<Record<string, TableSnapshot>>;
@@ -42,7 +47,9 @@ export function diffTables(before: Tables, after: Tables, allowDestructive: bool
   const keys: string[] = [];
   const changes: string[] = [];
   const refused: RefusedChange[] = [];
-  const destructive = (table: string, column: string | undefined, message: string): void => {
+  const losses: string[] = [];
+  const destructive = (table: string, column: string | undefined, message: string, loss: string): void => {
+    losses.push(loss);
     if (!allowDestructive) refused.push({ kind: 'destructive', table, ...(column ? { column } : {}), message });
   };
 
@@ -53,7 +60,10 @@ export function diffTables(before: Tables, after: Tables, allowDestructive: bool
     if (old) {
       // Foreign keys go first, also those of dropped tables: another dropped table may be what they reference.
       for (const [name, fk] of Object.entries(old.foreignKeys)) {
-        if (!now || !same(fk, now.foreignKeys[name])) dropKeys.push(alterTable(table, `DROP CONSTRAINT ${ident(name)}`));
+        if (!now || !same(fk, now.foreignKeys[name])) {
+          dropKeys.push(alterTable(table, `DROP CONSTRAINT ${ident(name)}`));
+          if (now) changes.push(`fkey_${table}`);
+        }
       }
     }
     if (old && now) {
@@ -64,7 +74,7 @@ export function diffTables(before: Tables, after: Tables, allowDestructive: bool
     if (old && !now) {
       dropTables.push(`DROP TABLE ${ident(table)};`);
       changes.push(`drop_${table}`);
-      destructive(table, undefined, `dropping table ${table} deletes all its rows`);
+      destructive(table, undefined, `dropping table ${table} deletes all its rows`, `drops table ${table} and all its rows`);
       continue;
     }
     if (!now) continue;
@@ -83,16 +93,22 @@ export function diffTables(before: Tables, after: Tables, allowDestructive: bool
       }
     }
     for (const [name, fk] of Object.entries(now.foreignKeys)) {
-      if (!old || !same(fk, old.foreignKeys[name])) keys.push(addForeignKey(table, name, fk));
+      if (!old || !same(fk, old.foreignKeys[name])) {
+        keys.push(addForeignKey(table, name, fk));
+        if (old) changes.push(`fkey_${table}`);
+      }
     }
     if (old && Object.keys(old.indexes).some((name) => !(name in now.indexes))) changes.push(`index_${table}`);
   }
-  return { statements: [...dropKeys, ...dropIndexes, ...dropTables, ...creates, ...alters, ...indexes, ...keys], changes: [...new Set(changes)], refused };
+  const statements = [...dropKeys, ...dropIndexes, ...dropTables, ...creates, ...alters, ...indexes, ...keys];
+  // Every statement above comes with a word; the fallback keeps a name should one ever be missed.
+  const words = changes.length === 0 && statements.length > 0 ? ['alter_schema'] : [...new Set(changes)];
+  return { statements, changes: words, refused, losses };
 }
 
 function diffColumns(
   table: string, old: TableSnapshot, now: TableSnapshot,
-  destructive: (table: string, column: string | undefined, message: string) => void, refused: RefusedChange[],
+  destructive: (table: string, column: string | undefined, message: string, loss: string) => void, refused: RefusedChange[],
 ): { statements: string[]; changes: string[] } {
   const statements: string[] = [];
   const changes: string[] = [];
@@ -116,7 +132,7 @@ function diffColumns(
   for (const name of Object.keys(old.columns)) {
     if (name in now.columns) continue;
     if (old.columns[name]!.primaryKey) refused.push({ kind: 'unsupported', table, column: name, message: `dropping the primary key column ${table}.${name} is not supported; keep the column` });
-    destructive(table, name, `dropping column ${table}.${name} deletes its data`);
+    destructive(table, name, `dropping column ${table}.${name} deletes its data`, `drops column ${table}.${name} and its data`);
     statements.push(alterTable(table, `DROP COLUMN ${ident(name)}`));
     changes.push(`drop_${table}_${name}`);
   }
@@ -125,7 +141,7 @@ function diffColumns(
 
 function alterColumn(
   table: string, name: string, was: ColumnSnapshot, now: ColumnSnapshot,
-  destructive: (table: string, column: string | undefined, message: string) => void, refused: RefusedChange[],
+  destructive: (table: string, column: string | undefined, message: string, loss: string) => void, refused: RefusedChange[],
 ): string[] {
   const out: string[] = [];
   const column = `ALTER COLUMN ${ident(name)}`;
@@ -138,7 +154,11 @@ function alterColumn(
   // A changed type drops the default first (the old default may not cast); SET DEFAULT puts it back.
   if (was.default !== undefined && (typeChanged || (defaultChanged && now.default === undefined))) out.push(alterTable(table, `${column} DROP DEFAULT`));
   if (typeChanged) {
-    if (!widens(was.type, now.type)) destructive(table, name, `changing column ${table}.${name} from ${was.type} to ${now.type} may lose or reject values`);
+    if (!widens(was.type, now.type)) {
+      destructive(table, name, `changing column ${table}.${name} from ${was.type} to ${now.type} may lose or reject values`,
+        `changes ${table}.${name} from ${was.type} to ${now.type}; migrate stops with an error and changes nothing if a value would not survive the change unchanged`);
+      out.push(narrowingGuard(table, name, was.type, now.type));
+    }
     out.push(alterTable(table, `${column} TYPE ${now.type} USING ${ident(name)}::${now.type}`));
   }
   if (now.default !== undefined && (defaultChanged || typeChanged)) out.push(alterTable(table, `${column} SET DEFAULT ${now.default}`));
@@ -150,6 +170,27 @@ function alterColumn(
   if (!was.nullable && now.nullable) out.push(alterTable(table, `${column} DROP NOT NULL`));
   if (!was.identity && now.identity) out.push(alterTable(table, `${column} ADD GENERATED BY DEFAULT AS IDENTITY`));
   return out;
+}
+
+/**
+ * A check that runs before a narrowing type change: it counts the rows whose
+ * value would not come back unchanged from the new type (a varchar cut short,
+ * a fraction rounded) and stops the migration — its transaction rolls back —
+ * naming the table, column and count, instead of letting the cast cut them.
+ */
+export function narrowingGuard(table: string, column: string, from: string, to: string): string {
+  const c = ident(column);
+  return [
+    'DO $$',
+    'DECLARE lost bigint;',
+    'BEGIN',
+    `  SELECT count(*) INTO lost FROM ${ident(table)} WHERE ${c} IS NOT NULL AND (${c}::${to})::${from} IS DISTINCT FROM ${c};`,
+    '  IF lost > 0 THEN',
+    `    RAISE EXCEPTION 'cannot change ${table}.${column} from ${from} to ${to}: % row(s) hold a value that does not fit', lost`,
+    `      USING HINT = 'nothing was changed; fix those rows (e.g. SELECT * FROM ${table} WHERE ${column}::${to}::${from} IS DISTINCT FROM ${column}), then run bindery migrate again';`,
+    '  END IF;',
+    'END $$;',
+  ].join('\n');
 }
 
 /** True when every value of type `from` fits `to` unchanged. */

@@ -9,7 +9,8 @@ import type { Diagnostics, SourcePosition } from '../../diagnostics.js';
 import type { Model } from '../../model/model.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { diffTables, type RefusedChange } from './diff.js';
-import { parseSnapshot, printSnapshot, tablesOf, type Snapshot } from './snapshot.js';
+import { rebuildSnapshot, readSnapshot } from './history.js';
+import { printSnapshot, tablesOf } from './snapshot.js';
 
 /** File name of the snapshot inside the output folder. */
 export const SNAPSHOT_FILE = 'schema.snapshot.json';
@@ -24,6 +25,14 @@ export interface MigrationHistory {
   readonly snapshotText: string | undefined;
   /** Names of the existing migration files without `.sql`, e.g. `0001_create_notes`. */
   readonly migrations: readonly string[];
+  /** Text of an existing migration file by name (without `.sql`); without it the snapshot is not checked against the migrations. */
+  readonly read?: (name: string) => string | undefined;
+  /**
+   * Re-derive the snapshot from the migration files instead of reading it
+   * (`bindery generate --rebuild-snapshot`): after removing a migration that
+   * failed and was never applied, or to replace a hand-edited snapshot.
+   */
+  readonly rebuildSnapshot?: boolean;
 }
 
 /**
@@ -31,25 +40,8 @@ export interface MigrationHistory {
  * Refusals and a broken history go to `diagnostics` (the caller writes nothing then).
  */
 export function emitMigrations(ctx: EmitContext, history: MigrationHistory, allowDestructive: boolean, diagnostics: Diagnostics): GeneratedFile[] {
-  const snapshotAt: SourcePosition = { file: `${history.outDir}/${SNAPSHOT_FILE}`, line: 1, column: 1 };
-  let previous: Snapshot = { version: 1, lastMigration: null, tables: {} };
-  if (history.snapshotText === undefined) {
-    if (history.migrations.length > 0) {
-      diagnostics.add(snapshotAt, '', `the snapshot is missing but ${history.outDir}/${MIGRATIONS_DIR}/ holds ${history.migrations.length} migration(s); restore ${SNAPSHOT_FILE} from version control — without it bindery cannot tell what the database holds`, 'BINDERY_MIGRATION_UNSUPPORTED');
-      return [];
-    }
-  } else {
-    const parsed = parseSnapshot(history.snapshotText);
-    if (!parsed.ok) {
-      diagnostics.add(snapshotAt, '', `the snapshot is ${parsed.message}; restore it from version control`, 'BINDERY_MIGRATION_UNSUPPORTED');
-      return [];
-    }
-    previous = parsed.snapshot;
-    if (previous.lastMigration !== null && !history.migrations.includes(previous.lastMigration)) {
-      diagnostics.add(snapshotAt, 'lastMigration', `the snapshot follows migration ${previous.lastMigration}, but ${history.outDir}/${MIGRATIONS_DIR}/${previous.lastMigration}.sql is missing; restore it from version control`, 'BINDERY_MIGRATION_UNSUPPORTED');
-      return [];
-    }
-  }
+  const previous = history.rebuildSnapshot ? rebuildSnapshot(history, diagnostics) : readSnapshot(history, diagnostics);
+  if (previous === undefined) return [];
 
   const tables = tablesOf(ctx.model);
   const diff = diffTables(previous.tables, tables, allowDestructive);
@@ -62,7 +54,7 @@ export function emitMigrations(ctx: EmitContext, history: MigrationHistory, allo
     const number = Math.max(0, ...history.migrations.map((m) => Number(/^(\d+)_/.exec(m)?.[1] ?? 0))) + 1;
     const words = diff.changes.slice(0, 3).join('_') + (diff.changes.length > 3 ? '_and_more' : '');
     lastMigration = `${String(number).padStart(4, '0')}_${words.slice(0, 60).replace(/_+$/, '')}`;
-    files.push({ path: `${MIGRATIONS_DIR}/${lastMigration}.sql`, content: `-- ${ctx.header}\n\n${diff.statements.join('\n\n')}\n` });
+    files.push({ path: `${MIGRATIONS_DIR}/${lastMigration}.sql`, content: `-- ${ctx.header}\n\n${lossComment(diff.losses)}${diff.statements.join('\n\n')}\n` });
   }
   files.push({ path: SNAPSHOT_FILE, content: printSnapshot(ctx.header, { version: 1, lastMigration, tables }) });
   return files;
@@ -90,4 +82,13 @@ function tablePosition(history: MigrationHistory, table: string): SourcePosition
   // Tables are the members of "tables", indented by four spaces in the printed snapshot.
   const line = lines.findIndex((l) => l.startsWith(`    "${table}": {`));
   return { file: `${history.outDir}/${SNAPSHOT_FILE}`, line: line === -1 ? 1 : line + 1, column: line === -1 ? 1 : 5 };
+}
+
+/** The first line of the comment a destructive migration starts with (`bindery generate` prints the block). */
+export const LOSS_COMMENT = '-- DESTRUCTIVE (written with --allow-destructive): this migration';
+
+/** The comment block naming what a destructive migration loses, or `''`. */
+function lossComment(losses: readonly string[]): string {
+  if (losses.length === 0) return '';
+  return `${LOSS_COMMENT}\n${losses.map((l) => `--   - ${l}\n`).join('')}\n`;
 }

@@ -1,0 +1,137 @@
+/**
+ * Where the next migration starts from: the snapshot on disk, checked
+ * against the migration files it follows, or — with `--rebuild-snapshot` —
+ * the tables those files build (docs/database.md "When a migration fails").
+ */
+import type { Diagnostics, SourcePosition } from '../../diagnostics.js';
+import { Diagnostics as Collector } from '../../diagnostics.js';
+import { positionOf, type DataPath } from '../../load/node-position.js';
+import { parseSchemaFile } from '../../load/schema-file.js';
+import { MIGRATIONS_DIR, SNAPSHOT_FILE, type MigrationHistory } from './emit-migrations.js';
+import { replayMigrations } from './replay.js';
+import { parseSnapshot, type Snapshot, type TableSnapshot } from './snapshot.js';
+
+const REBUILD = 'bindery generate --rebuild-snapshot';
+
+/**
+ * The snapshot on disk, after checking that it follows the migration files:
+ * present when migrations exist, naming an existing last migration, and —
+ * when every migration is one bindery wrote — equal to the tables those
+ * migrations build (so a hand edit is reported against the snapshot, not
+ * blamed on the schema). Problems go to `diagnostics`; undefined then.
+ */
+export function readSnapshot(history: MigrationHistory, diagnostics: Diagnostics): Snapshot | undefined {
+  const file = `${history.outDir}/${SNAPSHOT_FILE}`;
+  const at: SourcePosition = { file, line: 1, column: 1 };
+  if (history.snapshotText === undefined) {
+    if (history.migrations.length === 0) return { version: 1, lastMigration: null, tables: {} };
+    diagnostics.add(at, '', `the snapshot is missing but ${history.outDir}/${MIGRATIONS_DIR}/ holds ${history.migrations.length} migration(s); restore ${SNAPSHOT_FILE} from version control, or rebuild it from the migrations with "${REBUILD}"`, 'BINDERY_MIGRATION_UNSUPPORTED');
+    return undefined;
+  }
+  const parsed = parseSnapshot(history.snapshotText);
+  if (!parsed.ok) {
+    diagnostics.add(at, '', `the snapshot is ${parsed.message}; restore it from version control, or rebuild it from the migrations with "${REBUILD}"`, 'BINDERY_MIGRATION_UNSUPPORTED');
+    return undefined;
+  }
+  const snapshot = parsed.snapshot;
+  const last = snapshot.lastMigration;
+  if (last !== null && !history.migrations.includes(last)) {
+    diagnostics.add(snapshotPosition(history, ['lastMigration']), 'lastMigration', `the snapshot follows migration ${last}, but ${history.outDir}/${MIGRATIONS_DIR}/${last}.sql is missing; restore it from version control — or, if you removed it on purpose (it failed at "bindery migrate" and was applied nowhere), rebuild the snapshot from the migrations left with "${REBUILD}"`, 'BINDERY_MIGRATION_UNSUPPORTED');
+    return undefined;
+  }
+  if (history.read === undefined) return snapshot;
+  const followed = sortedNames(history.migrations).filter((m) => last !== null && m <= last);
+  const replayed = replayMigrations(followed.map((name) => ({ name, sql: history.read!(name) ?? '' })));
+  // A migration bindery did not write (hand-written SQL) leaves the tables unknown: nothing to compare with.
+  if (!replayed.ok) return snapshot;
+  const difference = firstDifference(snapshot.tables, replayed.tables);
+  if (difference !== undefined) {
+    const upTo = last === null ? 'no migration' : `the migrations up to ${last}`;
+    diagnostics.add(
+      snapshotPosition(history, ['tables', ...difference.path]),
+      ['tables', ...difference.path].join('.'),
+      `the snapshot has ${difference.snapshot}, but ${upTo} build ${difference.migrations}: ${SNAPSHOT_FILE} was edited by hand (it must match ${history.outDir}/${MIGRATIONS_DIR}/). Restore it from version control, or rebuild it from the migrations with "${REBUILD}"`,
+      'BINDERY_MIGRATION_UNSUPPORTED',
+    );
+    return undefined;
+  }
+  return snapshot;
+}
+
+/**
+ * The snapshot re-derived from every migration file on disk, in name order
+ * (`lastMigration` is the last of them). A migration bindery did not write
+ * cannot be read back: reported at that file; undefined then.
+ */
+export function rebuildSnapshot(history: MigrationHistory, diagnostics: Diagnostics): Snapshot | undefined {
+  const names = sortedNames(history.migrations);
+  const replayed = replayMigrations(names.map((name) => ({ name, sql: history.read?.(name) ?? '' })));
+  if (!replayed.ok) {
+    diagnostics.add(
+      { file: `${history.outDir}/${MIGRATIONS_DIR}/${replayed.migration}.sql`, line: 1, column: 1 }, '',
+      `cannot rebuild the snapshot: the statement "${replayed.statement}" is not one bindery writes (${replayed.reason}); restore ${SNAPSHOT_FILE} from version control instead`,
+      'BINDERY_MIGRATION_UNSUPPORTED',
+    );
+    return undefined;
+  }
+  return { version: 1, lastMigration: names[names.length - 1] ?? null, tables: replayed.tables };
+}
+
+function sortedNames(names: readonly string[]): string[] {
+  return [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+interface Difference {
+  /** Path under `tables`. */
+  readonly path: DataPath;
+  /** What the snapshot holds there, and what the migrations build, as words. */
+  readonly snapshot: string;
+  readonly migrations: string;
+}
+
+/** The first difference between two sets of tables (column order does not count), or undefined. */
+export function firstDifference(snapshot: Readonly<Record<string, TableSnapshot>>, built: Readonly<Record<string, TableSnapshot>>): Difference | undefined {
+  for (const table of union(snapshot, built)) {
+    const a = snapshot[table];
+    const b = built[table];
+    if (!a || !b) return { path: [table], snapshot: a ? `the table ${table}` : `no table ${table}`, migrations: b ? 'it' : 'no such table' };
+    for (const section of ['columns', 'indexes', 'foreignKeys'] as const) {
+      const x = (a[section] ?? {}) as Record<string, unknown>;
+      const y = (b[section] ?? {}) as Record<string, unknown>;
+      const noun = section === 'columns' ? 'column' : section === 'indexes' ? 'index' : 'foreign key';
+      for (const key of union(x, y)) {
+        if (x[key] === undefined || y[key] === undefined) {
+          const named = `${noun} ${key} in table ${table}`;
+          return { path: [table, section, key], snapshot: x[key] ? `the ${named}` : `no ${named}`, migrations: y[key] ? 'it' : `no such ${noun}` };
+        }
+        const xs = x[key] as Record<string, unknown>;
+        const ys = y[key] as Record<string, unknown>;
+        for (const attribute of union(xs, ys)) {
+          if (canonical(xs[attribute]) !== canonical(ys[attribute])) {
+            return { path: [table, section, key, attribute], snapshot: show(xs[attribute]), migrations: show(ys[attribute]) };
+          }
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+function union(a: object, b: object): string[] {
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+}
+
+function canonical(value: unknown): string {
+  return JSON.stringify(value) ?? 'undefined';
+}
+
+function show(value: unknown): string {
+  return value === undefined ? 'nothing' : JSON.stringify(value);
+}
+
+/** Position of the node at `path` in the snapshot text (1:1 when it cannot be found). */
+function snapshotPosition(history: MigrationHistory, path: DataPath): SourcePosition {
+  const file = `${history.outDir}/${SNAPSHOT_FILE}`;
+  const parsed = parseSchemaFile(file, history.snapshotText ?? '', new Collector());
+  return parsed.data === undefined ? { file, line: 1, column: 1 } : positionOf(parsed, path, 'key');
+}

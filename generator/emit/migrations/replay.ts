@@ -1,0 +1,217 @@
+/**
+ * Re-deriving the tables from the migration files: each statement bindery
+ * writes (see `sql.ts` and `diff.ts`) is read back and applied to an
+ * in-memory set of tables. `generate` uses it to tell a hand-edited
+ * `schema.snapshot.json` from a real one, and `--rebuild-snapshot` to write
+ * the snapshot again after a migration was removed (docs/database.md "When a
+ * migration fails").
+ */
+import type { ColumnSnapshot, ForeignKeySnapshot, IndexSnapshot, TableSnapshot } from './snapshot.js';
+
+/** The outcome of {@link replayMigrations}: the tables, or the first statement bindery did not write. */
+export type Replayed =
+  | { readonly ok: true; readonly tables: Record<string, TableSnapshot> }
+  | { readonly ok: false; readonly migration: string; readonly statement: string; readonly reason: string };
+
+interface MutableTable {
+  columns: Record<string, ColumnSnapshot>;
+  indexes: Record<string, IndexSnapshot & { table: string }>;
+  foreignKeys: Record<string, ForeignKeySnapshot>;
+}
+
+const ID = '"((?:[^"]|"")+)"';
+const STATEMENTS: readonly [RegExp, (state: State, m: RegExpExecArray) => string | undefined][] = [
+  [re(`^CREATE TABLE ${ID} \\(\\n([\\s\\S]*)\\n\\);$`), (s, m) => s.createTable(name(m[1]), m[2]!)],
+  [re(`^DROP TABLE ${ID};$`), (s, m) => s.dropTable(name(m[1]))],
+  [re(`^ALTER TABLE ${ID} ADD COLUMN ([\\s\\S]+);$`), (s, m) => s.addColumn(name(m[1]), m[2]!)],
+  [re(`^ALTER TABLE ${ID} DROP COLUMN ${ID};$`), (s, m) => s.dropColumn(name(m[1]), name(m[2]))],
+  [re(`^ALTER TABLE ${ID} ALTER COLUMN ${ID} ([\\s\\S]+);$`), (s, m) => s.alterColumn(name(m[1]), name(m[2]), m[3]!)],
+  [re(`^ALTER TABLE ${ID} DROP CONSTRAINT ${ID};$`), (s, m) => s.dropForeignKey(name(m[1]), name(m[2]))],
+  [re(`^ALTER TABLE ${ID} ADD CONSTRAINT ${ID} FOREIGN KEY \\(${ID}\\) REFERENCES ${ID} \\(${ID}\\) ON DELETE ([A-Z ]+);$`),
+    (s, m) => s.addForeignKey(name(m[1]), name(m[2]), { column: name(m[3]), table: name(m[4]), references: name(m[5]), onDelete: m[6]!.toLowerCase() })],
+  [re(`^CREATE (UNIQUE )?INDEX ${ID} ON ${ID} \\(([^)]*)\\)(?: WHERE ([\\s\\S]+))?;$`),
+    (s, m) => s.createIndex(name(m[3]), name(m[2]), { columns: identList(m[4]!), unique: m[1] !== undefined, ...(m[5] !== undefined ? { where: m[5] } : {}) })],
+  [re(`^DROP INDEX ${ID};$`), (s, m) => s.dropIndex(name(m[1]))],
+  // Data statements and guards change no table shape.
+  [/^UPDATE /, () => undefined],
+  [/^DO \$\$[\s\S]*\$\$;$/, () => undefined],
+];
+
+/**
+ * Apply the statements of `migrations` (name and text, in order) to an empty
+ * set of tables.
+ * @returns the tables, with columns in the order the statements create them;
+ *   or the first statement that is not one bindery writes (a hand-written
+ *   migration), with the reason.
+ */
+export function replayMigrations(migrations: readonly { readonly name: string; readonly sql: string }[]): Replayed {
+  const state = new State();
+  for (const migration of migrations) {
+    for (const statement of statementsOf(migration.sql)) {
+      const rule = STATEMENTS.find(([pattern]) => pattern.test(statement));
+      const problem = rule ? rule[1](state, rule[0].exec(statement)!) : 'not a statement bindery writes';
+      if (problem !== undefined) return { ok: false, migration: migration.name, statement: firstLine(statement), reason: problem };
+    }
+  }
+  return { ok: true, tables: state.snapshot() };
+}
+
+/** The statements of a migration file: blocks separated by blank lines, without their comment lines. */
+function statementsOf(sql: string): string[] {
+  return sql.replace(/\r\n/g, '\n').split(/\n[ \t]*\n/)
+    .map((block) => block.split('\n').filter((line) => !line.startsWith('--')).join('\n').trim())
+    .filter((block) => block !== '');
+}
+
+class State {
+  private readonly tables = new Map<string, MutableTable>();
+
+  createTable(table: string, body: string): string | undefined {
+    if (this.tables.has(table)) return `table ${table} already exists`;
+    const t: MutableTable = { columns: {}, indexes: {}, foreignKeys: {} };
+    for (const line of body.split(/,\n(?= {2}")/)) {
+      const column = parseColumn(line.trim());
+      if (!column) return `cannot read the column definition ${JSON.stringify(line.trim())}`;
+      t.columns[column.name] = column.snapshot;
+    }
+    this.tables.set(table, t);
+    return undefined;
+  }
+
+  dropTable(table: string): string | undefined {
+    if (!this.tables.delete(table)) return `table ${table} does not exist`;
+    return undefined;
+  }
+
+  addColumn(table: string, definition: string): string | undefined {
+    const t = this.tables.get(table);
+    const column = parseColumn(definition);
+    if (!t) return `table ${table} does not exist`;
+    if (!column) return `cannot read the column definition ${JSON.stringify(definition)}`;
+    t.columns[column.name] = column.snapshot;
+    return undefined;
+  }
+
+  dropColumn(table: string, column: string): string | undefined {
+    const t = this.tables.get(table);
+    if (!t?.columns[column]) return `column ${table}.${column} does not exist`;
+    delete t.columns[column];
+    return undefined;
+  }
+
+  alterColumn(table: string, column: string, action: string): string | undefined {
+    const t = this.tables.get(table);
+    const c = t?.columns[column];
+    if (!t || !c) return `column ${table}.${column} does not exist`;
+    let next: ColumnSnapshot;
+    const type = /^TYPE (.+?) USING [\s\S]+$/.exec(action);
+    const setDefault = /^SET DEFAULT ([\s\S]+)$/.exec(action);
+    if (type) next = { ...c, type: type[1]! };
+    else if (setDefault) next = { ...c, default: setDefault[1]! };
+    else if (action === 'DROP DEFAULT') next = without(c, 'default');
+    else if (action === 'DROP IDENTITY') next = without(c, 'identity');
+    else if (action === 'ADD GENERATED BY DEFAULT AS IDENTITY') next = { ...c, identity: true };
+    else if (action === 'SET NOT NULL') next = { ...c, nullable: false };
+    else if (action === 'DROP NOT NULL') next = { ...c, nullable: true };
+    else return `unknown column change ${JSON.stringify(action)}`;
+    t.columns[column] = normalize(next);
+    return undefined;
+  }
+
+  addForeignKey(table: string, key: string, fk: ForeignKeySnapshot): string | undefined {
+    const t = this.tables.get(table);
+    if (!t) return `table ${table} does not exist`;
+    t.foreignKeys[key] = fk;
+    return undefined;
+  }
+
+  dropForeignKey(table: string, key: string): string | undefined {
+    const t = this.tables.get(table);
+    if (!t?.foreignKeys[key]) return `foreign key ${key} of table ${table} does not exist`;
+    delete t.foreignKeys[key];
+    return undefined;
+  }
+
+  createIndex(table: string, index: string, definition: IndexSnapshot): string | undefined {
+    const t = this.tables.get(table);
+    if (!t) return `table ${table} does not exist`;
+    t.indexes[index] = { ...definition, table };
+    return undefined;
+  }
+
+  dropIndex(index: string): string | undefined {
+    for (const t of this.tables.values()) {
+      if (t.indexes[index]) { delete t.indexes[index]; return undefined; }
+    }
+    return `index ${index} does not exist`;
+  }
+
+  /** Tables sorted by name, indexes by name, foreign keys by column (the order `tablesOf` gives). */
+  snapshot(): Record<string, TableSnapshot> {
+    const out: Record<string, TableSnapshot> = {};
+    for (const name of [...this.tables.keys()].sort()) {
+      const t = this.tables.get(name)!;
+      const indexes: Record<string, IndexSnapshot> = {};
+      for (const key of Object.keys(t.indexes).sort()) {
+        const { table: _table, ...index } = t.indexes[key]!;
+        indexes[key] = index;
+      }
+      const foreignKeys: Record<string, ForeignKeySnapshot> = {};
+      for (const [key, fk] of Object.entries(t.foreignKeys).sort(([, a], [, b]) => (a.column < b.column ? -1 : 1))) foreignKeys[key] = fk;
+      out[name] = { columns: { ...t.columns }, indexes, foreignKeys };
+    }
+    return out;
+  }
+}
+
+/** `"name" type[ GENERATED BY DEFAULT AS IDENTITY][ NOT NULL][ DEFAULT expr][ PRIMARY KEY]` (as `columnDefinition` writes it). */
+function parseColumn(definition: string): { name: string; snapshot: ColumnSnapshot } | undefined {
+  const m = new RegExp(`^${ID} (.+?)( GENERATED BY DEFAULT AS IDENTITY)?( NOT NULL)?(?: DEFAULT ([\\s\\S]+?))?( PRIMARY KEY)?$`).exec(definition);
+  if (!m) return undefined;
+  const identity = m[3] !== undefined;
+  const primaryKey = m[6] !== undefined;
+  return {
+    name: name(m[1]),
+    snapshot: normalize({
+      type: m[2]!,
+      nullable: !(m[4] !== undefined || identity || primaryKey),
+      ...(m[5] !== undefined ? { default: m[5] } : {}),
+      ...(identity ? { identity: true } : {}),
+      ...(primaryKey ? { primaryKey: true } : {}),
+    }),
+  };
+}
+
+/** A column with its keys in the snapshot's order: type, nullable, default, identity, primaryKey. */
+function normalize(c: ColumnSnapshot): ColumnSnapshot {
+  return {
+    type: c.type,
+    nullable: c.nullable,
+    ...(c.default !== undefined ? { default: c.default } : {}),
+    ...(c.identity ? { identity: true } : {}),
+    ...(c.primaryKey ? { primaryKey: true } : {}),
+  };
+}
+
+function without(c: ColumnSnapshot, key: 'default' | 'identity'): ColumnSnapshot {
+  const copy: Record<string, unknown> = { ...c };
+  delete copy[key];
+  return copy as unknown as ColumnSnapshot;
+}
+
+function re(source: string): RegExp {
+  return new RegExp(source);
+}
+
+function name(quoted: string | undefined): string {
+  return (quoted ?? '').replace(/""/g, '"');
+}
+
+function identList(text: string): string[] {
+  return [...text.matchAll(new RegExp(ID, 'g'))].map((m) => name(m[1]));
+}
+
+function firstLine(statement: string): string {
+  const line = statement.split('\n')[0]!;
+  return line.length > 80 ? `${line.slice(0, 77)}…` : line;
+}
