@@ -69,7 +69,7 @@ export function rebuildSnapshot(history: MigrationHistory, diagnostics: Diagnost
   if (!replayed.ok) {
     diagnostics.add(
       { file: `${history.outDir}/${MIGRATIONS_DIR}/${replayed.migration}.sql`, line: 1, column: 1 }, '',
-      `cannot rebuild the snapshot: the statement "${replayed.statement}" is not one bindery writes (${replayed.reason}); restore ${SNAPSHOT_FILE} from version control instead`,
+      `cannot rebuild the snapshot from the statement "${replayed.statement}": ${replayed.reason}; restore ${SNAPSHOT_FILE} from version control instead`,
       'BINDERY_MIGRATION_UNSUPPORTED',
     );
     return undefined;

@@ -49,7 +49,7 @@ export function replayMigrations(migrations: readonly { readonly name: string; r
   for (const migration of migrations) {
     for (const statement of statementsOf(migration.sql)) {
       const rule = STATEMENTS.find(([pattern]) => pattern.test(statement));
-      const problem = rule ? rule[1](state, rule[0].exec(statement)!) : 'not a statement bindery writes';
+      const problem = rule ? rule[1](state, rule[0].exec(statement)!) : 'it is not a statement bindery writes';
       if (problem !== undefined) return { ok: false, migration: migration.name, statement: firstLine(statement), reason: problem };
     }
   }
