@@ -10,16 +10,20 @@ export class MigrationFailedError extends CodedError {
   readonly migration: string;
   /** 1-based line in the file where PostgreSQL located the error, when it did. */
   readonly line: number | undefined;
+  /** What PostgreSQL said, with its SQLSTATE, detail and hint. */
+  readonly reason: string;
   constructor(migration: string, line: number | undefined, reason: string, options?: { cause?: unknown }) {
     super(
       'BINDERY_MIGRATION_FAILED',
       `Migration ${migration}${line ? ` (line ${line})` : ''} failed: ${reason}. `
         + 'Its transaction was rolled back and nothing was recorded; the migrations after it did not run. '
-        + 'Fix the file and run "bindery migrate" again.',
+        + 'Fix the data it trips on (or the file, if it was never applied anywhere) and run "bindery migrate" again; '
+        + 'to drop the change instead, see docs/database.md "When a migration fails".',
       options,
     );
     this.migration = migration;
     this.line = line;
+    this.reason = reason;
   }
 }
 

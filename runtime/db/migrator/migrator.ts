@@ -4,7 +4,9 @@
  *
  * Table `bindery_migrations (source, name, checksum, applied_at)`, primary
  * key `(source, name)`. Every file runs in its own transaction together with
- * its record, so a failing file leaves nothing behind. A PostgreSQL advisory
+ * its record, so a failing file leaves nothing behind but a row in
+ * `bindery_migration_failures (source, name, checksum, error, failed_at)`,
+ * which `migrate --status` shows and the file's later success removes. A PostgreSQL advisory
  * lock (session level, on one connection) makes concurrent `migrate` calls —
  * two instances booting at once — run one after the other.
  */
@@ -14,6 +16,9 @@ import { migrationLabel, readMigrationSet, validateMigrationSets, type Migration
 
 /** Name of the table recording applied migrations. */
 export const MIGRATIONS_TABLE = 'bindery_migrations';
+
+/** Name of the table recording the last failure of each migration not applied yet. */
+export const FAILURES_TABLE = 'bindery_migration_failures';
 
 /** Advisory lock key: the bytes of "bindery!" as a signed 64-bit integer. */
 const LOCK_KEY = Buffer.from('bindery!').readBigInt64BE().toString();
@@ -26,6 +31,17 @@ export interface AppliedMigration {
   readonly appliedAt: Date;
 }
 
+/** The last failure of a migration that is still pending. */
+export interface FailedMigration {
+  readonly source: string;
+  readonly name: string;
+  /** The PostgreSQL error, as the failing run reported it. */
+  readonly error: string;
+  readonly failedAt: Date;
+  /** The file changed since it failed (it may pass now). */
+  readonly changedSince: boolean;
+}
+
 /** What is applied, pending, changed or missing, for the given sets only. */
 export interface MigrationStatus {
   /** Recorded migrations of the given sources, in apply order. */
@@ -36,6 +52,8 @@ export interface MigrationStatus {
   readonly changed: readonly MigrationFile[];
   /** Recorded migrations whose file is gone. Reported, never an error. */
   readonly missing: readonly AppliedMigration[];
+  /** Pending files whose last `migrate` failed, in the order of `pending`. */
+  readonly failed: readonly FailedMigration[];
 }
 
 /** Progress of `migrate`, for printing. */
@@ -64,9 +82,17 @@ export interface Migrator {
   migrate(options?: { readonly onProgress?: (event: MigrationEvent) => void }): Promise<MigrateResult>;
 }
 
-async function tableExists(q: pg.Pool | pg.PoolClient): Promise<boolean> {
-  const r = await q.query<{ t: string | null }>('select to_regclass($1)::text as t', [MIGRATIONS_TABLE]);
+async function tableExists(q: pg.Pool | pg.PoolClient, table: string = MIGRATIONS_TABLE): Promise<boolean> {
+  const r = await q.query<{ t: string | null }>('select to_regclass($1)::text as t', [table]);
   return r.rows[0]?.t != null;
+}
+
+async function readFailures(q: pg.Pool | pg.PoolClient, sources: readonly string[]): Promise<{ source: string; name: string; checksum: string; error: string; failed_at: Date }[]> {
+  if (!(await tableExists(q, FAILURES_TABLE))) return [];
+  const r = await q.query<{ source: string; name: string; checksum: string; error: string; failed_at: Date }>(
+    `select source, name, checksum, error, failed_at from ${FAILURES_TABLE} where source = any($1::text[])`, [sources],
+  );
+  return r.rows;
 }
 
 async function readApplied(q: pg.Pool | pg.PoolClient, sources: readonly string[]): Promise<AppliedMigration[]> {
@@ -90,7 +116,21 @@ async function computeStatus(q: pg.Pool | pg.PoolClient, sets: readonly Migratio
     if (!a) pending.push(f);
     else if (a.checksum !== f.checksum) changed.push(f);
   }
-  return { applied, pending, changed, missing: applied.filter((a) => !fileKeys.has(migrationLabel(a))) };
+  const failures = new Map((await readFailures(q, sets.map((s) => s.source))).map((f) => [migrationLabel(f), f]));
+  const failed = pending.flatMap((p): FailedMigration[] => {
+    const f = failures.get(migrationLabel(p));
+    return f ? [{ source: f.source, name: f.name, error: f.error, failedAt: f.failed_at, changedSince: f.checksum !== p.checksum }] : [];
+  });
+  return { applied, pending, changed, missing: applied.filter((a) => !fileKeys.has(migrationLabel(a))), failed };
+}
+
+/** Record (or replace) the last failure of `file`, outside any transaction. */
+async function recordFailure(client: pg.PoolClient, file: MigrationFile, reason: string): Promise<void> {
+  await client.query(
+    `insert into ${FAILURES_TABLE} (source, name, checksum, error) values ($1, $2, $3, $4)
+     on conflict (source, name) do update set checksum = excluded.checksum, error = excluded.error, failed_at = now()`,
+    [file.source, file.name, file.checksum, reason],
+  );
 }
 
 /** 1-based line of a 1-based character position in `text`. */
@@ -144,6 +184,14 @@ export function createMigrator(pool: pg.Pool, sets: readonly MigrationSet[]): Mi
           applied_at timestamptz not null default now(),
           primary key (source, name)
         )`);
+        await client.query(`create table if not exists ${FAILURES_TABLE} (
+          source text not null,
+          name text not null,
+          checksum text not null,
+          error text not null,
+          failed_at timestamptz not null default now(),
+          primary key (source, name)
+        )`);
         const status = await computeStatus(client, sets);
         if (status.changed.length > 0) {
           const recorded = new Map(status.applied.map((a) => [migrationLabel(a), a]));
@@ -163,10 +211,13 @@ export function createMigrator(pool: pg.Pool, sets: readonly MigrationSet[]): Mi
           try {
             if (file.sql.trim() !== '') await client.query(file.sql);
             await client.query(`insert into ${MIGRATIONS_TABLE} (source, name, checksum) values ($1, $2, $3)`, [file.source, file.name, file.checksum]);
+            await client.query(`delete from ${FAILURES_TABLE} where source = $1 and name = $2`, [file.source, file.name]);
             await client.query('commit');
           } catch (error) {
             await client.query('rollback').catch((e: Error) => { broken = e; });
-            throw failure(file, error);
+            const failed = failure(file, error);
+            if (!broken) await recordFailure(client, file, failed.reason).catch(() => {});
+            throw failed;
           }
           const ms = Math.round(performance.now() - started);
           applied.push({ source: file.source, name: file.name, ms });

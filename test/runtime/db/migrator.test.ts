@@ -6,6 +6,7 @@ import {
   connectDatabase, createMigrator, migrationChecksum, MigrationChangedError, MigrationFailedError, MigrationSetError, printMigrationProgress,
   type Database, type MigrationEvent, type MigrationSet,
 } from '../../../runtime/db/index.js';
+import { formatMigrationStatus } from '../../../runtime/cli/commands/migrate.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 
 interface Row { source: string; name: string; checksum: string; applied_at: Date }
@@ -115,6 +116,24 @@ describe('Migrator | against real PostgreSQL', () => {
     expect(await tableExists('half')).toBe(false);
     expect(await tableExists('later')).toBe(false);
     expect((await records()).map((r) => r.name)).toEqual(['0001_ok.sql']);
+  });
+
+  it('status shows the failure of a pending migration until a run applies it', async () => {
+    const app = await set('app', { '0001_ok.sql': 'create table t (v text);', '0002_check.sql': "insert into t values ('x');\nselect 1/0;" });
+    const migrator = createMigrator(database.pool, [app]);
+    await expect(migrator.migrate()).rejects.toThrow(MigrationFailedError);
+    const status = await migrator.status();
+    expect(status.pending.map((p) => p.name)).toEqual(['0002_check.sql']);
+    expect(status.failed).toEqual([{ source: 'app', name: '0002_check.sql', error: 'division by zero (SQLSTATE 22012)', failedAt: expect.any(Date), changedSince: false }]);
+    expect(formatMigrationStatus(status)).toMatch(/^app\/0001_ok\.sql {5}applied \S+\napp\/0002_check\.sql {2}pending, FAILED \d{4}-\S+: division by zero \(SQLSTATE 22012\)\n1 applied, 1 pending, 1 failed at the last run \(fix the data and migrate again, or see docs\/database\.md "When a migration fails"\)\.\n$/);
+    expect((await database.pool.query('select count(*)::int as n from t')).rows[0].n).toBe(0);
+
+    await writeFile(join(app.dir, '0002_check.sql'), "insert into t values ('x');");
+    expect((await migrator.status()).failed).toEqual([expect.objectContaining({ name: '0002_check.sql', changedSince: true })]);
+    await migrator.migrate();
+    const after = await migrator.status();
+    expect(after.failed).toEqual([]);
+    expect((await database.pool.query('select count(*)::int as n from bindery_migration_failures')).rows[0].n).toBe(0);
   });
 
   it('a runtime failure (no position from PostgreSQL) is reported without a line', async () => {
