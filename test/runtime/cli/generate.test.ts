@@ -55,4 +55,33 @@ describe('bindery generate | exit codes', () => {
       await writeFile(file, original);
     }
   });
+
+  it('--allow-destructive prints what the migration loses; --rebuild-snapshot goes back after removing it', async () => {
+    const file = join(dir, 'schema', 'notes.yaml');
+    const original = await readFile(file, 'utf8');
+    const snapshot = await readFile(join(dir, 'generated', 'schema.snapshot.json'), 'utf8');
+    await writeFile(file, original.replace('title:      { type: string, max: 200 }', 'title:      { type: string, max: 20 }'));
+    try {
+      const refused = await runCli(['generate'], { cwd: dir });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('changing column notes.title from varchar(200) to varchar(20) may lose or reject values');
+      const r = await runCli(['generate', '--allow-destructive'], { cwd: dir });
+      expect(r.code).toBe(0);
+      const migration = /generated\/migrations\/(\d{4}_alter_notes_title\.sql)/.exec(r.stdout)?.[1];
+      expect(migration).toBeDefined();
+      expect(r.stderr).toBe(`Warning: generated/migrations/${migration} is destructive; it\n`
+        + '  - changes notes.title from varchar(200) to varchar(20); migrate stops with an error and changes nothing if a value would not survive the change unchanged\n');
+
+      await rm(join(dir, 'generated', 'migrations', migration!));
+      await writeFile(file, original);
+      const stuck = await runCli(['generate'], { cwd: dir });
+      expect(stuck.code).toBe(1);
+      expect(stuck.stderr).toContain(`but generated/migrations/${migration} is missing`);
+      const rebuilt = await runCli(['generate', '--rebuild-snapshot'], { cwd: dir });
+      expect(rebuilt).toMatchObject({ code: 0, stderr: '' });
+      expect(await readFile(join(dir, 'generated', 'schema.snapshot.json'), 'utf8')).toBe(snapshot);
+    } finally {
+      await writeFile(file, original);
+    }
+  });
 });
