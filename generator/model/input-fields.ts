@@ -16,7 +16,7 @@ import type { RawInputField, RawTag } from '../language/raw.js';
 import type { DataPath } from '../load/node-position.js';
 import { inputDefault } from './defaults.js';
 import type { InputField, JsonValue } from './model.js';
-import { defaultBreaksRule, duplicateListValue } from './rule-checks.js';
+import { conflictingRules, defaultBreaksRule, duplicateListValue } from './rule-checks.js';
 import { didYouMean } from '../suggest.js';
 import type { Reporter } from './reporter.js';
 import { parseTypeName } from './resource-field.js';
@@ -80,8 +80,11 @@ export function resolveInputField(r: Reporter, path: DataPath, key: string, raw:
     if (rule.ok && duplicate === undefined) rules.push(rule.rule);
     else { ok = false; r.error([...path, 'validate', i], rule.ok ? duplicate! : rule.message, 'value'); }
   });
+  if (ok) {
+    for (const [i, message] of conflictingRules(rules, raw.validate ?? [])) { ok = false; r.error([...path, 'validate', i], message, 'value'); }
+  }
   if (ok && fieldDefault !== undefined) {
-    const broken = defaultBreaksRule(type, fieldDefault as JsonValue, rules, raw.validate ?? []);
+    const broken = defaultBreaksRule(type, fieldDefault as JsonValue, rules, raw.validate ?? [], raw.default);
     if (broken !== undefined) { ok = false; r.error([...path, 'default'], broken, 'value'); }
   }
 

@@ -1,7 +1,8 @@
 /**
  * Checks of an input field's rules against themselves and against the
- * field's `default:`: a value listed twice in `in:` / `not_in:`, and a
- * default the field's own rules would reject.
+ * field's `default:`: a value listed twice in `in:` / `not_in:`, a rule
+ * given twice, size rules no value can pass together (`min:5` with `max:1`),
+ * and a default the field's own rules would reject.
  */
 import { Ajv } from 'ajv';
 import formatsModule from 'ajv-formats';
@@ -35,6 +36,39 @@ export function duplicateListValue(rule: RuleRef, type: FieldTypePlan): string |
   return undefined;
 }
 
+/** Rules that may appear more than once on a field (each occurrence adds a different condition). */
+const REPEATABLE = new Set(['regex', 'each']);
+
+/**
+ * For each rule (by index) that repeats an earlier one of the same name, or
+ * whose size bound contradicts the earlier ones so that no value passes, the
+ * message; rules as written in `sources`.
+ */
+export function conflictingRules(rules: readonly RuleRef[], sources: readonly string[]): Map<number, string> {
+  const problems = new Map<number, string>();
+  const firstOf = new Map<string, number>();
+  let low: { value: number; at: number } | undefined;
+  let high: { value: number; at: number } | undefined;
+  rules.forEach((rule, i) => {
+    const first = firstOf.get(rule.name);
+    if (first !== undefined && !REPEATABLE.has(rule.name)) {
+      problems.set(i, `rule "${rule.name}" is already given as "${sources[first]}" (validate[${first}]); keep one`);
+      return;
+    }
+    firstOf.set(rule.name, i);
+    const [a, b] = rule.params.map(Number);
+    const bounds: [number | undefined, number | undefined] =
+      rule.name === 'min' ? [a, undefined] : rule.name === 'max' ? [undefined, a] : rule.name === 'size' ? [a, a] : rule.name === 'between' ? [a, b] : [undefined, undefined];
+    if (bounds[0] !== undefined && (low === undefined || bounds[0] > low.value)) low = { value: bounds[0], at: i };
+    if (bounds[1] !== undefined && (high === undefined || bounds[1] < high.value)) high = { value: bounds[1], at: i };
+    if (low !== undefined && high !== undefined && low.value > high.value && (low.at === i || high.at === i)) {
+      const other = low.at === i ? high.at : low.at;
+      problems.set(i, `rule "${sources[i]}" contradicts "${sources[other]}" (validate[${other}]): no value is at least ${low.value} and at most ${high.value}; change one of them`);
+    }
+  });
+  return problems;
+}
+
 let ajv: Ajv | undefined;
 
 /**
@@ -45,20 +79,22 @@ let ajv: Ajv | undefined;
  * rule but `required`, as at run time.
  * @param value the default in its bound form (durations in milliseconds).
  * @param sources the rules as written, for the message (same order as `rules`).
+ * @param written the default as written in the YAML, for the message (e.g. `2h` for 7200000 ms).
  */
-export function defaultBreaksRule(type: FieldTypePlan, value: JsonValue, rules: readonly RuleRef[], sources: readonly string[]): string | undefined {
+export function defaultBreaksRule(type: FieldTypePlan, value: JsonValue, rules: readonly RuleRef[], sources: readonly string[], written: unknown = value): string | undefined {
   ajv ??= addFormats(new Ajv({ allErrors: false, strictTypes: false }));
+  const broken = (source: string | undefined): string =>
+    `default ${show(written)} breaks the field's own rule "${source}", so every request that leaves the field out would be rejected; change the default or the rule`;
   for (const [i, rule] of rules.entries()) {
     if (rule.name === 'required') {
-      if (value === null) return `default null breaks the field's own rule "required", so every request that leaves the field out would be rejected; give a value or remove "required"`;
+      // As at run time: null, blank text and an empty list are missing.
+      if (value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0)) return broken(sources[i]);
       continue;
     }
     if (value === null && type.nullable) continue;
     const fragment = ruleSchema(rule, type);
     if (fragment === null || Object.keys(fragment).length === 0) continue;
-    if (!ajv.validate(fragment, value)) {
-      return `default ${show(value)} breaks the field's own rule "${sources[i]}", so every request that leaves the field out would be rejected; change the default or the rule`;
-    }
+    if (!ajv.validate(fragment, value)) return broken(sources[i]);
   }
   return undefined;
 }

@@ -273,6 +273,24 @@ routes:
     ]);
   });
 
+  it('reports a rule given twice, size rules no value passes, and a blank default of a required field', async () => {
+    const schema = `routes:
+  notes.create:
+    method: POST
+    path: /notes
+    input:
+      title: { type: string, default: "", validate: [required] }
+      rank:  { type: integer, validate: [required, "min:5", "max:1"] }
+      tags:  { type: "string[]", validate: ["between:1,3", "max:5", "max:2"] }
+    result: ok
+`;
+    expect(await errorsOf({ 'a.yaml': schema })).toEqual([
+      'schema/a.yaml:6:39: routes.notes.create.input.title.default: default "" breaks the field\'s own rule "required", so every request that leaves the field out would be rejected; change the default or the rule',
+      'schema/a.yaml:7:61: routes.notes.create.input.rank.validate[2]: rule "max:1" contradicts "min:5" (validate[1]): no value is at least 5 and at most 1; change one of them',
+      'schema/a.yaml:8:69: routes.notes.create.input.tags.validate[2]: rule "max" is already given as "max:5" (validate[1]); keep one',
+    ]);
+  });
+
   it('reports a value listed twice in in: or not_in: (numbers compared as numbers), with its position', async () => {
     const schema = `routes:
   notes.list:
