@@ -9,6 +9,7 @@ import type { Diagnostics } from '../diagnostics.js';
 import { describeAjvError } from './ajv-messages.js';
 import { formatPath, positionOf, type DataPath } from './node-position.js';
 import type { SchemaFile } from './schema-file.js';
+import { splitRuleHint } from './split-rule.js';
 
 /** Absolute URL of the published JSON Schema of the YAML language. */
 const LANGUAGE_SCHEMA_URL = new URL('../language/bindery.schema.json', import.meta.url);
@@ -31,9 +32,18 @@ export function checkStructure(file: SchemaFile, diagnostics: Diagnostics): bool
   if (validate(file.data)) return true;
   for (const error of relevant(validate.errors ?? [])) {
     const { path, at, message } = describeAjvError(error, pointerToPath(error.instancePath));
-    diagnostics.add(positionOf(file, path, at), formatPath(path), message);
+    diagnostics.add(positionOf(file, path, at), formatPath(path), `${message}${ruleHint(file.data, path)}`);
   }
   return false;
+}
+
+/** For an item of a `validate:` list, the hint that it may be the rest of a rule YAML cut at a comma. */
+function ruleHint(data: unknown, path: DataPath): string {
+  const index = path[path.length - 1];
+  if (typeof index !== 'number' || path[path.length - 2] !== 'validate') return '';
+  let list: unknown = data;
+  for (const segment of path.slice(0, -1)) list = (list as Record<string | number, unknown> | undefined)?.[segment];
+  return Array.isArray(list) ? splitRuleHint(list, index) : '';
 }
 
 /** Drop the summary errors ajv adds on top of the precise ones (`if`, `propertyNames`). */

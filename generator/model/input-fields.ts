@@ -16,6 +16,7 @@ import type { RawInputField, RawTag } from '../language/raw.js';
 import type { DataPath } from '../load/node-position.js';
 import { inputDefault } from './defaults.js';
 import type { InputField, JsonValue } from './model.js';
+import { splitRuleHint } from '../load/split-rule.js';
 import { conflictingRules, defaultBreaksRule, duplicateListValue } from './rule-checks.js';
 import { didYouMean } from '../suggest.js';
 import type { Reporter } from './reporter.js';
@@ -78,7 +79,7 @@ export function resolveInputField(r: Reporter, path: DataPath, key: string, raw:
     const rule = parseRule(text, type);
     const duplicate = rule.ok ? duplicateListValue(rule.rule, type) : undefined;
     if (rule.ok && duplicate === undefined) rules.push(rule.rule);
-    else { ok = false; r.error([...path, 'validate', i], rule.ok ? duplicate! : rule.message, 'value'); }
+    else { ok = false; r.error([...path, 'validate', i], rule.ok ? duplicate! : `${rule.message}${splitRuleHint(raw.validate ?? [], i)}`, 'value'); }
   });
   if (ok) {
     for (const [i, message] of conflictingRules(rules, raw.validate ?? [])) { ok = false; r.error([...path, 'validate', i], message, 'value'); }

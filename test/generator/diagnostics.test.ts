@@ -325,6 +325,24 @@ routes:
     ]);
   });
 
+  it('asks to quote a list rule a flow list cut at its commas', async () => {
+    const schema = `routes:
+  notes.create:
+    method: POST
+    path: /notes
+    input:
+      status: { type: string, validate: [required, in:draft,published] }
+      rank:   { type: integer, validate: [between:1,5] }
+    result: ok
+`;
+    expect(await errorsOf({ 'a.yaml': schema })).toEqual([
+      'schema/a.yaml:7:53: routes.notes.create.input.rank.validate[1]: expected a rule (a rule string: name or name:parameters, e.g. "max:200"), got a number (5) — inside [ … ] a comma separates items; if it belongs to "between:1", quote the whole rule: "between:1,5"',
+    ]);
+    expect(await errorsOf({ 'a.yaml': schema.replace('      rank:   { type: integer, validate: [between:1,5] }\n', '') })).toEqual([
+      'schema/a.yaml:6:61: routes.notes.create.input.status.validate[2]: unknown rule "published" — inside [ … ] a comma separates items; if it belongs to "in:draft", quote the whole rule: "in:draft,published"',
+    ]);
+  });
+
   it('reports a second YAML document in one file', async () => {
     expect(await errorsOf({ 'a.yaml': `${NOTE}---\nroutes: {}\n` })).toEqual([
       'schema/a.yaml:7:1: a schema file holds one YAML document, but a second one starts here ("---"); remove the line or move what follows into a file of its own',
