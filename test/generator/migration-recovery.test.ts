@@ -76,6 +76,26 @@ describe('migrations | a narrowing change says what it cuts and fails at migrate
     }
   });
 
+  it('stops on a value the new type rejects, naming the table and column', async () => {
+    await project.write('schema/notes.yaml', `${NOTES}      views: { type: bigint, default: 0 }\n`);
+    expect((await generate({ root: project.root })).ok).toBe(true);
+    await project.write('schema/notes.yaml', `${NOTES}      views: { type: integer, default: 0 }\n`);
+    expect((await generate({ root: project.root, allowDestructive: true })).ok).toBe(true);
+    const db = await createTestDatabase('narrow_int');
+    databases.push(db);
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      for (const name of ['0001_create_notes.sql', '0002_add_notes_views.sql']) expect(await apply(client, name)).toBeUndefined();
+      await client.query(`INSERT INTO notes (title, views) VALUES ('big', 3000000000), ('small', 1)`);
+      expect(await apply(client, '0003_alter_notes_views.sql')).toBe('cannot change notes.views from bigint to integer: a value cannot be converted (integer out of range)');
+      await client.query(`DELETE FROM notes WHERE views > 2147483647`);
+      expect(await apply(client, '0003_alter_notes_views.sql')).toBeUndefined();
+    } finally {
+      await client.end();
+    }
+  });
+
   it('names a migration holding only foreign keys', async () => {
     await project.write('schema/notes.yaml', `${NOTES}      parent_id: { type: bigint, nullable: true }\n`);
     expect((await generate({ root: project.root })).ok).toBe(true);

@@ -177,6 +177,8 @@ function alterColumn(
  * value would not come back unchanged from the new type (a varchar cut short,
  * a fraction rounded) and stops the migration — its transaction rolls back —
  * naming the table, column and count, instead of letting the cast cut them.
+ * A value the new type rejects outright (out of range, not a number) stops it
+ * too, naming the table, column and PostgreSQL's reason.
  */
 export function narrowingGuard(table: string, column: string, from: string, to: string): string {
   const c = ident(column);
@@ -184,7 +186,12 @@ export function narrowingGuard(table: string, column: string, from: string, to: 
     'DO $$',
     'DECLARE lost bigint;',
     'BEGIN',
-    `  SELECT count(*) INTO lost FROM ${ident(table)} WHERE ${c} IS NOT NULL AND (${c}::${to})::${from} IS DISTINCT FROM ${c};`,
+    '  BEGIN',
+    `    SELECT count(*) INTO lost FROM ${ident(table)} WHERE ${c} IS NOT NULL AND (${c}::${to})::${from} IS DISTINCT FROM ${c};`,
+    '  EXCEPTION WHEN others THEN',
+    `    RAISE EXCEPTION 'cannot change ${table}.${column} from ${from} to ${to}: a value cannot be converted (%)', SQLERRM`,
+    `      USING HINT = 'nothing was changed; fix the rows holding such values, then run bindery migrate again';`,
+    '  END;',
     '  IF lost > 0 THEN',
     `    RAISE EXCEPTION 'cannot change ${table}.${column} from ${from} to ${to}: % row(s) hold a value that does not fit', lost`,
     `      USING HINT = 'nothing was changed; fix those rows (e.g. SELECT * FROM ${table} WHERE ${column}::${to}::${from} IS DISTINCT FROM ${column}), then run bindery migrate again';`,
