@@ -56,11 +56,41 @@ export function replayMigrations(migrations: readonly { readonly name: string; r
   return { ok: true, tables: state.snapshot() };
 }
 
-/** The statements of a migration file: blocks separated by blank lines, without their comment lines. */
-function statementsOf(sql: string): string[] {
-  return sql.replace(/\r\n/g, '\n').split(/\n[ \t]*\n/)
-    .map((block) => block.split('\n').filter((line) => !line.startsWith('--')).join('\n').trim())
-    .filter((block) => block !== '');
+/**
+ * The statements of a migration file, each ending with its `;`, without
+ * `--` comments. Semicolons inside string literals, quoted identifiers and
+ * `$$ … $$` bodies do not end a statement.
+ */
+export function statementsOf(sql: string): string[] {
+  const text = sql.replace(/\r\n/g, '\n');
+  const statements: string[] = [];
+  let current = '';
+  let quote: "'" | '"' | '$$' | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote === undefined && ch === '-' && text[i + 1] === '-') {
+      while (i < text.length && text[i] !== '\n') i++;
+      current += '\n';
+      continue;
+    }
+    if (quote === '$$' ? text.startsWith('$$', i) : quote === undefined && text.startsWith('$$', i)) {
+      quote = quote === '$$' ? undefined : '$$';
+      current += '$$';
+      i++;
+      continue;
+    }
+    if (ch === "'" || ch === '"') {
+      if (quote === ch) quote = undefined;
+      else if (quote === undefined) quote = ch;
+    }
+    current += ch;
+    if (ch === ';' && quote === undefined) {
+      statements.push(current.trim());
+      current = '';
+    }
+  }
+  if (current.trim() !== '') statements.push(current.trim());
+  return statements;
 }
 
 class State {
