@@ -2,20 +2,19 @@
  * Migrations: compare the model's tables with `schema.snapshot.json` and,
  * when they differ, write the next numbered `migrations/NNNN_<slug>.sql` and
  * the updated snapshot. Existing migration files are never rewritten. A
- * destructive change is refused unless `allowDestructive` is set; an
- * unsupported one is always refused (each with a diagnostic saying what to do).
+ * destructive change is refused unless `allowDestructive` is set (then the
+ * migration starts with a comment saying what it loses); an unsupported one
+ * is always refused (each with a diagnostic saying what to do).
  */
 import type { Diagnostics, SourcePosition } from '../../diagnostics.js';
 import type { Model } from '../../model/model.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { diffTables, type RefusedChange } from './diff.js';
+import { MIGRATIONS_DIR, SNAPSHOT_FILE } from './files.js';
 import { rebuildSnapshot, readSnapshot } from './history.js';
 import { printSnapshot, tablesOf } from './snapshot.js';
 
-/** File name of the snapshot inside the output folder. */
-export const SNAPSHOT_FILE = 'schema.snapshot.json';
-/** Folder of the migrations inside the output folder. */
-export const MIGRATIONS_DIR = 'migrations';
+export { MIGRATIONS_DIR, SNAPSHOT_FILE };
 
 /** What is on disk already. */
 export interface MigrationHistory {

@@ -7,7 +7,8 @@ import type { Diagnostics, SourcePosition } from '../../diagnostics.js';
 import { Diagnostics as Collector } from '../../diagnostics.js';
 import { positionOf, type DataPath } from '../../load/node-position.js';
 import { parseSchemaFile } from '../../load/schema-file.js';
-import { MIGRATIONS_DIR, SNAPSHOT_FILE, type MigrationHistory } from './emit-migrations.js';
+import type { MigrationHistory } from './emit-migrations.js';
+import { MIGRATIONS_DIR, SNAPSHOT_FILE } from './files.js';
 import { replayMigrations } from './replay.js';
 import { parseSnapshot, type Snapshot, type TableSnapshot } from './snapshot.js';
 
