@@ -30,7 +30,9 @@ export function checkPrototypeKeys(r: Reporter, data: unknown): boolean {
         r.error([...path, key], `"${key}" is reserved: every JavaScript object already has a "${key}", so a field, input or name called that would read or replace it; rename it (reserved: ${PROTOTYPE_KEYS.join(', ')})`);
         continue;
       }
-      if (key === 'default') continue;
+      // The `default:` of a field is data, not a name (a field itself may be called "default").
+      const inField = path[path.length - 2] === 'fields' || path[path.length - 2] === 'input';
+      if (key === 'default' && inField) continue;
       if (NAMING_KEYS.has(key) && typeof child === 'string' && isPrototypeKey(child)) {
         ok = false;
         r.error([...path, key], `"${child}" is reserved: every JavaScript object already has a "${child}", so it cannot be a name; choose another (reserved: ${PROTOTYPE_KEYS.join(', ')})`, 'value');

@@ -238,6 +238,7 @@ routes:
     const schema = `groups:
   constructor: { middleware: [] }
 ${NOTE}      __proto__: { type: string }
+      meta: { type: json, default: { constructor: 1 } }
 routes:
   notes.list:
     method: GET
@@ -251,8 +252,8 @@ routes:
     expect(await errorsOf({ 'a.yaml': schema })).toEqual([
       `schema/a.yaml:2:3: groups.constructor: ${reserved('constructor')}`,
       `schema/a.yaml:9:7: resources.Note.fields.__proto__: ${reserved('__proto__')}`,
-      `schema/a.yaml:15:7: routes.notes.list.input.prototype: ${reserved('prototype')}`,
-      'schema/a.yaml:16:33: routes.notes.list.input.q.query: "__proto__" is reserved: every JavaScript object already has a "__proto__", so it cannot be a name; choose another (reserved: __proto__, constructor, prototype)',
+      `schema/a.yaml:16:7: routes.notes.list.input.prototype: ${reserved('prototype')}`,
+      'schema/a.yaml:17:33: routes.notes.list.input.q.query: "__proto__" is reserved: every JavaScript object already has a "__proto__", so it cannot be a name; choose another (reserved: __proto__, constructor, prototype)',
     ]);
   });
 
