@@ -13,9 +13,11 @@ export interface TsPrinter {
   print(file: SourceFile, header: string): string;
 }
 
-/** A printer over a fresh in-memory ts-morph project. */
-export function createTsPrinter(): TsPrinter {
-  const project = new Project({
+/** The formatting every generated TypeScript file gets. */
+const FORMAT = { indentSize: 2, tabSize: 2, convertTabsToSpaces: true, ensureNewLineAtEndOfFile: true } as const;
+
+function newProject(): Project {
+  return new Project({
     useInMemoryFileSystem: true,
     skipLoadingLibFiles: true,
     manipulationSettings: {
@@ -25,10 +27,27 @@ export function createTsPrinter(): TsPrinter {
       useTrailingCommas: true,
     },
   });
+}
+
+/**
+ * `text` (TypeScript or JavaScript source) formatted by the TypeScript
+ * formatter with the generated files' settings (two spaces, final newline).
+ * One parse and one formatting pass: linear in the text's size, but not
+ * cheap (about 0.6 s per MB here).
+ */
+export function formatTs(text: string): string {
+  const file = newProject().createSourceFile('/format.ts', text);
+  file.formatText(FORMAT);
+  return file.getFullText();
+}
+
+/** A printer over a fresh in-memory ts-morph project. */
+export function createTsPrinter(): TsPrinter {
+  const project = newProject();
   return {
     file: (name) => project.createSourceFile(`/${name}`, '', { overwrite: true }),
     print(file, header) {
-      file.formatText({ indentSize: 2, tabSize: 2, convertTabsToSpaces: true, ensureNewLineAtEndOfFile: true });
+      file.formatText(FORMAT);
       return `// ${header}\n${file.getFullText().replace(/\n+$/, '')}\n`;
     },
   };

@@ -4,16 +4,18 @@
  * with at least one rule, named by the camelCase route name
  * (`notesCreate`) and typed `CompiledValidator`.
  *
+ * One ajv instance compiles every route's schema into one standalone module.
  * The ajv body is plain JavaScript, so the module carries `// @ts-nocheck`
  * after the header; its exports are annotated, so importers are fully typed.
+ * The file is written as text, not through ts-morph: the ajv code is
+ * formatted by `formatAjvCode` in linear time.
  */
 import { Ajv } from 'ajv';
 import formatsModule from 'ajv-formats';
 import standaloneModule from 'ajv/dist/standalone/index.js';
-import { VariableDeclarationKind } from 'ts-morph';
 import { validatorName } from '../../model/names.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
-import { createTsPrinter } from '../ts-source.js';
+import { formatAjvCode } from './format-ajv.js';
 import { validatorSchema } from './validator-schema.js';
 
 type AddFormats = (ajv: Ajv) => Ajv;
@@ -40,38 +42,33 @@ export function emitValidators(ctx: EmitContext): GeneratedFile {
     described.push({ name, doc: `Validates the input of route \`${route.name}\` (${route.method} ${route.path}): ${keys.join(', ')}.` });
   }
 
-  const printer = createTsPrinter();
-  const file = printer.file('validators.ts');
-  if (described.length === 0) {
-    file.addExportDeclaration({});
-    return { path: 'validators.ts', content: printer.print(file, ctx.header) };
-  }
-  let code = standaloneCode(ajv, refs).replace(/^"use strict";\n?/, '');
+  const head = `// ${ctx.header}\n// @ts-nocheck\n`;
+  if (described.length === 0) return { path: 'validators.ts', content: `${head}export {};\n` };
+  const code = standaloneCode(ajv, refs).replace(/^"use strict";\n?/, '');
   const functions = new Map<string, string>();
-  for (const { name } of described) {
-    const line = new RegExp(`^export const ${name} = (validate\\d+);\\n`, 'm');
-    const match = line.exec(code);
-    if (!match) throw new Error(`bindery: ajv standalone output has no export line for ${name}; the ajv version may have changed its output format`);
-    functions.set(name, match[1]!);
-    code = code.replace(line, '');
+  const exportLine = /^export const ([A-Za-z_$][\w$]*) = (validate\d+);$/;
+  const body: string[] = [];
+  for (const line of code.split('\n')) {
+    const match = exportLine.exec(line);
+    if (match) functions.set(match[1]!, match[2]!);
+    else body.push(line);
   }
-  file.addStatements([
+  const exports: string[] = [];
+  for (const { name, doc } of described) {
+    const fn = functions.get(name);
+    if (fn === undefined) throw new Error(`bindery: ajv standalone output has no export line for ${name}; the ajv version may have changed its output format`);
+    exports.push(`/** ${doc} */`, `export const ${name}: CompiledValidator = ${fn};`);
+  }
+  const content = [
     "import { createRequire } from 'node:module';",
     `import type { CompiledValidator } from '${ctx.runtime}/routing/route-table.js';`,
     '',
     '// ajv standalone code calls require() for format and helper functions.',
     'const require = createRequire(import.meta.url);',
     '',
-    code.trim(),
-  ].join('\n'));
-  for (const { name, doc } of described) {
-    file.addVariableStatement({
-      declarationKind: VariableDeclarationKind.Const,
-      isExported: true,
-      docs: [doc],
-      declarations: [{ name, type: 'CompiledValidator', initializer: functions.get(name)! }],
-    });
-  }
-  const content = printer.print(file, ctx.header).replace(/^(\/\/ .*\n)/, '$1// @ts-nocheck\n');
-  return { path: 'validators.ts', content };
+    formatAjvCode(body.join('\n').trim()),
+    '',
+    ...exports,
+  ].join('\n');
+  return { path: 'validators.ts', content: `${head}${content}\n` };
 }

@@ -1,0 +1,171 @@
+/**
+ * Formatting ajv's standalone code the way the TypeScript formatter does
+ * (`formatTs`), in time linear in the code's size.
+ *
+ * ajv writes one statement per line (`code.lines`), unindented and without
+ * spaces around most tokens; the formatter only changes the whitespace
+ * between tokens and the indentation. Lines of the same token shape (token
+ * kinds, with names, strings and numbers abstracted away) are formatted the
+ * same way, and a schema has few shapes however many routes it has. So the
+ * formatter runs on a small sample — the top-level statements that bring a
+ * shape not seen before — and every line is then rebuilt from its shape's
+ * spacing, indented by its brace depth. The JSON schema constants
+ * (`const schemaN = {…};`) are re-spaced directly.
+ *
+ * Whenever the sample disagrees with these assumptions (a comment, a line
+ * break or indentation the formatter changed), the whole code is formatted
+ * by the TypeScript formatter instead: slower, same result.
+ */
+import { ts } from 'ts-morph';
+import { formatTs } from '../ts-source.js';
+
+interface Line {
+  /** The line as ajv wrote it, trimmed. */
+  readonly text: string;
+  readonly tokens: readonly string[];
+  readonly shape: string;
+  /** Net change of the bracket depth after this line. */
+  readonly delta: number;
+  /** The line starts with a closing bracket. */
+  readonly closes: boolean;
+}
+
+const OPEN = new Set(['{', '(', '[']);
+const CLOSE = new Set(['}', ')', ']']);
+const SCHEMA_LINE = /^const schema\d+ = (.*);$/;
+
+/**
+ * The formatted code (two-space indentation, the TypeScript formatter's
+ * spacing), without a final newline.
+ */
+export function formatAjvCode(code: string): string {
+  const raw = code.split('\n');
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard);
+  const lines: (Line | string | null)[] = [];
+  for (const text of raw) {
+    const trimmed = text.trim();
+    if (trimmed === '') lines.push(null);
+    else if (SCHEMA_LINE.test(trimmed)) lines.push(trimmed);
+    else {
+      const line = tokenize(scanner, trimmed);
+      if (!line) return formatTs(code).replace(/\n+$/, '');
+      lines.push(line);
+    }
+  }
+
+  // The sample: top-level statements (line ranges starting at depth 0) with a new shape.
+  const spacing = new Map<string, readonly string[]>();
+  const sample: number[] = [];
+  const seen = new Set<string>();
+  let depth = 0;
+  let start = 0;
+  let fresh = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (depth === 0) { start = i; fresh = false; }
+    if (line !== null && typeof line !== 'string') {
+      if (!seen.has(line.shape)) { seen.add(line.shape); fresh = true; }
+      depth += line.delta;
+      if (depth < 0) return formatTs(code).replace(/\n+$/, '');
+    }
+    if (depth === 0 && fresh) for (let j = start; j <= i; j++) sample.push(j);
+  }
+  if (depth !== 0) return formatTs(code).replace(/\n+$/, '');
+
+  const sampleText = sample.map((i) => { const l = lines[i]!; return l === null ? '' : typeof l === 'string' ? l : l.text; }).join('\n');
+  const formatted = formatTs(sampleText).replace(/\n+$/, '').split('\n');
+  if (formatted.length !== sample.length) return formatTs(code).replace(/\n+$/, '');
+  depth = 0;
+  for (let k = 0; k < sample.length; k++) {
+    const line = lines[sample[k]!]!;
+    if (line === null || typeof line === 'string') continue;
+    const text = formatted[k]!;
+    const indent = text.length - text.trimStart().length;
+    if (indent !== 2 * (depth - (line.closes ? 1 : 0))) return formatTs(code).replace(/\n+$/, '');
+    depth += line.delta;
+    const gaps = gapsOf(scanner, text.trim(), line.tokens);
+    if (!gaps) return formatTs(code).replace(/\n+$/, '');
+    spacing.set(line.shape, gaps);
+  }
+
+  const out: string[] = [];
+  depth = 0;
+  for (const line of lines) {
+    if (line === null) { out.push(''); continue; }
+    if (typeof line === 'string') { out.push(`${'  '.repeat(depth)}${spaceSchemaLine(line)}`); continue; }
+    const gaps = spacing.get(line.shape)!;
+    let text = '  '.repeat(depth - (line.closes ? 1 : 0));
+    for (let t = 0; t < line.tokens.length; t++) text += gaps[t]! + line.tokens[t]!;
+    out.push(text);
+    depth += line.delta;
+  }
+  return out.join('\n');
+}
+
+/** The tokens of one line, or null when it holds anything but tokens and spaces (a comment). */
+function tokenize(scanner: ts.Scanner, text: string): Line | null {
+  scanner.setText(text);
+  const tokens: string[] = [];
+  const kinds: string[] = [];
+  let delta = 0;
+  let previous: ts.SyntaxKind | undefined;
+  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
+    if (kind === ts.SyntaxKind.WhitespaceTrivia) continue;
+    if (kind === ts.SyntaxKind.SingleLineCommentTrivia || kind === ts.SyntaxKind.MultiLineCommentTrivia || kind === ts.SyntaxKind.NewLineTrivia) return null;
+    if ((kind === ts.SyntaxKind.SlashToken || kind === ts.SyntaxKind.SlashEqualsToken) && regexAllowedAfter(previous)) kind = scanner.reScanSlashToken();
+    if (kind === ts.SyntaxKind.TemplateHead || kind === ts.SyntaxKind.Unknown) return null;
+    const token = scanner.getTokenText();
+    tokens.push(token);
+    kinds.push(kind === ts.SyntaxKind.Identifier || kind === ts.SyntaxKind.StringLiteral || kind === ts.SyntaxKind.NumericLiteral
+      || kind === ts.SyntaxKind.RegularExpressionLiteral || kind === ts.SyntaxKind.NoSubstitutionTemplateLiteral ? String(kind) : token);
+    if (OPEN.has(token)) delta++;
+    else if (CLOSE.has(token)) delta--;
+    previous = kind;
+  }
+  return { text, tokens, shape: kinds.join(' '), delta, closes: tokens.length > 0 && CLOSE.has(tokens[0]!) };
+}
+
+/** Whether a `/` after this token starts a regular expression (ajv writes them only after `=`, `(` and `,`). */
+function regexAllowedAfter(kind: ts.SyntaxKind | undefined): boolean {
+  return kind === undefined || kind === ts.SyntaxKind.EqualsToken || kind === ts.SyntaxKind.OpenParenToken || kind === ts.SyntaxKind.CommaToken;
+}
+
+/** The whitespace before each token of a formatted line whose tokens must equal `tokens`; null when they do not. */
+function gapsOf(scanner: ts.Scanner, text: string, tokens: readonly string[]): string[] | null {
+  scanner.setText(text);
+  const gaps: string[] = [];
+  let end = 0;
+  let previous: ts.SyntaxKind | undefined;
+  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
+    if (kind === ts.SyntaxKind.WhitespaceTrivia) continue;
+    if ((kind === ts.SyntaxKind.SlashToken || kind === ts.SyntaxKind.SlashEqualsToken) && regexAllowedAfter(previous)) kind = scanner.reScanSlashToken();
+    const i = gaps.length;
+    if (scanner.getTokenText() !== tokens[i]) return null;
+    const gap = text.slice(end, scanner.getTokenStart());
+    if (gap.trim() !== '') return null;
+    gaps.push(gap);
+    end = scanner.getTokenEnd();
+    previous = kind;
+  }
+  return gaps.length === tokens.length && end === text.length ? gaps : null;
+}
+
+/** `const schemaN = <JSON>;` spaced as the formatter does: `{ "a": 1, "b": [1, 2] }`, `{}` and `[]` kept. */
+function spaceSchemaLine(line: string): string {
+  const match = SCHEMA_LINE.exec(line)!;
+  const json = match[1]!;
+  let out = line.slice(0, line.length - json.length - 1);
+  for (let i = 0; i < json.length; i++) {
+    const c = json[i]!;
+    if (c === '"') {
+      let j = i + 1;
+      while (json[j] !== '"') j += json[j] === '\\' ? 2 : 1;
+      out += json.slice(i, j + 1);
+      i = j;
+    } else if (c === '{') out += json[i + 1] === '}' ? '{' : '{ ';
+    else if (c === '}') out += json[i - 1] === '{' ? '}' : ' }';
+    else if (c === ':' || c === ',') out += `${c} `;
+    else out += c;
+  }
+  return `${out};`;
+}
