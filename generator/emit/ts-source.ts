@@ -3,12 +3,19 @@
  * fixed formatting (two spaces, single quotes, LF), and printing with the
  * generated-file header on line 1.
  */
-import { IndentationText, NewLineKind, Project, QuoteKind, type SourceFile } from 'ts-morph';
+import { IndentationText, NewLineKind, Project, QuoteKind, StructureKind, type SourceFile, type StatementStructures } from 'ts-morph';
 
 /** Creates source files and prints them deterministically. */
 export interface TsPrinter {
   /** A new, empty source file named `name` (names are only used inside the in-memory project). */
   file(name: string): SourceFile;
+  /**
+   * A new source file made of `statements` (structures, or source text for
+   * a statement) in one step: the file is printed and parsed once, however
+   * many statements it has (adding them one by one re-parses the file each
+   * time — quadratic).
+   */
+  fromStatements(name: string, statements: readonly (string | StatementStructures)[]): SourceFile;
   /** The file's text, formatted, with `// <header>` as line 1 and a final newline. */
   print(file: SourceFile, header: string): string;
 }
@@ -46,6 +53,19 @@ export function createTsPrinter(): TsPrinter {
   const project = newProject();
   return {
     file: (name) => project.createSourceFile(`/${name}`, '', { overwrite: true }),
+    fromStatements(name, statements) {
+      // Blank lines where adding the statements one by one puts them, and the structure printer does not:
+      // after the imports, and after a variable statement followed by another kind of statement.
+      const all: (string | StatementStructures)[] = [];
+      statements.forEach((statement, i) => {
+        const next = statements[i + 1];
+        all.push(statement);
+        if (next === undefined || typeof statement === 'string' || typeof next === 'string') return;
+        const kind = statement.kind;
+        if ((kind === StructureKind.ImportDeclaration || kind === StructureKind.VariableStatement) && next.kind !== kind) all.push('\n');
+      });
+      return project.createSourceFile(`/${name}`, { statements: all }, { overwrite: true });
+    },
     print(file, header) {
       file.formatText(FORMAT);
       return `// ${header}\n${file.getFullText().replace(/\n+$/, '')}\n`;

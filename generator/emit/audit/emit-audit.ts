@@ -7,7 +7,7 @@
  * `ctx.services.audit` and `ctx.services.models`. Not emitted when no
  * resource is tracked.
  */
-import { ModuleDeclarationKind, StructureKind, VariableDeclarationKind } from 'ts-morph';
+import { ModuleDeclarationKind, type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
 import type { Resource } from '../../model/model.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { printLiteral, type Literal } from '../ts-literal.js';
@@ -18,15 +18,15 @@ export function emitAudit(ctx: EmitContext): GeneratedFile | null {
   const tracked = ctx.model.resources.filter((r) => r.audit?.track === true);
   if (tracked.length === 0) return null;
   const printer = createTsPrinter();
-  const file = printer.file('audit.ts');
-  file.addImportDeclaration({
+  const statements: StatementStructures[] = [];
+  statements.push({ kind: StructureKind.ImportDeclaration,
     isTypeOnly: true,
     moduleSpecifier: `${ctx.runtime}/audit/index.js`,
     namedImports: ctx.augmentServices ? ['AuditLog', 'TrackedModel', 'TrackedResourceConfig'] : ['TrackedModel', 'TrackedResourceConfig'],
   });
-  file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: './types.js', namedImports: ['Database'] });
+  statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: './types.js', namedImports: ['Database'] });
 
-  file.addVariableStatement({
+  statements.push({ kind: StructureKind.VariableStatement,
     declarationKind: VariableDeclarationKind.Const,
     isExported: true,
     docs: ['The audit configuration of each tracked resource (SPEC 6.1 rule 4), for `audit({ tracked: trackedResources })`.'],
@@ -35,7 +35,7 @@ export function emitAudit(ctx: EmitContext): GeneratedFile | null {
       initializer: `${printLiteral(Object.fromEntries(tracked.map((r) => [r.name, configLiteral(r)])))} as const satisfies Readonly<Record<string, TrackedResourceConfig>>`,
     }],
   });
-  file.addInterface({
+  statements.push({ kind: StructureKind.Interface,
     name: 'TrackedModels',
     isExported: true,
     docs: ['The typed models of the tracked resources (`ctx.services.models`): every write through them is audited.'],
@@ -47,7 +47,7 @@ export function emitAudit(ctx: EmitContext): GeneratedFile | null {
     })),
   });
   if (ctx.augmentServices) {
-    file.addModule({
+    statements.push({ kind: StructureKind.Module,
       name: `'${ctx.runtime}/http/context.js'`,
       declarationKind: ModuleDeclarationKind.Module,
       hasDeclareKeyword: true,
@@ -61,7 +61,7 @@ export function emitAudit(ctx: EmitContext): GeneratedFile | null {
       }],
     });
   }
-  return { path: 'audit.ts', content: printer.print(file, ctx.header) };
+  return { path: 'audit.ts', content: printer.print(printer.fromStatements('audit.ts', statements), ctx.header) };
 }
 
 function configLiteral(resource: Resource): Literal {

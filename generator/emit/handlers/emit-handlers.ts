@@ -7,6 +7,7 @@
  * it with the route's output plan. Routes without output use `unknown` for
  * `ok`/`created` and `never` for the other kinds.
  */
+import { type StatementStructures, StructureKind } from 'ts-morph';
 import type { Route } from '../../model/model.js';
 import { inputTypeName } from '../../model/names.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
@@ -15,15 +16,15 @@ import { createTsPrinter, docText, quote } from '../ts-source.js';
 /** Emit `handlers.ts` (see the module comment). */
 export function emitHandlers(ctx: EmitContext): GeneratedFile {
   const printer = createTsPrinter();
-  const file = printer.file('handlers.ts');
+  const statements: StatementStructures[] = [];
   const routes = ctx.model.routes;
   const rows = [...new Set(routes.flatMap((r) => (r.output ? [r.output.resource] : [])))];
   if (routes.length > 0) {
-    file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/http/handler.js`, namedImports: ['RouteHandler'] });
-    file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/results/result.js`, namedImports: ['ResultFor'] });
-    file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: './types.js', namedImports: [...rows, ...routes.map((r) => inputTypeName(r.name))].sort() });
+    statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/http/handler.js`, namedImports: ['RouteHandler'] });
+    statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/results/result.js`, namedImports: ['ResultFor'] });
+    statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: './types.js', namedImports: [...rows, ...routes.map((r) => inputTypeName(r.name))].sort() });
   }
-  file.addInterface({
+  statements.push({ kind: StructureKind.Interface,
     name: 'Handlers',
     isExported: true,
     docs: ['The handler of every route, by route name.'],
@@ -33,7 +34,7 @@ export function emitHandlers(ctx: EmitContext): GeneratedFile {
       docs: [docText(`${r.method} ${r.path}${r.summary ? ` — ${r.summary}` : ''}`)],
     })),
   });
-  return { path: 'handlers.ts', content: printer.print(file, ctx.header) };
+  return { path: 'handlers.ts', content: printer.print(printer.fromStatements('handlers.ts', statements), ctx.header) };
 }
 
 function outputType(route: Route): string {

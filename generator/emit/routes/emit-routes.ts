@@ -4,7 +4,7 @@
  * files sorted by name; plus `RouteName` and `RouteParams` for typed URL
  * building.
  */
-import { VariableDeclarationKind } from 'ts-morph';
+import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
 import type { InputField, Route } from '../../model/model.js';
 import { serializerName, validatorName } from '../../model/names.js';
 import { formatPosition } from '../../model/reporter.js';
@@ -16,28 +16,28 @@ import { validatorSchema } from '../validators/validator-schema.js';
 /** Emit `routes.ts` (see the module comment). */
 export function emitRoutes(ctx: EmitContext): GeneratedFile {
   const printer = createTsPrinter();
-  const file = printer.file('routes.ts');
+  const statements: StatementStructures[] = [];
   const routes = ctx.model.routes;
   const validators = routes.filter((r) => validatorSchema(r) !== null).map((r) => validatorName(r.name));
   const serializers = [...new Set(routes.flatMap((r) => (r.output ? [serializerName(r.output.resource)] : [])))].sort();
 
-  file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/routing/route-table.js`, namedImports: ['RouteTable'] });
-  if (serializers.length > 0) file.addImportDeclaration({ moduleSpecifier: './serializers.js', namedImports: serializers });
-  if (validators.length > 0) file.addImportDeclaration({ moduleSpecifier: './validators.js', namedImports: [...validators].sort() });
+  statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/routing/route-table.js`, namedImports: ['RouteTable'] });
+  if (serializers.length > 0) statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: './serializers.js', namedImports: serializers });
+  if (validators.length > 0) statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: './validators.js', namedImports: [...validators].sort() });
 
-  file.addVariableStatement({
+  statements.push({ kind: StructureKind.VariableStatement,
     declarationKind: VariableDeclarationKind.Const,
     isExported: true,
     docs: ['Every route, in schema order (files sorted by name, then YAML order).'],
     declarations: [{ name: 'routes', initializer: `${printLiteral(routes.map(routeLiteral))} as const satisfies RouteTable` }],
   });
-  file.addTypeAlias({
+  statements.push({ kind: StructureKind.TypeAlias,
     name: 'RouteName',
     isExported: true,
     docs: ['The name of a route.'],
     type: routes.length > 0 ? routes.map((r) => quote(r.name)).join(' | ') : 'never',
   });
-  file.addInterface({
+  statements.push({ kind: StructureKind.Interface,
     name: 'RouteParams',
     isExported: true,
     docs: ['The `{param}` values of each route\'s path, for building its URL.'],
@@ -46,7 +46,7 @@ export function emitRoutes(ctx: EmitContext): GeneratedFile {
       type: r.pathParams.length > 0 ? `{ ${r.pathParams.map((p) => `${p}: string | number`).join('; ')} }` : 'Record<string, never>',
     })),
   });
-  return { path: 'routes.ts', content: printer.print(file, ctx.header) };
+  return { path: 'routes.ts', content: printer.print(printer.fromStatements('routes.ts', statements), ctx.header) };
 }
 
 function routeLiteral(route: Route): Literal {

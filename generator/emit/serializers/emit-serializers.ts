@@ -4,6 +4,7 @@
  * omitted when null, '' or [], `Date` as RFC 3339 via `toISOString()`), keys
  * in YAML field order. Straight-line code: these run for every JSON response.
  */
+import { type StatementStructures, StructureKind } from 'ts-morph';
 import type { Resource, ResourceField } from '../../model/model.js';
 import { resourceTypeNames, serializerName } from '../../model/names.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
@@ -12,12 +13,12 @@ import { createTsPrinter, propertyName } from '../ts-source.js';
 /** Emit `serializers.ts` (see the module comment). */
 export function emitSerializers(ctx: EmitContext): GeneratedFile {
   const printer = createTsPrinter();
-  const file = printer.file('serializers.ts');
+  const statements: StatementStructures[] = [];
   const resources = ctx.model.resources;
   if (resources.length === 0) {
-    file.addExportDeclaration({});
+    statements.push({ kind: StructureKind.ExportDeclaration,});
   } else {
-    file.addImportDeclaration({
+    statements.push({ kind: StructureKind.ImportDeclaration,
       isTypeOnly: true,
       moduleSpecifier: './types.js',
       namedImports: resources.flatMap((r) => [resourceTypeNames(r.name).row, resourceTypeNames(r.name).json]).sort(),
@@ -25,7 +26,7 @@ export function emitSerializers(ctx: EmitContext): GeneratedFile {
   }
   for (const resource of resources) {
     const names = resourceTypeNames(resource.name);
-    file.addFunction({
+    statements.push({ kind: StructureKind.Function,
       name: serializerName(resource.name),
       isExported: true,
       docs: [`${resource.name} row → JSON (\`${names.json}\`).`],
@@ -34,7 +35,7 @@ export function emitSerializers(ctx: EmitContext): GeneratedFile {
       statements: body(resource),
     });
   }
-  return { path: 'serializers.ts', content: printer.print(file, ctx.header) };
+  return { path: 'serializers.ts', content: printer.print(printer.fromStatements('serializers.ts', statements), ctx.header) };
 }
 
 /** One object literal when no field is omitted conditionally; else the literal up to the first such field, then assignments in order. */

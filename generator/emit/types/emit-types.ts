@@ -3,7 +3,7 @@
  * insert, update and JSON types; the Kysely `Database`; per route the input
  * type; and the `Services` augmentation giving handlers `ctx.services.db`.
  */
-import { ModuleDeclarationKind, StructureKind, type OptionalKind, type PropertySignatureStructure, type SourceFile } from 'ts-morph';
+import { ModuleDeclarationKind, StructureKind, type OptionalKind, type PropertySignatureStructure, type StatementStructures } from 'ts-morph';
 import type { InputField, Resource, Route } from '../../model/model.js';
 import { inputTypeName, resourceTypeNames } from '../../model/names.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
@@ -18,7 +18,7 @@ import { columnTsType, inputTsType, jsonTsType } from './ts-types.js';
  */
 export function emitTypes(ctx: EmitContext): GeneratedFile {
   const printer = createTsPrinter();
-  const file = printer.file('types.ts');
+  const statements: StatementStructures[] = [];
   const columns = ctx.model.resources.flatMap((r) => r.fields.map(columnTsType));
   const kysely = [
     ...(columns.some((c) => c.usesColumnType) ? ['ColumnType'] : []),
@@ -29,28 +29,33 @@ export function emitTypes(ctx: EmitContext): GeneratedFile {
     'Updateable',
   ];
   if (ctx.model.resources.length > 0 || ctx.augmentServices) {
-    file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: 'kysely', namedImports: ctx.model.resources.length > 0 ? kysely : ['Kysely'] });
+    statements.push({
+    kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: 'kysely', namedImports: ctx.model.resources.length > 0 ? kysely : ['Kysely'] });
   }
   if (ctx.model.routes.some((r) => r.input.some((f) => f.type.kind === 'file'))) {
-    file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/routing/route-table.js`, namedImports: ['UploadedFile'] });
+    statements.push({
+    kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/routing/route-table.js`, namedImports: ['UploadedFile'] });
   }
 
-  file.addTypeAlias({
+  statements.push({
+    kind: StructureKind.TypeAlias,
     name: 'JsonValue',
     isExported: true,
     docs: ['A JSON value: the type of `json` columns and input fields.'],
     type: 'string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }',
   });
-  for (const resource of ctx.model.resources) addResource(file, resource);
-  file.addInterface({
+  for (const resource of ctx.model.resources) statements.push(...resourceStatements(resource));
+  statements.push({
+    kind: StructureKind.Interface,
     name: 'Database',
     isExported: true,
     docs: ['The database for Kysely: table name → columns.'],
     properties: ctx.model.resources.map((r) => ({ name: propertyName(r.table), type: resourceTypeNames(r.name).table })),
   });
-  for (const route of ctx.model.routes) addInput(file, route);
+  for (const route of ctx.model.routes) statements.push(inputStatement(route));
   if (ctx.augmentServices) {
-    file.addModule({
+    statements.push({
+    kind: StructureKind.Module,
       name: `'${ctx.runtime}/http/context.js'`,
       declarationKind: ModuleDeclarationKind.Module,
       hasDeclareKeyword: true,
@@ -61,13 +66,14 @@ export function emitTypes(ctx: EmitContext): GeneratedFile {
       }],
     });
   }
-  return { path: 'types.ts', content: printer.print(file, ctx.header) };
+  return { path: 'types.ts', content: printer.print(printer.fromStatements('types.ts', statements), ctx.header) };
 }
 
-function addResource(file: SourceFile, resource: Resource): void {
+function resourceStatements(resource: Resource): StatementStructures[] {
   const names = resourceTypeNames(resource.name);
   const about = resource.description ? ` ${docText(resource.description)}` : '';
-  file.addInterface({
+  return [{
+    kind: StructureKind.Interface,
     name: names.table,
     isExported: true,
     docs: [`Columns of table \`${resource.table}\` (resource ${resource.name}).${about}`],
@@ -76,11 +82,12 @@ function addResource(file: SourceFile, resource: Resource): void {
       type: columnTsType(f).type,
       docs: [[`\`${sqlType(f.type)}\`${f.primaryKey ? ' primary key' : ''}${f.identity ? ', identity' : ''}${f.type.nullable ? ', null allowed' : ''}.`, f.description ? docText(f.description) : ''].filter(Boolean).join(' ')],
     })),
-  });
-  file.addTypeAlias({ name: names.row, isExported: true, type: `Selectable<${names.table}>`, docs: [`A row of \`${resource.table}\` as selected.`] });
-  file.addTypeAlias({ name: names.insert, isExported: true, type: `Insertable<${names.table}>`, docs: [`A new row of \`${resource.table}\` to insert.`] });
-  file.addTypeAlias({ name: names.update, isExported: true, type: `Updateable<${names.table}>`, docs: [`Changes to a row of \`${resource.table}\`.`] });
-  file.addInterface({
+  },
+  { kind: StructureKind.TypeAlias, name: names.row, isExported: true, type: `Selectable<${names.table}>`, docs: [`A row of \`${resource.table}\` as selected.`] },
+  { kind: StructureKind.TypeAlias, name: names.insert, isExported: true, type: `Insertable<${names.table}>`, docs: [`A new row of \`${resource.table}\` to insert.`] },
+  { kind: StructureKind.TypeAlias, name: names.update, isExported: true, type: `Updateable<${names.table}>`, docs: [`Changes to a row of \`${resource.table}\`.`] },
+  {
+    kind: StructureKind.Interface,
     name: names.json,
     isExported: true,
     docs: [`${resource.name} as JSON (\`serialize${resource.name}\`): JSON names, hidden fields absent, timestamps as RFC 3339 text.`],
@@ -90,16 +97,16 @@ function addResource(file: SourceFile, resource: Resource): void {
       hasQuestionToken: f.omitEmpty,
       ...(f.omitEmpty ? { docs: ['Absent when empty (null, "" or []).'] } : {}),
     })),
-  });
+  }];
 }
 
-function addInput(file: SourceFile, route: Route): void {
+function inputStatement(route: Route): StatementStructures {
   const docs = [`Input of route \`${route.name}\` (${route.method} ${route.path}).`];
   if (route.input.length === 0) {
-    file.addTypeAlias({ name: inputTypeName(route.name), isExported: true, type: 'Record<string, never>', docs });
-    return;
+    return { kind: StructureKind.TypeAlias, name: inputTypeName(route.name), isExported: true, type: 'Record<string, never>', docs };
   }
-  file.addInterface({
+  return {
+    kind: StructureKind.Interface,
     name: inputTypeName(route.name),
     isExported: true,
     docs,
@@ -109,7 +116,7 @@ function addInput(file: SourceFile, route: Route): void {
       hasQuestionToken: !(f.required || f.source === 'path' || f.default !== undefined),
       docs: [docText(fieldDoc(f))],
     })),
-  });
+  };
 }
 
 function fieldDoc(f: InputField): string {
