@@ -7,16 +7,19 @@ import { IndentationText, NewLineKind, Project, QuoteKind, StructureKind, type S
 
 /** Creates source files and prints them deterministically. */
 export interface TsPrinter {
-  /** A new, empty source file named `name` (names are only used inside the in-memory project). */
-  file(name: string): SourceFile;
   /**
-   * A new source file made of `statements` (structures, or source text for
+   * A new source file named `name` (only used inside the in-memory project) made of `statements` (structures, or source text for
    * a statement) in one step: the file is printed and parsed once, however
    * many statements it has (adding them one by one re-parses the file each
    * time — quadratic).
    */
   fromStatements(name: string, statements: readonly (string | StatementStructures)[]): SourceFile;
-  /** The file's text, formatted, with `// <header>` as line 1 and a final newline. */
+  /**
+   * The file's text with `// <header>` as line 1 and a final newline. Not
+   * passed through the formatter (a second parse and a pass that cost more
+   * than printing): the emitters produce formatted text, which the
+   * generator's tests check with {@link formatTs}.
+   */
   print(file: SourceFile, header: string): string;
 }
 
@@ -52,7 +55,6 @@ export function formatTs(text: string): string {
 export function createTsPrinter(): TsPrinter {
   const project = newProject();
   return {
-    file: (name) => project.createSourceFile(`/${name}`, '', { overwrite: true }),
     fromStatements(name, statements) {
       // Blank lines where adding the statements one by one puts them, and the structure printer does not:
       // after the imports, and after a variable statement followed by another kind of statement.
@@ -60,17 +62,31 @@ export function createTsPrinter(): TsPrinter {
       statements.forEach((statement, i) => {
         const next = statements[i + 1];
         all.push(statement);
-        if (next === undefined || typeof statement === 'string' || typeof next === 'string') return;
-        const kind = statement.kind;
-        if ((kind === StructureKind.ImportDeclaration || kind === StructureKind.VariableStatement) && next.kind !== kind) all.push('\n');
+        if (next === undefined) return;
+        const kind = kindOf(statement);
+        if ((kind === StructureKind.ImportDeclaration || kind === StructureKind.VariableStatement || kind === 'text') && kindOf(next) !== kind) all.push('\n');
       });
       return project.createSourceFile(`/${name}`, { statements: all }, { overwrite: true });
     },
     print(file, header) {
-      file.formatText(FORMAT);
       return `// ${header}\n${file.getFullText().replace(/\n+$/, '')}\n`;
     },
   };
+}
+
+function kindOf(statement: string | StatementStructures): StructureKind | 'text' {
+  return typeof statement === 'string' ? 'text' : statement.kind;
+}
+
+/**
+ * An exported `const` as source text: `/** doc *\/`, then
+ * `export const <name> = <initializer>;`. Unlike a variable statement
+ * structure, the initializer's lines are kept as they are (a structure
+ * indents them once more), so a literal printed by `printLiteral` stays
+ * formatted.
+ */
+export function exportedConst(doc: string, name: string, initializer: string): string {
+  return `/** ${docText(doc)} */\nexport const ${name} = ${initializer};`;
 }
 
 /** A property name as written in TypeScript: bare when an identifier, else single-quoted. */

@@ -7,18 +7,18 @@
  * `ctx.services.audit` and `ctx.services.models`. Not emitted when no
  * resource is tracked.
  */
-import { ModuleDeclarationKind, type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
+import { ModuleDeclarationKind, type StatementStructures, StructureKind } from 'ts-morph';
 import type { Resource } from '../../model/model.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { printLiteral, type Literal } from '../ts-literal.js';
-import { createTsPrinter, quote } from '../ts-source.js';
+import { createTsPrinter, exportedConst, quote } from '../ts-source.js';
 
 /** Emit `audit.ts`, or null when no resource is tracked. */
 export function emitAudit(ctx: EmitContext): GeneratedFile | null {
   const tracked = ctx.model.resources.filter((r) => r.audit?.track === true);
   if (tracked.length === 0) return null;
   const printer = createTsPrinter();
-  const statements: StatementStructures[] = [];
+  const statements: (string | StatementStructures)[] = [];
   statements.push({ kind: StructureKind.ImportDeclaration,
     isTypeOnly: true,
     moduleSpecifier: `${ctx.runtime}/audit/index.js`,
@@ -26,15 +26,11 @@ export function emitAudit(ctx: EmitContext): GeneratedFile | null {
   });
   statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: './types.js', namedImports: ['Database'] });
 
-  statements.push({ kind: StructureKind.VariableStatement,
-    declarationKind: VariableDeclarationKind.Const,
-    isExported: true,
-    docs: ['The audit configuration of each tracked resource (SPEC 6.1 rule 4), for `audit({ tracked: trackedResources })`.'],
-    declarations: [{
-      name: 'trackedResources',
-      initializer: `${printLiteral(Object.fromEntries(tracked.map((r) => [r.name, configLiteral(r)])))} as const satisfies Readonly<Record<string, TrackedResourceConfig>>`,
-    }],
-  });
+  statements.push(exportedConst(
+    'The audit configuration of each tracked resource (SPEC 6.1 rule 4), for `audit({ tracked: trackedResources })`.',
+    'trackedResources',
+    `${printLiteral(Object.fromEntries(tracked.map((r) => [r.name, configLiteral(r)])))} as const satisfies Readonly<Record<string, TrackedResourceConfig>>`,
+  ));
   statements.push({ kind: StructureKind.Interface,
     name: 'TrackedModels',
     isExported: true,

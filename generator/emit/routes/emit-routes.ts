@@ -4,19 +4,19 @@
  * files sorted by name; plus `RouteName` and `RouteParams` for typed URL
  * building.
  */
-import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
+import { type StatementStructures, StructureKind } from 'ts-morph';
 import type { InputField, Route } from '../../model/model.js';
 import { serializerName, validatorName } from '../../model/names.js';
 import { formatPosition } from '../../model/reporter.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { Code, printLiteral, type Literal } from '../ts-literal.js';
-import { createTsPrinter, quote } from '../ts-source.js';
+import { createTsPrinter, exportedConst, quote } from '../ts-source.js';
 import { validatorSchema } from '../validators/validator-schema.js';
 
 /** Emit `routes.ts` (see the module comment). */
 export function emitRoutes(ctx: EmitContext): GeneratedFile {
   const printer = createTsPrinter();
-  const statements: StatementStructures[] = [];
+  const statements: (string | StatementStructures)[] = [];
   const routes = ctx.model.routes;
   const validators = routes.filter((r) => validatorSchema(r) !== null).map((r) => validatorName(r.name));
   const serializers = [...new Set(routes.flatMap((r) => (r.output ? [serializerName(r.output.resource)] : [])))].sort();
@@ -25,12 +25,7 @@ export function emitRoutes(ctx: EmitContext): GeneratedFile {
   if (serializers.length > 0) statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: './serializers.js', namedImports: serializers });
   if (validators.length > 0) statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: './validators.js', namedImports: [...validators].sort() });
 
-  statements.push({ kind: StructureKind.VariableStatement,
-    declarationKind: VariableDeclarationKind.Const,
-    isExported: true,
-    docs: ['Every route, in schema order (files sorted by name, then YAML order).'],
-    declarations: [{ name: 'routes', initializer: `${printLiteral(routes.map(routeLiteral))} as const satisfies RouteTable` }],
-  });
+  statements.push(exportedConst('Every route, in schema order (files sorted by name, then YAML order).', 'routes', `${printLiteral(routes.map(routeLiteral))} as const satisfies RouteTable`));
   statements.push({ kind: StructureKind.TypeAlias,
     name: 'RouteName',
     isExported: true,

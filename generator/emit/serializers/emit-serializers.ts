@@ -44,10 +44,10 @@ function body(resource: Resource): string[] {
   const json = resourceTypeNames(resource.name).json;
   const firstOptional = fields.findIndex((f) => f.omitEmpty);
   if (firstOptional === -1) {
-    return [`return {\n${fields.map((f) => `${propertyName(f.json)}: ${value(f, false)},\n`).join('')}};`];
+    return [`return {\n${fields.map((f) => `  ${propertyName(f.json)}: ${value(f, false)},\n`).join('')}};`];
   }
   const head = fields.slice(0, firstOptional);
-  const statements = [`const json = {${head.map((f) => `\n${propertyName(f.json)}: ${value(f, false)},`).join('')}${head.length ? '\n' : ''}} as ${json};`];
+  const statements = [`const json = {${head.map((f) => `\n  ${propertyName(f.json)}: ${value(f, false)},`).join('')}${head.length ? '\n' : ''}} as ${json};`];
   for (const f of fields.slice(firstOptional)) {
     const target = `json${/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(f.json) ? `.${f.json}` : `[${propertyName(f.json)}]`}`;
     statements.push(f.omitEmpty ? `if (${present(f)}) ${target} = ${value(f, true)};` : `${target} = ${value(f, false)};`);
