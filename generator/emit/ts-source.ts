@@ -3,24 +3,24 @@
  * fixed formatting (two spaces, single quotes, LF), and printing with the
  * generated-file header on line 1.
  */
-import { IndentationText, NewLineKind, Project, QuoteKind, StructureKind, type SourceFile, type StatementStructures } from 'ts-morph';
+import { IndentationText, NewLineKind, Project, QuoteKind, StructureKind, type StatementStructures } from 'ts-morph';
 
-/** Creates source files and prints them deterministically. */
+/** Prints generated TypeScript files deterministically. */
 export interface TsPrinter {
   /**
-   * A new source file named `name` (only used inside the in-memory project) made of `statements` (structures, or source text for
-   * a statement) in one step: the file is printed and parsed once, however
-   * many statements it has (adding them one by one re-parses the file each
-   * time — quadratic).
+   * The text of a file made of `statements` — structures, or source text
+   * for a statement — with `// <header>` as line 1 and a final newline.
+   *
+   * Each run of structures is printed by ts-morph in one step (printed and
+   * parsed once, however many statements it has: adding them one by one
+   * re-parses the file each time, which is quadratic); text statements are
+   * spliced in as they are, never parsed. Not passed through the formatter
+   * either: the emitters produce formatted text, which the generator's tests
+   * check with {@link formatTs}. Blank lines go where adding the statements
+   * one by one puts them: between statements, except between consecutive
+   * imports (and as the structure printer decides inside a run).
    */
-  fromStatements(name: string, statements: readonly (string | StatementStructures)[]): SourceFile;
-  /**
-   * The file's text with `// <header>` as line 1 and a final newline. Not
-   * passed through the formatter (a second parse and a pass that cost more
-   * than printing): the emitters produce formatted text, which the
-   * generator's tests check with {@link formatTs}.
-   */
-  print(file: SourceFile, header: string): string;
+  print(name: string, statements: readonly (string | StatementStructures)[], header: string): string;
 }
 
 /** The formatting every generated TypeScript file gets. */
@@ -54,28 +54,31 @@ export function formatTs(text: string): string {
 /** A printer over a fresh in-memory ts-morph project. */
 export function createTsPrinter(): TsPrinter {
   const project = newProject();
+  const printRun = (name: string, run: readonly StatementStructures[]): string => {
+    // The structure printer leaves no blank line after an import or variable statement followed by another kind of statement.
+    const spaced: (string | StatementStructures)[] = [];
+    run.forEach((statement, i) => {
+      const next = run[i + 1];
+      spaced.push(statement);
+      if (next !== undefined && (statement.kind === StructureKind.ImportDeclaration || statement.kind === StructureKind.VariableStatement) && next.kind !== statement.kind) spaced.push('\n');
+    });
+    const text = project.createSourceFile(`/${name}`, { statements: spaced }, { overwrite: true }).getFullText();
+    return text.replace(/\n+$/, '');
+  };
   return {
-    fromStatements(name, statements) {
-      // Blank lines where adding the statements one by one puts them, and the structure printer does not:
-      // after the imports, and after a variable statement followed by another kind of statement.
-      const all: (string | StatementStructures)[] = [];
-      statements.forEach((statement, i) => {
-        const next = statements[i + 1];
-        all.push(statement);
-        if (next === undefined) return;
-        const kind = kindOf(statement);
-        if ((kind === StructureKind.ImportDeclaration || kind === StructureKind.VariableStatement || kind === 'text') && kindOf(next) !== kind) all.push('\n');
-      });
-      return project.createSourceFile(`/${name}`, { statements: all }, { overwrite: true });
-    },
-    print(file, header) {
-      return `// ${header}\n${file.getFullText().replace(/\n+$/, '')}\n`;
+    print(name, statements, header) {
+      const pieces: string[] = [];
+      let run: StatementStructures[] = [];
+      for (const statement of statements) {
+        if (typeof statement !== 'string') { run.push(statement); continue; }
+        if (run.length > 0) pieces.push(printRun(name, run));
+        run = [];
+        pieces.push(statement);
+      }
+      if (run.length > 0) pieces.push(printRun(name, run));
+      return `// ${header}\n${pieces.join('\n\n')}\n`;
     },
   };
-}
-
-function kindOf(statement: string | StatementStructures): StructureKind | 'text' {
-  return typeof statement === 'string' ? 'text' : statement.kind;
 }
 
 /**

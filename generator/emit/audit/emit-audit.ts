@@ -57,7 +57,7 @@ export function emitAudit(ctx: EmitContext): GeneratedFile | null {
       }],
     });
   }
-  return { path: 'audit.ts', content: printer.print(printer.fromStatements('audit.ts', statements), ctx.header) };
+  return { path: 'audit.ts', content: printer.print('audit.ts', statements, ctx.header) };
 }
 
 function configLiteral(resource: Resource): Literal {

@@ -34,7 +34,7 @@ export function emitHandlers(ctx: EmitContext): GeneratedFile {
       docs: [docText(`${r.method} ${r.path}${r.summary ? ` — ${r.summary}` : ''}`)],
     })),
   });
-  return { path: 'handlers.ts', content: printer.print(printer.fromStatements('handlers.ts', statements), ctx.header) };
+  return { path: 'handlers.ts', content: printer.print('handlers.ts', statements, ctx.header) };
 }
 
 function outputType(route: Route): string {

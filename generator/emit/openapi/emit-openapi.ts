@@ -52,10 +52,18 @@ function problemResponse(description: string): OpenAPIV3_1.ResponseObject {
 export function emitOpenApi(ctx: EmitContext): GeneratedFile {
   const routes = ctx.model.routes.filter((r) => r.result !== 'page');
   const paths: Record<string, Record<string, OpenAPIV3_1.OperationObject>> = {};
-  for (const path of [...new Set(routes.map((r) => r.path))].sort()) {
+  const byPath = new Map<string, Map<string, Route>>();
+  for (const route of routes) {
+    const methods = byPath.get(route.path) ?? new Map<string, Route>();
+    byPath.set(route.path, methods);
+    const method = route.method.toLowerCase();
+    if (!methods.has(method)) methods.set(method, route);
+  }
+  for (const path of [...byPath.keys()].sort()) {
     const item: Record<string, OpenAPIV3_1.OperationObject> = {};
+    const methods = byPath.get(path)!;
     for (const method of METHOD_ORDER) {
-      const route = routes.find((r) => r.path === path && r.method.toLowerCase() === method);
+      const route = methods.get(method);
       if (route) item[method] = operation(route);
     }
     paths[path] = item;

@@ -35,7 +35,7 @@ export function emitSerializers(ctx: EmitContext): GeneratedFile {
       statements: body(resource),
     });
   }
-  return { path: 'serializers.ts', content: printer.print(printer.fromStatements('serializers.ts', statements), ctx.header) };
+  return { path: 'serializers.ts', content: printer.print('serializers.ts', statements, ctx.header) };
 }
 
 /** One object literal when no field is omitted conditionally; else the literal up to the first such field, then assignments in order. */

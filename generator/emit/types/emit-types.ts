@@ -66,7 +66,7 @@ export function emitTypes(ctx: EmitContext): GeneratedFile {
       }],
     });
   }
-  return { path: 'types.ts', content: printer.print(printer.fromStatements('types.ts', statements), ctx.header) };
+  return { path: 'types.ts', content: printer.print('types.ts', statements, ctx.header) };
 }
 
 function resourceStatements(resource: Resource): StatementStructures[] {
