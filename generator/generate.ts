@@ -3,23 +3,12 @@
  */
 import { relative, resolve, sep } from 'node:path';
 import { Diagnostics, type SchemaDiagnostic } from './diagnostics.js';
-import { emitAudit } from './emit/audit/emit-audit.js';
-import { emitClient } from './emit/client/emit-client.js';
 import type { EmitContext, GeneratedFile } from './emit/context.js';
-import { emitHandlers } from './emit/handlers/emit-handlers.js';
-import { emitMigrations, MIGRATIONS_DIR, SNAPSHOT_FILE } from './emit/migrations/emit-migrations.js';
-import { emitOpenApi } from './emit/openapi/emit-openapi.js';
-import { emitPluginList } from './emit/plugins/emit-plugin-list.js';
-import { emitRoutes } from './emit/routes/emit-routes.js';
-import { emitSerializers } from './emit/serializers/emit-serializers.js';
-import { emitTypes } from './emit/types/emit-types.js';
-import { emitValidators } from './emit/validators/emit-validators.js';
-import { loadSchema } from './load/load-schema.js';
 import { readProjectConfig } from './load/project-config.js';
-import { buildModel } from './model/build-model.js';
-import { compareTree, diffText } from './write/compare.js';
+import { applyComparison, compareTree, diffText } from './write/compare.js';
 import { readTree } from './write/disk-tree.js';
 import { headerText } from './write/header.js';
+import { inputsKey, recordMatches, recordPath, saveRecord } from './write/run-record.js';
 import { writeTree } from './write/write-tree.js';
 
 /** Options of {@link generate}. Paths are relative to `root` unless absolute. */
@@ -47,6 +36,12 @@ export interface GenerateOptions {
    * `bindery/runtime` when package.json says `"bindery": { "plugin": true }`.
    */
   runtimeImport?: string;
+  /**
+   * Use the record of the last successful run (`node_modules/.cache/bindery/`)
+   * to answer "up to date" without generating when neither the inputs nor the
+   * output folder changed since. Default true.
+   */
+  useRecord?: boolean;
 }
 
 /** The outcome of {@link generate}. */
@@ -85,36 +80,37 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const diagnostics = new Diagnostics();
 
   const project = await readProjectConfig(root, diagnostics);
+  const runtimeDir = posix(relative(outDir, resolve(root, options.runtimeDir ?? 'runtime')));
+  const runtimeImport = options.runtimeImport ?? (project.isPlugin && options.runtimeDir === undefined ? 'bindery/runtime' : undefined);
+  const runtime = runtimeImport ?? (runtimeDir.startsWith('.') ? runtimeDir : `./${runtimeDir}`);
+  const augmentServices = options.augmentServices ?? !project.isPlugin;
+  const allowDestructive = options.allowDestructive ?? false;
+  const disk = await readTree(outDir);
+
+  // Nothing changed since the last successful run: the output is what it was.
+  const record = options.useRecord === false || options.rebuildSnapshot === true || diagnostics.any ? null : await recordPath(root, outDir);
+  const key = record ? await inputsKey(root, schemaDir, { schema: posix(relative(root, schemaDir)), outName, runtime, augmentServices, allowDestructive }) : '';
+  if (record && await recordMatches(record, key, disk)) return { ok: true, diagnostics: [], changed: [], diff: '' };
+
+  // The heavy modules (yaml, ajv, ts-morph) load only when there is work to do.
+  const [{ loadSchema }, { buildModel }, emit] = await Promise.all([
+    import('./load/load-schema.js'), import('./model/build-model.js'), import('./emit/emit-all.js'),
+  ]);
   const files = await loadSchema(root, schemaDir, diagnostics);
   const model = diagnostics.any ? undefined : buildModel(files, diagnostics, project.pluginTables);
   if (!model) return failed(diagnostics);
 
-  const disk = await readTree(outDir);
-  const runtimeDir = posix(relative(outDir, resolve(root, options.runtimeDir ?? 'runtime')));
-  const runtimeImport = options.runtimeImport ?? (project.isPlugin && options.runtimeDir === undefined ? 'bindery/runtime' : undefined);
-  const ctx: EmitContext = {
-    model,
-    header: headerText(posix(relative(root, schemaDir))),
-    runtime: runtimeImport ?? (runtimeDir.startsWith('.') ? runtimeDir : `./${runtimeDir}`),
-    augmentServices: options.augmentServices ?? !project.isPlugin,
-  };
-  const migrations = emitMigrations(ctx, {
-    outDir: outName,
-    snapshotText: disk.get(SNAPSHOT_FILE),
-    migrations: [...disk.keys()].filter((p) => /^migrations\/[^/]+\.sql$/.test(p)).map((p) => p.slice(MIGRATIONS_DIR.length + 1, -4)),
-    read: (name) => disk.get(`${MIGRATIONS_DIR}/${name}.sql`), rebuildSnapshot: options.rebuildSnapshot ?? false,
-  }, options.allowDestructive ?? false, diagnostics);
-  if (diagnostics.any) return failed(diagnostics);
-
-  const audit = emitAudit(ctx);
-  const generated: GeneratedFile[] = [
-    emitTypes(ctx), emitSerializers(ctx), emitValidators(ctx), emitRoutes(ctx), emitHandlers(ctx), emitOpenApi(ctx), emitClient(ctx), ...(audit ? [audit] : []), ...migrations,
-    ...(project.plugins !== undefined ? [emitPluginList(project.plugins, ctx.runtime)] : []),
-  ];
+  const ctx: EmitContext = { model, header: headerText(posix(relative(root, schemaDir))), runtime, augmentServices };
+  const generated: GeneratedFile[] | null = emit.emitAll(ctx, { outName, disk, plugins: project.plugins, allowDestructive, rebuildSnapshot: options.rebuildSnapshot ?? false }, diagnostics);
+  if (!generated) return failed(diagnostics);
   const comparison = compareTree(generated, disk);
   const changed = [...comparison.write.map((f) => f.path), ...comparison.remove].sort().map((p) => `${outName}/${p}`);
-  if (options.check) return { ok: true, diagnostics: [], changed, diff: diffText(comparison, disk, outName) };
+  if (options.check) {
+    if (record && changed.length === 0) await saveRecord(record, key, disk);
+    return { ok: true, diagnostics: [], changed, diff: diffText(comparison, disk, outName) };
+  }
   await writeTree(outDir, comparison);
+  if (record) await saveRecord(record, key, applyComparison(disk, comparison));
   return { ok: true, diagnostics: [], changed, diff: '' };
 }
 

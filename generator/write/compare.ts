@@ -26,6 +26,14 @@ export function compareTree(files: readonly GeneratedFile[], disk: FileTree): Co
   };
 }
 
+/** The tree as it is once `comparison` is applied to `disk`. */
+export function applyComparison(disk: FileTree, comparison: Comparison): FileTree {
+  const tree = new Map(disk);
+  for (const file of comparison.write) tree.set(file.path, file.content);
+  for (const path of comparison.remove) tree.delete(path);
+  return tree;
+}
+
 /**
  * A unified diff of every change, old (`a/<outDir>/…`, the disk) to new
  * (`b/<outDir>/…`, what the schema produces); a missing side is `/dev/null`.

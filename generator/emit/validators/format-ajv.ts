@@ -42,13 +42,16 @@ export function formatAjvCode(code: string): string {
   const raw = code.split('\n');
   const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard);
   const lines: (Line | string | null)[] = [];
+  // Many lines repeat verbatim (`errors++;`, `}`): tokenized once.
+  const known = new Map<string, Line>();
   for (const text of raw) {
     const trimmed = text.trim();
     if (trimmed === '') lines.push(null);
     else if (SCHEMA_LINE.test(trimmed)) lines.push(trimmed);
     else {
-      const line = tokenize(scanner, trimmed);
+      const line = known.get(trimmed) ?? tokenize(scanner, trimmed);
       if (!line) return formatTs(code).replace(/\n+$/, '');
+      known.set(trimmed, line);
       lines.push(line);
     }
   }
@@ -89,14 +92,22 @@ export function formatAjvCode(code: string): string {
   }
 
   const out: string[] = [];
+  const built = new Map<Line, string>();
+  const indents: string[] = [];
+  const indent = (n: number): string => (indents[n] ??= '  '.repeat(n));
   depth = 0;
   for (const line of lines) {
     if (line === null) { out.push(''); continue; }
-    if (typeof line === 'string') { out.push(`${'  '.repeat(depth)}${spaceSchemaLine(line)}`); continue; }
-    const gaps = spacing.get(line.shape)!;
-    let text = '  '.repeat(depth - (line.closes ? 1 : 0));
-    for (let t = 0; t < line.tokens.length; t++) text += gaps[t]! + line.tokens[t]!;
-    out.push(text);
+    if (typeof line === 'string') { out.push(indent(depth) + spaceSchemaLine(line)); continue; }
+    let text = built.get(line);
+    if (text === undefined) {
+      const gaps = spacing.get(line.shape)!;
+      const parts: string[] = [];
+      for (let t = 0; t < line.tokens.length; t++) parts.push(gaps[t]!, line.tokens[t]!);
+      text = parts.join('');
+      built.set(line, text);
+    }
+    out.push(indent(depth - (line.closes ? 1 : 0)) + text);
     depth += line.delta;
   }
   return out.join('\n');
@@ -154,18 +165,19 @@ function gapsOf(scanner: ts.Scanner, text: string, tokens: readonly string[]): s
 function spaceSchemaLine(line: string): string {
   const match = SCHEMA_LINE.exec(line)!;
   const json = match[1]!;
-  let out = line.slice(0, line.length - json.length - 1);
+  const out: string[] = [line.slice(0, line.length - json.length - 1)];
   for (let i = 0; i < json.length; i++) {
     const c = json[i]!;
     if (c === '"') {
       let j = i + 1;
       while (json[j] !== '"') j += json[j] === '\\' ? 2 : 1;
-      out += json.slice(i, j + 1);
+      out.push(json.slice(i, j + 1));
       i = j;
-    } else if (c === '{') out += json[i + 1] === '}' ? '{' : '{ ';
-    else if (c === '}') out += json[i - 1] === '{' ? '}' : ' }';
-    else if (c === ':' || c === ',') out += `${c} `;
-    else out += c;
+    } else if (c === '{') out.push(json[i + 1] === '}' ? '{' : '{ ');
+    else if (c === '}') out.push(json[i - 1] === '{' ? '}' : ' }');
+    else if (c === ':' || c === ',') out.push(`${c} `);
+    else out.push(c);
   }
-  return `${out};`;
+  out.push(';');
+  return out.join('');
 }

@@ -1,0 +1,50 @@
+/**
+ * Every emitter in turn: the generated files of a model. Loaded by
+ * `generate` only when there is work to do (it pulls in ajv and ts-morph).
+ */
+import type { Diagnostics } from '../diagnostics.js';
+import type { FileTree } from '../write/disk-tree.js';
+import { emitAudit } from './audit/emit-audit.js';
+import { emitClient } from './client/emit-client.js';
+import type { EmitContext, GeneratedFile } from './context.js';
+import { emitHandlers } from './handlers/emit-handlers.js';
+import { emitMigrations, MIGRATIONS_DIR, SNAPSHOT_FILE } from './migrations/emit-migrations.js';
+import { emitOpenApi } from './openapi/emit-openapi.js';
+import { emitPluginList } from './plugins/emit-plugin-list.js';
+import { emitRoutes } from './routes/emit-routes.js';
+import { emitSerializers } from './serializers/emit-serializers.js';
+import { emitTypes } from './types/emit-types.js';
+import { emitValidators } from './validators/emit-validators.js';
+
+/** What the emitters need besides the model. */
+export interface EmitInputs {
+  /** Output folder relative to the root, e.g. `generated`. */
+  readonly outName: string;
+  /** The output folder as it is (the migration snapshot and history are read from it). */
+  readonly disk: FileTree;
+  /** The app's plugin packages (package.json `bindery.plugins`), or undefined for none. */
+  readonly plugins: readonly string[] | undefined;
+  /** Allow a destructive migration. */
+  readonly allowDestructive: boolean;
+  /** Re-derive the snapshot from the migration files (docs/database.md "When a migration fails"). */
+  readonly rebuildSnapshot: boolean;
+}
+
+/**
+ * The generated files, or null when a migration problem was added to
+ * `diagnostics` (nothing must be written then).
+ */
+export function emitAll(ctx: EmitContext, inputs: EmitInputs, diagnostics: Diagnostics): GeneratedFile[] | null {
+  const migrations = emitMigrations(ctx, {
+    outDir: inputs.outName,
+    snapshotText: inputs.disk.get(SNAPSHOT_FILE),
+    migrations: [...inputs.disk.keys()].filter((p) => /^migrations\/[^/]+\.sql$/.test(p)).map((p) => p.slice(MIGRATIONS_DIR.length + 1, -4)),
+    read: (name) => inputs.disk.get(`${MIGRATIONS_DIR}/${name}.sql`), rebuildSnapshot: inputs.rebuildSnapshot,
+  }, inputs.allowDestructive, diagnostics);
+  if (diagnostics.any) return null;
+  const audit = emitAudit(ctx);
+  return [
+    emitTypes(ctx), emitSerializers(ctx), emitValidators(ctx), emitRoutes(ctx), emitHandlers(ctx), emitOpenApi(ctx), emitClient(ctx), ...(audit ? [audit] : []), ...migrations,
+    ...(inputs.plugins !== undefined ? [emitPluginList(inputs.plugins, ctx.runtime)] : []),
+  ];
+}

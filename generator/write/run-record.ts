@@ -1,0 +1,136 @@
+/**
+ * The record of the last successful `generate`: a fingerprint of everything
+ * the output depends on (the generator's own code, the options, package.json,
+ * the schema files) and a hash of every file of the output folder as that run
+ * left it. When both still match, the output cannot have changed, and
+ * `generate` (with or without `--check`) answers "up to date" without
+ * loading, compiling or printing anything (see docs/generator.md, "Speed").
+ *
+ * The record lives in `<root>/node_modules/.cache/bindery/` (only when the
+ * project has a `node_modules` folder); it is a cache: deleting it costs one
+ * full run, and any unreadable or foreign record is ignored.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FileTree } from './disk-tree.js';
+
+const RECORD_VERSION = 1;
+const GENERATOR_DIR = fileURLToPath(new URL('../', import.meta.url));
+const REPO_DIR = fileURLToPath(new URL('../../', import.meta.url));
+/** Runtime modules the emitters import (their code shapes the output). */
+const RUNTIME_INPUTS = ['runtime/validation', 'runtime/routing/route-table.ts'];
+/** Packages whose version shapes the output. */
+const PACKAGES = ['ajv', 'ajv-formats', 'ts-morph', 'yaml'];
+
+/** Where a project's record for one output folder lives, or null when the project has no `node_modules`. */
+export async function recordPath(root: string, outDir: string): Promise<string | null> {
+  try {
+    await readdir(join(root, 'node_modules'));
+  } catch {
+    return null;
+  }
+  return join(root, 'node_modules', '.cache', 'bindery', `generate-${sha(outDir).slice(0, 16)}.json`);
+}
+
+/**
+ * The fingerprint of a run's inputs: the generator's code (every file under
+ * `generator/`, the runtime modules it reads, the versions of ajv, ts-morph
+ * and yaml), `settings` (the resolved options, as JSON), the project's
+ * package.json and every file of the schema folder (names and bytes).
+ */
+export async function inputsKey(root: string, schemaDir: string, settings: unknown): Promise<string> {
+  const hash = createHash('sha256');
+  hash.update(`v${RECORD_VERSION}\0${await generatorFingerprint()}\0${JSON.stringify(settings)}\0`);
+  hash.update(await readOptional(join(root, 'package.json')));
+  let names: string[] = [];
+  try {
+    names = (await readdir(schemaDir, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  for (const name of names) hash.update(`\0${name}\0`).update(await readFile(join(schemaDir, name)));
+  return hash.digest('hex');
+}
+
+/** Hashes of every file of a tree, by path. */
+export function treeHashes(tree: FileTree): Record<string, string> {
+  const hashes: Record<string, string> = {};
+  for (const [path, text] of tree) hashes[path] = sha(text);
+  return hashes;
+}
+
+/** Whether the record at `path` was made for `key` and the tree is still exactly as that run left it. */
+export async function recordMatches(path: string, key: string, tree: FileTree): Promise<boolean> {
+  let record: { version?: unknown; key?: unknown; tree?: Record<string, string> };
+  try {
+    record = JSON.parse(await readFile(path, 'utf8')) as typeof record;
+  } catch {
+    return false;
+  }
+  if (record.version !== RECORD_VERSION || record.key !== key || typeof record.tree !== 'object' || record.tree === null) return false;
+  const recorded = Object.keys(record.tree);
+  if (recorded.length !== tree.size) return false;
+  for (const [file, text] of tree) if (record.tree[file] !== sha(text)) return false;
+  return true;
+}
+
+/** Save the record of a successful run; failures (a read-only folder) are ignored: the record is only a cache. */
+export async function saveRecord(path: string, key: string, tree: FileTree): Promise<void> {
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    const temporary = `${path}.${process.pid}.tmp`;
+    await writeFile(temporary, JSON.stringify({ version: RECORD_VERSION, key, tree: treeHashes(tree) }));
+    await rename(temporary, path);
+  } catch {
+    // A cache that cannot be written only costs the next run its shortcut.
+  }
+}
+
+let fingerprint: Promise<string> | undefined;
+
+function generatorFingerprint(): Promise<string> {
+  fingerprint ??= (async () => {
+    const hash = createHash('sha256');
+    const files = [...await listFiles(GENERATOR_DIR), ...(await Promise.all(RUNTIME_INPUTS.map((p) => listFiles(join(REPO_DIR, p))))).flat()].sort();
+    for (const file of files) hash.update(`\0${file}\0`).update(await readFile(file));
+    for (const name of PACKAGES) {
+      const version = await readOptional(join(REPO_DIR, 'node_modules', name, 'package.json'));
+      hash.update(`\0${name}\0${(/"version"\s*:\s*"([^"]*)"/.exec(version) ?? [])[1] ?? ''}`);
+    }
+    return hash.digest('hex');
+  })();
+  return fingerprint;
+}
+
+async function listFiles(path: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(path, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR') return [path];
+    if (code === 'ENOENT') return [];
+    throw error;
+  }
+  const files: string[] = [];
+  for (const entry of entries) {
+    const full = join(path, entry.name);
+    if (entry.isDirectory()) files.push(...await listFiles(full));
+    else if (entry.isFile()) files.push(full);
+  }
+  return files;
+}
+
+async function readOptional(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function sha(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
