@@ -3,12 +3,13 @@
  * table (copy them into docs/benchmarks.md with the machine line).
  *
  * Environment: BENCH_SECONDS (per measurement, default 5), BENCH_ROUNDS (default 5 for notes, 3 for audit),
- * BENCH_CONNECTIONS (default 50). Pass suite names to run only some:
+ * BENCH_CONNECTIONS (default 50), BENCH_GENERATOR_SIZES (routes, default 50,200,1000). Pass suite names to run only some:
  * `npm run bench -- notes`.
  */
 import { cpus, totalmem } from 'node:os';
 import { median, runNotesBench, VERDICT_SERVER } from './notes-binding.js';
 import { runAuditBench } from './audit-writes.js';
+import { runGeneratorBench } from './generator.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -45,4 +46,15 @@ if (runs('audit')) {
   log('|---|---:|---:|---:|---:|');
   for (const r of rows) log(`| ${r.name} | ${r.plain.toFixed(0)} ${r.unit} | ${r.audited.toFixed(0)} ${r.unit} | ${r.ratio.toFixed(2)}× | ≤ ${r.target}× ${r.ratio <= r.target ? 'met' : 'NOT met'} |`);
   log('');
+}
+
+if (runs('generator')) {
+  const sizes = (process.env.BENCH_GENERATOR_SIZES ?? '50,200,1000').split(',').map(Number);
+  const generatorRounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  log(`bindery generate on synthetic schemas (one resource per five routes), fresh processes, medians of ${generatorRounds}`);
+  const { rows, tscMs, tscRoutes } = await runGeneratorBench({ sizes, rounds: generatorRounds }, log);
+  log('\n| routes | resources | run | wall s | CPU s | peak RSS MB |');
+  log('|---:|---:|---|---:|---:|---:|');
+  for (const r of rows) log(`| ${r.routes} | ${r.resources} | ${r.run} | ${(r.wallMs / 1000).toFixed(2)} | ${(r.cpuMs / 1000).toFixed(2)} | ${Math.round(r.maxRssMb)} |`);
+  log(`\n\`tsc --noEmit\` of the ${tscRoutes}-route generated tree: ${(tscMs / 1000).toFixed(1)} s wall.\n`);
 }

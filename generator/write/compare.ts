@@ -6,6 +6,13 @@ import { createTwoFilesPatch } from 'diff';
 import type { GeneratedFile } from '../emit/context.js';
 import type { FileTree } from './disk-tree.js';
 
+/**
+ * Files bigger than this (characters, old and new together) get a summary
+ * instead of a line diff: jsdiff's cost grows with the product of the
+ * sizes in the worst case.
+ */
+export const DIFF_LIMIT = 400_000;
+
 /** Folder of append-only migrations: files there that were not generated this run are history, not stale. */
 const HISTORY = 'migrations/';
 
@@ -46,6 +53,10 @@ export function diffText(comparison: Comparison, disk: FileTree, outDir: string)
     ...comparison.remove.map((path) => ({ path, before: disk.get(path), after: undefined })),
   ].sort((a, b) => (a.path < b.path ? -1 : 1));
   for (const { path, before, after } of changes) {
+    if ((before?.length ?? 0) + (after?.length ?? 0) > DIFF_LIMIT) {
+      patches.push(summary(`${outDir}/${path}`, before, after));
+      continue;
+    }
     const patch = createTwoFilesPatch(
       before === undefined ? '/dev/null' : `a/${outDir}/${path}`,
       after === undefined ? '/dev/null' : `b/${outDir}/${path}`,
@@ -59,4 +70,21 @@ export function diffText(comparison: Comparison, disk: FileTree, outDir: string)
     patches.push(patch.replace(/^=+\n/, ''));
   }
   return patches.join('');
+}
+
+/** The stand-in for the diff of a large file: sizes and the first line that differs. */
+function summary(path: string, before: string | undefined, after: string | undefined): string {
+  const old = before?.split('\n') ?? [];
+  const now = after?.split('\n') ?? [];
+  let line = 0;
+  while (line < old.length && line < now.length && old[line] === now[line]) line++;
+  const size = (lines: string[], text: string | undefined) => (text === undefined ? 'absent' : `${lines.length} lines`);
+  return [
+    `--- ${before === undefined ? '/dev/null' : `a/${path}`}`,
+    `+++ ${after === undefined ? '/dev/null' : `b/${path}`}`,
+    `@@ too large to diff (over ${DIFF_LIMIT} characters): ${size(old, before)} on disk, ${size(now, after)} generated; first difference at line ${line + 1} @@`,
+    ...(line < old.length ? [`-${old[line]}`] : []),
+    ...(line < now.length ? [`+${now[line]}`] : []),
+    '',
+  ].join('\n');
 }

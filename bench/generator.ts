@@ -1,0 +1,124 @@
+/**
+ * The generator at scale (`npm run bench -- generator`): `bindery generate`
+ * on synthetic schemas of 50, 200 and 1,000 routes (one resource per five
+ * routes; test/support/synthetic-schema.ts), each run a fresh process:
+ *
+ * - cold: no `generated/`, no run record;
+ * - unchanged: `generate` again (the run record answers);
+ * - check: `generate --check` on the unchanged tree (the record answers);
+ * - check, no record: `generate --check` with the record deleted (what CI
+ *   does on a fresh clone: the whole pipeline, nothing written);
+ *
+ * wall time, CPU time (user + system) and peak RSS, medians of `rounds`
+ * processes; then `tsc --noEmit` over the largest generated tree.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeSyntheticSchema } from '../test/support/synthetic-schema.js';
+
+const REPO = fileURLToPath(new URL('../', import.meta.url));
+const BINDERY = join(REPO, 'bin/bindery.mjs');
+const MEASURE = join(REPO, 'bench/support/measure-child.mjs');
+
+/** One measured process. */
+export interface Sample {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  readonly maxRssKb: number;
+  readonly exitCode: number | null;
+}
+
+/** The medians of one case. */
+export interface GeneratorRow {
+  readonly routes: number;
+  readonly resources: number;
+  readonly run: string;
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  readonly maxRssMb: number;
+}
+
+const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Run `node <script> <args>` in `cwd` as a fresh process; wall time from here, CPU and peak RSS from the process itself. */
+export async function measure(cwd: string, script: string, args: readonly string[]): Promise<Sample> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [MEASURE, script, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+  let usage = '';
+  let stderr = '';
+  (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => { usage += chunk.toString(); });
+  child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  const exitCode = await new Promise<number | null>((done) => child.on('close', done));
+  const wallMs = performance.now() - started;
+  const parsed = JSON.parse(usage.trim().split('\n').pop() || '{}') as { cpuMs?: number; maxRssKb?: number };
+  if (parsed.cpuMs === undefined) throw new Error(`bench: ${script} ${args.join(' ')} gave no figures (exit ${exitCode}): ${stderr}`);
+  return { wallMs, cpuMs: parsed.cpuMs, maxRssKb: parsed.maxRssKb!, exitCode };
+}
+
+/** A project folder with a synthetic schema and an empty `node_modules` (where the run record goes). */
+export async function syntheticProject(routes: number): Promise<{ root: string; resources: number }> {
+  const resources = Math.max(1, Math.round(routes / 5));
+  const root = await mkdtemp(join(tmpdir(), `bindery-bench-gen-${routes}-`));
+  await writeFile(join(root, 'package.json'), '{ "type": "module", "private": true }\n');
+  await mkdir(join(root, 'node_modules'));
+  await writeSyntheticSchema(join(root, 'schema'), { resources, routes });
+  return { root, resources };
+}
+
+/**
+ * Run the cases for each size and return the rows; `log` gets progress lines.
+ * @throws {Error} when a run fails (exit code other than 0).
+ */
+export async function runGeneratorBench(options: { sizes: readonly number[]; rounds: number }, log: (line: string) => void): Promise<{ rows: GeneratorRow[]; tscMs: number; tscRoutes: number }> {
+  const rows: GeneratorRow[] = [];
+  let tscMs = 0;
+  const largest = Math.max(...options.sizes);
+  for (const routes of options.sizes) {
+    const { root, resources } = await syntheticProject(routes);
+    const samples = new Map<string, Sample[]>();
+    const record = join(root, 'node_modules/.cache');
+    const take = async (run: string, args: string[], before?: () => Promise<void>): Promise<void> => {
+      await before?.();
+      const sample = await measure(root, BINDERY, args);
+      if (sample.exitCode !== 0) throw new Error(`bench: bindery ${args.join(' ')} exited with ${sample.exitCode} (${routes} routes)`);
+      samples.set(run, [...(samples.get(run) ?? []), sample]);
+    };
+    for (let round = 0; round < options.rounds; round++) {
+      log(`  ${routes} routes, round ${round + 1} of ${options.rounds}`);
+      await take('cold generate', ['generate'], async () => { await rm(join(root, 'generated'), { recursive: true, force: true }); await rm(record, { recursive: true, force: true }); });
+      await take('unchanged generate', ['generate']);
+      await take('check', ['generate', '--check']);
+      await take('check, no record (CI)', ['generate', '--check'], () => rm(record, { recursive: true, force: true }));
+    }
+    for (const [run, list] of samples) {
+      rows.push({ routes, resources, run, wallMs: median(list.map((s) => s.wallMs)), cpuMs: median(list.map((s) => s.cpuMs)), maxRssMb: median(list.map((s) => s.maxRssKb)) / 1024 });
+    }
+    if (routes === largest) tscMs = await timeTsc(root);
+    await rm(root, { recursive: true, force: true });
+  }
+  return { rows, tscMs, tscRoutes: largest };
+}
+
+/** Wall time of `tsc --noEmit` over the generated tree (strict settings, the runtime linked in). */
+async function timeTsc(root: string): Promise<number> {
+  await writeFile(join(root, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: {
+      target: 'ES2023', lib: ['ES2023'], module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'],
+      strict: true, noUncheckedIndexedAccess: true, isolatedModules: true, verbatimModuleSyntax: true, skipLibCheck: true, noEmit: true,
+    },
+    include: ['generated'],
+  }));
+  await symlink(join(REPO, 'runtime'), join(root, 'runtime'));
+  await rm(join(root, 'node_modules'), { recursive: true, force: true });
+  await symlink(join(REPO, 'node_modules'), join(root, 'node_modules'));
+  const started = performance.now();
+  const tsc = spawn(join(REPO, 'node_modules/.bin/tsc'), ['--noEmit', '-p', root], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  tsc.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+  const code = await new Promise<number | null>((done) => tsc.on('close', done));
+  if (code !== 0) throw new Error(`bench: tsc failed on the generated tree:\n${out.slice(0, 2000)}`);
+  return performance.now() - started;
+}
