@@ -6,12 +6,12 @@ import type { CompiledValidator } from '../runtime/routing/route-table.js';
 // ajv standalone code calls require() for format and helper functions.
 const require = createRequire(import.meta.url);
 
-const schema11 = { "properties": { "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "format": "email" }, { "maxLength": 255 }] } }, "required": ["email"] };
-const pattern0 = new RegExp("\\S", "u");
-const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-const func2 = require("ajv/dist/runtime/ucs2length").default;
+const linksForgot_schema = { "properties": { "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "format": "email" }, { "maxLength": 255 }] } }, "required": ["email"] };
+const linksForgot_pattern = new RegExp("\\S", "u");
+const linksForgot_formats = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+const linksForgot_func = require("ajv/dist/runtime/ucs2length").default;
 
-function validate10(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function linksForgot_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -28,7 +28,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.email !== undefined) {
       let data0 = data.email;
       if (typeof data0 === "string") {
-        if (!pattern0.test(data0)) {
+        if (!linksForgot_pattern.test(data0)) {
           const err1 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
           if (vErrors === null) {
             vErrors = [err1];
@@ -50,7 +50,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (typeof data0 === "string") {
-        if (!(formats0.test(data0))) {
+        if (!(linksForgot_formats.test(data0))) {
           const err3 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/format", keyword: "format", params: { format: "email" }, message: "must match format \"" + "email" + "\"" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -62,7 +62,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
       if (typeof data0 === "string") {
-        if (func2(data0) > 255) {
+        if (linksForgot_func(data0) > 255) {
           const err4 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
           if (vErrors === null) {
             vErrors = [err4];
@@ -75,13 +75,17 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate10.errors = vErrors;
+  linksForgot_validate.errors = vErrors;
   return errors === 0;
 }
+/** Validates the input of route `links.forgot` (POST /forgot-password): email. */
+export const linksForgot: CompiledValidator = linksForgot_validate;
 
-const schema12 = { "properties": { "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "minLength": 8 }, { "maxLength": 255 }, {}] } }, "required": ["password"] };
+const linksReset_schema = { "properties": { "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "minLength": 8 }, { "maxLength": 255 }, {}] } }, "required": ["password"] };
+const linksReset_pattern = new RegExp("\\S", "u");
+const linksReset_func = require("ajv/dist/runtime/ucs2length").default;
 
-function validate11(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function linksReset_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -98,7 +102,7 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.password !== undefined) {
       let data0 = data.password;
       if (typeof data0 === "string") {
-        if (!pattern0.test(data0)) {
+        if (!linksReset_pattern.test(data0)) {
           const err1 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
           if (vErrors === null) {
             vErrors = [err1];
@@ -120,7 +124,7 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (typeof data0 === "string") {
-        if (func2(data0) < 8) {
+        if (linksReset_func(data0) < 8) {
           const err3 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/minLength", keyword: "minLength", params: { limit: 8 }, message: "must NOT have fewer than 8 characters" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -132,7 +136,7 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
       if (typeof data0 === "string") {
-        if (func2(data0) > 255) {
+        if (linksReset_func(data0) > 255) {
           const err4 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
           if (vErrors === null) {
             vErrors = [err4];
@@ -145,13 +149,18 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate11.errors = vErrors;
+  linksReset_validate.errors = vErrors;
   return errors === 0;
 }
+/** Validates the input of route `links.reset` (POST /reset-password): password. */
+export const linksReset: CompiledValidator = linksReset_validate;
 
-const schema13 = { "properties": { "name": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "format": "email" }, { "maxLength": 255 }] }, "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "minLength": 8 }, { "maxLength": 255 }, {}] } }, "required": ["name", "email", "password"] };
+const accountsRegister_schema = { "properties": { "name": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "format": "email" }, { "maxLength": 255 }] }, "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "minLength": 8 }, { "maxLength": 255 }, {}] } }, "required": ["name", "email", "password"] };
+const accountsRegister_pattern = new RegExp("\\S", "u");
+const accountsRegister_func = require("ajv/dist/runtime/ucs2length").default;
+const accountsRegister_formats = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 
-function validate12(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function accountsRegister_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -188,7 +197,7 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.name !== undefined) {
       let data0 = data.name;
       if (typeof data0 === "string") {
-        if (!pattern0.test(data0)) {
+        if (!accountsRegister_pattern.test(data0)) {
           const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -210,7 +219,7 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (typeof data0 === "string") {
-        if (func2(data0) > 255) {
+        if (accountsRegister_func(data0) > 255) {
           const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
           if (vErrors === null) {
             vErrors = [err5];
@@ -225,7 +234,7 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.email !== undefined) {
       let data1 = data.email;
       if (typeof data1 === "string") {
-        if (!pattern0.test(data1)) {
+        if (!accountsRegister_pattern.test(data1)) {
           const err6 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
           if (vErrors === null) {
             vErrors = [err6];
@@ -247,7 +256,7 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (typeof data1 === "string") {
-        if (!(formats0.test(data1))) {
+        if (!(accountsRegister_formats.test(data1))) {
           const err8 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/format", keyword: "format", params: { format: "email" }, message: "must match format \"" + "email" + "\"" };
           if (vErrors === null) {
             vErrors = [err8];
@@ -259,7 +268,7 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
       if (typeof data1 === "string") {
-        if (func2(data1) > 255) {
+        if (accountsRegister_func(data1) > 255) {
           const err9 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
           if (vErrors === null) {
             vErrors = [err9];
@@ -274,7 +283,7 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.password !== undefined) {
       let data2 = data.password;
       if (typeof data2 === "string") {
-        if (!pattern0.test(data2)) {
+        if (!accountsRegister_pattern.test(data2)) {
           const err10 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
           if (vErrors === null) {
             vErrors = [err10];
@@ -296,7 +305,7 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (typeof data2 === "string") {
-        if (func2(data2) < 8) {
+        if (accountsRegister_func(data2) < 8) {
           const err12 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/minLength", keyword: "minLength", params: { limit: 8 }, message: "must NOT have fewer than 8 characters" };
           if (vErrors === null) {
             vErrors = [err12];
@@ -308,7 +317,7 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
       if (typeof data2 === "string") {
-        if (func2(data2) > 255) {
+        if (accountsRegister_func(data2) > 255) {
           const err13 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
           if (vErrors === null) {
             vErrors = [err13];
@@ -321,13 +330,17 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate12.errors = vErrors;
+  accountsRegister_validate.errors = vErrors;
   return errors === 0;
 }
+/** Validates the input of route `accounts.register` (POST /register): name, email, password. */
+export const accountsRegister: CompiledValidator = accountsRegister_validate;
 
-const schema14 = { "properties": { "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 1000 }] } }, "required": ["email", "password"] };
+const accountsLogin_schema = { "properties": { "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 1000 }] } }, "required": ["email", "password"] };
+const accountsLogin_pattern = new RegExp("\\S", "u");
+const accountsLogin_func = require("ajv/dist/runtime/ucs2length").default;
 
-function validate13(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function accountsLogin_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -354,7 +367,7 @@ function validate13(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.email !== undefined) {
       let data0 = data.email;
       if (typeof data0 === "string") {
-        if (!pattern0.test(data0)) {
+        if (!accountsLogin_pattern.test(data0)) {
           const err2 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -376,7 +389,7 @@ function validate13(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (typeof data0 === "string") {
-        if (func2(data0) > 255) {
+        if (accountsLogin_func(data0) > 255) {
           const err4 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
           if (vErrors === null) {
             vErrors = [err4];
@@ -391,7 +404,7 @@ function validate13(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.password !== undefined) {
       let data1 = data.password;
       if (typeof data1 === "string") {
-        if (!pattern0.test(data1)) {
+        if (!accountsLogin_pattern.test(data1)) {
           const err5 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
           if (vErrors === null) {
             vErrors = [err5];
@@ -413,7 +426,7 @@ function validate13(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (typeof data1 === "string") {
-        if (func2(data1) > 1000) {
+        if (accountsLogin_func(data1) > 1000) {
           const err7 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/maxLength", keyword: "maxLength", params: { limit: 1000 }, message: "must NOT have more than 1000 characters" };
           if (vErrors === null) {
             vErrors = [err7];
@@ -426,14 +439,18 @@ function validate13(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate13.errors = vErrors;
+  accountsLogin_validate.errors = vErrors;
   return errors === 0;
 }
+/** Validates the input of route `accounts.login` (POST /login): email, password. */
+export const accountsLogin: CompiledValidator = accountsLogin_validate;
 
-const schema15 = { "properties": { "slug": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }, { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" }] }, "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "body": { "allOf": [{ "maxLength": 100000 }] }, "status": { "allOf": [{ "enum": ["draft", "published", "archived"] }] } }, "required": ["slug", "title"] };
-const pattern8 = new RegExp("^[\\p{L}\\p{M}\\p{N}_-]+$", "u");
+const documentsCreate_schema = { "properties": { "slug": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }, { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" }] }, "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "body": { "allOf": [{ "maxLength": 100000 }] }, "status": { "allOf": [{ "enum": ["draft", "published", "archived"] }] } }, "required": ["slug", "title"] };
+const documentsCreate_pattern = new RegExp("\\S", "u");
+const documentsCreate_pattern2 = new RegExp("^[\\p{L}\\p{M}\\p{N}_-]+$", "u");
+const documentsCreate_func = require("ajv/dist/runtime/ucs2length").default;
 
-function validate14(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function documentsCreate_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -460,7 +477,7 @@ function validate14(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.slug !== undefined) {
       let data0 = data.slug;
       if (typeof data0 === "string") {
-        if (!pattern0.test(data0)) {
+        if (!documentsCreate_pattern.test(data0)) {
           const err2 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -482,7 +499,7 @@ function validate14(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (typeof data0 === "string") {
-        if (func2(data0) > 100) {
+        if (documentsCreate_func(data0) > 100) {
           const err4 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
           if (vErrors === null) {
             vErrors = [err4];
@@ -494,7 +511,7 @@ function validate14(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
       if (typeof data0 === "string") {
-        if (!pattern8.test(data0)) {
+        if (!documentsCreate_pattern2.test(data0)) {
           const err5 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/2/pattern", keyword: "pattern", params: { pattern: "^[\\p{L}\\p{M}\\p{N}_-]+$" }, message: "must match pattern \"" + "^[\\p{L}\\p{M}\\p{N}_-]+$" + "\"" };
           if (vErrors === null) {
             vErrors = [err5];
@@ -509,7 +526,7 @@ function validate14(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.title !== undefined) {
       let data1 = data.title;
       if (typeof data1 === "string") {
-        if (!pattern0.test(data1)) {
+        if (!documentsCreate_pattern.test(data1)) {
           const err6 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
           if (vErrors === null) {
             vErrors = [err6];
@@ -531,7 +548,7 @@ function validate14(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (typeof data1 === "string") {
-        if (func2(data1) > 255) {
+        if (documentsCreate_func(data1) > 255) {
           const err8 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
           if (vErrors === null) {
             vErrors = [err8];
@@ -546,7 +563,7 @@ function validate14(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.body !== undefined) {
       let data2 = data.body;
       if (typeof data2 === "string") {
-        if (func2(data2) > 100000) {
+        if (documentsCreate_func(data2) > 100000) {
           const err9 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/allOf/0/maxLength", keyword: "maxLength", params: { limit: 100000 }, message: "must NOT have more than 100000 characters" };
           if (vErrors === null) {
             vErrors = [err9];
@@ -561,7 +578,7 @@ function validate14(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== undefined) {
       let data3 = data.status;
       if (!(((data3 === "draft") || (data3 === "published")) || (data3 === "archived"))) {
-        const err10 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/allOf/0/enum", keyword: "enum", params: { allowedValues: schema15.properties.status.allOf[0].enum }, message: "must be equal to one of the allowed values" };
+        const err10 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/allOf/0/enum", keyword: "enum", params: { allowedValues: documentsCreate_schema.properties.status.allOf[0].enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err10];
         }
@@ -572,20 +589,23 @@ function validate14(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate14.errors = vErrors;
+  documentsCreate_validate.errors = vErrors;
   return errors === 0;
 }
+/** Validates the input of route `documents.create` (POST /api/documents): slug, title, body, status. */
+export const documentsCreate: CompiledValidator = documentsCreate_validate;
 
-const schema16 = { "properties": { "title": { "allOf": [{ "allOf": [{ "minLength": 1 }, { "maxLength": 255 }] }] }, "body": { "allOf": [{ "maxLength": 100000 }] }, "status": { "allOf": [{ "enum": ["draft", "published", "archived"] }] } } };
+const documentsUpdate_schema = { "properties": { "title": { "allOf": [{ "allOf": [{ "minLength": 1 }, { "maxLength": 255 }] }] }, "body": { "allOf": [{ "maxLength": 100000 }] }, "status": { "allOf": [{ "enum": ["draft", "published", "archived"] }] } } };
+const documentsUpdate_func = require("ajv/dist/runtime/ucs2length").default;
 
-function validate15(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function documentsUpdate_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.title !== undefined) {
       let data0 = data.title;
       if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
+        if (documentsUpdate_func(data0) < 1) {
           const err0 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/allOf/0/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err0];
@@ -597,7 +617,7 @@ function validate15(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
       if (typeof data0 === "string") {
-        if (func2(data0) > 255) {
+        if (documentsUpdate_func(data0) > 255) {
           const err1 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
           if (vErrors === null) {
             vErrors = [err1];
@@ -612,7 +632,7 @@ function validate15(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.body !== undefined) {
       let data1 = data.body;
       if (typeof data1 === "string") {
-        if (func2(data1) > 100000) {
+        if (documentsUpdate_func(data1) > 100000) {
           const err2 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/allOf/0/maxLength", keyword: "maxLength", params: { limit: 100000 }, message: "must NOT have more than 100000 characters" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -627,7 +647,7 @@ function validate15(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== undefined) {
       let data2 = data.status;
       if (!(((data2 === "draft") || (data2 === "published")) || (data2 === "archived"))) {
-        const err3 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/allOf/0/enum", keyword: "enum", params: { allowedValues: schema16.properties.status.allOf[0].enum }, message: "must be equal to one of the allowed values" };
+        const err3 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/allOf/0/enum", keyword: "enum", params: { allowedValues: documentsUpdate_schema.properties.status.allOf[0].enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err3];
         }
@@ -638,14 +658,19 @@ function validate15(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate15.errors = vErrors;
+  documentsUpdate_validate.errors = vErrors;
   return errors === 0;
 }
+/** Validates the input of route `documents.update` (PATCH /api/documents/{id}): title, body, status. */
+export const documentsUpdate: CompiledValidator = documentsUpdate_validate;
 
-const schema17 = { "properties": { "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 200 }] }, "body": { "allOf": [{ "maxLength": 10000 }] }, "tags": { "allOf": [{ "maxItems": 5 }, { "uniqueItems": true }, { "items": { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" } }] } }, "required": ["title"] };
-const func0 = require("ajv/dist/runtime/equal").default;
+const notesCreate_schema = { "properties": { "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 200 }] }, "body": { "allOf": [{ "maxLength": 10000 }] }, "tags": { "allOf": [{ "maxItems": 5 }, { "uniqueItems": true }, { "items": { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" } }] } }, "required": ["title"] };
+const notesCreate_pattern = new RegExp("\\S", "u");
+const notesCreate_pattern2 = new RegExp("^[\\p{L}\\p{M}\\p{N}_-]+$", "u");
+const notesCreate_func = require("ajv/dist/runtime/ucs2length").default;
+const notesCreate_func2 = require("ajv/dist/runtime/equal").default;
 
-function validate16(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function notesCreate_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -662,7 +687,7 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.title !== undefined) {
       let data0 = data.title;
       if (typeof data0 === "string") {
-        if (!pattern0.test(data0)) {
+        if (!notesCreate_pattern.test(data0)) {
           const err1 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
           if (vErrors === null) {
             vErrors = [err1];
@@ -684,7 +709,7 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (typeof data0 === "string") {
-        if (func2(data0) > 200) {
+        if (notesCreate_func(data0) > 200) {
           const err3 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/1/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -699,7 +724,7 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.body !== undefined) {
       let data1 = data.body;
       if (typeof data1 === "string") {
-        if (func2(data1) > 10000) {
+        if (notesCreate_func(data1) > 10000) {
           const err4 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/allOf/0/maxLength", keyword: "maxLength", params: { limit: 10000 }, message: "must NOT have more than 10000 characters" };
           if (vErrors === null) {
             vErrors = [err4];
@@ -732,7 +757,7 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
           outer0:
           for (; i0--;) {
             for (j0 = i0; j0--;) {
-              if (func0(data2[i0], data2[j0])) {
+              if (notesCreate_func2(data2[i0], data2[j0])) {
                 const err6 = { instancePath: instancePath + "/tags", schemaPath: "#/properties/tags/allOf/1/uniqueItems", keyword: "uniqueItems", params: { i: i0, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i0 + " are identical)" };
                 if (vErrors === null) {
                   vErrors = [err6];
@@ -752,7 +777,7 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i1 = 0; i1 < len0; i1++) {
           let data3 = data2[i1];
           if (typeof data3 === "string") {
-            if (!pattern8.test(data3)) {
+            if (!notesCreate_pattern2.test(data3)) {
               const err7 = { instancePath: instancePath + "/tags/" + i1, schemaPath: "#/properties/tags/allOf/2/items/pattern", keyword: "pattern", params: { pattern: "^[\\p{L}\\p{M}\\p{N}_-]+$" }, message: "must match pattern \"" + "^[\\p{L}\\p{M}\\p{N}_-]+$" + "\"" };
               if (vErrors === null) {
                 vErrors = [err7];
@@ -767,13 +792,15 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate16.errors = vErrors;
+  notesCreate_validate.errors = vErrors;
   return errors === 0;
 }
+/** Validates the input of route `notes.create` (POST /notes): title, body, tags. */
+export const notesCreate: CompiledValidator = notesCreate_validate;
 
-const schema18 = { "properties": { "limit": { "allOf": [{ "minimum": 0 }, { "maximum": 100 }] } } };
+const notesList_schema = { "properties": { "limit": { "allOf": [{ "minimum": 0 }, { "maximum": 100 }] } } };
 
-function validate17(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function notesList_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -805,13 +832,17 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate17.errors = vErrors;
+  notesList_validate.errors = vErrors;
   return errors === 0;
 }
+/** Validates the input of route `notes.list` (GET /notes): limit. */
+export const notesList: CompiledValidator = notesList_validate;
 
-const schema19 = { "properties": { "name": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }] } }, "required": ["name"] };
+const tokensCreate_schema = { "properties": { "name": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }] } }, "required": ["name"] };
+const tokensCreate_pattern = new RegExp("\\S", "u");
+const tokensCreate_func = require("ajv/dist/runtime/ucs2length").default;
 
-function validate18(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function tokensCreate_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -828,7 +859,7 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.name !== undefined) {
       let data0 = data.name;
       if (typeof data0 === "string") {
-        if (!pattern0.test(data0)) {
+        if (!tokensCreate_pattern.test(data0)) {
           const err1 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
           if (vErrors === null) {
             vErrors = [err1];
@@ -850,7 +881,7 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (typeof data0 === "string") {
-        if (func2(data0) > 100) {
+        if (tokensCreate_func(data0) > 100) {
           const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -863,25 +894,8 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate18.errors = vErrors;
+  tokensCreate_validate.errors = vErrors;
   return errors === 0;
 }
-
-/** Validates the input of route `links.forgot` (POST /forgot-password): email. */
-export const linksForgot: CompiledValidator = validate10;
-/** Validates the input of route `links.reset` (POST /reset-password): password. */
-export const linksReset: CompiledValidator = validate11;
-/** Validates the input of route `accounts.register` (POST /register): name, email, password. */
-export const accountsRegister: CompiledValidator = validate12;
-/** Validates the input of route `accounts.login` (POST /login): email, password. */
-export const accountsLogin: CompiledValidator = validate13;
-/** Validates the input of route `documents.create` (POST /api/documents): slug, title, body, status. */
-export const documentsCreate: CompiledValidator = validate14;
-/** Validates the input of route `documents.update` (PATCH /api/documents/{id}): title, body, status. */
-export const documentsUpdate: CompiledValidator = validate15;
-/** Validates the input of route `notes.create` (POST /notes): title, body, tags. */
-export const notesCreate: CompiledValidator = validate16;
-/** Validates the input of route `notes.list` (GET /notes): limit. */
-export const notesList: CompiledValidator = validate17;
 /** Validates the input of route `tokens.create` (POST /tokens): name. */
-export const tokensCreate: CompiledValidator = validate18;
+export const tokensCreate: CompiledValidator = tokensCreate_validate;

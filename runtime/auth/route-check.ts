@@ -5,6 +5,7 @@
  * would see a guest on every request.
  */
 import type { RouteTable } from '../routing/route-table.js';
+import { routeOrigin } from '../routing/route-origin.js';
 import { AuthSetupError } from './errors.js';
 
 /** Middleware names that set `ctx.auth`. */
@@ -23,7 +24,7 @@ export function checkGuardedRoutes(routes: RouteTable): void {
       if (!GUARD_MIDDLEWARE.includes(list[i]!)) continue;
       if (list.slice(0, i).some((m) => AUTHENTICATING_MIDDLEWARE.includes(m))) continue;
       const group = route.group === null ? '' : ` (group "${route.group}")`;
-      problems.push(`${route.origin}: route "${route.name}"${group} uses the guard "${list[i]}" without "auth" or "token" before it (middleware: [${list.join(', ')}])`);
+      problems.push(`${routeOrigin(route)}: route "${route.name}"${group} uses the guard "${list[i]}" without "auth" or "token" before it (middleware: [${list.join(', ')}])`);
     }
   }
   if (problems.length === 0) return;

@@ -11,6 +11,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { FieldPlan, RouteDefinition, ScalarKind, UploadedFile } from '../routing/route-table.js';
+import { routeOrigin } from '../routing/route-origin.js';
 import { BinderyError } from '../errors/bindery-error.js';
 import { ConversionError } from '../errors/validation-error.js';
 import { malformedBody } from './body-errors.js';
@@ -205,7 +206,7 @@ function conversionError(failures: ReadonlyArray<[BoundField, Failure]>, bodyKin
 
 function compileField(route: RouteDefinition, plan: FieldPlan): BoundField {
   const fail = (why: string): never => {
-    throw new BinderyError('BINDERY_ROUTE_INVALID', `${route.origin}: route "${route.name}", field "${plan.key}": ${why}.`);
+    throw new BinderyError('BINDERY_ROUTE_INVALID', `${routeOrigin(route)}: route "${route.name}", field "${plan.key}": ${why}.`);
   };
   const source = (SOURCES as Record<string, number | undefined>)[plan.source];
   if (source === undefined) fail(`unknown source "${String(plan.source)}" (expected body, query, path or header)`);

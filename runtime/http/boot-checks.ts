@@ -4,6 +4,7 @@
  * shows before the first request"; SPEC 7 rule 9).
  */
 import type { RouteDefinition } from '../routing/route-table.js';
+import { routeOrigin } from '../routing/route-origin.js';
 import { BinderyError } from '../errors/bindery-error.js';
 import type { ErrorCode } from '../errors/codes.js';
 import { closest } from '../validation/rules.js';
@@ -57,7 +58,7 @@ export function checkRouteTable(options: HttpServerOptions, problems: BootProble
   const endpoints = new Map<string, RouteDefinition>();
   const middleware = options.middleware ?? {};
   for (const route of options.routes) {
-    const at = `${route.origin}: route "${route.name}"`;
+    const at = `${routeOrigin(route)}: route "${route.name}"`;
     if (names.has(route.name)) problems.add('BINDERY_ROUTE_INVALID', `${at}: the name is used by another route; route names must be unique.`);
     names.add(route.name);
     if (!METHODS.has(route.method)) problems.add('BINDERY_ROUTE_INVALID', `${at}: unknown method "${String(route.method)}" (expected ${[...METHODS].join(', ')}).`);
@@ -65,7 +66,7 @@ export function checkRouteTable(options: HttpServerOptions, problems: BootProble
     if (HEALTH_PATHS.includes(route.path)) problems.add('BINDERY_ROUTE_INVALID', `${at}: the path ${route.path} is reserved for the health endpoint.`);
     const endpoint = `${route.method} ${route.path.replace(/\{[^}]+\}/g, '{}')}`;
     const other = endpoints.get(endpoint);
-    if (other !== undefined) problems.add('BINDERY_ROUTE_INVALID', `${at}: ${route.method} ${route.path} is already served by route "${other.name}" (${other.origin}).`);
+    if (other !== undefined) problems.add('BINDERY_ROUTE_INVALID', `${at}: ${route.method} ${route.path} is already served by route "${other.name}" (${routeOrigin(other)}).`);
     else endpoints.set(endpoint, route);
     const params = pathParams(route.path);
     for (const param of params) {

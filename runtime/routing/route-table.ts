@@ -132,7 +132,14 @@ export interface RouteDefinition {
   readonly validate: CompiledValidator | null;
   /** The output resource and its serializer, or `null` (pages, redirects, no content). */
   readonly output: OutputPlan | null;
-  /** Schema file and position the route came from, for boot errors: `schema/notes.yaml:12:3`. */
+  /**
+   * The schema file the route came from, relative to the project root
+   * (`schema/notes.yaml`), or another description for routes made by code
+   * (`assets/app.css`). Messages show it with the line and column through
+   * `routeOrigin()` (`runtime/routing/route-origin.ts`), which looks them up
+   * in the file: the generated table carries no positions, so that comments
+   * and key order in the YAML do not change it.
+   */
   readonly origin: string;
   /**
    * Largest body this route accepts, in bytes, when lower or higher than

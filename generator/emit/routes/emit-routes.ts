@@ -7,7 +7,6 @@
 import { type StatementStructures, StructureKind } from 'ts-morph';
 import type { InputField, Route } from '../../model/model.js';
 import { serializerName, validatorName } from '../../model/names.js';
-import { formatPosition } from '../../model/reporter.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { Code, printLiteral, type Literal } from '../ts-literal.js';
 import { createTsPrinter, exportedConst, quote } from '../ts-source.js';
@@ -58,7 +57,7 @@ function routeLiteral(route: Route): Literal {
     output: route.output
       ? { resource: route.output.resource, array: route.output.array, serialize: new Code(serializerName(route.output.resource)) }
       : null,
-    origin: formatPosition(route.origin),
+    origin: route.origin.file,
     ...(route.rateLimit !== null ? { rateLimit: { ...route.rateLimit } } : {}),
     ...(route.cors !== null ? { cors: { ...route.cors, origins: [...route.cors.origins], headers: [...route.cors.headers], exposeHeaders: [...route.cors.exposeHeaders] } } : {}),
   };

@@ -4,7 +4,13 @@
  * with at least one rule, named by the camelCase route name
  * (`notesCreate`) and typed `CompiledValidator`.
  *
- * One ajv instance compiles every route's schema into one standalone module.
+ * One ajv instance compiles every route's schema; the standalone code is
+ * taken route by route, and every top-level name in it is given the route's
+ * prefix (`notesCreate_validate`, `notesCreate_pattern2`, numbered within
+ * the route): a route's code depends only on that route's rules, so a rule
+ * added to one route changes only that route's lines (see docs/generator.md,
+ * "Stable output"). Each route's code is followed by its export.
+ *
  * The ajv body is plain JavaScript, so the module carries `// @ts-nocheck`
  * after the header; its exports are annotated, so importers are fully typed.
  * The file is written as text, not through ts-morph: the ajv code is
@@ -15,7 +21,7 @@ import formatsModule from 'ajv-formats';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { validatorName } from '../../model/names.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
-import { formatAjvCode } from './format-ajv.js';
+import { formatAjvCode, renameIdentifiers } from './format-ajv.js';
 import { validatorSchema } from './validator-schema.js';
 
 type AddFormats = (ajv: Ajv) => Ajv;
@@ -23,41 +29,44 @@ type StandaloneCode = (ajv: Ajv, refs: Record<string, string>) => string;
 const addFormats = ((formatsModule as unknown as { default?: AddFormats }).default ?? formatsModule) as unknown as AddFormats;
 const standaloneCode = ((standaloneModule as unknown as { default?: StandaloneCode }).default ?? standaloneModule) as unknown as StandaloneCode;
 
+/** Names ajv gives the top-level declarations of standalone code. */
+const AJV_NAME = /^(validate|schema|pattern|func|formats)\d+$/;
+
 /**
  * Emit `validators.ts` (see the module comment).
- * @throws {Error} when ajv rejects a schema or its output does not have the expected export lines (a bug in bindery, not in the schema).
+ * @throws {Error} when ajv rejects a schema or its output does not have the expected export line (a bug in bindery, not in the schema).
  */
 export function emitValidators(ctx: EmitContext): GeneratedFile {
   const ajv = new Ajv({ allErrors: true, strictTypes: false, code: { source: true, esm: true, lines: true } });
   addFormats(ajv);
-  const refs: Record<string, string> = {};
-  const described: { name: string; doc: string }[] = [];
+  const head = `// ${ctx.header}\n// @ts-nocheck\n`;
+  const chunks: { code: string; exports: string[] }[] = [];
   for (const route of ctx.model.routes) {
     const schema = validatorSchema(route);
     if (!schema) continue;
     const name = validatorName(route.name);
     ajv.addSchema(schema, name);
-    refs[name] = name;
     const keys = route.input.filter((f) => f.rules.length > 0).map((f) => f.key);
-    described.push({ name, doc: `Validates the input of route \`${route.name}\` (${route.method} ${route.path}): ${keys.join(', ')}.` });
+    const doc = `Validates the input of route \`${route.name}\` (${route.method} ${route.path}): ${keys.join(', ')}.`;
+    const raw = standaloneCode(ajv, { [name]: name }).replace(/^"use strict";\n?/, '');
+    const exportLine = new RegExp(`^export const ${name} = (validate\\d+);\\n`, 'm');
+    const match = exportLine.exec(raw);
+    if (!match) throw new Error(`bindery: ajv standalone output has no export line for ${name}; the ajv version may have changed its output format`);
+    const renamed = localNames(name);
+    const code = renameIdentifiers(raw.replace(exportLine, '').trim(), renamed);
+    chunks.push({ code, exports: [`/** ${doc} */`, `export const ${name}: CompiledValidator = ${renamed(match[1]!)!};`] });
   }
+  if (chunks.length === 0) return { path: 'validators.ts', content: `${head}export {};\n` };
 
-  const head = `// ${ctx.header}\n// @ts-nocheck\n`;
-  if (described.length === 0) return { path: 'validators.ts', content: `${head}export {};\n` };
-  const code = standaloneCode(ajv, refs).replace(/^"use strict";\n?/, '');
-  const functions = new Map<string, string>();
-  const exportLine = /^export const ([A-Za-z_$][\w$]*) = (validate\d+);$/;
+  // Format all the code at once, then put each route's export after its code (formatting keeps the line count).
+  const formatted = formatAjvCode(chunks.map((c) => c.code).join('\n\n')).split('\n');
   const body: string[] = [];
-  for (const line of code.split('\n')) {
-    const match = exportLine.exec(line);
-    if (match) functions.set(match[1]!, match[2]!);
-    else body.push(line);
-  }
-  const exports: string[] = [];
-  for (const { name, doc } of described) {
-    const fn = functions.get(name);
-    if (fn === undefined) throw new Error(`bindery: ajv standalone output has no export line for ${name}; the ajv version may have changed its output format`);
-    exports.push(`/** ${doc} */`, `export const ${name}: CompiledValidator = ${fn};`);
+  let line = 0;
+  for (const chunk of chunks) {
+    const count = chunk.code.split('\n').length;
+    if (body.length > 0) body.push('');
+    body.push(...formatted.slice(line, line + count), ...chunk.exports);
+    line += count + 1;
   }
   const content = [
     "import { createRequire } from 'node:module';",
@@ -66,9 +75,25 @@ export function emitValidators(ctx: EmitContext): GeneratedFile {
     '// ajv standalone code calls require() for format and helper functions.',
     'const require = createRequire(import.meta.url);',
     '',
-    formatAjvCode(body.join('\n').trim()),
-    '',
-    ...exports,
+    ...body,
   ].join('\n');
   return { path: 'validators.ts', content: `${head}${content}\n` };
+}
+
+/** Renames ajv's numbered names to `<route>_<kind>`, `<route>_<kind>2`, … in order of first appearance. */
+function localNames(route: string): (name: string) => string | undefined {
+  const names = new Map<string, string>();
+  const counts = new Map<string, number>();
+  return (name) => {
+    const kind = AJV_NAME.exec(name)?.[1];
+    if (kind === undefined) return undefined;
+    let local = names.get(name);
+    if (local === undefined) {
+      const n = (counts.get(kind) ?? 0) + 1;
+      counts.set(kind, n);
+      local = `${route}_${kind}${n === 1 ? '' : n}`;
+      names.set(name, local);
+    }
+    return local;
+  };
 }

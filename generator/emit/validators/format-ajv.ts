@@ -10,7 +10,7 @@
  * formatter runs on a small sample — the top-level statements that bring a
  * shape not seen before — and every line is then rebuilt from its shape's
  * spacing, indented by its brace depth. The JSON schema constants
- * (`const schemaN = {…};`) are re-spaced directly.
+ * (`const <route>_schema = {…};`) are re-spaced directly.
  *
  * Whenever the sample disagrees with these assumptions (a comment, a line
  * break or indentation the formatter changed), the whole code is formatted
@@ -32,7 +32,8 @@ interface Line {
 
 const OPEN = new Set(['{', '(', '[']);
 const CLOSE = new Set(['}', ')', ']']);
-const SCHEMA_LINE = /^const schema\d+ = (.*);$/;
+/** A JSON schema constant: `const <route>_schema = {…};` (ajv writes them with `JSON.stringify`). */
+const SCHEMA_LINE = /^const [\w$]+_schema\d* = (\{.*\});$/;
 
 /**
  * The formatted code (two-space indentation, the TypeScript formatter's
@@ -161,7 +162,7 @@ function gapsOf(scanner: ts.Scanner, text: string, tokens: readonly string[]): s
   return gaps.length === tokens.length && end === text.length ? gaps : null;
 }
 
-/** `const schemaN = <JSON>;` spaced as the formatter does: `{ "a": 1, "b": [1, 2] }`, `{}` and `[]` kept. */
+/** `const <route>_schema = <JSON>;` spaced as the formatter does: `{ "a": 1, "b": [1, 2] }`, `{}` and `[]` kept. */
 function spaceSchemaLine(line: string): string {
   const match = SCHEMA_LINE.exec(line)!;
   const json = match[1]!;
@@ -179,5 +180,32 @@ function spaceSchemaLine(line: string): string {
     else out.push(c);
   }
   out.push(';');
+  return out.join('');
+}
+
+/**
+ * `code` with every identifier token for which `rename` gives a name
+ * replaced by it (string literals, regular expressions and property names
+ * after `.` are left alone).
+ */
+export function renameIdentifiers(code: string, rename: (name: string) => string | undefined): string {
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard);
+  scanner.setText(code);
+  const out: string[] = [];
+  let copied = 0;
+  let previous: ts.SyntaxKind | undefined;
+  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
+    if (kind === ts.SyntaxKind.WhitespaceTrivia || kind === ts.SyntaxKind.NewLineTrivia) continue;
+    if ((kind === ts.SyntaxKind.SlashToken || kind === ts.SyntaxKind.SlashEqualsToken) && regexAllowedAfter(previous)) kind = scanner.reScanSlashToken();
+    if (kind === ts.SyntaxKind.Identifier && previous !== ts.SyntaxKind.DotToken) {
+      const name = rename(scanner.getTokenText());
+      if (name !== undefined) {
+        out.push(code.slice(copied, scanner.getTokenStart()), name);
+        copied = scanner.getTokenEnd();
+      }
+    }
+    previous = kind;
+  }
+  out.push(code.slice(copied));
   return out.join('');
 }

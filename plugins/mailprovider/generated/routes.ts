@@ -79,7 +79,7 @@ export const routes = [
     ],
     validate: mailproviderWebhook,
     output: null,
-    origin: 'schema/mailprovider.yaml:28:3',
+    origin: 'schema/mailprovider.yaml',
   },
 ] as const satisfies RouteTable;
 

@@ -6,11 +6,11 @@ import type { CompiledValidator } from 'bindery/runtime/routing/route-table.js';
 // ajv standalone code calls require() for format and helper functions.
 const require = createRequire(import.meta.url);
 
-const schema11 = { "properties": { "recordType": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }] }, "type": { "allOf": [{ "if": { "type": "null" }, "else": { "maxLength": 100 } }] }, "suppressionReason": { "allOf": [{ "if": { "type": "null" }, "else": { "maxLength": 200 } }] } }, "required": ["recordType"] };
-const pattern0 = new RegExp("\\S", "u");
-const func2 = require("ajv/dist/runtime/ucs2length").default;
+const mailproviderWebhook_schema = { "properties": { "recordType": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }] }, "type": { "allOf": [{ "if": { "type": "null" }, "else": { "maxLength": 100 } }] }, "suppressionReason": { "allOf": [{ "if": { "type": "null" }, "else": { "maxLength": 200 } }] } }, "required": ["recordType"] };
+const mailproviderWebhook_pattern = new RegExp("\\S", "u");
+const mailproviderWebhook_func = require("ajv/dist/runtime/ucs2length").default;
 
-function validate10(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function mailproviderWebhook_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -27,7 +27,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.recordType !== undefined) {
       let data0 = data.recordType;
       if (typeof data0 === "string") {
-        if (!pattern0.test(data0)) {
+        if (!mailproviderWebhook_pattern.test(data0)) {
           const err1 = { instancePath: instancePath + "/recordType", schemaPath: "#/properties/recordType/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
           if (vErrors === null) {
             vErrors = [err1];
@@ -49,7 +49,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (typeof data0 === "string") {
-        if (func2(data0) > 100) {
+        if (mailproviderWebhook_func(data0) > 100) {
           const err3 = { instancePath: instancePath + "/recordType", schemaPath: "#/properties/recordType/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -89,7 +89,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       if (!_valid0) {
         const _errs9 = errors;
         if (typeof data1 === "string") {
-          if (func2(data1) > 100) {
+          if (mailproviderWebhook_func(data1) > 100) {
             const err5 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/allOf/0/else/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
             if (vErrors === null) {
               vErrors = [err5];
@@ -142,7 +142,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       if (!_valid1) {
         const _errs15 = errors;
         if (typeof data2 === "string") {
-          if (func2(data2) > 200) {
+          if (mailproviderWebhook_func(data2) > 200) {
             const err8 = { instancePath: instancePath + "/suppressionReason", schemaPath: "#/properties/suppressionReason/allOf/0/else/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
             if (vErrors === null) {
               vErrors = [err8];
@@ -168,9 +168,8 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate10.errors = vErrors;
+  mailproviderWebhook_validate.errors = vErrors;
   return errors === 0;
 }
-
 /** Validates the input of route `mailprovider.webhook` (POST /mailprovider/webhook): recordType, type, suppressionReason. */
-export const mailproviderWebhook: CompiledValidator = validate10;
+export const mailproviderWebhook: CompiledValidator = mailproviderWebhook_validate;
