@@ -10,7 +10,10 @@
  * references, descriptions), indexes, timestamps, soft delete, tracked
  * resources with `except`/`redact`/`reveal`, groups with middleware,
  * abilities, every result kind, every binding source (JSON, form, both,
- * query, path, header, multipart files) and every validation rule.
+ * query, path, header, multipart files) and every validation rule. Rule
+ * parameters of the create and update routes vary with the resource, so
+ * their validators are all different, as in a real project; list and upload
+ * routes repeat theirs (which the generator compiles once).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -132,8 +135,8 @@ function routeYaml(i: number, r: number): string[] {
       return [
         `  ${base}.create${suffix}:`, '    method: POST', `    path: ${path}`, ...group, `    summary: Create a ${name}.`,
         '    input:',
-        '      slug:       { type: string, validate: [required, "max:100", alpha_dash] }',
-        '      title:      { type: string, validate: [required, "between:1,255"] }',
+        `      slug:       { type: string, validate: [required, "max:${100 + i}", alpha_dash] }`,
+        `      title:      { type: string, validate: [required, "between:1,${200 + i}"] }`,
         '      status:     { type: string, default: draft, validate: ["in:draft,published,archived"] }',
         '      tags:       { type: "string[]", validate: ["min:1", "max:5", distinct, "each:alpha_num"] }',
         '      notes:      { type: string, nullable: true, validate: ["not_in:spam,junk", "regex:^[^<>]*$"] }',
@@ -147,7 +150,7 @@ function routeYaml(i: number, r: number): string[] {
         '      ref:        { type: string, validate: [uuid] }',
         '      seen_at:    { type: timestamp, nullable: true }',
         '      ttl:        { type: duration, default: 15m, validate: ["max:86400000"] }',
-        '      big:        { type: bigint, validate: ["min:1"] }',
+        `      big:        { type: bigint, validate: ["min:${1 + (i % 50)}"] }`,
         `    output: ${name}`, '    result: created', '',
       ];
     case 1:
@@ -173,7 +176,7 @@ function routeYaml(i: number, r: number): string[] {
         `  ${base}.update${suffix}:`, '    method: PATCH', `    path: ${path}/{id}`, ...group, `    description: Change a ${name}.`,
         '    input:',
         '      id:       { type: integer, path: true }',
-        '      title:    { type: string, validate: ["max:255"] }',
+        `      title:    { type: string, validate: ["max:${255 - (i % 100)}"] }`,
         '      password: { type: string, validate: ["min:8", confirmed] }',
         '      password_confirmation: { type: string }',
         '      accept:   { type: boolean, form: accept_terms, validate: [accepted] }',

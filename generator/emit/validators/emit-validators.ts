@@ -41,14 +41,22 @@ export function emitValidators(ctx: EmitContext): GeneratedFile {
   addFormats(ajv);
   const head = `// ${ctx.header}\n// @ts-nocheck\n`;
   const chunks: { code: string; exports: string[] }[] = [];
+  // Routes with the same rules share one compilation (ajv's code depends only on the schema).
+  const compiled = new Map<string, { raw: string; name: string }>();
   for (const route of ctx.model.routes) {
     const schema = validatorSchema(route);
     if (!schema) continue;
     const name = validatorName(route.name);
-    ajv.addSchema(schema, name);
     const keys = route.input.filter((f) => f.rules.length > 0).map((f) => f.key);
     const doc = `Validates the input of route \`${route.name}\` (${route.method} ${route.path}): ${keys.join(', ')}.`;
-    const raw = standaloneCode(ajv, { [name]: name }).replace(/^"use strict";\n?/, '');
+    const json = JSON.stringify(schema);
+    let same = compiled.get(json);
+    if (same === undefined) {
+      ajv.addSchema(schema, name);
+      same = { raw: standaloneCode(ajv, { [name]: name }).replace(/^"use strict";\n?/, ''), name };
+      compiled.set(json, same);
+    }
+    const raw = same.name === name ? same.raw : same.raw.replace(`export const ${same.name} = `, `export const ${name} = `);
     const exportLine = new RegExp(`^export const ${name} = (validate\\d+);\\n`, 'm');
     const match = exportLine.exec(raw);
     if (!match) throw new Error(`bindery: ajv standalone output has no export line for ${name}; the ajv version may have changed its output format`);
