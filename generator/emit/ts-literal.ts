@@ -26,19 +26,56 @@ export function printLiteral(value: Literal, indent = ''): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return quote(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  const flat = flatLiteral(value, INLINE_WIDTH - indent.length);
+  if (flat !== null) return flat;
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     const items = (value as readonly Literal[]).map((v) => printLiteral(v, inner));
-    if (items.length === 0) return '[]';
-    const flat = `[${items.join(', ')}]`;
-    if (flat.length + indent.length <= INLINE_WIDTH && !flat.includes('\n')) return flat;
     return `[\n${items.map((i) => `${inner}${i},\n`).join('')}${indent}]`;
   }
   const entries = Object.entries(value as { readonly [key: string]: Literal })
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${propertyName(k)}: ${printLiteral(v, inner)}`);
-  if (entries.length === 0) return '{}';
-  const flat = `{ ${entries.join(', ')} }`;
-  if (flat.length + indent.length <= INLINE_WIDTH && !flat.includes('\n')) return flat;
   return `{\n${entries.map((e) => `${inner}${e},\n`).join('')}${indent}}`;
+}
+
+/**
+ * The one-line form of a literal (`[a, b]`, `{ a: 1 }`, `[]`, `{}`), or null
+ * when it is longer than `budget` characters or holds a line break. Gives up
+ * as soon as the budget is spent, so large values cost nothing here.
+ */
+function flatLiteral(value: Literal, budget: number): string | null {
+  if (budget < 0) return null;
+  if (value instanceof Code) return value.text.length <= budget && !value.text.includes('\n') ? value.text : null;
+  if (value === null || value === undefined) return 'null'.length <= budget ? 'null' : null;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+    const text = typeof value === 'string' ? quote(value) : String(value);
+    return text.length <= budget ? text : null;
+  }
+  const parts: string[] = [];
+  let used = 0;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]'.length <= budget ? '[]' : null;
+    used = 2;
+    for (const item of value as readonly Literal[]) {
+      const text = flatLiteral(item, budget - used);
+      if (text === null) return null;
+      used += text.length + (parts.length > 0 ? 2 : 0);
+      if (used > budget) return null;
+      parts.push(text);
+    }
+    return `[${parts.join(', ')}]`;
+  }
+  const entries = Object.entries(value as { readonly [key: string]: Literal }).filter(([, v]) => v !== undefined);
+  if (entries.length === 0) return '{}'.length <= budget ? '{}' : null;
+  used = 4;
+  for (const [k, v] of entries) {
+    const key = `${propertyName(k)}: `;
+    const text = flatLiteral(v, budget - used - key.length);
+    if (text === null) return null;
+    used += key.length + text.length + (parts.length > 0 ? 2 : 0);
+    if (used > budget) return null;
+    parts.push(key + text);
+  }
+  return `{ ${parts.join(', ')} }`;
 }
