@@ -23,7 +23,7 @@ export const routes = [
     ],
     validate: null,
     output: null,
-    origin: 'schema/account-links.yaml:10:3',
+    origin: 'schema/account-links.yaml',
   },
   {
     name: 'links.resendVerification',
@@ -35,7 +35,7 @@ export const routes = [
     fields: [],
     validate: null,
     output: null,
-    origin: 'schema/account-links.yaml:19:3',
+    origin: 'schema/account-links.yaml',
     cors: {
       origins: ['http://localhost:5173'],
       credentials: true,
@@ -61,7 +61,7 @@ export const routes = [
     fields: [],
     validate: null,
     output: null,
-    origin: 'schema/account-links.yaml:26:3',
+    origin: 'schema/account-links.yaml',
   },
   {
     name: 'links.forgot',
@@ -86,7 +86,7 @@ export const routes = [
     ],
     validate: linksForgot,
     output: null,
-    origin: 'schema/account-links.yaml:33:3',
+    origin: 'schema/account-links.yaml',
     rateLimit: { limit: 5, windowMs: 60000, by: 'ip' },
   },
   {
@@ -107,7 +107,7 @@ export const routes = [
     ],
     validate: null,
     output: null,
-    origin: 'schema/account-links.yaml:43:3',
+    origin: 'schema/account-links.yaml',
   },
   {
     name: 'links.reset',
@@ -149,7 +149,7 @@ export const routes = [
     ],
     validate: linksReset,
     output: null,
-    origin: 'schema/account-links.yaml:52:3',
+    origin: 'schema/account-links.yaml',
   },
   {
     name: 'oauth.redirect',
@@ -169,7 +169,7 @@ export const routes = [
     ],
     validate: null,
     output: null,
-    origin: 'schema/account-links.yaml:63:3',
+    origin: 'schema/account-links.yaml',
   },
   {
     name: 'oauth.callback',
@@ -189,7 +189,7 @@ export const routes = [
     ],
     validate: null,
     output: null,
-    origin: 'schema/account-links.yaml:72:3',
+    origin: 'schema/account-links.yaml',
   },
   {
     name: 'accounts.home',
@@ -201,7 +201,7 @@ export const routes = [
     fields: [],
     validate: null,
     output: null,
-    origin: 'schema/accounts.yaml:25:3',
+    origin: 'schema/accounts.yaml',
   },
   {
     name: 'accounts.registerForm',
@@ -213,7 +213,7 @@ export const routes = [
     fields: [],
     validate: null,
     output: null,
-    origin: 'schema/accounts.yaml:32:3',
+    origin: 'schema/accounts.yaml',
   },
   {
     name: 'accounts.register',
@@ -267,7 +267,7 @@ export const routes = [
     ],
     validate: accountsRegister,
     output: null,
-    origin: 'schema/accounts.yaml:39:3',
+    origin: 'schema/accounts.yaml',
     rateLimit: { limit: 5, windowMs: 60000, by: 'ip' },
   },
   {
@@ -280,7 +280,7 @@ export const routes = [
     fields: [],
     validate: null,
     output: null,
-    origin: 'schema/accounts.yaml:52:3',
+    origin: 'schema/accounts.yaml',
   },
   {
     name: 'accounts.login',
@@ -318,7 +318,7 @@ export const routes = [
     ],
     validate: accountsLogin,
     output: null,
-    origin: 'schema/accounts.yaml:59:3',
+    origin: 'schema/accounts.yaml',
   },
   {
     name: 'accounts.logout',
@@ -330,7 +330,7 @@ export const routes = [
     fields: [],
     validate: null,
     output: null,
-    origin: 'schema/accounts.yaml:70:3',
+    origin: 'schema/accounts.yaml',
     cors: {
       origins: ['http://localhost:5173'],
       credentials: true,
@@ -356,7 +356,7 @@ export const routes = [
     fields: [],
     validate: null,
     output: null,
-    origin: 'schema/accounts.yaml:77:3',
+    origin: 'schema/accounts.yaml',
     cors: {
       origins: ['http://localhost:5173'],
       credentials: true,
@@ -390,7 +390,7 @@ export const routes = [
     ],
     validate: null,
     output: { resource: 'User', array: false, serialize: serializeUser },
-    origin: 'schema/accounts.yaml:84:3',
+    origin: 'schema/accounts.yaml',
     cors: {
       origins: ['http://localhost:5173'],
       credentials: true,
@@ -416,7 +416,7 @@ export const routes = [
     fields: [],
     validate: null,
     output: null,
-    origin: 'schema/accounts.yaml:94:3',
+    origin: 'schema/accounts.yaml',
     cors: {
       origins: ['http://localhost:5173'],
       credentials: true,
@@ -479,7 +479,7 @@ export const routes = [
     ],
     validate: documentsCreate,
     output: { resource: 'Document', array: false, serialize: serializeDocument },
-    origin: 'schema/documents.yaml:40:3',
+    origin: 'schema/documents.yaml',
     cors: {
       origins: ['http://localhost:5173'],
       credentials: false,
@@ -505,7 +505,7 @@ export const routes = [
     fields: [],
     validate: null,
     output: { resource: 'Document', array: true, serialize: serializeDocument },
-    origin: 'schema/documents.yaml:53:3',
+    origin: 'schema/documents.yaml',
     cors: {
       origins: ['http://localhost:5173'],
       credentials: false,
@@ -531,7 +531,7 @@ export const routes = [
     fields: [],
     validate: null,
     output: null,
-    origin: 'schema/documents.yaml:61:3',
+    origin: 'schema/documents.yaml',
     cors: {
       origins: ['http://localhost:5173'],
       credentials: false,
@@ -565,7 +565,7 @@ export const routes = [
     ],
     validate: null,
     output: { resource: 'Document', array: false, serialize: serializeDocument },
-    origin: 'schema/documents.yaml:68:3',
+    origin: 'schema/documents.yaml',
     cors: {
       origins: ['http://localhost:5173'],
       credentials: false,
@@ -623,7 +623,7 @@ export const routes = [
     ],
     validate: documentsUpdate,
     output: { resource: 'Document', array: false, serialize: serializeDocument },
-    origin: 'schema/documents.yaml:78:3',
+    origin: 'schema/documents.yaml',
     cors: {
       origins: ['http://localhost:5173'],
       credentials: false,
@@ -657,7 +657,7 @@ export const routes = [
     ],
     validate: null,
     output: null,
-    origin: 'schema/documents.yaml:91:3',
+    origin: 'schema/documents.yaml',
     cors: {
       origins: ['http://localhost:5173'],
       credentials: false,
@@ -691,7 +691,7 @@ export const routes = [
     ],
     validate: null,
     output: { resource: 'Document', array: false, serialize: serializeDocument },
-    origin: 'schema/documents.yaml:100:3',
+    origin: 'schema/documents.yaml',
     cors: {
       origins: ['http://localhost:5173'],
       credentials: false,
@@ -732,7 +732,7 @@ export const routes = [
     ],
     validate: null,
     output: null,
-    origin: 'schema/documents.yaml:110:3',
+    origin: 'schema/documents.yaml',
     cors: {
       origins: ['http://localhost:5173'],
       credentials: false,
@@ -787,7 +787,7 @@ export const routes = [
     ],
     validate: notesCreate,
     output: { resource: 'Note', array: false, serialize: serializeNote },
-    origin: 'schema/notes.yaml:24:3',
+    origin: 'schema/notes.yaml',
   },
   {
     name: 'notes.list',
@@ -808,7 +808,7 @@ export const routes = [
     ],
     validate: notesList,
     output: { resource: 'Note', array: true, serialize: serializeNote },
-    origin: 'schema/notes.yaml:36:3',
+    origin: 'schema/notes.yaml',
   },
   {
     name: 'notes.new',
@@ -820,7 +820,7 @@ export const routes = [
     fields: [],
     validate: null,
     output: null,
-    origin: 'schema/notes.yaml:46:3',
+    origin: 'schema/notes.yaml',
   },
   {
     name: 'notes.show',
@@ -840,7 +840,7 @@ export const routes = [
     ],
     validate: null,
     output: { resource: 'Note', array: false, serialize: serializeNote },
-    origin: 'schema/notes.yaml:53:3',
+    origin: 'schema/notes.yaml',
   },
   {
     name: 'notes.delete',
@@ -860,7 +860,7 @@ export const routes = [
     ],
     validate: null,
     output: null,
-    origin: 'schema/notes.yaml:63:3',
+    origin: 'schema/notes.yaml',
   },
   {
     name: 'tokens.create',
@@ -881,7 +881,7 @@ export const routes = [
     ],
     validate: tokensCreate,
     output: null,
-    origin: 'schema/tokens.yaml:10:3',
+    origin: 'schema/tokens.yaml',
     cors: {
       origins: ['http://localhost:5173'],
       credentials: true,
@@ -915,7 +915,7 @@ export const routes = [
     ],
     validate: null,
     output: null,
-    origin: 'schema/tokens.yaml:19:3',
+    origin: 'schema/tokens.yaml',
     cors: {
       origins: ['http://localhost:5173'],
       credentials: true,
@@ -942,7 +942,7 @@ export const routes = [
     fields: [],
     validate: null,
     output: null,
-    origin: 'schema/tokens.yaml:28:3',
+    origin: 'schema/tokens.yaml',
   },
 ] as const satisfies RouteTable;
 
