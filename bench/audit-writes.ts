@@ -17,17 +17,16 @@
  * update each per round), so load from elsewhere falls on both; the medians
  * of the times and of the per-round ratios are reported.
  */
-import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
 import { trackedResources } from '../generated/audit.js';
 import type { Database as AppDatabase } from '../generated/types.js';
 import { AUDIT_MIGRATIONS_DIR, AuditLog, type TrackedModel } from '../runtime/audit/index.js';
 import { runInContext } from '../runtime/context/execution-context.js';
-import { connectDatabase, startEmbeddedPostgres, type Database } from '../runtime/db/index.js';
+import { connectDatabase, type Database } from '../runtime/db/index.js';
+import { benchDatabase } from './support/database.js';
 
 export interface AuditBenchOptions {
   /** Measured rounds per case (median reported). */
@@ -50,43 +49,6 @@ export interface AuditBenchRow {
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** A database for the bench: on DATABASE_URL, or an embedded server in a temporary folder. */
-async function benchDatabase(log: (line: string) => void): Promise<{ url: string; dispose(): Promise<void>; where: string }> {
-  const external = process.env.DATABASE_URL;
-  const name = `bench_audit_${process.pid}`;
-  if (external) {
-    const admin = new pg.Client({ connectionString: external });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${name}"`);
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
-    const url = new URL(external);
-    url.pathname = `/${name}`;
-    return {
-      url: url.toString(),
-      where: `DATABASE_URL (database ${name})`,
-      async dispose() {
-        const c = new pg.Client({ connectionString: external });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-        await c.end();
-      },
-    };
-  }
-  const dir = await mkdtemp(join(tmpdir(), 'bindery-bench-pg-'));
-  await chmod(dir, 0o755); // as root, PostgreSQL runs as "postgres", which must enter the folder
-  log(`Starting an embedded PostgreSQL in ${dir} …`);
-  const server = await startEmbeddedPostgres({ dataDir: join(dir, 'postgres') });
-  return {
-    url: server.url(),
-    where: `embedded PostgreSQL (default settings, data in ${dir})`,
-    async dispose() {
-      await server.stop();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 async function applyMigrations(database: Database): Promise<void> {
   for (const dir of [fileURLToPath(new URL('../generated/migrations/', import.meta.url)), AUDIT_MIGRATIONS_DIR]) {
     for (const file of (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort()) await database.pool.query(await readFile(join(dir, file), 'utf8'));
@@ -97,7 +59,7 @@ type DB = AppDatabase & { audit_log: { id: number }; audit_bulk: { id: number };
 
 /** Run the audit benchmark; returns one row per case. */
 export async function runAuditBench(options: AuditBenchOptions, log: (line: string) => void): Promise<{ rows: AuditBenchRow[]; where: string }> {
-  const target = await benchDatabase(log);
+  const target = await benchDatabase(`bench_audit_${process.pid}`, log);
   const database = await connectDatabase<DB>({ url: target.url, max: 4 });
   const audit = new AuditLog({ database });
   try {

@@ -130,6 +130,7 @@ export async function runNotesBench(options: NotesBenchOptions, log: (line: stri
     cpuUsPerRequest: median(s.alone.map((f) => f.cpuUs)),
     requests: s.alone.reduce((n, f) => n + f.requests, 0),
     non2xx: 0,
+    statuses: {},
     errors: 0,
     sideBySide: s.sideBySide,
   }));

@@ -3,13 +3,15 @@
  * table (copy them into docs/benchmarks.md with the machine line).
  *
  * Environment: BENCH_SECONDS (per measurement, default 5), BENCH_ROUNDS (default 5 for notes, 3 for audit),
- * BENCH_CONNECTIONS (default 50), BENCH_GENERATOR_SIZES (routes, default 50,200,1000). Pass suite names to run only some:
- * `npm run bench -- notes`.
+ * BENCH_CONNECTIONS (default 50; 10 for http), BENCH_GENERATOR_SIZES (routes, default 50,200,1000). Pass suite names to run only some:
+ * `npm run bench -- notes`. `BENCH_HTTP_CASES` (comma-separated keys of
+ * bench/http.ts, e.g. `create,invalid`) narrows the http suite.
  */
 import { cpus, totalmem } from 'node:os';
 import { median, runNotesBench, VERDICT_SERVER } from './notes-binding.js';
 import { runAuditBench } from './audit-writes.js';
 import { runGeneratorBench } from './generator.js';
+import { formatHttpResults, runHttpBench } from './http.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -57,4 +59,16 @@ if (runs('generator')) {
   log('|---:|---:|---|---:|---:|---:|');
   for (const r of rows) log(`| ${r.routes} | ${r.resources} | ${r.run} | ${(r.wallMs / 1000).toFixed(2)} | ${(r.cpuMs / 1000).toFixed(2)} | ${Math.round(r.maxRssMb)} |`);
   log(`\n\`tsc --noEmit\` of the ${tscRoutes}-route generated tree: ${(tscMs / 1000).toFixed(1)} s wall.\n`);
+}
+
+if (runs('http')) {
+  const httpConnections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+  const only = new Set((process.env.BENCH_HTTP_CASES ?? '').split(',').filter((k) => k !== ''));
+  log('Request cost as users run it: the reference app under bindery serve (production, real groups, execution context, PostgreSQL) vs hand-written servers doing the same work');
+  log(`Load: autocannon, ${httpConnections} connections, ${rounds} rounds of fresh processes, ${seconds} s per measurement; medians; loopback.`);
+  const { results, where, pinned } = await runHttpBench({ seconds, rounds, connections: httpConnections }, log, only);
+  log(`Database: ${where}. ${pinned ? 'Servers pinned to CPU 1, the load generator to CPU 0.' : 'Not pinned.'} Runtime: ${process.execArgv.join(' ') || 'plain node'} for every server.`);
+  log('Cells: server CPU time per request (user + system) · requests per second.\n');
+  for (const line of formatHttpResults(results)) log(line);
+  log('');
 }

@@ -30,6 +30,8 @@ export interface LoadFigures {
   readonly errors: number;
   /** Requests completed. */
   readonly requests: number;
+  /** Responses per status code, e.g. `{ '201': 51234 }`. */
+  readonly statuses: Readonly<Record<string, number>>;
 }
 
 export interface BenchServer {
@@ -103,6 +105,7 @@ export async function runLoad(port: number, options: LoadOptions): Promise<LoadF
     non2xx: result.non2xx,
     errors: result.errors,
     requests: result.requests.total,
+    statuses: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, (stat as { count: number }).count])),
   };
 }
 

@@ -1,0 +1,158 @@
+/**
+ * Benchmark: request cost as users run it. The reference app booted as
+ * `bindery serve` boots it (production settings, its real route groups,
+ * the execution context on, PostgreSQL), side by side in one run with a
+ * hand-written Fastify 5 + ajv + pg server (the yardstick) and a raw
+ * `node:http` + pg server doing the same work (bench/servers/peer-work.ts).
+ *
+ * Cases: `POST /notes` valid (201, one INSERT) and invalid (422 problem
+ * details); `GET /notes?limit=20`; the token-checked
+ * `GET /api/documents/{id}`; and, bindery only, a signed-in page
+ * (`GET /dashboard` with the session and remember-me cookies) against a
+ * page for a cookie-less guest (`GET /login`).
+ *
+ * Every round starts each server in a fresh process, warms every case up,
+ * then measures each case on each server in turn (same load: autocannon,
+ * `connections` connections, `seconds` s). The figure that matters is the
+ * server's CPU time per request (user + system from /proc/<pid>/stat):
+ * other load on the machine barely moves it. Medians over the rounds.
+ */
+import { fileURLToPath } from 'node:url';
+import { benchDatabase } from './support/database.js';
+import { makeHttpFixture, type HttpFixture } from './http/fixture.js';
+import { pinProcesses, runLoad, startServer, type BenchServer, type LoadOptions } from './support/load.js';
+
+export interface HttpBenchOptions {
+  readonly seconds: number;
+  readonly rounds: number;
+  readonly connections: number;
+}
+
+/** The servers, in the order of the table. */
+export const HTTP_SERVERS = [
+  { key: 'raw', name: 'raw node:http + pg (by hand)', script: 'servers/raw-pg.ts' },
+  { key: 'fastify', name: 'Fastify + ajv + pg (by hand)', script: 'servers/fastify-pg.ts' },
+  { key: 'bindery', name: 'bindery (reference app, bindery serve)', script: 'servers/bindery-app.ts' },
+] as const;
+type ServerKey = (typeof HTTP_SERVERS)[number]['key'];
+
+interface Case {
+  readonly key: string;
+  readonly name: string;
+  readonly status: number;
+  readonly servers: readonly ServerKey[];
+  /** CPU per request of bindery ÷ the yardstick's (or, for `overKey`, minus that case's) must stay within this. */
+  readonly target?: { readonly ratio: number } | { readonly overKey: string; readonly addedUs: number };
+  load(f: HttpFixture): Omit<LoadOptions, 'seconds' | 'connections'>;
+}
+
+const VALID = JSON.stringify({ title: 'Benchmark note', body: 'Some text for the body of the note.', tags: ['bench', 'load-test'] });
+const INVALID = JSON.stringify({ title: '', body: 'Some text for the body of the note.', tags: ['bench', 'bench'] });
+const ALL: readonly ServerKey[] = ['raw', 'fastify', 'bindery'];
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
+const BROWSER = { accept: 'text/html,application/xhtml+xml', 'user-agent': 'Mozilla/5.0 (bench)' };
+
+export const HTTP_CASES: readonly Case[] = [
+  { key: 'create', name: 'POST /notes valid → 201 (INSERT)', status: 201, servers: ALL, target: { ratio: 1.15 }, load: () => ({ method: 'POST', path: '/notes', headers: JSON_HEADERS, body: VALID }) },
+  { key: 'invalid', name: 'POST /notes invalid → 422', status: 422, servers: ALL, target: { ratio: 1.25 }, load: () => ({ method: 'POST', path: '/notes', headers: JSON_HEADERS, body: INVALID }) },
+  { key: 'list', name: 'GET /notes?limit=20', status: 200, servers: ALL, target: { ratio: 1.15 }, load: () => ({ method: 'GET', path: '/notes?limit=20', headers: { accept: 'application/json' } }) },
+  { key: 'token', name: 'GET /api/documents/{id}, bearer token', status: 200, servers: ALL, target: { ratio: 1.2 }, load: (f) => ({ method: 'GET', path: `/api/documents/${f.documentId}`, headers: { accept: 'application/json', authorization: f.bearer } }) },
+  { key: 'guest', name: 'page, cookie-less guest (GET /login)', status: 200, servers: ['bindery'], load: () => ({ method: 'GET', path: '/login', headers: BROWSER }) },
+  { key: 'member', name: 'page, signed in (GET /dashboard, session + remember cookies)', status: 200, servers: ['bindery'], target: { overKey: 'guest', addedUs: 60 }, load: (f) => ({ method: 'GET', path: '/dashboard', headers: { ...BROWSER, cookie: f.cookie } }) },
+];
+
+/** One measurement's figures. */
+export interface HttpFigures { readonly rps: number; readonly cpuUs: number; readonly p99: number }
+
+/** Medians per case and server. */
+export type HttpResults = Map<string, Map<ServerKey, HttpFigures>>;
+
+const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** A request of the case, checked before measuring so nothing is measured by mistake. */
+async function check(port: number, c: Case, f: HttpFixture, server: string): Promise<void> {
+  const l = c.load(f);
+  const res = await fetch(`http://127.0.0.1:${port}${l.path}`, { method: l.method, headers: l.headers, ...(l.body === undefined ? {} : { body: l.body }), redirect: 'manual' });
+  const text = await res.text();
+  if (res.status !== c.status) throw new Error(`${server}, ${c.name}: answered ${res.status} instead of ${c.status}: ${text.slice(0, 300)}`);
+}
+
+async function measure(server: BenchServer, c: Case, f: HttpFixture, seconds: number, connections: number, label: string): Promise<HttpFigures> {
+  const before = server.cpuMs();
+  const r = await runLoad(server.port, { ...c.load(f), seconds, connections });
+  const cpuMs = server.cpuMs() - before;
+  const wanted = r.statuses[String(c.status)] ?? 0;
+  if (r.errors > 0 || wanted !== r.requests) throw new Error(`${label}, ${c.name}: ${r.errors} errors and statuses ${JSON.stringify(r.statuses)} under load (expected only ${c.status})`);
+  return { rps: r.rps, cpuUs: (cpuMs * 1000) / r.requests, p99: r.p99 };
+}
+
+/**
+ * Run the benchmark.
+ * @returns the medians, where the database was, and whether servers and load were pinned to separate CPUs.
+ */
+export async function runHttpBench(options: HttpBenchOptions, log: (line: string) => void, only: ReadonlySet<string> = new Set()): Promise<{ results: HttpResults; where: string; pinned: boolean }> {
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  const cases = HTTP_CASES.filter((c) => only.size === 0 || only.has(c.key));
+  const database = await benchDatabase(`bench_http_${process.pid}`, log);
+  const samples = new Map<string, Map<ServerKey, HttpFigures[]>>(cases.map((c) => [c.key, new Map(c.servers.map((s) => [s, []]))]));
+  let pinned = false;
+  try {
+    const fixture = await makeHttpFixture(database.url);
+    const env = { ...fixture.env, BENCH_HTTP: '1' };
+    for (let round = 1; round <= options.rounds; round++) {
+      const running = new Map<ServerKey, BenchServer>();
+      try {
+        for (const s of HTTP_SERVERS) running.set(s.key, await startServer(here + s.script, env));
+        for (const c of cases) for (const s of c.servers) await check(running.get(s)!.port, c, fixture, s);
+        pinned = pinProcesses(process.pid, [...running.values()].map((r) => r.pid));
+        for (const c of cases) for (const s of c.servers) await runLoad(running.get(s)!.port, { ...c.load(fixture), seconds: 1, connections: options.connections });
+        for (const c of cases) {
+          for (const s of c.servers) {
+            const fig = await measure(running.get(s)!, c, fixture, options.seconds, options.connections, s);
+            samples.get(c.key)!.get(s)!.push(fig);
+            log(`  round ${round}: ${c.name.padEnd(62)} ${s.padEnd(8)} ${Math.round(fig.rps).toString().padStart(6)} req/s ${fig.cpuUs.toFixed(1).padStart(7)} µs CPU/request`);
+          }
+        }
+      } finally {
+        for (const server of running.values()) await server.stop();
+      }
+    }
+  } finally {
+    await database.dispose();
+  }
+  const results: HttpResults = new Map();
+  for (const [key, byServer] of samples) {
+    const row = new Map<ServerKey, HttpFigures>();
+    for (const [s, figs] of byServer) row.set(s, { rps: median(figs.map((x) => x.rps)), cpuUs: median(figs.map((x) => x.cpuUs)), p99: median(figs.map((x) => x.p99)) });
+    results.set(key, row);
+  }
+  return { results, where: database.where, pinned };
+}
+
+/** The Markdown tables and verdicts of {@link runHttpBench}'s results. */
+export function formatHttpResults(results: HttpResults): string[] {
+  const lines = ['| case | raw node:http + pg | Fastify + ajv + pg (yardstick) | bindery | bindery ÷ Fastify (CPU) | target |', '|---|---:|---:|---:|---:|---|'];
+  const cell = (f: HttpFigures | undefined) => (f === undefined ? '—' : `${f.cpuUs.toFixed(0)} µs · ${Math.round(f.rps)} req/s`);
+  for (const c of HTTP_CASES) {
+    const row = results.get(c.key);
+    if (row === undefined) continue;
+    const b = row.get('bindery')!;
+    const y = row.get('fastify');
+    let ratio = '—';
+    let verdict = '—';
+    if (c.target !== undefined && 'ratio' in c.target && y !== undefined) {
+      const r = b.cpuUs / y.cpuUs;
+      ratio = `${r.toFixed(2)}×`;
+      verdict = `≤ ${c.target.ratio.toFixed(2)}× ${r <= c.target.ratio ? 'met' : 'NOT met'}`;
+    } else if (c.target !== undefined && 'overKey' in c.target) {
+      const base = results.get(c.target.overKey)?.get('bindery');
+      if (base !== undefined) {
+        const added = b.cpuUs - base.cpuUs;
+        ratio = `+${added.toFixed(0)} µs over the guest page`;
+        verdict = `≤ +${c.target.addedUs} µs ${added <= c.target.addedUs ? 'met' : 'NOT met'}`;
+      }
+    }
+    lines.push(`| ${c.name} | ${cell(row.get('raw'))} | ${cell(y)} | ${cell(b)} | ${ratio} | ${verdict} |`);
+  }
+  return lines;
+}

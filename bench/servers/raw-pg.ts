@@ -1,0 +1,72 @@
+/**
+ * Bench server: raw `node:http` + `pg`, by hand — the routes of
+ * bench/servers/peer-work.ts with the body parsed and checked by hand, no
+ * framework, no schema compiler. The practical limit for this work.
+ */
+import { createServer, type ServerResponse } from 'node:http';
+import { listenForBench } from './listen.js';
+import { createNote, invalid, listNotes, requestId, SECURITY_HEADERS, showDocument, untitled, type NoteInput } from './peer-work.js';
+
+const ALPHA_DASH = /^[\p{L}\p{M}\p{N}_-]+$/u;
+
+function check(input: unknown): Record<string, string> | null {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return { _: 'The body must be a JSON object.' };
+  const o = input as Record<string, unknown>;
+  const errors: Record<string, string> = {};
+  if (typeof o.title !== 'string' || !/\S/.test(o.title)) errors.title = 'The title field is required.';
+  else if ([...o.title].length > 200) errors.title = 'The title field must not be greater than 200 characters.';
+  if (o.body !== undefined && (typeof o.body !== 'string' || [...o.body].length > 10000)) errors.body = 'The body field must not be greater than 10000 characters.';
+  if (o.tags !== undefined) {
+    const tags = o.tags;
+    if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string')) errors.tags = 'The tags field must be an array of strings.';
+    else if (tags.length > 5) errors.tags = 'The tags field must not have more than 5 items.';
+    else if (new Set(tags).size !== tags.length) errors.tags = 'The tags field has a duplicate value.';
+    else if (tags.some((t) => !ALPHA_DASH.test(t as string))) errors.tags = 'The tags field must only contain letters, numbers, dashes, and underscores.';
+  }
+  return Object.keys(errors).length > 0 ? errors : null;
+}
+
+function send(res: ServerResponse, status: number, rid: string, type: string, body: string, extra?: Record<string, string>): void {
+  res.writeHead(status, { 'x-request-id': rid, ...SECURITY_HEADERS, ...extra, 'content-type': type, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+const JSON_TYPE = 'application/json; charset=utf-8';
+const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
+const fail = (res: ServerResponse, rid: string, err: unknown) => send(res, 500, rid, 'text/plain', String(err));
+
+const server = createServer((req, res) => {
+  const rid = requestId(req.headers['x-request-id']);
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  if (req.method === 'POST' && path === '/notes') {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      let input: unknown;
+      try { input = JSON.parse(Buffer.concat(chunks).toString('utf8')); } catch { send(res, 400, rid, PROBLEM_TYPE, '{}'); return; }
+      const errors = check(input) ?? untitled(input as NoteInput);
+      if (errors !== null) { send(res, 422, rid, PROBLEM_TYPE, invalid(errors, rid)); return; }
+      createNote(input as NoteInput).then(({ json, location }) => send(res, 201, rid, JSON_TYPE, json, { location }), (err) => fail(res, rid, err));
+    });
+    return;
+  }
+  if (req.method === 'GET' && path === '/notes') {
+    const raw = q === -1 ? null : new URLSearchParams(url.slice(q + 1)).get('limit');
+    const limit = raw === null ? 20 : Number(raw);
+    if (!Number.isInteger(limit) || limit < 0 || limit > 100) { send(res, 422, rid, PROBLEM_TYPE, invalid({ limit: 'The limit field must be between 0 and 100.' }, rid)); return; }
+    listNotes(limit).then((json) => send(res, 200, rid, JSON_TYPE, json), (err) => fail(res, rid, err));
+    return;
+  }
+  const doc = req.method === 'GET' ? /^\/api\/documents\/(\d+)$/.exec(path) : null;
+  if (doc !== null) {
+    showDocument(req.headers.authorization, Number(doc[1]), rid).then(
+      (a) => send(res, a.status, rid, a.problem ? PROBLEM_TYPE : JSON_TYPE, a.body, a.challenge === undefined ? undefined : { 'www-authenticate': a.challenge }),
+      (err) => fail(res, rid, err),
+    );
+    return;
+  }
+  send(res, 404, rid, PROBLEM_TYPE, '{}');
+});
+
+await listenForBench(server, () => new Promise<void>((resolve) => server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', resolve)));
