@@ -11,11 +11,14 @@
  * (`GET /dashboard` with the session and remember-me cookies) against a
  * page for a cookie-less guest (`GET /login`).
  *
- * Every round starts each server in a fresh process, warms every case up,
- * then measures each case on each server in turn (same load: autocannon,
- * `connections` connections, `seconds` s). The figure that matters is the
- * server's CPU time per request (user + system from /proc/<pid>/stat):
- * other load on the machine barely moves it. Medians over the rounds.
+ * Every round starts each server in a fresh process and warms every case
+ * up; then, per case, it measures each server **alone** (its throughput),
+ * and all of the case's servers **side by side**: loaded at the same time
+ * (each with its own `connections` connections, all on the same CPU), so
+ * whatever else runs on the machine slows them alike. The verdict figure is
+ * the server's CPU time per request (user + system from /proc/<pid>/stat)
+ * side by side; medians over the rounds. The two pages run on bindery alone,
+ * one after the other, the difference of their CPU per request being the figure.
  */
 import { fileURLToPath } from 'node:url';
 import { benchDatabase } from './support/database.js';
@@ -61,7 +64,7 @@ export const HTTP_CASES: readonly Case[] = [
   { key: 'member', name: 'page, signed in (GET /dashboard, session + remember cookies)', status: 200, servers: ['bindery'], target: { overKey: 'guest', addedUs: 60 }, load: (f) => ({ method: 'GET', path: '/dashboard', headers: { ...BROWSER, cookie: f.cookie } }) },
 ];
 
-/** One measurement's figures. */
+/** One case on one server: `rps` and `p99` alone; `cpuUs` side by side (pages: alone). */
 export interface HttpFigures { readonly rps: number; readonly cpuUs: number; readonly p99: number }
 
 /** Medians per case and server. */
@@ -107,10 +110,13 @@ export async function runHttpBench(options: HttpBenchOptions, log: (line: string
         pinned = pinProcesses(process.pid, [...running.values()].map((r) => r.pid));
         for (const c of cases) for (const s of c.servers) await runLoad(running.get(s)!.port, { ...c.load(fixture), seconds: 1, connections: options.connections });
         for (const c of cases) {
+          const alone = new Map<ServerKey, HttpFigures>();
+          for (const s of c.servers) alone.set(s, await measure(running.get(s)!, c, fixture, options.seconds, options.connections, s));
+          const together = c.servers.length < 2 ? alone : new Map(await Promise.all(c.servers.map(async (s) => [s, await measure(running.get(s)!, c, fixture, options.seconds, options.connections, s)] as const)));
           for (const s of c.servers) {
-            const fig = await measure(running.get(s)!, c, fixture, options.seconds, options.connections, s);
+            const fig = { rps: alone.get(s)!.rps, p99: alone.get(s)!.p99, cpuUs: together.get(s)!.cpuUs };
             samples.get(c.key)!.get(s)!.push(fig);
-            log(`  round ${round}: ${c.name.padEnd(62)} ${s.padEnd(8)} ${Math.round(fig.rps).toString().padStart(6)} req/s ${fig.cpuUs.toFixed(1).padStart(7)} µs CPU/request`);
+            log(`  round ${round}: ${c.name.padEnd(62)} ${s.padEnd(8)} ${Math.round(fig.rps).toString().padStart(6)} req/s alone ${alone.get(s)!.cpuUs.toFixed(1).padStart(7)} µs CPU/request alone ${fig.cpuUs.toFixed(1).padStart(7)} side by side`);
           }
         }
       } finally {
@@ -131,7 +137,7 @@ export async function runHttpBench(options: HttpBenchOptions, log: (line: string
 
 /** The Markdown tables and verdicts of {@link runHttpBench}'s results. */
 export function formatHttpResults(results: HttpResults): string[] {
-  const lines = ['| case | raw node:http + pg | Fastify + ajv + pg (yardstick) | bindery | bindery ÷ Fastify (CPU) | target |', '|---|---:|---:|---:|---:|---|'];
+  const lines = ['| case | raw node:http + pg | Fastify + ajv + pg (yardstick) | bindery | bindery ÷ Fastify (CPU/request) | target |', '|---|---:|---:|---:|---:|---|'];
   const cell = (f: HttpFigures | undefined) => (f === undefined ? '—' : `${f.cpuUs.toFixed(0)} µs · ${Math.round(f.rps)} req/s`);
   for (const c of HTTP_CASES) {
     const row = results.get(c.key);

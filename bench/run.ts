@@ -21,6 +21,8 @@ const wanted = new Set(process.argv.slice(2));
 const runs = (name: string) => wanted.size === 0 || wanted.has(name);
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
+// Leave through process.exit on Ctrl-C / SIGTERM, so the servers started are stopped (bench/support/load.ts).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 log(`Machine: ${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`);
 
 if (runs('notes')) {
@@ -68,7 +70,7 @@ if (runs('http')) {
   log(`Load: autocannon, ${httpConnections} connections, ${rounds} rounds of fresh processes, ${seconds} s per measurement; medians; loopback.`);
   const { results, where, pinned } = await runHttpBench({ seconds, rounds, connections: httpConnections }, log, only);
   log(`Database: ${where}. ${pinned ? 'Servers pinned to CPU 1, the load generator to CPU 0.' : 'Not pinned.'} Runtime: ${process.execArgv.join(' ') || 'plain node'} for every server.`);
-  log('Cells: server CPU time per request (user + system) · requests per second.\n');
+  log('Cells: server CPU time per request (user + system), side by side · requests per second alone.\n');
   for (const line of formatHttpResults(results)) log(line);
   log('');
 }

@@ -6,8 +6,12 @@
 import type { Kysely } from 'kysely';
 import type { Database, User } from '../../generated/types.js';
 import { authService, normalizeLogin, type UserProvider } from '../../runtime/auth/index.js';
+import { compiledQuery } from '../../runtime/db/index.js';
 import { HttpError } from '../../runtime/errors/index.js';
 import type { RequestContext } from '../../runtime/http/context.js';
+
+/** The user by ID: asked on every signed-in request, so compiled once (docs/database.md "Compiled queries"). */
+const userById = compiledQuery((db, id: number) => (db as Kysely<Database>).selectFrom('users').selectAll().where('id', '=', id));
 
 /** Authentication IDs are the decimal string of `users.id`: a positive safe integer without leading zeros. */
 const ID = /^[1-9]\d{0,15}$/;
@@ -24,7 +28,7 @@ export function databaseUsers(db: Kysely<Database>): UserProvider<User> {
     passwordHashOf: (user) => user.password,
     async findById(id) {
       if (!ID.test(id) || !Number.isSafeInteger(Number(id))) return null;
-      return (await db.selectFrom('users').selectAll().where('id', '=', Number(id)).executeTakeFirst()) ?? null;
+      return (await userById(db, Number(id)))[0] ?? null;
     },
     async findByLogin(login) {
       const email = normalizeLogin(login);

@@ -7,11 +7,12 @@
  * A document of another user is 404, like one that does not exist.
  */
 import { randomBytes } from 'node:crypto';
-import type { ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Handlers } from '../../generated/handlers.js';
 import type { Database } from '../../generated/types.js';
 import { NotFoundError, ValidationError } from '../../runtime/errors/index.js';
 import { created, noContent } from '../../runtime/results/index.js';
+import { compiledQuery } from '../../runtime/db/index.js';
 import { callerId } from './caller.js';
 
 type DocumentsHandlers = Pick<Handlers, 'documents.create' | 'documents.export' | 'documents.archive' | 'documents.show' | 'documents.update' | 'documents.delete' | 'documents.restore' | 'documents.history'>;
@@ -26,6 +27,10 @@ const SLUG_INDEX = 'documents_slug_live_key';
 const ownedBy = (owner: number) => (eb: ExpressionBuilder<Database, 'documents'>) => eb('owner_id', '=', owner);
 
 const missing = (id: number) => new NotFoundError(`Document ${id} does not exist.`);
+
+/** A live document of its owner: the API's hot read, compiled once (docs/database.md "Compiled queries"). */
+const documentOf = compiledQuery((db, id: number, owner: number) => (db as Kysely<Database>).selectFrom('documents').selectAll()
+  .where('id', '=', id).where('owner_id', '=', owner).where('deleted_at', 'is', null));
 
 /** A duplicate live slug is a field error on `slug` (422); anything else is rethrown. */
 function slugTaken(error: unknown): never {
@@ -64,8 +69,7 @@ export const documentsHandlers = {
   },
 
   'documents.show': async (input, ctx) => {
-    const document = await ctx.services.db.selectFrom('documents').selectAll()
-      .where('id', '=', input.id).where('owner_id', '=', callerId(ctx)).where('deleted_at', 'is', null).executeTakeFirst();
+    const [document] = await documentOf(ctx.services.db, input.id, callerId(ctx));
     if (!document) throw missing(input.id);
     return document;
   },

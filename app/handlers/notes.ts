@@ -5,6 +5,9 @@
  */
 import type { Handlers } from '../../generated/handlers.js';
 import { NotFoundError, ValidationError } from '../../runtime/errors/index.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../generated/types.js';
+import { compiledQuery } from '../../runtime/db/index.js';
 import { created, noContent, page, redirectToRoute } from '../../runtime/results/index.js';
 
 type NotesHandlers = Pick<Handlers, 'notes.create' | 'notes.list' | 'notes.new' | 'notes.show' | 'notes.delete'>;
@@ -14,6 +17,10 @@ function isUntitled(title: string): boolean {
   return title.replace(/\s+/g, '').toLowerCase() === 'untitled';
 }
 
+// The API's hot queries, compiled once (docs/database.md "Compiled queries").
+const insertNote = compiledQuery((db, title: string, body: string, tags: string[]) => (db as Kysely<Database>).insertInto('notes').values({ title, body, tags }).returningAll());
+const newestNotes = compiledQuery((db, limit: number) => (db as Kysely<Database>).selectFrom('notes').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit));
+
 export const notesHandlers = {
   'notes.create': {
     // Runs only once the field rules passed (SPEC 4.5 step 5).
@@ -21,11 +28,8 @@ export const notesHandlers = {
       if (isUntitled(input.title)) throw new ValidationError({ title: 'The title field must not be "untitled"; give the note a real title.' });
     },
     async handle(input, ctx) {
-      const note = await ctx.services.db
-        .insertInto('notes')
-        .values({ title: input.title, body: input.body ?? '', tags: input.tags ?? [] })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const [note] = await insertNote(ctx.services.db, input.title, input.body ?? '', input.tags ?? []);
+      if (note === undefined) throw new Error('INSERT … RETURNING gave no row');
       // A browser form post goes on to the new note, with a status message; API clients get 201 JSON.
       if (ctx.client.isBrowser && !ctx.client.wantsJson) {
         ctx.session.flash('status', 'Note created.');
@@ -36,7 +40,7 @@ export const notesHandlers = {
   },
 
   'notes.list': async (input, ctx) => {
-    return ctx.services.db.selectFrom('notes').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(input.limit).execute();
+    return newestNotes(ctx.services.db, input.limit);
   },
 
   'notes.new': () => page('notes/new', { title: 'New note' }),

@@ -61,6 +61,10 @@ export async function startServer(script: string, env: Record<string, string> = 
     env: { ...process.env, ...env, PORT: '0' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // A bench stopped early (Ctrl-C) leaves no server behind.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   const port = await new Promise<number>((resolve, reject) => {
     let seen = '';
     const onData = (chunk: Buffer) => {

@@ -29,6 +29,10 @@ export interface HttpErrorOptions {
 /**
  * An error with an HTTP status (400–599) and a message for the client.
  *
+ * A 4xx error carries no stack frames (`stack` is just `Name: message`):
+ * it is an expected answer, and capturing a stack per invalid request costs
+ * CPU for nothing (docs/errors.md). A 5xx error keeps its stack trace.
+ *
  * @param status HTTP status, an integer from 400 to 599.
  * @param message shown to the client as problem details `detail` / the page text.
  * @throws {RangeError} when `status` is not an integer from 400 to 599.
@@ -45,7 +49,15 @@ export class HttpError extends Error {
     if (!Number.isInteger(status) || status < 400 || status > 599) {
       throw new RangeError(`HttpError status must be an integer from 400 to 599, got ${String(status)}`);
     }
+    // A 4xx is an expected answer (invalid input, no such record, not allowed),
+    // not a defect: nothing ever shows its stack (logs and the debug page show
+    // stacks of 5xx only), and capturing one is a measurable share of the CPU
+    // of an invalid request (docs/benchmarks.md). So 4xx errors are built
+    // without stack frames; 5xx errors keep theirs.
+    const limit = Error.stackTraceLimit;
+    if (status < 500) Error.stackTraceLimit = 0;
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    Error.stackTraceLimit = limit;
     this.status = status;
     this.code = options.code;
     this.fieldErrors = options.fieldErrors;

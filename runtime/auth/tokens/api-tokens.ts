@@ -10,6 +10,7 @@
  * several instances together still write at most once.
  */
 import type { Generated, Kysely } from 'kysely';
+import { compiledQuery } from '../../db/compiled-query.js';
 import { ValidationError } from '../../errors/validation-error.js';
 import { formatToken, hashSecret, newSecret, parseToken, secretMatches } from './token-format.js';
 
@@ -152,7 +153,7 @@ export class ApiTokens {
   async check(plain: string): Promise<ApiToken | null> {
     const parsed = parseToken(plain);
     if (parsed === null) return null;
-    const row = await this.#db.selectFrom('api_tokens').selectAll().where('id', '=', Number(parsed.id)).executeTakeFirst();
+    const [row] = await tokenById(this.#db, Number(parsed.id));
     if (row === undefined || !secretMatches(parsed.secret, row.token_hash)) return null;
     if (row.expires_at !== null && row.expires_at.getTime() <= this.#now()) return null;
     return toApiToken(row);
@@ -175,6 +176,9 @@ export class ApiTokens {
     return result.numUpdatedRows > 0n;
   }
 }
+
+/** The token row by ID: asked on every token-authenticated request, so compiled once (docs/database.md "Compiled queries"). */
+const tokenById = compiledQuery((db, id: number) => (db as Kysely<ApiTokensDatabase>).selectFrom('api_tokens').selectAll().where('id', '=', id));
 
 function toApiToken(row: { id: number; user_id: string; name: string; abilities: unknown; last_used_at: Date | null; expires_at: Date | null; created_at: Date }): ApiToken {
   return {

@@ -1,0 +1,61 @@
+/**
+ * Queries compiled once, executed many times: the hot queries of a request
+ * (a token lookup, a user by ID, a page of rows) skip Kysely's per-call
+ * building and compiling, and run as the same SQL text with new parameter
+ * values (docs/database.md "Compiled queries").
+ */
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { createQueryId } from 'kysely';
+
+/** A stand-in for the `index`-th argument while the query is built. */
+class Placeholder {
+  constructor(readonly index: number) {}
+}
+
+/** A compiled query with, per parameter, the argument index it takes (or -1: a constant of the query). */
+interface Plan {
+  readonly compiled: CompiledQuery;
+  readonly slots: readonly number[];
+}
+
+/**
+ * Compile a query once per Kysely instance and run it with new values.
+ *
+ * `build` receives stand-ins for its arguments and must use each one only as
+ * a single value of the query (`where('id', '=', id)`, `values({ title })`,
+ * `limit(n)`) — never branch on it, spread it, or pass it to `in` (lists
+ * change the SQL). A Kysely instance with plugins runs `build` per call (a
+ * plugin may rewrite each query), so the result is the same either way.
+ *
+ * @param build makes the query from the database and the argument stand-ins.
+ * @returns `run(db, ...args)`: the result rows (an array; `[]` when none).
+ * @throws {Error} on first use, when `build` did not use every argument as a value.
+ * @example
+ *   const noteById = compiledQuery((db, id: number) => db.selectFrom('notes').selectAll().where('id', '=', id));
+ *   const [note] = await noteById(ctx.services.db, 42);
+ */
+export function compiledQuery<A extends unknown[], O>(build: (db: Kysely<any>, ...args: A) => Compilable<O>): (db: Kysely<any>, ...args: A) => Promise<O[]> {
+  const plans = new WeakMap<Kysely<any>, Plan | null>();
+  return async (db, ...args) => {
+    let plan = plans.get(db);
+    if (plan === undefined) {
+      plan = db.getExecutor().plugins.length > 0 ? null : compile(db, build, args.length);
+      plans.set(db, plan);
+    }
+    if (plan === null) return (await db.executeQuery(build(db, ...args))).rows;
+    const { compiled, slots } = plan;
+    const parameters = compiled.parameters.map((constant, i) => (slots[i]! === -1 ? constant : args[slots[i]!]));
+    const result = await db.executeQuery<O>({ query: compiled.query, queryId: createQueryId(), sql: compiled.sql, parameters });
+    return result.rows;
+  };
+}
+
+function compile<A extends unknown[]>(db: Kysely<any>, build: (db: Kysely<any>, ...args: A) => Compilable<unknown>, arity: number): Plan {
+  const stand = Array.from({ length: arity }, (_, i) => new Placeholder(i)) as unknown as A;
+  const compiled = build(db, ...stand).compile();
+  const slots = compiled.parameters.map((p) => (p instanceof Placeholder ? p.index : -1));
+  for (let i = 0; i < arity; i++) {
+    if (!slots.includes(i)) throw new Error(`compiledQuery: argument ${i + 1} is not used as a value of the query (${compiled.sql}); build the query per call instead.`);
+  }
+  return { compiled, slots };
+}
