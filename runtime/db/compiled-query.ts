@@ -2,10 +2,24 @@
  * Queries compiled once, executed many times: the hot queries of a request
  * (a token lookup, a user by ID, a page of rows) skip Kysely's per-call
  * building and compiling, and run as the same SQL text with new parameter
- * values (docs/database.md "Compiled queries").
+ * values — on the instance `connectDatabase` made, straight through its pg
+ * pool (docs/database.md "Compiled queries").
  */
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import { createQueryId } from 'kysely';
+import type pg from 'pg';
+
+/** The pg pool under each Kysely instance made by `connectDatabase` (transactions are not in it). */
+const pools = new WeakMap<Kysely<any>, pg.Pool>();
+
+/**
+ * Let compiled queries on `db` go straight to `pool` (what Kysely's dialect
+ * would do for them, without its per-query connection bookkeeping).
+ * `connectDatabase` calls it; `db` must be a plain Kysely over that pool, without plugins.
+ */
+export function registerPool(db: Kysely<any>, pool: pg.Pool): void {
+  pools.set(db, pool);
+}
 
 /** A stand-in for the `index`-th argument while the query is built. */
 class Placeholder {
@@ -16,6 +30,8 @@ class Placeholder {
 interface Plan {
   readonly compiled: CompiledQuery;
   readonly slots: readonly number[];
+  /** The pool to run it on directly (see {@link registerPool}). */
+  readonly pool: pg.Pool | undefined;
 }
 
 /**
@@ -43,8 +59,10 @@ export function compiledQuery<A extends unknown[], O>(build: (db: Kysely<any>, .
       plans.set(db, plan);
     }
     if (plan === null) return (await db.executeQuery(build(db, ...args))).rows;
-    const { compiled, slots } = plan;
+    const { compiled, slots, pool } = plan;
     const parameters = compiled.parameters.map((constant, i) => (slots[i]! === -1 ? constant : args[slots[i]!]));
+    // On a root instance, straight to its pool; in a transaction, through Kysely (its connection).
+    if (pool !== undefined) return (await pool.query({ text: compiled.sql, values: parameters })).rows as O[];
     const result = await db.executeQuery<O>({ query: compiled.query, queryId: createQueryId(), sql: compiled.sql, parameters });
     return result.rows;
   };
@@ -57,5 +75,5 @@ function compile<A extends unknown[]>(db: Kysely<any>, build: (db: Kysely<any>, 
   for (let i = 0; i < arity; i++) {
     if (!slots.includes(i)) throw new Error(`compiledQuery: argument ${i + 1} is not used as a value of the query (${compiled.sql}); build the query per call instead.`);
   }
-  return { compiled, slots };
+  return { compiled, slots, pool: pools.get(db) };
 }

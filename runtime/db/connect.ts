@@ -4,6 +4,7 @@
  */
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { registerPool } from './compiled-query.js';
 import { DatabaseUnreachableError } from './errors.js';
 import { redactUrl } from './redact-url.js';
 import { binderyTypes } from './type-parsers.js';
@@ -62,6 +63,7 @@ export async function connectDatabase<DB = any>(options: ConnectDatabaseOptions)
   });
   pool.on('error', (error) => options.onIdleError?.(error));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  registerPool(db, pool);
   let closing: Promise<void> | undefined;
   const database: Database<DB> = {
     db,

@@ -1,9 +1,9 @@
-import { CamelCasePlugin, sql, type Kysely } from 'kysely';
+import { CamelCasePlugin, sql, type Generated, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compiledQuery, connectDatabase, type Database } from '../../../runtime/db/index.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 
-interface DB { items: { id: number; title: string; tags: string[]; created_at: Date } }
+interface DB { items: { id: Generated<number>; title: string; tags: Generated<string[]>; created_at: Generated<Date> } }
 
 describe('compiledQuery | compiled once, run with new values', () => {
   let testDb: TestDatabase;
@@ -33,6 +33,12 @@ describe('compiledQuery | compiled once, run with new values', () => {
     expect((await newest(db, 1)).map((r) => r.title)).toEqual(['second']);
     expect((await newest(db, 5)).map((r) => r.title)).toEqual(['second', 'first']);
     expect(await newest(db, 0)).toEqual([]);
+  });
+
+  it('on the instance connectDatabase made, runs on its pool: errors are the pool\'s, the pool keeps working', async () => {
+    const bad = compiledQuery((k, id: number) => (k as Kysely<DB>).selectFrom('items').selectAll().where('id', '=', id));
+    await expect(bad(db, 'not a number' as unknown as number)).rejects.toMatchObject({ code: '22P02' });
+    expect((await bad(db, 1))[0]!.title).toBe('first');
   });
 
   it('runs inside a transaction on the transaction\'s connection', async () => {
