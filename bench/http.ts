@@ -22,7 +22,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { benchDatabase } from './support/database.js';
-import { makeHttpFixture, type HttpFixture } from './http/fixture.js';
+import { currentCookies, makeHttpFixture, type HttpFixture } from './http/fixture.js';
 import { pinProcesses, runLoad, startServer, type BenchServer, type LoadOptions } from './support/load.js';
 
 export interface HttpBenchOptions {
@@ -100,12 +100,13 @@ export async function runHttpBench(options: HttpBenchOptions, log: (line: string
   const samples = new Map<string, Map<ServerKey, HttpFigures[]>>(cases.map((c) => [c.key, new Map(c.servers.map((s) => [s, []]))]));
   let pinned = false;
   try {
-    const fixture = await makeHttpFixture(database.url);
+    let fixture = await makeHttpFixture(database.url);
     const env = { ...fixture.env, BENCH_HTTP: '1' };
     for (let round = 1; round <= options.rounds; round++) {
       const running = new Map<ServerKey, BenchServer>();
       try {
         for (const s of HTTP_SERVERS) running.set(s.key, await startServer(here + s.script, env));
+        fixture = await currentCookies(`http://127.0.0.1:${running.get('bindery')!.port}`, fixture);
         for (const c of cases) for (const s of c.servers) await check(running.get(s)!.port, c, fixture, s);
         pinned = pinProcesses(process.pid, [...running.values()].map((r) => r.pid));
         for (const c of cases) for (const s of c.servers) await runLoad(running.get(s)!.port, { ...c.load(fixture), seconds: 1, connections: options.connections });

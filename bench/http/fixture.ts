@@ -92,3 +92,19 @@ export async function makeHttpFixture(databaseUrl: string): Promise<HttpFixture>
     await running.close();
   }
 }
+
+/**
+ * The signed-in cookies as a browser holds them now: the session cookie is
+ * rewritten when it is older than a tenth of its lifetime (its last use is
+ * refreshed), and a browser sends the new one from then on. The bench does
+ * the same before each round, so it measures the ordinary signed-in request,
+ * not one that rewrites the cookie every time.
+ */
+export async function currentCookies(baseUrl: string, f: HttpFixture): Promise<HttpFixture> {
+  const jar = new Map(f.cookie.split('; ').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as [string, string]));
+  const res = await fetch(`${baseUrl}/dashboard`, { headers: { accept: 'text/html', cookie: f.cookie }, redirect: 'manual' });
+  await res.text();
+  if (res.status !== 200) throw new Error(`the signed-in bench page answered ${res.status}`);
+  cookiesOf(res, jar);
+  return { ...f, cookie: cookieHeader(jar) };
+}

@@ -118,7 +118,7 @@ export class ApiTokens {
 
   /** The tokens of `userId`, newest first (expired ones too, with their expiry). */
   async list(userId: string): Promise<ApiToken[]> {
-    const rows = await this.#db.selectFrom('api_tokens').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').execute();
+    const rows = await tokensOf(this.#db, userId);
     return rows.map(toApiToken);
   }
 
@@ -176,6 +176,9 @@ export class ApiTokens {
     return result.numUpdatedRows > 0n;
   }
 }
+
+/** A user's tokens, newest first: on every page that lists them, so compiled once. */
+const tokensOf = compiledQuery((db, userId: string) => (db as Kysely<ApiTokensDatabase>).selectFrom('api_tokens').selectAll().where('user_id', '=', userId).orderBy('id', 'desc'));
 
 /** The token row by ID: asked on every token-authenticated request, so compiled once (docs/database.md "Compiled queries"). */
 const tokenById = compiledQuery((db, id: number) => (db as Kysely<ApiTokensDatabase>).selectFrom('api_tokens').selectAll().where('id', '=', id));
