@@ -67,8 +67,11 @@ export const HTTP_CASES: readonly Case[] = [
 /** One case on one server: `rps` and `p99` alone; `cpuUs` side by side (pages: alone). */
 export interface HttpFigures { readonly rps: number; readonly cpuUs: number; readonly p99: number }
 
+/** Medians of one case on one server, and bindery's CPU per request ÷ this server's, per round (side by side). */
+export interface HttpRow extends HttpFigures { readonly binderyOver: readonly number[] }
+
 /** Medians per case and server. */
-export type HttpResults = Map<string, Map<ServerKey, HttpFigures>>;
+export type HttpResults = Map<string, Map<ServerKey, HttpRow>>;
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -129,8 +132,11 @@ export async function runHttpBench(options: HttpBenchOptions, log: (line: string
   }
   const results: HttpResults = new Map();
   for (const [key, byServer] of samples) {
-    const row = new Map<ServerKey, HttpFigures>();
-    for (const [s, figs] of byServer) row.set(s, { rps: median(figs.map((x) => x.rps)), cpuUs: median(figs.map((x) => x.cpuUs)), p99: median(figs.map((x) => x.p99)) });
+    const row = new Map<ServerKey, HttpRow>();
+    const ours = byServer.get('bindery')!;
+    for (const [s, figs] of byServer) {
+      row.set(s, { rps: median(figs.map((x) => x.rps)), cpuUs: median(figs.map((x) => x.cpuUs)), p99: median(figs.map((x) => x.p99)), binderyOver: figs.map((x, i) => ours[i]!.cpuUs / x.cpuUs) });
+    }
     results.set(key, row);
   }
   return { results, where: database.where, pinned };
@@ -139,7 +145,7 @@ export async function runHttpBench(options: HttpBenchOptions, log: (line: string
 /** The Markdown tables and verdicts of {@link runHttpBench}'s results. */
 export function formatHttpResults(results: HttpResults): string[] {
   const lines = ['| case | raw node:http + pg | Fastify + ajv + pg (yardstick) | bindery | bindery ÷ Fastify (CPU/request) | target |', '|---|---:|---:|---:|---:|---|'];
-  const cell = (f: HttpFigures | undefined) => (f === undefined ? '—' : `${f.cpuUs.toFixed(0)} µs · ${Math.round(f.rps)} req/s`);
+  const cell = (f: HttpRow | undefined) => (f === undefined ? '—' : `${f.cpuUs.toFixed(0)} µs · ${Math.round(f.rps)} req/s`);
   for (const c of HTTP_CASES) {
     const row = results.get(c.key);
     if (row === undefined) continue;
@@ -148,8 +154,9 @@ export function formatHttpResults(results: HttpResults): string[] {
     let ratio = '—';
     let verdict = '—';
     if (c.target !== undefined && 'ratio' in c.target && y !== undefined) {
-      const r = b.cpuUs / y.cpuUs;
-      ratio = `${r.toFixed(2)}×`;
+      // The median of the per-round ratios: each round's pair ran side by side.
+      const r = median(y.binderyOver);
+      ratio = `${r.toFixed(2)}× (rounds: ${y.binderyOver.map((x) => x.toFixed(2)).join(', ')})`;
       verdict = `≤ ${c.target.ratio.toFixed(2)}× ${r <= c.target.ratio ? 'met' : 'NOT met'}`;
     } else if (c.target !== undefined && 'overKey' in c.target) {
       const base = results.get(c.target.overKey)?.get('bindery');

@@ -2,7 +2,7 @@
  * `npm run bench`: run the benchmarks and print their figures as a Markdown
  * table (copy them into docs/benchmarks.md with the machine line).
  *
- * Environment: BENCH_SECONDS (per measurement, default 5), BENCH_ROUNDS (default 5 for notes, 3 for audit),
+ * Environment: BENCH_SECONDS (per measurement, default 5), BENCH_ROUNDS (default 5 for notes and http, 3 for audit and generator),
  * BENCH_CONNECTIONS (default 50; 10 for http), BENCH_GENERATOR_SIZES (routes, default 50,200,1000). Pass suite names to run only some:
  * `npm run bench -- notes`. `BENCH_HTTP_CASES` (comma-separated keys of
  * bench/http.ts, e.g. `create,invalid`) narrows the http suite.
