@@ -6,6 +6,7 @@ export { connectDatabase, type ConnectDatabaseOptions, type Database } from './c
 export { createDatabaseIfMissing, withDatabaseName } from './create-database.js';
 export { binderyTypes, parseInt8 } from './type-parsers.js';
 export { redactUrl } from './redact-url.js';
+export { DatabaseUnavailableError, isConnectionFailure } from './unavailable.js';
 export { DatabaseUnreachableError, EmbeddedPostgresError, UnsafeIntegerError } from './errors.js';
 export { startEmbeddedPostgres, type EmbeddedPostgres, type EmbeddedPostgresOptions } from './embedded/index.js';
 export * from './migrator/index.js';

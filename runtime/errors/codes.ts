@@ -58,6 +58,7 @@ export const ERROR_CODES = {
   BINDERY_SETUP_INVALID: { summary: 'An app setup step is duplicated, out of order, or needs a step that is not set up.' },
 
   // ── database and migrations (runtime/db) ──
+  BINDERY_DATABASE_UNAVAILABLE: { status: 503, summary: 'A query failed because its database connection was lost or none could be opened; answered 503 with Retry-After.' },
   BINDERY_DATABASE_UNREACHABLE: { summary: 'The database cannot be reached or refused the connection.' },
   BINDERY_EMBEDDED_POSTGRES_FAILED: { summary: 'The embedded PostgreSQL could not be created, started or stopped.' },
   BINDERY_INTEGER_UNSAFE: { summary: 'A bigint read from the database is outside the safe integer range of JavaScript numbers.' },
