@@ -10,6 +10,7 @@ import { registerBodyParsers } from '../binding/body-parsers.js';
 import { UrlBuilder } from '../results/url-builder.js';
 import { createViewRenderer } from '../views/view-renderer.js';
 import { BootProblems, checkRouteTable } from './boot-checks.js';
+import { clientErrorHandler } from './client-errors.js';
 import { Deadlines } from './deadlines.js';
 import { sendError } from './error-response.js';
 import { fromFastifyError } from './fastify-errors.js';
@@ -21,7 +22,7 @@ import { answerTimeout, compileRoutePipeline, type FastifyRouteHandler, type Pip
 import type { HttpRequestContext } from './request-context.js';
 import { requestIdFor } from './request-id.js';
 import { fastifyPath, MethodIndex } from './route-paths.js';
-import { StandardHeaders } from './security-headers.js';
+import { securityHeaders, StandardHeaders } from './security-headers.js';
 import type { HttpServerOptions } from './server-options.js';
 import { setServerLogger } from './request-log.js';
 import { pino } from 'pino';
@@ -92,12 +93,27 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   problems.throwIfAny();
 
   const override = new MethodOverride(options.maxBodyBytes);
+  const limits = connectionLimits(options);
+  const serverLog = options.logger ?? pino({ level: 'info' });
   const app = Fastify({
     bodyLimit: options.maxBodyBytes,
     trustProxy: trustProxyOption(options.trustProxy),
     genReqId: requestIdFor,
+    requestTimeout: limits.bodyTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    clientErrorHandler: clientErrorHandler({ headers: securityHeaders(options.environment), bodyTimeoutMs: limits.bodyTimeoutMs, headersTimeoutMs: limits.headersTimeoutMs, log: serverLog }),
+    // A URL that cannot be decoded, a path parameter over the length limit:
+    // rendered like every other error (problem details or page, standard headers).
+    frameworkErrors: (error, request, reply) => {
+      headers.apply(reply);
+      sendError(request, reply, fromFastifyError(error, request, options.maxBodyBytes), options.debug, null);
+    },
     serverFactory: (handler, serverOptions: FastifyServerOptions) => {
-      const server = createServer((req, res) => override.handle(req, res, handler));
+      // Node checks request and headers deadlines once per
+      // connectionsCheckingInterval (30 s by default): check often enough
+      // for the deadlines to hold within a tenth of the shortest.
+      const server = createServer({ connectionsCheckingInterval: limits.checkIntervalMs }, (req, res) => override.handle(req, res, handler));
+      server.headersTimeout = limits.headersTimeoutMs;
       if (serverOptions.keepAliveTimeout !== undefined) server.keepAliveTimeout = serverOptions.keepAliveTimeout;
       if (serverOptions.requestTimeout !== undefined) server.requestTimeout = serverOptions.requestTimeout;
       if (serverOptions.connectionTimeout !== undefined) server.setTimeout(serverOptions.connectionTimeout);
@@ -108,7 +124,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
 
   // Fastify gets no logger (it would cost every request); bindery logs through
   // the app's logger with a per-request child made on demand (request-log.ts).
-  setServerLogger(app.server, options.logger ?? pino({ level: 'info' }));
+  setServerLogger(app.server, serverLog);
   if (deadlines !== null) app.addHook('onClose', async () => deadlines.stop());
   registerBodyParsers(app, options.maxBodyBytes);
   app.setErrorHandler((error, request, reply) => {
@@ -138,6 +154,21 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   registerCorsRoutes(app, options.routes.filter((r) => r.cors !== undefined), options.routes, routeOptions);
   await app.ready();
   return app;
+}
+
+/** The connection deadlines in milliseconds, with their defaults (see {@link HttpServerOptions}). */
+export function connectionLimits(options: Pick<HttpServerOptions, 'requestTimeoutMs' | 'bodyTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs'>): { bodyTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number; checkIntervalMs: number } {
+  const positive = (name: string, value: number | undefined, fallback: number): number => {
+    const v = value ?? fallback;
+    if (!Number.isFinite(v) || v <= 0) throw new RangeError(`${name} must be a positive number of milliseconds, got ${String(value)}`);
+    return Math.ceil(v);
+  };
+  const bodyTimeoutMs = positive('bodyTimeoutMs', options.bodyTimeoutMs, options.requestTimeoutMs > 0 ? options.requestTimeoutMs : 30_000);
+  // Node refuses a headers timeout longer than the request timeout.
+  const headersTimeoutMs = Math.min(bodyTimeoutMs, positive('headersTimeoutMs', options.headersTimeoutMs, 10_000));
+  const keepAliveTimeoutMs = positive('keepAliveTimeoutMs', options.keepAliveTimeoutMs, 5_000);
+  const checkIntervalMs = Math.max(50, Math.min(1000, Math.floor(Math.min(bodyTimeoutMs, headersTimeoutMs) / 10)));
+  return { bodyTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, checkIntervalMs };
 }
 
 /** `HTTP_TRUST_PROXY` as Fastify takes it (a hop count becomes proxy-addr's "trust the nearest N hops" function). */
