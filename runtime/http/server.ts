@@ -10,6 +10,7 @@ import { registerBodyParsers } from '../binding/body-parsers.js';
 import { UrlBuilder } from '../results/url-builder.js';
 import { createViewRenderer } from '../views/view-renderer.js';
 import { BootProblems, checkRouteTable } from './boot-checks.js';
+import { compileBeforeBody } from './before-body.js';
 import { clientErrorHandler } from './client-errors.js';
 import { Deadlines } from './deadlines.js';
 import { sendError } from './error-response.js';
@@ -143,13 +144,18 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   app.setNotFoundHandler(notFoundHandler(methods, headers, options.debug));
   registerHealthRoutes(app, headers, options.readiness);
 
-  const routeOptions = (route: RouteDefinition): RouteOptions => ({
-    method: route.method,
-    url: fastifyPath(route.path),
-    config: { bindery: route.name },
-    ...(route.bodyLimit !== undefined ? { bodyLimit: route.bodyLimit } : {}),
-    handler: pipelines.get(route.name)!,
-  });
+  const routeOptions = (route: RouteDefinition): RouteOptions => {
+    const chain = route.middleware.map((name) => middleware[name]).filter((m): m is Middleware => m !== undefined);
+    const beforeBody = compileBeforeBody(route, chain, headers, options.debug);
+    return {
+      method: route.method,
+      url: fastifyPath(route.path),
+      config: { bindery: route.name },
+      ...(route.bodyLimit !== undefined ? { bodyLimit: route.bodyLimit } : {}),
+      ...(beforeBody !== undefined ? { onRequest: beforeBody } : {}),
+      handler: pipelines.get(route.name)!,
+    };
+  };
   for (const route of options.routes) if (route.cors === undefined) app.route(routeOptions(route));
   registerCorsRoutes(app, options.routes.filter((r) => r.cors !== undefined), options.routes, routeOptions);
   await app.ready();

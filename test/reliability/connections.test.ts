@@ -84,6 +84,42 @@ describe('Deadlines | slow and idle clients are answered and closed', () => {
   }, 60_000);
 });
 
+describe('Before the body | refusals that need no body are answered before it is read', () => {
+  /** Announce a 5 MB body, send none of it: only an answer decided before the body can arrive. */
+  async function announce(head: string): Promise<{ raw: string; ms: number }> {
+    const started = Date.now();
+    const c = await openRaw(a.url, `${head}Host: x\r\nContent-Length: 5000000\r\n\r\n`);
+    await c.closed;
+    return { raw: c.received(), ms: Date.now() - started };
+  }
+
+  it('a bearer route without credentials: 401 problem details at once, connection closed', async () => {
+    const { raw, ms } = await announce('POST /api/documents HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json\r\n');
+    expect(ms).toBeLessThan(BODY_TIMEOUT);
+    expect(parseResponse(raw).headers['www-authenticate']).toBe('Bearer');
+    expectProblem(raw, 401);
+  });
+
+  // (A URL-encoded POST is read first for a `_method` override, up to HTTP_MAX_BODY within HTTP_BODY_TIMEOUT.)
+  it('a signed-in form route without any cookie: 403 (CSRF) at once', async () => {
+    const { raw, ms } = await announce('POST /tokens HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=x\r\nAccept: application/json\r\n');
+    expect(ms).toBeLessThan(BODY_TIMEOUT);
+    expectProblem(raw, 403);
+  });
+
+  it('a cross-site form post: 403 at once, even with a cookie', async () => {
+    const { raw, ms } = await announce('POST /notes HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=x\r\nAccept: application/json\r\nSec-Fetch-Site: cross-site\r\nCookie: app_session=x\r\n');
+    expect(ms).toBeLessThan(BODY_TIMEOUT);
+    expect(expectProblem(raw, 403).detail).toMatch(/another site/);
+  });
+
+  it('a signed-in JSON route without credentials: 401 at once', async () => {
+    const { raw, ms } = await announce('POST /tokens HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json\r\n');
+    expect(ms).toBeLessThan(BODY_TIMEOUT);
+    expectProblem(raw, 401);
+  });
+});
+
 describe('Malformed requests | problem details, security headers, request ID', () => {
   it('an undecodable URL (/notes/%ZZ): 400, for API clients and browsers', async () => {
     const api = await fetch(`${a.url}/notes/%ZZ`, { headers: { accept: 'application/json' } });
