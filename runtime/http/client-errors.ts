@@ -68,25 +68,55 @@ export function clientErrorHandler(env: ClientErrorEnv): (error: Error & { code?
       }
       const req: IncomingMessage | undefined = (inFlight as (ServerResponse & { req?: IncomingMessage }) | null)?.req;
       const answer = answerFor(error.code, env, req !== undefined);
-      const requestId = req === undefined ? requestIdFor({ headers: {} } as IncomingMessage) : requestIdFor(req);
-      const html = req !== undefined && !decideClientKind(req.headers).wantsJson && decideClientKind(req.headers).isBrowser;
-      const body = html
-        ? errorPageHtml({ status: answer.status, detail: answer.detail, requestId })
-        : JSON.stringify(problemDetails(answer.status, answer.detail, requestId));
-      const lines = [
-        `HTTP/1.1 ${answer.status} ${statusPhrase(answer.status)}`,
-        `content-type: ${html ? 'text/html' : PROBLEM_CONTENT_TYPE}; charset=utf-8`,
-        `content-length: ${Buffer.byteLength(body)}`,
-        `${REQUEST_ID_HEADER}: ${requestId}`,
-        ...env.headers.map(([name, value]) => `${name}: ${value}`),
-        'connection: close',
-      ];
+      const raw = rawErrorResponse(req, answer.status, answer.detail, env.headers);
+      const requestId = raw.headers[REQUEST_ID_HEADER]!;
+      const lines = [`HTTP/1.1 ${answer.status} ${statusPhrase(answer.status)}`, ...Object.entries(raw.headers).map(([name, value]) => `${name}: ${value}`)];
       env.log.info({ reqId: requestId, res: { statusCode: answer.status }, code: answer.code, err: error }, `request refused before routing: ${answer.detail}`);
-      socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+      socket.end(`${lines.join('\r\n')}\r\n\r\n${raw.body}`);
       // A client that never reads its answer does not keep the socket.
       setTimeout(() => socket.destroy(), 1000).unref();
     } catch {
       socket.destroy();
     }
   };
+}
+
+/**
+ * An error response written without Fastify (no reply object): problem
+ * details, or the HTML error page when `req` came from a browser; the
+ * security headers, a request ID (the incoming one when valid) and
+ * `Connection: close`. Never throws.
+ * @param req the request, when its headers were read.
+ */
+export function rawErrorResponse(req: IncomingMessage | undefined, status: number, detail: string, security: readonly HeaderPair[]): { headers: Record<string, string>; body: string } {
+  const requestId = requestIdFor(req ?? ({ headers: {} } as IncomingMessage));
+  const kind = req === undefined ? undefined : decideClientKind(req.headers);
+  const html = kind !== undefined && !kind.wantsJson && kind.isBrowser;
+  const body = html ? errorPageHtml({ status, detail, requestId }) : JSON.stringify(problemDetails(status, detail, requestId));
+  const headers: Record<string, string> = {
+    'content-type': `${html ? 'text/html' : PROBLEM_CONTENT_TYPE}; charset=utf-8`,
+    'content-length': String(Buffer.byteLength(body)),
+    [REQUEST_ID_HEADER]: requestId,
+  };
+  for (const [name, value] of security) headers[name] = value;
+  headers.connection = 'close';
+  return { headers, body };
+}
+
+/** `detail` of the 503 sent while the server shuts down. */
+export const SHUTTING_DOWN_DETAIL = 'The server is shutting down; send the request again (another instance will take it).';
+
+/**
+ * Answer a request that arrived while the server drains for shutdown: 503
+ * with `Retry-After: 1`, rendered like every error (Fastify's own answer is
+ * a bare JSON body). Never throws.
+ */
+export function answerShuttingDown(req: IncomingMessage, res: ServerResponse, security: readonly HeaderPair[]): void {
+  try {
+    const raw = rawErrorResponse(req, 503, SHUTTING_DOWN_DETAIL, security);
+    res.writeHead(503, { ...raw.headers, 'retry-after': '1' });
+    res.end(raw.body);
+  } catch {
+    res.destroy();
+  }
 }

@@ -11,7 +11,7 @@ import { UrlBuilder } from '../results/url-builder.js';
 import { createViewRenderer } from '../views/view-renderer.js';
 import { BootProblems, checkRouteTable } from './boot-checks.js';
 import { compileBeforeBody } from './before-body.js';
-import { clientErrorHandler } from './client-errors.js';
+import { answerShuttingDown, clientErrorHandler } from './client-errors.js';
 import { Deadlines } from './deadlines.js';
 import { sendError } from './error-response.js';
 import { fromFastifyError } from './fastify-errors.js';
@@ -96,13 +96,18 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   const override = new MethodOverride(options.maxBodyBytes);
   const limits = connectionLimits(options);
   const serverLog = options.logger ?? pino({ level: 'info' });
+  const security = securityHeaders(options.environment);
+  // Set when the server starts to close: requests still arriving on open
+  // connections are answered 503 (problem details) instead of being served.
+  let closing = false;
   const app = Fastify({
     bodyLimit: options.maxBodyBytes,
     trustProxy: trustProxyOption(options.trustProxy),
     genReqId: requestIdFor,
     requestTimeout: limits.bodyTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
-    clientErrorHandler: clientErrorHandler({ headers: securityHeaders(options.environment), bodyTimeoutMs: limits.bodyTimeoutMs, headersTimeoutMs: limits.headersTimeoutMs, log: serverLog }),
+    return503OnClosing: false,
+    clientErrorHandler: clientErrorHandler({ headers: security, bodyTimeoutMs: limits.bodyTimeoutMs, headersTimeoutMs: limits.headersTimeoutMs, log: serverLog }),
     // A URL that cannot be decoded, a path parameter over the length limit:
     // rendered like every other error (problem details or page, standard headers).
     frameworkErrors: (error, request, reply) => {
@@ -113,7 +118,10 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
       // Node checks request and headers deadlines once per
       // connectionsCheckingInterval (30 s by default): check often enough
       // for the deadlines to hold within a tenth of the shortest.
-      const server = createServer({ connectionsCheckingInterval: limits.checkIntervalMs }, (req, res) => override.handle(req, res, handler));
+      const server = createServer({ connectionsCheckingInterval: limits.checkIntervalMs }, (req, res) => {
+        if (closing) answerShuttingDown(req, res, security);
+        else override.handle(req, res, handler);
+      });
       server.headersTimeout = limits.headersTimeoutMs;
       if (serverOptions.keepAliveTimeout !== undefined) server.keepAliveTimeout = serverOptions.keepAliveTimeout;
       if (serverOptions.requestTimeout !== undefined) server.requestTimeout = serverOptions.requestTimeout;
@@ -126,6 +134,10 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   // Fastify gets no logger (it would cost every request); bindery logs through
   // the app's logger with a per-request child made on demand (request-log.ts).
   setServerLogger(app.server, serverLog);
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   if (deadlines !== null) app.addHook('onClose', async () => deadlines.stop());
   registerBodyParsers(app, options.maxBodyBytes);
   app.setErrorHandler((error, request, reply) => {
