@@ -71,6 +71,22 @@ describe('Deadlines | slow and idle clients are answered and closed', () => {
     expect(ms).toBeLessThan(KEEP_ALIVE + 1000 + SLACK);
   });
 
+  it('many slow-body clients at once are all answered 408 and closed within HTTP_BODY_TIMEOUT', async () => {
+    const count = size(50, 1000);
+    const started = Date.now();
+    const conns: RawConnection[] = [];
+    for (let i = 0; i < count; i++) {
+      conns.push(await openRaw(a.url, `POST /notes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: 100\r\n\r\n{"title":"slow ${i}`));
+    }
+    const opened = Date.now() - started;
+    const closedAfter = await Promise.all(conns.map((c) => c.closed));
+    const worst = Math.max(...closedAfter);
+    console.log(`slow bodies: ${count} clients (opened in ${opened} ms), all closed; latest after ${worst} ms (HTTP_BODY_TIMEOUT ${BODY_TIMEOUT} ms)`);
+    expect(worst).toBeLessThan(BODY_TIMEOUT + SLACK + opened);
+    for (const c of conns) expect(parseResponse(c.received()).status).toBe(408);
+    expect(await a.db.selectFrom('notes').select('id').execute()).toEqual([]);
+  }, 60_000);
+
   it(`many silent connections are all closed within HTTP_HEADERS_TIMEOUT`, async () => {
     const count = size(200, 2000);
     const started = Date.now();
@@ -78,6 +94,7 @@ describe('Deadlines | slow and idle clients are answered and closed', () => {
     for (let i = 0; i < count; i++) conns.push(await openRaw(a.url));
     const opened = Date.now() - started;
     const closedAfter = await Promise.all(conns.map((c) => c.closed));
+    console.log(`silent connections: ${count} (opened in ${opened} ms), all closed; latest after ${Math.max(...closedAfter)} ms (HTTP_HEADERS_TIMEOUT ${HEADERS_TIMEOUT} ms)`);
     expect(Math.max(...closedAfter)).toBeLessThan(HEADERS_TIMEOUT + SLACK + opened);
     // The server still answers.
     expect((await fetch(`${a.url}/health/live`)).status).toBe(200);

@@ -58,12 +58,14 @@ describe('database connection lost | backends terminated under load', () => {
     });
     await waitFor('the load to start', () => (outcomes.some((o) => o.status === 201) ? true : undefined));
     for (let round = 0; round < rounds; round++) {
-      const at = Date.now();
-      const killed = await terminateBackends();
-      expect(killed).toBeGreaterThan(0);
+      // Under load the pool holds connections; retry the rare instant when none is open.
+      const at = await waitFor('backends to terminate', async () => {
+        const t = Date.now();
+        return (await terminateBackends()) > 0 ? t : undefined;
+      }, 5000, 10);
       terminations.push(at);
-      // Recovery: a request started after the termination succeeds within 1 s of it.
-      await waitFor(`a 201 after termination ${round + 1}`, () => (outcomes.some((o) => o.startedAt > at && o.status === 201 && o.endedAt - at <= 1000) ? true : undefined), 5000);
+      // Recovery: a request started after the termination succeeds (its time is checked below).
+      await waitFor(`a 201 after termination ${round + 1} (alive: ${app.alive()}; ${app.stderr().slice(-1500)})`, () => (outcomes.some((o) => o.startedAt > at && o.status === 201) ? true : undefined), 10_000);
       expect(app.alive()).toBe(true);
     }
     stop = true;
@@ -82,10 +84,12 @@ describe('database connection lost | backends terminated under load', () => {
       expect(problem.detail).toMatch(/database/i);
     }
     // Each termination was recovered from within a second.
-    for (const at of terminations) {
+    const recoveries = terminations.map((at) => {
       const first = outcomes.filter((o) => o.startedAt > at && o.status === 201).sort((a, b) => a.endedAt - b.endedAt)[0];
-      expect(first!.endedAt - at).toBeLessThanOrEqual(1000);
-    }
+      return first!.endedAt - at;
+    });
+    console.log(`db faults: first 201 after each termination within ${Math.min(...recoveries)}–${Math.max(...recoveries)} ms`);
+    for (const ms of recoveries) expect(ms).toBeLessThanOrEqual(1000);
     expect(app.stderr()).not.toMatch(/Uncaught|unhandled/i);
   });
 
@@ -100,10 +104,10 @@ describe('database connection lost | backends terminated under load', () => {
     expect(tasks.length).toBe(1);
     const { rows: [job] } = await admin.query('select id from graphile_worker.add_job($1, $2::json)', [tasks[0].identifier, '{}']);
     // Run (the job is gone) or tried (attempts counted): either way the worker took it.
-    await waitFor('the worker to take the job', async () => {
+    await waitFor(`the worker to take the job ${tasks[0].identifier} (log: ${app.stdout().slice(-2000)})`, async () => {
       const { rows } = await admin.query('select attempts from graphile_worker._private_jobs where id = $1', [job.id]);
       return rows.length === 0 || rows[0].attempts > 0 ? true : undefined;
-    }, 10_000, 50);
+    }, 20_000, 50);
     expect(app.alive()).toBe(true);
   });
 });

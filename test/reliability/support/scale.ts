@@ -1,13 +1,14 @@
 /**
  * Sizes of the reliability suite: CI size by default, full size under
- * `npm run test:stress` (`RELIABILITY_SCALE=full`), or any factor
- * (`RELIABILITY_SCALE=3` triples the CI counts). docs/reliability.md.
+ * `npm run test:stress` (vitest `--mode stress`, or `RELIABILITY_SCALE=full`),
+ * or any factor (`RELIABILITY_SCALE=3` triples the CI counts).
+ * docs/reliability.md.
  */
 
 const raw = process.env.RELIABILITY_SCALE ?? '';
 
 /** True at full (stress) size. */
-export const FULL = raw === 'full';
+export const FULL = raw === 'full' || (import.meta as unknown as { env?: { MODE?: string } }).env?.MODE === 'stress';
 
 const factor = FULL ? 1 : raw === '' ? 1 : Math.max(1, Number(raw) || 1);
 
