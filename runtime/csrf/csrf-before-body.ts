@@ -6,13 +6,14 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { RouteDefinition } from '../routing/route-table.js';
-import { isJsonType } from '../http/client-kind.js';
 import { CsrfError } from './csrf-error.js';
 import { sameOriginRequest } from './origin-check.js';
 
 /**
- * For an unsafe method with a body that is not JSON (JSON requests may be
- * exempt; the middleware decides them): refuse a request the browser marks
+ * For an unsafe method with a form body (URL-encoded or multipart, the
+ * bodies whose token the middleware reads from the body; JSON requests may
+ * be exempt, and other types get 415 from the body parser without being
+ * read): refuse a request the browser marks
  * as cross-site (403, `cross-origin`), and one without any cookie, which
  * cannot hold the session its token must match (403, `token`). A route
  * without the `session` middleware is left to the middleware, which reports
@@ -25,7 +26,9 @@ export function csrfBeforeBody(request: FastifyRequest, route: RouteDefinition):
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || method === 'TRACE') return undefined;
   const headers = request.headers;
   const contentType = headers['content-type'];
-  if (contentType !== undefined && isJsonType(contentType.split(';')[0]!.trim().toLowerCase())) return undefined;
+  if (contentType === undefined) return undefined;
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded' && type !== 'multipart/form-data') return undefined;
   if (!sameOriginRequest(headers)) throw new CsrfError('cross-origin');
   if (headers.cookie === undefined) throw new CsrfError('token');
   return undefined;
