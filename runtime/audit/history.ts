@@ -111,14 +111,34 @@ function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify([cursor.at, cursor.kind, cursor.id])).toString('base64url');
 }
 
-const AT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?(Z|[+-]\d\d(:\d\d)?)$/;
+const AT = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(\.\d{1,6})?(?:Z|[+-](\d\d)(?::(\d\d))?)$/;
+
+/**
+ * A timestamp as the history writes it (PostgreSQL's `to_json` of a
+ * timestamptz), with every part in range, so the cast in the query cannot
+ * fail: year 1–9999, a real day of its month, hour 0–23, minute and second
+ * 0–59, offset below 16 hours.
+ */
+function validAt(text: string): boolean {
+  const m = AT.exec(text);
+  if (m === null) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const offsetHours = m[8] === undefined ? 0 : Number(m[8]);
+  const offsetMinutes = m[9] === undefined ? 0 : Number(m[9]);
+  if (year < 1 || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59 || offsetHours > 15 || offsetMinutes > 59) return false;
+  return day <= new Date(Date.UTC(2000, month, 0)).getUTCDate() && (month !== 2 || day < 29 || isLeap(year));
+}
+
+function isLeap(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
 
 function decodeCursor(text: string): Cursor {
   try {
     const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
     if (Array.isArray(value) && value.length === 3) {
       const [at, kind, id] = value as unknown[];
-      if (typeof at === 'string' && AT.test(at) && (kind === 0 || kind === 1) && Number.isSafeInteger(id) && (id as number) > 0) {
+      if (typeof at === 'string' && validAt(at) && (kind === 0 || kind === 1) && Number.isSafeInteger(id) && (id as number) > 0) {
         return { at, kind, id: id as number };
       }
     }

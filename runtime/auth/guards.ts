@@ -3,7 +3,10 @@
  * "Middleware"): `auth` (the session guard: who is signed in), `require`
  * (guests are sent to log in) and `guest` (signed-in users are sent home).
  */
-import type { RequestContext } from '../http/context.js';
+import type { FastifyRequest } from 'fastify';
+import { decideClientKind } from '../http/client-kind.js';
+import type { ClientKind, RequestContext } from '../http/context.js';
+import type { RouteDefinition } from '../routing/route-table.js';
 import type { BeforeMiddleware } from '../http/handler.js';
 import type { HttpRequestContext } from '../http/request-context.js';
 import { HttpError } from '../errors/http-error.js';
@@ -45,17 +48,21 @@ export function sessionGuard(auth: SessionAuth<unknown>): BeforeMiddleware {
 export function requireGuard(loginUrl: string): BeforeMiddleware {
   const refuse = (context: RequestContext): unknown => {
     const ctx = context as HttpRequestContext;
-    if (ctx.sessionState !== undefined && asksForPage(ctx)) {
+    if (ctx.sessionState !== undefined && asksForPage(ctx.client, ctx.route)) {
       const method = ctx.request.method;
       if (method === 'GET' || method === 'HEAD') ctx.session.put(INTENDED_URL_KEY, ctx.request.url);
       return redirect(loginUrl);
     }
-    if (ctx.route.middleware.includes('token')) {
-      throw new HttpError(401, 'This route needs a bearer token: send Authorization: Bearer <id>|<secret>.', { code: 'BINDERY_TOKEN_MISSING', headers: { 'www-authenticate': 'Bearer' } });
-    }
-    throw new HttpError(401, 'You are not signed in; sign in and try again.', { code: 'BINDERY_AUTH_UNAUTHENTICATED' });
+    throw unauthenticated(ctx.route);
   };
   return {
+    // Before the body is read: a request with neither a cookie nor an
+    // Authorization header is a guest whatever its body says.
+    beforeBody(request: FastifyRequest, route: RouteDefinition) {
+      if (request.headers.cookie !== undefined || request.headers.authorization !== undefined) return undefined;
+      if (route.middleware.includes('session') && asksForPage(decideClientKind(request.headers), route)) return loginUrl;
+      throw unauthenticated(route);
+    },
     before(ctx) {
       // A guest is decided without a promise; a signed-in request loads its user (the fingerprint is checked there).
       if (!ctx.auth.signedIn) return refuse(ctx);
@@ -78,9 +85,16 @@ export function guestGuard(homeUrl: string): BeforeMiddleware {
  * Whether a guest should be sent to the login page rather than answered 401:
  * not a JSON client, not plain htmx, and a browser or a page route.
  */
-function asksForPage(ctx: RequestContext): boolean {
-  const client = ctx.client;
+function asksForPage(client: ClientKind, route: RouteDefinition): boolean {
   if (client.wantsJson) return false;
   if (client.isHtmx && !client.isHtmxBoosted) return false;
-  return client.isBrowser || ctx.route.result === 'page';
+  return client.isBrowser || route.result === 'page';
+}
+
+/** The 401 of a guest on `route` (a bearer-token route says how to send one). */
+function unauthenticated(route: RouteDefinition): HttpError {
+  if (route.middleware.includes('token')) {
+    return new HttpError(401, 'This route needs a bearer token: send Authorization: Bearer <id>|<secret>.', { code: 'BINDERY_TOKEN_MISSING', headers: { 'www-authenticate': 'Bearer' } });
+  }
+  return new HttpError(401, 'You are not signed in; sign in and try again.', { code: 'BINDERY_AUTH_UNAUTHENTICATED' });
 }

@@ -6,6 +6,9 @@
  * and path values, which only fields with those tags read (so the body can
  * never set them), converts every value, fills defaults of absent fields, and
  * throws one {@link ConversionError} (400) listing every field that failed.
+ * Text holding U+0000 (which PostgreSQL text cannot store) is refused for
+ * every field, whatever its source, with one {@link ValidationError} (422)
+ * listing those fields — before any middleware-free handler code runs.
  * The input object has every field key, in field order (`undefined` when
  * absent without a default).
  */
@@ -13,15 +16,16 @@ import type { FastifyRequest } from 'fastify';
 import type { FieldPlan, RouteDefinition, ScalarKind, UploadedFile } from '../routing/route-table.js';
 import { routeOrigin } from '../routing/route-origin.js';
 import { BinderyError } from '../errors/bindery-error.js';
-import { ConversionError } from '../errors/validation-error.js';
+import { ConversionError, ValidationError } from '../errors/validation-error.js';
 import { malformedBody } from './body-errors.js';
 import { isUrlEncoded, type BodyKind } from './body-kind.js';
 import { attributeName, clientName } from './client-names.js';
 import { ABSENT, INVALID, conversionMessage, fromJson, fromText } from './convert.js';
+import { containsNul, NUL_MESSAGE } from './nul.js';
 import { defaultMaker } from './field-defaults.js';
 import { MultipartBody, type FormValues } from './multipart.js';
 
-/** Binds one request of a route; throws {@link ConversionError} (400) or a 400 for a JSON body that is not an object. */
+/** Binds one request of a route; throws {@link ConversionError} (400), a 400 for a JSON body that is not an object, or a {@link ValidationError} (422) for text holding U+0000. */
 export type Binder = (request: FastifyRequest) => Record<string, unknown>;
 
 const BODY = 0;
@@ -55,6 +59,8 @@ interface BoundField {
   readonly name: string;
   readonly nameList: string;
   readonly makeDefault: (() => unknown) | undefined;
+  /** A string, json or file field: its values are checked for U+0000. */
+  readonly mayHoldNul: boolean;
 }
 
 /**
@@ -82,6 +88,7 @@ export function compileBinder(route: RouteDefinition): Binder {
     }
     const input: Record<string, unknown> = {};
     let failures: Array<[BoundField, Failure]> | undefined;
+    let nul: Record<string, string> | undefined;
     for (let i = 0; i < fields.length; i++) {
       const f = fields[i]!;
       let value: unknown;
@@ -104,9 +111,13 @@ export function compileBinder(route: RouteDefinition): Binder {
       }
       if (value === ABSENT) input[f.key] = f.makeDefault === undefined ? undefined : f.makeDefault();
       else if (value instanceof Failure) (failures ??= []).push([f, value]);
-      else input[f.key] = value;
+      else {
+        if (f.mayHoldNul && containsNul(value)) (nul ??= {})[f.key] = NUL_MESSAGE;
+        input[f.key] = value;
+      }
     }
     if (failures !== undefined) throw conversionError(failures, json !== undefined ? 'json' : form !== undefined ? 'form' : 'none');
+    if (nul !== undefined) throw new ValidationError(nul);
     return input;
   };
 }
@@ -236,5 +247,6 @@ function compileField(route: RouteDefinition, plan: FieldPlan): BoundField {
     name,
     nameList: `${name}[]`,
     makeDefault,
+    mayHoldNul: plan.type.kind === 'string' || plan.type.kind === 'json' || plan.type.kind === 'file',
   };
 }

@@ -87,6 +87,21 @@ export const coreSettings = defineSettings(
       parser: durationSetting({ min: 1 }),
       default: '30s',
     },
+    HTTP_BODY_TIMEOUT: {
+      description: 'How long a client may take to send a whole request, headers and body; a slower one gets 408 and its connection is closed. Unset: HTTP_REQUEST_TIMEOUT.',
+      parser: durationSetting({ min: 1 }),
+      example: '30s',
+    },
+    HTTP_HEADERS_TIMEOUT: {
+      description: 'How long a client may take to send the request line and headers (also how long a new connection may stay silent); a slower one gets 408 and its connection is closed. At most HTTP_BODY_TIMEOUT.',
+      parser: durationSetting({ min: 1 }),
+      default: '10s',
+    },
+    HTTP_KEEP_ALIVE_TIMEOUT: {
+      description: 'How long an idle keep-alive connection stays open between requests. Behind a load balancer, set it above the balancer\'s idle timeout.',
+      parser: durationSetting({ min: 1 }),
+      default: '5s',
+    },
     DATABASE_URL: {
       description: 'The PostgreSQL server to use. Unset: an embedded PostgreSQL is started with its data in .data/postgres.',
       parser: urlSetting({ protocols: ['postgres', 'postgresql'] }),

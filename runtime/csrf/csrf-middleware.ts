@@ -24,6 +24,7 @@ import type { BeforeMiddleware } from '../http/handler.js';
 import type { HttpRequestContext } from '../http/request-context.js';
 import type { FastifyRequest } from 'fastify';
 import { CsrfError } from './csrf-error.js';
+import { csrfBeforeBody } from './csrf-before-body.js';
 import { sameOriginRequest } from './origin-check.js';
 import { corsAllowsOrigin } from '../http/cors.js';
 
@@ -35,6 +36,7 @@ export const CSRF_FIELD = '_token';
 /** The `csrf` middleware. */
 export function createCsrfMiddleware(): BeforeMiddleware {
   return {
+    beforeBody: csrfBeforeBody,
     before(context) {
       const ctx = context as HttpRequestContext;
       const request = ctx.request;

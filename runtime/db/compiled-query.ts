@@ -8,6 +8,7 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import { createQueryId } from 'kysely';
 import type pg from 'pg';
+import { asUnavailable } from './unavailable.js';
 
 /** The pg pool under each Kysely instance made by `connectDatabase` (transactions are not in it). */
 const pools = new WeakMap<Kysely<any>, pg.Pool>();
@@ -62,7 +63,7 @@ export function compiledQuery<A extends unknown[], O>(build: (db: Kysely<any>, .
     const { compiled, slots, pool } = plan;
     const parameters = compiled.parameters.map((constant, i) => (slots[i]! === -1 ? constant : args[slots[i]!]));
     // On a root instance, straight to its pool; in a transaction, through Kysely (its connection).
-    if (pool !== undefined) return (await pool.query({ text: compiled.sql, values: parameters })).rows as O[];
+    if (pool !== undefined) return (await pool.query({ text: compiled.sql, values: parameters }).catch(rethrowUnavailable)).rows as O[];
     const result = await db.executeQuery<O>({ query: compiled.query, queryId: createQueryId(), sql: compiled.sql, parameters });
     return result.rows;
   };
@@ -76,4 +77,9 @@ function compile<A extends unknown[]>(db: Kysely<any>, build: (db: Kysely<any>, 
     if (!slots.includes(i)) throw new Error(`compiledQuery: argument ${i + 1} is not used as a value of the query (${compiled.sql}); build the query per call instead.`);
   }
   return { compiled, slots, pool: pools.get(db) };
+}
+
+/** A lost connection on the direct pool path answers 503 like every other query (docs/database.md "Lost connections"). */
+function rethrowUnavailable(error: unknown): never {
+  throw asUnavailable(error);
 }

@@ -2,12 +2,13 @@
  * Connecting to PostgreSQL: a pg `Pool` with bindery's type parsers and a
  * Kysely instance over it (DESIGN.md 5; docs/database.md).
  */
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { registerPool } from './compiled-query.js';
 import { DatabaseUnreachableError } from './errors.js';
 import { redactUrl } from './redact-url.js';
 import { binderyTypes } from './type-parsers.js';
+import { asUnavailable } from './unavailable.js';
 
 /** An open database: Kysely for queries, the pool for raw access (migrator, jobs). */
 export interface Database<DB = any> {
@@ -62,7 +63,11 @@ export async function connectDatabase<DB = any>(options: ConnectDatabaseOptions)
     types: binderyTypes,
   });
   pool.on('error', (error) => options.onIdleError?.(error));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  // A checked-out client whose backend dies emits `error`; without a listener
+  // Node ends the process (the pool's own listener covers idle clients only).
+  // The query running on it rejects with the same error, so nothing is lost.
+  pool.on('connect', (client) => client.on('error', ignoreClientError));
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: unavailableAware(pool) }) });
   registerPool(db, pool);
   let closing: Promise<void> | undefined;
   const database: Database<DB> = {
@@ -90,4 +95,37 @@ export async function connectDatabase<DB = any>(options: ConnectDatabaseOptions)
     }
   }
   return database;
+}
+
+function ignoreClientError(): void {}
+
+/**
+ * The pool as Kysely sees it: connection failures (lost connection, connect
+ * timeout, server down) reject with a 503 `DatabaseUnavailableError` whose
+ * cause is pg's error; query errors pass unchanged. Each pg client is wrapped
+ * once (Kysely keeps its connection object per client).
+ */
+function unavailableAware(pool: pg.Pool): PostgresPool {
+  const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const fail = (error: unknown): never => {
+    throw asUnavailable(error);
+  };
+  return {
+    async connect() {
+      const client = await pool.connect().catch(fail);
+      let facade = wrapped.get(client);
+      if (facade === undefined) {
+        facade = {
+          query: ((text: unknown, parameters?: unknown) => {
+            if (typeof text !== 'string') return client.query(text as any); // a cursor (streaming): returned as is
+            return client.query(text, parameters as unknown[]).catch(fail);
+          }) as PostgresPoolClient['query'],
+          release: () => client.release(),
+        };
+        wrapped.set(client, facade);
+      }
+      return facade;
+    },
+    end: () => pool.end(),
+  };
 }

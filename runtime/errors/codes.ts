@@ -18,14 +18,18 @@ export interface ErrorCodeSpec {
 export const ERROR_CODES = {
   // ── http: binding, validation, results, routing (runtime/http, runtime/binding) ──
   BINDERY_BAD_REQUEST: { status: 400, summary: 'The request has invalid values (conversion failure).' },
+  BINDERY_BODY_TIMEOUT: { status: 408, summary: 'The request body did not arrive within HTTP_BODY_TIMEOUT; the connection is closed.' },
   BINDERY_BODY_TOO_LARGE: { status: 413, summary: 'The request body is larger than HTTP_MAX_BODY.' },
   BINDERY_CLIENT_CLOSED_REQUEST: { status: 499, summary: 'The client went away before the response was written; nothing is written, only logged.' },
   BINDERY_DEBUG_IN_PRODUCTION: { summary: 'APP_DEBUG=true is refused when APP_ENV=production; the boot stops.' },
   BINDERY_EMPTY_RESPONSE: { status: 500, summary: 'A custom responder returned without writing a response.' },
   BINDERY_HANDLER_WITHOUT_ROUTE: { summary: 'A handler is given for a route name that is not in the route table; the boot stops.' },
+  BINDERY_HEADERS_TIMEOUT: { status: 408, summary: 'The request line and headers did not arrive within HTTP_HEADERS_TIMEOUT; the connection is closed.' },
+  BINDERY_HEADERS_TOO_LARGE: { status: 431, summary: 'The request headers are larger than the server accepts; the connection is closed.' },
   BINDERY_HTTP_ERROR: { summary: 'An error with its own HTTP status and no code of its own (logged code only).' },
   BINDERY_INTERNAL_ERROR: { status: 500, summary: 'An error without an HTTP status of its own; the message is hidden unless APP_DEBUG=true.' },
   BINDERY_MALFORMED_BODY: { status: 400, summary: 'The request body cannot be read as its Content-Type says (bad JSON, not an object, bad multipart).' },
+  BINDERY_MALFORMED_REQUEST: { status: 400, summary: 'The request is not valid HTTP/1.1 (bad request line, header or Content-Length); the connection is closed.' },
   BINDERY_MALFORMED_URL: { status: 400, summary: 'The request URL cannot be decoded.' },
   BINDERY_METHOD_NOT_ALLOWED: { status: 405, summary: 'The path exists but not for this method; Allow lists the methods.' },
   BINDERY_MIDDLEWARE_MISSING: { summary: 'A route asks for a middleware name that was not provided; the boot stops.' },
@@ -58,6 +62,7 @@ export const ERROR_CODES = {
   BINDERY_SETUP_INVALID: { summary: 'An app setup step is duplicated, out of order, or needs a step that is not set up.' },
 
   // ── database and migrations (runtime/db) ──
+  BINDERY_DATABASE_UNAVAILABLE: { status: 503, summary: 'A query failed because its database connection was lost or none could be opened; answered 503 with Retry-After.' },
   BINDERY_DATABASE_UNREACHABLE: { summary: 'The database cannot be reached or refused the connection.' },
   BINDERY_EMBEDDED_POSTGRES_FAILED: { summary: 'The embedded PostgreSQL could not be created, started or stopped.' },
   BINDERY_INTEGER_UNSAFE: { summary: 'A bigint read from the database is outside the safe integer range of JavaScript numbers.' },

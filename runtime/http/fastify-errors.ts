@@ -26,6 +26,8 @@ export function fromFastifyError(error: unknown, request: FastifyRequest, maxBod
       return malformedBody('The request body size does not match its Content-Length.', error);
     case 'FST_ERR_BAD_URL':
       return new HttpError(400, 'The request URL cannot be decoded.', { code: 'BINDERY_MALFORMED_URL', cause: error });
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new HttpError(400, 'A path segment of the request URL is too long.', { code: 'BINDERY_MALFORMED_URL', cause: error });
     default:
       return error;
   }

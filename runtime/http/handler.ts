@@ -4,6 +4,7 @@
  * The generated `generated/handlers.ts` declares one {@link RouteHandler} per
  * route, so a missing or mistyped handler in `app/` fails `tsc`.
  */
+import type { BeforeBodyCheck } from './before-body.js';
 import type { RequestContext } from './context.js';
 
 /** The handler function: typed input in, result out (see `runtime/results/result.ts`). */
@@ -50,6 +51,12 @@ export type AroundMiddleware = (ctx: RequestContext, next: () => Promise<unknown
  */
 export interface BeforeMiddleware {
   readonly before: (ctx: RequestContext) => unknown;
+  /**
+   * Optional: the part of `before` that the request line and headers alone
+   * decide, run before the body is read (runtime/http/before-body.ts), so a
+   * request refused anyway never makes the server read a large body.
+   */
+  readonly beforeBody?: BeforeBodyCheck;
 }
 
 /** A middleware of either form; groups in the YAML name them (`middleware: [session, csrf]`). */

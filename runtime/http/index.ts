@@ -10,6 +10,7 @@ export { createHttpServer } from './server.js';
 export type { HttpServerOptions, AppEnvironment, ReadinessReport } from './server-options.js';
 export type { RequestContext, ClientKind, Services } from './context.js';
 export type { RouteHandler, HandlerFn, Middleware, AroundMiddleware, BeforeMiddleware } from './handler.js';
+export type { BeforeBodyCheck } from './before-body.js';
 export { decideClientKind, isJsonType } from './client-kind.js';
 export { requestIdFor, REQUEST_ID_HEADER } from './request-id.js';
 export { securityHeaders, type HeaderPair } from './security-headers.js';

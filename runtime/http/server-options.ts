@@ -39,6 +39,21 @@ export interface HttpServerOptions {
   readonly maxBodyBytes: number;
   /** `HTTP_REQUEST_TIMEOUT` in milliseconds (default 30000); a handler still running then gets 503. */
   readonly requestTimeoutMs: number;
+  /**
+   * `HTTP_BODY_TIMEOUT` in milliseconds (default: `requestTimeoutMs`): the
+   * whole request — headers and body — must arrive within it, or the client
+   * gets 408 and the connection is closed. Runs before any route code, so a
+   * client trickling a body cannot hold a connection.
+   */
+  readonly bodyTimeoutMs?: number;
+  /**
+   * `HTTP_HEADERS_TIMEOUT` in milliseconds (default 10000, at most the body
+   * timeout): the request line and headers must arrive within it, or the
+   * client gets 408 and the connection is closed.
+   */
+  readonly headersTimeoutMs?: number;
+  /** `HTTP_KEEP_ALIVE_TIMEOUT` in milliseconds (default 5000): an idle keep-alive connection is closed after it. */
+  readonly keepAliveTimeoutMs?: number;
   /** Folder of the app's views (`app/views`), absolute path. Pages render `<view>.eta` from here. */
   readonly viewsDir?: string;
   /** Readiness probe for `GET /health/ready` (database reachable, no pending migrations). Absent: always ready. */

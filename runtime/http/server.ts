@@ -10,6 +10,8 @@ import { registerBodyParsers } from '../binding/body-parsers.js';
 import { UrlBuilder } from '../results/url-builder.js';
 import { createViewRenderer } from '../views/view-renderer.js';
 import { BootProblems, checkRouteTable } from './boot-checks.js';
+import { compileBeforeBody } from './before-body.js';
+import { answerShuttingDown, clientErrorHandler } from './client-errors.js';
 import { Deadlines } from './deadlines.js';
 import { sendError } from './error-response.js';
 import { fromFastifyError } from './fastify-errors.js';
@@ -21,7 +23,7 @@ import { answerTimeout, compileRoutePipeline, type FastifyRouteHandler, type Pip
 import type { HttpRequestContext } from './request-context.js';
 import { requestIdFor } from './request-id.js';
 import { fastifyPath, MethodIndex } from './route-paths.js';
-import { StandardHeaders } from './security-headers.js';
+import { securityHeaders, StandardHeaders } from './security-headers.js';
 import type { HttpServerOptions } from './server-options.js';
 import { setServerLogger } from './request-log.js';
 import { pino } from 'pino';
@@ -92,12 +94,35 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   problems.throwIfAny();
 
   const override = new MethodOverride(options.maxBodyBytes);
+  const limits = connectionLimits(options);
+  const serverLog = options.logger ?? pino({ level: 'info' });
+  const security = securityHeaders(options.environment);
+  // Set when the server starts to close: requests still arriving on open
+  // connections are answered 503 (problem details) instead of being served.
+  let closing = false;
   const app = Fastify({
     bodyLimit: options.maxBodyBytes,
     trustProxy: trustProxyOption(options.trustProxy),
     genReqId: requestIdFor,
+    requestTimeout: limits.bodyTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    return503OnClosing: false,
+    clientErrorHandler: clientErrorHandler({ headers: security, bodyTimeoutMs: limits.bodyTimeoutMs, headersTimeoutMs: limits.headersTimeoutMs, log: serverLog }),
+    // A URL that cannot be decoded, a path parameter over the length limit:
+    // rendered like every other error (problem details or page, standard headers).
+    frameworkErrors: (error, request, reply) => {
+      headers.apply(reply);
+      sendError(request, reply, fromFastifyError(error, request, options.maxBodyBytes), options.debug, null);
+    },
     serverFactory: (handler, serverOptions: FastifyServerOptions) => {
-      const server = createServer((req, res) => override.handle(req, res, handler));
+      // Node checks request and headers deadlines once per
+      // connectionsCheckingInterval (30 s by default): check often enough
+      // for the deadlines to hold within a tenth of the shortest.
+      const server = createServer({ connectionsCheckingInterval: limits.checkIntervalMs }, (req, res) => {
+        if (closing) answerShuttingDown(req, res, security);
+        else override.handle(req, res, handler);
+      });
+      server.headersTimeout = limits.headersTimeoutMs;
       if (serverOptions.keepAliveTimeout !== undefined) server.keepAliveTimeout = serverOptions.keepAliveTimeout;
       if (serverOptions.requestTimeout !== undefined) server.requestTimeout = serverOptions.requestTimeout;
       if (serverOptions.connectionTimeout !== undefined) server.setTimeout(serverOptions.connectionTimeout);
@@ -108,7 +133,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
 
   // Fastify gets no logger (it would cost every request); bindery logs through
   // the app's logger with a per-request child made on demand (request-log.ts).
-  setServerLogger(app.server, options.logger ?? pino({ level: 'info' }));
+  setServerLogger(app.server, serverLog);
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   if (deadlines !== null) app.addHook('onClose', async () => deadlines.stop());
   registerBodyParsers(app, options.maxBodyBytes);
   app.setErrorHandler((error, request, reply) => {
@@ -127,17 +156,37 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   app.setNotFoundHandler(notFoundHandler(methods, headers, options.debug));
   registerHealthRoutes(app, headers, options.readiness);
 
-  const routeOptions = (route: RouteDefinition): RouteOptions => ({
-    method: route.method,
-    url: fastifyPath(route.path),
-    config: { bindery: route.name },
-    ...(route.bodyLimit !== undefined ? { bodyLimit: route.bodyLimit } : {}),
-    handler: pipelines.get(route.name)!,
-  });
+  const routeOptions = (route: RouteDefinition): RouteOptions => {
+    const chain = route.middleware.map((name) => middleware[name]).filter((m): m is Middleware => m !== undefined);
+    const beforeBody = compileBeforeBody(route, chain, headers, options.debug);
+    return {
+      method: route.method,
+      url: fastifyPath(route.path),
+      config: { bindery: route.name },
+      ...(route.bodyLimit !== undefined ? { bodyLimit: route.bodyLimit } : {}),
+      ...(beforeBody !== undefined ? { onRequest: beforeBody } : {}),
+      handler: pipelines.get(route.name)!,
+    };
+  };
   for (const route of options.routes) if (route.cors === undefined) app.route(routeOptions(route));
   registerCorsRoutes(app, options.routes.filter((r) => r.cors !== undefined), options.routes, routeOptions);
   await app.ready();
   return app;
+}
+
+/** The connection deadlines in milliseconds, with their defaults (see {@link HttpServerOptions}). */
+export function connectionLimits(options: Pick<HttpServerOptions, 'requestTimeoutMs' | 'bodyTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs'>): { bodyTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number; checkIntervalMs: number } {
+  const positive = (name: string, value: number | undefined, fallback: number): number => {
+    const v = value ?? fallback;
+    if (!Number.isFinite(v) || v <= 0) throw new RangeError(`${name} must be a positive number of milliseconds, got ${String(value)}`);
+    return Math.ceil(v);
+  };
+  const bodyTimeoutMs = positive('bodyTimeoutMs', options.bodyTimeoutMs, options.requestTimeoutMs > 0 ? options.requestTimeoutMs : 30_000);
+  // Node refuses a headers timeout longer than the request timeout.
+  const headersTimeoutMs = Math.min(bodyTimeoutMs, positive('headersTimeoutMs', options.headersTimeoutMs, 10_000));
+  const keepAliveTimeoutMs = positive('keepAliveTimeoutMs', options.keepAliveTimeoutMs, 5_000);
+  const checkIntervalMs = Math.max(50, Math.min(1000, Math.floor(Math.min(bodyTimeoutMs, headersTimeoutMs) / 10)));
+  return { bodyTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, checkIntervalMs };
 }
 
 /** `HTTP_TRUST_PROXY` as Fastify takes it (a hop count becomes proxy-addr's "trust the nearest N hops" function). */

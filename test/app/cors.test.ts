@@ -156,7 +156,7 @@ describe('CORS | routes without it pay nothing', () => {
     };
     expect(hooksOf('api/documents', 'POST').join(' ')).toContain('handleCors');
     expect(hooksOf('logout', 'POST').join(' ')).toContain('handleCors');
-    expect(hooksOf('notes', 'POST')).toEqual([]);
+    expect(hooksOf('notes', 'POST').join(' ')).not.toContain('handleCors');
     expect(hooksOf('register', 'POST').join(' ')).not.toContain('handleCors');
   });
 });

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, createDatabaseIfMissing, DatabaseUnreachableError, UnsafeIntegerError, withDatabaseName, type Database } from '../../../runtime/db/index.js';
+import { connectDatabase, createDatabaseIfMissing, DatabaseUnavailableError, DatabaseUnreachableError, isConnectionFailure, UnsafeIntegerError, withDatabaseName, type Database } from '../../../runtime/db/index.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { freePort } from '../../../runtime/support/free-port.js';
 
@@ -35,6 +35,38 @@ describe('connectDatabase | Kysely over pg with bindery type parsers', () => {
   it('does not change pg\'s global parsers', async () => {
     const pg = (await import('pg')).default;
     expect(pg.types.getTypeParser(20, 'text')('12')).toBe('12');
+  });
+
+  it('a backend terminated mid-query: 503 DatabaseUnavailableError (pg error as cause), no crash, the next query works', async () => {
+    const running = sql`select pg_sleep(5)`.execute(database.db).catch((e: unknown) => e);
+    const admin = await connectDatabase({ url: testDb.url, max: 1 });
+    try {
+      const deadline = Date.now() + 5000;
+      let killed = 0;
+      while (killed === 0 && Date.now() < deadline) {
+        const { rows } = await sql<{ n: number }>`select count(*) filter (where pg_terminate_backend(pid))::int as n from pg_stat_activity
+          where datname = current_database() and pid <> pg_backend_pid() and query like 'select pg_sleep%'`.execute(admin.db);
+        killed = rows[0]!.n;
+      }
+      expect(killed).toBe(1);
+    } finally {
+      await admin.close();
+    }
+    const error = await running;
+    expect(error).toBeInstanceOf(DatabaseUnavailableError);
+    expect(error).toMatchObject({ status: 503, code: 'BINDERY_DATABASE_UNAVAILABLE', headers: { 'retry-after': '1' } });
+    expect(isConnectionFailure((error as Error).cause)).toBe(true);
+    const { rows } = await sql<{ one: number }>`select 1 as one`.execute(database.db);
+    expect(rows).toEqual([{ one: 1 }]);
+  });
+
+  it('query errors are not connection failures: they pass unchanged', async () => {
+    const error = await sql`select 1/0`.execute(database.db).catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(DatabaseUnavailableError);
+    expect(error).toMatchObject({ code: '22012' });
+    expect(isConnectionFailure(error)).toBe(false);
+    expect(isConnectionFailure(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }))).toBe(true);
+    expect(isConnectionFailure(new Error('Connection terminated unexpectedly'))).toBe(true);
   });
 
   it('close() is idempotent', async () => {

@@ -1,0 +1,67 @@
+/**
+ * Checks that need no body, run before the body is read (docs/http.md
+ * "Before the body").
+ *
+ * Fastify reads and parses a request body (up to `HTTP_MAX_BODY`) before the
+ * route's handler — and so before the route's middleware — runs. A
+ * middleware whose refusal can be decided from the request line and headers
+ * alone (a cross-site form post, a request to a signed-in route carrying no
+ * credentials at all) offers a {@link BeforeBodyCheck}; the route runs those
+ * checks in middleware order in Fastify's `onRequest` hook, for requests
+ * that carry a body, and a refusal is answered at once with
+ * `Connection: close`, so the body is never read. The middleware still runs
+ * in full afterwards: the early check is a subset of it, never a
+ * replacement.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { RouteDefinition } from '../routing/route-table.js';
+import { sendError } from './error-response.js';
+import type { Middleware } from './handler.js';
+import type { StandardHeaders } from './security-headers.js';
+
+/**
+ * A header-only check of a middleware: `undefined` to go on, a path to
+ * answer 303 See Other to it (a guest's page request sent to log in), or a
+ * throw to answer with that error (a 403, a 401). It must not read the body
+ * nor return a promise.
+ */
+export type BeforeBodyCheck = (request: FastifyRequest, route: RouteDefinition) => string | undefined;
+
+/** Whether the request announces a body (`Content-Length` above 0, or `Transfer-Encoding`). */
+export function announcesBody(headers: IncomingHttpHeaders): boolean {
+  const length = headers['content-length'];
+  return (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * The `onRequest` hook of `route` running the early checks of `middleware`,
+ * or `undefined` when none of them has one.
+ */
+export function compileBeforeBody(route: RouteDefinition, middleware: readonly Middleware[], headers: StandardHeaders, debug: boolean): onRequestHookHandler | undefined {
+  const checks = middleware.map((m) => (m as { beforeBody?: BeforeBodyCheck }).beforeBody).filter((c): c is BeforeBodyCheck => c !== undefined);
+  if (checks.length === 0) return undefined;
+  return function beforeBody(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
+    if (!announcesBody(request.headers)) {
+      done();
+      return;
+    }
+    for (const check of checks) {
+      let location: string | undefined;
+      try {
+        location = check(request, route);
+      } catch (error) {
+        headers.apply(reply);
+        reply.header('connection', 'close');
+        sendError(request, reply, error, debug, route);
+        return;
+      }
+      if (location !== undefined) {
+        headers.apply(reply);
+        reply.header('connection', 'close').code(303).header('location', location).send();
+        return;
+      }
+    }
+    done();
+  };
+}
