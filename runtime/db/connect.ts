@@ -8,7 +8,7 @@ import { registerPool } from './compiled-query.js';
 import { DatabaseUnreachableError } from './errors.js';
 import { redactUrl } from './redact-url.js';
 import { binderyTypes } from './type-parsers.js';
-import { asUnavailable } from './unavailable.js';
+import { asUnavailable, isConnectionFailure } from './unavailable.js';
 
 /** An open database: Kysely for queries, the pool for raw access (migrator, jobs). */
 export interface Database<DB = any> {
@@ -107,6 +107,11 @@ function ignoreClientError(): void {}
  */
 function unavailableAware(pool: pg.Pool): PostgresPool {
   const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  // Clients whose connection failed: released with the error, so the pool
+  // destroys them instead of handing them out again. (A terminated backend's
+  // error reaches the query before the socket closes; released without the
+  // error, the client would look healthy and fail the next query too.)
+  const broken = new WeakSet<pg.PoolClient>();
   const fail = (error: unknown): never => {
     throw asUnavailable(error);
   };
@@ -118,9 +123,12 @@ function unavailableAware(pool: pg.Pool): PostgresPool {
         facade = {
           query: ((text: unknown, parameters?: unknown) => {
             if (typeof text !== 'string') return client.query(text as any); // a cursor (streaming): returned as is
-            return client.query(text, parameters as unknown[]).catch(fail);
+            return client.query(text, parameters as unknown[]).catch((error: unknown) => {
+              if (isConnectionFailure(error)) broken.add(client);
+              return fail(error);
+            });
           }) as PostgresPoolClient['query'],
-          release: () => client.release(),
+          release: () => client.release(broken.has(client) || undefined),
         };
         wrapped.set(client, facade);
       }
