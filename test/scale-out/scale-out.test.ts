@@ -6,6 +6,8 @@
  * The processes start once for the file (in parallel); each check uses its
  * own users and client addresses, so the checks do not share counts.
  */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import bcrypt from 'bcryptjs';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -238,5 +240,19 @@ describe('Jobs, events and scheduled tasks | two workers, each runs once', () =>
     const ticks = (await sql<{ at: Date; n: number }>`select scheduled_at as at, count(*)::int as n from scale_ticks group by scheduled_at order by scheduled_at`.execute(db)).rows;
     expect(ticks.length).toBeGreaterThanOrEqual(3);
     expect(ticks.map((t) => t.n)).toEqual(ticks.map(() => 1));
+  });
+});
+
+describe('The image\'s HEALTHCHECK, run on the host', () => {
+  it('passes against a ready instance and fails where nothing listens', async () => {
+    const line = readFileSync(`${ROOT}Dockerfile`, 'utf8').replace(/\s*\\\n\s*/g, ' ').split('\n').find((l) => l.startsWith('HEALTHCHECK'))!;
+    const [command, ...args] = JSON.parse(line.slice(line.indexOf('CMD ') + 4)) as string[];
+    expect(command).toBe('node');
+    const run = (url: string) => new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, args.map((a) => a.replace('http://127.0.0.1:3000', url)), { stdio: 'ignore' });
+      child.on('close', resolve);
+    });
+    expect(await run(dbA.url)).toBe(0);
+    expect(await run('http://127.0.0.1:9')).toBe(1);
   });
 });
