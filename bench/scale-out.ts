@@ -7,8 +7,9 @@
  * JSON (a guest page reading the database). docs/benchmarks.md "Scale-out"
  * has the figures and what limits them.
  *
- * Every round starts the front and its instances fresh, warms them up, then
- * measures each request; the table gives the medians over the rounds.
+ * Every round starts the front and its instances fresh (1 then 2, or 2 then
+ * 1 in alternate rounds), warms them up, then measures each request; the
+ * table gives the medians over the rounds.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -68,7 +69,8 @@ export async function runScaleBench(options: ScaleBenchOptions, log: (line: stri
     await migrate(env);
     const figures = new Map<string, LoadFigures[]>();
     for (let round = 1; round <= options.rounds; round++) {
-      for (const instances of [1, 2]) {
+      // Alternate the order, so a drift of the machine's load during a round does not favour one side.
+      for (const instances of round % 2 === 1 ? [1, 2] : [2, 1]) {
         const front = await startServer(FRONT, { ...env, BENCH_INSTANCES: String(instances) });
         try {
           for (const r of REQUESTS) {
