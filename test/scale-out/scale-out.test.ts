@@ -114,7 +114,7 @@ describe('bindery migrate | run twice at the same time', () => {
 });
 
 describe('Sessions | a login on one instance is signed in on the other', () => {
-  it('cookie driver: signed in on B after a login on A; logout on A clears the browser\'s cookie', async () => {
+  it('cookie driver: a guest on A, then signed in on A and on B after a login on A', async () => {
     const user = await makeUser();
     const a = new Client(cookieA.url);
     expect(await dashboard(a)).toBe('303 /login');
