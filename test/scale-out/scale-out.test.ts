@@ -45,6 +45,10 @@ const env = (extra: Record<string, string> = {}) => ({
   LOG_LEVEL: 'silent',
   HTTP_ADDR: '127.0.0.1:0',
   JOBS_POLL_INTERVAL: '200ms',
+  // Explicit, so a developer's .env (read by the CLI under the real environment) changes nothing here.
+  CACHE_DRIVER: 'database',
+  AUTH_THROTTLE: '5',
+  HTTP_TRUST_PROXY: 'false',
   ...extra,
 });
 
