@@ -74,3 +74,5 @@ if (runs('http')) {
   for (const line of formatHttpResults(results)) log(line);
   log('');
 }
+
+if (runs('scale')) await (await import('./scale-run.js')).printScaleBench({ seconds, rounds: Number(process.env.BENCH_ROUNDS ?? 3), connections }, log);

