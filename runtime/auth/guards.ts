@@ -9,6 +9,7 @@ import type { HttpRequestContext } from '../http/request-context.js';
 import { HttpError } from '../errors/http-error.js';
 import { redirect } from '../results/result.js';
 import { RequestAuth } from './request-auth.js';
+import { isLocalPath } from '../results/local-path.js';
 import { INTENDED_URL_KEY, type SessionAuth } from './session-auth.js';
 
 /**
@@ -47,7 +48,8 @@ export function requireGuard(loginUrl: string): BeforeMiddleware {
     const ctx = context as HttpRequestContext;
     if (ctx.sessionState !== undefined && asksForPage(ctx)) {
       const method = ctx.request.method;
-      if (method === 'GET' || method === 'HEAD') ctx.session.put(INTENDED_URL_KEY, ctx.request.url);
+      // Only a path on this site is remembered (it is checked again when used).
+      if ((method === 'GET' || method === 'HEAD') && isLocalPath(ctx.request.url)) ctx.session.put(INTENDED_URL_KEY, ctx.request.url);
       return redirect(loginUrl);
     }
     if (ctx.route.middleware.includes('token')) {
