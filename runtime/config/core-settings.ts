@@ -4,6 +4,7 @@
  */
 import { appKeySetting, generateAppKey } from './app-key.js';
 import { defineSettings } from './define-settings.js';
+import { policySetting } from '../http/content-security-policy.js';
 import {
   addressSetting, booleanSetting, durationSetting, enumSetting, integerSetting, listSetting, sizeSetting, urlSetting,
   trustProxySetting,
@@ -86,6 +87,11 @@ export const coreSettings = defineSettings(
       description: 'How long a request may take; a handler still running then gets 503. Also bounds the wait for in-flight requests at shutdown.',
       parser: durationSetting({ min: 1 }),
       default: '30s',
+    },
+    HTTP_CSP: {
+      description: 'The Content-Security-Policy header sent with every response, replacing the app\'s (and bindery\'s default strict policy); off sends none. Unset: the app\'s policy, else the default.',
+      parser: policySetting(),
+      example: "default-src 'self'; img-src 'self' https://images.example.com",
     },
     DATABASE_URL: {
       description: 'The PostgreSQL server to use. Unset: an embedded PostgreSQL is started with its data in .data/postgres.',
