@@ -19,10 +19,6 @@ import { chromiumAvailable, launchChromium, type Browser } from '../support/chro
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
 
-declare global {
-  interface Window { __violations: string[]; __inlineRan?: boolean }
-}
-
 describe.skipIf(!chromiumAvailable)('Content-Security-Policy | the reference app in headless Chromium', () => {
   let database: TestDatabase;
   let t: TestApp<Database>;
@@ -36,9 +32,9 @@ describe.skipIf(!chromiumAvailable)('Content-Security-Policy | the reference app
     browser = await launchChromium();
     page = browser.page;
     // Every violation the page reports, from the first byte of each document.
-    await browser.context.addInitScript(() => {
-      window.__violations = [];
-      document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    // (Browser code is passed as text: the tests compile without the DOM types.)
+    await browser.context.addInitScript({
+      content: "window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));",
     });
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) consoleViolations.push(m.text());
@@ -58,7 +54,7 @@ describe.skipIf(!chromiumAvailable)('Content-Security-Policy | the reference app
   }
 
   async function violations(): Promise<string[]> {
-    return [...(await page.evaluate(() => window.__violations)), ...consoleViolations];
+    return [...(await page.evaluate<string[]>('window.__violations')), ...consoleViolations];
   }
 
   it('guest pages and the failed-form round trip: no violation, the stylesheet applies', async () => {
@@ -66,7 +62,7 @@ describe.skipIf(!chromiumAvailable)('Content-Security-Policy | the reference app
       expect(await visit(path), path).toBe(200);
       expect(await violations(), path).toEqual([]);
       // app.css sets labels bold: the stylesheet from 'self' was allowed.
-      expect(await page.locator('label').first().evaluate((el) => getComputedStyle(el).fontWeight), path).toBe('600');
+      expect(await page.evaluate<string>("getComputedStyle(document.querySelector('label')).fontWeight"), path).toBe('600');
     }
     await page.fill('#title', 'Un Titled');
     await Promise.all([page.waitForURL(`${t.url}/notes/new`), page.click('button[type="submit"]')]);
@@ -86,25 +82,21 @@ describe.skipIf(!chromiumAvailable)('Content-Security-Policy | the reference app
     await page.fill('#token-name', 'laptop');
     await Promise.all([page.waitForURL(`${t.url}/dashboard`), page.click('form[action="/tokens"] button[type="submit"]')]);
     expect(await page.locator('tr[data-token-id]').count()).toBe(1);
-    expect(await page.locator('form.inline-form').first().evaluate((el) => getComputedStyle(el).display)).toBe('inline');
+    expect(await page.evaluate<string>("getComputedStyle(document.querySelector('form.inline-form')).display")).toBe('inline');
     expect(await violations()).toEqual([]);
   });
 
   it('the built-in error page keeps its inline style (allowed by its hash)', async () => {
     expect(await visit('/no-such-page')).toBe(404);
-    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(246, 248, 250)');
+    expect(await page.evaluate('getComputedStyle(document.body).backgroundColor')).toBe('rgb(246, 248, 250)');
     expect(await violations()).toEqual([]);
   });
 
   it('an inline script injected into a page does not run, and is reported', async () => {
     await visit('/login');
-    await page.evaluate(() => {
-      const s = document.createElement('script');
-      s.textContent = 'window.__inlineRan = true;';
-      document.body.append(s);
-    });
-    await expect.poll(() => page.evaluate(() => window.__violations.length), { timeout: 5_000 }).toBeGreaterThan(0);
-    expect(await page.evaluate(() => window.__inlineRan === true)).toBe(false);
+    await page.evaluate("{ const s = document.createElement('script'); s.textContent = 'window.__inlineRan = true;'; document.body.append(s); }");
+    await expect.poll(() => page.evaluate<number>('window.__violations.length'), { timeout: 5_000 }).toBeGreaterThan(0);
+    expect(await page.evaluate<boolean>('window.__inlineRan === true')).toBe(false);
     consoleViolations.length = 0;
   });
 });
