@@ -14,6 +14,7 @@ import type { AuthService, LoginOptions } from './auth-service.js';
 import { AuthSetupError, LoginFailedError, LoginThrottledError } from './errors.js';
 import type { LoginMethod } from './events.js';
 import type { LoginThrottle } from './login-throttle.js';
+import { LANE_FULL, type AddressLanes } from './address-lanes.js';
 import type { PasswordFingerprints } from './password-fingerprint.js';
 import type { PasswordHasher } from './passwords/password-hasher.js';
 import { newRememberToken, type RememberCookie } from './remember-cookie.js';
@@ -29,6 +30,8 @@ export interface SessionAuthParts<U> {
   readonly fingerprints: PasswordFingerprints;
   readonly remember: RememberCookie;
   readonly throttle: LoginThrottle;
+  /** Per-address lanes of password checks (see address-lanes.ts). */
+  readonly lanes: AddressLanes;
   readonly sessions: SessionService;
   /** The app's services (events are emitted through them). */
   readonly services: object;
@@ -88,11 +91,25 @@ export class SessionAuth<U> implements AuthService<U> {
       await emitEvent(this.#p.services, 'session:login_failed', { login: normalized, userId, reason: 'throttled', ip });
       throw new LoginThrottledError(wait);
     }
-    // An unknown account is checked against a dummy hash of the same cost, so it takes as long as a wrong password.
-    const hash = user === null ? await hasher.dummyHash() : users.passwordHashOf(user);
-    const ok = await hasher.verify(hash, password);
+    // The password check runs in the address's lane (at most half the hashing capacity per address), and
+    // the address's failure count is read again there: attempts queued behind a flood cost no hash once it
+    // is used up (docs/auth.md "Throttling").
+    const checked = await this.#p.lanes.run(ip, async () => {
+      const blocked = await throttle.ipBlocked(ip);
+      if (blocked !== null) return blocked;
+      // An unknown account is checked against a dummy hash of the same cost, so it takes as long as a wrong password.
+      const hash = user === null ? await hasher.dummyHash() : users.passwordHashOf(user);
+      const ok = await hasher.verify(hash, password);
+      if (user === null || !ok) await throttle.failed(ip);
+      return { hash, ok };
+    });
+    if (typeof checked === 'number' || checked === LANE_FULL) {
+      const seconds = typeof checked === 'number' ? checked : (await throttle.ipBlocked(ip)) ?? 1;
+      await emitEvent(this.#p.services, 'session:login_failed', { login: normalized, userId, reason: 'throttled', ip });
+      throw new LoginThrottledError(seconds);
+    }
+    const { hash, ok } = checked;
     if (user === null || !ok) {
-      await throttle.failed(ip);
       await emitEvent(this.#p.services, 'session:login_failed', { login: normalized, userId, reason: 'credentials', ip });
       throw new LoginFailedError();
     }
