@@ -77,6 +77,37 @@ export class SessionAuth<U> implements AuthService<U> {
     if (options.remember === true) this.#needRememberLookups();
     const ip = ctx.request.ip;
     const normalized = normalizeLogin(login);
+    // One attempt at a time per address, counts and password check included (docs/auth.md "Throttling"):
+    // a flood from one address waits in its own lane, costs no query or hash while it waits, and is
+    // refused outright past AUTH_THROTTLE_IP waiting attempts.
+    const checked = await this.#p.lanes.run(ip, () => this.#check(login, normalized, password, ip));
+    if (checked === LANE_FULL) {
+      await emitEvent(this.#p.services, 'session:login_failed', { login: normalized, userId: null, reason: 'throttled', ip });
+      throw new LoginThrottledError(1);
+    }
+    const { user, userId, subject, hash } = checked;
+    let signedIn = user;
+    let current = hash;
+    if (users.writePasswordHash !== undefined && hasher.needsUpgrade(hash)) {
+      // bcrypt or a weaker argon2id hash: replace it (this changes the fingerprint once: other sessions end).
+      current = await hasher.hash(password);
+      await users.writePasswordHash(user, current);
+      signedIn = (await users.findById(userId!)) ?? user;
+    }
+    await throttle.clear(subject, ip);
+    await this.#signIn(ctx, signedIn, userId!, current, options.remember === true, 'password');
+    return signedIn;
+  }
+
+  /**
+   * The throttled part of a login, run in the address's lane: the address's
+   * failure count, the lookup, the subject's count, the password check.
+   * @returns the user when the password matches.
+   * @throws {LoginThrottledError} past either limit (no password check).
+   * @throws {LoginFailedError} for an unknown account or a wrong password.
+   */
+  async #check(login: string, normalized: string, password: string, ip: string): Promise<{ user: U; userId: string; subject: string; hash: string }> {
+    const { users, throttle, hasher } = this.#p;
     const ipWait = await throttle.ipBlocked(ip);
     if (ipWait !== null) {
       await emitEvent(this.#p.services, 'session:login_failed', { login: normalized, userId: null, reason: 'throttled', ip });
@@ -91,39 +122,15 @@ export class SessionAuth<U> implements AuthService<U> {
       await emitEvent(this.#p.services, 'session:login_failed', { login: normalized, userId, reason: 'throttled', ip });
       throw new LoginThrottledError(wait);
     }
-    // The password check runs in the address's lane (at most half the hashing capacity per address), and
-    // the address's failure count is read again there: attempts queued behind a flood cost no hash once it
-    // is used up (docs/auth.md "Throttling").
-    const checked = await this.#p.lanes.run(ip, async () => {
-      const blocked = await throttle.ipBlocked(ip);
-      if (blocked !== null) return blocked;
-      // An unknown account is checked against a dummy hash of the same cost, so it takes as long as a wrong password.
-      const hash = user === null ? await hasher.dummyHash() : users.passwordHashOf(user);
-      const ok = await hasher.verify(hash, password);
-      if (user === null || !ok) await throttle.failed(ip);
-      return { hash, ok };
-    });
-    if (typeof checked === 'number' || checked === LANE_FULL) {
-      const seconds = typeof checked === 'number' ? checked : (await throttle.ipBlocked(ip)) ?? 1;
-      await emitEvent(this.#p.services, 'session:login_failed', { login: normalized, userId, reason: 'throttled', ip });
-      throw new LoginThrottledError(seconds);
-    }
-    const { hash, ok } = checked;
+    // An unknown account is checked against a dummy hash of the same cost, so it takes as long as a wrong password.
+    const hash = user === null ? await hasher.dummyHash() : users.passwordHashOf(user);
+    const ok = await hasher.verify(hash, password);
     if (user === null || !ok) {
+      await throttle.failed(ip);
       await emitEvent(this.#p.services, 'session:login_failed', { login: normalized, userId, reason: 'credentials', ip });
       throw new LoginFailedError();
     }
-    let signedIn = user;
-    let current = hash;
-    if (users.writePasswordHash !== undefined && hasher.needsUpgrade(hash)) {
-      // bcrypt or a weaker argon2id hash: replace it (this changes the fingerprint once: other sessions end).
-      current = await hasher.hash(password);
-      await users.writePasswordHash(user, current);
-      signedIn = (await users.findById(userId!)) ?? user;
-    }
-    await throttle.clear(subject, ip);
-    await this.#signIn(ctx, signedIn, userId!, current, options.remember === true, 'password');
-    return signedIn;
+    return { user, userId: userId!, subject, hash };
   }
 
   async login(ctx: RequestContext, user: U, options: LoginOptions = {}): Promise<void> {

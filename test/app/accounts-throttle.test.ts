@@ -133,7 +133,8 @@ describe('Throttling | a login flood from one address', () => {
     const throttled = results.filter((r) => THROTTLED.test(r.error ?? '')).length;
     expect(checked + throttled).toBe(150);
     expect(checked, `${checked} checked, ${throttled} throttled`).toBeLessThanOrEqual(50);
-    // The real user waited for at most a few hashes, not for the flood's (150 × ~25 ms over 2 CPUs before the fix).
-    expect(during.ms, `during the flood ${during.ms.toFixed(0)} ms, alone ${baseline.toFixed(0)} ms`).toBeLessThan(Math.max(600, baseline * 8));
+    // The real user waited for about one attempt of the flood, not for its 150 hashes (150 × 25 ms or more
+    // over 2 CPUs before the fix); the bound leaves room for a loaded machine.
+    expect(during.ms, `during the flood ${during.ms.toFixed(0)} ms, alone ${baseline.toFixed(0)} ms`).toBeLessThan(Math.max(1500, baseline * 10));
   });
 });
