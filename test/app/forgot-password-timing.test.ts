@@ -11,7 +11,7 @@ import { RESET_MAIL_JOB } from '../../runtime/auth/links/reset-mail-job.js';
 import { Client } from '../runtime/auth/support/client.js';
 import { bootReferenceApp, makeAccount, newestMail, resetMailsSent, startWorker, type ReferenceApp } from './tokens-support.js';
 
-const ROUNDS = 30;
+const ROUNDS = 40;
 let a: ReferenceApp;
 
 beforeAll(async () => {
@@ -47,7 +47,7 @@ describe('POST /forgot-password | the same work for every address', () => {
     expect(await newestMail(a, 'nobody-here@example.test')).toBeUndefined();
   });
 
-  it('the medians of the answer times for known and unknown addresses are within a third of each other', async () => {
+  it('the medians of the answer times for known and unknown addresses are close (0.6–1.6; a known address took 2–3× as long when the request mailed itself)', async () => {
     const stamp = Date.now();
     const users = await Promise.all(Array.from({ length: ROUNDS + 3 }, (_, i) => makeAccount(a, { email: `known${i}-${stamp}@example.test` })));
     // One email address and one client address (127.0.1.x) per request: neither limit of 5 a minute answers early.
@@ -69,8 +69,9 @@ describe('POST /forgot-password | the same work for every address', () => {
     }
     const ratio = median(known) / median(unknown);
     const figures = `known ${median(known).toFixed(2)} ms, unknown ${median(unknown).toFixed(2)} ms`;
-    expect(ratio, figures).toBeGreaterThan(0.75);
-    expect(ratio, figures).toBeLessThan(1.33);
+    // Wide enough for a machine busy with other tests; the work itself is the same (checked above).
+    expect(ratio, figures).toBeGreaterThan(0.6);
+    expect(ratio, figures).toBeLessThan(1.6);
     await resetMailsSent(a);
   });
 });
