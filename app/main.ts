@@ -36,5 +36,5 @@ export default defineApp({
   viewsDir: 'app/views',
   migrations: [{ source: 'app', dir: 'generated/migrations' }],
   commands: [PruneCommand],
-  setup: [audit({ tracked: trackedResources, prunable: { Document: '30d' } }), cache(), session(), auth({ users: ({ db }) => databaseUsers(db) }), mail(), tokens(), links(), oauth({ providers: ['example'] }), assets(), apiDocs(), jobs(), schedule({ tasks: scheduledTasks }), events(), ...plugins(pluginList)],
+  setup: [audit({ tracked: trackedResources, prunable: { Document: '30d' } }), cache(), session(), auth({ users: ({ db }) => databaseUsers(db) }), mail(), tokens(), jobs(), links(), oauth({ providers: ['example'] }), assets(), apiDocs(), schedule({ tasks: scheduledTasks }), events(), ...plugins(pluginList)],
 });

@@ -8,7 +8,7 @@ import type { Handlers } from '../../generated/handlers.js';
 import type { ExternalSignIn } from '../../runtime/auth/oauth/index.js';
 import { BinderyError } from '../../runtime/errors/index.js';
 import type { RequestContext } from '../../runtime/http/context.js';
-import { redirect } from '../../runtime/results/index.js';
+import { redirect, redirectExternal } from '../../runtime/results/index.js';
 import { accounts } from '../auth/users.js';
 
 type OauthHandlers = Pick<Handlers, 'oauth.redirect' | 'oauth.callback'>;
@@ -20,7 +20,7 @@ function externalSignIn(ctx: Pick<RequestContext, 'services'>): ExternalSignIn {
 }
 
 export const oauthHandlers = {
-  'oauth.redirect': async (input, ctx) => redirect(await externalSignIn(ctx).begin(ctx, input.provider)),
+  'oauth.redirect': async (input, ctx) => redirectExternal(await externalSignIn(ctx).begin(ctx, input.provider)),
 
   'oauth.callback': async (input, ctx) => {
     const { created, provider } = await externalSignIn(ctx).complete(ctx, input.provider);

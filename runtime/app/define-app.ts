@@ -10,6 +10,7 @@ import type { MigrationSet } from '../db/migrator/migration-set.js';
 import { validateMigrationSets } from '../db/migrator/migration-set.js';
 import type { Middleware, RouteHandler } from '../http/handler.js';
 import type { RouteTable } from '../routing/route-table.js';
+import { checkPolicy } from '../http/content-security-policy.js';
 import { AppDefinitionError, SetupError } from './errors.js';
 import { stepCall, type SetupStep } from './setup-step.js';
 import type { CommandClass } from 'clipanion';
@@ -35,6 +36,13 @@ export interface AppDefinition {
   readonly setup?: readonly SetupStep[];
   /** The app's own CLI commands (extend `AppCommand`), e.g. `bindery prune`. */
   readonly commands?: readonly CommandClass<BinderyContext>[];
+  /**
+   * The `Content-Security-Policy` of every response, replacing bindery's
+   * strict default (`DEFAULT_CONTENT_SECURITY_POLICY` from `bindery/http`);
+   * `false` sends none. The `HTTP_CSP` setting, when set, wins over it.
+   * An invalid policy stops the boot. See docs/http.md "Content-Security-Policy".
+   */
+  readonly contentSecurityPolicy?: string | false;
 }
 
 /** A checked app definition, paths made absolute. Create it with {@link defineApp}. */
@@ -71,7 +79,7 @@ function checkSteps(steps: readonly SetupStep[]): void {
  * Check an app definition and make its paths absolute.
  *
  * @returns the {@link App} to default-export from `app/main.ts`.
- * @throws {AppDefinitionError} for a bad name or a relative root.
+ * @throws {AppDefinitionError} for a bad name, a relative root or an invalid `contentSecurityPolicy`.
  * @throws {SetupError} for a duplicated step or a step listed before one it needs.
  * @throws {MigrationSetError} for an invalid or duplicated migration source.
  * @example
@@ -88,6 +96,10 @@ export function defineApp(definition: AppDefinition): App {
     throw new AppDefinitionError(`App name ${JSON.stringify(definition.name)} is invalid: use lower-case letters, digits, "_" or "-", starting with a letter.`);
   }
   if (!isAbsolute(definition.root)) throw new AppDefinitionError(`App root ${JSON.stringify(definition.root)} must be an absolute path.`);
+  if (typeof definition.contentSecurityPolicy === 'string') {
+    const checked = checkPolicy(definition.contentSecurityPolicy);
+    if (!checked.ok) throw new AppDefinitionError(`contentSecurityPolicy is not a valid Content-Security-Policy: ${checked.message}.`);
+  }
   const abs = (p: string) => resolve(definition.root, p);
   const setup = definition.setup ?? [];
   checkSteps(setup);

@@ -17,6 +17,7 @@ import type { Env } from '../config/setting.js';
 import type { Database } from '../db/connect.js';
 import type { Services } from '../http/context.js';
 import { createHttpServer } from '../http/server.js';
+import { resolvePolicy } from '../http/content-security-policy.js';
 import type { App } from './define-app.js';
 import { ListenError } from './errors.js';
 import { openApp } from './open-app.js';
@@ -107,6 +108,7 @@ export async function startApp(app: App, options: StartAppOptions = {}): Promise
       ...(core.HTTP_BODY_TIMEOUT !== undefined ? { bodyTimeoutMs: core.HTTP_BODY_TIMEOUT } : {}),
       headersTimeoutMs: core.HTTP_HEADERS_TIMEOUT,
       keepAliveTimeoutMs: core.HTTP_KEEP_ALIVE_TIMEOUT,
+      contentSecurityPolicy: resolvePolicy(core.HTTP_CSP, app.contentSecurityPolicy),
       ...(app.viewsDir ? { viewsDir: app.viewsDir } : {}),
       executionContext: setup.executionContext,
       readiness: createReadiness(opened.db.database, opened.migrator, setup.readinessChecks),

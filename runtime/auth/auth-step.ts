@@ -9,6 +9,7 @@ import type { Cache } from '../cache/cache.js';
 import { KeyRing } from '../crypto/key-ring.js';
 import type { SessionService } from '../session/session-service.js';
 import { sessionCookieSecure } from '../session/settings.js';
+import { AddressLanes } from './address-lanes.js';
 import { LoginThrottle } from './login-throttle.js';
 import { PasswordFingerprints } from './password-fingerprint.js';
 import { PasswordHasher, type Argon2Params } from './passwords/password-hasher.js';
@@ -82,6 +83,8 @@ export function auth<U>(options: AuthStepOptions<U>): SetupStep {
         fingerprints: new PasswordFingerprints(KeyRing.fromSettings(ctx.settings)),
         remember: new RememberCookie({ encrypter: sessions.encrypter, secure: sessionCookieSecure(ctx.settings), lifetimeMs: s.AUTH_REMEMBER_LIFETIME, now }),
         throttle: new LoginThrottle(cache, { perLogin: s.AUTH_THROTTLE, perIp: s.AUTH_THROTTLE_IP }, now),
+        // One password check at a time per address; at most AUTH_THROTTLE_IP more wait (docs/auth.md "Throttling").
+        lanes: new AddressLanes(1, s.AUTH_THROTTLE_IP),
         sessions,
         services: ctx.services,
         loginUrl: s.AUTH_LOGIN_URL,

@@ -12,6 +12,7 @@ import type { HttpRequestContext } from '../http/request-context.js';
 import { HttpError } from '../errors/http-error.js';
 import { redirect } from '../results/result.js';
 import { RequestAuth } from './request-auth.js';
+import { isLocalPath } from '../results/local-path.js';
 import { INTENDED_URL_KEY, type SessionAuth } from './session-auth.js';
 
 /**
@@ -50,7 +51,8 @@ export function requireGuard(loginUrl: string): BeforeMiddleware {
     const ctx = context as HttpRequestContext;
     if (ctx.sessionState !== undefined && asksForPage(ctx.client, ctx.route)) {
       const method = ctx.request.method;
-      if (method === 'GET' || method === 'HEAD') ctx.session.put(INTENDED_URL_KEY, ctx.request.url);
+      // Only a path on this site is remembered (it is checked again when used).
+      if ((method === 'GET' || method === 'HEAD') && isLocalPath(ctx.request.url)) ctx.session.put(INTENDED_URL_KEY, ctx.request.url);
       return redirect(loginUrl);
     }
     throw unauthenticated(ctx.route);

@@ -14,6 +14,7 @@ import type { AuthService, LoginOptions } from './auth-service.js';
 import { AuthSetupError, LoginFailedError, LoginThrottledError } from './errors.js';
 import type { LoginMethod } from './events.js';
 import type { LoginThrottle } from './login-throttle.js';
+import { LANE_FULL, type AddressLanes } from './address-lanes.js';
 import type { PasswordFingerprints } from './password-fingerprint.js';
 import type { PasswordHasher } from './passwords/password-hasher.js';
 import { newRememberToken, type RememberCookie } from './remember-cookie.js';
@@ -29,6 +30,8 @@ export interface SessionAuthParts<U> {
   readonly fingerprints: PasswordFingerprints;
   readonly remember: RememberCookie;
   readonly throttle: LoginThrottle;
+  /** Per-address lanes of password checks (see address-lanes.ts). */
+  readonly lanes: AddressLanes;
   readonly sessions: SessionService;
   /** The app's services (events are emitted through them). */
   readonly services: object;
@@ -74,6 +77,37 @@ export class SessionAuth<U> implements AuthService<U> {
     if (options.remember === true) this.#needRememberLookups();
     const ip = ctx.request.ip;
     const normalized = normalizeLogin(login);
+    // One attempt at a time per address, counts and password check included (docs/auth.md "Throttling"):
+    // a flood from one address waits in its own lane, costs no query or hash while it waits, and is
+    // refused outright past AUTH_THROTTLE_IP waiting attempts.
+    const checked = await this.#p.lanes.run(ip, () => this.#check(login, normalized, password, ip));
+    if (checked === LANE_FULL) {
+      await emitEvent(this.#p.services, 'session:login_failed', { login: normalized, userId: null, reason: 'throttled', ip });
+      throw new LoginThrottledError(1);
+    }
+    const { user, userId, subject, hash } = checked;
+    let signedIn = user;
+    let current = hash;
+    if (users.writePasswordHash !== undefined && hasher.needsUpgrade(hash)) {
+      // bcrypt or a weaker argon2id hash: replace it (this changes the fingerprint once: other sessions end).
+      current = await hasher.hash(password);
+      await users.writePasswordHash(user, current);
+      signedIn = (await users.findById(userId!)) ?? user;
+    }
+    await throttle.clear(subject, ip);
+    await this.#signIn(ctx, signedIn, userId!, current, options.remember === true, 'password');
+    return signedIn;
+  }
+
+  /**
+   * The throttled part of a login, run in the address's lane: the address's
+   * failure count, the lookup, the subject's count, the password check.
+   * @returns the user when the password matches.
+   * @throws {LoginThrottledError} past either limit (no password check).
+   * @throws {LoginFailedError} for an unknown account or a wrong password.
+   */
+  async #check(login: string, normalized: string, password: string, ip: string): Promise<{ user: U; userId: string; subject: string; hash: string }> {
+    const { users, throttle, hasher } = this.#p;
     const ipWait = await throttle.ipBlocked(ip);
     if (ipWait !== null) {
       await emitEvent(this.#p.services, 'session:login_failed', { login: normalized, userId: null, reason: 'throttled', ip });
@@ -96,17 +130,7 @@ export class SessionAuth<U> implements AuthService<U> {
       await emitEvent(this.#p.services, 'session:login_failed', { login: normalized, userId, reason: 'credentials', ip });
       throw new LoginFailedError();
     }
-    let signedIn = user;
-    let current = hash;
-    if (users.writePasswordHash !== undefined && hasher.needsUpgrade(hash)) {
-      // bcrypt or a weaker argon2id hash: replace it (this changes the fingerprint once: other sessions end).
-      current = await hasher.hash(password);
-      await users.writePasswordHash(user, current);
-      signedIn = (await users.findById(userId!)) ?? user;
-    }
-    await throttle.clear(subject, ip);
-    await this.#signIn(ctx, signedIn, userId!, current, options.remember === true, 'password');
-    return signedIn;
+    return { user, userId: userId!, subject, hash };
   }
 
   async login(ctx: RequestContext, user: U, options: LoginOptions = {}): Promise<void> {

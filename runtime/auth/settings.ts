@@ -6,16 +6,10 @@
 import { defineSettings } from '../config/define-settings.js';
 import { durationSetting, integerSetting } from '../config/parsers.js';
 import type { SettingParser, SettingsValues } from '../config/setting.js';
+import { isLocalPath } from '../results/local-path.js';
 
-/**
- * A path on this site: starts with one `/`, no scheme, no host, no
- * backslash, no whitespace or control characters. `//evil.example`,
- * `/\evil.example` and `https://evil.example/` are refused: a redirect there
- * would leave the site (open redirect).
- */
-export function isLocalPath(text: string): boolean {
-  return text.startsWith('/') && !text.startsWith('//') && !text.includes('\\') && !/[\s\x00-\x1f\x7f]/.test(text);
-}
+/** Re-exported: the one check of redirect targets (runtime/results/local-path.ts). */
+export { isLocalPath };
 
 /** A local path (see {@link isLocalPath}). */
 export function localPathSetting(): SettingParser<string> {

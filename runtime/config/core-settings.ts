@@ -4,6 +4,7 @@
  */
 import { appKeySetting, generateAppKey } from './app-key.js';
 import { defineSettings } from './define-settings.js';
+import { policySetting } from '../http/content-security-policy.js';
 import {
   addressSetting, booleanSetting, durationSetting, enumSetting, integerSetting, listSetting, sizeSetting, urlSetting,
   trustProxySetting,
@@ -101,6 +102,11 @@ export const coreSettings = defineSettings(
       description: 'How long an idle keep-alive connection stays open between requests. Behind a load balancer, set it above the balancer\'s idle timeout.',
       parser: durationSetting({ min: 1 }),
       default: '5s',
+    },
+    HTTP_CSP: {
+      description: 'The Content-Security-Policy header sent with every response, replacing the app\'s (and bindery\'s default strict policy); off sends none. Unset: the app\'s policy, else the default.',
+      parser: policySetting(),
+      example: "default-src 'self'; img-src 'self' https://images.example.com",
     },
     DATABASE_URL: {
       description: 'The PostgreSQL server to use. Unset: an embedded PostgreSQL is started with its data in .data/postgres.',

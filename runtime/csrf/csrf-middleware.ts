@@ -9,9 +9,10 @@
  *
  * One exemption: a request with a JSON body (`application/json` or
  * `+json` — a content type no page of another site can send without a CORS
- * preflight) and no session cookie carries no ambient credentials, so API
- * clients such as `curl` need no token. With a session cookie, JSON requests
- * are checked like the rest (send the header).
+ * preflight) and neither the session cookie nor the remember-me cookie
+ * carries no ambient credentials, so API clients such as `curl` need no
+ * token. With either cookie, JSON requests are checked like the rest (send
+ * the header): the remember-me cookie alone signs a request in.
  *
  * CORS (docs/http.md "CORS"): a request from an origin the route's group
  * lists in `cors.origins` passes layer 1; layer 2 applies as to any other.
@@ -19,6 +20,8 @@
 import { isUrlEncoded } from '../binding/body-kind.js';
 import { MultipartBody } from '../binding/multipart.js';
 import { SessionError } from '../session/errors.js';
+import { readCookie } from '../session/cookie-header.js';
+import { REMEMBER_COOKIE } from '../auth/remember-cookie.js';
 import { isJsonType } from '../http/client-kind.js';
 import type { BeforeMiddleware } from '../http/handler.js';
 import type { HttpRequestContext } from '../http/request-context.js';
@@ -48,8 +51,8 @@ export function createCsrfMiddleware(): BeforeMiddleware {
       }
       const headers = request.headers;
       const contentType = headers['content-type'];
-      // A JSON body without the session cookie carries no ambient credentials (curl, API clients).
-      if (contentType !== undefined && isJsonType(mediaType(contentType)) && !session.hasCookie) return undefined;
+      // A JSON body without the session or remember-me cookie carries no ambient credentials (curl, API clients).
+      if (contentType !== undefined && isJsonType(mediaType(contentType)) && !session.hasCookie && !hasRememberCookie(headers.cookie)) return undefined;
       // An origin the route's CORS lists by name passes this layer; the token below is still needed.
       if (!sameOriginRequest(headers) && !corsAllowsOrigin(ctx.route.cors, headers.origin)) throw new CsrfError('cross-origin');
       const token = submittedToken(request);
@@ -69,6 +72,15 @@ export function submittedToken(request: FastifyRequest): string | undefined {
   else if (body !== null && typeof body === 'object' && isUrlEncoded(request.headers['content-type'])) value = (body as Record<string, unknown>)[CSRF_FIELD];
   if (Array.isArray(value)) value = value[0];
   return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** Names the remember-me cookie may have (`__Host-` when Secure). */
+const REMEMBER_NAMES = [REMEMBER_COOKIE, `__Host-${REMEMBER_COOKIE}`] as const;
+
+/** Whether the `Cookie` header carries a remember-me cookie (either name), whatever its value. */
+function hasRememberCookie(cookie: string | undefined): boolean {
+  if (cookie === undefined) return false;
+  return REMEMBER_NAMES.some((name) => readCookie(cookie, name) !== undefined);
 }
 
 function mediaType(value: string): string {

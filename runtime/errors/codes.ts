@@ -39,6 +39,7 @@ export const ERROR_CODES = {
   BINDERY_ROUTE_INVALID: { summary: 'A route definition cannot be served (duplicate, bad path parameter, unknown rule or type); the boot stops.' },
   BINDERY_ROUTE_WITHOUT_HANDLER: { summary: 'A route of the table has no handler; the boot stops.' },
   BINDERY_UNKNOWN_ROUTE: { status: 500, summary: 'A redirect or URL names a route that does not exist, or leaves a path parameter empty.' },
+  BINDERY_UNSAFE_REDIRECT: { status: 500, summary: 'A redirect result names a target off this site (redirect) or not an absolute http(s) URL (redirectExternal).' },
   BINDERY_UNSUPPORTED_MEDIA_TYPE: { status: 415, summary: 'The body content type is neither JSON nor a form type.' },
   BINDERY_VALIDATION_FAILED: { status: 422, summary: 'The given data was invalid.' },
   BINDERY_VIEW_FAILED: { status: 500, summary: 'A page view could not be rendered; an error page is sent instead.' },

@@ -37,3 +37,6 @@ ${body}
 </html>
 `;
 }
+
+/** The inline style of error pages: the default Content-Security-Policy allows it by its hash (runtime/http/content-security-policy.ts). */
+export const ERROR_PAGE_STYLE: string = STYLE;

@@ -13,7 +13,8 @@ export type { RouteHandler, HandlerFn, Middleware, AroundMiddleware, BeforeMiddl
 export type { BeforeBodyCheck } from './before-body.js';
 export { decideClientKind, isJsonType } from './client-kind.js';
 export { requestIdFor, REQUEST_ID_HEADER } from './request-id.js';
-export { securityHeaders, type HeaderPair } from './security-headers.js';
+export { securityHeaders, type HeaderPair, type SecurityHeaderOptions } from './security-headers.js';
+export { DEFAULT_CONTENT_SECURITY_POLICY, cspHash } from './content-security-policy.js';
 export { queryOverride } from './method-override.js';
 export { HEALTH_PATHS } from './health.js';
 export { clientFieldErrors } from './error-response.js';

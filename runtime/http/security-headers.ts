@@ -1,26 +1,39 @@
 /**
- * Headers every response carries (the issue's list; SPEC.md 4.6).
+ * Headers every response carries (docs/http.md "Security headers").
  */
 import type { FastifyReply } from 'fastify';
 import type { AppEnvironment } from './server-options.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
+import { DEFAULT_CONTENT_SECURITY_POLICY } from './content-security-policy.js';
 
 /** A header name (lower case) and value. */
 export type HeaderPair = readonly [name: string, value: string];
 
+/** Options of {@link securityHeaders}. */
+export interface SecurityHeaderOptions {
+  /**
+   * The `Content-Security-Policy` value; `null` sends none; unset sends
+   * {@link DEFAULT_CONTENT_SECURITY_POLICY} (docs/http.md "Content-Security-Policy").
+   */
+  readonly contentSecurityPolicy?: string | null;
+}
+
 /**
  * The security headers for `environment`: `X-Content-Type-Options: nosniff`,
  * `X-Frame-Options: SAMEORIGIN`, `Referrer-Policy: strict-origin-when-cross-origin`,
- * `Cross-Origin-Opener-Policy: same-origin`, and in production only
+ * `Cross-Origin-Opener-Policy: same-origin`, `Content-Security-Policy` (the
+ * default policy unless `options` says otherwise), and in production only
  * `Strict-Transport-Security: max-age=31536000; includeSubDomains`.
  */
-export function securityHeaders(environment: AppEnvironment): readonly HeaderPair[] {
+export function securityHeaders(environment: AppEnvironment, options: SecurityHeaderOptions = {}): readonly HeaderPair[] {
   const headers: HeaderPair[] = [
     ['x-content-type-options', 'nosniff'],
     ['x-frame-options', 'SAMEORIGIN'],
     ['referrer-policy', 'strict-origin-when-cross-origin'],
     ['cross-origin-opener-policy', 'same-origin'],
   ];
+  const policy = options.contentSecurityPolicy === undefined ? DEFAULT_CONTENT_SECURITY_POLICY : options.contentSecurityPolicy;
+  if (policy !== null) headers.push(['content-security-policy', policy]);
   if (environment === 'production') headers.push(['strict-transport-security', 'max-age=31536000; includeSubDomains']);
   return headers;
 }
@@ -33,8 +46,8 @@ export function securityHeaders(environment: AppEnvironment): readonly HeaderPai
 export class StandardHeaders {
   readonly #pairs: readonly HeaderPair[];
 
-  constructor(environment: AppEnvironment) {
-    this.#pairs = securityHeaders(environment);
+  constructor(environment: AppEnvironment, options: SecurityHeaderOptions = {}) {
+    this.#pairs = securityHeaders(environment, options);
   }
 
   /** Set the headers on `reply` (its request's ID in `X-Request-ID`). */

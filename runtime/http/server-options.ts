@@ -56,6 +56,11 @@ export interface HttpServerOptions {
   readonly keepAliveTimeoutMs?: number;
   /** Folder of the app's views (`app/views`), absolute path. Pages render `<view>.eta` from here. */
   readonly viewsDir?: string;
+  /**
+   * The `Content-Security-Policy` of every response; `null` sends none;
+   * unset sends the default policy (docs/http.md "Content-Security-Policy").
+   */
+  readonly contentSecurityPolicy?: string | null;
   /** Readiness probe for `GET /health/ready` (database reachable, no pending migrations). Absent: always ready. */
   readonly readiness?: () => Promise<ReadinessReport>;
   /**

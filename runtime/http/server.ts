@@ -68,7 +68,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   const problems = new BootProblems();
   checkRouteTable(options, problems);
 
-  const headers = new StandardHeaders(options.environment);
+  const headers = new StandardHeaders(options.environment, options.contentSecurityPolicy === undefined ? {} : { contentSecurityPolicy: options.contentSecurityPolicy });
   const views = options.viewsDir === undefined ? null : createViewRenderer(options.viewsDir, { cache: options.environment !== 'development' });
   const timeoutMs = options.requestTimeoutMs;
   const deadlines = timeoutMs > 0 ? new Deadlines<HttpRequestContext>(timeoutMs, (ctx) => answerTimeout(ctx, timeoutMs, options.debug)) : null;

@@ -22,6 +22,7 @@ import { addVary } from '../http/vary.js';
 import { pageHelpers, type AssetUrls } from '../views/page-data.js';
 import type { PageSession } from '../views/page-session.js';
 import type { ViewRenderer } from '../views/view-renderer.js';
+import { isLocalPath } from './local-path.js';
 import { RESULT, isTaggedResult, type PageResult, type RedirectResult, type Responder } from './result.js';
 
 /** Content type of JSON results. */
@@ -136,8 +137,30 @@ function sendEmpty(target: ResultTarget, status: number): undefined {
   return undefined;
 }
 
+/**
+ * The `Location` of a redirect result: a route's URL, a path on this site,
+ * or (external) an absolute http(s) URL; non-ASCII characters percent-encoded.
+ * @throws {BinderyError} `BINDERY_UNSAFE_REDIRECT` for any other target.
+ */
 function redirectUrl(target: ResultTarget, result: RedirectResult): string {
-  return typeof result.to === 'string' ? result.to : target.url(result.to.route, result.to.params);
+  if (typeof result.to !== 'string') return target.url(result.to.route, result.to.params);
+  const to = result.to.replace(/[^\x00-\x7f]/gu, (c) => encodeURIComponent(c));
+  if (result.external === true) {
+    if (isAbsoluteWebUrl(to)) return to;
+    throw new BinderyError('BINDERY_UNSAFE_REDIRECT', `Route "${target.route.name}" returned redirectExternal(${JSON.stringify(result.to)}); it takes an absolute http: or https: URL.`);
+  }
+  if (isLocalPath(to)) return to;
+  throw new BinderyError('BINDERY_UNSAFE_REDIRECT', `Route "${target.route.name}" returned redirect(${JSON.stringify(result.to)}), which is not a path on this site; redirect() only goes to paths starting with one "/". Use localPathOr(target, fallback) for a target the request supplies, or redirectExternal(url) to leave the site on purpose.`);
+}
+
+function isAbsoluteWebUrl(text: string): boolean {
+  if (/[\s\x00-\x1f\x7f\\]/.test(text)) return false;
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '';
+  } catch {
+    return false;
+  }
 }
 
 async function sendPage(target: ResultTarget, env: ResponderEnv, result: PageResult): Promise<void> {

@@ -45,10 +45,12 @@ export interface NoContentResult {
   readonly [RESULT]: 'noContent';
 }
 
-/** 303 See Other to a URL or to a named route. */
+/** 303 See Other to a path on this site, a named route, or (`external`) another site. */
 export interface RedirectResult {
   readonly [RESULT]: 'redirect';
   readonly to: string | { readonly route: string; readonly params?: Readonly<Record<string, string | number>> };
+  /** Set by {@link redirectExternal}: `to` is an absolute http(s) URL that may leave the site. */
+  readonly external?: true;
 }
 
 /** Plain text with a status. */
@@ -133,11 +135,27 @@ export function noContent(): NoContentResult {
 }
 
 /**
- * 303 See Other to a URL (absolute, or a path on this site).
+ * 303 See Other to a path on this site (docs/http.md "Redirects").
+ * Only a path starting with one `/` is sent: `//host`, `/\host`, absolute
+ * URLs and control characters are refused when the response is written
+ * (500, `BINDERY_UNSAFE_REDIRECT`), so a target taken from the request can
+ * never send the browser to another site. For a target a request supplies,
+ * use `localPathOr(target, fallback)`; to leave the site on purpose (an
+ * OAuth provider), {@link redirectExternal}.
  * @example return redirect('/dashboard')
  */
 export function redirect(url: string): RedirectResult {
   return { [RESULT]: 'redirect', to: url };
+}
+
+/**
+ * 303 See Other to another site: `url` must be an absolute `http:` or
+ * `https:` URL (checked when the response is written: 500,
+ * `BINDERY_UNSAFE_REDIRECT`). Never pass a URL the request chose.
+ * @example return redirectExternal(provider.authorizeUrl)
+ */
+export function redirectExternal(url: string): RedirectResult {
+  return { [RESULT]: 'redirect', to: url, external: true };
 }
 
 /**

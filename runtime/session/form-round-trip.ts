@@ -10,6 +10,7 @@ import { MultipartBody } from '../binding/multipart.js';
 import { describeError } from '../errors/error-info.js';
 import type { RequestContext } from '../http/context.js';
 import { clientFieldErrors } from '../http/error-response.js';
+import { sameHostPath } from '../results/local-path.js';
 
 /** Form fields never flashed as old input: the CSRF token and the method override. */
 const NEVER_FLASHED: ReadonlySet<string> = new Set(['_token', '_method']);
@@ -70,18 +71,13 @@ export function oldInput(request: FastifyRequest): Record<string, string | strin
 
 /**
  * Where a failed form goes back to: its `Referer` when that is on this host
- * (same `Host`, http or https), as path and query; otherwise `/`.
+ * (same `Host`, http or https) and its path and query are a path on this
+ * site (never `//other.host`; docs/http.md "Redirects"), as path and query;
+ * otherwise `/`. Never throws.
  */
 export function backTarget(request: FastifyRequest): string {
   const referer = request.headers.referer;
   const host = request.headers.host;
   if (typeof referer !== 'string' || typeof host !== 'string') return '/';
-  let url: URL;
-  try {
-    url = new URL(referer);
-  } catch {
-    return '/';
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.host !== host.toLowerCase()) return '/';
-  return `${url.pathname}${url.search}`;
+  return sameHostPath(referer, host) ?? '/';
 }

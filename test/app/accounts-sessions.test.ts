@@ -284,3 +284,34 @@ describe('Passwords | bcrypt legacy login upgrades the hash and signs out other 
     expect((await a.db.selectFrom('users').select('password').where('id', '=', user.id).executeTakeFirstOrThrow()).password).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   });
 });
+
+describe('Remember-me | a request signed in by the remember cookie alone needs the CSRF token', () => {
+  it('JSON POST /tokens and POST /logout with app_remember, no session cookie and no token are refused (403); nothing is created, the user stays remembered', async () => {
+    const user = await makeUser(a, { password: PASSWORD });
+    const c = new Client(a.url);
+    await login(c, user.email, { remember: 'on' });
+    const remembered = withoutSession(c);
+    remembered.token = undefined;
+    const create = await remembered.json('POST', '/tokens', { name: 'stolen' });
+    expect(create.status, create.body).toBe(403);
+    const tokens = await a.db.selectFrom('api_tokens' as any).select('id').where('user_id' as any, '=', String(user.id)).execute();
+    expect(tokens).toEqual([]);
+    const fresh = withoutSession(c);
+    fresh.token = undefined;
+    const out = await fresh.json('POST', '/logout', {});
+    expect(out.status, out.body).toBe(403);
+    // The remember token was not replaced: the browser is still signed in by its cookie.
+    const page = await withoutSession(c).page('/dashboard');
+    expect(page.status).toBe(200);
+  });
+
+  it('with the token of a page it loaded (the remember cookie signed it in there), the same JSON POST /tokens passes', async () => {
+    const user = await makeUser(a, { password: PASSWORD });
+    const c = new Client(a.url);
+    await login(c, user.email, { remember: 'on' });
+    const later = withoutSession(c);
+    expect((await later.page('/dashboard')).status).toBe(200);
+    const create = await later.json('POST', '/tokens', { name: 'mine' }, { accept: 'text/html' });
+    expect(create.status, create.body).toBe(303);
+  });
+});

@@ -102,3 +102,39 @@ describe('Throttling | AUTH_THROTTLE_IP (50) failures per address a minute', () 
     expect((await attempt('127.0.0.30', user.email, PASSWORD)).error).toMatch(THROTTLED);
   });
 });
+
+describe('Throttling | a login flood from one address', () => {
+  /** A JSON login sent at once (no page first: JSON without a cookie needs no CSRF token). */
+  async function rawAttempt(ip: string, email: string, password: string): Promise<{ status: number; error: string | undefined; ms: number }> {
+    const start = process.hrtime.bigint();
+    const res = await new Client(a.url, ip).json('POST', '/login', { email, password });
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    return { status: res.status, error: res.status === 422 ? res.json().errors.email : undefined, ms };
+  }
+
+  it('costs at most AUTH_THROTTLE_IP password checks, the rest are refused unchecked; a real user elsewhere still logs in promptly', async () => {
+    const user = await makeUser(a, { password: PASSWORD });
+    // The real user's login time alone, for comparison.
+    const alone = [];
+    for (let i = 0; i < 3; i++) alone.push((await rawAttempt('127.0.0.41', user.email, PASSWORD)).ms);
+    const baseline = Math.min(...alone);
+
+    // 150 attempts at once from one address, each for another login (no per-login limit helps).
+    const flood = Array.from({ length: 150 }, (_, i) => rawAttempt('127.0.0.40', `flood${i}@example.test`, 'x'));
+    // While the flood is queued, the real user logs in from another address.
+    await new Promise((r) => setImmediate(r));
+    const during = await rawAttempt('127.0.0.41', user.email, PASSWORD);
+    const results = await Promise.all(flood);
+
+    expect(during.status).toBe(303);
+    // Every flood attempt failed; only up to 50 had their password checked ("credentials"), the others were throttled.
+    expect(results.every((r) => r.status === 422)).toBe(true);
+    const checked = results.filter((r) => r.error === FAILED).length;
+    const throttled = results.filter((r) => THROTTLED.test(r.error ?? '')).length;
+    expect(checked + throttled).toBe(150);
+    expect(checked, `${checked} checked, ${throttled} throttled`).toBeLessThanOrEqual(50);
+    // The real user waited for about one attempt of the flood, not for its 150 hashes (150 × 25 ms or more
+    // over 2 CPUs before the fix); the bound leaves room for a loaded machine.
+    expect(during.ms, `during the flood ${during.ms.toFixed(0)} ms, alone ${baseline.toFixed(0)} ms`).toBeLessThan(Math.max(1500, baseline * 10));
+  });
+});

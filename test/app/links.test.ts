@@ -7,12 +7,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Client } from '../runtime/auth/support/client.js';
 import { FORGOT_PASSWORD_STATUS } from '../../app/handlers/links.js';
-import { bootReferenceApp, clearCounters, makeAccount, newestMail, pathOf, signIn, type ReferenceApp } from './tokens-support.js';
+import { bootReferenceApp, clearCounters, makeAccount, newestMail, pathOf, resetMailsSent, signIn, startWorker, type ReferenceApp } from './tokens-support.js';
 
 let a: ReferenceApp;
 
 beforeAll(async () => {
   a = await bootReferenceApp('links_app', { APP_URL: 'https://bindery.example.test' });
+  // Reset mails are jobs: the worker runs in this process, as under `npm start`.
+  await startWorker(a);
 });
 afterAll(async () => {
   await a?.close();
@@ -25,6 +27,7 @@ const userRow = (id: number) => a.t.db.selectFrom('users').selectAll().where('id
 
 /** The link of the newest mail to `email`, checked to be absolute on APP_URL. */
 async function mailedLink(email: string, path: string): Promise<string> {
+  await resetMailsSent(a);
   const mail = await newestMail(a, email);
   expect(mail, `a mail to ${email}`).toBeDefined();
   const link = mail!.links.find((l) => l.startsWith(`https://bindery.example.test${path}?token=`));
@@ -189,10 +192,12 @@ describe('mail to a suppressed address | the mail-provider plugin\'s list', () =
     const res = await c.form('/forgot-password', { email: user.email });
     expect(res.status).toBe(303);
     expect(res.location).toBe('/login');
+    await resetMailsSent(a);
     expect(await newestMail(a, user.email)).toBeUndefined();
     // Without the suppression the same request mails the link.
     await a.t.db.deleteFrom('mailprovider_suppressions' as any).where('email', '=', user.email).execute();
     await c.form('/forgot-password', { email: user.email });
+    await resetMailsSent(a);
     expect(await newestMail(a, user.email)).toBeDefined();
   });
 });

@@ -3,6 +3,7 @@
  * real app (session() and assets() in its setup), generated routes with
  * [session, csrf], real HTTP, real PostgreSQL.
  */
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import notesApp from '../../app/main.js';
 import type { Database } from '../../generated/types.js';
@@ -46,6 +47,20 @@ function submit(jar: Jar, token: string, pairs: Array<[string, string]>): Promis
     method: 'POST',
     headers: { ...NAVIGATE, referer: `${t.url}/notes/new`, origin: t.url },
     body: new URLSearchParams([['_token', token], ...pairs]).toString(),
+  });
+}
+
+/** POST a failing form with a `Referer` as given (raw HTTP: fetch would not send every value). */
+function submitWithReferer(jar: Jar, token: string, referer: string): Promise<{ status: number; location: string | undefined }> {
+  const body = new URLSearchParams([['_token', token], ['title', '']]).toString();
+  const url = new URL(t.url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, method: 'POST', path: '/notes', headers: { ...NAVIGATE, origin: t.url, cookie: jar.header()!, referer, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode!, location: res.headers.location }));
+    });
+    req.on('error', reject);
+    req.end(body);
   });
 }
 
@@ -100,6 +115,28 @@ describe('notes.create | the form round trip', () => {
     const { html } = await openForm(jar);
     expect(html).toContain('The title field must not be &quot;untitled&quot;; give the note a real title.');
     expect(html).toContain('value="Un Titled"');
+  });
+
+  it('a crafted Referer never sends the browser off the site: only a local path of this host is used, else /', async () => {
+    const jar = new Jar();
+    const { token } = await openForm(jar);
+    const host = new URL(t.url).host;
+    const offSite = [
+      `http://${host}//evil.example`, `http://${host}//evil.example/path?q=1`, `http://${host}/\\evil.example`, `http://${host}/\\/evil.example`,
+      `http://${host}/%2F/x/..//evil.example`, `http://${host}/.//evil.example`, `http://${host}/a/..//evil.example`,
+      'https://evil.example/notes/new', '//evil.example/notes/new', 'javascript:alert(1)', `http://${host}@evil.example/notes`, `http://evil.example/${host}`,
+      `http://${host}:1/notes/new`, 'not a url',
+    ];
+    for (const referer of offSite) {
+      const res = await submitWithReferer(jar, token, referer);
+      expect(res.status, referer).toBe(303);
+      const location = res.location!;
+      expect(location.startsWith('/') && !location.startsWith('//') && !location.includes('\\'), `${referer} → ${location}`).toBe(true);
+      expect(new URL(location, 'http://site.test').host, `${referer} → ${location}`).toBe('site.test');
+    }
+    // Encoded slashes stay a path here; an ordinary Referer still comes back.
+    expect((await submitWithReferer(jar, token, `http://${host}/%2F%2Fevil.example`)).location).toBe('/%2F%2Fevil.example');
+    expect((await submitWithReferer(jar, token, `http://${host}/notes/new?x=1`)).location).toBe('/notes/new?x=1');
   });
 
   it('a good submission creates the note and redirects to it with a status message', async () => {

@@ -8,7 +8,11 @@ import type { User } from '../../generated/types.js';
 import type { TestApp } from '../../runtime/app/index.js';
 import type { AccountLinks } from '../../runtime/auth/links/index.js';
 import type { ApiTokens } from '../../runtime/auth/tokens/index.js';
+import { sql } from 'kysely';
+import { RESET_MAIL_JOB } from '../../runtime/auth/links/reset-mail-job.js';
+import { jobsRuntimeOf } from '../../runtime/jobs/jobs-runtime.js';
 import { readOutbox, type OutboxMessage } from '../../runtime/mail/index.js';
+import { waitFor } from '../runtime/jobs/wait-for.js';
 import { Client } from '../runtime/auth/support/client.js';
 import { bootAccounts, clearCache, makeUser, type AccountsApp } from './accounts-support.js';
 
@@ -61,6 +65,16 @@ export async function signIn(a: ReferenceApp, user: User, password = 'correct ho
   const res = await c.form('/login', { email: user.email, password, ...(remember ? { remember: 'true' } : {}) });
   if (res.status !== 303 || res.location !== '/dashboard') throw new Error(`login of ${user.email} failed: ${res.status} ${res.location ?? ''}`);
   return c;
+}
+
+/** Start the app's worker in the test process (as `npm start` does), so queued mails are sent; the app's close stops it. */
+export async function startWorker(a: ReferenceApp): Promise<void> {
+  await jobsRuntimeOf(a.t.running.services)!.startWorker({ pollIntervalMs: 100 });
+}
+
+/** Wait (5 s at most) until no password reset mail job is left in the queue: every one queued so far has run. */
+export async function resetMailsSent(a: ReferenceApp): Promise<void> {
+  await waitFor(async () => (await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = ${RESET_MAIL_JOB}`.execute(a.db)).rows[0]!.n === 0, 'the queued password reset mails');
 }
 
 /** The newest mail to `email` in the outbox. */

@@ -229,6 +229,8 @@ export interface MailproviderWebhookInput {
   suppressionReason?: string | null;
   /** Sent as the JSON member `Description`. */
   description?: string | null;
+  /** Sent as the JSON member `MessageID`. Rules: max:200. */
+  messageId?: string | null;
 }
 
 /**
@@ -249,7 +251,7 @@ export function createClient(options: ClientOptions) {
        */
       webhook: (input: MailproviderWebhookInput, init?: CallOptions): Promise<void> =>
         send(
-          { route: 'mailprovider.webhook', method: 'POST', path: '/mailprovider/webhook', path_: [], query: [], headers: [], body: [['recordType', 'RecordType'], ['type', 'Type'], ['email', 'Email'], ['recipient', 'Recipient'], ['inactive', 'Inactive'], ['suppressSending', 'SuppressSending'], ['suppressionReason', 'SuppressionReason'], ['description', 'Description']], encoding: 'json', answer: 'none' },
+          { route: 'mailprovider.webhook', method: 'POST', path: '/mailprovider/webhook', path_: [], query: [], headers: [], body: [['recordType', 'RecordType'], ['type', 'Type'], ['email', 'Email'], ['recipient', 'Recipient'], ['inactive', 'Inactive'], ['suppressSending', 'SuppressSending'], ['suppressionReason', 'SuppressionReason'], ['description', 'Description'], ['messageId', 'MessageID']], encoding: 'json', answer: 'none' },
           input, init,
         ) as Promise<void>,
     },

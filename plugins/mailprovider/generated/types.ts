@@ -54,4 +54,6 @@ export interface MailproviderWebhookInput {
   suppressionReason?: string | null;
   /** From the JSON member `Description` or form field `Description`. */
   description?: string | null;
+  /** From the JSON member `MessageID` or form field `MessageID`. Rules: max:200. */
+  messageId?: string | null;
 }

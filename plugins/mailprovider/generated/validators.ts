@@ -6,7 +6,7 @@ import type { CompiledValidator } from 'bindery/runtime/routing/route-table.js';
 // ajv standalone code calls require() for format and helper functions.
 const require = createRequire(import.meta.url);
 
-const mailproviderWebhook_schema = { "properties": { "recordType": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }] }, "type": { "allOf": [{ "if": { "type": "null" }, "else": { "maxLength": 100 } }] }, "suppressionReason": { "allOf": [{ "if": { "type": "null" }, "else": { "maxLength": 200 } }] } }, "required": ["recordType"] };
+const mailproviderWebhook_schema = { "properties": { "recordType": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }] }, "type": { "allOf": [{ "if": { "type": "null" }, "else": { "maxLength": 100 } }] }, "suppressionReason": { "allOf": [{ "if": { "type": "null" }, "else": { "maxLength": 200 } }] }, "messageId": { "allOf": [{ "if": { "type": "null" }, "else": { "maxLength": 200 } }] } }, "required": ["recordType"] };
 const mailproviderWebhook_pattern = new RegExp("\\S", "u");
 const mailproviderWebhook_func = require("ajv/dist/runtime/ucs2length").default;
 
@@ -167,9 +167,62 @@ function mailproviderWebhook_validate(data, { instancePath = "", parentData, par
         errors++;
       }
     }
+    if (data.messageId !== undefined) {
+      let data3 = data.messageId;
+      const _errs18 = errors;
+      let valid7 = true;
+      const _errs19 = errors;
+      if (data3 !== null) {
+        const err10 = {};
+        if (vErrors === null) {
+          vErrors = [err10];
+        }
+        else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+      var _valid2 = _errs19 === errors;
+      errors = _errs18;
+      if (vErrors !== null) {
+        if (_errs18) {
+          vErrors.length = _errs18;
+        }
+        else {
+          vErrors = null;
+        }
+      }
+      if (!_valid2) {
+        const _errs21 = errors;
+        if (typeof data3 === "string") {
+          if (mailproviderWebhook_func(data3) > 200) {
+            const err11 = { instancePath: instancePath + "/messageId", schemaPath: "#/properties/messageId/allOf/0/else/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+            if (vErrors === null) {
+              vErrors = [err11];
+            }
+            else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+        var _valid2 = _errs21 === errors;
+        valid7 = _valid2;
+      }
+      if (!valid7) {
+        const err12 = { instancePath: instancePath + "/messageId", schemaPath: "#/properties/messageId/allOf/0/if", keyword: "if", params: { failingKeyword: "else" }, message: "must match \"else\" schema" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        }
+        else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
   }
   mailproviderWebhook_validate.errors = vErrors;
   return errors === 0;
 }
-/** Validates the input of route `mailprovider.webhook` (POST /mailprovider/webhook): recordType, type, suppressionReason. */
+/** Validates the input of route `mailprovider.webhook` (POST /mailprovider/webhook): recordType, type, suppressionReason, messageId. */
 export const mailproviderWebhook: CompiledValidator = mailproviderWebhook_validate;

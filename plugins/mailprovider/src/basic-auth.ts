@@ -3,7 +3,8 @@
  * and password from MAILPROVIDER_WEBHOOK_USER / MAILPROVIDER_WEBHOOK_PASSWORD,
  * compared in constant time. Missing or wrong credentials get 401 with
  * `WWW-Authenticate: Basic realm="mailprovider"`; without configured
- * credentials every request is refused.
+ * credentials every request is refused. Wrong credentials are counted per
+ * address; past the limit the address gets 429 (webhook-guard.ts).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { HttpError } from 'bindery/errors';
@@ -50,18 +51,34 @@ export function credentialsMatch(header: string | undefined, expected: WebhookCr
   return given !== null && user && password;
 }
 
+/** The per-address failure limit the middleware applies (see webhook-guard.ts). */
+export interface FailureLimit {
+  /** @throws {HttpError} 429 when `ip` used up its wrong credentials. */
+  checkAddress(ip: string): Promise<void>;
+  /** Count a wrong credential from `ip`. */
+  failed(ip: string): Promise<void>;
+}
+
 /**
  * The middleware `mailprovider.basic_auth`.
  * @param credentials read per request (the plugin's service holds the settings once booted; `undefined` before).
+ * @param limit the per-address limit on wrong credentials, read per request (absent: none).
  */
-export function basicAuth(credentials: (services: object) => WebhookCredentials | undefined): AroundMiddleware {
+export function basicAuth(credentials: (services: object) => WebhookCredentials | undefined, limit?: (services: object) => FailureLimit | undefined): AroundMiddleware {
   return async (ctx, next) => {
     const expected = credentials(ctx.services);
+    const failures = limit?.(ctx.services);
+    const ip = ctx.request.ip;
+    // An address past its limit is refused before its credentials are looked at.
+    if (failures !== undefined) await failures.checkAddress(ip);
     if (!expected?.user || !expected.password) {
       ctx.log.error({ code: 'MAILPROVIDER_NOT_CONFIGURED' }, 'mailprovider webhook called without MAILPROVIDER_WEBHOOK_USER and MAILPROVIDER_WEBHOOK_PASSWORD; refused');
       throw unauthorized('The webhook is not configured to accept any credentials.');
     }
-    if (!credentialsMatch(ctx.request.headers.authorization, expected)) throw unauthorized('The webhook needs valid HTTP Basic credentials.');
+    if (!credentialsMatch(ctx.request.headers.authorization, expected)) {
+      if (failures !== undefined) await failures.failed(ip);
+      throw unauthorized('The webhook needs valid HTTP Basic credentials.');
+    }
     return next();
   };
 }

@@ -16,6 +16,8 @@ import { suppressedEvent, unsuppressedEvent } from './events.js';
 import { createService, type MailproviderService } from './service.js';
 import { mailproviderSettings } from './settings.js';
 import { handlers, jsonOnly, WEBHOOK_BODY_LIMIT, webhookJob } from './webhook.js';
+import { WebhookGuard } from './webhook-guard.js';
+import type { Cache } from 'bindery/runtime/cache/index.js';
 
 export default definePlugin({
   name: 'mailprovider',
@@ -23,12 +25,17 @@ export default definePlugin({
   description: 'Receives the mail provider\'s bounce, spam-complaint and subscription-change webhooks and keeps a suppression list.',
   root: fileURLToPath(new URL('..', import.meta.url)),
   settings: mailproviderSettings,
+  // Wrong credentials and seen records are counted in the cache (shared by every instance).
+  requires: [{ name: 'cache', call: 'cache()' }],
   migrations: 'generated/migrations',
   routes: {
     table: routes,
     handlers,
     middleware: {
-      'mailprovider.basic_auth': basicAuth((services) => (services as { mailprovider?: MailproviderService }).mailprovider?.credentials),
+      'mailprovider.basic_auth': basicAuth(
+        (services) => (services as { mailprovider?: MailproviderService }).mailprovider?.credentials,
+        (services) => (services as { mailprovider?: MailproviderService }).mailprovider?.guard,
+      ),
       'mailprovider.json_only': jsonOnly,
     },
     options: { 'mailprovider.webhook': { bodyLimit: WEBHOOK_BODY_LIMIT, jsonOnly: true } },
@@ -37,17 +44,23 @@ export default definePlugin({
   jobs: [webhookJob],
   events: [suppressedEvent, unsuppressedEvent],
   setup(ctx) {
+    const guard = new WebhookGuard({
+      cache: (ctx.services as { cache: Cache }).cache,
+      maxFailures: ctx.settings.MAILPROVIDER_WEBHOOK_FAILURES,
+      replayWindowMs: ctx.settings.MAILPROVIDER_REPLAY_WINDOW,
+    });
     const service = createService(ctx.database.db as Kysely<Database>, ctx.services, {
       user: ctx.settings.MAILPROVIDER_WEBHOOK_USER,
       password: ctx.settings.MAILPROVIDER_WEBHOOK_PASSWORD,
-    });
+    }, guard);
     ctx.services.mailprovider = service;
     addMailSuppression(ctx.services, service.suppressions);
   },
 });
 
 export { applyRecord, type RecordOutcome } from './apply-record.js';
-export { basicAuth, constantTimeEqual, credentialsMatch, parseBasicAuthorization, REALM, type WebhookCredentials } from './basic-auth.js';
+export { WebhookGuard, FAILURE_WINDOW_MS, type WebhookGuardOptions } from './webhook-guard.js';
+export { basicAuth, type FailureLimit, constantTimeEqual, credentialsMatch, parseBasicAuthorization, REALM, type WebhookCredentials } from './basic-auth.js';
 export { SuppressionsCommand, UnsuppressCommand } from './commands.js';
 export { suppressedEvent, unsuppressedEvent, type SuppressedEvent, type UnsuppressedEvent } from './events.js';
 export { MAX_EMAIL_BYTES, normalizeAddress, parseWebhookRecord, RECORD_TYPES, SOFT_BOUNCE_TYPES, toWebhookRecord, type RecordType, type WebhookRecord } from './records.js';

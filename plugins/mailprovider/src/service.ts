@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../generated/types.js';
 import type { WebhookCredentials } from './basic-auth.js';
 import { Suppressions } from './suppressions.js';
+import type { WebhookGuard } from './webhook-guard.js';
 
 /** The plugin's service. */
 export interface MailproviderService {
@@ -14,6 +15,8 @@ export interface MailproviderService {
   readonly credentials: WebhookCredentials;
   /** The app's database, typed with the plugin's tables. @internal */
   readonly db: Kysely<Database>;
+  /** The failure limit and replay memory of the webhook. @internal */
+  readonly guard: WebhookGuard;
 }
 
 declare module 'bindery/runtime/http/context.js' {
@@ -24,6 +27,6 @@ declare module 'bindery/runtime/http/context.js' {
 }
 
 /** Make the service of a booted app. */
-export function createService(db: Kysely<Database>, services: object, credentials: WebhookCredentials): MailproviderService {
-  return { suppressions: new Suppressions(db, services), credentials, db };
+export function createService(db: Kysely<Database>, services: object, credentials: WebhookCredentials, guard: WebhookGuard): MailproviderService {
+  return { suppressions: new Suppressions(db, services), credentials, db, guard };
 }

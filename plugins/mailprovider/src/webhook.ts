@@ -48,7 +48,18 @@ export const handlers = {
       ctx.log.debug({ record_type: input.recordType }, 'mailprovider webhook: record ignored (another type, or no usable address)');
       return noContent();
     }
-    await ctx.services.queue.add(webhookJob, record);
+    // A record already received (same MessageID and event) is not queued again: a replay or a provider retry.
+    const claim = await ctx.services.mailprovider.guard.claim(input.messageId, record);
+    if (!claim.first) {
+      ctx.log.info({ record_type: record.recordType, code: 'MAILPROVIDER_REPLAY' }, 'mailprovider webhook: record already received; ignored');
+      return noContent();
+    }
+    try {
+      await ctx.services.queue.add(webhookJob, record);
+    } catch (error) {
+      await claim.release().catch(() => {});
+      throw error;
+    }
     return noContent();
   },
 } satisfies Handlers;

@@ -4,6 +4,7 @@
  * suppression table in real PostgreSQL, the commands through the real CLI,
  * and the suppression check the mailer calls.
  */
+import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -39,6 +40,8 @@ afterAll(async () => {
 beforeEach(async () => {
   emitted.length = 0;
   await sql`delete from mailprovider_suppressions`.execute(t.db);
+  // Failure counts and seen records live in the cache.
+  await sql`delete from bindery_cache`.execute(t.db);
 });
 
 function post(body: unknown, headers: Record<string, string> = {}, path = '/mailprovider/webhook') {
@@ -101,6 +104,84 @@ describe('mailprovider.webhook | credentials (HTTP Basic, constant time)', () =>
     expect((missing as Error).message).toContain('MAILPROVIDER_WEBHOOK_PASSWORD is missing');
     const both = await createTestApp(app, { databaseUrl: database.url }).catch((e: unknown) => e);
     expect((both as SettingsError).problems.map((p) => p.names[0])).toEqual(['MAILPROVIDER_WEBHOOK_USER', 'MAILPROVIDER_WEBHOOK_PASSWORD']);
+  });
+});
+
+/** POST a record from a given local address (127.0.0.x), over node:http. */
+function postFrom(ip: string, body: unknown, authorization: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const url = new URL(t.url);
+  const text = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, method: 'POST', path: '/mailprovider/webhook', localAddress: ip, headers: { 'content-type': 'application/json', authorization, 'content-length': String(Buffer.byteLength(text)) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+describe('mailprovider.webhook | wrong credentials are limited per address', () => {
+  const record = { RecordType: 'SpamComplaint', Email: 'limited@example.com' };
+
+  it('after MAILPROVIDER_WEBHOOK_FAILURES (10) wrong ones in a minute: 429 with Retry-After, even with the right credentials; other addresses are not affected', async () => {
+    for (let i = 0; i < 10; i++) expect((await postFrom('127.0.0.51', record, basic(USER, `guess${i}`))).status).toBe(401);
+    for (const authorization of [basic(USER, 'guess-more'), AUTH]) {
+      const res = await postFrom('127.0.0.51', record, authorization);
+      expect(res.status).toBe(429);
+      const retryAfter = Number(res.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(JSON.parse(res.body)).toMatchObject({ status: 429, title: 'Too Many Requests' });
+    }
+    expect(await webhookJobs()).toBe(0);
+    // Another address: its own count.
+    expect((await postFrom('127.0.0.52', record, basic(USER, 'wrong'))).status).toBe(401);
+    expect((await postFrom('127.0.0.52', record, AUTH)).status).toBe(204);
+    await waitFor(async () => (await webhookJobs()) === 0, 'the webhook job to run');
+  });
+
+  it('right credentials do not count', async () => {
+    for (let i = 0; i < 12; i++) expect((await postFrom('127.0.0.53', { RecordType: 'Delivery', Email: 'ok@example.com' }, AUTH)).status).toBe(204);
+    for (let i = 0; i < 9; i++) expect((await postFrom('127.0.0.53', record, basic(USER, 'x'))).status).toBe(401);
+    expect((await postFrom('127.0.0.53', record, AUTH)).status).toBe(204);
+    await waitFor(async () => (await webhookJobs()) === 0, 'the webhook job to run');
+  });
+});
+
+describe('mailprovider.webhook | replays', () => {
+  it('a record whose MessageID and event were already received is answered 204 and not queued again', async () => {
+    const record = { RecordType: 'SpamComplaint', Email: 'replayed@example.com', MessageID: '883953f4-6105-42a2-a16a-77a8eac79483' };
+    await deliver(record);
+    expect((await suppressions()).map((s) => s.email)).toEqual(['replayed@example.com']);
+    expect(emitted.filter((e) => e.name === 'mailprovider:suppressed')).toHaveLength(1);
+    // The list is changed meanwhile; the same record again changes nothing, nothing is queued.
+    await sql`delete from mailprovider_suppressions`.execute(t.db);
+    for (let i = 0; i < 3; i++) {
+      const res = await post(record);
+      expect(res.status).toBe(204);
+      expect(await webhookJobs()).toBe(0);
+    }
+    expect(await suppressions()).toEqual([]);
+    expect(emitted.filter((e) => e.name === 'mailprovider:suppressed')).toHaveLength(1);
+  });
+
+  it('two copies at the same moment queue one job; the same MessageID with another event, and records without a MessageID, are processed', async () => {
+    const record = { RecordType: 'SubscriptionChange', Email: 'twice@example.com', SuppressSending: true, MessageID: 'msg-twice' };
+    const [a, b] = await Promise.all([post(record), post(record)]);
+    expect([a.status, b.status]).toEqual([204, 204]);
+    await waitFor(async () => (await webhookJobs()) === 0, 'the webhook job to run');
+    expect(emitted.filter((e) => e.name === 'mailprovider:suppressed')).toHaveLength(1);
+    // The same message, another event (the address resubscribed): processed.
+    await deliver({ ...record, SuppressSending: false });
+    expect(await suppressions()).toEqual([]);
+    // Without a MessageID there is nothing to recognise: each is processed.
+    await deliver({ RecordType: 'SpamComplaint', Email: 'no-id@example.com' });
+    await sql`delete from mailprovider_suppressions`.execute(t.db);
+    await deliver({ RecordType: 'SpamComplaint', Email: 'no-id@example.com' });
+    expect((await suppressions()).map((s) => s.email)).toEqual(['no-id@example.com']);
   });
 });
 

@@ -50,6 +50,14 @@ export interface AccountLinksOptions {
   readonly revokeAllTokens?: () => RevokeAllTokens | undefined;
   /** Clock in ms since the epoch (default `Date.now`). */
   readonly now?: () => number;
+  /**
+   * Queue the reset mail for `login` (the `links()` step passes the jobs
+   * queue when `jobs()` is set up before it). Absent: the mail is sent in
+   * the background of the request, after its answer.
+   */
+  readonly queueReset?: (login: string) => Promise<unknown>;
+  /** Where a background reset mail that failed is logged (without `queueReset`). */
+  readonly log?: { error(object: object, message: string): void };
 }
 
 /**
@@ -133,9 +141,32 @@ export class AccountLinks {
   }
 
   /**
-   * Mail a reset link to the account with this login, if there is one
-   * (POST /forgot-password answers the same either way).
+   * Ask for a reset mail for `login` the way `POST /forgot-password` does
+   * (docs/auth.md "Password reset"): with `jobs()`, one job is queued
+   * whatever the login — the worker looks the account up and mails it — so
+   * the request takes the same time for a known and an unknown address.
+   * Without `jobs()`, the lookup and mail run in the background, after this
+   * resolves (a failure is logged; nothing retries it).
+   * @throws whatever queuing throws (the database is down): the caller answers 5xx alike for every address.
+   */
+  async requestReset(login: string): Promise<void> {
+    if (this.#o.queueReset !== undefined) {
+      await this.#o.queueReset(login);
+      return;
+    }
+    setImmediate(() => {
+      this.sendResetTo(login).catch((error: unknown) => {
+        this.#o.log?.error({ err: error, code: (error as { code?: unknown })?.code }, `the password reset mail could not be sent: ${(error as Error)?.message ?? String(error)}`);
+      });
+    });
+  }
+
+  /**
+   * Mail a reset link to the account with this login now, if there is one.
+   * Its duration shows whether the account exists: requests use
+   * {@link requestReset}; the reset job calls this.
    * @returns whether an account was found (and mailed, unless suppressed).
+   * @throws {BinderyError} `BINDERY_MAIL_FAILED` when the mail cannot be sent.
    */
   async sendResetTo(login: string): Promise<boolean> {
     const user = await this.#o.auth.users.findByLogin(login);

@@ -11,6 +11,9 @@ import type { AuthService } from '../auth-service.js';
 import { AccountLinks, type RevokeAllTokens } from './account-links.js';
 import { LinkTokens } from './link-tokens.js';
 import { linkSettings } from './settings.js';
+import { resetMailJob } from './reset-mail-job.js';
+import { jobsRuntimeOf } from '../../jobs/jobs-runtime.js';
+import { SetupError } from '../../app/errors.js';
 import { resolveUsersTable, type LinkUsersTable } from './users-table.js';
 
 declare module '../../http/context.js' {
@@ -37,10 +40,14 @@ export interface LinksStepOptions {
  * at least one minute, and `ctx.services.accountLinks`. Needs `cache()`
  * (the forgot-password limit), `auth()` (user lookups, password hashing,
  * signing out everywhere) and `mail()` before it. When `tokens()` is set up
- * too, a password reset revokes every API token of the user.
+ * too, a password reset revokes every API token of the user. When `jobs()`
+ * is set up before it, reset mails are queued as the job
+ * `links:send_password_reset` (docs/auth.md "Password reset"); `jobs()`
+ * listed after it stops the boot.
  *
  * @throws {SettingsError} at boot for a TTL under one minute (the message names the setting).
- * @example setup: [cache(), session(), auth(), mail(), tokens(), links()]
+ * @throws {SetupError} at boot when `jobs()` comes after `links()`.
+ * @example setup: [cache(), session(), auth(), mail(), tokens(), jobs(), links()]
  */
 export function links(options: LinksStepOptions = {}): SetupStep {
   const users = resolveUsersTable(options.users);
@@ -54,8 +61,23 @@ export function links(options: LinksStepOptions = {}): SetupStep {
     settings: linkSettings,
     setup(ctx) {
       const s = ctx.settingsOf(linkSettings);
-      const services = ctx.services as { auth?: AuthService; mailer?: Mailer; apiTokens?: { revokeAllIn: RevokeAllTokens } };
+      const services = ctx.services as { auth?: AuthService; mailer?: Mailer; apiTokens?: { revokeAllIn: RevokeAllTokens }; queue?: unknown };
+      // With jobs() set up before, the reset mail is a job (docs/auth.md "Password reset").
+      const jobsRuntime = jobsRuntimeOf(ctx.services);
+      let queueReset: ((login: string) => Promise<unknown>) | undefined;
+      if (jobsRuntime !== undefined) {
+        const job = resetMailJob(() => ctx.services.accountLinks as AccountLinks);
+        jobsRuntime.registerJob(job, 'links()');
+        queueReset = (login) => jobsRuntime.queue.add(job, { login });
+      } else {
+        ctx.addRouteCheck(() => {
+          if (services.queue !== undefined) {
+            throw new SetupError('jobs() is set up after links(): list jobs() before links() in the setup list of app/main.ts, so password reset mails are queued as jobs (docs/auth.md "Password reset").');
+          }
+        });
+      }
       ctx.services.accountLinks = new AccountLinks({
+        ...(queueReset === undefined ? { log: ctx.log } : { queueReset }),
         tokens: new LinkTokens(new Encrypter(KeyRing.fromSettings(ctx.settings))),
         db: ctx.database.db,
         auth: services.auth!,

@@ -67,7 +67,7 @@ function exchangeFailed(provider: OAuthProvider, error: unknown): HttpError {
 /**
  * External sign-in: the redirect to the provider and the callback.
  * @example
- *   return redirect(await ctx.services.externalSignIn.begin(ctx, input.provider));
+ *   return redirectExternal(await ctx.services.externalSignIn.begin(ctx, input.provider));
  */
 export class ExternalSignIn {
   readonly #o: ExternalSignInOptions;

@@ -6,12 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { field, route } from './support/routes.js';
 import { call, closeAll, postJson, rawRequest, startServer, type TestServer } from './support/server.js';
 import type { ReadinessReport } from '../../../runtime/http/server-options.js';
+import { DEFAULT_CONTENT_SECURITY_POLICY, policySetting, resolvePolicy } from '../../../runtime/http/content-security-policy.js';
 
 const SECURITY = {
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'SAMEORIGIN',
   'referrer-policy': 'strict-origin-when-cross-origin',
   'cross-origin-opener-policy': 'same-origin',
+  'content-security-policy': DEFAULT_CONTENT_SECURITY_POLICY,
 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -24,10 +26,14 @@ const handlers = { ok: () => ({ ok: true }), crash: () => { throw new Error('x')
 
 let server: TestServer;
 let production: TestServer;
+let ownPolicy: TestServer;
+let noPolicy: TestServer;
 let readiness: ReadinessReport | Error = { ok: true, checks: { database: 'ok', migrations: 'none pending' } };
 beforeAll(async () => {
   server = await startServer({ routes, handlers, maxBodyBytes: 64, readiness: async () => { if (readiness instanceof Error) throw readiness; return readiness; } });
   production = await startServer({ routes, handlers, environment: 'production' });
+  ownPolicy = await startServer({ routes, handlers, contentSecurityPolicy: "default-src 'self'; img-src https://images.example" });
+  noPolicy = await startServer({ routes, handlers, contentSecurityPolicy: null });
 });
 afterAll(closeAll);
 
@@ -59,6 +65,42 @@ describe('Headers | security headers on every response', () => {
       expect(res.headers.get('strict-transport-security'), path).toBe('max-age=31536000; includeSubDomains');
       expect(pick(res.headers, Object.keys(SECURITY))).toEqual(SECURITY);
     }
+  });
+});
+
+describe('Headers | Content-Security-Policy', () => {
+  it('the default is strict: no inline script or eval, no plugins, no <base>, forms and frames only from this origin', () => {
+    const directives = Object.fromEntries(DEFAULT_CONTENT_SECURITY_POLICY.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
+    expect(directives['default-src']).toEqual(["'self'"]);
+    expect(directives['script-src']).toEqual(["'self'"]);
+    expect(directives['object-src']).toEqual(["'none'"]);
+    expect(directives['base-uri']).toEqual(["'none'"]);
+    expect(directives['form-action']).toEqual(["'self'"]);
+    expect(directives['frame-ancestors']).toEqual(["'self'"]);
+    expect(DEFAULT_CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+  });
+
+  it('an app policy replaces it on every response; null sends none', async () => {
+    for (const path of ['/ok', '/missing', '/crash']) {
+      expect((await call(`${ownPolicy.url}${path}`)).headers.get('content-security-policy'), path).toBe("default-src 'self'; img-src https://images.example");
+      expect((await call(`${noPolicy.url}${path}`)).headers.get('content-security-policy'), path).toBeNull();
+    }
+  });
+
+  it('HTTP_CSP wins over the app option; off sends none; a bad policy is refused', () => {
+    const parse = (text: string) => policySetting().parse(text);
+    expect(resolvePolicy(undefined, undefined)).toBe(DEFAULT_CONTENT_SECURITY_POLICY);
+    expect(resolvePolicy(undefined, "default-src 'none' ;")).toBe("default-src 'none'");
+    expect(resolvePolicy(undefined, false)).toBeNull();
+    const setting = parse("default-src 'self'; img-src *");
+    expect(setting).toEqual({ ok: true, value: "default-src 'self'; img-src *" });
+    expect(resolvePolicy((setting as { value: string }).value, "default-src 'none'")).toBe("default-src 'self'; img-src *");
+    expect(parse('OFF')).toEqual({ ok: true, value: false });
+    expect(resolvePolicy(false, "default-src 'none'")).toBeNull();
+    expect(parse("default-src 'self'\r\nSet-Cookie: a=1").ok).toBe(false);
+    expect(parse(' ; ').ok).toBe(false);
+    expect(parse("'self' default-src").ok).toBe(false);
+    expect(() => resolvePolicy(undefined, 'caf\u00e9')).toThrow(/contentSecurityPolicy/);
   });
 });
 

@@ -5,7 +5,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { created, json, noContent, page, redirect, redirectToRoute, respond, text } from '../../../runtime/results/result.js';
+import { created, json, noContent, page, redirect, redirectExternal, redirectToRoute, respond, text } from '../../../runtime/results/result.js';
 import type { RequestContext } from '../../../runtime/http/context.js';
 import type { OutputPlan } from '../../../runtime/routing/route-table.js';
 import { field, route } from './support/routes.js';
@@ -27,6 +27,9 @@ const routes = [
   route({ name: 'nothing', method: 'DELETE', path: '/nothing', result: 'noContent' }),
   route({ name: 'undefined', method: 'DELETE', path: '/undefined', result: 'noContent' }),
   route({ name: 'to.url', path: '/to-url', result: 'redirect' }),
+  route({ name: 'to.path', path: '/to-path', result: 'redirect' }),
+  route({ name: 'to.unsafe', path: '/to-unsafe', fields: [field('to', 'string', { query: 'to' })], result: 'redirect' }),
+  route({ name: 'to.external.bad', path: '/to-external-bad', result: 'redirect' }),
   route({ name: 'to.route', path: '/to-route', result: 'redirect' }),
   route({ name: 'to.unknown', path: '/to-unknown', result: 'redirect' }),
   route({ name: 'teapot', path: '/teapot', result: 'text' }),
@@ -53,7 +56,10 @@ beforeAll(async () => {
       accepted: () => json(row(5), 202, { 'x-queue': 'low' }),
       nothing: () => noContent(),
       undefined: () => undefined,
-      'to.url': () => redirect('https://example.com/elsewhere?a=1'),
+      'to.url': () => redirectExternal('https://example.com/elsewhere?a=1'),
+      'to.path': () => redirect('/notes/café?a=1'),
+      'to.unsafe': (input: { to: string }) => redirect(input.to),
+      'to.external.bad': () => redirectExternal('javascript:alert(1)'),
       'to.route': () => redirectToRoute('items.show', { id: 7, tab: 'a b' }),
       'to.unknown': () => redirectToRoute('items.shw', { id: 7 }),
       teapot: () => text("I'm a teapot", 418),
@@ -113,8 +119,30 @@ describe('Results | no content, or nothing: 204', () => {
   });
 });
 
-describe('Results | redirect: 303 to a URL or a route name', () => {
-  it('to a URL', async () => {
+describe('Results | redirect: 303 to a path, a route name, or (redirectExternal) another site', () => {
+  it('redirect(path): the path, non-ASCII characters percent-encoded', async () => {
+    const res = await call(`${server.url}/to-path`);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/notes/caf%C3%A9?a=1');
+  });
+
+  it('redirect(target) with a target off the site: 500 BINDERY_UNSAFE_REDIRECT, no Location', async () => {
+    for (const to of ['//evil.example', '/\\evil.example', '/\t/evil.example', 'https://evil.example/', 'javascript:alert(1)', 'evil.example', '/ok\r\nSet-Cookie: x=1']) {
+      const res = await call(`${server.url}/to-unsafe?to=${encodeURIComponent(to)}`, { headers: { accept: 'application/json' } });
+      expect(res.status, to).toBe(500);
+      expect(res.headers.get('location'), to).toBeNull();
+    }
+    const ok = await call(`${server.url}/to-unsafe?to=${encodeURIComponent('/notes?page=2')}`);
+    expect(ok.headers.get('location')).toBe('/notes?page=2');
+  });
+
+  it('redirectExternal takes only an absolute http(s) URL', async () => {
+    const res = await call(`${server.url}/to-external-bad`, { headers: { accept: 'application/json' } });
+    expect(res.status).toBe(500);
+    expect(res.headers.get('location')).toBeNull();
+  });
+
+  it('redirectExternal(url): to another site', async () => {
     const res = await call(`${server.url}/to-url`);
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('https://example.com/elsewhere?a=1');

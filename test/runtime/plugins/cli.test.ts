@@ -42,6 +42,10 @@ describe('bindery plugins:env | the reference project', () => {
       'MAILPROVIDER_WEBHOOK_USER=',
       '# MAILPROVIDER_WEBHOOK_PASSWORD (required, secret): Password the mail provider sends with each webhook call (HTTP Basic); make it long and random. Allowed: any text.',
       'MAILPROVIDER_WEBHOOK_PASSWORD=',
+      '# MAILPROVIDER_WEBHOOK_FAILURES (optional, default 10): Wrong webhook credentials allowed from one IP address in a minute; past it, the address gets 429 with Retry-After until the minute ends (right credentials included). Counted in the cache. Allowed: an integer from 1 to 10000.',
+      'MAILPROVIDER_WEBHOOK_FAILURES=',
+      '# MAILPROVIDER_REPLAY_WINDOW (optional, default 168h): How long a received record (its MessageID and event) is remembered: the same record again within it is answered 204 and not queued. Allowed: a duration with a unit, e.g. 30s, 2h, 1h30m, 250ms.',
+      'MAILPROVIDER_REPLAY_WINDOW=',
       '',
     ].join('\n'));
   });

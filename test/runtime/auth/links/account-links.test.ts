@@ -13,6 +13,8 @@ import { BinderyError } from '../../../../runtime/errors/index.js';
 import { tokens, type ApiTokens } from '../../../../runtime/auth/tokens/index.js';
 import { cache } from '../../../../runtime/cache/index.js';
 import { mail, readOutbox } from '../../../../runtime/mail/index.js';
+import { jobs } from '../../../../runtime/jobs/index.js';
+import { waitFor } from '../../jobs/wait-for.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { fakeAuth, fakeHash, insertUser, type FakeAuthCalls, type TestUser } from '../tokens/fake-auth.js';
 
@@ -78,6 +80,17 @@ describe('Account links | absolute URLs on APP_URL', () => {
     expect(await accountLinks.sendResetTo('nobody@example.test')).toBe(false);
     expect(await readOutbox(db, { to: 'nobody@example.test' })).toEqual([]);
     expect(user.id).toBeGreaterThan(0);
+  });
+
+  it('without jobs(), requestReset answers at once; the lookup and mail follow in the background', async () => {
+    await insertUser(db, { email: 'background@example.test' });
+    await accountLinks.requestReset('background@example.test');
+    await waitFor(async () => (await readOutbox(db, { to: 'background@example.test' })).length === 1, 'the background reset mail');
+  });
+
+  it('jobs() listed after links() stops the boot, naming the order to use', async () => {
+    const late = defineApp({ ...app, name: 'links_late_jobs', setup: [cache(), fakeAuth(calls), mail(), links(), jobs()] });
+    await expect(createTestApp(late, { databaseUrl: database.url, migrate: false, env: { CACHE_DRIVER: 'memory' } })).rejects.toThrow(/list jobs\(\) before links\(\)/);
   });
 });
 
