@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type pg from 'pg';
+import { asUnavailable } from '../db/unavailable.js';
 
 /** Rows and affected-row count of one statement. */
 export interface StatementResult<R> {
@@ -63,14 +64,14 @@ function kyselyRunner(db: Kysely<any>): Runner {
 
 /** Run one statement: atomic by itself on the pool, in a savepoint inside a caller's transaction. */
 export async function runStatement<R>(target: WriteTarget, query: CompiledQuery): Promise<StatementResult<R>> {
-  if (target.kind === 'pool') return pgRunner(target.pool).run<R>(query);
+  if (target.kind === 'pool') return pgRunner(target.pool).run<R>(query).catch(rethrowUnavailable);
   if (!target.db.isTransaction) return kyselyRunner(target.db).run<R>(query);
   return inSavepoint(target.db, (runner) => runner.run<R>(query));
 }
 
 /** Run one read statement (never prepared). */
 export async function runRead<R>(target: WriteTarget, query: CompiledQuery): Promise<StatementResult<R>> {
-  if (target.kind === 'pool') return pgRunner(target.pool).run<R>(query, { prepare: false });
+  if (target.kind === 'pool') return pgRunner(target.pool).run<R>(query, { prepare: false }).catch(rethrowUnavailable);
   return kyselyRunner(target.db).run<R>(query);
 }
 
@@ -84,7 +85,7 @@ export async function runTransaction<T>(target: WriteTarget, fn: (runner: Runner
     if (target.db.isTransaction) return inSavepoint(target.db, fn);
     return target.db.transaction().execute((trx) => fn(kyselyRunner(trx)));
   }
-  const client = await target.pool.connect();
+  const client = await target.pool.connect().catch(rethrowUnavailable);
   let broken: Error | undefined;
   try {
     await client.query('BEGIN');
@@ -93,10 +94,15 @@ export async function runTransaction<T>(target: WriteTarget, fn: (runner: Runner
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch((rollbackError: Error) => { broken = rollbackError; });
-    throw error;
+    throw asUnavailable(error);
   } finally {
     client.release(broken);
   }
+}
+
+/** A lost connection on the pool answers 503 like every other query (docs/database.md "Lost connections"). */
+function rethrowUnavailable(error: unknown): never {
+  throw asUnavailable(error);
 }
 
 let savepoints = 0;
