@@ -16,7 +16,7 @@ export interface MailproviderService {
   readonly db: Kysely<Database>;
 }
 
-declare module 'bindery/runtime/http/context.js' {
+declare module 'bindery/http' {
   interface Services {
     /** The mail-provider plugin: its suppression list (`services.mailprovider.suppressions`). */
     mailprovider: MailproviderService;
