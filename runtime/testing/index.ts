@@ -8,3 +8,4 @@ export { TestCaller, type TestResponse, type RequestOptions, type InputOf, type 
 export { createTestDatabase, testServerUrl, type TestDatabase } from './test-database.js';
 export { startTestServer, type TestServer } from './test-server.js';
 export { createTestApp, type TestApp, type TestAppOptions } from '../app/test-app.js';
+export { testClock, type TestClock } from './test-clock.js';
