@@ -1,6 +1,13 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
+// `bindery/<entry>` resolves to the TypeScript sources in this repository
+// (the `bindery-source` export condition; docs/package.md).
+const conditions = ['bindery-source', ...defaultServerConditions];
+
 export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ['bindery-source'] } },
   test: {
     include: ['test/**/*.test.ts', 'plugins/*/test/**/*.test.ts'],
     globalSetup: ['./test/support/global-setup.ts'],

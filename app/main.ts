@@ -5,28 +5,28 @@
  * handlers and views live in `app/`.
  */
 import { fileURLToPath } from 'node:url';
-import { defineApp } from '../runtime/app/index.js';
-import { assets } from '../runtime/assets/index.js';
-import { session } from '../runtime/session/index.js';
-import { cache } from '../runtime/cache/index.js';
-import { auth } from '../runtime/auth/index.js';
-import { audit } from '../runtime/audit/index.js';
+import { defineApp } from 'bindery/app';
+import { assets } from 'bindery/assets';
+import { session } from 'bindery/session';
+import { cache } from 'bindery/cache';
+import { auth } from 'bindery/auth';
+import { audit } from 'bindery/audit';
 import { trackedResources } from '../generated/audit.js';
 import { routes } from '../generated/routes.js';
 import { plugins as pluginList } from '../generated/plugins.js';
-import { events } from '../runtime/events/index.js';
-import { jobs } from '../runtime/jobs/index.js';
-import { plugins } from '../runtime/plugins/index.js';
-import { schedule } from '../runtime/schedule/index.js';
+import { events } from 'bindery/events';
+import { jobs } from 'bindery/jobs';
+import { plugins } from 'bindery/plugins';
+import { schedule } from 'bindery/schedule';
 import { scheduledTasks } from './schedule.js';
 import { PruneCommand } from './commands/prune.js';
 import { handlers } from './handlers/index.js';
 import { databaseUsers } from './auth/users.js';
-import { links } from '../runtime/auth/links/index.js';
-import { oauth } from '../runtime/auth/oauth/index.js';
-import { tokens } from '../runtime/auth/tokens/index.js';
-import { mail } from '../runtime/mail/index.js';
-import { apiDocs } from '../runtime/http/index.js';
+import { links } from 'bindery/auth/links';
+import { oauth } from 'bindery/auth/oauth';
+import { tokens } from 'bindery/auth/tokens';
+import { mail } from 'bindery/mail';
+import { apiDocs } from 'bindery/http';
 
 export default defineApp({
   name: 'bindery',

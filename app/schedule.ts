@@ -4,8 +4,8 @@
  * workers (`bindery worker`, or `bindery serve --worker`), by `system` via
  * the task, and catch up a missed night when a worker starts.
  */
-import { AuditLog, pruneAuditLog, pruneSoftDeleted } from '../runtime/audit/index.js';
-import { defineScheduledTask } from '../runtime/schedule/index.js';
+import { AuditLog, pruneAuditLog, pruneSoftDeleted } from 'bindery/audit';
+import { defineScheduledTask } from 'bindery/schedule';
 
 function auditLogOf(services: object): AuditLog {
   const log = (services as { audit?: unknown }).audit;

@@ -23,9 +23,9 @@ import { fileURLToPath } from 'node:url';
 import { sql, type Kysely } from 'kysely';
 import { trackedResources } from '../generated/audit.js';
 import type { Database as AppDatabase } from '../generated/types.js';
-import { AUDIT_MIGRATIONS_DIR, AuditLog, type TrackedModel } from '../runtime/audit/index.js';
-import { runInContext } from '../runtime/context/execution-context.js';
-import { connectDatabase, type Database } from '../runtime/db/index.js';
+import { AUDIT_MIGRATIONS_DIR, AuditLog, type TrackedModel } from 'bindery/audit';
+import { runInContext } from 'bindery/context';
+import { connectDatabase, type Database } from 'bindery/db';
 import { benchDatabase } from './support/database.js';
 
 export interface AuditBenchOptions {

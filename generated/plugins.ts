@@ -3,7 +3,7 @@
  * The app's plugins, in load order (SPEC 9). `app/main.ts` loads them last in
  * its setup list: `...plugins(pluginList)`.
  */
-import type { Plugin } from '../runtime/plugins/index.js';
+import type { Plugin } from 'bindery/plugins';
 import mailproviderPlugin from '@bindery/mailprovider';
 
 /** The npm packages of the plugins, in load order. */

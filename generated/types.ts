@@ -318,7 +318,7 @@ export interface TokensDeleteInput {
 /** Input of route `api.me` (GET /api/me). */
 export type ApiMeInput = Record<string, never>;
 
-declare module '../runtime/http/context.js' {
+declare module 'bindery/http' {
   interface Services {
     /** The application database (Kysely over pg). */
     db: Kysely<Database>;

@@ -27,15 +27,12 @@ export interface GenerateOptions {
   outDir?: string;
   /** Emit the `Services { db: Kysely<Database> }` augmentation (plugins turn it off). Default true; false when package.json says `"bindery": { "plugin": true }`. */
   augmentServices?: boolean;
-  /** The bindery runtime folder the generated files import (by relative path). Default `runtime`. */
-  runtimeDir?: string;
   /**
-   * The runtime as a package specifier the generated files import verbatim
-   * (`bindery/runtime`), instead of `runtimeDir`: what a plugin package
-   * needs, since it is installed into other apps' node_modules. Default: none;
-   * `bindery/runtime` when package.json says `"bindery": { "plugin": true }`.
+   * The package the generated files import the runtime from, by its public
+   * entries (`bindery/http`, `bindery/routing`, …; docs/package.md). Default
+   * `bindery`. Generated code never imports the runtime by a relative path.
    */
-  runtimeImport?: string;
+  runtimePackage?: string;
   /**
    * Use the record of the last successful run (`node_modules/.cache/bindery/`)
    * to answer "up to date" without generating when neither the inputs nor the
@@ -80,9 +77,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const diagnostics = new Diagnostics();
 
   const project = await readProjectConfig(root, diagnostics);
-  const runtimeDir = posix(relative(outDir, resolve(root, options.runtimeDir ?? 'runtime')));
-  const runtimeImport = options.runtimeImport ?? (project.isPlugin && options.runtimeDir === undefined ? 'bindery/runtime' : undefined);
-  const runtime = runtimeImport ?? (runtimeDir.startsWith('.') ? runtimeDir : `./${runtimeDir}`);
+  const runtime = options.runtimePackage ?? 'bindery';
   const augmentServices = options.augmentServices ?? !project.isPlugin;
   const allowDestructive = options.allowDestructive ?? false;
   const disk = await readTree(outDir);

@@ -5,10 +5,10 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database, User } from '../../generated/types.js';
-import { authService, normalizeLogin, type UserProvider } from '../../runtime/auth/index.js';
-import { compiledQuery } from '../../runtime/db/index.js';
-import { HttpError } from '../../runtime/errors/index.js';
-import type { RequestContext } from '../../runtime/http/context.js';
+import { authService, normalizeLogin, type UserProvider } from 'bindery/auth';
+import { compiledQuery } from 'bindery/db';
+import { HttpError } from 'bindery/errors';
+import type { RequestContext } from 'bindery/http';
 
 /** The user by ID: asked on every signed-in request, so compiled once (docs/database.md "Compiled queries"). */
 const userById = compiledQuery((db, id: number) => (db as Kysely<Database>).selectFrom('users').selectAll().where('id', '=', id));

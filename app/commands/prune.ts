@@ -5,7 +5,7 @@
  * `force_deleted` entry per batch by `system` via `prune`.
  */
 import { Command, Option } from 'clipanion';
-import { AppCommand } from '../../runtime/cli/app-command.js';
+import { AppCommand } from 'bindery/cli';
 
 export class PruneCommand extends AppCommand {
   static override paths = [['prune']];
@@ -20,7 +20,7 @@ export class PruneCommand extends AppCommand {
 
   protected async run(): Promise<number> {
     const booted = await this.boot();
-    const { AuditLog, pruneSoftDeleted } = await import('../../runtime/audit/index.js');
+    const { AuditLog, pruneSoftDeleted } = await import('bindery/audit');
     const log = booted.services.audit;
     if (!(log instanceof AuditLog)) throw new Error('bindery prune needs the audit log: add audit() to the setup list of app/main.ts.');
     const results = await pruneSoftDeleted(log, {

@@ -6,10 +6,10 @@
  */
 import type { Handlers } from '../../generated/handlers.js';
 import type { User } from '../../generated/types.js';
-import { normalizeLogin } from '../../runtime/auth/index.js';
-import { sendVerificationLink } from '../../runtime/auth/links/index.js';
-import { HttpError, NotFoundError, ValidationError } from '../../runtime/errors/index.js';
-import { page, redirect, redirectToRoute } from '../../runtime/results/index.js';
+import { normalizeLogin } from 'bindery/auth';
+import { sendVerificationLink } from 'bindery/auth/links';
+import { HttpError, NotFoundError, ValidationError } from 'bindery/errors';
+import { page, redirect, redirectToRoute } from 'bindery/results';
 import { accounts, currentUser } from '../auth/users.js';
 import { tokensPageData } from './tokens.js';
 

@@ -8,8 +8,8 @@
  * has a signed-in caller, and the audit log attributes its writes to
  * `user:<id>` through `ctx.auth`.
  */
-import type { RequestContext } from '../../runtime/http/context.js';
-import { HttpError } from '../../runtime/errors/index.js';
+import type { RequestContext } from 'bindery/http';
+import { HttpError } from 'bindery/errors';
 
 /**
  * The signed-in caller's user ID (`ctx.auth.id`, the decimal string of `users.id`).

@@ -10,9 +10,9 @@ import { randomBytes } from 'node:crypto';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Handlers } from '../../generated/handlers.js';
 import type { Database } from '../../generated/types.js';
-import { NotFoundError, ValidationError } from '../../runtime/errors/index.js';
-import { created, noContent } from '../../runtime/results/index.js';
-import { compiledQuery } from '../../runtime/db/index.js';
+import { NotFoundError, ValidationError } from 'bindery/errors';
+import { created, noContent } from 'bindery/results';
+import { compiledQuery } from 'bindery/db';
 import { callerId } from './caller.js';
 
 type DocumentsHandlers = Pick<Handlers, 'documents.create' | 'documents.export' | 'documents.archive' | 'documents.show' | 'documents.update' | 'documents.delete' | 'documents.restore' | 'documents.history'>;

@@ -4,13 +4,13 @@
  * docs/mail.md): verify an address, ask for a reset link, reset the password.
  */
 import type { Handlers } from '../../generated/handlers.js';
-import { normalizeLogin } from '../../runtime/auth/index.js';
-import { accountLinksOf } from '../../runtime/auth/links/index.js';
-import type { Cache } from '../../runtime/cache/cache.js';
-import { BinderyError } from '../../runtime/errors/index.js';
-import type { RequestContext } from '../../runtime/http/context.js';
-import { hitRateLimit, rateLimitedError, rateLimitHeaders, type RateLimit } from '../../runtime/rate-limit/index.js';
-import { page, redirect, redirectToRoute } from '../../runtime/results/index.js';
+import { normalizeLogin } from 'bindery/auth';
+import { accountLinksOf } from 'bindery/auth/links';
+import type { Cache } from 'bindery/cache';
+import { BinderyError } from 'bindery/errors';
+import type { RequestContext } from 'bindery/http';
+import { hitRateLimit, rateLimitedError, rateLimitHeaders, type RateLimit } from 'bindery/rate-limit';
+import { page, redirect, redirectToRoute } from 'bindery/results';
 import { accounts, currentUser } from '../auth/users.js';
 
 type LinksHandlers = Pick<Handlers,

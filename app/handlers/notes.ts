@@ -4,11 +4,11 @@
  * missing or mistyped handler fails `tsc`.
  */
 import type { Handlers } from '../../generated/handlers.js';
-import { NotFoundError, ValidationError } from '../../runtime/errors/index.js';
+import { NotFoundError, ValidationError } from 'bindery/errors';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../generated/types.js';
-import { compiledQuery } from '../../runtime/db/index.js';
-import { created, noContent, page, redirectToRoute } from '../../runtime/results/index.js';
+import { compiledQuery } from 'bindery/db';
+import { created, noContent, page, redirectToRoute } from 'bindery/results';
 
 type NotesHandlers = Pick<Handlers, 'notes.create' | 'notes.list' | 'notes.new' | 'notes.show' | 'notes.delete'>;
 

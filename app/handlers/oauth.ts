@@ -5,10 +5,10 @@
  * `runtime/auth/oauth`.
  */
 import type { Handlers } from '../../generated/handlers.js';
-import type { ExternalSignIn } from '../../runtime/auth/oauth/index.js';
-import { BinderyError } from '../../runtime/errors/index.js';
-import type { RequestContext } from '../../runtime/http/context.js';
-import { redirect, redirectExternal } from '../../runtime/results/index.js';
+import type { ExternalSignIn } from 'bindery/auth/oauth';
+import { BinderyError } from 'bindery/errors';
+import type { RequestContext } from 'bindery/http';
+import { redirect, redirectExternal } from 'bindery/results';
 import { accounts } from '../auth/users.js';
 
 type OauthHandlers = Pick<Handlers, 'oauth.redirect' | 'oauth.callback'>;

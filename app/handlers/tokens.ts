@@ -4,10 +4,10 @@
  */
 import type { Handlers } from '../../generated/handlers.js';
 import type { User } from '../../generated/types.js';
-import type { ApiToken, ApiTokens } from '../../runtime/auth/tokens/index.js';
-import { BinderyError } from '../../runtime/errors/index.js';
-import type { RequestContext } from '../../runtime/http/context.js';
-import { redirectToRoute } from '../../runtime/results/index.js';
+import type { ApiToken, ApiTokens } from 'bindery/auth/tokens';
+import { BinderyError } from 'bindery/errors';
+import type { RequestContext } from 'bindery/http';
+import { redirectToRoute } from 'bindery/results';
 import { currentUser } from '../auth/users.js';
 
 type TokensHandlers = Pick<Handlers, 'tokens.create' | 'tokens.delete' | 'api.me'>;

@@ -5,10 +5,10 @@
  * service, twenty notes, and a browser's signed-in cookies (session and
  * remember-me) from a real login through the login form.
  */
-import { generateAppKey } from '../../runtime/config/index.js';
-import { startApp } from '../../runtime/app/index.js';
-import type { AuthService } from '../../runtime/auth/index.js';
-import type { ApiTokens } from '../../runtime/auth/tokens/index.js';
+import { generateAppKey } from 'bindery/config';
+import { startApp } from 'bindery/app';
+import type { AuthService } from 'bindery/auth';
+import type { ApiTokens } from 'bindery/auth/tokens';
 import app from '../../app/main.js';
 
 /** What the bench servers and the load share. */

@@ -10,7 +10,7 @@
  * signed-in cookies it made stay valid); `HTTP_ADDR` is 127.0.0.1 on a free port.
  */
 import app from '../../app/main.js';
-import { startApp } from '../../runtime/app/index.js';
+import { startApp } from 'bindery/app';
 
 const running = await startApp(app, {
   env: { ...process.env, APP_ENV: 'production', LOG_LEVEL: 'warn', HTTP_ADDR: '127.0.0.1:0' },

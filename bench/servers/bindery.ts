@@ -12,12 +12,12 @@
  */
 import { routes } from '../../generated/routes.js';
 import { notesHandlers } from '../../app/handlers/notes.js';
-import { createHttpServer } from '../../runtime/http/index.js';
-import { created } from '../../runtime/results/index.js';
-import { createLogger } from '../../runtime/app/index.js';
-import { combineSettings, coreSettings, generateAppKey, loadSettings } from '../../runtime/config/index.js';
-import { createCsrfMiddleware } from '../../runtime/csrf/index.js';
-import { BUILT_IN_DRIVERS, createSessionManager, createSessionMiddleware, sessionSettings } from '../../runtime/session/index.js';
+import { createHttpServer } from 'bindery/http';
+import { created } from 'bindery/results';
+import { createLogger } from 'bindery/app';
+import { combineSettings, coreSettings, generateAppKey, loadSettings } from 'bindery/config';
+import { createCsrfMiddleware } from 'bindery/csrf';
+import { BUILT_IN_DRIVERS, createSessionManager, createSessionMiddleware, sessionSettings } from 'bindery/session';
 import type { Note } from '../../generated/types.js';
 import { listenForBench } from './listen.js';
 

@@ -8,7 +8,7 @@ export interface EmitContext {
   readonly model: Model;
   /** Header text without comment markers (see `write/header.ts`). */
   readonly header: string;
-  /** Module specifier of the runtime folder as seen from the output folder, e.g. `../runtime`. */
+  /** The package the generated files import the runtime entries from (`bindery` → `bindery/http`, `bindery/routing`; docs/package.md). */
   readonly runtime: string;
   /** Emit the `Services { db: Kysely<Database> }` augmentation in `types.ts`. */
   readonly augmentServices: boolean;

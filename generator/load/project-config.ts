@@ -15,7 +15,7 @@ import type { Diagnostics } from '../diagnostics.js';
 export interface ProjectConfig {
   /** The plugin list (package names, in load order), or `undefined` when package.json has none: then no plugin list file is generated. */
   readonly plugins: readonly string[] | undefined;
-  /** The project is a plugin package: generate without the `Services` augmentation, importing the runtime as `bindery/runtime`. */
+  /** The project is a plugin package: generate without the `Services` augmentation (generated files import `bindery/<entry>` either way). */
   readonly isPlugin: boolean;
   /**
    * Tables the listed plugins create (table → plugin package name), read from

@@ -2,14 +2,14 @@
  * The `bindery` command line (DESIGN.md 6; docs/cli.md). `bin/bindery.mjs`
  * registers tsx and calls {@link main}.
  */
-import { readFileSync } from 'node:fs';
 import { Cli } from 'clipanion';
 import type { BinderyContext } from './context.js';
 import { registeredCommands } from './registry.js';
 import { loadAppCommands, withoutAppOption } from './app-commands.js';
 import { formatCliError } from './format-error.js';
+import { binderyVersion } from '../support/package-root.js';
 
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const pkg = { version: binderyVersion() };
 
 /**
  * Run the CLI.

@@ -9,6 +9,7 @@
 import { Builtins, type CommandClass } from 'clipanion';
 import { GenerateCommand } from './commands/generate.js';
 import { KeyGenerateCommand } from './commands/key-generate.js';
+import { MakeResourceCommand } from './commands/make-resource.js';
 import { MigrateCommand } from './commands/migrate.js';
 import { ServeCommand } from './commands/serve.js';
 import { StartCommand } from './commands/start.js';
@@ -20,7 +21,7 @@ import { PluginsListCommand } from './commands/plugins-list.js';
 import type { BinderyContext } from './context.js';
 
 const registered: CommandClass<BinderyContext>[] = [
-  GenerateCommand, MigrateCommand, ServeCommand, StartCommand, KeyGenerateCommand,
+  GenerateCommand, MigrateCommand, ServeCommand, StartCommand, KeyGenerateCommand, MakeResourceCommand,
   WorkerCommand, PluginsListCommand, PluginsEnvCommand, AddCommand, RemoveCommand,
   Builtins.HelpCommand, Builtins.VersionCommand,
 ];

@@ -8,7 +8,11 @@
  */
 export { createHttpServer } from './server.js';
 export type { HttpServerOptions, AppEnvironment, ReadinessReport } from './server-options.js';
-export type { RequestContext, ClientKind, Services } from './context.js';
+// `export type *`, not a named re-export: an app's (or generated code's)
+// `declare module 'bindery/http' { interface Services { … } }` then merges
+// into the interface RequestContext is typed by, also from an installed
+// package's .d.ts files (docs/package.md).
+export type * from './context.js';
 export type { RouteHandler, HandlerFn, Middleware, AroundMiddleware, BeforeMiddleware } from './handler.js';
 export type { BeforeBodyCheck } from './before-body.js';
 export { decideClientKind, isJsonType } from './client-kind.js';

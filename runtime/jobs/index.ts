@@ -7,7 +7,7 @@
 import type { RunningWorker, WorkerOptions } from './jobs-runtime.js';
 import { requireJobsRuntime } from './jobs-runtime.js';
 
-export { defineJob, isJobDefinition, type JobContext, type JobDefinition, type JobOrigin, type JobPayloads, type JobSpec, type PayloadOf, type RetryPolicy } from './define-job.js';
+export { defineJob, isJobDefinition, type JobContext, type JobDefinition, type JobOrigin, type JobSpec, type PayloadOf, type RetryPolicy } from './define-job.js';
 export { Queue, type AddJobOptions, type JobName, type QueuedJob } from './queue.js';
 export { jobs, jobsSettings, type JobsOptions } from './jobs-step.js';
 export { jobsRuntimeOf, requireJobsRuntime, JobsRuntime, type RunningWorker, type TaskRegistration, type WorkerOptions } from './jobs-runtime.js';
@@ -34,3 +34,8 @@ export { formatTable } from './format-table.js';
 export function startWorker(services: object, options: WorkerOptions = {}): Promise<RunningWorker> {
   return requireJobsRuntime(services, 'The worker').startWorker(options);
 }
+// `JobPayloads` comes through `export type *`, not a named re-export: an
+// app's `declare module 'bindery/jobs' { interface JobPayloads { … } }` then
+// merges into the interface itself, also from an installed package's .d.ts
+// files (docs/package.md).
+export type * from './define-job.js';

@@ -3,11 +3,11 @@
  * bindery's package.json — 0.3.0 is the runtime with the audit log and
  * plugins' jobs, schedule and events. Plugins declare a semver range of it.
  */
-import { readFileSync } from 'node:fs';
 import semver from 'semver';
+import { binderyVersion } from '../support/package-root.js';
 
 /** bindery's version, e.g. `0.3.0`. */
-export const FRAMEWORK_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const FRAMEWORK_VERSION: string = binderyVersion();
 
 /** True when `range` is a valid semver range (`>=0.2.0 <0.4.0`, `^0.3.0`). */
 export function isValidRange(range: unknown): range is string {

@@ -3,23 +3,21 @@
  * real app definition, generated routes and migrations, real HTTP, real
  * PostgreSQL.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { bootTestKit, type TestKit } from 'bindery/testing';
 import notesApp from '../../app/main.js';
+import type { Handlers } from '../../generated/handlers.js';
+import { routes } from '../../generated/routes.js';
 import type { Database } from '../../generated/types.js';
-import { createTestApp, type TestApp } from '../../runtime/app/index.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
 
-let database: TestDatabase;
-let t: TestApp<Database>;
+let t: TestKit<Handlers, Database>;
 
 beforeAll(async () => {
-  database = await createTestDatabase('notes');
-  t = await createTestApp<Database>(notesApp, { databaseUrl: database.url, env: referenceAppEnv });
+  t = await bootTestKit<Handlers, Database>(notesApp, { routes, serverUrl: inject('pgUrl'), prefix: 'notes', env: referenceAppEnv });
 });
 afterAll(async () => {
   await t?.close();
-  await database?.drop();
 });
 beforeEach(async () => {
   await t.db.deleteFrom('notes').execute();
@@ -112,15 +110,14 @@ describe('notes.create | POST /notes', () => {
 
 describe('notes.list | GET /notes', () => {
   it('lists newest first, 20 by default, up to limit', async () => {
-    for (let i = 1; i <= 22; i++) await post({ title: `note ${i}` });
-    const all = await (await fetch(`${t.url}/notes`, { headers: { accept: 'application/json' } })).json() as any;
+    for (let i = 1; i <= 22; i++) expect((await t.request('notes.create', { title: `note ${i}` })).status).toBe(201);
+    const all = (await t.request('notes.list')).body;
     expect(all).toHaveLength(20);
-    expect(all[0].title).toBe('note 22');
-    expect(all[19].title).toBe('note 3');
-    const three = await (await fetch(`${t.url}/notes?limit=3`, { headers: { accept: 'application/json' } })).json() as any;
-    expect(three.map((n: { title: string }) => n.title)).toEqual(['note 22', 'note 21', 'note 20']);
-    const none = await (await fetch(`${t.url}/notes?limit=0`, { headers: { accept: 'application/json' } })).json() as any;
-    expect(none).toEqual([]);
+    expect(all[0]!.title).toBe('note 22');
+    expect(all[19]!.title).toBe('note 3');
+    const three = (await t.request('notes.list', { limit: 3 })).body;
+    expect(three.map((n) => n.title)).toEqual(['note 22', 'note 21', 'note 20']);
+    expect((await t.request('notes.list', { limit: 0 })).body).toEqual([]);
   });
 
   it('treats an empty limit as absent, refuses 101 (422) and non-integers (400)', async () => {
@@ -136,18 +133,17 @@ describe('notes.list | GET /notes', () => {
 
 describe('notes.show and notes.delete | /notes/{id}', () => {
   it('shows a note, deletes it (204), then both answer 404 problem details', async () => {
-    const { id } = await (await post({ title: 'Short-lived' })).json() as any;
-    const shown = await fetch(`${t.url}/notes/${id}`, { headers: { accept: 'application/json' } });
+    const { id } = (await t.request('notes.create', { title: 'Short-lived' })).body;
+    const shown = await t.request('notes.show', { id });
     expect(shown.status).toBe(200);
-    expect((await shown.json() as any).title).toBe('Short-lived');
-    const deleted = await fetch(`${t.url}/notes/${id}`, jsonDelete);
+    expect(shown.body.title).toBe('Short-lived');
+    const deleted = await t.request('notes.delete', { id });
     expect(deleted.status).toBe(204);
-    expect(await deleted.text()).toBe('');
-    for (const method of ['GET', 'DELETE']) {
-      const gone = await fetch(`${t.url}/notes/${id}`, method === 'GET' ? { headers: { accept: 'application/json' } } : jsonDelete);
+    expect(deleted.text).toBe('');
+    for (const gone of [await t.request('notes.show', { id }), await t.request('notes.delete', { id })]) {
       expect(gone.status).toBe(404);
       expect(gone.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-      expect(await gone.json() as any).toMatchObject({ type: 'about:blank', status: 404, detail: `Note ${id} does not exist.` });
+      expect(gone.body).toMatchObject({ type: 'about:blank', status: 404, detail: `Note ${id} does not exist.` });
     }
   });
 

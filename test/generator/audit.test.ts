@@ -56,14 +56,14 @@ describe('generate | audit.ts', () => {
     reveal: ['api_password'],
   },`);
     expect(text).toContain("readonly Secret: TrackedModel<Database, 'secrets', 'code'>;");
-    expect(text).toContain("declare module '../runtime/http/context.js'");
+    expect(text).toContain("declare module 'bindery/http'");
   });
 
   it('leaves the Services augmentation out for plugins (augmentServices: false)', async () => {
     const tree = await run(resource('    audit: {}\n'), { augmentServices: false });
     const text = tree.get('audit.ts')!;
     expect(text).not.toContain('declare module');
-    expect(text).toContain("import type { TrackedModel, TrackedResourceConfig } from '../runtime/audit/index.js';");
+    expect(text).toContain("import type { TrackedModel, TrackedResourceConfig } from 'bindery/audit';");
   });
 
   it('refuses a tracked resource without a primary key (SPEC 6.1 rule 9)', async () => {

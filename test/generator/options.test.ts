@@ -1,5 +1,5 @@
 /**
- * Options of `generate`: folders, the runtime import path, and the `Services`
+ * Options of `generate`: folders, the runtime package, and the `Services`
  * augmentation plugins turn off.
  */
 import { readFile } from 'node:fs/promises';
@@ -20,7 +20,7 @@ describe('generate | options', () => {
   beforeEach(async () => { project = await tempProject({ 'plugins/mail/schema/mail.yaml': SCHEMA }); });
   afterEach(() => project.remove());
 
-  it('reads and writes the given folders, imports the runtime by relative path and can leave Services alone', async () => {
+  it('reads and writes the given folders, imports the runtime by its package entries wherever the output goes, and can leave Services alone', async () => {
     const result = await generate({
       root: project.root, schemaDir: 'plugins/mail/schema', outDir: 'plugins/mail/generated', augmentServices: false,
     });
@@ -31,13 +31,20 @@ describe('generate | options', () => {
     expect(types).not.toContain('declare module');
     expect(types).toContain("import type { Insertable, Selectable, Updateable } from 'kysely';");
     const routes = await readFile(join(project.root, 'plugins/mail/generated/routes.ts'), 'utf8');
-    expect(routes).toContain("import type { RouteTable } from '../../../runtime/routing/route-table.js';");
+    expect(routes).toContain("import type { RouteTable } from 'bindery/routing';");
+    expect(routes).not.toContain('runtime/');
+  });
+
+  it('imports the entries of another package name with runtimePackage', async () => {
+    await generate({ root: project.root, schemaDir: 'plugins/mail/schema', outDir: 'plugins/mail/generated', runtimePackage: '@acme/bindery' });
+    const routes = await readFile(join(project.root, 'plugins/mail/generated/routes.ts'), 'utf8');
+    expect(routes).toContain("import type { RouteTable } from '@acme/bindery/routing';");
   });
 
   it('adds the Services augmentation by default', async () => {
     await generate({ root: project.root, schemaDir: 'plugins/mail/schema', outDir: 'plugins/mail/generated' });
     const types = await readFile(join(project.root, 'plugins/mail/generated/types.ts'), 'utf8');
-    expect(types).toContain("declare module '../../../runtime/http/context.js' {\n  interface Services {");
+    expect(types).toContain("declare module 'bindery/http' {\n  interface Services {");
   });
 
   it('reports a missing schema folder', async () => {

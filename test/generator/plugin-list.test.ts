@@ -30,7 +30,7 @@ describe('generate | the plugin list file', () => {
       ' * The app\'s plugins, in load order (SPEC 9). `app/main.ts` loads them last in',
       ' * its setup list: `...plugins(pluginList)`.',
       ' */',
-      "import type { Plugin } from '../runtime/plugins/index.js';",
+      "import type { Plugin } from 'bindery/plugins';",
       "import mailproviderPlugin from '@bindery/mailprovider';",
       "import binderyPluginGreeterPlugin from 'bindery-plugin-greeter';",
       "import greeterPlugin from '@acme/greeter';",
@@ -71,7 +71,7 @@ describe('generate | a plugin package', () => {
   let project: TempProject;
   afterEach(() => project.remove());
 
-  it('imports the runtime as "bindery/runtime" and leaves Services alone', async () => {
+  it('imports the runtime entries ("bindery/routing") and leaves Services alone', async () => {
     project = await tempProject({ 'schema/greeter.yaml': SCHEMA, 'package.json': JSON.stringify({ name: 'greeter', bindery: { plugin: true } }) });
     await generate({ root: project.root });
     const types = await readFile(join(project.root, 'generated/types.ts'), 'utf8');
@@ -80,6 +80,6 @@ describe('generate | a plugin package', () => {
     expect(handlers).not.toContain('../runtime');
     await project.write('schema/greeter.yaml', `${SCHEMA}routes:\n  greeter.hello:\n    method: GET\n    path: /greeter/hello\n    result: text\n`);
     await generate({ root: project.root });
-    expect(await readFile(join(project.root, 'generated/routes.ts'), 'utf8')).toContain("import type { RouteTable } from 'bindery/runtime/routing/route-table.js';");
+    expect(await readFile(join(project.root, 'generated/routes.ts'), 'utf8')).toContain("import type { RouteTable } from 'bindery/routing';");
   });
 });

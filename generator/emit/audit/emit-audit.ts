@@ -21,7 +21,7 @@ export function emitAudit(ctx: EmitContext): GeneratedFile | null {
   const statements: (string | StatementStructures)[] = [];
   statements.push({ kind: StructureKind.ImportDeclaration,
     isTypeOnly: true,
-    moduleSpecifier: `${ctx.runtime}/audit/index.js`,
+    moduleSpecifier: `${ctx.runtime}/audit`,
     namedImports: ctx.augmentServices ? ['AuditLog', 'TrackedModel', 'TrackedResourceConfig'] : ['TrackedModel', 'TrackedResourceConfig'],
   });
   statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: './types.js', namedImports: ['Database'] });
@@ -44,7 +44,7 @@ export function emitAudit(ctx: EmitContext): GeneratedFile | null {
   });
   if (ctx.augmentServices) {
     statements.push({ kind: StructureKind.Module,
-      name: `'${ctx.runtime}/http/context.js'`,
+      name: `'${ctx.runtime}/http'`,
       declarationKind: ModuleDeclarationKind.Module,
       hasDeclareKeyword: true,
       statements: [{

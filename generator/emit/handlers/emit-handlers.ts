@@ -20,8 +20,8 @@ export function emitHandlers(ctx: EmitContext): GeneratedFile {
   const routes = ctx.model.routes;
   const rows = [...new Set(routes.flatMap((r) => (r.output ? [r.output.resource] : [])))];
   if (routes.length > 0) {
-    statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/http/handler.js`, namedImports: ['RouteHandler'] });
-    statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/results/result.js`, namedImports: ['ResultFor'] });
+    statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/http`, namedImports: ['RouteHandler'] });
+    statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/results`, namedImports: ['ResultFor'] });
     statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: './types.js', namedImports: [...rows, ...routes.map((r) => inputTypeName(r.name))].sort() });
   }
   statements.push({ kind: StructureKind.Interface,

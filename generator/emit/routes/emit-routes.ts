@@ -20,7 +20,7 @@ export function emitRoutes(ctx: EmitContext): GeneratedFile {
   const validators = routes.filter((r) => validatorSchema(r) !== null).map((r) => validatorName(r.name));
   const serializers = [...new Set(routes.flatMap((r) => (r.output ? [serializerName(r.output.resource)] : [])))].sort();
 
-  statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/routing/route-table.js`, namedImports: ['RouteTable'] });
+  statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/routing`, namedImports: ['RouteTable'] });
   if (serializers.length > 0) statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: './serializers.js', namedImports: serializers });
   if (validators.length > 0) statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: './validators.js', namedImports: [...validators].sort() });
 

@@ -34,7 +34,7 @@ export function emitTypes(ctx: EmitContext): GeneratedFile {
   }
   if (ctx.model.routes.some((r) => r.input.some((f) => f.type.kind === 'file'))) {
     statements.push({
-    kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/routing/route-table.js`, namedImports: ['UploadedFile'] });
+    kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/routing`, namedImports: ['UploadedFile'] });
   }
 
   statements.push({
@@ -56,7 +56,7 @@ export function emitTypes(ctx: EmitContext): GeneratedFile {
   if (ctx.augmentServices) {
     statements.push({
     kind: StructureKind.Module,
-      name: `'${ctx.runtime}/http/context.js'`,
+      name: `'${ctx.runtime}/http'`,
       declarationKind: ModuleDeclarationKind.Module,
       hasDeclareKeyword: true,
       statements: [{

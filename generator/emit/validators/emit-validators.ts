@@ -78,7 +78,7 @@ export function emitValidators(ctx: EmitContext): GeneratedFile {
   }
   const content = [
     "import { createRequire } from 'node:module';",
-    `import type { CompiledValidator } from '${ctx.runtime}/routing/route-table.js';`,
+    `import type { CompiledValidator } from '${ctx.runtime}/routing';`,
     '',
     '// ajv standalone code calls require() for format and helper functions.',
     'const require = createRequire(import.meta.url);',

@@ -17,7 +17,7 @@ import { createService, type MailproviderService } from './service.js';
 import { mailproviderSettings } from './settings.js';
 import { handlers, jsonOnly, WEBHOOK_BODY_LIMIT, webhookJob } from './webhook.js';
 import { WebhookGuard } from './webhook-guard.js';
-import type { Cache } from 'bindery/runtime/cache/index.js';
+import type { Cache } from 'bindery/cache';
 
 export default definePlugin({
   name: 'mailprovider',

@@ -19,7 +19,7 @@ export interface MailproviderService {
   readonly guard: WebhookGuard;
 }
 
-declare module 'bindery/runtime/http/context.js' {
+declare module 'bindery/http' {
   interface Services {
     /** The mail-provider plugin: its suppression list (`services.mailprovider.suppressions`). */
     mailprovider: MailproviderService;

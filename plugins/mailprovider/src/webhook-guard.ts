@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { HttpError } from 'bindery/errors';
-import type { Cache } from 'bindery/runtime/cache/index.js';
+import type { Cache } from 'bindery/cache';
 import type { WebhookRecord } from './records.js';
 
 /** The window of the failure count (ms). */

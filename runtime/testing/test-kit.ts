@@ -1,0 +1,117 @@
+/**
+ * The test kit (docs/testing.md): an app booted in process on its own
+ * database, callers by route name, signed-in browsers, API tokens, the mail
+ * outbox.
+ */
+import type { Kysely } from 'kysely';
+import type { App } from '../app/define-app.js';
+import { createTestApp, type TestApp } from '../app/test-app.js';
+import type { ApiTokens } from '../auth/tokens/index.js';
+import type { Env } from '../config/setting.js';
+import { readOutbox, type OutboxMessage } from '../mail/index.js';
+import type { RouteTable } from '../routing/route-table.js';
+import { TestCaller, type InputOf, type RequestOptions, type TestResponse, type BodyOf } from './caller.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
+
+/** Options of {@link bootTestKit}. */
+export interface TestKitOptions {
+  /** The app's generated route table (`routes` from `generated/routes.ts`). */
+  readonly routes: RouteTable;
+  /** Settings on top of the test defaults (`APP_ENV=testing`, a fresh `APP_KEY`, silent logs). */
+  readonly env?: Env;
+  /** Name prefix of the test database, default `test`. */
+  readonly prefix?: string;
+  /** The PostgreSQL server; default `BINDERY_TEST_DATABASE_URL`, then `DATABASE_URL` (see `createTestDatabase`). */
+  readonly serverUrl?: string;
+}
+
+/** A booted app for tests. `H` is the app's generated `Handlers`, `DB` its `Database`. */
+export interface TestKit<H, DB> {
+  /** `http://127.0.0.1:<port>`. */
+  readonly url: string;
+  /** Kysely over the test database. */
+  readonly db: Kysely<DB>;
+  /** The test database (dropped by `close`). */
+  readonly database: TestDatabase;
+  /** The booted app (`running.services`, the Fastify instance). */
+  readonly app: TestApp<DB>;
+  /** Call a route by name as an API client (JSON, no cookies); see {@link TestCaller.request}. */
+  request<K extends keyof H & string>(name: K, input?: Partial<InputOf<H[K]>> & Record<string, unknown>, options?: RequestOptions): Promise<TestResponse<BodyOf<H[K]>>>;
+  /** A fresh browser: a cookie jar and the CSRF token of the last page it read. */
+  browser(): TestCaller<H>;
+  /**
+   * A browser signed in through the app's own login route, in one call: it
+   * reads `page` (default `/login`) for the CSRF token, then posts
+   * `credentials` to route `loginRoute` as a form.
+   *
+   * @throws {Error} when the login does not redirect, or redirects back to `page` (wrong credentials, throttled).
+   */
+  signIn<K extends keyof H & string>(loginRoute: K, credentials: Partial<InputOf<H[K]>> & Record<string, unknown>, page?: string): Promise<TestCaller<H>>;
+  /**
+   * An API client carrying a new bearer token of user `userId` (through the
+   * app's `ctx.services.apiTokens`; the app needs the `tokens()` setup step).
+   *
+   * @throws {Error} when the app has no token service.
+   */
+  withToken(userId: string | number, abilities?: readonly string[]): Promise<TestCaller<H> & { readonly token: string }>;
+  /** The mail outbox (`MAIL_DRIVER=outbox`), newest first, optionally only to `to`. */
+  outbox(to?: string): Promise<OutboxMessage[]>;
+  /** Stop the app and drop its database. Call it in `afterAll`. */
+  close(): Promise<void>;
+}
+
+/**
+ * Boot `app` in process on a fresh database (migrations applied), on
+ * `127.0.0.1` and a free port, with the outbox mail driver.
+ *
+ * @throws whatever booting the app throws (settings, migrations, listen); the database is dropped first.
+ * @example
+ *   const t = await bootTestKit<Handlers, Database>(app, { routes });
+ *   afterAll(() => t.close());
+ *   const res = await t.request('notes.create', { title: 'x' });
+ *   expect(res.status).toBe(201);
+ */
+export async function bootTestKit<H, DB = any>(app: App, options: TestKitOptions): Promise<TestKit<H, DB>> {
+  const database = await createTestDatabase({ ...(options.serverUrl === undefined ? {} : { serverUrl: options.serverUrl }), prefix: options.prefix ?? 'test' });
+  let booted: TestApp<DB>;
+  try {
+    booted = await createTestApp<DB>(app, { databaseUrl: database.url, env: { MAIL_DRIVER: 'outbox', ...options.env } });
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+  const { routes } = options;
+  const api = new TestCaller<H>(booted.url, routes);
+  return {
+    url: booted.url,
+    db: booted.db,
+    database,
+    app: booted,
+    request: (name, input, requestOptions) => api.request(name, input, requestOptions),
+    browser: () => new TestCaller<H>(booted.url, routes, { browser: true }),
+    async signIn(loginRoute, credentials, page = '/login') {
+      const browser = new TestCaller<H>(booted.url, routes, { browser: true });
+      await browser.send('GET', page, { headers: { accept: 'text/html' } });
+      const res = await browser.request(loginRoute, credentials, { form: true });
+      const back = res.location !== undefined && new URL(res.location, booted.url).pathname === new URL(page, booted.url).pathname;
+      if (res.status < 300 || res.status >= 400 || back) {
+        throw new Error(`bindery/testing: sign-in through "${loginRoute}" failed: ${res.status}${back ? ` back to ${page}` : ''} (wrong credentials, unverified, or throttled?)`);
+      }
+      return browser;
+    },
+    async withToken(userId, abilities = []) {
+      const tokens = booted.running.services['apiTokens'] as ApiTokens | undefined;
+      if (tokens === undefined) throw new Error('bindery/testing: the app has no ctx.services.apiTokens (add the tokens() setup step)');
+      const { plain } = await tokens.create(String(userId), { name: 'test token', abilities: [...abilities] });
+      return Object.assign(new TestCaller<H>(booted.url, routes, { headers: { authorization: `Bearer ${plain}` } }), { token: plain });
+    },
+    outbox: (to) => readOutbox(booted.db as Kysely<any>, to === undefined ? {} : { to }),
+    async close() {
+      try {
+        await booted.close();
+      } finally {
+        await database.drop();
+      }
+    },
+  };
+}
