@@ -51,6 +51,7 @@ describe('generate | 1,000 routes', () => {
       compilerOptions: {
         target: 'ES2023', lib: ['ES2023'], module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'],
         strict: true, noUncheckedIndexedAccess: true, isolatedModules: true, verbatimModuleSyntax: true, skipLibCheck: true, noEmit: true,
+        customConditions: ['bindery-source'],
       },
       include: ['generated'],
     }));
