@@ -108,6 +108,7 @@ async function timeTsc(root: string): Promise<number> {
     compilerOptions: {
       target: 'ES2023', lib: ['ES2023'], module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'],
       strict: true, noUncheckedIndexedAccess: true, isolatedModules: true, verbatimModuleSyntax: true, skipLibCheck: true, noEmit: true,
+      customConditions: ['bindery-source'],
     },
     include: ['generated'],
   }));

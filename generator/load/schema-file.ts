@@ -1,16 +1,21 @@
 /**
  * One schema file parsed with positions: the YAML document (kept for
- * line/column look-ups), its line counter, and its plain data.
+ * line/column look-ups), its line counter, and its plain data. Plain YAML
+ * is read by the fast reader first; the document is then built only when a
+ * diagnostic asks for a position.
  */
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import type { Diagnostics } from '../diagnostics.js';
+import { fastYamlData } from './fast-yaml.js';
 import { pathAtOffset, formatPath } from './node-position.js';
 
 /** A parsed schema file. */
 export interface SchemaFile {
   /** Path relative to the project root with forward slashes, e.g. `schema/notes.yaml`. */
   readonly file: string;
+  /** The YAML document, with positions (built on first use when the fast reader read the data). */
   readonly document: Document.Parsed;
+  /** Line starts of the text, for offsets → line/column (with `document`). */
   readonly lines: LineCounter;
   /** The file's data as plain JSON-like values (`{}` for an empty file); `undefined` when the YAML has errors. */
   readonly data: unknown;
@@ -23,6 +28,18 @@ export interface SchemaFile {
  * @param file path relative to the root (used in diagnostics).
  */
 export function parseSchemaFile(file: string, text: string, diagnostics: Diagnostics): SchemaFile {
+  const data = fastYamlData(text);
+  if (data !== undefined) {
+    let parsed: { document: Document.Parsed; lines: LineCounter } | undefined;
+    const parse = () => {
+      if (parsed === undefined) {
+        const lines = new LineCounter();
+        parsed = { document: parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true }), lines };
+      }
+      return parsed;
+    };
+    return { file, get document() { return parse().document; }, get lines() { return parse().lines; }, data: data ?? {} };
+  }
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   if (document.errors.length === 0) {

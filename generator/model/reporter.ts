@@ -7,7 +7,11 @@ import type { SchemaFile } from '../load/schema-file.js';
 
 /** Error reporting bound to one schema file. */
 export interface Reporter {
-  /** Position of the node at `path` (`key`: its map key; `value`: the value). */
+  /**
+   * Position of the node at `path` (`key`: its map key; `value`: the value).
+   * Line and column are looked up when first read: the model keeps one for
+   * every resource, field and route, and most are never shown.
+   */
   at(path: DataPath, at?: 'key' | 'value'): SourcePosition;
   /** Record an error at the node at `path`. */
   error(path: DataPath, message: string, at?: 'key' | 'value'): void;
@@ -16,9 +20,15 @@ export interface Reporter {
 /** A reporter writing to `diagnostics` for `file`. */
 export function reporter(file: SchemaFile, diagnostics: Diagnostics): Reporter {
   return {
-    at: (path, at = 'key') => positionOf(file, path, at),
+    at: (path, at = 'key') => lazyPosition(file, [...path], at),
     error: (path, message, at = 'key') => diagnostics.add(positionOf(file, path, at), formatPath(path), message),
   };
+}
+
+function lazyPosition(file: SchemaFile, path: DataPath, at: 'key' | 'value'): SourcePosition {
+  let found: SourcePosition | undefined;
+  const position = (): SourcePosition => (found ??= positionOf(file, path, at));
+  return { file: file.file, get line() { return position().line; }, get column() { return position().column; } };
 }
 
 /** `schema/notes.yaml:12:3` */

@@ -4,7 +4,7 @@
  * given twice, size rules no value can pass together (`min:5` with `max:1`),
  * and a default the field's own rules would reject.
  */
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import formatsModule from 'ajv-formats';
 import { ruleSchema } from '../../runtime/validation/rules.js';
 import type { FieldTypePlan, RuleRef } from '../../runtime/routing/route-table.js';
@@ -70,6 +70,8 @@ export function conflictingRules(rules: readonly RuleRef[], sources: readonly st
 }
 
 let ajv: Ajv | undefined;
+/** Compiled rule fragments by their JSON: ajv caches by schema object, and every field builds fresh fragments. */
+const fragmentValidators = new Map<string, ValidateFunction>();
 
 /**
  * The message for a `default:` that one of the field's own rules rejects
@@ -94,7 +96,13 @@ export function defaultBreaksRule(type: FieldTypePlan, value: JsonValue, rules: 
     if (value === null && type.nullable) continue;
     const fragment = ruleSchema(rule, type);
     if (fragment === null || Object.keys(fragment).length === 0) continue;
-    if (!ajv.validate(fragment, value)) return broken(sources[i]);
+    const key = JSON.stringify(fragment);
+    let validate = fragmentValidators.get(key);
+    if (validate === undefined) {
+      validate = ajv.compile(fragment);
+      fragmentValidators.set(key, validate);
+    }
+    if (!validate(value)) return broken(sources[i]);
   }
   return undefined;
 }

@@ -22,7 +22,7 @@ const REPO_DIR = fileURLToPath(new URL('../../', import.meta.url));
 /** Runtime modules the emitters import (their code shapes the output). */
 const RUNTIME_INPUTS = ['runtime/validation', 'runtime/routing/route-table.ts'];
 /** Packages whose version shapes the output. */
-const PACKAGES = ['ajv', 'ajv-formats', 'ts-morph', 'yaml'];
+const PACKAGES = ['ajv', 'ajv-formats', 'js-yaml', 'ts-morph', 'yaml'];
 
 /** Where a project's record for one output folder lives, or null when the project has no `node_modules`. */
 export async function recordPath(root: string, outDir: string): Promise<string | null> {
@@ -36,7 +36,7 @@ export async function recordPath(root: string, outDir: string): Promise<string |
 
 /**
  * The fingerprint of a run's inputs: the generator's code (every file under
- * `generator/`, the runtime modules it reads, the versions of ajv, ts-morph
+ * `generator/`, the runtime modules it reads, the versions of ajv, js-yaml, ts-morph
  * and yaml), `settings` (the resolved options, as JSON), the project's
  * package.json and every file of the schema folder (names and bytes).
  */

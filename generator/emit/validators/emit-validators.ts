@@ -21,7 +21,7 @@ import formatsModule from 'ajv-formats';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { validatorName } from '../../model/names.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
-import { formatAjvCode, renameIdentifiers } from './format-ajv.js';
+import { fillTemplate, formatAjvCode, identifierTemplate } from './format-ajv.js';
 import { validatorSchema } from './validator-schema.js';
 
 type AddFormats = (ajv: Ajv) => Ajv;
@@ -41,8 +41,10 @@ export function emitValidators(ctx: EmitContext): GeneratedFile {
   addFormats(ajv);
   const head = `// ${ctx.header}\n// @ts-nocheck\n`;
   const chunks: { code: string; exports: string[] }[] = [];
-  // Routes with the same rules share one compilation (ajv's code depends only on the schema).
-  const compiled = new Map<string, { raw: string; name: string }>();
+  // Routes with the same rules share one compilation (ajv's code depends only
+  // on the schema): its code without the export line is the same for each of
+  // them, so it is scanned for ajv's names once and only the renaming differs.
+  const compiled = new Map<string, { template: string[]; validate: string }>();
   for (const route of ctx.model.routes) {
     const schema = validatorSchema(route);
     if (!schema) continue;
@@ -53,16 +55,16 @@ export function emitValidators(ctx: EmitContext): GeneratedFile {
     let same = compiled.get(json);
     if (same === undefined) {
       ajv.addSchema(schema, name);
-      same = { raw: standaloneCode(ajv, { [name]: name }).replace(/^"use strict";\n?/, ''), name };
+      const raw = standaloneCode(ajv, { [name]: name }).replace(/^"use strict";\n?/, '');
+      const exportLine = new RegExp(`^export const ${name} = (validate\\d+);\\n`, 'm');
+      const match = exportLine.exec(raw);
+      if (!match) throw new Error(`bindery: ajv standalone output has no export line for ${name}; the ajv version may have changed its output format`);
+      same = { template: identifierTemplate(raw.replace(exportLine, '').trim(), (id) => AJV_NAME.test(id)), validate: match[1]! };
       compiled.set(json, same);
     }
-    const raw = same.name === name ? same.raw : same.raw.replace(`export const ${same.name} = `, `export const ${name} = `);
-    const exportLine = new RegExp(`^export const ${name} = (validate\\d+);\\n`, 'm');
-    const match = exportLine.exec(raw);
-    if (!match) throw new Error(`bindery: ajv standalone output has no export line for ${name}; the ajv version may have changed its output format`);
     const renamed = localNames(name);
-    const code = renameIdentifiers(raw.replace(exportLine, '').trim(), renamed);
-    chunks.push({ code, exports: [`/** ${doc} */`, `export const ${name}: CompiledValidator = ${renamed(match[1]!)!};`] });
+    const code = fillTemplate(same.template, renamed);
+    chunks.push({ code, exports: [`/** ${doc} */`, `export const ${name}: CompiledValidator = ${renamed(same.validate)!};`] });
   }
   if (chunks.length === 0) return { path: 'validators.ts', content: `${head}export {};\n` };
 

@@ -184,11 +184,12 @@ function spaceSchemaLine(line: string): string {
 }
 
 /**
- * `code` with every identifier token for which `rename` gives a name
- * replaced by it (string literals, regular expressions and property names
- * after `.` are left alone).
+ * `code` cut around the identifier tokens `renamed` selects (string
+ * literals, regular expressions and property names after `.` are never
+ * selected): text at even indexes, the identifiers at odd ones. Scanning is the costly part; a template is filled any number of
+ * times with {@link fillTemplate}.
  */
-export function renameIdentifiers(code: string, rename: (name: string) => string | undefined): string {
+export function identifierTemplate(code: string, renamed: (name: string) => boolean): string[] {
   const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard);
   scanner.setText(code);
   const out: string[] = [];
@@ -198,8 +199,8 @@ export function renameIdentifiers(code: string, rename: (name: string) => string
     if (kind === ts.SyntaxKind.WhitespaceTrivia || kind === ts.SyntaxKind.NewLineTrivia) continue;
     if ((kind === ts.SyntaxKind.SlashToken || kind === ts.SyntaxKind.SlashEqualsToken) && regexAllowedAfter(previous)) kind = scanner.reScanSlashToken();
     if (kind === ts.SyntaxKind.Identifier && previous !== ts.SyntaxKind.DotToken) {
-      const name = rename(scanner.getTokenText());
-      if (name !== undefined) {
+      const name = scanner.getTokenText();
+      if (renamed(name)) {
         out.push(code.slice(copied, scanner.getTokenStart()), name);
         copied = scanner.getTokenEnd();
       }
@@ -207,5 +208,12 @@ export function renameIdentifiers(code: string, rename: (name: string) => string
     previous = kind;
   }
   out.push(code.slice(copied));
+  return out;
+}
+
+/** A template of {@link identifierTemplate} with each identifier replaced by `rename`'s name for it (calls in order of appearance; kept when undefined). */
+export function fillTemplate(template: readonly string[], rename: (name: string) => string | undefined): string {
+  const out = template.slice();
+  for (let i = 1; i < out.length; i += 2) out[i] = rename(out[i]!) ?? out[i]!;
   return out.join('');
 }
