@@ -1,6 +1,6 @@
 /**
  * Benchmark: the audit data layer against the same writes through plain
- * Kysely (issue 5, "Performance"), on a real PostgreSQL — `DATABASE_URL`
+ * Kysely, on a real PostgreSQL — `DATABASE_URL`
  * (a fresh database is created on it and dropped), or an embedded server
  * the bench starts in a temporary folder and removes.
  *

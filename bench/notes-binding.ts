@@ -2,7 +2,7 @@
  * Benchmark: the generated `POST /notes` binding + validation path against a
  * hand-written Fastify route with a JSON schema doing the same work, and a
  * raw `node:http` server parsing and checking by hand (the practical limit).
- * Issue 2, "Performance"; target ≥ 0.95× the hand-written Fastify route.
+ * target ≥ 0.95× the hand-written Fastify route.
  *
  * Every round starts each server in a fresh process (same runtime and loader
  * as this one), warms it up, and takes two measurements:

@@ -1,6 +1,6 @@
 /**
- * The readiness probe behind `GET /health/ready` (issue 2 item 4: "database
- * reachable, no pending migrations"; docs/boot.md "Health").
+ * The readiness probe behind `GET /health/ready` (database reachable, no
+ * pending migrations; docs/boot.md "Health").
  */
 import type { Database } from '../db/connect.js';
 import { migrationLabel } from '../db/migrator/migration-set.js';

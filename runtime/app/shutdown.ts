@@ -1,7 +1,6 @@
 /**
- * Shutting down on signals (issue 2 item 4: "shuts down gracefully on
- * SIGTERM/SIGINT, letting in-flight requests finish"; docs/boot.md
- * "Shutdown").
+ * Shutting down on signals (gracefully on SIGTERM/SIGINT, letting
+ * in-flight requests finish; docs/boot.md "Shutdown").
  *
  * The first SIGINT, SIGTERM or SIGHUP starts the graceful shutdown; a second
  * one exits at once with code 1 (the embedded PostgreSQL is still told to

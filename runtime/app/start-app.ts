@@ -1,5 +1,5 @@
 /**
- * Booting and serving an app (issue 2 item 4; docs/boot.md "Boot sequence").
+ * Booting and serving an app (docs/boot.md "Boot sequence").
  *
  * settings → logger → database (embedded when `DATABASE_URL` is unset) →
  * migrations (when asked) → setup steps → `createHttpServer` → listen on

@@ -1,5 +1,5 @@
 /**
- * Declaring events and listeners (issue 6 item 3; docs/jobs.md "Events").
+ * Declaring events and listeners (docs/jobs.md "Events").
  *
  * Events are typed and namespaced: `session:login_succeeded`,
  * `mailprovider:suppressed`. A listener runs either in process, during

@@ -1,5 +1,5 @@
 /**
- * Emitting events to their listeners (issue 6 item 3; docs/jobs.md "Events").
+ * Emitting events to their listeners (docs/jobs.md "Events").
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';

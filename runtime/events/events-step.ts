@@ -1,5 +1,5 @@
 /**
- * The `events()` setup step (issue 6 item 3; docs/jobs.md "Events").
+ * The `events()` setup step (docs/jobs.md "Events").
  */
 import type { SetupStep } from '../app/setup-step.js';
 import type { Services } from '../http/context.js';

@@ -1,5 +1,5 @@
 /**
- * Events and listeners (issue 6 item 3; docs/jobs.md "Events"): typed,
+ * Events and listeners (docs/jobs.md "Events"): typed,
  * namespaced events, listeners run in process or as jobs.
  */
 export { defineEvent, defineListener, isEventDefinition, isListener, type EventDefinition, type EventName, type EventSpec, type Listener, type ListenerContext, type ListenerSpec } from './define-event.js';

@@ -1,5 +1,5 @@
 /**
- * Declaring jobs (issue 6 item 1; docs/jobs.md "Declaring a job").
+ * Declaring jobs (docs/jobs.md "Declaring a job").
  *
  * A job is a name, a payload check, a handler and a retry policy. The app
  * lists its jobs in `jobs({ jobs: [...] })`; a plugin in its manifest. The

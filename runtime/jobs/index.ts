@@ -1,5 +1,5 @@
 /**
- * Jobs on graphile-worker (issue 6 item 1; docs/jobs.md): declaring jobs,
+ * Jobs on graphile-worker (docs/jobs.md): declaring jobs,
  * queuing them inside transactions with the actor that queued them, running
  * them with `bindery worker` or `bindery serve --worker`, retries with
  * backoff, failed jobs with their error.

@@ -1,5 +1,5 @@
 /**
- * The `jobs()` setup step (issue 6 item 1; docs/jobs.md).
+ * The `jobs()` setup step (docs/jobs.md).
  *
  * At boot it migrates graphile-worker's schema (`graphile_worker`, which
  * migrates itself), registers the app's jobs, puts the queue in

@@ -1,5 +1,5 @@
 /**
- * Queuing jobs (issue 6 item 1; docs/jobs.md "Queuing"; STACK.md gotcha 5).
+ * Queuing jobs (docs/jobs.md "Queuing"; STACK.md gotcha 5).
  *
  * `queue.add` runs `select … from graphile_worker.add_job(…)` on the Kysely
  * instance or transaction it is given, so a job added inside a transaction

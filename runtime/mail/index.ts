@@ -1,5 +1,5 @@
 /**
- * Mail (issue 4 item 6; docs/mail.md): the `mail()` setup step, the
+ * Mail (docs/mail.md): the `mail()` setup step, the
  * `Mailer` (`ctx.services.mailer`) and the outbox of `MAIL_DRIVER=outbox`.
  */
 export { mail, MAIL_MIGRATIONS_DIR } from './mail-step.js';

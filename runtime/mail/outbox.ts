@@ -1,5 +1,5 @@
 /**
- * The outbox of `MAIL_DRIVER=outbox` (issue 4 item 6; docs/mail.md "The
+ * The outbox of `MAIL_DRIVER=outbox` (docs/mail.md "The
  * outbox"): table `mail_outbox` (migration set `mail`), written by the
  * mailer, read by `bindery mail:outbox` and by tests following a link.
  */

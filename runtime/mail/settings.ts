@@ -1,5 +1,5 @@
 /**
- * The mail settings (issue 4 item 6; docs/mail.md "Settings"). Loaded with
+ * The mail settings (docs/mail.md "Settings"). Loaded with
  * the core settings at boot, so one error lists every bad one.
  */
 import { defineSettings } from '../config/define-settings.js';

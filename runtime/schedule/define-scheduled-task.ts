@@ -1,5 +1,5 @@
 /**
- * Declaring scheduled tasks (issue 6 item 2; docs/jobs.md "Scheduled tasks").
+ * Declaring scheduled tasks (docs/jobs.md "Scheduled tasks").
  *
  * A scheduled task is a job without a payload that graphile-worker's cron
  * queues at the minutes its five-field pattern matches (UTC). It runs on the

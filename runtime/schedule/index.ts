@@ -1,5 +1,5 @@
 /**
- * Scheduled tasks on graphile-worker's cron (issue 6 item 2; docs/jobs.md
+ * Scheduled tasks on graphile-worker's cron (docs/jobs.md
  * "Scheduled tasks").
  */
 export { defineScheduledTask, isScheduledTask, type ScheduledTask, type ScheduledTaskContext, type ScheduledTaskSpec } from './define-scheduled-task.js';

@@ -1,5 +1,5 @@
 /**
- * The `schedule()` setup step (issue 6 item 2; docs/jobs.md "Scheduled tasks").
+ * The `schedule()` setup step (docs/jobs.md "Scheduled tasks").
  *
  * Registers the app's scheduled tasks on graphile-worker's cron. It needs
  * `jobs()` before it; the tasks run on the app's workers (`bindery worker`,

@@ -1,6 +1,6 @@
 /**
  * The documents app's commands through the real CLI (SPEC 3 "prune
- * command", 6.1 rules 11–12; issue 5 items 6, 9): `bindery prune
+ * command", 6.1 rules 11–12; 9): `bindery prune
  * [--dry-run]`, `audit:prune`, `audit:anonymize user <id>`, exit codes 0/1/2.
  */
 import { mkdtemp, rm } from 'node:fs/promises';

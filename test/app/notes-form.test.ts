@@ -1,5 +1,5 @@
 /**
- * The notes form end to end (issue 3 item 7; SPEC.md 4.3, 7 rule 6): the
+ * The notes form end to end (SPEC.md 4.3, 7 rule 6): the
  * real app (session() and assets() in its setup), generated routes with
  * [session, csrf], real HTTP, real PostgreSQL.
  */

@@ -1,5 +1,5 @@
 /**
- * The account flow in a real browser (issue 4, "Tests that must exist"):
+ * The account flow in a real browser ("Tests that must exist"):
  * headless Chromium driven by playwright-core against the reference app on
  * real PostgreSQL — register, read the verification mail from the outbox
  * with `bindery mail:outbox`, follow the link, log out, log in with

@@ -1,5 +1,5 @@
 /**
- * The notes form in a real browser (issue 3, "Tests that must exist"):
+ * The notes form in a real browser ("Tests that must exist"):
  * headless Chromium (Debian's `chromium`, installed by
  * scripts/ensure-chromium.mjs) driven by playwright-core against the real
  * app on real PostgreSQL. Submit with errors, see the errors and the values

@@ -1,6 +1,5 @@
 /**
- * `generated/plugins.ts`: the app's plugin list (issue 6 item 4 "The plugin
- * list is a generated file"; SPEC 9), from `bindery.plugins` of package.json.
+ * `generated/plugins.ts`: the app's plugin list (SPEC 9), from `bindery.plugins` of package.json.
  *
  * It imports each plugin package's manifest, in list order, and exports
  * them as `plugins` (what `app/main.ts` loads with `...plugins(pluginList)`)

@@ -1,5 +1,5 @@
 /**
- * The mail-provider plugin end to end (issue 6 item 6; SPEC 4.4, 5.7, 6.2):
+ * The mail-provider plugin end to end (SPEC 4.4, 5.7, 6.2):
  * the webhook over real HTTP, the job over real graphile-worker, the
  * suppression table in real PostgreSQL, the commands through the real CLI,
  * and the suppression check the mailer calls.

@@ -1,5 +1,5 @@
 /**
- * `bindery add <package>[@version]` (issue 6 item 5; SPEC 9; docs/plugins.md "Adding a plugin").
+ * `bindery add <package>[@version]` (SPEC 9; docs/plugins.md "Adding a plugin").
  */
 import { Command, Option } from 'clipanion';
 import { BinderyCommand } from '../base-command.js';

@@ -1,5 +1,5 @@
 /**
- * `bindery plugins:list` (issue 6 item 5; SPEC 9; docs/plugins.md "Commands").
+ * `bindery plugins:list` (SPEC 9; docs/plugins.md "Commands").
  */
 import { Command, Option } from 'clipanion';
 import { BinderyCommand } from '../base-command.js';

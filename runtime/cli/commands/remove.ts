@@ -1,5 +1,5 @@
 /**
- * `bindery remove <package>` (issue 6 item 5; SPEC 9; docs/plugins.md "Removing a plugin").
+ * `bindery remove <package>` (SPEC 9; docs/plugins.md "Removing a plugin").
  */
 import { Command, Option } from 'clipanion';
 import { BinderyCommand } from '../base-command.js';

@@ -1,6 +1,6 @@
 /**
- * `bindery mail:outbox [--to <address>] [--limit <n>] [--json]` (issue 4
- * item 6; docs/mail.md "The outbox").
+ * `bindery mail:outbox [--to <address>] [--limit <n>] [--json]` 
+ * (docs/mail.md "The outbox").
  */
 import { Command, Option, UsageError } from 'clipanion';
 import { AppCommand } from '../../cli/app-command.js';

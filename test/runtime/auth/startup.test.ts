@@ -1,6 +1,6 @@
 /**
  * Startup errors of the auth core (SPEC.md 7 rule 9) and its settings
- * (issue 4 item 8): each stops the boot with a message naming the setup
+ * (docs/auth.md): each stops the boot with a message naming the setup
  * call, the route or the setting at fault.
  */
 import { readFile } from 'node:fs/promises';

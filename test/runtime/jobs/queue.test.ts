@@ -1,5 +1,5 @@
 /**
- * Jobs on graphile-worker (issue 6 item 1; SPEC 5.8): transactions, actor
+ * Jobs on graphile-worker (SPEC 5.8): transactions, actor
  * propagation, retries with backoff, failed jobs with their error — real
  * PostgreSQL, real graphile-worker, real HTTP.
  */

@@ -1,6 +1,6 @@
 /**
  * Email verification and password reset links (SPEC.md 2.3, 3 "User email"
- * and "Password reset token", 5.6, 7 rules 7–8; issue 4 item 5): every
+ * and "Password reset token", 5.6, 7 rules 7–8): every
  * transition of the two subjects, the two token purposes kept apart,
  * absolute links on APP_URL, and the reset race — over a real PostgreSQL,
  * with the mail kept in the outbox.
