@@ -1,6 +1,6 @@
 /**
  * The documents app end to end (SPEC 2.6, 3 "Document row" and "Document
- * status", 4.2, 6.1; issue 5 item 9): the real app, real HTTP, real
+ * status", 4.2, 6.1): the real app, real HTTP, real
  * PostgreSQL; every transition observed through the tables and the history
  * route.
  */

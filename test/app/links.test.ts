@@ -1,7 +1,7 @@
 /**
  * Email verification and password reset in the reference app (SPEC.md
  * 2.3, 3 "User email" and "Password reset token", 4.1, 5.6, 7 rules 6–8, 8
- * "forgot-password route"; issue 4 items 5–6): the links are read from the
+ * "forgot-password route"): the links are read from the
  * outbox and followed over real HTTP.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

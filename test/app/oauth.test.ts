@@ -1,6 +1,6 @@
 /**
  * External-provider sign-in in the reference app (SPEC.md 4.1
- * "/auth/{provider}/redirect" and "/callback"; issue 4 item 9) against a
+ * "/auth/{provider}/redirect" and "/callback") against a
  * local OpenID Connect provider started by the test (oauth2-mock-server):
  * the happy path, account linking by verified email, and the state, PKCE
  * and provider failures.

@@ -1,6 +1,6 @@
 /**
  * API tokens in the reference app (SPEC.md 2.2, 4.1 POST /tokens, POST
- * /tokens/{id}/delete, GET /api/me, 5.5; issue 4 items 7–8): the dashboard
+ * /tokens/{id}/delete, GET /api/me, 5.5): the dashboard
  * creates, shows once, lists and revokes tokens; API clients call /api/me
  * with them. Real HTTP, real PostgreSQL, the real auth layer.
  */

@@ -1,5 +1,5 @@
 /**
- * The audit emitter (`generated/audit.ts`, issue 5 item 1): emitted only for
+ * The audit emitter (`generated/audit.ts`): emitted only for
  * tracked resources, carrying their track options; no Services augmentation
  * for plugins.
  */

@@ -1,5 +1,5 @@
 /**
- * Events and listeners (issue 6 item 3): in-process listeners during emit,
+ * Events and listeners: in-process listeners during emit,
  * asynchronous listeners as jobs over real graphile-worker.
  */
 import { fileURLToPath } from 'node:url';

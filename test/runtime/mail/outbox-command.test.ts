@@ -1,6 +1,6 @@
 /**
  * `bindery mail:outbox [--to <address>] [--limit <n>] [--json]` as a
- * process (issue 4 item 6): the kept messages newest first with recipients,
+ * process: the kept messages newest first with recipients,
  * subject, time and the text body with its links.
  */
 import { fileURLToPath } from 'node:url';

@@ -1,6 +1,6 @@
 /**
  * `bindery plugins:list` and `plugins:env` without plugins, and on the
- * reference project (issue 6 item 5). The scratch-copy round trip is in
+ * reference project. The scratch-copy round trip is in
  * lifecycle.test.ts.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * Scheduled tasks on graphile-worker's cron (issue 6 item 2).
+ * Scheduled tasks on graphile-worker's cron.
  *
  * The clock is controlled through graphile-worker's own record of the last
  * run (`_private_known_crontabs.last_execution`): a worker starting after a

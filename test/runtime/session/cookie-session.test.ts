@@ -1,6 +1,6 @@
 /**
  * Encrypted cookie sessions over real HTTP (SPEC.md 2.3, 3 "Session" rows,
- * 5.3, 8; issue 3 item 1): crypto, expiry with a controllable clock, when
+ * 5.3, 8): crypto, expiry with a controllable clock, when
  * the cookie is written, headers, the size limit, cookie attributes per
  * environment, regenerate/invalidate, flash.
  */

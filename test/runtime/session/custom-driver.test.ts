@@ -1,6 +1,5 @@
 /**
- * The driver interface admits other drivers (issue 3 item 2;
- * docs/sessions.md "Drivers"): an in-memory server-side store selected by
+ * The driver interface admits other drivers (docs/sessions.md "Drivers"): an in-memory server-side store selected by
  * SESSION_DRIVER, and what happens when a store fails.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * `SESSION_DRIVER=database` over real HTTP and PostgreSQL (SPEC.md 5.1 rule
- * 7, 9; issue 3 item 2): the table comes from the `session` migration set,
+ * 7, 9): the table comes from the `session` migration set,
  * the cookie holds only the encrypted ID, and logout/invalidate and
  * regenerate revoke, so a copied cookie stops working.
  */

@@ -1,6 +1,6 @@
 /**
  * Pages with sessions over real HTTP (SPEC.md 4.5 "Pages are rendered into
- * a buffer", 4.6, 5.4; issue 3 item 5): the masked token in the form and in
+ * a buffer", 4.6, 5.4): the masked token in the form and in
  * `hx-headers`, the cookie written with what rendering stored, flash on the
  * page, `Vary: HX-Request`, and a render error giving an error page.
  */
