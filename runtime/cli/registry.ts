@@ -13,6 +13,7 @@ import { MakeResourceCommand } from './commands/make-resource.js';
 import { MigrateCommand } from './commands/migrate.js';
 import { ServeCommand } from './commands/serve.js';
 import { StartCommand } from './commands/start.js';
+import { DevCommand } from './commands/dev.js';
 import { WorkerCommand } from './commands/worker.js';
 import { AddCommand } from './commands/add.js';
 import { RemoveCommand } from './commands/remove.js';
@@ -21,7 +22,7 @@ import { PluginsListCommand } from './commands/plugins-list.js';
 import type { BinderyContext } from './context.js';
 
 const registered: CommandClass<BinderyContext>[] = [
-  GenerateCommand, MigrateCommand, ServeCommand, StartCommand, KeyGenerateCommand, MakeResourceCommand,
+  GenerateCommand, MigrateCommand, ServeCommand, StartCommand, DevCommand, KeyGenerateCommand, MakeResourceCommand,
   WorkerCommand, PluginsListCommand, PluginsEnvCommand, AddCommand, RemoveCommand,
   Builtins.HelpCommand, Builtins.VersionCommand,
 ];

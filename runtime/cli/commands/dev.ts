@@ -1,0 +1,165 @@
+/**
+ * `bindery dev`: the development loop (docs/cli.md "bindery dev").
+ *
+ * The command owns the embedded PostgreSQL (when `DATABASE_URL` is unset)
+ * and serves the app from a child process that it replaces when `app/`,
+ * `views/`, `.env` or `generated/` change; `schema/` changes are
+ * regenerated in this process first. A schema error is printed with
+ * file:line:column and the last good build keeps serving.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command, Option } from 'clipanion';
+import { BinderyCommand } from '../base-command.js';
+import { ensureEnvFile } from '../env-setup.js';
+import { DEFAULT_APP_MODULE, loadApp } from '../load-app.js';
+import { startInProcessWorker } from '../in-process-worker.js';
+import { startAppProcess, type AppProcess } from '../dev/app-process.js';
+import { watchTree, type ChangeBatch } from '../dev/watch-tree.js';
+
+/** How many changed paths a "Changed:" line names before "and N more". */
+const SHOWN_PATHS = 4;
+
+/** `bindery dev [--app <file>]`: serve, watch, regenerate, restart — until SIGINT or SIGTERM (exit 0). */
+export class DevCommand extends BinderyCommand {
+  static override paths = [['dev']];
+  static override usage = Command.Usage({
+    category: 'Run',
+    description: 'Serve the app and restart it when schema/, app/ or views change.',
+    details: `
+      Sets up like \`bindery start\` (\`.env\` if missing, regenerate, migrate, serve with the in-process worker), then watches:
+
+      - \`schema/\`: regenerates; new migrations are applied when the app restarts. On a schema error the diagnostics are printed with file, line and column, and the last good build keeps serving. A destructive change is refused by the generator and reported; nothing is dropped until you run \`bindery generate --allow-destructive\` yourself.
+      - \`app/\`, \`views/\`, \`.env\` and \`generated/\`: restarts the app process (the embedded PostgreSQL keeps running).
+
+      SIGINT (Ctrl-C) or SIGTERM stops the app, then the database, and exits 0. \`bindery start\` stays the one-shot, production-like start.
+    `,
+  });
+
+  app = Option.String('--app', DEFAULT_APP_MODULE, { description: 'The app module (default app/main.ts).' });
+  serveChild = Option.Boolean('--serve-child', false, { hidden: true });
+
+  protected async run(): Promise<number> {
+    return this.serveChild ? this.runChild() : this.runParent();
+  }
+
+  /** The app process: migrate, serve, run the worker; report the URL to the parent. */
+  private async runChild(): Promise<number> {
+    const env = await this.env();
+    const app = await loadApp(this.root, this.app);
+    const { startApp } = await import('../../app/start-app.js');
+    const running = await startApp(app, { env, migrate: true, out: this.out });
+    await startInProcessWorker(running, this.out, 'bindery dev', false);
+    process.send?.({ type: 'ready', url: running.url });
+    process.once('disconnect', () => { void running.close(); });
+    await running.closed;
+    process.disconnect?.();
+    return 0;
+  }
+
+  private async runParent(): Promise<number> {
+    const created = await ensureEnvFile(this.root);
+    if (created) this.out(`Created .env (${created.from === '.env.example' ? 'copied from .env.example' : 'every setting at its default'}).\n`);
+    const { generate, formatDiagnostic } = await import('../../../generator/index.js');
+    let ignoreGeneratedUntil = 0;
+    /** Regenerate; print what changed or the diagnostics. @returns whether generated/ changed, or undefined on schema errors. */
+    const regenerate = async (): Promise<boolean | undefined> => {
+      const result = await generate({ root: this.root });
+      ignoreGeneratedUntil = Date.now() + 500;
+      if (!result.ok) {
+        for (const d of result.diagnostics) this.err(`${formatDiagnostic(d)}\n`);
+        const n = result.diagnostics.length;
+        this.err(`${n} schema error${n === 1 ? '' : 's'}; generated/ unchanged, still serving the last good build.\n`);
+        if (result.diagnostics.some((d) => /allow-destructive/.test(d.message))) {
+          this.err('To apply a destructive change, run "bindery generate --allow-destructive" (it writes the migration); dev then restarts and applies it.\n');
+        }
+        return undefined;
+      }
+      if (result.changed.length === 0) return false;
+      const migrations = result.changed.filter((p) => /\/migrations\/[^/]+\.sql$/.test(p));
+      this.out(`Regenerated ${result.changed.length} file${result.changed.length === 1 ? '' : 's'}${migrations.length > 0 ? ` (new migration${migrations.length === 1 ? '' : 's'}: ${migrations.map((m) => m.split('/').pop()).join(', ')}, applied on restart)` : ''}.\n`);
+      return true;
+    };
+    await regenerate();
+
+    const env = await this.env();
+    let embedded: { stop(): Promise<void> } | undefined;
+    if (!env.DATABASE_URL) {
+      const { startEmbeddedPostgres } = await import('../../db/embedded/index.js');
+      const { EMBEDDED_DATA_DIR } = await import('../../app/app-database.js');
+      // Started here so it outlives each app process; the app processes attach to it.
+      embedded = await startEmbeddedPostgres({ dataDir: join(this.root, EMBEDDED_DATA_DIR), displayDir: EMBEDDED_DATA_DIR, onProgress: this.out });
+    }
+
+    // Every app process listens on the same port: a port 0 ("any free port") is chosen once, here.
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, ...this.context.env };
+    const anyPort = /^(.*):0$/.exec(env.HTTP_ADDR?.trim() ?? '');
+    if (anyPort) {
+      const { freePort } = await import('../../support/free-port.js');
+      const host = anyPort[1]!.replace(/^\[|\]$/g, '');
+      childEnv.HTTP_ADDR = `${anyPort[1]}:${await freePort(host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host)}`;
+    }
+
+    let current: AppProcess | undefined;
+    let url: string | undefined;
+    /** Replace the app process. @returns whether the new one serves. */
+    const launch = async (): Promise<boolean> => {
+      await current?.stop();
+      const child = startAppProcess({ root: this.root, app: this.app, env: childEnv, out: this.out, err: this.err });
+      current = child;
+      const ready = await child.ready;
+      if (ready === undefined) {
+        this.err(`The app stopped (exit ${await child.exited}); fix the error above, dev restarts it on the next change.\n`);
+        return false;
+      }
+      url = ready;
+      void child.exited.then((code) => {
+        if (current === child && code !== 0) this.err(`The app exited (${code}); dev restarts it on the next change.\n`);
+      });
+      return true;
+    };
+
+    const startedAt = Date.now();
+    await launch();
+    const shown = (dirs: string[]) => dirs.filter((d) => existsSync(join(this.root, d)));
+    const watched = shown(['schema', 'app', 'views', 'generated']);
+    this.out(`bindery dev: ${url ?? 'app not running'} (ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s); watching ${watched.map((d) => `${d}/`).join(', ')}. Ctrl-C stops.\n`);
+
+    const onChange = async (batch: ChangeBatch): Promise<void> => {
+      const paths = batch.filter((p) => !(p.startsWith('generated/') && Date.now() < ignoreGeneratedUntil));
+      if (paths.length === 0) return;
+      const names = paths.slice(0, SHOWN_PATHS).join(', ') + (paths.length > SHOWN_PATHS ? ` and ${paths.length - SHOWN_PATHS} more` : '');
+      this.out(`Changed: ${names}\n`);
+      const schema = paths.some((p) => p.startsWith('schema/'));
+      const others = paths.some((p) => !p.startsWith('schema/'));
+      if (schema) {
+        const changed = await regenerate();
+        if (changed === undefined || (!changed && !others)) {
+          if (changed === false) this.out('generated/ is up to date; nothing to restart.\n');
+          return;
+        }
+      }
+      const t0 = Date.now();
+      if (await launch()) {
+        this.out(`Restarted in ${Date.now() - t0} ms: ${url}\n`);
+      }
+    };
+    const watch = watchTree({ root: this.root, dirs: watched, files: ['.env'], onChange });
+
+    const { onShutdownSignals } = await import('../../app/shutdown.js');
+    await new Promise<void>((resolve) => {
+      const remove = onShutdownSignals((signal) => {
+        this.out(`Received ${signal}: stopping …\n`);
+        watch.close();
+        remove();
+        void (async () => {
+          await current?.stop();
+          await embedded?.stop();
+          this.out('Stopped.\n');
+          resolve();
+        })();
+      }, this.out);
+    });
+    return 0;
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The app process of `bindery dev` (docs/cli.md "bindery dev"): the app is
+ * served by a child process (`bindery dev --serve-child`) that the dev
+ * command replaces on every change, so each build runs in a fresh module
+ * graph while the embedded PostgreSQL stays up in the parent.
+ *
+ * The child talks to the parent over an IPC channel: `{ type: 'ready', url }`
+ * once listening. It shuts down gracefully on SIGTERM, and on its own when
+ * the channel closes (the parent died).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { binderyPackageRoot } from '../../support/package-root.js';
+
+/** Messages the child sends. */
+export type ChildMessage = { readonly type: 'ready'; readonly url: string };
+
+/** Options of {@link startAppProcess}. */
+export interface AppProcessOptions {
+  /** Project root (the child's working directory). */
+  readonly root: string;
+  /** The app module, relative to the root. */
+  readonly app: string;
+  /** The child's environment. */
+  readonly env: NodeJS.ProcessEnv;
+  /** Where the child's stdout and stderr go. */
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+}
+
+/** A started app process. */
+export interface AppProcess {
+  readonly pid: number;
+  /** Resolves with the URL once serving, or with `undefined` when the child exited first. */
+  readonly ready: Promise<string | undefined>;
+  /** Resolves with the exit code (or the signal's name) once the child exited. */
+  readonly exited: Promise<number | string>;
+  /** SIGTERM, then SIGKILL after `graceMs` (default 5000); resolves once exited. Idempotent. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Spawn `bindery dev --serve-child` for the project.
+ * @returns the process; `ready` tells when it serves.
+ */
+export function startAppProcess(options: AppProcessOptions): AppProcess {
+  const bin = join(binderyPackageRoot(), 'bin', 'bindery.mjs');
+  const child: ChildProcess = spawn(process.execPath, [...process.execArgv, bin, 'dev', '--serve-child', '--app', options.app], {
+    cwd: options.root,
+    env: options.env,
+    // Its own process group: a terminal's Ctrl-C reaches the dev command, which stops the child in order.
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  child.stdout!.on('data', (chunk: Buffer) => options.out(chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => options.err(chunk.toString()));
+  const exited = new Promise<number | string>((resolve) => {
+    child.on('exit', (code, signal) => resolve(code ?? signal ?? 1));
+    child.on('error', (error) => {
+      options.err(`Cannot start the app process: ${error.message}\n`);
+      resolve(1);
+    });
+  });
+  const ready = new Promise<string | undefined>((resolve) => {
+    child.on('message', (message: ChildMessage) => {
+      if (message?.type === 'ready') resolve(message.url);
+    });
+    void exited.then(() => resolve(undefined));
+  });
+  let stopping: Promise<void> | undefined;
+  return {
+    pid: child.pid ?? -1,
+    ready,
+    exited,
+    stop(graceMs = 5000) {
+      stopping ??= (async () => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+        await exited;
+        clearTimeout(timer);
+      })();
+      return stopping;
+    },
+  };
+}
