@@ -8,6 +8,8 @@
  * file:line:column and the last good build keeps serving.
  */
 import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command, Option } from 'clipanion';
 import { BinderyCommand } from '../base-command.js';
@@ -45,13 +47,27 @@ export class DevCommand extends BinderyCommand {
 
   /** The app process: migrate, serve, run the worker; report the URL to the parent. */
   private async runChild(): Promise<number> {
+    // Standby: load the framework now, the app (fresh code) only when told to go.
+    const { startApp } = await import('../../app/start-app.js');
+    await import('../../jobs/jobs-runtime.js');
+    const go = new Promise<boolean>((resolve) => {
+      process.on('message', (message: { type?: string }) => { if (message?.type === 'go') resolve(true); });
+      process.once('disconnect', () => resolve(false));
+      process.once('SIGTERM', () => resolve(false));
+    });
+    process.on('SIGINT', () => {}); // the dev command stops this process itself
+    process.send?.({ type: 'standby' });
+    if (!(await go)) {
+      process.disconnect?.();
+      return 0;
+    }
     const env = await this.env();
     const app = await loadApp(this.root, this.app);
-    const { startApp } = await import('../../app/start-app.js');
-    const running = await startApp(app, { env, migrate: true, out: this.out });
+    const running = await startApp(app, { env, migrate: true, out: this.out, handleSignals: false });
     await startInProcessWorker(running, this.out, 'bindery dev', false);
     process.send?.({ type: 'ready', url: running.url });
     process.once('disconnect', () => { void running.close(); });
+    process.once('SIGTERM', () => { void running.close(); });
     await running.closed;
     process.disconnect?.();
     return 0;
@@ -61,11 +77,12 @@ export class DevCommand extends BinderyCommand {
     const created = await ensureEnvFile(this.root);
     if (created) this.out(`Created .env (${created.from === '.env.example' ? 'copied from .env.example' : 'every setting at its default'}).\n`);
     const { generate, formatDiagnostic } = await import('../../../generator/index.js');
-    let ignoreGeneratedUntil = 0;
+    /** Content hashes of what the last regeneration wrote, to tell its own file events from edits by others. */
+    const written = new Map<string, string>();
+    const hash = (path: string) => readFile(join(this.root, path)).then((b) => createHash('sha1').update(b).digest('hex'), () => 'missing');
     /** Regenerate; print what changed or the diagnostics. @returns whether generated/ changed, or undefined on schema errors. */
     const regenerate = async (): Promise<boolean | undefined> => {
       const result = await generate({ root: this.root });
-      ignoreGeneratedUntil = Date.now() + 500;
       if (!result.ok) {
         for (const d of result.diagnostics) this.err(`${formatDiagnostic(d)}\n`);
         const n = result.diagnostics.length;
@@ -76,6 +93,7 @@ export class DevCommand extends BinderyCommand {
         return undefined;
       }
       if (result.changed.length === 0) return false;
+      for (const path of result.changed) written.set(path, await hash(path));
       const migrations = result.changed.filter((p) => /\/migrations\/[^/]+\.sql$/.test(p));
       this.out(`Regenerated ${result.changed.length} file${result.changed.length === 1 ? '' : 's'}${migrations.length > 0 ? ` (new migration${migrations.length === 1 ? '' : 's'}: ${migrations.map((m) => m.split('/').pop()).join(', ')}, applied on restart)` : ''}.\n`);
       return true;
@@ -100,21 +118,33 @@ export class DevCommand extends BinderyCommand {
       childEnv.HTTP_ADDR = `${anyPort[1]}:${await freePort(host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host)}`;
     }
 
+    // The app processes' own progress lines that would repeat on every restart.
+    const repeated = /^(Using the embedded PostgreSQL already running for this project .*|Migrations: nothing to apply\.|Serving \S+ at \S+)$/;
+    const quiet = (text: string) => text.split(/(?<=\n)/).filter((line) => !repeated.test(line.trimEnd())).join('');
+    const spawnChild = () => startAppProcess({ root: this.root, app: this.app, env: childEnv, out: (t) => this.out(quiet(t)), err: this.err });
     let current: AppProcess | undefined;
+    let standby: AppProcess | undefined = spawnChild();
     let url: string | undefined;
-    /** Replace the app process. @returns whether the new one serves. */
+    /** Replace the app process by the warm standby, then start the next standby. @returns whether the new one serves. */
     const launch = async (): Promise<boolean> => {
-      await current?.stop();
-      const child = startAppProcess({ root: this.root, app: this.app, env: childEnv, out: this.out, err: this.err });
-      current = child;
-      const ready = await child.ready;
+      const next = standby ?? spawnChild();
+      standby = undefined;
+      const [, warm] = await Promise.all([current?.stop(), next.standby]);
+      current = next;
+      if (!warm) {
+        this.err(`The app process stopped while loading bindery (exit ${await next.exited}).\n`);
+        return false;
+      }
+      next.go();
+      const ready = await next.ready;
+      standby = spawnChild();
       if (ready === undefined) {
-        this.err(`The app stopped (exit ${await child.exited}); fix the error above, dev restarts it on the next change.\n`);
+        this.err(`The app stopped (exit ${await next.exited}); fix the error above, dev restarts it on the next change.\n`);
         return false;
       }
       url = ready;
-      void child.exited.then((code) => {
-        if (current === child && code !== 0) this.err(`The app exited (${code}); dev restarts it on the next change.\n`);
+      void next.exited.then((code) => {
+        if (current === next && code !== 0) this.err(`The app exited (${code}); dev restarts it on the next change.\n`);
       });
       return true;
     };
@@ -126,7 +156,8 @@ export class DevCommand extends BinderyCommand {
     this.out(`bindery dev: ${url ?? 'app not running'} (ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s); watching ${watched.map((d) => `${d}/`).join(', ')}. Ctrl-C stops.\n`);
 
     const onChange = async (batch: ChangeBatch): Promise<void> => {
-      const paths = batch.filter((p) => !(p.startsWith('generated/') && Date.now() < ignoreGeneratedUntil));
+      const paths: string[] = [];
+      for (const p of batch) if (!(written.has(p) && written.get(p) === (await hash(p)))) paths.push(p);
       if (paths.length === 0) return;
       const names = paths.slice(0, SHOWN_PATHS).join(', ') + (paths.length > SHOWN_PATHS ? ` and ${paths.length - SHOWN_PATHS} more` : '');
       this.out(`Changed: ${names}\n`);
@@ -153,7 +184,7 @@ export class DevCommand extends BinderyCommand {
         watch.close();
         remove();
         void (async () => {
-          await current?.stop();
+          await Promise.all([current?.stop(), standby?.stop()]);
           await embedded?.stop();
           this.out('Stopped.\n');
           resolve();

@@ -4,16 +4,19 @@
  * command replaces on every change, so each build runs in a fresh module
  * graph while the embedded PostgreSQL stays up in the parent.
  *
- * The child talks to the parent over an IPC channel: `{ type: 'ready', url }`
- * once listening. It shuts down gracefully on SIGTERM, and on its own when
- * the channel closes (the parent died).
+ * A child is started ahead of need (a warm standby): it loads the framework,
+ * says `{ type: 'standby' }`, and waits for `{ type: 'go' }` before it
+ * imports the app, so a restart costs only the app's own modules and the
+ * boot. Then it migrates, serves and says `{ type: 'ready', url }`. It shuts
+ * down gracefully on SIGTERM, and on its own when the IPC channel closes (the
+ * parent died).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { binderyPackageRoot } from '../../support/package-root.js';
 
 /** Messages the child sends. */
-export type ChildMessage = { readonly type: 'ready'; readonly url: string };
+export type ChildMessage = { readonly type: 'standby' } | { readonly type: 'ready'; readonly url: string };
 
 /** Options of {@link startAppProcess}. */
 export interface AppProcessOptions {
@@ -31,6 +34,10 @@ export interface AppProcessOptions {
 /** A started app process. */
 export interface AppProcess {
   readonly pid: number;
+  /** Resolves with true once the framework is loaded and the child waits for {@link go}, false when it exited first. */
+  readonly standby: Promise<boolean>;
+  /** Let the child import the app and serve (once {@link standby} resolved). */
+  go(): void;
   /** Resolves with the URL once serving, or with `undefined` when the child exited first. */
   readonly ready: Promise<string | undefined>;
   /** Resolves with the exit code (or the signal's name) once the child exited. */
@@ -61,6 +68,12 @@ export function startAppProcess(options: AppProcessOptions): AppProcess {
       resolve(1);
     });
   });
+  const standby = new Promise<boolean>((resolve) => {
+    child.on('message', (message: ChildMessage) => {
+      if (message?.type === 'standby') resolve(true);
+    });
+    void exited.then(() => resolve(false));
+  });
   const ready = new Promise<string | undefined>((resolve) => {
     child.on('message', (message: ChildMessage) => {
       if (message?.type === 'ready') resolve(message.url);
@@ -70,6 +83,10 @@ export function startAppProcess(options: AppProcessOptions): AppProcess {
   let stopping: Promise<void> | undefined;
   return {
     pid: child.pid ?? -1,
+    standby,
+    go() {
+      if (child.connected) child.send({ type: 'go' });
+    },
     ready,
     exited,
     stop(graceMs = 5000) {
