@@ -3,7 +3,7 @@
  *
  * The command owns the embedded PostgreSQL (when `DATABASE_URL` is unset)
  * and serves the app from a child process that it replaces when `app/`,
- * `views/`, `.env` or `generated/` change; `schema/` changes are
+ * `views/`, `plugins/`, `.env` or `generated/` change; `schema/` changes are
  * regenerated in this process first. A schema error is printed with
  * file:line:column and the last good build keeps serving.
  */
@@ -32,7 +32,7 @@ export class DevCommand extends BinderyCommand {
       Sets up like \`bindery start\` (\`.env\` if missing, regenerate, migrate, serve with the in-process worker), then watches:
 
       - \`schema/\`: regenerates; new migrations are applied when the app restarts. On a schema error the diagnostics are printed with file, line and column, and the last good build keeps serving. A destructive change is refused by the generator and reported; nothing is dropped until you run \`bindery generate --allow-destructive\` yourself.
-      - \`app/\`, \`views/\`, \`.env\` and \`generated/\`: restarts the app process (the embedded PostgreSQL keeps running).
+      - \`app/\`, \`views/\`, \`plugins/\`, \`.env\` and \`generated/\`: restarts the app process (the embedded PostgreSQL keeps running).
 
       SIGINT (Ctrl-C) or SIGTERM stops the app, then the database, and exits 0. \`bindery start\` stays the one-shot, production-like start.
     `,
@@ -50,19 +50,26 @@ export class DevCommand extends BinderyCommand {
     // Standby: load the framework now, the app (fresh code) only when told to go.
     const { startApp } = await import('../../app/start-app.js');
     await import('../../jobs/jobs-runtime.js');
-    const go = new Promise<boolean>((resolve) => {
-      process.on('message', (message: { type?: string }) => { if (message?.type === 'go') resolve(true); });
+    const told = (type: string) => new Promise<boolean>((resolve) => {
+      process.on('message', (message: { type?: string }) => { if (message?.type === type) resolve(true); });
       process.once('disconnect', () => resolve(false));
       process.once('SIGTERM', () => resolve(false));
     });
+    const go = told('go');
+    const serve = told('serve');
     process.on('SIGINT', () => {}); // the dev command stops this process itself
     process.send?.({ type: 'standby' });
     if (!(await go)) {
       process.disconnect?.();
       return 0;
     }
+    // Import the app while the previous process is still stopping; serve once it stopped.
     const env = await this.env();
     const app = await loadApp(this.root, this.app);
+    if (!(await serve)) {
+      process.disconnect?.();
+      return 0;
+    }
     const running = await startApp(app, { env, migrate: true, out: this.out, handleSignals: false });
     await startInProcessWorker(running, this.out, 'bindery dev', false);
     process.send?.({ type: 'ready', url: running.url });
@@ -119,7 +126,7 @@ export class DevCommand extends BinderyCommand {
     }
 
     // The app processes' own progress lines that would repeat on every restart.
-    const repeated = /^(Using the embedded PostgreSQL already running for this project .*|Migrations: nothing to apply\.|Serving \S+ at \S+)$/;
+    const repeated = /^(Using the embedded PostgreSQL already running for this project .*|Migrations: nothing to apply\.|Serving \S+ at \S+|Worker running in this process \(.*\)\.)$/;
     const quiet = (text: string) => text.split(/(?<=\n)/).filter((line) => !repeated.test(line.trimEnd())).join('');
     const spawnChild = () => startAppProcess({ root: this.root, app: this.app, env: childEnv, out: (t) => this.out(quiet(t)), err: this.err });
     let current: AppProcess | undefined;
@@ -129,13 +136,15 @@ export class DevCommand extends BinderyCommand {
     const launch = async (): Promise<boolean> => {
       const next = standby ?? spawnChild();
       standby = undefined;
-      const [, warm] = await Promise.all([current?.stop(), next.standby]);
+      // The next process imports the app while the current one stops; it listens once the port is free.
+      const warming = next.standby.then((warm) => { if (warm) next.go(); return warm; });
+      const [, warm] = await Promise.all([current?.stop(), warming]);
       current = next;
       if (!warm) {
         this.err(`The app process stopped while loading bindery (exit ${await next.exited}).\n`);
         return false;
       }
-      next.go();
+      next.serve();
       const ready = await next.ready;
       standby = spawnChild();
       if (ready === undefined) {
@@ -152,7 +161,7 @@ export class DevCommand extends BinderyCommand {
     const startedAt = Date.now();
     await launch();
     const shown = (dirs: string[]) => dirs.filter((d) => existsSync(join(this.root, d)));
-    const watched = shown(['schema', 'app', 'views', 'generated']);
+    const watched = shown(['schema', 'app', 'views', 'plugins', 'generated']);
     this.out(`bindery dev: ${url ?? 'app not running'} (ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s); watching ${watched.map((d) => `${d}/`).join(', ')}. Ctrl-C stops.\n`);
 
     const onChange = async (batch: ChangeBatch): Promise<void> => {

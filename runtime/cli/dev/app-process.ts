@@ -6,8 +6,9 @@
  *
  * A child is started ahead of need (a warm standby): it loads the framework,
  * says `{ type: 'standby' }`, and waits for `{ type: 'go' }` before it
- * imports the app, so a restart costs only the app's own modules and the
- * boot. Then it migrates, serves and says `{ type: 'ready', url }`. It shuts
+ * imports the app (while the previous process is still stopping), then for
+ * `{ type: 'serve' }` (the port is free), so a restart costs little more
+ * than the boot. Then it migrates, serves and says `{ type: 'ready', url }`. It shuts
  * down gracefully on SIGTERM, and on its own when the IPC channel closes (the
  * parent died).
  */
@@ -36,8 +37,10 @@ export interface AppProcess {
   readonly pid: number;
   /** Resolves with true once the framework is loaded and the child waits for {@link go}, false when it exited first. */
   readonly standby: Promise<boolean>;
-  /** Let the child import the app and serve (once {@link standby} resolved). */
+  /** Let the child import the app (once {@link standby} resolved). */
   go(): void;
+  /** Let the child serve (after {@link go}, once the port is free). */
+  serve(): void;
   /** Resolves with the URL once serving, or with `undefined` when the child exited first. */
   readonly ready: Promise<string | undefined>;
   /** Resolves with the exit code (or the signal's name) once the child exited. */
@@ -86,6 +89,9 @@ export function startAppProcess(options: AppProcessOptions): AppProcess {
     standby,
     go() {
       if (child.connected) child.send({ type: 'go' });
+    },
+    serve() {
+      if (child.connected) child.send({ type: 'serve' });
     },
     ready,
     exited,
