@@ -2,11 +2,12 @@
  * `bindery dev` (docs/cli.md "bindery dev") on a small app in a temporary
  * folder: it serves; a handler edit is served after a restart; a route added
  * to the schema is served after regeneration; a schema error is printed with
- * file:line:column while the last good build keeps answering; SIGTERM stops
+ * file:line:column while the last good build keeps answering; a destructive
+ * change is refused with what to run; SIGTERM stops
  * the app process and the embedded PostgreSQL and exits 0.
  */
 import { spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -137,6 +138,14 @@ describe('bindery dev', () => {
       expect(out.slice(mark)).toMatch(/schema\/notes\.yaml:\d+:\d+/);
       expect(await get(`${url}/notes/count`)).toEqual({ status: 200, body: { id: 42, title: 'count' } });
       expect(await get(`${url}/notes`)).toEqual({ status: 200, body: [{ id: 1, title: 'second' }] });
+
+      // A destructive change (dropping notes.title) is refused with what to run; nothing is dropped.
+      const before = out.length;
+      await writeFile(join(root, 'schema/notes.yaml'), (SCHEMA + COUNT_ROUTE).replace(/^ {6}title:.*\n/m, ''));
+      await until('the destructive refusal', () => (out.slice(before).includes('still serving the last good build') ? true : undefined));
+      expect(out.slice(before)).toContain('bindery generate --allow-destructive');
+      expect(await readdir(join(root, 'generated/migrations'))).toHaveLength(1);
+      expect((await get(`${url}/notes`))?.status).toBe(200);
 
       // SIGTERM: exit 0, and the app process and the embedded PostgreSQL are gone.
       const pids = await appAndDatabasePids(root, url);
