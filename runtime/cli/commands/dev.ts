@@ -1,5 +1,5 @@
 /**
- * `bindery dev`: the development loop (docs/cli.md "bindery dev").
+ * `bindery dev`: the development loop (docs/cli.md "dev — the development loop").
  *
  * The command owns the embedded PostgreSQL (when `DATABASE_URL` is unset)
  * and serves the app from a child process that it replaces when `app/`,

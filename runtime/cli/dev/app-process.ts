@@ -1,5 +1,5 @@
 /**
- * The app process of `bindery dev` (docs/cli.md "bindery dev"): the app is
+ * The app process of `bindery dev` (docs/cli.md "dev — the development loop"): the app is
  * served by a child process (`bindery dev --serve-child`) that the dev
  * command replaces on every change, so each build runs in a fresh module
  * graph while the embedded PostgreSQL stays up in the parent.

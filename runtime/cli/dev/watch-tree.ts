@@ -1,10 +1,10 @@
 /**
- * Watching project folders for `bindery dev` (docs/cli.md "bindery dev"):
+ * Watching project folders for `bindery dev` (docs/cli.md "dev — the development loop"):
  * `node:fs` `watch` with `recursive: true`, with bursts of events (an
  * editor's save, a `git checkout`) gathered into one callback.
  */
 import { watch, type FSWatcher } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 
 /** One gathered burst: the changed paths, relative to the project root, sorted. */
 export type ChangeBatch = readonly string[];
@@ -90,6 +90,3 @@ export function watchTree(options: WatchTreeOptions): TreeWatch {
     },
   };
 }
-
-/** `path` relative to `root`, with forward slashes. */
-export const relativePath = (root: string, path: string): string => relative(root, path).split('\\').join('/');

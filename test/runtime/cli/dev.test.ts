@@ -1,5 +1,5 @@
 /**
- * `bindery dev` (docs/cli.md "bindery dev") on a small app in a temporary
+ * `bindery dev` (docs/cli.md "dev — the development loop") on a small app in a temporary
  * folder: it serves; a handler edit is served after a restart; a route added
  * to the schema is served after regeneration; a schema error is printed with
  * file:line:column while the last good build keeps answering; a destructive
