@@ -2,7 +2,7 @@
  * One PostgreSQL server for a whole test run (docs/testing.md): an embedded
  * PostgreSQL in a temporary folder, for a vitest global setup.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../db/embedded/index.js';
@@ -36,6 +36,8 @@ export async function startTestServer(): Promise<TestServer> {
     return { url: external, embedded: false, stop: async () => {} };
   }
   const dir = await mkdtemp(join(tmpdir(), 'bindery-test-pg-'));
+  // mkdtemp makes it 700; run as root, the server runs as "postgres" and must enter it (the data folder inside stays 700).
+  await chmod(dir, 0o711);
   const server = await startEmbeddedPostgres({ dataDir: join(dir, 'data') });
   const url = server.url();
   process.env['BINDERY_TEST_DATABASE_URL'] = url;

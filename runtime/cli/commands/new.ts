@@ -137,6 +137,7 @@ export async function writeNewProject(dir: string, options: NewProjectOptions): 
   const values: Record<string, string> = {
     name: options.name,
     kyselyRange: range('kysely'),
+    ajvRange: range('ajv'),
     typescriptRange: range('typescript'),
     vitestRange: range('vitest'),
     typesNodeRange: range('@types/node'),
