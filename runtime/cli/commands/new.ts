@@ -164,6 +164,13 @@ export async function writeNewProject(dir: string, options: NewProjectOptions): 
   await writeFile(join(dir, 'app', 'handlers', 'index.ts'), handlersIndexSource(options), { flag: 'wx' });
   files.push('app/main.ts', 'app/handlers/index.ts');
   await chmod(join(dir, '.ci', 'run'), 0o755);
+  // Every setting documented, the same text \`npm start\` turns into \`.env\` (with a fresh APP_KEY).
+  const { projectSettings } = await import('../env-setup.js');
+  const { renderEnvFile } = await import('../../config/env-example.js');
+  const definitions = await projectSettings(dir);
+  const title = `Settings of ${options.name}: copy to .env (or let "npm start" do it) and adjust.\nReal environment variables win over .env. An empty value counts as unset.\nWithout DATABASE_URL, "npm start" runs an embedded PostgreSQL under .data/.`;
+  await writeFile(join(dir, '.env.example'), definitions.map((d, i) => renderEnvFile(d, i === 0 ? { title } : {})).join('\n'), { flag: 'wx' });
+  files.push('.env.example');
   const { generate } = await import('../../../generator/index.js');
   const result = await generate({ root: dir });
   return { files: files.sort(), generated: result };
