@@ -1,0 +1,117 @@
+/**
+ * `bindery new <dir>`: the refusals write nothing; a new project has its
+ * files, an up-to-date generated/, and type-checks against this repository's
+ * package (node_modules/bindery linked to the repository, as a `file:`
+ * install does). The install from a packed tarball is checked by hand
+ * (docs/getting-started.md).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url)).replace(/\/$/, '');
+const run = promisify(execFile);
+
+let base: string;
+beforeAll(async () => { base = await mkdtemp(join(tmpdir(), 'bindery-new-')); });
+afterAll(async () => { await rm(base, { recursive: true, force: true }); });
+
+/** Link the packages the project needs to this repository's (bindery itself included). */
+async function linkModules(project: string): Promise<void> {
+  await mkdir(join(project, 'node_modules'), { recursive: true });
+  await symlink(REPO, join(project, 'node_modules', 'bindery'));
+  for (const pkg of ['ajv', 'kysely', '@types', 'typescript', 'vitest']) await symlink(join(REPO, 'node_modules', pkg), join(project, 'node_modules', pkg));
+}
+
+async function typecheck(project: string): Promise<string> {
+  const r = await run(join(REPO, 'node_modules/.bin/tsc'), ['--noEmit', '-p', project, '--customConditions', 'bindery-source']).catch((e: { stdout: string }) => e);
+  return r.stdout;
+}
+
+describe('bindery new: refusals (exit 2, nothing written)', () => {
+  it('refuses a non-empty directory', async () => {
+    const dir = join(base, 'full');
+    await mkdir(dir);
+    await writeFile(join(dir, 'keep.txt'), 'mine');
+    const r = await runCli(['new', dir], { cwd: base });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('is not empty (keep.txt)');
+    expect(r.stderr).toContain('nothing written');
+    expect(await readdir(dir)).toEqual(['keep.txt']);
+  });
+
+  it('refuses a name that is not a valid npm package name', async () => {
+    const r = await runCli(['new', 'My App'], { cwd: base });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('"My App" is not a valid npm package name');
+    expect(existsSync(join(base, 'My App'))).toBe(false);
+    const named = await runCli(['new', 'ok-dir', '--name', '.hidden'], { cwd: base });
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain('".hidden" is not a valid npm package name');
+    expect(existsSync(join(base, 'ok-dir'))).toBe(false);
+  });
+
+  it('refuses an unknown option', async () => {
+    const r = await runCli(['new', 'opt-app', '--no-such-thing'], { cwd: base });
+    expect(r.code).toBe(2);
+    expect(`${r.stdout}${r.stderr}`).toMatch(/Unsupported option|unknown/i);
+    expect(existsSync(join(base, 'opt-app'))).toBe(false);
+  });
+});
+
+describe('bindery new: a project', () => {
+  it('writes the starter with every option, generated/ up to date, type-checking', async () => {
+    const dir = join(base, 'my-app');
+    const r = await runCli(['new', 'my-app'], { cwd: base });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Next steps:\n  cd my-app\n  npm install\n  npm start');
+
+    for (const file of [
+      'package.json', 'tsconfig.json', 'vitest.config.ts', 'README.md', '.env.example', '.gitignore', '.ci/run',
+      'schema/notes.yaml', 'schema/accounts.yaml', 'app/main.ts', 'app/handlers/index.ts', 'app/handlers/notes.ts',
+      'app/handlers/accounts.ts', 'app/auth/users.ts', 'app/views/notes/new.eta', 'app/views/layouts/main.eta',
+      'test/notes.test.ts', 'test/accounts.test.ts', 'test/global-setup.ts',
+      'generated/routes.ts', 'generated/handlers.ts', 'generated/types.ts', 'generated/audit.ts',
+    ]) expect(existsSync(join(dir, file)), file).toBe(true);
+    expect(statSync(join(dir, '.ci/run')).mode & 0o111).not.toBe(0);
+    expect((await readdir(join(dir, 'generated/migrations'))).length).toBeGreaterThan(0);
+
+    const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { name: string; dependencies: Record<string, string>; scripts: Record<string, string> };
+    expect(pkg.name).toBe('my-app');
+    expect(pkg.dependencies['bindery']).toBe(`file:${REPO}`);
+    expect(pkg.scripts['test']).toContain('vitest run');
+    const main = await readFile(join(dir, 'app/main.ts'), 'utf8');
+    for (const step of ['audit({ tracked: trackedResources })', 'cache()', 'session()', 'auth({ users:', 'jobs()']) expect(main).toContain(step);
+    expect(await readFile(join(dir, '.env.example'), 'utf8')).toMatch(/^APP_KEY=$/m);
+    expect(await readFile(join(dir, 'README.md'), 'utf8')).toContain('npm install && npm start');
+
+    const check = await runCli(['generate', '--check'], { cwd: dir });
+    expect(check.stdout).toContain('generated/ is up to date.');
+    expect(check.code).toBe(0);
+    await linkModules(dir);
+    expect(await typecheck(dir)).toBe('');
+  });
+
+  it('leaves out accounts, audit and jobs when asked, and takes --bindery as given', async () => {
+    const dir = join(base, 'lean');
+    const r = await runCli(['new', dir, '--no-accounts', '--no-audit', '--no-jobs', '--bindery', '^0.3.0'], { cwd: base });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    for (const file of ['schema/accounts.yaml', 'app/auth/users.ts', 'app/handlers/accounts.ts', 'test/accounts.test.ts', 'generated/audit.ts']) expect(existsSync(join(dir, file)), file).toBe(false);
+    const main = await readFile(join(dir, 'app/main.ts'), 'utf8');
+    expect(main).toContain('session()');
+    for (const step of ['audit(', 'cache()', 'auth(', 'jobs()']) expect(main).not.toContain(step);
+    expect(await readFile(join(dir, 'app/handlers/notes.ts'), 'utf8')).not.toContain('models.Note');
+    const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(pkg.dependencies['bindery']).toBe('^0.3.0');
+    await linkModules(dir);
+    expect(await typecheck(dir)).toBe('');
+  });
+});
