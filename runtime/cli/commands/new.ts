@@ -235,6 +235,8 @@ export class NewCommand extends BinderyCommand {
     const shown = relative(this.root, dir) || '.';
     const cd = shown.startsWith('..') || shown === dir ? dir : shown;
     this.out(`Created ${name} in ${dir} (${written.files.length} files, generated/ with ${written.generated.changed.length} files).\n`);
+    const unbuilt = this.bindery === undefined && !existsSync(join(binderyPackageRoot(), 'dist'));
+    if (unbuilt) this.err(`Note: ${binderyPackageRoot()} has no dist/ yet; run "npm run build" there before "npm install" in the new project (a file: install uses the compiled package).\n`);
     this.out(`bindery: ${spec}\n\nNext steps:\n  cd ${cd}\n  npm install\n  npm start        # http://localhost:3000/notes (embedded PostgreSQL)\n  npm test\n\nSee README.md, and docs/getting-started.md in the bindery package.\n`);
     return 0;
   }
