@@ -1,5 +1,5 @@
 /**
- * `bindery start`: what `npm start` runs (issue 2 item 7; docs/cli.md).
+ * `bindery start`: what `npm start` runs (docs/cli.md).
  */
 import { Command, Option } from 'clipanion';
 import { BinderyCommand } from '../base-command.js';

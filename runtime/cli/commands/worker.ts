@@ -1,5 +1,5 @@
 /**
- * `bindery worker` (issue 6 item 1; docs/jobs.md "Running jobs"; docs/cli.md).
+ * `bindery worker` (docs/jobs.md "Running jobs"; docs/cli.md).
  */
 import { Command, Option, UsageError } from 'clipanion';
 import { BinderyCommand } from '../base-command.js';
