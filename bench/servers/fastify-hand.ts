@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { listenForBench } from './listen.js';
+import { noteSchema } from './note-rules.js';
 
 const bare = process.env.BENCH_BARE === '1';
 const VALID_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -30,21 +31,12 @@ const SECURITY_HEADERS = {
   'strict-transport-security': 'max-age=31536000; includeSubDomains',
 };
 
-const bodySchema = {
-  type: 'object',
-  required: ['title'],
-  properties: {
-    title: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' },
-    body: { type: 'string', maxLength: 10000 },
-    tags: { type: 'array', maxItems: 5, uniqueItems: true, items: { type: 'string', pattern: '^[\\p{L}\\p{M}\\p{N}_-]+$' } },
-  },
-} as const;
 
 interface NoteBody { title: string; body?: string; tags?: string[] }
 
 let nextId = 1;
 
-app.post<{ Body: NoteBody }>('/notes', { schema: { body: bodySchema } }, async (request, reply) => {
+app.post<{ Body: NoteBody }>('/notes', { schema: { body: noteSchema } }, async (request, reply) => {
   if (!bare) reply.header('x-request-id', request.id).headers(SECURITY_HEADERS);
   const { title, body = '', tags = [] } = request.body;
   if (title.replace(/\s+/g, '').toLowerCase() === 'untitled') {

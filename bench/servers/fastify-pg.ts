@@ -7,19 +7,11 @@
  */
 import Fastify, { type FastifyReply } from 'fastify';
 import { listenForBench } from './listen.js';
+import { noteSchema } from './note-rules.js';
 import { createNote, invalid, listNotes, requestId, SECURITY_HEADERS, showDocument, untitled, type NoteInput } from './peer-work.js';
 
 const app = Fastify({ logger: false, genReqId: (req) => requestId(req.headers['x-request-id']), ajv: { customOptions: { allErrors: true } } });
 
-const noteSchema = {
-  type: 'object',
-  required: ['title'],
-  properties: {
-    title: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' },
-    body: { type: 'string', maxLength: 10000 },
-    tags: { type: 'array', maxItems: 5, uniqueItems: true, items: { type: 'string', pattern: '^[\\p{L}\\p{M}\\p{N}_-]+$' } },
-  },
-} as const;
 
 /** bindery's message for the first failed rule of each field. */
 function fieldErrors(errors: ReadonlyArray<{ instancePath: string; keyword: string; params: Record<string, unknown> }>): Record<string, string> {

@@ -5,26 +5,10 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import { listenForBench } from './listen.js';
+import { checkNote } from './note-rules.js';
 import { createNote, invalid, listNotes, requestId, SECURITY_HEADERS, showDocument, untitled, type NoteInput } from './peer-work.js';
 
-const ALPHA_DASH = /^[\p{L}\p{M}\p{N}_-]+$/u;
 
-function check(input: unknown): Record<string, string> | null {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return { _: 'The body must be a JSON object.' };
-  const o = input as Record<string, unknown>;
-  const errors: Record<string, string> = {};
-  if (typeof o.title !== 'string' || !/\S/.test(o.title)) errors.title = 'The title field is required.';
-  else if ([...o.title].length > 200) errors.title = 'The title field must not be greater than 200 characters.';
-  if (o.body !== undefined && (typeof o.body !== 'string' || [...o.body].length > 10000)) errors.body = 'The body field must not be greater than 10000 characters.';
-  if (o.tags !== undefined) {
-    const tags = o.tags;
-    if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string')) errors.tags = 'The tags field must be an array of strings.';
-    else if (tags.length > 5) errors.tags = 'The tags field must not have more than 5 items.';
-    else if (new Set(tags).size !== tags.length) errors.tags = 'The tags field has a duplicate value.';
-    else if (tags.some((t) => !ALPHA_DASH.test(t as string))) errors.tags = 'The tags field must only contain letters, numbers, dashes, and underscores.';
-  }
-  return Object.keys(errors).length > 0 ? errors : null;
-}
 
 function send(res: ServerResponse, status: number, rid: string, type: string, body: string, extra?: Record<string, string>): void {
   res.writeHead(status, { 'x-request-id': rid, ...SECURITY_HEADERS, ...extra, 'content-type': type, 'content-length': Buffer.byteLength(body) });
@@ -45,7 +29,7 @@ const server = createServer((req, res) => {
     req.on('end', () => {
       let input: unknown;
       try { input = JSON.parse(Buffer.concat(chunks).toString('utf8')); } catch { send(res, 400, rid, PROBLEM_TYPE, '{}'); return; }
-      const errors = check(input) ?? untitled(input as NoteInput);
+      const errors = checkNote(input) ?? untitled(input as NoteInput);
       if (errors !== null) { send(res, 422, rid, PROBLEM_TYPE, invalid(errors, rid)); return; }
       createNote(input as NoteInput).then(({ json, location }) => send(res, 201, rid, JSON_TYPE, json, { location }), (err) => fail(res, rid, err));
     });
