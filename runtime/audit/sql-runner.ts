@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type pg from 'pg';
-import { asUnavailable } from '../db/unavailable.js';
+import { asUnavailable, rethrowUnavailable } from '../db/unavailable.js';
 
 /** Rows and affected-row count of one statement. */
 export interface StatementResult<R> {
@@ -98,11 +98,6 @@ export async function runTransaction<T>(target: WriteTarget, fn: (runner: Runner
   } finally {
     client.release(broken);
   }
-}
-
-/** A lost connection on the pool answers 503 like every other query (docs/database.md "Lost connections"). */
-function rethrowUnavailable(error: unknown): never {
-  throw asUnavailable(error);
 }
 
 let savepoints = 0;

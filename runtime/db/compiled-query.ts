@@ -8,7 +8,7 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import { createQueryId } from 'kysely';
 import type pg from 'pg';
-import { asUnavailable } from './unavailable.js';
+import { rethrowUnavailable } from './unavailable.js';
 
 /** The pg pool under each Kysely instance made by `connectDatabase` (transactions are not in it). */
 const pools = new WeakMap<Kysely<any>, pg.Pool>();
@@ -79,7 +79,3 @@ function compile<A extends unknown[]>(db: Kysely<any>, build: (db: Kysely<any>, 
   return { compiled, slots, pool: pools.get(db) };
 }
 
-/** A lost connection on the direct pool path answers 503 like every other query (docs/database.md "Lost connections"). */
-function rethrowUnavailable(error: unknown): never {
-  throw asUnavailable(error);
-}

@@ -8,7 +8,7 @@ import { registerPool } from './compiled-query.js';
 import { DatabaseUnreachableError } from './errors.js';
 import { redactUrl } from './redact-url.js';
 import { binderyTypes } from './type-parsers.js';
-import { asUnavailable, isConnectionFailure } from './unavailable.js';
+import { isConnectionFailure, rethrowUnavailable } from './unavailable.js';
 
 /** An open database: Kysely for queries, the pool for raw access (migrator, jobs). */
 export interface Database<DB = any> {
@@ -112,12 +112,9 @@ function unavailableAware(pool: pg.Pool): PostgresPool {
   // error reaches the query before the socket closes; released without the
   // error, the client would look healthy and fail the next query too.)
   const broken = new WeakSet<pg.PoolClient>();
-  const fail = (error: unknown): never => {
-    throw asUnavailable(error);
-  };
   return {
     async connect() {
-      const client = await pool.connect().catch(fail);
+      const client = await pool.connect().catch(rethrowUnavailable);
       let facade = wrapped.get(client);
       if (facade === undefined) {
         facade = {
@@ -125,7 +122,7 @@ function unavailableAware(pool: pg.Pool): PostgresPool {
             if (typeof text !== 'string') return client.query(text as any); // a cursor (streaming): returned as is
             return client.query(text, parameters as unknown[]).catch((error: unknown) => {
               if (isConnectionFailure(error)) broken.add(client);
-              return fail(error);
+              return rethrowUnavailable(error);
             });
           }) as PostgresPoolClient['query'],
           release: () => client.release(broken.has(client) || undefined),

@@ -59,3 +59,12 @@ export function isConnectionFailure(error: unknown): boolean {
 export function asUnavailable(error: unknown): unknown {
   return error instanceof DatabaseUnavailableError || !isConnectionFailure(error) ? error : new DatabaseUnavailableError(error);
 }
+
+/**
+ * Rethrows `error` as {@link asUnavailable} gives it: for `.catch()` on a
+ * query run outside Kysely's pool facade (compiled queries, the audit log's
+ * own pool writes), so a lost connection answers 503 there too. Always throws.
+ */
+export function rethrowUnavailable(error: unknown): never {
+  throw asUnavailable(error);
+}
