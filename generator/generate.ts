@@ -6,7 +6,7 @@ import { Diagnostics, type SchemaDiagnostic } from './diagnostics.js';
 import type { EmitContext, GeneratedFile } from './emit/context.js';
 import { readProjectConfig } from './load/project-config.js';
 import { applyComparison, compareTree, diffText } from './write/compare.js';
-import { readTree } from './write/disk-tree.js';
+import { lazyTree } from './write/disk-tree.js';
 import { headerText } from './write/header.js';
 import { inputsKey, recordMatches, recordPath, saveRecord } from './write/run-record.js';
 import { writeTree } from './write/write-tree.js';
@@ -80,7 +80,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const runtime = options.runtimePackage ?? 'bindery';
   const augmentServices = options.augmentServices ?? !project.isPlugin;
   const allowDestructive = options.allowDestructive ?? false;
-  const disk = await readTree(outDir);
+  const disk = await lazyTree(outDir);
 
   // Nothing changed since the last successful run: the output is what it was.
   const record = options.useRecord === false || options.rebuildSnapshot === true || diagnostics.any ? null : await recordPath(root, outDir);

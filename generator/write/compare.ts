@@ -4,7 +4,7 @@
  */
 import { createTwoFilesPatch } from 'diff';
 import type { GeneratedFile } from '../emit/context.js';
-import type { FileTree } from './disk-tree.js';
+import { overlayTree, type FileTree } from './disk-tree.js';
 
 /**
  * Files bigger than this (characters, old and new together) get a summary
@@ -33,12 +33,9 @@ export function compareTree(files: readonly GeneratedFile[], disk: FileTree): Co
   };
 }
 
-/** The tree as it is once `comparison` is applied to `disk`. */
+/** The tree as it is once `comparison` is applied to `disk` (lazy when `disk` is: see `lazyTree`). */
 export function applyComparison(disk: FileTree, comparison: Comparison): FileTree {
-  const tree = new Map(disk);
-  for (const file of comparison.write) tree.set(file.path, file.content);
-  for (const path of comparison.remove) tree.delete(path);
-  return tree;
+  return overlayTree(disk, new Map(comparison.write.map((f) => [f.path, f.content])), comparison.remove);
 }
 
 /**
