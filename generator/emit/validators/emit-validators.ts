@@ -40,11 +40,13 @@ export function emitValidators(ctx: EmitContext): GeneratedFile {
   const ajv = new Ajv({ allErrors: true, strictTypes: false, code: { source: true, esm: true, lines: true } });
   addFormats(ajv);
   const head = `// ${ctx.header}\n// @ts-nocheck\n`;
-  const chunks: { code: string; exports: string[] }[] = [];
   // Routes with the same rules share one compilation (ajv's code depends only
-  // on the schema): its code without the export line is the same for each of
-  // them, so it is scanned for ajv's names once and only the renaming differs.
-  const compiled = new Map<string, { template: string[]; validate: string }>();
+  // on the schema): it is compiled, formatted and scanned for ajv's names
+  // once; each route only fills in its own names.
+  const compiled = new Map<string, number>();
+  const codes: string[] = [];
+  const validates: string[] = [];
+  const uses: { name: string; doc: string; compilation: number }[] = [];
   for (const route of ctx.model.routes) {
     const schema = validatorSchema(route);
     if (!schema) continue;
@@ -52,31 +54,43 @@ export function emitValidators(ctx: EmitContext): GeneratedFile {
     const keys = route.input.filter((f) => f.rules.length > 0).map((f) => f.key);
     const doc = `Validates the input of route \`${route.name}\` (${route.method} ${route.path}): ${keys.join(', ')}.`;
     const json = JSON.stringify(schema);
-    let same = compiled.get(json);
-    if (same === undefined) {
+    let compilation = compiled.get(json);
+    if (compilation === undefined) {
       ajv.addSchema(schema, name);
       const raw = standaloneCode(ajv, { [name]: name }).replace(/^"use strict";\n?/, '');
       const exportLine = new RegExp(`^export const ${name} = (validate\\d+);\\n`, 'm');
       const match = exportLine.exec(raw);
       if (!match) throw new Error(`bindery: ajv standalone output has no export line for ${name}; the ajv version may have changed its output format`);
-      same = { template: identifierTemplate(raw.replace(exportLine, '').trim(), (id) => AJV_NAME.test(id)), validate: match[1]! };
-      compiled.set(json, same);
+      compilation = codes.length;
+      codes.push(raw.replace(exportLine, '').trim());
+      validates.push(match[1]!);
+      compiled.set(json, compilation);
     }
-    const renamed = localNames(name);
-    const code = fillTemplate(same.template, renamed);
-    chunks.push({ code, exports: [`/** ${doc} */`, `export const ${name}: CompiledValidator = ${renamed(same.validate)!};`] });
+    uses.push({ name, doc, compilation });
   }
-  if (chunks.length === 0) return { path: 'validators.ts', content: `${head}export {};\n` };
+  if (uses.length === 0) return { path: 'validators.ts', content: `${head}export {};\n` };
 
-  // Format all the code at once, then put each route's export after its code (formatting keeps the line count).
-  const formatted = formatAjvCode(chunks.map((c) => c.code).join('\n\n')).split('\n');
-  const body: string[] = [];
+  // Format every compilation's code at once (formatting changes only the
+  // spaces between tokens and keeps the line count; a name is a name, so
+  // formatting before renaming gives the same text as after), then cut it
+  // back into one template per compilation.
+  const formatted = formatAjvCode(codes.join('\n\n')).split('\n');
+  const templates: string[][] = [];
   let line = 0;
-  for (const chunk of chunks) {
-    const count = chunk.code.split('\n').length;
-    if (body.length > 0) body.push('');
-    body.push(...formatted.slice(line, line + count), ...chunk.exports);
+  for (const code of codes) {
+    const count = code.split('\n').length;
+    templates.push(identifierTemplate(formatted.slice(line, line + count).join('\n'), (id) => AJV_NAME.test(id)));
     line += count + 1;
+  }
+  const body: string[] = [];
+  for (const { name, doc, compilation } of uses) {
+    const renamed = localNames(name);
+    if (body.length > 0) body.push('');
+    body.push(
+      fillTemplate(templates[compilation]!, renamed),
+      `/** ${doc} */`,
+      `export const ${name}: CompiledValidator = ${renamed(validates[compilation]!)!};`,
+    );
   }
   const content = [
     "import { createRequire } from 'node:module';",

@@ -32,8 +32,8 @@ interface Line {
 
 const OPEN = new Set(['{', '(', '[']);
 const CLOSE = new Set(['}', ')', ']']);
-/** A JSON schema constant: `const <route>_schema = {…};` (ajv writes them with `JSON.stringify`). */
-const SCHEMA_LINE = /^const [\w$]+_schema\d* = (\{.*\});$/;
+/** A JSON schema constant: `const schema12 = {…};` or, renamed, `const <route>_schema = {…};` (ajv writes them with `JSON.stringify`). */
+const SCHEMA_LINE = /^const (?:[\w$]+_)?schema\d* = (\{.*\});$/;
 
 /**
  * The formatted code (two-space indentation, the TypeScript formatter's
