@@ -6,6 +6,7 @@ import type { CompiledValidator } from 'bindery/routing';
 // ajv standalone code calls require() for format and helper functions.
 const require = createRequire(import.meta.url);
 
+// fingerprint: e41a825a68229ff81f2a20a529af6810
 const linksForgot_schema = { "properties": { "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "format": "email" }, { "maxLength": 255 }] } }, "required": ["email"] };
 const linksForgot_pattern = new RegExp("\\S", "u");
 const linksForgot_formats = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
@@ -81,6 +82,7 @@ function linksForgot_validate(data, { instancePath = "", parentData, parentDataP
 /** Validates the input of route `links.forgot` (POST /forgot-password): email. */
 export const linksForgot: CompiledValidator = linksForgot_validate;
 
+// fingerprint: b0103536b6dd6b118037a58164c83faa
 const linksReset_schema = { "properties": { "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "minLength": 8 }, { "maxLength": 255 }, {}] } }, "required": ["password"] };
 const linksReset_pattern = new RegExp("\\S", "u");
 const linksReset_func = require("ajv/dist/runtime/ucs2length").default;
@@ -155,6 +157,7 @@ function linksReset_validate(data, { instancePath = "", parentData, parentDataPr
 /** Validates the input of route `links.reset` (POST /reset-password): password. */
 export const linksReset: CompiledValidator = linksReset_validate;
 
+// fingerprint: b929f8543f2a08219786a2b19e2ec111
 const accountsRegister_schema = { "properties": { "name": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "format": "email" }, { "maxLength": 255 }] }, "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "minLength": 8 }, { "maxLength": 255 }, {}] } }, "required": ["name", "email", "password"] };
 const accountsRegister_pattern = new RegExp("\\S", "u");
 const accountsRegister_func = require("ajv/dist/runtime/ucs2length").default;
@@ -336,6 +339,7 @@ function accountsRegister_validate(data, { instancePath = "", parentData, parent
 /** Validates the input of route `accounts.register` (POST /register): name, email, password. */
 export const accountsRegister: CompiledValidator = accountsRegister_validate;
 
+// fingerprint: 50470f6d92d4cdd0f63aa6a029f40e85
 const accountsLogin_schema = { "properties": { "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 1000 }] } }, "required": ["email", "password"] };
 const accountsLogin_pattern = new RegExp("\\S", "u");
 const accountsLogin_func = require("ajv/dist/runtime/ucs2length").default;
@@ -445,6 +449,7 @@ function accountsLogin_validate(data, { instancePath = "", parentData, parentDat
 /** Validates the input of route `accounts.login` (POST /login): email, password. */
 export const accountsLogin: CompiledValidator = accountsLogin_validate;
 
+// fingerprint: 39ffc28bc5d6e680ce37dc7655f85ff6
 const documentsCreate_schema = { "properties": { "slug": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }, { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" }] }, "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "body": { "allOf": [{ "maxLength": 100000 }] }, "status": { "allOf": [{ "enum": ["draft", "published", "archived"] }] } }, "required": ["slug", "title"] };
 const documentsCreate_pattern = new RegExp("\\S", "u");
 const documentsCreate_pattern2 = new RegExp("^[\\p{L}\\p{M}\\p{N}_-]+$", "u");
@@ -595,6 +600,7 @@ function documentsCreate_validate(data, { instancePath = "", parentData, parentD
 /** Validates the input of route `documents.create` (POST /api/documents): slug, title, body, status. */
 export const documentsCreate: CompiledValidator = documentsCreate_validate;
 
+// fingerprint: 32f5310089512d93055ecde6ab6713d6
 const documentsUpdate_schema = { "properties": { "title": { "allOf": [{ "allOf": [{ "minLength": 1 }, { "maxLength": 255 }] }] }, "body": { "allOf": [{ "maxLength": 100000 }] }, "status": { "allOf": [{ "enum": ["draft", "published", "archived"] }] } } };
 const documentsUpdate_func = require("ajv/dist/runtime/ucs2length").default;
 
@@ -664,6 +670,7 @@ function documentsUpdate_validate(data, { instancePath = "", parentData, parentD
 /** Validates the input of route `documents.update` (PATCH /api/documents/{id}): title, body, status. */
 export const documentsUpdate: CompiledValidator = documentsUpdate_validate;
 
+// fingerprint: 1308e76dc89ba7e2eb6b420ed14a241c
 const notesCreate_schema = { "properties": { "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 200 }] }, "body": { "allOf": [{ "maxLength": 10000 }] }, "tags": { "allOf": [{ "maxItems": 5 }, { "uniqueItems": true }, { "items": { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" } }] } }, "required": ["title"] };
 const notesCreate_pattern = new RegExp("\\S", "u");
 const notesCreate_pattern2 = new RegExp("^[\\p{L}\\p{M}\\p{N}_-]+$", "u");
@@ -798,6 +805,7 @@ function notesCreate_validate(data, { instancePath = "", parentData, parentDataP
 /** Validates the input of route `notes.create` (POST /notes): title, body, tags. */
 export const notesCreate: CompiledValidator = notesCreate_validate;
 
+// fingerprint: 588970fe65665a92ef1f65fd73e1dfdd
 const notesList_schema = { "properties": { "limit": { "allOf": [{ "minimum": 0 }, { "maximum": 100 }] } } };
 
 function notesList_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -838,6 +846,7 @@ function notesList_validate(data, { instancePath = "", parentData, parentDataPro
 /** Validates the input of route `notes.list` (GET /notes): limit. */
 export const notesList: CompiledValidator = notesList_validate;
 
+// fingerprint: 97e4376881014c9de261a959859e4b91
 const tokensCreate_schema = { "properties": { "name": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }] } }, "required": ["name"] };
 const tokensCreate_pattern = new RegExp("\\S", "u");
 const tokensCreate_func = require("ajv/dist/runtime/ucs2length").default;

@@ -96,7 +96,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   if (!model) return failed(diagnostics);
 
   const ctx: EmitContext = { model, header: headerText(posix(relative(root, schemaDir))), runtime, augmentServices };
-  const generated: GeneratedFile[] | null = emit.emitAll(ctx, { outName, disk, plugins: project.plugins, allowDestructive, rebuildSnapshot: options.rebuildSnapshot ?? false }, diagnostics);
+  const generated: GeneratedFile[] | null = emit.emitAll(ctx, { outName, disk, plugins: project.plugins, allowDestructive, rebuildSnapshot: options.rebuildSnapshot ?? false, check: options.check ?? false }, diagnostics);
   if (!generated) return failed(diagnostics);
   const comparison = compareTree(generated, disk);
   const changed = [...comparison.write.map((f) => f.path), ...comparison.remove].sort().map((p) => `${outName}/${p}`);

@@ -28,6 +28,8 @@ export interface EmitInputs {
   readonly allowDestructive: boolean;
   /** Re-derive the snapshot from the migration files (docs/database.md "When a migration fails"). */
   readonly rebuildSnapshot: boolean;
+  /** A `--check` run: validators whose fingerprint matches are taken from `disk` instead of compiled (docs/generator.md "Validator fingerprints"). Default false. */
+  readonly check?: boolean;
 }
 
 /**
@@ -44,7 +46,7 @@ export function emitAll(ctx: EmitContext, inputs: EmitInputs, diagnostics: Diagn
   if (diagnostics.any) return null;
   const audit = emitAudit(ctx);
   return [
-    emitTypes(ctx), emitSerializers(ctx), emitValidators(ctx), emitRoutes(ctx), emitHandlers(ctx), emitOpenApi(ctx), emitClient(ctx), ...(audit ? [audit] : []), ...migrations,
+    emitTypes(ctx), emitSerializers(ctx), emitValidators(ctx, inputs.check === true ? inputs.disk.get('validators.ts') : undefined), emitRoutes(ctx), emitHandlers(ctx), emitOpenApi(ctx), emitClient(ctx), ...(audit ? [audit] : []), ...migrations,
     ...(inputs.plugins !== undefined ? [emitPluginList(inputs.plugins, ctx.runtime)] : []),
   ];
 }

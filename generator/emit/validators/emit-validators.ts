@@ -9,7 +9,9 @@
  * prefix (`notesCreate_validate`, `notesCreate_pattern2`, numbered within
  * the route): a route's code depends only on that route's rules, so a rule
  * added to one route changes only that route's lines (see docs/generator.md,
- * "Stable output"). Each route's code is followed by its export.
+ * "Stable output"). Each route's code is followed by its export, and
+ * preceded by its fingerprint line (`fingerprint.ts`), which lets
+ * `generate --check` reuse the code on disk instead of compiling it again.
  *
  * The ajv body is plain JavaScript, so the module carries `// @ts-nocheck`
  * after the header; its exports are annotated, so importers are fully typed.
@@ -21,6 +23,7 @@ import formatsModule from 'ajv-formats';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { validatorName } from '../../model/names.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
+import { fingerprintLine, validatorInputs, writtenValidators } from './fingerprint.js';
 import { fillTemplate, formatAjvCode, identifierTemplate } from './format-ajv.js';
 import { validatorSchema } from './validator-schema.js';
 
@@ -34,19 +37,14 @@ const AJV_NAME = /^(validate|schema|pattern|func|formats)\d+$/;
 
 /**
  * Emit `validators.ts` (see the module comment).
+ * @param written the file's text on disk, to reuse each route's code whose
+ *   fingerprint matches instead of compiling it (`generate --check`; see
+ *   `fingerprint.ts`); undefined compiles every route.
  * @throws {Error} when ajv rejects a schema or its output does not have the expected export line (a bug in bindery, not in the schema).
  */
-export function emitValidators(ctx: EmitContext): GeneratedFile {
-  const ajv = new Ajv({ allErrors: true, strictTypes: false, code: { source: true, esm: true, lines: true } });
-  addFormats(ajv);
+export function emitValidators(ctx: EmitContext, written?: string): GeneratedFile {
   const head = `// ${ctx.header}\n// @ts-nocheck\n`;
-  // Routes with the same rules share one compilation (ajv's code depends only
-  // on the schema): it is compiled, formatted and scanned for ajv's names
-  // once; each route only fills in its own names.
-  const compiled = new Map<string, number>();
-  const codes: string[] = [];
-  const validates: string[] = [];
-  const uses: { name: string; doc: string; compilation: number }[] = [];
+  const uses: { name: string; doc: string; json: string; schema: Record<string, unknown>; inputs: string; body?: string }[] = [];
   for (const route of ctx.model.routes) {
     const schema = validatorSchema(route);
     if (!schema) continue;
@@ -54,6 +52,49 @@ export function emitValidators(ctx: EmitContext): GeneratedFile {
     const keys = route.input.filter((f) => f.rules.length > 0).map((f) => f.key);
     const doc = `Validates the input of route \`${route.name}\` (${route.method} ${route.path}): ${keys.join(', ')}.`;
     const json = JSON.stringify(schema);
+    uses.push({ name, doc, json, schema, inputs: validatorInputs(name, doc, json) });
+  }
+  if (uses.length === 0) return { path: 'validators.ts', content: `${head}export {};\n` };
+
+  const previous = written === undefined ? undefined : writtenValidators(written);
+  const stale = uses.filter((use) => {
+    const old = previous?.get(use.name);
+    if (old !== undefined && fingerprintLine(use.inputs, old.body) === old.line) use.body = old.body;
+    return use.body === undefined;
+  });
+  if (stale.length > 0) compile(stale);
+
+  const body: string[] = [];
+  for (const use of uses) {
+    if (body.length > 0) body.push('');
+    body.push(fingerprintLine(use.inputs, use.body!), use.body!);
+  }
+  const content = [
+    "import { createRequire } from 'node:module';",
+    `import type { CompiledValidator } from '${ctx.runtime}/routing';`,
+    '',
+    '// ajv standalone code calls require() for format and helper functions.',
+    'const require = createRequire(import.meta.url);',
+    '',
+    ...body,
+  ].join('\n');
+  return { path: 'validators.ts', content: `${head}${content}\n` };
+}
+
+/**
+ * Compile the routes' validators into `use.body` (their code, doc line and
+ * export line). Routes with the same rules share one compilation (ajv's code
+ * depends only on the schema): it is compiled, formatted and scanned for
+ * ajv's names once; each route only fills in its own names.
+ */
+function compile(uses: readonly { name: string; doc: string; json: string; schema: Record<string, unknown>; body?: string }[]): void {
+  const ajv = new Ajv({ allErrors: true, strictTypes: false, code: { source: true, esm: true, lines: true } });
+  addFormats(ajv);
+  const compiled = new Map<string, number>();
+  const codes: string[] = [];
+  const validates: string[] = [];
+  const compilations: number[] = [];
+  for (const { name, json, schema } of uses) {
     let compilation = compiled.get(json);
     if (compilation === undefined) {
       ajv.addSchema(schema, name);
@@ -66,9 +107,8 @@ export function emitValidators(ctx: EmitContext): GeneratedFile {
       validates.push(match[1]!);
       compiled.set(json, compilation);
     }
-    uses.push({ name, doc, compilation });
+    compilations.push(compilation);
   }
-  if (uses.length === 0) return { path: 'validators.ts', content: `${head}export {};\n` };
 
   // Format every compilation's code at once (formatting changes only the
   // spaces between tokens and keeps the line count; a name is a name, so
@@ -82,26 +122,11 @@ export function emitValidators(ctx: EmitContext): GeneratedFile {
     templates.push(identifierTemplate(formatted.slice(line, line + count).join('\n'), (id) => AJV_NAME.test(id)));
     line += count + 1;
   }
-  const body: string[] = [];
-  for (const { name, doc, compilation } of uses) {
-    const renamed = localNames(name);
-    if (body.length > 0) body.push('');
-    body.push(
-      fillTemplate(templates[compilation]!, renamed),
-      `/** ${doc} */`,
-      `export const ${name}: CompiledValidator = ${renamed(validates[compilation]!)!};`,
-    );
-  }
-  const content = [
-    "import { createRequire } from 'node:module';",
-    `import type { CompiledValidator } from '${ctx.runtime}/routing';`,
-    '',
-    '// ajv standalone code calls require() for format and helper functions.',
-    'const require = createRequire(import.meta.url);',
-    '',
-    ...body,
-  ].join('\n');
-  return { path: 'validators.ts', content: `${head}${content}\n` };
+  uses.forEach((use, i) => {
+    const renamed = localNames(use.name);
+    const code = fillTemplate(templates[compilations[i]!]!, renamed);
+    use.body = `${code}\n/** ${use.doc} */\nexport const ${use.name}: CompiledValidator = ${renamed(validates[compilations[i]!]!)!};`;
+  });
 }
 
 /** Renames ajv's numbered names to `<route>_<kind>`, `<route>_<kind>2`, … in order of first appearance. */
