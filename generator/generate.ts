@@ -5,8 +5,8 @@ import { relative, resolve, sep } from 'node:path';
 import { Diagnostics, type SchemaDiagnostic } from './diagnostics.js';
 import type { EmitContext, GeneratedFile } from './emit/context.js';
 import { readProjectConfig } from './load/project-config.js';
-import { applyComparison, compareTree, diffText } from './write/compare.js';
-import { lazyTree } from './write/disk-tree.js';
+import { compareTree, diffText } from './write/compare.js';
+import { lazyTree, overlayTree } from './write/disk-tree.js';
 import { headerText } from './write/header.js';
 import { inputsKey, recordMatches, recordPath, saveRecord } from './write/run-record.js';
 import { writeTree } from './write/write-tree.js';
@@ -100,12 +100,14 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   if (!generated) return failed(diagnostics);
   const comparison = compareTree(generated, disk);
   const changed = [...comparison.write.map((f) => f.path), ...comparison.remove].sort().map((p) => `${outName}/${p}`);
+  // The tree as this run leaves it, the generated files' text taken from memory rather than read back.
+  const after = () => overlayTree(disk, new Map(generated.map((f) => [f.path, f.content])), comparison.remove);
   if (options.check) {
-    if (record && changed.length === 0) await saveRecord(record, key, disk);
+    if (record && changed.length === 0) await saveRecord(record, key, after());
     return { ok: true, diagnostics: [], changed, diff: diffText(comparison, disk, outName) };
   }
   await writeTree(outDir, comparison);
-  if (record) await saveRecord(record, key, applyComparison(disk, comparison));
+  if (record) await saveRecord(record, key, after());
   return { ok: true, diagnostics: [], changed, diff: '' };
 }
 

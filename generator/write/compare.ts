@@ -4,7 +4,7 @@
  */
 import { createTwoFilesPatch } from 'diff';
 import type { GeneratedFile } from '../emit/context.js';
-import { overlayTree, type FileTree } from './disk-tree.js';
+import type { FileTree } from './disk-tree.js';
 
 /**
  * Files bigger than this (characters, old and new together) get a summary
@@ -31,11 +31,6 @@ export function compareTree(files: readonly GeneratedFile[], disk: FileTree): Co
     write: files.filter((f) => disk.get(f.path) !== f.content).sort((a, b) => (a.path < b.path ? -1 : 1)),
     remove: [...disk.keys()].filter((p) => !generated.has(p) && !p.startsWith(HISTORY)).sort(),
   };
-}
-
-/** The tree as it is once `comparison` is applied to `disk` (lazy when `disk` is: see `lazyTree`). */
-export function applyComparison(disk: FileTree, comparison: Comparison): FileTree {
-  return overlayTree(disk, new Map(comparison.write.map((f) => [f.path, f.content])), comparison.remove);
 }
 
 /**

@@ -66,18 +66,21 @@ export function fingerprintLine(inputs: string, body: string): string {
  * from them).
  */
 export function writtenValidators(text: string): Map<string, { readonly line: string; readonly body: string }> {
+  // Found with indexOf and kept as slices of `text`: the file is megabytes at a thousand routes.
   const found = new Map<string, { line: string; body: string }>();
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    if (!LINE.test(lines[i]!)) continue;
-    for (let j = i + 1; j < lines.length; j++) {
-      if (LINE.test(lines[j]!)) break;
-      const name = EXPORT.exec(lines[j]!)?.[1];
-      if (name === undefined) continue;
-      found.set(name, { line: lines[i]!, body: lines.slice(i + 1, j + 1).join('\n') });
-      i = j;
-      break;
+  const lineEnd = (from: number): number => { const end = text.indexOf('\n', from); return end === -1 ? text.length : end; };
+  const lineAfter = (from: number): number => { const i = text.indexOf(`\n${PREFIX}`, from); return i === -1 ? -1 : i + 1; };
+  for (let at = text.startsWith(PREFIX) ? 0 : lineAfter(0); at !== -1;) {
+    const end = lineEnd(at);
+    const next = lineAfter(end);
+    const line = text.slice(at, end);
+    const exportAt = text.indexOf('\nexport const ', end) + 1;
+    if (LINE.test(line) && exportAt > 0 && (next === -1 || exportAt < next)) {
+      const exportEnd = lineEnd(exportAt);
+      const name = EXPORT.exec(text.slice(exportAt, exportEnd))?.[1];
+      if (name !== undefined) found.set(name, { line, body: text.slice(end + 1, exportEnd) });
     }
+    at = next;
   }
   return found;
 }
