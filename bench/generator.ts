@@ -10,7 +10,12 @@
  *   does on a fresh clone: the whole pipeline, nothing written);
  *
  * wall time, CPU time (user + system) and peak RSS, medians of `rounds`
- * processes; then `tsc --noEmit` over the largest generated tree.
+ * processes; then `tsc --noEmit` over the largest generated tree (a row of
+ * its own: wall and CPU time, the median of `rounds` runs).
+ *
+ * The CLI runs bindery from its TypeScript sources through tsx, as in the
+ * repository; with `dist: true` (BENCH_GENERATOR_DIST=1, after `npm run
+ * build`) it runs the compiled dist/ instead (BINDERY_DIST=1).
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
@@ -43,10 +48,10 @@ export interface GeneratorRow {
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** Run `node <script> <args>` in `cwd` as a fresh process; wall time from here, CPU and peak RSS from the process itself. */
-export async function measure(cwd: string, script: string, args: readonly string[]): Promise<Sample> {
+/** Run `node <script> <args>` in `cwd` as a fresh process (`env` added to this one's); wall time from here, CPU and peak RSS from the process itself. */
+export async function measure(cwd: string, script: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<Sample> {
   const started = performance.now();
-  const child = spawn(process.execPath, [MEASURE, script, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MEASURE, script, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let usage = '';
   let stderr = '';
   (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => { usage += chunk.toString(); });
@@ -72,17 +77,17 @@ export async function syntheticProject(routes: number): Promise<{ root: string; 
  * Run the cases for each size and return the rows; `log` gets progress lines.
  * @throws {Error} when a run fails (exit code other than 0).
  */
-export async function runGeneratorBench(options: { sizes: readonly number[]; rounds: number }, log: (line: string) => void): Promise<{ rows: GeneratorRow[]; tscMs: number; tscRoutes: number }> {
+export async function runGeneratorBench(options: { sizes: readonly number[]; rounds: number; dist?: boolean }, log: (line: string) => void): Promise<{ rows: GeneratorRow[] }> {
   const rows: GeneratorRow[] = [];
-  let tscMs = 0;
   const largest = Math.max(...options.sizes);
+  const env: Record<string, string> = options.dist === true ? { BINDERY_DIST: '1' } : {};
   for (const routes of options.sizes) {
     const { root, resources } = await syntheticProject(routes);
     const samples = new Map<string, Sample[]>();
     const record = join(root, 'node_modules/.cache');
     const take = async (run: string, args: string[], before?: () => Promise<void>): Promise<void> => {
       await before?.();
-      const sample = await measure(root, BINDERY, args);
+      const sample = await measure(root, BINDERY, args, env);
       if (sample.exitCode !== 0) throw new Error(`bench: bindery ${args.join(' ')} exited with ${sample.exitCode} (${routes} routes)`);
       samples.set(run, [...(samples.get(run) ?? []), sample]);
     };
@@ -96,14 +101,22 @@ export async function runGeneratorBench(options: { sizes: readonly number[]; rou
     for (const [run, list] of samples) {
       rows.push({ routes, resources, run, wallMs: median(list.map((s) => s.wallMs)), cpuMs: median(list.map((s) => s.cpuMs)), maxRssMb: median(list.map((s) => s.maxRssKb)) / 1024 });
     }
-    if (routes === largest) tscMs = await timeTsc(root);
+    if (routes === largest) {
+      const tsc = await timeTsc(root, options.rounds);
+      rows.push({ routes, resources, run: 'tsc --noEmit of generated/', wallMs: median(tsc.map((s) => s.wallMs)), cpuMs: median(tsc.map((s) => s.cpuMs)), maxRssMb: NaN });
+    }
     await rm(root, { recursive: true, force: true });
   }
-  return { rows, tscMs, tscRoutes: largest };
+  return { rows };
 }
 
-/** Wall time of `tsc --noEmit` over the generated tree (strict settings, the runtime linked in). */
-async function timeTsc(root: string): Promise<number> {
+/**
+ * `tsc --noEmit` over the generated tree (strict settings, the runtime linked
+ * in), `rounds` times. Its peak memory is not measured (TypeScript 7's tsc is
+ * a native program started by a Node script).
+ * @throws {Error} with tsc's output when the tree does not type-check.
+ */
+async function timeTsc(root: string, rounds: number): Promise<Sample[]> {
   await writeFile(join(root, 'tsconfig.json'), JSON.stringify({
     compilerOptions: {
       target: 'ES2023', lib: ['ES2023'], module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'],
@@ -115,11 +128,17 @@ async function timeTsc(root: string): Promise<number> {
   await symlink(join(REPO, 'runtime'), join(root, 'runtime'));
   await rm(join(root, 'node_modules'), { recursive: true, force: true });
   await symlink(join(REPO, 'node_modules'), join(root, 'node_modules'));
-  const started = performance.now();
-  const tsc = spawn(join(REPO, 'node_modules/.bin/tsc'), ['--noEmit', '-p', root], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  tsc.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-  const code = await new Promise<number | null>((done) => tsc.on('close', done));
-  if (code !== 0) throw new Error(`bench: tsc failed on the generated tree:\n${out.slice(0, 2000)}`);
-  return performance.now() - started;
+  const samples: Sample[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const sample = await measure(root, join(REPO, 'node_modules/typescript/bin/tsc'), ['--noEmit', '-p', root]);
+    if (sample.exitCode !== 0) {
+      const tsc = spawn(join(REPO, 'node_modules/.bin/tsc'), ['--noEmit', '-p', root], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      tsc.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+      await new Promise((done) => tsc.on('close', done));
+      throw new Error(`bench: tsc failed on the generated tree:\n${out.slice(0, 2000)}`);
+    }
+    samples.push(sample);
+  }
+  return samples;
 }
