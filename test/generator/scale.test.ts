@@ -3,7 +3,8 @@
  * resources and 1,000 routes covering every language feature
  * (test/support/synthetic-schema.ts) generates without diagnostics, its
  * output type-checks under strict settings, `--check` passes on it with and
- * without the run record, and a schema edit is caught. Not timed: timing is
+ * without the run record, and a hand-edited validator and a schema edit are
+ * caught. Not timed: timing is
  * `npm run bench -- generator` (docs/benchmarks.md).
  *
  * And the emitters' text is already formatted: the TypeScript formatter
@@ -40,6 +41,13 @@ describe('generate | 1,000 routes', () => {
 
     expect(await generate({ root: project.root, check: true })).toEqual({ ok: true, diagnostics: [], changed: [], diff: '' });
     expect(await generate({ root: project.root, check: true, useRecord: false })).toEqual({ ok: true, diagnostics: [], changed: [], diff: '' });
+
+    // Without the record, --check takes fingerprinted validator code from disk: a hand edit in it is still seen.
+    const validators = join(project.root, 'generated/validators.ts');
+    const written = await readFile(validators, 'utf8');
+    await writeFile(validators, written.replace('params: { limit: 1 }', 'params: { limit: 2 }'));
+    expect((await generate({ root: project.root, check: true, useRecord: false })).changed).toEqual(['generated/validators.ts']);
+    await writeFile(validators, written);
 
     // A schema edit is seen through the record.
     const file = join(project.root, 'schema/01-res0001.yaml');
