@@ -81,6 +81,19 @@ describe('generate | validator fingerprints', () => {
     expect(await check()).toEqual(upToDate);
   });
 
+  it('compiles a route alone exactly as in a full run: the diff adds back just the removed block', async () => {
+    const { line, body } = writtenValidators(written).get('accountRegister')!;
+    const block = `${line}\n${body}\n\n`;
+    expect(written).toContain(block);
+    await writeFile(file(), written.replace(block, ''));
+    const result = await check();
+    expect(result.changed).toEqual(stale);
+    const added = result.diff.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++')).map((l) => l.slice(1));
+    const removed = result.diff.split('\n').filter((l) => l.startsWith('-') && !l.startsWith('---'));
+    expect(removed).toEqual([]);
+    expect(added.join('\n')).toBe(block.replace(/\n$/, ''));
+  });
+
   it('reports a changed rule as stale: that route\'s fingerprint and code change', async () => {
     const schema = join(project.root, 'schema/documents.yaml');
     const text = await readFile(schema, 'utf8');
