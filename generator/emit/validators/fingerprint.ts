@@ -15,7 +15,10 @@ import { createRequire } from 'node:module';
  * The version of the text `emit-validators.ts` and `format-ajv.ts` write for
  * given inputs. Bump it with any change to that text: the fingerprints then
  * all change, and `generate --check` compiles every validator again.
- * `test/generator/validator-fingerprints.test.ts` fails until it is bumped.
+ * `test/generator/validator-fingerprints.test.ts` records a hash of both
+ * files and fails when either changes, until this version is bumped (or
+ * the change confirmed as leaving the text alone) and the hash recorded
+ * again.
  */
 export const VALIDATORS_FORMAT = 1;
 
