@@ -211,6 +211,36 @@ async function problemOf(response: Response): Promise<ProblemDetails> {
   return { type: 'about:blank', title: response.statusText || 'Error', status: response.status, ...(body ? { detail: body.slice(0, 500) } : {}) };
 }
 
+/** One page of a list route: rows, and the cursor of the next page (null on the last). */
+export interface ListPage<Row> {
+  data: Row[];
+  next: string | null;
+}
+
+/**
+ * Every page of a list method, following `next` until the last page.
+ * @param method a list method of the client, e.g. `api.notes.list`.
+ * @param input its input (sort, filters, limit); `cursor` is set page by page.
+ * @example for await (const page of pages(api.notes.list, { sort: 'title' })) console.log(page.data.length);
+ */
+export async function* pages<Row, I extends { cursor?: string }>(method: (input: I, init?: CallOptions) => Promise<ListPage<Row>>, input: I, init?: CallOptions): AsyncGenerator<ListPage<Row>, void, undefined> {
+  let cursor: string | undefined = input.cursor;
+  for (;;) {
+    const page = await method({ ...input, ...(cursor !== undefined ? { cursor } : {}) }, init);
+    yield page;
+    if (page.next === null) return;
+    cursor = page.next;
+  }
+}
+
+/**
+ * Every row of a list method, page after page.
+ * @example for await (const note of rows(api.notes.list, { 'filter_title': 'Shop' })) console.log(note.title);
+ */
+export async function* rows<Row, I extends { cursor?: string }>(method: (input: I, init?: CallOptions) => Promise<ListPage<Row>>, input: I, init?: CallOptions): AsyncGenerator<Row, void, undefined> {
+  for await (const page of pages(method, input, init)) yield* page.data;
+}
+
 /** User as the API sends it (JSON names, timestamps as RFC 3339 text). An account of the reference app (SPEC 2.1). The email is stored and looked up in lower case. */
 export interface UserJson {
   /** Its decimal string is the user's authentication ID. */
@@ -335,6 +365,18 @@ export interface DocumentsCreateInput {
   status?: string;
 }
 
+/** Input of `documents.list` (GET /api/documents). */
+export interface DocumentsListInput {
+  /** Sent as the query value `limit`. Rules: min:1, max:100. Default: 20. Rows per page, 1 to 100. */
+  limit?: number;
+  /** Sent as the query value `cursor`. The `next` of the previous page; absent for the first page. */
+  cursor?: string;
+  /** Sent as the query value `sort`. Rules: in:id,-id. Default: "-id". The order: a sort key, descending with a leading -: id, -id. */
+  sort?: string;
+  /** Sent as the query value `filter[slug]`. Only rows whose slug starts with the value. */
+  filter_slug?: string;
+}
+
 /** Input of `documents.export` (GET /api/documents/export). */
 export type DocumentsExportInput = Record<string, never>;
 
@@ -391,8 +433,24 @@ export interface NotesCreateInput {
 
 /** Input of `notes.list` (GET /notes). */
 export interface NotesListInput {
-  /** Sent as the query value `limit`. Rules: min:0, max:100. Default: 20. */
+  /** Sent as the query value `limit`. Rules: min:1, max:100. Default: 20. Rows per page, 1 to 100. */
   limit?: number;
+  /** Sent as the query value `cursor`. The `next` of the previous page; absent for the first page. */
+  cursor?: string;
+  /** Sent as the query value `sort`. Rules: in:created_at,-created_at,title,-title,id,-id. Default: "-created_at". The order: a sort key, descending with a leading -: created_at, -created_at, title, -title, id, -id. */
+  sort?: string;
+  /** Sent as the query value `filter[title]`. Only rows whose title starts with the value. */
+  filter_title?: string;
+  /** Sent as the query value `filter[tags]`. Only rows whose tags contains the value. */
+  filter_tags?: string;
+  /** Sent as the query value `filter[created_at][gte]`. Only rows whose created_at is at least the value (range). */
+  filter_created_at_gte?: Date | string;
+  /** Sent as the query value `filter[created_at][gt]`. Only rows whose created_at is more than the value (range). */
+  filter_created_at_gt?: Date | string;
+  /** Sent as the query value `filter[created_at][lte]`. Only rows whose created_at is at most the value (range). */
+  filter_created_at_lte?: Date | string;
+  /** Sent as the query value `filter[created_at][lt]`. Only rows whose created_at is less than the value (range). */
+  filter_created_at_lt?: Date | string;
 }
 
 /** Input of `notes.show` (GET /notes/{id}). */
@@ -562,6 +620,16 @@ export function createClient(options: ClientOptions) {
           input, init,
         ) as Promise<DocumentJson>,
       /**
+       * One page of the caller's live documents, newest first, each with its owner: ?sort=id or -id, ?filter[slug]= (a prefix), ?cursor=.
+       * `GET /api/documents` — needs a bearer token.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      list: (input: DocumentsListInput = {} as DocumentsListInput, init?: CallOptions): Promise<ListPage<DocumentJson & { owner: UserJson | null }>> =>
+        send(
+          { route: 'documents.list', method: 'GET', path: '/api/documents', path_: [], query: [['limit', 'limit'], ['cursor', 'cursor'], ['sort', 'sort'], ['filter_slug', 'filter[slug]']], headers: [], body: [], encoding: 'none', answer: 'json' },
+          input, init,
+        ) as Promise<ListPage<DocumentJson & { owner: UserJson | null }>>,
+      /**
        * The caller's documents; records the application event documents.exported.
        * `GET /api/documents/export` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
@@ -644,15 +712,15 @@ export function createClient(options: ClientOptions) {
           input, init,
         ) as Promise<NoteJson>,
       /**
-       * List notes, newest first.
+       * One page of notes, newest first: ?limit=, ?cursor= (the next of the previous page), ?sort=title or -created_at, ?filter[title]=, ?filter[tags]=, ?filter[created_at][gte]=.
        * `GET /notes`.
        * @throws {ApiError} for any answer that is not a success.
        */
-      list: (input: NotesListInput = {} as NotesListInput, init?: CallOptions): Promise<NoteJson[]> =>
+      list: (input: NotesListInput = {} as NotesListInput, init?: CallOptions): Promise<ListPage<NoteJson>> =>
         send(
-          { route: 'notes.list', method: 'GET', path: '/notes', path_: [], query: [['limit', 'limit']], headers: [], body: [], encoding: 'none', answer: 'json' },
+          { route: 'notes.list', method: 'GET', path: '/notes', path_: [], query: [['limit', 'limit'], ['cursor', 'cursor'], ['sort', 'sort'], ['filter_title', 'filter[title]'], ['filter_tags', 'filter[tags]'], ['filter_created_at_gte', 'filter[created_at][gte]'], ['filter_created_at_gt', 'filter[created_at][gt]'], ['filter_created_at_lte', 'filter[created_at][lte]'], ['filter_created_at_lt', 'filter[created_at][lt]']], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<NoteJson[]>,
+        ) as Promise<ListPage<NoteJson>>,
       /**
        * One note.
        * `GET /notes/{id}`.

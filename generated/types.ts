@@ -229,6 +229,18 @@ export interface DocumentsCreateInput {
   status?: string;
 }
 
+/** Input of route `documents.list` (GET /api/documents). */
+export interface DocumentsListInput {
+  /** From the query value `limit`. Rules: min:1, max:100. Default: 20. Rows per page, 1 to 100. */
+  limit: number;
+  /** From the query value `cursor`. The `next` of the previous page; absent for the first page. */
+  cursor?: string;
+  /** From the query value `sort`. Rules: in:id,-id. Default: "-id". The order: a sort key, descending with a leading -: id, -id. */
+  sort: string;
+  /** From the query value `filter[slug]`. Only rows whose slug starts with the value. */
+  filter_slug?: string;
+}
+
 /** Input of route `documents.export` (GET /api/documents/export). */
 export type DocumentsExportInput = Record<string, never>;
 /** Input of route `documents.archive` (POST /api/documents/archive). */
@@ -284,8 +296,24 @@ export interface NotesCreateInput {
 
 /** Input of route `notes.list` (GET /notes). */
 export interface NotesListInput {
-  /** From the query value `limit`. Rules: min:0, max:100. Default: 20. */
+  /** From the query value `limit`. Rules: min:1, max:100. Default: 20. Rows per page, 1 to 100. */
   limit: number;
+  /** From the query value `cursor`. The `next` of the previous page; absent for the first page. */
+  cursor?: string;
+  /** From the query value `sort`. Rules: in:created_at,-created_at,title,-title,id,-id. Default: "-created_at". The order: a sort key, descending with a leading -: created_at, -created_at, title, -title, id, -id. */
+  sort: string;
+  /** From the query value `filter[title]`. Only rows whose title starts with the value. */
+  filter_title?: string;
+  /** From the query value `filter[tags]`. Only rows whose tags contains the value. */
+  filter_tags?: string;
+  /** From the query value `filter[created_at][gte]`. Only rows whose created_at is at least the value (range). */
+  filter_created_at_gte?: Date;
+  /** From the query value `filter[created_at][gt]`. Only rows whose created_at is more than the value (range). */
+  filter_created_at_gt?: Date;
+  /** From the query value `filter[created_at][lte]`. Only rows whose created_at is at most the value (range). */
+  filter_created_at_lte?: Date;
+  /** From the query value `filter[created_at][lt]`. Only rows whose created_at is less than the value (range). */
+  filter_created_at_lt?: Date;
 }
 
 /** Input of route `notes.new` (GET /notes/new). */

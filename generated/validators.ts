@@ -600,6 +600,60 @@ function documentsCreate_validate(data, { instancePath = "", parentData, parentD
 /** Validates the input of route `documents.create` (POST /api/documents): slug, title, body, status. */
 export const documentsCreate: CompiledValidator = documentsCreate_validate;
 
+// fingerprint: ba5dc9350f7f9f3b412e5c30dbfcd62f
+const documentsList_schema = { "properties": { "limit": { "allOf": [{ "minimum": 1 }, { "maximum": 100 }] }, "sort": { "allOf": [{ "enum": ["id", "-id"] }] } } };
+
+function documentsList_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.limit !== undefined) {
+      let data0 = data.limit;
+      if ((typeof data0 == "number") && (isFinite(data0))) {
+        if (data0 < 1 || isNaN(data0)) {
+          const err0 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/0/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          }
+          else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      }
+      if ((typeof data0 == "number") && (isFinite(data0))) {
+        if (data0 > 100 || isNaN(data0)) {
+          const err1 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/1/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          }
+          else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.sort !== undefined) {
+      let data1 = data.sort;
+      if (!((data1 === "id") || (data1 === "-id"))) {
+        const err2 = { instancePath: instancePath + "/sort", schemaPath: "#/properties/sort/allOf/0/enum", keyword: "enum", params: { allowedValues: documentsList_schema.properties.sort.allOf[0].enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        }
+        else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+  }
+  documentsList_validate.errors = vErrors;
+  return errors === 0;
+}
+/** Validates the input of route `documents.list` (GET /api/documents): limit, sort. */
+export const documentsList: CompiledValidator = documentsList_validate;
+
 // fingerprint: 32f5310089512d93055ecde6ab6713d6
 const documentsUpdate_schema = { "properties": { "title": { "allOf": [{ "allOf": [{ "minLength": 1 }, { "maxLength": 255 }] }] }, "body": { "allOf": [{ "maxLength": 100000 }] }, "status": { "allOf": [{ "enum": ["draft", "published", "archived"] }] } } };
 const documentsUpdate_func = require("ajv/dist/runtime/ucs2length").default;
@@ -805,8 +859,8 @@ function notesCreate_validate(data, { instancePath = "", parentData, parentDataP
 /** Validates the input of route `notes.create` (POST /notes): title, body, tags. */
 export const notesCreate: CompiledValidator = notesCreate_validate;
 
-// fingerprint: 588970fe65665a92ef1f65fd73e1dfdd
-const notesList_schema = { "properties": { "limit": { "allOf": [{ "minimum": 0 }, { "maximum": 100 }] } } };
+// fingerprint: b99ec96ef82aa24de84c877c8a584a56
+const notesList_schema = { "properties": { "limit": { "allOf": [{ "minimum": 1 }, { "maximum": 100 }] }, "sort": { "allOf": [{ "enum": ["created_at", "-created_at", "title", "-title", "id", "-id"] }] } } };
 
 function notesList_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -815,8 +869,8 @@ function notesList_validate(data, { instancePath = "", parentData, parentDataPro
     if (data.limit !== undefined) {
       let data0 = data.limit;
       if ((typeof data0 == "number") && (isFinite(data0))) {
-        if (data0 < 0 || isNaN(data0)) {
-          const err0 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/0/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+        if (data0 < 1 || isNaN(data0)) {
+          const err0 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/0/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
           if (vErrors === null) {
             vErrors = [err0];
           }
@@ -839,11 +893,24 @@ function notesList_validate(data, { instancePath = "", parentData, parentDataPro
         }
       }
     }
+    if (data.sort !== undefined) {
+      let data1 = data.sort;
+      if (!((((((data1 === "created_at") || (data1 === "-created_at")) || (data1 === "title")) || (data1 === "-title")) || (data1 === "id")) || (data1 === "-id"))) {
+        const err2 = { instancePath: instancePath + "/sort", schemaPath: "#/properties/sort/allOf/0/enum", keyword: "enum", params: { allowedValues: notesList_schema.properties.sort.allOf[0].enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        }
+        else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
   }
   notesList_validate.errors = vErrors;
   return errors === 0;
 }
-/** Validates the input of route `notes.list` (GET /notes): limit. */
+/** Validates the input of route `notes.list` (GET /notes): limit, sort. */
 export const notesList: CompiledValidator = notesList_validate;
 
 // fingerprint: 97e4376881014c9de261a959859e4b91

@@ -55,6 +55,21 @@ export class Diagnostics {
     this.list.push({ file: at.file, line: at.line, column: at.column, path, message, code });
   }
 
+  private readonly warningList: SchemaDiagnostic[] = [];
+
+  /**
+   * Record a warning: generation goes on (a list filter without an index).
+   * Warnings never make `any` true.
+   */
+  warn(at: SourcePosition, path: string, message: string): void {
+    this.warningList.push({ file: at.file, line: at.line, column: at.column, path, message, code: 'BINDERY_SCHEMA_INVALID' });
+  }
+
+  /** Every warning, sorted and deduplicated like {@link sorted}. */
+  warnings(): SchemaDiagnostic[] {
+    return sortUnique(this.warningList);
+  }
+
   /** True when at least one diagnostic was recorded. */
   get any(): boolean {
     return this.list.length > 0;
@@ -62,16 +77,20 @@ export class Diagnostics {
 
   /** Every diagnostic, sorted by file, line, column and message, without duplicates. */
   sorted(): SchemaDiagnostic[] {
-    const seen = new Set<string>();
-    return [...this.list]
-      .sort((a, b) => compare(a.file, b.file) || a.line - b.line || a.column - b.column || compare(a.message, b.message))
-      .filter((d) => {
-        const key = formatDiagnostic(d);
-        if (seen.has(key)) return false;
-        seen.add(key);
-        return true;
-      });
+    return sortUnique(this.list);
   }
+}
+
+function sortUnique(list: readonly SchemaDiagnostic[]): SchemaDiagnostic[] {
+  const seen = new Set<string>();
+  return [...list]
+    .sort((a, b) => compare(a.file, b.file) || a.line - b.line || a.column - b.column || compare(a.message, b.message))
+    .filter((d) => {
+      const key = formatDiagnostic(d);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
 }
 
 function compare(a: string, b: string): number {

@@ -51,6 +51,13 @@ export interface GenerateResult {
   changed: string[];
   /** Unified diff of the stale files, disk (`a/`) to schema (`b/`), in check mode; `''` otherwise. */
   diff: string;
+  /**
+   * Advice that does not stop generation (a list filter or sort on a column
+   * no index starts with), sorted like `diagnostics`. Empty when the run
+   * record answered without compiling (the warnings were given by the run
+   * that compiled the same schema).
+   */
+  warnings: SchemaDiagnostic[];
 }
 
 /**
@@ -85,7 +92,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   // Nothing changed since the last successful run: the output is what it was.
   const record = options.useRecord === false || options.rebuildSnapshot === true || diagnostics.any ? null : await recordPath(root, outDir);
   const key = record ? await inputsKey(root, schemaDir, { schema: posix(relative(root, schemaDir)), outName, runtime, augmentServices, allowDestructive }) : '';
-  if (record && await recordMatches(record, key, disk)) return { ok: true, diagnostics: [], changed: [], diff: '' };
+  if (record && await recordMatches(record, key, disk)) return { ok: true, diagnostics: [], changed: [], diff: '', warnings: [] };
 
   // The heavy modules (yaml, ajv, ts-morph) load only when there is work to do.
   const [{ loadSchema }, { buildModel }, emit] = await Promise.all([
@@ -104,15 +111,15 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const after = () => overlayTree(disk, new Map(generated.map((f) => [f.path, f.content])), comparison.remove);
   if (options.check) {
     if (record && changed.length === 0) await saveRecord(record, key, after());
-    return { ok: true, diagnostics: [], changed, diff: diffText(comparison, disk, outName) };
+    return { ok: true, diagnostics: [], changed, diff: diffText(comparison, disk, outName), warnings: diagnostics.warnings() };
   }
   await writeTree(outDir, comparison);
   if (record) await saveRecord(record, key, after());
-  return { ok: true, diagnostics: [], changed, diff: '' };
+  return { ok: true, diagnostics: [], changed, diff: '', warnings: diagnostics.warnings() };
 }
 
 function failed(diagnostics: Diagnostics): GenerateResult {
-  return { ok: false, diagnostics: diagnostics.sorted(), changed: [], diff: '' };
+  return { ok: false, diagnostics: diagnostics.sorted(), changed: [], diff: '', warnings: diagnostics.warnings() };
 }
 
 function posix(path: string): string {

@@ -14,8 +14,9 @@ import { NotFoundError, ValidationError } from 'bindery/errors';
 import { created, noContent } from 'bindery/results';
 import { compiledQuery } from 'bindery/db';
 import { callerId } from './caller.js';
+import { lists } from '../../generated/lists.js';
 
-type DocumentsHandlers = Pick<Handlers, 'documents.create' | 'documents.export' | 'documents.archive' | 'documents.show' | 'documents.update' | 'documents.delete' | 'documents.restore' | 'documents.history'>;
+type DocumentsHandlers = Pick<Handlers, 'documents.create' | 'documents.list' | 'documents.export' | 'documents.archive' | 'documents.show' | 'documents.update' | 'documents.delete' | 'documents.restore' | 'documents.history'>;
 
 /** Events per history page (SPEC 8 "history page"). */
 export const HISTORY_PAGE = 50;
@@ -50,6 +51,12 @@ export const documentsHandlers = {
       share_token: randomBytes(24).toString('base64url'),
     }).catch(slugTaken);
     return created(document, { location: ctx.url('documents.show', { id: document.id }) });
+  },
+
+  // The caller's documents only: the list's query, scoped to the owner.
+  'documents.list': (input, ctx) => {
+    const owner = callerId(ctx);
+    return lists['documents.list'](ctx, input, (q) => q.where('owner_id', '=', owner));
   },
 
   'documents.export': async (_input, ctx) => {

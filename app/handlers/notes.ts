@@ -7,6 +7,7 @@ import type { Handlers } from '../../generated/handlers.js';
 import { NotFoundError, ValidationError } from 'bindery/errors';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../generated/types.js';
+import { lists } from '../../generated/lists.js';
 import { compiledQuery } from 'bindery/db';
 import { created, noContent, page, redirectToRoute } from 'bindery/results';
 
@@ -19,7 +20,6 @@ function isUntitled(title: string): boolean {
 
 // The API's hot queries, compiled once (docs/database.md "Compiled queries").
 const insertNote = compiledQuery((db, title: string, body: string, tags: string[]) => (db as Kysely<Database>).insertInto('notes').values({ title, body, tags }).returningAll());
-const newestNotes = compiledQuery((db, limit: number) => (db as Kysely<Database>).selectFrom('notes').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit));
 
 export const notesHandlers = {
   'notes.create': {
@@ -39,9 +39,8 @@ export const notesHandlers = {
     },
   },
 
-  'notes.list': async (input, ctx) => {
-    return newestNotes(ctx.services.db, input.limit);
-  },
+  // The page the schema's list: declares (limit, cursor, sort, filters); every note is listed.
+  'notes.list': (input, ctx) => lists['notes.list'](ctx, input),
 
   'notes.new': () => page('notes/new', { title: 'New note' }),
 

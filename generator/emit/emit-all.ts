@@ -8,6 +8,7 @@ import { emitAudit } from './audit/emit-audit.js';
 import { emitClient } from './client/emit-client.js';
 import type { EmitContext, GeneratedFile } from './context.js';
 import { emitHandlers } from './handlers/emit-handlers.js';
+import { emitLists } from './lists/emit-lists.js';
 import { emitMigrations, MIGRATIONS_DIR, SNAPSHOT_FILE } from './migrations/emit-migrations.js';
 import { emitOpenApi } from './openapi/emit-openapi.js';
 import { emitPluginList } from './plugins/emit-plugin-list.js';
@@ -45,8 +46,9 @@ export function emitAll(ctx: EmitContext, inputs: EmitInputs, diagnostics: Diagn
   }, inputs.allowDestructive, diagnostics);
   if (diagnostics.any) return null;
   const audit = emitAudit(ctx);
+  const lists = emitLists(ctx);
   return [
-    emitTypes(ctx), emitSerializers(ctx), emitValidators(ctx, inputs.check === true ? inputs.disk.get('validators.ts') : undefined), emitRoutes(ctx), emitHandlers(ctx), emitOpenApi(ctx), emitClient(ctx), ...(audit ? [audit] : []), ...migrations,
+    emitTypes(ctx), emitSerializers(ctx), emitValidators(ctx, inputs.check === true ? inputs.disk.get('validators.ts') : undefined), emitRoutes(ctx), emitHandlers(ctx), emitOpenApi(ctx), emitClient(ctx), ...(audit ? [audit] : []), ...(lists ? [lists] : []), ...migrations,
     ...(inputs.plugins !== undefined ? [emitPluginList(inputs.plugins, ctx.runtime)] : []),
   ];
 }

@@ -105,6 +105,8 @@ export interface RawRoute {
   readonly input?: Readonly<Record<string, RawInputField>>;
   readonly output?: string;
   readonly result: 'ok' | 'created' | 'noContent' | 'redirect' | 'page' | 'text' | 'custom';
+  /** A list route: pages of a resource's rows (docs/schema-language.md "List routes"). */
+  readonly list?: RawList;
 }
 
 /** A binding tag's value: the client name, or `true` for the field's own key. */
@@ -122,4 +124,18 @@ export interface RawInputField {
   readonly path?: RawTag;
   readonly header?: RawTag;
   readonly validate?: readonly string[];
+}
+
+/** A filter operator of a list route (docs/schema-language.md "List routes"). */
+export type RawFilterOp = 'eq' | 'prefix' | 'contains' | 'range';
+
+/** `routes.<name>.list` — the route answers pages of a resource's rows. */
+export interface RawList {
+  readonly resource: string;
+  readonly sort?: readonly string[];
+  readonly defaultSort?: string;
+  readonly filter?: Readonly<Record<string, RawFilterOp>>;
+  readonly include?: readonly string[];
+  readonly limit?: number;
+  readonly maxLimit?: number;
 }

@@ -73,7 +73,7 @@ export function buildModel(files: readonly SchemaFile[], diagnostics: Diagnostic
   checkResources(resolvedResources);
   const typeNames = checkTypeNames(resolvedResources);
 
-  const scope = { groups, resources: new Set(resources.list.map((d) => d.name)) };
+  const scope = { groups, resources: new Set(resources.list.map((d) => d.name)), resolved: new Map(resolvedResources.map((d) => [d.resource.name, d.resource])) };
   const resolvedRoutes: DeclaredRoute[] = [];
   for (const d of routes.list) {
     const route = resolveRoute(d.r, d.name, d.raw, scope);

@@ -2,7 +2,7 @@
  * The resolved model: every schema file merged, names resolved, defaults
  * applied, rules parsed. Emitters read only this (never the YAML).
  */
-import type { CorsPlan, FieldPlan, HttpMethod, RateLimitPlan } from '../../runtime/routing/route-table.js';
+import type { CorsPlan, FieldPlan, HttpMethod, ListFilterOp, RateLimitPlan } from '../../runtime/routing/route-table.js';
 import type { ResultKind } from '../../runtime/results/result.js';
 import type { SourcePosition } from '../diagnostics.js';
 
@@ -137,7 +137,37 @@ export interface Route {
   readonly rateLimit: RateLimitPlan | null;
   /** Its group's CORS, or null. */
   readonly cors: CorsPlan | null;
+  /** A list route (YAML `list:`), or null. Its `limit`, `cursor`, `sort` and filter fields are in `input`. */
+  readonly list: RouteList | null;
   readonly origin: SourcePosition;
+}
+
+/** A list route's pages (docs/schema-language.md "List routes"). */
+export interface RouteList {
+  /** The resource listed (also the route's `output`, as a list). */
+  readonly resource: string;
+  /** Sort keys: the client's name (the field's JSON name) and the column. */
+  readonly sort: readonly { readonly name: string; readonly column: string }[];
+  /** The order without `sort=`, as the client writes it (`-created_at`). */
+  readonly defaultSort: string;
+  /** Filter parameters, each bound as the input field `key`. */
+  readonly filters: readonly { readonly key: string; readonly param: string; readonly column: string; readonly op: ListFilterOp }[];
+  /** Relations expanded in every row. */
+  readonly include: readonly ListInclude[];
+  /** Rows per page without `limit=`; the largest `limit=`. */
+  readonly limit: number;
+  readonly maxLimit: number;
+}
+
+/** An expanded relation: `name` (`owner`) holds the `resource` row whose `key` equals the row's `column`. */
+export interface ListInclude {
+  readonly name: string;
+  readonly column: string;
+  readonly resource: string;
+  readonly table: string;
+  readonly key: string;
+  /** The column is nullable (the member may be null). */
+  readonly nullable: boolean;
 }
 
 /** Title and version of the API. */

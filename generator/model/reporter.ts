@@ -15,6 +15,8 @@ export interface Reporter {
   at(path: DataPath, at?: 'key' | 'value'): SourcePosition;
   /** Record an error at the node at `path`. */
   error(path: DataPath, message: string, at?: 'key' | 'value'): void;
+  /** Record a warning at the node at `path` (generation goes on). */
+  warn(path: DataPath, message: string, at?: 'key' | 'value'): void;
 }
 
 /** A reporter writing to `diagnostics` for `file`. */
@@ -22,6 +24,7 @@ export function reporter(file: SchemaFile, diagnostics: Diagnostics): Reporter {
   return {
     at: (path, at = 'key') => lazyPosition(file, [...path], at),
     error: (path, message, at = 'key') => diagnostics.add(positionOf(file, path, at), formatPath(path), message),
+    warn: (path, message, at = 'key') => diagnostics.warn(positionOf(file, path, at), formatPath(path), message),
   };
 }
 

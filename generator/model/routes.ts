@@ -6,7 +6,8 @@
 import type { RawRoute } from '../language/raw.js';
 import { resolveRateLimit } from './access.js';
 import { checkCrossFieldRules, resolveInputField } from './input-fields.js';
-import type { Group, InputField, Route } from './model.js';
+import { LIST_KEYS, resolveList } from './list-routes.js';
+import type { Group, InputField, Resource, Route } from './model.js';
 import { clashesWithValidatorInternals, inputTypeName, validatorName } from './names.js';
 import { pathParams, pathShape } from './paths.js';
 import { didYouMean } from '../suggest.js';
@@ -20,6 +21,8 @@ export interface RouteScope {
   readonly groups: ReadonlyMap<string, Group>;
   /** Names of the declared resources. */
   readonly resources: ReadonlySet<string>;
+  /** The resources that resolved without error, by name (list routes read their fields). */
+  readonly resolved: ReadonlyMap<string, Resource>;
 }
 
 /**
@@ -79,6 +82,26 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
       fail(['path'], `path parameter {${param}} has no input field bound to it; add e.g. "${param}: { type: integer, path: true }" under input`, 'value');
     }
   }
+  let list: Route['list'] = null;
+  if (raw.list !== undefined) {
+    if (raw.method !== 'GET') fail(['list'], `a list route answers GET requests; change the method from ${raw.method} to GET`);
+    if (raw.result !== 'ok') fail(['result'], `a list route answers 200 with a page; use "result: ok"`, 'value');
+    if (raw.output !== undefined) fail(['output'], `a list route's output is its page of ${raw.list.resource} rows; remove "output"`);
+    for (const key of Object.keys(raw.input ?? {})) {
+      if ((LIST_KEYS as readonly string[]).includes(key) || key.startsWith('filter_')) fail(['input', key], `"${key}" is a name the list adds to the input (limit, cursor, sort, filter_…); rename the field`);
+    }
+    if (scope.resources.has(raw.list.resource) && !scope.resolved.has(raw.list.resource)) {
+      ok = false; // the resource has errors of its own
+    } else {
+      const resolved = resolveList(r, [...path, 'list'], raw.list, scope.resolved);
+      if (!resolved) ok = false;
+      else {
+        list = resolved.list;
+        output = { resource: resolved.list.resource, array: true };
+        fields.push(...resolved.fields);
+      }
+    }
+  }
   if (!checkDistinctNames(r, [...path, 'input'], fields)) ok = false;
   if (!checkCrossFieldRules(r, [...path, 'input'], fields)) ok = false;
 
@@ -101,6 +124,7 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
     result: raw.result,
     rateLimit: ownLimit === false ? null : ownLimit ?? group?.rateLimit ?? null,
     cors: group?.cors ?? null,
+    list,
     origin: r.at(path),
   };
 }

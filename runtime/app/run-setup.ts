@@ -6,6 +6,8 @@ import type { SettingSpecs, SettingsValues } from '../config/setting.js';
 import type { Middleware, RouteHandler } from '../http/handler.js';
 import type { RouteDefinition } from '../routing/route-table.js';
 import { SetupError } from './errors.js';
+import { KeyRing } from '../crypto/key-ring.js';
+import { CursorSealer } from '../support/cursor-codec.js';
 import type { OpenedApp } from './open-app.js';
 import { stepCall, type ReadinessCheck, type SetupContext } from './setup-step.js';
 
@@ -32,7 +34,7 @@ export async function runSetupSteps(opened: OpenedApp): Promise<SetupResult> {
     routes: [...app.routes],
     handlers: { ...app.handlers },
     middleware: { ...(app.middleware ?? {}) },
-    services: { db: opened.db.database.db },
+    services: { db: opened.db.database.db, cursors: new CursorSealer(KeyRing.fromSettings(opened.settings.all)) },
     readinessChecks: new Map(),
     executionContext: false,
     closeHooks: [],

@@ -28,6 +28,7 @@ export const ERROR_CODES = {
   BINDERY_HEADERS_TOO_LARGE: { status: 431, summary: 'The request headers are larger than the server accepts; the connection is closed.' },
   BINDERY_HTTP_ERROR: { summary: 'An error with its own HTTP status and no code of its own (logged code only).' },
   BINDERY_INTERNAL_ERROR: { status: 500, summary: 'An error without an HTTP status of its own; the message is hidden unless APP_DEBUG=true.' },
+  BINDERY_LIST_CURSOR_INVALID: { status: 400, summary: 'The cursor of a list request was not made by this list for this order and these filters.' },
   BINDERY_MALFORMED_BODY: { status: 400, summary: 'The request body cannot be read as its Content-Type says (bad JSON, not an object, bad multipart).' },
   BINDERY_MALFORMED_REQUEST: { status: 400, summary: 'The request is not valid HTTP/1.1 (bad request line, header or Content-Length); the connection is closed.' },
   BINDERY_MALFORMED_URL: { status: 400, summary: 'The request URL cannot be decoded.' },

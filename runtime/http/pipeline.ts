@@ -1,6 +1,6 @@
 /**
  * The request pipeline of one route (SPEC.md 4.5; DESIGN.md 4):
- * middleware → binder (400) → rules (422) → the handler's own `validate`
+ * middleware → list parameters (422) → binder (400) → rules (422) → the handler's own `validate`
  * → handler → result → response, with errors rendered per SPEC 7, the
  * request timeout (503), and 499 for clients that went away.
  *
@@ -14,6 +14,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteDefinition } from '../routing/route-table.js';
 import { compileBinder } from '../binding/binder.js';
+import { compileListParamCheck } from '../routing/list/list-params.js';
 import { HttpError } from '../errors/http-error.js';
 import { formatDuration } from '../support/duration.js';
 import { sendResult, type ResponderEnv } from '../results/responder.js';
@@ -63,6 +64,7 @@ export function answerTimeout(ctx: HttpRequestContext, timeoutMs: number, debug:
  */
 export function compileRoutePipeline(route: RouteDefinition, handler: RouteHandler<any, any>, middleware: readonly Middleware[], env: PipelineEnv): FastifyRouteHandler {
   const bind = compileBinder(route);
+  const checkList = compileListParamCheck(route);
   const validateInput = compileInputValidator(route);
   const handle = typeof handler === 'function' ? handler : handler.handle;
   const extra = typeof handler === 'function' ? undefined : handler.validate;
@@ -71,6 +73,7 @@ export function compileRoutePipeline(route: RouteDefinition, handler: RouteHandl
   // Binding, rules, the handler's own validate, the handler: synchronous
   // unless one of them returns a promise (then the rest follows it).
   const core = (ctx: HttpRequestContext): unknown => {
+    if (checkList !== null) checkList(ctx.request);
     const input = bind(ctx.request);
     if (validateInput !== null) validateInput(input, ctx.request);
     if (extra !== undefined) {

@@ -157,6 +157,65 @@ export interface RouteDefinition {
   readonly rateLimit?: RateLimitPlan;
   /** Cross-origin access (YAML `cors:` of the route's group). Absent: same-origin only (no CORS headers). */
   readonly cors?: CorsPlan;
+  /**
+   * A list route (YAML `list:`; docs/schema-language.md "List routes"): the
+   * handler returns a {@link ListPage} (from `runList`), answered as
+   * `{ data: [...], next }`. Absent: not a list route.
+   */
+  readonly list?: ListPlan;
+}
+
+/** A sort key of a list route: `sort=<name>` or `sort=-<name>`. */
+export interface ListSortPlan {
+  /** The client's name: the field's JSON name. */
+  readonly name: string;
+  readonly column: string;
+  /** The column's SQL type (`timestamptz`, `varchar(200)`, `bigint`…): cursor values are cast back to it. */
+  readonly sqlType: string;
+}
+
+/** The comparison a list filter makes (a `range` filter of the YAML is its four bounds). */
+export type ListFilterOp = 'eq' | 'prefix' | 'contains' | 'gte' | 'gt' | 'lte' | 'lt';
+
+/** One filter parameter of a list route, bound as the input field `key`. */
+export interface ListFilterPlan {
+  /** The input field holding the value (e.g. `filter_title`). */
+  readonly key: string;
+  /** The query parameter (e.g. `filter[title]`, `filter[created_at][gte]`). */
+  readonly param: string;
+  readonly column: string;
+  readonly op: ListFilterOp;
+  /** SQL type of the value compared: the column's, or its item type for `contains` on a list column. */
+  readonly sqlType: string;
+  /** The column is a list (`contains`: the list holds the value). */
+  readonly array: boolean;
+}
+
+/** A relation expanded in every row of a list page (YAML `include: [owner]`). */
+export interface ListIncludePlan {
+  /** The member added to each row (`owner`). */
+  readonly name: string;
+  /** The row's column holding the key (`owner_id`). */
+  readonly column: string;
+  /** The referenced table and column (`users`, `id`). */
+  readonly table: string;
+  readonly key: string;
+  /** The referenced resource's serializer. */
+  readonly serialize: (row: any) => unknown;
+}
+
+/** How a list route reads its pages (see {@link RouteDefinition.list}). */
+export interface ListPlan {
+  readonly table: string;
+  /** The primary key column: the tie-breaker of every order. */
+  readonly primaryKey: string;
+  /** Its SQL type. */
+  readonly primaryKeySqlType: string;
+  /** Soft-deleted rows (`deleted_at` set) are left out. */
+  readonly softDelete: boolean;
+  readonly sort: readonly ListSortPlan[];
+  readonly filters: readonly ListFilterPlan[];
+  readonly include: readonly ListIncludePlan[];
 }
 
 /**

@@ -64,7 +64,7 @@ try {
 } catch (error) {
   if (error instanceof ApiError) unauthorized = error.status;
 }
-console.log(JSON.stringify({ created, listed: listed.map((n) => n.id), status, titleError, deleted: deleted === undefined, doc, history, unauthorized }));
+console.log(JSON.stringify({ created, listed: listed.data.map((n) => n.id), status, titleError, deleted: deleted === undefined, doc, history, unauthorized }));
 `;
 
 describe('generated client | a program written against it', () => {
@@ -108,7 +108,7 @@ describe('generated client | one call at a time', () => {
     const api = createClient({ baseUrl: `${a.url}/`, fetch: (url, init) => { seen.push(`${init.method} ${url}`); return fetch(url, init); } });
     const one = await api.notes.create({ title: 'one' });
     await api.notes.create({ title: 'two' });
-    expect(await api.notes.list({ limit: 1 })).toHaveLength(1);
+    expect((await api.notes.list({ limit: 1 })).data).toHaveLength(1);
     expect((await api.notes.show({ id: one.id })).title).toBe('one');
     expect(seen).toEqual([`POST ${a.url}/notes`, `POST ${a.url}/notes`, `GET ${a.url}/notes?limit=1`, `GET ${a.url}/notes/${one.id}`]);
   });

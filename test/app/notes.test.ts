@@ -109,15 +109,16 @@ describe('notes.create | POST /notes', () => {
 });
 
 describe('notes.list | GET /notes', () => {
-  it('lists newest first, 20 by default, up to limit', async () => {
+  it('answers a page { data, next }: newest first, 20 by default, up to limit', async () => {
     for (let i = 1; i <= 22; i++) expect((await t.request('notes.create', { title: `note ${i}` })).status).toBe(201);
     const all = (await t.request('notes.list')).body;
-    expect(all).toHaveLength(20);
-    expect(all[0]!.title).toBe('note 22');
-    expect(all[19]!.title).toBe('note 3');
+    expect(all.data).toHaveLength(20);
+    expect(all.data[0]!.title).toBe('note 22');
+    expect(all.data[19]!.title).toBe('note 3');
+    expect(all.next).toEqual(expect.any(String));
     const three = (await t.request('notes.list', { limit: 3 })).body;
-    expect(three.map((n) => n.title)).toEqual(['note 22', 'note 21', 'note 20']);
-    expect((await t.request('notes.list', { limit: 0 })).body).toEqual([]);
+    expect(three.data.map((n) => n.title)).toEqual(['note 22', 'note 21', 'note 20']);
+    expect((await t.request('notes.list', { limit: 0 })).status).toBe(422);
   });
 
   it('treats an empty limit as absent, refuses 101 (422) and non-integers (400)', async () => {

@@ -28,7 +28,7 @@ describe('bindery/testing | bootTestKit on the reference app', () => {
     expect(shown.status).toBe(200);
     expect(shown.body.title).toBe('From the kit');
     const listed = await t.request('notes.list', { limit: 1 });
-    expect(listed.body.map((n) => n.id)).toEqual([created.body.id]);
+    expect(listed.body.data.map((n) => n.id)).toEqual([created.body.id]);
     expect(await t.db.selectFrom('notes').select('title').where('id', '=', created.body.id).executeTakeFirst()).toEqual({ title: 'From the kit' });
   });
 

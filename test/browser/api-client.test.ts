@@ -72,7 +72,7 @@ describe.skipIf(!chromiumAvailable)('API docs and client | in headless Chromium'
       const listed = await api.notes.list({ limit: 10 });
       const refused = await lib.createClient({ baseUrl: '', csrfToken: () => undefined }).notes.delete({ id: note.id }).then(() => 0, (e: any) => e.status);
       await api.notes.delete({ id: note.id });
-      return { note, listed: listed.map((n: any) => n.id), refused };
+      return { note, listed: listed.data.map((n: any) => n.id), refused };
     });
     expect(outcome.note).toMatchObject({ title: 'From the browser', tags: ['web'] });
     expect(outcome.listed).toContain(outcome.note.id);

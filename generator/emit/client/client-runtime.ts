@@ -213,3 +213,39 @@ async function problemOf(response: Response): Promise<ProblemDetails> {
   return { type: 'about:blank', title: response.statusText || 'Error', status: response.status, ...(body ? { detail: body.slice(0, 500) } : {}) };
 }
 `).replace(/\\`/g, '`');
+
+/**
+ * The part of `generated/client.ts` emitted when the schema has list routes:
+ * the page type and the helpers walking every page of a list method.
+ */
+export const CLIENT_LIST_RUNTIME = (String.raw`
+/** One page of a list route: rows, and the cursor of the next page (null on the last). */
+export interface ListPage<Row> {
+  data: Row[];
+  next: string | null;
+}
+
+/**
+ * Every page of a list method, following \`next\` until the last page.
+ * @param method a list method of the client, e.g. \`api.notes.list\`.
+ * @param input its input (sort, filters, limit); \`cursor\` is set page by page.
+ * @example for await (const page of pages(api.notes.list, { sort: 'title' })) console.log(page.data.length);
+ */
+export async function* pages<Row, I extends { cursor?: string }>(method: (input: I, init?: CallOptions) => Promise<ListPage<Row>>, input: I, init?: CallOptions): AsyncGenerator<ListPage<Row>, void, undefined> {
+  let cursor: string | undefined = input.cursor;
+  for (;;) {
+    const page = await method({ ...input, ...(cursor !== undefined ? { cursor } : {}) }, init);
+    yield page;
+    if (page.next === null) return;
+    cursor = page.next;
+  }
+}
+
+/**
+ * Every row of a list method, page after page.
+ * @example for await (const note of rows(api.notes.list, { 'filter_title': 'Shop' })) console.log(note.title);
+ */
+export async function* rows<Row, I extends { cursor?: string }>(method: (input: I, init?: CallOptions) => Promise<ListPage<Row>>, input: I, init?: CallOptions): AsyncGenerator<Row, void, undefined> {
+  for await (const page of pages(method, input, init)) yield* page.data;
+}
+`).replace(/\\`/g, '`');

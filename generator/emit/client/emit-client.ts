@@ -7,7 +7,8 @@
  * `createClient(options)` returns an object keyed by route name
  * (`notes.create` → `client.notes.create(input)`); each method places the
  * input's fields where the binding plan reads them (path, query, header,
- * JSON or form body) and resolves to the route's output. Page routes are
+ * JSON or form body) and resolves to the route's output (a list route's:
+ * a page, which `pages()` and `rows()` walk to the end). Page routes are
  * left out (they answer HTML to browsers); redirect routes resolve to
  * `{ location }`; failures reject with `ApiError`.
  *
@@ -18,7 +19,8 @@ import { inputTypeName, resourceTypeNames } from '../../model/names.js';
 import { jsonTsType } from '../types/ts-types.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { docText, propertyName, quote } from '../ts-source.js';
-import { CLIENT_RUNTIME } from './client-runtime.js';
+import { CLIENT_LIST_RUNTIME, CLIENT_RUNTIME } from './client-runtime.js';
+import { listJsonType } from '../lists/emit-lists.js';
 
 /** Routes the client offers: every route but pages. */
 export function clientRoutes(routes: readonly Route[]): Route[] {
@@ -28,11 +30,12 @@ export function clientRoutes(routes: readonly Route[]): Route[] {
 /** Emit `client.ts` (see the module comment). */
 export function emitClient(ctx: EmitContext): GeneratedFile {
   const routes = clientRoutes(ctx.model.routes);
-  const outputs = new Set(routes.flatMap((r) => (r.output ? [r.output.resource] : [])));
+  const outputs = new Set(routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...(r.list?.include ?? []).map((i) => i.resource)]));
   const resources = ctx.model.resources.filter((r) => outputs.has(r.name));
   const parts: string[] = [
     `/**\n * A typed client of ${docText(ctx.model.info.title)} ${docText(ctx.model.info.version)}: one method per route (page routes excluded).\n * Needs only \`fetch\`; see docs/client.md.\n */`,
     CLIENT_RUNTIME.trim(),
+    ...(routes.some((r) => r.list !== null) ? [CLIENT_LIST_RUNTIME.trim()] : []),
     ...resources.map(resourceInterface),
     ...routes.map(inputInterface),
     createClientFunction(routes),
@@ -115,6 +118,7 @@ function outputType(route: Route): string {
   switch (route.result) {
     case 'ok': case 'created': {
       if (!route.output) return 'unknown';
+      if (route.list) return `ListPage<${listJsonType(route.list)}>`;
       const json = resourceTypeNames(route.output.resource).json;
       return route.output.array ? `${json}[]` : json;
     }

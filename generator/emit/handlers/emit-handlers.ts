@@ -4,7 +4,8 @@
  * mistyped handler in `app/` fails `tsc` (DESIGN.md 2, "handler contracts").
  *
  * The output type is the row type (`Note`, `Note[]`): the runtime serializes
- * it with the route's output plan. Routes without output use `unknown` for
+ * it with the route's output plan; a list route's is its page
+ * (`ListPage<Note>`, from `generated/lists.ts`). Routes without output use `unknown` for
  * `ok`/`created` and `never` for the other kinds.
  */
 import { type StatementStructures, StructureKind } from 'ts-morph';
@@ -12,16 +13,19 @@ import type { Route } from '../../model/model.js';
 import { inputTypeName } from '../../model/names.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { createTsPrinter, docText, quote } from '../ts-source.js';
+import { listRowType } from '../lists/emit-lists.js';
 
 /** Emit `handlers.ts` (see the module comment). */
 export function emitHandlers(ctx: EmitContext): GeneratedFile {
   const printer = createTsPrinter();
   const statements: StatementStructures[] = [];
   const routes = ctx.model.routes;
-  const rows = [...new Set(routes.flatMap((r) => (r.output ? [r.output.resource] : [])))];
+  const rows = [...new Set(routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...(r.list?.include ?? []).map((i) => i.resource)]))];
+  const hasLists = routes.some((r) => r.list !== null);
   if (routes.length > 0) {
     statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/http`, namedImports: ['RouteHandler'] });
     statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/results`, namedImports: ['ResultFor'] });
+    if (hasLists) statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/routing`, namedImports: ['ListPage'] });
     statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: './types.js', namedImports: [...rows, ...routes.map((r) => inputTypeName(r.name))].sort() });
   }
   statements.push({ kind: StructureKind.Interface,
@@ -38,6 +42,7 @@ export function emitHandlers(ctx: EmitContext): GeneratedFile {
 }
 
 function outputType(route: Route): string {
+  if (route.list) return `ListPage<${listRowType(route.list)}>`;
   if (route.output) return route.output.array ? `${route.output.resource}[]` : route.output.resource;
   return route.result === 'ok' || route.result === 'created' ? 'unknown' : 'never';
 }

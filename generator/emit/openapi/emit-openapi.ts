@@ -6,7 +6,7 @@
  * order, components sorted; the header is the root `x-generated-by`.
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { Route } from '../../model/model.js';
+import type { Route, RouteList } from '../../model/model.js';
 import { camelCase } from '../../model/names.js';
 import { TOKEN_MIDDLEWARE } from '../../model/routes.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
@@ -69,7 +69,7 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile {
     paths[path] = item;
   }
   const schemas: Record<string, OpenAPIV3_1.SchemaObject> = {};
-  const outputs = new Set(routes.flatMap((r) => (r.output ? [r.output.resource] : [])));
+  const outputs = new Set(routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...(r.list?.include ?? []).map((i) => i.resource)]));
   for (const resource of [...ctx.model.resources].filter((r) => outputs.has(r.name)).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     schemas[resource.name] = resourceJsonSchema(resource);
   }
@@ -177,6 +177,7 @@ function success(route: Route): OpenAPIV3_1.ResponsesObject {
   const location = { Location: { description: 'URL of the new resource, when the handler gives one.', schema: { type: 'string' } } } as const;
   const json = (): OpenAPIV3_1.MediaTypeObject => {
     if (!route.output) return { schema: {} };
+    if (route.list) return { schema: listPageSchema(route.list) };
     const ref = { $ref: `#/components/schemas/${route.output.resource}` };
     return { schema: route.output.array ? { type: 'array', items: ref } : ref };
   };
@@ -188,4 +189,24 @@ function success(route: Route): OpenAPIV3_1.ResponsesObject {
     case 'text': return { '200': { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } } };
     default: return { '200': { description: 'Written by the handler\'s custom responder.' } };
   }
+}
+
+/** A list route's page: `{ data: [rows, with their included relations], next: cursor | null }`. */
+function listPageSchema(list: RouteList): OpenAPIV3_1.SchemaObject {
+  const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+  const row: OpenAPIV3_1.SchemaObject | OpenAPIV3_1.ReferenceObject = list.include.length === 0 ? ref(list.resource) : {
+    allOf: [ref(list.resource), {
+      type: 'object',
+      properties: Object.fromEntries(list.include.map((i) => [i.name, { oneOf: [ref(i.resource), { type: 'null' }] }])),
+      required: list.include.map((i) => i.name),
+    }],
+  };
+  return {
+    type: 'object',
+    properties: {
+      data: { type: 'array', items: row },
+      next: { type: ['string', 'null'], description: 'The cursor of the next page (send it as `cursor`); null on the last page.' },
+    },
+    required: ['data', 'next'],
+  };
 }

@@ -5,7 +5,8 @@
  * building.
  */
 import { type StatementStructures, StructureKind } from 'ts-morph';
-import type { InputField, Route } from '../../model/model.js';
+import type { InputField, Resource, Route, RouteList } from '../../model/model.js';
+import { sqlType } from '../migrations/sql-types.js';
 import { serializerName, validatorName } from '../../model/names.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { Code, printLiteral, type Literal } from '../ts-literal.js';
@@ -18,13 +19,17 @@ export function emitRoutes(ctx: EmitContext): GeneratedFile {
   const statements: (string | StatementStructures)[] = [];
   const routes = ctx.model.routes;
   const validators = routes.filter((r) => validatorSchema(r) !== null).map((r) => validatorName(r.name));
-  const serializers = [...new Set(routes.flatMap((r) => (r.output ? [serializerName(r.output.resource)] : [])))].sort();
+  const serializers = [...new Set(routes.flatMap((r) => [
+    ...(r.output ? [serializerName(r.output.resource)] : []),
+    ...(r.list?.include ?? []).map((i) => serializerName(i.resource)),
+  ]))].sort();
+  const resources = new Map(ctx.model.resources.map((r) => [r.name, r]));
 
   statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/routing`, namedImports: ['RouteTable'] });
   if (serializers.length > 0) statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: './serializers.js', namedImports: serializers });
   if (validators.length > 0) statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: './validators.js', namedImports: [...validators].sort() });
 
-  statements.push(exportedConst('Every route, in schema order (files sorted by name, then YAML order).', 'routes', `${printLiteral(routes.map(routeLiteral))} as const satisfies RouteTable`));
+  statements.push(exportedConst('Every route, in schema order (files sorted by name, then YAML order).', 'routes', `${printLiteral(routes.map((r) => routeLiteral(r, resources)))} as const satisfies RouteTable`));
   statements.push({ kind: StructureKind.TypeAlias,
     name: 'RouteName',
     isExported: true,
@@ -43,7 +48,7 @@ export function emitRoutes(ctx: EmitContext): GeneratedFile {
   return { path: 'routes.ts', content: printer.print('routes.ts', statements, ctx.header) };
 }
 
-function routeLiteral(route: Route): Literal {
+function routeLiteral(route: Route, resources: ReadonlyMap<string, Resource>): Literal {
   return {
     name: route.name,
     method: route.method,
@@ -60,6 +65,26 @@ function routeLiteral(route: Route): Literal {
     origin: route.origin.file,
     ...(route.rateLimit !== null ? { rateLimit: { ...route.rateLimit } } : {}),
     ...(route.cors !== null ? { cors: { ...route.cors, origins: [...route.cors.origins], headers: [...route.cors.headers], exposeHeaders: [...route.cors.exposeHeaders] } } : {}),
+    ...(route.list !== null ? { list: listLiteral(route.list, resources.get(route.list.resource)!) } : {}),
+  };
+}
+
+/** The runtime's `ListPlan` of a list route: columns with their SQL types (cursor values and filter values are cast to them). */
+function listLiteral(list: RouteList, resource: Resource): Literal {
+  const field = (column: string) => resource.fields.find((f) => f.name === column)!;
+  const pk = field(resource.primaryKey!);
+  return {
+    table: resource.table,
+    primaryKey: pk.name,
+    primaryKeySqlType: sqlType(pk.type),
+    softDelete: resource.softDelete,
+    sort: list.sort.map((s) => ({ name: s.name, column: s.column, sqlType: sqlType(field(s.column).type) })),
+    filters: list.filters.map((f) => {
+      const type = field(f.column).type;
+      const array = f.op === 'contains' && type.array;
+      return { key: f.key, param: f.param, column: f.column, op: f.op, sqlType: sqlType({ ...type, array: false }), array };
+    }),
+    include: list.include.map((i) => ({ name: i.name, column: i.column, table: i.table, key: i.key, serialize: new Code(serializerName(i.resource)) })),
   };
 }
 

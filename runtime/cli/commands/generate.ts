@@ -32,6 +32,7 @@ export class GenerateCommand extends BinderyCommand {
   protected async run(): Promise<number> {
     const { generate, formatDiagnostic } = await import('../../../generator/index.js');
     const result = await generate({ root: this.root, check: this.check, allowDestructive: this.allowDestructive, rebuildSnapshot: this.rebuildSnapshot });
+    for (const w of result.warnings) this.err(`warning: ${formatDiagnostic(w)}\n`);
     if (!result.ok) {
       for (const d of result.diagnostics) this.err(`${formatDiagnostic(d)}\n`);
       const n = result.diagnostics.length;

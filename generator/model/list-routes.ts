@@ -1,0 +1,164 @@
+/**
+ * Resolving a route's `list:` (docs/schema-language.md "List routes"): the
+ * resource listed, its sort keys, filters and included relations, checked
+ * against the resource; and the query fields the list adds to the route's
+ * input (`limit`, `cursor`, `sort`, `filter[<name>]…`), so that binding,
+ * validators, types, OpenAPI and the client treat them like any other input.
+ *
+ * A filter or sort key on a column that no index starts with is a warning
+ * naming the index to add.
+ */
+import type { ListFilterOp, RuleRef } from '../../runtime/routing/route-table.js';
+import type { RawFilterOp, RawList } from '../language/raw.js';
+import type { DataPath } from '../load/node-position.js';
+import type { InputField, ListInclude, Resource, ResourceField, RouteList } from './model.js';
+import { didYouMean } from '../suggest.js';
+import type { Reporter } from './reporter.js';
+
+/** Rows per page without `limit=`, and the largest `limit=`, unless the YAML says otherwise. */
+export const DEFAULT_LIMIT = 20;
+export const DEFAULT_MAX_LIMIT = 100;
+
+/** The input keys a list route adds (its own `input:` cannot use them). */
+export const LIST_KEYS = ['limit', 'cursor', 'sort'] as const;
+
+/** The resolved list and the input fields it adds. */
+export interface ResolvedList {
+  readonly list: RouteList;
+  readonly fields: readonly InputField[];
+}
+
+/**
+ * Resolve `routes.<name>.list` at `path`. Errors (and index warnings) go to
+ * `r`; returns undefined on an error.
+ * @param resources the resolved resources by name.
+ */
+export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources: ReadonlyMap<string, Resource>): ResolvedList | undefined {
+  const resource = resources.get(raw.resource);
+  if (!resource) {
+    r.error([...path, 'resource'], `unknown resource "${raw.resource}"${didYouMean(raw.resource, resources.keys())}; declare it under "resources:"`, 'value');
+    return undefined;
+  }
+  const pk = resource.fields.find((f) => f.primaryKey);
+  if (!pk) {
+    r.error([...path, 'resource'], `resource ${resource.name} has no primary key; pages are ordered by the sort key and then the primary key, so give it one (primaryKey: true)`, 'value');
+    return undefined;
+  }
+  let ok = true;
+  const fail = (sub: DataPath, message: string, at: 'key' | 'value' = 'value'): void => {
+    ok = false;
+    r.error([...path, ...sub], message, at);
+  };
+  const columns = resource.fields.filter((f) => !f.hidden).map((f) => f.name);
+  const fieldOf = (sub: DataPath, name: string, what: string): ResourceField | undefined => {
+    const field = resource.fields.find((f) => f.name === name);
+    if (!field) fail(sub, `${resource.name} has no field "${name}"${didYouMean(name, columns)}; ${what} names a field of the resource: ${columns.join(', ')}`);
+    else if (field.hidden) fail(sub, `"${name}" is hidden (never sent to clients); a client cannot ${what === 'a sort key' ? 'sort' : 'filter'} by it`);
+    return field?.hidden ? undefined : field;
+  };
+
+  // Sort keys (the primary key alone when none are given).
+  const sort: { name: string; column: string }[] = [];
+  const sortNames = raw.sort ?? [pk.name];
+  sortNames.forEach((name, i) => {
+    const field = fieldOf(['sort', i], name, 'a sort key');
+    if (!field) return;
+    if (field.type.nullable || field.type.array || field.type.kind === 'json') {
+      fail(['sort', i], `cannot sort pages by "${name}": a sort key must be a single, non-null value (${field.type.nullable ? 'it is nullable' : `it is a ${field.type.kind}${field.type.array ? ' list' : ''}`})`);
+      return;
+    }
+    sort.push({ name: field.json, column: field.name });
+    indexAdvice(r, [...path, 'sort', i], resource, field.name, `sorting by "${name}"`);
+  });
+  const allowed = sort.flatMap((s) => [s.name, `-${s.name}`]);
+  let defaultSort = sort.length > 0 ? `-${sort[0]!.name}` : '';
+  if (raw.defaultSort !== undefined) {
+    const desc = raw.defaultSort.startsWith('-');
+    const column = desc ? raw.defaultSort.slice(1) : raw.defaultSort;
+    const key = sort.find((s) => s.column === column);
+    if (!key) fail(['defaultSort'], `"${column}" is not a sort key of this list${didYouMean(column, sort.map((s) => s.column))}; the default order is one of: ${sort.map((s) => s.column).join(', ')} (with - for descending)`);
+    else defaultSort = `${desc ? '-' : ''}${key.name}`;
+  }
+
+  // Filters.
+  const filters: { key: string; param: string; column: string; op: ListFilterOp }[] = [];
+  const fields: InputField[] = [];
+  for (const [name, op] of Object.entries(raw.filter ?? {})) {
+    const field = fieldOf(['filter', name], name, 'a filter');
+    if (!field) continue;
+    const problem = filterProblem(field, op);
+    if (problem !== undefined) { fail(['filter', name], `"${name}: ${op}": ${problem}`); continue; }
+    if (op !== 'contains') indexAdvice(r, [...path, 'filter', name], resource, field.name, `filtering by "${name}"`);
+    const bounds: readonly ListFilterOp[] = op === 'range' ? ['gte', 'gt', 'lte', 'lt'] : [op];
+    for (const bound of bounds) {
+      const key = op === 'range' ? `filter_${field.name}_${bound}` : `filter_${field.name}`;
+      const param = op === 'range' ? `filter[${field.json}][${bound}]` : `filter[${field.json}]`;
+      filters.push({ key, param, column: field.name, op: bound });
+      const kind = field.type.kind === 'bigint' ? 'integer' : field.type.kind === 'text' || field.type.kind === 'uuid' ? 'string' : field.type.kind;
+      fields.push({
+        key, source: 'query', name: param, rules: [], required: false,
+        type: { kind: kind as InputField['type']['kind'], array: false, nullable: false },
+        description: filterText(op, bound, field.json),
+      });
+    }
+  }
+
+  // Included relations.
+  const include: ListInclude[] = [];
+  const jsonNames = new Set(resource.fields.filter((f) => !f.hidden).map((f) => f.json));
+  const referencing = resource.fields.filter((f) => f.references && f.name.endsWith('_id')).map((f) => f.name.slice(0, -3));
+  (raw.include ?? []).forEach((name, i) => {
+    const field = resource.fields.find((f) => f.name === `${name}_id` && f.references);
+    if (!field?.references) {
+      fail(['include', i], `${resource.name} has no field "${name}_id" with "references"${didYouMean(name, referencing)}; include names a references field without its _id${referencing.length > 0 ? ` (here: ${referencing.join(', ')})` : ''}`);
+      return;
+    }
+    const target = [...resources.values()].find((t) => t.table === field.references!.table);
+    if (!target) { fail(['include', i], `"${field.name}" references the table ${field.references.table}, which is not a resource of the schema; only resources can be included`); return; }
+    if (jsonNames.has(name)) { fail(['include', i], `"${name}" is already a JSON member of ${resource.name}; the included row would replace it`); return; }
+    include.push({ name, column: field.name, resource: target.name, table: target.table, key: field.references.column, nullable: field.type.nullable });
+  });
+
+  const maxLimit = raw.maxLimit ?? DEFAULT_MAX_LIMIT;
+  const limit = raw.limit ?? Math.min(DEFAULT_LIMIT, maxLimit);
+  if (limit > maxLimit) fail(['limit'], `the default page size ${limit} is over maxLimit ${maxLimit}; lower it or raise maxLimit`);
+  if (!ok) return undefined;
+
+  const rule = (name: string, ...params: (string | number)[]): RuleRef => ({ name, params });
+  const listFields: InputField[] = [
+    { key: 'limit', source: 'query', name: 'limit', type: { kind: 'integer', array: false, nullable: false }, default: limit, rules: [rule('min', 1), rule('max', maxLimit)], required: false, description: `Rows per page, 1 to ${maxLimit}.` },
+    { key: 'cursor', source: 'query', name: 'cursor', type: { kind: 'string', array: false, nullable: false }, rules: [], required: false, description: 'The `next` of the previous page; absent for the first page.' },
+    { key: 'sort', source: 'query', name: 'sort', type: { kind: 'string', array: false, nullable: false }, default: defaultSort, rules: [rule('in', ...allowed)], required: false, description: `The order: a sort key, descending with a leading -: ${allowed.join(', ')}.` },
+  ];
+  return {
+    list: { resource: resource.name, sort, defaultSort, filters, include, limit, maxLimit },
+    fields: [...listFields, ...fields],
+  };
+}
+
+/** Why `op` cannot filter `field`, or undefined when it can. */
+function filterProblem(field: ResourceField, op: RawFilterOp): string | undefined {
+  const { kind, array } = field.type;
+  if (kind === 'json') return 'a json field cannot be filtered';
+  switch (op) {
+    case 'eq': return array ? 'a list field is filtered with "contains"' : undefined;
+    case 'prefix': return !array && (kind === 'string' || kind === 'text') ? undefined : 'prefix applies to string and text fields';
+    case 'contains': return array || kind === 'string' || kind === 'text' ? undefined : 'contains applies to list fields (the list holds the value) and string and text fields (the text holds it)';
+    case 'range': return !array && ['integer', 'bigint', 'number', 'timestamp', 'duration'].includes(kind) ? undefined : 'range applies to numbers, durations and timestamps';
+  }
+}
+
+function filterText(op: RawFilterOp, bound: ListFilterOp, name: string): string {
+  switch (bound) {
+    case 'eq': return `Only rows whose ${name} equals the value.`;
+    case 'prefix': return `Only rows whose ${name} starts with the value.`;
+    case 'contains': return `Only rows whose ${name} contains the value.`;
+    default: return `Only rows whose ${name} is ${({ gte: 'at least', gt: 'more than', lte: 'at most', lt: 'less than' } as const)[bound]} the value (${op}).`;
+  }
+}
+
+/** Warn when no index of `resource` (nor its primary key) starts with `column`. */
+function indexAdvice(r: Reporter, at: DataPath, resource: Resource, column: string, what: string): void {
+  if (resource.primaryKey === column || resource.indexes.some((i) => i.columns[0] === column)) return;
+  r.warn(at, `${what} reads the whole table of ${resource.name}: no index starts with "${column}"; add "- { columns: [${column}] }" under resources.${resource.name}.indexes`, 'value');
+}
