@@ -1,0 +1,183 @@
+/**
+ * GET /notes as a list route (docs/schema-language.md "List routes") over
+ * real HTTP against the reference app: walking thousands of notes page by
+ * page while others are inserted, every sort and filter, bad cursors and
+ * parameters.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { sql } from 'kysely';
+import { bootTestKit, type TestKit } from 'bindery/testing';
+import notesApp from '../../app/main.js';
+import type { Handlers } from '../../generated/handlers.js';
+import { routes } from '../../generated/routes.js';
+import type { Database } from '../../generated/types.js';
+import { referenceAppEnv } from '../support/reference-app-env.js';
+
+let t: TestKit<Handlers, Database>;
+
+/** Notes made before the walks, by title. 3,000 rows; created_at has ties (groups of 3 share one instant). */
+const ROWS = 3000;
+
+beforeAll(async () => {
+  t = await bootTestKit<Handlers, Database>(notesApp, { routes, serverUrl: inject('pgUrl'), prefix: 'notes_list', env: referenceAppEnv });
+  await t.db.deleteFrom('notes').execute();
+  await sql`insert into notes (title, body, tags, created_at)
+    select 'n' || lpad(i::text, 5, '0'), '', case when i % 10 = 0 then array['ten'] else array[]::varchar[] end,
+      timestamptz '2026-01-01T00:00:00.123456Z' + ((i / 3) * interval '1.000001 second')
+    from generate_series(1, ${ROWS}) as i`.execute(t.db);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+interface Page { data: { id: number; title: string; tags?: string[]; created_at: string }[]; next: string | null }
+
+async function get(query: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${t.url}/notes${query}`, { headers: { accept: 'application/json' } });
+  return { status: res.status, body: await res.json() };
+}
+
+async function page(query: string): Promise<Page> {
+  const res = await get(query);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as Page;
+}
+
+/** Every row of a walk (`query` starts with `?`), following `next`; `between` runs after each page. */
+async function walk(query: string, between: () => void = () => {}): Promise<Page['data']> {
+  const rows: Page['data'] = [];
+  let next: string | null = null;
+  do {
+    const p: Page = await page(next === null ? query : `${query}&cursor=${encodeURIComponent(next)}`);
+    rows.push(...p.data);
+    next = p.next;
+    between();
+  } while (next !== null);
+  return rows;
+}
+
+describe('notes.list | paging', () => {
+  it('walks 3,000 notes newest first, each exactly once and in order, while notes are being inserted', async () => {
+    const before = await t.db.selectFrom('notes').select(['id', 'title']).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+    // Concurrent writers, from the first page on: new notes over HTTP (now, so newest) and notes with
+    // a timestamp in the middle of the order, inserted directly.
+    let inserted = 0;
+    let writing: Promise<void> | undefined;
+    let done = false;
+    const writer = async () => {
+      while (!done) {
+        await Promise.all([
+          fetch(`${t.url}/notes`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ title: `new ${inserted}` }) }).then((r) => r.arrayBuffer()),
+          t.db.insertInto('notes').values({ title: `old ${inserted}`, created_at: new Date('2026-01-01T00:10:00Z') }).execute(),
+        ]);
+        inserted++;
+      }
+    };
+    const seen = await walk('?limit=97', () => { writing ??= writer(); });
+    done = true;
+    await writing;
+    expect(inserted).toBeGreaterThan(0);
+    const ids = seen.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const walked = new Set(ids);
+    for (const row of before) expect(walked.has(row.id)).toBe(true);
+    // In order: (created_at, id) strictly decreasing.
+    for (let i = 1; i < seen.length; i++) {
+      const a = seen[i - 1]!, b = seen[i]!;
+      expect(a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id), `${a.id} before ${b.id}`).toBe(true);
+    }
+    // Rows newer than the walk's first page never show up; the old-timestamp ones below the walk's position may.
+    expect(seen.filter((r) => r.title.startsWith('new ')).length).toBe(0);
+  });
+
+  it('walks by title ascending (sort=title) and by id descending, each row once, in order', async () => {
+    const byTitle = await walk('?sort=title&limit=100');
+    const titles = byTitle.map((r) => r.title);
+    const expected = (await t.db.selectFrom('notes').select('title').orderBy('title').orderBy('id').execute()).map((r) => r.title);
+    expect(titles).toEqual(expected);
+    const byId = await walk('?sort=-id&limit=100');
+    const ids = byId.map((r) => r.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect(new Set(ids).size).toBe(await t.db.selectFrom('notes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n)));
+  });
+
+  it('keeps microsecond timestamps exact across pages (ties broken by id)', async () => {
+    const rows = await walk('?sort=created_at&limit=2&filter[created_at][lt]=2026-01-01T00:00:03Z');
+    // 2026-01-01T00:00:00.123456Z + k·1.000001 s for k = 0, 1, 2 (3 rows each but k = 0: i = 1, 2).
+    expect(rows.map((r) => r.title)).toEqual(['n00001', 'n00002', 'n00003', 'n00004', 'n00005', 'n00006', 'n00007', 'n00008']);
+  });
+});
+
+describe('notes.list | filters', () => {
+  it('filter[title] is a prefix (with % and _ taken literally)', async () => {
+    const rows = await walk('?filter[title]=n0001&sort=title');
+    expect(rows.map((r) => r.title)).toEqual(Array.from({ length: 10 }, (_, i) => `n0001${i}`));
+    await t.db.insertInto('notes').values([{ title: '50% off' }, { title: '50_ off' }, { title: '500 off' }]).execute();
+    expect((await page('?filter[title]=50%25')).data.map((r) => r.title)).toEqual(['50% off']);
+    expect((await page('?filter[title]=50_')).data.map((r) => r.title)).toEqual(['50_ off']);
+  });
+
+  it('filter[tags] keeps notes whose tags contain the value; filters combine', async () => {
+    const ten = await walk('?filter[tags]=ten&limit=100');
+    expect(ten).toHaveLength(ROWS / 10);
+    expect(ten.every((r) => r.tags?.includes('ten'))).toBe(true);
+    const both = await page('?filter[tags]=ten&filter[title]=n001&sort=title');
+    expect(both.data.map((r) => r.title)).toEqual(['n00100', 'n00110', 'n00120', 'n00130', 'n00140', 'n00150', 'n00160', 'n00170', 'n00180', 'n00190']);
+  });
+
+  it('filter[created_at][gte|gt|lte|lt] bound the range', async () => {
+    const at = (k: number) => new Date(Date.parse('2026-01-01T00:00:00.123Z') + k * 1000).toISOString();
+    const rows = await walk(`?sort=created_at&filter[created_at][gte]=${at(10)}&filter[created_at][lt]=${at(12)}`);
+    // k = 10 and 11 (the instants are k·1.000001 s after .123456, so gte .123 includes k = 10, lt k = 12 at .123 excludes it).
+    expect(rows.map((r) => r.title)).toEqual(['n00030', 'n00031', 'n00032', 'n00033', 'n00034', 'n00035']);
+    const gtLte = await walk(`?sort=created_at&filter[created_at][gt]=${at(10)}&filter[created_at][lte]=${at(11)}`);
+    expect(gtLte.map((r) => r.title)).toEqual(['n00030', 'n00031', 'n00032']);
+  });
+});
+
+describe('notes.list | bad input', () => {
+  it('answers 400 errors.cursor for a forged, edited or truncated cursor', async () => {
+    const { next } = await page('?limit=5');
+    expect(next).toEqual(expect.any(String));
+    const [body, tag] = next!.split('.') as [string, string];
+    const values = JSON.parse(Buffer.from(body, 'base64url').toString()) as unknown[];
+    values[3] = '2000-01-01T00:00:00Z';
+    const forged = `${Buffer.from(JSON.stringify(values)).toString('base64url')}.${tag}`;
+    for (const cursor of [forged, next!.slice(0, -2), 'nonsense', `${body}.`, '.x']) {
+      const res = await get(`?limit=5&cursor=${encodeURIComponent(cursor)}`);
+      expect(res.status, cursor).toBe(400);
+      expect(res.body).toMatchObject({ status: 400, errors: { cursor: expect.stringContaining('not valid') } });
+    }
+  });
+
+  it('answers 400 for a cursor used with another sort or other filters', async () => {
+    const { next } = await page('?limit=5&sort=title');
+    const otherSort = await get(`?limit=5&sort=-title&cursor=${encodeURIComponent(next!)}`);
+    expect(otherSort.status).toBe(400);
+    expect(otherSort.body.errors.cursor).toMatch(/sort=title, not sort=-title/);
+    const otherFilter = await get(`?limit=5&sort=title&filter[title]=n&cursor=${encodeURIComponent(next!)}`);
+    expect(otherFilter.status).toBe(400);
+    expect(otherFilter.body.errors.cursor).toMatch(/other filters/);
+    // The same sort and filters: fine, whatever the limit.
+    expect((await get(`?limit=7&sort=title&cursor=${encodeURIComponent(next!)}`)).status).toBe(200);
+  });
+
+  it('answers 422 naming an unknown filter or sort and listing the allowed ones', async () => {
+    const filter = await get('?filter[body]=x');
+    expect(filter.status).toBe(422);
+    expect(filter.body.errors).toEqual({ 'filter[body]': 'filter[body] is not a filter of this list; the filters are: filter[title], filter[tags], filter[created_at][gte], filter[created_at][gt], filter[created_at][lte], filter[created_at][lt].' });
+    const sort = await get('?sort=body');
+    expect(sort.status).toBe(422);
+    expect(sort.body.errors).toEqual({ sort: 'sort=body is not an order of this list; sort by one of: created_at, -created_at, title, -title, id, -id.' });
+  });
+
+  it('answers 422 for limit over maxLimit or under 1, 400 for a value of the wrong type', async () => {
+    const over = await get('?limit=101');
+    expect(over.status).toBe(422);
+    expect(over.body.errors).toEqual({ limit: 'The limit field must not be greater than 100.' });
+    expect((await get('?limit=0')).status).toBe(422);
+    const badDate = await get('?filter[created_at][gte]=yesterday');
+    expect(badDate.status).toBe(400);
+    expect(Object.keys(badDate.body.errors)).toEqual(['filter[created_at][gte]']);
+  });
+});
