@@ -1,0 +1,102 @@
+/**
+ * GET /api/documents as a list route with `include: [owner]`
+ * (docs/schema-language.md "List routes"): scoped by its handler to the
+ * caller's live documents, each row with its owner — read with one query per
+ * page and relation, never one per row.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import app from '../../app/main.js';
+import { lists } from '../../generated/lists.js';
+import type { Database } from '../../generated/types.js';
+import { createTestApp, type TestApp } from '../../runtime/app/index.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { referenceAppEnv } from '../support/reference-app-env.js';
+import { bearerFor } from './tokens-support.js';
+
+let database: TestDatabase;
+let t: TestApp<Database>;
+
+beforeAll(async () => {
+  database = await createTestDatabase('documents_list');
+  t = await createTestApp<Database>(app, { databaseUrl: database.url, env: referenceAppEnv });
+});
+afterAll(async () => {
+  await t?.close();
+  await database?.drop();
+});
+beforeEach(async () => {
+  await t.db.deleteFrom('documents').execute();
+});
+
+async function list(user: number, query = ''): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${t.url}/api/documents${query}`, { headers: { accept: 'application/json', authorization: `Bearer ${await bearerFor(t, user)}` } });
+  return { status: res.status, body: await res.json() };
+}
+
+/** `count` documents of `owner` (the user and a token are made first: documents.owner_id references users.id). */
+async function seed(owner: number, count: number, from = 0): Promise<void> {
+  await bearerFor(t, owner);
+  await t.db.insertInto('documents').values(Array.from({ length: count }, (_, i) => ({ owner_id: owner, slug: `u${owner}-doc-${from + i}`, title: `Doc ${from + i}` }))).execute();
+}
+
+/** Counts the statements a Kysely instance runs. */
+class CountQueries implements KyselyPlugin {
+  count = 0;
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    this.count++;
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
+describe('documents.list | GET /api/documents', () => {
+  it('pages through the caller\'s live documents only, newest first, each with its owner (no hidden fields)', async () => {
+    await seed(1, 25);
+    await seed(2, 3);
+    await t.db.updateTable('documents').set({ deleted_at: new Date() }).where('slug', '=', 'u1-doc-0').execute();
+    const first = await list(1, '?limit=10');
+    expect(first.status).toBe(200);
+    expect(first.body.data).toHaveLength(10);
+    expect(first.body.data[0]).toMatchObject({ slug: 'u1-doc-24', owner_id: 1, owner: { id: 1, name: 'User 1', email: 'user1@example.test' } });
+    expect(first.body.data[0].owner).not.toHaveProperty('password');
+    expect(first.body.data[0]).not.toHaveProperty('share_token');
+    const slugs: string[] = first.body.data.map((d: any) => d.slug);
+    let next: string | null = first.body.next;
+    while (next !== null) {
+      const p = await list(1, `?limit=10&cursor=${encodeURIComponent(next)}`);
+      expect(p.status).toBe(200);
+      slugs.push(...p.body.data.map((d: any) => d.slug));
+      next = p.body.next;
+    }
+    expect(slugs).toEqual(Array.from({ length: 24 }, (_, i) => `u1-doc-${24 - i}`));
+    expect((await list(2)).body.data.map((d: any) => d.slug)).toEqual(['u2-doc-2', 'u2-doc-1', 'u2-doc-0']);
+  });
+
+  it('filters by slug prefix; a cursor of another caller\'s list still only shows the caller\'s rows', async () => {
+    await seed(1, 12);
+    await seed(2, 12);
+    const prefixed = await list(1, '?filter[slug]=u1-doc-1&sort=id');
+    expect(prefixed.body.data.map((d: any) => d.slug)).toEqual(['u1-doc-1', 'u1-doc-10', 'u1-doc-11']);
+    const other = await list(2, '?limit=2');
+    const mine = await list(1, `?limit=5&cursor=${encodeURIComponent(other.body.next)}`);
+    expect(mine.status).toBe(200);
+    expect(mine.body.data.every((d: any) => d.owner_id === 1)).toBe(true);
+  });
+
+  it('reads the owners of a page in one query: 2 statements for 100 rows of 5 owners, as for 1 row', async () => {
+    for (const owner of [1, 2, 3, 4, 5]) await seed(owner, 20);
+    const counter = new CountQueries();
+    const ctx = { services: { ...t.running.services, db: t.db.withPlugin(counter) } };
+    const page = await lists['documents.list'](ctx, { limit: 100, sort: '-id' });
+    expect(page.data).toHaveLength(100);
+    expect(new Set(page.data.map((d) => d.owner?.id))).toEqual(new Set([1, 2, 3, 4, 5]));
+    expect(page.data.every((d) => d.owner?.id === d.owner_id)).toBe(true);
+    expect(counter.count).toBe(2);
+    counter.count = 0;
+    await lists['documents.list'](ctx, { limit: 1, sort: '-id' });
+    expect(counter.count).toBe(2);
+  });
+});
