@@ -50,10 +50,10 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
     r.error([...path, ...sub], message, at);
   };
   const columns = resource.fields.filter((f) => !f.hidden).map((f) => f.name);
-  const fieldOf = (sub: DataPath, name: string, what: string): ResourceField | undefined => {
+  const fieldOf = (sub: DataPath, name: string, what: string, at: 'key' | 'value'): ResourceField | undefined => {
     const field = resource.fields.find((f) => f.name === name);
-    if (!field) fail(sub, `${resource.name} has no field "${name}"${didYouMean(name, columns)}; ${what} names a field of the resource: ${columns.join(', ')}`);
-    else if (field.hidden) fail(sub, `"${name}" is hidden (never sent to clients); a client cannot ${what === 'a sort key' ? 'sort' : 'filter'} by it`);
+    if (!field) fail(sub, `${resource.name} has no field "${name}"${didYouMean(name, columns)}; ${what} names a field of the resource: ${columns.join(', ')}`, at);
+    else if (field.hidden) fail(sub, `"${name}" is hidden (never sent to clients); a client cannot ${what === 'a sort key' ? 'sort' : 'filter'} by it`, at);
     return field?.hidden ? undefined : field;
   };
 
@@ -61,7 +61,7 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
   const sort: { name: string; column: string }[] = [];
   const sortNames = raw.sort ?? [pk.name];
   sortNames.forEach((name, i) => {
-    const field = fieldOf(['sort', i], name, 'a sort key');
+    const field = fieldOf(['sort', i], name, 'a sort key', 'value');
     if (!field) return;
     if (field.type.nullable || field.type.array || field.type.kind === 'json') {
       fail(['sort', i], `cannot sort pages by "${name}": a sort key must be a single, non-null value (${field.type.nullable ? 'it is nullable' : `it is a ${field.type.kind}${field.type.array ? ' list' : ''}`})`);
@@ -72,7 +72,7 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
   });
   const allowed = sort.flatMap((s) => [s.name, `-${s.name}`]);
   let defaultSort = sort.length > 0 ? `-${sort[0]!.name}` : '';
-  if (raw.defaultSort !== undefined) {
+  if (raw.defaultSort !== undefined && ok) {
     const desc = raw.defaultSort.startsWith('-');
     const column = desc ? raw.defaultSort.slice(1) : raw.defaultSort;
     const key = sort.find((s) => s.column === column);
@@ -84,7 +84,7 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
   const filters: { key: string; param: string; column: string; op: ListFilterOp }[] = [];
   const fields: InputField[] = [];
   for (const [name, op] of Object.entries(raw.filter ?? {})) {
-    const field = fieldOf(['filter', name], name, 'a filter');
+    const field = fieldOf(['filter', name], name, 'a filter', 'key');
     if (!field) continue;
     const problem = filterProblem(field, op);
     if (problem !== undefined) { fail(['filter', name], `"${name}: ${op}": ${problem}`); continue; }

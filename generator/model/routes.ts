@@ -84,7 +84,7 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
   }
   let list: Route['list'] = null;
   if (raw.list !== undefined) {
-    if (raw.method !== 'GET') fail(['list'], `a list route answers GET requests; change the method from ${raw.method} to GET`);
+    if (raw.method !== 'GET') fail(['method'], `a list route answers GET requests; change the method from ${raw.method} to GET`, 'value');
     if (raw.result !== 'ok') fail(['result'], `a list route answers 200 with a page; use "result: ok"`, 'value');
     if (raw.output !== undefined) fail(['output'], `a list route's output is its page of ${raw.list.resource} rows; remove "output"`);
     for (const key of Object.keys(raw.input ?? {})) {

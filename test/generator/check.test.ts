@@ -39,7 +39,7 @@ describe('generate | check mode', () => {
 
   it('passes on a fresh tree', async () => {
     const result = await generate({ root: project.root, check: true });
-    expect(result).toEqual({ ok: true, diagnostics: [], changed: [], diff: '' });
+    expect(result).toEqual({ ok: true, diagnostics: [], changed: [], diff: '', warnings: [] });
   });
 
   it('reports an edited schema file with a diff, and writes nothing', async () => {

@@ -20,7 +20,7 @@ beforeEach(async () => {
 afterEach(() => project.remove());
 
 const path = (p: string): string => join(project.root, p);
-const upToDate = { ok: true, diagnostics: [], changed: [], diff: '' };
+const upToDate = { ok: true, diagnostics: [], changed: [], diff: '', warnings: [] };
 
 describe('generate | run record', () => {
   it('is written after a run, and an unchanged run rewrites nothing', async () => {

@@ -24,7 +24,7 @@ const edit = async (path: string, change: (text: string) => string): Promise<voi
   expect(after).not.toBe(before);
   await project.write(path, after);
 };
-const upToDate = { ok: true, diagnostics: [], changed: [], diff: '' };
+const upToDate = { ok: true, diagnostics: [], changed: [], diff: '', warnings: [] };
 
 describe('generate | stable output', () => {
   it('a comment line above every route leaves --check green', async () => {
