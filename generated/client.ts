@@ -217,16 +217,19 @@ export interface ListPage<Row> {
   next: string | null;
 }
 
+/** A list method of the client (`api.notes.list`). */
+type ListMethod = (input: any, init?: CallOptions) => Promise<ListPage<unknown>>;
+
 /**
  * Every page of a list method, following `next` until the last page.
  * @param method a list method of the client, e.g. `api.notes.list`.
  * @param input its input (sort, filters, limit); `cursor` is set page by page.
  * @example for await (const page of pages(api.notes.list, { sort: 'title' })) console.log(page.data.length);
  */
-export async function* pages<Row, I extends { cursor?: string }>(method: (input: I, init?: CallOptions) => Promise<ListPage<Row>>, input: I, init?: CallOptions): AsyncGenerator<ListPage<Row>, void, undefined> {
-  let cursor: string | undefined = input.cursor;
+export async function* pages<M extends ListMethod>(method: M, input: NonNullable<Parameters<M>[0]>, init?: CallOptions): AsyncGenerator<Awaited<ReturnType<M>>, void, undefined> {
+  let cursor: string | undefined = (input as { cursor?: string }).cursor;
   for (;;) {
-    const page = await method({ ...input, ...(cursor !== undefined ? { cursor } : {}) }, init);
+    const page = await method({ ...input, ...(cursor !== undefined ? { cursor } : {}) }, init) as Awaited<ReturnType<M>>;
     yield page;
     if (page.next === null) return;
     cursor = page.next;
@@ -235,10 +238,10 @@ export async function* pages<Row, I extends { cursor?: string }>(method: (input:
 
 /**
  * Every row of a list method, page after page.
- * @example for await (const note of rows(api.notes.list, { 'filter_title': 'Shop' })) console.log(note.title);
+ * @example for await (const note of rows(api.notes.list, { filter_title: 'Shop' })) console.log(note.title);
  */
-export async function* rows<Row, I extends { cursor?: string }>(method: (input: I, init?: CallOptions) => Promise<ListPage<Row>>, input: I, init?: CallOptions): AsyncGenerator<Row, void, undefined> {
-  for await (const page of pages(method, input, init)) yield* page.data;
+export async function* rows<M extends ListMethod>(method: M, input: NonNullable<Parameters<M>[0]>, init?: CallOptions): AsyncGenerator<Awaited<ReturnType<M>>['data'][number], void, undefined> {
+  for await (const page of pages(method, input, init)) yield* page.data as Awaited<ReturnType<M>>['data'][number][];
 }
 
 /** User as the API sends it (JSON names, timestamps as RFC 3339 text). An account of the reference app (SPEC 2.1). The email is stored and looked up in lower case. */

@@ -12,6 +12,7 @@ import type { Handlers } from '../../generated/handlers.js';
 import { routes } from '../../generated/routes.js';
 import type { Database } from '../../generated/types.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
+import { ApiError, createClient, pages, rows } from '../../generated/client.js';
 
 let t: TestKit<Handlers, Database>;
 
@@ -179,5 +180,24 @@ describe('notes.list | bad input', () => {
     const badDate = await get('?filter[created_at][gte]=yesterday');
     expect(badDate.status).toBe(400);
     expect(Object.keys(badDate.body.errors)).toEqual(['filter[created_at][gte]']);
+  });
+});
+
+describe('notes.list | the typed client', () => {
+  it('pages() and rows() walk every page with the same sort and filters; a bad cursor is an ApiError 400', async () => {
+    const api = createClient({ baseUrl: t.url });
+    const titles: string[] = [];
+    for await (const note of rows(api.notes.list, { sort: 'title', filter_title: 'n002', limit: 30 })) titles.push(note.title);
+    expect(titles).toEqual(Array.from({ length: 100 }, (_, i) => `n002${String(i).padStart(2, '0')}`));
+    let count = 0;
+    for await (const p of pages(api.notes.list, { sort: 'title', filter_title: 'n002', limit: 30 })) {
+      count++;
+      expect(p.next === null).toBe(count === 4);
+    }
+    expect(count).toBe(4);
+    const bad = await api.notes.list({ cursor: 'x.y' }).catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(ApiError);
+    expect((bad as ApiError).status).toBe(400);
+    expect((bad as ApiError).errors.cursor).toMatch(/not valid/);
   });
 });

@@ -3,6 +3,7 @@
  * reported at file:line:column with a "did you mean"; a filter or sort on a
  * column no index starts with is a warning naming the index to add.
  */
+import { readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatDiagnostic, generate } from '../../generator/index.js';
 import { tempProject, type TempProject } from './support.js';
@@ -116,5 +117,14 @@ describe('generate | list routes', () => {
       'schema/a.yaml:30:14: routes.notes.list.list.limit: the default page size 50 is over maxLimit 20; lower it or raise maxLimit',
       'schema/a.yaml:32:13: routes.notes.list.result: a list route answers 200 with a page; use "result: ok"',
     ]);
+  });
+});
+
+describe('the JSON Schema for editors | list routes', () => {
+  it('offers list: on a route, with its keys and the filter operators', async () => {
+    const schema = JSON.parse(await readFile(new URL('../../generator/language/bindery.schema.json', import.meta.url), 'utf8'));
+    expect(schema.definitions.route.properties.list).toEqual({ $ref: '#/definitions/list' });
+    expect(Object.keys(schema.definitions.list.properties)).toEqual(['resource', 'sort', 'defaultSort', 'filter', 'include', 'limit', 'maxLimit']);
+    expect(schema.definitions.list.properties.filter.additionalProperties.enum).toEqual(['eq', 'prefix', 'contains', 'range']);
   });
 });
