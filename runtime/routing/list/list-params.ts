@@ -20,13 +20,15 @@ export function compileListParamCheck(route: RouteDefinition): ListParamCheck | 
   if (plan === undefined) return null;
   const filters = new Set(plan.filters.map((f) => f.param));
   const filterList = [...filters].join(', ');
+  // The route's own query fields may start with "filter" too.
+  const known = new Set(route.fields.flatMap((f) => (f.source === 'query' && f.name !== undefined ? [f.name] : [])));
   const sorts = plan.sort.flatMap((s) => [s.name, `-${s.name}`]);
   return (request) => {
     const query = request.query as Record<string, unknown> | undefined;
     if (query === undefined || query === null) return;
     let errors: Record<string, string> | undefined;
     for (const name of Object.keys(query)) {
-      if (name.startsWith('filter') && !filters.has(name)) {
+      if (name.startsWith('filter') && !known.has(name)) {
         (errors ??= {})[name] = filters.size === 0
           ? `${name} is not a filter of this list; it has no filters.`
           : `${name} is not a filter of this list; the filters are: ${filterList}.`;

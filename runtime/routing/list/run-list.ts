@@ -33,7 +33,7 @@ export interface ListContext {
 
 /**
  * Narrows the rows a list may show (e.g. to the signed-in user's): gets the
- * query before any selection, returns it with its own `where`s (or joins).
+ * query before any selection, returns it with its own `where`s.
  * @example (q) => q.where('owner_id', '=', userId)
  */
 export type ListScope<DB, TB extends keyof DB & string> = (query: SelectQueryBuilder<DB, TB, {}>) => SelectQueryBuilder<DB, TB, {}>;
