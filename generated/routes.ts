@@ -567,8 +567,8 @@ export const routes = [
           array: false,
         },
       ],
-      include: [{ name: 'owner', column: 'owner_id', table: 'users', key: 'id', serialize: serializeUser }],
     },
+    include: [{ name: 'owner', column: 'owner_id', table: 'users', key: 'id', serialize: serializeUser }],
   },
   {
     name: 'documents.export',
@@ -1001,7 +1001,6 @@ export const routes = [
           array: false,
         },
       ],
-      include: [],
     },
   },
   {

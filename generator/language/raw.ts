@@ -107,6 +107,8 @@ export interface RawRoute {
   readonly result: 'ok' | 'created' | 'noContent' | 'redirect' | 'page' | 'text' | 'custom';
   /** A list route: pages of a resource's rows (docs/schema-language.md "List routes"). */
   readonly list?: RawList;
+  /** Relations expanded in every row of the output (`[owner]` for `owner_id`). */
+  readonly include?: readonly string[];
 }
 
 /** A binding tag's value: the client name, or `true` for the field's own key. */
@@ -135,7 +137,6 @@ export interface RawList {
   readonly sort?: readonly string[];
   readonly defaultSort?: string;
   readonly filter?: Readonly<Record<string, RawFilterOp>>;
-  readonly include?: readonly string[];
   readonly limit?: number;
   readonly maxLimit?: number;
 }

@@ -1,6 +1,6 @@
 /**
  * Resolving a route's `list:` (docs/schema-language.md "List routes"): the
- * resource listed, its sort keys, filters and included relations, checked
+ * resource listed, its sort keys and filters, checked
  * against the resource; and the query fields the list adds to the route's
  * input (`limit`, `cursor`, `sort`, `filter[<name>]…`), so that binding,
  * validators, types, OpenAPI and the client treat them like any other input.
@@ -11,7 +11,7 @@
 import type { ListFilterOp, RuleRef } from '../../runtime/routing/route-table.js';
 import type { RawFilterOp, RawList } from '../language/raw.js';
 import type { DataPath } from '../load/node-position.js';
-import type { InputField, ListInclude, Resource, ResourceField, RouteList } from './model.js';
+import type { InputField, Resource, ResourceField, RouteList } from './model.js';
 import { didYouMean } from '../suggest.js';
 import type { Reporter } from './reporter.js';
 
@@ -103,22 +103,6 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
     }
   }
 
-  // Included relations.
-  const include: ListInclude[] = [];
-  const jsonNames = new Set(resource.fields.filter((f) => !f.hidden).map((f) => f.json));
-  const referencing = resource.fields.filter((f) => f.references && f.name.endsWith('_id')).map((f) => f.name.slice(0, -3));
-  (raw.include ?? []).forEach((name, i) => {
-    const field = resource.fields.find((f) => f.name === `${name}_id` && f.references);
-    if (!field?.references) {
-      fail(['include', i], `${resource.name} has no field "${name}_id" with "references"${didYouMean(name, referencing)}; include names a references field without its _id${referencing.length > 0 ? ` (here: ${referencing.join(', ')})` : ''}`);
-      return;
-    }
-    const target = [...resources.values()].find((t) => t.table === field.references!.table);
-    if (!target) { fail(['include', i], `"${field.name}" references the table ${field.references.table}, which is not a resource of the schema; only resources can be included`); return; }
-    if (jsonNames.has(name)) { fail(['include', i], `"${name}" is already a JSON member of ${resource.name}; the included row would replace it`); return; }
-    include.push({ name, column: field.name, resource: target.name, table: target.table, key: field.references.column, nullable: field.type.nullable });
-  });
-
   const maxLimit = raw.maxLimit ?? DEFAULT_MAX_LIMIT;
   const limit = raw.limit ?? Math.min(DEFAULT_LIMIT, maxLimit);
   if (limit > maxLimit) fail(['limit'], `the default page size ${limit} is over maxLimit ${maxLimit}; lower it or raise maxLimit`);
@@ -131,7 +115,7 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
     { key: 'sort', source: 'query', name: 'sort', type: { kind: 'string', array: false, nullable: false }, default: defaultSort, rules: [rule('in', ...allowed)], required: false, description: `The order: a sort key, descending with a leading -: ${allowed.join(', ')}.` },
   ];
   return {
-    list: { resource: resource.name, sort, defaultSort, filters, include, limit, maxLimit },
+    list: { resource: resource.name, sort, defaultSort, filters, limit, maxLimit },
     fields: [...listFields, ...fields],
   };
 }

@@ -139,6 +139,8 @@ export interface Route {
   readonly cors: CorsPlan | null;
   /** A list route (YAML `list:`), or null. Its `limit`, `cursor`, `sort` and filter fields are in `input`. */
   readonly list: RouteList | null;
+  /** Relations expanded in every output row (YAML `include:`); empty when none. */
+  readonly include: readonly Include[];
   readonly origin: SourcePosition;
 }
 
@@ -152,15 +154,13 @@ export interface RouteList {
   readonly defaultSort: string;
   /** Filter parameters, each bound as the input field `key`. */
   readonly filters: readonly { readonly key: string; readonly param: string; readonly column: string; readonly op: ListFilterOp }[];
-  /** Relations expanded in every row. */
-  readonly include: readonly ListInclude[];
   /** Rows per page without `limit=`; the largest `limit=`. */
   readonly limit: number;
   readonly maxLimit: number;
 }
 
-/** An expanded relation: `name` (`owner`) holds the `resource` row whose `key` equals the row's `column`. */
-export interface ListInclude {
+/** An included relation (YAML `include:`): `name` (`owner`) holds the `resource` row whose `key` equals the row's `column`. */
+export interface Include {
   readonly name: string;
   readonly column: string;
   readonly resource: string;

@@ -7,7 +7,8 @@ import type { RawRoute } from '../language/raw.js';
 import { resolveRateLimit } from './access.js';
 import { checkCrossFieldRules, resolveInputField } from './input-fields.js';
 import { LIST_KEYS, resolveList } from './list-routes.js';
-import type { Group, InputField, Resource, Route } from './model.js';
+import { resolveIncludes } from './includes.js';
+import type { Group, Include, InputField, Resource, Route } from './model.js';
 import { clashesWithValidatorInternals, inputTypeName, validatorName } from './names.js';
 import { pathParams, pathShape } from './paths.js';
 import { didYouMean } from '../suggest.js';
@@ -102,6 +103,20 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
       }
     }
   }
+  let include: Include[] = [];
+  if (raw.include !== undefined && raw.include.length > 0) {
+    const resource = output ? scope.resolved.get(output.resource) : undefined;
+    if (!output) {
+      if (raw.output === undefined && raw.list === undefined) fail(['include'], 'include expands rows of the output; give the route an "output" (or a "list")');
+      else ok = false; // the output has an error of its own
+    } else if (!resource) {
+      ok = false; // the resource has errors of its own
+    } else {
+      const resolved = resolveIncludes(r, [...path, 'include'], raw.include, resource, scope.resolved);
+      if (resolved) include = resolved;
+      else ok = false;
+    }
+  }
   if (!checkDistinctNames(r, [...path, 'input'], fields)) ok = false;
   if (!checkCrossFieldRules(r, [...path, 'input'], fields)) ok = false;
 
@@ -125,6 +140,7 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
     rateLimit: ownLimit === false ? null : ownLimit ?? group?.rateLimit ?? null,
     cors: group?.cors ?? null,
     list,
+    include,
     origin: r.at(path),
   };
 }

@@ -12,9 +12,11 @@
  * handler is not awaited.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { RouteDefinition } from '../routing/route-table.js';
 import { compileBinder } from '../binding/binder.js';
 import { compileListParamCheck } from '../routing/list/list-params.js';
+import { loadIncludes, outputRows } from '../routing/includes.js';
 import { HttpError } from '../errors/http-error.js';
 import { formatDuration } from '../support/duration.js';
 import { sendResult, type ResponderEnv } from '../results/responder.js';
@@ -66,7 +68,7 @@ export function compileRoutePipeline(route: RouteDefinition, handler: RouteHandl
   const bind = compileBinder(route);
   const checkList = compileListParamCheck(route);
   const validateInput = compileInputValidator(route);
-  const handle = typeof handler === 'function' ? handler : handler.handle;
+  const handle = withIncludes(route, typeof handler === 'function' ? handler : handler.handle);
   const extra = typeof handler === 'function' ? undefined : handler.validate;
   const { headers, services, urls, debug, deadlines, executionContext } = env;
 
@@ -143,5 +145,21 @@ export function compileRoutePipeline(route: RouteDefinition, handler: RouteHandl
     // the audit log and queued jobs read (runtime/context).
     if (executionContext) runInContext(ctx, run, ctx);
     else run(ctx);
+  };
+}
+
+/**
+ * The handler of a route with `include:` that is not a list route (whose
+ * page reads its relations itself): its output rows get their related rows,
+ * one query per relation, before they are serialized.
+ */
+function withIncludes(route: RouteDefinition, handle: (input: any, ctx: any) => unknown): (input: any, ctx: HttpRequestContext) => unknown {
+  const include = route.include;
+  if (include === undefined || include.length === 0 || route.list !== undefined) return handle;
+  return async (input, ctx) => {
+    const value = await handle(input, ctx);
+    const rows = outputRows(value);
+    if (rows.length > 0) await loadIncludes((ctx.services as { db: Kysely<any> }).db, include, rows);
+    return value;
   };
 }

@@ -3,7 +3,7 @@
  *
  * | Returned | Response |
  * |---|---|
- * | plain value | 200 JSON through the route's output serializer (lists item by item; a list route's page as `{ data, next }`) |
+ * | plain value | 200 JSON through the route's output serializer (lists item by item; a list route's page as `{ data, next }`; included relations row by row) |
  * | `created(body, { location })` | 201 JSON, `Location` |
  * | `json(body, status, headers)` | that status, JSON |
  * | `noContent()`, `undefined` | 204 |
@@ -23,7 +23,7 @@ import { pageHelpers, type AssetUrls } from '../views/page-data.js';
 import type { PageSession } from '../views/page-session.js';
 import type { ViewRenderer } from '../views/view-renderer.js';
 import { isLocalPath } from './local-path.js';
-import { serializeListPage } from '../routing/list/list-output.js';
+import { serializeRouteOutput } from '../routing/list/list-output.js';
 import { RESULT, isTaggedResult, type PageResult, type RedirectResult, type Responder } from './result.js';
 
 /** Content type of JSON results. */
@@ -93,7 +93,7 @@ export function serializeOutput(output: OutputPlan | null, value: unknown): unkn
 }
 
 function sendJson(target: ResultTarget, status: number, value: unknown): undefined {
-  const out = target.route.list === undefined ? serializeOutput(target.route.output, value) : serializeListPage(target.route, value);
+  const out = target.route.list === undefined && target.route.include === undefined ? serializeOutput(target.route.output, value) : serializeRouteOutput(target.route, value);
   const reply = target.reply;
   if (clientGone(reply)) {
     logClientGone(target.log);

@@ -7,7 +7,7 @@
 export type {
   HttpMethod, ScalarKind, FieldTypePlan, FieldSource, RuleRef, FieldPlan, CompiledValidator, OutputPlan,
   RouteDefinition, RateLimitPlan, CorsPlan, RouteTable, UploadedFile,
-  ListPlan, ListSortPlan, ListFilterOp, ListFilterPlan, ListIncludePlan,
+  ListPlan, ListSortPlan, ListFilterOp, ListFilterPlan, IncludePlan,
 } from './route-table.js';
 export { runList, type ListPage, type ListContext, type ListScope } from './list/run-list.js';
 export { ListCursorError } from './list/list-errors.js';

@@ -163,6 +163,12 @@ export interface RouteDefinition {
    * `{ data: [...], next }`. Absent: not a list route.
    */
   readonly list?: ListPlan;
+  /**
+   * Relations expanded in every output row (YAML `include: [owner]`; docs/
+   * schema-language.md "Included relations"): read with one query per
+   * relation for the whole output, added under their names. Absent: none.
+   */
+  readonly include?: readonly IncludePlan[];
 }
 
 /** A sort key of a list route: `sort=<name>` or `sort=-<name>`. */
@@ -191,8 +197,8 @@ export interface ListFilterPlan {
   readonly array: boolean;
 }
 
-/** A relation expanded in every row of a list page (YAML `include: [owner]`). */
-export interface ListIncludePlan {
+/** A relation expanded in every output row (YAML `include: [owner]`). */
+export interface IncludePlan {
   /** The member added to each row (`owner`). */
   readonly name: string;
   /** The row's column holding the key (`owner_id`). */
@@ -215,7 +221,6 @@ export interface ListPlan {
   readonly softDelete: boolean;
   readonly sort: readonly ListSortPlan[];
   readonly filters: readonly ListFilterPlan[];
-  readonly include: readonly ListIncludePlan[];
 }
 
 /**

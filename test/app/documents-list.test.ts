@@ -8,6 +8,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import app from '../../app/main.js';
 import { lists } from '../../generated/lists.js';
+import { routes } from '../../generated/routes.js';
+import { serializeUser } from '../../generated/serializers.js';
+import type { RouteDefinition } from '../../runtime/routing/route-table.js';
+import { created } from '../../runtime/results/index.js';
+import { closeAll, startServer } from '../runtime/http/support/server.js';
 import type { Database } from '../../generated/types.js';
 import { createTestApp, type TestApp } from '../../runtime/app/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -22,6 +27,7 @@ beforeAll(async () => {
   t = await createTestApp<Database>(app, { databaseUrl: database.url, env: referenceAppEnv });
 });
 afterAll(async () => {
+  await closeAll();
   await t?.close();
   await database?.drop();
 });
@@ -98,5 +104,41 @@ describe('documents.list | GET /api/documents', () => {
     counter.count = 0;
     await lists['documents.list'](ctx, { limit: 1, sort: '-id' });
     expect(counter.count).toBe(2);
+  });
+});
+
+describe('include on a route that is not a list | rows, lists of rows and created results', () => {
+  it('adds the owner to every output row with one query for all of them, null when the key has no row', async () => {
+    for (const owner of [1, 2, 3]) await seed(owner, 4);
+    const counter = new CountQueries();
+    const db = t.db.withPlugin(counter);
+    const base = routes.find((r) => r.name === 'documents.show')! as RouteDefinition;
+    const include = [{ name: 'owner', column: 'owner_id', table: 'users', key: 'id', serialize: serializeUser }];
+    const one: RouteDefinition = { ...base, name: 'one', path: '/one/{id}', middleware: [], group: null, include };
+    const all: RouteDefinition = { ...base, name: 'all', path: '/all', fields: [], validate: null, middleware: [], group: null, output: { ...base.output!, array: true }, include };
+    const made: RouteDefinition = { ...base, name: 'made', method: 'POST', path: '/made', fields: [], validate: null, middleware: [], group: null, result: 'created', include };
+    const server = await startServer({
+      routes: [one, all, made],
+      services: { db } as never,
+      handlers: {
+        one: (input: { id: number }) => db.selectFrom('documents').selectAll().where('id', '=', input.id).executeTakeFirstOrThrow(),
+        all: () => db.selectFrom('documents').selectAll().orderBy('id').execute(),
+        made: async () => created({ ...(await db.selectFrom('documents').selectAll().orderBy('id').limit(1).executeTakeFirstOrThrow()), owner_id: 999 }),
+      },
+    });
+    const first = await db.selectFrom('documents').select('id').where('owner_id', '=', 2).orderBy('id').executeTakeFirstOrThrow();
+    counter.count = 0;
+    const shown = await (await fetch(`${server.url}/one/${first.id}`, { headers: { accept: 'application/json' } })).json() as any;
+    expect(shown).toMatchObject({ id: first.id, owner_id: 2, owner: { id: 2, name: 'User 2' } });
+    expect(shown.owner).not.toHaveProperty('password');
+    expect(counter.count).toBe(2);
+    counter.count = 0;
+    const listed = await (await fetch(`${server.url}/all`, { headers: { accept: 'application/json' } })).json() as any[];
+    expect(listed).toHaveLength(12);
+    expect(listed.every((d) => d.owner.id === d.owner_id)).toBe(true);
+    expect(counter.count).toBe(2);
+    const res = await fetch(`${server.url}/made`, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ owner_id: 999, owner: null });
   });
 });

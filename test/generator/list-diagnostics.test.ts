@@ -44,17 +44,16 @@ routes:
 const route = (list: string, more = '') => `${RESOURCES}  notes.list:
     method: GET
     path: /notes
-${more}    list:
+    list:
 ${list}
-    result: ok
+${more}    result: ok
 `;
 
 describe('generate | list routes', () => {
   it('accepts a list with every operator and include; warns for a filter no index serves', async () => {
     const result = await run(route(`      resource: Note
       sort: [created_at, title]
-      filter: { title: prefix, tags: contains, created_at: range, owner_id: eq }
-      include: [owner]`));
+      filter: { title: prefix, tags: contains, created_at: range, owner_id: eq }`, '    include: [owner]\n'));
     expect(result.errors).toEqual([]);
     expect(result.warnings).toEqual([
       'schema/a.yaml:28:77: routes.notes.list.list.filter.owner_id: filtering by "owner_id" reads the whole table of Note: no index starts with "owner_id"; add "- { columns: [owner_id] }" under resources.Note.indexes',
@@ -62,17 +61,15 @@ describe('generate | list routes', () => {
     expect(result.changed).toContain('generated/lists.ts');
   });
 
-  it('reports unknown resources, fields, sort keys and includes with a suggestion', async () => {
+  it('reports unknown resources, fields and sort keys with a suggestion', async () => {
     const result = await run(route(`      resource: Note
       sort: [titel, secret]
       defaultSort: -created
-      filter: { tilte: prefix }
-      include: [ownr]`));
+      filter: { tilte: prefix }`));
     expect(result.errors).toEqual([
       'schema/a.yaml:27:14: routes.notes.list.list.sort[0]: Note has no field "titel" (did you mean "title"?); a sort key names a field of the resource: id, owner_id, title, tags, meta, rating, created_at',
       'schema/a.yaml:27:21: routes.notes.list.list.sort[1]: "secret" is hidden (never sent to clients); a client cannot sort by it',
       'schema/a.yaml:29:17: routes.notes.list.list.filter.tilte: Note has no field "tilte" (did you mean "title"?); a filter names a field of the resource: id, owner_id, title, tags, meta, rating, created_at',
-      'schema/a.yaml:30:17: routes.notes.list.list.include[0]: Note has no field "ownr_id" with "references" (did you mean "owner"?); include names a references field without its _id (here: owner)',
     ]);
     const unknown = await run(route('      resource: Nte'));
     expect(unknown.errors).toEqual(['schema/a.yaml:26:17: routes.notes.list.list.resource: unknown resource "Nte" (did you mean "Note"?); declare it under "resources:"']);
@@ -120,11 +117,36 @@ describe('generate | list routes', () => {
   });
 });
 
+describe('generate | include', () => {
+  it('reports include without an output and names that are no references field, with a suggestion', async () => {
+    const result = await run(`${RESOURCES}  notes.show:
+    method: GET
+    path: /notes/{id}
+    input:
+      id: { type: integer, path: true }
+    output: Note
+    include: [ownr, title]
+    result: ok
+  notes.touch:
+    method: POST
+    path: /notes/touch
+    include: [owner]
+    result: noContent
+`);
+    expect(result.errors).toEqual([
+      'schema/a.yaml:28:15: routes.notes.show.include[0]: Note has no field "ownr_id" with "references" (did you mean "owner"?); include names a references field without its _id (here: owner)',
+      'schema/a.yaml:28:21: routes.notes.show.include[1]: Note has no field "title_id" with "references"; include names a references field without its _id (here: owner)',
+      'schema/a.yaml:33:5: routes.notes.touch.include: include expands rows of the output; give the route an "output" (or a "list")',
+    ]);
+  });
+});
+
 describe('the JSON Schema for editors | list routes', () => {
   it('offers list: on a route, with its keys and the filter operators', async () => {
     const schema = JSON.parse(await readFile(new URL('../../generator/language/bindery.schema.json', import.meta.url), 'utf8'));
     expect(schema.definitions.route.properties.list).toEqual({ $ref: '#/definitions/list' });
-    expect(Object.keys(schema.definitions.list.properties)).toEqual(['resource', 'sort', 'defaultSort', 'filter', 'include', 'limit', 'maxLimit']);
+    expect(Object.keys(schema.definitions.list.properties)).toEqual(['resource', 'sort', 'defaultSort', 'filter', 'limit', 'maxLimit']);
+    expect(schema.definitions.route.properties.include.items).toEqual({ type: 'string', pattern: '^[a-z][a-z0-9_]*$' });
     expect(schema.definitions.list.properties.filter.additionalProperties.enum).toEqual(['eq', 'prefix', 'contains', 'range']);
   });
 });

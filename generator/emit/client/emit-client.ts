@@ -20,7 +20,7 @@ import { jsonTsType } from '../types/ts-types.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { docText, propertyName, quote } from '../ts-source.js';
 import { CLIENT_LIST_RUNTIME, CLIENT_RUNTIME } from './client-runtime.js';
-import { listJsonType } from '../lists/emit-lists.js';
+import { jsonRowType } from '../row-types.js';
 
 /** Routes the client offers: every route but pages. */
 export function clientRoutes(routes: readonly Route[]): Route[] {
@@ -30,7 +30,7 @@ export function clientRoutes(routes: readonly Route[]): Route[] {
 /** Emit `client.ts` (see the module comment). */
 export function emitClient(ctx: EmitContext): GeneratedFile {
   const routes = clientRoutes(ctx.model.routes);
-  const outputs = new Set(routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...(r.list?.include ?? []).map((i) => i.resource)]));
+  const outputs = new Set(routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...r.include.map((i) => i.resource)]));
   const resources = ctx.model.resources.filter((r) => outputs.has(r.name));
   const parts: string[] = [
     `/**\n * A typed client of ${docText(ctx.model.info.title)} ${docText(ctx.model.info.version)}: one method per route (page routes excluded).\n * Needs only \`fetch\`; see docs/client.md.\n */`,
@@ -118,9 +118,9 @@ function outputType(route: Route): string {
   switch (route.result) {
     case 'ok': case 'created': {
       if (!route.output) return 'unknown';
-      if (route.list) return `ListPage<${listJsonType(route.list)}>`;
-      const json = resourceTypeNames(route.output.resource).json;
-      return route.output.array ? `${json}[]` : json;
+      const json = jsonRowType(route.output.resource, route.include);
+      if (route.list) return `ListPage<${json}>`;
+      return route.output.array ? (route.include.length > 0 ? `(${json})[]` : `${json}[]`) : json;
     }
     case 'noContent': return 'void';
     case 'redirect': return 'Redirect';

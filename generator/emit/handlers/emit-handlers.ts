@@ -13,14 +13,14 @@ import type { Route } from '../../model/model.js';
 import { inputTypeName } from '../../model/names.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { createTsPrinter, docText, quote } from '../ts-source.js';
-import { listRowType } from '../lists/emit-lists.js';
+import { rowType } from '../row-types.js';
 
 /** Emit `handlers.ts` (see the module comment). */
 export function emitHandlers(ctx: EmitContext): GeneratedFile {
   const printer = createTsPrinter();
   const statements: StatementStructures[] = [];
   const routes = ctx.model.routes;
-  const rows = [...new Set(routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...(r.list?.include ?? []).map((i) => i.resource)]))];
+  const rows = [...new Set(routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...(r.list ? r.include.map((i) => i.resource) : [])]))];
   const hasLists = routes.some((r) => r.list !== null);
   if (routes.length > 0) {
     statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/http`, namedImports: ['RouteHandler'] });
@@ -42,7 +42,7 @@ export function emitHandlers(ctx: EmitContext): GeneratedFile {
 }
 
 function outputType(route: Route): string {
-  if (route.list) return `ListPage<${listRowType(route.list)}>`;
+  if (route.list) return `ListPage<${rowType(route.list.resource, route.include)}>`;
   if (route.output) return route.output.array ? `${route.output.resource}[]` : route.output.resource;
   return route.result === 'ok' || route.result === 'created' ? 'unknown' : 'never';
 }

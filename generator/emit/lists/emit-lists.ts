@@ -4,26 +4,13 @@
  * the runtime's `runList` — what the route's handler calls, optionally with
  * a scope (docs/schema-language.md "List routes").
  *
- * Also the row types of list pages (`listRowType`, `listJsonType`), shared
- * with the handlers, OpenAPI and client emitters. Written as text in one pass.
+ * Written as text in one pass.
  */
-import type { Route, RouteList } from '../../model/model.js';
-import { inputTypeName, resourceTypeNames } from '../../model/names.js';
+import type { Route } from '../../model/model.js';
+import { inputTypeName } from '../../model/names.js';
+import { rowType } from '../row-types.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { docText, quote } from '../ts-source.js';
-
-/** The row type of a list page: `Note`, or `Document & { owner: User | null }` with included relations. */
-export function listRowType(list: RouteList): string {
-  if (list.include.length === 0) return list.resource;
-  return `${list.resource} & { ${list.include.map((i) => `${i.name}: ${i.resource} | null`).join('; ')} }`;
-}
-
-/** The JSON type of a list row: `NoteJson`, or `DocumentJson & { owner: UserJson | null }`. */
-export function listJsonType(list: RouteList): string {
-  const json = resourceTypeNames(list.resource).json;
-  if (list.include.length === 0) return json;
-  return `${json} & { ${list.include.map((i) => `${i.name}: ${resourceTypeNames(i.resource).json} | null`).join('; ')} }`;
-}
 
 /** Emit `lists.ts`, or nothing when no route has a list. */
 export function emitLists(ctx: EmitContext): GeneratedFile | null {
@@ -34,7 +21,7 @@ export function emitLists(ctx: EmitContext): GeneratedFile | null {
   for (const { route } of entries) {
     types.add(route.list!.resource);
     types.add(inputTypeName(route.name));
-    for (const inc of route.list!.include) types.add(inc.resource);
+    for (const inc of route.include) types.add(inc.resource);
   }
   const members = entries.map(({ route, index }) => member(route, index, resources.get(route.list!.resource)!.table));
   const text = `// ${ctx.header}
@@ -56,9 +43,8 @@ ${members.join('\n')}
 }
 
 function member(route: Route, index: number, table: string): string {
-  const list = route.list!;
   const doc = `${route.method} ${route.path}${route.summary ? ` — ${docText(route.summary)}` : ''}`;
   return `  /** ${doc} */
-  ${quote(route.name)}: (ctx: ListContext, input: ${inputTypeName(route.name)}, scope?: ListScope<Database, ${quote(table)}>): Promise<ListPage<${listRowType(list)}>> =>
+  ${quote(route.name)}: (ctx: ListContext, input: ${inputTypeName(route.name)}, scope?: ListScope<Database, ${quote(table)}>): Promise<ListPage<${rowType(route.list!.resource, route.include)}>> =>
     runList(ctx, routes[${index}], input, scope),`;
 }

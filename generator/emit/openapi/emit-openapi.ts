@@ -6,7 +6,7 @@
  * order, components sorted; the header is the root `x-generated-by`.
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { Route, RouteList } from '../../model/model.js';
+import type { Include, Route } from '../../model/model.js';
 import { camelCase } from '../../model/names.js';
 import { TOKEN_MIDDLEWARE } from '../../model/routes.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
@@ -69,7 +69,7 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile {
     paths[path] = item;
   }
   const schemas: Record<string, OpenAPIV3_1.SchemaObject> = {};
-  const outputs = new Set(routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...(r.list?.include ?? []).map((i) => i.resource)]));
+  const outputs = new Set(routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...r.include.map((i) => i.resource)]));
   for (const resource of [...ctx.model.resources].filter((r) => outputs.has(r.name)).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     schemas[resource.name] = resourceJsonSchema(resource);
   }
@@ -177,8 +177,8 @@ function success(route: Route): OpenAPIV3_1.ResponsesObject {
   const location = { Location: { description: 'URL of the new resource, when the handler gives one.', schema: { type: 'string' } } } as const;
   const json = (): OpenAPIV3_1.MediaTypeObject => {
     if (!route.output) return { schema: {} };
-    if (route.list) return { schema: listPageSchema(route.list) };
-    const ref = { $ref: `#/components/schemas/${route.output.resource}` };
+    const ref = rowSchema(route.output.resource, route.include);
+    if (route.list) return { schema: listPageSchema(ref) };
     return { schema: route.output.array ? { type: 'array', items: ref } : ref };
   };
   switch (route.result) {
@@ -191,16 +191,21 @@ function success(route: Route): OpenAPIV3_1.ResponsesObject {
   }
 }
 
-/** A list route's page: `{ data: [rows, with their included relations], next: cursor | null }`. */
-function listPageSchema(list: RouteList): OpenAPIV3_1.SchemaObject {
+/** An output row: the resource, with its included relations (each the related resource or null). */
+function rowSchema(resource: string, include: readonly Include[]): OpenAPIV3_1.SchemaObject | OpenAPIV3_1.ReferenceObject {
   const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-  const row: OpenAPIV3_1.SchemaObject | OpenAPIV3_1.ReferenceObject = list.include.length === 0 ? ref(list.resource) : {
-    allOf: [ref(list.resource), {
+  if (include.length === 0) return ref(resource);
+  return {
+    allOf: [ref(resource), {
       type: 'object',
-      properties: Object.fromEntries(list.include.map((i) => [i.name, { oneOf: [ref(i.resource), { type: 'null' }] }])),
-      required: list.include.map((i) => i.name),
+      properties: Object.fromEntries(include.map((i) => [i.name, { oneOf: [ref(i.resource), { type: 'null' }] }])),
+      required: include.map((i) => i.name),
     }],
   };
+}
+
+/** A list route's page: `{ data: [rows], next: cursor | null }`. */
+function listPageSchema(row: OpenAPIV3_1.SchemaObject | OpenAPIV3_1.ReferenceObject): OpenAPIV3_1.SchemaObject {
   return {
     type: 'object',
     properties: {

@@ -21,7 +21,7 @@ export function emitRoutes(ctx: EmitContext): GeneratedFile {
   const validators = routes.filter((r) => validatorSchema(r) !== null).map((r) => validatorName(r.name));
   const serializers = [...new Set(routes.flatMap((r) => [
     ...(r.output ? [serializerName(r.output.resource)] : []),
-    ...(r.list?.include ?? []).map((i) => serializerName(i.resource)),
+    ...r.include.map((i) => serializerName(i.resource)),
   ]))].sort();
   const resources = new Map(ctx.model.resources.map((r) => [r.name, r]));
 
@@ -66,6 +66,7 @@ function routeLiteral(route: Route, resources: ReadonlyMap<string, Resource>): L
     ...(route.rateLimit !== null ? { rateLimit: { ...route.rateLimit } } : {}),
     ...(route.cors !== null ? { cors: { ...route.cors, origins: [...route.cors.origins], headers: [...route.cors.headers], exposeHeaders: [...route.cors.exposeHeaders] } } : {}),
     ...(route.list !== null ? { list: listLiteral(route.list, resources.get(route.list.resource)!) } : {}),
+    ...(route.include.length > 0 ? { include: route.include.map((i) => ({ name: i.name, column: i.column, table: i.table, key: i.key, serialize: new Code(serializerName(i.resource)) })) } : {}),
   };
 }
 
@@ -84,7 +85,6 @@ function listLiteral(list: RouteList, resource: Resource): Literal {
       const array = f.op === 'contains' && type.array;
       return { key: f.key, param: f.param, column: f.column, op: f.op, sqlType: sqlType({ ...type, array: false }), array };
     }),
-    include: list.include.map((i) => ({ name: i.name, column: i.column, table: i.table, key: i.key, serialize: new Code(serializerName(i.resource)) })),
   };
 }
 

@@ -3,6 +3,7 @@
  * `{ data: [...], next }`, each row through the resource's serializer, with
  * its included relations through theirs.
  */
+import { rowSerializer } from '../includes.js';
 import type { RouteDefinition } from '../route-table.js';
 import type { ListPage } from './run-list.js';
 
@@ -15,15 +16,12 @@ export function serializeListPage(route: RouteDefinition, value: unknown): { dat
   if (page === null || typeof page !== 'object' || !Array.isArray(page.data)) {
     throw new TypeError(`The handler of list route "${route.name}" must return a page { data, next } (from runList), got ${page === null ? 'null' : Array.isArray(page) ? 'an array' : typeof page}.`);
   }
-  const serialize = route.output!.serialize;
-  const include = route.list!.include;
-  const data = page.data.map((row) => {
-    const json = serialize(row) as Record<string, unknown>;
-    for (const inc of include) {
-      const related = row[inc.name];
-      json[inc.name] = related === null || related === undefined ? null : inc.serialize(related);
-    }
-    return json;
-  });
-  return { data, next: page.next ?? null };
+  return { data: page.data.map(rowSerializer(route)), next: page.next ?? null };
+}
+
+/** A route's output as JSON: a list route's page, or rows (one or a list) with their included relations. */
+export function serializeRouteOutput(route: RouteDefinition, value: unknown): unknown {
+  if (route.list !== undefined) return serializeListPage(route, value);
+  const serialize = rowSerializer(route);
+  return Array.isArray(value) ? value.map(serialize) : serialize(value as Record<string, unknown>);
 }

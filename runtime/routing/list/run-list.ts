@@ -11,7 +11,8 @@
  */
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import type { ListFilterPlan, ListPlan, RouteDefinition } from '../route-table.js';
+import type { ListFilterPlan, RouteDefinition } from '../route-table.js';
+import { loadIncludes } from '../includes.js';
 import type { CursorSealer } from '../../support/cursor-codec.js';
 import { ListCursorError } from './list-errors.js';
 
@@ -94,7 +95,7 @@ export async function runList<Row>(ctx: ListContext, route: RouteDefinition, inp
     delete row[SORT_TEXT];
     delete row[KEY_TEXT];
   }
-  await includeRelations(db, plan, page);
+  await loadIncludes(db, route.include ?? [], page);
   return { data: page as Row[], next };
 }
 
@@ -125,18 +126,5 @@ function filterCondition(ref: ReturnType<typeof sql.ref>, f: ListFilterPlan, val
     case 'gt': return sql<boolean>`${ref} > cast(${value} as ${type})`;
     case 'lte': return sql<boolean>`${ref} <= cast(${value} as ${type})`;
     case 'lt': return sql<boolean>`${ref} < cast(${value} as ${type})`;
-  }
-}
-
-/** One query per included relation for the whole page (never one per row). */
-async function includeRelations(db: Kysely<any>, plan: ListPlan, rows: Record<string, unknown>[]): Promise<void> {
-  for (const inc of plan.include) {
-    const keys = [...new Set(rows.map((r) => r[inc.column]).filter((v) => v !== null && v !== undefined))];
-    const found = new Map<string, unknown>();
-    if (keys.length > 0) {
-      const related = await db.selectFrom(inc.table).selectAll().where(inc.key, 'in', keys).execute() as Record<string, unknown>[];
-      for (const r of related) found.set(String(r[inc.key]), r);
-    }
-    for (const row of rows) row[inc.name] = row[inc.column] === null || row[inc.column] === undefined ? null : found.get(String(row[inc.column])) ?? null;
   }
 }

@@ -20,7 +20,7 @@ const route = {
     { key: 'filter_title', type: { kind: 'string', array: false, nullable: false }, source: 'query', name: 'filter[title]', rules: [] },
   ],
   list: {
-    table: 'notes', primaryKey: 'id', primaryKeySqlType: 'bigint', softDelete: false, include: [],
+    table: 'notes', primaryKey: 'id', primaryKeySqlType: 'bigint', softDelete: false,
     sort: [{ name: 'title', column: 'title', sqlType: 'text' }],
     filters: [{ key: 'filter_title', param: 'filter[title]', column: 'title', op: 'prefix', sqlType: 'text', array: false }],
   },
