@@ -159,7 +159,7 @@ function withIncludes(route: RouteDefinition, handle: (input: any, ctx: any) => 
   return async (input, ctx) => {
     const value = await handle(input, ctx);
     const rows = outputRows(value);
-    if (rows.length > 0) await loadIncludes((ctx.services as { db: Kysely<any> }).db, include, rows);
+    if (rows.length > 0) await loadIncludes((ctx.services as unknown as { db: Kysely<any> }).db, include, rows);
     return value;
   };
 }

@@ -92,6 +92,14 @@ describe('documents.list | GET /api/documents', () => {
     expect(mine.body.data.every((d: any) => d.owner_id === 1)).toBe(true);
   });
 
+  it('answers 400 for a cursor of another list (GET /notes)', async () => {
+    await t.db.insertInto('notes').values([{ title: 'a' }, { title: 'b' }]).execute();
+    const notes = await (await fetch(`${t.url}/notes?limit=1&sort=-id`, { headers: { accept: 'application/json' } })).json() as { next: string };
+    const res = await list(1, `?sort=-id&cursor=${encodeURIComponent(notes.next)}`);
+    expect(res.status).toBe(400);
+    expect(res.body.errors.cursor).toBe('The cursor belongs to another list (notes.list); start again without it.');
+  });
+
   it('reads the owners of a page in one query: 2 statements for 100 rows of 5 owners, as for 1 row', async () => {
     for (const owner of [1, 2, 3, 4, 5]) await seed(owner, 20);
     const counter = new CountQueries();

@@ -23,7 +23,7 @@ const DOCUMENT = { slug: 'my-doc', title: 'A title', status: 'draft', ttl: 1000 
 
 describe('validators | generated ajv standalone code', () => {
   it('exports one typed validator per route with rules, named after the route', () => {
-    expect(Object.keys(validators).sort()).toEqual(['accountMe', 'accountRegister', 'documentsCreate', 'documentsList', 'documentsUpload', 'tokensRevoke']);
+    expect(Object.keys(validators).sort()).toEqual(['accountMe', 'accountRegister', 'documentsCreate', 'documentsList', 'documentsPages', 'documentsUpload', 'tokensRevoke']);
   });
 
   it('accepts valid input', () => {

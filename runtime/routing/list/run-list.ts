@@ -74,7 +74,7 @@ export async function runList<Row>(ctx: ListContext, route: RouteDefinition, inp
   if (scope !== undefined) query = scope(query);
   if (plan.softDelete) query = query.where(column('deleted_at'), 'is', null);
   for (const f of filters) query = query.where(filterCondition(column(f.column), f, values[f.key]));
-  const cursor = typeof values.cursor === 'string' && values.cursor !== '' ? openCursor(cursors, values.cursor, fingerprint, sortText) : undefined;
+  const cursor = typeof values.cursor === 'string' && values.cursor !== '' ? openCursor(cursors, values.cursor, route.name, fingerprint, sortText) : undefined;
   if (cursor !== undefined) {
     const cmp = sql.raw(desc ? '<' : '>');
     query = query.where(sql<boolean>`(${column(key.column)}, ${column(plan.primaryKey)}) ${cmp} (cast(${cursor.sort} as ${sql.raw(key.sqlType)}), cast(${cursor.key} as ${sql.raw(plan.primaryKeySqlType)}))`);
@@ -105,10 +105,11 @@ function filterFingerprint(routeName: string, filters: readonly ListFilterPlan[]
   return createHash('sha256').update(JSON.stringify([routeName, parts])).digest('base64url').slice(0, 16);
 }
 
-function openCursor(cursors: CursorSealer, text: string, fingerprint: string, sortText: string): { sort: string; key: string } {
+function openCursor(cursors: CursorSealer, text: string, routeName: string, fingerprint: string, sortText: string): { sort: string; key: string } {
   const values = cursors.open(text);
   if (values === undefined || values.length !== 5) throw new ListCursorError('The cursor is not valid; start again without it and follow the "next" values of the pages.');
-  const [, sort, filters, sortValue, key] = values;
+  const [route, sort, filters, sortValue, key] = values;
+  if (route !== routeName) throw new ListCursorError(`The cursor belongs to another list (${String(route)}); start again without it.`);
   if (sort !== sortText) throw new ListCursorError(`The cursor belongs to the order sort=${String(sort)}, not sort=${sortText}; keep the order while following "next", or start again without the cursor.`);
   if (filters !== fingerprint) throw new ListCursorError('The cursor belongs to other filters; keep the filters while following "next", or start again without the cursor.');
   if (typeof sortValue !== 'string' || typeof key !== 'string') throw new ListCursorError('The cursor is not valid; start again without it.');
