@@ -14,7 +14,7 @@ import { generate } from '../../generator/index.js';
 import { fingerprintLine, validatorInputs, VALIDATORS_FORMAT, writtenValidators } from '../../generator/emit/validators/fingerprint.js';
 import { fixtureProject, REPO, type TempProject } from './support.js';
 
-const upToDate = { ok: true, diagnostics: [], changed: [], diff: '' };
+const upToDate = { ok: true, diagnostics: [], changed: [], diff: '', warnings: [] };
 const stale = ['generated/validators.ts'];
 
 describe('generate | validator fingerprints', () => {
