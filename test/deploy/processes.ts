@@ -16,7 +16,9 @@ export function baseEnv(env: Record<string, string> = {}): Record<string, string
 /** The outcome of {@link command}. */
 export interface Finished {
   readonly code: number | null;
+  /** stdout and stderr interleaved. */
   readonly output: string;
+  readonly stdout: string;
 }
 
 /** Run `argv` in `cwd` to its end (SIGKILL after `timeoutMs`); stdout and stderr interleaved. */
@@ -24,13 +26,14 @@ export function command(argv: readonly string[], cwd: string, env: Record<string
   return new Promise((resolve, reject) => {
     const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (c: Buffer) => { output += c.toString(); });
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => { output += c.toString(); stdout += c.toString(); });
     child.stderr.on('data', (c: Buffer) => { output += c.toString(); });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, output });
+      resolve({ code, output, stdout });
     });
   });
 }
