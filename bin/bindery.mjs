@@ -12,6 +12,7 @@
 // TypeScript (app/main.ts, generated/), which the CLI loads.
 import { existsSync } from 'node:fs';
 import { register as registerHooks } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 const sourceMain = new URL('../runtime/cli/main.ts', import.meta.url);
 const distMain = new URL('../dist/runtime/cli/main.js', import.meta.url);
@@ -40,6 +41,15 @@ if (fromSource) {
 if (!fromSource && !existsSync(distMain)) {
   console.error('bindery: dist/ is missing; run `npm run build` in the bindery package.');
   process.exit(1);
+}
+if (production && existsSync(sourceMain)) {
+  // In the repository, the sources are next to dist/: refuse a stale dist/.
+  const { checkBuild } = await import(new URL('../dist/runtime/cli/commands/build-project.js', import.meta.url).href);
+  const problem = await checkBuild(fileURLToPath(new URL('..', import.meta.url)), 'dist');
+  if (problem !== undefined) {
+    console.error(`bindery: NODE_ENV=production runs the framework's dist/, but ${problem}; run \`npm run build\`.`);
+    process.exit(1);
+  }
 }
 const { main } = await import(fromSource ? sourceMain.href : distMain.href);
 process.exitCode = await main(process.argv.slice(2));
