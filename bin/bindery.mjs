@@ -1,21 +1,37 @@
 #!/usr/bin/env node
 // The `bindery` command (docs/cli.md); exit codes: 0 ok, 1 error, 2 usage
-// error. Which framework code runs (docs/package.md):
-// - in the bindery repository (the TypeScript sources are next to this file)
-//   the sources, through tsx, with `bindery/<entry>` resolved to them by the
-//   `bindery-source` export condition; BINDERY_DIST=1 runs dist/ instead;
-// - in an installed package, the compiled JavaScript under dist/.
-// Either way tsx is registered for the app's own TypeScript (app/main.ts,
-// generated/), which the CLI loads.
+// error. Which code runs (docs/package.md#binbinderymjs):
+// - NODE_ENV=production: plain Node, no tsx. The framework's compiled
+//   JavaScript (dist/) and the app's build (build/, by `bindery build`).
+// - otherwise, in the bindery repository (the TypeScript sources are next
+//   to this file): the sources, through tsx, with `bindery/<entry>` resolved
+//   to them by the `bindery-source` export condition; BINDERY_DIST=1 runs
+//   dist/ instead;
+// - otherwise, in an installed package: dist/.
+// Outside production tsx is registered (when installed) for the app's own
+// TypeScript (app/main.ts, generated/), which the CLI loads.
 import { existsSync } from 'node:fs';
 import { register as registerHooks } from 'node:module';
-import { register } from 'tsx/esm/api';
+import { fileURLToPath } from 'node:url';
 
 const sourceMain = new URL('../runtime/cli/main.ts', import.meta.url);
 const distMain = new URL('../dist/runtime/cli/main.js', import.meta.url);
-const fromSource = existsSync(sourceMain) && (process.env.BINDERY_DIST !== '1' || !existsSync(distMain));
+const production = process.env.NODE_ENV?.trim() === 'production';
+const fromSource = !production && existsSync(sourceMain) && (process.env.BINDERY_DIST !== '1' || !existsSync(distMain));
 
-register();
+if (!production) {
+  let tsx;
+  try {
+    tsx = await import('tsx/esm/api');
+  } catch (error) {
+    if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    if (fromSource) {
+      console.error('bindery: running the TypeScript sources needs tsx (npm install), or set NODE_ENV=production to run dist/.');
+      process.exit(1);
+    }
+  }
+  tsx?.register();
+}
 if (fromSource) {
   // Registered after tsx, so it runs first: adds the condition, then defers.
   registerHooks(`data:text/javascript,${encodeURIComponent(
@@ -25,6 +41,15 @@ if (fromSource) {
 if (!fromSource && !existsSync(distMain)) {
   console.error('bindery: dist/ is missing; run `npm run build` in the bindery package.');
   process.exit(1);
+}
+if (production && existsSync(sourceMain)) {
+  // In the repository, the sources are next to dist/: refuse a stale dist/.
+  const { checkBuild } = await import(new URL('../dist/runtime/cli/commands/build-project.js', import.meta.url).href);
+  const problem = await checkBuild(fileURLToPath(new URL('..', import.meta.url)), 'dist');
+  if (problem !== undefined) {
+    console.error(`bindery: NODE_ENV=production runs the framework's dist/, but ${problem}; run \`npm run build\`.`);
+    process.exit(1);
+  }
 }
 const { main } = await import(fromSource ? sourceMain.href : distMain.href);
 process.exitCode = await main(process.argv.slice(2));

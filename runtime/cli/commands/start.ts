@@ -4,7 +4,7 @@
 import { Command, Option } from 'clipanion';
 import { BinderyCommand } from '../base-command.js';
 import { ensureEnvFile } from '../env-setup.js';
-import { DEFAULT_APP_MODULE, loadApp } from '../load-app.js';
+import { DEFAULT_APP_MODULE, loadApp, runsBuild } from '../load-app.js';
 import { startInProcessWorker } from '../in-process-worker.js';
 
 /** `bindery start [--app <file>]` (`npm start`): `.env` if missing, regenerate if stale, migrate, serve — one embedded PostgreSQL start. */
@@ -20,6 +20,8 @@ export class StartCommand extends BinderyCommand {
       4. Serves like \`bindery serve --worker\`: when the app has \`jobs()\`, its jobs, scheduled tasks and asynchronous listeners run in the same process (\`--no-worker\` leaves them to \`bindery worker\`).
 
       The embedded PostgreSQL (when \`DATABASE_URL\` is unset) is started once for steps 3 and 4.
+
+      Under \`NODE_ENV=production\` steps 1 and 2 are skipped: the compiled app in \`build/\` runs (\`bindery build\`).
     `,
   });
 
@@ -27,6 +29,22 @@ export class StartCommand extends BinderyCommand {
   worker = Option.Boolean('--worker', true, { description: 'Also run the app\'s jobs in this process when it has jobs() (default; --no-worker to leave them to bindery worker).' });
 
   protected async run(): Promise<number> {
+    if (!runsBuild()) {
+      const prepared = await this.prepareSources();
+      if (prepared !== 0) return prepared;
+    }
+    const env = await this.env();
+    const app = await loadApp(this.root, this.app);
+    const { startApp } = await import('../../app/start-app.js');
+    const running = await startApp(app, { env, migrate: true, out: this.out });
+    // One command runs everything in development: the worker too, when the app has jobs().
+    if (this.worker) await startInProcessWorker(running, this.out, 'bindery start', false);
+    await running.closed;
+    return 0;
+  }
+
+  /** Steps 1 and 2 (development): `.env` when missing, `generated/` when stale; returns 1 on schema errors. */
+  private async prepareSources(): Promise<number> {
     const created = await ensureEnvFile(this.root);
     if (created) {
       const source = created.from === '.env.example' ? 'copied from .env.example' : 'every setting at its default';
@@ -43,13 +61,6 @@ export class StartCommand extends BinderyCommand {
     } else if (!check.ok) {
       return this.schemaErrors(check.diagnostics.map(formatDiagnostic));
     }
-    const env = await this.env();
-    const app = await loadApp(this.root, this.app);
-    const { startApp } = await import('../../app/start-app.js');
-    const running = await startApp(app, { env, migrate: true, out: this.out });
-    // One command runs everything in development: the worker too, when the app has jobs().
-    if (this.worker) await startInProcessWorker(running, this.out, 'bindery start', false);
-    await running.closed;
     return 0;
   }
 
