@@ -17,6 +17,11 @@ export interface ColumnSnapshot {
   readonly default?: string;
   readonly identity?: boolean;
   readonly primaryKey?: boolean;
+  /**
+   * The values of an enum column, in YAML order: the column has the CHECK
+   * constraint `<table>_<column>_check` allowing only them (`sql.ts`, `checkName`).
+   */
+  readonly values?: readonly string[];
 }
 
 /** An index. */
@@ -86,12 +91,18 @@ function columnOf(f: ResourceField): ColumnSnapshot {
     ...(f.default ? { default: sqlDefault(f.default, type) } : {}),
     ...(f.identity ? { identity: true } : {}),
     ...(f.primaryKey ? { primaryKey: true } : {}),
+    ...(f.type.values ? { values: f.type.values } : {}),
   };
 }
 
 /** `<table>_<column>_fkey`, cut with a hash suffix past 63 characters. */
-function foreignKeyName(table: string, column: string): string {
-  const full = `${table}_${column}_fkey`;
+export function foreignKeyName(table: string, column: string): string {
+  return constraintName(table, column, 'fkey');
+}
+
+/** `<table>_<column>_<suffix>`, cut with a hash suffix past 63 characters. */
+export function constraintName(table: string, column: string, suffix: string): string {
+  const full = `${table}_${column}_${suffix}`;
   return full.length <= 63 ? full : `${full.slice(0, 54)}_${createHash('sha256').update(full).digest('hex').slice(0, 8)}`;
 }
 
