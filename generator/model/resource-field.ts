@@ -38,7 +38,9 @@ export function resolveResourceField(r: Reporter, path: DataPath, name: string, 
   const nullable = raw.nullable ?? false;
   const typeName = raw.type;
   if (raw.max !== undefined && (kind !== 'string' || parsed.kind === 'enum')) {
-    fail('max', `"max" sets the length of a string field (varchar(n)); a ${typeName} field has no length limit — remove "max"${parsed.kind === 'enum' ? '' : ' or use type string'}`);
+    fail('max', parsed.kind === 'enum'
+      ? '"max" sets the length of a string field (varchar(n)); an enum is limited by its values — remove "max"'
+      : `"max" sets the length of a string field (varchar(n)); a ${typeName} field has no length limit — remove "max" or use type string`);
   }
   const type: ColumnType = raw.max !== undefined && kind === 'string' ? { kind, array, nullable, max: raw.max } : { kind, array, nullable, ...(values ? { values } : {}) };
 
