@@ -143,6 +143,7 @@ describe('renames | renamedFrom through generate and migrate', () => {
     const text = await sql(name);
     expect(text).toContain('ALTER TABLE "notes" RENAME TO "posts";');
     expect(text).toContain('ALTER TABLE "posts" RENAME COLUMN "title" TO "heading";');
+    expect(text).toContain('ALTER INDEX "notes_pkey" RENAME TO "posts_pkey";');
     expect(text).toContain('ALTER INDEX "notes_state_idx" RENAME TO "posts_state_idx";');
     expect(text).toContain('ALTER TABLE "posts" RENAME CONSTRAINT "notes_state_check" TO "posts_state_check";');
     expect(text).not.toMatch(/DROP|CREATE/);
@@ -150,7 +151,7 @@ describe('renames | renamedFrom through generate and migrate', () => {
 
     expect((await query<{ n: number }>(`SELECT count(*)::int AS n FROM posts WHERE heading LIKE 'note %'`))[0]!.n).toBe(500);
     expect((await query<{ n: number }>(`SELECT count(*)::int AS n FROM comments c JOIN posts p ON p.id = c.post_id WHERE c.body = 'comment on ' || p.heading`))[0]!.n).toBe(500);
-    expect((await query(`SELECT indexname FROM pg_indexes WHERE tablename = 'posts' ORDER BY indexname`)).map((r) => r['indexname'])).toEqual(['notes_pkey', 'posts_state_idx']);
+    expect((await query(`SELECT indexname FROM pg_indexes WHERE tablename = 'posts' ORDER BY indexname`)).map((r) => r['indexname'])).toEqual(['posts_pkey', 'posts_state_idx']);
     await expect(database.pool.query(`INSERT INTO posts (heading, state) VALUES ('x', 'bogus')`)).rejects.toThrow(/posts_state_check/);
     // The foreign key followed the table: deleting a post cascades to its comments.
     await database.pool.query('DELETE FROM posts WHERE id = 1');

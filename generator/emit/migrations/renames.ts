@@ -118,6 +118,11 @@ function renameDerived(tables: Map<string, Working>, table: string, renamed: { t
   const t = tables.get(table)!;
   if (!wanted) return [];
   const out: string[] = [];
+  // PostgreSQL named the primary key's index after the old table (`<table>_pkey`); the snapshot does not record it.
+  const pkey = (name: string): string => `${name}_pkey`;
+  if (renamed.table !== undefined && Object.values(t.columns).some((c) => c.primaryKey) && pkey(renamed.table).length <= 63 && pkey(table).length <= 63) {
+    out.push(`ALTER INDEX ${ident(pkey(renamed.table))} RENAME TO ${ident(pkey(table))};`);
+  }
   for (const [name, index] of Object.entries(t.indexes)) {
     if (name in wanted.indexes) continue;
     const target = Object.entries(wanted.indexes).find(([other, i]) => !(other in t.indexes) && same(i, index))?.[0];

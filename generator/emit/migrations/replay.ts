@@ -227,6 +227,8 @@ class State {
     for (const t of this.tables.values()) {
       if (t.indexes[from]) { t.indexes[to] = t.indexes[from]!; delete t.indexes[from]; return undefined; }
     }
+    // A primary key's index (`<table>_pkey`, renamed with its table) is not among the recorded indexes.
+    if (from.endsWith('_pkey') && to.endsWith('_pkey')) return undefined;
     return `index ${from} does not exist`;
   }
 
