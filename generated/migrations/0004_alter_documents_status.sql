@@ -9,11 +9,11 @@ ALTER TABLE "documents" ALTER COLUMN "status" SET DEFAULT 'draft';
 DO $$
 DECLARE outside bigint;
 BEGIN
-  SELECT count(*) INTO outside FROM "documents" WHERE NOT ("status" IN ('draft', 'published', 'archived'));
+  SELECT count(*) INTO outside FROM "documents" WHERE NOT ("status" IN ('archived', 'draft', 'published'));
   IF outside > 0 THEN
-    RAISE EXCEPTION 'cannot limit documents.status to (draft, published, archived): % row(s) hold another value', outside
-      USING HINT = 'nothing was changed; update those rows (SELECT * FROM documents WHERE NOT ("status" IN (''draft'', ''published'', ''archived''))), then run bindery migrate again';
+    RAISE EXCEPTION 'cannot limit documents.status to (archived, draft, published): % row(s) hold another value', outside
+      USING HINT = 'nothing was changed; update those rows (SELECT * FROM documents WHERE NOT ("status" IN (''archived'', ''draft'', ''published''))), then run bindery migrate again';
   END IF;
 END $$;
 
-ALTER TABLE "documents" ADD CONSTRAINT "documents_status_check" CHECK ("status" IN ('draft', 'published', 'archived'));
+ALTER TABLE "documents" ADD CONSTRAINT "documents_status_check" CHECK ("status" IN ('archived', 'draft', 'published'));

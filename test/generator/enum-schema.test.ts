@@ -77,6 +77,6 @@ describe('enums | schema errors with positions', () => {
     const snapshot = await read('schema.snapshot.json');
     expect(snapshot).toContain('"values": [');
     const migration = await read('migrations/0001_create_docs.sql');
-    expect(migration).toContain(`ALTER TABLE "docs" ADD CONSTRAINT "docs_tags_check" CHECK ("tags" <@ ARRAY['red', 'green']::text[]);`);
+    expect(migration).toContain(`ALTER TABLE "docs" ADD CONSTRAINT "docs_tags_check" CHECK ("tags" <@ ARRAY['green', 'red']::text[]);`);
   });
 });

@@ -9,7 +9,7 @@
  * create indexes; add foreign keys. Within each step, tables in name order.
  */
 import { addEnumCheck, addForeignKey, alterTable, checkName, columnDefinition, createIndex, createTable, enumGuard, ident } from './sql.js';
-import type { ColumnSnapshot, TableSnapshot } from './snapshot.js';
+import { sortedValues, type ColumnSnapshot, type TableSnapshot } from './snapshot.js';
 
 /** A change the diff refuses: destructive (needs `allowDestructive`) or unsupported (needs a schema change). */
 export interface RefusedChange {
@@ -159,7 +159,7 @@ function enumChange(
   table: string, name: string, was: ColumnSnapshot, now: ColumnSnapshot,
   destructive: (table: string, column: string | undefined, message: string, loss: string) => void,
 ): { before: string[]; after: string[] } {
-  const sorted = (v: readonly string[] | undefined): string => JSON.stringify([...(v ?? [])].sort());
+  const sorted = (v: readonly string[] | undefined): string => JSON.stringify(sortedValues(v ?? []));
   if (sorted(was.values) === sorted(now.values) && (was.values === undefined || was.type === now.type)) return { before: [], after: [] };
   const before = was.values ? [alterTable(table, `DROP CONSTRAINT ${ident(checkName(table, name))}`)] : [];
   if (!now.values) return { before, after: [] };

@@ -6,7 +6,7 @@
  * the snapshot again after a migration was removed (docs/database.md "When a
  * migration fails").
  */
-import type { ColumnSnapshot, ForeignKeySnapshot, IndexSnapshot, TableSnapshot } from './snapshot.js';
+import { sortedValues, type ColumnSnapshot, type ForeignKeySnapshot, type IndexSnapshot, type TableSnapshot } from './snapshot.js';
 
 /** The outcome of {@link replayMigrations}: the tables, or the first statement bindery did not write. */
 export type Replayed =
@@ -182,7 +182,7 @@ class State {
     const c = t?.columns[column];
     if (!t || !c) return `column ${table}.${column} does not exist`;
     t.checks[key] = column;
-    t.columns[column] = normalize({ ...c, values });
+    t.columns[column] = normalize({ ...c, values: sortedValues(values) });
     return undefined;
   }
 

@@ -18,7 +18,7 @@ export interface ColumnSnapshot {
   readonly identity?: boolean;
   readonly primaryKey?: boolean;
   /**
-   * The values of an enum column, in YAML order: the column has the CHECK
+   * The values of an enum column, sorted: the column has the CHECK
    * constraint `<table>_<column>_check` allowing only them (`sql.ts`, `checkName`).
    */
   readonly values?: readonly string[];
@@ -91,8 +91,14 @@ function columnOf(f: ResourceField): ColumnSnapshot {
     ...(f.default ? { default: sqlDefault(f.default, type) } : {}),
     ...(f.identity ? { identity: true } : {}),
     ...(f.primaryKey ? { primaryKey: true } : {}),
-    ...(f.type.values ? { values: f.type.values } : {}),
+    // Sorted: reordering the values in the YAML changes no constraint, so no migration.
+    ...(f.type.values ? { values: sortedValues(f.type.values) } : {}),
   };
+}
+
+/** Enum values as the snapshot and the CHECK constraints hold them: sorted by code unit. */
+export function sortedValues(values: readonly string[]): string[] {
+  return [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** `<table>_<column>_fkey`, cut with a hash suffix past 63 characters. */
