@@ -134,6 +134,9 @@ describe('renames | renamedFrom through generate and migrate', () => {
     await migrate();
     await database.pool.query(`INSERT INTO notes (title, state) SELECT 'note ' || i, CASE WHEN i % 2 = 0 THEN 'closed' ELSE 'open' END FROM generate_series(1, 500) i`);
     await database.pool.query(`INSERT INTO comments (post_id, body) SELECT id, 'comment on ' || title FROM notes`);
+    // The audit log's history of notes (its tables reduced to the column that names the table).
+    await database.pool.query(`CREATE TABLE audit_log (subject_type text); CREATE TABLE audit_bulk (subject_type text); CREATE TABLE audit_bulk_items (subject_type text)`);
+    await database.pool.query(`INSERT INTO audit_log VALUES ('notes'), ('notes'), ('users'); INSERT INTO audit_bulk VALUES ('notes'); INSERT INTO audit_bulk_items VALUES ('notes')`);
 
     // Without renamedFrom the drop is refused, with a hint.
     await project.write('schema/blog.yaml', BLOG('posts', 'heading: { type: string, max: 200 }'));
@@ -153,6 +156,8 @@ describe('renames | renamedFrom through generate and migrate', () => {
     expect(text).toContain('ALTER TABLE "posts" RENAME CONSTRAINT "notes_state_check" TO "posts_state_check";');
     expect(text).not.toMatch(/DROP|CREATE/);
     await migrate();
+    expect(await query(`SELECT subject_type, count(*)::int AS n FROM audit_log GROUP BY 1 ORDER BY 1`)).toEqual([{ subject_type: 'posts', n: 2 }, { subject_type: 'users', n: 1 }]);
+    expect(await query(`SELECT subject_type FROM audit_bulk UNION ALL SELECT subject_type FROM audit_bulk_items`)).toEqual([{ subject_type: 'posts' }, { subject_type: 'posts' }]);
 
     expect((await query<{ n: number }>(`SELECT count(*)::int AS n FROM posts WHERE heading LIKE 'note %'`))[0]!.n).toBe(500);
     expect((await query<{ n: number }>(`SELECT count(*)::int AS n FROM comments c JOIN posts p ON p.id = c.post_id WHERE c.body = 'comment on ' || p.heading`))[0]!.n).toBe(500);

@@ -9,6 +9,9 @@
  * derives from a table or column name — indexes, foreign keys, enum CHECK
  * constraints — are renamed with them when their definition is unchanged.
  *
+ * A renamed table's audit history (`subject_type` of the audit tables, when
+ * they exist) moves to the new name with it.
+ *
  * A `renamedFrom` whose new name is already in the snapshot has been applied
  * by an earlier migration: it is ignored (it may stay in the YAML, or go).
  * Otherwise the old name must be in the snapshot and no longer declared.
@@ -17,6 +20,7 @@ import type { Diagnostics } from '../../diagnostics.js';
 import type { Model, RenamedFrom } from '../../model/model.js';
 import { didYouMean } from '../../suggest.js';
 import { alterTable, checkName, ident } from './sql.js';
+import { sqlString } from './sql-types.js';
 import type { ColumnSnapshot, ForeignKeySnapshot, IndexSnapshot, TableSnapshot } from './snapshot.js';
 
 type Tables = Readonly<Record<string, TableSnapshot>>;
@@ -70,7 +74,7 @@ export function applyRenames(before: Tables, after: Tables, model: Model, diagno
     for (const other of tables.values()) {
       for (const [key, fk] of Object.entries(other.foreignKeys)) if (fk.table === from.name) other.foreignKeys[key] = { ...fk, table: resource.table };
     }
-    statements.push(alterTable(from.name, `RENAME TO ${ident(resource.table)}`));
+    statements.push(alterTable(from.name, `RENAME TO ${ident(resource.table)}`), auditSubjects(from.name, resource.table));
     changes.push(`rename_${from.name}`);
     touched.set(resource.table, { table: from.name, columns: new Map() });
   }
@@ -145,6 +149,27 @@ function renameDerived(tables: Map<string, Working>, table: string, renamed: { t
     if (oldName !== newName) out.push(alterTable(table, `RENAME CONSTRAINT ${ident(oldName)} TO ${ident(newName)}`));
   }
   return out;
+}
+
+/** The audit tables name rows by their table (docs/audit.md "Tables"). */
+const AUDIT_TABLES = ['audit_log', 'audit_bulk', 'audit_bulk_items'] as const;
+
+/**
+ * A statement moving the audit history of table `from` to its new name `to`
+ * (`subject_type`), so that the history of a row survives the rename; it
+ * does nothing where the audit tables do not exist.
+ */
+function auditSubjects(from: string, to: string): string {
+  return [
+    'DO $$',
+    'BEGIN',
+    ...AUDIT_TABLES.flatMap((t) => [
+      `  IF to_regclass('${t}') IS NOT NULL THEN`,
+      `    UPDATE ${t} SET subject_type = ${sqlString(to)} WHERE subject_type = ${sqlString(from)};`,
+      '  END IF;',
+    ]),
+    'END $$;',
+  ].join('\n');
 }
 
 function renameColumn(tables: Map<string, Working>, table: string, from: string, to: string): void {
