@@ -125,7 +125,8 @@ function text(column: string, field: FactoryFieldPlan, n: number, run: string): 
     default: out = `${field.prefix ?? ''}${word}-${tag}`;
   }
   const max = field.maxLength;
-  if (max !== undefined && out.length > max) out = out.slice(out.length - max);
+  // Too long: keep the end, where the number is — but an address or URL keeps its shape.
+  if (max !== undefined && out.length > max) out = field.format === 'email' ? `${tag}@example.test`.slice(-max) : out.slice(out.length - max);
   if (field.minLength !== undefined && out.length < field.minLength) out = out.padEnd(field.minLength, 'x');
   return out;
 }
