@@ -267,8 +267,7 @@ export interface DocumentJson {
   slug: string;
   title: string;
   body: string;
-  /** draft, published or archived. */
-  status: string;
+  status: 'draft' | 'published' | 'archived';
   /** Excluded from the audit log. */
   views: number;
   created_at: string;
@@ -364,8 +363,8 @@ export interface DocumentsCreateInput {
   title: string;
   /** Sent as the JSON member `body`. Rules: max:100000. */
   body?: string;
-  /** Sent as the JSON member `status`. Rules: in:draft,published,archived. */
-  status?: string;
+  /** Sent as the JSON member `status`. Rules: enum:draft,published,archived. */
+  status?: 'draft' | 'published' | 'archived';
 }
 
 /** Input of `documents.list` (GET /api/documents). */
@@ -400,8 +399,8 @@ export interface DocumentsUpdateInput {
   title?: string;
   /** Sent as the JSON member `body`. Rules: max:100000. */
   body?: string;
-  /** Sent as the JSON member `status`. Rules: in:draft,published,archived. */
-  status?: string;
+  /** Sent as the JSON member `status`. Rules: enum:draft,published,archived. */
+  status?: 'draft' | 'published' | 'archived';
 }
 
 /** Input of `documents.delete` (DELETE /api/documents/{id}). */

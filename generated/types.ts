@@ -56,8 +56,8 @@ export interface DocumentTable {
   title: string;
   /** `text`. */
   body: Generated<string>;
-  /** `varchar(20)`. draft, published or archived. */
-  status: Generated<string>;
+  /** `text`, one of draft, published, archived (CHECK). */
+  status: Generated<'draft' | 'published' | 'archived'>;
   /** `varchar(64)`, null allowed. Redacted in the audit log (its name contains "token"). */
   share_token: string | null;
   /** `integer`. Excluded from the audit log. */
@@ -84,7 +84,7 @@ export interface DocumentJson {
   slug: string;
   title: string;
   body: string;
-  status: string;
+  status: 'draft' | 'published' | 'archived';
   views: number;
   created_at: string;
   updated_at: string;
@@ -225,8 +225,8 @@ export interface DocumentsCreateInput {
   title: string;
   /** From the JSON member `body` or form field `body`. Rules: max:100000. */
   body?: string;
-  /** From the JSON member `status` or form field `status`. Rules: in:draft,published,archived. */
-  status?: string;
+  /** From the JSON member `status` or form field `status`. Rules: enum:draft,published,archived. */
+  status?: 'draft' | 'published' | 'archived';
 }
 
 /** Input of route `documents.list` (GET /api/documents). */
@@ -260,8 +260,8 @@ export interface DocumentsUpdateInput {
   title?: string;
   /** From the JSON member `body` or form field `body`. Rules: max:100000. */
   body?: string;
-  /** From the JSON member `status` or form field `status`. Rules: in:draft,published,archived. */
-  status?: string;
+  /** From the JSON member `status` or form field `status`. Rules: enum:draft,published,archived. */
+  status?: 'draft' | 'published' | 'archived';
 }
 
 /** Input of route `documents.delete` (DELETE /api/documents/{id}). */

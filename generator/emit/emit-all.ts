@@ -6,6 +6,7 @@ import type { Diagnostics } from '../diagnostics.js';
 import type { FileTree } from '../write/disk-tree.js';
 import { emitAudit } from './audit/emit-audit.js';
 import { emitClient } from './client/emit-client.js';
+import { emitFactories } from './factories/emit-factories.js';
 import type { EmitContext, GeneratedFile } from './context.js';
 import { emitHandlers } from './handlers/emit-handlers.js';
 import { emitLists } from './lists/emit-lists.js';
@@ -47,8 +48,10 @@ export function emitAll(ctx: EmitContext, inputs: EmitInputs, diagnostics: Diagn
   if (diagnostics.any) return null;
   const audit = emitAudit(ctx);
   const lists = emitLists(ctx);
+  const factories = emitFactories(ctx);
   return [
-    emitTypes(ctx), emitSerializers(ctx), emitValidators(ctx, inputs.check === true ? inputs.disk.get('validators.ts') : undefined), emitRoutes(ctx), emitHandlers(ctx), emitOpenApi(ctx), emitClient(ctx), ...(audit ? [audit] : []), ...(lists ? [lists] : []), ...migrations,
+    emitTypes(ctx), emitSerializers(ctx), emitValidators(ctx, inputs.check === true ? inputs.disk.get('validators.ts') : undefined), emitRoutes(ctx), emitHandlers(ctx), emitOpenApi(ctx), emitClient(ctx), ...(audit ? [audit] : []), ...(lists ? [lists] : []),
+    ...(factories ? [factories] : []), ...migrations,
     ...(inputs.plugins !== undefined ? [emitPluginList(inputs.plugins, ctx.runtime)] : []),
   ];
 }

@@ -55,6 +55,8 @@ export interface RawResource {
   readonly softDelete?: boolean;
   readonly indexes?: readonly RawIndex[];
   readonly audit?: RawAudit;
+  /** The table's previous name: the migration renames that table (docs/schema-language.md "Renames"). */
+  readonly renamedFrom?: string;
 }
 
 /** `ON DELETE` action of a foreign key, as written. */
@@ -74,6 +76,10 @@ export interface RawResourceField {
   readonly max?: number;
   readonly unique?: RawUnique;
   readonly references?: string | { readonly to: string; readonly onDelete?: RawOnDelete };
+  /** The values of a `type: enum` (or `"enum[]"`) field. */
+  readonly values?: readonly string[];
+  /** The column's previous name: the migration renames that column (docs/schema-language.md "Renames"). */
+  readonly renamedFrom?: string;
 }
 
 /** `resources.<Name>.indexes[i]`. */
@@ -126,6 +132,8 @@ export interface RawInputField {
   readonly path?: RawTag;
   readonly header?: RawTag;
   readonly validate?: readonly string[];
+  /** The values of a `type: enum` (or `"enum[]"`) field. */
+  readonly values?: readonly string[];
 }
 
 /** A filter operator of a list route (docs/schema-language.md "List routes"). */

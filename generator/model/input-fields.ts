@@ -17,6 +17,7 @@ import type { DataPath } from '../load/node-position.js';
 import { inputDefault } from './defaults.js';
 import type { InputField, JsonValue } from './model.js';
 import { splitRuleHint } from '../load/split-rule.js';
+import { enumDefaultProblem, resolveEnumValues } from './enum-values.js';
 import { conflictingRules, defaultBreaksRule, duplicateListValue } from './rule-checks.js';
 import { didYouMean } from '../suggest.js';
 import type { Reporter } from './reporter.js';
@@ -34,8 +35,13 @@ export function resolveInputField(r: Reporter, path: DataPath, key: string, raw:
     ok = false;
     r.error(sub === undefined ? path : [...path, sub], message);
   };
-  const parsed = parseTypeName<ScalarKind | 'bigint'>(raw.type);
-  const type: FieldTypePlan = { kind: parsed.kind === 'bigint' ? 'integer' : parsed.kind, array: parsed.array, nullable: raw.nullable ?? false };
+  const parsed = parseTypeName<ScalarKind | 'bigint' | 'enum'>(raw.type);
+  const enumValues = resolveEnumValues(r, path, parsed.kind, raw.values);
+  if (!enumValues.ok) ok = false;
+  const values = enumValues.ok ? enumValues.values : undefined;
+  // An enum binds as text; its implied `enum` rule (added below) checks the value.
+  const kind = parsed.kind === 'bigint' ? 'integer' : parsed.kind === 'enum' ? 'string' : parsed.kind;
+  const type: FieldTypePlan = { kind, array: parsed.array, nullable: raw.nullable ?? false };
   const nameOf = (tag: RawTag): string => (tag === true ? key : tag);
 
   const outside = OUTSIDE_BODY.filter((t) => raw[t] !== undefined);
@@ -70,8 +76,9 @@ export function resolveInputField(r: Reporter, path: DataPath, key: string, raw:
   let fieldDefault: unknown;
   if (raw.default !== undefined && source !== 'path') {
     const converted = inputDefault(type, raw.default);
-    if (converted.ok) fieldDefault = converted.value;
-    else { ok = false; r.error([...path, 'default'], converted.message, 'value'); }
+    const problem = converted.ok && values ? enumDefaultProblem(values, converted.value) : undefined;
+    if (converted.ok && problem === undefined) fieldDefault = converted.value;
+    else { ok = false; r.error([...path, 'default'], converted.ok ? problem! : converted.message, 'value'); }
   }
 
   const rules: RuleRef[] = [];
@@ -81,6 +88,10 @@ export function resolveInputField(r: Reporter, path: DataPath, key: string, raw:
     if (rule.ok && duplicate === undefined) rules.push(rule.rule);
     else { ok = false; r.error([...path, 'validate', i], rule.ok ? duplicate! : `${rule.message}${splitRuleHint(raw.validate ?? [], i)}`, 'value'); }
   });
+  if (values) {
+    const rule: RuleRef = { name: 'enum', params: values };
+    rules.push(type.array ? { name: 'each', params: [], inner: rule } : rule);
+  }
   if (ok) {
     for (const [i, message] of conflictingRules(rules, raw.validate ?? [])) { ok = false; r.error([...path, 'validate', i], message, 'value'); }
   }
@@ -99,6 +110,7 @@ export function resolveInputField(r: Reporter, path: DataPath, key: string, raw:
     rules,
     required: rules.some((rule) => rule.name === 'required'),
     ...(raw.description !== undefined ? { description: raw.description } : {}),
+    ...(values ? { values } : {}),
   };
 }
 

@@ -17,6 +17,8 @@ export interface ColumnType {
   readonly nullable: boolean;
   /** `max` of a `string` field (characters): `varchar(max)`. */
   readonly max?: number;
+  /** The values of an enum (YAML `type: enum`; kind `string`), in YAML order. */
+  readonly values?: readonly string[];
 }
 
 /** A JSON value (defaults, snapshot). */
@@ -59,7 +61,16 @@ export interface ResourceField {
   readonly omitEmpty: boolean;
   readonly references?: FieldReference;
   readonly description?: string;
+  /** The column's previous name (YAML `renamedFrom`) and where it is written. */
+  readonly renamedFrom?: RenamedFrom;
   /** Where the field is declared (for implicit timestamp fields: the resource's `timestamps`/`softDelete` key). */
+  readonly origin: SourcePosition;
+}
+
+/** A `renamedFrom:` of a field (a column name) or a resource (a table name). */
+export interface RenamedFrom {
+  readonly name: string;
+  /** Position of the `renamedFrom` value (for diagnostics). */
   readonly origin: SourcePosition;
 }
 
@@ -95,6 +106,8 @@ export interface Resource {
   readonly audit: AuditOptions | null;
   /** Column name of the primary key, or null. */
   readonly primaryKey: string | null;
+  /** The table's previous name (YAML `renamedFrom`). */
+  readonly renamedFrom?: RenamedFrom;
   readonly origin: SourcePosition;
 }
 
@@ -115,6 +128,8 @@ export interface InputField extends FieldPlan {
   /** Has a `required` rule: present in the validator's `required` list. */
   readonly required: boolean;
   readonly description?: string;
+  /** The values of an enum field (YAML `type: enum`; bound as `string`, checked by the implied `enum` rule). */
+  readonly values?: readonly string[];
 }
 
 /** A route. */

@@ -5,6 +5,7 @@ import type { RawResourceField } from '../language/raw.js';
 import type { DataPath } from '../load/node-position.js';
 import { show } from '../load/ajv-messages.js';
 import { columnDefault } from './defaults.js';
+import { enumDefaultProblem, resolveEnumValues } from './enum-values.js';
 import type { ColumnKind, ColumnType, FieldReference, ResourceField } from './model.js';
 import type { Reporter } from './reporter.js';
 
@@ -27,13 +28,21 @@ export function parseTypeName<K extends string>(name: string): { kind: K; array:
 export function resolveResourceField(r: Reporter, path: DataPath, name: string, raw: RawResourceField, softDelete: boolean): ResolvedField | undefined {
   let ok = true;
   const fail = (key: string, message: string): void => { ok = false; r.error([...path, key], message); };
-  const { kind, array } = parseTypeName<ColumnKind>(raw.type);
+  const parsed = parseTypeName<ColumnKind | 'enum'>(raw.type);
+  const enumValues = resolveEnumValues(r, path, parsed.kind, raw.values);
+  if (!enumValues.ok) ok = false;
+  const values = enumValues.ok ? enumValues.values : undefined;
+  // An enum is a string column carrying its values.
+  const kind: ColumnKind = parsed.kind === 'enum' ? 'string' : parsed.kind;
+  const array = parsed.array;
   const nullable = raw.nullable ?? false;
   const typeName = raw.type;
-  if (raw.max !== undefined && kind !== 'string') {
-    fail('max', `"max" sets the length of a string field (varchar(n)); a ${typeName} field has no length limit — remove "max" or use type string`);
+  if (raw.max !== undefined && (kind !== 'string' || parsed.kind === 'enum')) {
+    fail('max', parsed.kind === 'enum'
+      ? '"max" sets the length of a string field (varchar(n)); an enum is limited by its values — remove "max"'
+      : `"max" sets the length of a string field (varchar(n)); a ${typeName} field has no length limit — remove "max" or use type string`);
   }
-  const type: ColumnType = raw.max !== undefined && kind === 'string' ? { kind, array, nullable, max: raw.max } : { kind, array, nullable };
+  const type: ColumnType = raw.max !== undefined && kind === 'string' ? { kind, array, nullable, max: raw.max } : { kind, array, nullable, ...(values ? { values } : {}) };
 
   const primaryKey = raw.primaryKey ?? false;
   if (primaryKey && nullable) fail('nullable', 'a primary key cannot be nullable; remove "nullable"');
@@ -50,8 +59,9 @@ export function resolveResourceField(r: Reporter, path: DataPath, name: string, 
   if (generated && kind === 'uuid') fieldDefault = { kind: 'randomUuid' };
   else if (raw.default !== undefined) {
     const converted = columnDefault(type, raw.default);
-    if (converted.ok) fieldDefault = converted.value;
-    else { ok = false; r.error([...path, 'default'], converted.message, 'value'); }
+    const problem = converted.ok && values ? enumDefaultProblem(values, converted.value.kind === 'value' ? converted.value.value : null) : undefined;
+    if (converted.ok && problem === undefined) fieldDefault = converted.value;
+    else { ok = false; r.error([...path, 'default'], converted.ok ? problem! : converted.message, 'value'); }
   }
 
   const omitEmpty = raw.omitEmpty ?? false;
@@ -83,6 +93,7 @@ export function resolveResourceField(r: Reporter, path: DataPath, name: string, 
     omitEmpty,
     ...(references ? { references } : {}),
     ...(raw.description !== undefined ? { description: raw.description } : {}),
+    ...(raw.renamedFrom !== undefined ? { renamedFrom: { name: raw.renamedFrom, origin: r.at([...path, 'renamedFrom'], 'value') } } : {}),
     origin: r.at(path),
   };
   return { field, unique };

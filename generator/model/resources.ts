@@ -98,6 +98,7 @@ export function resolveResource(r: Reporter, name: string, raw: RawResource): Re
     indexes: indexes.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     audit: audit ?? null,
     primaryKey,
+    ...(raw.renamedFrom !== undefined ? { renamedFrom: { name: raw.renamedFrom, origin: r.at([...path, 'renamedFrom'], 'value') } } : {}),
     origin: r.at(path),
   };
 }

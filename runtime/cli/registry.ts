@@ -11,6 +11,7 @@ import { GenerateCommand } from './commands/generate.js';
 import { KeyGenerateCommand } from './commands/key-generate.js';
 import { MakeResourceCommand } from './commands/make-resource.js';
 import { MigrateCommand } from './commands/migrate.js';
+import { DbSeedCommand } from './commands/db-seed.js';
 import { NewCommand } from './commands/new.js';
 import { BuildCommand } from './commands/build.js';
 import { ServeCommand } from './commands/serve.js';
@@ -24,7 +25,7 @@ import { PluginsListCommand } from './commands/plugins-list.js';
 import type { BinderyContext } from './context.js';
 
 const registered: CommandClass<BinderyContext>[] = [
-  GenerateCommand, MigrateCommand, ServeCommand, StartCommand, DevCommand, KeyGenerateCommand, MakeResourceCommand,
+  GenerateCommand, MigrateCommand, DbSeedCommand, ServeCommand, StartCommand, DevCommand, KeyGenerateCommand, MakeResourceCommand,
   WorkerCommand, PluginsListCommand, PluginsEnvCommand, AddCommand, RemoveCommand, NewCommand, BuildCommand,
   Builtins.HelpCommand, Builtins.VersionCommand,
 ];

@@ -1,6 +1,6 @@
 /**
  * The database layer: connecting (Kysely + pg), the embedded PostgreSQL,
- * the migrator (docs/database.md).
+ * the migrator, factories and seeds (docs/database.md).
  */
 export { connectDatabase, type ConnectDatabaseOptions, type Database } from './connect.js';
 export { createDatabaseIfMissing, withDatabaseName } from './create-database.js';
@@ -11,3 +11,5 @@ export { asUnavailable, DatabaseUnavailableError, isConnectionFailure } from './
 export { DatabaseUnreachableError, EmbeddedPostgresError, UnsafeIntegerError } from './errors.js';
 export { startEmbeddedPostgres, type EmbeddedPostgres, type EmbeddedPostgresOptions } from './embedded/index.js';
 export * from './migrator/index.js';
+export { createFactories, type Factory, type FactoryFieldPlan, type FactoryPlan } from './factories.js';
+export { runSeeds, seedFiles, SeedFailedError, SEEDS_DIR, type Seed, type SeedContext } from './seeds.js';

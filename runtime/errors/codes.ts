@@ -71,6 +71,7 @@ export const ERROR_CODES = {
   BINDERY_MIGRATION_CHANGED: { summary: 'An applied migration file was changed after it was applied (checksum differs).' },
   BINDERY_MIGRATION_FAILED: { summary: 'A migration file failed; its transaction was rolled back and nothing was recorded.' },
   BINDERY_MIGRATION_SET_INVALID: { summary: 'A migration set is invalid (bad or duplicate source name, unreadable folder).' },
+  BINDERY_SEED_FAILED: { summary: 'A seed of app/seeds/ did not load or threw; the seeding transaction was rolled back.' },
 
   // ── auth (runtime/auth) ──
   BINDERY_AUTH_USER_GONE: { status: 500, summary: 'A signed-in user cannot be loaded, so a change cannot be attributed; the write is refused.' },

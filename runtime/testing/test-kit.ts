@@ -25,12 +25,23 @@ export interface TestKitOptions {
   readonly serverUrl?: string;
 }
 
-/** A booted app for tests. `H` is the app's generated `Handlers`, `DB` its `Database`. */
-export interface TestKit<H, DB> {
+/** {@link TestKitOptions} with the app's factories: `createFactories` from `generated/factories.ts`, bound to the test database as `t.factories`. */
+export interface TestKitFactoryOptions<DB, F> extends TestKitOptions {
+  readonly factories: (db: Kysely<DB>) => F;
+}
+
+/** A booted app for tests. `H` is the app's generated `Handlers`, `DB` its `Database`, `F` its generated `Factories` (when given). */
+export interface TestKit<H, DB, F = undefined> {
   /** `http://127.0.0.1:<port>`. */
   readonly url: string;
   /** Kysely over the test database. */
   readonly db: Kysely<DB>;
+  /**
+   * The factories of option `factories` writing to the test database
+   * (`t.factories.Note.create({ title })`; docs/database.md "Factories"), or
+   * undefined without the option.
+   */
+  readonly factories: F;
   /** The test database (dropped by `close`). */
   readonly database: TestDatabase;
   /** The booted app (`running.services`, the Fastify instance). */
@@ -71,7 +82,9 @@ export interface TestKit<H, DB> {
  *   const res = await t.request('notes.create', { title: 'x' });
  *   expect(res.status).toBe(201);
  */
-export async function bootTestKit<H, DB = any>(app: App, options: TestKitOptions): Promise<TestKit<H, DB>> {
+export async function bootTestKit<H, DB = any>(app: App, options: TestKitOptions): Promise<TestKit<H, DB>>;
+export async function bootTestKit<H, DB, F>(app: App, options: TestKitFactoryOptions<DB, F>): Promise<TestKit<H, DB, F>>;
+export async function bootTestKit<H, DB = any, F = undefined>(app: App, options: TestKitOptions & { readonly factories?: (db: Kysely<DB>) => F }): Promise<TestKit<H, DB, F>> {
   const database = await createTestDatabase({ ...(options.serverUrl === undefined ? {} : { serverUrl: options.serverUrl }), prefix: options.prefix ?? 'test' });
   let booted: TestApp<DB>;
   try {
@@ -85,6 +98,7 @@ export async function bootTestKit<H, DB = any>(app: App, options: TestKitOptions
   return {
     url: booted.url,
     db: booted.db,
+    factories: (options.factories ? options.factories(booted.db) : undefined) as F,
     database,
     app: booted,
     request: (name, input, requestOptions) => api.request(name, input, requestOptions),

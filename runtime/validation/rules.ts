@@ -124,6 +124,12 @@ export const RULES: Readonly<Record<string, RuleSpec>> = {
     schema: (type, values) => ({ enum: type.kind === 'string' ? values.map(String) : values.map(Number) }),
     messages: { '*': 'The selected :attribute is invalid.' },
   },
+  enum: {
+    // Implied by an enum field (`type: enum, values: [...]`); may also be written as a rule.
+    name: 'enum', params: 'list', appliesTo: ['string'], placeholders: ['values'],
+    schema: (_type, values) => ({ enum: values.map(String) }),
+    messages: { '*': 'The :attribute field must be one of: :values.' },
+  },
   not_in: {
     name: 'not_in', params: 'list', appliesTo: ['string', 'numeric'],
     schema: (type, values) => ({ not: { enum: type.kind === 'string' ? values.map(String) : values.map(Number) } }),

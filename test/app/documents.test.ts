@@ -104,7 +104,19 @@ describe('documents.create | POST /api/documents', () => {
     const res = await api('POST', '/api/documents', { body: { slug: 'bad slug', title: '', status: 'secret' } });
     expect(res.status).toBe(422);
     expect(Object.keys(res.body.errors)).toEqual(['slug', 'title', 'status']);
+    expect(res.body.errors.status).toBe('The status field must be one of: draft, published, archived.');
     expect(await entries()).toEqual([]);
+  });
+
+  it('keeps status to its enum in the database too: the CHECK constraint rejects another value', async () => {
+    const doc = await create('enum-check');
+    await expect(t.db.updateTable('documents').set({ status: 'secret' as 'draft' }).where('id', '=', doc.id).execute()).rejects.toThrow(/documents_status_check/);
+    const changed = await api('PATCH', `/api/documents/${doc.id}`, { body: { status: 'published' } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.status).toBe('published');
+    const bad = await api('PATCH', `/api/documents/${doc.id}`, { body: { status: 'Published' } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toEqual({ status: 'The status field must be one of: draft, published, archived.' });
   });
 });
 

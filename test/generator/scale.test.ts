@@ -82,7 +82,7 @@ describe('generate | formatted output', () => {
     const tree = await readTree(join(project.root, 'generated'));
     // The files printed through ts-morph and the validators (the client is plain text of its own emitter's layout).
     const files = [...tree].filter(([path]) => path.endsWith('.ts') && path !== 'client.ts');
-    expect(files.map(([path]) => path)).toEqual(['audit.ts', 'handlers.ts', 'routes.ts', 'serializers.ts', 'types.ts', 'validators.ts']);
+    expect(files.map(([path]) => path)).toEqual(['audit.ts', 'factories.ts', 'handlers.ts', 'routes.ts', 'serializers.ts', 'types.ts', 'validators.ts']);
     for (const [path, text] of files) expect({ path, text: formatTs(text) }).toEqual({ path, text });
   });
 });

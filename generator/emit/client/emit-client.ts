@@ -17,6 +17,7 @@
 import type { InputField, Resource, Route } from '../../model/model.js';
 import { inputTypeName, resourceTypeNames } from '../../model/names.js';
 import { jsonTsType } from '../types/ts-types.js';
+import { enumUnion } from '../../model/enum-values.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { docText, propertyName, quote } from '../ts-source.js';
 import { CLIENT_LIST_RUNTIME, CLIENT_RUNTIME } from './client-runtime.js';
@@ -60,7 +61,7 @@ const INPUT_TS: Readonly<Record<InputField['type']['kind'], string>> = {
 
 /** A field's type as the client takes it: durations as ms or text, timestamps as Date or RFC 3339 text, files as Blob. */
 function clientFieldType(f: InputField): string {
-  const base = INPUT_TS[f.type.kind];
+  const base = f.values ? enumUnion(f.values) : INPUT_TS[f.type.kind];
   const list = f.type.array ? (base.includes(' ') ? `(${base})[]` : `${base}[]`) : base;
   return f.type.nullable ? `${list} | null` : list;
 }

@@ -3,11 +3,13 @@
  * the destructive and unsupported changes it contains.
  *
  * Statement order: drop foreign keys and indexes that go or change; drop
- * tables; create tables; alter tables (add, alter, drop columns); create
- * indexes; add foreign keys. Within each step, tables in name order.
+ * tables; create tables (with their enum CHECK constraints); alter tables
+ * (add, alter, drop columns; an enum's CHECK is dropped before its column
+ * changes and added after, behind a guard when rows may hold other values);
+ * create indexes; add foreign keys. Within each step, tables in name order.
  */
-import { addForeignKey, alterTable, columnDefinition, createIndex, createTable, ident } from './sql.js';
-import type { ColumnSnapshot, TableSnapshot } from './snapshot.js';
+import { addEnumCheck, addForeignKey, alterTable, checkName, columnDefinition, createIndex, createTable, enumGuard, ident } from './sql.js';
+import { sortedValues, type ColumnSnapshot, type TableSnapshot } from './snapshot.js';
 
 /** A change the diff refuses: destructive (needs `allowDestructive`) or unsupported (needs a schema change). */
 export interface RefusedChange {
@@ -74,12 +76,15 @@ export function diffTables(before: Tables, after: Tables, allowDestructive: bool
     if (old && !now) {
       dropTables.push(`DROP TABLE ${ident(table)};`);
       changes.push(`drop_${table}`);
-      destructive(table, undefined, `dropping table ${table} deletes all its rows`, `drops table ${table} and all its rows`);
+      const added = Object.keys(after).filter((t) => !(t in before));
+      const hint = added.length > 0 ? `; if it was renamed to ${added.join(' or ')}, add "renamedFrom: ${table}" to that resource instead` : '';
+      destructive(table, undefined, `dropping table ${table} deletes all its rows${hint}`, `drops table ${table} and all its rows`);
       continue;
     }
     if (!now) continue;
     if (!old) {
       creates.push(createTable(table, now));
+      for (const [name, column] of Object.entries(now.columns)) if (column.values) creates.push(addEnumCheck(table, name, column));
       changes.push(`create_${table}`);
     } else {
       const altered = diffColumns(table, old, now, destructive, refused);
@@ -120,23 +125,52 @@ function diffColumns(
       }
       if (column.primaryKey) refused.push({ kind: 'unsupported', table, column: name, message: `adding a primary key to the existing table ${table} is not supported; keep its primary key as it was` });
       statements.push(alterTable(table, `ADD COLUMN ${columnDefinition(name, { ...column, primaryKey: false })}`));
+      // The new column holds its default (one of the values) or NULL: nothing to guard.
+      if (column.values) statements.push(addEnumCheck(table, name, column));
       changes.push(`add_${table}_${name}`);
       continue;
     }
+    const check = enumChange(table, name, was, column, destructive);
     const altered = alterColumn(table, name, was, column, destructive, refused);
-    if (altered.length > 0) {
-      statements.push(...altered);
+    if (altered.length > 0 || check.before.length > 0 || check.after.length > 0) {
+      statements.push(...check.before, ...altered, ...check.after);
       changes.push(`alter_${table}_${name}`);
     }
   }
   for (const name of Object.keys(old.columns)) {
     if (name in now.columns) continue;
     if (old.columns[name]!.primaryKey) refused.push({ kind: 'unsupported', table, column: name, message: `dropping the primary key column ${table}.${name} is not supported; keep the column` });
-    destructive(table, name, `dropping column ${table}.${name} deletes its data`, `drops column ${table}.${name} and its data`);
+    const added = Object.keys(now.columns).filter((c) => !(c in old.columns));
+    const hint = added.length > 0 ? `; if it was renamed to ${added.join(' or ')}, add "renamedFrom: ${name}" to that field instead` : '';
+    destructive(table, name, `dropping column ${table}.${name} deletes its data${hint}`, `drops column ${table}.${name} and its data`);
     statements.push(alterTable(table, `DROP COLUMN ${ident(name)}`));
     changes.push(`drop_${table}_${name}`);
   }
   return { statements, changes };
+}
+
+/**
+ * The statements changing an enum column's CHECK constraint: dropped before
+ * the column changes (`before`), added again after (`after`). Adding values
+ * needs no guard; a column becoming an enum or losing values gets the guard
+ * of `enumGuard` (removing values is also destructive: clients may hold them).
+ */
+function enumChange(
+  table: string, name: string, was: ColumnSnapshot, now: ColumnSnapshot,
+  destructive: (table: string, column: string | undefined, message: string, loss: string) => void,
+): { before: string[]; after: string[] } {
+  const sorted = (v: readonly string[] | undefined): string => JSON.stringify(sortedValues(v ?? []));
+  if (sorted(was.values) === sorted(now.values) && (was.values === undefined || was.type === now.type)) return { before: [], after: [] };
+  const before = was.values ? [alterTable(table, `DROP CONSTRAINT ${ident(checkName(table, name))}`)] : [];
+  if (!now.values) return { before, after: [] };
+  const removed = (was.values ?? []).filter((v) => !now.values!.includes(v));
+  if (removed.length > 0) {
+    const list = removed.join(', ');
+    destructive(table, name, `removing the value(s) ${list} from the enum ${table}.${name} rejects rows and clients still using them`,
+      `removes the value(s) ${list} from the enum ${table}.${name}; migrate stops with an error and changes nothing if a row still holds one`);
+  }
+  const guarded = was.values === undefined || removed.length > 0 || was.type !== now.type;
+  return { before, after: [...(guarded ? [enumGuard(table, name, now)] : []), addEnumCheck(table, name, now)] };
 }
 
 function alterColumn(

@@ -12,6 +12,7 @@ import type { EmitContext, GeneratedFile } from '../context.js';
 import { diffTables, type RefusedChange } from './diff.js';
 import { MIGRATIONS_DIR, SNAPSHOT_FILE } from './files.js';
 import { rebuildSnapshot, readSnapshot } from './history.js';
+import { applyRenames } from './renames.js';
 import { printSnapshot, tablesOf } from './snapshot.js';
 
 export { MIGRATIONS_DIR, SNAPSHOT_FILE };
@@ -43,17 +44,21 @@ export function emitMigrations(ctx: EmitContext, history: MigrationHistory, allo
   if (previous === undefined) return [];
 
   const tables = tablesOf(ctx.model);
-  const diff = diffTables(previous.tables, tables, allowDestructive);
+  const renamed = applyRenames(previous.tables, tables, ctx.model, diagnostics);
+  if (renamed === undefined) return [];
+  const diff = diffTables(renamed.tables, tables, allowDestructive);
   for (const refused of diff.refused) report(refused, ctx.model, history, diagnostics);
   if (diff.refused.length > 0) return [];
 
   const files: GeneratedFile[] = [];
   let lastMigration = previous.lastMigration;
-  if (diff.statements.length > 0) {
+  const statements = [...renamed.statements, ...diff.statements];
+  const changes = [...renamed.changes, ...diff.changes];
+  if (statements.length > 0) {
     const number = Math.max(0, ...history.migrations.map((m) => Number(/^(\d+)_/.exec(m)?.[1] ?? 0))) + 1;
-    const words = diff.changes.slice(0, 3).join('_') + (diff.changes.length > 3 ? '_and_more' : '');
+    const words = changes.slice(0, 3).join('_') + (changes.length > 3 ? '_and_more' : '');
     lastMigration = `${String(number).padStart(4, '0')}_${words.slice(0, 60).replace(/_+$/, '')}`;
-    files.push({ path: `${MIGRATIONS_DIR}/${lastMigration}.sql`, content: `-- ${ctx.header}\n\n${lossComment(diff.losses)}${diff.statements.join('\n\n')}\n` });
+    files.push({ path: `${MIGRATIONS_DIR}/${lastMigration}.sql`, content: `-- ${ctx.header}\n\n${lossComment(diff.losses)}${statements.join('\n\n')}\n` });
   }
   files.push({ path: SNAPSHOT_FILE, content: printSnapshot(ctx.header, { version: 1, lastMigration, tables }) });
   return files;

@@ -6,7 +6,7 @@
  * the snapshot again after a migration was removed (docs/database.md "When a
  * migration fails").
  */
-import type { ColumnSnapshot, ForeignKeySnapshot, IndexSnapshot, TableSnapshot } from './snapshot.js';
+import { sortedValues, type ColumnSnapshot, type ForeignKeySnapshot, type IndexSnapshot, type TableSnapshot } from './snapshot.js';
 
 /** The outcome of {@link replayMigrations}: the tables, or the first statement bindery did not write. */
 export type Replayed =
@@ -17,6 +17,8 @@ interface MutableTable {
   columns: Record<string, ColumnSnapshot>;
   indexes: Record<string, IndexSnapshot & { table: string }>;
   foreignKeys: Record<string, ForeignKeySnapshot>;
+  /** Enum CHECK constraints: constraint name → column. */
+  checks: Record<string, string>;
 }
 
 const ID = '"((?:[^"]|"")+)"';
@@ -26,7 +28,13 @@ const STATEMENTS: readonly [RegExp, (state: State, m: RegExpExecArray) => string
   [re(`^ALTER TABLE ${ID} ADD COLUMN ([\\s\\S]+);$`), (s, m) => s.addColumn(name(m[1]), m[2]!)],
   [re(`^ALTER TABLE ${ID} DROP COLUMN ${ID};$`), (s, m) => s.dropColumn(name(m[1]), name(m[2]))],
   [re(`^ALTER TABLE ${ID} ALTER COLUMN ${ID} ([\\s\\S]+);$`), (s, m) => s.alterColumn(name(m[1]), name(m[2]), m[3]!)],
-  [re(`^ALTER TABLE ${ID} DROP CONSTRAINT ${ID};$`), (s, m) => s.dropForeignKey(name(m[1]), name(m[2]))],
+  [re(`^ALTER TABLE ${ID} DROP CONSTRAINT ${ID};$`), (s, m) => s.dropConstraint(name(m[1]), name(m[2]))],
+  [re(`^ALTER TABLE ${ID} ADD CONSTRAINT ${ID} CHECK \\(${ID} (?:IN \\(([\\s\\S]*)\\)|<@ ARRAY\\[([\\s\\S]*)\\]::text\\[\\])\\);$`),
+    (s, m) => s.addCheck(name(m[1]), name(m[2]), name(m[3]), stringList(m[4] ?? m[5]!))],
+  [re(`^ALTER TABLE ${ID} RENAME TO ${ID};$`), (s, m) => s.renameTable(name(m[1]), name(m[2]))],
+  [re(`^ALTER TABLE ${ID} RENAME COLUMN ${ID} TO ${ID};$`), (s, m) => s.renameColumn(name(m[1]), name(m[2]), name(m[3]))],
+  [re(`^ALTER TABLE ${ID} RENAME CONSTRAINT ${ID} TO ${ID};$`), (s, m) => s.renameConstraint(name(m[1]), name(m[2]), name(m[3]))],
+  [re(`^ALTER INDEX ${ID} RENAME TO ${ID};$`), (s, m) => s.renameIndex(name(m[1]), name(m[2]))],
   [re(`^ALTER TABLE ${ID} ADD CONSTRAINT ${ID} FOREIGN KEY \\(${ID}\\) REFERENCES ${ID} \\(${ID}\\) ON DELETE ([A-Z ]+);$`),
     (s, m) => s.addForeignKey(name(m[1]), name(m[2]), { column: name(m[3]), table: name(m[4]), references: name(m[5]), onDelete: m[6]!.toLowerCase() })],
   [re(`^CREATE (UNIQUE )?INDEX ${ID} ON ${ID} \\(([^)]*)\\)(?: WHERE ([\\s\\S]+))?;$`),
@@ -98,7 +106,7 @@ class State {
 
   createTable(table: string, body: string): string | undefined {
     if (this.tables.has(table)) return `table ${table} already exists`;
-    const t: MutableTable = { columns: {}, indexes: {}, foreignKeys: {} };
+    const t: MutableTable = { columns: {}, indexes: {}, foreignKeys: {}, checks: {} };
     for (const line of body.split(/,\n(?= {2}")/)) {
       const column = parseColumn(line.trim());
       if (!column) return `cannot read the column definition ${JSON.stringify(line.trim())}`;
@@ -126,6 +134,8 @@ class State {
     const t = this.tables.get(table);
     if (!t?.columns[column]) return `column ${table}.${column} does not exist`;
     delete t.columns[column];
+    // PostgreSQL drops the column's CHECK constraint with it.
+    for (const [key, c] of Object.entries(t.checks)) if (c === column) delete t.checks[key];
     return undefined;
   }
 
@@ -155,11 +165,71 @@ class State {
     return undefined;
   }
 
-  dropForeignKey(table: string, key: string): string | undefined {
+  /** Drop a foreign key or an enum's CHECK constraint. */
+  dropConstraint(table: string, key: string): string | undefined {
     const t = this.tables.get(table);
-    if (!t?.foreignKeys[key]) return `foreign key ${key} of table ${table} does not exist`;
-    delete t.foreignKeys[key];
+    if (t?.foreignKeys[key]) { delete t.foreignKeys[key]; return undefined; }
+    const column = t?.checks[key];
+    if (!t || column === undefined) return `constraint ${key} of table ${table} does not exist`;
+    delete t.checks[key];
+    const c = t.columns[column];
+    if (c) t.columns[column] = without(c, 'values');
     return undefined;
+  }
+
+  addCheck(table: string, key: string, column: string, values: readonly string[]): string | undefined {
+    const t = this.tables.get(table);
+    const c = t?.columns[column];
+    if (!t || !c) return `column ${table}.${column} does not exist`;
+    t.checks[key] = column;
+    t.columns[column] = normalize({ ...c, values: sortedValues(values) });
+    return undefined;
+  }
+
+  renameTable(from: string, to: string): string | undefined {
+    const t = this.tables.get(from);
+    if (!t) return `table ${from} does not exist`;
+    if (this.tables.has(to)) return `table ${to} already exists`;
+    this.tables.delete(from);
+    this.tables.set(to, t);
+    for (const index of Object.values(t.indexes)) index.table = to;
+    for (const other of this.tables.values()) {
+      for (const [key, fk] of Object.entries(other.foreignKeys)) if (fk.table === from) other.foreignKeys[key] = { ...fk, table: to };
+    }
+    return undefined;
+  }
+
+  renameColumn(table: string, from: string, to: string): string | undefined {
+    const t = this.tables.get(table);
+    if (!t?.columns[from]) return `column ${table}.${from} does not exist`;
+    if (t.columns[to]) return `column ${table}.${to} already exists`;
+    // Keep the column's place: rebuild the record in order.
+    t.columns = Object.fromEntries(Object.entries(t.columns).map(([k, v]) => [k === from ? to : k, v]));
+    for (const [key, index] of Object.entries(t.indexes)) t.indexes[key] = { ...index, columns: index.columns.map((c) => (c === from ? to : c)) };
+    for (const [key, fk] of Object.entries(t.foreignKeys)) if (fk.column === from) t.foreignKeys[key] = { ...fk, column: to };
+    for (const [key, column] of Object.entries(t.checks)) if (column === from) t.checks[key] = to;
+    for (const other of this.tables.values()) {
+      for (const [key, fk] of Object.entries(other.foreignKeys)) {
+        if (fk.table === table && fk.references === from) other.foreignKeys[key] = { ...fk, references: to };
+      }
+    }
+    return undefined;
+  }
+
+  renameConstraint(table: string, from: string, to: string): string | undefined {
+    const t = this.tables.get(table);
+    if (t?.foreignKeys[from]) { t.foreignKeys[to] = t.foreignKeys[from]!; delete t.foreignKeys[from]; return undefined; }
+    if (t?.checks[from] !== undefined) { t.checks[to] = t.checks[from]!; delete t.checks[from]; return undefined; }
+    return `constraint ${from} of table ${table} does not exist`;
+  }
+
+  renameIndex(from: string, to: string): string | undefined {
+    for (const t of this.tables.values()) {
+      if (t.indexes[from]) { t.indexes[to] = t.indexes[from]!; delete t.indexes[from]; return undefined; }
+    }
+    // A primary key's index (`<table>_pkey`, renamed with its table) is not among the recorded indexes.
+    if (from.endsWith('_pkey') && to.endsWith('_pkey')) return undefined;
+    return `index ${from} does not exist`;
   }
 
   createIndex(table: string, index: string, definition: IndexSnapshot): string | undefined {
@@ -212,7 +282,7 @@ function parseColumn(definition: string): { name: string; snapshot: ColumnSnapsh
   };
 }
 
-/** A column with its keys in the snapshot's order: type, nullable, default, identity, primaryKey. */
+/** A column with its keys in the snapshot's order: type, nullable, default, identity, primaryKey, values. */
 function normalize(c: ColumnSnapshot): ColumnSnapshot {
   return {
     type: c.type,
@@ -220,10 +290,16 @@ function normalize(c: ColumnSnapshot): ColumnSnapshot {
     ...(c.default !== undefined ? { default: c.default } : {}),
     ...(c.identity ? { identity: true } : {}),
     ...(c.primaryKey ? { primaryKey: true } : {}),
+    ...(c.values !== undefined ? { values: c.values } : {}),
   };
 }
 
-function without(c: ColumnSnapshot, key: 'default' | 'identity'): ColumnSnapshot {
+/** The values of `'a', 'b'` (SQL string literals, `''` for a quote). */
+function stringList(text: string): string[] {
+  return [...text.matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1]!.replace(/''/g, "'"));
+}
+
+function without(c: ColumnSnapshot, key: 'default' | 'identity' | 'values'): ColumnSnapshot {
   const copy: Record<string, unknown> = { ...c };
   delete copy[key];
   return copy as unknown as ColumnSnapshot;

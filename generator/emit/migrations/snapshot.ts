@@ -17,6 +17,11 @@ export interface ColumnSnapshot {
   readonly default?: string;
   readonly identity?: boolean;
   readonly primaryKey?: boolean;
+  /**
+   * The values of an enum column, sorted: the column has the CHECK
+   * constraint `<table>_<column>_check` allowing only them (`sql.ts`, `checkName`).
+   */
+  readonly values?: readonly string[];
 }
 
 /** An index. */
@@ -86,12 +91,24 @@ function columnOf(f: ResourceField): ColumnSnapshot {
     ...(f.default ? { default: sqlDefault(f.default, type) } : {}),
     ...(f.identity ? { identity: true } : {}),
     ...(f.primaryKey ? { primaryKey: true } : {}),
+    // Sorted: reordering the values in the YAML changes no constraint, so no migration.
+    ...(f.type.values ? { values: sortedValues(f.type.values) } : {}),
   };
 }
 
+/** Enum values as the snapshot and the CHECK constraints hold them: sorted by code unit. */
+export function sortedValues(values: readonly string[]): string[] {
+  return [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /** `<table>_<column>_fkey`, cut with a hash suffix past 63 characters. */
-function foreignKeyName(table: string, column: string): string {
-  const full = `${table}_${column}_fkey`;
+export function foreignKeyName(table: string, column: string): string {
+  return constraintName(table, column, 'fkey');
+}
+
+/** `<table>_<column>_<suffix>`, cut with a hash suffix past 63 characters. */
+export function constraintName(table: string, column: string, suffix: string): string {
+  const full = `${table}_${column}_${suffix}`;
   return full.length <= 63 ? full : `${full.slice(0, 54)}_${createHash('sha256').update(full).digest('hex').slice(0, 8)}`;
 }
 

@@ -2,7 +2,8 @@
  * PostgreSQL statements of migrations. Identifiers are always double-quoted,
  * so reserved words (`user`, `order`) are safe as names.
  */
-import type { ColumnSnapshot, ForeignKeySnapshot, IndexSnapshot, TableSnapshot } from './snapshot.js';
+import { constraintName, type ColumnSnapshot, type ForeignKeySnapshot, type IndexSnapshot, type TableSnapshot } from './snapshot.js';
+import { sqlString } from './sql-types.js';
 
 /** A double-quoted identifier. */
 export function ident(name: string): string {
@@ -40,4 +41,48 @@ export function addForeignKey(table: string, name: string, fk: ForeignKeySnapsho
 /** `ALTER TABLE <table> <action>;` */
 export function alterTable(table: string, action: string): string {
   return `ALTER TABLE ${ident(table)} ${action};`;
+}
+
+/** The name of an enum column's CHECK constraint: `<table>_<column>_check` (cut with a hash past 63 characters). */
+export function checkName(table: string, column: string): string {
+  return constraintName(table, column, 'check');
+}
+
+/**
+ * The condition of an enum column's CHECK constraint: `"status" IN ('a', 'b')`,
+ * or for a list `"labels" <@ ARRAY['a', 'b']::text[]` (every item one of them).
+ * NULL passes (a CHECK is satisfied by NULL), so `nullable` keeps its meaning.
+ */
+export function enumCondition(column: string, c: ColumnSnapshot): string {
+  const values = (c.values ?? []).map(sqlString).join(', ');
+  return c.type.endsWith('[]') ? `${ident(column)} <@ ARRAY[${values}]::text[]` : `${ident(column)} IN (${values})`;
+}
+
+/** `ALTER TABLE … ADD CONSTRAINT <table>_<column>_check CHECK (…)` of an enum column. */
+export function addEnumCheck(table: string, column: string, c: ColumnSnapshot): string {
+  return alterTable(table, `ADD CONSTRAINT ${ident(checkName(table, column))} CHECK (${enumCondition(column, c)})`);
+}
+
+/**
+ * A check run before an enum's CHECK constraint is added to a table with
+ * rows: it counts the rows holding a value outside the list and stops the
+ * migration (its transaction rolls back) naming the table, column, count and
+ * the allowed values, instead of PostgreSQL's bare "check constraint is
+ * violated by some row".
+ */
+export function enumGuard(table: string, column: string, c: ColumnSnapshot): string {
+  const condition = enumCondition(column, c);
+  // In RAISE's format string `%` is a placeholder: doubled to stay text.
+  const allowed = (c.values ?? []).join(', ').replace(/'/g, "''").replace(/%/g, '%%');
+  return [
+    'DO $$',
+    'DECLARE outside bigint;',
+    'BEGIN',
+    `  SELECT count(*) INTO outside FROM ${ident(table)} WHERE NOT (${condition});`,
+    '  IF outside > 0 THEN',
+    `    RAISE EXCEPTION 'cannot limit ${table}.${column} to (${allowed}): % row(s) hold another value', outside`,
+    `      USING HINT = 'nothing was changed; update those rows (SELECT * FROM ${table} WHERE NOT (${condition.replace(/'/g, "''")})), then run bindery migrate again';`,
+    '  END IF;',
+    'END $$;',
+  ].join('\n');
 }

@@ -25,7 +25,8 @@ const COLUMN: Readonly<Record<ColumnKind, Schema>> = {
 function nullable(schema: Schema): Schema {
   if (schema.type === undefined) return schema;
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  return { ...schema, type: [...types, 'null'] } as Schema;
+  const values = schema.enum ? { enum: [...schema.enum, null] } : {};
+  return { ...schema, type: [...types, 'null'], ...values } as Schema;
 }
 
 /** The JSON Schema of a resource's JSON output (`<Name>Json`): JSON names, hidden fields absent. */
@@ -42,7 +43,7 @@ export function resourceJsonSchema(resource: Resource): Schema {
 }
 
 function columnSchema(f: ResourceField): Schema {
-  const scalar: Schema = { ...COLUMN[f.type.kind], ...(f.type.max !== undefined ? { maxLength: f.type.max } : {}) };
+  const scalar: Schema = { ...COLUMN[f.type.kind], ...(f.type.max !== undefined ? { maxLength: f.type.max } : {}), ...(f.type.values ? { enum: [...f.type.values] } : {}) };
   let schema: Schema = f.type.array ? { type: 'array', items: scalar } : scalar;
   if (f.type.nullable && !f.omitEmpty) schema = nullable(schema);
   return f.description ? { ...schema, description: f.description } : schema;

@@ -80,7 +80,7 @@ function resourceStatements(resource: Resource): StatementStructures[] {
     properties: resource.fields.map((f) => ({
       name: f.name,
       type: columnTsType(f).type,
-      docs: [[`\`${sqlType(f.type)}\`${f.primaryKey ? ' primary key' : ''}${f.identity ? ', identity' : ''}${f.type.nullable ? ', null allowed' : ''}.`, f.description ? docText(f.description) : ''].filter(Boolean).join(' ')],
+      docs: [[`\`${sqlType(f.type)}\`${f.primaryKey ? ' primary key' : ''}${f.identity ? ', identity' : ''}${f.type.nullable ? ', null allowed' : ''}${f.type.values ? `, one of ${f.type.values.join(', ')} (CHECK)` : ''}.`, f.description ? docText(f.description) : ''].filter(Boolean).join(' ')],
     })),
   },
   { kind: StructureKind.TypeAlias, name: names.row, isExported: true, type: `Selectable<${names.table}>`, docs: [`A row of \`${resource.table}\` as selected.`] },
@@ -112,7 +112,7 @@ function inputStatement(route: Route): StatementStructures {
     docs,
     properties: route.input.map((f) => ({
       name: f.key,
-      type: inputTsType(f.type),
+      type: inputTsType(f),
       hasQuestionToken: !(f.required || f.source === 'path' || f.default !== undefined),
       docs: [docText(fieldDoc(f))],
     })),

@@ -3,13 +3,19 @@
  * resources' JSON output and of route inputs.
  */
 import type { FieldTypePlan } from '../../../runtime/routing/route-table.js';
-import type { ColumnKind, ResourceField } from '../../model/model.js';
+import { enumUnion } from '../../model/enum-values.js';
+import type { ColumnKind, ColumnType, InputField, ResourceField } from '../../model/model.js';
 
 const SELECT: Readonly<Record<ColumnKind, string>> = {
   string: 'string', text: 'string', uuid: 'string',
   integer: 'number', bigint: 'number', number: 'number', duration: 'number',
   boolean: 'boolean', timestamp: 'Date', json: 'JsonValue',
 };
+
+/** The TypeScript type of one value of a column: an enum's literal union, else by kind. */
+function columnBase(type: ColumnType): string {
+  return type.values ? enumUnion(type.values) : SELECT[type.kind];
+}
 
 function list(base: string, array: boolean): string {
   return array ? (base.includes(' ') ? `(${base})[]` : `${base}[]`) : base;
@@ -31,8 +37,8 @@ function orNull(type: string, nullable: boolean): string {
  */
 export function columnTsType(field: ResourceField): { type: string; usesColumnType: boolean; usesGenerated: boolean } {
   const { kind, array, nullable } = field.type;
-  const select = orNull(list(SELECT[kind], array), nullable);
-  const writeBase = kind === 'timestamp' ? 'Date | string' : kind === 'json' ? 'string' : SELECT[kind];
+  const select = orNull(list(columnBase(field.type), array), nullable);
+  const writeBase = kind === 'timestamp' ? 'Date | string' : kind === 'json' ? 'string' : columnBase(field.type);
   const write = orNull(list(writeBase, array), nullable);
   const optional = field.identity || field.default !== undefined;
   if (write === select) {
@@ -44,7 +50,7 @@ export function columnTsType(field: ResourceField): { type: string; usesColumnTy
 /** The field's type in `<Name>Json`: timestamps as RFC 3339 strings; `null` dropped when `omitEmpty` (null is omitted). */
 export function jsonTsType(field: ResourceField): string {
   const { kind, array, nullable } = field.type;
-  const base = kind === 'timestamp' ? 'string' : SELECT[kind];
+  const base = kind === 'timestamp' ? 'string' : columnBase(field.type);
   return orNull(list(base, array), nullable && !field.omitEmpty);
 }
 
@@ -53,7 +59,8 @@ const INPUT: Readonly<Record<FieldTypePlan['kind'], string>> = {
   boolean: 'boolean', timestamp: 'Date', file: 'UploadedFile', json: 'JsonValue',
 };
 
-/** A bound input field's type: durations in milliseconds, timestamps as `Date`, files as `UploadedFile`. */
-export function inputTsType(type: FieldTypePlan): string {
-  return orNull(list(INPUT[type.kind], type.array), type.nullable);
+/** A bound input field's type: durations in milliseconds, timestamps as `Date`, files as `UploadedFile`, enums as their literal union. */
+export function inputTsType(field: Pick<InputField, 'type' | 'values'>): string {
+  const type: FieldTypePlan = field.type;
+  return orNull(list(field.values ? enumUnion(field.values) : INPUT[type.kind], type.array), type.nullable);
 }
