@@ -36,6 +36,13 @@ export interface StartAppOptions {
   readonly handleSignals?: boolean;
   /** Progress text (default: stdout). */
   readonly out?: (text: string) => void;
+  /**
+   * Awaited after everything is set up and right before listening, e.g. to
+   * wait until the port is free (`bindery dev` prepares the next app
+   * process while the previous one still serves). A rejection stops what
+   * was started and is rethrown.
+   */
+  readonly beforeListen?: () => Promise<void>;
 }
 
 /** A served app. */
@@ -114,6 +121,7 @@ export async function startApp(app: App, options: StartAppOptions = {}): Promise
       readiness: createReadiness(opened.db.database, opened.migrator, setup.readinessChecks),
       logger: opened.log,
     });
+    await options.beforeListen?.();
     const { host, port } = core.HTTP_ADDR;
     try {
       await server.listen({ host, port });

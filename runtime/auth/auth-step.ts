@@ -76,7 +76,9 @@ export function auth<U>(options: AuthStepOptions<U>): SetupStep {
       const cache = ctx.services.cache as Cache;
       const users = typeof options.users === 'function' ? options.users({ db: ctx.database.db, services: ctx.services }) : options.users;
       const hasher = new PasswordHasher(options.argon2 === undefined ? {} : { params: options.argon2 });
-      await hasher.dummyHash();
+      // The dummy hash (checked for unknown accounts) is made in the background: boot does not wait
+      // for it, a login that comes first waits for the same promise.
+      void hasher.dummyHash().catch(() => {});
       const service = new SessionAuth<U>({
         users,
         hasher,

@@ -58,42 +58,43 @@ export function checkRouteTable(options: HttpServerOptions, problems: BootProble
   const endpoints = new Map<string, RouteDefinition>();
   const middleware = options.middleware ?? {};
   for (const route of options.routes) {
-    const at = `${routeOrigin(route)}: route "${route.name}"`;
-    if (names.has(route.name)) problems.add('BINDERY_ROUTE_INVALID', `${at}: the name is used by another route; route names must be unique.`);
+    // Where the route was declared, read from its schema file only for a message (never on the happy path).
+    const at = () => `${routeOrigin(route)}: route "${route.name}"`;
+    if (names.has(route.name)) problems.add('BINDERY_ROUTE_INVALID', `${at()}: the name is used by another route; route names must be unique.`);
     names.add(route.name);
-    if (!METHODS.has(route.method)) problems.add('BINDERY_ROUTE_INVALID', `${at}: unknown method "${String(route.method)}" (expected ${[...METHODS].join(', ')}).`);
-    if (!route.path.startsWith('/')) problems.add('BINDERY_ROUTE_INVALID', `${at}: the path "${route.path}" must start with "/".`);
-    if (HEALTH_PATHS.includes(route.path)) problems.add('BINDERY_ROUTE_INVALID', `${at}: the path ${route.path} is reserved for the health endpoint.`);
+    if (!METHODS.has(route.method)) problems.add('BINDERY_ROUTE_INVALID', `${at()}: unknown method "${String(route.method)}" (expected ${[...METHODS].join(', ')}).`);
+    if (!route.path.startsWith('/')) problems.add('BINDERY_ROUTE_INVALID', `${at()}: the path "${route.path}" must start with "/".`);
+    if (HEALTH_PATHS.includes(route.path)) problems.add('BINDERY_ROUTE_INVALID', `${at()}: the path ${route.path} is reserved for the health endpoint.`);
     const endpoint = `${route.method} ${route.path.replace(/\{[^}]+\}/g, '{}')}`;
     const other = endpoints.get(endpoint);
-    if (other !== undefined) problems.add('BINDERY_ROUTE_INVALID', `${at}: ${route.method} ${route.path} is already served by route "${other.name}" (${routeOrigin(other)}).`);
+    if (other !== undefined) problems.add('BINDERY_ROUTE_INVALID', `${at()}: ${route.method} ${route.path} is already served by route "${other.name}" (${routeOrigin(other)}).`);
     else endpoints.set(endpoint, route);
     const params = pathParams(route.path);
     for (const param of params) {
       if (!route.fields.some((f) => f.source === 'path' && f.name === param)) {
-        problems.add('BINDERY_ROUTE_INVALID', `${at}: the path parameter {${param}} has no input field with "path: ${param}".`);
+        problems.add('BINDERY_ROUTE_INVALID', `${at()}: the path parameter {${param}} has no input field with "path: ${param}".`);
       }
     }
     for (const field of route.fields) {
       if (field.source === 'path' && field.name !== undefined && !params.includes(field.name)) {
-        problems.add('BINDERY_ROUTE_INVALID', `${at}: field "${field.key}" binds the path parameter "${field.name}", which is not in the path ${route.path}.`);
+        problems.add('BINDERY_ROUTE_INVALID', `${at()}: field "${field.key}" binds the path parameter "${field.name}", which is not in the path ${route.path}.`);
       }
     }
     const handler = options.handlers[route.name];
     if (handler === undefined) {
-      problems.add('BINDERY_ROUTE_WITHOUT_HANDLER', `${at} has no handler; add a handler named "${route.name}" to the handlers given to createHttpServer.`);
+      problems.add('BINDERY_ROUTE_WITHOUT_HANDLER', `${at()} has no handler; add a handler named "${route.name}" to the handlers given to createHttpServer.`);
     } else if (typeof handler !== 'function' && (typeof handler !== 'object' || handler === null || typeof handler.handle !== 'function')) {
-      problems.add('BINDERY_ROUTE_WITHOUT_HANDLER', `${at}: its handler is neither a function nor an object with a handle function.`);
+      problems.add('BINDERY_ROUTE_WITHOUT_HANDLER', `${at()}: its handler is neither a function nor an object with a handle function.`);
     }
     for (const name of route.middleware) {
       const m = middleware[name];
       if (typeof m !== 'function' && (typeof m !== 'object' || m === null || typeof m.before !== 'function')) {
         const hint = closest(name, Object.keys(middleware).filter((n) => n !== name));
-        problems.add('BINDERY_MIDDLEWARE_MISSING', `${at} uses the middleware "${name}"${route.group === null ? '' : ` (group "${route.group}")`}, which was not provided${hint === undefined ? '' : ` (did you mean "${hint}"?)`}.`);
+        problems.add('BINDERY_MIDDLEWARE_MISSING', `${at()} uses the middleware "${name}"${route.group === null ? '' : ` (group "${route.group}")`}, which was not provided${hint === undefined ? '' : ` (did you mean "${hint}"?)`}.`);
       }
     }
     if (route.result === 'page' && options.viewsDir === undefined) {
-      problems.add('BINDERY_VIEWS_NOT_CONFIGURED', `${at} renders a page, but no views folder was given (viewsDir).`);
+      problems.add('BINDERY_VIEWS_NOT_CONFIGURED', `${at()} renders a page, but no views folder was given (viewsDir).`);
     }
   }
   for (const name of Object.keys(options.handlers)) {

@@ -14,8 +14,7 @@ import { join } from 'node:path';
 import { Command, Option } from 'clipanion';
 import { BinderyCommand } from '../base-command.js';
 import { ensureEnvFile } from '../env-setup.js';
-import { DEFAULT_APP_MODULE, loadApp } from '../load-app.js';
-import { startInProcessWorker } from '../in-process-worker.js';
+import { DEFAULT_APP_MODULE } from '../load-app.js';
 import { startAppProcess, type AppProcess } from '../dev/app-process.js';
 import { watchTree, type ChangeBatch } from '../dev/watch-tree.js';
 
@@ -45,37 +44,10 @@ export class DevCommand extends BinderyCommand {
     return this.serveChild ? this.runChild() : this.runParent();
   }
 
-  /** The app process: migrate, serve, run the worker; report the URL to the parent. */
+  /** The app process (docs/cli.md "dev — the development loop"): see `serveChild`. */
   private async runChild(): Promise<number> {
-    // Standby: load the framework now, the app (fresh code) only when told to go.
-    const { startApp } = await import('../../app/start-app.js');
-    await import('../../jobs/jobs-runtime.js');
-    const told = (type: string) => new Promise<boolean>((resolve) => {
-      process.on('message', (message: { type?: string }) => { if (message?.type === type) resolve(true); });
-      process.once('disconnect', () => resolve(false));
-      process.once('SIGTERM', () => resolve(false));
-    });
-    const go = told('go');
-    const serve = told('serve');
-    process.on('SIGINT', () => {}); // the dev command stops this process itself
-    process.send?.({ type: 'standby' });
-    if (!(await go)) {
-      process.disconnect?.();
-      return 0;
-    }
-    // Import the app while the previous process is still stopping; serve once it stopped.
-    const env = await this.env();
-    const app = await loadApp(this.root, this.app);
-    if (!(await serve)) {
-      process.disconnect?.();
-      return 0;
-    }
-    const running = await startApp(app, { env, migrate: true, out: this.out, handleSignals: false });
-    await startInProcessWorker(running, this.out, 'bindery dev', false);
-    process.send?.({ type: 'ready', url: running.url });
-    process.once('disconnect', () => { void running.close(); });
-    process.once('SIGTERM', () => { void running.close(); });
-    await running.closed;
+    const { serveChild } = await import('../dev/serve-child.js');
+    await serveChild({ root: this.root, app: this.app, env: () => this.env(), out: this.out });
     process.disconnect?.();
     return 0;
   }
@@ -108,7 +80,7 @@ export class DevCommand extends BinderyCommand {
     await regenerate();
 
     const env = await this.env();
-    let embedded: { stop(): Promise<void> } | undefined;
+    let embedded: { url(database?: string): string; stop(): Promise<void> } | undefined;
     if (!env.DATABASE_URL) {
       const { startEmbeddedPostgres } = await import('../../db/embedded/index.js');
       const { EMBEDDED_DATA_DIR } = await import('../../app/app-database.js');
@@ -132,26 +104,25 @@ export class DevCommand extends BinderyCommand {
     let current: AppProcess | undefined;
     let standby: AppProcess | undefined = spawnChild();
     let url: string | undefined;
+    /** The app's embedded database, once an app process opened it: later ones connect to it directly. */
+    let database: { app: string; url: string } | undefined;
     /** Replace the app process by the warm standby, then start the next standby. @returns whether the new one serves. */
     const launch = async (): Promise<boolean> => {
       const next = standby ?? spawnChild();
       standby = undefined;
-      // The next process imports the app while the current one stops; it listens once the port is free.
-      const warming = next.standby.then((warm) => { if (warm) next.go(); return warm; });
-      const [, warm] = await Promise.all([current?.stop(), warming]);
+      // The next process loads and sets up the app while the current one stops; it listens once the port is free.
+      const preparing = next.standby.then((warm) => (warm ? (next.go(database), next.prepared) : false));
+      const [, prepared] = await Promise.all([current?.stop(), preparing]);
       current = next;
-      if (!warm) {
-        this.err(`The app process stopped while loading bindery (exit ${await next.exited}).\n`);
-        return false;
-      }
-      next.serve();
-      const ready = await next.ready;
+      if (prepared) next.serve();
+      const ready = prepared ? await next.ready : undefined;
       standby = spawnChild();
       if (ready === undefined) {
         this.err(`The app stopped (exit ${await next.exited}); fix the error above, dev restarts it on the next change.\n`);
         return false;
       }
-      url = ready;
+      url = ready.url;
+      if (embedded !== undefined) database = { app: ready.app, url: embedded.url(ready.app) };
       void next.exited.then((code) => {
         if (current === next && code !== 0) this.err(`The app exited (${code}); dev restarts it on the next change.\n`);
       });
@@ -162,7 +133,6 @@ export class DevCommand extends BinderyCommand {
     await launch();
     const shown = (dirs: string[]) => dirs.filter((d) => existsSync(join(this.root, d)));
     const watched = shown(['schema', 'app', 'views', 'plugins', 'generated']);
-    this.out(`bindery dev: ${url ?? 'app not running'} (ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s); watching ${watched.map((d) => `${d}/`).join(', ')}. Ctrl-C stops.\n`);
 
     const onChange = async (batch: ChangeBatch): Promise<void> => {
       const paths: string[] = [];
@@ -185,6 +155,8 @@ export class DevCommand extends BinderyCommand {
       }
     };
     const watch = watchTree({ root: this.root, dirs: watched, files: ['.env'], onChange });
+    await watch.ready;
+    this.out(`bindery dev: ${url ?? 'app not running'} (ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s); watching ${watched.map((d) => `${d}/`).join(', ')}. Ctrl-C stops.\n`);
 
     const { onShutdownSignals } = await import('../../app/shutdown.js');
     await new Promise<void>((resolve) => {

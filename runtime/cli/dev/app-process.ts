@@ -4,20 +4,34 @@
  * command replaces on every change, so each build runs in a fresh module
  * graph while the embedded PostgreSQL stays up in the parent.
  *
- * A child is started ahead of need (a warm standby): it loads the framework,
- * says `{ type: 'standby' }`, and waits for `{ type: 'go' }` before it
- * imports the app (while the previous process is still stopping), then for
- * `{ type: 'serve' }` (the port is free), so a restart costs little more
- * than the boot. Then it migrates, serves and says `{ type: 'ready', url }`. It shuts
- * down gracefully on SIGTERM, and on its own when the IPC channel closes (the
+ * A child is started ahead of need (a warm standby): it loads the framework
+ * (the `bindery/<entry>` modules the project imports), says
+ * `{ type: 'standby' }`, and waits for `{ type: 'go' }`. Then, while the
+ * previous process is still stopping, it imports the app, migrates, runs the
+ * setup steps and builds the HTTP server, says `{ type: 'prepared' }` and
+ * waits for `{ type: 'serve' }` (the port is free); it listens and says
+ * `{ type: 'ready', url }`, then starts the in-process worker. So a restart
+ * costs the app's own modules and setup, not the framework's. It shuts down
+ * gracefully on SIGTERM, and on its own when the IPC channel closes (the
  * parent died).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { binderyPackageRoot } from '../../support/package-root.js';
 
-/** Messages the child sends. */
-export type ChildMessage = { readonly type: 'standby' } | { readonly type: 'ready'; readonly url: string };
+/** Messages the child sends; `ready` names the app (`defineApp({ name })`). */
+export type ChildMessage =
+  | { readonly type: 'standby' }
+  | { readonly type: 'prepared' }
+  | { readonly type: 'ready'; readonly url: string; readonly app: string };
+
+/**
+ * Messages the parent sends. `go` may carry the embedded database an earlier
+ * process of the same app opened, which the child then connects to directly.
+ */
+export type ParentMessage =
+  | { readonly type: 'go'; readonly database?: { readonly app: string; readonly url: string } }
+  | { readonly type: 'serve' };
 
 /** Options of {@link startAppProcess}. */
 export interface AppProcessOptions {
@@ -37,12 +51,14 @@ export interface AppProcess {
   readonly pid: number;
   /** Resolves with true once the framework is loaded and the child waits for {@link go}, false when it exited first. */
   readonly standby: Promise<boolean>;
-  /** Let the child import the app (once {@link standby} resolved). */
-  go(): void;
-  /** Let the child serve (after {@link go}, once the port is free). */
+  /** Let the child import the app and set it up (once {@link standby} resolved); see {@link ParentMessage}. */
+  go(database?: { readonly app: string; readonly url: string }): void;
+  /** Resolves with true once the app is set up and the child waits for {@link serve}, false when it exited first. */
+  readonly prepared: Promise<boolean>;
+  /** Let the child listen (after {@link prepared}, once the port is free). */
   serve(): void;
-  /** Resolves with the URL once serving, or with `undefined` when the child exited first. */
-  readonly ready: Promise<string | undefined>;
+  /** Resolves with the URL and the app's name once serving, or with `undefined` when the child exited first. */
+  readonly ready: Promise<{ readonly url: string; readonly app: string } | undefined>;
   /** Resolves with the exit code (or the signal's name) once the child exited. */
   readonly exited: Promise<number | string>;
   /** SIGTERM, then SIGKILL after `graceMs` (default 5000); resolves once exited. Idempotent. */
@@ -71,15 +87,17 @@ export function startAppProcess(options: AppProcessOptions): AppProcess {
       resolve(1);
     });
   });
-  const standby = new Promise<boolean>((resolve) => {
+  const said = (type: ChildMessage['type']) => new Promise<boolean>((resolve) => {
     child.on('message', (message: ChildMessage) => {
-      if (message?.type === 'standby') resolve(true);
+      if (message?.type === type) resolve(true);
     });
     void exited.then(() => resolve(false));
   });
-  const ready = new Promise<string | undefined>((resolve) => {
+  const standby = said('standby');
+  const prepared = said('prepared');
+  const ready = new Promise<{ url: string; app: string } | undefined>((resolve) => {
     child.on('message', (message: ChildMessage) => {
-      if (message?.type === 'ready') resolve(message.url);
+      if (message?.type === 'ready') resolve({ url: message.url, app: message.app });
     });
     void exited.then(() => resolve(undefined));
   });
@@ -87,12 +105,13 @@ export function startAppProcess(options: AppProcessOptions): AppProcess {
   return {
     pid: child.pid ?? -1,
     standby,
-    go() {
-      if (child.connected) child.send({ type: 'go' });
+    go(database) {
+      if (child.connected) child.send({ type: 'go', ...(database === undefined ? {} : { database }) } satisfies ParentMessage);
     },
     serve() {
-      if (child.connected) child.send({ type: 'serve' });
+      if (child.connected) child.send({ type: 'serve' } satisfies ParentMessage);
     },
+    prepared,
     ready,
     exited,
     stop(graceMs = 5000) {

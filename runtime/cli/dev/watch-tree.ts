@@ -1,10 +1,11 @@
 /**
  * Watching project folders for `bindery dev` (docs/cli.md "dev — the development loop"):
- * `node:fs` `watch` with `recursive: true`, with bursts of events (an
- * editor's save, a `git checkout`) gathered into one callback.
+ * chokidar (Node's own recursive `fs.watch` on Linux loses a file replaced
+ * by a rename, as `sed -i` and editors' atomic saves do), with bursts of
+ * events (an editor's save, a `git checkout`) gathered into one callback.
  */
-import { watch, type FSWatcher } from 'node:fs';
-import { join } from 'node:path';
+import { relative, sep } from 'node:path';
+import { watch } from 'chokidar';
 
 /** One gathered burst: the changed paths, relative to the project root, sorted. */
 export type ChangeBatch = readonly string[];
@@ -13,11 +14,11 @@ export type ChangeBatch = readonly string[];
 export interface WatchTreeOptions {
   /** Project root; paths in batches are relative to it. */
   readonly root: string;
-  /** Folders (relative to `root`) to watch recursively; missing ones are skipped. */
+  /** Folders (relative to `root`) to watch recursively; a missing one is watched for when it appears. */
   readonly dirs: readonly string[];
-  /** Files (relative to `root`) to watch on their own, e.g. `.env`; missing ones are skipped. */
+  /** Files (relative to `root`) to watch on their own, e.g. `.env`; a missing one is watched for when it appears. */
   readonly files?: readonly string[];
-  /** Quiet time in milliseconds that ends a burst (default 80). */
+  /** Quiet time in milliseconds that ends a burst (default 40). */
   readonly debounceMs?: number;
   /** Paths (relative to `root`) to leave out, e.g. editor swap files. */
   readonly ignore?: (path: string) => boolean;
@@ -27,6 +28,8 @@ export interface WatchTreeOptions {
 
 /** A running watch. */
 export interface TreeWatch {
+  /** Resolves once the folders were scanned: changes from then on are seen. */
+  readonly ready: Promise<void>;
   /** Stop watching; a pending burst is dropped. Idempotent. */
   close(): void;
 }
@@ -42,9 +45,9 @@ export function isNoise(path: string): boolean {
  * @returns the watch; `close()` it at shutdown.
  */
 export function watchTree(options: WatchTreeOptions): TreeWatch {
-  const debounceMs = options.debounceMs ?? 80;
-  const watchers: FSWatcher[] = [];
-  let pending = new Set<string>();
+  const debounceMs = options.debounceMs ?? 40;
+  /** Paths changed in the current burst, with whether the burst created them and whether it removed them last. */
+  let pending = new Map<string, { added: boolean; removed: boolean }>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let closed = false;
@@ -53,8 +56,10 @@ export function watchTree(options: WatchTreeOptions): TreeWatch {
     timer = undefined;
     if (closed || pending.size === 0) return;
     if (running) return; // the running call re-flushes when it ends
-    const batch = [...pending].sort();
-    pending = new Set();
+    // A file made and removed within the burst (`sed -i`'s temporary file, an editor's) is no change.
+    const batch = [...pending].filter(([, e]) => !(e.added && e.removed)).map(([path]) => path).sort();
+    pending = new Map();
+    if (batch.length === 0) return;
     running = Promise.resolve()
       .then(() => options.onChange(batch))
       .catch(() => {})
@@ -63,30 +68,37 @@ export function watchTree(options: WatchTreeOptions): TreeWatch {
         if (pending.size > 0 && !closed) timer = setTimeout(flush, debounceMs);
       });
   };
-  const record = (path: string) => {
+  const record = (path: string, event: string) => {
     if (closed || isNoise(path) || options.ignore?.(path)) return;
-    pending.add(path);
+    const seen = pending.get(path);
+    const removed = event === 'unlink' || event === 'unlinkDir';
+    pending.set(path, { added: seen ? seen.added : event === 'add', removed });
     if (timer) clearTimeout(timer);
     timer = setTimeout(flush, debounceMs);
   };
-  const add = (target: string, recursive: boolean) => {
-    try {
-      const w = watch(join(options.root, target), { recursive }, (_event, name) => {
-        record(recursive ? join(target, name?.toString() ?? '') : target);
-      });
-      w.on('error', () => {});
-      watchers.push(w);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  };
-  for (const dir of options.dirs) add(dir, true);
-  for (const file of options.files ?? []) add(file, false);
+  const toRelative = (path: string) => relative(options.root, path).split(sep).join('/');
+  const watcher = watch([...options.dirs, ...(options.files ?? [])], {
+    cwd: options.root,
+    ignoreInitial: true,
+    // Bursts are gathered here; chokidar's own wait for a re-added file would split them.
+    atomic: false,
+    // Paths come absolute or relative to the root, depending on chokidar's stage.
+    ignored: (path: string) => {
+      const rel = path.startsWith(options.root) ? toRelative(path) : path;
+      return rel !== '' && (isNoise(rel) || options.ignore?.(rel) === true);
+    },
+  });
+  watcher.on('all', (event, path) => {
+    if (event !== 'addDir') record(path.split(sep).join('/'), event);
+  });
+  watcher.on('error', () => {});
+  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return {
+    ready,
     close() {
       closed = true;
       if (timer) clearTimeout(timer);
-      for (const w of watchers) w.close();
+      void watcher.close();
     },
   };
 }

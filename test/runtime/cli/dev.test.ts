@@ -1,13 +1,14 @@
 /**
  * `bindery dev` (docs/cli.md "dev — the development loop") on a small app in a temporary
- * folder: it serves; a handler edit is served after a restart; a route added
- * to the schema is served after regeneration; a schema error is printed with
+ * folder: it serves; a handler edited with `sed -i` is served after a
+ * restart; a route added to the schema by an atomic save (a temporary file
+ * renamed over it) is served after regeneration; a schema error is printed with
  * file:line:column while the last good build keeps answering; a destructive
  * change is refused with what to run; SIGTERM stops
  * the app process and the embedded PostgreSQL and exits 0.
  */
-import { spawn } from 'node:child_process';
-import { chmod, mkdir, readdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmod, mkdir, readdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,17 +118,18 @@ describe('bindery dev', () => {
       const url = await until('the URL', () => /bindery dev: (http:\/\/\S+) \(ready/.exec(out)?.[1], 30_000);
       expect(await get(`${url}/notes`)).toEqual({ status: 200, body: [{ id: 1, title: 'first' }] });
 
-      // A handler edit: served after a restart.
-      await writeFile(join(root, 'app/handlers.ts'), handlersFile('second'));
+      // A handler edit with sed -i (the file is replaced by a rename): served after a restart.
+      execFileSync('sed', ['-i', 's/first/second/', join(root, 'app/handlers.ts')]);
       await until('the edited handler', async () => ((await get(`${url}/notes`))?.body as any)?.[0]?.title === 'second' || undefined);
-      expect(out).toContain('Changed: app/handlers.ts');
+      expect(out).toContain('Changed: app/handlers.ts\n');
       expect(out).toMatch(/Restarted in \d+ ms: http:/);
 
-      // A route added to the schema: regenerated, then served.
+      // A route added to the schema by an editor's atomic save (a temporary file renamed over it): regenerated, then served.
       expect((await get(`${url}/notes/count`))?.status).toBe(404);
-      await writeFile(join(root, 'schema/notes.yaml'), SCHEMA + COUNT_ROUTE);
+      await writeFile(join(root, 'schema/.notes.yaml.swx'), SCHEMA + COUNT_ROUTE);
+      await rename(join(root, 'schema/.notes.yaml.swx'), join(root, 'schema/notes.yaml'));
       await until('the new route', async () => ((await get(`${url}/notes/count`))?.status === 200) || undefined);
-      expect(out).toContain('Changed: schema/notes.yaml');
+      expect(out).toContain('Changed: schema/notes.yaml\n');
       expect(out).toMatch(/Regenerated \d+ files?/);
       expect(await readFile(join(root, 'generated/routes.ts'), 'utf8')).toContain('notes.count');
 
