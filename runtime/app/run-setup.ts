@@ -26,9 +26,11 @@ export interface SetupResult {
 
 /**
  * Run each step's `setup` in list order, then the route checks they added.
+ * @param options.now the clock the steps see as `ctx.now` (default `Date.now`).
  * @throws {SetupError} for a taken middleware or route name; any error a step throws (wrapped with the step's call when it is not already coded).
  */
-export async function runSetupSteps(opened: OpenedApp): Promise<SetupResult> {
+export async function runSetupSteps(opened: OpenedApp, options: { readonly now?: () => number } = {}): Promise<SetupResult> {
+  const now = options.now ?? Date.now;
   const { app } = opened;
   const result: SetupResult = {
     routes: [...app.routes],
@@ -55,6 +57,7 @@ export async function runSetupSteps(opened: OpenedApp): Promise<SetupResult> {
       log: opened.log,
       services: result.services,
       done,
+      now,
       addMiddleware(name, middleware) {
         if (name in result.middleware) throw new SetupError(`${call} adds middleware "${name}", which is already defined.`);
         result.middleware[name] = middleware;

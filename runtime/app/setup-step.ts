@@ -68,6 +68,12 @@ export interface SetupContext {
   /** Names of the steps already set up (earlier in the list). */
   readonly done: ReadonlySet<string>;
   /**
+   * The app's clock, milliseconds since the epoch: `Date.now`, or the clock
+   * the app was started with (the test kit's, docs/testing.md#time). Steps
+   * with expiries and throttles read time from it unless given their own `now`.
+   */
+  readonly now: () => number;
+  /**
    * Add middleware usable by name in the YAML `groups:`.
    * @throws {SetupError} when the name is taken.
    */

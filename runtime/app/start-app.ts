@@ -43,6 +43,12 @@ export interface StartAppOptions {
    * was started and is rethrown.
    */
   readonly beforeListen?: () => Promise<void>;
+  /**
+   * The app's clock, milliseconds since the epoch (default `Date.now`): the
+   * setup steps' `ctx.now`, which throttles, expiries and caches read
+   * (docs/testing.md#time).
+   */
+  readonly now?: () => number;
 }
 
 /** A served app. */
@@ -99,7 +105,7 @@ export async function startApp(app: App, options: StartAppOptions = {}): Promise
         out(`${pending.length} migration${pending.length === 1 ? ' is' : 's are'} pending; run "bindery migrate" (GET /health/ready reports not ready until then).\n`);
       }
     }
-    const setup = await runSetupSteps(opened);
+    const setup = await runSetupSteps(opened, options.now === undefined ? {} : { now: options.now });
     closeHooks = setup.closeHooks;
     services = setup.services;
     server = await createHttpServer({

@@ -17,6 +17,8 @@ export interface TestAppOptions {
   readonly env?: Env;
   /** Apply the app's migrations first (default true). */
   readonly migrate?: boolean;
+  /** The app's clock, ms since the epoch (default `Date.now`), e.g. `testClock().now` (docs/testing.md#time). */
+  readonly now?: () => number;
 }
 
 /** A booted test app. */
@@ -56,6 +58,6 @@ export async function createTestApp<DB = any>(app: App, options: TestAppOptions)
     DATABASE_URL: options.databaseUrl,
     HTTP_ADDR: '127.0.0.1:0',
   };
-  const running = await startApp(app, { env, migrate: options.migrate ?? true, handleSignals: false, out: () => {} });
+  const running = await startApp(app, { env, migrate: options.migrate ?? true, handleSignals: false, out: () => {}, ...(options.now === undefined ? {} : { now: options.now }) });
   return { url: running.url, app: running.server, db: running.db as Kysely<DB>, running, close: () => running.close() };
 }

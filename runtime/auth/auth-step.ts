@@ -34,7 +34,7 @@ export interface AuthStepOptions<U> {
   readonly users: UserProvider<U> | ((ctx: UserProviderContext) => UserProvider<U>);
   /** argon2id parameters of new hashes (default 19 MiB, 2 passes, 1 lane: SPEC 5.1 rule 9). Tests may lower them. */
   readonly argon2?: Argon2Params;
-  /** Clock in milliseconds since the epoch (default `Date.now`): remember-me expiry and throttle waits. */
+  /** Clock in milliseconds since the epoch (default the app's, `ctx.now`): remember-me expiry and throttle waits. */
   readonly now?: () => number;
 }
 
@@ -71,7 +71,7 @@ export function auth<U>(options: AuthStepOptions<U>): SetupStep {
     settings: authSettings,
     async setup(ctx) {
       const s = ctx.settingsOf(authSettings);
-      const now = options.now ?? Date.now;
+      const now = options.now ?? ctx.now;
       const sessions = ctx.services.sessions as SessionService;
       const cache = ctx.services.cache as Cache;
       const users = typeof options.users === 'function' ? options.users({ db: ctx.database.db, services: ctx.services }) : options.users;

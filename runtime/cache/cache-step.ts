@@ -19,7 +19,7 @@ export const CACHE_PRUNE_INTERVAL_MS = 3_600_000;
 
 /** Options of {@link cache}. */
 export interface CacheStepOptions {
-  /** Clock in milliseconds since the epoch (default `Date.now`); tests pass a controllable one. */
+  /** Clock in milliseconds since the epoch (default the app's, `ctx.now`). */
   readonly now?: () => number;
 }
 
@@ -46,7 +46,7 @@ export function cache(options: CacheStepOptions = {}): SetupStep {
     migrations: [{ source: 'cache', dir: CACHE_MIGRATIONS_DIR }],
     async setup(ctx) {
       const { CACHE_DRIVER } = ctx.settingsOf(cacheSettings);
-      const now = options.now ?? Date.now;
+      const now = options.now ?? ctx.now;
       let service: Cache;
       let prune: () => Promise<number>;
       if (CACHE_DRIVER === 'memory') {

@@ -20,7 +20,7 @@ export const SESSION_MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', imp
 export interface SessionStepOptions {
   /** More drivers, by the `SESSION_DRIVER` name that selects them (the built-in `cookie` and `database` stay). */
   readonly drivers?: Readonly<Record<string, SessionDriver>>;
-  /** Clock in ms since the epoch (default `Date.now`); tests pass a controllable one. */
+  /** Clock in ms since the epoch (default the app's, `ctx.now`). */
   readonly now?: () => number;
 }
 
@@ -52,7 +52,7 @@ export function session(options: SessionStepOptions = {}): SetupStep {
         drivers,
         database: ctx.database,
         log: ctx.log,
-        ...(options.now === undefined ? {} : { now: options.now }),
+        now: options.now ?? ctx.now,
       });
       ctx.onClose(() => manager.close());
       ctx.addMiddleware('session', createSessionMiddleware(manager));

@@ -2,7 +2,11 @@
  * A controllable clock for throttles and expiries in tests (docs/testing.md).
  */
 
-/** A clock tests move by hand. Pass `clock.now` where a setup step takes `now` (`auth`, `cache`, `tokens`, `links`). */
+/**
+ * A clock tests move by hand: give it to `bootTestKit(app, { routes, clock })`
+ * and every setup step of the app reads time from it (docs/testing.md#time);
+ * or pass `clock.now` where one step takes `now`.
+ */
 export interface TestClock {
   /** The clock's time in milliseconds since the epoch; a function value, safe to pass around unbound. */
   readonly now: () => number;
@@ -18,8 +22,8 @@ export interface TestClock {
  * @throws {RangeError} from `advance` for a negative or non-finite step.
  * @example
  *   const clock = testClock();
- *   const app = makeApp({ now: clock.now });   // the app passes it to auth({ now }), cache({ now }), …
- *   clock.advance(61_000);                      // the login throttle's minute is over
+ *   const t = await bootTestKit<Handlers>(app, { routes, clock });
+ *   clock.advance(61_000); // the login throttle's minute is over
  */
 export function testClock(start: Date | number = Date.now()): TestClock {
   let current = typeof start === 'number' ? start : start.getTime();

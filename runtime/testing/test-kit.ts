@@ -12,6 +12,7 @@ import { readOutbox, type OutboxMessage } from '../mail/index.js';
 import type { RouteTable } from '../routing/route-table.js';
 import { TestCaller, type InputOf, type RequestOptions, type TestResponse, type BodyOf } from './caller.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
+import type { TestClock } from './test-clock.js';
 
 /** Options of {@link bootTestKit}. */
 export interface TestKitOptions {
@@ -23,6 +24,13 @@ export interface TestKitOptions {
   readonly prefix?: string;
   /** The PostgreSQL server; default `BINDERY_TEST_DATABASE_URL`, then `DATABASE_URL` (see `createTestDatabase`). */
   readonly serverUrl?: string;
+  /**
+   * The app's clock (docs/testing.md#time): every setup step reads time from
+   * it (login throttles, remember-me cookies, reset and verification links,
+   * API token expiry, cache entries and rate limits, sessions). Default: the
+   * real time.
+   */
+  readonly clock?: TestClock;
 }
 
 /** {@link TestKitOptions} with the app's factories: `createFactories` from `generated/factories.ts`, bound to the test database as `t.factories`. */
@@ -46,6 +54,8 @@ export interface TestKit<H, DB, F = undefined> {
   readonly database: TestDatabase;
   /** The booted app (`running.services`, the Fastify instance). */
   readonly app: TestApp<DB>;
+  /** The clock given in the options, or `undefined` (the app runs on the real time). */
+  readonly clock: TestClock | undefined;
   /** Call a route by name as an API client (JSON, no cookies); see {@link TestCaller.request}. */
   request<K extends keyof H & string>(name: K, input?: Partial<InputOf<H[K]>> & Record<string, unknown>, options?: RequestOptions): Promise<TestResponse<BodyOf<H[K]>>>;
   /** A fresh browser: a cookie jar and the CSRF token of the last page it read. */
@@ -60,11 +70,13 @@ export interface TestKit<H, DB, F = undefined> {
   signIn<K extends keyof H & string>(loginRoute: K, credentials: Partial<InputOf<H[K]>> & Record<string, unknown>, page?: string): Promise<TestCaller<H>>;
   /**
    * An API client carrying a new bearer token of user `userId` (through the
-   * app's `ctx.services.apiTokens`; the app needs the `tokens()` setup step).
+   * app's `ctx.services.apiTokens`; the app needs the `tokens()` setup step),
+   * with `abilities` (default none) and, given `options.lifetimeMs`, an expiry
+   * that long after the app's clock's now.
    *
    * @throws {Error} when the app has no token service.
    */
-  withToken(userId: string | number, abilities?: readonly string[]): Promise<TestCaller<H> & { readonly token: string }>;
+  withToken(userId: string | number, abilities?: readonly string[], options?: { readonly lifetimeMs?: number }): Promise<TestCaller<H> & { readonly token: string }>;
   /** The mail outbox (`MAIL_DRIVER=outbox`), newest first, optionally only to `to`. */
   outbox(to?: string): Promise<OutboxMessage[]>;
   /** Stop the app and drop its database. Call it in `afterAll`. */
@@ -73,7 +85,8 @@ export interface TestKit<H, DB, F = undefined> {
 
 /**
  * Boot `app` in process on a fresh database (migrations applied), on
- * `127.0.0.1` and a free port, with the outbox mail driver.
+ * `127.0.0.1` and a free port, with the outbox mail driver, on the real time
+ * or `options.clock`.
  *
  * @throws whatever booting the app throws (settings, migrations, listen); the database is dropped first.
  * @example
@@ -81,6 +94,10 @@ export interface TestKit<H, DB, F = undefined> {
  *   afterAll(() => t.close());
  *   const res = await t.request('notes.create', { title: 'x' });
  *   expect(res.status).toBe(201);
+ * @example
+ *   const clock = testClock();
+ *   const t = await bootTestKit<Handlers, Database>(app, { routes, clock });
+ *   clock.advance(61_000); // a minute later for throttles, links, tokens, caches
  */
 export async function bootTestKit<H, DB = any>(app: App, options: TestKitOptions): Promise<TestKit<H, DB>>;
 export async function bootTestKit<H, DB, F>(app: App, options: TestKitFactoryOptions<DB, F>): Promise<TestKit<H, DB, F>>;
@@ -88,7 +105,7 @@ export async function bootTestKit<H, DB = any, F = undefined>(app: App, options:
   const database = await createTestDatabase({ ...(options.serverUrl === undefined ? {} : { serverUrl: options.serverUrl }), prefix: options.prefix ?? 'test' });
   let booted: TestApp<DB>;
   try {
-    booted = await createTestApp<DB>(app, { databaseUrl: database.url, env: { MAIL_DRIVER: 'outbox', ...options.env } });
+    booted = await createTestApp<DB>(app, { databaseUrl: database.url, env: { MAIL_DRIVER: 'outbox', ...options.env }, ...(options.clock === undefined ? {} : { now: options.clock.now }) });
   } catch (error) {
     await database.drop();
     throw error;
@@ -101,6 +118,7 @@ export async function bootTestKit<H, DB = any, F = undefined>(app: App, options:
     factories: (options.factories ? options.factories(booted.db) : undefined) as F,
     database,
     app: booted,
+    clock: options.clock,
     request: (name, input, requestOptions) => api.request(name, input, requestOptions),
     browser: () => new TestCaller<H>(booted.url, routes, { browser: true }),
     async signIn(loginRoute, credentials, page = '/login') {
@@ -113,10 +131,10 @@ export async function bootTestKit<H, DB = any, F = undefined>(app: App, options:
       }
       return browser;
     },
-    async withToken(userId, abilities = []) {
+    async withToken(userId, abilities = [], tokenOptions = {}) {
       const tokens = booted.running.services['apiTokens'] as ApiTokens | undefined;
       if (tokens === undefined) throw new Error('bindery/testing: the app has no ctx.services.apiTokens (add the tokens() setup step)');
-      const { plain } = await tokens.create(String(userId), { name: 'test token', abilities: [...abilities] });
+      const { plain } = await tokens.create(String(userId), { name: 'test token', abilities: [...abilities], ...(tokenOptions.lifetimeMs === undefined ? {} : { lifetimeMs: tokenOptions.lifetimeMs }) });
       return Object.assign(new TestCaller<H>(booted.url, routes, { headers: { authorization: `Bearer ${plain}` } }), { token: plain });
     },
     outbox: (to) => readOutbox(booted.db as Kysely<any>, to === undefined ? {} : { to }),

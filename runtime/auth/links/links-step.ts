@@ -29,7 +29,7 @@ export interface LinksStepOptions {
   readonly users?: LinkUsersTable;
   /** Paths of the pages the links open (defaults `/verify-email`, `/reset-password`, as in SPEC 4.1). */
   readonly paths?: { readonly verify?: string; readonly reset?: string };
-  /** Clock in ms since the epoch (default `Date.now`); tests pass a controllable one. */
+  /** Clock in ms since the epoch (default the app's, `ctx.now`). */
   readonly now?: () => number;
 }
 
@@ -89,7 +89,7 @@ export function links(options: LinksStepOptions = {}): SetupStep {
         resetTtlMs: s.AUTH_RESET_TTL,
         appName: ctx.app.name,
         revokeAllTokens: () => services.apiTokens?.revokeAllIn,
-        ...(options.now === undefined ? {} : { now: options.now }),
+        now: options.now ?? ctx.now,
       });
     },
   };

@@ -24,7 +24,7 @@ export interface OAuthStepOptions {
   readonly users?: LinkUsersTable;
   /** The callback path, `{provider}` replaced (default `/auth/{provider}/callback`, SPEC 4.1). */
   readonly callbackPath?: string;
-  /** Clock in ms since the epoch (default `Date.now`). */
+  /** Clock in ms since the epoch (default the app's, `ctx.now`). */
   readonly now?: () => number;
 }
 
@@ -69,7 +69,7 @@ export function oauth(options: OAuthStepOptions): SetupStep {
         auth: (ctx.services as { auth?: AuthService }).auth!,
         db: ctx.database.db,
         users,
-        ...(options.now === undefined ? {} : { now: options.now }),
+        now: options.now ?? ctx.now,
       });
     },
   };

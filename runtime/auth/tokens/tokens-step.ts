@@ -20,7 +20,7 @@ export const AUTH_MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import
 
 /** Options of {@link tokens}. */
 export interface TokensStepOptions {
-  /** Clock in ms since the epoch (default `Date.now`); tests pass a controllable one. */
+  /** Clock in ms since the epoch (default the app's, `ctx.now`). */
   readonly now?: () => number;
 }
 
@@ -41,7 +41,7 @@ export function tokens(options: TokensStepOptions = {}): SetupStep {
     requires: [{ name: 'auth', call: 'auth()' }],
     migrations: [{ source: 'auth', dir: AUTH_MIGRATIONS_DIR }],
     setup(ctx) {
-      const apiTokens = new ApiTokens(ctx.database.db, options.now);
+      const apiTokens = new ApiTokens(ctx.database.db, options.now ?? ctx.now);
       const services = ctx.services as { auth?: AuthService };
       ctx.services.apiTokens = apiTokens;
       ctx.addMiddleware('token', createTokenMiddleware(apiTokens, () => services.auth!));
