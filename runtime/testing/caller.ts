@@ -111,6 +111,16 @@ export class TestCaller<H> {
   }
 
   /**
+   * Read `path` as a browser navigation (`GET`, `Accept: text/html`; no
+   * redirects followed): its CSRF token is remembered and it becomes the
+   * page a form goes back to.
+   * @example const login = await browser.page('/login'); login.status === 200; login.text
+   */
+  page(path: string, options: { headers?: Record<string, string> } = {}): Promise<TestResponse<string>> {
+    return this.send<string>('GET', path, { headers: { accept: 'text/html', ...options.headers } });
+  }
+
+  /**
    * One raw request to `path` (no redirects followed; cookies kept for a
    * browser). An HTML response's CSRF token (`name="_token"`, or the
    * `csrf-token` meta tag) is remembered.

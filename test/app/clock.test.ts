@@ -4,39 +4,24 @@
  * link and a verification link expire, an API token stops working at its
  * expiry, the forgot-password limit lifts — no test waits for real time.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { bootTestKit, testClock, type TestKit } from 'bindery/testing';
-import type { AuthService } from 'bindery/auth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testClock } from 'bindery/testing';
 import type { AccountLinks } from 'bindery/auth/links';
-import app from '../../app/main.js';
-import type { Handlers } from '../../generated/handlers.js';
-import { routes } from '../../generated/routes.js';
-import type { Database, User } from '../../generated/types.js';
-import { referenceAppEnv } from '../support/reference-app-env.js';
+import type { User } from '../../generated/types.js';
+import { bootReferenceKit, makeUser as makeAccount, type ReferenceKit } from './kit-support.js';
 
 const PASSWORD = 'correct horse battery';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const clock = testClock();
-let t: TestKit<Handlers, Database>;
+let t: ReferenceKit;
 
 beforeAll(async () => {
-  t = await bootTestKit<Handlers, Database>(app, { routes, serverUrl: inject('pgUrl'), prefix: 'clock', env: { ...referenceAppEnv }, clock });
+  t = await bootReferenceKit('clock', { clock });
 });
 afterAll(async () => { await t?.close(); });
 
-let counter = 0;
-async function makeUser(verified = true): Promise<User> {
-  const auth = t.app.running.services['auth'] as AuthService<User>;
-  counter++;
-  return t.db.insertInto('users').values({
-    name: `Clock ${counter}`,
-    email: `clock${counter}@example.test`,
-    password: await auth.hashPassword(PASSWORD),
-    admin: false,
-    ...(verified ? { email_verified_at: new Date(clock.now()) } : {}),
-  }).returningAll().executeTakeFirstOrThrow();
-}
+const makeUser = (verified = true): Promise<User> => makeAccount(t, { password: PASSWORD, verified });
 
 /** A JSON login from a fresh browser: the status and the error on email, if any. */
 async function login(email: string, password: string): Promise<{ status: number; error: string | undefined }> {
