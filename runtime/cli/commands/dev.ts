@@ -98,7 +98,7 @@ export class DevCommand extends BinderyCommand {
     }
 
     // The app processes' own progress lines that would repeat on every restart.
-    const repeated = /^(Using the embedded PostgreSQL already running for this project .*|Migrations: nothing to apply\.|Serving \S+ at \S+|Worker running in this process \(.*\)\.)$/;
+    const repeated = /^(Using the embedded PostgreSQL already running for this project .*|Migrations: nothing to apply\.|Serving \S+ at \S+|Worker running in this process \(.*\)\.|\{.*"msg":"Worker connected and looking for jobs.*\})$/;
     const quiet = (text: string) => text.split(/(?<=\n)/).filter((line) => !repeated.test(line.trimEnd())).join('');
     const spawnChild = () => startAppProcess({ root: this.root, app: this.app, env: childEnv, out: (t) => this.out(quiet(t)), err: this.err });
     let current: AppProcess | undefined;
@@ -112,7 +112,9 @@ export class DevCommand extends BinderyCommand {
       standby = undefined;
       // The next process loads and sets up the app while the current one stops; it listens once the port is free.
       const preparing = next.standby.then((warm) => (warm ? (next.go(database), next.prepared) : false));
-      const [, prepared] = await Promise.all([current?.stop(), preparing]);
+      const old = current;
+      void old?.stop();
+      const [, prepared] = await Promise.all([old?.released, preparing]);
       current = next;
       if (prepared) next.serve();
       const ready = prepared ? await next.ready : undefined;

@@ -13,7 +13,8 @@
  * `{ type: 'ready', url }`, then starts the in-process worker. So a restart
  * costs the app's own modules and setup, not the framework's. It shuts down
  * gracefully on SIGTERM, and on its own when the IPC channel closes (the
- * parent died).
+ * parent died); it says `{ type: 'released' }` as soon as it stopped
+ * listening, so the next process need not wait for it to exit.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -23,7 +24,8 @@ import { binderyPackageRoot } from '../../support/package-root.js';
 export type ChildMessage =
   | { readonly type: 'standby' }
   | { readonly type: 'prepared' }
-  | { readonly type: 'ready'; readonly url: string; readonly app: string };
+  | { readonly type: 'ready'; readonly url: string; readonly app: string }
+  | { readonly type: 'released' };
 
 /**
  * Messages the parent sends. `go` may carry the embedded database an earlier
@@ -61,6 +63,8 @@ export interface AppProcess {
   readonly ready: Promise<{ readonly url: string; readonly app: string } | undefined>;
   /** Resolves with the exit code (or the signal's name) once the child exited. */
   readonly exited: Promise<number | string>;
+  /** Resolves once the child stopped listening (after {@link stop}) or exited: its port is free. */
+  readonly released: Promise<void>;
   /** SIGTERM, then SIGKILL after `graceMs` (default 5000); resolves once exited. Idempotent. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -94,6 +98,7 @@ export function startAppProcess(options: AppProcessOptions): AppProcess {
     void exited.then(() => resolve(false));
   });
   const standby = said('standby');
+  const released = said('released').then(() => {});
   const prepared = said('prepared');
   const ready = new Promise<{ url: string; app: string } | undefined>((resolve) => {
     child.on('message', (message: ChildMessage) => {
@@ -114,6 +119,7 @@ export function startAppProcess(options: AppProcessOptions): AppProcess {
     prepared,
     ready,
     exited,
+    released,
     stop(graceMs = 5000) {
       stopping ??= (async () => {
         if (child.exitCode !== null || child.signalCode !== null) return;

@@ -72,8 +72,16 @@ export async function serveChild(options: ServeChildOptions): Promise<void> {
   send({ type: 'ready', url: running.url, app: app.name });
   let stopping = false;
   const stop = () => {
+    if (stopping) return;
     stopping = true;
     void running.close();
+    // The port is free once the server stopped listening (in-flight requests still finish):
+    // say so, and the next process listens without waiting for this one to exit.
+    const released = setInterval(() => {
+      if (running.server.server.listening) return;
+      clearInterval(released);
+      if (process.connected) send({ type: 'released' });
+    }, 5);
   };
   process.once('disconnect', stop);
   process.once('SIGTERM', stop);
