@@ -106,10 +106,13 @@ export class DevCommand extends BinderyCommand {
     let url: string | undefined;
     /** The app's embedded database, once an app process opened it: later ones connect to it directly. */
     let database: { app: string; url: string } | undefined;
+    /** Whether the last {@link launch} had to wait for its standby to load the framework. */
+    let cold = false;
     /** Replace the app process by the warm standby, then start the next standby. @returns whether the new one serves. */
     const launch = async (): Promise<boolean> => {
       const next = standby ?? spawnChild();
       standby = undefined;
+      cold = !next.warm;
       // The next process loads and sets up the app while the current one stops; it listens once the port is free.
       const preparing = next.standby.then((warm) => (warm ? (next.go(database), next.prepared) : false));
       const old = current;
@@ -153,7 +156,7 @@ export class DevCommand extends BinderyCommand {
       }
       const t0 = Date.now();
       if (await launch()) {
-        this.out(`Restarted in ${Date.now() - t0} ms: ${url}\n`);
+        this.out(`Restarted in ${Date.now() - t0} ms${cold ? ' (the standby was still loading bindery)' : ''}: ${url}\n`);
       }
     };
     const watch = watchTree({ root: this.root, dirs: watched, files: ['.env'], onChange });

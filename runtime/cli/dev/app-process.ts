@@ -53,6 +53,8 @@ export interface AppProcess {
   readonly pid: number;
   /** Resolves with true once the framework is loaded and the child waits for {@link go}, false when it exited first. */
   readonly standby: Promise<boolean>;
+  /** Whether {@link standby} resolved with true already (the framework is loaded). */
+  readonly warm: boolean;
   /** Let the child import the app and set it up (once {@link standby} resolved); see {@link ParentMessage}. */
   go(database?: { readonly app: string; readonly url: string }): void;
   /** Resolves with true once the app is set up and the child waits for {@link serve}, false when it exited first. */
@@ -98,6 +100,8 @@ export function startAppProcess(options: AppProcessOptions): AppProcess {
     void exited.then(() => resolve(false));
   });
   const standby = said('standby');
+  let warm = false;
+  void standby.then((w) => { warm = w; });
   const released = said('released').then(() => {});
   const prepared = said('prepared');
   const ready = new Promise<{ url: string; app: string } | undefined>((resolve) => {
@@ -110,6 +114,9 @@ export function startAppProcess(options: AppProcessOptions): AppProcess {
   return {
     pid: child.pid ?? -1,
     standby,
+    get warm() {
+      return warm;
+    },
     go(database) {
       if (child.connected) child.send({ type: 'go', ...(database === undefined ? {} : { database }) } satisfies ParentMessage);
     },

@@ -122,7 +122,7 @@ describe('bindery dev', () => {
       execFileSync('sed', ['-i', 's/first/second/', join(root, 'app/handlers.ts')]);
       await until('the edited handler', async () => ((await get(`${url}/notes`))?.body as any)?.[0]?.title === 'second' || undefined);
       expect(out).toContain('Changed: app/handlers.ts\n');
-      expect(out).toMatch(/Restarted in \d+ ms: http:/);
+      expect(out).toMatch(/Restarted in \d+ ms( \(the standby was still loading bindery\))?: http:/);
 
       // A route added to the schema by an editor's atomic save (a temporary file renamed over it): regenerated, then served.
       expect((await get(`${url}/notes/count`))?.status).toBe(404);
