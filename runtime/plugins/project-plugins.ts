@@ -7,11 +7,11 @@
  * imported on its own from the project root, so one broken package does not
  * hide the others.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { exports as resolveExports } from 'resolve.exports';
 import { isPlugin, type Plugin } from './define-plugin.js';
 
 /** Where the generated plugin list lives, relative to the project root. */
@@ -47,26 +47,51 @@ export async function readPluginPackages(root: string): Promise<string[]> {
   return Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string') : [];
 }
 
-/** Find a package's folder and version from the project root (works for workspace links and packages without `exports` for package.json). */
+/**
+ * The conditions a plugin package's `exports` are resolved with: Node's own
+ * (`import`, `node`, `default`), plus `bindery-source` when this runtime runs
+ * from its TypeScript sources (the bindery repository; docs/package.md), so a
+ * workspace plugin is loaded from its sources there and from its build
+ * everywhere else.
+ */
+const EXTRA_CONDITIONS = import.meta.url.endsWith('.ts') ? ['bindery-source'] : [];
+
+/** The folder of `pkg` under the nearest `node_modules` from `root` upwards (workspace links included). */
+function findPackageDir(root: string, pkg: string): string | undefined {
+  for (let dir = root; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', pkg);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * Find a package's folder and entry file from the project root, the way
+ * Node's ESM loader would import it (its `exports` with the conditions
+ * above, else `main`, else `index.js`).
+ * @returns the folder and the entry file's path (the first that exists, else
+ *   the first one named), or undefined when the package is not installed.
+ */
 export function locatePackage(root: string, pkg: string): { dir: string; entry: string } | undefined {
-  const require = createRequire(join(root, 'package.json'));
-  let entry: string;
+  const dir = findPackageDir(root, pkg);
+  if (dir === undefined) return undefined;
+  let json: Record<string, unknown>;
   try {
-    entry = require.resolve(pkg);
+    json = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
   } catch {
     return undefined;
   }
-  // The package folder is the nearest folder above the entry whose package.json names the package.
-  let dir = dirname(entry);
-  for (;;) {
-    try {
-      const json = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string };
-      if (json.name === pkg) return { dir, entry };
-    } catch { /* keep looking */ }
-    const up = dirname(dir);
-    if (up === dir) return { dir: dirname(entry), entry };
-    dir = up;
+  let targets: string[] = [];
+  try {
+    targets = json.exports === undefined ? [] : (resolveExports(json, '.', { conditions: EXTRA_CONDITIONS }) ?? []);
+  } catch { /* "." not exported: fall back to main */ }
+  if (targets.length === 0) targets = [typeof json.main === 'string' ? json.main : 'index.js'];
+  for (const target of targets) {
+    const entry = join(dir, target);
+    if (existsSync(entry)) return { dir, entry };
   }
+  // Not built yet (or a broken package): importing it says which file is missing.
+  return { dir, entry: join(dir, targets[0] ?? 'index.js') };
 }
 
 /**
