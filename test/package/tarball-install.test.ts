@@ -83,7 +83,7 @@ describe('a project made from the packed tarball', () => {
     }
     // The starter's tests on this run's PostgreSQL server: the kit makes a database per test file.
     const tested = await ok(['npm', 'test'], project, { ...npmEnv, DATABASE_URL: database.url }, 240_000);
-    expect(tested).toMatch(/Tests\s+\d+ passed/);
+    expect(tested).toMatch(/Test Files\s+2 passed/);  // test/notes.test.ts and test/accounts.test.ts
   }, 300_000);
 
   it('refuses a type error at build time, and a missing or stale build under NODE_ENV=production', async () => {
