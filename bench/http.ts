@@ -44,6 +44,8 @@ interface Case {
   readonly name: string;
   readonly status: number;
   readonly servers: readonly ServerKey[];
+  /** Every server must answer the same body (checked before measuring): the peers do exactly bindery's work. */
+  readonly sameBody?: boolean;
   /** CPU per request of bindery ÷ the yardstick's (or, for `overKey`, minus that case's) must stay within this. */
   readonly target?: { readonly ratio: number } | { readonly overKey: string; readonly addedUs: number };
   load(f: HttpFixture): Omit<LoadOptions, 'seconds' | 'connections'>;
@@ -58,7 +60,7 @@ const BROWSER = { accept: 'text/html,application/xhtml+xml', 'user-agent': 'Mozi
 export const HTTP_CASES: readonly Case[] = [
   { key: 'create', name: 'POST /notes valid → 201 (INSERT)', status: 201, servers: ALL, target: { ratio: 1.15 }, load: () => ({ method: 'POST', path: '/notes', headers: JSON_HEADERS, body: VALID }) },
   { key: 'invalid', name: 'POST /notes invalid → 422', status: 422, servers: ALL, target: { ratio: 1.25 }, load: () => ({ method: 'POST', path: '/notes', headers: JSON_HEADERS, body: INVALID }) },
-  { key: 'list', name: 'GET /notes?limit=20', status: 200, servers: ALL, target: { ratio: 1.15 }, load: () => ({ method: 'GET', path: '/notes?limit=20', headers: { accept: 'application/json' } }) },
+  { key: 'list', name: 'GET /notes?limit=20 (list route: keyset page, sealed cursor)', status: 200, servers: ALL, sameBody: true, target: { ratio: 1.15 }, load: () => ({ method: 'GET', path: '/notes?limit=20', headers: { accept: 'application/json' } }) },
   { key: 'token', name: 'GET /api/documents/{id}, bearer token', status: 200, servers: ALL, target: { ratio: 1.2 }, load: (f) => ({ method: 'GET', path: `/api/documents/${f.documentId}`, headers: { accept: 'application/json', authorization: f.bearer } }) },
   { key: 'guest', name: 'page, cookie-less guest (GET /login)', status: 200, servers: ['bindery'], load: () => ({ method: 'GET', path: '/login', headers: BROWSER }) },
   { key: 'member', name: 'page, signed in (GET /dashboard, session + remember cookies)', status: 200, servers: ['bindery'], target: { overKey: 'guest', addedUs: 60 }, load: (f) => ({ method: 'GET', path: '/dashboard', headers: { ...BROWSER, cookie: f.cookie } }) },
@@ -75,12 +77,24 @@ export type HttpResults = Map<string, Map<ServerKey, HttpRow>>;
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** A request of the case, checked before measuring so nothing is measured by mistake. */
-async function check(port: number, c: Case, f: HttpFixture, server: string): Promise<void> {
+/** A request of the case, checked before measuring so nothing is measured by mistake; its body. */
+async function check(port: number, c: Case, f: HttpFixture, server: string): Promise<string> {
   const l = c.load(f);
   const res = await fetch(`http://127.0.0.1:${port}${l.path}`, { method: l.method, headers: l.headers, ...(l.body === undefined ? {} : { body: l.body }), redirect: 'manual' });
   const text = await res.text();
   if (res.status !== c.status) throw new Error(`${server}, ${c.name}: answered ${res.status} instead of ${c.status}: ${text.slice(0, 300)}`);
+  return text;
+}
+
+/** Check every server of every case; a `sameBody` case's bodies must equal bindery's. */
+async function checkAll(cases: readonly Case[], running: ReadonlyMap<ServerKey, BenchServer>, f: HttpFixture): Promise<void> {
+  for (const c of cases) {
+    const bodies = new Map<ServerKey, string>();
+    for (const s of c.servers) bodies.set(s, await check(running.get(s)!.port, c, f, s));
+    if (c.sameBody !== true) continue;
+    const ours = bodies.get('bindery')!;
+    for (const [s, body] of bodies) if (body !== ours) throw new Error(`${s}, ${c.name}: the body differs from bindery's:\n${body.slice(0, 400)}\nbindery:\n${ours.slice(0, 400)}`);
+  }
 }
 
 async function measure(server: BenchServer, c: Case, f: HttpFixture, seconds: number, connections: number, label: string): Promise<HttpFigures> {
@@ -110,7 +124,7 @@ export async function runHttpBench(options: HttpBenchOptions, log: (line: string
       try {
         for (const s of HTTP_SERVERS) running.set(s.key, await startServer(here + s.script, env));
         fixture = await currentCookies(`http://127.0.0.1:${running.get('bindery')!.port}`, fixture);
-        for (const c of cases) for (const s of c.servers) await check(running.get(s)!.port, c, fixture, s);
+        await checkAll(cases, running, fixture);
         pinned = pinProcesses(process.pid, [...running.values()].map((r) => r.pid));
         for (const c of cases) for (const s of c.servers) await runLoad(running.get(s)!.port, { ...c.load(fixture), seconds: 1, connections: options.connections });
         for (const c of cases) {

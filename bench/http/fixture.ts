@@ -2,7 +2,8 @@
  * The data the HTTP benchmark needs, made once per run through the
  * reference app itself: migrations applied, a user (password hashed by the
  * app), a document of theirs, an API token made by the app's token
- * service, twenty notes, and a browser's signed-in cookies (session and
+ * service, thirty notes (so the first page of `GET /notes?limit=20` has a
+ * next page and a cursor to seal), and a browser's signed-in cookies (session and
  * remember-me) from a real login through the login form.
  */
 import { generateAppKey } from 'bindery/config';
@@ -68,7 +69,7 @@ export async function makeHttpFixture(databaseUrl: string): Promise<HttpFixture>
     const document = await db.insertInto('documents').values({ owner_id: user.id, slug: 'bench-document', title: 'Bench document', body: 'The body of the bench document.', status: 'published' })
       .returning('id').executeTakeFirstOrThrow() as { id: number };
     const { plain } = await (running.services.apiTokens as ApiTokens).create(String(user.id), { name: 'bench', abilities: [] });
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < 30; i++) {
       await db.insertInto('notes').values({ title: `Note ${i}`, body: 'Some text for the body of the note.', tags: i % 2 === 0 ? ['bench'] : [] }).execute();
     }
 

@@ -8,7 +8,7 @@
 import Fastify, { type FastifyReply } from 'fastify';
 import { listenForBench } from './listen.js';
 import { noteSchema } from './note-rules.js';
-import { createNote, invalid, listNotes, requestId, SECURITY_HEADERS, showDocument, untitled, type NoteInput } from './peer-work.js';
+import { badCursor, createNote, invalid, listNotes, requestId, SECURITY_HEADERS, showDocument, untitled, type NoteInput } from './peer-work.js';
 
 const app = Fastify({ logger: false, genReqId: (req) => requestId(req.headers['x-request-id']), ajv: { customOptions: { allErrors: true } } });
 
@@ -39,11 +39,13 @@ app.post<{ Body: NoteInput }>('/notes', { schema: { body: noteSchema }, attachVa
   return reply.code(201).header('location', location).type('application/json; charset=utf-8').send(json);
 });
 
-app.get<{ Querystring: { limit: number } }>('/notes', {
-  schema: { querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 0, maximum: 100, default: 20 } } } },
+app.get<{ Querystring: { limit: number; cursor?: string } }>('/notes', {
+  schema: { querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, cursor: { type: 'string', maxLength: 4096 } } } },
 }, async (request, reply) => {
   headers(reply, request.id);
-  return reply.type('application/json; charset=utf-8').send(await listNotes(request.query.limit));
+  const json = await listNotes(request.query.limit, request.query.cursor);
+  if (json === undefined) return reply.code(400).type('application/problem+json; charset=utf-8').send(badCursor(request.id));
+  return reply.type('application/json; charset=utf-8').send(json);
 });
 
 app.get<{ Params: { id: number } }>('/api/documents/:id', { schema: { params: { type: 'object', properties: { id: { type: 'integer' } } } } }, async (request, reply) => {

@@ -6,13 +6,14 @@
  *
  * - `POST /notes`: insert the note (`RETURNING *`), 201 with `Location`;
  *   an "untitled" title or failed field rules are 422 problem details.
- * - `GET /notes?limit=`: the newest notes.
+ * - `GET /notes?limit=&cursor=`: one page of the newest notes, as the list
+ *   route answers it (keyset query, `{ data, next }`, a sealed cursor).
  * - `GET /api/documents/{id}` with `Authorization: Bearer <id>|<secret>`:
  *   the token row by ID, its SHA-256 hash compared in constant time, its
  *   expiry, its owner loaded, its last use written at most once a minute,
  *   then the owner's document (401 / 404 problem details otherwise).
  */
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import pg from 'pg';
 
 // bigint columns as numbers, as bindery reads them.
@@ -68,11 +69,53 @@ export async function createNote(input: NoteInput): Promise<{ json: string; loca
   return { json: JSON.stringify(noteJson(row)), location: `/notes/${row.id}` };
 }
 
-/** The newest `limit` notes, as JSON. */
-export async function listNotes(limit: number): Promise<string> {
-  const { rows } = await pool.query<NoteRow>('select * from "notes" order by "created_at" desc, "id" desc limit $1', [limit]);
-  return JSON.stringify(rows.map(noteJson));
+// The list's cursor key, derived from APP_KEY as bindery derives it (HMAC-SHA256(key, "bindery cursor")).
+const CURSOR_KEY = createHmac('sha256', Buffer.from((process.env.APP_KEY ?? '').replace(/^base64:/, ''), 'base64')).update('bindery cursor').digest();
+const ROUTE = 'notes.list';
+const SORT = '-created_at';
+const cursorTag = (body: string) => createHmac('sha256', CURSOR_KEY).update(body).digest().subarray(0, 16).toString('base64url');
+
+/** A sealed cursor's `[created_at text, id text]`, or undefined when it was not made here for this list, order and (no) filters. */
+function openCursor(text: string, fingerprint: string): [string, string] | undefined {
+  const dot = text.indexOf('.');
+  if (dot <= 0 || text.length > 4096) return undefined;
+  const body = text.slice(0, dot);
+  const tag = Buffer.from(text.slice(dot + 1), 'base64url');
+  if (tag.length !== 16 || !timingSafeEqual(tag, Buffer.from(cursorTag(body), 'base64url'))) return undefined;
+  const values = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as unknown[];
+  if (values[0] !== ROUTE || values[1] !== SORT || values[2] !== fingerprint) return undefined;
+  return [String(values[3]), String(values[4])];
 }
+
+/**
+ * One page of notes as the reference app's list route answers it with no
+ * sort or filter given: keyset on (created_at, id) descending, `limit + 1`
+ * rows to know whether a next page exists, `{ data, next }` with `next` a
+ * cursor sealed with HMAC-SHA256 over base64url JSON of the route, the
+ * order, the filters' fingerprint and the last row's keys.
+ *
+ * @returns the JSON body, or undefined for a cursor that does not open (a 400).
+ */
+export async function listNotes(limit: number, cursor?: string): Promise<string | undefined> {
+  const fingerprint = createHash('sha256').update(JSON.stringify([ROUTE, []])).digest('base64url').slice(0, 16);
+  const after = cursor === undefined || cursor === '' ? undefined : openCursor(cursor, fingerprint);
+  if (cursor !== undefined && cursor !== '' && after === undefined) return undefined;
+  const keys = `to_json("created_at") #>> '{}' as "sort_text", to_json("id") #>> '{}' as "key_text"`;
+  const { rows } = after === undefined
+    ? await pool.query<NoteRow & { sort_text: string; key_text: string }>(`select *, ${keys} from "notes" order by "created_at" desc, "id" desc limit $1`, [limit + 1])
+    : await pool.query<NoteRow & { sort_text: string; key_text: string }>(`select *, ${keys} from "notes" where ("created_at", "id") < (cast($2 as timestamptz), cast($3 as bigint)) order by "created_at" desc, "id" desc limit $1`, [limit + 1, after[0], after[1]]);
+  const page = rows.length > limit ? rows.slice(0, limit) : rows;
+  const last = page.at(-1);
+  let next: string | null = null;
+  if (rows.length > limit && last !== undefined) {
+    const body = Buffer.from(JSON.stringify([ROUTE, SORT, fingerprint, last.sort_text, last.key_text])).toString('base64url');
+    next = `${body}.${cursorTag(body)}`;
+  }
+  return JSON.stringify({ data: page.map(noteJson), next });
+}
+
+/** The 400 body of a cursor that does not open. */
+export const badCursor = (id: string) => problem(400, 'Bad Request', 'The given data was invalid.', id, { cursor: 'The cursor is not valid; start again without it and follow the "next" values of the pages.' });
 
 const BEARER = /^bearer(?:[ \t]+(.*))?$/i;
 const PLAIN = /^([1-9][0-9]{0,14})\|([A-Za-z0-9_-]{40})$/;

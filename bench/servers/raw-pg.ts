@@ -6,7 +6,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { listenForBench } from './listen.js';
 import { checkNote } from './note-rules.js';
-import { createNote, invalid, listNotes, requestId, SECURITY_HEADERS, showDocument, untitled, type NoteInput } from './peer-work.js';
+import { badCursor, createNote, invalid, listNotes, requestId, SECURITY_HEADERS, showDocument, untitled, type NoteInput } from './peer-work.js';
 
 
 
@@ -36,10 +36,11 @@ const server = createServer((req, res) => {
     return;
   }
   if (req.method === 'GET' && path === '/notes') {
-    const raw = q === -1 ? null : new URLSearchParams(url.slice(q + 1)).get('limit');
+    const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
+    const raw = query.get('limit');
     const limit = raw === null ? 20 : Number(raw);
-    if (!Number.isInteger(limit) || limit < 0 || limit > 100) { send(res, 422, rid, PROBLEM_TYPE, invalid({ limit: 'The limit field must be between 0 and 100.' }, rid)); return; }
-    listNotes(limit).then((json) => send(res, 200, rid, JSON_TYPE, json), (err) => fail(res, rid, err));
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) { send(res, 422, rid, PROBLEM_TYPE, invalid({ limit: 'The limit field must be between 1 and 100.' }, rid)); return; }
+    listNotes(limit, query.get('cursor') ?? undefined).then((json) => (json === undefined ? send(res, 400, rid, PROBLEM_TYPE, badCursor(rid)) : send(res, 200, rid, JSON_TYPE, json)), (err) => fail(res, rid, err));
     return;
   }
   const doc = req.method === 'GET' ? /^\/api\/documents\/(\d+)$/.exec(path) : null;

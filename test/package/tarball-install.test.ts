@@ -3,13 +3,15 @@
  * `npm pack` (in a copy of the repository, so its build does not touch this
  * checkout) → `bindery new --bindery <tarball>` in a folder outside the
  * repository → `npm install` → `npx bindery --version`, the project's type
- * check and build → under `NODE_ENV=production`, with tsx moved out of
+ * check and build; in development its migrations, seed and own tests (`npm
+ * test`) pass → under `NODE_ENV=production`, with tsx moved out of
  * node_modules, `migrate` and `serve` answer the starter's routes. A type
  * error fails the build; a missing or stale build is refused.
  */
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateAppKey } from '../../runtime/config/app-key.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -60,6 +62,30 @@ describe('a project made from the packed tarball', () => {
     expect(Object.keys(pkg.devDependencies)).toContain('tsx');
   }, 180_000);
 
+  it('migrates and seeds in development, and passes its own tests (npm test)', async () => {
+    const dev = await createTestDatabase('tarball_dev');
+    try {
+      const env = { ...npmEnv, DATABASE_URL: dev.url, APP_KEY: generateAppKey(), LOG_LEVEL: 'warn' };
+      expect(await ok(['npx', 'bindery', 'migrate'], project, env)).toMatch(/Migrations: applied \d+/);
+      const seeded = await ok(['npm', 'run', 'db:seed'], project, env);
+      expect(seeded).toContain('Seeded app/seeds/0001_demo.ts');
+      expect(seeded).toContain('3 notes');
+      const client = new pg.Client({ connectionString: dev.url });
+      await client.connect();
+      try {
+        const titles = await client.query<{ title: string }>('select title from notes order by id');
+        expect(titles.rows.map((r) => r.title)).toEqual(['Welcome note 1', 'Welcome note 2', 'Welcome note 3']);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await dev.drop();
+    }
+    // The starter's tests on this run's PostgreSQL server: the kit makes a database per test file.
+    const tested = await ok(['npm', 'test'], project, { ...npmEnv, DATABASE_URL: database.url }, 240_000);
+    expect(tested).toMatch(/Test Files\s+2 passed/);  // test/notes.test.ts and test/accounts.test.ts
+  }, 300_000);
+
   it('refuses a type error at build time, and a missing or stale build under NODE_ENV=production', async () => {
     const main = join(project, 'app/main.ts');
     const source = readFileSync(main, 'utf8');
@@ -94,9 +120,11 @@ describe('a project made from the packed tarball', () => {
     expect((await fetch(`${url}/health/ready`)).status).toBe(200);
     const created = await fetch(`${url}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'From the tarball' }) });
     expect(created.status).toBe(201);
-    const listed = await fetch(`${url}/notes`, { headers: { accept: 'application/json' } });
+    const listed = await fetch(`${url}/notes?limit=1&filter[title]=From`, { headers: { accept: 'application/json' } });
     expect(listed.status).toBe(200);
-    expect(JSON.stringify(await listed.json())).toContain('From the tarball');
+    const page = (await listed.json()) as { data: { title: string }[]; next: string | null };
+    expect(page.data.map((n) => n.title)).toEqual(['From the tarball']);
+    expect(page.next).toBeNull();
     const form = await fetch(`${url}/notes/new`);
     expect(form.status).toBe(200);
     expect(await form.text()).toMatch(/<form[^>]*>/);

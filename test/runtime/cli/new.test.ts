@@ -1,9 +1,10 @@
 /**
  * `bindery new <dir>`: the refusals write nothing; a new project has its
- * files, an up-to-date generated/, and type-checks against this repository's
- * package (node_modules/bindery linked to the repository, as a `file:`
- * install does). The install from a packed tarball is checked by hand
- * (docs/getting-started.md).
+ * files, an up-to-date generated/ without warnings, a list route for
+ * `GET /notes`, a seed, and type-checks against this repository's package
+ * (node_modules/bindery linked to the repository, as a `file:` install
+ * does). Installing from a packed tarball and running the project's own
+ * tests: test/package/tarball-install.test.ts.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -32,6 +33,23 @@ async function linkModules(project: string): Promise<void> {
 async function typecheck(project: string): Promise<string> {
   const r = await run(join(REPO, 'node_modules/.bin/tsc'), ['--noEmit', '-p', project, '--customConditions', 'bindery-source']).catch((e: { stdout: string }) => e);
   return r.stdout;
+}
+
+/**
+ * The starter's `GET /notes` is a list route with its indexes (no generator
+ * warning), its handler the generated one-liner, and `generated/` is up to date.
+ */
+async function expectListStarter(dir: string): Promise<void> {
+  const check = await runCli(['generate', '--check'], { cwd: dir });
+  expect(check.stdout).toContain('generated/ is up to date.');
+  expect(`${check.stdout}${check.stderr}`).not.toContain('warning');
+  expect(check.code).toBe(0);
+  const schema = await readFile(join(dir, 'schema/notes.yaml'), 'utf8');
+  expect(schema).toMatch(/notes\.list:[\s\S]*?list:\n\s+resource: Note\n\s+sort: \[created_at, title\]/);
+  expect(await readFile(join(dir, 'app/handlers/notes.ts'), 'utf8')).toContain(`'notes.list': (input, ctx) => lists['notes.list'](ctx, input),`);
+  const routes = await readFile(join(dir, 'generated/routes.ts'), 'utf8');
+  for (const param of ["'filter[title]'", "'filter[created_at][gte]'", "name: 'cursor'"]) expect(routes, param).toContain(param);
+  expect(await readFile(join(dir, 'app/seeds/0001_demo.ts'), 'utf8')).toContain('createFactories(db)');
 }
 
 describe('bindery new: refusals (exit 2, nothing written)', () => {
@@ -78,8 +96,9 @@ describe('bindery new: a project', () => {
       'package.json', 'tsconfig.json', 'vitest.config.ts', 'README.md', '.env.example', '.gitignore', '.ci/run',
       'schema/notes.yaml', 'schema/accounts.yaml', 'app/main.ts', 'app/handlers/index.ts', 'app/handlers/notes.ts',
       'app/handlers/accounts.ts', 'app/auth/users.ts', 'app/views/notes/new.eta', 'app/views/layouts/main.eta',
-      'test/notes.test.ts', 'test/accounts.test.ts', 'test/global-setup.ts',
+      'app/seeds/0001_demo.ts', 'test/notes.test.ts', 'test/accounts.test.ts', 'test/global-setup.ts',
       'generated/routes.ts', 'generated/handlers.ts', 'generated/types.ts', 'generated/audit.ts',
+      'generated/lists.ts', 'generated/factories.ts',
     ]) expect(existsSync(join(dir, file)), file).toBe(true);
     expect(statSync(join(dir, '.ci/run')).mode & 0o111).not.toBe(0);
     expect((await readdir(join(dir, 'generated/migrations'))).length).toBeGreaterThan(0);
@@ -88,14 +107,16 @@ describe('bindery new: a project', () => {
     expect(pkg.name).toBe('my-app');
     expect(pkg.dependencies['bindery']).toBe(`file:${REPO}`);
     expect(pkg.scripts['test']).toContain('vitest run');
+    expect(pkg.scripts['db:seed']).toBe('bindery db:seed');
+    const readme = await readFile(join(dir, 'README.md'), 'utf8');
+    expect(readme).toContain('npm run db:seed');
+    expect(readme).not.toMatch(/\{\{\w+\}\}/);
     const main = await readFile(join(dir, 'app/main.ts'), 'utf8');
     for (const step of ['audit({ tracked: trackedResources })', 'cache()', 'session()', 'auth({ users:', 'jobs()']) expect(main).toContain(step);
     expect(await readFile(join(dir, '.env.example'), 'utf8')).toMatch(/^APP_KEY=$/m);
     expect(await readFile(join(dir, 'README.md'), 'utf8')).toContain('npm install && npm start');
 
-    const check = await runCli(['generate', '--check'], { cwd: dir });
-    expect(check.stdout).toContain('generated/ is up to date.');
-    expect(check.code).toBe(0);
+    await expectListStarter(dir);
     await linkModules(dir);
     expect(await typecheck(dir)).toBe('');
   });
@@ -112,6 +133,7 @@ describe('bindery new: a project', () => {
     expect(await readFile(join(dir, 'app/handlers/notes.ts'), 'utf8')).not.toContain('models.Note');
     const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(pkg.dependencies['bindery']).toBe('^0.3.0');
+    await expectListStarter(dir);
     await linkModules(dir);
     expect(await typecheck(dir)).toBe('');
   });
