@@ -10,11 +10,12 @@
  * whole walk is seen exactly once, in order.
  */
 import { createHash } from 'node:crypto';
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { ListFilterPlan, RouteDefinition } from '../route-table.js';
 import { loadIncludes } from '../includes.js';
 import type { CursorSealer } from '../../support/cursor-codec.js';
 import { ListCursorError } from './list-errors.js';
+import { filterArg, KEY_TEXT, readListRows, shapeText, SORT_TEXT } from './list-query.js';
 
 /** One page of a list route, as its handler returns it and clients receive it (rows serialized). */
 export interface ListPage<Row> {
@@ -39,10 +40,6 @@ export interface ListContext {
  */
 export type ListScope<DB, TB extends keyof DB & string> = (query: SelectQueryBuilder<DB, TB, {}>) => SelectQueryBuilder<DB, TB, {}>;
 
-/** Internal columns selected for the cursor, removed from the rows returned. */
-const SORT_TEXT = '__bindery_sort';
-const KEY_TEXT = '__bindery_key';
-
 /**
  * Read one page of `route`'s list with the bound `input` (`limit`, `sort`,
  * `cursor`, the filter fields), narrowed by `scope`.
@@ -65,38 +62,42 @@ export async function runList<Row>(ctx: ListContext, route: RouteDefinition, inp
   const desc = sortText.startsWith('-');
   const key = plan.sort.find((s) => s.name === (desc ? sortText.slice(1) : sortText));
   if (key === undefined) throw new Error(`runList: "${sortText}" is not a sort key of route "${route.name}".`);
-  const filters = plan.filters.filter((f) => values[f.key] !== undefined && values[f.key] !== null);
-  const fingerprint = filterFingerprint(route.name, filters, values);
-
-  const table = plan.table;
-  const column = (name: string) => sql.ref(`${table}.${name}`);
-  let query: SelectQueryBuilder<any, any, {}> = db.selectFrom(table);
-  if (scope !== undefined) query = scope(query);
-  if (plan.softDelete) query = query.where(column('deleted_at'), 'is', null);
-  for (const f of filters) query = query.where(filterCondition(column(f.column), f, values[f.key]));
+  const filterIndexes: number[] = [];
+  const filters: ListFilterPlan[] = [];
+  const args: unknown[] = [];
+  plan.filters.forEach((f, i) => {
+    const value = values[f.key];
+    if (value === undefined || value === null) return;
+    filterIndexes.push(i);
+    filters.push(f);
+    args.push(filterArg(f, value));
+  });
+  const fingerprint = filters.length === 0 ? noFilterFingerprint(route.name) : filterFingerprint(route.name, filters, values);
   const cursor = typeof values.cursor === 'string' && values.cursor !== '' ? openCursor(cursors, values.cursor, route.name, fingerprint, sortText) : undefined;
-  if (cursor !== undefined) {
-    const cmp = sql.raw(desc ? '<' : '>');
-    query = query.where(sql<boolean>`(${column(key.column)}, ${column(plan.primaryKey)}) ${cmp} (cast(${cursor.sort} as ${sql.raw(key.sqlType)}), cast(${cursor.key} as ${sql.raw(plan.primaryKeySqlType)}))`);
-  }
-  const direction = desc ? 'desc' : 'asc';
-  const rows = await query
-    .selectAll(table)
-    .select([sql<string>`to_json(${column(key.column)}) #>> '{}'`.as(SORT_TEXT), sql<string>`to_json(${column(plan.primaryKey)}) #>> '{}'`.as(KEY_TEXT)])
-    .orderBy(column(key.column), direction)
-    .orderBy(column(plan.primaryKey), direction)
-    .limit(limit + 1)
-    .execute() as Record<string, unknown>[];
+  if (cursor !== undefined) args.push(cursor.sort, cursor.key);
+  args.push(limit + 1);
+  const shape = { key, desc, filters, after: cursor !== undefined };
+  const rows = await readListRows(db, plan, shape, shapeText(sortText, cursor !== undefined, filterIndexes), args, scope);
 
   const page = rows.length > limit ? rows.slice(0, limit) : rows;
   const last = page[page.length - 1];
   const next = rows.length > limit && last !== undefined ? cursors.seal([route.name, sortText, fingerprint, last[SORT_TEXT], last[KEY_TEXT]]) : null;
+  // The last column added first: V8 then keeps the rows' fast property layout.
   for (const row of page) {
-    delete row[SORT_TEXT];
     delete row[KEY_TEXT];
+    delete row[SORT_TEXT];
   }
   await loadIncludes(db, route.include ?? [], page);
   return { data: page as Row[], next };
+}
+
+/** The fingerprint of no filters, by route name (the same text {@link filterFingerprint} gives for none). */
+const noFilters = new Map<string, string>();
+
+function noFilterFingerprint(routeName: string): string {
+  let text = noFilters.get(routeName);
+  if (text === undefined) noFilters.set(routeName, text = filterFingerprint(routeName, [], {}));
+  return text;
 }
 
 /** The filter values a cursor is bound to: a cursor made under other filters is refused. */
@@ -114,18 +115,4 @@ function openCursor(cursors: CursorSealer, text: string, routeName: string, fing
   if (filters !== fingerprint) throw new ListCursorError('The cursor belongs to other filters; keep the filters while following "next", or start again without the cursor.');
   if (typeof sortValue !== 'string' || typeof key !== 'string') throw new ListCursorError('The cursor is not valid; start again without it.');
   return { sort: sortValue, key };
-}
-
-/** The `where` condition of one filter parameter. */
-function filterCondition(ref: ReturnType<typeof sql.ref>, f: ListFilterPlan, value: unknown) {
-  const type = sql.raw(f.sqlType);
-  switch (f.op) {
-    case 'eq': return sql<boolean>`${ref} = cast(${value} as ${type})`;
-    case 'prefix': return sql<boolean>`${ref} like ${`${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`;
-    case 'contains': return f.array ? sql<boolean>`${ref} @> array[cast(${value} as ${type})]` : sql<boolean>`strpos(${ref}, ${String(value)}) > 0`;
-    case 'gte': return sql<boolean>`${ref} >= cast(${value} as ${type})`;
-    case 'gt': return sql<boolean>`${ref} > cast(${value} as ${type})`;
-    case 'lte': return sql<boolean>`${ref} <= cast(${value} as ${type})`;
-    case 'lt': return sql<boolean>`${ref} < cast(${value} as ${type})`;
-  }
 }
