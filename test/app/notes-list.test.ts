@@ -136,6 +136,43 @@ describe('notes.list | filters', () => {
   });
 });
 
+describe('notes.list | one compiled query per shape', () => {
+  const titles = (p: Page) => p.data.map((r) => r.title);
+  const seeded = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `n${String(from + i).padStart(5, '0')}`);
+
+  it('runs the same shape with each request\'s own values (no stale parameters)', async () => {
+    // Same shape (sort=title, one prefix filter, no cursor), values alternating.
+    for (const prefix of ['n0001', 'n0023', 'n0001', 'n0299']) {
+      const n = Number(prefix.slice(1)) * 10;
+      expect(titles(await page(`?sort=title&limit=4&filter[title]=${prefix}`))).toEqual(seeded(n, n + 3));
+    }
+    // Same shape with a cursor: each cursor's own keys, and each request's own limit.
+    const a = await page('?sort=title&limit=3&filter[title]=n0001');
+    const b = await page('?sort=title&limit=3&filter[title]=n0002');
+    expect(titles(await page(`?sort=title&limit=2&filter[title]=n0002&cursor=${encodeURIComponent(b.next!)}`))).toEqual(seeded(23, 24));
+    expect(titles(await page(`?sort=title&limit=5&filter[title]=n0001&cursor=${encodeURIComponent(a.next!)}`))).toEqual(seeded(13, 17));
+  });
+
+  it('gives each shape its own query: order, direction, cursor and each set of filters', async () => {
+    const asc = await page('?sort=title&limit=3&filter[title]=n0001');
+    const desc = await page('?sort=-title&limit=3&filter[title]=n0001');
+    expect(titles(asc)).toEqual(seeded(10, 12));
+    expect(titles(desc)).toEqual(seeded(17, 19).reverse());
+    // One filter, another filter, both, none: the same value space, different SQL.
+    expect(titles(await page('?sort=title&limit=3&filter[tags]=ten'))).toEqual(['n00010', 'n00020', 'n00030']);
+    expect(titles(await page('?sort=title&limit=3&filter[tags]=ten&filter[title]=n002'))).toEqual(['n00200', 'n00210', 'n00220']);
+    expect(titles(await page('?sort=title&limit=3&filter[title]=n002'))).toEqual(seeded(200, 202));
+    const bound = (i: number) => encodeURIComponent(new Date(Date.parse('2026-01-01T00:00:00.123Z') + i * 1000).toISOString());
+    const gte = await page(`?sort=created_at&limit=100&filter[created_at][gte]=${bound(3)}&filter[title]=n0001`);
+    const lt = await page(`?sort=created_at&limit=100&filter[created_at][lt]=${bound(3)}&filter[title]=n0001`);
+    expect(titles(gte)).toEqual(seeded(10, 19));
+    expect(titles(lt)).toEqual([]);
+    // The same query text without and with a cursor.
+    expect(titles(await page(`?sort=-title&limit=3&filter[title]=n0001&cursor=${encodeURIComponent(desc.next!)}`))).toEqual(seeded(14, 16).reverse());
+    expect(titles(await page('?sort=-title&limit=3&filter[title]=n0001'))).toEqual(seeded(17, 19).reverse());
+  });
+});
+
 describe('notes.list | bad input', () => {
   it('answers 400 errors.cursor for a forged, edited or truncated cursor', async () => {
     const { next } = await page('?limit=5');
