@@ -87,7 +87,7 @@ export async function runList<Row>(ctx: ListContext, route: RouteDefinition, inp
     delete row[KEY_TEXT];
     delete row[SORT_TEXT];
   }
-  await loadIncludes(db, route.include ?? [], page);
+  if (route.include !== undefined && route.include.length > 0) await loadIncludes(db, route.include, page);
   return { data: page as Row[], next };
 }
 
