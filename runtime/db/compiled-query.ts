@@ -79,3 +79,21 @@ function compile<A extends unknown[]>(db: Kysely<any>, build: (db: Kysely<any>, 
   return { compiled, slots, pool: pools.get(db) };
 }
 
+
+/**
+ * Run a query built for this call only the way compiled queries run: on the
+ * Kysely instance `connectDatabase` made, compiled and sent straight to its
+ * pg pool (skipping Kysely's per-query connection bookkeeping); in a
+ * transaction, on an instance with plugins or on one without a registered
+ * pool, through Kysely as `execute()` would.
+ *
+ * @param query a built query (e.g. a `selectFrom(…)` builder), compiled here.
+ * @returns the result rows (an array; `[]` when none).
+ * @throws what the query throws; a lost database as `compiledQuery` reports it.
+ */
+export async function executeBuilt<O>(db: Kysely<any>, query: Compilable<O>): Promise<O[]> {
+  const pool = pools.get(db);
+  if (pool === undefined || db.getExecutor().plugins.length > 0) return (await db.executeQuery(query)).rows;
+  const compiled = query.compile();
+  return (await pool.query({ text: compiled.sql, values: compiled.parameters as unknown[] }).catch(rethrowUnavailable)).rows as O[];
+}

@@ -7,11 +7,12 @@
  * A list has a finite set of shapes (each order × cursor or not × each
  * subset of its filters), so the cache per list is bounded by its plan; it is
  * capped all the same ({@link MAX_SHAPES}). A list narrowed by a handler's
- * `scope` is built per request: the scope is the handler's own code and may
- * put values or branches anywhere in the query.
+ * `scope` is built and compiled per request — the scope is the handler's own
+ * code and may put values or branches anywhere in the query — and then sent
+ * to the pool as compiled queries are.
  */
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import { compiledQuery } from '../../db/compiled-query.js';
+import { compiledQuery, executeBuilt } from '../../db/compiled-query.js';
 import type { ListFilterPlan, ListPlan, ListSortPlan } from '../route-table.js';
 
 /** Internal columns selected for the cursor, removed from the rows returned. */
@@ -59,7 +60,7 @@ export function readListRows(
   scope?: (query: SelectQueryBuilder<any, any, {}>) => SelectQueryBuilder<any, any, {}>,
 ): Promise<Record<string, unknown>[]> {
   // Not async: one promise less per page (each costs under the execution context's async hooks).
-  if (scope !== undefined) return buildListQuery(db, plan, shape, args, scope).execute() as Promise<Record<string, unknown>[]>;
+  if (scope !== undefined) return executeBuilt(db, buildListQuery(db, plan, shape, args, scope)) as Promise<Record<string, unknown>[]>;
   let byShape = shapes.get(plan);
   if (byShape === undefined) shapes.set(plan, byShape = new Map());
   let run = byShape.get(shapeText);

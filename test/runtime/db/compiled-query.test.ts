@@ -1,6 +1,7 @@
 import { CamelCasePlugin, sql, type Generated, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compiledQuery, connectDatabase, type Database } from '../../../runtime/db/index.js';
+import { executeBuilt } from '../../../runtime/db/compiled-query.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 
 interface DB { items: { id: Generated<number>; title: string; tags: Generated<string[]>; created_at: Generated<Date> } }
@@ -60,5 +61,20 @@ describe('compiledQuery | compiled once, run with new values', () => {
   it('refuses a build that does not use an argument as a value', async () => {
     const unused = compiledQuery((k, _limit: number) => (k as Kysely<DB>).selectFrom('items').selectAll().limit(1));
     await expect(unused(db, 3)).rejects.toThrow(/argument 1 is not used as a value/);
+  });
+  it('executeBuilt runs a query built per call: on the pool, in a transaction, and through plugins', async () => {
+    const titled = (k: Kysely<DB>, title: string) => k.selectFrom('items').select(['title']).where('title', '=', title);
+    expect(await executeBuilt(db, titled(db, 'first'))).toEqual([{ title: 'first' }]);
+    expect(await executeBuilt(db, titled(db, 'nothing'))).toEqual([]);
+    await expect(executeBuilt(db, db.selectFrom('items').selectAll().where('id', '=', 'x' as unknown as number))).rejects.toMatchObject({ code: '22P02' });
+    await db.transaction().execute(async (trx) => {
+      await insertItem(trx, 'in trx', []);
+      expect(await executeBuilt(trx, titled(trx, 'in trx'))).toEqual([{ title: 'in trx' }]);
+      throw new Error('undo');
+    }).catch(() => {});
+    expect(await executeBuilt(db, titled(db, 'in trx'))).toEqual([]);
+    const camel = db.withPlugin(new CamelCasePlugin()) as unknown as Kysely<{ items: { id: number; title: string; createdAt: Date } }>;
+    const [row] = await executeBuilt(camel, camel.selectFrom('items').select(['title', 'createdAt']).where('title', '=', 'first'));
+    expect(Object.keys(row!)).toEqual(['title', 'createdAt']);
   });
 });
