@@ -100,6 +100,25 @@ describe('documents.list | GET /api/documents', () => {
     expect(res.body.errors.cursor).toBe('The cursor belongs to another list (notes.list); start again without it.');
   });
 
+  it('a scope of the same shape takes each call\'s values; other scopes, and scopes with their own limit, get their own query', async () => {
+    for (const owner of [1, 2, 3]) await seed(owner, 3);
+    const ctx = { services: t.running.services };
+    const owners = async (scope: Parameters<typeof lists['documents.list']>[2], input = { limit: 20, sort: '-id' as const }) =>
+      (await lists['documents.list'](ctx, input, scope)).data.map((d) => d.owner_id);
+    for (const owner of [1, 2, 1, 3]) expect(await owners((q) => q.where('owner_id', '=', owner))).toEqual([owner, owner, owner]);
+    expect(await owners((q) => q.where('owner_id', 'in', [2, 3]))).toEqual([3, 3, 3, 2, 2, 2]);
+    expect(await owners((q) => q.where('owner_id', 'in', [1]))).toEqual([1, 1, 1]);
+    expect(await owners((q) => q.where('owner_id', 'in', (s) => s.selectFrom('users').select('id').where('email', '=', 'user2@example.test')))).toEqual([2, 2, 2]);
+    expect(await owners((q) => q.where('owner_id', '=', 3).where('created_at', '<=', new Date(Date.now() + 60_000)))).toEqual([3, 3, 3]);
+    // Its own limit (a value after the list's): built whole, the list's limit still wins.
+    expect(await owners((q) => q.where('owner_id', '=', 2).limit(1), { limit: 2, sort: '-id' })).toEqual([2, 2]);
+    expect(await owners((q) => q.where('owner_id', '=', 1).limit(1), { limit: 20, sort: '-id' })).toEqual([1, 1, 1]);
+    // A cursor and the scope's value side by side.
+    const first = await lists['documents.list'](ctx, { limit: 2, sort: 'id' }, (q) => q.where('owner_id', '=', 3));
+    const rest = await lists['documents.list'](ctx, { limit: 2, sort: 'id', cursor: first.next! }, (q) => q.where('owner_id', '=', 3));
+    expect([...first.data, ...rest.data].map((d) => d.slug)).toEqual(['u3-doc-0', 'u3-doc-1', 'u3-doc-2']);
+  });
+
   it('reads the owners of a page in one query: 2 statements for 100 rows of 5 owners, as for 1 row', async () => {
     for (const owner of [1, 2, 3, 4, 5]) await seed(owner, 20);
     const counter = new CountQueries();

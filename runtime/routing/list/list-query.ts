@@ -7,11 +7,10 @@
  * A list has a finite set of shapes (each order × cursor or not × each
  * subset of its filters), so the cache per list is bounded by its plan; it is
  * capped all the same ({@link MAX_SHAPES}). A list narrowed by a handler's
- * `scope` is built and compiled per request — the scope is the handler's own
- * code and may put values or branches anywhere in the query — and then sent
- * to the pool as compiled queries are.
+ * `scope` runs the scope per request and compiles only its small query: the
+ * scope is the handler's code, its values and branches are its own.
  */
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { createQueryId, sql, type CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { compiledQuery, executeBuilt } from '../../db/compiled-query.js';
 import type { ListFilterPlan, ListPlan, ListSortPlan } from '../route-table.js';
 
@@ -46,6 +45,9 @@ type Runner = (db: Kysely<any>, ...args: ListArgs) => Promise<Record<string, unk
 /** Compiled queries per list plan, by shape text. */
 const shapes = new WeakMap<ListPlan, Map<string, Runner>>();
 
+/** A handler's narrowing of a list: the table's query, with its own `where`s. */
+export type Scope = (query: SelectQueryBuilder<any, any, {}>) => SelectQueryBuilder<any, any, {}>;
+
 /**
  * Read the rows of one page: `limit + 1` rows (the extra one tells a next
  * page exists), each with the internal {@link SORT_TEXT} and {@link KEY_TEXT}
@@ -53,23 +55,70 @@ const shapes = new WeakMap<ListPlan, Map<string, Runner>>();
  *
  * @param shapeText a text naming `shape` uniquely within the plan (see {@link shapeText}).
  * @param args the values, as {@link ListArgs} lays them out.
- * @param scope the handler's narrowing; with it, the query is built for this call only.
+ * @param scope the handler's narrowing (see {@link readScopedRows}).
  */
-export function readListRows(
-  db: Kysely<any>, plan: ListPlan, shape: ListShape, shapeText: string, args: ListArgs,
-  scope?: (query: SelectQueryBuilder<any, any, {}>) => SelectQueryBuilder<any, any, {}>,
-): Promise<Record<string, unknown>[]> {
+export function readListRows(db: Kysely<any>, plan: ListPlan, shape: ListShape, shapeText: string, args: ListArgs, scope?: Scope): Promise<Record<string, unknown>[]> {
   // Not async: one promise less per page (each costs under the execution context's async hooks).
-  if (scope !== undefined) return executeBuilt(db, buildListQuery(db, plan, shape, args, scope)) as Promise<Record<string, unknown>[]>;
-  let byShape = shapes.get(plan);
-  if (byShape === undefined) shapes.set(plan, byShape = new Map());
+  if (scope !== undefined) return readScopedRows(db, plan, shape, shapeText, args, scope);
+  const byShape = cacheOf(shapes, plan);
   let run = byShape.get(shapeText);
   if (run === undefined) {
-    if (byShape.size >= MAX_SHAPES) byShape.delete(byShape.keys().next().value!);
-    run = compiledQuery((d, ...a: ListArgs) => buildListQuery(d, plan, shape, a));
-    byShape.set(shapeText, run);
+    run = compiledQuery((d, ...a: ListArgs) => buildListQuery(d.selectFrom(plan.table), plan, shape, a));
+    remember(byShape, shapeText, run);
   }
   return run(db, ...args);
+}
+
+/** A stand-in for the `index`-th list argument while a scoped query is compiled. */
+class Slot {
+  constructor(readonly index: number) {}
+}
+
+/** The SQL of a scoped shape: the scope's parameters come first, then the list's arguments; null when they do not. */
+type ScopedPlan = { readonly sql: string; readonly query: CompiledQuery['query'] } | null;
+
+/** Scoped plans per list plan, by shape text and the scope's own SQL. */
+const scopedShapes = new WeakMap<ListPlan, Map<string, ScopedPlan>>();
+
+/**
+ * A scoped page: the scope is the handler's code, run per request on the
+ * bare table query, and only that small query is compiled per request. Its
+ * SQL text (values are parameters) joined to the shape names the full
+ * query, compiled once with the scope's parameters first and the list's
+ * arguments after them. A scope whose parameters do not all come first (an
+ * `orderBy` or `limit` of its own with a value) is built whole per request;
+ * so is every scoped page on a Kysely instance with plugins.
+ */
+function readScopedRows(db: Kysely<any>, plan: ListPlan, shape: ListShape, shapeText: string, args: ListArgs, scope: Scope): Promise<Record<string, unknown>[]> {
+  const base = scope(db.selectFrom(plan.table));
+  if (db.getExecutor().plugins.length > 0) return executeBuilt(db, buildListQuery(base, plan, shape, args)) as Promise<Record<string, unknown>[]>;
+  const head = base.compile();
+  const byShape = cacheOf(scopedShapes, plan);
+  const key = `${shapeText}\n${head.sql}`;
+  let scoped = byShape.get(key);
+  if (scoped === undefined) {
+    const full = buildListQuery(base, plan, shape, args.map((_, i) => new Slot(i))).compile();
+    const n = head.parameters.length;
+    const inOrder = full.parameters.length === n + args.length
+      && full.parameters.every((p, i) => (i < n ? p === head.parameters[i] : p instanceof Slot && p.index === i - n));
+    scoped = inOrder ? { sql: full.sql, query: full.query } : null;
+    remember(byShape, key, scoped);
+  }
+  if (scoped === null) return executeBuilt(db, buildListQuery(base, plan, shape, args)) as Promise<Record<string, unknown>[]>;
+  const compiled: CompiledQuery<Record<string, unknown>> = { sql: scoped.sql, query: scoped.query, queryId: createQueryId(), parameters: [...head.parameters, ...args] };
+  return executeBuilt(db, { compile: () => compiled });
+}
+
+function cacheOf<V>(caches: WeakMap<ListPlan, Map<string, V>>, plan: ListPlan): Map<string, V> {
+  let cache = caches.get(plan);
+  if (cache === undefined) caches.set(plan, cache = new Map());
+  return cache;
+}
+
+/** Keep `value` under `key`, dropping the oldest entry past {@link MAX_SHAPES}. */
+function remember<V>(cache: Map<string, V>, key: string, value: V): void {
+  if (cache.size >= MAX_SHAPES) cache.delete(cache.keys().next().value!);
+  cache.set(key, value);
 }
 
 /**
@@ -87,15 +136,11 @@ export function filterArg(f: ListFilterPlan, value: unknown): unknown {
   return value;
 }
 
-/** The page's query for `shape`, taking `args` as values (real ones, or compiledQuery's stand-ins). */
-function buildListQuery(
-  db: Kysely<any>, plan: ListPlan, shape: ListShape, args: ListArgs,
-  scope?: (query: SelectQueryBuilder<any, any, {}>) => SelectQueryBuilder<any, any, {}>,
-) {
+/** The page's query for `shape` on `base` (the table's query, scoped or not), taking `args` as values (real ones, or stand-ins). */
+function buildListQuery(base: SelectQueryBuilder<any, any, {}>, plan: ListPlan, shape: ListShape, args: ListArgs) {
   const table = plan.table;
   const column = (name: string) => sql.ref(`${table}.${name}`);
-  let query: SelectQueryBuilder<any, any, {}> = db.selectFrom(table);
-  if (scope !== undefined) query = scope(query);
+  let query = base;
   if (plan.softDelete) query = query.where(column('deleted_at'), 'is', null);
   let i = 0;
   for (const f of shape.filters) query = query.where(filterCondition(column(f.column), f, args[i++]));
