@@ -62,8 +62,8 @@ export function compiledQuery<A extends unknown[], O>(build: (db: Kysely<any>, .
     if (plan === null) return (await db.executeQuery(build(db, ...args))).rows;
     const { compiled, slots, pool } = plan;
     const parameters = compiled.parameters.map((constant, i) => (slots[i]! === -1 ? constant : args[slots[i]!]));
-    // On a root instance, straight to its pool; in a transaction, through Kysely (its connection).
-    if (pool !== undefined) return (await pool.query({ text: compiled.sql, values: parameters }).catch(rethrowUnavailable)).rows as O[];
+    // On a root instance, straight to its pool (text and values apart: pg copies a config object per query); in a transaction, through Kysely (its connection).
+    if (pool !== undefined) return (await pool.query(compiled.sql, parameters).catch(rethrowUnavailable)).rows as O[];
     const result = await db.executeQuery<O>({ query: compiled.query, queryId: createQueryId(), sql: compiled.sql, parameters });
     return result.rows;
   };
@@ -95,5 +95,5 @@ export async function executeBuilt<O>(db: Kysely<any>, query: Compilable<O>): Pr
   const pool = pools.get(db);
   if (pool === undefined || db.getExecutor().plugins.length > 0) return (await db.executeQuery(query)).rows;
   const compiled = query.compile();
-  return (await pool.query({ text: compiled.sql, values: compiled.parameters as unknown[] }).catch(rethrowUnavailable)).rows as O[];
+  return (await pool.query(compiled.sql, compiled.parameters as unknown[]).catch(rethrowUnavailable)).rows as O[];
 }
