@@ -5,7 +5,7 @@
 export { connectDatabase, type ConnectDatabaseOptions, type Database } from './connect.js';
 export { createDatabaseIfMissing, withDatabaseName } from './create-database.js';
 export { binderyTypes, parseInt8 } from './type-parsers.js';
-export { compiledQuery } from './compiled-query.js';
+export { compiledQuery, executeBuilt } from './compiled-query.js';
 export { redactUrl } from './redact-url.js';
 export { asUnavailable, DatabaseUnavailableError, isConnectionFailure } from './unavailable.js';
 export { DatabaseUnreachableError, EmbeddedPostgresError, UnsafeIntegerError } from './errors.js';
