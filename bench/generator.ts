@@ -10,8 +10,8 @@
  *   does on a fresh clone: the whole pipeline, nothing written);
  *
  * wall time, CPU time (user + system) and peak RSS, medians of `rounds`
- * processes; then `tsc --noEmit` over the largest generated tree (a row of
- * its own: wall and CPU time, the median of `rounds` runs).
+ * processes, and the highest peak RSS of them; then `tsc --noEmit` over the
+ * largest generated tree (a row of its own: wall and CPU time, the median of `rounds` runs).
  *
  * The CLI runs bindery from its TypeScript sources through tsx, as in the
  * repository; with `dist: true` (BENCH_GENERATOR_DIST=1, after `npm run
@@ -44,6 +44,8 @@ export interface GeneratorRow {
   readonly wallMs: number;
   readonly cpuMs: number;
   readonly maxRssMb: number;
+  /** The highest peak RSS of the case's processes, MB (NaN when not measured). */
+  readonly highestRssMb: number;
 }
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -99,11 +101,11 @@ export async function runGeneratorBench(options: { sizes: readonly number[]; rou
       await take('check, no record (CI)', ['generate', '--check'], () => rm(record, { recursive: true, force: true }));
     }
     for (const [run, list] of samples) {
-      rows.push({ routes, resources, run, wallMs: median(list.map((s) => s.wallMs)), cpuMs: median(list.map((s) => s.cpuMs)), maxRssMb: median(list.map((s) => s.maxRssKb)) / 1024 });
+      rows.push({ routes, resources, run, wallMs: median(list.map((s) => s.wallMs)), cpuMs: median(list.map((s) => s.cpuMs)), maxRssMb: median(list.map((s) => s.maxRssKb)) / 1024, highestRssMb: Math.max(...list.map((s) => s.maxRssKb)) / 1024 });
     }
     if (routes === largest) {
       const tsc = await timeTsc(root, options.rounds);
-      rows.push({ routes, resources, run: 'tsc --noEmit of generated/', wallMs: median(tsc.map((s) => s.wallMs)), cpuMs: median(tsc.map((s) => s.cpuMs)), maxRssMb: NaN });
+      rows.push({ routes, resources, run: 'tsc --noEmit of generated/', wallMs: median(tsc.map((s) => s.wallMs)), cpuMs: median(tsc.map((s) => s.cpuMs)), maxRssMb: NaN, highestRssMb: NaN });
     }
     await rm(root, { recursive: true, force: true });
   }

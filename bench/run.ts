@@ -59,9 +59,10 @@ if (runs('generator')) {
   const dist = process.env.BENCH_GENERATOR_DIST === '1';
   log(dist ? 'The CLI runs the compiled dist/ (BINDERY_DIST=1).' : 'The CLI runs the TypeScript sources through tsx.');
   const { rows } = await runGeneratorBench({ sizes, rounds: generatorRounds, dist }, log);
-  log('\n| routes | resources | run | wall s | CPU s | peak RSS MB |');
-  log('|---:|---:|---|---:|---:|---:|');
-  for (const r of rows) log(`| ${r.routes} | ${r.resources} | ${r.run} | ${(r.wallMs / 1000).toFixed(2)} | ${(r.cpuMs / 1000).toFixed(2)} | ${Number.isNaN(r.maxRssMb) ? '—' : Math.round(r.maxRssMb)} |`);
+  log('\n| routes | resources | run | wall s | CPU s | peak RSS MB | highest peak RSS MB |');
+  log('|---:|---:|---|---:|---:|---:|---:|');
+  const mb = (value: number): string => (Number.isNaN(value) ? '—' : String(Math.round(value)));
+  for (const r of rows) log(`| ${r.routes} | ${r.resources} | ${r.run} | ${(r.wallMs / 1000).toFixed(2)} | ${(r.cpuMs / 1000).toFixed(2)} | ${mb(r.maxRssMb)} | ${mb(r.highestRssMb)} |`);
   log('');
 }
 

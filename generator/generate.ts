@@ -98,8 +98,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const [{ loadSchema }, { buildModel }, emit] = await Promise.all([
     import('./load/load-schema.js'), import('./model/build-model.js'), import('./emit/emit-all.js'),
   ]);
-  const files = await loadSchema(root, schemaDir, diagnostics);
-  const model = diagnostics.any ? undefined : buildModel(files, diagnostics, project.pluginTables);
+  // The loaded files (YAML documents) live only until the model is built.
+  const model = await loadSchema(root, schemaDir, diagnostics).then((files) => (diagnostics.any ? undefined : buildModel(files, diagnostics, project.pluginTables)));
   if (!model) return failed(diagnostics);
 
   const ctx: EmitContext = { model, header: headerText(posix(relative(root, schemaDir))), runtime, augmentServices };

@@ -4,7 +4,8 @@
  * with at least one rule, named by the camelCase route name
  * (`notesCreate`) and typed `CompiledValidator`.
  *
- * One ajv instance compiles every route's schema; the standalone code is
+ * ajv compiles every route's schema (one instance per batch of schemas,
+ * see `SCHEMAS_PER_AJV`); the standalone code is
  * taken route by route, and every top-level name in it is given the route's
  * prefix (`notesCreate_validate`, `notesCreate_pattern2`, numbered within
  * the route): a route's code depends only on that route's rules, so a rule
@@ -24,13 +25,22 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 import { validatorName } from '../../model/names.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { fingerprintLine, validatorInputs, writtenValidators } from './fingerprint.js';
-import { fillTemplate, formatAjvCode, identifierTemplate } from './format-ajv.js';
+import { ajvFormatMemory, fillTemplate, formatAjvCode, identifierTemplate, type AjvFormatMemory } from './format-ajv.js';
 import { validatorSchema } from './validator-schema.js';
 
 type AddFormats = (ajv: Ajv) => Ajv;
 type StandaloneCode = (ajv: Ajv, refs: Record<string, string>) => string;
 const addFormats = ((formatsModule as unknown as { default?: AddFormats }).default ?? formatsModule) as unknown as AddFormats;
 const standaloneCode = ((standaloneModule as unknown as { default?: StandaloneCode }).default ?? standaloneModule) as unknown as StandaloneCode;
+
+/** One route's validator: its export name, doc line, schema (and as JSON), and once compiled or reused its code. */
+interface Use {
+  readonly name: string;
+  readonly doc: string;
+  readonly json: string;
+  readonly schema: Record<string, unknown>;
+  body?: string;
+}
 
 /** Names ajv gives the top-level declarations of standalone code. */
 const AJV_NAME = /^(validate|schema|pattern|func|formats)\d+$/;
@@ -44,7 +54,7 @@ const AJV_NAME = /^(validate|schema|pattern|func|formats)\d+$/;
  */
 export function emitValidators(ctx: EmitContext, written?: string): GeneratedFile {
   const head = `// ${ctx.header}\n// @ts-nocheck\n`;
-  const uses: { name: string; doc: string; json: string; schema: Record<string, unknown>; inputs: string; body?: string }[] = [];
+  const uses: (Use & { inputs: string })[] = [];
   for (const route of ctx.model.routes) {
     const schema = validatorSchema(route);
     if (!schema) continue;
@@ -85,48 +95,71 @@ export function emitValidators(ctx: EmitContext, written?: string): GeneratedFil
  * Compile the routes' validators into `use.body` (their code, doc line and
  * export line). Routes with the same rules share one compilation (ajv's code
  * depends only on the schema): it is compiled, formatted and scanned for
- * ajv's names once; each route only fills in its own names.
+ * ajv's names once; each route only fills in its own names. The distinct
+ * schemas go through in batches of `SCHEMAS_PER_AJV`, each with its own ajv
+ * instance, so that only one batch's compilations are held at a time.
  */
-function compile(uses: readonly { name: string; doc: string; json: string; schema: Record<string, unknown>; body?: string }[]): void {
-  const ajv = new Ajv({ allErrors: true, strictTypes: false, code: { source: true, esm: true, lines: true } });
-  addFormats(ajv);
-  const compiled = new Map<string, number>();
+function compile(uses: readonly Use[]): void {
+  const groups = new Map<string, Use[]>();
+  for (const use of uses) {
+    const group = groups.get(use.json);
+    if (group) group.push(use);
+    else groups.set(use.json, [use]);
+  }
+  const distinct = [...groups.values()];
+  const memory = ajvFormatMemory();
+  for (let start = 0; start < distinct.length; start += SCHEMAS_PER_AJV) compileBatch(distinct.slice(start, start + SCHEMAS_PER_AJV), memory);
+}
+
+/** One batch of {@link compile}: each group shares one schema, compiled under its first route's name. */
+function compileBatch(groups: readonly (readonly Use[])[], memory: AjvFormatMemory): void {
+  const ajv = newAjv();
   const codes: string[] = [];
   const validates: string[] = [];
-  const compilations: number[] = [];
-  for (const { name, json, schema } of uses) {
-    let compilation = compiled.get(json);
-    if (compilation === undefined) {
-      ajv.addSchema(schema, name);
-      const raw = standaloneCode(ajv, { [name]: name }).replace(/^"use strict";\n?/, '');
-      const exportLine = new RegExp(`^export const ${name} = (validate\\d+);\\n`, 'm');
-      const match = exportLine.exec(raw);
-      if (!match) throw new Error(`bindery: ajv standalone output has no export line for ${name}; the ajv version may have changed its output format`);
-      compilation = codes.length;
-      codes.push(raw.replace(exportLine, '').trim());
-      validates.push(match[1]!);
-      compiled.set(json, compilation);
-    }
-    compilations.push(compilation);
+  for (const group of groups) {
+    const { name, schema } = group[0]!;
+    ajv.addSchema(schema, name);
+    const raw = standaloneCode(ajv, { [name]: name }).replace(/^"use strict";\n?/, '');
+    const exportLine = new RegExp(`^export const ${name} = (validate\\d+);\\n`, 'm');
+    const match = exportLine.exec(raw);
+    if (!match) throw new Error(`bindery: ajv standalone output has no export line for ${name}; the ajv version may have changed its output format`);
+    codes.push(raw.replace(exportLine, '').trim());
+    validates.push(match[1]!);
   }
 
-  // Format every compilation's code at once (formatting changes only the
-  // spaces between tokens and keeps the line count; a name is a name, so
+  // Format the batch's code at once (formatting changes only the spaces
+  // between tokens and keeps the line count; a name is a name, so
   // formatting before renaming gives the same text as after), then cut it
   // back into one template per compilation.
-  const formatted = formatAjvCode(codes.join('\n\n')).split('\n');
-  const templates: string[][] = [];
+  const formatted = formatAjvCode(codes.join('\n\n'), memory).split('\n');
   let line = 0;
-  for (const code of codes) {
+  codes.forEach((code, k) => {
     const count = code.split('\n').length;
-    templates.push(identifierTemplate(formatted.slice(line, line + count).join('\n'), (id) => AJV_NAME.test(id)));
+    const template = identifierTemplate(formatted.slice(line, line + count).join('\n'), (id) => AJV_NAME.test(id));
     line += count + 1;
-  }
-  uses.forEach((use, i) => {
-    const renamed = localNames(use.name);
-    const code = fillTemplate(templates[compilations[i]!]!, renamed);
-    use.body = `${code}\n/** ${use.doc} */\nexport const ${use.name}: CompiledValidator = ${renamed(validates[compilations[i]!]!)!};`;
+    for (const use of groups[k]!) {
+      const renamed = localNames(use.name);
+      use.body = `${fillTemplate(template, renamed)}\n/** ${use.doc} */\nexport const ${use.name}: CompiledValidator = ${renamed(validates[k]!)!};`;
+    }
   });
+}
+
+/**
+ * How many distinct schemas one batch (one ajv instance) compiles. An
+ * instance keeps everything it compiled (schema environments, the code, the
+ * constants of its shared scope: about 0.1 MB per schema), so one instance
+ * for a 1,000-route schema would hold some 30 MB until the end; a fresh
+ * instance costs about 1 ms. The output does not depend on it: each
+ * compilation's names are renamed per route, and the formatter's spacing
+ * carries over from batch to batch.
+ */
+const SCHEMAS_PER_AJV = 25;
+
+/** An ajv instance with the generator's options and the formats of ajv-formats. */
+function newAjv(): Ajv {
+  const ajv = new Ajv({ allErrors: true, strictTypes: false, code: { source: true, esm: true, lines: true } });
+  addFormats(ajv);
+  return ajv;
 }
 
 /** Renames ajv's numbered names to `<route>_<kind>`, `<route>_<kind>2`, … in order of first appearance. */

@@ -36,10 +36,27 @@ const CLOSE = new Set(['}', ')', ']']);
 const SCHEMA_LINE = /^const (?:[\w$]+_)?schema\d* = (\{.*\});$/;
 
 /**
- * The formatted code (two-space indentation, the TypeScript formatter's
- * spacing), without a final newline.
+ * What {@link formatAjvCode} learnt from earlier calls: each line shape's
+ * spacing. Passing the same one to the calls on successive pieces of code
+ * sends each shape through the formatter once, as one call on the whole
+ * code would, while only one piece's lines are held at a time.
  */
-export function formatAjvCode(code: string): string {
+export interface AjvFormatMemory {
+  /** The whitespace before each token of a shape, from the formatter. */
+  readonly spacing: Map<string, readonly string[]>;
+}
+
+/** An empty {@link AjvFormatMemory}. */
+export function ajvFormatMemory(): AjvFormatMemory {
+  return { spacing: new Map() };
+}
+
+/**
+ * The formatted code (two-space indentation, the TypeScript formatter's
+ * spacing), without a final newline. `memory` carries what earlier calls
+ * learnt (see {@link AjvFormatMemory}); a fresh one by default.
+ */
+export function formatAjvCode(code: string, memory: AjvFormatMemory = ajvFormatMemory()): string {
   const raw = code.split('\n');
   const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard);
   const lines: (Line | string | null)[] = [];
@@ -58,9 +75,10 @@ export function formatAjvCode(code: string): string {
   }
 
   // The sample: top-level statements (line ranges starting at depth 0) with a new shape.
+  // Shapes learnt here join `memory` only once the whole sample checked out.
   const spacing = new Map<string, readonly string[]>();
   const sample: number[] = [];
-  const seen = new Set<string>();
+  const seen = new Set<string>(memory.spacing.keys());
   let depth = 0;
   let start = 0;
   let fresh = false;
@@ -77,7 +95,7 @@ export function formatAjvCode(code: string): string {
   if (depth !== 0) return formatTs(code).replace(/\n+$/, '');
 
   const sampleText = sample.map((i) => { const l = lines[i]!; return l === null ? '' : typeof l === 'string' ? l : l.text; }).join('\n');
-  const formatted = formatTs(sampleText).replace(/\n+$/, '').split('\n');
+  const formatted = sample.length === 0 ? [] : formatTs(sampleText).replace(/\n+$/, '').split('\n');
   if (formatted.length !== sample.length) return formatTs(code).replace(/\n+$/, '');
   depth = 0;
   for (let k = 0; k < sample.length; k++) {
@@ -91,6 +109,7 @@ export function formatAjvCode(code: string): string {
     if (!gaps) return formatTs(code).replace(/\n+$/, '');
     spacing.set(line.shape, gaps);
   }
+  for (const [shape, gaps] of spacing) memory.spacing.set(shape, gaps);
 
   const out: string[] = [];
   const built = new Map<Line, string>();
@@ -102,7 +121,7 @@ export function formatAjvCode(code: string): string {
     if (typeof line === 'string') { out.push(indent(depth) + spaceSchemaLine(line)); continue; }
     let text = built.get(line);
     if (text === undefined) {
-      const gaps = spacing.get(line.shape)!;
+      const gaps = memory.spacing.get(line.shape)!;
       const parts: string[] = [];
       for (let t = 0; t < line.tokens.length; t++) parts.push(gaps[t]!, line.tokens[t]!);
       text = parts.join('');
