@@ -1,0 +1,93 @@
+/**
+ * Import-boundary rules: the layering described in ARCHITECTURE.md#layers.
+ * Run with `npm run check:layers` (part of `npm run check`).
+ *
+ * Runtime folders are ordered bottom to top in LAYERS; a module may import
+ * its own folder, folders of its own layer, and lower layers, never a higher
+ * one. Setup steps (`*-step.ts`) and CLI commands (`commands/`) are wiring:
+ * they sit above `app` whatever folder they live in, since they implement
+ * the app's setup and command contracts.
+ */
+const LAYERS = [
+  ['errors'],
+  ['support'],
+  ['context', 'config'],
+  ['crypto', 'db', 'cache', 'views'],
+  ['routing'],
+  ['binding'],
+  ['validation'],
+  ['results'],
+  ['http'],
+  ['rate-limit', 'csrf', 'session', 'auth'],
+  ['app'],
+  ['jobs', 'events', 'schedule', 'mail', 'audit', 'assets'],
+  ['plugins'],
+  ['testing', 'cli'],
+];
+
+/** Folders of the runtime that the generator may read: the shared contracts. */
+const GENERATOR_MAY_IMPORT = ['errors', 'support', 'routing', 'validation', 'results'];
+
+const WIRING = '(-step\\.ts$|/commands/)';
+const folders = (list) => `^runtime/(${list.join('|')})/`;
+
+const layerRules = LAYERS.slice(0, -1).map((layer, index) => ({
+  name: `layer-${layer.join('+')}`,
+  comment: `${layer.join(', ')} may not import a higher layer: ${LAYERS.slice(index + 1).flat().join(', ')} (ARCHITECTURE.md#layers)`,
+  severity: 'error',
+  from: { path: folders(layer), pathNot: WIRING },
+  to: { path: folders(LAYERS.slice(index + 1).flat()) },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'Modules may not import each other in a cycle, types included (ARCHITECTURE.md#layers).',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'generator-reads-contracts-only',
+      comment: `The generator imports only the runtime's shared contracts (${GENERATOR_MAY_IMPORT.join(', ')}).`,
+      severity: 'error',
+      from: { path: '^generator/' },
+      to: { path: '^runtime/', pathNot: folders(GENERATOR_MAY_IMPORT) },
+    },
+    {
+      name: 'runtime-runs-the-generator-only-from-the-cli',
+      comment: 'Only the CLI and plugin lifecycle commands run the generator.',
+      severity: 'error',
+      from: { path: '^runtime/', pathNot: '^runtime/(cli|plugins/lifecycle)/' },
+      to: { path: '^generator/' },
+    },
+    {
+      name: 'wiring-below-the-cli',
+      comment: 'Setup steps and commands implement contracts of app and cli; they never import the CLI entry or its registry.',
+      severity: 'error',
+      from: { path: `^runtime/(?!cli/).*${WIRING}` },
+      to: { path: '^runtime/(cli|testing)/' },
+    },
+    {
+      name: 'framework-not-from-app',
+      comment: 'runtime/ and generator/ never import the reference app, generated code or plugins.',
+      severity: 'error',
+      from: { path: '^(runtime|generator)/' },
+      to: { path: '^(app|generated|plugins)/' },
+    },
+    ...layerRules,
+  ],
+  options: {
+    // TypeScript 7 has no compiler API, so the sources are parsed with swc.
+    parser: 'swc',
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist|generated)/' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.mjs', '.js'],
+      conditionNames: ['bindery-source', 'import', 'default'],
+    },
+  },
+};
