@@ -1,7 +1,7 @@
 /**
  * "Did you mean" hints for names and values in schema errors.
  */
-import { closest } from '../runtime/validation/rules.js';
+import { closest } from '../runtime/support/closest.js';
 
 /**
  * ` (did you mean "x"?)` when a candidate differs from `name` only in case or

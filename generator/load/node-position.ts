@@ -2,9 +2,8 @@
  * From a data path (`['routes', 'notes.create', 'input', 'tags']`) to the
  * YAML node and its line/column, and back from an offset to a path.
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
 import type { SourcePosition } from '../diagnostics.js';
-import type { SchemaFile } from './schema-file.js';
 
 /** A path into a schema file's data: map keys and list indexes. */
 export type DataPath = readonly (string | number)[];
@@ -21,13 +20,21 @@ export function formatPath(path: DataPath): string {
   return out;
 }
 
+/** What a position lookup needs of a parsed schema file (a `SchemaFile` has it). */
+export interface PositionSource {
+  /** The file path as shown in diagnostics. */
+  readonly file: string;
+  readonly document: Document.Parsed;
+  readonly lines: LineCounter;
+}
+
 /**
  * Position of the node at `path` in `file`.
  * @param at `key`: the key of the map entry holding the node (where a reader
  *   looks for "the field"); `value`: the value node itself. Falls back to the
  *   deepest node found when the path goes further than the document.
  */
-export function positionOf(file: SchemaFile, path: DataPath, at: 'key' | 'value' = 'key'): SourcePosition {
+export function positionOf(file: PositionSource, path: DataPath, at: 'key' | 'value' = 'key'): SourcePosition {
   const offset = offsetOf(file.document, path, at);
   const { line, col } = file.lines.linePos(offset);
   return { file: file.file, line: Math.max(line, 1), column: col };

@@ -10,11 +10,19 @@ import type { MigrationSet } from '../db/migrator/migration-set.js';
 import { validateMigrationSets } from '../db/migrator/migration-set.js';
 import type { Middleware, RouteHandler } from '../http/handler.js';
 import type { RouteTable } from '../routing/route-table.js';
-import { checkPolicy } from '../http/content-security-policy.js';
+import { checkPolicy } from '../config/content-security-policy.js';
 import { AppDefinitionError, SetupError } from './errors.js';
 import { stepCall, type SetupStep } from './setup-step.js';
 import type { CommandClass } from 'clipanion';
-import type { BinderyContext } from '../cli/context.js';
+import type { BaseContext } from 'clipanion';
+
+/** Clipanion's context (streams, environment, colours) plus the project root. */
+export interface BinderyContext extends BaseContext {
+  /** The project root: the working directory the CLI was started in. */
+  readonly cwd: string;
+  /** The app module, when the CLI loaded it to find the app's own commands. */
+  app?: App;
+}
 
 /** What an app declares. Paths may be relative to `root`. */
 export interface AppDefinition {

@@ -7,7 +7,7 @@ import type { Middleware, RouteHandler } from '../http/handler.js';
 import type { RouteDefinition } from '../routing/route-table.js';
 import { SetupError } from './errors.js';
 import { KeyRing } from '../crypto/key-ring.js';
-import { CursorSealer } from '../support/cursor-codec.js';
+import { CursorSealer } from '../crypto/cursor-codec.js';
 import type { OpenedApp } from './open-app.js';
 import { stepCall, type ReadinessCheck, type SetupContext } from './setup-step.js';
 

@@ -16,7 +16,7 @@ import type { MigrationSet } from '../db/migrator/migration-set.js';
 import type { Middleware, RouteHandler } from '../http/handler.js';
 import type { RouteTable } from '../routing/route-table.js';
 import type { CommandClass } from 'clipanion';
-import type { BinderyContext } from '../cli/context.js';
+import type { BinderyContext } from './define-app.js';
 
 /** A step another step needs, and the call that sets it up (for the error message). */
 export interface StepRequirement {

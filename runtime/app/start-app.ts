@@ -17,7 +17,7 @@ import type { Env } from '../config/setting.js';
 import type { Database } from '../db/connect.js';
 import type { Services } from '../http/context.js';
 import { createHttpServer } from '../http/server.js';
-import { resolvePolicy } from '../http/content-security-policy.js';
+import { resolvePolicy } from '../config/content-security-policy.js';
 import type { App } from './define-app.js';
 import { ListenError } from './errors.js';
 import { openApp } from './open-app.js';

@@ -9,7 +9,7 @@ import { bulkForceDelete, bulkUpdate, type Selection } from './bulk-writer.js';
 import { AuditModelError } from './errors.js';
 import { runRead, type WriteTarget } from './sql-runner.js';
 import type { ResolvedModel } from './tracked-config.js';
-import type { KeyOf } from './tracked-model.js';
+import type { Selectable } from 'kysely';
 
 type Scope = 'live' | 'all' | 'deleted';
 type Filter = (query: any) => any;
@@ -19,6 +19,9 @@ interface State {
   readonly scope: Scope;
   readonly limit: number | undefined;
 }
+
+/** The primary key value of table `T` (column `PK`). */
+export type KeyOf<DB, T extends keyof DB, PK extends string> = PK extends keyof Selectable<DB[T]> ? Selectable<DB[T]>[PK] : string | number;
 
 /**
  * A condition on a tracked table and the writes it can make. Immutable:

@@ -6,7 +6,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { actorLabel } from './attribution.js';
 import { AuditCursorError } from './errors.js';
-import { decodeCursor, encodeCursor } from '../support/cursor-codec.js';
+import { decodeCursor, encodeCursor } from '../crypto/cursor-codec.js';
 
 /** One event of a history page. */
 export interface HistoryEvent {

@@ -11,7 +11,9 @@
 import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool, type UpdateObject } from 'kysely';
 import type { AuditCore } from './core.js';
 import { attribute } from './attribution.js';
-import { BulkQuery } from './bulk-query.js';
+import { BulkQuery, type KeyOf } from './bulk-query.js';
+
+export type { KeyOf };
 import { bulkCreate, bulkUpsert, type UpsertOptions } from './bulk-writer.js';
 import { checkKey, keyChange, logInsert, rethrowWriteError } from './entries.js';
 import { AuditModelError } from './errors.js';
@@ -21,8 +23,6 @@ import { diffJsonSql, quoteId, rowJsonSql, type ResolvedModel, type TrackedResou
 
 /** A row of table `T` as selected. */
 export type RowOf<DB, T extends keyof DB> = Selectable<DB[T]>;
-/** The primary key value of table `T` (column `PK`). */
-export type KeyOf<DB, T extends keyof DB, PK extends string> = PK extends keyof Selectable<DB[T]> ? Selectable<DB[T]>[PK] : string | number;
 /** An extra condition a row must meet, e.g. `(eb) => eb('owner_id', '=', callerId)`. */
 export type RowCondition<DB, T extends keyof DB> = (eb: ExpressionBuilder<DB, T>) => Expression<SqlBool>;
 

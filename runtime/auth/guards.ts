@@ -11,7 +11,7 @@ import type { BeforeMiddleware } from '../http/handler.js';
 import type { HttpRequestContext } from '../http/request-context.js';
 import { HttpError } from '../errors/http-error.js';
 import { redirect } from '../results/result.js';
-import { RequestAuth } from './request-auth.js';
+import { RequestAuth } from '../context/request-auth.js';
 import { isLocalPath } from '../results/local-path.js';
 import { INTENDED_URL_KEY, type SessionAuth } from './session-auth.js';
 

@@ -4,9 +4,9 @@
  * step with its middleware (`auth`, `require`, `guest`), the auth service
  * (`ctx.services.auth`), passwords and the remember-me cookie.
  */
-import './context.js';
+import '../http/auth-context.js';
 
-export { RequestAuth, GUEST, type AuthVia, type RequestAuthOptions, type RequestToken } from './request-auth.js';
+export { RequestAuth, GUEST, type AuthVia, type RequestAuthOptions, type RequestToken } from '../context/request-auth.js';
 export { normalizeLogin, type UserProvider } from './user-provider.js';
 export type { AuthService, LoginOptions } from './auth-service.js';
 export { authService } from './auth-service-of.js';

@@ -18,10 +18,10 @@ import { LANE_FULL, type AddressLanes } from './address-lanes.js';
 import type { PasswordFingerprints } from './password-fingerprint.js';
 import type { PasswordHasher } from './passwords/password-hasher.js';
 import { newRememberToken, type RememberCookie } from './remember-cookie.js';
-import { GUEST, RequestAuth } from './request-auth.js';
+import { GUEST, RequestAuth } from '../context/request-auth.js';
 import { isLocalPath } from './settings.js';
 import { normalizeLogin, type UserProvider } from './user-provider.js';
-import './context.js';
+import '../http/auth-context.js';
 
 /** What {@link SessionAuth} is made of (built by the `auth()` step). */
 export interface SessionAuthParts<U> {

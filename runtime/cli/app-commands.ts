@@ -6,8 +6,8 @@
  */
 import type { CommandClass } from 'clipanion';
 import { appCommands } from '../app/define-app.js';
-import type { BinderyContext } from './context.js';
-import { DEFAULT_APP_MODULE, loadApp } from './load-app.js';
+import type { BinderyContext } from '../app/define-app.js';
+import { DEFAULT_APP_MODULE, loadApp } from '../app/load-app.js';
 
 /** The `--app <file>` (or `--app=<file>`) of a command line, or the default. */
 export function appModuleOf(argv: readonly string[]): string {

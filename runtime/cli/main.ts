@@ -3,10 +3,10 @@
  * registers tsx and calls {@link main}.
  */
 import { Cli } from 'clipanion';
-import type { BinderyContext } from './context.js';
+import type { BinderyContext } from '../app/define-app.js';
 import { registeredCommands } from './registry.js';
 import { loadAppCommands, withoutAppOption } from './app-commands.js';
-import { formatCliError } from './format-error.js';
+import { formatCliError } from '../app/format-error.js';
 import { binderyVersion } from '../support/package-root.js';
 
 const pkg = { version: binderyVersion() };

@@ -22,7 +22,7 @@ import { AddCommand } from './commands/add.js';
 import { RemoveCommand } from './commands/remove.js';
 import { PluginsEnvCommand } from './commands/plugins-env.js';
 import { PluginsListCommand } from './commands/plugins-list.js';
-import type { BinderyContext } from './context.js';
+import type { BinderyContext } from '../app/define-app.js';
 
 const registered: CommandClass<BinderyContext>[] = [
   GenerateCommand, MigrateCommand, DbSeedCommand, ServeCommand, StartCommand, DevCommand, KeyGenerateCommand, MakeResourceCommand,

@@ -4,7 +4,7 @@
  */
 import { appKeySetting, generateAppKey } from './app-key.js';
 import { defineSettings } from './define-settings.js';
-import { policySetting } from '../http/content-security-policy.js';
+import { policySetting } from './content-security-policy.js';
 import {
   addressSetting, booleanSetting, durationSetting, enumSetting, integerSetting, listSetting, sizeSetting, urlSetting,
   trustProxySetting,

@@ -38,5 +38,5 @@ ${body}
 `;
 }
 
-/** The inline style of error pages: the default Content-Security-Policy allows it by its hash (runtime/http/content-security-policy.ts). */
+/** The inline style of error pages: the default Content-Security-Policy allows it by its hash (runtime/config/content-security-policy.ts). */
 export const ERROR_PAGE_STYLE: string = STYLE;

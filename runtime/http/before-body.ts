@@ -17,16 +17,11 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { RouteDefinition } from '../routing/route-table.js';
 import { sendError } from './error-response.js';
-import type { Middleware } from './handler.js';
+import type { BeforeBodyCheck, Middleware } from './handler.js';
+
+export type { BeforeBodyCheck };
 import type { StandardHeaders } from './security-headers.js';
 
-/**
- * A header-only check of a middleware: `undefined` to go on, a path to
- * answer 303 See Other to it (a guest's page request sent to log in), or a
- * throw to answer with that error (a 403, a 401). It must not read the body
- * nor return a promise.
- */
-export type BeforeBodyCheck = (request: FastifyRequest, route: RouteDefinition) => string | undefined;
 
 /** Whether the request announces a body (`Content-Length` above 0, or `Transfer-Encoding`). */
 export function announcesBody(headers: IncomingHttpHeaders): boolean {

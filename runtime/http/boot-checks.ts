@@ -7,7 +7,7 @@ import type { RouteDefinition } from '../routing/route-table.js';
 import { routeOrigin } from '../routing/route-origin.js';
 import { BinderyError } from '../errors/bindery-error.js';
 import type { ErrorCode } from '../errors/codes.js';
-import { closest } from '../validation/rules.js';
+import { closest } from '../support/closest.js';
 import { HEALTH_PATHS } from './health.js';
 import { pathParams } from './route-paths.js';
 import type { HttpServerOptions } from './server-options.js';

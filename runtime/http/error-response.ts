@@ -17,7 +17,7 @@ import { debugPageHtml } from '../errors/debug-page.js';
 import { describeError, type ErrorInfo } from '../errors/error-info.js';
 import { errorPageHtml } from '../errors/html-page.js';
 import { PROBLEM_CONTENT_TYPE, problemDetails } from '../errors/problem-details.js';
-import { clientGone, logClientGone } from './connection.js';
+import { clientGone, logClientGone } from '../support/client-connection.js';
 import type { ClientKind } from './context.js';
 import { decideClientKind } from './client-kind.js';
 import { requestLog } from './request-log.js';

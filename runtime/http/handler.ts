@@ -4,8 +4,17 @@
  * The generated `generated/handlers.ts` declares one {@link RouteHandler} per
  * route, so a missing or mistyped handler in `app/` fails `tsc`.
  */
-import type { BeforeBodyCheck } from './before-body.js';
 import type { RequestContext } from './context.js';
+import type { FastifyRequest } from 'fastify';
+import type { RouteDefinition } from '../routing/route-table.js';
+
+/**
+ * A header-only check of a middleware: `undefined` to go on, a path to
+ * answer 303 See Other to it (a guest's page request sent to log in), or a
+ * throw to answer with that error (a 403, a 401). It must not read the body
+ * nor return a promise.
+ */
+export type BeforeBodyCheck = (request: FastifyRequest, route: RouteDefinition) => string | undefined;
 
 /** The handler function: typed input in, result out (see `runtime/results/result.ts`). */
 export type HandlerFn<I, R> = (input: I, ctx: RequestContext) => R | Promise<R>;

@@ -12,8 +12,8 @@ import { requestLog } from './request-log.js';
 import type { Actor, ExecutionContext, Via } from '../context/execution-context.js';
 import { BinderyError } from '../errors/bindery-error.js';
 import type { Session } from '../session/session.js';
-import { GUEST, type RequestAuth } from '../auth/request-auth.js';
-import '../auth/context.js';
+import { GUEST, type RequestAuth } from '../context/request-auth.js';
+import './auth-context.js';
 
 /**
  * The runtime's {@link RequestContext}: one object per request, built

@@ -4,7 +4,7 @@
 import type { FastifyReply } from 'fastify';
 import type { AppEnvironment } from './server-options.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
-import { DEFAULT_CONTENT_SECURITY_POLICY } from './content-security-policy.js';
+import { DEFAULT_CONTENT_SECURITY_POLICY } from '../config/content-security-policy.js';
 
 /** A header name (lower case) and value. */
 export type HeaderPair = readonly [name: string, value: string];

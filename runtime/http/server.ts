@@ -27,7 +27,7 @@ import { securityHeaders, StandardHeaders } from './security-headers.js';
 import type { HttpServerOptions } from './server-options.js';
 import { setServerLogger } from './request-log.js';
 import { pino } from 'pino';
-import { withRateLimit } from '../rate-limit/route-rate-limit.js';
+import { withRateLimit } from './route-rate-limit.js';
 import type { RouteDefinition } from '../routing/route-table.js';
 import { registerCorsRoutes } from './cors.js';
 

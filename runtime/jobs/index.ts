@@ -14,7 +14,7 @@ export { jobsRuntimeOf, requireJobsRuntime, JobsRuntime, type RunningWorker, typ
 export { listFailedJobs, retryJob, type FailedJob } from './failed-jobs.js';
 export { JobDefinitionError, JobPayloadError, JobsNotSetUpError, UnknownJobError } from './errors.js';
 export { isNamespacedName, namespaceOf, NAMESPACED_NAME } from './names.js';
-export { formatTable } from './format-table.js';
+export { formatTable } from '../support/format-table.js';
 
 /**
  * Start the worker of a booted app in this process (what `bindery worker`

@@ -18,23 +18,11 @@ import type { JobContext, JobDefinition, RetryPolicy } from './define-job.js';
 import { unwrapPayload } from './envelope.js';
 import { JobDefinitionError, JobsNotSetUpError } from './errors.js';
 import { createJobsPool } from './jobs-pool.js';
-import { checkPayload, Queue } from './queue.js';
+import { checkPayload, Queue, type TaskRegistration } from './queue.js';
+
+export type { TaskRegistration };
 import { workerLogger } from './worker-logger.js';
 
-/** One task graphile-worker runs: a job, a scheduled task or an asynchronous listener. */
-export interface TaskRegistration {
-  readonly name: string;
-  readonly kind: 'job' | 'schedule' | 'listener';
-  /** Who declared it, for messages: `jobs()`, `schedule()`, `the plugin "mailprovider"`. */
-  readonly owner: string;
-  /** The payload check (jobs and listeners with one). */
-  readonly parse?: (raw: unknown) => unknown;
-  readonly policy: RetryPolicy;
-  /** The work, inside the task's execution context. */
-  readonly run: (payload: unknown, ctx: JobContext) => void | Promise<void>;
-  /** What it does, for listings. */
-  readonly description?: string;
-}
 
 /** Options of {@link JobsRuntime.startWorker}. */
 export interface WorkerOptions {

@@ -12,7 +12,30 @@ import { currentContext, resolveActor } from '../context/execution-context.js';
 import type { JobDefinition, JobOrigin, JobPayloads } from './define-job.js';
 import { wrapPayload } from './envelope.js';
 import { JobPayloadError, UnknownJobError } from './errors.js';
-import type { JobsRuntime, TaskRegistration } from './jobs-runtime.js';
+import type { JobContext, RetryPolicy } from './define-job.js';
+
+/** One task graphile-worker runs: a job, a scheduled task or an asynchronous listener. */
+export interface TaskRegistration {
+  readonly name: string;
+  readonly kind: 'job' | 'schedule' | 'listener';
+  /** Who declared it, for messages: `jobs()`, `schedule()`, `the plugin "mailprovider"`. */
+  readonly owner: string;
+  /** The payload check (jobs and listeners with one). */
+  readonly parse?: (raw: unknown) => unknown;
+  readonly policy: RetryPolicy;
+  /** The work, inside the task's execution context. */
+  readonly run: (payload: unknown, ctx: JobContext) => void | Promise<void>;
+  /** What it does, for listings. */
+  readonly description?: string;
+}
+
+/** The task registry a queue looks names up in (the jobs runtime). */
+export interface TaskLookup {
+  /** The task registered under `name`, if any. */
+  task(name: string): TaskRegistration | undefined;
+  /** The names of the registered tasks, of one kind or all. */
+  taskNames(kind?: TaskRegistration['kind']): string[];
+}
 
 /** Options of {@link Queue.add}. */
 export interface AddJobOptions {
@@ -47,11 +70,11 @@ export type JobName = keyof JobPayloads & string;
 
 /** The queue: `ctx.services.queue` in handlers, jobs and commands once `jobs()` is set up. */
 export class Queue {
-  readonly #runtime: JobsRuntime;
+  readonly #runtime: TaskLookup;
   readonly #db: Kysely<any>;
 
   /** @internal Made by the `jobs()` setup step. */
-  constructor(runtime: JobsRuntime, db: Kysely<any>) {
+  constructor(runtime: TaskLookup, db: Kysely<any>) {
     this.#runtime = runtime;
     this.#db = db;
   }

@@ -14,7 +14,7 @@ import type { Kysely } from 'kysely';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import { BinderyError } from '../errors/bindery-error.js';
-import { deliverableRecipients, type MailSuppression } from '../plugins/mail-suppression.js';
+import { deliverableRecipients, type MailSuppression } from './mail-suppression.js';
 import type { MailMessage, Mailer, MailResult } from './mailer.js';
 import { keepInOutbox } from './outbox.js';
 import { OUTBOX_DEFAULT_FROM, type MailSettings } from './settings.js';

@@ -9,7 +9,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { CommandClass } from 'clipanion';
 import type { ReadinessCheck, StepRequirement } from '../app/setup-step.js';
-import type { BinderyContext } from '../cli/context.js';
+import type { BinderyContext } from '../app/define-app.js';
 import type { SettingsDefinition } from '../config/define-settings.js';
 import type { SettingSpecs, SettingsValues } from '../config/setting.js';
 import type { Database } from '../db/connect.js';

@@ -11,8 +11,8 @@ export { plugins, isPluginStep, PLUGIN_STEP, type PluginsOptions, type PluginSte
 export { checkPluginManifest, checkPluginName, checkPluginVersion, neededSteps, PLUGIN_NAME, pluginLabel, settingsPrefix } from './check-plugin.js';
 export { FRAMEWORK_VERSION, frameworkSatisfies, isValidRange } from './framework-version.js';
 export { isReservedPluginName, RESERVED_PLUGIN_NAMES } from './reserved-names.js';
-export { addMailSuppression, deliverableRecipients, normalizeEmail, type MailSuppression } from './mail-suppression.js';
+export { addMailSuppression, deliverableRecipients, normalizeEmail, type MailSuppression } from '../mail/mail-suppression.js';
 export { addsSummary, pluginEnvText, routesSummary } from './describe-plugin.js';
 export { importPluginPackage, loadProjectPlugins, locatePackage, PLUGIN_LIST_FILE, readPluginPackages, readProjectPackage, type ProjectPlugin } from './project-plugins.js';
 export { PluginError, PluginLifecycleError, PluginNameReservedError, PluginNameTakenError, PluginNeedsSetupError, PluginNotFoundError, PluginVersionError } from './errors.js';
-export { formatTable } from '../jobs/format-table.js';
+export { formatTable } from '../support/format-table.js';

@@ -17,13 +17,13 @@
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { OutputPlan, RouteDefinition } from '../routing/route-table.js';
 import { BinderyError } from '../errors/bindery-error.js';
-import { clientGone, logClientGone } from '../http/connection.js';
-import { addVary } from '../http/vary.js';
+import { clientGone, logClientGone } from '../support/client-connection.js';
+import { addVary } from '../support/vary.js';
 import { pageHelpers, type AssetUrls } from '../views/page-data.js';
 import type { PageSession } from '../views/page-session.js';
 import type { ViewRenderer } from '../views/view-renderer.js';
 import { isLocalPath } from './local-path.js';
-import { serializeRouteOutput } from '../routing/list/list-output.js';
+import { serializeRouteOutput } from './list/list-output.js';
 import { RESULT, isTaggedResult, type PageResult, type RedirectResult, type Responder } from './result.js';
 
 /** Content type of JSON results. */

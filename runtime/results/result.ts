@@ -19,8 +19,9 @@
  */
 import type { FastifyReply } from 'fastify';
 
-/** The result a route declares in the YAML `result:` key. */
-export type ResultKind = 'ok' | 'created' | 'noContent' | 'redirect' | 'page' | 'text' | 'custom';
+import type { ResultKind } from '../routing/route-table.js';
+
+export type { ResultKind };
 
 /** Brand that marks tagged results; plain values never carry it. */
 export const RESULT: unique symbol = Symbol.for('bindery.result');

@@ -3,7 +3,7 @@
  */
 import type { RouteTable } from '../routing/route-table.js';
 import { BinderyError } from '../errors/bindery-error.js';
-import { closest } from '../validation/rules.js';
+import { closest } from '../support/closest.js';
 
 type Part = { readonly text: string } | { readonly param: string };
 

@@ -9,5 +9,5 @@ export type {
   RouteDefinition, RateLimitPlan, CorsPlan, RouteTable, UploadedFile,
   ListPlan, ListSortPlan, ListFilterOp, ListFilterPlan, IncludePlan,
 } from './route-table.js';
-export { runList, type ListPage, type ListContext, type ListScope } from './list/run-list.js';
-export { ListCursorError } from './list/list-errors.js';
+export { runList, type ListPage, type ListContext, type ListScope } from '../results/list/run-list.js';
+export { ListCursorError } from '../results/list/list-errors.js';

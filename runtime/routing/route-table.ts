@@ -6,9 +6,11 @@
  * generator must emit values of these types, the runtime must accept nothing
  * else. It implements the binding plan of SPEC.md 4.5.
  */
-import type { ResultKind } from '../results/result.js';
 
 /** HTTP methods a route may declare. HEAD is served by GET routes. */
+/** The result a route declares in the YAML `result:` key. */
+export type ResultKind = 'ok' | 'created' | 'noContent' | 'redirect' | 'page' | 'text' | 'custom';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
 /**

@@ -14,7 +14,7 @@ import type { RequestContext } from '../http/context.js';
 import type { BeforeMiddleware } from '../http/handler.js';
 import type { OutcomeHook } from '../http/outcome-hook.js';
 import type { HttpRequestContext } from '../http/request-context.js';
-import { addVary } from '../http/vary.js';
+import { addVary } from '../support/vary.js';
 import { RESULT, redirect, type TaggedResult } from '../results/result.js';
 import { flashRoundTrip, roundTripErrors } from './form-round-trip.js';
 import { Session } from './session.js';

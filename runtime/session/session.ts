@@ -12,13 +12,13 @@
  * Flash data stored by one request is readable by the next one only.
  */
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import { maskCsrfToken, verifyCsrfToken } from '../csrf/csrf-token.js';
+import { maskCsrfToken, verifyCsrfToken } from './csrf-token.js';
 import type { PageSession } from '../views/page-session.js';
 import { readCookie, serializeSetCookie } from './cookie-header.js';
 import { newCsrfToken, newSessionId, newSessionRecord, type SessionRecord } from './session-record.js';
 import { TOO_LARGE } from './session-store.js';
 import type { SessionManager } from './session-manager.js';
-import { addVary } from '../http/vary.js';
+import { addVary } from '../support/vary.js';
 
 /** Flash key of the field errors of a failed form. */
 export const ERRORS_KEY = '_errors';

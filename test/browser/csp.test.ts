@@ -14,7 +14,7 @@ import app from '../../app/main.js';
 import type { Database } from '../../generated/types.js';
 import type { AuthService } from '../../runtime/auth/index.js';
 import { createTestApp, type TestApp } from '../../runtime/app/index.js';
-import { DEFAULT_CONTENT_SECURITY_POLICY } from '../../runtime/http/content-security-policy.js';
+import { DEFAULT_CONTENT_SECURITY_POLICY } from '../../runtime/config/content-security-policy.js';
 import { chromiumAvailable, launchChromium, type Browser } from '../support/chromium.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';

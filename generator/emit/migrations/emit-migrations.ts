@@ -11,29 +11,14 @@ import type { Model } from '../../model/model.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { diffTables, type RefusedChange } from './diff.js';
 import { MIGRATIONS_DIR, SNAPSHOT_FILE } from './files.js';
-import { rebuildSnapshot, readSnapshot } from './history.js';
+import { rebuildSnapshot, readSnapshot, type MigrationHistory } from './history.js';
 import { applyRenames } from './renames.js';
+
+export type { MigrationHistory };
 import { printSnapshot, tablesOf } from './snapshot.js';
 
 export { MIGRATIONS_DIR, SNAPSHOT_FILE };
 
-/** What is on disk already. */
-export interface MigrationHistory {
-  /** The output folder relative to the root, e.g. `generated` (for diagnostics). */
-  readonly outDir: string;
-  /** Text of the existing snapshot, or undefined when there is none. */
-  readonly snapshotText: string | undefined;
-  /** Names of the existing migration files without `.sql`, e.g. `0001_create_notes`. */
-  readonly migrations: readonly string[];
-  /** Text of an existing migration file by name (without `.sql`); without it the snapshot is not checked against the migrations. */
-  readonly read?: (name: string) => string | undefined;
-  /**
-   * Re-derive the snapshot from the migration files instead of reading it
-   * (`bindery generate --rebuild-snapshot`): after removing a migration that
-   * failed and was never applied, or to replace a hand-edited snapshot.
-   */
-  readonly rebuildSnapshot?: boolean;
-}
 
 /**
  * The snapshot file and, when the tables changed, the new migration file.

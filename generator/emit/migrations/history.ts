@@ -7,12 +7,29 @@ import type { Diagnostics, SourcePosition } from '../../diagnostics.js';
 import { Diagnostics as Collector } from '../../diagnostics.js';
 import { positionOf, type DataPath } from '../../load/node-position.js';
 import { parseSchemaFile } from '../../load/schema-file.js';
-import type { MigrationHistory } from './emit-migrations.js';
 import { MIGRATIONS_DIR, SNAPSHOT_FILE } from './files.js';
 import { replayMigrations } from './replay.js';
 import { parseSnapshot, type Snapshot, type TableSnapshot } from './snapshot.js';
 
 const REBUILD = 'bindery generate --rebuild-snapshot';
+
+/** What is on disk already. */
+export interface MigrationHistory {
+  /** The output folder relative to the root, e.g. `generated` (for diagnostics). */
+  readonly outDir: string;
+  /** Text of the existing snapshot, or undefined when there is none. */
+  readonly snapshotText: string | undefined;
+  /** Names of the existing migration files without `.sql`, e.g. `0001_create_notes`. */
+  readonly migrations: readonly string[];
+  /** Text of an existing migration file by name (without `.sql`); without it the snapshot is not checked against the migrations. */
+  readonly read?: (name: string) => string | undefined;
+  /**
+   * Re-derive the snapshot from the migration files instead of reading it
+   * (`bindery generate --rebuild-snapshot`): after removing a migration that
+   * failed and was never applied, or to replace a hand-edited snapshot.
+   */
+  readonly rebuildSnapshot?: boolean;
+}
 
 /**
  * The snapshot on disk, after checking that it follows the migration files:

@@ -2,7 +2,7 @@
  * `bindery audit:anonymize user <user_id>` (SPEC.md 6.1 rule 12; docs/audit.md "Erasure").
  */
 import { Command, Option, UsageError } from 'clipanion';
-import { AppCommand } from '../../cli/app-command.js';
+import { AppCommand } from '../../app/app-command.js';
 
 export class AuditAnonymizeCommand extends AppCommand {
   static override paths = [['audit:anonymize']];

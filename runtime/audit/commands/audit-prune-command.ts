@@ -2,7 +2,7 @@
  * `bindery audit:prune` (SPEC.md 6.1 rule 11; docs/audit.md "Retention").
  */
 import { Command } from 'clipanion';
-import { AppCommand } from '../../cli/app-command.js';
+import { AppCommand } from '../../app/app-command.js';
 
 export class AuditPruneCommand extends AppCommand {
   static override paths = [['audit:prune']];

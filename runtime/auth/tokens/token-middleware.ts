@@ -20,8 +20,8 @@ import { HttpError } from '../../errors/http-error.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Middleware } from '../../http/handler.js';
 import type { AuthService } from '../auth-service.js';
-import { RequestAuth } from '../request-auth.js';
-import '../context.js';
+import { RequestAuth } from '../../context/request-auth.js';
+import '../../http/auth-context.js';
 import type { ApiTokens } from './api-tokens.js';
 
 const CHALLENGE = 'Bearer';

@@ -2,7 +2,7 @@
  * `bindery add <package>[@version]` (SPEC 9; docs/plugins.md "Adding a plugin").
  */
 import { Command, Option } from 'clipanion';
-import { BinderyCommand } from '../base-command.js';
+import { BinderyCommand } from '../../app/base-command.js';
 
 /** `bindery add <package>[@version]`: install a plugin, list it, build, type-check, append its settings to .env.example — or change nothing. */
 export class AddCommand extends BinderyCommand {

@@ -2,9 +2,9 @@
  * `bindery build` (docs/cli.md; docs/deploy.md#the-production-build).
  */
 import { Command, Option } from 'clipanion';
-import { BinderyCommand } from '../base-command.js';
-import { DEFAULT_APP_MODULE } from '../load-app.js';
-import { BUILD_DIR, buildProject } from './build-project.js';
+import { BinderyCommand } from '../../app/base-command.js';
+import { DEFAULT_APP_MODULE } from '../../app/load-app.js';
+import { BUILD_DIR, buildProject } from '../../app/build-project.js';
 
 /** `bindery build [--entry <file> …] [--out-dir <dir>] [--declaration] [--copy <dir> …]`: compile the project to JavaScript (exit 1 on type errors). */
 export class BuildCommand extends BinderyCommand {

@@ -2,8 +2,8 @@
  * `bindery db:seed [--app <file>]` (docs/cli.md "db:seed"; docs/database.md "Seeds").
  */
 import { Command, Option } from 'clipanion';
-import { BinderyCommand } from '../base-command.js';
-import { DEFAULT_APP_MODULE, loadApp } from '../load-app.js';
+import { BinderyCommand } from '../../app/base-command.js';
+import { DEFAULT_APP_MODULE, loadApp } from '../../app/load-app.js';
 
 /** `bindery db:seed`: runs `app/seeds/*.ts` in name order in one transaction (exit 1, nothing written, when one fails). */
 export class DbSeedCommand extends BinderyCommand {

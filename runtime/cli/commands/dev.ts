@@ -12,9 +12,9 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command, Option } from 'clipanion';
-import { BinderyCommand } from '../base-command.js';
+import { BinderyCommand } from '../../app/base-command.js';
 import { ensureEnvFile } from '../env-setup.js';
-import { DEFAULT_APP_MODULE } from '../load-app.js';
+import { DEFAULT_APP_MODULE } from '../../app/load-app.js';
 import { startAppProcess, type AppProcess } from '../dev/app-process.js';
 import { watchTree, type ChangeBatch } from '../dev/watch-tree.js';
 

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command, Option } from 'clipanion';
-import { BinderyCommand } from '../base-command.js';
+import { BinderyCommand } from '../../app/base-command.js';
 
 /** `bindery generate [--check] [--allow-destructive]`: calls `generate()` of `generator/index.ts`; exit 1 on schema errors or, with `--check`, a stale `generated/`. */
 export class GenerateCommand extends BinderyCommand {

@@ -6,7 +6,7 @@ import { Command, Option } from 'clipanion';
 import { parseEnv } from 'node:util';
 import { decodeAppKey, generateAppKey } from '../../config/app-key.js';
 import { envFilePath, setEnvFileValues } from '../../config/env-file.js';
-import { BinderyCommand } from '../base-command.js';
+import { BinderyCommand } from '../../app/base-command.js';
 import { ensureEnvFile } from '../env-setup.js';
 
 /** `bindery key:generate [--show]`: writes a fresh `APP_KEY` to `.env`, moving a valid old key to the front of `APP_PREVIOUS_KEYS`. */

@@ -8,7 +8,7 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command, Option } from 'clipanion';
 import { binderyPackageRoot } from '../../support/package-root.js';
-import { BinderyCommand } from '../base-command.js';
+import { BinderyCommand } from '../../app/base-command.js';
 
 /** The names a resource called `name` gets: `BlogPost` → table `blog_posts`, routes `blogPosts.*`, path `/blog-posts`. */
 export interface ResourceNames {

@@ -4,8 +4,8 @@
 import { Command, Option } from 'clipanion';
 import { migrationLabel } from '../../db/migrator/migration-set.js';
 import type { MigrationStatus } from '../../db/migrator/migrator.js';
-import { BinderyCommand } from '../base-command.js';
-import { DEFAULT_APP_MODULE, loadApp } from '../load-app.js';
+import { BinderyCommand } from '../../app/base-command.js';
+import { DEFAULT_APP_MODULE, loadApp } from '../../app/load-app.js';
 
 /** The text of `migrate --status`: one line per migration, then a summary. */
 export function formatMigrationStatus(status: MigrationStatus): string {

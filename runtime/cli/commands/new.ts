@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
 import { binderyPackageRoot } from '../../support/package-root.js';
-import { BinderyCommand } from '../base-command.js';
+import { BinderyCommand } from '../../app/base-command.js';
 
 /** What a new project includes besides the starter resource. */
 export interface NewProjectOptions {

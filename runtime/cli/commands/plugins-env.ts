@@ -2,7 +2,7 @@
  * `bindery plugins:env [plugin]` (SPEC 9; docs/plugins.md "Commands").
  */
 import { Command, Option } from 'clipanion';
-import { BinderyCommand } from '../base-command.js';
+import { BinderyCommand } from '../../app/base-command.js';
 
 /** `bindery plugins:env [plugin]`: every setting of the plugins (or one) as `NAME=` lines under `# <plugin>`; no boot. */
 export class PluginsEnvCommand extends BinderyCommand {

@@ -2,8 +2,8 @@
  * `bindery plugins:list` (SPEC 9; docs/plugins.md "Commands").
  */
 import { Command, Option } from 'clipanion';
-import { BinderyCommand } from '../base-command.js';
-import { DEFAULT_APP_MODULE } from '../load-app.js';
+import { BinderyCommand } from '../../app/base-command.js';
+import { DEFAULT_APP_MODULE } from '../../app/load-app.js';
 
 /** `bindery plugins:list`: the plugin list, with each plugin's framework range, routes and what it adds; works even when a plugin does not load. */
 export class PluginsListCommand extends BinderyCommand {

@@ -2,7 +2,7 @@
  * `bindery remove <package>` (SPEC 9; docs/plugins.md "Removing a plugin").
  */
 import { Command, Option } from 'clipanion';
-import { BinderyCommand } from '../base-command.js';
+import { BinderyCommand } from '../../app/base-command.js';
 
 /** `bindery remove <package>`: take a plugin off the list, uninstall it, rebuild; its settings and tables stay. */
 export class RemoveCommand extends BinderyCommand {

@@ -2,8 +2,8 @@
  * `bindery serve` (DESIGN.md 6; docs/cli.md).
  */
 import { Command, Option } from 'clipanion';
-import { BinderyCommand } from '../base-command.js';
-import { DEFAULT_APP_MODULE, loadApp } from '../load-app.js';
+import { BinderyCommand } from '../../app/base-command.js';
+import { DEFAULT_APP_MODULE, loadApp } from '../../app/load-app.js';
 import { startInProcessWorker } from '../in-process-worker.js';
 
 /** `bindery serve [--worker] [--app <file>]`: `startApp` without migrating (and, with `--worker`, the app's worker in the same process); resolves (exit 0) after a graceful shutdown. */

@@ -2,9 +2,9 @@
  * `bindery start`: what `npm start` runs (docs/cli.md).
  */
 import { Command, Option } from 'clipanion';
-import { BinderyCommand } from '../base-command.js';
+import { BinderyCommand } from '../../app/base-command.js';
 import { ensureEnvFile } from '../env-setup.js';
-import { DEFAULT_APP_MODULE, loadApp, runsBuild } from '../load-app.js';
+import { DEFAULT_APP_MODULE, loadApp, runsBuild } from '../../app/load-app.js';
 import { startInProcessWorker } from '../in-process-worker.js';
 
 /** `bindery start [--app <file>]` (`npm start`): `.env` if missing, regenerate if stale, migrate, serve — one embedded PostgreSQL start. */

@@ -2,8 +2,8 @@
  * `bindery worker` (docs/jobs.md "Running jobs"; docs/cli.md).
  */
 import { Command, Option, UsageError } from 'clipanion';
-import { BinderyCommand } from '../base-command.js';
-import { DEFAULT_APP_MODULE, loadApp } from '../load-app.js';
+import { BinderyCommand } from '../../app/base-command.js';
+import { DEFAULT_APP_MODULE, loadApp } from '../../app/load-app.js';
 
 /** `bindery worker [--concurrency <n>] [--app <file>]`: run the app's jobs, scheduled tasks and asynchronous listeners until SIGINT or SIGTERM. */
 export class WorkerCommand extends BinderyCommand {

@@ -5,7 +5,7 @@
  * run the in-process worker until told to stop.
  */
 import type { Env } from '../../config/setting.js';
-import { loadApp } from '../load-app.js';
+import { loadApp } from '../../app/load-app.js';
 import { startInProcessWorker } from '../in-process-worker.js';
 import type { ChildMessage, ParentMessage } from './app-process.js';
 import { preloadFramework } from './preload.js';

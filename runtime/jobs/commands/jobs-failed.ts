@@ -2,8 +2,8 @@
  * `bindery jobs:failed` (docs/jobs.md "Failed jobs").
  */
 import { Command, Option } from 'clipanion';
-import { AppCommand } from '../../cli/app-command.js';
-import { formatTable } from '../format-table.js';
+import { AppCommand } from '../../app/app-command.js';
+import { formatTable } from '../../support/format-table.js';
 import { listFailedJobs } from '../failed-jobs.js';
 
 /** `bindery jobs:failed [--full]`: jobs whose last attempt failed, with their error. */

@@ -2,7 +2,7 @@
  * `bindery jobs:retry <id>` (docs/jobs.md "Failed jobs").
  */
 import { Command, Option, UsageError } from 'clipanion';
-import { AppCommand } from '../../cli/app-command.js';
+import { AppCommand } from '../../app/app-command.js';
 import { retryJob } from '../failed-jobs.js';
 
 /** `bindery jobs:retry <id>`: run a failed job again now, with its attempts counted from zero. */

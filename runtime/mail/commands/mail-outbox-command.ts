@@ -3,7 +3,7 @@
  * (docs/mail.md "The outbox").
  */
 import { Command, Option, UsageError } from 'clipanion';
-import { AppCommand } from '../../cli/app-command.js';
+import { AppCommand } from '../../app/app-command.js';
 
 /** Print the messages kept by `MAIL_DRIVER=outbox`, newest first. */
 export class MailOutboxCommand extends AppCommand {

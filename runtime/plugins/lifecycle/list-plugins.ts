@@ -4,8 +4,8 @@
 import type { App } from '../../app/define-app.js';
 import { loadSettings, SettingsError } from '../../config/load-settings.js';
 import type { Env } from '../../config/setting.js';
-import { loadApp } from '../../cli/load-app.js';
-import { formatTable } from '../../jobs/format-table.js';
+import { loadApp } from '../../app/load-app.js';
+import { formatTable } from '../../support/format-table.js';
 import { checkPluginManifest, checkPluginName, checkPluginVersion, neededSteps } from '../check-plugin.js';
 import { addsSummary, pluginEnvText, routesSummary } from '../describe-plugin.js';
 import { PluginNotFoundError } from '../errors.js';

@@ -2,8 +2,8 @@
  * `bindery schedule:list` (docs/jobs.md "Scheduled tasks").
  */
 import { Command } from 'clipanion';
-import { AppCommand } from '../../cli/app-command.js';
-import { formatTable } from '../../jobs/format-table.js';
+import { AppCommand } from '../../app/app-command.js';
+import { formatTable } from '../../support/format-table.js';
 import { requireJobsRuntime } from '../../jobs/jobs-runtime.js';
 import { nextRun } from '../next-run.js';
 import { scheduledTasksOf } from '../register-task.js';

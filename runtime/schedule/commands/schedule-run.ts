@@ -2,7 +2,7 @@
  * `bindery schedule:run <task>` (docs/jobs.md "Scheduled tasks").
  */
 import { Command, Option } from 'clipanion';
-import { AppCommand } from '../../cli/app-command.js';
+import { AppCommand } from '../../app/app-command.js';
 import { UnknownJobError } from '../../jobs/errors.js';
 import { requireJobsRuntime } from '../../jobs/jobs-runtime.js';
 

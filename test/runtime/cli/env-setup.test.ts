@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ensureEnvFile } from '../../../runtime/cli/env-setup.js';
-import { formatCliError } from '../../../runtime/cli/format-error.js';
+import { formatCliError } from '../../../runtime/app/format-error.js';
 import { decodeAppKey } from '../../../runtime/config/index.js';
 import { SettingsError } from '../../../runtime/config/index.js';
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { field, route } from './support/routes.js';
 import { call, closeAll, postJson, rawRequest, startServer, type TestServer } from './support/server.js';
 import type { ReadinessReport } from '../../../runtime/http/server-options.js';
-import { DEFAULT_CONTENT_SECURITY_POLICY, policySetting, resolvePolicy } from '../../../runtime/http/content-security-policy.js';
+import { DEFAULT_CONTENT_SECURITY_POLICY, policySetting, resolvePolicy } from '../../../runtime/config/content-security-policy.js';
 
 const SECURITY = {
   'x-content-type-options': 'nosniff',

@@ -12,7 +12,7 @@ import { loadSettings } from '../../../runtime/config/index.js';
 import { connectDatabase } from '../../../runtime/db/index.js';
 import { createMigrator } from '../../../runtime/db/migrator/index.js';
 import { AppMailer, MAIL_MIGRATIONS_DIR, linksOf, mailSettings, readOutbox } from '../../../runtime/mail/index.js';
-import type { MailSuppression } from '../../../runtime/plugins/mail-suppression.js';
+import type { MailSuppression } from '../../../runtime/mail/mail-suppression.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { startFakeSmtp, type FakeSmtp } from './fake-smtp.js';
 

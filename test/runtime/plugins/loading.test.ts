@@ -7,7 +7,7 @@ import { Command } from 'clipanion';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, defineApp, type SetupStep } from '../../../runtime/app/index.js';
-import { AppCommand } from '../../../runtime/cli/app-command.js';
+import { AppCommand } from '../../../runtime/app/app-command.js';
 import { defineSettings, integerSetting, SettingsError, stringSetting } from '../../../runtime/config/index.js';
 import { defineEvent, defineListener, events } from '../../../runtime/events/index.js';
 import { defineJob, jobs, jobsRuntimeOf } from '../../../runtime/jobs/index.js';

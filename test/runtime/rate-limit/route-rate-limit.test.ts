@@ -4,7 +4,7 @@
  * the boot check for a missing cache. Real HTTP, the memory cache.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { RequestAuth } from '../../../runtime/auth/request-auth.js';
+import { RequestAuth } from '../../../runtime/context/request-auth.js';
 import { MemoryCache } from '../../../runtime/cache/index.js';
 import { createHttpServer } from '../../../runtime/http/server.js';
 import type { BeforeMiddleware } from '../../../runtime/http/handler.js';

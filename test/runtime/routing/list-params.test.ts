@@ -1,7 +1,7 @@
 /**
  * A list route's query parameters checked before binding
- * (runtime/routing/list/list-params.ts), and the sealed cursors
- * (runtime/support/cursor-codec.ts): forged or edited cursors never open;
+ * (runtime/results/list/list-params.ts), and the sealed cursors
+ * (runtime/crypto/cursor-codec.ts): forged or edited cursors never open;
  * cursors outlive a key rotation.
  */
 import { randomBytes } from 'node:crypto';
@@ -9,9 +9,9 @@ import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { KeyRing } from '../../../runtime/crypto/key-ring.js';
 import { ValidationError } from '../../../runtime/errors/validation-error.js';
-import { compileListParamCheck } from '../../../runtime/routing/list/list-params.js';
+import { compileListParamCheck } from '../../../runtime/results/list/list-params.js';
 import type { RouteDefinition } from '../../../runtime/routing/route-table.js';
-import { CursorSealer, decodeCursor, encodeCursor } from '../../../runtime/support/cursor-codec.js';
+import { CursorSealer, decodeCursor, encodeCursor } from '../../../runtime/crypto/cursor-codec.js';
 
 const route = {
   name: 'notes.list', method: 'GET', path: '/notes', group: null, middleware: [], result: 'ok', validate: null, output: null, origin: 'test',

@@ -8,7 +8,7 @@
  * app's keys signed them, so their values can be trusted as written.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { KeyRing } from '../crypto/key-ring.js';
+import type { KeyRing } from './key-ring.js';
 
 /** Bytes of the HMAC-SHA256 tag a sealed cursor carries (128 bits). */
 const TAG_BYTES = 16;

@@ -4,7 +4,7 @@
  * `contentSecurityPolicy` app option) and per deployment (`HTTP_CSP`).
  */
 import { createHash } from 'node:crypto';
-import type { SettingParser } from '../config/setting.js';
+import type { SettingParser } from './setting.js';
 import { ERROR_PAGE_STYLE } from '../errors/html.js';
 
 /** The `'sha256-…'` source of an inline `<style>` or `<script>` body, as CSP compares it. */

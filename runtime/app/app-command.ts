@@ -9,7 +9,7 @@
  * log attributes the command's writes to `system` via the command's name.
  */
 import { Option } from 'clipanion';
-import type { BootedApp } from '../app/boot-app.js';
+import type { BootedApp } from './boot-app.js';
 import { runInContext } from '../context/execution-context.js';
 import { BinderyCommand } from './base-command.js';
 import { DEFAULT_APP_MODULE, loadApp } from './load-app.js';
@@ -31,7 +31,7 @@ export abstract class AppCommand extends BinderyCommand {
   protected async boot(): Promise<BootedApp> {
     if (this.#booted) return this.#booted;
     const app = this.context.app ?? (await loadApp(this.root, this.app));
-    const { bootApp } = await import('../app/boot-app.js');
+    const { bootApp } = await import('./boot-app.js');
     // Boot notices ("Using the embedded PostgreSQL …") go to stderr: stdout is
     // the command's own output, which may be JSON for another program.
     this.#booted = await bootApp(app, await this.env(), this.err);

@@ -5,8 +5,8 @@
  * each row under the relation's name; and the rows serialized with them.
  */
 import type { Kysely } from 'kysely';
-import { isTaggedResult, RESULT } from '../results/result.js';
-import type { IncludePlan, RouteDefinition } from './route-table.js';
+import { isTaggedResult, RESULT } from './result.js';
+import type { IncludePlan, RouteDefinition } from '../routing/route-table.js';
 
 /**
  * Add each relation of `include` to every row: `row[name]` becomes the

@@ -8,7 +8,7 @@
  *
  * The user is loaded from the database once per request, on first use.
  */
-import type { Actor } from '../context/execution-context.js';
+import type { Actor } from './execution-context.js';
 import { BinderyError } from '../errors/bindery-error.js';
 
 /** How the current user was identified. */

@@ -4,7 +4,7 @@
  * its included relations through theirs.
  */
 import { rowSerializer } from '../includes.js';
-import type { RouteDefinition } from '../route-table.js';
+import type { RouteDefinition } from '../../routing/route-table.js';
 import type { ListPage } from './run-list.js';
 
 /**

@@ -12,7 +12,7 @@
  */
 import { createQueryId, sql, type CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { compiledQuery, executeBuilt } from '../../db/compiled-query.js';
-import type { ListFilterPlan, ListPlan, ListSortPlan } from '../route-table.js';
+import type { ListFilterPlan, ListPlan, ListSortPlan } from '../../routing/route-table.js';
 
 /** Internal columns selected for the cursor, removed from the rows returned. */
 export const SORT_TEXT = '__bindery_sort';

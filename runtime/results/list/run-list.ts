@@ -11,9 +11,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
-import type { ListFilterPlan, RouteDefinition } from '../route-table.js';
+import type { ListFilterPlan, RouteDefinition } from '../../routing/route-table.js';
 import { loadIncludes } from '../includes.js';
-import type { CursorSealer } from '../../support/cursor-codec.js';
+import type { CursorSealer } from '../../crypto/cursor-codec.js';
 import { ListCursorError } from './list-errors.js';
 import { filterArg, KEY_TEXT, readListRows, shapeText, SORT_TEXT } from './list-query.js';
 

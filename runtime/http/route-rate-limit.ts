@@ -12,12 +12,12 @@
  */
 import type { Cache } from '../cache/cache.js';
 import { BinderyError } from '../errors/bindery-error.js';
-import type { BeforeMiddleware, Middleware } from '../http/handler.js';
-import type { Services } from '../http/context.js';
-import type { RequestContext } from '../http/context.js';
+import type { BeforeMiddleware, Middleware } from './handler.js';
+import type { Services } from './context.js';
+import type { RequestContext } from './context.js';
 import type { RateLimitPlan, RouteDefinition } from '../routing/route-table.js';
 import { formatDuration } from '../support/duration.js';
-import { hitRateLimit, rateLimitedError, rateLimitHeaders, type RateLimit } from './rate-limiter.js';
+import { hitRateLimit, rateLimitedError, rateLimitHeaders, type RateLimit } from '../rate-limit/rate-limiter.js';
 
 /**
  * The route's middleware chain with its rate limit in place: first for

@@ -8,10 +8,10 @@
 import { access } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isApp, type App } from '../app/define-app.js';
-import { AppDefinitionError } from '../app/errors.js';
+import { isApp, type App } from './define-app.js';
+import { AppDefinitionError } from './errors.js';
 import { isCodedError } from '../support/coded-error.js';
-import { BUILD_DIR, checkBuild } from './commands/build-project.js';
+import { BUILD_DIR, checkBuild } from './build-project.js';
 
 /** The app module path when `--app` is not given. */
 export const DEFAULT_APP_MODULE = 'app/main.ts';

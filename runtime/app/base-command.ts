@@ -9,7 +9,7 @@
 import { Command, UsageError } from 'clipanion';
 import { loadEnvironment } from '../config/env-file.js';
 import type { Env } from '../config/setting.js';
-import type { BinderyContext } from './context.js';
+import type { BinderyContext } from './define-app.js';
 import { formatCliError } from './format-error.js';
 
 export abstract class BinderyCommand extends Command<BinderyContext> {

@@ -18,8 +18,8 @@ import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
-import { AppDefinitionError } from '../../app/errors.js';
-import { binderyPackageRoot, binderyVersion } from '../../support/package-root.js';
+import { AppDefinitionError } from './errors.js';
+import { binderyPackageRoot, binderyVersion } from '../support/package-root.js';
 
 const run = promisify(execFile);
 
