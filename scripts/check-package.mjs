@@ -102,7 +102,7 @@ if (problems.length === 0 && entries.size > 0) {
     writeFileSync(join(probe, 'tsconfig.json'), JSON.stringify({
       compilerOptions: {
         target: 'ES2023', lib: ['ES2023'], module: 'NodeNext', moduleResolution: 'NodeNext', types: existsSync(types) ? ['node'] : [],
-        strict: true, noEmit: true, skipLibCheck: !withDist ? true : false, verbatimModuleSyntax: true,
+        strict: true, noEmit: true, skipLibCheck: !withDist, verbatimModuleSyntax: true,
         ...(withDist ? {} : { customConditions: ['bindery-source'] }),
       },
       include: ['probe.ts'],

@@ -60,7 +60,7 @@ const PRINT = { indentNumberOfSpaces: 2, newLine: '\n', useSingleQuote: true } a
  * which costs more than the printing and changes nothing in it.
  */
 export function createTsPrinter(): TsPrinter {
-  const printRun = (name: string, run: readonly StatementStructures[]): string => {
+  const printRun = (_name: string, run: readonly StatementStructures[]): string => {
     // The structure printer leaves no blank line after an import or variable statement followed by another kind of statement.
     const spaced: (string | StatementStructures)[] = [];
     run.forEach((statement, i) => {

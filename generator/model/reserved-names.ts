@@ -22,7 +22,7 @@ const NAMING_KEYS = new Set(['json', 'form', 'query', 'header', 'path', 'table',
 export function checkPrototypeKeys(r: Reporter, data: unknown): boolean {
   let ok = true;
   const walk = (value: unknown, path: DataPath): void => {
-    if (Array.isArray(value)) { value.forEach((item, i) => walk(item, [...path, i])); return; }
+    if (Array.isArray(value)) { for (const [i, item] of value.entries()) walk(item, [...path, i]); return; }
     if (typeof value !== 'object' || value === null) return;
     for (const [key, child] of Object.entries(value)) {
       if (isPrototypeKey(key)) {

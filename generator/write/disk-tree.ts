@@ -41,7 +41,7 @@ export function overlayTree(tree: FileTree, overlay: ReadonlyMap<string, string>
 async function listTree(dir: string): Promise<string[]> {
   const paths: string[] = [];
   async function walk(abs: string, rel: string): Promise<void> {
-    let entries;
+    let entries: import('node:fs').Dirent[];
     try {
       entries = await readdir(abs, { withFileTypes: true });
     } catch (error) {

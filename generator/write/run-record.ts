@@ -105,7 +105,7 @@ function generatorFingerprint(): Promise<string> {
 }
 
 async function listFiles(path: string): Promise<string[]> {
-  let entries;
+  let entries: import('node:fs').Dirent[];
   try {
     entries = await readdir(path, { withFileTypes: true });
   } catch (error) {

@@ -49,7 +49,7 @@ export async function main(argv: readonly string[], context: Partial<BinderyCont
   }
   // `--app` only chose where the commands listed by the full help come from.
   if (wantsHelp) argv = withoutAppOption(argv);
-  let command;
+  let command: ReturnType<typeof cli.process>;
   try {
     command = cli.process([...argv], ctx);
   } catch (error) {

@@ -24,7 +24,7 @@
  * The additional data is the 33 header bytes, a 0 byte and the context in UTF-8.
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { KEY_ID_BYTES, KeyRing, type AppKey } from './key-ring.js';
+import { KEY_ID_BYTES, type KeyRing, type AppKey } from './key-ring.js';
 
 const VERSION = 1;
 const SALT_BYTES = 16;

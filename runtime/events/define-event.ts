@@ -22,7 +22,7 @@ import { EventError } from './errors.js';
  * declare module 'bindery/events' { interface EventPayloads { 'app:signed_up': { userId: number } } }
  * ```
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// biome-ignore lint/suspicious/noEmptyInterface: empty on purpose, an interface (not a type) so the app and generated code can add members by declaration merging.
 export interface EventPayloads {}
 
 /** Names of events with a declared payload type. */

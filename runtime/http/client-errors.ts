@@ -62,7 +62,7 @@ export function clientErrorHandler(env: ClientErrorEnv): (error: Error & { code?
     try {
       if (error.code === 'ECONNRESET' || socket.destroyed) return;
       const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? null;
-      if (!socket.writable || (inFlight !== null && inFlight.headersSent)) {
+      if (!socket.writable || (inFlight?.headersSent)) {
         socket.destroy();
         return;
       }

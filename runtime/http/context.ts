@@ -9,7 +9,7 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteDefinition } from '../routing/route-table.js';
 
 /** Application services available to handlers (augmented by generated code and the app). */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// biome-ignore lint/suspicious/noEmptyInterface: empty on purpose, an interface (not a type) so the app and generated code can add members by declaration merging.
 export interface Services {}
 
 /** What a handler learns about the client, decided once per request (SPEC 7 rule 2). */

@@ -20,7 +20,7 @@ import { isNamespacedName } from './names.js';
  * declare module 'bindery/jobs' { interface JobPayloads { 'app:send_welcome': { userId: number } } }
  * ```
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// biome-ignore lint/suspicious/noEmptyInterface: empty on purpose, an interface (not a type) so the app and generated code can add members by declaration merging.
 export interface JobPayloads {}
 
 /** The work that queued a job: its actor (SPEC 5.8 rule 3), request ID and via. */

@@ -14,7 +14,7 @@ import type pg from 'pg';
 import { runInContext, type ExecutionContext } from '../context/execution-context.js';
 import type { Database } from '../db/connect.js';
 import type { Services } from '../http/context.js';
-import type { JobContext, JobDefinition, RetryPolicy } from './define-job.js';
+import type { JobContext, JobDefinition } from './define-job.js';
 import { unwrapPayload } from './envelope.js';
 import { JobDefinitionError, JobsNotSetUpError } from './errors.js';
 import { createJobsPool } from './jobs-pool.js';

@@ -71,7 +71,7 @@ export function compileInputValidator(route: RouteDefinition): InputValidator | 
   return function validateInput(input, request) {
     if ((validate === null || validate(input)) && !hasCross) return;
     const failures: Array<FieldFailure | undefined> = new Array(fields.length);
-    if (validate !== null && validate.errors) {
+    if (validate?.errors) {
       for (const error of validate.errors) {
         const located = locate(error, byKey, fields);
         if (located !== undefined) note(failures, located[0], located[1], located[2]);
@@ -93,7 +93,7 @@ export function compileInputValidator(route: RouteDefinition): InputValidator | 
       failed = true;
     }
     // ajv said no but named no field we know: still a 422, without field errors.
-    if (failed || (validate !== null && validate.errors && validate.errors.length > 0)) throw new ValidationError(fieldErrors);
+    if (failed || (validate?.errors && validate.errors.length > 0)) throw new ValidationError(fieldErrors);
   };
 }
 

@@ -38,7 +38,7 @@ async function formSession(): Promise<{ cookie: string; token: string }> {
 }
 
 /** DELETE as an API client: a JSON body without a session cookie is exempt from CSRF. */
-const jsonDelete = { method: 'DELETE', headers: json, body: '{}' };
+const _jsonDelete = { method: 'DELETE', headers: json, body: '{}' };
 
 async function post(body: unknown, headers: Record<string, string> = json) {
   return fetch(`${t.url}/notes`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body), redirect: 'manual' });

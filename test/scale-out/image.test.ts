@@ -36,7 +36,7 @@ describe('Dockerfile', () => {
   it('runs as a non-root user, with a HEALTHCHECK on /health/ready, serving by default', () => {
     const last = instructions.slice(instructions.lastIndexOf(stages.at(-1)!));
     expect(last).toContain('USER node');
-    expect(last.findIndex((l) => l === 'USER node')).toBeLessThan(last.findIndex((l) => l.startsWith('ENTRYPOINT')));
+    expect(last.indexOf('USER node')).toBeLessThan(last.findIndex((l) => l.startsWith('ENTRYPOINT')));
     expect(last.find((l) => l.startsWith('HEALTHCHECK'))).toContain('http://127.0.0.1:3000/health/ready');
     expect(last).toContain('ENV NODE_ENV=production APP_ENV=production HTTP_ADDR=0.0.0.0:3000 LOG_LEVEL=info');
     expect(last).toContain('ENTRYPOINT ["node", "bin/bindery.mjs"]');

@@ -16,7 +16,7 @@ import { HttpError } from '../../errors/http-error.js';
 import { ValidationError } from '../../errors/validation-error.js';
 import type { Mailer, MailResult } from '../../mail/mailer.js';
 import type { AuthService } from '../auth-service.js';
-import { LinkTokens } from './link-tokens.js';
+import type { LinkTokens } from './link-tokens.js';
 import type { ResolvedUsersTable } from './users-table.js';
 
 /** The message of an invalid, expired or used reset link (a field error on `password`, SPEC 7 rules 7–8). */

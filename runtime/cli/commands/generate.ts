@@ -64,7 +64,7 @@ async function destructiveWarnings(root: string, changed: readonly string[]): Pr
     const lines = text.split('\n');
     const start = lines.indexOf(LOSS_COMMENT);
     if (start === -1) continue;
-    const items = lines.slice(start + 1).filter((l, i, all) => all.slice(0, i + 1).every((x) => x.startsWith('--   - '))).map((l) => `  ${l.slice(5)}\n`);
+    const items = lines.slice(start + 1).filter((_l, i, all) => all.slice(0, i + 1).every((x) => x.startsWith('--   - '))).map((l) => `  ${l.slice(5)}\n`);
     warnings.push(`Warning: ${path} is destructive; it\n${items.join('')}`);
   }
   return warnings;

@@ -30,7 +30,7 @@ export class WorkerCommand extends BinderyCommand {
     const { onShutdownSignals } = await import('../../app/shutdown.js');
     const { requireJobsRuntime } = await import('../../jobs/jobs-runtime.js');
     const booted = await bootApp(app, env, this.out);
-    let worker;
+    let worker: Awaited<ReturnType<ReturnType<typeof requireJobsRuntime>['startWorker']>> | undefined;
     try {
       const runtime = requireJobsRuntime(booted.services, 'bindery worker');
       const pending = await booted.migrator.pending();

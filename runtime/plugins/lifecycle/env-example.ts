@@ -31,7 +31,7 @@ export function appendEnvBlock(current: string, block: string): { text: string; 
     if (setting !== undefined) {
       if (have.has(setting)) continue;
       const comment = lines[i - 1];
-      if (comment !== undefined && comment.startsWith('# ') && i - 1 > 0) kept.push(comment);
+      if (comment?.startsWith('# ') && i - 1 > 0) kept.push(comment);
       kept.push(line);
       added.push(setting);
     }

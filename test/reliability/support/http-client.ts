@@ -31,7 +31,7 @@ export function httpClient(base: string, sockets = 8): { send(req: RawRequest): 
       return new Promise((resolve) => {
         const headers: Record<string, string> = { ...req.headers };
         if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
-        let r;
+        let r: ReturnType<typeof request>;
         try {
           r = request({ host: url.hostname, port: url.port, method: req.method, path: req.path, headers, agent }, (res) => {
             const chunks: Buffer[] = [];

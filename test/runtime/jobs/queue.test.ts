@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, defineApp, type TestApp } from '../../../runtime/app/index.js';
 import { currentContext, withActor, type ExecutionContext } from '../../../runtime/context/execution-context.js';
 import type { RequestContext } from '../../../runtime/http/context.js';
-import { HttpRequestContext } from '../../../runtime/http/request-context.js';
+import type { HttpRequestContext } from '../../../runtime/http/request-context.js';
 import { defineJob, jobs, JobPayloadError, listFailedJobs, retryJob, startWorker, UnknownJobError, type JobContext, type Queue } from '../../../runtime/jobs/index.js';
 import { json } from '../../../runtime/results/index.js';
 import type { RouteDefinition } from '../../../runtime/routing/route-table.js';

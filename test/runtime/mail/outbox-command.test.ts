@@ -47,7 +47,7 @@ describe('bindery mail:outbox', () => {
     expect(all.stderr).toBe('');
     const blocks = all.stdout.split(/^─+$/m).filter((b) => b.trim() !== '');
     expect(blocks).toHaveLength(2);
-    expect(blocks[0]).toMatch(/^\n#\d+  \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\nTo:      bob@example\.test\nFrom:    no-reply@localhost\nSubject: Reset your password\n\nOpen this link:\n\nhttps:\/\/app\.test\/reset-password\?token=BBB\n/);
+    expect(blocks[0]).toMatch(/^\n#\d+ {2}\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\nTo: {6}bob@example\.test\nFrom: {4}no-reply@localhost\nSubject: Reset your password\n\nOpen this link:\n\nhttps:\/\/app\.test\/reset-password\?token=BBB\n/);
     expect(blocks[1]).toContain('Subject: Verify your email address');
     expect(blocks[1]).toContain('https://app.test/verify-email?token=AAA');
 

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, defineApp, type TestApp } from '../../../../runtime/app/index.js';
-import { ApiTokens, LAST_USED_INTERVAL_MS, tokens } from '../../../../runtime/auth/tokens/index.js';
+import { type ApiTokens, LAST_USED_INTERVAL_MS, tokens } from '../../../../runtime/auth/tokens/index.js';
 import type { RequestContext } from '../../../../runtime/http/context.js';
 import type { RouteDefinition } from '../../../../runtime/routing/route-table.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
