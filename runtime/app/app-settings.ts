@@ -7,6 +7,7 @@ import { coreSettings, type CoreSettings } from '../config/core-settings.js';
 import { loadSettings } from '../config/load-settings.js';
 import type { Env } from '../config/setting.js';
 import type { App } from './define-app.js';
+import type { SettingSpecs } from '../config/setting.js';
 
 /** The loaded settings of an app. */
 export interface AppSettings {
@@ -20,7 +21,7 @@ export interface AppSettings {
  * @throws {SettingsError} listing every bad setting of the core and of every setup step.
  */
 export function loadAppSettings(app: App, env: Env): AppSettings {
-  const steps = app.setup.flatMap((s) => (s.settings ? [s.settings as SettingsDefinition<any>] : []));
+  const steps = app.setup.flatMap((s) => (s.settings ? [s.settings as SettingsDefinition<SettingSpecs>] : []));
   const all = loadSettings(combineSettings(coreSettings, ...steps), env) as Readonly<Record<string, unknown>>;
   return { core: all as unknown as CoreSettings, all };
 }

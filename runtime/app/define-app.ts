@@ -8,13 +8,14 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { MigrationSet } from '../db/migrator/migration-set.js';
 import { validateMigrationSets } from '../db/migrator/migration-set.js';
-import type { Middleware, RouteHandler } from '../http/handler.js';
+import type { Middleware, } from '../http/handler.js';
 import type { RouteTable } from '../routing/route-table.js';
 import { checkPolicy } from '../config/content-security-policy.js';
 import { AppDefinitionError, SetupError } from './errors.js';
 import { stepCall, type SetupStep } from './setup-step.js';
 import type { CommandClass } from 'clipanion';
 import type { BaseContext } from 'clipanion';
+import type { AnyRouteHandler } from '../http/handler.js';
 
 /** Clipanion's context (streams, environment, colours) plus the project root. */
 export interface BinderyContext extends BaseContext {
@@ -33,7 +34,7 @@ export interface AppDefinition {
   /** The generated route table (`generated/routes.ts`). */
   readonly routes: RouteTable;
   /** One handler per route name. */
-  readonly handlers: Readonly<Record<string, RouteHandler<any, any>>>;
+  readonly handlers: Readonly<Record<string, AnyRouteHandler>>;
   /** Middleware by the names the YAML groups use. */
   readonly middleware?: Readonly<Record<string, Middleware>>;
   /** Views folder (default none; pages then fail to render). */

@@ -3,18 +3,19 @@
  */
 import type { SettingsDefinition } from '../config/define-settings.js';
 import type { SettingSpecs, SettingsValues } from '../config/setting.js';
-import type { Middleware, RouteHandler } from '../http/handler.js';
+import type { Middleware, } from '../http/handler.js';
 import type { RouteDefinition } from '../routing/route-table.js';
 import { SetupError } from './errors.js';
 import { KeyRing } from '../crypto/key-ring.js';
 import { CursorSealer } from '../crypto/cursor-codec.js';
 import type { OpenedApp } from './open-app.js';
 import { stepCall, type ReadinessCheck, type SetupContext } from './setup-step.js';
+import type { AnyRouteHandler } from '../http/handler.js';
 
 /** Everything the steps contributed, merged with the app's own routes and middleware. */
 export interface SetupResult {
   readonly routes: RouteDefinition[];
-  readonly handlers: Record<string, RouteHandler<any, any>>;
+  readonly handlers: Record<string, AnyRouteHandler>;
   readonly middleware: Record<string, Middleware>;
   readonly services: Record<string, unknown>;
   readonly readinessChecks: Map<string, ReadinessCheck>;

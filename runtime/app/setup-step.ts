@@ -13,10 +13,11 @@ import type { SettingsDefinition } from '../config/define-settings.js';
 import type { SettingSpecs, SettingsValues } from '../config/setting.js';
 import type { Database } from '../db/connect.js';
 import type { MigrationSet } from '../db/migrator/migration-set.js';
-import type { Middleware, RouteHandler } from '../http/handler.js';
+import type { Middleware, } from '../http/handler.js';
 import type { RouteTable } from '../routing/route-table.js';
 import type { CommandClass } from 'clipanion';
 import type { BinderyContext } from './define-app.js';
+import type { AnyRouteHandler } from '../http/handler.js';
 
 /** A step another step needs, and the call that sets it up (for the error message). */
 export interface StepRequirement {
@@ -35,7 +36,7 @@ export interface SetupStep {
   /** Steps that must come earlier in the list. */
   readonly requires?: readonly StepRequirement[];
   /** Settings of the step, loaded and checked with the core settings. */
-  readonly settings?: SettingsDefinition<any>;
+  readonly settings?: SettingsDefinition<SettingSpecs>;
   /** Migration sets of the step (source = the set's name, e.g. `auth`, or the plugin's name); they run after the app's. */
   readonly migrations?: readonly MigrationSet[];
   /**
@@ -82,7 +83,7 @@ export interface SetupContext {
    * Add routes and their handlers (plugins).
    * @throws {SetupError} when a route name is taken.
    */
-  addRoutes(routes: RouteTable, handlers: Readonly<Record<string, RouteHandler<any, any>>>): void;
+  addRoutes(routes: RouteTable, handlers: Readonly<Record<string, AnyRouteHandler>>): void;
   /**
    * Ask for every request to run inside its execution context (actor, via,
    * request ID; runtime/context). Steps that attribute work to the actor —

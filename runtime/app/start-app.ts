@@ -10,7 +10,6 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { CoreSettings } from '../config/core-settings.js';
 import { loadEnvironment } from '../config/env-file.js';
 import type { Env } from '../config/setting.js';
@@ -25,6 +24,7 @@ import { createReadiness } from './readiness.js';
 import { runMigrations } from './run-migrations.js';
 import { runSetupSteps } from './run-setup.js';
 import { onShutdownSignals } from './shutdown.js';
+import type { AnyKysely } from '../db/any-kysely.js';
 
 /** Options of {@link startApp}. */
 export interface StartAppOptions {
@@ -59,7 +59,7 @@ export interface RunningApp {
   readonly address: { readonly host: string; readonly port: number };
   readonly server: FastifyInstance;
   /** Kysely over the app's database. */
-  readonly db: Kysely<any>;
+  readonly db: AnyKysely;
   readonly database: Database;
   readonly settings: CoreSettings;
   /** The services handlers see as `ctx.services` (`db`, and what the setup steps added: `queue`, …). */

@@ -8,6 +8,7 @@ import { generateAppKey } from '../config/app-key.js';
 import type { Env } from '../config/setting.js';
 import type { App } from './define-app.js';
 import { startApp, type RunningApp } from './start-app.js';
+import type { UntypedTables } from '../db/any-kysely.js';
 
 /** Options of {@link createTestApp}. */
 export interface TestAppOptions {
@@ -22,7 +23,7 @@ export interface TestAppOptions {
 }
 
 /** A booted test app. */
-export interface TestApp<DB = any> {
+export interface TestApp<DB = UntypedTables> {
   /** Base URL, `http://127.0.0.1:<free port>`. */
   readonly url: string;
   /** The Fastify instance (for `inject`, or `app.server`). */
@@ -49,7 +50,7 @@ export interface TestApp<DB = any> {
  *   afterAll(async () => { await t.close(); await database.drop(); });
  *   const res = await fetch(`${t.url}/notes`);
  */
-export async function createTestApp<DB = any>(app: App, options: TestAppOptions): Promise<TestApp<DB>> {
+export async function createTestApp<DB = UntypedTables>(app: App, options: TestAppOptions): Promise<TestApp<DB>> {
   const env: Env = {
     APP_ENV: 'testing',
     APP_KEY: generateAppKey(),

@@ -1,8 +1,4 @@
-/**
- * The audit log of one database (SPEC.md 6.1; docs/audit.md): the tracked
- * models, application events, and the history of a row.
- */
-import type { Kysely } from 'kysely';
+
 import type pg from 'pg';
 import { parseDuration } from '../support/duration.js';
 import { attribute } from './attribution.js';
@@ -14,6 +10,8 @@ import { DEFAULT_AUDIT_SETTINGS, type AuditSettings } from './settings.js';
 import { runStatement, type WriteTarget } from './sql-runner.js';
 import { resolveModel, type TrackedResourceConfig } from './tracked-config.js';
 import { TrackedModel } from './tracked-model.js';
+import type { AnyKysely } from '../db/any-kysely.js';
+import type { UntypedTables } from '../db/any-kysely.js';
 
 /** An event the application records (SPEC 6.1 "record by the application"). */
 export interface AuditEvent {
@@ -34,7 +32,7 @@ export interface PrunableModel {
 /** Options of {@link AuditLog}. */
 export interface AuditLogOptions {
   /** The database: Kysely over the app's pool, and the pool (runtime/db `Database`). */
-  readonly database: { readonly db: Kysely<any>; readonly pool: pg.Pool };
+  readonly database: { readonly db: AnyKysely; readonly pool: pg.Pool };
   /** The audit settings (default: the defaults of `auditSettings`). */
   readonly settings?: Partial<AuditSettings>;
 }
@@ -72,7 +70,7 @@ export class AuditLog {
   }
 
   /** The database the log writes to. */
-  get database(): { readonly db: Kysely<any>; readonly pool: pg.Pool } {
+  get database(): { readonly db: AnyKysely; readonly pool: pg.Pool } {
     return { db: this.#core.db, pool: this.#core.pool };
   }
 
@@ -80,7 +78,7 @@ export class AuditLog {
    * Track a table: its writes then go through the returned model.
    * @throws {AuditModelError} without a primary key, for an unknown column, or when the table is already tracked for this database.
    */
-  track<DB = any, T extends keyof DB & string = any, PK extends string = string>(config: TrackedResourceConfig): TrackedModel<DB, T, PK> {
+  track<DB = UntypedTables, T extends keyof DB & string = UntypedTables, PK extends string = string>(config: TrackedResourceConfig): TrackedModel<DB, T, PK> {
     const resolved = resolveModel(config);
     let tables = TRACKED.get(this.#core.pool);
     if (!tables) TRACKED.set(this.#core.pool, (tables = new Set()));
@@ -141,7 +139,7 @@ export class AuditLog {
    * @param options.db a Kysely transaction to record it in (default: its own).
    * @throws {AuditKeyTooLongError} for a subject ID over 255 bytes; {@link AuditActorTooLongError}.
    */
-  async record(event: AuditEvent, options: { readonly db?: Kysely<any> } = {}): Promise<void> {
+  async record(event: AuditEvent, options: { readonly db?: AnyKysely } = {}): Promise<void> {
     if (event.action.trim() === '') throw new RangeError('An audit event needs an action.');
     const subjectId = event.subject ? String(event.subject.id) : null;
     if (subjectId !== null && Buffer.byteLength(subjectId) > 255) throw new AuditKeyTooLongError(event.subject!.type, subjectId);

@@ -10,8 +10,10 @@ import { AuditModelError } from './errors.js';
 import { runRead, type WriteTarget } from './sql-runner.js';
 import type { ResolvedModel } from './tracked-config.js';
 import type { Selectable } from 'kysely';
+import type { UntypedTables } from '../db/any-kysely.js';
 
 type Scope = 'live' | 'all' | 'deleted';
+// biome-ignore lint/suspicious/noExplicitAny: a filter applies to the select, update and delete builders of a table named at run time; Kysely types each builder by its (static) table, so one filter for all three takes `any`.
 type Filter = (query: any) => any;
 
 interface State {
@@ -39,7 +41,7 @@ export type KeyOf<DB, T extends keyof DB, PK extends string> = PK extends keyof 
  * rows, and every key in `audit_bulk_items`. Nothing is recorded when no row
  * matched.
  */
-export class BulkQuery<DB = any, T extends keyof DB & string = any, PK extends string = string> {
+export class BulkQuery<DB = UntypedTables, T extends keyof DB & string = UntypedTables, PK extends string = string> {
   readonly #core: AuditCore;
   readonly #model: ResolvedModel;
   readonly #target: WriteTarget;

@@ -9,16 +9,18 @@
  * values before and after; a chunk changing fewer rows than it holds rolls
  * everything back; finally write the `audit_bulk` entry.
  */
-import { isExpression, isOperationNodeSource, sql, type Kysely, type RawBuilder } from 'kysely';
+import { isExpression, isOperationNodeSource, sql, type RawBuilder } from 'kysely';
 import { attribute, type Attribution } from './attribution.js';
 import type { AuditCore } from './core.js';
 import { BULK_CHUNK, checkKey, jsonSafe, keyChange, rethrowWriteError } from './entries.js';
 import { AuditBulkConflictError, AuditUpsertKeyError } from './errors.js';
 import { runStatement, runTransaction, type Runner, type WriteTarget } from './sql-runner.js';
 import { REDACTED, quoteId, rowJsonSql, type ResolvedModel } from './tracked-config.js';
+import type { AnyKysely } from '../db/any-kysely.js';
 
 /** The rows a bulk write acts on: its conditions (soft-delete scope included) and limit. @internal */
 export interface Selection {
+// biome-ignore lint/suspicious/noExplicitAny: the selection applies to select, update and delete builders of a table named at run time (see the Filter of bulk-query.ts).
   apply(query: any): any;
   readonly limit: number | undefined;
 }
@@ -191,6 +193,7 @@ export async function bulkUpsert(core: AuditCore, model: ResolvedModel, target: 
         const existing = await run.run<{ k: string; bindery_v: unknown }>(
           db.selectFrom(model.table)
             .select([sql<string>`cast(${sql.ref(pk)} as text)`.as('k'), sql.raw(beforeJson).as('bindery_v')])
+// biome-ignore lint/suspicious/noExplicitAny: the table is a run-time string, so Kysely cannot type its expression builder by column.
             .where((eb: any) => (conflict.length === 1
               ? eb(conflict[0], 'in', chunk.map((r) => r[conflict[0]!]))
               : eb.or(chunk.map((r) => eb.and(conflict.map((c) => eb(c, '=', r[c])))))))
@@ -204,6 +207,7 @@ export async function bulkUpsert(core: AuditCore, model: ResolvedModel, target: 
         if (model.updatedAt !== null && !(model.updatedAt in set)) set[model.updatedAt] = sql`now()`;
         if (Object.keys(set).length === 0) set[conflict[0]!] = sql.ref(`excluded.${conflict[0]}`);
         const insert = db.insertInto(model.table).values(chunk as never)
+// biome-ignore lint/suspicious/noExplicitAny: the table is a run-time string, so Kysely cannot type its on-conflict builder by column.
           .onConflict((oc: any) => oc.columns(conflict).doUpdateSet(set))
           .returning(room > 0 ? [pk, sql.raw(afterJson).as('bindery_v')] : [pk]);
         const items = itemsInsert(model, bulkId, 'bindery_new');
@@ -274,12 +278,12 @@ function itemsInsert(model: ResolvedModel, bulkId: number, source: string): RawB
   return sql`insert into audit_bulk_items (bulk_id, subject_type, subject_id) select cast(${bulkId} as bigint), ${sql.lit(model.table)}, cast(${sql.raw(`${source}.${quoteId(model.pk)}`)} as text) from ${sql.raw(source)}`;
 }
 
-async function reserveBulkId(db: Kysely<any>, run: Runner): Promise<number> {
+async function reserveBulkId(db: AnyKysely, run: Runner): Promise<number> {
   const result = await run.run<{ id: number }>(sql`select nextval(pg_get_serial_sequence('audit_bulk', 'id')) as id`.compile(db));
   return result.rows[0]!.id;
 }
 
-async function insertBulkEntry(db: Kysely<any>, run: Runner, model: ResolvedModel, a: Attribution, bulkId: number, entry: BulkEntry): Promise<void> {
+async function insertBulkEntry(db: AnyKysely, run: Runner, model: ResolvedModel, a: Attribution, bulkId: number, entry: BulkEntry): Promise<void> {
   const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
   await run.run(db.insertInto('audit_bulk').values({
     id: bulkId,
@@ -311,7 +315,7 @@ function loggedColumnsOf(model: ResolvedModel, rows: readonly Values[]): string[
  * `[redacted]` when the condition names a hidden or redacted column (SPEC
  * 6.1 rule 5). Values written inside raw SQL text stay as written.
  */
-export function recordCondition(db: Kysely<any>, model: ResolvedModel, selection: Selection): { sql: string; args: unknown[] } | null {
+export function recordCondition(db: AnyKysely, model: ResolvedModel, selection: Selection): { sql: string; args: unknown[] } | null {
   const compiled = selection.apply(db.selectFrom(model.table).select(model.pk)).compile();
   const prefix = `select ${quoteId(model.pk)} from ${quoteId(model.table)} where `;
   if (!compiled.sql.startsWith(prefix)) return null;
@@ -321,7 +325,7 @@ export function recordCondition(db: Kysely<any>, model: ResolvedModel, selection
 }
 
 /** The assignments as stored: values as JSON, expressions as `{ sql, args }`, redacted columns as `[redacted]`. */
-function recordAssignments(db: Kysely<any>, model: ResolvedModel, set: Values, columns: readonly string[]): Values {
+function recordAssignments(db: AnyKysely, model: ResolvedModel, set: Values, columns: readonly string[]): Values {
   const out: Values = {};
   for (const column of columns) {
     const value = set[column];

@@ -3,10 +3,11 @@
  * "History"): its own entries and the bulk writes that touched it, newest
  * first, deleted rows included, paged by an opaque cursor.
  */
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { actorLabel } from './attribution.js';
 import { AuditCursorError } from './errors.js';
 import { decodeCursor, encodeCursor } from '../crypto/cursor-codec.js';
+import type { AnyKysely } from '../db/any-kysely.js';
 
 /** One event of a history page. */
 export interface HistoryEvent {
@@ -69,7 +70,7 @@ interface EventRow {
  *
  * @throws {AuditCursorError} (400) for a cursor the history did not make.
  */
-export async function readHistory(db: Kysely<any>, subjectType: string, subjectId: string, options: HistoryOptions = {}): Promise<HistoryPage> {
+export async function readHistory(db: AnyKysely, subjectType: string, subjectId: string, options: HistoryOptions = {}): Promise<HistoryPage> {
   const limit = options.limit ?? 50;
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw new RangeError(`history limit must be from 1 to 1000, got ${limit}`);
   const cursor = options.cursor === undefined || options.cursor === '' ? undefined : fromCursor(options.cursor);

@@ -9,9 +9,10 @@
  * run through Kysely on that transaction's connection.
  */
 import { createHash } from 'node:crypto';
-import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, } from 'kysely';
 import type pg from 'pg';
 import { asUnavailable, rethrowUnavailable } from '../db/unavailable.js';
+import type { AnyKysely } from '../db/any-kysely.js';
 
 /** Rows and affected-row count of one statement. */
 export interface StatementResult<R> {
@@ -27,7 +28,7 @@ export interface Runner {
 /** Where audited writes go: the app's pool (own transactions), or a Kysely instance or transaction given by the caller. */
 export type WriteTarget =
   | { readonly kind: 'pool'; readonly pool: pg.Pool }
-  | { readonly kind: 'kysely'; readonly db: Kysely<any> };
+  | { readonly kind: 'kysely'; readonly db: AnyKysely };
 
 const NAMES = new Map<string, string>();
 const MAX_NAMES = 2000;
@@ -53,7 +54,7 @@ function pgRunner(client: pg.Pool | pg.PoolClient): Runner {
   };
 }
 
-function kyselyRunner(db: Kysely<any>): Runner {
+function kyselyRunner(db: AnyKysely): Runner {
   return {
     async run<R>(query: CompiledQuery) {
       const result = await db.executeQuery<R>(query);
@@ -102,7 +103,7 @@ export async function runTransaction<T>(target: WriteTarget, fn: (runner: Runner
 
 let savepoints = 0;
 
-async function inSavepoint<T>(trx: Kysely<any>, fn: (runner: Runner) => Promise<T>): Promise<T> {
+async function inSavepoint<T>(trx: AnyKysely, fn: (runner: Runner) => Promise<T>): Promise<T> {
   const name = sql.id(`bindery_audit_${++savepoints}`);
   await sql`savepoint ${name}`.execute(trx);
   try {

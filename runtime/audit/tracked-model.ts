@@ -20,6 +20,8 @@ import { AuditModelError } from './errors.js';
 import { runRead, runStatement, type WriteTarget } from './sql-runner.js';
 import { readHistory, type HistoryOptions, type HistoryPage } from './history.js';
 import { diffJsonSql, quoteId, rowJsonSql, type ResolvedModel, type TrackedResourceConfig } from './tracked-config.js';
+import type { AnyKysely } from '../db/any-kysely.js';
+import type { UntypedTables } from '../db/any-kysely.js';
 
 /** A row of table `T` as selected. */
 export type RowOf<DB, T extends keyof DB> = Selectable<DB[T]>;
@@ -46,7 +48,7 @@ export interface RowOptions<DB, T extends keyof DB> {
  *   const doc = await ctx.services.models.Document.update(42, { title: 'New' }, { where: (eb) => eb('owner_id', '=', 7) });
  *   if (!doc) throw new NotFoundError();
  */
-export class TrackedModel<DB = any, T extends keyof DB & string = any, PK extends string = string> {
+export class TrackedModel<DB = UntypedTables, T extends keyof DB & string = UntypedTables, PK extends string = string> {
   readonly #core: AuditCore;
   readonly #model: ResolvedModel;
   readonly #target: WriteTarget;
@@ -94,7 +96,7 @@ export class TrackedModel<DB = any, T extends keyof DB & string = any, PK extend
    * @example await db.transaction().execute((trx) => models.Document.using(trx).update(1, { title: 'x' }))
    */
   using(db: Kysely<DB>): TrackedModel<DB, T, PK> {
-    return new TrackedModel(this.#core, this.#model, { kind: 'kysely', db: db as Kysely<any> });
+    return new TrackedModel(this.#core, this.#model, { kind: 'kysely', db: db as AnyKysely });
   }
 
   /**
@@ -234,7 +236,7 @@ export class TrackedModel<DB = any, T extends keyof DB & string = any, PK extend
     return bulkUpsert(this.#core, this.#model, this.#target, rows as readonly Record<string, unknown>[], options as UpsertOptions<unknown>);
   }
 
-  get #db(): Kysely<any> {
+  get #db(): AnyKysely {
     return this.#core.db;
   }
 
@@ -254,7 +256,7 @@ export class TrackedModel<DB = any, T extends keyof DB & string = any, PK extend
     return (await this.#write(query))[0];
   }
 
-  async #write(query: { compile(db: Kysely<any>): CompiledQuery }): Promise<RowOf<DB, T>[]> {
+  async #write(query: { compile(db: AnyKysely): CompiledQuery }): Promise<RowOf<DB, T>[]> {
     try {
       return (await runStatement<RowOf<DB, T>>(this.#target, query.compile(this.#db))).rows;
     } catch (error) {

@@ -5,6 +5,7 @@
  */
 import type { RequestContext } from '../http/context.js';
 import type { UserProvider } from './user-provider.js';
+import type { UntypedUser } from '../context/request-auth.js';
 
 /** Options of {@link AuthService.login}. */
 export interface LoginOptions {
@@ -12,7 +13,7 @@ export interface LoginOptions {
   readonly remember?: boolean;
 }
 
-export interface AuthService<U = any> {
+export interface AuthService<U = UntypedUser> {
   /** The app's user lookups. */
   readonly users: UserProvider<U>;
 

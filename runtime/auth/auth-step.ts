@@ -1,9 +1,4 @@
-/**
- * The `auth({ users })` setup step (docs/boot.md "Setup steps";
- * docs/auth.md): the session guard and the guards as middleware,
- * `ctx.services.auth`, and the startup checks of SPEC.md 7 rule 9.
- */
-import type { Kysely } from 'kysely';
+
 import type { SetupStep } from '../app/setup-step.js';
 import type { Cache } from '../cache/cache.js';
 import { KeyRing } from '../crypto/key-ring.js';
@@ -19,11 +14,12 @@ import { checkGuardedRoutes } from './route-check.js';
 import { SessionAuth } from './session-auth.js';
 import { authSettings } from './settings.js';
 import type { UserProvider } from './user-provider.js';
+import type { AnyKysely } from '../db/any-kysely.js';
 
 /** What a user-provider factory receives at boot. */
 export interface UserProviderContext {
   /** The app's Kysely instance. */
-  readonly db: Kysely<any>;
+  readonly db: AnyKysely;
   /** The app's services so far. */
   readonly services: Readonly<Record<string, unknown>>;
 }

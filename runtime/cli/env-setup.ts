@@ -37,9 +37,9 @@ function emptyNames(text: string): Set<string> {
  * settings and those of the plugins in the plugin list (broken plugins are
  * skipped; the boot reports them).
  */
-export async function projectSettings(root: string): Promise<SettingsDefinition<any>[]> {
+export async function projectSettings(root: string): Promise<SettingsDefinition<SettingSpecs>[]> {
   const plugins = await loadProjectPlugins(root).catch(() => []);
-  return [coreSettings, ...plugins.flatMap((p) => (p.plugin?.settings ? [p.plugin.settings as SettingsDefinition<any>] : []))];
+  return [coreSettings, ...plugins.flatMap((p) => (p.plugin?.settings ? [p.plugin.settings as SettingsDefinition<SettingSpecs>] : []))];
 }
 
 /**
@@ -50,7 +50,7 @@ export async function projectSettings(root: string): Promise<SettingsDefinition<
  */
 export async function ensureEnvFile(
   root: string,
-  options: { readonly values?: Readonly<Record<string, string>>; readonly definitions?: readonly SettingsDefinition<any>[] } = {},
+  options: { readonly values?: Readonly<Record<string, string>>; readonly definitions?: readonly SettingsDefinition<SettingSpecs>[] } = {},
 ): Promise<EnvFileCreated | undefined> {
   const path = envFilePath(root);
   try {

@@ -48,14 +48,14 @@ export function defineSettings<const S extends SettingSpecs>(
 
 /** The combined specs of several definitions. */
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
-type CombinedSpecs<D extends readonly SettingsDefinition<any>[]> = UnionToIntersection<D[number]['specs']> & SettingSpecs;
+type CombinedSpecs<D extends readonly SettingsDefinition<SettingSpecs>[]> = UnionToIntersection<D[number]['specs']> & SettingSpecs;
 
 /**
  * Combine several declarations into one, to load them together.
  * @throws {Error} when two declarations declare the same name (the message names it).
  * @example const all = combineSettings(coreSettings, sessionSettings);
  */
-export function combineSettings<const D extends readonly SettingsDefinition<any>[]>(...definitions: D): SettingsDefinition<CombinedSpecs<D>> {
+export function combineSettings<const D extends readonly SettingsDefinition<SettingSpecs>[]>(...definitions: D): SettingsDefinition<CombinedSpecs<D>> {
   const specs: Record<string, unknown> = {};
   for (const d of definitions) {
     for (const [name, spec] of Object.entries(d.specs)) {

@@ -59,7 +59,7 @@ export interface SettingSpec<T> {
 }
 
 /** Settings of one concept: name → spec. Names are upper-case environment variable names. */
-export type SettingSpecs = Readonly<Record<string, SettingSpec<any>>>;
+export type SettingSpecs = Readonly<Record<string, SettingSpec<unknown>>>;
 
 /** The value type of one spec: `T` when required or defaulted, else `T | undefined`. */
 export type SettingValue<S> = S extends SettingSpec<infer T>

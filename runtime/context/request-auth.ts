@@ -121,3 +121,11 @@ export class RequestAuth<U = unknown> {
 
 /** The guest identity (shared; it holds nothing). */
 export const GUEST: RequestAuth<never> = new RequestAuth<never>(null);
+
+/** `ctx.auth` as every request context carries it: the user type is the app's. */
+// biome-ignore lint/suspicious/noExplicitAny: the user record is the app's own type and `ctx.auth` is declared once for every app by declaration merging, which cannot take a type parameter; `unknown` would force a cast in every handler.
+export type AnyRequestAuth = RequestAuth<any>;
+
+/** The user record of an app that did not name its user type: `ctx.auth.user()` gives it as the app stored it. */
+// biome-ignore lint/suspicious/noExplicitAny: the default of the user type parameter; `unknown` would force every handler that reads a field of the user to cast.
+export type UntypedUser = any;

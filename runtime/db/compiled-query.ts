@@ -5,20 +5,21 @@
  * values — on the instance `connectDatabase` made, straight through its pg
  * pool (docs/database.md "Compiled queries").
  */
-import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, } from 'kysely';
 import { createQueryId } from 'kysely';
 import type pg from 'pg';
 import { rethrowUnavailable } from './unavailable.js';
+import type { AnyKysely } from './any-kysely.js';
 
 /** The pg pool under each Kysely instance made by `connectDatabase` (transactions are not in it). */
-const pools = new WeakMap<Kysely<any>, pg.Pool>();
+const pools = new WeakMap<AnyKysely, pg.Pool>();
 
 /**
  * Let compiled queries on `db` go straight to `pool` (what Kysely's dialect
  * would do for them, without its per-query connection bookkeeping).
  * `connectDatabase` calls it; `db` must be a plain Kysely over that pool, without plugins.
  */
-export function registerPool(db: Kysely<any>, pool: pg.Pool): void {
+export function registerPool(db: AnyKysely, pool: pg.Pool): void {
   pools.set(db, pool);
 }
 
@@ -51,8 +52,8 @@ interface Plan {
  *   const noteById = compiledQuery((db, id: number) => db.selectFrom('notes').selectAll().where('id', '=', id));
  *   const [note] = await noteById(ctx.services.db, 42);
  */
-export function compiledQuery<A extends unknown[], O>(build: (db: Kysely<any>, ...args: A) => Compilable<O>): (db: Kysely<any>, ...args: A) => Promise<O[]> {
-  const plans = new WeakMap<Kysely<any>, Plan | null>();
+export function compiledQuery<A extends unknown[], O>(build: (db: AnyKysely, ...args: A) => Compilable<O>): (db: AnyKysely, ...args: A) => Promise<O[]> {
+  const plans = new WeakMap<AnyKysely, Plan | null>();
   return async (db, ...args) => {
     let plan = plans.get(db);
     if (plan === undefined) {
@@ -69,7 +70,7 @@ export function compiledQuery<A extends unknown[], O>(build: (db: Kysely<any>, .
   };
 }
 
-function compile<A extends unknown[]>(db: Kysely<any>, build: (db: Kysely<any>, ...args: A) => Compilable<unknown>, arity: number): Plan {
+function compile<A extends unknown[]>(db: AnyKysely, build: (db: AnyKysely, ...args: A) => Compilable<unknown>, arity: number): Plan {
   const stand = Array.from({ length: arity }, (_, i) => new Placeholder(i)) as unknown as A;
   const compiled = build(db, ...stand).compile();
   const slots = compiled.parameters.map((p) => (p instanceof Placeholder ? p.index : -1));

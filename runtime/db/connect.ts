@@ -9,9 +9,10 @@ import { DatabaseUnreachableError } from './errors.js';
 import { redactUrl } from './redact-url.js';
 import { binderyTypes } from './type-parsers.js';
 import { isConnectionFailure, rethrowUnavailable } from './unavailable.js';
+import type { UntypedTables } from './any-kysely.js';
 
 /** An open database: Kysely for queries, the pool for raw access (migrator, jobs). */
-export interface Database<DB = any> {
+export interface Database<DB = UntypedTables> {
   /** Kysely over {@link pool}; `DB` is the generated `Database` interface of the app. */
   readonly db: Kysely<DB>;
   /** The pg pool (int8 → number, see `type-parsers.ts`). */
@@ -53,7 +54,7 @@ export interface ConnectDatabaseOptions {
  *   const notes = await database.db.selectFrom('notes').selectAll().execute();
  *   await database.close();
  */
-export async function connectDatabase<DB = any>(options: ConnectDatabaseOptions): Promise<Database<DB>> {
+export async function connectDatabase<DB = UntypedTables>(options: ConnectDatabaseOptions): Promise<Database<DB>> {
   const displayUrl = redactUrl(options.url);
   const pool = new pg.Pool({
     connectionString: options.url,
@@ -119,6 +120,7 @@ function unavailableAware(pool: pg.Pool): PostgresPool {
       if (facade === undefined) {
         facade = {
           query: ((text: unknown, parameters?: unknown) => {
+// biome-ignore lint/suspicious/noExplicitAny: pg types a submittable (cursor) query by a separate overload; the facade forwards whatever Kysely passed, unchanged.
             if (typeof text !== 'string') return client.query(text as any); // a cursor (streaming): returned as is
             return client.query(text, parameters as unknown[]).catch((error: unknown) => {
               if (isConnectionFailure(error)) broken.add(client);

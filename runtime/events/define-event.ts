@@ -8,11 +8,11 @@
  * transaction, retried with backoff, attributed to the emitter's actor).
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
 import { checkRetryPolicy, type JobContext, type RetryPolicy } from '../jobs/define-job.js';
 import { isNamespacedName } from '../jobs/names.js';
 import type { Services } from '../http/context.js';
 import { EventError } from './errors.js';
+import type { AnyKysely } from '../db/any-kysely.js';
 
 /**
  * Payload types of events by name, for `events.emit('<name>', payload)` and
@@ -65,7 +65,7 @@ export interface ListenerContext {
    * `sync` listeners: the transaction `emit` was given (write in it to commit or
    * roll back with the emitter), or the app's database. `async` listeners: the app's database.
    */
-  readonly db: Kysely<any>;
+  readonly db: AnyKysely;
   /** `async` listeners: the job running them (ID, attempt); `undefined` for `sync` ones. */
   readonly job?: JobContext['job'];
 }
@@ -139,3 +139,11 @@ export function isListener(value: unknown): value is Listener<unknown> {
 export function isEventDefinition(value: unknown): value is EventDefinition<unknown> {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'event';
 }
+
+/** An event definition of any payload type, as kept in registries and lists. */
+// biome-ignore lint/suspicious/noExplicitAny: lists mix events of different payload types and the payload check is contravariant; TypeScript has no existential type, so `any` stands for "some payload".
+export type AnyEventDefinition = EventDefinition<any>;
+
+/** A listener of any payload type, as kept in registries and lists. */
+// biome-ignore lint/suspicious/noExplicitAny: lists mix listeners of different payload types and `handle` takes the payload (contravariant); `any` stands for "some payload".
+export type AnyListener = Listener<any>;

@@ -2,13 +2,14 @@
  * Emitting events to their listeners (docs/jobs.md "Events").
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { Services } from '../http/context.js';
 import type { JobsRuntime } from '../jobs/jobs-runtime.js';
 import { isNamespacedName } from '../jobs/names.js';
 import type { QueuedJob } from '../jobs/queue.js';
-import type { EventDefinition, EventName, EventPayloads, Listener } from './define-event.js';
+import type { EventDefinition, EventName, EventPayloads, } from './define-event.js';
 import { EventError } from './errors.js';
+import type { AnyEventDefinition, AnyListener } from './define-event.js';
+import type { AnyKysely } from '../db/any-kysely.js';
 
 /** Options of {@link EventBus.emit}. */
 export interface EmitOptions {
@@ -16,7 +17,7 @@ export interface EmitOptions {
    * The transaction the event happens in: `sync` listeners get it as `ctx.db`,
    * `async` listeners are queued in it (so they run only if it commits).
    */
-  readonly tx?: Kysely<any>;
+  readonly tx?: AnyKysely;
 }
 
 /** What an `emit` did. */
@@ -32,13 +33,13 @@ export class EventBus {
   readonly #runtime: JobsRuntime;
   readonly #services: Services;
   readonly #log: FastifyBaseLogger;
-  readonly #db: Kysely<any>;
-  readonly #events = new Map<string, { readonly definition: EventDefinition<any>; readonly owner: string }>();
-  readonly #listeners = new Map<string, Listener<any>[]>();
+  readonly #db: AnyKysely;
+  readonly #events = new Map<string, { readonly definition: AnyEventDefinition; readonly owner: string }>();
+  readonly #listeners = new Map<string, AnyListener[]>();
   readonly #owners = new Map<string, string>();
 
   /** @internal Made by the `events()` setup step. */
-  constructor(runtime: JobsRuntime, services: Services, log: FastifyBaseLogger, db: Kysely<any>) {
+  constructor(runtime: JobsRuntime, services: Services, log: FastifyBaseLogger, db: AnyKysely) {
     this.#runtime = runtime;
     this.#services = services;
     this.#log = log;
@@ -49,7 +50,7 @@ export class EventBus {
    * Declare an event (its payload check then applies to every `emit`).
    * @throws {EventError} when another definition of that name was declared.
    */
-  declare(definition: EventDefinition<any>, owner: string): void {
+  declare(definition: AnyEventDefinition, owner: string): void {
     const taken = this.#events.get(definition.name);
     if (taken && taken.definition !== definition) throw new EventError(`${owner} declares the event "${definition.name}", which ${taken.owner} already declares.`);
     this.#events.set(definition.name, { definition, owner });
@@ -60,7 +61,7 @@ export class EventBus {
    * @throws {EventError} when its name is taken by another listener.
    * @throws {JobDefinitionError} when its name is taken by a job or scheduled task.
    */
-  listen(listener: Listener<any>, owner: string): void {
+  listen(listener: AnyListener, owner: string): void {
     const taken = this.#owners.get(listener.name);
     if (taken) throw new EventError(`${owner} adds the listener "${listener.name}", which ${taken} already adds.`);
     if (listener.definition) this.declare(listener.definition, owner);
@@ -83,12 +84,12 @@ export class EventBus {
   }
 
   /** Declared events, sorted by name. */
-  events(): EventDefinition<any>[] {
+  events(): AnyEventDefinition[] {
     return [...this.#events.values()].map((e) => e.definition).sort((a, b) => (a.name < b.name ? -1 : 1));
   }
 
   /** Listeners of an event, in registration order. */
-  listenersOf(event: string): readonly Listener<any>[] {
+  listenersOf(event: string): readonly AnyListener[] {
     return this.#listeners.get(event) ?? [];
   }
 
@@ -126,7 +127,7 @@ export class EventBus {
   }
 }
 
-function checkEventPayload(definition: EventDefinition<any>, payload: unknown): unknown {
+function checkEventPayload(definition: AnyEventDefinition, payload: unknown): unknown {
   try {
     return definition.payload!(payload);
   } catch (error) {

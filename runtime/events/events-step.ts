@@ -4,9 +4,10 @@
 import type { SetupStep } from '../app/setup-step.js';
 import type { Services } from '../http/context.js';
 import { requireJobsRuntime } from '../jobs/jobs-runtime.js';
-import type { EventDefinition, EventName, EventPayloads, Listener } from './define-event.js';
+import type { EventDefinition, EventName, EventPayloads, } from './define-event.js';
 import { EventBus, type EmitOptions, type EmitResult } from './event-bus.js';
 import { EventError } from './errors.js';
+import type { AnyEventDefinition, AnyListener } from './define-event.js';
 
 declare module '../http/context.js' {
   interface Services {
@@ -18,9 +19,9 @@ declare module '../http/context.js' {
 /** Options of {@link events}. */
 export interface EventsOptions {
   /** Events the app declares (their payload checks apply to every emit). */
-  readonly events?: readonly EventDefinition<any>[];
+  readonly events?: readonly AnyEventDefinition[];
   /** The app's listeners (plugins bring theirs in their manifests). */
-  readonly listeners?: readonly Listener<any>[];
+  readonly listeners?: readonly AnyListener[];
 }
 
 const buses = new WeakMap<object, EventBus>();

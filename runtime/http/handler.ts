@@ -70,3 +70,11 @@ export interface BeforeMiddleware {
 
 /** A middleware of either form; groups in the YAML name them (`middleware: [session, csrf]`). */
 export type Middleware = AroundMiddleware | BeforeMiddleware;
+
+/**
+ * A handler of any route, as stored in a table of handlers keyed by route
+ * name (the app's, a plugin's): each is called with the input its own route
+ * bound and validated at run time.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a table mixes handlers of different input types; the input is contravariant, so only `any` (not `unknown` or `never`) admits every typed handler and still lets the pipeline call it.
+export type AnyRouteHandler = RouteHandler<any, any>;

@@ -25,11 +25,12 @@ import { compileInputValidator } from '../validation/input-validator.js';
 import type { Services } from './context.js';
 import type { Deadlines } from './deadlines.js';
 import { sendError } from './error-response.js';
-import type { Middleware, RouteHandler } from './handler.js';
+import type { Middleware, } from './handler.js';
 import { composeMiddleware, isThenable } from './middleware-chain.js';
 import { HttpRequestContext } from './request-context.js';
 import { runInContext } from '../context/execution-context.js';
 import type { StandardHeaders } from './security-headers.js';
+import type { AnyRouteHandler } from './handler.js';
 
 /** What every route pipeline of a server shares. */
 export interface PipelineEnv extends ResponderEnv {
@@ -64,7 +65,7 @@ export function answerTimeout(ctx: HttpRequestContext, timeoutMs: number, debug:
  * @param middleware the route's middleware, resolved, in order (empty: no chain at all).
  * @throws {BinderyError} `BINDERY_ROUTE_INVALID` from the binder or validator compilation.
  */
-export function compileRoutePipeline(route: RouteDefinition, handler: RouteHandler<any, any>, middleware: readonly Middleware[], env: PipelineEnv): FastifyRouteHandler {
+export function compileRoutePipeline(route: RouteDefinition, handler: AnyRouteHandler, middleware: readonly Middleware[], env: PipelineEnv): FastifyRouteHandler {
   const bind = compileBinder(route);
   const checkList = compileListParamCheck(route);
   const validateInput = compileInputValidator(route);

@@ -12,8 +12,9 @@ import { requestLog } from './request-log.js';
 import type { Actor, ExecutionContext, Via } from '../context/execution-context.js';
 import { BinderyError } from '../errors/bindery-error.js';
 import type { Session } from '../session/session.js';
-import { GUEST, type RequestAuth } from '../context/request-auth.js';
+import { GUEST, } from '../context/request-auth.js';
 import './auth-context.js';
+import type { AnyRequestAuth } from '../context/request-auth.js';
 
 /**
  * The runtime's {@link RequestContext}: one object per request, built
@@ -51,7 +52,7 @@ export class HttpRequestContext implements RequestContext, ExecutionContext, Dea
   /** Called by the pipeline once the middleware chain finished (see outcome-hook.ts); set by the session middleware. @internal */
   outcomeHook: OutcomeHook | undefined = undefined;
   /** Who is making the request (runtime/auth): a guest until the `auth` or `token` middleware signs it in. */
-  auth: RequestAuth<any> = GUEST;
+  auth: AnyRequestAuth = GUEST;
   readonly #urls: UrlBuilder;
   #via: Via | undefined;
   #client: ClientKind | undefined;

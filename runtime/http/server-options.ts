@@ -7,8 +7,9 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { RouteTable } from '../routing/route-table.js';
-import type { Middleware, RouteHandler } from './handler.js';
+import type { Middleware, } from './handler.js';
 import type { Services } from './context.js';
+import type { AnyRouteHandler } from './handler.js';
 
 /** `APP_ENV`: decides Secure cookies, HSTS and whether debug pages are allowed. */
 export type AppEnvironment = 'development' | 'testing' | 'production';
@@ -24,7 +25,7 @@ export interface HttpServerOptions {
   /** The generated route table (`generated/routes.ts`), plus plugin routes. */
   readonly routes: RouteTable;
   /** One handler per route name. A route without a handler, or a handler without a route, fails the boot. */
-  readonly handlers: Readonly<Record<string, RouteHandler<any, any>>>;
+  readonly handlers: Readonly<Record<string, AnyRouteHandler>>;
   /** Middleware by the names used in the YAML `groups:`; a name used by a route but missing here fails the boot. */
   readonly middleware?: Readonly<Record<string, Middleware>>;
   /** Services handed to handlers as `ctx.services` (`db`, …). */

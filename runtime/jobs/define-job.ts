@@ -129,3 +129,7 @@ export function defineJob<P = unknown>(spec: JobSpec<P>): JobDefinition<P> {
 export function isJobDefinition(value: unknown): value is JobDefinition<unknown> {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'job' && typeof (value as { handle?: unknown }).handle === 'function';
 }
+
+/** A job definition of any payload type, as kept in registries and lists. */
+// biome-ignore lint/suspicious/noExplicitAny: lists mix jobs of different payload types and `run` takes the payload (contravariant); `any` stands for "some payload".
+export type AnyJobDefinition = JobDefinition<any>;

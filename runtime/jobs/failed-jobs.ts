@@ -2,8 +2,9 @@
  * Failed jobs: reading graphile-worker's `graphile_worker.jobs` view and
  * rescheduling (docs/jobs.md "Failed jobs").
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, } from 'kysely';
 import { UnknownJobError } from './errors.js';
+import type { AnyKysely } from '../db/any-kysely.js';
 
 /** A job whose last attempt failed. */
 export interface FailedJob {
@@ -22,7 +23,7 @@ export interface FailedJob {
 }
 
 /** Every job whose last attempt failed, oldest first. */
-export async function listFailedJobs(db: Kysely<any>): Promise<FailedJob[]> {
+export async function listFailedJobs(db: AnyKysely): Promise<FailedJob[]> {
   const result = await sql<{ id: string; task_identifier: string; attempts: number; max_attempts: number; run_at: Date; last_error: string }>`
     select id::text as id, task_identifier, attempts, max_attempts, run_at, last_error
     from graphile_worker.jobs
@@ -43,7 +44,7 @@ export async function listFailedJobs(db: Kysely<any>): Promise<FailedJob[]> {
  * Make a waiting job due now with its attempts counted from zero.
  * @throws {UnknownJobError} when no unlocked job has that ID.
  */
-export async function retryJob(db: Kysely<any>, id: string): Promise<{ id: string; name: string }> {
+export async function retryJob(db: AnyKysely, id: string): Promise<{ id: string; name: string }> {
   const result = await sql<{ id: string; task_identifier: string }>`
     select r.id::text as id, t.identifier as task_identifier
     from graphile_worker.reschedule_jobs(array[${id}::bigint], run_at => now(), attempts => 0) as r

@@ -14,7 +14,7 @@ import type pg from 'pg';
 import { runInContext, type ExecutionContext } from '../context/execution-context.js';
 import type { Database } from '../db/connect.js';
 import type { Services } from '../http/context.js';
-import type { JobContext, JobDefinition } from './define-job.js';
+import type { JobContext, } from './define-job.js';
 import { unwrapPayload } from './envelope.js';
 import { JobDefinitionError, JobsNotSetUpError } from './errors.js';
 import { createJobsPool } from './jobs-pool.js';
@@ -22,6 +22,7 @@ import { checkPayload, Queue, type TaskRegistration } from './queue.js';
 
 export type { TaskRegistration };
 import { workerLogger } from './worker-logger.js';
+import type { AnyJobDefinition } from './define-job.js';
 
 
 /** Options of {@link JobsRuntime.startWorker}. */
@@ -69,7 +70,7 @@ export class JobsRuntime {
    * @param owner who declares it, for messages (`jobs()`, `the plugin "mailprovider"`).
    * @throws {JobDefinitionError} when the name is taken, or the worker already started.
    */
-  registerJob(job: JobDefinition<any>, owner: string): void {
+  registerJob(job: AnyJobDefinition, owner: string): void {
     this.register({
       name: job.name,
       kind: 'job',

@@ -15,10 +15,10 @@ import { durationSetting, integerSetting } from '../config/parsers.js';
 import type { Services } from '../http/context.js';
 import { JobsFailedCommand } from './commands/jobs-failed.js';
 import { JobsRetryCommand } from './commands/jobs-retry.js';
-import type { JobDefinition } from './define-job.js';
 import { JobDefinitionError } from './errors.js';
 import { attachJobsRuntime, JobsRuntime } from './jobs-runtime.js';
 import type { Queue } from './queue.js';
+import type { AnyJobDefinition } from './define-job.js';
 
 declare module '../http/context.js' {
   interface Services {
@@ -44,7 +44,7 @@ export const jobsSettings = defineSettings({
 /** Options of {@link jobs}. */
 export interface JobsOptions {
   /** The app's own jobs (plugins bring theirs in their manifests). */
-  readonly jobs?: readonly JobDefinition<any>[];
+  readonly jobs?: readonly AnyJobDefinition[];
 }
 
 /**

@@ -7,12 +7,13 @@
  * The actor of the work that queues it (SPEC 5.8) and its request ID travel
  * in the stored payload and become the job's `origin`.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, } from 'kysely';
 import { currentContext, resolveActor } from '../context/execution-context.js';
 import type { JobDefinition, JobOrigin, JobPayloads } from './define-job.js';
 import { wrapPayload } from './envelope.js';
 import { JobPayloadError, UnknownJobError } from './errors.js';
 import type { JobContext, RetryPolicy } from './define-job.js';
+import type { AnyKysely } from '../db/any-kysely.js';
 
 /** One task graphile-worker runs: a job, a scheduled task or an asynchronous listener. */
 export interface TaskRegistration {
@@ -43,7 +44,7 @@ export interface AddJobOptions {
    * The Kysely transaction to queue in (`db.transaction().execute(async (tx) => …)`):
    * the job is queued only if it commits. Default: the app's database, outside any transaction.
    */
-  readonly tx?: Kysely<any>;
+  readonly tx?: AnyKysely;
   /** Run no earlier than this time (default: now). */
   readonly runAt?: Date;
   /**
@@ -71,10 +72,10 @@ export type JobName = keyof JobPayloads & string;
 /** The queue: `ctx.services.queue` in handlers, jobs and commands once `jobs()` is set up. */
 export class Queue {
   readonly #runtime: TaskLookup;
-  readonly #db: Kysely<any>;
+  readonly #db: AnyKysely;
 
   /** @internal Made by the `jobs()` setup step. */
-  constructor(runtime: TaskLookup, db: Kysely<any>) {
+  constructor(runtime: TaskLookup, db: AnyKysely) {
     this.#runtime = runtime;
     this.#db = db;
   }

@@ -10,7 +10,6 @@
  * and a message with no recipient left is not sent at all.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import { BinderyError } from '../errors/bindery-error.js';
@@ -18,6 +17,7 @@ import { deliverableRecipients, type MailSuppression } from './mail-suppression.
 import type { MailMessage, Mailer, MailResult } from './mailer.js';
 import { keepInOutbox } from './outbox.js';
 import { OUTBOX_DEFAULT_FROM, type MailSettings } from './settings.js';
+import type { AnyKysely } from '../db/any-kysely.js';
 
 /** What the mailer reads at send time: the suppression source may be added after it (plugins load last). */
 export interface MailerServices {
@@ -27,7 +27,7 @@ export interface MailerServices {
 /** What an {@link AppMailer} is built from. */
 export interface AppMailerOptions {
   readonly settings: MailSettings;
-  readonly db: Kysely<any>;
+  readonly db: AnyKysely;
   readonly services: MailerServices;
   readonly log: FastifyBaseLogger;
 }
@@ -40,7 +40,7 @@ export class AppMailer implements Mailer {
   readonly driver: MailSettings['MAIL_DRIVER'];
   readonly from: string;
   readonly #transport: Transporter;
-  readonly #db: Kysely<any>;
+  readonly #db: AnyKysely;
   readonly #services: MailerServices;
   readonly #log: FastifyBaseLogger;
 

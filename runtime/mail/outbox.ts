@@ -4,6 +4,7 @@
  * mailer, read by `bindery mail:outbox` and by tests following a link.
  */
 import { sql, type Generated, type Kysely } from 'kysely';
+import type { AnyKysely } from '../db/any-kysely.js';
 
 /** Row of `mail_outbox`. */
 export interface OutboxTable {
@@ -63,7 +64,7 @@ export function linksOf(text: string): string[] {
 }
 
 /** Keep a message in the outbox. */
-export async function keepInOutbox(db: Kysely<any>, entry: OutboxEntry): Promise<void> {
+export async function keepInOutbox(db: AnyKysely, entry: OutboxEntry): Promise<void> {
   await (db as Kysely<OutboxDatabase>).insertInto('mail_outbox').values({
     message_id: entry.messageId,
     sender: entry.from,
@@ -79,7 +80,7 @@ export async function keepInOutbox(db: Kysely<any>, entry: OutboxEntry): Promise
  * The kept messages, newest first.
  * @example const [mail] = await readOutbox(db, { to: 'ada@example.com', limit: 1 });
  */
-export async function readOutbox(db: Kysely<any>, options: ReadOutboxOptions = {}): Promise<OutboxMessage[]> {
+export async function readOutbox(db: AnyKysely, options: ReadOutboxOptions = {}): Promise<OutboxMessage[]> {
   let query = (db as Kysely<OutboxDatabase>).selectFrom('mail_outbox').selectAll()
     .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit ?? 20);
   if (options.to !== undefined) {

@@ -13,12 +13,13 @@ import type { BinderyContext } from '../app/define-app.js';
 import type { SettingsDefinition } from '../config/define-settings.js';
 import type { SettingSpecs, SettingsValues } from '../config/setting.js';
 import type { Database } from '../db/connect.js';
-import type { EventDefinition, Listener } from '../events/define-event.js';
 import type { Services } from '../http/context.js';
-import type { Middleware, RouteHandler } from '../http/handler.js';
-import type { JobDefinition } from '../jobs/define-job.js';
+import type { Middleware, } from '../http/handler.js';
 import type { RouteTable } from '../routing/route-table.js';
 import type { ScheduledTask } from '../schedule/define-scheduled-task.js';
+import type { AnyJobDefinition } from '../jobs/define-job.js';
+import type { AnyEventDefinition, AnyListener } from '../events/define-event.js';
+import type { AnyRouteHandler } from '../http/handler.js';
 
 /** Options of one plugin route (see {@link PluginRoutes.options}). */
 export interface PluginRouteOptions {
@@ -33,7 +34,7 @@ export interface PluginRoutes {
   /** The plugin's `generated/routes.ts` table: names `<plugin>.…`, paths under `/<plugin>`. */
   readonly table: RouteTable;
   /** One handler per route name. */
-  readonly handlers: Readonly<Record<string, RouteHandler<any, any>>>;
+  readonly handlers: Readonly<Record<string, AnyRouteHandler>>;
   /** Middleware its routes' groups name, each named `<plugin>.…`. */
   readonly middleware?: Readonly<Record<string, Middleware>>;
   /**
@@ -83,13 +84,13 @@ export interface PluginSpec<S extends SettingSpecs = SettingSpecs> {
   /** CLI commands, each named `<name>:…` (extend `AppCommand`). */
   readonly commands?: readonly CommandClass<BinderyContext>[];
   /** Jobs, named `<name>:…` (need `jobs()`). */
-  readonly jobs?: readonly JobDefinition<any>[];
+  readonly jobs?: readonly AnyJobDefinition[];
   /** Scheduled tasks, named `<name>:…` (need `schedule()`). */
   readonly schedule?: readonly ScheduledTask[];
   /** Events it emits, named `<name>:…` (declared when the app has `events()`; emit them with `emitEvent`, which does nothing without it). */
-  readonly events?: readonly EventDefinition<any>[];
+  readonly events?: readonly AnyEventDefinition[];
   /** Listeners, named `<name>:…`, of any event (need `events()`). */
-  readonly listeners?: readonly Listener<any>[];
+  readonly listeners?: readonly AnyListener[];
   /** Boot work, run after the rest is added (last in setup, in plugin-list order). */
   setup?(ctx: PluginSetupContext<S>): void | Promise<void>;
 }

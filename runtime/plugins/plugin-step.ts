@@ -28,6 +28,7 @@ import { registerScheduledTask } from '../schedule/register-task.js';
 import { checkPluginManifest, checkPluginName, checkPluginVersion, neededSteps, pluginLabel } from './check-plugin.js';
 import type { Plugin, PluginSetupContext } from './define-plugin.js';
 import { PluginError, PluginNeedsSetupError } from './errors.js';
+import type { SettingSpecs } from '../config/setting.js';
 
 /** Options of {@link plugins}. */
 export interface PluginsOptions {
@@ -130,8 +131,8 @@ function pluginStep(plugin: Plugin, mount: string): PluginStep {
         ctx.addRoutes(table, plugin.routes.handlers);
       }
       if (plugin.setup) {
-        const settings: Record<string, unknown> = plugin.settings ? ctx.settingsOf(plugin.settings as SettingsDefinition<any>) : {};
-        const pluginCtx: PluginSetupContext<any> = {
+        const settings: Record<string, unknown> = plugin.settings ? ctx.settingsOf(plugin.settings as SettingsDefinition<SettingSpecs>) : {};
+        const pluginCtx: PluginSetupContext<SettingSpecs> = {
           plugin: { name, root },
           app: ctx.app,
           settings,

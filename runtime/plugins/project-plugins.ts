@@ -31,10 +31,19 @@ export interface ProjectPlugin {
   readonly error?: string;
 }
 
+/** The fields of a project's package.json that plugin commands read (the rest is kept as is). */
+export interface ProjectPackage {
+  readonly name?: string;
+  readonly dependencies?: Readonly<Record<string, string>>;
+  readonly devDependencies?: Readonly<Record<string, string>>;
+  readonly bindery?: { readonly plugins?: unknown };
+  readonly [field: string]: unknown;
+}
+
 /** The project's package.json, parsed (`{}` when missing). */
-export async function readProjectPackage(root: string): Promise<Record<string, any>> {
+export async function readProjectPackage(root: string): Promise<ProjectPackage> {
   try {
-    return JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as Record<string, any>;
+    return JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as ProjectPackage;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw error;

@@ -7,6 +7,7 @@ import { defineSettings, type SettingsDefinition } from '../config/define-settin
 import { booleanSetting, durationSetting, enumSetting } from '../config/parsers.js';
 import type { CrossSettingProblem, SettingParser, SettingsValues } from '../config/setting.js';
 import { formatDuration } from '../support/duration.js';
+import type { SettingSpecs } from '../config/setting.js';
 
 /** `SESSION_LIFETIME` may not be shorter than this (ms). */
 export const MIN_SESSION_LIFETIME_MS = 60_000;
@@ -76,7 +77,7 @@ export function sessionSettings(drivers: readonly string[]) {
         example: 'true',
       },
     },
-    { check: (values) => checkSessionSettings(values as SettingsValues<any>) },
+    { check: (values) => checkSessionSettings(values as SettingsValues<SettingSpecs>) },
   );
 }
 

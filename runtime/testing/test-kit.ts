@@ -13,6 +13,8 @@ import type { RouteTable } from '../routing/route-table.js';
 import { TestCaller, type InputOf, type RequestOptions, type TestResponse, type BodyOf } from './caller.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import type { TestClock } from './test-clock.js';
+import type { AnyKysely } from '../db/any-kysely.js';
+import type { UntypedTables } from '../db/any-kysely.js';
 
 /** Options of {@link bootTestKit}. */
 export interface TestKitOptions {
@@ -99,9 +101,9 @@ export interface TestKit<H, DB, F = undefined> {
  *   const t = await bootTestKit<Handlers, Database>(app, { routes, clock });
  *   clock.advance(61_000); // a minute later for throttles, links, tokens, caches
  */
-export async function bootTestKit<H, DB = any>(app: App, options: TestKitOptions): Promise<TestKit<H, DB>>;
+export async function bootTestKit<H, DB = UntypedTables>(app: App, options: TestKitOptions): Promise<TestKit<H, DB>>;
 export async function bootTestKit<H, DB, F>(app: App, options: TestKitFactoryOptions<DB, F>): Promise<TestKit<H, DB, F>>;
-export async function bootTestKit<H, DB = any, F = undefined>(app: App, options: TestKitOptions & { readonly factories?: (db: Kysely<DB>) => F }): Promise<TestKit<H, DB, F>> {
+export async function bootTestKit<H, DB = UntypedTables, F = undefined>(app: App, options: TestKitOptions & { readonly factories?: (db: Kysely<DB>) => F }): Promise<TestKit<H, DB, F>> {
   const database = await createTestDatabase({ ...(options.serverUrl === undefined ? {} : { serverUrl: options.serverUrl }), prefix: options.prefix ?? 'test' });
   let booted: TestApp<DB>;
   try {
@@ -137,7 +139,7 @@ export async function bootTestKit<H, DB = any, F = undefined>(app: App, options:
       const { plain } = await tokens.create(String(userId), { name: 'test token', abilities: [...abilities], ...(tokenOptions.lifetimeMs === undefined ? {} : { lifetimeMs: tokenOptions.lifetimeMs }) });
       return Object.assign(new TestCaller<H>(booted.url, routes, { headers: { authorization: `Bearer ${plain}` } }), { token: plain });
     },
-    outbox: (to) => readOutbox(booted.db as Kysely<any>, to === undefined ? {} : { to }),
+    outbox: (to) => readOutbox(booted.db as AnyKysely, to === undefined ? {} : { to }),
     async close() {
       try {
         await booted.close();

@@ -1,16 +1,4 @@
-/**
- * Email verification and password reset (SPEC.md 2.3, 3 "User email" and
- * "Password reset token" rows, 5.6, 7 rules 7–8; docs/mail.md).
- *
- * `ctx.services.accountLinks`, set up by the `links()` step. Links are
- * absolute URLs on `APP_URL` carrying a token encrypted with `APP_KEY` (see
- * link-tokens.ts); nothing is stored. A verification link works for
- * `AUTH_VERIFY_TTL` and only for the address the account still has; a reset
- * link works for `AUTH_RESET_TTL` and only until the password changes — the
- * update is conditional on the old hash, so of two simultaneous submissions
- * the second changes nothing and is refused.
- */
-import type { Kysely } from 'kysely';
+
 import { escapeHtml } from '../../errors/html.js';
 import { HttpError } from '../../errors/http-error.js';
 import { ValidationError } from '../../errors/validation-error.js';
@@ -18,6 +6,7 @@ import type { Mailer, MailResult } from '../../mail/mailer.js';
 import type { AuthService } from '../auth-service.js';
 import type { LinkTokens } from './link-tokens.js';
 import type { ResolvedUsersTable } from './users-table.js';
+import type { AnyKysely } from '../../db/any-kysely.js';
 
 /** The message of an invalid, expired or used reset link (a field error on `password`, SPEC 7 rules 7–8). */
 export const RESET_LINK_INVALID = 'This password reset link is invalid or has expired. Ask for a new one.';
@@ -28,12 +17,12 @@ export const VERIFY_LINK_INVALID = 'This verification link is invalid or has exp
 export type VerifyOutcome = 'verified' | 'already-verified';
 
 /** Revokes a user's API tokens inside the reset's transaction (the tokens() step supplies it). */
-export type RevokeAllTokens = (db: Kysely<any>, userId: string) => Promise<unknown>;
+export type RevokeAllTokens = (db: AnyKysely, userId: string) => Promise<unknown>;
 
 /** What an {@link AccountLinks} is built from (the `links()` step fills it). */
 export interface AccountLinksOptions {
   readonly tokens: LinkTokens;
-  readonly db: Kysely<any>;
+  readonly db: AnyKysely;
   readonly auth: AuthService;
   readonly mailer: Mailer;
   readonly users: ResolvedUsersTable;

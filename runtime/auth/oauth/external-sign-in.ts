@@ -8,7 +8,6 @@
  * `ctx.services.externalSignIn`, set up by the `oauth()` step.
  */
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import * as client from 'openid-client';
 import { HttpError } from '../../errors/http-error.js';
 import type { RequestContext } from '../../http/context.js';
@@ -16,6 +15,7 @@ import type { AuthService } from '../auth-service.js';
 import { normalizeLogin } from '../user-provider.js';
 import type { ResolvedUsersTable } from '../links/users-table.js';
 import type { OAuthProvider } from './oauth-provider.js';
+import type { AnyKysely } from '../../db/any-kysely.js';
 
 /** The session key of a sign-in under way. */
 export const PENDING_KEY = '_oauth';
@@ -43,7 +43,7 @@ export interface CompletedSignIn<U = unknown> {
 export interface ExternalSignInOptions {
   readonly providers: ReadonlyMap<string, OAuthProvider>;
   readonly auth: AuthService;
-  readonly db: Kysely<any>;
+  readonly db: AnyKysely;
   readonly users: ResolvedUsersTable;
   readonly now?: () => number;
 }

@@ -26,8 +26,8 @@ export function providerSettingNames(name: string) {
  * `_CLIENT_SECRET`, `_SCOPES`.
  * @throws {Error} for a provider name that is not lower-case letters and digits (a programming error).
  */
-export function oauthSettings(providers: readonly string[]): SettingsDefinition<Record<string, SettingSpec<any>>> {
-  const specs: Record<string, SettingSpec<any>> = {
+export function oauthSettings(providers: readonly string[]): SettingsDefinition<Record<string, SettingSpec<unknown>>> {
+  const specs: Record<string, SettingSpec<unknown>> = {
     AUTH_PROVIDERS: {
       description: `External sign-in providers turned on, comma-separated (of ${providers.length === 0 ? 'none declared' : providers.join(', ')}); each needs its AUTH_<NAME>_ISSUER and AUTH_<NAME>_CLIENT_ID.`,
       parser: listSetting(providers.length > 0 ? enumSetting(providers) : { allowed: 'a provider declared in oauth({ providers }) (none is)', parse: () => ({ ok: false }) }),

@@ -13,6 +13,7 @@ import type { Generated, Kysely } from 'kysely';
 import { compiledQuery } from '../../db/compiled-query.js';
 import { ValidationError } from '../../errors/validation-error.js';
 import { formatToken, hashSecret, newSecret, parseToken, secretMatches } from './token-format.js';
+import type { AnyKysely } from '../../db/any-kysely.js';
 
 /** Row of `api_tokens`. */
 export interface ApiTokensTable {
@@ -83,7 +84,7 @@ export class ApiTokens {
    * @param db the app's database.
    * @param now clock in ms since the epoch (default `Date.now`).
    */
-  constructor(db: Kysely<any>, now: () => number = Date.now) {
+  constructor(db: AnyKysely, now: () => number = Date.now) {
     this.#db = db as Kysely<ApiTokensDatabase>;
     this.#now = now;
   }
@@ -141,7 +142,7 @@ export class ApiTokens {
   }
 
   /** {@link revokeAll} on `db`, e.g. inside the transaction that changes the password. */
-  readonly revokeAllIn = async (db: Kysely<any>, userId: string): Promise<number> => {
+  readonly revokeAllIn = async (db: AnyKysely, userId: string): Promise<number> => {
     const result = await (db as Kysely<ApiTokensDatabase>).deleteFrom('api_tokens').where('user_id', '=', userId).executeTakeFirst();
     return Number(result.numDeletedRows);
   };

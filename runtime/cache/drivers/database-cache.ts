@@ -5,20 +5,21 @@
  * (`INSERT … ON CONFLICT … DO UPDATE … RETURNING`), so concurrent
  * increments from several instances never lose a count.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, } from 'kysely';
 import type { Cache, CounterState } from '../cache.js';
 import { toJson } from './json-value.js';
+import type { AnyKysely } from '../../db/any-kysely.js';
 
 /** A cache in the `bindery_cache` table. */
 export class DatabaseCache implements Cache {
-  readonly #db: Kysely<any>;
+  readonly #db: AnyKysely;
   readonly #now: () => number;
 
   /**
    * @param db the app's Kysely instance.
    * @param now clock in milliseconds since the epoch (default `Date.now`); expiry is decided by this clock, not the database's.
    */
-  constructor(db: Kysely<any>, now: () => number = Date.now) {
+  constructor(db: AnyKysely, now: () => number = Date.now) {
     this.#db = db;
     this.#now = now;
   }

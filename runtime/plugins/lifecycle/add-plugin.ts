@@ -117,7 +117,7 @@ export function projectBin(root: string): string {
 export async function editPluginList(root: string, edit: (list: string[]) => string[]): Promise<void> {
   const path = join(root, 'package.json');
   const text = await readFile(path, 'utf8');
-  const json = JSON.parse(text) as Record<string, any>;
+  const json = JSON.parse(text) as Record<string, unknown>;
   const indent = /^(\s+)"/m.exec(text)?.[1] ?? '  ';
   const section = (json.bindery && typeof json.bindery === 'object' ? json.bindery : {}) as { plugins?: unknown };
   const list = Array.isArray(section.plugins) ? section.plugins.filter((p): p is string => typeof p === 'string') : [];

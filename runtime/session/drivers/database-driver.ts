@@ -7,10 +7,11 @@
  *
  * Expired rows are deleted once an hour (and at boot).
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, } from 'kysely';
 import { SessionError } from '../errors.js';
 import { parseRecord, serializeRecord, type SessionRecord } from '../session-record.js';
 import type { SessionDriver, SessionStore } from '../session-store.js';
+import type { AnyKysely } from '../../db/any-kysely.js';
 
 /** Encryption purpose of the database driver's cookie (the session ID). */
 export const SESSION_ID_PURPOSE = 'session-id';
@@ -24,7 +25,7 @@ export const databaseDriver: SessionDriver = async (ctx) => {
   if (database === undefined) {
     throw new SessionError('BINDERY_SESSION_DRIVER_FAILED', 'SESSION_DRIVER=database needs the app database, but the session layer was built without one.');
   }
-  const db = database.db as Kysely<any>;
+  const db = database.db as AnyKysely;
   const options = { context: cookieName };
 
   const prune = async (): Promise<number> => {
