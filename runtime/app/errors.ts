@@ -2,25 +2,19 @@
  * Error classes of the boot (codes in `runtime/errors/codes.ts`, causes and
  * fixes in `docs/errors.md`).
  */
-import { CodedError } from '../support/coded-error.js';
+import { codedErrorClass } from '../errors/coded-error.js';
 
 /** The app definition or module is invalid (`BINDERY_APP_INVALID`). */
-export class AppDefinitionError extends CodedError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('BINDERY_APP_INVALID', message, options);
-  }
-}
+export const AppDefinitionError = codedErrorClass('AppDefinitionError', 'BINDERY_APP_INVALID');
+/** An instance of {@link AppDefinitionError}. */
+export type AppDefinitionError = InstanceType<typeof AppDefinitionError>;
 
 /** A setup step is duplicated, out of order, or misused (`BINDERY_SETUP_INVALID`; SPEC.md 7 rule 9). */
-export class SetupError extends CodedError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('BINDERY_SETUP_INVALID', message, options);
-  }
-}
+export const SetupError = codedErrorClass('SetupError', 'BINDERY_SETUP_INVALID');
+/** An instance of {@link SetupError}. */
+export type SetupError = InstanceType<typeof SetupError>;
 
 /** The HTTP server could not listen (`BINDERY_LISTEN_FAILED`). */
-export class ListenError extends CodedError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('BINDERY_LISTEN_FAILED', message, options);
-  }
-}
+export const ListenError = codedErrorClass('ListenError', 'BINDERY_LISTEN_FAILED');
+/** An instance of {@link ListenError}. */
+export type ListenError = InstanceType<typeof ListenError>;

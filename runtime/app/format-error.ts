@@ -3,7 +3,7 @@
  * the message (settings errors name each setting), the code for coded
  * errors, and the stack and causes only with `APP_DEBUG=true`.
  */
-import { isCodedError } from '../support/coded-error.js';
+import { isCodedError } from '../errors/coded-error.js';
 
 /**
  * @param error anything thrown.

@@ -10,7 +10,7 @@ import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isApp, type App } from './define-app.js';
 import { AppDefinitionError } from './errors.js';
-import { isCodedError } from '../support/coded-error.js';
+import { isCodedError } from '../errors/coded-error.js';
 import { BUILD_DIR, checkBuild } from './build-project.js';
 
 /** The app module path when `--app` is not given. */

@@ -3,14 +3,12 @@
  * docs/errors.md).
  */
 import { HttpError } from '../errors/http-error.js';
-import { CodedError } from '../support/coded-error.js';
+import { CodedError, codedErrorClass } from '../errors/coded-error.js';
 
 /** A tracked model cannot be tracked or used as asked (`BINDERY_AUDIT_MODEL_INVALID`). */
-export class AuditModelError extends CodedError {
-  constructor(message: string) {
-    super('BINDERY_AUDIT_MODEL_INVALID', message);
-  }
-}
+export const AuditModelError = codedErrorClass('AuditModelError', 'BINDERY_AUDIT_MODEL_INVALID');
+/** An instance of {@link AuditModelError}. */
+export type AuditModelError = InstanceType<typeof AuditModelError>;
 
 /** A row key longer than 255 bytes (`BINDERY_AUDIT_KEY_TOO_LONG`, SPEC 6.1 rule 9). */
 export class AuditKeyTooLongError extends CodedError {
@@ -28,11 +26,9 @@ export class AuditActorTooLongError extends CodedError {
 }
 
 /** An upsert row without a value in a conflict column (`BINDERY_AUDIT_UPSERT_KEY_MISSING`, SPEC 6.1 rule 7). */
-export class AuditUpsertKeyError extends CodedError {
-  constructor(message: string) {
-    super('BINDERY_AUDIT_UPSERT_KEY_MISSING', message);
-  }
-}
+export const AuditUpsertKeyError = codedErrorClass('AuditUpsertKeyError', 'BINDERY_AUDIT_UPSERT_KEY_MISSING');
+/** An instance of {@link AuditUpsertKeyError}. */
+export type AuditUpsertKeyError = InstanceType<typeof AuditUpsertKeyError>;
 
 /**
  * A chunk of a bulk write changed fewer rows than were selected (SPEC 6.1
@@ -43,7 +39,7 @@ export class AuditBulkConflictError extends HttpError {
   /** Always true: running the write again is safe. */
   readonly retryable = true;
   constructor(table: string, selected: number, changed: number) {
-    super(409, `A bulk write to ${table} changed ${changed} of the ${selected} rows selected in one chunk; nothing was written. Try again.`, { code: 'BINDERY_AUDIT_BULK_CONFLICT' });
+    super('BINDERY_AUDIT_BULK_CONFLICT', `A bulk write to ${table} changed ${changed} of the ${selected} rows selected in one chunk; nothing was written. Try again.`);
   }
 
   override get name(): string {
@@ -54,8 +50,7 @@ export class AuditBulkConflictError extends HttpError {
 /** A history cursor the history did not make (400 on the `cursor` field). */
 export class AuditCursorError extends HttpError {
   constructor() {
-    super(400, 'The cursor is not valid; start again without it and follow the "next" values of the pages.', {
-      code: 'BINDERY_AUDIT_CURSOR_INVALID',
+    super('BINDERY_AUDIT_CURSOR_INVALID', 'The cursor is not valid; start again without it and follow the "next" values of the pages.', {
       fieldErrors: { cursor: 'The cursor is not valid.' },
     });
   }

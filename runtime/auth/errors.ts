@@ -4,7 +4,7 @@
  */
 import { HttpError } from '../errors/http-error.js';
 import { VALIDATION_DETAIL } from '../errors/validation-error.js';
-import { CodedError } from '../support/coded-error.js';
+import { CodedError } from '../errors/coded-error.js';
 
 /** The message of a failed login (unknown account or wrong password alike; SPEC 5.1 rule 6). */
 export const LOGIN_FAILED_MESSAGE = 'These credentials do not match our records.';
@@ -15,7 +15,7 @@ export const LOGIN_FAILED_MESSAGE = 'These credentials do not match our records.
  */
 export class LoginFailedError extends HttpError {
   constructor() {
-    super(422, VALIDATION_DETAIL, { code: 'BINDERY_AUTH_FAILED', fieldErrors: { email: LOGIN_FAILED_MESSAGE } });
+    super('BINDERY_AUTH_FAILED', VALIDATION_DETAIL, { fieldErrors: { email: LOGIN_FAILED_MESSAGE } });
   }
 
   override get name(): string {
@@ -29,8 +29,7 @@ export class LoginThrottledError extends HttpError {
   readonly retryAfter: number;
 
   constructor(retryAfter: number) {
-    super(422, VALIDATION_DETAIL, {
-      code: 'BINDERY_AUTH_THROTTLED',
+    super('BINDERY_AUTH_THROTTLED', VALIDATION_DETAIL, {
       fieldErrors: { email: `Too many login attempts. Please try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.` },
     });
     this.retryAfter = retryAfter;
@@ -41,5 +40,5 @@ export class LoginThrottledError extends HttpError {
   }
 }
 
-/** A boot or programming error of the auth setup (`BINDERY_AUTH_MIDDLEWARE_MISSING`, `BINDERY_AUTH_REMEMBER_UNSUPPORTED`, `BINDERY_AUTH_NOT_SET_UP`). */
+/** A boot or programming error of the auth setup (`BINDERY_AUTH_MIDDLEWARE_MISSING`, `BINDERY_AUTH_REMEMBER_UNSUPPORTED`). */
 export class AuthSetupError extends CodedError {}

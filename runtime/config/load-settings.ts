@@ -3,7 +3,7 @@
  * required setting stops the boot with a message that names it";
  * docs/settings.md).
  */
-import { CodedError } from '../support/coded-error.js';
+import { CodedError } from '../errors/coded-error.js';
 import type { SettingsDefinition } from './define-settings.js';
 import type { Env, SettingSpec, SettingSpecs, SettingsValues } from './setting.js';
 

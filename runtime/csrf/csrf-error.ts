@@ -16,9 +16,7 @@ export class CsrfError extends HttpError {
   readonly reason: 'cross-origin' | 'token';
 
   constructor(reason: 'cross-origin' | 'token') {
-    super(403, reason === 'token' ? PAGE_EXPIRED_MESSAGE : CROSS_ORIGIN_MESSAGE, {
-      code: reason === 'token' ? 'BINDERY_CSRF_TOKEN_MISMATCH' : 'BINDERY_CSRF_CROSS_ORIGIN',
-    });
+    super(reason === 'token' ? 'BINDERY_CSRF_TOKEN_MISMATCH' : 'BINDERY_CSRF_CROSS_ORIGIN', reason === 'token' ? PAGE_EXPIRED_MESSAGE : CROSS_ORIGIN_MESSAGE);
     this.reason = reason;
   }
 

@@ -2,21 +2,17 @@
  * Error classes of the database layer (codes in `runtime/errors/codes.ts`,
  * causes and fixes in `docs/errors.md`).
  */
-import { CodedError } from '../support/coded-error.js';
+import { CodedError, codedErrorClass } from '../errors/coded-error.js';
 
 /** The database did not accept a connection (`BINDERY_DATABASE_UNREACHABLE`). */
-export class DatabaseUnreachableError extends CodedError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('BINDERY_DATABASE_UNREACHABLE', message, options);
-  }
-}
+export const DatabaseUnreachableError = codedErrorClass('DatabaseUnreachableError', 'BINDERY_DATABASE_UNREACHABLE');
+/** An instance of {@link DatabaseUnreachableError}. */
+export type DatabaseUnreachableError = InstanceType<typeof DatabaseUnreachableError>;
 
 /** The embedded PostgreSQL failed to initialise, start or stop (`BINDERY_EMBEDDED_POSTGRES_FAILED`). */
-export class EmbeddedPostgresError extends CodedError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('BINDERY_EMBEDDED_POSTGRES_FAILED', message, options);
-  }
-}
+export const EmbeddedPostgresError = codedErrorClass('EmbeddedPostgresError', 'BINDERY_EMBEDDED_POSTGRES_FAILED');
+/** An instance of {@link EmbeddedPostgresError}. */
+export type EmbeddedPostgresError = InstanceType<typeof EmbeddedPostgresError>;
 
 /** A `bigint` value does not fit a JavaScript number exactly (`BINDERY_INTEGER_UNSAFE`). */
 export class UnsafeIntegerError extends CodedError {

@@ -7,7 +7,7 @@ import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Kysely, Transaction } from 'kysely';
-import { CodedError } from '../support/coded-error.js';
+import { CodedError } from '../errors/coded-error.js';
 
 /** The folder of the seed modules, relative to the project root. */
 export const SEEDS_DIR = 'app/seeds';

@@ -17,7 +17,7 @@ export const DATABASE_UNAVAILABLE_DETAIL = 'The database is unavailable right no
  */
 export class DatabaseUnavailableError extends HttpError {
   constructor(cause: unknown) {
-    super(503, DATABASE_UNAVAILABLE_DETAIL, { code: 'BINDERY_DATABASE_UNAVAILABLE', cause, headers: { 'retry-after': '1' } });
+    super('BINDERY_DATABASE_UNAVAILABLE', DATABASE_UNAVAILABLE_DETAIL, { cause, headers: { 'retry-after': '1' } });
   }
 
   override get name(): string {

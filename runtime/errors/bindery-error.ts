@@ -1,12 +1,12 @@
 /**
  * The base of bindery's coded errors (CONVENTIONS.md "Errors").
  *
- * A `BinderyError` carries a stable code from {@link ERROR_CODES}. Errors of
- * this class that reach a client without an HTTP status of their own answer
- * 500; boot errors (route table checks, debug refused in production) are
+ * A `BinderyError` carries a stable code from {@link ERROR_CODES}; when it
+ * reaches a client it answers the status the registry gives its code (500
+ * for codes without one, like every error without a status); boot errors (route table checks, debug refused in production) are
  * thrown by `createHttpServer` and stop the boot.
  */
-import type { ErrorCode } from './codes.js';
+import { statusOf, type ErrorCode } from './codes.js';
 
 export class BinderyError extends Error {
   /** Stable code, documented in `docs/errors.md`. */
@@ -21,6 +21,11 @@ export class BinderyError extends Error {
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
+  }
+
+  /** The HTTP status of the code in the registry (`runtime/errors/codes.ts`); `undefined` for boot, CLI and generator codes. */
+  get status(): number | undefined {
+    return statusOf(this.code);
   }
 
   override get name(): string {

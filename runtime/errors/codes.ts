@@ -61,6 +61,7 @@ export const ERROR_CODES = {
   BINDERY_APP_INVALID: { summary: 'The app module is missing or its default export is not a defineApp(...) result.' },
   BINDERY_LISTEN_FAILED: { summary: 'The HTTP server could not listen on HTTP_ADDR (address in use or not permitted).' },
   BINDERY_SETTING_INVALID: { summary: 'A setting is missing or has an invalid value; the boot stops.' },
+  BINDERY_SERVICE_NOT_SET_UP: { status: 500, summary: 'A service (ctx.services.auth, accountLinks, audit, …) was used by an app whose setup list lacks the step providing it.' },
   BINDERY_SETUP_INVALID: { summary: 'An app setup step is duplicated, out of order, or needs a step that is not set up.' },
 
   // ── database and migrations (runtime/db) ──
@@ -81,7 +82,6 @@ export const ERROR_CODES = {
   BINDERY_AUTH_FAILED: { status: 422, summary: 'The login and password do not match an account (a field error on email).' },
   BINDERY_AUTH_FORBIDDEN: { status: 403, summary: 'The signed-in user may not see this page (another user\'s page, the admin page).' },
   BINDERY_AUTH_MIDDLEWARE_MISSING: { summary: 'A route guarded by require or guest has no auth (or token) middleware before the guard; the boot stops.' },
-  BINDERY_AUTH_NOT_SET_UP: { status: 500, summary: 'The auth service was used by an app whose setup list lacks auth().' },
   BINDERY_AUTH_REMEMBER_UNSUPPORTED: { status: 500, summary: 'Remember-me was asked for, but the user provider lacks readRememberToken or writeRememberToken.' },
   BINDERY_AUTH_THROTTLED: { status: 422, summary: 'Too many login attempts for this login from this address, or too many failures from it; the password was not checked.' },
   BINDERY_AUTH_UNAUTHENTICATED: { status: 401, summary: 'A guest asked a guarded route for something other than a page (JSON, htmx, no session).' },
@@ -124,7 +124,6 @@ export const ERROR_CODES = {
   BINDERY_TOKEN_MISSING: { status: 401, summary: 'The route needs a bearer token and the request sent none.' },
 
   // ── mail, account links and rate limits (runtime/mail, runtime/auth/links, runtime/rate-limit) ──
-  BINDERY_LINKS_NOT_SET_UP: { status: 500, summary: 'Account links (verification, reset) were used by an app without the links() setup step.' },
   BINDERY_MAIL_FAILED: { status: 500, summary: 'The mail transport could not send a message (SMTP refused it or could not be reached).' },
   BINDERY_RATE_LIMITED: { status: 429, summary: 'Too many requests of one kind in the window (e.g. 5 password reset mails a minute per address).' },
   BINDERY_VERIFY_LINK_INVALID: { status: 400, summary: 'The email verification link is invalid, has expired, or was made for another address.' },
@@ -139,3 +138,15 @@ export const ERROR_CODES = {
 
 /** Every registered error code. */
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The registered codes that answer an HTTP status (the ones an `HttpError` can be built from). */
+export type HttpErrorCode = { [C in ErrorCode]: (typeof ERROR_CODES)[C] extends { readonly status: number } ? C : never }[ErrorCode];
+
+/**
+ * The HTTP status a registered code answers, or `undefined` for boot, CLI and
+ * generator codes. The one place statuses come from: `HttpError` and
+ * `BinderyError` read it here.
+ */
+export function statusOf(code: string): number | undefined {
+  return (ERROR_CODES as Readonly<Record<string, ErrorCodeSpec>>)[code]?.status;
+}

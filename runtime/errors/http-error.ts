@@ -7,7 +7,7 @@
  * runtime maps keys to the client's names: the JSON name for a JSON body, the
  * form name for a form, the query/path/header name).
  */
-import type { ErrorCode } from './codes.js';
+import { statusOf, type ErrorCode, type HttpErrorCode } from './codes.js';
 
 /** Options of {@link HttpError}. */
 export interface HttpErrorOptions {
@@ -33,10 +33,14 @@ export interface HttpErrorOptions {
  * it is an expected answer, and capturing a stack per invalid request costs
  * CPU for nothing (docs/errors.md). A 5xx error keeps its stack trace.
  *
- * @param status HTTP status, an integer from 400 to 599.
+ * @param status HTTP status, an integer from 400 to 599; or a registered
+ *   `BINDERY_…` code, whose status and code then both come from the registry
+ *   (`runtime/errors/codes.ts`) — how bindery builds its own HTTP errors.
  * @param message shown to the client as problem details `detail` / the page text.
- * @throws {RangeError} when `status` is not an integer from 400 to 599.
+ * @throws {RangeError} when `status` is not an integer from 400 to 599, or a
+ *   code the registry gives no status.
  * @example throw new HttpError(409, 'A note with this title already exists.', { code: 'NOTES_DUPLICATE' })
+ * @example throw new HttpError('BINDERY_NOT_FOUND', 'Nothing is served at /x.')
  */
 export class HttpError extends Error {
   readonly status: number;
@@ -45,9 +49,10 @@ export class HttpError extends Error {
   readonly headers: Readonly<Record<string, string>> | undefined;
   readonly expose: boolean;
 
-  constructor(status: number, message: string, options: HttpErrorOptions = {}) {
-    if (!Number.isInteger(status) || status < 400 || status > 599) {
-      throw new RangeError(`HttpError status must be an integer from 400 to 599, got ${String(status)}`);
+  constructor(statusOrCode: number | HttpErrorCode, message: string, options: HttpErrorOptions = {}) {
+    const status = typeof statusOrCode === 'number' ? statusOrCode : statusOf(statusOrCode);
+    if (status === undefined || !Number.isInteger(status) || status < 400 || status > 599) {
+      throw new RangeError(`HttpError status must be an integer from 400 to 599 or a registered code with a status, got ${String(statusOrCode)}`);
     }
     // A 4xx is an expected answer (invalid input, no such record, not allowed),
     // not a defect: nothing ever shows its stack (logs and the debug page show
@@ -59,7 +64,7 @@ export class HttpError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     Error.stackTraceLimit = limit;
     this.status = status;
-    this.code = options.code;
+    this.code = typeof statusOrCode === 'string' ? statusOrCode : options.code;
     this.fieldErrors = options.fieldErrors;
     this.headers = options.headers;
     this.expose = options.expose ?? true;

@@ -10,7 +10,7 @@ import { HttpError } from './http-error.js';
  */
 export class NotFoundError extends HttpError {
   constructor(message = 'The requested resource was not found.', options: { cause?: unknown } = {}) {
-    super(404, message, { code: 'BINDERY_NOT_FOUND', ...options });
+    super('BINDERY_NOT_FOUND', message, { ...options });
   }
 
   override get name(): string {

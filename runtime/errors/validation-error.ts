@@ -22,7 +22,7 @@ export const CONVERSION_DETAIL = 'The request has invalid values.';
  */
 export class ValidationError extends HttpError {
   constructor(fieldErrors: Readonly<Record<string, string>>, message: string = VALIDATION_DETAIL) {
-    super(422, message, { code: 'BINDERY_VALIDATION_FAILED', fieldErrors });
+    super('BINDERY_VALIDATION_FAILED', message, { fieldErrors });
   }
 
   override get name(): string {
@@ -36,7 +36,7 @@ export class ValidationError extends HttpError {
  */
 export class ConversionError extends HttpError {
   constructor(fieldErrors: Readonly<Record<string, string>>) {
-    super(400, CONVERSION_DETAIL, { code: 'BINDERY_BAD_REQUEST', fieldErrors });
+    super('BINDERY_BAD_REQUEST', CONVERSION_DETAIL, { fieldErrors });
   }
 
   override get name(): string {

@@ -25,9 +25,9 @@ export function fromFastifyError(error: unknown, request: FastifyRequest, maxBod
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return malformedBody('The request body size does not match its Content-Length.', error);
     case 'FST_ERR_BAD_URL':
-      return new HttpError(400, 'The request URL cannot be decoded.', { code: 'BINDERY_MALFORMED_URL', cause: error });
+      return new HttpError('BINDERY_MALFORMED_URL', 'The request URL cannot be decoded.', { cause: error });
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new HttpError(400, 'A path segment of the request URL is too long.', { code: 'BINDERY_MALFORMED_URL', cause: error });
+      return new HttpError('BINDERY_MALFORMED_URL', 'A path segment of the request URL is too long.', { cause: error });
     default:
       return error;
   }

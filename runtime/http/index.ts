@@ -23,3 +23,4 @@ export { queryOverride } from './method-override.js';
 export { HEALTH_PATHS } from './health.js';
 export { clientFieldErrors } from './error-response.js';
 export { apiDocs, apiDocsSettings, API_DOCS_CSP, type ApiDocsOptions } from './api-docs-step.js';
+export { requireService, ServiceNotSetUpError } from './require-service.js';

@@ -20,8 +20,8 @@ export function notFoundHandler(methods: MethodIndex, headers: StandardHeaders, 
     const path = q === -1 ? url : url.slice(0, q);
     const allowed = methods.allowed(path);
     const error = allowed.length > 0
-      ? new HttpError(405, `The method ${request.method} is not allowed for ${path}; use ${allowed.join(', ')}.`, { code: 'BINDERY_METHOD_NOT_ALLOWED', headers: { allow: allowed.join(', ') } })
-      : new HttpError(404, `Nothing is served at ${path}.`, { code: 'BINDERY_NOT_FOUND' });
+      ? new HttpError('BINDERY_METHOD_NOT_ALLOWED', `The method ${request.method} is not allowed for ${path}; use ${allowed.join(', ')}.`, { headers: { allow: allowed.join(', ') } })
+      : new HttpError('BINDERY_NOT_FOUND', `Nothing is served at ${path}.`);
     sendError(request, reply, error, debug, null);
   };
 }

@@ -56,7 +56,7 @@ export function answerTimeout(ctx: HttpRequestContext, timeoutMs: number, debug:
   if (ctx.settled) return;
   ctx.settled = true;
   ctx.timedOut = true;
-  const error = new HttpError(503, `The request took longer than ${formatDuration(timeoutMs)} (HTTP_REQUEST_TIMEOUT).`, { code: 'BINDERY_REQUEST_TIMEOUT' });
+  const error = new HttpError('BINDERY_REQUEST_TIMEOUT', `The request took longer than ${formatDuration(timeoutMs)} (HTTP_REQUEST_TIMEOUT).`);
   sendError(ctx.request, ctx.reply, error, debug, ctx.route, ctx.client);
 }
 

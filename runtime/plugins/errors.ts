@@ -2,53 +2,39 @@
  * Error classes of plugins (codes in `runtime/errors/codes.ts`, causes and
  * fixes in `docs/errors.md`; SPEC 7 rule 9, SPEC 9).
  */
-import { CodedError } from '../support/coded-error.js';
+import { codedErrorClass } from '../errors/coded-error.js';
 
 /** A plugin manifest breaks a rule of SPEC 9 (`BINDERY_PLUGIN_INVALID`). */
-export class PluginError extends CodedError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('BINDERY_PLUGIN_INVALID', message, options);
-  }
-}
+export const PluginError = codedErrorClass('PluginError', 'BINDERY_PLUGIN_INVALID');
+/** An instance of {@link PluginError}. */
+export type PluginError = InstanceType<typeof PluginError>;
 
 /** A plugin uses a name reserved for the framework (`BINDERY_PLUGIN_NAME_RESERVED`). */
-export class PluginNameReservedError extends CodedError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('BINDERY_PLUGIN_NAME_RESERVED', message, options);
-  }
-}
+export const PluginNameReservedError = codedErrorClass('PluginNameReservedError', 'BINDERY_PLUGIN_NAME_RESERVED');
+/** An instance of {@link PluginNameReservedError}. */
+export type PluginNameReservedError = InstanceType<typeof PluginNameReservedError>;
 
 /** Two plugins have the same name (`BINDERY_PLUGIN_NAME_TAKEN`). */
-export class PluginNameTakenError extends CodedError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('BINDERY_PLUGIN_NAME_TAKEN', message, options);
-  }
-}
+export const PluginNameTakenError = codedErrorClass('PluginNameTakenError', 'BINDERY_PLUGIN_NAME_TAKEN');
+/** An instance of {@link PluginNameTakenError}. */
+export type PluginNameTakenError = InstanceType<typeof PluginNameTakenError>;
 
 /** A plugin does not support this framework version (`BINDERY_PLUGIN_VERSION_MISMATCH`). */
-export class PluginVersionError extends CodedError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('BINDERY_PLUGIN_VERSION_MISMATCH', message, options);
-  }
-}
+export const PluginVersionError = codedErrorClass('PluginVersionError', 'BINDERY_PLUGIN_VERSION_MISMATCH');
+/** An instance of {@link PluginVersionError}. */
+export type PluginVersionError = InstanceType<typeof PluginVersionError>;
 
 /** A plugin needs a service whose setup step is missing (`BINDERY_PLUGIN_NEEDS_SETUP`). */
-export class PluginNeedsSetupError extends CodedError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('BINDERY_PLUGIN_NEEDS_SETUP', message, options);
-  }
-}
+export const PluginNeedsSetupError = codedErrorClass('PluginNeedsSetupError', 'BINDERY_PLUGIN_NEEDS_SETUP');
+/** An instance of {@link PluginNeedsSetupError}. */
+export type PluginNeedsSetupError = InstanceType<typeof PluginNeedsSetupError>;
 
 /** No such plugin in the list, or no such package (`BINDERY_PLUGIN_NOT_FOUND`). */
-export class PluginNotFoundError extends CodedError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('BINDERY_PLUGIN_NOT_FOUND', message, options);
-  }
-}
+export const PluginNotFoundError = codedErrorClass('PluginNotFoundError', 'BINDERY_PLUGIN_NOT_FOUND');
+/** An instance of {@link PluginNotFoundError}. */
+export type PluginNotFoundError = InstanceType<typeof PluginNotFoundError>;
 
 /** `bindery add` / `remove` failed at a step; files were restored (`BINDERY_PLUGIN_LIFECYCLE_FAILED`). */
-export class PluginLifecycleError extends CodedError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('BINDERY_PLUGIN_LIFECYCLE_FAILED', message, options);
-  }
-}
+export const PluginLifecycleError = codedErrorClass('PluginLifecycleError', 'BINDERY_PLUGIN_LIFECYCLE_FAILED');
+/** An instance of {@link PluginLifecycleError}. */
+export type PluginLifecycleError = InstanceType<typeof PluginLifecycleError>;

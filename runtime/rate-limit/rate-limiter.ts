@@ -56,8 +56,7 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
  */
 export function rateLimitedError(state: RateLimitState, message: string, now: number = Date.now()): HttpError {
   const retryAfter = Math.max(1, Math.ceil((state.resetAt - now) / 1000));
-  return new HttpError(429, message, {
-    code: 'BINDERY_RATE_LIMITED',
+  return new HttpError('BINDERY_RATE_LIMITED', message, {
     headers: {
       'retry-after': String(retryAfter),
       'x-ratelimit-limit': String(state.limit),

@@ -15,6 +15,8 @@ import { createTestDatabase, type TestDatabase } from './test-database.js';
 import type { TestClock } from './test-clock.js';
 import type { AnyKysely } from '../db/any-kysely.js';
 import type { UntypedTables } from '../db/any-kysely.js';
+import { requireService } from '../http/require-service.js';
+import type { Services } from '../http/context.js';
 
 /** Options of {@link bootTestKit}. */
 export interface TestKitOptions {
@@ -134,8 +136,7 @@ export async function bootTestKit<H, DB = UntypedTables, F = undefined>(app: App
       return browser;
     },
     async withToken(userId, abilities = [], tokenOptions = {}) {
-      const tokens = booted.running.services['apiTokens'] as ApiTokens | undefined;
-      if (tokens === undefined) throw new Error('bindery/testing: the app has no ctx.services.apiTokens (add the tokens() setup step)');
+      const tokens = requireService(booted.running.services as unknown as Services, 'apiTokens', 'tokens()', 'bindery/testing withToken') as ApiTokens;
       const { plain } = await tokens.create(String(userId), { name: 'test token', abilities: [...abilities], ...(tokenOptions.lifetimeMs === undefined ? {} : { lifetimeMs: tokenOptions.lifetimeMs }) });
       return Object.assign(new TestCaller<H>(booted.url, routes, { headers: { authorization: `Bearer ${plain}` } }), { token: plain });
     },

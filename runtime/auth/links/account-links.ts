@@ -234,7 +234,7 @@ export class AccountLinks {
 }
 
 function invalidVerification(): HttpError {
-  return new HttpError(400, VERIFY_LINK_INVALID, { code: 'BINDERY_VERIFY_LINK_INVALID' });
+  return new HttpError('BINDERY_VERIFY_LINK_INVALID', VERIFY_LINK_INVALID);
 }
 
 function invalidReset(): ValidationError {

@@ -3,20 +3,17 @@
  * sends a verification link by email"; docs/mail.md).
  */
 import { BinderyError } from '../../errors/bindery-error.js';
+import { requireService } from '../../http/require-service.js';
 import type { RequestContext } from '../../http/context.js';
 import type { AccountLinks } from './account-links.js';
 import './links-step.js';
 
 /**
  * The account links of the app.
- * @throws {BinderyError} `BINDERY_LINKS_NOT_SET_UP` when the app's setup list lacks `links()`.
+ * @throws {ServiceNotSetUpError} `BINDERY_SERVICE_NOT_SET_UP` when the app's setup list lacks `links()`.
  */
 export function accountLinksOf(ctx: Pick<RequestContext, 'services'>): AccountLinks {
-  const links = ctx.services.accountLinks;
-  if (links === undefined) {
-    throw new BinderyError('BINDERY_LINKS_NOT_SET_UP', 'Account links were used, but links() is not set up: add mail() and links() after auth() in the setup list of app/main.ts.');
-  }
-  return links;
+  return requireService(ctx.services, 'accountLinks', 'mail() and links() (after auth())');
 }
 
 /**
@@ -30,7 +27,7 @@ export function accountLinksOf(ctx: Pick<RequestContext, 'services'>): AccountLi
  * (`POST /verify-email/resend`). So registration never fails because of mail.
  *
  * @param user the user as the app's `UserProvider` returns it (the address is read from its `email` property).
- * @throws {BinderyError} `BINDERY_LINKS_NOT_SET_UP` without `links()` in the setup list (a programming error).
+ * @throws {ServiceNotSetUpError} `BINDERY_SERVICE_NOT_SET_UP` without `links()` in the setup list (a programming error).
  * @example
  *   const user = await createUser(input);
  *   await sendVerificationLink(ctx, user);

@@ -49,14 +49,14 @@ export interface ExternalSignInOptions {
 }
 
 function callbackInvalid(message: string, cause?: unknown): HttpError {
-  return new HttpError(400, message, { code: 'BINDERY_OAUTH_CALLBACK_INVALID', ...(cause === undefined ? {} : { cause }) });
+  return new HttpError('BINDERY_OAUTH_CALLBACK_INVALID', message, cause === undefined ? {} : { cause });
 }
 
 /** A failure of the token exchange: the provider refused (400), or could not be reached or answered nonsense (502). */
 function exchangeFailed(provider: OAuthProvider, error: unknown): HttpError {
   const code = (error as { code?: unknown })?.code;
   if (error instanceof TypeError || code === 'OAUTH_RESPONSE_IS_NOT_CONFORM' || code === 'OAUTH_RESPONSE_IS_NOT_JSON') {
-    return new HttpError(502, `${provider.label} did not answer the sign-in as expected; try again later.`, { code: 'BINDERY_OAUTH_PROVIDER_FAILED', cause: error });
+    return new HttpError('BINDERY_OAUTH_PROVIDER_FAILED', `${provider.label} did not answer the sign-in as expected; try again later.`, { cause: error });
   }
   // An OAuth error answer (RFC 6749 5.2) says what was refused: `invalid_grant: …`.
   const { error: oauthError, error_description: description } = error as { error?: unknown; error_description?: unknown };
@@ -89,7 +89,7 @@ export class ExternalSignIn {
    */
   provider(name: string): OAuthProvider {
     const provider = this.#o.providers.get(name);
-    if (provider === undefined) throw new HttpError(404, `There is no sign-in provider named "${name}".`, { code: 'BINDERY_OAUTH_PROVIDER_UNKNOWN' });
+    if (provider === undefined) throw new HttpError('BINDERY_OAUTH_PROVIDER_UNKNOWN', `There is no sign-in provider named "${name}".`);
     return provider;
   }
 
@@ -170,8 +170,7 @@ export class ExternalSignIn {
       }
     }
     if (typeof email !== 'string' || email.trim() === '' || verified !== true) {
-      throw new HttpError(403, `${provider.label} did not give a verified email address, so the sign-in cannot be matched to an account. Verify your address with ${provider.label}, or register with email and password.`, {
-        code: 'BINDERY_OAUTH_EMAIL_UNVERIFIED',
+      throw new HttpError('BINDERY_OAUTH_EMAIL_UNVERIFIED', `${provider.label} did not give a verified email address, so the sign-in cannot be matched to an account. Verify your address with ${provider.label}, or register with email and password.`, {
       });
     }
     const { user, created } = await this.#findOrCreate(normalizeLogin(email), typeof displayName === 'string' ? displayName : undefined, provider);
@@ -209,8 +208,7 @@ export class ExternalSignIn {
    */
   #linkable(user: unknown, email: string, provider: OAuthProvider): unknown {
     if ((user as Record<string, unknown>)[this.#o.users.emailVerifiedAt] == null) {
-      throw new HttpError(409, `An account with the address ${email} exists, but its address is not verified: log in with its password and follow the verification link first; then ${provider.label} can sign you in.`, {
-        code: 'BINDERY_OAUTH_ACCOUNT_UNVERIFIED',
+      throw new HttpError('BINDERY_OAUTH_ACCOUNT_UNVERIFIED', `An account with the address ${email} exists, but its address is not verified: log in with its password and follow the verification link first; then ${provider.label} can sign you in.`, {
       });
     }
     return user;

@@ -56,8 +56,7 @@ export class OAuthProvider {
       { execute: this.#o.allowHttp && this.#o.issuer.protocol === 'http:' ? [client.allowInsecureRequests] : [], timeout: PROVIDER_TIMEOUT_S },
     ).catch((error: unknown) => {
       this.#configuration = undefined;
-      throw new HttpError(502, `Signing in with ${this.label} is not possible right now: its configuration could not be read.`, {
-        code: 'BINDERY_OAUTH_PROVIDER_FAILED',
+      throw new HttpError('BINDERY_OAUTH_PROVIDER_FAILED', `Signing in with ${this.label} is not possible right now: its configuration could not be read.`, {
         cause: error,
       });
     });

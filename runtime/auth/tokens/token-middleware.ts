@@ -38,15 +38,13 @@ export function bearerToken(ctx: Pick<RequestContext, 'request'>): string | unde
 }
 
 function invalidToken(): HttpError {
-  return new HttpError(401, 'The bearer token is invalid, expired or revoked; create a new one.', {
-    code: 'BINDERY_TOKEN_INVALID',
+  return new HttpError('BINDERY_TOKEN_INVALID', 'The bearer token is invalid, expired or revoked; create a new one.', {
     headers: { 'www-authenticate': INVALID_TOKEN },
   });
 }
 
 function missingToken(): HttpError {
-  return new HttpError(401, 'This route needs an API token: send Authorization: Bearer <token>.', {
-    code: 'BINDERY_TOKEN_MISSING',
+  return new HttpError('BINDERY_TOKEN_MISSING', 'This route needs an API token: send Authorization: Bearer <token>.', {
     headers: { 'www-authenticate': CHALLENGE },
   });
 }
@@ -86,8 +84,7 @@ export function createTokenMiddleware(tokens: ApiTokens, auth: () => AuthService
     if (abilities !== undefined) {
       const missing = abilities.filter((a) => !ctx.auth.can(a));
       if (missing.length > 0) {
-        throw new HttpError(403, `This token may not do this: it lacks the ${missing.length === 1 ? 'ability' : 'abilities'} ${missing.join(', ')}.`, {
-          code: 'BINDERY_TOKEN_ABILITY_MISSING',
+        throw new HttpError('BINDERY_TOKEN_ABILITY_MISSING', `This token may not do this: it lacks the ${missing.length === 1 ? 'ability' : 'abilities'} ${missing.join(', ')}.`, {
           headers: { 'www-authenticate': INSUFFICIENT_SCOPE(abilities) },
         });
       }

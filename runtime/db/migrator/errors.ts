@@ -2,7 +2,7 @@
  * Error classes of the migrator (codes in `runtime/errors/codes.ts`, causes
  * and fixes in `docs/errors.md`).
  */
-import { CodedError } from '../../support/coded-error.js';
+import { CodedError, codedErrorClass } from '../../errors/coded-error.js';
 
 /** A migration file failed; its transaction was rolled back (`BINDERY_MIGRATION_FAILED`). */
 export class MigrationFailedError extends CodedError {
@@ -43,8 +43,6 @@ export class MigrationChangedError extends CodedError {
 }
 
 /** A migration set is invalid (`BINDERY_MIGRATION_SET_INVALID`). */
-export class MigrationSetError extends CodedError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('BINDERY_MIGRATION_SET_INVALID', message, options);
-  }
-}
+export const MigrationSetError = codedErrorClass('MigrationSetError', 'BINDERY_MIGRATION_SET_INVALID');
+/** An instance of {@link MigrationSetError}. */
+export type MigrationSetError = InstanceType<typeof MigrationSetError>;

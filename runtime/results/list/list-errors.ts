@@ -7,7 +7,7 @@ import { HttpError } from '../../errors/http-error.js';
 export class ListCursorError extends HttpError {
   /** @param message what is wrong and what to do; also the `cursor` field's message. */
   constructor(message: string) {
-    super(400, message, { code: 'BINDERY_LIST_CURSOR_INVALID', fieldErrors: { cursor: message } });
+    super('BINDERY_LIST_CURSOR_INVALID', message, { fieldErrors: { cursor: message } });
   }
 
   override get name(): string {

@@ -2,9 +2,16 @@
  * The error code registry (runtime/errors/codes.ts) against docs/errors.md,
  * in both directions (CONVENTIONS.md "Errors").
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, type ErrorCodeSpec } from '../../../runtime/errors/codes.js';
+import { ERROR_CODES, statusOf, type ErrorCodeSpec, type HttpErrorCode } from '../../../runtime/errors/codes.js';
+import { BinderyError } from '../../../runtime/errors/bindery-error.js';
+import { CodedError, codedErrorClass } from '../../../runtime/errors/coded-error.js';
+import { describeError } from '../../../runtime/errors/error-info.js';
+import { HttpError } from '../../../runtime/errors/http-error.js';
+import { requireService, ServiceNotSetUpError } from '../../../runtime/http/require-service.js';
+import type { Services } from '../../../runtime/http/context.js';
 
 interface Row { code: string; status: string; cause: string; fix: string }
 
@@ -54,5 +61,67 @@ describe('Error registry | codes.ts and docs/errors.md agree', () => {
       if (spec.status !== undefined) expect(spec.status >= 400 && spec.status <= 599, code).toBe(true);
       expect(spec.summary.length, code).toBeGreaterThan(5);
     }
+  });
+});
+
+describe('Error registry | the single source of codes and statuses', () => {
+  const withStatus = Object.entries(codes).filter(([, spec]) => spec.status !== undefined);
+
+  it('an HttpError built from a code answers the registry\'s status and carries the code', () => {
+    expect(withStatus.length).toBeGreaterThan(20);
+    for (const [code, spec] of withStatus) {
+      const error = new HttpError(code as HttpErrorCode, 'x');
+      expect([error.status, error.code], code).toEqual([spec.status, code]);
+      expect(describeError(error, false).status, code).toBe(spec.status);
+    }
+  });
+
+  it('a BinderyError answers the status of its code; codes without one answer 500', () => {
+    expect(new BinderyError('BINDERY_UNKNOWN_ROUTE', 'x').status).toBe(statusOf('BINDERY_UNKNOWN_ROUTE'));
+    expect(describeError(new BinderyError('BINDERY_TOKEN_MISSING', 'x'), false).status).toBe(401);
+    expect(describeError(new BinderyError('BINDERY_SETTING_INVALID', 'x'), false).status).toBe(500);
+  });
+
+  it('a code without a status cannot build an HttpError', () => {
+    expect(() => new HttpError('BINDERY_SETTING_INVALID' as HttpErrorCode, 'x')).toThrow(RangeError);
+  });
+
+  it('the class factory makes named coded errors of one code', () => {
+    const ListenError = codedErrorClass('ListenError', 'BINDERY_LISTEN_FAILED');
+    const error = new ListenError('port taken', { cause: 'EADDRINUSE' });
+    expect(error).toBeInstanceOf(ListenError);
+    expect(error).toBeInstanceOf(CodedError);
+    expect([error.name, error.code, error.message, error.cause]).toEqual(['ListenError', 'BINDERY_LISTEN_FAILED', 'port taken', 'EADDRINUSE']);
+  });
+
+  it('requireService: the service, or BINDERY_SERVICE_NOT_SET_UP naming the setup call', () => {
+    const services = { audit: 'the log' } as unknown as Services;
+    expect(requireService(services, 'audit' as keyof Services & string, 'audit()')).toBe('the log');
+    let thrown: unknown;
+    try {
+      requireService({} as Services, 'auth' as keyof Services & string, 'cache(), session() and auth({ users })');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ServiceNotSetUpError);
+    expect(thrown).toMatchObject({ code: 'BINDERY_SERVICE_NOT_SET_UP', message: expect.stringContaining('add cache(), session() and auth({ users }) to the setup list') });
+    expect(describeError(thrown, false).status).toBe(500);
+  });
+
+  it('runtime code never pairs a numeric status with a registered code (the status comes from the registry)', () => {
+    const root = new URL('../../../runtime/', import.meta.url).pathname;
+    const offenders: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (entry.name.endsWith('.ts')) {
+          const text = readFileSync(path, 'utf8');
+          if (/(new HttpError|super)\(\d{3},[^;]*code: 'BINDERY_/s.test(text.replace(/\/\*[\s\S]*?\*\//g, ''))) offenders.push(path.slice(root.length));
+        }
+      }
+    };
+    walk(root);
+    expect(offenders).toEqual([]);
   });
 });

@@ -252,7 +252,7 @@ describe('sendVerificationLink | for the register handler', () => {
     await expect(sendVerificationLink(failing(new TypeError('no email property')), {})).rejects.toThrow('no email property');
   });
 
-  it('without links() set up: BINDERY_LINKS_NOT_SET_UP naming the setup call', async () => {
-    await expect(sendVerificationLink({ services: {} as any, log }, {})).rejects.toMatchObject({ code: 'BINDERY_LINKS_NOT_SET_UP', message: expect.stringContaining('links()') });
+  it('without links() set up: BINDERY_SERVICE_NOT_SET_UP naming the setup call', async () => {
+    await expect(sendVerificationLink({ services: {} as any, log }, {})).rejects.toMatchObject({ code: 'BINDERY_SERVICE_NOT_SET_UP', message: expect.stringContaining('links()') });
   });
 });
