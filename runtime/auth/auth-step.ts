@@ -15,6 +15,7 @@ import { SessionAuth } from './session-auth.js';
 import { authSettings } from './settings.js';
 import type { UserProvider } from './user-provider.js';
 import type { AnyKysely } from '../db/any-kysely.js';
+import { BinderyError } from '../errors/bindery-error.js';
 
 /** What a user-provider factory receives at boot. */
 export interface UserProviderContext {
@@ -58,7 +59,7 @@ export interface AuthStepOptions<U> {
  */
 export function auth<U>(options: AuthStepOptions<U>): SetupStep {
   if (options === undefined || options.users === undefined || options.users === null) {
-    throw new TypeError('auth() needs the app\'s user lookups: auth({ users }) (docs/auth.md "User provider").');
+    throw new BinderyError('BINDERY_SETUP_INVALID', 'auth() needs the app\'s user lookups: auth({ users }) (docs/auth.md "User provider").');
   }
   return {
     name: 'auth',

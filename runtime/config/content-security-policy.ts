@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { SettingParser } from './setting.js';
 import { ERROR_PAGE_STYLE } from '../errors/html.js';
+import { BinderyError } from '../errors/bindery-error.js';
 
 /** The `'sha256-…'` source of an inline `<style>` or `<script>` body, as CSP compares it. */
 export function cspHash(inline: string): string {
@@ -74,6 +75,6 @@ export function resolvePolicy(setting: ContentSecurityPolicyOption | undefined, 
   if (appOption === undefined) return DEFAULT_CONTENT_SECURITY_POLICY;
   if (appOption === false) return null;
   const checked = checkPolicy(appOption);
-  if (!checked.ok) throw new TypeError(`The app's contentSecurityPolicy is not a valid policy: ${checked.message}.`);
+  if (!checked.ok) throw new BinderyError('BINDERY_SETUP_INVALID', `The app's contentSecurityPolicy is not a valid policy: ${checked.message}.`);
   return checked.value;
 }

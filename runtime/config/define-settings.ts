@@ -6,6 +6,7 @@
  * them together, so one error lists every bad setting of the whole app.
  */
 import type { CrossSettingProblem, SettingSpecs, SettingsValues } from './setting.js';
+import { BinderyError } from '../errors/bindery-error.js';
 
 /** A validated declaration of settings, with optional cross-setting checks. */
 export interface SettingsDefinition<S extends SettingSpecs> {
@@ -36,8 +37,8 @@ export function defineSettings<const S extends SettingSpecs>(
   options: { readonly check?: (values: SettingsValues<S>) => readonly CrossSettingProblem[] } = {},
 ): SettingsDefinition<S> {
   for (const [name, spec] of Object.entries(specs)) {
-    if (!NAME.test(name)) throw new Error(`defineSettings: "${name}" is not an upper-case environment variable name`);
-    if (spec.required && spec.default !== undefined) throw new Error(`defineSettings: ${name} is required and has a default; drop one`);
+    if (!NAME.test(name)) throw new BinderyError('BINDERY_SETUP_INVALID', `defineSettings: "${name}" is not an upper-case environment variable name`);
+    if (spec.required && spec.default !== undefined) throw new BinderyError('BINDERY_SETUP_INVALID', `defineSettings: ${name} is required and has a default; drop one`);
   }
   const check = options.check;
   return {
@@ -59,7 +60,7 @@ export function combineSettings<const D extends readonly SettingsDefinition<Sett
   const specs: Record<string, unknown> = {};
   for (const d of definitions) {
     for (const [name, spec] of Object.entries(d.specs)) {
-      if (name in specs) throw new Error(`combineSettings: the setting ${name} is declared twice`);
+      if (name in specs) throw new BinderyError('BINDERY_SETUP_INVALID', `combineSettings: the setting ${name} is declared twice`);
       specs[name] = spec;
     }
   }

@@ -62,7 +62,7 @@ export const ERROR_CODES = {
   BINDERY_LISTEN_FAILED: { summary: 'The HTTP server could not listen on HTTP_ADDR (address in use or not permitted).' },
   BINDERY_SETTING_INVALID: { summary: 'A setting is missing or has an invalid value; the boot stops.' },
   BINDERY_SERVICE_NOT_SET_UP: { status: 500, summary: 'A service (ctx.services.auth, accountLinks, audit, …) was used by an app whose setup list lacks the step providing it.' },
-  BINDERY_SETUP_INVALID: { summary: 'An app setup step is duplicated, out of order, or needs a step that is not set up.' },
+  BINDERY_SETUP_INVALID: { summary: 'An app setup step is duplicated, out of order, needs a step that is not set up, or was given invalid options.' },
 
   // ── database and migrations (runtime/db) ──
   BINDERY_DATABASE_UNAVAILABLE: { status: 503, summary: 'A query failed because its database connection was lost or none could be opened; answered 503 with Retry-After.' },

@@ -9,6 +9,7 @@
  */
 import { escapeHtml } from '../errors/html.js';
 import type { PageSession } from './page-session.js';
+import { BinderyError } from '../errors/bindery-error.js';
 
 /** What pages need from the static assets (runtime/assets' manifest implements it). */
 export interface AssetUrls {
@@ -65,7 +66,7 @@ export function pageHelpers(target: PageTarget, session: PageSession | undefined
   return {
     url: (route, params) => target.url(route, params),
     asset(path) {
-      if (assets === undefined) throw new Error(`it.asset(${JSON.stringify(path)}) needs the assets() setup step in app/main.ts.`);
+      if (assets === undefined) throw new BinderyError('BINDERY_SERVICE_NOT_SET_UP', `it.asset(${JSON.stringify(path)}) needs assets() set up: add assets() to the setup list of app/main.ts.`);
       return assets.url(path);
     },
     csrfToken,

@@ -8,6 +8,7 @@
  * creating the account of a first external sign-in — are single statements
  * on the users table, named here.
  */
+import { BinderyError } from '../../errors/bindery-error.js';
 
 /** Table and column names of the users table (defaults: SPEC 2.1). */
 export interface LinkUsersTable {
@@ -47,7 +48,7 @@ export function resolveUsersTable(options: LinkUsersTable = {}): ResolvedUsersTa
     updatedAt: options.updatedAt === undefined ? 'updated_at' : options.updatedAt,
   };
   for (const [key, name] of Object.entries(resolved)) {
-    if (name !== null && !NAME.test(name)) throw new Error(`links(): users.${key} ${JSON.stringify(name)} is not a lower-case SQL identifier.`);
+    if (name !== null && !NAME.test(name)) throw new BinderyError('BINDERY_SETUP_INVALID', `links(): users.${key} ${JSON.stringify(name)} is not a lower-case SQL identifier.`);
   }
   return resolved;
 }

@@ -16,6 +16,7 @@ import { normalizeLogin } from '../user-provider.js';
 import type { ResolvedUsersTable } from '../links/users-table.js';
 import type { OAuthProvider } from './oauth-provider.js';
 import type { AnyKysely } from '../../db/any-kysely.js';
+import { BinderyError } from '../../errors/bindery-error.js';
 
 /** The session key of a sign-in under way. */
 export const PENDING_KEY = '_oauth';
@@ -197,7 +198,7 @@ export class ExternalSignIn {
       .returning(u.id)
       .executeTakeFirst();
     const user = await auth.users.findByLogin(email);
-    if (user === null) throw new Error(`The account of ${email} was created but cannot be found by its login (check the users table options of oauth()).`);
+    if (user === null) throw new BinderyError('BINDERY_SETUP_INVALID', `The account of ${email} was created but cannot be found by its login (check the users table options of oauth()).`);
     // Someone registered the address at the same moment: the same rule as for an existing account.
     if (inserted === undefined) return { user: this.#linkable(user, email, provider), created: false };
     return { user, created: true };

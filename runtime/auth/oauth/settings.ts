@@ -7,6 +7,7 @@
 import { defineSettings, type SettingsDefinition } from '../../config/define-settings.js';
 import { listSetting, enumSetting, stringSetting, urlSetting } from '../../config/parsers.js';
 import type { CrossSettingProblem, SettingSpec } from '../../config/setting.js';
+import { BinderyError } from '../../errors/bindery-error.js';
 
 /** A provider name: lower-case letters and digits, starting with a letter (it is part of setting names and URLs). */
 export const PROVIDER_NAME = /^[a-z][a-z0-9]{0,30}$/;
@@ -36,7 +37,7 @@ export function oauthSettings(providers: readonly string[]): SettingsDefinition<
     },
   };
   for (const name of providers) {
-    if (!PROVIDER_NAME.test(name)) throw new Error(`oauth(): provider name ${JSON.stringify(name)} must be lower-case letters and digits, starting with a letter.`);
+    if (!PROVIDER_NAME.test(name)) throw new BinderyError('BINDERY_SETUP_INVALID', `oauth(): provider name ${JSON.stringify(name)} must be lower-case letters and digits, starting with a letter.`);
     const n = providerSettingNames(name);
     specs[n.issuer] = {
       description: `The OpenID Connect issuer of "${name}" (its discovery document is <issuer>/.well-known/openid-configuration). http is allowed outside production only.`,
