@@ -53,7 +53,9 @@ const folders = (list) => `^runtime/(${list.join('|')})/`;
 
 const layerRules = LAYERS.slice(0, -1).map((layer, index) => ({
   name: `layer-${layer.join('+')}`,
-  comment: `${layer.join(', ')} may not import a higher layer: ${LAYERS.slice(index + 1).flat().join(', ')} (ARCHITECTURE.md#layers)`,
+  comment: `${layer.join(', ')} may not import a higher layer: ${LAYERS.slice(index + 1)
+    .flat()
+    .join(', ')} (ARCHITECTURE.md#layers)`,
   severity: 'error',
   from: { path: folders(layer), pathNot: WIRING },
   to: { path: folders(LAYERS.slice(index + 1).flat()) },

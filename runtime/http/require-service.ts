@@ -20,7 +20,12 @@ export type ServiceNotSetUpError = InstanceType<typeof ServiceNotSetUpError>;
  * @throws {ServiceNotSetUpError} when the service is absent.
  * @example const auth = requireService(ctx.services, 'auth', 'cache(), session() and auth({ users })');
  */
-export function requireService<K extends keyof Services & string>(services: Services, name: K, setup: string, what?: string): NonNullable<Services[K]> {
+export function requireService<K extends keyof Services & string>(
+  services: Services,
+  name: K,
+  setup: string,
+  what?: string,
+): NonNullable<Services[K]> {
   const service = services[name];
   if (service === undefined || service === null) {
     throw new ServiceNotSetUpError(

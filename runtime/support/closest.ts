@@ -8,7 +8,10 @@ export function closest(name: string, candidates: readonly string[]): string | u
   let bestDistance = 3;
   for (const c of candidates) {
     const d = editDistance(name, c);
-    if (d < bestDistance) { best = c; bestDistance = d; }
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
   }
   return best;
 }

@@ -1,0 +1,109 @@
+/**
+ * The `npm run check` gate fails on what it is there to catch: an import
+ * cycle or an upward import between layers (dependency-cruiser), an
+ * unformatted file (Biome format) and a lint error (Biome lint). Each tool
+ * runs with the repository's own configuration and the command of its
+ * package.json script, on a small project in a temporary folder.
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+const scripts = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+const dirs: string[] = [];
+
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A throwaway project with the repository's tool configuration and the given files. */
+function project(files: Readonly<Record<string, string>>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bindery-gate-'));
+  dirs.push(dir);
+  for (const name of ['biome.json', '.dependency-cruiser.cjs', 'tsconfig.json']) cpSync(join(repo, name), join(dir, name));
+  symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  // Biome reads .gitignore through git (vcs.useIgnoreFile): make the folder a repository of its own.
+  writeFileSync(join(dir, '.gitignore'), 'node_modules/\n');
+  mkdirSync(join(dir, '.git'));
+  writeFileSync(join(dir, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+/** Run an npm script's command (binaries from node_modules/.bin) in `cwd`; its exit code and output. */
+function run(script: string, cwd: string): Promise<{ code: number; output: string }> {
+  const command = scripts[script];
+  if (command === undefined) throw new Error(`package.json has no "${script}" script`);
+  return new Promise((resolve) => {
+    execFile(
+      'sh',
+      ['-c', command],
+      { cwd, env: { ...process.env, PATH: `${join(repo, 'node_modules', '.bin')}:${process.env.PATH}`, NO_COLOR: '1' } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: stdout + stderr });
+      },
+    );
+  });
+}
+
+const CLEAN = {
+  'generator/index.ts':
+    "import { base } from '../runtime/errors/base.js';\n\n/** The generator's view of the base. */\nexport const generated = base;\n",
+  'runtime/errors/base.ts': '/** A base value. */\nexport const base = 1;\n',
+  'runtime/http/server.ts': "import { base } from '../errors/base.js';\n\n/** The base, doubled. */\nexport const doubled = base * 2;\n",
+};
+
+describe('npm run check | fails on a planted problem', () => {
+  it('passes a clean project (the control)', async () => {
+    const dir = project(CLEAN);
+    for (const script of ['check:layers', 'lint', 'format:check']) {
+      const result = await run(script, dir);
+      expect(result.code, `${script}: ${result.output}`).toBe(0);
+    }
+  }, 60_000);
+
+  it('a cycle between two modules', async () => {
+    const dir = project({
+      ...CLEAN,
+      'runtime/jobs/a.ts': "import { b } from './b.js';\n\n/** A. */\nexport const a = (): number => b() + 1;\n",
+      'runtime/jobs/b.ts': "import { a } from './a.js';\n\n/** B. */\nexport const b = (): number => (a.length > 0 ? 1 : 0);\n",
+    });
+    const result = await run('check:layers', dir);
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain('no-circular');
+  }, 60_000);
+
+  it('a lower layer importing a higher one', async () => {
+    const dir = project({
+      ...CLEAN,
+      'runtime/errors/upward.ts': "import { doubled } from '../http/server.js';\n\n/** Upward. */\nexport const upward = doubled;\n",
+    });
+    const result = await run('check:layers', dir);
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain('layer-errors');
+  }, 60_000);
+
+  it('an unformatted file', async () => {
+    const dir = project({ ...CLEAN, 'runtime/errors/ugly.ts': '/** Ugly. */\nexport const ugly   =  { a:1,b : "two" }\n' });
+    const result = await run('format:check', dir);
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain('ugly.ts');
+  }, 60_000);
+
+  it('a lint error', async () => {
+    const dir = project({
+      ...CLEAN,
+      'runtime/errors/loose.ts': '/** Loose. */\nexport function loose(value: any): any {\n  return value;\n}\n',
+    });
+    const result = await run('lint', dir);
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain('noExplicitAny');
+  }, 60_000);
+});
