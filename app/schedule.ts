@@ -1,6 +1,6 @@
 /**
- * The reference app's scheduled tasks (SPEC 3 "prune
- * command or scheduled prune", SPEC 6.1 rule 11): both run on the app's
+ * The reference app's scheduled tasks (docs/spec.md 3 "prune
+ * command or scheduled prune", docs/spec.md 6.1 rule 11): both run on the app's
  * workers (`bindery worker`, or `bindery serve --worker`), by `system` via
  * the task, and catch up a missed night when a worker starts.
  */

@@ -35,7 +35,7 @@ const SERVERS: readonly ServerSpec[] = [
   { name: 'bindery generated route', script: 'servers/bindery.ts', env: { BENCH_NO_GROUP: '1' } },
   { name: 'bindery generated route + web group (session, CSRF)', script: 'servers/bindery.ts', env: {} },
 ];
-/** The row the target applies to: the binding + validation path. */
+/** The row the performance target applies to: the binding + validation path. */
 export const VERDICT_SERVER = 'bindery generated route';
 
 const BODY = JSON.stringify({ title: 'Benchmark note', body: 'Some text for the body of the note.', tags: ['bench', 'load-test'] });

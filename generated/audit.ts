@@ -2,7 +2,7 @@
 import type { AuditLog, TrackedModel, TrackedResourceConfig } from 'bindery/audit';
 import type { Database } from './types.js';
 
-/** The audit configuration of each tracked resource (SPEC 6.1 rule 4), for `audit({ tracked: trackedResources })`. */
+/** The audit configuration of each tracked resource (docs/spec.md 6.1 rule 4), for `audit({ tracked: trackedResources })`. */
 export const trackedResources = {
   Document: {
     resource: 'Document',

@@ -244,7 +244,7 @@ export async function* rows<M extends ListMethod>(method: M, input: NonNullable<
   for await (const page of pages(method, input, init)) yield* page.data as Awaited<ReturnType<M>>['data'][number][];
 }
 
-/** User as the API sends it (JSON names, timestamps as RFC 3339 text). An account of the reference app (SPEC 2.1). The email is stored and looked up in lower case. */
+/** User as the API sends it (JSON names, timestamps as RFC 3339 text). An account of the reference app (docs/spec.md 2.1). The email is stored and looked up in lower case. */
 export interface UserJson {
   /** Its decimal string is the user's authentication ID. */
   id: number;

@@ -4,7 +4,7 @@ import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable 
 /** A JSON value: the type of `json` columns and input fields. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-/** Columns of table `users` (resource User). An account of the reference app (SPEC 2.1). The email is stored and looked up in lower case. */
+/** Columns of table `users` (resource User). An account of the reference app (docs/spec.md 2.1). The email is stored and looked up in lower case. */
 export interface UserTable {
   /** `bigint` primary key, identity. Its decimal string is the user's authentication ID. */
   id: Generated<number>;

@@ -1,6 +1,6 @@
 /**
- * Schema diagnostics: what went wrong, where in the YAML (SPEC-independent;
- * CONVENTIONS.md "Schema errors point at the YAML").
+ * Schema diagnostics: what went wrong, where in the YAML (independent of the behaviour spec;
+ * docs/generator.md).
  */
 import type { ErrorCode } from '../runtime/errors/codes.js';
 

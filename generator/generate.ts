@@ -1,5 +1,5 @@
 /**
- * The pipeline: load → model → emit → write (DESIGN.md 1 and 2).
+ * The pipeline: load → model → emit → write (ARCHITECTURE.md "Generator pipeline").
  */
 import { relative, resolve, sep } from 'node:path';
 import { Diagnostics, type SchemaDiagnostic } from './diagnostics.js';

@@ -1,5 +1,5 @@
 /**
- * The reference app's users for the auth layer (SPEC.md 2.1 "The
+ * The reference app's users for the auth layer (docs/spec.md 2.1 "The
  * application supplies lookups to the auth layer"; docs/auth.md "User
  * provider"): the `users` table through Kysely.
  */

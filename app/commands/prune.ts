@@ -1,5 +1,5 @@
 /**
- * `bindery prune [--dry-run]` (SPEC.md 3 "Document row | deleted | prune
+ * `bindery prune [--dry-run]` (docs/spec.md 3 "Document row | deleted | prune
  * command"): remove rows soft-deleted more than their registered period ago
  * (documents: 30 days, `app/main.ts`), 1,000 per transaction, one bulk
  * `force_deleted` entry per batch by `system` via `prune`.

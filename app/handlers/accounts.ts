@@ -1,5 +1,5 @@
 /**
- * Handlers of the account pages of the auth core (SPEC.md 4.1; docs/auth.md
+ * Handlers of the account pages of the auth core (docs/spec.md 4.1; docs/auth.md
  * "Pages"): home, register, login, logout, dashboard, a user's page and the
  * admin page. Email verification, password reset and tokens have their own
  * handlers.
@@ -17,7 +17,7 @@ type AccountsHandlers = Pick<Handlers,
   'accounts.home' | 'accounts.registerForm' | 'accounts.register' | 'accounts.loginForm' | 'accounts.login'
   | 'accounts.logout' | 'accounts.dashboard' | 'users.show' | 'admin.index'>;
 
-/** The field error of a taken email (SPEC 7 rule 7). */
+/** The field error of a taken email (docs/spec.md 7 rule 7). */
 export const EMAIL_TAKEN = 'The email has already been taken.';
 
 /** How many users the admin page lists (newest first). */

@@ -1,6 +1,6 @@
 /**
  * Who is calling the documents API: the one place handlers learn the
- * caller's user ID (SPEC.md 4.2 "the caller's documents").
+ * caller's user ID (docs/spec.md 4.2 "the caller's documents").
  *
  * The documents group runs `[token, require]` (schema/documents.yaml): the
  * `token` middleware signs the request in by its bearer token

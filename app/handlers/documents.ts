@@ -1,5 +1,5 @@
 /**
- * Handlers of the documents routes (SPEC.md 2.6, 3 "Document row", 4.2;
+ * Handlers of the documents routes (docs/spec.md 2.6, 3 "Document row", 4.2;
  * docs/audit.md): the audit reference application. Writes go through the
  * tracked model `ctx.services.models.Document`, so each has its audit entry;
  * reads (show, export, history) use the database directly and are not logged.
@@ -18,7 +18,7 @@ import { lists } from '../../generated/lists.js';
 
 type DocumentsHandlers = Pick<Handlers, 'documents.create' | 'documents.list' | 'documents.export' | 'documents.archive' | 'documents.show' | 'documents.update' | 'documents.delete' | 'documents.restore' | 'documents.history'>;
 
-/** Events per history page (SPEC 8 "history page"). */
+/** Events per history page (docs/spec.md 8 "history page"). */
 export const HISTORY_PAGE = 50;
 
 /** The partial unique index keeping live slugs unique (schema/documents.yaml). */
@@ -104,7 +104,7 @@ export const documentsHandlers = {
   },
 
   'documents.history': async (input, ctx) => {
-    // Deleted documents keep their history (SPEC 4.2); another user's is 404.
+    // Deleted documents keep their history (docs/spec.md 4.2); another user's is 404.
     const document = await ctx.services.db.selectFrom('documents').select('id')
       .where('id', '=', input.id).where('owner_id', '=', callerId(ctx)).executeTakeFirst();
     if (!document) throw missing(input.id);

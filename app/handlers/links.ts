@@ -1,5 +1,5 @@
 /**
- * Handlers of the emailed account links (SPEC.md 2.3, 3 "User email" and
+ * Handlers of the emailed account links (docs/spec.md 2.3, 3 "User email" and
  * "Password reset token", 4.1, 5.6, 7 rules 7–8, 8 "forgot-password route";
  * docs/mail.md): verify an address, ask for a reset link, reset the password.
  */
@@ -16,7 +16,7 @@ import { accounts, currentUser } from '../auth/users.js';
 type LinksHandlers = Pick<Handlers,
   'links.verifyEmail' | 'links.resendVerification' | 'links.forgotForm' | 'links.forgot' | 'links.resetForm' | 'links.reset'>;
 
-/** POST /forgot-password: 5 a minute per address (SPEC 8). */
+/** POST /forgot-password: 5 a minute per address (docs/spec.md 8). */
 export const FORGOT_PASSWORD_LIMIT: RateLimit = { name: 'forgot-password', limit: 5, windowMs: 60_000 };
 /** POST /verify-email/resend: 5 a minute per user. */
 export const RESEND_VERIFICATION_LIMIT: RateLimit = { name: 'resend-verification', limit: 5, windowMs: 60_000 };

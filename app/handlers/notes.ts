@@ -1,5 +1,5 @@
 /**
- * Handlers of the notes routes (SPEC.md 2.7, 4.3): the request-handling
+ * Handlers of the notes routes (docs/spec.md 2.7, 4.3): the request-handling
  * reference application. Types come from `generated/handlers.ts`, so a
  * missing or mistyped handler fails `tsc`.
  */
@@ -23,7 +23,7 @@ const insertNote = compiledQuery((db, title: string, body: string, tags: string[
 
 export const notesHandlers = {
   'notes.create': {
-    // Runs only once the field rules passed (SPEC 4.5 step 5).
+    // Runs only once the field rules passed (docs/spec.md 4.5 step 5).
     validate(input) {
       if (isUntitled(input.title)) throw new ValidationError({ title: 'The title field must not be "untitled"; give the note a real title.' });
     },

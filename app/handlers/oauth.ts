@@ -1,5 +1,5 @@
 /**
- * Handlers of external-provider sign-in (SPEC.md 4.1 "/auth/{provider}/
+ * Handlers of external-provider sign-in (docs/spec.md 4.1 "/auth/{provider}/
  * redirect" and "/callback"; docs/oauth.md): the provider is configured by
  * settings (`AUTH_PROVIDERS`, `AUTH_<NAME>_*`), the flow by
  * `runtime/auth/oauth`.

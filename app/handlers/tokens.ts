@@ -1,5 +1,5 @@
 /**
- * Handlers of the API token routes (SPEC.md 2.2, 4.1, 5.5; docs/tokens.md):
+ * Handlers of the API token routes (docs/spec.md 2.2, 4.1, 5.5; docs/tokens.md):
  * create and revoke from the dashboard, and `GET /api/me` for API clients.
  */
 import type { Handlers } from '../../generated/handlers.js';
@@ -12,9 +12,9 @@ import { currentUser } from '../auth/users.js';
 
 type TokensHandlers = Pick<Handlers, 'tokens.create' | 'tokens.delete' | 'api.me'>;
 
-/** The abilities of tokens made on the dashboard (SPEC 4.1 POST /tokens). */
+/** The abilities of tokens made on the dashboard (docs/spec.md 4.1 POST /tokens). */
 export const DASHBOARD_TOKEN_ABILITIES: readonly string[] = ['profile:read'];
-/** Their lifetime: 90 days (SPEC 8 "API token lifetime chosen by reference app"). */
+/** Their lifetime: 90 days (docs/spec.md 8 "API token lifetime chosen by reference app"). */
 export const DASHBOARD_TOKEN_LIFETIME_MS = 90 * 24 * 3_600_000;
 /** The flash key of a freshly created plain token (shown once on the dashboard). */
 export const NEW_TOKEN_FLASH = 'token';

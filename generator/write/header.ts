@@ -1,6 +1,6 @@
 /**
  * The "generated — do not edit" header every generated file starts with
- * (CONVENTIONS.md "Generated code").
+ * (docs/generator.md).
  */
 
 /**

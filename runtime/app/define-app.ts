@@ -1,5 +1,5 @@
 /**
- * Declaring an app (docs/boot.md; DESIGN.md 1 "app/main.ts wiring").
+ * Declaring an app (docs/boot.md; ARCHITECTURE.md "Setup steps").
  *
  * `app/main.ts` default-exports `defineApp({...})`; the CLI (`bindery
  * serve`, `start`, `migrate`) imports it, and tests boot it with

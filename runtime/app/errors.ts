@@ -9,7 +9,7 @@ export const AppDefinitionError = codedErrorClass('AppDefinitionError', 'BINDERY
 /** An instance of {@link AppDefinitionError}. */
 export type AppDefinitionError = InstanceType<typeof AppDefinitionError>;
 
-/** A setup step is duplicated, out of order, or misused (`BINDERY_SETUP_INVALID`; SPEC.md 7 rule 9). */
+/** A setup step is duplicated, out of order, or misused (`BINDERY_SETUP_INVALID`; docs/spec.md 7 rule 9). */
 export const SetupError = codedErrorClass('SetupError', 'BINDERY_SETUP_INVALID');
 /** An instance of {@link SetupError}. */
 export type SetupError = InstanceType<typeof SetupError>;

@@ -1,6 +1,6 @@
 /**
  * Setup steps: how sessions, auth, audit, jobs and plugins join an app
- * (docs/boot.md "Setup steps"; SPEC.md 7 rule 9, 9 "Loading a plugin happens
+ * (docs/boot.md "Setup steps"; docs/spec.md 7 rule 9, 9 "Loading a plugin happens
  * last in setup").
  *
  * An app lists its steps in order (`setup: [cache(), session(), auth(), …]`).
@@ -94,7 +94,7 @@ export interface SetupContext {
   /**
    * Check the app's whole route table once every step has run (so routes
    * plugins add later are included); `check` throws to stop the boot, e.g.
-   * auth() refusing a guarded route without its auth middleware (SPEC 7 rule 9).
+   * auth() refusing a guarded route without its auth middleware (docs/spec.md 7 rule 9).
    */
   addRouteCheck(check: (routes: RouteTable) => void): void;
   /** Add a check to `GET /health/ready`. */

@@ -1,5 +1,5 @@
 /**
- * Static assets hashed once at startup (SPEC.md 4.6; docs/pages.md
+ * Static assets hashed once at startup (docs/spec.md 4.6; docs/pages.md
  * "Assets"): every file under the assets folder is read, hashed (SHA-256)
  * and kept in memory; pages link to `/assets/<path>?v=<hash>`.
  */

@@ -1,5 +1,5 @@
 /**
- * Serving the assets (SPEC.md 4.6: "the current hash is cacheable for a
+ * Serving the assets (docs/spec.md 4.6: "the current hash is cacheable for a
  * year, any other revalidates (no-cache, ETag)"; docs/pages.md "Assets"):
  * one GET route per file, outside every middleware group.
  */

@@ -1,5 +1,5 @@
 /**
- * The `assets()` setup step (docs/pages.md "Assets"; SPEC.md 4.6).
+ * The `assets()` setup step (docs/pages.md "Assets"; docs/spec.md 4.6).
  */
 import { resolve } from 'node:path';
 import type { SetupStep } from '../app/setup-step.js';

@@ -1,5 +1,5 @@
 /**
- * Erasure (SPEC.md 6.1 rule 12): `bindery audit:anonymize user <user_id>`.
+ * Erasure (docs/spec.md 6.1 rule 12): `bindery audit:anonymize user <user_id>`.
  */
 import { sql } from 'kysely';
 import type { AuditLog } from './audit-log.js';

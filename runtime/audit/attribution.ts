@@ -1,5 +1,5 @@
 /**
- * Who made a change, and through what (SPEC.md 5.8, 6.1 rules 9–10): the
+ * Who made a change, and through what (docs/spec.md 5.8, 6.1 rules 9–10): the
  * actor by the attribution order of the execution context, the via and
  * request ID of the work running now, the client IP as `AUDIT_IP` allows.
  */
@@ -19,19 +19,19 @@ export interface Attribution {
   readonly ip: string | null;
 }
 
-/** Actor IDs are at most this many bytes (SPEC 6.1 rule 9). */
+/** Actor IDs are at most this many bytes (docs/spec.md 6.1 rule 9). */
 export const MAX_ACTOR_ID_BYTES = 100;
 
 /**
  * Attribute a write made now.
  *
- * Order (SPEC 5.8): the explicit actor (`withActor`), else the signed-in user
+ * Order (docs/spec.md 5.8): the explicit actor (`withActor`), else the signed-in user
  * (or the user a job acts as), else the actor of the work that queued this
  * job or listener, else `system`. Outside any execution context: `system`
  * with no via.
  *
  * @param ipMode `AUDIT_IP`.
- * @throws whatever the signed-in user's loader throws (the write then fails, SPEC 5.8).
+ * @throws whatever the signed-in user's loader throws (the write then fails, docs/spec.md 5.8).
  * @throws {AuditActorTooLongError} for an actor ID over 100 bytes.
  */
 export async function attribute(ipMode: AuditIpMode): Promise<Attribution> {

@@ -13,7 +13,7 @@ import { TrackedModel } from './tracked-model.js';
 import type { AnyKysely } from '../db/any-kysely.js';
 import type { UntypedTables } from '../db/any-kysely.js';
 
-/** An event the application records (SPEC 6.1 "record by the application"). */
+/** An event the application records (docs/spec.md 6.1 "record by the application"). */
 export interface AuditEvent {
   /** The application-chosen action, e.g. `documents.exported`. */
   readonly action: string;
@@ -37,7 +37,7 @@ export interface AuditLogOptions {
   readonly settings?: Partial<AuditSettings>;
 }
 
-/** Tables tracked per pool: a model is tracked once per database (SPEC 6.1 rule 9). */
+/** Tables tracked per pool: a model is tracked once per database (docs/spec.md 6.1 rule 9). */
 const TRACKED = new WeakMap<pg.Pool, Set<string>>();
 
 /** The typed models of a generated `trackedResources` object. */
@@ -83,7 +83,7 @@ export class AuditLog {
     let tables = TRACKED.get(this.#core.pool);
     if (!tables) TRACKED.set(this.#core.pool, (tables = new Set()));
     if (tables.has(config.table)) {
-      throw new AuditModelError(`The table ${config.table} is already tracked for this database (model ${config.resource}); a model is tracked once per database (SPEC 6.1 rule 9).`);
+      throw new AuditModelError(`The table ${config.table} is already tracked for this database (model ${config.resource}); a model is tracked once per database (docs/spec.md 6.1 rule 9).`);
     }
     tables.add(config.table);
     const model = new TrackedModel<DB, T, PK>(this.#core, resolved);
@@ -135,7 +135,7 @@ export class AuditLog {
 
   /**
    * Record an application event: an entry with an application-chosen
-   * action, a subject and JSON details (SPEC 6.1), attributed like writes.
+   * action, a subject and JSON details (docs/spec.md 6.1), attributed like writes.
    * @param options.db a Kysely transaction to record it in (default: its own).
    * @throws {AuditKeyTooLongError} for a subject ID over 255 bytes; {@link AuditActorTooLongError}.
    */

@@ -1,6 +1,6 @@
 /**
  * Query-level writes on a tracked table: the rows a condition selects are
- * written with one bulk entry (SPEC.md 2.5, 6.1 rules 3, 5, 6;
+ * written with one bulk entry (docs/spec.md 2.5, 6.1 rules 3, 5, 6;
  * docs/audit.md "Bulk writes").
  */
 import { sql, type ComparisonOperatorExpression, type ExpressionOrFactory, type OperandValueExpressionOrList, type ReferenceExpression, type SqlBool, type UpdateObject } from 'kysely';
@@ -95,7 +95,7 @@ export class BulkQuery<DB = UntypedTables, T extends keyof DB & string = Untyped
   /**
    * Update the selected rows; entry `updated`. `updated_at` is set to now
    * unless assigned. An update of only excluded columns (and timestamps) is
-   * not logged (SPEC 6.1 rule 6).
+   * not logged (docs/spec.md 6.1 rule 6).
    * @returns the number of rows updated.
    */
   async update(values: UpdateObject<DB, T>): Promise<number> {

@@ -1,6 +1,6 @@
 /**
  * The bulk write engine behind `BulkQuery`, `createMany` and `upsert`
- * (SPEC.md 2.5, 6.1 rules 3, 5, 6, 7; docs/audit.md "Bulk writes").
+ * (docs/spec.md 2.5, 6.1 rules 3, 5, 6, 7; docs/audit.md "Bulk writes").
  *
  * In one transaction (or a savepoint of the caller's): select the matching
  * keys `FOR UPDATE`, in key order; reserve the entry's ID; write chunks of
@@ -68,7 +68,7 @@ export async function bulkUpdate(core: AuditCore, model: ResolvedModel, target: 
   const pk = model.pk;
 
   if (logged.length === 0) {
-    // Only excluded columns (and timestamps): written, not logged (SPEC 6.1 rule 6).
+    // Only excluded columns (and timestamps): written, not logged (docs/spec.md 6.1 rule 6).
     let update = db.updateTable(model.table).set(set);
     update = selection.limit === undefined
       ? selection.apply(update)
@@ -168,7 +168,7 @@ export async function bulkUpsert(core: AuditCore, model: ResolvedModel, target: 
       const value = row[column];
       const missing = value === null || value === undefined || (column === model.pk && model.config.generatedKey && (value === 0 || value === '0'));
       if (missing) {
-        throw new AuditUpsertKeyError(`Row ${i + 1} of an upsert into ${model.table} has ${value === 0 || value === '0' ? 'the generated key 0' : 'no value'} in the conflict column "${column}"; every row needs a real value in each conflict column (SPEC 6.1 rule 7). Nothing was written.`);
+        throw new AuditUpsertKeyError(`Row ${i + 1} of an upsert into ${model.table} has ${value === 0 || value === '0' ? 'the generated key 0' : 'no value'} in the conflict column "${column}"; every row needs a real value in each conflict column (docs/spec.md 6.1 rule 7). Nothing was written.`);
       }
     }
     if (row[model.pk] !== undefined && row[model.pk] !== null) checkKey(model, row[model.pk]);
@@ -312,7 +312,7 @@ function loggedColumnsOf(model: ResolvedModel, rows: readonly Values[]): string[
 
 /**
  * The condition as stored: the SQL after `where` and its arguments — all
- * `[redacted]` when the condition names a hidden or redacted column (SPEC
+ * `[redacted]` when the condition names a hidden or redacted column (docs/spec.md
  * 6.1 rule 5). Values written inside raw SQL text stay as written.
  */
 export function recordCondition(db: AnyKysely, model: ResolvedModel, selection: Selection): { sql: string; args: unknown[] } | null {

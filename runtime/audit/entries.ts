@@ -8,10 +8,10 @@ import type { Attribution } from './attribution.js';
 import { AuditKeyTooLongError, AuditModelError } from './errors.js';
 import type { ResolvedModel } from './tracked-config.js';
 
-/** Keys are at most this many bytes as text (SPEC 6.1 rule 9). */
+/** Keys are at most this many bytes as text (docs/spec.md 6.1 rule 9). */
 export const MAX_KEY_BYTES = 255;
 
-/** Rows per chunk of a bulk write (SPEC 6.1 rule 3, 8). */
+/** Rows per chunk of a bulk write (docs/spec.md 6.1 rule 3, 8). */
 export const BULK_CHUNK = 1000;
 
 /**

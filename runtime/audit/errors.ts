@@ -10,7 +10,7 @@ export const AuditModelError = codedErrorClass('AuditModelError', 'BINDERY_AUDIT
 /** An instance of {@link AuditModelError}. */
 export type AuditModelError = InstanceType<typeof AuditModelError>;
 
-/** A row key longer than 255 bytes (`BINDERY_AUDIT_KEY_TOO_LONG`, SPEC 6.1 rule 9). */
+/** A row key longer than 255 bytes (`BINDERY_AUDIT_KEY_TOO_LONG`, docs/spec.md 6.1 rule 9). */
 export class AuditKeyTooLongError extends CodedError {
   constructor(table: string, key: string | undefined, options?: { cause?: unknown }) {
     const seen = key === undefined ? 'longer than 255 bytes' : `${Buffer.byteLength(key)} bytes long (${JSON.stringify(key.slice(0, 40))}…)`;
@@ -18,20 +18,20 @@ export class AuditKeyTooLongError extends CodedError {
   }
 }
 
-/** An actor ID longer than 100 bytes (`BINDERY_AUDIT_ACTOR_TOO_LONG`, SPEC 6.1 rule 9). */
+/** An actor ID longer than 100 bytes (`BINDERY_AUDIT_ACTOR_TOO_LONG`, docs/spec.md 6.1 rule 9). */
 export class AuditActorTooLongError extends CodedError {
   constructor(type: string, id: string) {
     super('BINDERY_AUDIT_ACTOR_TOO_LONG', `The actor ${type}:${JSON.stringify(id.slice(0, 40))}… has an ID of ${Buffer.byteLength(id)} bytes; audit entries keep actor IDs of at most 100 bytes, so the write was refused.`);
   }
 }
 
-/** An upsert row without a value in a conflict column (`BINDERY_AUDIT_UPSERT_KEY_MISSING`, SPEC 6.1 rule 7). */
+/** An upsert row without a value in a conflict column (`BINDERY_AUDIT_UPSERT_KEY_MISSING`, docs/spec.md 6.1 rule 7). */
 export const AuditUpsertKeyError = codedErrorClass('AuditUpsertKeyError', 'BINDERY_AUDIT_UPSERT_KEY_MISSING');
 /** An instance of {@link AuditUpsertKeyError}. */
 export type AuditUpsertKeyError = InstanceType<typeof AuditUpsertKeyError>;
 
 /**
- * A chunk of a bulk write changed fewer rows than were selected (SPEC 6.1
+ * A chunk of a bulk write changed fewer rows than were selected (docs/spec.md 6.1
  * rule 3, 7 rule 9): everything was rolled back; the write can be retried.
  * Answers 409 when it reaches a client.
  */

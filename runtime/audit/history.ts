@@ -1,5 +1,5 @@
 /**
- * The history of a row (SPEC.md 6.1 rule 13, 4.2 "history"; docs/audit.md
+ * The history of a row (docs/spec.md 6.1 rule 13, 4.2 "history"; docs/audit.md
  * "History"): its own entries and the bulk writes that touched it, newest
  * first, deleted rows included, paged by an opaque cursor.
  */

@@ -1,5 +1,5 @@
 /**
- * The audit log of row changes (SPEC.md 2.4, 2.5, 5.8, 6.1; docs/audit.md).
+ * The audit log of row changes (docs/spec.md 2.4, 2.5, 5.8, 6.1; docs/audit.md).
  *
  * Apps add `audit({ tracked: trackedResources })` to their setup list;
  * handlers write through `ctx.services.models.<Resource>` and record events

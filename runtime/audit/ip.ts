@@ -1,5 +1,5 @@
 /**
- * Client IP addresses in audit entries (SPEC.md 6.1 rule 10): off by
+ * Client IP addresses in audit entries (docs/spec.md 6.1 rule 10): off by
  * default; `masked` keeps an IPv4 address's first three octets (the last
  * zeroed) and an IPv6 address's first 48 bits; `full` keeps it whole.
  */

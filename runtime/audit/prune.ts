@@ -1,5 +1,5 @@
 /**
- * Retention (SPEC.md 6.1 rule 11) and the prune of soft-deleted rows (SPEC
+ * Retention (docs/spec.md 6.1 rule 11) and the prune of soft-deleted rows (docs/spec.md
  * 3 "Document row | deleted | prune command or scheduled prune").
  *
  * Both are plain functions of the audit log so a command (`bindery

@@ -1,5 +1,5 @@
 /**
- * Settings of the audit log (SPEC.md 6.1 rules 10–11, 8 `AUDIT_BULK_MAX_VALUES`;
+ * Settings of the audit log (docs/spec.md 6.1 rules 10–11, 8 `AUDIT_BULK_MAX_VALUES`;
  * docs/audit.md "Settings"). Loaded with the core settings by the `audit()`
  * step, so a bad value stops the boot naming the setting and the allowed values.
  */

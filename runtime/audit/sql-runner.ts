@@ -1,6 +1,6 @@
 /**
  * Running the audit log's statements: each write is one transaction — its
- * own, or a savepoint inside the caller's (SPEC.md 6.1).
+ * own, or a savepoint inside the caller's (docs/spec.md 6.1).
  *
  * Writes made on the app's pool run as named (prepared) statements: the
  * statement text of a write shape is parsed and planned once per connection,

@@ -1,12 +1,12 @@
 /**
  * A tracked model: the data layer through which writes to a tracked table
- * go, each with its audit entry (SPEC.md 6.1; docs/audit.md "Writing").
+ * go, each with its audit entry (docs/spec.md 6.1; docs/audit.md "Writing").
  *
  * Single-row writes are one statement each: the write and the entry that
  * follows it are data-modifying parts of one `WITH` query, so they commit or
  * roll back together (a savepoint wraps it inside a caller's transaction).
  * An update first reads the row `FOR UPDATE`, and the entry's old values are
- * that locked row (SPEC 6.1 rule 2).
+ * that locked row (docs/spec.md 6.1 rule 2).
  */
 import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool, type UpdateObject } from 'kysely';
 import type { AuditCore } from './core.js';
@@ -40,8 +40,8 @@ export interface RowOptions<DB, T extends keyof DB> {
  * The typed data layer of one tracked table: `ctx.services.models.Document`.
  *
  * Every write records its entry in the same transaction, after the write
- * (SPEC 6.1 rule 1); reads are not logged. Entries are attributed by the
- * execution context (SPEC 5.8, `runtime/context`). Methods resolve to the
+ * (docs/spec.md 6.1 rule 1); reads are not logged. Entries are attributed by the
+ * execution context (docs/spec.md 5.8, `runtime/context`). Methods resolve to the
  * row as written, or `undefined` when no row has the key (or meets `where`).
  *
  * @example
@@ -112,7 +112,7 @@ export class TrackedModel<DB = UntypedTables, T extends keyof DB & string = Unty
   }
 
   /**
-   * Insert a row; entry `created` with its values (SPEC 2.4).
+   * Insert a row; entry `created` with its values (docs/spec.md 2.4).
    * @throws the database error of the insert (e.g. a unique violation), {@link AuditKeyTooLongError}.
    */
   async create(values: Insertable<DB[T]>): Promise<RowOf<DB, T>> {
@@ -164,7 +164,7 @@ export class TrackedModel<DB = UntypedTables, T extends keyof DB & string = Unty
 
   /**
    * Write every column of `row` (but its key) back: an update of the row by
-   * its key (SPEC 6.1 "update, save").
+   * its key (docs/spec.md 6.1 "update, save").
    */
   async save(row: RowOf<DB, T>): Promise<RowOf<DB, T> | undefined> {
     const m = this.#model;
@@ -209,7 +209,7 @@ export class TrackedModel<DB = UntypedTables, T extends keyof DB & string = Unty
 
   /**
    * A query-level write on the rows a condition selects: one bulk entry
-   * (SPEC 2.5, 6.1 rules 3, 5, 6). Soft-deleted rows are left out unless
+   * (docs/spec.md 2.5, 6.1 rules 3, 5, 6). Soft-deleted rows are left out unless
    * asked for.
    * @example const n = await models.Document.query().where('owner_id', '=', 7).where('status', '=', 'published').update({ status: 'archived' });
    */
@@ -228,7 +228,7 @@ export class TrackedModel<DB = UntypedTables, T extends keyof DB & string = Unty
   /**
    * Insert rows, or update those whose conflict columns match (one bulk entry
    * `upserted`). Every row needs a value in each conflict column; a null, or a
-   * zero generated key, is refused (SPEC 6.1 rule 7).
+   * zero generated key, is refused (docs/spec.md 6.1 rule 7).
    * @returns the number of rows inserted or updated.
    * @throws {AuditUpsertKeyError} before writing anything.
    */

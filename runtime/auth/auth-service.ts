@@ -1,6 +1,6 @@
 /**
  * The auth service (`ctx.services.auth`): signing in and out, passwords,
- * and ending a user's other sessions (SPEC.md 5.1, 5.2, 3 "Session" and
+ * and ending a user's other sessions (docs/spec.md 5.1, 5.2, 3 "Session" and
  * "Remember-me" rows). Implemented by the `auth()` setup step.
  */
 import type { RequestContext } from '../http/context.js';
@@ -9,7 +9,7 @@ import type { UntypedUser } from '../context/request-auth.js';
 
 /** Options of {@link AuthService.login}. */
 export interface LoginOptions {
-  /** Set the remember-me cookie (SPEC 5.2); without it, a remember cookie is cleared. */
+  /** Set the remember-me cookie (docs/spec.md 5.2); without it, a remember cookie is cleared. */
   readonly remember?: boolean;
 }
 
@@ -31,7 +31,7 @@ export interface AuthService<U = UntypedUser> {
   intendedUrl(ctx: RequestContext): string;
 
   /**
-   * Check a login and password and sign the user in (SPEC 5.1 rules 6, 8, 9):
+   * Check a login and password and sign the user in (docs/spec.md 5.1 rules 6, 8, 9):
    * throttled per login+IP and per IP, same error and about the same time for
    * an unknown account and a wrong password, hash upgraded when the writer is
    * supplied, session regenerated.
@@ -42,7 +42,7 @@ export interface AuthService<U = UntypedUser> {
   /** Sign `user` in to this request's session: regenerate the session, store the user ID and password fingerprint, set or clear the remember-me cookie. */
   login(ctx: RequestContext, user: U, options?: LoginOptions): Promise<void>;
 
-  /** Sign out: empty the session and replace the user's remember token (every remembered browser is signed out — SPEC 5.2). */
+  /** Sign out: empty the session and replace the user's remember token (every remembered browser is signed out — docs/spec.md 5.2). */
   logout(ctx: RequestContext): Promise<void>;
 
   /** Hash a password with argon2id (19 MiB, 2 passes); at most one hash per CPU at a time. */

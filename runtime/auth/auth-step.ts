@@ -27,16 +27,16 @@ export interface UserProviderContext {
 
 /** Options of {@link auth}. */
 export interface AuthStepOptions<U> {
-  /** The app's user lookups, or a function making them at boot from the database (SPEC 2.1). */
+  /** The app's user lookups, or a function making them at boot from the database (docs/spec.md 2.1). */
   readonly users: UserProvider<U> | ((ctx: UserProviderContext) => UserProvider<U>);
-  /** argon2id parameters of new hashes (default 19 MiB, 2 passes, 1 lane: SPEC 5.1 rule 9). Tests may lower them. */
+  /** argon2id parameters of new hashes (default 19 MiB, 2 passes, 1 lane: docs/spec.md 5.1 rule 9). Tests may lower them. */
   readonly argon2?: Argon2Params;
   /** Clock in milliseconds since the epoch (default the app's, `ctx.now`): remember-me expiry and throttle waits. */
   readonly now?: () => number;
 }
 
 /**
- * Authentication for an app with sessions (SPEC 5.1, 5.2).
+ * Authentication for an app with sessions (docs/spec.md 5.1, 5.2).
  *
  * Needs `cache()` (login throttling) and `session()` before it — otherwise
  * `defineApp` stops naming the missing call; listed twice, it stops too.

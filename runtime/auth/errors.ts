@@ -6,11 +6,11 @@ import { HttpError } from '../errors/http-error.js';
 import { VALIDATION_DETAIL } from '../errors/validation-error.js';
 import { CodedError } from '../errors/coded-error.js';
 
-/** The message of a failed login (unknown account or wrong password alike; SPEC 5.1 rule 6). */
+/** The message of a failed login (unknown account or wrong password alike; docs/spec.md 5.1 rule 6). */
 export const LOGIN_FAILED_MESSAGE = 'These credentials do not match our records.';
 
 /**
- * 422 on `email`: the login and password do not match an account (SPEC 7
+ * 422 on `email`: the login and password do not match an account (docs/spec.md 7
  * rule 7). A browser form goes back to the login page with it.
  */
 export class LoginFailedError extends HttpError {
@@ -23,7 +23,7 @@ export class LoginFailedError extends HttpError {
   }
 }
 
-/** 422 on `email`: too many attempts; the password was not checked (SPEC 5.1 rule 8). */
+/** 422 on `email`: too many attempts; the password was not checked (docs/spec.md 5.1 rule 8). */
 export class LoginThrottledError extends HttpError {
   /** Seconds until the window ends. */
   readonly retryAfter: number;

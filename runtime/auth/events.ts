@@ -1,6 +1,6 @@
 /**
- * The events of the auth core (CONVENTIONS.md "Auth and session emit typed,
- * namespaced events"; docs/auth.md "Events"). Emitted through
+ * The events of the auth core: auth and sessions emit typed, namespaced
+ * events (docs/auth.md "Events"). Emitted through
  * `emitEvent`, so they cost nothing in apps without `events()`.
  */
 import { defineEvent } from '../events/define-event.js';

@@ -1,5 +1,5 @@
 /**
- * The middleware of the auth core (SPEC.md 5.1 rules 1–4, 5.2; docs/auth.md
+ * The middleware of the auth core (docs/spec.md 5.1 rules 1–4, 5.2; docs/auth.md
  * "Middleware"): `auth` (the session guard: who is signed in), `require`
  * (guests are sent to log in) and `guest` (signed-in users are sent home).
  */
@@ -20,7 +20,7 @@ import { INTENDED_URL_KEY, type SessionAuth } from './session-auth.js';
  * gives a signed-in `ctx.auth` whose user is loaded on first use (and the
  * session ends there if the password changed since); without one, a
  * remember-me cookie signs the user into a new session. On a route without
- * the session middleware before it, the request stays a guest (SPEC 5.1
+ * the session middleware before it, the request stays a guest (docs/spec.md 5.1
  * rule 1: auth before session makes every page redirect to login).
  */
 export function sessionGuard(auth: SessionAuth<unknown>): BeforeMiddleware {

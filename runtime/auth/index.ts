@@ -1,5 +1,5 @@
 /**
- * Authentication (SPEC.md 2.1, 2.2, 5; docs/auth.md): who is making the
+ * Authentication (docs/spec.md 2.1, 2.2, 5; docs/auth.md): who is making the
  * request (`ctx.auth`), the user lookups an app supplies, the `auth()` setup
  * step with its middleware (`auth`, `require`, `guest`), the auth service
  * (`ctx.services.auth`), passwords and the remember-me cookie.

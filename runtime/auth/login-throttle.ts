@@ -1,5 +1,5 @@
 /**
- * Login throttling, counted in the cache (SPEC.md 5.1 rule 8, 8
+ * Login throttling, counted in the cache (docs/spec.md 5.1 rule 8, 8
  * "AUTH_THROTTLE", "AUTH_THROTTLE_IP"; docs/auth.md "Throttling").
  *
  * Two fixed one-minute windows:

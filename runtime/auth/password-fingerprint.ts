@@ -1,5 +1,5 @@
 /**
- * The fingerprint of a password hash kept in the session (SPEC.md 2.3 "The
+ * The fingerprint of a password hash kept in the session (docs/spec.md 2.3 "The
  * session also holds … a fingerprint of the user's password hash", 3
  * "password changed → other sessions end when next used").
  *

@@ -1,5 +1,5 @@
 /**
- * The remember-me cookie (SPEC.md 2.3, 5.2; docs/auth.md "Remember-me").
+ * The remember-me cookie (docs/spec.md 2.3, 5.2; docs/auth.md "Remember-me").
  *
  * Name `app_remember`, `__Host-app_remember` when Secure (host-only, path
  * `/`). The value is the user's authentication ID and remember token, sealed

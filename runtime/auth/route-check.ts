@@ -1,5 +1,5 @@
 /**
- * The startup check of guarded routes (SPEC.md 7 rule 9: "auth middleware
+ * The startup check of guarded routes (docs/spec.md 7 rule 9: "auth middleware
  * missing from a route"): a route whose middleware has `require` or `guest`
  * needs `auth` (session) or `token` (bearer) before the guard, or the guard
  * would see a guest on every request.

@@ -1,7 +1,7 @@
 /**
  * The session side of authentication: `ctx.services.auth` (the
  * {@link AuthService} contract) and what the `auth` middleware does with the
- * session and the remember-me cookie (SPEC.md 3 "Session" and "Remember-me"
+ * session and the remember-me cookie (docs/spec.md 3 "Session" and "Remember-me"
  * rows, 5.1, 5.2; docs/auth.md).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -142,7 +142,7 @@ export class SessionAuth<U> implements AuthService<U> {
     const { users, remember } = this.#p;
     const id = ctx.auth.id;
     const user = await ctx.auth.user();
-    // Every remembered browser is signed out (SPEC 5.2, 3 "Remember-me": invalid).
+    // Every remembered browser is signed out (docs/spec.md 5.2, 3 "Remember-me": invalid).
     if (user !== null && users.writeRememberToken !== undefined) await users.writeRememberToken(user, newRememberToken());
     ctx.session.invalidate();
     if (remember.read(ctx.request) !== undefined) remember.clear(ctx.reply);
@@ -199,7 +199,7 @@ export class SessionAuth<U> implements AuthService<U> {
   }
 
   /**
-   * Sign the user of a remember-me cookie into a new session (SPEC 5.2). A
+   * Sign the user of a remember-me cookie into a new session (docs/spec.md 5.2). A
    * cookie that does not open, names no user, or holds a token that is not
    * the user's current one is removed; the request stays a guest.
    */
@@ -251,7 +251,7 @@ export class SessionAuth<U> implements AuthService<U> {
     const { users } = this.#p;
     if (users.readRememberToken === undefined || users.writeRememberToken === undefined) {
       const missing = [users.readRememberToken === undefined ? 'readRememberToken' : '', users.writeRememberToken === undefined ? 'writeRememberToken' : ''].filter(Boolean).join(' and ');
-      throw new AuthSetupError('BINDERY_AUTH_REMEMBER_UNSUPPORTED', `Remember-me was asked for, but the user provider given to auth({ users }) has no ${missing}; remember-me needs both (SPEC 5.2). Add them, or do not offer "remember me".`);
+      throw new AuthSetupError('BINDERY_AUTH_REMEMBER_UNSUPPORTED', `Remember-me was asked for, but the user provider given to auth({ users }) has no ${missing}; remember-me needs both (docs/spec.md 5.2). Add them, or do not offer "remember me".`);
     }
   }
 }

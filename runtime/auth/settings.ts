@@ -1,5 +1,5 @@
 /**
- * The auth settings (SPEC.md 5.1 rules 3–5 and 8, 5.2, 8 "AUTH_THROTTLE",
+ * The auth settings (docs/spec.md 5.1 rules 3–5 and 8, 5.2, 8 "AUTH_THROTTLE",
  * "AUTH_THROTTLE_IP"; docs/auth.md "Settings"). Loaded with the core settings
  * at boot, so one error lists every bad one.
  */

@@ -1,5 +1,5 @@
 /**
- * What the application supplies to the auth layer (SPEC.md 2.1: "The
+ * What the application supplies to the auth layer (docs/spec.md 2.1: "The
  * application supplies lookups to the auth layer").
  *
  * The auth layer never queries the users table itself: the app says how to
@@ -11,9 +11,9 @@
  *
  * Required: {@link idOf}, {@link passwordHashOf}, {@link findById}, {@link findByLogin}.
  * Optional: remember-token read/write (remember-me needs both, else it
- * answers an error — SPEC 5.2) and the upgraded-hash writer (bcrypt and weak
+ * answers an error — docs/spec.md 5.2) and the upgraded-hash writer (bcrypt and weak
  * argon2id hashes are replaced after a successful login only when it is
- * supplied — SPEC 5.1 rule 9).
+ * supplied — docs/spec.md 5.1 rule 9).
  */
 export interface UserProvider<U> {
   /** The user's authentication ID: the decimal string of its primary key (`'42'`). */

@@ -1,5 +1,5 @@
 /**
- * The binder: request → typed input object (SPEC.md 4.5, binding steps 1–3).
+ * The binder: request → typed input object (docs/spec.md 4.5, binding steps 1–3).
  *
  * Compiled once per route at boot. Per request it reads the body (JSON into
  * the whole input by JSON names; a form by form names), then query, header

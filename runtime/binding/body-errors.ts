@@ -1,5 +1,5 @@
 /**
- * The errors of body decoding (SPEC.md 4.5 step 1, SPEC 7: 400, 413, 415).
+ * The errors of body decoding (docs/spec.md 4.5 step 1, docs/spec.md 7: 400, 413, 415).
  */
 import { HttpError } from '../errors/http-error.js';
 

@@ -1,6 +1,6 @@
 /**
  * Which kind of body a request carried, for the source of body fields and
- * the names used in error messages (SPEC.md 4.5 "Sources by tag").
+ * the names used in error messages (docs/spec.md 4.5 "Sources by tag").
  */
 import type { FastifyRequest } from 'fastify';
 import { MultipartBody } from './multipart.js';

@@ -1,5 +1,5 @@
 /**
- * Body decoding on Fastify (SPEC.md 4.5 step 1).
+ * Body decoding on Fastify (docs/spec.md 4.5 step 1).
  *
  * Accepted: `application/json` (Fastify's own parser), any `type/subtype+json`
  * (the same parser), `application/x-www-form-urlencoded` (`fast-querystring`,

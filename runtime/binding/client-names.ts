@@ -1,6 +1,6 @@
 /**
  * The client's names of input fields, used as `errors` keys and in messages
- * (SPEC.md 4.5; the issue: "keys use the client's names").
+ * (docs/spec.md 4.5: keys use the client's names).
  */
 import type { FieldPlan } from '../routing/route-table.js';
 import type { BodyKind } from './body-kind.js';

@@ -1,5 +1,5 @@
 /**
- * Value conversions of bound fields (SPEC.md 4.5 "Conversions").
+ * Value conversions of bound fields (docs/spec.md 4.5 "Conversions").
  *
  * Two families: from JSON values (typed already: strict about types) and
  * from text (query, form, header and path values). Each returns the
@@ -95,7 +95,7 @@ const EXPECTED: Readonly<Record<ScalarKind, string>> = {
 };
 
 /**
- * The message of a conversion failure (SPEC 4.5 step 3).
+ * The message of a conversion failure (docs/spec.md 4.5 step 3).
  * @param attribute the client's name with `_` as spaces, `tags.1` for an item.
  * @param notAList the value of a list field was not a list.
  * @example conversionMessage('integer', 'limit') // "The limit field must be an integer."

@@ -1,5 +1,5 @@
 /**
- * Input binding (SPEC.md 4.5, binding steps 1–3): body parsers, the binder
+ * Input binding (docs/spec.md 4.5, binding steps 1–3): body parsers, the binder
  * and conversions. The pipeline compiles one binder per route at boot.
  */
 export { compileBinder, type Binder } from './binder.js';

@@ -1,5 +1,5 @@
 /**
- * `multipart/form-data` bodies (SPEC.md 4.5: form fields and uploaded files).
+ * `multipart/form-data` bodies (docs/spec.md 4.5: form fields and uploaded files).
  *
  * Parsed by `@fastify/busboy` — the parser inside `@fastify/multipart` —
  * from a plain Fastify content-type parser. `@fastify/multipart` itself is

@@ -1,5 +1,5 @@
 /**
- * Strict RFC 3339 date-times (SPEC.md 4.5 conversions).
+ * Strict RFC 3339 date-times (docs/spec.md 4.5 conversions).
  */
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;

@@ -26,7 +26,7 @@ export interface CacheStepOptions {
 /**
  * The cache of an app: short-lived values and fixed-window counters shared by
  * every instance (database driver) or kept in this process (memory driver).
- * List it before `auth()`, which counts login attempts in it (SPEC 5.1 rule 8).
+ * List it before `auth()`, which counts login attempts in it (docs/spec.md 5.1 rule 8).
  *
  * Adds the setting `CACHE_DRIVER` (`database`, the default, or `memory`), the
  * migration set `cache` (table `bindery_cache`; applied whatever the driver),

@@ -1,8 +1,8 @@
 /**
  * The cache (`ctx.services.cache`): short-lived values and counters shared
- * by every instance of the app when backed by the database (SPEC.md 5.1
+ * by every instance of the app when backed by the database (docs/spec.md 5.1
  * rule 8: login throttling is "counted in the cache, which must be set up
- * before auth"; the forgot-password limit of SPEC 8). Implemented by the
+ * before auth"; the forgot-password limit of docs/spec.md 8). Implemented by the
  * `cache()` setup step, with a `database` driver (default, works across
  * instances) and a `memory` driver (one process; tests).
  */

@@ -1,5 +1,5 @@
 /**
- * The `bindery` command line (DESIGN.md 6; docs/cli.md). `bin/bindery.mjs`
+ * The `bindery` command line (docs/cli.md). `bin/bindery.mjs`
  * registers tsx and calls {@link main}.
  */
 import { Cli } from 'clipanion';

@@ -1,5 +1,5 @@
 /**
- * The application key: `APP_KEY` and `APP_PREVIOUS_KEYS` (SPEC.md 2.3, 5.3
+ * The application key: `APP_KEY` and `APP_PREVIOUS_KEYS` (docs/spec.md 2.3, 5.3
  * "Key rotation"; docs/settings.md).
  *
  * Format: `base64:` followed by the standard, padded base64 of exactly 32

@@ -1,6 +1,6 @@
 /**
  * The core settings every bindery app reads at boot (docs/settings.md "Core
- * settings"; SPEC.md 7 rule 2, 5.3, 8 `HTTP_MAX_BODY`).
+ * settings"; docs/spec.md 7 rule 2, 5.3, 8 `HTTP_MAX_BODY`).
  */
 import { appKeySetting, generateAppKey } from './app-key.js';
 import { defineSettings } from './define-settings.js';

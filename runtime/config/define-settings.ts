@@ -1,5 +1,5 @@
 /**
- * Declaring settings (DESIGN.md 7; docs/settings.md "Declaring settings").
+ * Declaring settings (docs/settings.md "Declaring settings").
  *
  * A concept declares its settings once with {@link defineSettings}; the boot
  * combines every concept's declaration with {@link combineSettings} and loads

@@ -1,5 +1,5 @@
 /**
- * The `.env` file at the project root (DESIGN.md 7; docs/settings.md ".env").
+ * The `.env` file at the project root (docs/settings.md ".env").
  *
  * Parsed with Node's `util.parseEnv` (dotenv syntax: `NAME=value`, quotes,
  * `#` comments, `export ` prefixes). Real environment variables win over the

@@ -1,6 +1,6 @@
 /**
  * Settings: declaring, loading and documenting environment-variable settings
- * (DESIGN.md 7; docs/settings.md).
+ * (docs/settings.md).
  */
 export type { CrossSettingProblem, Env, ParseOutcome, SettingParser, SettingSpec, SettingSpecs, SettingValue, SettingsValues } from './setting.js';
 export { combineSettings, defineSettings, type SettingsDefinition } from './define-settings.js';

@@ -1,7 +1,6 @@
 /**
- * Loading settings from the environment (DESIGN.md 7: "a bad or missing
- * required setting stops the boot with a message that names it";
- * docs/settings.md).
+ * Loading settings from the environment: a bad or missing required setting
+ * stops the boot with a message that names it (docs/settings.md).
  */
 import { CodedError } from '../errors/coded-error.js';
 import type { SettingsDefinition } from './define-settings.js';

@@ -1,6 +1,6 @@
 /**
- * The shape of a setting declaration (DESIGN.md 7 "Settings are environment
- * variables (optionally `.env`), validated at boot"; docs/settings.md).
+ * The shape of a setting declaration. Settings are environment variables
+ * (optionally `.env`), validated at boot (docs/settings.md).
  *
  * Every concept (core, sessions, auth, audit, plugins) declares its settings
  * as a map of name → {@link SettingSpec} with {@link defineSettings}; the boot

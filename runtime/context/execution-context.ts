@@ -4,7 +4,7 @@
  *
  * Carried with `AsyncLocalStorage`, so code deep inside the data layer (the
  * audit log) learns the actor without threading it through every call.
- * Implements the attribution order of SPEC.md 5.8:
+ * Implements the attribution order of docs/spec.md 5.8:
  *
  * 1. the actor set explicitly ({@link withActor});
  * 2. the signed-in user, or the user a job acts as ({@link ExecutionContext.resolveUser});
@@ -17,7 +17,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 /** Who made a change: `{ type: 'user', id: '42' }`, `{ type: 'system', id: '' }`, or an application type. */
 export interface Actor {
   readonly type: string;
-  /** At most 100 bytes (SPEC 6.1 rule 9); empty for `system`. */
+  /** At most 100 bytes (docs/spec.md 6.1 rule 9); empty for `system`. */
   readonly id: string;
 }
 
@@ -27,7 +27,7 @@ export interface Via {
   readonly name: string;
 }
 
-/** The system actor (SPEC 5.8, last in the order). */
+/** The system actor (docs/spec.md 5.8, last in the order). */
 export const SYSTEM_ACTOR: Actor = Object.freeze({ type: 'system', id: '' });
 
 /** The context of the work running now. Fields other than `actor` never change once set. */
@@ -77,7 +77,7 @@ export function withActor<T>(actor: Actor, fn: () => T): T {
 }
 
 /**
- * The actor to record for a change made now, by the order of SPEC 5.8.
+ * The actor to record for a change made now, by the order of docs/spec.md 5.8.
  * @throws whatever `resolveUser` throws when a signed-in user cannot be loaded.
  */
 export async function resolveActor(context: ExecutionContext | undefined = storage.getStore()): Promise<Actor> {

@@ -1,5 +1,5 @@
 /**
- * `ctx.auth`: who is making this request (SPEC.md 5.1 rules 2–3, 5.5, 5.8).
+ * `ctx.auth`: who is making this request (docs/spec.md 5.1 rules 2–3, 5.5, 5.8).
  *
  * Two guards make one: the session guard (the `auth` middleware: the user ID
  * in the session, or a remember-me cookie) and the bearer-token guard (the
@@ -75,7 +75,7 @@ export class RequestAuth<U = unknown> {
    * or when the user no longer exists. Callers asking while it loads (the
    * handler and the audit log at once) share the one load.
    * @throws {BinderyError} `BINDERY_AUTH_USER_LOADING` when the lookup itself asks for
-   *   the user (SPEC 7 rule 9): caught when it asks before its first `await`; a lookup
+   *   the user (docs/spec.md 7 rule 9): caught when it asks before its first `await`; a lookup
    *   awaiting `ctx.auth.user()` later would wait for itself, so lookups must never ask.
    */
   user(): Promise<U | null> {
@@ -95,7 +95,7 @@ export class RequestAuth<U = unknown> {
   }
 
   /**
-   * Whether the request may use `ability` (SPEC 5.5): a user signed in by
+   * Whether the request may use `ability` (docs/spec.md 5.5): a user signed in by
    * session may do anything; a token only what it lists; a guest nothing.
    */
   can(ability: string): boolean {
@@ -105,7 +105,7 @@ export class RequestAuth<U = unknown> {
   }
 
   /**
-   * The actor for the audit log (SPEC 5.8): `user:<id>` for a signed-in user,
+   * The actor for the audit log (docs/spec.md 5.8): `user:<id>` for a signed-in user,
    * `null` for a guest.
    * @throws {BinderyError} `BINDERY_AUTH_USER_GONE` when a signed-in user cannot be loaded (the write must fail).
    */

@@ -1,5 +1,5 @@
 /**
- * Authenticated encryption with the application key (SPEC.md 2.3: session
+ * Authenticated encryption with the application key (docs/spec.md 2.3: session
  * cookie, remember-me cookie, email verification and password reset tokens;
  * docs/sessions.md "Encryption").
  *

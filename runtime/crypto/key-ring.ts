@@ -1,6 +1,6 @@
 /**
  * The application's keys: `APP_KEY` and the keys retired into
- * `APP_PREVIOUS_KEYS` (SPEC.md 2.3, 5.3 "Key rotation"; docs/sessions.md
+ * `APP_PREVIOUS_KEYS` (docs/spec.md 2.3, 5.3 "Key rotation"; docs/sessions.md
  * "Encryption").
  *
  * Every key has a short public ID (4 bytes, hex) derived from it with

@@ -1,5 +1,5 @@
 /**
- * CSRF refusals (SPEC.md 5.4: "Failure of either is 403"; docs/csrf.md).
+ * CSRF refusals (docs/spec.md 5.4: "Failure of either is 403"; docs/csrf.md).
  * Rendered by the client rules like any HTTP error: problem details for API
  * clients, the HTML error page for browsers.
  */

@@ -1,5 +1,5 @@
 /**
- * The `csrf` middleware (SPEC.md 5.4; docs/csrf.md). It runs after `session`
+ * The `csrf` middleware (docs/spec.md 5.4; docs/csrf.md). It runs after `session`
  * on page routes; API routes have neither.
  *
  * GET, HEAD, OPTIONS and TRACE pass. Every other method goes through two

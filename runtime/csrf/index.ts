@@ -1,5 +1,5 @@
 /**
- * CSRF protection (SPEC.md 5.4; docs/csrf.md): the `csrf` middleware (added
+ * CSRF protection (docs/spec.md 5.4; docs/csrf.md): the `csrf` middleware (added
  * by the `session()` setup step), masked tokens, the origin check and the
  * 403 error.
  */

@@ -1,5 +1,5 @@
 /**
- * CSRF layer 1 (SPEC.md 5.4): requests the browser marks as cross-site are
+ * CSRF layer 1 (docs/spec.md 5.4): requests the browser marks as cross-site are
  * refused; requests with neither `Sec-Fetch-Site` nor `Origin` pass on to
  * the token check (docs/csrf.md "Layer 1").
  */

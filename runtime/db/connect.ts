@@ -1,6 +1,6 @@
 /**
  * Connecting to PostgreSQL: a pg `Pool` with bindery's type parsers and a
- * Kysely instance over it (DESIGN.md 5; docs/database.md).
+ * Kysely instance over it (docs/database.md).
  */
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';

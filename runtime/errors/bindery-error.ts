@@ -1,5 +1,5 @@
 /**
- * The base of bindery's coded errors (CONVENTIONS.md "Errors").
+ * The base of bindery's coded errors (docs/errors.md).
  *
  * A `BinderyError` carries a stable code from {@link ERROR_CODES}; when it
  * reaches a client it answers the status the registry gives its code (500

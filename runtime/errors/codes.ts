@@ -1,5 +1,5 @@
 /**
- * The registry of coded errors (CONVENTIONS.md "Errors"; Fastify's
+ * The registry of coded errors (docs/errors.md; Fastify's
  * `lib/errors.js` is the model). Every error bindery raises on purpose has a
  * stable `BINDERY_…` code here, with the HTTP status it answers when it
  * reaches a client (absent for boot, CLI and generator errors) and a

@@ -1,5 +1,5 @@
 /**
- * The debug error page (`APP_DEBUG=true`, never in production; SPEC.md 7, rule 2):
+ * The debug error page (`APP_DEBUG=true`, never in production; docs/spec.md 7, rule 2):
  * the error chain with stacks, and the request with secrets redacted.
  */
 import type { IncomingHttpHeaders } from 'node:http';

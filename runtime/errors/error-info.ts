@@ -1,5 +1,5 @@
 /**
- * Turn anything thrown into what the response needs (SPEC.md 7).
+ * Turn anything thrown into what the response needs (docs/spec.md 7).
  *
  * Rules, in order:
  * 1. An {@link HttpError} keeps its status; its message is shown unless it

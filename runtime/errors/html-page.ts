@@ -1,5 +1,5 @@
 /**
- * The HTML error page for browsers (SPEC.md 7, rule 2).
+ * The HTML error page for browsers (docs/spec.md 7, rule 2).
  */
 import { escapeHtml, htmlDocument } from './html.js';
 import { statusPhrase } from './status.js';

@@ -1,5 +1,5 @@
 /**
- * Errors that answer an HTTP status (SPEC.md 7, rule 1).
+ * Errors that answer an HTTP status (docs/spec.md 7, rule 1).
  *
  * `HttpError(status, message)` gives that status with `message` shown to the
  * client (problem details `detail`, or the HTML error page). Its
@@ -21,7 +21,7 @@ export interface HttpErrorOptions {
   readonly cause?: unknown;
   /**
    * Whether `message` is shown to the client. Default `true`: an `HttpError`'s
-   * message is written for clients (SPEC 7 rule 1), even for 5xx statuses.
+   * message is written for clients (docs/spec.md 7 rule 1), even for 5xx statuses.
    */
   readonly expose?: boolean;
 }

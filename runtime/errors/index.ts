@@ -1,5 +1,5 @@
 /**
- * Errors (SPEC.md 7): coded errors, HTTP errors and their renderings.
+ * Errors (docs/spec.md 7): coded errors, HTTP errors and their renderings.
  *
  * Handlers throw {@link HttpError} (status + client message),
  * {@link ValidationError} (422, field errors) or {@link NotFoundError}; any

@@ -1,5 +1,5 @@
 /**
- * 404 for a resource that does not exist (SPEC.md 4.3, `GET /notes/{id}`).
+ * 404 for a resource that does not exist (docs/spec.md 4.3, `GET /notes/{id}`).
  */
 import { HttpError } from './http-error.js';
 

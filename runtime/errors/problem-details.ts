@@ -1,5 +1,5 @@
 /**
- * Problem details, the error body for API clients (SPEC.md 2.8; RFC 9457).
+ * Problem details, the error body for API clients (docs/spec.md 2.8; RFC 9457).
  */
 import { statusPhrase } from './status.js';
 

@@ -1,5 +1,5 @@
 /**
- * Redaction of secrets in request details shown by debug pages (SPEC.md 7, rule 2).
+ * Redaction of secrets in request details shown by debug pages (docs/spec.md 7, rule 2).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 

@@ -1,5 +1,5 @@
 /**
- * HTTP status phrases for problem details `title` and error pages (SPEC.md 2.8).
+ * HTTP status phrases for problem details `title` and error pages (docs/spec.md 2.8).
  */
 import { STATUS_CODES } from 'node:http';
 

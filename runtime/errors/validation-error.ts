@@ -1,11 +1,11 @@
 /**
- * Field failures of an input (SPEC.md 4.5, binding steps 3 to 5).
+ * Field failures of an input (docs/spec.md 4.5, binding steps 3 to 5).
  */
 import { HttpError } from './http-error.js';
 
-/** `detail` of a 422 (SPEC 4.5 step 4; the issue's wording). */
+/** `detail` of a 422 (docs/spec.md 4.5 step 4). */
 export const VALIDATION_DETAIL = 'The given data was invalid.';
-/** `detail` of a 400 conversion failure (SPEC 4.5 step 3). */
+/** `detail` of a 400 conversion failure (docs/spec.md 4.5 step 3). */
 export const CONVERSION_DETAIL = 'The request has invalid values.';
 
 /**
@@ -32,7 +32,7 @@ export class ValidationError extends HttpError {
 
 /**
  * 400: fields whose values could not be converted to their declared types
- * (SPEC 4.5 step 3). Every such field is listed, keyed by input key.
+ * (docs/spec.md 4.5 step 3). Every such field is listed, keyed by input key.
  */
 export class ConversionError extends HttpError {
   constructor(fieldErrors: Readonly<Record<string, string>>) {

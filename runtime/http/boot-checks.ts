@@ -1,7 +1,7 @@
 /**
  * Boot checks of the route table against the handlers and middleware given
- * to `createHttpServer` (SPEC.md 4.5 "At startup … rejected, so the mistake
- * shows before the first request"; SPEC 7 rule 9).
+ * to `createHttpServer` (docs/spec.md 4.5 "At startup … rejected, so the mistake
+ * shows before the first request"; docs/spec.md 7 rule 9).
  */
 import type { RouteDefinition } from '../routing/route-table.js';
 import { routeOrigin } from '../routing/route-origin.js';

@@ -1,5 +1,5 @@
 /**
- * What kind of client sent a request (SPEC.md 7, rules 2 and 6), decided
+ * What kind of client sent a request (docs/spec.md 7, rules 2 and 6), decided
  * once per request (the context computes it on first use and keeps it).
  */
 import type { IncomingHttpHeaders } from 'node:http';

@@ -12,7 +12,7 @@ import type { RouteDefinition } from '../routing/route-table.js';
 // biome-ignore lint/suspicious/noEmptyInterface: empty on purpose, an interface (not a type) so the app and generated code can add members by declaration merging.
 export interface Services {}
 
-/** What a handler learns about the client, decided once per request (SPEC 7 rule 2). */
+/** What a handler learns about the client, decided once per request (docs/spec.md 7 rule 2). */
 export interface ClientKind {
   /** Problem details rather than an HTML page: `Accept` lists `application/json` (or `+json`), the body is JSON, or `X-Requested-With: XMLHttpRequest`. */
   readonly wantsJson: boolean;

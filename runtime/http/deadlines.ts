@@ -1,5 +1,5 @@
 /**
- * The request timeout (`HTTP_REQUEST_TIMEOUT`, the issue: "answers 503").
+ * The request timeout (`HTTP_REQUEST_TIMEOUT`; a late request answers 503, docs/http.md).
  *
  * One sweep per server instead of a timer per request: every request joins
  * an intrusive, doubly linked list in arrival order; since all requests of a

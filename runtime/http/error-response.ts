@@ -1,5 +1,5 @@
 /**
- * Errors → responses (SPEC.md 7, rules 1–4; SPEC 2.8).
+ * Errors → responses (docs/spec.md 7, rules 1–4; docs/spec.md 2.8).
  *
  * API clients (see `ClientKind.wantsJson`) get problem details
  * (`application/problem+json`); others an HTML error page, or with

@@ -1,5 +1,5 @@
 /**
- * Fastify's own request errors, mapped into bindery's (SPEC.md 7: 400, 413, 415),
+ * Fastify's own request errors, mapped into bindery's (docs/spec.md 7: 400, 413, 415),
  * so they render like every other error.
  */
 import type { FastifyRequest } from 'fastify';

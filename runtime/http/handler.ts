@@ -1,5 +1,5 @@
 /**
- * Handler and middleware types (SPEC.md 4.5; DESIGN.md 4).
+ * Handler and middleware types (docs/spec.md 4.5; ARCHITECTURE.md "Request flow").
  *
  * The generated `generated/handlers.ts` declares one {@link RouteHandler} per
  * route, so a missing or mistyped handler in `app/` fails `tsc`.
@@ -23,7 +23,7 @@ export type HandlerFn<I, R> = (input: I, ctx: RequestContext) => R | Promise<R>;
  * A route handler: a bare function, or an object with the function and the
  * input's own extra validation.
  *
- * `validate` runs only after the field rules passed (SPEC 4.5, binding step
+ * `validate` runs only after the field rules passed (docs/spec.md 4.5, binding step
  * 5). It throws a `ValidationError` for field failures (422), an error that
  * carries an HTTP status (kept), or anything else (500).
  */

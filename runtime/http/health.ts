@@ -1,5 +1,5 @@
 /**
- * Health endpoints (the issue, item 4): `GET /health/live` and `GET /health/ready`.
+ * Health endpoints (docs/deploy.md): `GET /health/live` and `GET /health/ready`.
  */
 import type { FastifyInstance } from 'fastify';
 import { JSON_CONTENT_TYPE } from '../results/responder.js';

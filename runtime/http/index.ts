@@ -1,5 +1,5 @@
 /**
- * The HTTP runtime core (SPEC.md 4, 4.5, 4.6, 7; DESIGN.md 4).
+ * The HTTP runtime core (docs/spec.md 4, 4.5, 4.6, 7; ARCHITECTURE.md "Request flow").
  *
  * Boot code calls {@link createHttpServer} with the generated route table,
  * the app's handlers and middleware, services and settings, then `listen`s.

@@ -1,5 +1,5 @@
 /**
- * Method override (SPEC.md 4, top: "a POST with _method of PUT, PATCH or
+ * Method override (docs/spec.md 4, top: "a POST with _method of PUT, PATCH or
  * DELETE (in the query or a URL-encoded body) is routed with that method;
  * multipart bodies are not read for it … It runs before route selection.").
  *

@@ -1,5 +1,5 @@
 /**
- * The middleware stages of one route (DESIGN.md 4; `Middleware` in handler.ts).
+ * The middleware stages of one route (ARCHITECTURE.md "Request flow"; `Middleware` in handler.ts).
  *
  * Compiled once per route into one function. `before` middleware add no
  * per-request allocation: their stage calls the hook and goes on

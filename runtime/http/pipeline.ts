@@ -1,7 +1,7 @@
 /**
- * The request pipeline of one route (SPEC.md 4.5; DESIGN.md 4):
+ * The request pipeline of one route (docs/spec.md 4.5; ARCHITECTURE.md "Request flow"):
  * middleware → list parameters (422) → binder (400) → rules (422) → the handler's own `validate`
- * → handler → result → response, with errors rendered per SPEC 7, the
+ * → handler → result → response, with errors rendered per docs/spec.md 7, the
  * request timeout (503), and 499 for clients that went away.
  *
  * Everything that can be decided per route is decided at boot: the binder,

@@ -37,7 +37,7 @@ export class HttpRequestContext implements RequestContext, ExecutionContext, Dea
   /** @internal */
   nextPending: DeadlineEntry | null = null;
   /**
-   * The signed-in user as an audit actor (SPEC 5.8), from `ctx.auth`: `null`
+   * The signed-in user as an audit actor (docs/spec.md 5.8), from `ctx.auth`: `null`
    * for a guest; rejects when a signed-in user cannot be loaded.
    * @see ExecutionContext.resolveUser
    */

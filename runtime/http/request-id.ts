@@ -1,5 +1,5 @@
 /**
- * Request IDs (DESIGN.md 4; the issue: "Every response carries X-Request-ID").
+ * Request IDs (ARCHITECTURE.md#request-flow): every response carries X-Request-ID.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';

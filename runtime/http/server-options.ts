@@ -67,7 +67,7 @@ export interface HttpServerOptions {
   /**
    * Run every request inside its execution context (runtime/context), so
    * code deep in the call stack — the audit log, jobs queued by the request —
-   * learns the actor, the route and the request ID (SPEC 5.8). Set by the
+   * learns the actor, the route and the request ID (docs/spec.md 5.8). Set by the
    * setup steps that need it (audit, jobs). Default false: on Node 20,
    * `AsyncLocalStorage` slows every request by about a fifth (promise hooks).
    */

@@ -1,5 +1,5 @@
 /**
- * The HTTP server: the route table on Fastify (SPEC.md 4, 4.5, 7; DESIGN.md 4).
+ * The HTTP server: the route table on Fastify (docs/spec.md 4, 4.5, 7; ARCHITECTURE.md "Request flow").
  */
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';

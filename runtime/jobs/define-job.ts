@@ -23,7 +23,7 @@ import { isNamespacedName } from './names.js';
 // biome-ignore lint/suspicious/noEmptyInterface: empty on purpose, an interface (not a type) so the app and generated code can add members by declaration merging.
 export interface JobPayloads {}
 
-/** The work that queued a job: its actor (SPEC 5.8 rule 3), request ID and via. */
+/** The work that queued a job: its actor (docs/spec.md 5.8 rule 3), request ID and via. */
 export interface JobOrigin {
   /** Who queued it: the signed-in user, the explicit actor, or `system`. */
   readonly actor: Actor;

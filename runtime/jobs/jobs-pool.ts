@@ -1,5 +1,5 @@
 /**
- * The worker's own pg pool (STACK.md gotcha 5): graphile-worker holds one
+ * The worker's own pg pool (CONTRIBUTING.md "Dependency notes"): graphile-worker holds one
  * connection for LISTEN and one per running job, so it gets a pool of its
  * own, on the app's database, with plain pg types (graphile-worker reads its
  * bigint IDs as strings) and the `error` and `connect` listeners it asks for.

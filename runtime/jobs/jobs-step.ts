@@ -4,7 +4,7 @@
  * At boot it migrates graphile-worker's schema (`graphile_worker`, which
  * migrates itself), registers the app's jobs, puts the queue in
  * `ctx.services.queue`, and asks requests to run inside their execution
- * context so queued jobs learn who queued them (SPEC 5.8). The worker is not
+ * context so queued jobs learn who queued them (docs/spec.md 5.8). The worker is not
  * started here: `bindery worker` or `bindery serve --worker` start it once
  * every step (and plugin) has added its tasks; shutdown stops it before the
  * database closes.

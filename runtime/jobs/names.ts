@@ -1,6 +1,6 @@
 /**
  * Names of jobs, scheduled tasks, events and listeners: `<namespace>:<name>`
- * (docs/jobs.md "Names"; SPEC 9 "each in the plugin's namespace").
+ * (docs/jobs.md "Names"; docs/spec.md 9 "each in the plugin's namespace").
  *
  * The namespace is the app (`app:send_welcome`), a framework concept
  * (`audit:prune`, `session:login_succeeded`) or a plugin's name

@@ -1,10 +1,10 @@
 /**
- * Queuing jobs (docs/jobs.md "Queuing"; STACK.md gotcha 5).
+ * Queuing jobs (docs/jobs.md "Queuing"; CONTRIBUTING.md "Dependency notes").
  *
  * `queue.add` runs `select … from graphile_worker.add_job(…)` on the Kysely
  * instance or transaction it is given, so a job added inside a transaction
  * exists only if that transaction commits: a rolled-back job never runs.
- * The actor of the work that queues it (SPEC 5.8) and its request ID travel
+ * The actor of the work that queues it (docs/spec.md 5.8) and its request ID travel
  * in the stored payload and become the job's `origin`.
  */
 import { sql, } from 'kysely';
@@ -84,7 +84,7 @@ export class Queue {
    * Queue a job.
    *
    * The payload is checked by the job's `payload` function (when it has
-   * one), then stored with the current actor (SPEC 5.8: explicit actor,
+   * one), then stored with the current actor (docs/spec.md 5.8: explicit actor,
    * signed-in user, the origin of the job running now, else `system`) and
    * request ID.
    *

@@ -1,5 +1,5 @@
 /**
- * The app's {@link Mailer} (`ctx.services.mailer`; SPEC.md
+ * The app's {@link Mailer} (`ctx.services.mailer`; docs/spec.md
  * 6.2 "consult the suppression list before sending mail"; docs/mail.md).
  *
  * Messages are built and sent by nodemailer. With `MAIL_DRIVER=smtp` they go

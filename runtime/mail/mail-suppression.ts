@@ -1,5 +1,5 @@
 /**
- * The suppression check the app's mailer calls before sending (SPEC 6.2
+ * The suppression check the app's mailer calls before sending (docs/spec.md 6.2
  * "The application's own listeners may consult the suppression list before
  * sending mail"; docs/plugins.md "Suppressed addresses").
  *

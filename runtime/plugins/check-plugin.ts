@@ -1,5 +1,5 @@
 /**
- * The rules a plugin must follow (SPEC 9; docs/plugins.md "Loading"),
+ * The rules a plugin must follow (docs/spec.md 9; docs/plugins.md "Loading"),
  * checked when the app loads its plugin list, in list order.
  */
 import type { StepRequirement } from '../app/setup-step.js';
@@ -71,7 +71,7 @@ export function neededSteps(plugin: Plugin): StepRequirement[] {
 }
 
 /**
- * Check that everything a plugin adds is in its namespace (SPEC 9): settings
+ * Check that everything a plugin adds is in its namespace (docs/spec.md 9): settings
  * `<NAME>_…`, commands `<name>:…`, jobs, tasks, events and listeners
  * `<name>:…`, routes named `<name>.…` under `/<name>`, middleware `<name>.…`,
  * migrations with a root.

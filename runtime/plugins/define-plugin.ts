@@ -1,5 +1,5 @@
 /**
- * The plugin manifest (SPEC 9; docs/plugins.md "Manifest").
+ * The plugin manifest (docs/spec.md 9; docs/plugins.md "Manifest").
  *
  * A plugin is an npm package whose default export is `definePlugin({...})`:
  * its name, the framework versions it supports, and what it adds — settings,

@@ -1,10 +1,10 @@
 /**
  * Error classes of plugins (codes in `runtime/errors/codes.ts`, causes and
- * fixes in `docs/errors.md`; SPEC 7 rule 9, SPEC 9).
+ * fixes in `docs/errors.md`; docs/spec.md 7 rule 9, docs/spec.md 9).
  */
 import { codedErrorClass } from '../errors/coded-error.js';
 
-/** A plugin manifest breaks a rule of SPEC 9 (`BINDERY_PLUGIN_INVALID`). */
+/** A plugin manifest breaks a rule of docs/spec.md 9 (`BINDERY_PLUGIN_INVALID`). */
 export const PluginError = codedErrorClass('PluginError', 'BINDERY_PLUGIN_INVALID');
 /** An instance of {@link PluginError}. */
 export type PluginError = InstanceType<typeof PluginError>;

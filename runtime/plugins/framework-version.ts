@@ -1,5 +1,5 @@
 /**
- * The framework's own version (SPEC 9 "Versioning"): the `version` of
+ * The framework's own version (docs/spec.md 9 "Versioning"): the `version` of
  * bindery's package.json — 0.3.0 is the runtime with the audit log and
  * plugins' jobs, schedule and events. Plugins declare a semver range of it.
  */

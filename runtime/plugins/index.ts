@@ -1,5 +1,5 @@
 /**
- * Plugins (SPEC 9; docs/plugins.md): the manifest a
+ * Plugins (docs/spec.md 9; docs/plugins.md): the manifest a
  * plugin package default-exports, loading the plugin list into an app, the
  * framework version plugins declare a range of, and the services plugins
  * offer the app (the mail suppression check).

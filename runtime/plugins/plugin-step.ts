@@ -1,5 +1,5 @@
 /**
- * Loading plugins into an app (SPEC 9 "Loading a plugin
+ * Loading plugins into an app (docs/spec.md 9 "Loading a plugin
  * happens last in setup"; docs/plugins.md "Loading").
  *
  * `plugins(pluginList)` turns the generated plugin list into one setup step

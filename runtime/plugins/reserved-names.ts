@@ -1,5 +1,5 @@
 /**
- * Names a plugin may not take (SPEC 9): the framework's own
+ * Names a plugin may not take (docs/spec.md 9): the framework's own
  * concepts, their settings prefixes (`SESSION_…`, `JOBS_…`), CLI command
  * namespaces (`audit:prune`) and route prefixes (`/health`).
  */

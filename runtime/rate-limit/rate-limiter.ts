@@ -1,5 +1,5 @@
 /**
- * Fixed-window rate limits counted in the cache (SPEC.md 8 "forgot-password
+ * Fixed-window rate limits counted in the cache (docs/spec.md 8 "forgot-password
  * route: 5 per minute"; docs/mail.md "The forgot-password limit").
  *
  * Every hit counts, allowed or not. Allowed responses carry

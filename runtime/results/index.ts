@@ -1,5 +1,5 @@
 /**
- * Handler results (SPEC.md 4.5 "Handler results"): the constructors handlers
+ * Handler results (docs/spec.md 4.5 "Handler results"): the constructors handlers
  * return, and the code that writes them.
  */
 export {

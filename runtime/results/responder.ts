@@ -1,5 +1,5 @@
 /**
- * Handler results → responses (SPEC.md 4.5 "Handler results").
+ * Handler results → responses (docs/spec.md 4.5 "Handler results").
  *
  * | Returned | Response |
  * |---|---|
@@ -179,7 +179,7 @@ async function sendPage(target: ResultTarget, env: ResponderEnv, result: PageRes
     // Write the session with what rendering stored (a new session's CSRF token), before the page.
     if (session !== undefined) await session.finishRender();
   }
-  // A page may answer htmx requests differently (SPEC 4.6).
+  // A page may answer htmx requests differently (docs/spec.md 4.6).
   addVary(target.reply, 'HX-Request');
   send(target, result.status, HTML_CONTENT_TYPE, html);
 }

@@ -1,5 +1,5 @@
 /**
- * Handler results (SPEC.md 4.5, "Handler results").
+ * Handler results (docs/spec.md 4.5, "Handler results").
  *
  * A handler returns a plain value (200 JSON), `undefined` (204) or one of the
  * tagged results built by the constructors below. The runtime turns each into

@@ -1,5 +1,5 @@
 /**
- * URLs of named routes: `ctx.url(...)` and `redirectToRoute(...)` (SPEC.md 4.5, redirect results).
+ * URLs of named routes: `ctx.url(...)` and `redirectToRoute(...)` (docs/spec.md 4.5, redirect results).
  */
 import type { RouteTable } from '../routing/route-table.js';
 import { BinderyError } from '../errors/bindery-error.js';

@@ -4,7 +4,7 @@
  *
  * This file is the contract between the generator and the runtime: the
  * generator must emit values of these types, the runtime must accept nothing
- * else. It implements the binding plan of SPEC.md 4.5.
+ * else. It implements the binding plan of docs/spec.md 4.5.
  */
 
 /** HTTP methods a route may declare. HEAD is served by GET routes. */
@@ -14,7 +14,7 @@ export type ResultKind = 'ok' | 'created' | 'noContent' | 'redirect' | 'page' | 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
 /**
- * Scalar kind of a bound input field (SPEC 4.5 conversions).
+ * Scalar kind of a bound input field (docs/spec.md 4.5 conversions).
  *
  * - `string`: any text; from a string source as is.
  * - `integer`: a safe integer (`bigint` fields of the YAML bind as `integer`).
@@ -32,7 +32,7 @@ export interface FieldTypePlan {
   readonly kind: ScalarKind;
   /** A list of `kind` (`string[]` in the YAML). Query and form sources collect repeated values. */
   readonly array: boolean;
-  /** `null` is a value (JSON `null`); the SPEC's pointers. */
+  /** `null` is a value (JSON `null`); the pointers of docs/spec.md 4.5. */
   readonly nullable: boolean;
 }
 
@@ -50,7 +50,7 @@ export interface RuleRef {
 }
 
 /**
- * The binding plan of one input field (SPEC 4.5, "Sources by tag").
+ * The binding plan of one input field (docs/spec.md 4.5, "Sources by tag").
  *
  * Body fields (`source: 'body'`) read `json` from a JSON body and `form` from
  * a URL-encoded or multipart body; `form` defaults to `json` when the YAML has
@@ -122,12 +122,12 @@ export interface RouteDefinition {
   readonly middleware: readonly string[];
   /**
    * Abilities a bearer token must carry to call the route (YAML
-   * `abilities: [profile:read]`; SPEC 5.5 "An ability check is made per
+   * `abilities: [profile:read]`; docs/spec.md 5.5 "An ability check is made per
    * route"). Checked by the `token` middleware: a token without one of them
    * gets 403; a user signed in by session may do anything. Absent: none.
    */
   readonly abilities?: readonly string[];
-  /** The result the handler normally returns (documents the success status; see SPEC 4.5 "Handler results"). */
+  /** The result the handler normally returns (documents the success status; see docs/spec.md 4.5 "Handler results"). */
   readonly result: ResultKind;
   /** Input fields in YAML order; this order is the order of `errors` keys in problem details. */
   readonly fields: readonly FieldPlan[];
@@ -260,7 +260,7 @@ export interface CorsPlan {
 /** The generated route table: every route, in YAML order (files sorted by name). */
 export type RouteTable = readonly RouteDefinition[];
 
-/** An uploaded file bound from a multipart form field (SPEC 4.5). Held in memory; size in bytes. */
+/** An uploaded file bound from a multipart form field (docs/spec.md 4.5). Held in memory; size in bytes. */
 export interface UploadedFile {
   readonly filename: string;
   readonly mimetype: string;

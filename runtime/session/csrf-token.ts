@@ -1,5 +1,5 @@
 /**
- * Masked CSRF tokens (SPEC.md 5.4 layer 2: "The token is masked with a fresh
+ * Masked CSRF tokens (docs/spec.md 5.4 layer 2: "The token is masked with a fresh
  * random pad at every render"; docs/csrf.md "Tokens").
  *
  * The session keeps one unmasked token of 32 random bytes. Pages get

@@ -1,5 +1,5 @@
 /**
- * The form round trip (SPEC.md 7 rule 6; docs/sessions.md "Form round
+ * The form round trip (docs/spec.md 7 rule 6; docs/sessions.md "Form round
  * trip"): a browser form that fails validation is sent back to the page it
  * came from, with the field errors and the values typed flashed for that
  * page.
@@ -14,7 +14,7 @@ import { sameHostPath } from '../results/local-path.js';
 
 /** Form fields never flashed as old input: the CSRF token and the method override. */
 const NEVER_FLASHED: ReadonlySet<string> = new Set(['_token', '_method']);
-/** Names containing these (any case) are never flashed (SPEC 7 rule 6). */
+/** Names containing these (any case) are never flashed (docs/spec.md 7 rule 6). */
 const SECRET_NAME = /password|secret|token/i;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Sessions (SPEC.md 2.3, 3, 5.3, 7 rule 6, 8, 9; docs/sessions.md): the
+ * Sessions (docs/spec.md 2.3, 3, 5.3, 7 rule 6, 8, 9; docs/sessions.md): the
  * `session()` setup step, `ctx.session`, drivers, and the form round trip.
  */
 import './context.js';

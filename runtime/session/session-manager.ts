@@ -15,7 +15,7 @@ import { SessionError } from './errors.js';
 import { sessionCookieSecure } from './settings.js';
 import type { SessionDriver, SessionStore } from './session-store.js';
 
-/** The largest `name=value` of the session cookie, in bytes (SPEC 8: "about 4 KB"). */
+/** The largest `name=value` of the session cookie, in bytes (docs/spec.md 8: "about 4 KB"). */
 export const MAX_COOKIE_BYTES = 4096;
 
 /** The built-in drivers by `SESSION_DRIVER` name. */

@@ -1,12 +1,12 @@
 /**
- * The `session` middleware (SPEC.md 5.1 rule 1: session, then CSRF, then
- * auth; DESIGN.md 4; docs/sessions.md).
+ * The `session` middleware (docs/spec.md 5.1 rule 1: session, then CSRF, then
+ * auth; ARCHITECTURE.md "Request flow"; docs/sessions.md).
  *
  * Per request it makes the lazy {@link Session} (`ctx.session`) and lets
  * the rest of the pipeline run. Once the chain has finished — through the
  * pipeline's outcome hook, so no promise turn is added to requests that
  * never touch the session — it turns a browser form's validation failure
- * into the form round trip (SPEC 7 rule 6), and writes the session before
+ * into the form round trip (docs/spec.md 7 rule 6), and writes the session before
  * the response: right away for most results, after rendering for pages (so
  * a CSRF token made while rendering is saved).
  */

@@ -1,5 +1,5 @@
 /**
- * What a session holds (SPEC.md 2.3 "Session cookie": random ID, CSRF token,
+ * What a session holds (docs/spec.md 2.3 "Session cookie": random ID, CSRF token,
  * start time, time of last use, application values, flash data; the user's
  * ID and password fingerprint), and its compact JSON form.
  */

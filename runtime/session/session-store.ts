@@ -1,5 +1,5 @@
 /**
- * Session drivers (SPEC.md 9: cookie sessions, and server-side drivers with
+ * Session drivers (docs/spec.md 9: cookie sessions, and server-side drivers with
  * revocation selected by `SESSION_DRIVER`; docs/sessions.md "Drivers").
  *
  * A driver makes a {@link SessionStore} once at boot. The session layer
@@ -43,7 +43,7 @@ export interface SessionStore {
    * other browsers"); resolves to the number ended. Only server-side stores
    * can; the cookie store has no such method (with cookie sessions, other
    * sessions end when next used because the password fingerprint no longer
-   * matches, SPEC 3).
+   * matches, docs/spec.md 3).
    */
   revokeUser?(userId: string, exceptId?: string | null): Promise<number>;
   /** Stop timers and release resources (at shutdown). */

@@ -1,5 +1,5 @@
 /**
- * The session of one request: `ctx.session` (SPEC.md 2.3, 3 "Session" rows,
+ * The session of one request: `ctx.session` (docs/spec.md 2.3, 3 "Session" rows,
  * 5.3, 7 rule 6; docs/sessions.md "Using the session").
  *
  * Lazy: nothing is read until something asks, and a request that neither
@@ -31,7 +31,7 @@ const EMPTY: Readonly<Record<string, never>> = Object.freeze({});
 export interface SessionUser {
   /** The user's authentication ID (decimal string of users.id in the reference app). */
   readonly id: string;
-  /** A fingerprint of the user's password hash when signed in; compared on each request so a password change ends other sessions (SPEC 3). */
+  /** A fingerprint of the user's password hash when signed in; compared on each request so a password change ends other sessions (docs/spec.md 3). */
   readonly fingerprint: string | null;
 }
 
@@ -104,7 +104,7 @@ export class Session implements PageSession {
     return this.#current[key] as T | undefined;
   }
 
-  /** Field errors of the failed form that redirected here, by the client's field names, in field order (SPEC 7 rule 6). Empty when none. */
+  /** Field errors of the failed form that redirected here, by the client's field names, in field order (docs/spec.md 7 rule 6). Empty when none. */
   get errors(): Readonly<Record<string, string>> {
     return (this.flashed<Record<string, string>>(ERRORS_KEY) ?? EMPTY);
   }
@@ -186,7 +186,7 @@ export class Session implements PageSession {
 
   /**
    * A new session ID and CSRF token, keeping the values; the lifetime counts
-   * again from now (SPEC 3). Call it when the user signs in (session
+   * again from now (docs/spec.md 3). Call it when the user signs in (session
    * fixation). With a server-side driver the old ID is revoked.
    */
   regenerate(): void {
@@ -204,7 +204,7 @@ export class Session implements PageSession {
    * Empty the session: values, flash, user and CSRF token go, the cookie is
    * removed (or replaced by a fresh session if something is stored
    * afterwards, which gets a new ID). With a server-side driver the session
-   * is revoked, so a copy of the cookie stops working (SPEC 5.1 rule 7).
+   * is revoked, so a copy of the cookie stops working (docs/spec.md 5.1 rule 7).
    */
   invalidate(): void {
     this.#load();

@@ -1,5 +1,5 @@
 /**
- * The session settings (SPEC.md 5.3, 8 "SESSION_LIFETIME",
+ * The session settings (docs/spec.md 5.3, 8 "SESSION_LIFETIME",
  * "SESSION_MAX_LIFETIME", 9 "SESSION_DRIVER"; docs/sessions.md "Settings").
  * Loaded with the core settings at boot, so one error lists every bad one.
  */

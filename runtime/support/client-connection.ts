@@ -1,5 +1,5 @@
 /**
- * The state of the client connection (SPEC.md 7: 499).
+ * The state of the client connection (docs/spec.md 7: 499).
  */
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 

@@ -1,5 +1,5 @@
 /**
- * Duration text → milliseconds (SPEC.md 4.5 conversions; settings such as
+ * Duration text → milliseconds (docs/spec.md 4.5 conversions; settings such as
  * `SESSION_LIFETIME=2h` and `HTTP_REQUEST_TIMEOUT=30s`).
  *
  * Accepts Go-style durations — a sequence of decimal numbers each with a unit

@@ -1,6 +1,6 @@
 /**
  * Size text → bytes, for settings such as `HTTP_MAX_BODY=10MiB`
- * (SPEC.md 4.5 rule "A body over HTTP_MAX_BODY gives 413"; docs/settings.md).
+ * (docs/spec.md 4.5 rule "A body over HTTP_MAX_BODY gives 413"; docs/settings.md).
  *
  * Accepts a whole number of bytes (`10485760`) or a number with a unit:
  * `B`, decimal `KB`/`MB`/`GB` (powers of 1000) and binary `KiB`/`MiB`/`GiB`

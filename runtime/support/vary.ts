@@ -1,5 +1,5 @@
 /**
- * Adding a header name to `Vary` without repeating it (SPEC.md 4.6:
+ * Adding a header name to `Vary` without repeating it (docs/spec.md 4.6:
  * `Vary: Cookie` on session responses, `Vary: HX-Request` for htmx).
  */
 import type { FastifyReply } from 'fastify';

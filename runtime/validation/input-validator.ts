@@ -1,5 +1,5 @@
 /**
- * Rule checks of a bound input (SPEC.md 4.5, binding step 4).
+ * Rule checks of a bound input (docs/spec.md 4.5, binding step 4).
  *
  * Runs the route's compiled ajv validator, then the cross-field rules
  * (`RULES[name].check`) ajv cannot express. Only the first failing rule of a

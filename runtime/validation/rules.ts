@@ -1,5 +1,5 @@
 /**
- * The catalog of `validate` rules (SPEC.md 4.5, binding step 4).
+ * The catalog of `validate` rules (docs/spec.md 4.5, binding step 4).
  *
  * Shared by the generator, which parses rule strings, rejects unknown rules
  * and bad parameters with a position in the YAML, and turns each rule into a

@@ -1,5 +1,5 @@
 /**
- * The helpers every page gets (docs/pages.md "Page data"; SPEC.md 4.6,
+ * The helpers every page gets (docs/pages.md "Page data"; docs/spec.md 4.6,
  * 5.4, 7 rule 6): route URLs, asset URLs, the masked CSRF token (form field
  * and htmx header), flashed messages, field errors and old input.
  *

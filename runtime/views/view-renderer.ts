@@ -1,5 +1,5 @@
 /**
- * Pages rendered from eta views (SPEC.md 4.5: "Pages are rendered into a
+ * Pages rendered from eta views (docs/spec.md 4.5: "Pages are rendered into a
  * buffer and written only when rendering has succeeded").
  */
 import { Eta } from 'eta';

@@ -1,5 +1,5 @@
 /**
- * The Session and Remember-me rows of SPEC.md 3 with the reference app
+ * The Session and Remember-me rows of docs/spec.md 3 with the reference app
  * (5.1 rules 6–7 and 9, 5.2): login gives a new session ID, logout empties
  * it and replaces the remember token, a password change ends other sessions
  * on their next request, remember-me signs the user into a new session,
@@ -89,7 +89,7 @@ describe('Session | login gives the session a new ID', () => {
 });
 
 describe('Session | logout empties it', () => {
-  it('the session after logout has no user and a new ID; the copy made before still works with cookie sessions (SPEC 5.1 rule 7)', async () => {
+  it('the session after logout has no user and a new ID; the copy made before still works with cookie sessions (docs/spec.md 5.1 rule 7)', async () => {
     const user = await makeUser(a, { password: PASSWORD });
     const c = new Client(a.url);
     await login(c, user.email);

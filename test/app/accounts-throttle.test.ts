@@ -1,5 +1,5 @@
 /**
- * Login throttling with the reference app (SPEC.md 5.1 rule 8, 7 rule 7, 8
+ * Login throttling with the reference app (docs/spec.md 5.1 rule 8, 7 rule 7, 8
  * "AUTH_THROTTLE", "AUTH_THROTTLE_IP"): real HTTP from several loopback
  * addresses (127.0.0.x), counts in the database cache.
  */

@@ -1,5 +1,5 @@
 /**
- * An unknown account and a wrong password take about as long (SPEC.md 5.1
+ * An unknown account and a wrong password take about as long (docs/spec.md 5.1
  * rule 6): both look the login up and check a password against an argon2id
  * hash of the same cost (a dummy one for the unknown account). Measured over
  * real HTTP, interleaved so load on the machine hits both alike; the ratio

@@ -1,5 +1,5 @@
 /**
- * The account pages of the auth core end to end (SPEC.md 4.1, 5.1, 7 rules
+ * The account pages of the auth core end to end (docs/spec.md 4.1, 5.1, 7 rules
  * 6–7; docs/auth.md): real HTTP, real PostgreSQL, the reference app, through
  * the test kit (docs/testing.md).
  */

@@ -1,5 +1,5 @@
 /**
- * The documents app's commands through the real CLI (SPEC 3 "prune
+ * The documents app's commands through the real CLI (docs/spec.md 3 "prune
  * command", 6.1 rules 11–12; 9): `bindery prune
  * [--dry-run]`, `audit:prune`, `audit:anonymize user <id>`, exit codes 0/1/2.
  */

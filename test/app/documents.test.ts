@@ -1,5 +1,5 @@
 /**
- * The documents app end to end (SPEC 2.6, 3 "Document row" and "Document
+ * The documents app end to end (docs/spec.md 2.6, 3 "Document row" and "Document
  * status", 4.2, 6.1): the real app, real HTTP, real
  * PostgreSQL; every transition observed through the tables and the history
  * route.
@@ -144,7 +144,7 @@ describe('documents.update | PATCH /api/documents/{id}', () => {
     expect(entry.changes).toEqual({ old: { title: 'Title of patch-me' }, new: { title: 'Renamed' } });
   });
 
-  it('moves the status to the supplied one from any status (SPEC 3 "Document status"), one entry each', async () => {
+  it('moves the status to the supplied one from any status (docs/spec.md 3 "Document status"), one entry each', async () => {
     const doc = await create('states');
     for (const status of ['published', 'archived', 'draft', 'archived', 'published']) {
       const res = await api('PATCH', `/api/documents/${doc.id}`, { body: { status } });
@@ -187,7 +187,7 @@ describe('documents.update | PATCH /api/documents/{id}', () => {
   });
 });
 
-describe('documents.delete and documents.restore (SPEC 3 "Document row")', () => {
+describe('documents.delete and documents.restore (docs/spec.md 3 "Document row")', () => {
   it('live → deleted: DELETE answers 204 and keeps the row; deleted → live: restore answers 200 with the document', async () => {
     const doc = await create('cycle');
     const del = await api('DELETE', `/api/documents/${doc.id}`);
@@ -225,7 +225,7 @@ describe('documents.delete and documents.restore (SPEC 3 "Document row")', () =>
   });
 });
 
-describe('documents.archive | POST /api/documents/archive (SPEC 3 "Document status | published")', () => {
+describe('documents.archive | POST /api/documents/archive (docs/spec.md 3 "Document status | published")', () => {
   it('archives the caller\'s published documents in one statement, one bulk entry, answering {"archived": n}', async () => {
     const a = await create('a', 1, { status: 'published' });
     const b = await create('b', 1, { status: 'published' });

@@ -1,5 +1,5 @@
 /**
- * Email verification and password reset in the reference app (SPEC.md
+ * Email verification and password reset in the reference app (docs/spec.md
  * 2.3, 3 "User email" and "Password reset token", 4.1, 5.6, 7 rules 6–8, 8
  * "forgot-password route"): the links are read from the
  * outbox and followed over real HTTP.

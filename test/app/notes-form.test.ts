@@ -1,5 +1,5 @@
 /**
- * The notes form end to end (SPEC.md 4.3, 7 rule 6): the
+ * The notes form end to end (docs/spec.md 4.3, 7 rule 6): the
  * real app (session() and assets() in its setup), generated routes with
  * [session, csrf], real HTTP, real PostgreSQL, through the test kit
  * (docs/testing.md): a browser reads the form and posts it by route name.

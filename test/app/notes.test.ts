@@ -1,5 +1,5 @@
 /**
- * The notes reference app end to end (SPEC 2.7, 4.3): the
+ * The notes reference app end to end (docs/spec.md 2.7, 4.3): the
  * real app definition, generated routes and migrations, real HTTP, real
  * PostgreSQL.
  */

@@ -1,5 +1,5 @@
 /**
- * External-provider sign-in in the reference app (SPEC.md 4.1
+ * External-provider sign-in in the reference app (docs/spec.md 4.1
  * "/auth/{provider}/redirect" and "/callback") against a
  * local OpenID Connect provider started by the test (oauth2-mock-server):
  * the happy path, account linking by verified email, and the state, PKCE

@@ -1,5 +1,5 @@
 /**
- * API tokens in the reference app (SPEC.md 2.2, 4.1 POST /tokens, POST
+ * API tokens in the reference app (docs/spec.md 2.2, 4.1 POST /tokens, POST
  * /tokens/{id}/delete, GET /api/me, 5.5): the dashboard
  * creates, shows once, lists and revokes tokens; API clients call /api/me
  * with them. Real HTTP, real PostgreSQL, the real auth layer, through the

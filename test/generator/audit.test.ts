@@ -66,7 +66,7 @@ describe('generate | audit.ts', () => {
     expect(text).toContain("import type { TrackedModel, TrackedResourceConfig } from 'bindery/audit';");
   });
 
-  it('refuses a tracked resource without a primary key (SPEC 6.1 rule 9)', async () => {
+  it('refuses a tracked resource without a primary key (docs/spec.md 6.1 rule 9)', async () => {
     project = await tempProject({ 'schema/app.yaml': 'resources:\n  Loose:\n    table: loose\n    fields:\n      label: { type: string }\n    audit: {}\n' });
     const result = await generate({ root: project.root });
     expect(result.ok).toBe(false);

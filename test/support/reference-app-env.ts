@@ -1,7 +1,7 @@
 /**
  * Settings the reference app (app/main.ts) needs on top of createTestApp's
  * defaults: the mail-provider plugin's webhook credentials are required
- * (SPEC 5.7: the app does not boot without them).
+ * (docs/spec.md 5.7: the app does not boot without them).
  *
  * @example createTestApp(app, { databaseUrl, env: { ...referenceAppEnv } })
  */

@@ -1,5 +1,5 @@
 /**
- * `generated/audit.ts` (DESIGN.md 2 "audit config"; docs/audit.md): per
+ * `generated/audit.ts` (ARCHITECTURE.md "Generator pipeline"; docs/audit.md): per
  * tracked resource its audit configuration — primary key, soft-delete
  * column, timestamps, hidden columns, `except` / `redact` / `reveal` — as
  * `trackedResources` for the `audit()` setup step; the typed models
@@ -27,7 +27,7 @@ export function emitAudit(ctx: EmitContext): GeneratedFile | null {
   statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: './types.js', namedImports: ['Database'] });
 
   statements.push(exportedConst(
-    'The audit configuration of each tracked resource (SPEC 6.1 rule 4), for `audit({ tracked: trackedResources })`.',
+    'The audit configuration of each tracked resource (docs/spec.md 6.1 rule 4), for `audit({ tracked: trackedResources })`.',
     'trackedResources',
     `${printLiteral(Object.fromEntries(tracked.map((r) => [r.name, configLiteral(r)])))} as const satisfies Readonly<Record<string, TrackedResourceConfig>>`,
   ));

@@ -1,7 +1,7 @@
 /**
  * `generated/handlers.ts`: the `Handlers` interface, one typed
  * `RouteHandler<Input, ResultFor<kind, Output>>` per route, so a missing or
- * mistyped handler in `app/` fails `tsc` (DESIGN.md 2, "handler contracts").
+ * mistyped handler in `app/` fails `tsc` (ARCHITECTURE.md "Generator pipeline").
  *
  * The output type is the row type (`Note`, `Note[]`): the runtime serializes
  * it with the route's output plan; a list route's is its page

@@ -1,7 +1,7 @@
 /**
  * `generated/openapi.json`: an OpenAPI 3.1 document of the routes that answer
  * JSON or text (every result kind but `page`), with problem details
- * (SPEC 2.8, `application/problem+json`) for 400, 404, 422 and the rest.
+ * (docs/spec.md 2.8, `application/problem+json`) for 400, 404, 422 and the rest.
  * Rate-limited routes list their 429. Paths sorted, methods in OpenAPI
  * order, components sorted; the header is the root `x-generated-by`.
  */
@@ -19,7 +19,7 @@ const PROBLEM = 'application/problem+json';
 /** The root extension carrying the "generated — do not edit" header. */
 export const GENERATED_BY = 'x-generated-by';
 
-/** The security scheme of routes with the `token` middleware (SPEC 5.5). */
+/** The security scheme of routes with the `token` middleware (docs/spec.md 5.5). */
 const BEARER = 'bearerToken';
 const BEARER_SCHEME: OpenAPIV3_1.SecuritySchemeObject = {
   type: 'http',
@@ -32,7 +32,7 @@ const problemRef = (name: string): OpenAPIV3_1.ReferenceObject => ({ $ref: `#/co
 
 const PROBLEM_DETAILS: OpenAPIV3_1.SchemaObject = {
   type: 'object',
-  description: 'RFC 9457 problem details (SPEC 2.8).',
+  description: 'RFC 9457 problem details (docs/spec.md 2.8).',
   properties: {
     type: { type: 'string', const: 'about:blank' },
     title: { type: 'string', description: 'The HTTP status phrase.' },

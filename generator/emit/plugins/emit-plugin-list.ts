@@ -1,5 +1,5 @@
 /**
- * `generated/plugins.ts`: the app's plugin list (SPEC 9), from `bindery.plugins` of package.json.
+ * `generated/plugins.ts`: the app's plugin list (docs/spec.md 9), from `bindery.plugins` of package.json.
  *
  * It imports each plugin package's manifest, in list order, and exports
  * them as `plugins` (what `app/main.ts` loads with `...plugins(pluginList)`)
@@ -28,7 +28,7 @@ export function emitPluginList(packages: readonly string[], runtime: string): Ge
   const lines = [
     PLUGIN_LIST_HEADER,
     '/**',
-    ' * The app\'s plugins, in load order (SPEC 9). `app/main.ts` loads them last in',
+    ' * The app\'s plugins, in load order (docs/spec.md 9). `app/main.ts` loads them last in',
     ' * its setup list: `...plugins(pluginList)`.',
     ' */',
     `import type { Plugin } from '${runtime}/plugins';`,

@@ -1,6 +1,6 @@
 /**
  * `generated/validators.ts`: ajv standalone validation code compiled at
- * generate time (DESIGN.md 2; STACK.md gotchas 3 and 4), one export per route
+ * generate time (ARCHITECTURE.md "Generator pipeline"; CONTRIBUTING.md "Dependency notes"), one export per route
  * with at least one rule, named by the camelCase route name
  * (`notesCreate`) and typed `CompiledValidator`.
  *

@@ -1,6 +1,6 @@
 /**
- * What the job `mailprovider:webhook` does with a record (SPEC 6.2, and the
- * suppression rows of SPEC 3).
+ * What the job `mailprovider:webhook` does with a record (docs/spec.md 6.2, and the
+ * suppression rows of docs/spec.md 3).
  *
  * | Record | Effect |
  * |---|---|

@@ -1,5 +1,5 @@
 /**
- * HTTP Basic authentication of the webhook (SPEC 4.4, 5.7): the user name
+ * HTTP Basic authentication of the webhook (docs/spec.md 4.4, 5.7): the user name
  * and password from MAILPROVIDER_WEBHOOK_USER / MAILPROVIDER_WEBHOOK_PASSWORD,
  * compared in constant time. Missing or wrong credentials get 401 with
  * `WWW-Authenticate: Basic realm="mailprovider"`; without configured

@@ -1,5 +1,5 @@
 /**
- * The mail-provider plugin (SPEC 2.9, 4.4, 5.7, 6.2): the
+ * The mail-provider plugin (docs/spec.md 2.9, 4.4, 5.7, 6.2): the
  * provider's webhook at POST /mailprovider/webhook (HTTP Basic), the job that
  * keeps the suppression list, the list's commands, and the suppression check
  * the app's mailer calls (`deliverableRecipients(ctx.services, to)` from

@@ -1,6 +1,6 @@
 /**
  * Webhook records: what the provider posts, and what the job
- * `mailprovider:webhook` receives (SPEC 4.4, 6.2).
+ * `mailprovider:webhook` receives (docs/spec.md 4.4, 6.2).
  *
  * Addresses are trimmed and lower-cased; a blank address, or one over 254
  * bytes (UTF-8), is no address. Only Bounce, SpamComplaint and
@@ -16,7 +16,7 @@ export type RecordType = (typeof RECORD_TYPES)[number];
 /** Longest address kept, in bytes (RFC 5321's path limit). */
 export const MAX_EMAIL_BYTES = 254;
 
-/** Bounce types that are soft: temporary, never listing an address (SPEC 6.2 "soft bounces change nothing"). */
+/** Bounce types that are soft: temporary, never listing an address (docs/spec.md 6.2 "soft bounces change nothing"). */
 export const SOFT_BOUNCE_TYPES: readonly string[] = ['SoftBounce', 'Transient', 'DnsError', 'AutoResponder'];
 
 /** The payload of the job `mailprovider:webhook`. */

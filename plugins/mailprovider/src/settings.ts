@@ -1,5 +1,5 @@
 /**
- * Settings of the mail-provider plugin (SPEC 4.4, 5.7): the HTTP Basic
+ * Settings of the mail-provider plugin (docs/spec.md 4.4, 5.7): the HTTP Basic
  * credentials the provider sends with each webhook call (both required: the
  * app does not boot without them), how many wrong ones an address may send
  * in a minute, and how long a delivered record is remembered against replays.

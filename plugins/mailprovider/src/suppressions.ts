@@ -1,5 +1,5 @@
 /**
- * The suppression list (table `mailprovider_suppressions`, SPEC 2.9): the
+ * The suppression list (table `mailprovider_suppressions`, docs/spec.md 2.9): the
  * service behind the job, the commands and the mailer's check.
  */
 import type { Kysely } from 'kysely';

@@ -1,6 +1,6 @@
 /**
- * The webhook route `mailprovider.webhook` (POST /mailprovider/webhook, SPEC
- * 4.4) and the job it queues, `mailprovider:webhook` (SPEC 6.2).
+ * The webhook route `mailprovider.webhook` (POST /mailprovider/webhook, docs/spec.md
+ * 4.4) and the job it queues, `mailprovider:webhook` (docs/spec.md 6.2).
  */
 import { HttpError } from 'bindery/errors';
 import type { AroundMiddleware } from 'bindery/http';
@@ -29,7 +29,7 @@ export const jsonOnly: AroundMiddleware = async (ctx, next) => {
 /** The job: apply one record to the suppression list. */
 export const webhookJob = defineJob<WebhookRecord>({
   name: 'mailprovider:webhook',
-  description: 'Apply a webhook record of the mail provider to the suppression list (SPEC 6.2).',
+  description: 'Apply a webhook record of the mail provider to the suppression list (docs/spec.md 6.2).',
   payload: parseWebhookRecord,
   maxAttempts: 10,
   async handle(record, ctx) {

@@ -1,5 +1,5 @@
 /**
- * The mail-provider plugin end to end (SPEC 4.4, 5.7, 6.2):
+ * The mail-provider plugin end to end (docs/spec.md 4.4, 5.7, 6.2):
  * the webhook over real HTTP, the job over real graphile-worker, the
  * suppression table in real PostgreSQL, the commands through the real CLI,
  * and the suppression check the mailer calls.
@@ -202,7 +202,7 @@ describe('mailprovider.webhook | bodies', () => {
       const res = await post(body, headers);
       expect(res.status, body).toBe(status);
       if (headers['content-type'] === undefined) {
-        // A JSON body gets problem details (SPEC 7 rule 2); the form post above gets the HTML page.
+        // A JSON body gets problem details (docs/spec.md 7 rule 2); the form post above gets the HTML page.
         expect(res.headers.get('content-type'), body).toMatch(/^application\/problem\+json/);
         expect((await res.json() as { status: number }).status).toBe(status);
       }
@@ -239,7 +239,7 @@ describe('mailprovider.webhook | bodies', () => {
   });
 });
 
-describe('mailprovider:webhook job | SPEC 6.2 over real graphile-worker', () => {
+describe('mailprovider:webhook job | docs/spec.md 6.2 over real graphile-worker', () => {
   it('Bounce: a hard bounce with Inactive lists the address (trimmed, lower-cased); soft bounces and active bounces change nothing', async () => {
     await deliver({ RecordType: 'Bounce', Type: 'SoftBounce', Email: 'soft@example.com', Inactive: false });
     await deliver({ RecordType: 'Bounce', Type: 'HardBounce', Email: 'active@example.com', Inactive: false });

@@ -1,5 +1,5 @@
 /**
- * `bindery audit:anonymize user <user_id>` (SPEC.md 6.1 rule 12; docs/audit.md "Erasure").
+ * `bindery audit:anonymize user <user_id>` (docs/spec.md 6.1 rule 12; docs/audit.md "Erasure").
  */
 import { Command, Option, UsageError } from 'clipanion';
 import { AppCommand } from '../../app/app-command.js';

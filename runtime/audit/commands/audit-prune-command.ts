@@ -1,5 +1,5 @@
 /**
- * `bindery audit:prune` (SPEC.md 6.1 rule 11; docs/audit.md "Retention").
+ * `bindery audit:prune` (docs/spec.md 6.1 rule 11; docs/audit.md "Retention").
  */
 import { Command } from 'clipanion';
 import { AppCommand } from '../../app/app-command.js';

@@ -8,7 +8,7 @@ import type { LinkTokens } from './link-tokens.js';
 import type { ResolvedUsersTable } from './users-table.js';
 import type { AnyKysely } from '../../db/any-kysely.js';
 
-/** The message of an invalid, expired or used reset link (a field error on `password`, SPEC 7 rules 7–8). */
+/** The message of an invalid, expired or used reset link (a field error on `password`, docs/spec.md 7 rules 7–8). */
 export const RESET_LINK_INVALID = 'This password reset link is invalid or has expired. Ask for a new one.';
 /** The detail of a bad verification link (400). */
 export const VERIFY_LINK_INVALID = 'This verification link is invalid or has expired. Sign in and ask for a new one.';
@@ -165,7 +165,7 @@ export class AccountLinks {
   }
 
   /**
-   * Follow a verification link (SPEC 3 "User email"): an unverified address
+   * Follow a verification link (docs/spec.md 3 "User email"): an unverified address
    * whose token is valid, unexpired and made for the user's current address
    * becomes verified (`email_verified_at` = now, UTC); an already verified one
    * stays as it is (its timestamp unchanged).
@@ -196,7 +196,7 @@ export class AccountLinks {
   }
 
   /**
-   * Reset a password with a reset link (SPEC 3 "Password reset token", 7
+   * Reset a password with a reset link (docs/spec.md 3 "Password reset token", 7
    * rule 8): the token must be unexpired and made for the current password;
    * the new hash replaces the old one only if the row still holds the old
    * one, so a second simultaneous submission changes nothing. On success,

@@ -1,5 +1,5 @@
 /**
- * Email verification and password reset links (SPEC.md 2.3, 3, 5.6;
+ * Email verification and password reset links (docs/spec.md 2.3, 3, 5.6;
  * docs/mail.md): the `links()` setup step, `ctx.services.accountLinks`, and
  * {@link sendVerificationLink} for the register handler.
  */

@@ -1,5 +1,5 @@
 /**
- * The tokens of emailed account links (SPEC.md 2.3 "Email verification
+ * The tokens of emailed account links (docs/spec.md 2.3 "Email verification
  * token", "Password reset token"; 5.6): encrypted with `APP_KEY`, never
  * stored. Each has its own encryption purpose, so a verification token never
  * opens as a reset token nor the reverse.

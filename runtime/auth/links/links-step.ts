@@ -25,16 +25,16 @@ declare module '../../http/context.js' {
 
 /** Options of {@link links}. */
 export interface LinksStepOptions {
-  /** Table and column names of the users (defaults: SPEC 2.1 — `users`, `id`, `email`, `email_verified_at`, `password`). */
+  /** Table and column names of the users (defaults: docs/spec.md 2.1 — `users`, `id`, `email`, `email_verified_at`, `password`). */
   readonly users?: LinkUsersTable;
-  /** Paths of the pages the links open (defaults `/verify-email`, `/reset-password`, as in SPEC 4.1). */
+  /** Paths of the pages the links open (defaults `/verify-email`, `/reset-password`, as in docs/spec.md 4.1). */
   readonly paths?: { readonly verify?: string; readonly reset?: string };
   /** Clock in ms since the epoch (default the app's, `ctx.now`). */
   readonly now?: () => number;
 }
 
 /**
- * Email verification and password reset links (SPEC.md 2.3, 3, 5.6).
+ * Email verification and password reset links (docs/spec.md 2.3, 3, 5.6).
  *
  * Adds the settings `AUTH_VERIFY_TTL` (24h) and `AUTH_RESET_TTL` (1h), both
  * at least one minute, and `ctx.services.accountLinks`. Needs `cache()`

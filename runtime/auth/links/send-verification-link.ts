@@ -1,5 +1,5 @@
 /**
- * Mailing a verification link from a handler (SPEC.md 4.1 "POST /register …
+ * Mailing a verification link from a handler (docs/spec.md 4.1 "POST /register …
  * sends a verification link by email"; docs/mail.md).
  */
 import { BinderyError } from '../../errors/bindery-error.js';

@@ -1,5 +1,5 @@
 /**
- * Settings of the emailed account links (SPEC.md 5.6, 8 "AUTH_RESET_TTL";
+ * Settings of the emailed account links (docs/spec.md 5.6, 8 "AUTH_RESET_TTL";
  * docs/mail.md "Verification and reset links"). Loaded with the core
  * settings at boot, so one error lists every bad one.
  */

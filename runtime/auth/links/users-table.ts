@@ -1,5 +1,5 @@
 /**
- * Where the account links and external sign-in read and write users (SPEC.md
+ * Where the account links and external sign-in read and write users (docs/spec.md
  * 2.1 column names by default; docs/mail.md "The users table").
  *
  * The auth layer's lookups (`UserProvider`: find by ID or login, password
@@ -10,7 +10,7 @@
  */
 import { BinderyError } from '../../errors/bindery-error.js';
 
-/** Table and column names of the users table (defaults: SPEC 2.1). */
+/** Table and column names of the users table (defaults: docs/spec.md 2.1). */
 export interface LinkUsersTable {
   /** Default `users`. */
   readonly table?: string;

@@ -1,5 +1,5 @@
 /**
- * Signing in with an external provider (SPEC.md 4.1 "/auth/{provider}/
+ * Signing in with an external provider (docs/spec.md 4.1 "/auth/{provider}/
  * redirect" and "/callback"; docs/oauth.md): OpenID Connect authorization
  * code flow through openid-client, with PKCE (S256), state and nonce kept
  * in the session between the two requests, and the account found — or

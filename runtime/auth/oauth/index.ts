@@ -1,5 +1,5 @@
 /**
- * External-provider sign-in (SPEC.md 4.1; docs/oauth.md): the `oauth()`
+ * External-provider sign-in (docs/spec.md 4.1; docs/oauth.md): the `oauth()`
  * setup step and `ctx.services.externalSignIn`.
  */
 export { oauth, type OAuthStepOptions } from './oauth-step.js';

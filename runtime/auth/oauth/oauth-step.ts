@@ -20,16 +20,16 @@ declare module '../../http/context.js' {
 export interface OAuthStepOptions {
   /** The providers the app can use (lower-case letters and digits); each gets settings `AUTH_<NAME>_ISSUER`, `_CLIENT_ID`, `_CLIENT_SECRET`, `_SCOPES`, and is turned on by `AUTH_PROVIDERS`. */
   readonly providers: readonly string[];
-  /** Table and column names of the users (defaults: SPEC 2.1), for creating the account of a first sign-in. */
+  /** Table and column names of the users (defaults: docs/spec.md 2.1), for creating the account of a first sign-in. */
   readonly users?: LinkUsersTable;
-  /** The callback path, `{provider}` replaced (default `/auth/{provider}/callback`, SPEC 4.1). */
+  /** The callback path, `{provider}` replaced (default `/auth/{provider}/callback`, docs/spec.md 4.1). */
   readonly callbackPath?: string;
   /** Clock in ms since the epoch (default the app's, `ctx.now`). */
   readonly now?: () => number;
 }
 
 /**
- * External-provider sign-in (SPEC.md 4.1 `/auth/{provider}/redirect` and
+ * External-provider sign-in (docs/spec.md 4.1 `/auth/{provider}/redirect` and
  * `/callback`): OpenID Connect authorization code flow with PKCE, state and
  * nonce (openid-client); the account is found — or created — by the
  * provider's verified email. Adds `ctx.services.externalSignIn`. Needs

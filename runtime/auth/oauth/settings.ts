@@ -1,5 +1,5 @@
 /**
- * Settings of external-provider sign-in (SPEC.md 4.1 "/auth/{provider}/…";
+ * Settings of external-provider sign-in (docs/spec.md 4.1 "/auth/{provider}/…";
  * docs/oauth.md "Settings"). The providers an app can use are named in its
  * setup list (`oauth({ providers: ['example'] })`), so each has declared,
  * documented settings; `AUTH_PROVIDERS` turns them on.

@@ -1,5 +1,5 @@
 /**
- * Password hashing (SPEC.md 5.1 rule 9, 8 "password hash", "bcrypt check"):
+ * Password hashing (docs/spec.md 5.1 rule 9, 8 "password hash", "bcrypt check"):
  * argon2id with 19 MiB of memory, 2 passes and one lane; legacy bcrypt
  * hashes (`$2a$`, `$2b$`, `$2y$`) still verify, only their first 72 bytes
  * counting; at most one hash (or verification) per CPU at a time.
@@ -97,7 +97,7 @@ export class PasswordHasher {
   /**
    * A hash of a random password with the current parameters, made once: the
    * login verifies against it when the account does not exist, so an unknown
-   * account takes as long as a wrong password (SPEC 5.1 rule 6).
+   * account takes as long as a wrong password (docs/spec.md 5.1 rule 6).
    */
   dummyHash(): Promise<string> {
     return (this.#dummy ??= argon2.hash(`bindery-dummy-${Math.random()}`, { type: argon2.argon2id, ...this.params }));

@@ -1,6 +1,6 @@
 /**
  * A counting semaphore: at most `permits` tasks run at once, the others
- * wait in arrival order (SPEC.md 8: "concurrent hashes at most the number
+ * wait in arrival order (docs/spec.md 8: "concurrent hashes at most the number
  * of CPUs").
  */
 export class Semaphore {

@@ -1,5 +1,5 @@
 /**
- * API tokens (SPEC.md 2.2, 5.5; docs/tokens.md): creating, listing,
+ * API tokens (docs/spec.md 2.2, 5.5; docs/tokens.md): creating, listing,
  * revoking and checking the bearer tokens of users. `ctx.services.apiTokens`,
  * set up by the `tokens()` step.
  *

@@ -1,5 +1,5 @@
 /**
- * API tokens (SPEC.md 2.2, 5.5; docs/tokens.md): the `tokens()` setup
+ * API tokens (docs/spec.md 2.2, 5.5; docs/tokens.md): the `tokens()` setup
  * step, `ctx.services.apiTokens` and the `token` middleware.
  */
 export { tokens, AUTH_MIGRATIONS_DIR, type TokensStepOptions } from './tokens-step.js';

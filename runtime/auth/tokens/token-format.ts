@@ -1,5 +1,5 @@
 /**
- * The plain form of an API token and what is stored of it (SPEC.md 2.2;
+ * The plain form of an API token and what is stored of it (docs/spec.md 2.2;
  * docs/tokens.md "Format").
  *
  * Plain: `<id>|<secret>` — the row's ID, a bar, and 40 base64url characters

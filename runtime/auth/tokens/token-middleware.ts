@@ -1,5 +1,5 @@
 /**
- * The `token` middleware: who a request is, by its bearer token (SPEC.md
+ * The `token` middleware: who a request is, by its bearer token (docs/spec.md
  * 5.5, 7 "401 … API route without a valid token"; RFC 6750 section 3;
  * docs/tokens.md "The token middleware").
  *

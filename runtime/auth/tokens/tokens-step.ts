@@ -25,7 +25,7 @@ export interface TokensStepOptions {
 }
 
 /**
- * API tokens (SPEC.md 2.2, 5.5).
+ * API tokens (docs/spec.md 2.2, 5.5).
  *
  * Adds the migration set `auth` (table `api_tokens`), `ctx.services.apiTokens`
  * and the `token` middleware for YAML groups (`api: { middleware: [token,

@@ -1,5 +1,5 @@
 /**
- * `bindery add <package>[@version]` (SPEC 9; docs/plugins.md "Adding a plugin").
+ * `bindery add <package>[@version]` (docs/spec.md 9; docs/plugins.md "Adding a plugin").
  */
 import { Command, Option } from 'clipanion';
 import { BinderyCommand } from '../../app/base-command.js';

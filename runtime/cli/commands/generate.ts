@@ -1,5 +1,5 @@
 /**
- * `bindery generate [--check] [--allow-destructive]` (DESIGN.md 6; docs/cli.md).
+ * `bindery generate [--check] [--allow-destructive]` (docs/cli.md).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * `bindery key:generate [--show]` (SPEC.md 5.3 key rotation; docs/cli.md).
+ * `bindery key:generate [--show]` (docs/spec.md 5.3 key rotation; docs/cli.md).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { Command, Option } from 'clipanion';

@@ -1,5 +1,5 @@
 /**
- * `bindery migrate [--status]` (DESIGN.md 5–6; docs/cli.md, docs/database.md).
+ * `bindery migrate [--status]` (docs/database.md; docs/cli.md, docs/database.md).
  */
 import { Command, Option } from 'clipanion';
 import { migrationLabel } from '../../db/migrator/migration-set.js';

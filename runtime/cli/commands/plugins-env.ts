@@ -1,5 +1,5 @@
 /**
- * `bindery plugins:env [plugin]` (SPEC 9; docs/plugins.md "Commands").
+ * `bindery plugins:env [plugin]` (docs/spec.md 9; docs/plugins.md "Commands").
  */
 import { Command, Option } from 'clipanion';
 import { BinderyCommand } from '../../app/base-command.js';

@@ -1,5 +1,5 @@
 /**
- * `bindery remove <package>` (SPEC 9; docs/plugins.md "Removing a plugin").
+ * `bindery remove <package>` (docs/spec.md 9; docs/plugins.md "Removing a plugin").
  */
 import { Command, Option } from 'clipanion';
 import { BinderyCommand } from '../../app/base-command.js';

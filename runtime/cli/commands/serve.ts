@@ -1,5 +1,5 @@
 /**
- * `bindery serve` (DESIGN.md 6; docs/cli.md).
+ * `bindery serve` (docs/cli.md).
  */
 import { Command, Option } from 'clipanion';
 import { BinderyCommand } from '../../app/base-command.js';

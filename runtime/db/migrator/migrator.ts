@@ -1,6 +1,6 @@
 /**
- * The migrator (DESIGN.md 5 "one migrator, one table recording each
- * migration with its source"; SPEC.md 9 plugin migrations; docs/database.md).
+ * The migrator: one migrator, one table recording each migration with its
+ * source (docs/database.md; plugin migrations: docs/spec.md 9).
  *
  * Table `bindery_migrations (source, name, checksum, applied_at)`, primary
  * key `(source, name)`. Every file runs in its own transaction together with

@@ -1,5 +1,5 @@
 /**
- * `bindery add <package>[@version]` (SPEC 9 "Plugin
+ * `bindery add <package>[@version]` (docs/spec.md 9 "Plugin
  * lifecycle commands"; docs/plugins.md "Adding a plugin").
  *
  * 1. Reads the package's package.json (folder, tarball or registry) and

@@ -1,5 +1,5 @@
 /**
- * Appending a plugin's settings to `.env.example` (`bindery add`; SPEC 9
+ * Appending a plugin's settings to `.env.example` (`bindery add`; docs/spec.md 9
  * "appends its settings to the example environment file").
  */
 

@@ -1,6 +1,6 @@
 /**
  * Putting files back as they were when a step of `bindery add` / `remove`
- * fails ("restores everything if any step fails", SPEC 9): file contents
+ * fails ("restores everything if any step fails", docs/spec.md 9): file contents
  * byte for byte (or their absence), and package folders under node_modules
  * moved aside and back.
  */

@@ -1,6 +1,6 @@
 /**
  * What `bindery add` does when a plugin's framework range does not include
- * this bindery (SPEC 9: "Adding a plugin outside the range is refused … If
+ * this bindery (docs/spec.md 9: "Adding a plugin outside the range is refused … If
  * the plugin needs a newer framework than the app has, the framework is
  * upgraded and this is reported"; docs/plugins.md "Versions").
  *

@@ -1,5 +1,5 @@
 /**
- * `bindery remove <package>` (SPEC 9; docs/plugins.md
+ * `bindery remove <package>` (docs/spec.md 9; docs/plugins.md
  * "Removing a plugin"): takes the plugin off the plugin list, uninstalls
  * its package (unless it is a workspace of the project), regenerates and
  * type-checks — restoring every file when a step fails. Its settings and its

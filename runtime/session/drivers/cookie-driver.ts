@@ -1,7 +1,7 @@
 /**
- * The cookie driver (the default; SPEC.md 2.3, 5.3): the whole session,
+ * The cookie driver (the default; docs/spec.md 2.3, 5.3): the whole session,
  * encrypted, in the cookie. Nothing is kept on the server, so a copy of the
- * cookie made before logout keeps working until it expires (SPEC 5.1 rule 7).
+ * cookie made before logout keeps working until it expires (docs/spec.md 5.1 rule 7).
  */
 import { parseRecord, serializeRecord, type SessionRecord } from '../session-record.js';
 import { TOO_LARGE, type SessionDriver, type SessionStore } from '../session-store.js';

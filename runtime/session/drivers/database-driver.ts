@@ -1,5 +1,5 @@
 /**
- * The database driver (`SESSION_DRIVER=database`; SPEC.md 5.1 rule 7, 9):
+ * The database driver (`SESSION_DRIVER=database`; docs/spec.md 5.1 rule 7, 9):
  * one row per session in `bindery_sessions` (migration set `session`), the
  * cookie holding only the encrypted session ID. Regenerating deletes the old
  * row and invalidating deletes the row, so a copy of the cookie made before

@@ -1,5 +1,5 @@
 /**
- * Query-level writes (SPEC 2.5, 6.1 rules 3, 5, 6, 7): one bulk entry,
+ * Query-level writes (docs/spec.md 2.5, 6.1 rules 3, 5, 6, 7): one bulk entry,
  * every touched key in audit_bulk_items, chunks of 1,000 keys.
  */
 import { sql } from 'kysely';
@@ -112,7 +112,7 @@ describe('BulkQuery | update', () => {
   });
 });
 
-describe('BulkQuery | condition redaction (SPEC 6.1 rule 5)', () => {
+describe('BulkQuery | condition redaction (docs/spec.md 6.1 rule 5)', () => {
   it('stores the arguments of a condition naming a hidden column as [redacted]', async () => {
     await seed(3, (i) => ({ share_token: `tok-${i}` }));
     await f.Document.query().where('share_token', '=', 'tok-2').where('owner_id', '=', 1).update({ status: 'published' });
@@ -187,7 +187,7 @@ describe('TrackedModel | createMany and upsert', () => {
     expect(await items(entry!.id)).toHaveLength(2);
   });
 
-  it('upsert refuses a row without a value in a conflict column, and a zero or missing generated key (SPEC 6.1 rule 7)', async () => {
+  it('upsert refuses a row without a value in a conflict column, and a zero or missing generated key (docs/spec.md 6.1 rule 7)', async () => {
     await expect(f.Gadget.upsert([{ name: 'ok', price: 1 }, { name: null as unknown as string, price: 2 }], { conflict: ['name'] })).rejects.toMatchObject({ code: 'BINDERY_AUDIT_UPSERT_KEY_MISSING', message: expect.stringContaining('Row 2') });
     await expect(f.Document.upsert([{ ...newDocument(1), id: 0 }])).rejects.toMatchObject({ code: 'BINDERY_AUDIT_UPSERT_KEY_MISSING', message: expect.stringContaining('generated key 0') });
     await expect(f.Document.upsert([newDocument(1)])).rejects.toMatchObject({ code: 'BINDERY_AUDIT_UPSERT_KEY_MISSING' });

@@ -1,5 +1,5 @@
 /**
- * The history of a row (SPEC 6.1 rule 13): own entries and
+ * The history of a row (docs/spec.md 6.1 rule 13): own entries and
  * the bulk writes that touched it, newest first, deleted rows included,
  * paged by an opaque cursor.
  */

@@ -1,5 +1,5 @@
 /**
- * Client IP addresses in entries (SPEC 6.1 rule 10).
+ * Client IP addresses in entries (docs/spec.md 6.1 rule 10).
  */
 import { describe, expect, it } from 'vitest';
 import { maskIp } from '../../../runtime/audit/index.js';

@@ -1,5 +1,5 @@
 /**
- * Application events and the client IP (SPEC 6.1 "record by the
+ * Application events and the client IP (docs/spec.md 6.1 "record by the
  * application", rule 10).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -37,7 +37,7 @@ describe('AuditLog.record | application events', () => {
   });
 });
 
-describe('AuditLog | AUDIT_IP (SPEC 6.1 rule 10)', () => {
+describe('AuditLog | AUDIT_IP (docs/spec.md 6.1 rule 10)', () => {
   const cases: [AuditIpMode, string, string | null][] = [
     ['off', '203.0.113.77', null],
     ['masked', '203.0.113.77', '203.0.113.0'],

@@ -1,6 +1,6 @@
 /**
- * Retention, erasure and the prune of soft-deleted rows (SPEC 6.1 rules 11,
- * 12; SPEC 3 "Document row | deleted | prune").
+ * Retention, erasure and the prune of soft-deleted rows (docs/spec.md 6.1 rules 11,
+ * 12; docs/spec.md 3 "Document row | deleted | prune").
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
- * Single-row writes through a tracked model (SPEC 6.1 table and rules 1, 2,
- * 4, 9; SPEC 3 document-row transitions), observed in the tables.
+ * Single-row writes through a tracked model (docs/spec.md 6.1 table and rules 1, 2,
+ * 4, 9; docs/spec.md 3 document-row transitions), observed in the tables.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -74,7 +74,7 @@ describe('TrackedModel | update', () => {
     expect(await f.Document.update(2, { title: 'x' }, { withDeleted: true })).toMatchObject({ title: 'x' });
   });
 
-  it('reads the row FOR UPDATE: the old values are what the database held when the lock was granted (SPEC 6.1 rule 2)', async () => {
+  it('reads the row FOR UPDATE: the old values are what the database held when the lock was granted (docs/spec.md 6.1 rule 2)', async () => {
     const doc = await f.Document.create(newDocument(1));
     let pending: Promise<unknown> | undefined;
     await f.database.db.transaction().execute(async (trx) => {
@@ -95,7 +95,7 @@ describe('TrackedModel | update', () => {
   });
 });
 
-describe('TrackedModel | delete, restore, force delete (SPEC 3 "Document row")', () => {
+describe('TrackedModel | delete, restore, force delete (docs/spec.md 3 "Document row")', () => {
   it('live → deleted: Delete sets the marker, keeps the row, entry "deleted"; a second Delete finds nothing', async () => {
     const doc = await f.Document.create(newDocument(1));
     const deleted = await f.Document.delete(doc.id);
@@ -139,7 +139,7 @@ describe('TrackedModel | delete, restore, force delete (SPEC 3 "Document row")',
   });
 });
 
-describe('TrackedModel | transactions (SPEC 6.1 rule 1)', () => {
+describe('TrackedModel | transactions (docs/spec.md 6.1 rule 1)', () => {
   it('a write rolled back with the caller\'s transaction leaves neither the change nor its entry', async () => {
     const doc = await f.Document.create(newDocument(1));
     await expect(f.database.db.transaction().execute(async (trx) => {
@@ -182,7 +182,7 @@ describe('TrackedModel | transactions (SPEC 6.1 rule 1)', () => {
   });
 });
 
-describe('TrackedModel | refused writes (SPEC 6.1 rule 9)', () => {
+describe('TrackedModel | refused writes (docs/spec.md 6.1 rule 9)', () => {
   it('refuses a key longer than 255 bytes and writes nothing', async () => {
     const name = 'é'.repeat(128); // 256 bytes
     await expect(f.Tag.create({ name, label: 'long' })).rejects.toMatchObject({ code: 'BINDERY_AUDIT_KEY_TOO_LONG' });
@@ -219,7 +219,7 @@ describe('TrackedModel | refused writes (SPEC 6.1 rule 9)', () => {
   });
 });
 
-describe('TrackedModel | redaction (SPEC 6.1 rule 4)', () => {
+describe('TrackedModel | redaction (docs/spec.md 6.1 rule 4)', () => {
   it('redacts names containing password, secret or token unless revealed, and Redact columns; leaves out Except columns', async () => {
     const account = await f.Account.create({ email: 'a@example.com', password: 'hash', api_secret: 's3', remember_token: 'rt', reset_token: 'visible', notes: 'private', login_count: 5 });
     await f.Account.update(account.id, { password: 'hash2', reset_token: 'visible2', notes: null, email: 'b@example.com', login_count: 6 });
@@ -236,7 +236,7 @@ describe('TrackedModel | redaction (SPEC 6.1 rule 4)', () => {
   });
 });
 
-describe('TrackedModel | attribution (SPEC 5.8)', () => {
+describe('TrackedModel | attribution (docs/spec.md 5.8)', () => {
   const user = (id: string) => ({ type: 'user', id });
   const via = { kind: 'request', name: 'PATCH /api/documents/1' };
 

@@ -1,5 +1,5 @@
 /**
- * The password fingerprint kept in the session (SPEC.md 2.3, 3 "password
+ * The password fingerprint kept in the session (docs/spec.md 2.3, 3 "password
  * changed"): an HMAC of the hash under the app key — never the hash — that
  * changes with the hash and survives key rotation.
  */

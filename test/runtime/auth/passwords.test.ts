@@ -1,5 +1,5 @@
 /**
- * Password hashing (SPEC.md 5.1 rule 9, 8 "password hash", "bcrypt check"):
+ * Password hashing (docs/spec.md 5.1 rule 9, 8 "password hash", "bcrypt check"):
  * argon2id 19 MiB / 2 passes / 1 lane, bcrypt verification of the first 72
  * bytes, which hashes to upgrade, and at most one hash per CPU at a time.
  */

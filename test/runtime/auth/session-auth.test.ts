@@ -1,5 +1,5 @@
 /**
- * The auth core in an app of its own (SPEC.md 3 "Session" and "Remember-me"
+ * The auth core in an app of its own (docs/spec.md 3 "Session" and "Remember-me"
  * rows, 5.1, 5.2, 7 rule 9; docs/auth.md): the session guard and the
  * guards, remember-me, throttling windows, events, signOutEverywhere, key
  * rotation — real HTTP, real PostgreSQL, a clock the tests move.
@@ -102,7 +102,7 @@ describe('Guards | require and guest', () => {
     expect(res.headers['www-authenticate']).toBe('Bearer');
   });
 
-  it('auth placed before session makes every page redirect to login, even for a signed-in user (SPEC 5.1 rule 1)', async () => {
+  it('auth placed before session makes every page redirect to login, even for a signed-in user (docs/spec.md 5.1 rule 1)', async () => {
     const user = await users.add('reversed@example.test', PASSWORD);
     const c = new Client(t.url);
     await login(c, user.email);
@@ -132,7 +132,7 @@ describe('Remember-me | the cookie', () => {
     const before = c.cookies.get('app_session');
     const res = await c.json('POST', '/login', { email: user.email, password: PASSWORD, remember: true });
     expect(res.status).toBe(500);
-    expect(res.json().detail).toMatch(/no writeRememberToken; remember-me needs both \(SPEC 5\.2\)/);
+    expect(res.json().detail).toMatch(/no writeRememberToken; remember-me needs both \(docs\/spec\.md 5\.2\)/);
     expect(c.cookies.get('app_session')).toBe(before);
     expect((await get(c, '/me')).status).toBe(401);
     // Without remember the same provider signs in.

@@ -1,5 +1,5 @@
 /**
- * Startup errors of the auth core (SPEC.md 7 rule 9) and its settings
+ * Startup errors of the auth core (docs/spec.md 7 rule 9) and its settings
  * (docs/auth.md): each stops the boot with a message naming the setup
  * call, the route or the setting at fault.
  */

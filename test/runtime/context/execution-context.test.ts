@@ -3,7 +3,7 @@ import { currentContext, resolveActor, runInContext, SYSTEM_ACTOR, withActor } f
 
 const via = { kind: 'request', name: 'PATCH /api/documents/42' };
 
-describe('ExecutionContext | attribution order (SPEC 5.8)', () => {
+describe('ExecutionContext | attribution order (docs/spec.md 5.8)', () => {
   it('is system outside any context', async () => {
     expect(currentContext()).toBeUndefined();
     expect(await resolveActor()).toEqual(SYSTEM_ACTOR);

@@ -1,5 +1,5 @@
 /**
- * Encryption with the app key (SPEC.md 2.3; runtime/crypto): AES-256-GCM
+ * Encryption with the app key (docs/spec.md 2.3; runtime/crypto): AES-256-GCM
  * with per-value HKDF keys, purpose and context, key IDs and rotation.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * CSRF over real HTTP (SPEC.md 5.4): the two layers on
+ * CSRF over real HTTP (docs/spec.md 5.4): the two layers on
  * every method × Sec-Fetch-Site × Origin × token combination, the JSON
  * exemption, `_token` in URL-encoded and multipart forms, the 403 by client
  * kind.

@@ -39,7 +39,7 @@ describe('describeError | status, detail and field errors of anything thrown', (
 });
 
 describe('Problem details and pages', () => {
-  it('has the SPEC 2.8 members in order', () => {
+  it('has the docs/spec.md 2.8 members in order', () => {
     expect(JSON.stringify(problemDetails(422, 'The given data was invalid.', 'r1', { title: 'x' })))
       .toBe('{"type":"about:blank","title":"Unprocessable Content","status":422,"detail":"The given data was invalid.","errors":{"title":"x"},"request_id":"r1"}');
     expect(JSON.stringify(problemDetails(404, 'No.', 'r2'))).toBe('{"type":"about:blank","title":"Not Found","status":404,"detail":"No.","request_id":"r2"}');

@@ -1,6 +1,6 @@
 /**
  * The error code registry (runtime/errors/codes.ts) against docs/errors.md,
- * in both directions (CONVENTIONS.md "Errors").
+ * in both directions (docs/errors.md).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * SPEC 4.5 "Binding order", every step, over real HTTP.
+ * docs/spec.md 4.5 "Binding order", every step, over real HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError } from '../../../runtime/errors/http-error.js';

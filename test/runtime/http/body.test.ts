@@ -1,5 +1,5 @@
 /**
- * Body decoding (SPEC 4.5 step 1; SPEC 7: 400, 413, 415), over real HTTP.
+ * Body decoding (docs/spec.md 4.5 step 1; docs/spec.md 7: 400, 413, 415), over real HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadedFile } from '../../../runtime/routing/route-table.js';

@@ -1,5 +1,5 @@
 /**
- * SPEC 7 over real HTTP: 500 (hidden / debug), debug page redaction, debug
+ * docs/spec.md 7 over real HTTP: 500 (hidden / debug), debug page redaction, debug
  * refused in production, problem details vs HTML by client kind, recovered
  * throws, 5xx logging with the request ID, 499, responses already started,
  * and the request timeout (503).

@@ -14,7 +14,7 @@ async function describeContext() {
   return ctx === undefined ? { none: true } : { via: ctx.via, requestId: ctx.requestId, ip: ctx.ip, actor: await resolveActor() };
 }
 
-describe('Pipeline | execution context of a request (SPEC 5.8)', () => {
+describe('Pipeline | execution context of a request (docs/spec.md 5.8)', () => {
   it('runs the handler inside the request context when asked: via is method and path without the query', async () => {
     const server = await startServer({ routes, handlers: { 'docs.patch': () => describeContext() }, executionContext: true });
     const res = await call(`${server.url}/api/documents/42?x=1`, { method: 'PATCH', headers: { 'x-request-id': 'req-7' } });

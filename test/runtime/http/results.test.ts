@@ -1,5 +1,5 @@
 /**
- * SPEC 4.5 "Handler results", one test per row, over real HTTP.
+ * docs/spec.md 4.5 "Handler results", one test per row, over real HTTP.
  */
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Route selection: 404, 405 with Allow, HEAD, and method override (SPEC 4,
+ * Route selection: 404, 405 with Allow, HEAD, and method override (docs/spec.md 4,
  * top), over real HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

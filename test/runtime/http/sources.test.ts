@@ -1,5 +1,5 @@
 /**
- * SPEC 4.5 "Sources by tag", one test per row, over real HTTP.
+ * docs/spec.md 4.5 "Sources by tag", one test per row, over real HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { field, route } from './support/routes.js';

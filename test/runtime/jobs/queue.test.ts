@@ -1,5 +1,5 @@
 /**
- * Jobs on graphile-worker (SPEC 5.8): transactions, actor
+ * Jobs on graphile-worker (docs/spec.md 5.8): transactions, actor
  * propagation, retries with backoff, failed jobs with their error — real
  * PostgreSQL, real graphile-worker, real HTTP.
  */
@@ -84,7 +84,7 @@ const app = defineApp({
       return json({ id: job.id });
     },
   },
-  // What the auth middleware does: the signed-in user, loaded on demand (SPEC 5.8 rule 2).
+  // What the auth middleware does: the signed-in user, loaded on demand (docs/spec.md 5.8 rule 2).
   middleware: {
     signed_in: async (ctx, next) => {
       (ctx as HttpRequestContext).resolveUser = async () => ({ type: 'user', id: '42' });
@@ -138,7 +138,7 @@ describe('Queue | transactions', () => {
   });
 });
 
-describe('Queue | the actor of the queuing work travels with the job (SPEC 5.8 rule 3)', () => {
+describe('Queue | the actor of the queuing work travels with the job (docs/spec.md 5.8 rule 3)', () => {
   it('a job queued by a request of a signed-in user runs with that user as origin and the request ID', async () => {
     const res = await fetch(`${t.url}/queue`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'req-actor-1' }, body: JSON.stringify({ marker: 'from-request' }) });
     expect(res.status).toBe(200);

@@ -1,5 +1,5 @@
 /**
- * Polling a condition with a deadline (CONVENTIONS.md "Tests": never sleep and hope).
+ * Polling a condition with a deadline (CONTRIBUTING.md "Tests": never sleep and hope).
  */
 
 /**

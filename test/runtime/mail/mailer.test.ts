@@ -1,5 +1,5 @@
 /**
- * The mailer (SPEC.md 6.2 "consult the suppression list
+ * The mailer (docs/spec.md 6.2 "consult the suppression list
  * before sending mail"): the outbox driver keeps each message as nodemailer
  * built it, the SMTP driver delivers to a real (fake) SMTP server, and
  * suppressed recipients are skipped by both; the settings.

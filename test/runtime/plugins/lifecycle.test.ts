@@ -1,5 +1,5 @@
 /**
- * `bindery add` / `bindery remove` (SPEC 9) on a scratch
+ * `bindery add` / `bindery remove` (docs/spec.md 9) on a scratch
  * copy of the app: the files bindery needs, and node_modules as hard links
  * (fast; npm replaces files rather than writing into them). Plugins are
  * tarballs made with `npm pack` from a fixture, as a user would add a

@@ -1,5 +1,5 @@
 /**
- * Loading plugins (SPEC 7 rule 9, SPEC 9): list order, each
+ * Loading plugins (docs/spec.md 7 rule 9, docs/spec.md 9): list order, each
  * boot error, namespaces, mounts, migrations — real PostgreSQL, real HTTP.
  */
 import { fileURLToPath } from 'node:url';

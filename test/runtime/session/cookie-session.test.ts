@@ -1,5 +1,5 @@
 /**
- * Encrypted cookie sessions over real HTTP (SPEC.md 2.3, 3 "Session" rows,
+ * Encrypted cookie sessions over real HTTP (docs/spec.md 2.3, 3 "Session" rows,
  * 5.3, 8): crypto, expiry with a controllable clock, when
  * the cookie is written, headers, the size limit, cookie attributes per
  * environment, regenerate/invalidate, flash.
@@ -367,7 +367,7 @@ describe('Session | regenerate, invalidate, user slot, flash', () => {
     const res = await jar.fetch(`${s.url}/s/invalidate`);
     expect(setCookies(res)[0]?.attributes['max-age']).toBe('0');
     expect(await getJson(jar, `${s.url}/s/whoami`)).toEqual({ user: null, id: null });
-    // SPEC 5.1 rule 7: the cookie driver cannot revoke a copy.
+    // docs/spec.md 5.1 rule 7: the cookie driver cannot revoke a copy.
     const copied = await fetch(`${s.url}/s/whoami`, { headers: { cookie: `${NAME}=${copy}` } });
     expect((await copied.json() as any).user).toEqual({ id: '7', fingerprint: 'fp-7' });
     // Nor end a user's other sessions: services.sessions.revokeUser says so with undefined.

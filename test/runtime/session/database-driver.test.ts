@@ -1,5 +1,5 @@
 /**
- * `SESSION_DRIVER=database` over real HTTP and PostgreSQL (SPEC.md 5.1 rule
+ * `SESSION_DRIVER=database` over real HTTP and PostgreSQL (docs/spec.md 5.1 rule
  * 7, 9): the table comes from the `session` migration set,
  * the cookie holds only the encrypted ID, and logout/invalidate and
  * regenerate revoke, so a copied cookie stops working.

@@ -1,5 +1,5 @@
 /**
- * The form round trip over real HTTP (SPEC.md 7 rule 6):
+ * The form round trip over real HTTP (docs/spec.md 7 rule 6):
  * which requests go back to the form, where to, what is flashed, for how
  * long.
  */

@@ -1,5 +1,5 @@
 /**
- * Session settings are validated at boot, each bad one named (SPEC.md 8): loaded with the core settings by the real boot code, so
+ * Session settings are validated at boot, each bad one named (docs/spec.md 8): loaded with the core settings by the real boot code, so
  * one error lists every problem before anything starts.
  */
 import { readFile } from 'node:fs/promises';

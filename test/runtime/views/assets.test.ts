@@ -1,5 +1,5 @@
 /**
- * Static assets over real HTTP (SPEC.md 4.6; docs/pages.md): hashed once
+ * Static assets over real HTTP (docs/spec.md 4.6; docs/pages.md): hashed once
  * at startup, `?v=<hash>` URLs in pages, the current hash cacheable for a
  * year (immutable), any other URL revalidated (no-cache, ETag, 304).
  */

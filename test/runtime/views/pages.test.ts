@@ -1,5 +1,5 @@
 /**
- * Pages with sessions over real HTTP (SPEC.md 4.5 "Pages are rendered into
+ * Pages with sessions over real HTTP (docs/spec.md 4.5 "Pages are rendered into
  * a buffer", 4.6, 5.4): the masked token in the form and in
  * `hx-headers`, the cookie written with what rendering stored, flash on the
  * page, `Vary: HX-Request`, and a render error giving an error page.

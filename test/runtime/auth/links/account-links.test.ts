@@ -1,5 +1,5 @@
 /**
- * Email verification and password reset links (SPEC.md 2.3, 3 "User email"
+ * Email verification and password reset links (docs/spec.md 2.3, 3 "User email"
  * and "Password reset token", 5.6, 7 rules 7–8): every
  * transition of the two subjects, the two token purposes kept apart,
  * absolute links on APP_URL, and the reset race — over a real PostgreSQL,
@@ -94,7 +94,7 @@ describe('Account links | absolute URLs on APP_URL', () => {
   });
 });
 
-describe('User email | SPEC 3 transitions', () => {
+describe('User email | docs/spec.md 3 transitions', () => {
   it('unverified → verified: email_verified_at set to the current UTC time', async () => {
     const user = await insertUser(db);
     const token = tokenOf(accountLinks.verificationUrl(user));
@@ -157,7 +157,7 @@ describe('User email | SPEC 3 transitions', () => {
   });
 });
 
-describe('Password reset token | SPEC 3 transitions', () => {
+describe('Password reset token | docs/spec.md 3 transitions', () => {
   it('valid → used: the password changes; the user\'s API tokens, sessions and remembered browsers end; the link works no more', async () => {
     const user = await insertUser(db);
     const other = await insertUser(db);

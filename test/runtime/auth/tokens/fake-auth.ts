@@ -1,7 +1,7 @@
 /**
  * A stand-in for the `auth()` step in the runtime tests of tokens, links and
  * external sign-in: the `AuthService` contract (runtime/auth/auth-service.ts)
- * over a `users` table with the SPEC 2.1 columns, with fast, visible
+ * over a `users` table with the docs/spec.md 2.1 columns, with fast, visible
  * password "hashes" and a record of the calls part B makes (`login`,
  * `signOutEverywhere`). The real service is exercised by the app tests.
  */

@@ -1,6 +1,6 @@
 /**
  * API tokens and the `token` middleware over real HTTP and PostgreSQL
- * (SPEC.md 2.2, 5.5, 7 "401 … API route without a valid token";
+ * (docs/spec.md 2.2, 5.5, 7 "401 … API route without a valid token";
  * docs/tokens.md): format and hashing, 401 and its `WWW-Authenticate`, schemes,
  * expiry, revocation, an owner gone, abilities (403), session users, and
  * the last-use write at most once a minute.
