@@ -10,7 +10,7 @@ import type { RunningApp } from '../app/start-app.js';
  * Start the worker of `running` in this process.
  * @param required throw when the app has no `jobs()` step (`serve --worker`); otherwise do nothing then (`start`).
  * @returns whether a worker was started.
- * @throws {JobsNotSetUpError} when `required` and the app has no `jobs()`; whatever starting the worker throws (the app is closed first).
+ * @throws {ServiceNotSetUpError} `BINDERY_SERVICE_NOT_SET_UP` when `required` and the app has no `jobs()`; whatever starting the worker throws (the app is closed first).
  */
 export async function startInProcessWorker(running: RunningApp, out: (text: string) => void, command: string, required: boolean): Promise<boolean> {
   const { jobsRuntimeOf, requireJobsRuntime } = await import('../jobs/jobs-runtime.js');

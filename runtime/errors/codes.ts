@@ -106,7 +106,7 @@ export const ERROR_CODES = {
   BINDERY_JOB_INVALID: { summary: 'A job, scheduled task or listener definition is invalid or its name is taken; the boot stops.' },
   BINDERY_JOB_PAYLOAD_INVALID: { summary: 'A job payload was refused by the job\'s payload check; nothing was queued.' },
   BINDERY_JOB_UNKNOWN: { summary: 'A job or scheduled task was named that no setup step or plugin declares.' },
-  BINDERY_JOBS_NOT_SET_UP: { summary: 'Jobs, scheduled tasks, events or the worker were used by an app without the step that sets them up.' },
+  BINDERY_JOBS_NOT_SET_UP: { summary: 'A second job worker was started in a process that already runs one.' },
   BINDERY_SCHEDULE_INVALID: { summary: 'A scheduled task has an invalid cron pattern or options; the boot stops.' },
 
   // ── plugins (runtime/plugins) ──

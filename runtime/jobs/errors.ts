@@ -19,7 +19,7 @@ export const UnknownJobError = codedErrorClass('UnknownJobError', 'BINDERY_JOB_U
 /** An instance of {@link UnknownJobError}. */
 export type UnknownJobError = InstanceType<typeof UnknownJobError>;
 
-/** Jobs, scheduled tasks, events or the worker were used without their setup step (`BINDERY_JOBS_NOT_SET_UP`). */
+/** A second job worker was started in one process (`BINDERY_JOBS_NOT_SET_UP`); a missing `jobs()` step is `ServiceNotSetUpError`. */
 export const JobsNotSetUpError = codedErrorClass('JobsNotSetUpError', 'BINDERY_JOBS_NOT_SET_UP');
 /** An instance of {@link JobsNotSetUpError}. */
 export type JobsNotSetUpError = InstanceType<typeof JobsNotSetUpError>;

@@ -24,7 +24,7 @@ export { formatTable } from '../support/format-table.js';
  * @param services the booted app's services (`bootApp(...).services`, `startApp(...).services`).
  * @param options concurrency and poll interval (default: `JOBS_CONCURRENCY`, `JOBS_POLL_INTERVAL`).
  * @returns the running worker; `stop()` waits for running jobs. The app's close also stops it.
- * @throws {JobsNotSetUpError} when the app has no `jobs()` step, or a worker already runs in this process.
+ * @throws {ServiceNotSetUpError} when the app has no `jobs()` step; {@link JobsNotSetUpError} when a worker already runs in this process.
  * @example
  *   const booted = await bootApp(app, env, out);
  *   const worker = await startWorker(booted.services);

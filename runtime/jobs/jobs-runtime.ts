@@ -17,6 +17,7 @@ import type { Services } from '../http/context.js';
 import type { JobContext, } from './define-job.js';
 import { unwrapPayload } from './envelope.js';
 import { JobDefinitionError, JobsNotSetUpError } from './errors.js';
+import { ServiceNotSetUpError } from '../http/require-service.js';
 import { createJobsPool } from './jobs-pool.js';
 import { checkPayload, Queue, type TaskRegistration } from './queue.js';
 
@@ -243,10 +244,10 @@ export function jobsRuntimeOf(services: object): JobsRuntime | undefined {
 /**
  * The jobs runtime of a booted app.
  * @param what what needs it, for the message, e.g. `bindery worker`.
- * @throws {JobsNotSetUpError} naming `jobs()` when the app does not set it up.
+ * @throws {ServiceNotSetUpError} `BINDERY_SERVICE_NOT_SET_UP` naming `jobs()` when the app does not set it up.
  */
 export function requireJobsRuntime(services: object, what: string): JobsRuntime {
   const runtime = runtimes.get(services);
-  if (!runtime) throw new JobsNotSetUpError(`${what} needs jobs() set up: add jobs() to the setup list of app/main.ts.`);
+  if (!runtime) throw new ServiceNotSetUpError(`${what} needs jobs() set up: add jobs() to the setup list of app/main.ts (docs/errors.md).`);
   return runtime;
 }
