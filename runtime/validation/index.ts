@@ -4,4 +4,3 @@
  */
 export { RULES, parseRule, ruleSchema, ruleMessage, categoryOf, type RuleSpec, type RuleCategory, type RuleParamKind, type ParsedRule } from './rules.js';
 export { compileInputValidator, type InputValidator } from './input-validator.js';
-export { closest } from '../support/closest.js';
