@@ -27,8 +27,14 @@ export function resolveIncludes(r: Reporter, path: DataPath, names: readonly str
       return;
     }
     const target = [...resources.values()].find((t) => t.table === field.references!.table);
-    if (!target) return fail(`"${field.name}" references the table ${field.references.table}, which is not a resource of the schema; only resources can be included`);
-    if (jsonNames.has(name)) return fail(`"${name}" is already a JSON member of ${resource.name}; the included row would replace it`);
+    if (!target) {
+      fail(`"${field.name}" references the table ${field.references.table}, which is not a resource of the schema; only resources can be included`);
+      return;
+    }
+    if (jsonNames.has(name)) {
+      fail(`"${name}" is already a JSON member of ${resource.name}; the included row would replace it`);
+      return;
+    }
     include.push({ name, column: field.name, resource: target.name, table: target.table, key: field.references.column, nullable: field.type.nullable });
   });
   return ok ? include : undefined;

@@ -211,7 +211,7 @@ async function emptyOutDir(outDir: string): Promise<void> {
 /** Files under `dir` (absolute paths), skipping `node_modules` and dot-folders; none when `dir` is missing. */
 async function listFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
-  let entries;
+  let entries: import('node:fs').Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch {

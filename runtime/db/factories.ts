@@ -16,7 +16,7 @@
  * database.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { AnyKysely } from './any-kysely.js';
 
 /** What a factory fills in for one column. */
 export interface FactoryFieldPlan {
@@ -63,7 +63,7 @@ export interface Factory<New, Row> {
  * `createFactories(db)` of `generated/factories.ts` calls this with the
  * app's plans and types.
  */
-export function createFactories(db: Kysely<any>, plans: Readonly<Record<string, FactoryPlan>>): Record<string, Factory<Record<string, unknown>, Record<string, unknown>>> {
+export function createFactories(db: AnyKysely, plans: Readonly<Record<string, FactoryPlan>>): Record<string, Factory<Record<string, unknown>, Record<string, unknown>>> {
   let counter = 0;
   const run = randomBytes(3).toString('hex');
   const factories: Record<string, Factory<Record<string, unknown>, Record<string, unknown>>> = {};
@@ -72,7 +72,7 @@ export function createFactories(db: Kysely<any>, plans: Readonly<Record<string, 
     const row: Record<string, unknown> = {};
     for (const [column, field] of Object.entries(plan.fields)) {
       if (column in overrides || (field.references && skipReferences)) continue;
-      if (!field.references) row[column] = valueOf(column, field, n, run);
+      if (!field.references) row[column] = valueFor(column, field, n, run);
     }
     return { ...row, ...overrides };
   };
@@ -100,7 +100,7 @@ export function createFactories(db: Kysely<any>, plans: Readonly<Record<string, 
   return factories;
 }
 
-function valueOf(column: string, field: FactoryFieldPlan, n: number, run: string): unknown {
+function valueFor(column: string, field: FactoryFieldPlan, n: number, run: string): unknown {
   if (field.array) return [];
   switch (field.kind) {
     case 'string': return field.values?.[0] ?? text(column, field, n, run);

@@ -6,8 +6,9 @@
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { CodedError } from '../errors/coded-error.js';
+import type { AnyKysely, UntypedTables } from './any-kysely.js';
 
 /** The folder of the seed modules, relative to the project root. */
 export const SEEDS_DIR = 'app/seeds';
@@ -21,7 +22,7 @@ export interface SeedContext<DB> {
 }
 
 /** A seed module's default export. `DB` is the generated `Database`. */
-export type Seed<DB = any> = (ctx: SeedContext<DB>) => Promise<void> | void;
+export type Seed<DB = UntypedTables> = (ctx: SeedContext<DB>) => Promise<void> | void;
 
 /** A seed failed, or a seed module could not be loaded (`BINDERY_SEED_FAILED`); nothing was written. */
 export class SeedFailedError extends CodedError {
@@ -52,7 +53,7 @@ export async function seedFiles(dir: string): Promise<string[]> {
  * @returns the seed files run, relative to `root`.
  * @throws {SeedFailedError} when a module does not load, has no function as its default export, or throws (then the transaction is rolled back).
  */
-export async function runSeeds(db: Kysely<any>, root: string, out: (text: string) => void): Promise<string[]> {
+export async function runSeeds(db: AnyKysely, root: string, out: (text: string) => void): Promise<string[]> {
   const dir = join(root, SEEDS_DIR);
   const files = (await seedFiles(dir)).map((name) => join(dir, name));
   const seeds: [string, Seed][] = [];

@@ -12,7 +12,6 @@
  * handler is not awaited.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { RouteDefinition } from '../routing/route-table.js';
 import { compileBinder } from '../binding/binder.js';
 import { compileListParamCheck } from '../results/list/list-params.js';
@@ -31,6 +30,7 @@ import { HttpRequestContext } from './request-context.js';
 import { runInContext } from '../context/execution-context.js';
 import type { StandardHeaders } from './security-headers.js';
 import type { AnyRouteHandler } from './handler.js';
+import type { AnyKysely } from '../db/any-kysely.js';
 
 /** What every route pipeline of a server shares. */
 export interface PipelineEnv extends ResponderEnv {
@@ -154,13 +154,14 @@ export function compileRoutePipeline(route: RouteDefinition, handler: AnyRouteHa
  * page reads its relations itself): its output rows get their related rows,
  * one query per relation, before they are serialized.
  */
+// biome-ignore lint/suspicious/noExplicitAny: wraps the handler of any route, whose input type is its own (contravariant); see AnyRouteHandler.
 function withIncludes(route: RouteDefinition, handle: (input: any, ctx: any) => unknown): (input: any, ctx: HttpRequestContext) => unknown {
   const include = route.include;
   if (include === undefined || include.length === 0 || route.list !== undefined) return handle;
   return async (input, ctx) => {
     const value = await handle(input, ctx);
     const rows = outputRows(value);
-    if (rows.length > 0) await loadIncludes((ctx.services as unknown as { db: Kysely<any> }).db, include, rows);
+    if (rows.length > 0) await loadIncludes((ctx.services as unknown as { db: AnyKysely }).db, include, rows);
     return value;
   };
 }

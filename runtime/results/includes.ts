@@ -1,19 +1,14 @@
-/**
- * Included relations (YAML `include: [owner]`; docs/schema-language.md
- * "Included relations"): the related rows of a whole output read with one
- * query per relation (`… where key in (…)`), never one per row, added to
- * each row under the relation's name; and the rows serialized with them.
- */
-import type { Kysely } from 'kysely';
+
 import { isTaggedResult, RESULT } from './result.js';
 import type { IncludePlan, RouteDefinition } from '../routing/route-table.js';
+import type { AnyKysely } from '../db/any-kysely.js';
 
 /**
  * Add each relation of `include` to every row: `row[name]` becomes the
  * related row, or null when the key is null or no row has it.
  * @param rows rows as the table has them; changed in place.
  */
-export async function loadIncludes(db: Kysely<any>, include: readonly IncludePlan[], rows: readonly Record<string, unknown>[]): Promise<void> {
+export async function loadIncludes(db: AnyKysely, include: readonly IncludePlan[], rows: readonly Record<string, unknown>[]): Promise<void> {
   for (const inc of include) {
     const keys = [...new Set(rows.map((r) => r[inc.column]).filter((v) => v !== null && v !== undefined))];
     const found = new Map<string, unknown>();

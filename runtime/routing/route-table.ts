@@ -210,6 +210,7 @@ export interface IncludePlan {
   readonly table: string;
   readonly key: string;
   /** The referenced resource's serializer. */
+  // biome-ignore lint/suspicious/noExplicitAny: each generated serializer takes its own resource's row type; the parameter is contravariant, so `unknown` would refuse them all.
   readonly serialize: (row: any) => unknown;
 }
 
