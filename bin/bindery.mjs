@@ -44,7 +44,7 @@ if (!fromSource && !existsSync(distMain)) {
 }
 if (production && existsSync(sourceMain)) {
   // In the repository, the sources are next to dist/: refuse a stale dist/.
-  const { checkBuild } = await import(new URL('../dist/runtime/cli/commands/build-project.js', import.meta.url).href);
+  const { checkBuild } = await import(new URL('../dist/runtime/app/build-project.js', import.meta.url).href);
   const problem = await checkBuild(fileURLToPath(new URL('..', import.meta.url)), 'dist');
   if (problem !== undefined) {
     console.error(`bindery: NODE_ENV=production runs the framework's dist/, but ${problem}; run \`npm run build\`.`);
