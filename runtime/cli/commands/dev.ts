@@ -114,7 +114,11 @@ export class DevCommand extends BinderyCommand {
       standby = undefined;
       cold = !next.warm;
       // The next process loads and sets up the app while the current one stops; it listens once the port is free.
-      const preparing = next.standby.then((warm) => (warm ? (next.go(database), next.prepared) : false));
+      const preparing = next.standby.then((warm) => {
+        if (!warm) return false;
+        next.go(database);
+        return next.prepared;
+      });
       const old = current;
       void old?.stop();
       const [, prepared] = await Promise.all([old?.released, preparing]);
