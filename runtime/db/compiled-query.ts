@@ -92,7 +92,7 @@ function compile<A extends unknown[]>(db: AnyKysely, build: (db: AnyKysely, ...a
  * @returns the result rows (an array; `[]` when none).
  * @throws what the query throws; a lost database as `compiledQuery` reports it.
  */
-export async function executeBuilt<O>(db: Kysely<any>, query: Compilable<O>): Promise<O[]> {
+export async function executeBuilt<O>(db: AnyKysely, query: Compilable<O>): Promise<O[]> {
   const pool = pools.get(db);
   if (pool === undefined || db.getExecutor().plugins.length > 0) return (await db.executeQuery(query)).rows;
   const compiled = query.compile();

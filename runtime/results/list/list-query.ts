@@ -10,9 +10,10 @@
  * `scope` runs the scope per request and compiles only its small query: the
  * scope is the handler's code, its values and branches are its own.
  */
-import { createQueryId, sql, type CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { createQueryId, sql, type CompiledQuery, type SelectQueryBuilder } from 'kysely';
 import { compiledQuery, executeBuilt } from '../../db/compiled-query.js';
 import type { ListFilterPlan, ListPlan, ListSortPlan } from '../../routing/route-table.js';
+import type { AnyKysely } from '../../db/any-kysely.js';
 
 /** Internal columns selected for the cursor, removed from the rows returned. */
 export const SORT_TEXT = '__bindery_sort';
@@ -40,12 +41,14 @@ export interface ListShape {
  */
 export type ListArgs = unknown[];
 
-type Runner = (db: Kysely<any>, ...args: ListArgs) => Promise<Record<string, unknown>[]>;
+type Runner = (db: AnyKysely, ...args: ListArgs) => Promise<Record<string, unknown>[]>;
 
 /** Compiled queries per list plan, by shape text. */
 const shapes = new WeakMap<ListPlan, Map<string, Runner>>();
 
 /** A handler's narrowing of a list: the table's query, with its own `where`s. */
+// biome-ignore lint/suspicious/noExplicitAny: the table is named at run time, so Kysely cannot type its columns.
+// biome-ignore lint/complexity/noBannedTypes: `{}` is Kysely's own type for a query that has selected nothing yet.
 export type Scope = (query: SelectQueryBuilder<any, any, {}>) => SelectQueryBuilder<any, any, {}>;
 
 /**
@@ -57,7 +60,7 @@ export type Scope = (query: SelectQueryBuilder<any, any, {}>) => SelectQueryBuil
  * @param args the values, as {@link ListArgs} lays them out.
  * @param scope the handler's narrowing (see {@link readScopedRows}).
  */
-export function readListRows(db: Kysely<any>, plan: ListPlan, shape: ListShape, shapeText: string, args: ListArgs, scope?: Scope): Promise<Record<string, unknown>[]> {
+export function readListRows(db: AnyKysely, plan: ListPlan, shape: ListShape, shapeText: string, args: ListArgs, scope?: Scope): Promise<Record<string, unknown>[]> {
   // Not async: one promise less per page (each costs under the execution context's async hooks).
   if (scope !== undefined) return readScopedRows(db, plan, shape, shapeText, args, scope);
   const byShape = cacheOf(shapes, plan);
@@ -89,7 +92,7 @@ const scopedShapes = new WeakMap<ListPlan, Map<string, ScopedPlan>>();
  * `orderBy` or `limit` of its own with a value) is built whole per request;
  * so is every scoped page on a Kysely instance with plugins.
  */
-function readScopedRows(db: Kysely<any>, plan: ListPlan, shape: ListShape, shapeText: string, args: ListArgs, scope: Scope): Promise<Record<string, unknown>[]> {
+function readScopedRows(db: AnyKysely, plan: ListPlan, shape: ListShape, shapeText: string, args: ListArgs, scope: Scope): Promise<Record<string, unknown>[]> {
   const base = scope(db.selectFrom(plan.table));
   if (db.getExecutor().plugins.length > 0) return executeBuilt(db, buildListQuery(base, plan, shape, args)) as Promise<Record<string, unknown>[]>;
   const head = base.compile();
@@ -137,6 +140,8 @@ export function filterArg(f: ListFilterPlan, value: unknown): unknown {
 }
 
 /** The page's query for `shape` on `base` (the table's query, scoped or not), taking `args` as values (real ones, or stand-ins). */
+// biome-ignore lint/suspicious/noExplicitAny: the table is named at run time, so Kysely cannot type its columns.
+// biome-ignore lint/complexity/noBannedTypes: `{}` is Kysely's own type for a query that has selected nothing yet.
 function buildListQuery(base: SelectQueryBuilder<any, any, {}>, plan: ListPlan, shape: ListShape, args: ListArgs) {
   const table = plan.table;
   const column = (name: string) => sql.ref(`${table}.${name}`);

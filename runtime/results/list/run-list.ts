@@ -10,12 +10,13 @@
  * whole walk is seen exactly once, in order.
  */
 import { createHash } from 'node:crypto';
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
 import type { ListFilterPlan, RouteDefinition } from '../../routing/route-table.js';
 import { loadIncludes } from '../includes.js';
 import type { CursorSealer } from '../../crypto/cursor-codec.js';
 import { ListCursorError } from './list-errors.js';
 import { filterArg, KEY_TEXT, readListRows, shapeText, SORT_TEXT } from './list-query.js';
+import type { AnyKysely } from '../../db/any-kysely.js';
 
 /** One page of a list route, as its handler returns it and clients receive it (rows serialized). */
 export interface ListPage<Row> {
@@ -38,6 +39,7 @@ export interface ListContext {
  * query before any selection, returns it with its own `where`s.
  * @example (q) => q.where('owner_id', '=', userId)
  */
+// biome-ignore lint/complexity/noBannedTypes: `{}` is Kysely's own type for a query that has selected nothing yet.
 export type ListScope<DB, TB extends keyof DB & string> = (query: SelectQueryBuilder<DB, TB, {}>) => SelectQueryBuilder<DB, TB, {}>;
 
 /**
@@ -51,10 +53,16 @@ export type ListScope<DB, TB extends keyof DB & string> = (query: SelectQueryBui
  *   not make, or made for another sort or other filters.
  * @throws {Error} when the route is not a list route or the services lack `db` or `cursors`.
  */
-export async function runList<Row>(ctx: ListContext, route: RouteDefinition, input: object, scope?: ListScope<any, any>): Promise<ListPage<Row>> {
+export async function runList<Row>(
+  ctx: ListContext,
+  route: RouteDefinition,
+  input: object,
+  // biome-ignore lint/suspicious/noExplicitAny: the scope is the app's, typed by its own tables; the list runs on a table named at run time, so it takes the scope of any table map.
+  scope?: ListScope<any, any>,
+): Promise<ListPage<Row>> {
   const plan = route.list;
   if (plan === undefined) throw new Error(`runList: route "${route.name}" is not a list route (it has no list: in its schema).`);
-  const { db, cursors } = ctx.services as { db?: Kysely<any>; cursors?: CursorSealer };
+  const { db, cursors } = ctx.services as { db?: AnyKysely; cursors?: CursorSealer };
   if (db === undefined || cursors === undefined) throw new Error('runList: ctx.services needs db and cursors (both are set up by the app boot).');
   const values = input as Record<string, unknown>;
   const limit = values.limit as number;
