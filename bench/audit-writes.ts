@@ -51,24 +51,25 @@ const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[
 
 async function applyMigrations(database: Database): Promise<void> {
   for (const dir of [fileURLToPath(new URL('../generated/migrations/', import.meta.url)), AUDIT_MIGRATIONS_DIR]) {
-    for (const file of (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort()) await database.pool.query(await readFile(join(dir, file), 'utf8'));
+    for (const file of (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort())
+      await database.pool.query(await readFile(join(dir, file), 'utf8'));
   }
 }
 
 type DB = AppDatabase & { audit_log: { id: number }; audit_bulk: { id: number }; audit_bulk_items: { bulk_id: number } };
 
 /** Run the audit benchmark; returns one row per case. */
-export async function runAuditBench(options: AuditBenchOptions, log: (line: string) => void): Promise<{ rows: AuditBenchRow[]; where: string }> {
+export async function runAuditBench(
+  options: AuditBenchOptions,
+  log: (line: string) => void,
+): Promise<{ rows: AuditBenchRow[]; where: string }> {
   const target = await benchDatabase(`bench_audit_${process.pid}`, log);
   const database = await connectDatabase<DB>({ url: target.url, max: 4 });
   const audit = new AuditLog({ database });
   try {
     await applyMigrations(database);
     const Document = audit.track<DB, 'documents', 'id'>(trackedResources.Document);
-    const rows = [
-      await singleRow(database.db, Document, options, log),
-      await bulk(database.db, Document, options, log),
-    ];
+    const rows = [await singleRow(database.db, Document, options, log), await bulk(database.db, Document, options, log)];
     return { rows, where: target.where };
   } finally {
     audit.close();
@@ -77,16 +78,32 @@ export async function runAuditBench(options: AuditBenchOptions, log: (line: stri
   }
 }
 
-async function singleRow(db: Kysely<DB>, Document: TrackedModel<DB, 'documents', 'id'>, options: AuditBenchOptions, log: (line: string) => void): Promise<AuditBenchRow> {
+async function singleRow(
+  db: Kysely<DB>,
+  Document: TrackedModel<DB, 'documents', 'id'>,
+  options: AuditBenchOptions,
+  log: (line: string) => void,
+): Promise<AuditBenchRow> {
   await sql`truncate documents, audit_log, audit_bulk, audit_bulk_items restart identity`.execute(db);
-  await sql`insert into documents (owner_id, slug, title, body) select 1, 'doc-' || g, 'Title ' || g, 'Body' from generate_series(1, 1000) g`.execute(db);
+  await sql`insert into documents (owner_id, slug, title, body) select 1, 'doc-' || g, 'Title ' || g, 'Body' from generate_series(1, 1000) g`.execute(
+    db,
+  );
   await sql`vacuum analyze documents`.execute(db);
   // As in a request: an execution context with a signed-in user, via and request ID.
-  const context = { via: { kind: 'request', name: 'PATCH /api/documents/1' }, requestId: 'bench', resolveUser: async () => ({ type: 'user', id: '1' }) };
+  const context = {
+    via: { kind: 'request', name: 'PATCH /api/documents/1' },
+    requestId: 'bench',
+    resolveUser: async () => ({ type: 'user', id: '1' }),
+  };
   let n = 0;
   const plain = async () => {
     const id = (n++ % 1000) + 1;
-    await db.updateTable('documents').set({ title: `Plain ${n}`, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirst();
+    await db
+      .updateTable('documents')
+      .set({ title: `Plain ${n}`, updated_at: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
   };
   const audited = async () => {
     const id = (n++ % 1000) + 1;
@@ -99,7 +116,10 @@ async function singleRow(db: Kysely<DB>, Document: TrackedModel<DB, 'documents',
     for (let i = 0; i < 100; i++) await fn();
     return performance.now() - t0;
   };
-  for (let i = 0; i < 5; i++) { await block(plain); await block(audited); }
+  for (let i = 0; i < 5; i++) {
+    await block(plain);
+    await block(audited);
+  }
   const plainUs: number[] = [];
   const auditedUs: number[] = [];
   const ratios: number[] = [];
@@ -114,18 +134,34 @@ async function singleRow(db: Kysely<DB>, Document: TrackedModel<DB, 'documents',
     plainUs.push((p / per) * 1000);
     auditedUs.push((a / per) * 1000);
     ratios.push(a / p);
-    log(`  round ${round}: single-row update  plain ${plainUs.at(-1)!.toFixed(0)} µs   audited ${auditedUs.at(-1)!.toFixed(0)} µs   ${ratios.at(-1)!.toFixed(2)}×`);
+    log(
+      `  round ${round}: single-row update  plain ${plainUs.at(-1)!.toFixed(0)} µs   audited ${auditedUs.at(-1)!.toFixed(0)} µs   ${ratios.at(-1)!.toFixed(2)}×`,
+    );
   }
   const entries = await db.selectFrom('audit_log').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
   if (entries.n < options.updates * options.rounds) throw new Error(`expected an entry per audited update, found ${entries.n}`);
-  return { name: `single-row update (${options.updates} per side and round)`, plain: median(plainUs), audited: median(auditedUs), unit: 'µs', ratio: median(ratios), target: 2 };
+  return {
+    name: `single-row update (${options.updates} per side and round)`,
+    plain: median(plainUs),
+    audited: median(auditedUs),
+    unit: 'µs',
+    ratio: median(ratios),
+    target: 2,
+  };
 }
 
-async function bulk(db: Kysely<DB>, Document: TrackedModel<DB, 'documents', 'id'>, options: AuditBenchOptions, log: (line: string) => void): Promise<AuditBenchRow> {
+async function bulk(
+  db: Kysely<DB>,
+  Document: TrackedModel<DB, 'documents', 'id'>,
+  options: AuditBenchOptions,
+  log: (line: string) => void,
+): Promise<AuditBenchRow> {
   const rows = options.bulkRows;
   const reset = async () => {
     await sql`truncate documents, audit_log, audit_bulk, audit_bulk_items restart identity`.execute(db);
-    await sql`insert into documents (owner_id, slug, title, body, status) select 1, 'doc-' || g, 'Title ' || g, 'Body', 'published' from generate_series(1, ${rows}) g`.execute(db);
+    await sql`insert into documents (owner_id, slug, title, body, status) select 1, 'doc-' || g, 'Title ' || g, 'Body', 'published' from generate_series(1, ${rows}) g`.execute(
+      db,
+    );
     await sql`vacuum analyze documents`.execute(db);
     await sql`checkpoint`.execute(db);
   };
@@ -135,7 +171,12 @@ async function bulk(db: Kysely<DB>, Document: TrackedModel<DB, 'documents', 'id'
   for (let round = 0; round <= options.rounds; round++) {
     await reset();
     let t0 = performance.now();
-    const plain = await db.updateTable('documents').set({ status: 'archived', updated_at: sql`now()` }).where('owner_id', '=', 1).where('status', '=', 'published').executeTakeFirst();
+    const plain = await db
+      .updateTable('documents')
+      .set({ status: 'archived', updated_at: sql`now()` })
+      .where('owner_id', '=', 1)
+      .where('status', '=', 'published')
+      .executeTakeFirst();
     const p = performance.now() - t0;
     if (Number(plain.numUpdatedRows) !== rows) throw new Error(`plain update changed ${plain.numUpdatedRows} rows`);
     await reset();
@@ -151,5 +192,12 @@ async function bulk(db: Kysely<DB>, Document: TrackedModel<DB, 'documents', 'id'
     ratios.push(a / p);
     log(`  round ${round}: ${rows}-row bulk update  plain ${p.toFixed(0)} ms   audited ${a.toFixed(0)} ms   ${(a / p).toFixed(2)}×`);
   }
-  return { name: `${rows.toLocaleString('en')}-row bulk update`, plain: median(plainMs), audited: median(auditedMs), unit: 'ms', ratio: median(ratios), target: 3 };
+  return {
+    name: `${rows.toLocaleString('en')}-row bulk update`,
+    plain: median(plainMs),
+    audited: median(auditedMs),
+    unit: 'ms',
+    ratio: median(ratios),
+    target: 3,
+  };
 }

@@ -51,13 +51,26 @@ export interface GeneratorRow {
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Run `node <script> <args>` in `cwd` as a fresh process (`env` added to this one's); wall time from here, CPU and peak RSS from the process itself. */
-export async function measure(cwd: string, script: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<Sample> {
+export async function measure(
+  cwd: string,
+  script: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<Sample> {
   const started = performance.now();
-  const child = spawn(process.execPath, [MEASURE, script, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [MEASURE, script, ...args], {
+    cwd,
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let usage = '';
   let stderr = '';
-  (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => { usage += chunk.toString(); });
-  child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => {
+    usage += chunk.toString();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   const exitCode = await new Promise<number | null>((done) => child.on('close', done));
   const wallMs = performance.now() - started;
   const parsed = JSON.parse(usage.trim().split('\n').pop() || '{}') as { cpuMs?: number; maxRssKb?: number };
@@ -79,7 +92,10 @@ export async function syntheticProject(routes: number): Promise<{ root: string; 
  * Run the cases for each size and return the rows; `log` gets progress lines.
  * @throws {Error} when a run fails (exit code other than 0).
  */
-export async function runGeneratorBench(options: { sizes: readonly number[]; rounds: number; dist?: boolean }, log: (line: string) => void): Promise<{ rows: GeneratorRow[] }> {
+export async function runGeneratorBench(
+  options: { sizes: readonly number[]; rounds: number; dist?: boolean },
+  log: (line: string) => void,
+): Promise<{ rows: GeneratorRow[] }> {
   const rows: GeneratorRow[] = [];
   const largest = Math.max(...options.sizes);
   const env: Record<string, string> = options.dist === true ? { BINDERY_DIST: '1' } : {};
@@ -95,17 +111,36 @@ export async function runGeneratorBench(options: { sizes: readonly number[]; rou
     };
     for (let round = 0; round < options.rounds; round++) {
       log(`  ${routes} routes, round ${round + 1} of ${options.rounds}`);
-      await take('cold generate', ['generate'], async () => { await rm(join(root, 'generated'), { recursive: true, force: true }); await rm(record, { recursive: true, force: true }); });
+      await take('cold generate', ['generate'], async () => {
+        await rm(join(root, 'generated'), { recursive: true, force: true });
+        await rm(record, { recursive: true, force: true });
+      });
       await take('unchanged generate', ['generate']);
       await take('check', ['generate', '--check']);
       await take('check, no record (CI)', ['generate', '--check'], () => rm(record, { recursive: true, force: true }));
     }
     for (const [run, list] of samples) {
-      rows.push({ routes, resources, run, wallMs: median(list.map((s) => s.wallMs)), cpuMs: median(list.map((s) => s.cpuMs)), maxRssMb: median(list.map((s) => s.maxRssKb)) / 1024, highestRssMb: Math.max(...list.map((s) => s.maxRssKb)) / 1024 });
+      rows.push({
+        routes,
+        resources,
+        run,
+        wallMs: median(list.map((s) => s.wallMs)),
+        cpuMs: median(list.map((s) => s.cpuMs)),
+        maxRssMb: median(list.map((s) => s.maxRssKb)) / 1024,
+        highestRssMb: Math.max(...list.map((s) => s.maxRssKb)) / 1024,
+      });
     }
     if (routes === largest) {
       const tsc = await timeTsc(root, options.rounds);
-      rows.push({ routes, resources, run: 'tsc --noEmit of generated/', wallMs: median(tsc.map((s) => s.wallMs)), cpuMs: median(tsc.map((s) => s.cpuMs)), maxRssMb: NaN, highestRssMb: NaN });
+      rows.push({
+        routes,
+        resources,
+        run: 'tsc --noEmit of generated/',
+        wallMs: median(tsc.map((s) => s.wallMs)),
+        cpuMs: median(tsc.map((s) => s.cpuMs)),
+        maxRssMb: NaN,
+        highestRssMb: NaN,
+      });
     }
     await rm(root, { recursive: true, force: true });
   }
@@ -119,14 +154,26 @@ export async function runGeneratorBench(options: { sizes: readonly number[]; rou
  * @throws {Error} with tsc's output when the tree does not type-check.
  */
 async function timeTsc(root: string, rounds: number): Promise<Sample[]> {
-  await writeFile(join(root, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: {
-      target: 'ES2023', lib: ['ES2023'], module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'],
-      strict: true, noUncheckedIndexedAccess: true, isolatedModules: true, verbatimModuleSyntax: true, skipLibCheck: true, noEmit: true,
-      customConditions: ['bindery-source'],
-    },
-    include: ['generated'],
-  }));
+  await writeFile(
+    join(root, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2023',
+        lib: ['ES2023'],
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        types: ['node'],
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        isolatedModules: true,
+        verbatimModuleSyntax: true,
+        skipLibCheck: true,
+        noEmit: true,
+        customConditions: ['bindery-source'],
+      },
+      include: ['generated'],
+    }),
+  );
   await symlink(join(REPO, 'runtime'), join(root, 'runtime'));
   await rm(join(root, 'node_modules'), { recursive: true, force: true });
   await symlink(join(REPO, 'node_modules'), join(root, 'node_modules'));
@@ -136,7 +183,9 @@ async function timeTsc(root: string, rounds: number): Promise<Sample[]> {
     if (sample.exitCode !== 0) {
       const tsc = spawn(join(REPO, 'node_modules/.bin/tsc'), ['--noEmit', '-p', root], { stdio: ['ignore', 'pipe', 'inherit'] });
       let out = '';
-      tsc.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+      tsc.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+      });
       await new Promise((done) => tsc.on('close', done));
       throw new Error(`bench: tsc failed on the generated tree:\n${out.slice(0, 2000)}`);
     }

@@ -58,19 +58,71 @@ const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/
 const BROWSER = { accept: 'text/html,application/xhtml+xml', 'user-agent': 'Mozilla/5.0 (bench)' };
 
 export const HTTP_CASES: readonly Case[] = [
-  { key: 'create', name: 'POST /notes valid → 201 (INSERT)', status: 201, servers: ALL, target: { ratio: 1.15 }, load: () => ({ method: 'POST', path: '/notes', headers: JSON_HEADERS, body: VALID }) },
-  { key: 'invalid', name: 'POST /notes invalid → 422', status: 422, servers: ALL, target: { ratio: 1.25 }, load: () => ({ method: 'POST', path: '/notes', headers: JSON_HEADERS, body: INVALID }) },
-  { key: 'list', name: 'GET /notes?limit=20 (list route: keyset page, sealed cursor)', status: 200, servers: ALL, sameBody: true, target: { ratio: 1.15 }, load: () => ({ method: 'GET', path: '/notes?limit=20', headers: { accept: 'application/json' } }) },
-  { key: 'token', name: 'GET /api/documents/{id}, bearer token', status: 200, servers: ALL, target: { ratio: 1.2 }, load: (f) => ({ method: 'GET', path: `/api/documents/${f.documentId}`, headers: { accept: 'application/json', authorization: f.bearer } }) },
-  { key: 'guest', name: 'page, cookie-less guest (GET /login)', status: 200, servers: ['bindery'], load: () => ({ method: 'GET', path: '/login', headers: BROWSER }) },
-  { key: 'member', name: 'page, signed in (GET /dashboard, session + remember cookies)', status: 200, servers: ['bindery'], target: { overKey: 'guest', addedUs: 60 }, load: (f) => ({ method: 'GET', path: '/dashboard', headers: { ...BROWSER, cookie: f.cookie } }) },
+  {
+    key: 'create',
+    name: 'POST /notes valid → 201 (INSERT)',
+    status: 201,
+    servers: ALL,
+    target: { ratio: 1.15 },
+    load: () => ({ method: 'POST', path: '/notes', headers: JSON_HEADERS, body: VALID }),
+  },
+  {
+    key: 'invalid',
+    name: 'POST /notes invalid → 422',
+    status: 422,
+    servers: ALL,
+    target: { ratio: 1.25 },
+    load: () => ({ method: 'POST', path: '/notes', headers: JSON_HEADERS, body: INVALID }),
+  },
+  {
+    key: 'list',
+    name: 'GET /notes?limit=20 (list route: keyset page, sealed cursor)',
+    status: 200,
+    servers: ALL,
+    sameBody: true,
+    target: { ratio: 1.15 },
+    load: () => ({ method: 'GET', path: '/notes?limit=20', headers: { accept: 'application/json' } }),
+  },
+  {
+    key: 'token',
+    name: 'GET /api/documents/{id}, bearer token',
+    status: 200,
+    servers: ALL,
+    target: { ratio: 1.2 },
+    load: (f) => ({
+      method: 'GET',
+      path: `/api/documents/${f.documentId}`,
+      headers: { accept: 'application/json', authorization: f.bearer },
+    }),
+  },
+  {
+    key: 'guest',
+    name: 'page, cookie-less guest (GET /login)',
+    status: 200,
+    servers: ['bindery'],
+    load: () => ({ method: 'GET', path: '/login', headers: BROWSER }),
+  },
+  {
+    key: 'member',
+    name: 'page, signed in (GET /dashboard, session + remember cookies)',
+    status: 200,
+    servers: ['bindery'],
+    target: { overKey: 'guest', addedUs: 60 },
+    load: (f) => ({ method: 'GET', path: '/dashboard', headers: { ...BROWSER, cookie: f.cookie } }),
+  },
 ];
 
 /** One case on one server: `rps` and `p99` alone; `cpuUs` side by side (pages: alone). */
-export interface HttpFigures { readonly rps: number; readonly cpuUs: number; readonly p99: number }
+export interface HttpFigures {
+  readonly rps: number;
+  readonly cpuUs: number;
+  readonly p99: number;
+}
 
 /** Medians of one case on one server, and bindery's CPU per request ÷ this server's, per round (side by side). */
-export interface HttpRow extends HttpFigures { readonly binderyOver: readonly number[] }
+export interface HttpRow extends HttpFigures {
+  readonly binderyOver: readonly number[];
+}
 
 /** Medians per case and server. */
 export type HttpResults = Map<string, Map<ServerKey, HttpRow>>;
@@ -80,9 +132,15 @@ const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[
 /** A request of the case, checked before measuring so nothing is measured by mistake; its body. */
 async function check(port: number, c: Case, f: HttpFixture, server: string): Promise<string> {
   const l = c.load(f);
-  const res = await fetch(`http://127.0.0.1:${port}${l.path}`, { method: l.method, headers: l.headers, ...(l.body === undefined ? {} : { body: l.body }), redirect: 'manual' });
+  const res = await fetch(`http://127.0.0.1:${port}${l.path}`, {
+    method: l.method,
+    headers: l.headers,
+    ...(l.body === undefined ? {} : { body: l.body }),
+    redirect: 'manual',
+  });
   const text = await res.text();
-  if (res.status !== c.status) throw new Error(`${server}, ${c.name}: answered ${res.status} instead of ${c.status}: ${text.slice(0, 300)}`);
+  if (res.status !== c.status)
+    throw new Error(`${server}, ${c.name}: answered ${res.status} instead of ${c.status}: ${text.slice(0, 300)}`);
   return text;
 }
 
@@ -93,16 +151,28 @@ async function checkAll(cases: readonly Case[], running: ReadonlyMap<ServerKey, 
     for (const s of c.servers) bodies.set(s, await check(running.get(s)!.port, c, f, s));
     if (c.sameBody !== true) continue;
     const ours = bodies.get('bindery')!;
-    for (const [s, body] of bodies) if (body !== ours) throw new Error(`${s}, ${c.name}: the body differs from bindery's:\n${body.slice(0, 400)}\nbindery:\n${ours.slice(0, 400)}`);
+    for (const [s, body] of bodies)
+      if (body !== ours)
+        throw new Error(`${s}, ${c.name}: the body differs from bindery's:\n${body.slice(0, 400)}\nbindery:\n${ours.slice(0, 400)}`);
   }
 }
 
-async function measure(server: BenchServer, c: Case, f: HttpFixture, seconds: number, connections: number, label: string): Promise<HttpFigures> {
+async function measure(
+  server: BenchServer,
+  c: Case,
+  f: HttpFixture,
+  seconds: number,
+  connections: number,
+  label: string,
+): Promise<HttpFigures> {
   const before = server.cpuMs();
   const r = await runLoad(server.port, { ...c.load(f), seconds, connections });
   const cpuMs = server.cpuMs() - before;
   const wanted = r.statuses[String(c.status)] ?? 0;
-  if (r.errors > 0 || wanted !== r.requests) throw new Error(`${label}, ${c.name}: ${r.errors} errors and statuses ${JSON.stringify(r.statuses)} under load (expected only ${c.status})`);
+  if (r.errors > 0 || wanted !== r.requests)
+    throw new Error(
+      `${label}, ${c.name}: ${r.errors} errors and statuses ${JSON.stringify(r.statuses)} under load (expected only ${c.status})`,
+    );
   return { rps: r.rps, cpuUs: (cpuMs * 1000) / r.requests, p99: r.p99 };
 }
 
@@ -110,7 +180,11 @@ async function measure(server: BenchServer, c: Case, f: HttpFixture, seconds: nu
  * Run the benchmark.
  * @returns the medians, where the database was, and whether servers and load were pinned to separate CPUs.
  */
-export async function runHttpBench(options: HttpBenchOptions, log: (line: string) => void, only: ReadonlySet<string> = new Set()): Promise<{ results: HttpResults; where: string; pinned: boolean }> {
+export async function runHttpBench(
+  options: HttpBenchOptions,
+  log: (line: string) => void,
+  only: ReadonlySet<string> = new Set(),
+): Promise<{ results: HttpResults; where: string; pinned: boolean }> {
   const here = fileURLToPath(new URL('.', import.meta.url));
   const cases = HTTP_CASES.filter((c) => only.size === 0 || only.has(c.key));
   const database = await benchDatabase(`bench_http_${process.pid}`, log);
@@ -125,16 +199,32 @@ export async function runHttpBench(options: HttpBenchOptions, log: (line: string
         for (const s of HTTP_SERVERS) running.set(s.key, await startServer(here + s.script, env));
         fixture = await currentCookies(`http://127.0.0.1:${running.get('bindery')!.port}`, fixture);
         await checkAll(cases, running, fixture);
-        pinned = pinProcesses(process.pid, [...running.values()].map((r) => r.pid));
-        for (const c of cases) for (const s of c.servers) await runLoad(running.get(s)!.port, { ...c.load(fixture), seconds: 1, connections: options.connections });
+        pinned = pinProcesses(
+          process.pid,
+          [...running.values()].map((r) => r.pid),
+        );
+        for (const c of cases)
+          for (const s of c.servers)
+            await runLoad(running.get(s)!.port, { ...c.load(fixture), seconds: 1, connections: options.connections });
         for (const c of cases) {
           const alone = new Map<ServerKey, HttpFigures>();
           for (const s of c.servers) alone.set(s, await measure(running.get(s)!, c, fixture, options.seconds, options.connections, s));
-          const together = c.servers.length < 2 ? alone : new Map(await Promise.all(c.servers.map(async (s) => [s, await measure(running.get(s)!, c, fixture, options.seconds, options.connections, s)] as const)));
+          const together =
+            c.servers.length < 2
+              ? alone
+              : new Map(
+                  await Promise.all(
+                    c.servers.map(
+                      async (s) => [s, await measure(running.get(s)!, c, fixture, options.seconds, options.connections, s)] as const,
+                    ),
+                  ),
+                );
           for (const s of c.servers) {
             const fig = { rps: alone.get(s)!.rps, p99: alone.get(s)!.p99, cpuUs: together.get(s)!.cpuUs };
             samples.get(c.key)!.get(s)!.push(fig);
-            log(`  round ${round}: ${c.name.padEnd(62)} ${s.padEnd(8)} ${Math.round(fig.rps).toString().padStart(6)} req/s alone ${alone.get(s)!.cpuUs.toFixed(1).padStart(7)} µs CPU/request alone ${fig.cpuUs.toFixed(1).padStart(7)} side by side`);
+            log(
+              `  round ${round}: ${c.name.padEnd(62)} ${s.padEnd(8)} ${Math.round(fig.rps).toString().padStart(6)} req/s alone ${alone.get(s)!.cpuUs.toFixed(1).padStart(7)} µs CPU/request alone ${fig.cpuUs.toFixed(1).padStart(7)} side by side`,
+            );
           }
         }
       } finally {
@@ -149,7 +239,12 @@ export async function runHttpBench(options: HttpBenchOptions, log: (line: string
     const row = new Map<ServerKey, HttpRow>();
     const ours = byServer.get('bindery')!;
     for (const [s, figs] of byServer) {
-      row.set(s, { rps: median(figs.map((x) => x.rps)), cpuUs: median(figs.map((x) => x.cpuUs)), p99: median(figs.map((x) => x.p99)), binderyOver: figs.map((x, i) => ours[i]!.cpuUs / x.cpuUs) });
+      row.set(s, {
+        rps: median(figs.map((x) => x.rps)),
+        cpuUs: median(figs.map((x) => x.cpuUs)),
+        p99: median(figs.map((x) => x.p99)),
+        binderyOver: figs.map((x, i) => ours[i]!.cpuUs / x.cpuUs),
+      });
     }
     results.set(key, row);
   }
@@ -158,7 +253,10 @@ export async function runHttpBench(options: HttpBenchOptions, log: (line: string
 
 /** The Markdown tables and verdicts of {@link runHttpBench}'s results. */
 export function formatHttpResults(results: HttpResults): string[] {
-  const lines = ['| case | raw node:http + pg | Fastify + ajv + pg (yardstick) | bindery | bindery ÷ Fastify (CPU/request) | target |', '|---|---:|---:|---:|---:|---|'];
+  const lines = [
+    '| case | raw node:http + pg | Fastify + ajv + pg (yardstick) | bindery | bindery ÷ Fastify (CPU/request) | target |',
+    '|---|---:|---:|---:|---:|---|',
+  ];
   const cell = (f: HttpRow | undefined) => (f === undefined ? '—' : `${f.cpuUs.toFixed(0)} µs · ${Math.round(f.rps)} req/s`);
   for (const c of HTTP_CASES) {
     const row = results.get(c.key);

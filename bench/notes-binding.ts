@@ -62,7 +62,11 @@ export const median = (xs: readonly number[]): number => {
 
 /** Check that a server answers the bench request with 201 and a note, so nothing is measured by mistake. */
 async function checkServer(port: number, name: string): Promise<void> {
-  const res = await fetch(`http://127.0.0.1:${port}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY });
+  const res = await fetch(`http://127.0.0.1:${port}/notes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: BODY,
+  });
   const json = (await res.json()) as Record<string, unknown>;
   if (res.status !== 201 || json.title !== 'Benchmark note' || !Array.isArray(json.tags)) {
     throw new Error(`${name} answered ${res.status} ${JSON.stringify(json)} instead of 201 with the note`);
@@ -79,9 +83,19 @@ async function measure(server: BenchServer, name: string, options: LoadOptions):
 }
 
 /** Run the notes benchmark; returns one row per server (medians of the rounds) and whether the processes were pinned. */
-export async function runNotesBench(options: NotesBenchOptions, log: (line: string) => void): Promise<{ rows: NotesBenchRow[]; pinned: boolean }> {
+export async function runNotesBench(
+  options: NotesBenchOptions,
+  log: (line: string) => void,
+): Promise<{ rows: NotesBenchRow[]; pinned: boolean }> {
   const here = fileURLToPath(new URL('.', import.meta.url));
-  const load = (seconds: number, connections: number): LoadOptions => ({ seconds, connections, method: 'POST', path: '/notes', headers: { 'content-type': 'application/json' }, body: BODY });
+  const load = (seconds: number, connections: number): LoadOptions => ({
+    seconds,
+    connections,
+    method: 'POST',
+    path: '/notes',
+    headers: { 'content-type': 'application/json' },
+    body: BODY,
+  });
   const servers = SERVERS.map((s) => ({ ...s, alone: [] as Array<LoadFigures & { cpuUs: number }>, sideBySide: [] as number[] }));
   let pinned = false;
   for (let round = 1; round <= options.rounds; round++) {
@@ -95,13 +109,18 @@ export async function runNotesBench(options: NotesBenchOptions, log: (line: stri
         running.push(server);
         await checkServer(server.port, s.name);
       }
-      pinned = pinProcesses(process.pid, running.map((r) => r.pid));
+      pinned = pinProcesses(
+        process.pid,
+        running.map((r) => r.pid),
+      );
       for (const server of running) await runLoad(server.port, load(2, options.connections));
 
       for (const [i, s] of servers.entries()) {
         const f = await measure(running[i]!, s.name, load(options.seconds, options.connections));
         s.alone.push(f);
-        log(`  round ${round}, alone:        ${s.name.padEnd(52)} ${Math.round(f.rps).toString().padStart(7)} req/s  ${f.cpuUs.toFixed(1).padStart(6)} µs CPU/request`);
+        log(
+          `  round ${round}, alone:        ${s.name.padEnd(52)} ${Math.round(f.rps).toString().padStart(7)} req/s  ${f.cpuUs.toFixed(1).padStart(6)} µs CPU/request`,
+        );
       }
       const y = servers.findIndex((s) => s.yardstick);
       const half = Math.max(1, Math.floor(options.connections / 2));
@@ -115,7 +134,9 @@ export async function runNotesBench(options: NotesBenchOptions, log: (line: stri
         // Both servers together should keep their CPU busy; if not, the load
         // generator was the limit and the ratio understates the difference.
         const busy = pinned ? `; CPU 1 ${Math.round(((theirs.cpuMs + ours.cpuMs) / (options.seconds * 1000)) * 100)}% busy` : '';
-        log(`  round ${round}, side by side: ${s.name.padEnd(52)} ${(ours.rps / theirs.rps).toFixed(3)}× the yardstick (${Math.round(ours.rps)} vs ${Math.round(theirs.rps)} req/s${busy})`);
+        log(
+          `  round ${round}, side by side: ${s.name.padEnd(52)} ${(ours.rps / theirs.rps).toFixed(3)}× the yardstick (${Math.round(ours.rps)} vs ${Math.round(theirs.rps)} req/s${busy})`,
+        );
       }
     } finally {
       for (const server of running) await server.stop();

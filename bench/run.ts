@@ -23,32 +23,56 @@ const runs = (name: string) => wanted.size === 0 || wanted.has(name);
 const log = (line: string) => process.stdout.write(`${line}\n`);
 // Leave through process.exit on Ctrl-C / SIGTERM, so the servers started are stopped (bench/support/load.ts).
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
-log(`Machine: ${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`);
+log(
+  `Machine: ${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`,
+);
 
 if (runs('notes')) {
   log('POST /notes — binding + validation, handler without database');
-  log(`Load: autocannon, ${connections} connections, ${rounds} rounds of fresh processes, ${seconds} s per measurement; medians; loopback.`);
+  log(
+    `Load: autocannon, ${connections} connections, ${rounds} rounds of fresh processes, ${seconds} s per measurement; medians; loopback.`,
+  );
   const { rows, pinned } = await runNotesBench({ seconds, rounds, connections }, log);
-  log(pinned ? 'Servers pinned to CPU 1, the load generator to CPU 0.' : 'Not pinned (one CPU, or no taskset): servers and load share the CPUs.');
+  log(
+    pinned
+      ? 'Servers pinned to CPU 1, the load generator to CPU 0.'
+      : 'Not pinned (one CPU, or no taskset): servers and load share the CPUs.',
+  );
   const yardstick = rows.find((r) => r.yardstick)!;
-  log('\n| server | req/s alone | p50 ms | p99 ms | server CPU µs/request | CPU vs yardstick | throughput side by side with the yardstick |');
+  log(
+    '\n| server | req/s alone | p50 ms | p99 ms | server CPU µs/request | CPU vs yardstick | throughput side by side with the yardstick |',
+  );
   log('|---|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const side = r.yardstick ? '1.00×' : `${median(r.sideBySide).toFixed(2)}×`;
-    log(`| ${r.name}${r.yardstick ? ' (yardstick)' : ''} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.cpuUsPerRequest.toFixed(1)} | ${(r.cpuUsPerRequest / yardstick.cpuUsPerRequest).toFixed(2)}× | ${side} |`);
+    log(
+      `| ${r.name}${r.yardstick ? ' (yardstick)' : ''} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.cpuUsPerRequest.toFixed(1)} | ${(r.cpuUsPerRequest / yardstick.cpuUsPerRequest).toFixed(2)}× | ${side} |`,
+    );
   }
   const ours = rows.find((r) => r.name === VERDICT_SERVER)!;
   const ratio = median(ours.sideBySide);
-  log(`\nTarget ≥ 0.95× the hand-written Fastify route's throughput (${VERDICT_SERVER}, side by side, median of ${ours.sideBySide.length} rounds): ${ratio >= 0.95 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}×).\n`);
+  log(
+    `\nTarget ≥ 0.95× the hand-written Fastify route's throughput (${VERDICT_SERVER}, side by side, median of ${ours.sideBySide.length} rounds): ${ratio >= 0.95 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}×).\n`,
+  );
 }
 
 if (runs('audit')) {
   log('Audit data layer vs plain Kysely (single-row update; bulk update)');
-  const { rows, where } = await runAuditBench({ rounds: auditRounds, updates: Number(process.env.BENCH_AUDIT_UPDATES ?? 3000), bulkRows: Number(process.env.BENCH_AUDIT_ROWS ?? 100_000) }, log);
+  const { rows, where } = await runAuditBench(
+    {
+      rounds: auditRounds,
+      updates: Number(process.env.BENCH_AUDIT_UPDATES ?? 3000),
+      bulkRows: Number(process.env.BENCH_AUDIT_ROWS ?? 100_000),
+    },
+    log,
+  );
   log(`\nDatabase: ${where}.\n`);
   log('| case | plain Kysely | audited | ratio | target |');
   log('|---|---:|---:|---:|---:|');
-  for (const r of rows) log(`| ${r.name} | ${r.plain.toFixed(0)} ${r.unit} | ${r.audited.toFixed(0)} ${r.unit} | ${r.ratio.toFixed(2)}× | ≤ ${r.target}× ${r.ratio <= r.target ? 'met' : 'NOT met'} |`);
+  for (const r of rows)
+    log(
+      `| ${r.name} | ${r.plain.toFixed(0)} ${r.unit} | ${r.audited.toFixed(0)} ${r.unit} | ${r.ratio.toFixed(2)}× | ≤ ${r.target}× ${r.ratio <= r.target ? 'met' : 'NOT met'} |`,
+    );
   log('');
 }
 
@@ -62,20 +86,30 @@ if (runs('generator')) {
   log('\n| routes | resources | run | wall s | CPU s | peak RSS MB | highest peak RSS MB |');
   log('|---:|---:|---|---:|---:|---:|---:|');
   const mb = (value: number): string => (Number.isNaN(value) ? '—' : String(Math.round(value)));
-  for (const r of rows) log(`| ${r.routes} | ${r.resources} | ${r.run} | ${(r.wallMs / 1000).toFixed(2)} | ${(r.cpuMs / 1000).toFixed(2)} | ${mb(r.maxRssMb)} | ${mb(r.highestRssMb)} |`);
+  for (const r of rows)
+    log(
+      `| ${r.routes} | ${r.resources} | ${r.run} | ${(r.wallMs / 1000).toFixed(2)} | ${(r.cpuMs / 1000).toFixed(2)} | ${mb(r.maxRssMb)} | ${mb(r.highestRssMb)} |`,
+    );
   log('');
 }
 
 if (runs('http')) {
   const httpConnections = Number(process.env.BENCH_CONNECTIONS ?? 10);
   const only = new Set((process.env.BENCH_HTTP_CASES ?? '').split(',').filter((k) => k !== ''));
-  log('Request cost as users run it: the reference app under bindery serve (production, real groups, execution context, PostgreSQL) vs hand-written servers doing the same work');
-  log(`Load: autocannon, ${httpConnections} connections, ${rounds} rounds of fresh processes, ${seconds} s per measurement; medians; loopback.`);
+  log(
+    'Request cost as users run it: the reference app under bindery serve (production, real groups, execution context, PostgreSQL) vs hand-written servers doing the same work',
+  );
+  log(
+    `Load: autocannon, ${httpConnections} connections, ${rounds} rounds of fresh processes, ${seconds} s per measurement; medians; loopback.`,
+  );
   const { results, where, pinned } = await runHttpBench({ seconds, rounds, connections: httpConnections }, log, only);
-  log(`Database: ${where}. ${pinned ? 'Servers pinned to CPU 1, the load generator to CPU 0.' : 'Not pinned.'} Runtime: ${process.execArgv.join(' ') || 'plain node'} for every server.`);
+  log(
+    `Database: ${where}. ${pinned ? 'Servers pinned to CPU 1, the load generator to CPU 0.' : 'Not pinned.'} Runtime: ${process.execArgv.join(' ') || 'plain node'} for every server.`,
+  );
   log('Cells: server CPU time per request (user + system), side by side · requests per second alone.\n');
   for (const line of formatHttpResults(results)) log(line);
   log('');
 }
 
-if (runs('scale')) await (await import('./scale-run.js')).printScaleBench({ seconds, rounds: Number(process.env.BENCH_ROUNDS ?? 3), connections }, log);
+if (runs('scale'))
+  await (await import('./scale-run.js')).printScaleBench({ seconds, rounds: Number(process.env.BENCH_ROUNDS ?? 3), connections }, log);

@@ -47,13 +47,20 @@ const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[
 
 /** `bindery migrate` as a release step would run it. */
 async function migrate(env: Record<string, string>): Promise<void> {
-  const child = spawn(process.execPath, [BIN, 'migrate'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [BIN, 'migrate'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const [code] = await once(child, 'exit');
   if (code !== 0) throw new Error(`bindery migrate exited with code ${code}`);
 }
 
 /** Run the scale-out benchmark; one row per request and instance count. */
-export async function runScaleBench(options: ScaleBenchOptions, log: (line: string) => void): Promise<{ rows: ScaleBenchRow[]; where: string }> {
+export async function runScaleBench(
+  options: ScaleBenchOptions,
+  log: (line: string) => void,
+): Promise<{ rows: ScaleBenchRow[]; where: string }> {
   const database = await benchDatabase(`bench_scale_${process.pid}`, log);
   const env: Record<string, string> = {
     DATABASE_URL: database.url,
@@ -74,7 +81,12 @@ export async function runScaleBench(options: ScaleBenchOptions, log: (line: stri
         const front = await startServer(FRONT, { ...env, BENCH_INSTANCES: String(instances) });
         try {
           for (const r of REQUESTS) {
-            const load = { connections: options.connections, method: 'GET' as const, path: r.path, headers: { accept: 'application/json' } };
+            const load = {
+              connections: options.connections,
+              method: 'GET' as const,
+              path: r.path,
+              headers: { accept: 'application/json' },
+            };
             await runLoad(front.port, { ...load, seconds: 1 });
             const f = await runLoad(front.port, { ...load, seconds: options.seconds });
             const key = `${r.request}|${instances}`;
@@ -100,7 +112,10 @@ export async function runScaleBench(options: ScaleBenchOptions, log: (line: stri
         });
       }
     }
-    return { rows, where: `${database.where}; ${cpus().length} CPUs shared by the front, the instances, PostgreSQL and the load generator` };
+    return {
+      rows,
+      where: `${database.where}; ${cpus().length} CPUs shared by the front, the instances, PostgreSQL and the load generator`,
+    };
   } finally {
     await database.dispose();
   }

@@ -34,9 +34,11 @@ if (!production) {
 }
 if (fromSource) {
   // Registered after tsx, so it runs first: adds the condition, then defers.
-  registerHooks(`data:text/javascript,${encodeURIComponent(
-    "export async function resolve(s, c, next) { return next(s, c.conditions.includes('bindery-source') ? c : { ...c, conditions: [...c.conditions, 'bindery-source'] }); }",
-  )}`);
+  registerHooks(
+    `data:text/javascript,${encodeURIComponent(
+      "export async function resolve(s, c, next) { return next(s, c.conditions.includes('bindery-source') ? c : { ...c, conditions: [...c.conditions, 'bindery-source'] }); }",
+    )}`,
+  );
 }
 if (!fromSource && !existsSync(distMain)) {
   console.error('bindery: dist/ is missing; run `npm run build` in the bindery package.');

@@ -38,9 +38,7 @@ export interface SchemaDiagnostic extends SourcePosition {
  * @example formatDiagnostic(d) // 'schema/notes.yaml:14:7: routes.notes.create.input.tags.validate[1]: unknown rule "distinc" (did you mean "distinct"?)'
  */
 export function formatDiagnostic(d: SchemaDiagnostic): string {
-  return d.path === ''
-    ? `${d.file}:${d.line}:${d.column}: ${d.message}`
-    : `${d.file}:${d.line}:${d.column}: ${d.path}: ${d.message}`;
+  return d.path === '' ? `${d.file}:${d.line}:${d.column}: ${d.message}` : `${d.file}:${d.line}:${d.column}: ${d.path}: ${d.message}`;
 }
 
 /**

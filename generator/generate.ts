@@ -91,19 +91,36 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 
   // Nothing changed since the last successful run: the output is what it was.
   const record = options.useRecord === false || options.rebuildSnapshot === true || diagnostics.any ? null : await recordPath(root, outDir);
-  const key = record ? await inputsKey(root, schemaDir, { schema: posix(relative(root, schemaDir)), outName, runtime, augmentServices, allowDestructive }) : '';
-  if (record && await recordMatches(record, key, disk)) return { ok: true, diagnostics: [], changed: [], diff: '', warnings: [] };
+  const key = record
+    ? await inputsKey(root, schemaDir, { schema: posix(relative(root, schemaDir)), outName, runtime, augmentServices, allowDestructive })
+    : '';
+  if (record && (await recordMatches(record, key, disk))) return { ok: true, diagnostics: [], changed: [], diff: '', warnings: [] };
 
   // The heavy modules (yaml, ajv, ts-morph) load only when there is work to do.
   const [{ loadSchema }, { buildModel }, emit] = await Promise.all([
-    import('./load/load-schema.js'), import('./model/build-model.js'), import('./emit/emit-all.js'),
+    import('./load/load-schema.js'),
+    import('./model/build-model.js'),
+    import('./emit/emit-all.js'),
   ]);
   // The loaded files (YAML documents) live only until the model is built.
-  const model = await loadSchema(root, schemaDir, diagnostics).then((files) => (diagnostics.any ? undefined : buildModel(files, diagnostics, project.pluginTables)));
+  const model = await loadSchema(root, schemaDir, diagnostics).then((files) =>
+    diagnostics.any ? undefined : buildModel(files, diagnostics, project.pluginTables),
+  );
   if (!model) return failed(diagnostics);
 
   const ctx: EmitContext = { model, header: headerText(posix(relative(root, schemaDir))), runtime, augmentServices };
-  const generated: GeneratedFile[] | null = emit.emitAll(ctx, { outName, disk, plugins: project.plugins, allowDestructive, rebuildSnapshot: options.rebuildSnapshot ?? false, check: options.check ?? false }, diagnostics);
+  const generated: GeneratedFile[] | null = emit.emitAll(
+    ctx,
+    {
+      outName,
+      disk,
+      plugins: project.plugins,
+      allowDestructive,
+      rebuildSnapshot: options.rebuildSnapshot ?? false,
+      check: options.check ?? false,
+    },
+    diagnostics,
+  );
   if (!generated) return failed(diagnostics);
   const comparison = compareTree(generated, disk);
   const changed = [...comparison.write.map((f) => f.path), ...comparison.remove].sort().map((p) => `${outName}/${p}`);

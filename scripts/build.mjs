@@ -17,7 +17,9 @@ const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(repo, 'dist');
 const started = Date.now();
 rmSync(dist, { recursive: true, force: true });
-execFileSync(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', join(repo, 'tsconfig.build.json')], { stdio: 'inherit' });
+execFileSync(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', join(repo, 'tsconfig.build.json')], {
+  stdio: 'inherit',
+});
 
 let copied = 0;
 const inputs = {};

@@ -34,8 +34,14 @@ const problems = [];
 const entries = new Map();
 for (const [key, target] of Object.entries(pkg.exports ?? {})) {
   if (key === './package.json') continue;
-  if (key.includes('*')) { problems.push(`exports["${key}"]: a wildcard exposes internals; list each entry`); continue; }
-  if (typeof target !== 'object' || target === null) { problems.push(`exports["${key}"]: expected { "bindery-source", "types", "default" }`); continue; }
+  if (key.includes('*')) {
+    problems.push(`exports["${key}"]: a wildcard exposes internals; list each entry`);
+    continue;
+  }
+  if (typeof target !== 'object' || target === null) {
+    problems.push(`exports["${key}"]: expected { "bindery-source", "types", "default" }`);
+    continue;
+  }
   for (const condition of ['bindery-source', 'types', 'default']) {
     if (typeof target[condition] !== 'string') problems.push(`exports["${key}"]: no "${condition}" condition`);
   }
@@ -43,12 +49,20 @@ for (const [key, target] of Object.entries(pkg.exports ?? {})) {
   const files = [['bindery-source', target['bindery-source']]];
   if (withDist) files.push(['types', target.types], ['default', target.default]);
   for (const [condition, file] of files) {
-    if (typeof file === 'string' && !existsSync(join(root, file))) problems.push(`exports["${key}"].${condition}: ${file} does not exist${condition === 'bindery-source' ? '' : ' (run npm run build)'}`);
+    if (typeof file === 'string' && !existsSync(join(root, file)))
+      problems.push(
+        `exports["${key}"].${condition}: ${file} does not exist${condition === 'bindery-source' ? '' : ' (run npm run build)'}`,
+      );
   }
 }
 
 // Every runtime folder's index.ts is an entry or declared internal.
-const entrySources = new Set([...entries.values()].map((t) => t?.['bindery-source']).filter(Boolean).map((f) => resolve(root, f)));
+const entrySources = new Set(
+  [...entries.values()]
+    .map((t) => t?.['bindery-source'])
+    .filter(Boolean)
+    .map((f) => resolve(root, f)),
+);
 function* walk(dir) {
   if (!existsSync(dir)) return;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -67,13 +81,19 @@ while (pending.length > 0) {
   if (!existsSync(file)) continue;
   for (const [, spec] of readFileSync(file, 'utf8').matchAll(/^export\s[^;]*?from\s+'(\.[^']+)'/gms)) {
     const target = resolve(dirname(file), spec.replace(/\.js$/, '.ts'));
-    if (!reexported.has(target)) { reexported.add(target); pending.push(target); }
+    if (!reexported.has(target)) {
+      reexported.add(target);
+      pending.push(target);
+    }
   }
 }
 for (const file of walk(runtimeDir)) {
   if (!file.endsWith(`${sep}index.ts`)) continue;
   const folder = relative(runtimeDir, dirname(file)).split(sep).join('/');
-  if (!reexported.has(file) && !INTERNAL.has(folder)) problems.push(`runtime/${folder}/index.ts is not reachable from an entry: add "./${folder}" to exports, re-export it from its parent's index.ts, or list "${folder}" in bindery.internal in package.json`);
+  if (!reexported.has(file) && !INTERNAL.has(folder))
+    problems.push(
+      `runtime/${folder}/index.ts is not reachable from an entry: add "./${folder}" to exports, re-export it from its parent's index.ts, or list "${folder}" in bindery.internal in package.json`,
+    );
 }
 
 // Consumer code imports entries only.
@@ -84,8 +104,10 @@ for (const dir of CONSUMERS) {
     const text = readFileSync(file, 'utf8');
     for (const [, spec] of text.matchAll(SPEC)) {
       const where = relative(root, file);
-      if (spec.startsWith('.') && resolve(dirname(file), spec).startsWith(runtimeDir + sep)) problems.push(`${where}: imports '${spec}' by a relative path; use bindery/<entry> (node scripts/rewrite-imports.mjs)`);
-      else if (spec.startsWith('bindery/') && spec !== 'bindery/package.json' && !entries.has(spec.slice('bindery/'.length))) problems.push(`${where}: '${spec}' is not an entry of bindery's exports`);
+      if (spec.startsWith('.') && resolve(dirname(file), spec).startsWith(runtimeDir + sep))
+        problems.push(`${where}: imports '${spec}' by a relative path; use bindery/<entry> (node scripts/rewrite-imports.mjs)`);
+      else if (spec.startsWith('bindery/') && spec !== 'bindery/package.json' && !entries.has(spec.slice('bindery/'.length)))
+        problems.push(`${where}: '${spec}' is not an entry of bindery's exports`);
     }
   }
 }
@@ -99,20 +121,33 @@ if (problems.length === 0 && entries.size > 0) {
     const types = join(here, 'node_modules', '@types');
     if (existsSync(types)) symlinkSync(types, join(probe, 'node_modules', '@types'), 'dir');
     writeFileSync(join(probe, 'package.json'), '{ "type": "module", "private": true }\n');
-    writeFileSync(join(probe, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: {
-        target: 'ES2023', lib: ['ES2023'], module: 'NodeNext', moduleResolution: 'NodeNext', types: existsSync(types) ? ['node'] : [],
-        strict: true, noEmit: true, skipLibCheck: !withDist, verbatimModuleSyntax: true,
-        ...(withDist ? {} : { customConditions: ['bindery-source'] }),
-      },
-      include: ['probe.ts'],
-    }));
+    writeFileSync(
+      join(probe, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2023',
+          lib: ['ES2023'],
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          types: existsSync(types) ? ['node'] : [],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: !withDist,
+          verbatimModuleSyntax: true,
+          ...(withDist ? {} : { customConditions: ['bindery-source'] }),
+        },
+        include: ['probe.ts'],
+      }),
+    );
     const names = [...entries.keys()];
-    writeFileSync(join(probe, 'probe.ts'), [
-      ...names.map((name, i) => `import type * as e${i} from '${pkg.name}/${name}';`),
-      `export type Entries = [${names.map((_, i) => `typeof e${i}`).join(', ')}];`,
-      '',
-    ].join('\n'));
+    writeFileSync(
+      join(probe, 'probe.ts'),
+      [
+        ...names.map((name, i) => `import type * as e${i} from '${pkg.name}/${name}';`),
+        `export type Entries = [${names.map((_, i) => `typeof e${i}`).join(', ')}];`,
+        '',
+      ].join('\n'),
+    );
     const tsc = join(here, 'node_modules', 'typescript', 'bin', 'tsc');
     try {
       execFileSync(process.execPath, [tsc, '-p', probe], { encoding: 'utf8', stdio: 'pipe' });

@@ -29,9 +29,13 @@ function hasCommand(name) {
 if (existsSync(path)) {
   say(`${path} is installed.`);
 } else if (process.platform !== 'linux' || !hasCommand('apt-get')) {
-  say(`${path} is missing and apt-get is not available here; the browser tests will be skipped (set CHROMIUM_PATH to a Chromium binary to run them).`);
+  say(
+    `${path} is missing and apt-get is not available here; the browser tests will be skipped (set CHROMIUM_PATH to a Chromium binary to run them).`,
+  );
 } else if (typeof process.getuid === 'function' && process.getuid() !== 0) {
-  say(`${path} is missing and installing it needs root; run "sudo apt-get install -y --no-install-recommends chromium". The browser tests will be skipped until then.`);
+  say(
+    `${path} is missing and installing it needs root; run "sudo apt-get install -y --no-install-recommends chromium". The browser tests will be skipped until then.`,
+  );
 } else {
   say(`${path} is missing; installing Debian's chromium package.`);
   let ok = run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium']);

@@ -57,7 +57,10 @@ for (const root of roots) {
         runtimePath = relative(runtimeDir, target).split(sep).join('/');
       } else return all;
       const entry = entryFor(runtimePath);
-      if (entry === undefined) { unknown.push(`${relative(repo, file)}: ${spec}`); return all; }
+      if (entry === undefined) {
+        unknown.push(`${relative(repo, file)}: ${spec}`);
+        return all;
+      }
       return `${lead}'bindery/${entry}'`;
     });
     if (next !== text) {

@@ -12,8 +12,12 @@ export class PruneCommand extends AppCommand {
   static override usage = Command.Usage({
     category: 'App',
     description: 'Remove rows soft-deleted longer ago than their registered period (documents: 30 days).',
-    details: 'Deletes 1,000 rows per transaction; each batch is one bulk `force_deleted` audit entry by `system` via `prune`. With --dry-run, lists what would be removed and removes nothing.',
-    examples: [['Remove old deleted documents', '$0 prune'], ['Show what would be removed', '$0 prune --dry-run']],
+    details:
+      'Deletes 1,000 rows per transaction; each batch is one bulk `force_deleted` audit entry by `system` via `prune`. With --dry-run, lists what would be removed and removes nothing.',
+    examples: [
+      ['Remove old deleted documents', '$0 prune'],
+      ['Show what would be removed', '$0 prune --dry-run'],
+    ],
   });
 
   dryRun = Option.Boolean('--dry-run', false, { description: 'Only list what would be removed.' });
@@ -32,9 +36,17 @@ export class PruneCommand extends AppCommand {
       if (this.dryRun) {
         const keys = r.keys ?? [];
         const shown = keys.length > 20 ? `${keys.slice(0, 20).join(', ')}, … (${keys.length - 20} more)` : keys.join(', ');
-        this.out(keys.length === 0 ? `${r.table}: nothing ${since}\n` : `${r.table}: would delete ${keys.length} ${keys.length === 1 ? 'row' : 'rows'} ${since} (keys ${shown})\n`);
+        this.out(
+          keys.length === 0
+            ? `${r.table}: nothing ${since}\n`
+            : `${r.table}: would delete ${keys.length} ${keys.length === 1 ? 'row' : 'rows'} ${since} (keys ${shown})\n`,
+        );
       } else {
-        this.out(r.deleted === 0 ? `${r.table}: nothing ${since}\n` : `${r.table}: deleted ${r.deleted} ${r.deleted === 1 ? 'row' : 'rows'} in total, ${since}\n`);
+        this.out(
+          r.deleted === 0
+            ? `${r.table}: nothing ${since}\n`
+            : `${r.table}: deleted ${r.deleted} ${r.deleted === 1 ? 'row' : 'rows'} in total, ${since}\n`,
+        );
       }
     }
     if (results.length === 0) this.out('No model is registered for pruning.\n');

@@ -13,9 +13,18 @@ import { page, redirect, redirectToRoute } from 'bindery/results';
 import { accounts, currentUser } from '../auth/users.js';
 import { tokensPageData } from './tokens.js';
 
-type AccountsHandlers = Pick<Handlers,
-  'accounts.home' | 'accounts.registerForm' | 'accounts.register' | 'accounts.loginForm' | 'accounts.login'
-  | 'accounts.logout' | 'accounts.dashboard' | 'users.show' | 'admin.index'>;
+type AccountsHandlers = Pick<
+  Handlers,
+  | 'accounts.home'
+  | 'accounts.registerForm'
+  | 'accounts.register'
+  | 'accounts.loginForm'
+  | 'accounts.login'
+  | 'accounts.logout'
+  | 'accounts.dashboard'
+  | 'users.show'
+  | 'admin.index'
+>;
 
 /** The field error of a taken email (docs/spec.md 7 rule 7). */
 export const EMAIL_TAKEN = 'The email has already been taken.';
@@ -79,7 +88,8 @@ export const accountsHandlers = {
   'users.show': async (input, ctx) => {
     const me = await currentUser(ctx);
     if (input.id !== me.id && !me.admin) throw forbidden('You may only see your own user page.');
-    const user = input.id === me.id ? me : await ctx.services.db.selectFrom('users').selectAll().where('id', '=', input.id).executeTakeFirst();
+    const user =
+      input.id === me.id ? me : await ctx.services.db.selectFrom('users').selectAll().where('id', '=', input.id).executeTakeFirst();
     if (user === undefined) throw new NotFoundError(`User ${input.id} does not exist.`);
     if (ctx.client.isBrowser && !ctx.client.wantsJson) return page('users/show', { title: user.name, user, me });
     return user;
@@ -89,7 +99,10 @@ export const accountsHandlers = {
     const me = await currentUser(ctx);
     if (!me.admin) throw forbidden('The admin page is for administrators only.');
     const users = await ctx.services.db.selectFrom('users').selectAll().orderBy('id', 'desc').limit(ADMIN_PAGE_SIZE).execute();
-    const count = await ctx.services.db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const count = await ctx.services.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     return page('admin/index', { title: 'Admin', user: me, users, total: Number(count.n) });
   },
 } satisfies AccountsHandlers;

@@ -16,7 +16,18 @@ import { compiledQuery } from 'bindery/db';
 import { callerId } from './caller.js';
 import { lists } from '../../generated/lists.js';
 
-type DocumentsHandlers = Pick<Handlers, 'documents.create' | 'documents.list' | 'documents.export' | 'documents.archive' | 'documents.show' | 'documents.update' | 'documents.delete' | 'documents.restore' | 'documents.history'>;
+type DocumentsHandlers = Pick<
+  Handlers,
+  | 'documents.create'
+  | 'documents.list'
+  | 'documents.export'
+  | 'documents.archive'
+  | 'documents.show'
+  | 'documents.update'
+  | 'documents.delete'
+  | 'documents.restore'
+  | 'documents.history'
+>;
 
 /** Events per history page (docs/spec.md 8 "history page"). */
 export const HISTORY_PAGE = 50;
@@ -30,8 +41,14 @@ const ownedBy = (owner: number) => (eb: ExpressionBuilder<Database, 'documents'>
 const missing = (id: number) => new NotFoundError(`Document ${id} does not exist.`);
 
 /** A live document of its owner: the API's hot read, compiled once (docs/database.md "Compiled queries"). */
-const documentOf = compiledQuery((db, id: number, owner: number) => (db as Kysely<Database>).selectFrom('documents').selectAll()
-  .where('id', '=', id).where('owner_id', '=', owner).where('deleted_at', 'is', null));
+const documentOf = compiledQuery((db, id: number, owner: number) =>
+  (db as Kysely<Database>)
+    .selectFrom('documents')
+    .selectAll()
+    .where('id', '=', id)
+    .where('owner_id', '=', owner)
+    .where('deleted_at', 'is', null),
+);
 
 /** A duplicate live slug is a field error on `slug` (422); anything else is rethrown. */
 function slugTaken(error: unknown): never {
@@ -61,9 +78,18 @@ export const documentsHandlers = {
 
   'documents.export': async (_input, ctx) => {
     const owner = callerId(ctx);
-    const documents = await ctx.services.db.selectFrom('documents').selectAll()
-      .where('owner_id', '=', owner).where('deleted_at', 'is', null).orderBy('id').execute();
-    await ctx.services.audit.record({ action: 'documents.exported', subject: { type: 'users', id: owner }, details: { documents: documents.length } });
+    const documents = await ctx.services.db
+      .selectFrom('documents')
+      .selectAll()
+      .where('owner_id', '=', owner)
+      .where('deleted_at', 'is', null)
+      .orderBy('id')
+      .execute();
+    await ctx.services.audit.record({
+      action: 'documents.exported',
+      subject: { type: 'users', id: owner },
+      details: { documents: documents.length },
+    });
     return documents;
   },
 
@@ -105,8 +131,12 @@ export const documentsHandlers = {
 
   'documents.history': async (input, ctx) => {
     // Deleted documents keep their history (docs/spec.md 4.2); another user's is 404.
-    const document = await ctx.services.db.selectFrom('documents').select('id')
-      .where('id', '=', input.id).where('owner_id', '=', callerId(ctx)).executeTakeFirst();
+    const document = await ctx.services.db
+      .selectFrom('documents')
+      .select('id')
+      .where('id', '=', input.id)
+      .where('owner_id', '=', callerId(ctx))
+      .executeTakeFirst();
     if (!document) throw missing(input.id);
     return ctx.services.models.Document.history(input.id, { cursor: input.cursor, limit: HISTORY_PAGE });
   },

@@ -13,8 +13,10 @@ import { hitRateLimit, rateLimitedError, rateLimitHeaders, type RateLimit } from
 import { page, redirect, redirectToRoute } from 'bindery/results';
 import { accounts, currentUser } from '../auth/users.js';
 
-type LinksHandlers = Pick<Handlers,
-  'links.verifyEmail' | 'links.resendVerification' | 'links.forgotForm' | 'links.forgot' | 'links.resetForm' | 'links.reset'>;
+type LinksHandlers = Pick<
+  Handlers,
+  'links.verifyEmail' | 'links.resendVerification' | 'links.forgotForm' | 'links.forgot' | 'links.resetForm' | 'links.reset'
+>;
 
 /** POST /forgot-password: 5 a minute per address (docs/spec.md 8). */
 export const FORGOT_PASSWORD_LIMIT: RateLimit = { name: 'forgot-password', limit: 5, windowMs: 60_000 };
@@ -26,7 +28,8 @@ export const FORGOT_PASSWORD_STATUS = 'If an account uses that address, we have 
 
 function cacheOf(ctx: RequestContext): Cache {
   const cache = ctx.services.cache;
-  if (cache === undefined) throw new BinderyError('BINDERY_INTERNAL_ERROR', 'ctx.services.cache is not set up: add cache() to the setup list of app/main.ts.');
+  if (cache === undefined)
+    throw new BinderyError('BINDERY_INTERNAL_ERROR', 'ctx.services.cache is not set up: add cache() to the setup list of app/main.ts.');
   return cache;
 }
 
@@ -40,7 +43,10 @@ async function limit(ctx: RequestContext, rule: RateLimit, key: string, message:
 export const linksHandlers = {
   'links.verifyEmail': async (input, ctx) => {
     const outcome = await accountLinksOf(ctx).verifyEmail(input.token ?? '');
-    ctx.session.flash('status', outcome === 'verified' ? 'Thank you: your email address is verified.' : 'Your email address was already verified.');
+    ctx.session.flash(
+      'status',
+      outcome === 'verified' ? 'Thank you: your email address is verified.' : 'Your email address was already verified.',
+    );
     return redirectToRoute('accounts.dashboard');
   },
 
@@ -51,7 +57,12 @@ export const linksHandlers = {
       ctx.session.flash('status', 'Your email address is already verified.');
       return redirectToRoute('accounts.dashboard');
     }
-    await limit(ctx, RESEND_VERIFICATION_LIMIT, String(user.id), 'Too many verification mails asked for. Please wait a minute before asking again.');
+    await limit(
+      ctx,
+      RESEND_VERIFICATION_LIMIT,
+      String(user.id),
+      'Too many verification mails asked for. Please wait a minute before asking again.',
+    );
     await links.sendVerification(user);
     ctx.session.flash('status', 'We sent a new verification link to your email address.');
     return redirectToRoute('accounts.dashboard');

@@ -19,13 +19,16 @@ function isUntitled(title: string): boolean {
 }
 
 // The API's hot queries, compiled once (docs/database.md "Compiled queries").
-const insertNote = compiledQuery((db, title: string, body: string, tags: string[]) => (db as Kysely<Database>).insertInto('notes').values({ title, body, tags }).returningAll());
+const insertNote = compiledQuery((db, title: string, body: string, tags: string[]) =>
+  (db as Kysely<Database>).insertInto('notes').values({ title, body, tags }).returningAll(),
+);
 
 export const notesHandlers = {
   'notes.create': {
     // Runs only once the field rules passed (docs/spec.md 4.5 step 5).
     validate(input) {
-      if (isUntitled(input.title)) throw new ValidationError({ title: 'The title field must not be "untitled"; give the note a real title.' });
+      if (isUntitled(input.title))
+        throw new ValidationError({ title: 'The title field must not be "untitled"; give the note a real title.' });
     },
     async handle(input, ctx) {
       const [note] = await insertNote(ctx.services.db, input.title, input.body ?? '', input.tags ?? []);

@@ -15,7 +15,11 @@ type OauthHandlers = Pick<Handlers, 'oauth.redirect' | 'oauth.callback'>;
 
 function externalSignIn(ctx: Pick<RequestContext, 'services'>): ExternalSignIn {
   const service = ctx.services.externalSignIn;
-  if (service === undefined) throw new BinderyError('BINDERY_INTERNAL_ERROR', 'ctx.services.externalSignIn is not set up: add oauth({ providers }) after auth() in the setup list of app/main.ts.');
+  if (service === undefined)
+    throw new BinderyError(
+      'BINDERY_INTERNAL_ERROR',
+      'ctx.services.externalSignIn is not set up: add oauth({ providers }) after auth() in the setup list of app/main.ts.',
+    );
   return service;
 }
 
@@ -24,7 +28,10 @@ export const oauthHandlers = {
 
   'oauth.callback': async (input, ctx) => {
     const { created, provider } = await externalSignIn(ctx).complete(ctx, input.provider);
-    ctx.session.flash('status', created ? `Welcome! Your account was created with ${provider.label}.` : `Signed in with ${provider.label}.`);
+    ctx.session.flash(
+      'status',
+      created ? `Welcome! Your account was created with ${provider.label}.` : `Signed in with ${provider.label}.`,
+    );
     return redirect(accounts(ctx).intendedUrl(ctx));
   },
 } satisfies OauthHandlers;

@@ -21,7 +21,11 @@ export const NEW_TOKEN_FLASH = 'token';
 
 function apiTokens(ctx: Pick<RequestContext, 'services'>): ApiTokens {
   const service = ctx.services.apiTokens;
-  if (service === undefined) throw new BinderyError('BINDERY_INTERNAL_ERROR', 'ctx.services.apiTokens is not set up: add tokens() after auth() in the setup list of app/main.ts.');
+  if (service === undefined)
+    throw new BinderyError(
+      'BINDERY_INTERNAL_ERROR',
+      'ctx.services.apiTokens is not set up: add tokens() after auth() in the setup list of app/main.ts.',
+    );
   return service;
 }
 

@@ -12,15 +12,21 @@ const seed: Seed<Database> = async ({ db, log }) => {
   const factories = createFactories(db);
   const email = 'demo@example.com';
   const existing = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-  const user = existing ?? await factories.User.create({
-    name: 'Demo User',
-    email,
-    password: await new PasswordHasher().hash('demo-password'),
-    email_verified_at: new Date(),
-  });
+  const user =
+    existing ??
+    (await factories.User.create({
+      name: 'Demo User',
+      email,
+      password: await new PasswordHasher().hash('demo-password'),
+      email_verified_at: new Date(),
+    }));
   const notes = await factories.Note.createMany(3, (i) => ({ title: `Welcome note ${i + 1}`, tags: ['demo'] }));
   const statuses = ['draft', 'published', 'archived'] as const;
-  const documents = await factories.Document.createMany(3, (i) => ({ owner_id: user.id, title: `A ${statuses[i]} document`, status: statuses[i]! }));
+  const documents = await factories.Document.createMany(3, (i) => ({
+    owner_id: user.id,
+    title: `A ${statuses[i]} document`,
+    status: statuses[i]!,
+  }));
   log(`user ${email} (id ${user.id}), ${notes.length} notes, ${documents.length} documents`);
 };
 

@@ -64,13 +64,28 @@ export async function makeHttpFixture(databaseUrl: string): Promise<HttpFixture>
     const db = running.db;
     const auth = running.services.auth as AuthService;
     const email = 'bench@example.test';
-    const user = await db.insertInto('users').values({ name: 'Bench User', email, password: await auth.hashPassword(PASSWORD), email_verified_at: new Date() })
-      .returning('id').executeTakeFirstOrThrow() as { id: number };
-    const document = await db.insertInto('documents').values({ owner_id: user.id, slug: 'bench-document', title: 'Bench document', body: 'The body of the bench document.', status: 'published' })
-      .returning('id').executeTakeFirstOrThrow() as { id: number };
+    const user = (await db
+      .insertInto('users')
+      .values({ name: 'Bench User', email, password: await auth.hashPassword(PASSWORD), email_verified_at: new Date() })
+      .returning('id')
+      .executeTakeFirstOrThrow()) as { id: number };
+    const document = (await db
+      .insertInto('documents')
+      .values({
+        owner_id: user.id,
+        slug: 'bench-document',
+        title: 'Bench document',
+        body: 'The body of the bench document.',
+        status: 'published',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()) as { id: number };
     const { plain } = await (running.services.apiTokens as ApiTokens).create(String(user.id), { name: 'bench', abilities: [] });
     for (let i = 0; i < 30; i++) {
-      await db.insertInto('notes').values({ title: `Note ${i}`, body: 'Some text for the body of the note.', tags: i % 2 === 0 ? ['bench'] : [] }).execute();
+      await db
+        .insertInto('notes')
+        .values({ title: `Note ${i}`, body: 'Some text for the body of the note.', tags: i % 2 === 0 ? ['bench'] : [] })
+        .execute();
     }
 
     // Sign in through the login form, with remember-me, as a browser does.
@@ -82,11 +97,17 @@ export async function makeHttpFixture(databaseUrl: string): Promise<HttpFixture>
     const login = await fetch(`${running.url}/login`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', cookie: cookieHeader(jar), origin: new URL(running.url).origin },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'text/html',
+        cookie: cookieHeader(jar),
+        origin: new URL(running.url).origin,
+      },
       body: new URLSearchParams({ _token: token, email, password: PASSWORD, remember: 'on' }).toString(),
     });
     cookiesOf(login, jar);
-    if (login.status !== 303 || login.headers.get('location') !== '/dashboard') throw new Error(`the bench login failed: ${login.status} ${await login.text()}`);
+    if (login.status !== 303 || login.headers.get('location') !== '/dashboard')
+      throw new Error(`the bench login failed: ${login.status} ${await login.text()}`);
     if (jar.size < 2) throw new Error(`the bench login set ${jar.size} cookie(s), expected the session and remember-me cookies`);
     return { env, cookie: cookieHeader(jar), bearer: `Bearer ${plain}`, documentId: document.id };
   } finally {
@@ -102,7 +123,9 @@ export async function makeHttpFixture(databaseUrl: string): Promise<HttpFixture>
  * not one that rewrites the cookie every time.
  */
 export async function currentCookies(baseUrl: string, f: HttpFixture): Promise<HttpFixture> {
-  const jar = new Map(f.cookie.split('; ').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as [string, string]));
+  const jar = new Map(
+    f.cookie.split('; ').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as [string, string]),
+  );
   const res = await fetch(`${baseUrl}/dashboard`, { headers: { accept: 'text/html', cookie: f.cookie }, redirect: 'manual' });
   await res.text();
   if (res.status !== 200) throw new Error(`the signed-in bench page answered ${res.status}`);

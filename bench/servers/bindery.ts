@@ -23,7 +23,10 @@ import { listenForBench } from './listen.js';
 
 const logger = createLogger('info', 'bench');
 // Settings as `bindery serve` loads them (production: Secure __Host- cookie).
-const settings = loadSettings(combineSettings(coreSettings, sessionSettings(Object.keys(BUILT_IN_DRIVERS))), { APP_ENV: 'production', APP_KEY: generateAppKey() });
+const settings = loadSettings(combineSettings(coreSettings, sessionSettings(Object.keys(BUILT_IN_DRIVERS))), {
+  APP_ENV: 'production',
+  APP_KEY: generateAppKey(),
+});
 const sessions = await createSessionManager({ settings, log: logger });
 
 let nextId = 1;

@@ -31,8 +31,11 @@ const SECURITY_HEADERS = {
   'strict-transport-security': 'max-age=31536000; includeSubDomains',
 };
 
-
-interface NoteBody { title: string; body?: string; tags?: string[] }
+interface NoteBody {
+  title: string;
+  body?: string;
+  tags?: string[];
+}
 
 let nextId = 1;
 
@@ -40,7 +43,16 @@ app.post<{ Body: NoteBody }>('/notes', { schema: { body: noteSchema } }, async (
   if (!bare) reply.header('x-request-id', request.id).headers(SECURITY_HEADERS);
   const { title, body = '', tags = [] } = request.body;
   if (title.replace(/\s+/g, '').toLowerCase() === 'untitled') {
-    return reply.code(422).type('application/problem+json').send({ type: 'about:blank', title: 'Unprocessable Content', status: 422, detail: 'The given data was invalid.', errors: { title: 'The title field must not be "untitled".' } });
+    return reply
+      .code(422)
+      .type('application/problem+json')
+      .send({
+        type: 'about:blank',
+        title: 'Unprocessable Content',
+        status: 422,
+        detail: 'The given data was invalid.',
+        errors: { title: 'The title field must not be "untitled".' },
+      });
   }
   const id = nextId++;
   const note: Record<string, unknown> = { id, title, body };

@@ -25,13 +25,15 @@ export function checkNote(input: unknown): Record<string, string> | null {
   const errors: Record<string, string> = {};
   if (typeof o.title !== 'string' || !/\S/.test(o.title)) errors.title = 'The title field is required.';
   else if ([...o.title].length > 200) errors.title = 'The title field must not be greater than 200 characters.';
-  if (o.body !== undefined && (typeof o.body !== 'string' || [...o.body].length > 10000)) errors.body = 'The body field must not be greater than 10000 characters.';
+  if (o.body !== undefined && (typeof o.body !== 'string' || [...o.body].length > 10000))
+    errors.body = 'The body field must not be greater than 10000 characters.';
   if (o.tags !== undefined) {
     const tags = o.tags;
     if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string')) errors.tags = 'The tags field must be an array of strings.';
     else if (tags.length > 5) errors.tags = 'The tags field must not have more than 5 items.';
     else if (new Set(tags).size !== tags.length) errors.tags = 'The tags field has a duplicate value.';
-    else if (tags.some((t) => !ALPHA_DASH.test(t as string))) errors.tags = 'The tags field must only contain letters, numbers, dashes, and underscores.';
+    else if (tags.some((t) => !ALPHA_DASH.test(t as string)))
+      errors.tags = 'The tags field must only contain letters, numbers, dashes, and underscores.';
   }
   return Object.keys(errors).length > 0 ? errors : null;
 }

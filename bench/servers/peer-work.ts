@@ -40,20 +40,37 @@ export function requestId(incoming: string | string[] | undefined): string {
 
 /** A problem details body (RFC 9457) as bindery writes it. */
 export function problem(status: number, title: string, detail: string, id: string, errors?: Record<string, string>): string {
-  return JSON.stringify(errors === undefined ? { type: 'about:blank', title, status, detail, request_id: id } : { type: 'about:blank', title, status, detail, errors, request_id: id });
+  return JSON.stringify(
+    errors === undefined
+      ? { type: 'about:blank', title, status, detail, request_id: id }
+      : { type: 'about:blank', title, status, detail, errors, request_id: id },
+  );
 }
 
 /** The 422 body of failed field rules. */
-export const invalid = (errors: Record<string, string>, id: string) => problem(422, 'Unprocessable Content', 'The given data was invalid.', id, errors);
+export const invalid = (errors: Record<string, string>, id: string) =>
+  problem(422, 'Unprocessable Content', 'The given data was invalid.', id, errors);
 
-export interface NoteInput { title: string; body?: string; tags?: string[] }
+export interface NoteInput {
+  title: string;
+  body?: string;
+  tags?: string[];
+}
 
 /** The handler's own check after the field rules: `null` when the note may be made. */
 export function untitled(input: NoteInput): Record<string, string> | null {
-  return input.title.replace(/\s+/g, '').toLowerCase() === 'untitled' ? { title: 'The title field must not be "untitled"; give the note a real title.' } : null;
+  return input.title.replace(/\s+/g, '').toLowerCase() === 'untitled'
+    ? { title: 'The title field must not be "untitled"; give the note a real title.' }
+    : null;
 }
 
-interface NoteRow { id: number; title: string; body: string; tags: string[]; created_at: Date }
+interface NoteRow {
+  id: number;
+  title: string;
+  body: string;
+  tags: string[];
+  created_at: Date;
+}
 
 function noteJson(row: NoteRow): Record<string, unknown> {
   const note: Record<string, unknown> = { id: row.id, title: row.title, body: row.body };
@@ -64,13 +81,19 @@ function noteJson(row: NoteRow): Record<string, unknown> {
 
 /** Insert the note; its JSON and `Location`. */
 export async function createNote(input: NoteInput): Promise<{ json: string; location: string }> {
-  const { rows } = await pool.query<NoteRow>('insert into "notes" ("title", "body", "tags") values ($1, $2, $3) returning *', [input.title, input.body ?? '', input.tags ?? []]);
+  const { rows } = await pool.query<NoteRow>('insert into "notes" ("title", "body", "tags") values ($1, $2, $3) returning *', [
+    input.title,
+    input.body ?? '',
+    input.tags ?? [],
+  ]);
   const row = rows[0]!;
   return { json: JSON.stringify(noteJson(row)), location: `/notes/${row.id}` };
 }
 
 // The list's cursor key, derived from APP_KEY as bindery derives it (HMAC-SHA256(key, "bindery cursor")).
-const CURSOR_KEY = createHmac('sha256', Buffer.from((process.env.APP_KEY ?? '').replace(/^base64:/, ''), 'base64')).update('bindery cursor').digest();
+const CURSOR_KEY = createHmac('sha256', Buffer.from((process.env.APP_KEY ?? '').replace(/^base64:/, ''), 'base64'))
+  .update('bindery cursor')
+  .digest();
 const ROUTE = 'notes.list';
 const SORT = '-created_at';
 const cursorTag = (body: string) => createHmac('sha256', CURSOR_KEY).update(body).digest().subarray(0, 16).toString('base64url');
@@ -97,13 +120,23 @@ function openCursor(text: string, fingerprint: string): [string, string] | undef
  * @returns the JSON body, or undefined for a cursor that does not open (a 400).
  */
 export async function listNotes(limit: number, cursor?: string): Promise<string | undefined> {
-  const fingerprint = createHash('sha256').update(JSON.stringify([ROUTE, []])).digest('base64url').slice(0, 16);
+  const fingerprint = createHash('sha256')
+    .update(JSON.stringify([ROUTE, []]))
+    .digest('base64url')
+    .slice(0, 16);
   const after = cursor === undefined || cursor === '' ? undefined : openCursor(cursor, fingerprint);
   if (cursor !== undefined && cursor !== '' && after === undefined) return undefined;
   const keys = `to_json("created_at") #>> '{}' as "sort_text", to_json("id") #>> '{}' as "key_text"`;
-  const { rows } = after === undefined
-    ? await pool.query<NoteRow & { sort_text: string; key_text: string }>(`select *, ${keys} from "notes" order by "created_at" desc, "id" desc limit $1`, [limit + 1])
-    : await pool.query<NoteRow & { sort_text: string; key_text: string }>(`select *, ${keys} from "notes" where ("created_at", "id") < (cast($2 as timestamptz), cast($3 as bigint)) order by "created_at" desc, "id" desc limit $1`, [limit + 1, after[0], after[1]]);
+  const { rows } =
+    after === undefined
+      ? await pool.query<NoteRow & { sort_text: string; key_text: string }>(
+          `select *, ${keys} from "notes" order by "created_at" desc, "id" desc limit $1`,
+          [limit + 1],
+        )
+      : await pool.query<NoteRow & { sort_text: string; key_text: string }>(
+          `select *, ${keys} from "notes" where ("created_at", "id") < (cast($2 as timestamptz), cast($3 as bigint)) order by "created_at" desc, "id" desc limit $1`,
+          [limit + 1, after[0], after[1]],
+        );
   const page = rows.length > limit ? rows.slice(0, limit) : rows;
   const last = page.at(-1);
   let next: string | null = null;
@@ -115,23 +148,47 @@ export async function listNotes(limit: number, cursor?: string): Promise<string 
 }
 
 /** The 400 body of a cursor that does not open. */
-export const badCursor = (id: string) => problem(400, 'Bad Request', 'The given data was invalid.', id, { cursor: 'The cursor is not valid; start again without it and follow the "next" values of the pages.' });
+export const badCursor = (id: string) =>
+  problem(400, 'Bad Request', 'The given data was invalid.', id, {
+    cursor: 'The cursor is not valid; start again without it and follow the "next" values of the pages.',
+  });
 
 const BEARER = /^bearer(?:[ \t]+(.*))?$/i;
 const PLAIN = /^([1-9][0-9]{0,14})\|([A-Za-z0-9_-]{40})$/;
 const MINUTE = 60_000;
 
 /** The outcome of the documents route: status and body. */
-export interface Answer { readonly status: number; readonly body: string; readonly problem: boolean; readonly challenge?: string }
+export interface Answer {
+  readonly status: number;
+  readonly body: string;
+  readonly problem: boolean;
+  readonly challenge?: string;
+}
 
 /** `GET /api/documents/{id}` with its bearer check (see the module doc). */
 export async function showDocument(authorization: string | undefined, id: number, rid: string): Promise<Answer> {
   const m = authorization === undefined ? null : BEARER.exec(authorization.trim());
-  if (m === null) return { status: 401, problem: true, challenge: 'Bearer', body: problem(401, 'Unauthorized', 'This route needs an API token: send Authorization: Bearer <token>.', rid) };
+  if (m === null)
+    return {
+      status: 401,
+      problem: true,
+      challenge: 'Bearer',
+      body: problem(401, 'Unauthorized', 'This route needs an API token: send Authorization: Bearer <token>.', rid),
+    };
   const parsed = PLAIN.exec((m[1] ?? '').trim());
-  const bad: Answer = { status: 401, problem: true, challenge: 'Bearer error="invalid_token"', body: problem(401, 'Unauthorized', 'The bearer token is invalid, expired or revoked; create a new one.', rid) };
+  const bad: Answer = {
+    status: 401,
+    problem: true,
+    challenge: 'Bearer error="invalid_token"',
+    body: problem(401, 'Unauthorized', 'The bearer token is invalid, expired or revoked; create a new one.', rid),
+  };
   if (parsed === null) return bad;
-  const token = (await pool.query<{ id: number; user_id: string; token_hash: string; expires_at: Date | null; last_used_at: Date | null }>('select * from "api_tokens" where "id" = $1', [Number(parsed[1])])).rows[0];
+  const token = (
+    await pool.query<{ id: number; user_id: string; token_hash: string; expires_at: Date | null; last_used_at: Date | null }>(
+      'select * from "api_tokens" where "id" = $1',
+      [Number(parsed[1])],
+    )
+  ).rows[0];
   if (token === undefined) return bad;
   const given = createHash('sha256').update(parsed[2]!, 'utf8').digest();
   const stored = Buffer.from(token.token_hash, 'hex');
@@ -141,11 +198,36 @@ export async function showDocument(authorization: string | undefined, id: number
   const user = (await pool.query('select * from "users" where "id" = $1', [Number(token.user_id)])).rows[0];
   if (user === undefined) return bad;
   if (token.last_used_at === null || now - token.last_used_at.getTime() >= MINUTE) {
-    await pool.query('update "api_tokens" set "last_used_at" = $1 where "id" = $2 and ("last_used_at" is null or "last_used_at" <= $3)', [new Date(now), token.id, new Date(now - MINUTE)]);
+    await pool.query('update "api_tokens" set "last_used_at" = $1 where "id" = $2 and ("last_used_at" is null or "last_used_at" <= $3)', [
+      new Date(now),
+      token.id,
+      new Date(now - MINUTE),
+    ]);
   }
-  const doc = (await pool.query<{ id: number; owner_id: number; slug: string; title: string; body: string; status: string; view_count: number; created_at: Date; updated_at: Date }>(
-    'select * from "documents" where "id" = $1 and "owner_id" = $2 and "deleted_at" is null', [id, Number(token.user_id)])).rows[0];
+  const doc = (
+    await pool.query<{
+      id: number;
+      owner_id: number;
+      slug: string;
+      title: string;
+      body: string;
+      status: string;
+      view_count: number;
+      created_at: Date;
+      updated_at: Date;
+    }>('select * from "documents" where "id" = $1 and "owner_id" = $2 and "deleted_at" is null', [id, Number(token.user_id)])
+  ).rows[0];
   if (doc === undefined) return { status: 404, problem: true, body: problem(404, 'Not Found', `Document ${id} does not exist.`, rid) };
-  const json = { id: doc.id, owner_id: doc.owner_id, slug: doc.slug, title: doc.title, body: doc.body, status: doc.status, views: doc.view_count, created_at: doc.created_at.toISOString(), updated_at: doc.updated_at.toISOString() };
+  const json = {
+    id: doc.id,
+    owner_id: doc.owner_id,
+    slug: doc.slug,
+    title: doc.title,
+    body: doc.body,
+    status: doc.status,
+    views: doc.view_count,
+    created_at: doc.created_at.toISOString(),
+    updated_at: doc.updated_at.toISOString(),
+  };
   return { status: 200, problem: false, body: JSON.stringify(json) };
 }

@@ -9,19 +9,31 @@ import { checkNote } from './note-rules.js';
 
 let nextId = 1;
 
-
 const server = createServer((req, res) => {
-  if (req.method !== 'POST' || req.url !== '/notes') { res.writeHead(404).end(); return; }
-  if (!(req.headers['content-type'] ?? '').startsWith('application/json')) { res.writeHead(415).end(); return; }
+  if (req.method !== 'POST' || req.url !== '/notes') {
+    res.writeHead(404).end();
+    return;
+  }
+  if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
+    res.writeHead(415).end();
+    return;
+  }
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
     let input: unknown;
-    try { input = JSON.parse(Buffer.concat(chunks).toString('utf8')); } catch { res.writeHead(400).end(); return; }
+    try {
+      input = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
     const errors = checkNote(input);
     if (errors) {
       res.writeHead(422, { 'content-type': 'application/problem+json' });
-      res.end(JSON.stringify({ type: 'about:blank', title: 'Unprocessable Content', status: 422, detail: 'The given data was invalid.', errors }));
+      res.end(
+        JSON.stringify({ type: 'about:blank', title: 'Unprocessable Content', status: 422, detail: 'The given data was invalid.', errors }),
+      );
       return;
     }
     const o = input as { title: string; body?: string; tags?: string[] };

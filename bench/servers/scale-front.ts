@@ -29,16 +29,23 @@ const port = await freePort();
 cluster.setupPrimary({ exec: BIN, args: ['serve'] });
 const workers: Worker[] = [];
 for (let i = 0; i < instances; i++) workers.push(cluster.fork({ HTTP_ADDR: `127.0.0.1:${port}` }));
-await Promise.all(workers.map((w) => new Promise<void>((resolve, reject) => {
-  w.once('listening', () => resolve());
-  w.once('exit', (code) => reject(new Error(`instance ${w.id} exited with code ${code} before listening`)));
-})));
+await Promise.all(
+  workers.map(
+    (w) =>
+      new Promise<void>((resolve, reject) => {
+        w.once('listening', () => resolve());
+        w.once('exit', (code) => reject(new Error(`instance ${w.id} exited with code ${code} before listening`)));
+      }),
+  ),
+);
 process.stdout.write(`listening ${port}\n`);
 process.on('SIGTERM', async () => {
-  await Promise.all(workers.map(async (w) => {
-    if (w.isDead()) return;
-    w.process.kill('SIGTERM');
-    await once(w, 'exit');
-  }));
+  await Promise.all(
+    workers.map(async (w) => {
+      if (w.isDead()) return;
+      w.process.kill('SIGTERM');
+      await once(w, 'exit');
+    }),
+  );
   process.exit(0);
 });

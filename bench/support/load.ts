@@ -109,7 +109,9 @@ export async function runLoad(port: number, options: LoadOptions): Promise<LoadF
     non2xx: result.non2xx,
     errors: result.errors,
     requests: result.requests.total,
-    statuses: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, (stat as { count: number }).count])),
+    statuses: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, (stat as { count: number }).count]),
+    ),
   };
 }
 

@@ -13,7 +13,10 @@ const [script, ...rest] = process.argv.slice(2);
 process.argv = [process.argv[0], resolve(script), ...rest];
 process.on('exit', () => {
   const usage = process.resourceUsage();
-  writeSync(3, `${JSON.stringify({ cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000 + childrenCpuMs(), maxRssKb: usage.maxRSS })}\n`);
+  writeSync(
+    3,
+    `${JSON.stringify({ cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000 + childrenCpuMs(), maxRssKb: usage.maxRSS })}\n`,
+  );
 });
 await import(pathToFileURL(resolve(script)).href);
 

@@ -39,19 +39,36 @@ export interface EmitInputs {
  * `diagnostics` (nothing must be written then).
  */
 export function emitAll(ctx: EmitContext, inputs: EmitInputs, diagnostics: Diagnostics): GeneratedFile[] | null {
-  const migrations = emitMigrations(ctx, {
-    outDir: inputs.outName,
-    snapshotText: inputs.disk.get(SNAPSHOT_FILE),
-    migrations: [...inputs.disk.keys()].filter((p) => /^migrations\/[^/]+\.sql$/.test(p)).map((p) => p.slice(MIGRATIONS_DIR.length + 1, -4)),
-    read: (name) => inputs.disk.get(`${MIGRATIONS_DIR}/${name}.sql`), rebuildSnapshot: inputs.rebuildSnapshot,
-  }, inputs.allowDestructive, diagnostics);
+  const migrations = emitMigrations(
+    ctx,
+    {
+      outDir: inputs.outName,
+      snapshotText: inputs.disk.get(SNAPSHOT_FILE),
+      migrations: [...inputs.disk.keys()]
+        .filter((p) => /^migrations\/[^/]+\.sql$/.test(p))
+        .map((p) => p.slice(MIGRATIONS_DIR.length + 1, -4)),
+      read: (name) => inputs.disk.get(`${MIGRATIONS_DIR}/${name}.sql`),
+      rebuildSnapshot: inputs.rebuildSnapshot,
+    },
+    inputs.allowDestructive,
+    diagnostics,
+  );
   if (diagnostics.any) return null;
   const audit = emitAudit(ctx);
   const lists = emitLists(ctx);
   const factories = emitFactories(ctx);
   return [
-    emitTypes(ctx), emitSerializers(ctx), emitValidators(ctx, inputs.check === true ? inputs.disk.get('validators.ts') : undefined), emitRoutes(ctx), emitHandlers(ctx), emitOpenApi(ctx), emitClient(ctx), ...(audit ? [audit] : []), ...(lists ? [lists] : []),
-    ...(factories ? [factories] : []), ...migrations,
+    emitTypes(ctx),
+    emitSerializers(ctx),
+    emitValidators(ctx, inputs.check === true ? inputs.disk.get('validators.ts') : undefined),
+    emitRoutes(ctx),
+    emitHandlers(ctx),
+    emitOpenApi(ctx),
+    emitClient(ctx),
+    ...(audit ? [audit] : []),
+    ...(lists ? [lists] : []),
+    ...(factories ? [factories] : []),
+    ...migrations,
     ...(inputs.plugins !== undefined ? [emitPluginList(inputs.plugins, ctx.runtime)] : []),
   ];
 }

@@ -66,7 +66,12 @@ export function createTsPrinter(): TsPrinter {
     run.forEach((statement, i) => {
       const next = run[i + 1];
       spaced.push(statement);
-      if (next !== undefined && (statement.kind === StructureKind.ImportDeclaration || statement.kind === StructureKind.VariableStatement) && next.kind !== statement.kind) spaced.push('\n');
+      if (
+        next !== undefined &&
+        (statement.kind === StructureKind.ImportDeclaration || statement.kind === StructureKind.VariableStatement) &&
+        next.kind !== statement.kind
+      )
+        spaced.push('\n');
     });
     return printStructure({ kind: StructureKind.SourceFile, statements: spaced }, PRINT).replace(/\n+$/, '');
   };
@@ -75,7 +80,10 @@ export function createTsPrinter(): TsPrinter {
       const pieces: string[] = [];
       let run: StatementStructures[] = [];
       for (const statement of statements) {
-        if (typeof statement !== 'string') { run.push(statement); continue; }
+        if (typeof statement !== 'string') {
+          run.push(statement);
+          continue;
+        }
         if (run.length > 0) pieces.push(printRun(name, run));
         run = [];
         pieces.push(statement);

@@ -51,7 +51,8 @@ export function tableOwner(name: string, pluginTables: ReadonlyMap<string, strin
   if (listed) return listed.owner;
   const plugin = pluginTables.get(name);
   if (plugin !== undefined) return `the plugin ${plugin} (listed in package.json "bindery.plugins")`;
-  if (name.startsWith(RESERVED_TABLE_PREFIX)) return `bindery (names starting with "${RESERVED_TABLE_PREFIX}" are kept for the framework's tables)`;
+  if (name.startsWith(RESERVED_TABLE_PREFIX))
+    return `bindery (names starting with "${RESERVED_TABLE_PREFIX}" are kept for the framework's tables)`;
   return undefined;
 }
 

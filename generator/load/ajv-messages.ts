@@ -69,7 +69,11 @@ export function describeAjvError(error: ErrorObject, path: DataPath): DescribedE
       return { path, at: 'value', message: `expected ${schema.description ?? 'a non-empty string'}, got ${show(error.data)}` };
     case 'minimum':
     case 'maximum':
-      return { path, at: 'value', message: `expected ${schema.description ?? `a number ${error.keyword === 'minimum' ? '>=' : '<='} ${String(error.params['limit'])}`}, got ${show(error.data)}` };
+      return {
+        path,
+        at: 'value',
+        message: `expected ${schema.description ?? `a number ${error.keyword === 'minimum' ? '>=' : '<='} ${String(error.params['limit'])}`}, got ${show(error.data)}`,
+      };
     default:
       return { path, at: 'value', message: `${noun} ${error.message ?? 'is invalid'}` };
   }
@@ -77,7 +81,7 @@ export function describeAjvError(error: ErrorObject, path: DataPath): DescribedE
 
 /** A value as written in messages: strings quoted, others as JSON. */
 export function show(value: unknown): string {
-  return typeof value === 'string' ? `"${value}"` : JSON.stringify(value) ?? String(value);
+  return typeof value === 'string' ? `"${value}"` : (JSON.stringify(value) ?? String(value));
 }
 
 function describe(value: unknown): string {
@@ -88,6 +92,16 @@ function describe(value: unknown): string {
 }
 
 function article(type: string): string {
-  const words: Record<string, string> = { object: 'a map', array: 'a list', string: 'a string', boolean: 'true or false', integer: 'a whole number', number: 'a number' };
-  return type.split(',').map((t) => words[t] ?? t).join(' or ');
+  const words: Record<string, string> = {
+    object: 'a map',
+    array: 'a list',
+    string: 'a string',
+    boolean: 'true or false',
+    integer: 'a whole number',
+    number: 'a number',
+  };
+  return type
+    .split(',')
+    .map((t) => words[t] ?? t)
+    .join(' or ');
 }

@@ -17,8 +17,9 @@ const LANGUAGE_SCHEMA_URL = new URL('../language/bindery.schema.json', import.me
 let compiled: ValidateFunction | undefined;
 
 function languageValidator(): ValidateFunction {
-  compiled ??= new Ajv({ allErrors: true, verbose: true, allowUnionTypes: true })
-    .compile(JSON.parse(readFileSync(LANGUAGE_SCHEMA_URL, 'utf8')) as object);
+  compiled ??= new Ajv({ allErrors: true, verbose: true, allowUnionTypes: true }).compile(
+    JSON.parse(readFileSync(LANGUAGE_SCHEMA_URL, 'utf8')) as object,
+  );
   return compiled;
 }
 
@@ -54,8 +55,11 @@ function relevant(errors: readonly ErrorObject[]): ErrorObject[] {
 /** JSON Pointer (`/routes/notes.create/input`) → data path. */
 function pointerToPath(pointer: string): DataPath {
   if (pointer === '') return [];
-  return pointer.slice(1).split('/').map((s) => {
-    const key = s.replace(/~1/g, '/').replace(/~0/g, '~');
-    return /^\d+$/.test(key) ? Number(key) : key;
-  });
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => {
+      const key = s.replace(/~1/g, '/').replace(/~0/g, '~');
+      return /^\d+$/.test(key) ? Number(key) : key;
+    });
 }

@@ -26,11 +26,19 @@ export async function loadSchema(root: string, schemaDir: string, diagnostics: D
     names = (await readdir(schemaDir)).filter((n) => /\.ya?ml$/.test(n)).sort();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    diagnostics.add({ file: dirName, line: 1, column: 1 }, '', `the schema directory ${dirName}/ does not exist; create it with at least one .yaml file`);
+    diagnostics.add(
+      { file: dirName, line: 1, column: 1 },
+      '',
+      `the schema directory ${dirName}/ does not exist; create it with at least one .yaml file`,
+    );
     return [];
   }
   if (names.length === 0) {
-    diagnostics.add({ file: dirName, line: 1, column: 1 }, '', `no schema files in ${dirName}/; add a .yaml file describing resources and routes`);
+    diagnostics.add(
+      { file: dirName, line: 1, column: 1 },
+      '',
+      `no schema files in ${dirName}/; add a .yaml file describing resources and routes`,
+    );
   }
   const files: SchemaFile[] = [];
   for (const name of names) {

@@ -65,7 +65,14 @@ export async function readProjectConfig(root: string, diagnostics: Diagnostics):
     if (typeof entry === 'string') seen.add(entry);
   });
   const plugins = section.plugins.filter((p): p is string => typeof p === 'string');
-  return { plugins, isPlugin, pluginTables: await pluginTables(root, plugins.filter((p) => PACKAGE_NAME.test(p))) };
+  return {
+    plugins,
+    isPlugin,
+    pluginTables: await pluginTables(
+      root,
+      plugins.filter((p) => PACKAGE_NAME.test(p)),
+    ),
+  };
 }
 
 /** Tables of each plugin's snapshot (`node_modules/<plugin>/generated/schema.snapshot.json`, looked up from `root` upwards). */

@@ -38,7 +38,16 @@ export function parseSchemaFile(file: string, text: string, diagnostics: Diagnos
       }
       return parsed;
     };
-    return { file, get document() { return parse().document; }, get lines() { return parse().lines; }, data: data ?? {} };
+    return {
+      file,
+      get document() {
+        return parse().document;
+      },
+      get lines() {
+        return parse().lines;
+      },
+      data: data ?? {},
+    };
   }
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
@@ -54,18 +63,23 @@ export function parseSchemaFile(file: string, text: string, diagnostics: Diagnos
       const { line, col } = lines.linePos(u.offset);
       // Each earlier value on the way gained two quote characters in the quoted text.
       const path = formatPath(pathAtOffset(quoted.document, u.offset + 2 * k));
-      diagnostics.add({ file, line, column: col }, path, `quote the type: "${u.value}" (inside { … } a bare [ starts a list), e.g. { ${u.key}: "${u.value}" }`);
+      diagnostics.add(
+        { file, line, column: col },
+        path,
+        `quote the type: "${u.value}" (inside { … } a bare [ starts a list), e.g. { ${u.key}: "${u.value}" }`,
+      );
     });
     return { file, document, lines, data: undefined };
   }
   for (const error of document.errors) {
     const { line, col } = lines.linePos(error.pos[0]);
     const path = pathAtOffset(document, error.pos[0]);
-    const message = error.code === 'DUPLICATE_KEY'
-      ? `duplicate key "${String(path[path.length - 1] ?? '')}": a key may appear once per map; merge or rename the entries`
-      : error.code === 'MULTIPLE_DOCS'
-        ? 'a schema file holds one YAML document, but a second one starts here ("---"); remove the line or move what follows into a file of its own'
-        : `invalid YAML: ${error.message}`;
+    const message =
+      error.code === 'DUPLICATE_KEY'
+        ? `duplicate key "${String(path[path.length - 1] ?? '')}": a key may appear once per map; merge or rename the entries`
+        : error.code === 'MULTIPLE_DOCS'
+          ? 'a schema file holds one YAML document, but a second one starts here ("---"); remove the line or move what follows into a file of its own'
+          : `invalid YAML: ${error.message}`;
     diagnostics.add({ file, line, column: col }, error.code === 'MULTIPLE_DOCS' ? '' : formatPath(path), message);
   }
   return { file, document, lines, data: undefined };

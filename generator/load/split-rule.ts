@@ -21,6 +21,9 @@ export function splitRuleHint(items: readonly unknown[], index: number): string 
   if (start < 0 || typeof items[start] !== 'string' || !LIST_RULE.test(items[start] as string)) return '';
   let end = start + 1;
   while (end + 1 < items.length && !isRule(items[end + 1])) end++;
-  const whole = items.slice(start, end + 1).map(String).join(',');
+  const whole = items
+    .slice(start, end + 1)
+    .map(String)
+    .join(',');
   return ` — inside [ … ] a comma separates items; if it belongs to "${String(items[start])}", quote the whole rule: "${whole}"`;
 }

@@ -10,7 +10,17 @@ import type { Reporter } from './reporter.js';
 
 /** Window units of a rate, in ms. */
 const UNITS: Readonly<Record<string, number>> = {
-  ms: 1, s: 1_000, sec: 1_000, second: 1_000, m: 60_000, min: 60_000, minute: 60_000, h: 3_600_000, hour: 3_600_000, d: 86_400_000, day: 86_400_000,
+  ms: 1,
+  s: 1_000,
+  sec: 1_000,
+  second: 1_000,
+  m: 60_000,
+  min: 60_000,
+  minute: 60_000,
+  h: 3_600_000,
+  hour: 3_600_000,
+  d: 86_400_000,
+  day: 86_400_000,
 };
 
 const RATE = /^\s*(\d+)\s*\/\s*(\d+)?\s*([a-z]+)\s*$/;
@@ -18,7 +28,14 @@ const RATE = /^\s*(\d+)\s*\/\s*(\d+)?\s*([a-z]+)\s*$/;
 /** Request headers a CORS group allows by default (besides the CORS-safelisted ones). */
 export const DEFAULT_CORS_HEADERS: readonly string[] = ['Authorization', 'Content-Type', 'X-CSRF-Token', 'X-Requested-With'];
 /** Response headers a CORS group exposes to scripts by default. */
-export const DEFAULT_CORS_EXPOSE: readonly string[] = ['Location', 'Retry-After', 'X-Request-ID', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+export const DEFAULT_CORS_EXPOSE: readonly string[] = [
+  'Location',
+  'Retry-After',
+  'X-Request-ID',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+];
 /** Default `Access-Control-Max-Age`, seconds. */
 export const DEFAULT_CORS_MAX_AGE = 600;
 
@@ -29,7 +46,7 @@ export const DEFAULT_CORS_MAX_AGE = 600;
 export function parseRate(text: string): { limit: number; windowMs: number } | string {
   const match = RATE.exec(text);
   const word = match?.[3];
-  const unit = word === undefined ? undefined : UNITS[word] ?? (word.endsWith('s') ? UNITS[word.slice(0, -1)] : undefined);
+  const unit = word === undefined ? undefined : (UNITS[word] ?? (word.endsWith('s') ? UNITS[word.slice(0, -1)] : undefined));
   if (!match || unit === undefined) {
     return `"${text}" is not a rate; write <count>/<window>, e.g. "5/minute", "100/hour" or "10/30s" (units: second, minute, hour, day or s, m, h, d)`;
   }
@@ -47,7 +64,11 @@ export function parseRate(text: string): { limit: number; windowMs: number } | s
 export function resolveRateLimit(r: Reporter, path: DataPath, raw: RawRateLimit | undefined): RateLimitPlan | false | undefined {
   if (raw === undefined || raw === false) return raw;
   if (raw === true) {
-    r.error(path, 'rateLimit: true says no rate; write one, e.g. rateLimit: 5/minute (or false to turn off the group\'s limit for this route)', 'value');
+    r.error(
+      path,
+      "rateLimit: true says no rate; write one, e.g. rateLimit: 5/minute (or false to turn off the group's limit for this route)",
+      'value',
+    );
     return undefined;
   }
   const text = typeof raw === 'string' ? raw : raw.rate;
@@ -56,7 +77,7 @@ export function resolveRateLimit(r: Reporter, path: DataPath, raw: RawRateLimit 
     r.error(typeof raw === 'string' ? path : [...path, 'rate'], parsed, 'value');
     return undefined;
   }
-  return { ...parsed, by: typeof raw === 'string' ? 'ip' : raw.by ?? 'ip' };
+  return { ...parsed, by: typeof raw === 'string' ? 'ip' : (raw.by ?? 'ip') };
 }
 
 /**
@@ -71,7 +92,11 @@ export function resolveCors(r: Reporter, path: DataPath, raw: RawCors | undefine
     if (origin === '*') {
       if (raw.credentials === true) {
         ok = false;
-        r.error([...path, 'origins', i], 'an origin of "*" cannot go with credentials: true (browsers refuse it, and it would let any site act with the user\'s cookies); list the origins', 'value');
+        r.error(
+          [...path, 'origins', i],
+          'an origin of "*" cannot go with credentials: true (browsers refuse it, and it would let any site act with the user\'s cookies); list the origins',
+          'value',
+        );
       }
       return;
     }
@@ -98,7 +123,9 @@ function originProblem(origin: string): string | undefined {
   } catch {
     return `"${origin}" is not an origin; write scheme://host[:port], e.g. https://app.example.com`;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `"${origin}" is not an http(s) origin; write e.g. https://app.example.com`;
-  if (url.origin !== origin) return `"${origin}" is not an origin as browsers send it (no path, no trailing slash, lower case, no default port): write "${url.origin}"`;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return `"${origin}" is not an http(s) origin; write e.g. https://app.example.com`;
+  if (url.origin !== origin)
+    return `"${origin}" is not an origin as browsers send it (no path, no trailing slash, lower case, no default port): write "${url.origin}"`;
   return undefined;
 }

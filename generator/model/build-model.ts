@@ -30,7 +30,11 @@ interface Declaration<T> {
  * @param pluginTables tables the app's plugins create (table → plugin package name): no resource may use them.
  * @returns the model, or undefined when any error was found.
  */
-export function buildModel(files: readonly SchemaFile[], diagnostics: Diagnostics, pluginTables: ReadonlyMap<string, string> = new Map()): Model | undefined {
+export function buildModel(
+  files: readonly SchemaFile[],
+  diagnostics: Diagnostics,
+  pluginTables: ReadonlyMap<string, string> = new Map(),
+): Model | undefined {
   let info: { value: ApiInfo; r: Reporter } | undefined;
   const groups = new Map<string, Group>();
   const resources = collect<NonNullable<RawSchemaFile['resources']>[string]>('resource');
@@ -46,7 +50,10 @@ export function buildModel(files: readonly SchemaFile[], diagnostics: Diagnostic
     }
     for (const [name, raw] of Object.entries(data.groups ?? {})) {
       const first = groups.get(name);
-      if (first) { r.error(['groups', name], `group "${name}" is already declared at ${formatPosition(first.origin)}; rename one of them`); continue; }
+      if (first) {
+        r.error(['groups', name], `group "${name}" is already declared at ${formatPosition(first.origin)}; rename one of them`);
+        continue;
+      }
       const cors = resolveCors(r, ['groups', name, 'cors'], raw.cors);
       const rateLimit = resolveRateLimit(r, ['groups', name, 'rateLimit'], raw.rateLimit);
       groups.set(name, {
@@ -73,7 +80,11 @@ export function buildModel(files: readonly SchemaFile[], diagnostics: Diagnostic
   checkResources(resolvedResources);
   const typeNames = checkTypeNames(resolvedResources);
 
-  const scope = { groups, resources: new Set(resources.list.map((d) => d.name)), resolved: new Map(resolvedResources.map((d) => [d.resource.name, d.resource])) };
+  const scope = {
+    groups,
+    resources: new Set(resources.list.map((d) => d.name)),
+    resolved: new Map(resolvedResources.map((d) => [d.resource.name, d.resource])),
+  };
   const resolvedRoutes: DeclaredRoute[] = [];
   for (const d of routes.list) {
     const route = resolveRoute(d.r, d.name, d.raw, scope);
@@ -115,7 +126,10 @@ function checkTypeNames(declared: readonly DeclaredResource[]): Map<string, stri
     for (const typeName of Object.values(resourceTypeNames(resource.name))) {
       const owner = owners.get(typeName);
       if (owner !== undefined) {
-        r.error(['resources', resource.name], `resource ${resource.name} would declare the type ${typeName}, already declared by ${owner}; rename the resource`);
+        r.error(
+          ['resources', resource.name],
+          `resource ${resource.name} would declare the type ${typeName}, already declared by ${owner}; rename the resource`,
+        );
       }
       owners.set(typeName, `resource ${resource.name}`);
     }

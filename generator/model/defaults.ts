@@ -23,7 +23,8 @@ type ScalarKind = 'string' | 'uuid' | 'integer' | 'int32' | 'number' | 'boolean'
  */
 export function columnDefault(type: ColumnType, raw: unknown): Converted<ColumnDefault> {
   if (raw === 'now' && type.kind === 'timestamp' && !type.array) return { ok: true, value: { kind: 'now' } };
-  const scalar: ScalarKind = type.kind === 'text' ? 'string' : type.kind === 'bigint' ? 'integer' : type.kind === 'integer' ? 'int32' : type.kind;
+  const scalar: ScalarKind =
+    type.kind === 'text' ? 'string' : type.kind === 'bigint' ? 'integer' : type.kind === 'integer' ? 'int32' : type.kind;
   const converted = convert(scalar, type.array, type.nullable, raw, type.max);
   return converted.ok ? { ok: true, value: { kind: 'value', value: converted.value } } : converted;
 }
@@ -39,7 +40,9 @@ export function inputDefault(type: FieldTypePlan, raw: unknown): Converted<JsonV
 
 function convert(kind: ScalarKind, array: boolean, nullable: boolean, raw: unknown, max: number | undefined): Converted<JsonValue> {
   if (raw === null) {
-    return nullable ? { ok: true, value: null } : { ok: false, message: 'default is null but the field is not nullable; add "nullable: true" or give a value' };
+    return nullable
+      ? { ok: true, value: null }
+      : { ok: false, message: 'default is null but the field is not nullable; add "nullable: true" or give a value' };
   }
   if (!array) return scalar(kind, raw, max);
   if (!Array.isArray(raw)) return { ok: false, message: `default of a list field must be a list (e.g. []), got ${show(raw)}` };
@@ -62,7 +65,9 @@ function scalar(kind: ScalarKind, raw: unknown, max: number | undefined): Conver
     case 'uuid':
       return typeof raw === 'string' && UUID.test(raw) ? { ok: true, value: raw.toLowerCase() } : bad('a UUID');
     case 'int32':
-      return Number.isInteger(raw) && Math.abs(raw as number) < INT32 ? { ok: true, value: raw as number } : bad('a whole number from -2147483648 to 2147483647');
+      return Number.isInteger(raw) && Math.abs(raw as number) < INT32
+        ? { ok: true, value: raw as number }
+        : bad('a whole number from -2147483648 to 2147483647');
     case 'integer':
       return Number.isSafeInteger(raw) ? { ok: true, value: raw as number } : bad('a whole number');
     case 'number':
@@ -71,12 +76,17 @@ function scalar(kind: ScalarKind, raw: unknown, max: number | undefined): Conver
       return typeof raw === 'boolean' ? { ok: true, value: raw } : bad('true or false');
     case 'duration': {
       const ms = typeof raw === 'number' ? raw : typeof raw === 'string' ? parseDuration(raw) : undefined;
-      return ms !== undefined && Number.isSafeInteger(ms) ? { ok: true, value: ms } : bad('a duration like "15m" or "1h30m" (whole milliseconds), or a number of milliseconds');
+      return ms !== undefined && Number.isSafeInteger(ms)
+        ? { ok: true, value: ms }
+        : bad('a duration like "15m" or "1h30m" (whole milliseconds), or a number of milliseconds');
     }
     case 'timestamp':
       return typeof raw === 'string' && RFC3339.test(raw) && !Number.isNaN(Date.parse(raw))
         ? { ok: true, value: new Date(raw).toISOString() }
-        : bad('an RFC 3339 date-time like "2024-01-31T12:00:00Z"' + (raw === 'now' ? ' ("now" is only for timestamp fields of resources)' : ''));
+        : bad(
+            'an RFC 3339 date-time like "2024-01-31T12:00:00Z"' +
+              (raw === 'now' ? ' ("now" is only for timestamp fields of resources)' : ''),
+          );
     case 'json':
       return { ok: true, value: raw as JsonValue };
   }

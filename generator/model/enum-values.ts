@@ -15,7 +15,12 @@ import type { Reporter } from './reporter.js';
  * @returns `{ ok: true, values }` — `values` undefined for a type other than
  *   enum — or `{ ok: false }` after reporting.
  */
-export function resolveEnumValues(r: Reporter, path: DataPath, kind: string, values: readonly string[] | undefined): { ok: true; values?: readonly string[] } | { ok: false } {
+export function resolveEnumValues(
+  r: Reporter,
+  path: DataPath,
+  kind: string,
+  values: readonly string[] | undefined,
+): { ok: true; values?: readonly string[] } | { ok: false } {
   if (kind !== 'enum') {
     if (values === undefined) return { ok: true };
     r.error([...path, 'values'], `"values" lists the values of an enum; use "type: enum" (or "enum[]"), or remove "values"`);
@@ -27,8 +32,14 @@ export function resolveEnumValues(r: Reporter, path: DataPath, kind: string, val
   }
   let ok = true;
   values.forEach((v, i) => {
-    if (values.indexOf(v) !== i) { ok = false; r.error([...path, 'values', i], `value "${v}" is listed twice; keep one`, 'value'); }
-    if (v.includes(',')) { ok = false; r.error([...path, 'values', i], `value "${v}" contains a comma; enum values are words without commas`, 'value'); }
+    if (values.indexOf(v) !== i) {
+      ok = false;
+      r.error([...path, 'values', i], `value "${v}" is listed twice; keep one`, 'value');
+    }
+    if (v.includes(',')) {
+      ok = false;
+      r.error([...path, 'values', i], `value "${v}" contains a comma; enum values are words without commas`, 'value');
+    }
   });
   return ok ? { ok: true, values } : { ok: false };
 }

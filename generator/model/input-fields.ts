@@ -78,7 +78,10 @@ export function resolveInputField(r: Reporter, path: DataPath, key: string, raw:
     const converted = inputDefault(type, raw.default);
     const problem = converted.ok && values ? enumDefaultProblem(values, converted.value) : undefined;
     if (converted.ok && problem === undefined) fieldDefault = converted.value;
-    else { ok = false; r.error([...path, 'default'], converted.ok ? problem! : converted.message, 'value'); }
+    else {
+      ok = false;
+      r.error([...path, 'default'], converted.ok ? problem! : converted.message, 'value');
+    }
   }
 
   const rules: RuleRef[] = [];
@@ -86,18 +89,27 @@ export function resolveInputField(r: Reporter, path: DataPath, key: string, raw:
     const rule = parseRule(text, type);
     const duplicate = rule.ok ? duplicateListValue(rule.rule, type) : undefined;
     if (rule.ok && duplicate === undefined) rules.push(rule.rule);
-    else { ok = false; r.error([...path, 'validate', i], rule.ok ? duplicate! : `${rule.message}${splitRuleHint(raw.validate ?? [], i)}`, 'value'); }
+    else {
+      ok = false;
+      r.error([...path, 'validate', i], rule.ok ? duplicate! : `${rule.message}${splitRuleHint(raw.validate ?? [], i)}`, 'value');
+    }
   });
   if (values) {
     const rule: RuleRef = { name: 'enum', params: values };
     rules.push(type.array ? { name: 'each', params: [], inner: rule } : rule);
   }
   if (ok) {
-    for (const [i, message] of conflictingRules(rules, raw.validate ?? [])) { ok = false; r.error([...path, 'validate', i], message, 'value'); }
+    for (const [i, message] of conflictingRules(rules, raw.validate ?? [])) {
+      ok = false;
+      r.error([...path, 'validate', i], message, 'value');
+    }
   }
   if (ok && fieldDefault !== undefined) {
     const broken = defaultBreaksRule(type, fieldDefault as JsonValue, rules, raw.validate ?? [], raw.default);
-    if (broken !== undefined) { ok = false; r.error([...path, 'default'], broken, 'value'); }
+    if (broken !== undefined) {
+      ok = false;
+      r.error([...path, 'default'], broken, 'value');
+    }
   }
 
   if (!ok) return undefined;
@@ -127,7 +139,11 @@ export function checkCrossFieldRules(r: Reporter, inputPath: DataPath, fields: r
       const at = [...inputPath, field.key, 'validate', i];
       if (rule.name === 'confirmed' && !keys.includes(`${field.key}_confirmation`)) {
         ok = false;
-        r.error(at, `rule "confirmed" compares "${field.key}" with the input field "${field.key}_confirmation", which this route does not declare; add it under input`, 'value');
+        r.error(
+          at,
+          `rule "confirmed" compares "${field.key}" with the input field "${field.key}_confirmation", which this route does not declare; add it under input`,
+          'value',
+        );
       }
       if (rule.name === 'same' || rule.name === 'different') {
         const other = String(rule.params[0]);
@@ -136,7 +152,11 @@ export function checkCrossFieldRules(r: Reporter, inputPath: DataPath, fields: r
           r.error(at, `rule "${rule.name}" compares "${field.key}" with itself; name another input field`, 'value');
         } else if (!keys.includes(other)) {
           ok = false;
-          r.error(at, `rule "${rule.name}" names the input field "${other}"${didYouMean(other, keys)}, which this route does not declare`, 'value');
+          r.error(
+            at,
+            `rule "${rule.name}" names the input field "${other}"${didYouMean(other, keys)}, which this route does not declare`,
+            'value',
+          );
         }
       }
     });

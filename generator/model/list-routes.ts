@@ -36,12 +36,20 @@ export interface ResolvedList {
 export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources: ReadonlyMap<string, Resource>): ResolvedList | undefined {
   const resource = resources.get(raw.resource);
   if (!resource) {
-    r.error([...path, 'resource'], `unknown resource "${raw.resource}"${didYouMean(raw.resource, resources.keys())}; declare it under "resources:"`, 'value');
+    r.error(
+      [...path, 'resource'],
+      `unknown resource "${raw.resource}"${didYouMean(raw.resource, resources.keys())}; declare it under "resources:"`,
+      'value',
+    );
     return undefined;
   }
   const pk = resource.fields.find((f) => f.primaryKey);
   if (!pk) {
-    r.error([...path, 'resource'], `resource ${resource.name} has no primary key; pages are ordered by the sort key and then the primary key, so give it one (primaryKey: true)`, 'value');
+    r.error(
+      [...path, 'resource'],
+      `resource ${resource.name} has no primary key; pages are ordered by the sort key and then the primary key, so give it one (primaryKey: true)`,
+      'value',
+    );
     return undefined;
   }
   let ok = true;
@@ -52,8 +60,14 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
   const columns = resource.fields.filter((f) => !f.hidden).map((f) => f.name);
   const fieldOf = (sub: DataPath, name: string, what: string, at: 'key' | 'value'): ResourceField | undefined => {
     const field = resource.fields.find((f) => f.name === name);
-    if (!field) fail(sub, `${resource.name} has no field "${name}"${didYouMean(name, columns)}; ${what} names a field of the resource: ${columns.join(', ')}`, at);
-    else if (field.hidden) fail(sub, `"${name}" is hidden (never sent to clients); a client cannot ${what === 'a sort key' ? 'sort' : 'filter'} by it`, at);
+    if (!field)
+      fail(
+        sub,
+        `${resource.name} has no field "${name}"${didYouMean(name, columns)}; ${what} names a field of the resource: ${columns.join(', ')}`,
+        at,
+      );
+    else if (field.hidden)
+      fail(sub, `"${name}" is hidden (never sent to clients); a client cannot ${what === 'a sort key' ? 'sort' : 'filter'} by it`, at);
     return field?.hidden ? undefined : field;
   };
 
@@ -64,7 +78,10 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
     const field = fieldOf(['sort', i], name, 'a sort key', 'value');
     if (!field) return;
     if (field.type.nullable || field.type.array || field.type.kind === 'json') {
-      fail(['sort', i], `cannot sort pages by "${name}": a sort key must be a single, non-null value (${field.type.nullable ? 'it is nullable' : `it is a ${field.type.kind}${field.type.array ? ' list' : ''}`})`);
+      fail(
+        ['sort', i],
+        `cannot sort pages by "${name}": a sort key must be a single, non-null value (${field.type.nullable ? 'it is nullable' : `it is a ${field.type.kind}${field.type.array ? ' list' : ''}`})`,
+      );
       return;
     }
     sort.push({ name: field.json, column: field.name });
@@ -76,7 +93,14 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
     const desc = raw.defaultSort.startsWith('-');
     const column = desc ? raw.defaultSort.slice(1) : raw.defaultSort;
     const key = sort.find((s) => s.column === column);
-    if (!key) fail(['defaultSort'], `"${column}" is not a sort key of this list${didYouMean(column, sort.map((s) => s.column))}; the default order is one of: ${sort.map((s) => s.column).join(', ')} (with - for descending)`);
+    if (!key)
+      fail(
+        ['defaultSort'],
+        `"${column}" is not a sort key of this list${didYouMean(
+          column,
+          sort.map((s) => s.column),
+        )}; the default order is one of: ${sort.map((s) => s.column).join(', ')} (with - for descending)`,
+      );
     else defaultSort = `${desc ? '-' : ''}${key.name}`;
   }
 
@@ -87,16 +111,24 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
     const field = fieldOf(['filter', name], name, 'a filter', 'key');
     if (!field) continue;
     const problem = filterProblem(field, op);
-    if (problem !== undefined) { fail(['filter', name], `"${name}: ${op}": ${problem}`); continue; }
+    if (problem !== undefined) {
+      fail(['filter', name], `"${name}: ${op}": ${problem}`);
+      continue;
+    }
     if (op !== 'contains') indexAdvice(r, [...path, 'filter', name], resource, field.name, `filtering by "${name}"`);
     const bounds: readonly ListFilterOp[] = op === 'range' ? ['gte', 'gt', 'lte', 'lt'] : [op];
     for (const bound of bounds) {
       const key = op === 'range' ? `filter_${field.name}_${bound}` : `filter_${field.name}`;
       const param = op === 'range' ? `filter[${field.json}][${bound}]` : `filter[${field.json}]`;
       filters.push({ key, param, column: field.name, op: bound });
-      const kind = field.type.kind === 'bigint' ? 'integer' : field.type.kind === 'text' || field.type.kind === 'uuid' ? 'string' : field.type.kind;
+      const kind =
+        field.type.kind === 'bigint' ? 'integer' : field.type.kind === 'text' || field.type.kind === 'uuid' ? 'string' : field.type.kind;
       fields.push({
-        key, source: 'query', name: param, rules: [], required: false,
+        key,
+        source: 'query',
+        name: param,
+        rules: [],
+        required: false,
         type: { kind: kind as InputField['type']['kind'], array: false, nullable: false },
         description: filterText(op, bound, field.json),
       });
@@ -110,9 +142,35 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
 
   const rule = (name: string, ...params: (string | number)[]): RuleRef => ({ name, params });
   const listFields: InputField[] = [
-    { key: 'limit', source: 'query', name: 'limit', type: { kind: 'integer', array: false, nullable: false }, default: limit, rules: [rule('min', 1), rule('max', maxLimit)], required: false, description: `Rows per page, 1 to ${maxLimit}.` },
-    { key: 'cursor', source: 'query', name: 'cursor', type: { kind: 'string', array: false, nullable: false }, rules: [], required: false, description: 'The `next` of the previous page; absent for the first page.' },
-    { key: 'sort', source: 'query', name: 'sort', type: { kind: 'string', array: false, nullable: false }, default: defaultSort, rules: [rule('in', ...allowed)], required: false, description: `The order: a sort key, descending with a leading -: ${allowed.join(', ')}.` },
+    {
+      key: 'limit',
+      source: 'query',
+      name: 'limit',
+      type: { kind: 'integer', array: false, nullable: false },
+      default: limit,
+      rules: [rule('min', 1), rule('max', maxLimit)],
+      required: false,
+      description: `Rows per page, 1 to ${maxLimit}.`,
+    },
+    {
+      key: 'cursor',
+      source: 'query',
+      name: 'cursor',
+      type: { kind: 'string', array: false, nullable: false },
+      rules: [],
+      required: false,
+      description: 'The `next` of the previous page; absent for the first page.',
+    },
+    {
+      key: 'sort',
+      source: 'query',
+      name: 'sort',
+      type: { kind: 'string', array: false, nullable: false },
+      default: defaultSort,
+      rules: [rule('in', ...allowed)],
+      required: false,
+      description: `The order: a sort key, descending with a leading -: ${allowed.join(', ')}.`,
+    },
   ];
   return {
     list: { resource: resource.name, sort, defaultSort, filters, limit, maxLimit },
@@ -125,24 +183,40 @@ function filterProblem(field: ResourceField, op: RawFilterOp): string | undefine
   const { kind, array } = field.type;
   if (kind === 'json') return 'a json field cannot be filtered';
   switch (op) {
-    case 'eq': return array ? 'a list field is filtered with "contains"' : undefined;
-    case 'prefix': return !array && (kind === 'string' || kind === 'text') ? undefined : 'prefix applies to string and text fields';
-    case 'contains': return array || kind === 'string' || kind === 'text' ? undefined : 'contains applies to list fields (the list holds the value) and string and text fields (the text holds it)';
-    case 'range': return !array && ['integer', 'bigint', 'number', 'timestamp', 'duration'].includes(kind) ? undefined : 'range applies to numbers, durations and timestamps';
+    case 'eq':
+      return array ? 'a list field is filtered with "contains"' : undefined;
+    case 'prefix':
+      return !array && (kind === 'string' || kind === 'text') ? undefined : 'prefix applies to string and text fields';
+    case 'contains':
+      return array || kind === 'string' || kind === 'text'
+        ? undefined
+        : 'contains applies to list fields (the list holds the value) and string and text fields (the text holds it)';
+    case 'range':
+      return !array && ['integer', 'bigint', 'number', 'timestamp', 'duration'].includes(kind)
+        ? undefined
+        : 'range applies to numbers, durations and timestamps';
   }
 }
 
 function filterText(op: RawFilterOp, bound: ListFilterOp, name: string): string {
   switch (bound) {
-    case 'eq': return `Only rows whose ${name} equals the value.`;
-    case 'prefix': return `Only rows whose ${name} starts with the value.`;
-    case 'contains': return `Only rows whose ${name} contains the value.`;
-    default: return `Only rows whose ${name} is ${({ gte: 'at least', gt: 'more than', lte: 'at most', lt: 'less than' } as const)[bound]} the value (${op}).`;
+    case 'eq':
+      return `Only rows whose ${name} equals the value.`;
+    case 'prefix':
+      return `Only rows whose ${name} starts with the value.`;
+    case 'contains':
+      return `Only rows whose ${name} contains the value.`;
+    default:
+      return `Only rows whose ${name} is ${({ gte: 'at least', gt: 'more than', lte: 'at most', lt: 'less than' } as const)[bound]} the value (${op}).`;
   }
 }
 
 /** Warn when no index of `resource` (nor its primary key) starts with `column`. */
 function indexAdvice(r: Reporter, at: DataPath, resource: Resource, column: string, what: string): void {
   if (resource.primaryKey === column || resource.indexes.some((i) => i.columns[0] === column)) return;
-  r.warn(at, `${what} reads the whole table of ${resource.name}: no index starts with "${column}"; add "- { columns: [${column}] }" under resources.${resource.name}.indexes`, 'value');
+  r.warn(
+    at,
+    `${what} reads the whole table of ${resource.name}: no index starts with "${column}"; add "- { columns: [${column}] }" under resources.${resource.name}.indexes`,
+    'value',
+  );
 }

@@ -8,7 +8,11 @@
  * @example pascalCase('notes.create') // 'NotesCreate'
  */
 export function pascalCase(name: string): string {
-  return name.split(/[._-]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  return name
+    .split(/[._-]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
 }
 
 /**
@@ -42,7 +46,15 @@ export function serializerName(resource: string): string {
 
 /** Names `generated/types.ts` declares or imports besides the per-resource and per-route ones. */
 export const RESERVED_TYPE_NAMES: readonly string[] = [
-  'Database', 'JsonValue', 'UploadedFile', 'ColumnType', 'Generated', 'Insertable', 'Kysely', 'Selectable', 'Updateable',
+  'Database',
+  'JsonValue',
+  'UploadedFile',
+  'ColumnType',
+  'Generated',
+  'Insertable',
+  'Kysely',
+  'Selectable',
+  'Updateable',
 ];
 
 /** Whether a validator export name would clash with names inside the ajv standalone module. */

@@ -31,7 +31,15 @@ export function reporter(file: SchemaFile, diagnostics: Diagnostics): Reporter {
 function lazyPosition(file: SchemaFile, path: DataPath, at: 'key' | 'value'): SourcePosition {
   let found: SourcePosition | undefined;
   const position = (): SourcePosition => (found ??= positionOf(file, path, at));
-  return { file: file.file, get line() { return position().line; }, get column() { return position().column; } };
+  return {
+    file: file.file,
+    get line() {
+      return position().line;
+    },
+    get column() {
+      return position().column;
+    },
+  };
 }
 
 /** `schema/notes.yaml:12:3` */

@@ -22,12 +22,18 @@ const NAMING_KEYS = new Set(['json', 'form', 'query', 'header', 'path', 'table',
 export function checkPrototypeKeys(r: Reporter, data: unknown): boolean {
   let ok = true;
   const walk = (value: unknown, path: DataPath): void => {
-    if (Array.isArray(value)) { for (const [i, item] of value.entries()) walk(item, [...path, i]); return; }
+    if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) walk(item, [...path, i]);
+      return;
+    }
     if (typeof value !== 'object' || value === null) return;
     for (const [key, child] of Object.entries(value)) {
       if (isPrototypeKey(key)) {
         ok = false;
-        r.error([...path, key], `"${key}" is reserved: every JavaScript object already has a "${key}", so a field, input or name called that would read or replace it; rename it (reserved: ${PROTOTYPE_KEYS.join(', ')})`);
+        r.error(
+          [...path, key],
+          `"${key}" is reserved: every JavaScript object already has a "${key}", so a field, input or name called that would read or replace it; rename it (reserved: ${PROTOTYPE_KEYS.join(', ')})`,
+        );
         continue;
       }
       // The `default:` of a field is data, not a name (a field itself may be called "default").
@@ -35,7 +41,11 @@ export function checkPrototypeKeys(r: Reporter, data: unknown): boolean {
       if (key === 'default' && inField) continue;
       if (NAMING_KEYS.has(key) && typeof child === 'string' && isPrototypeKey(child)) {
         ok = false;
-        r.error([...path, key], `"${child}" is reserved: every JavaScript object already has a "${child}", so it cannot be a name; choose another (reserved: ${PROTOTYPE_KEYS.join(', ')})`, 'value');
+        r.error(
+          [...path, key],
+          `"${child}" is reserved: every JavaScript object already has a "${child}", so it cannot be a name; choose another (reserved: ${PROTOTYPE_KEYS.join(', ')})`,
+          'value',
+        );
         continue;
       }
       walk(child, [...path, key]);
@@ -54,6 +64,10 @@ export function checkPrototypeKeys(r: Reporter, data: unknown): boolean {
 export function checkTableName(r: Reporter, resource: string, table: string, pluginTables: ReadonlyMap<string, string>): boolean {
   const owner = tableOwner(table, pluginTables);
   if (owner === undefined) return true;
-  r.error(['resources', resource, 'table'], `table "${table}" is reserved: it is created by ${owner}, so this resource's migration would fail with "relation already exists"; choose another table name, e.g. "app_${table.replace(/^bindery_/, '')}" (see "Reserved names" in docs/schema-language.md)`, 'value');
+  r.error(
+    ['resources', resource, 'table'],
+    `table "${table}" is reserved: it is created by ${owner}, so this resource's migration would fail with "relation already exists"; choose another table name, e.g. "app_${table.replace(/^bindery_/, '')}" (see "Reserved names" in docs/schema-language.md)`,
+    'value',
+  );
   return false;
 }

@@ -25,9 +25,18 @@ export function parseTypeName<K extends string>(name: string): { kind: K; array:
  * path). Returns undefined when the field has an error.
  * @param softDelete whether the resource has `softDelete: true` (for `unique: live`).
  */
-export function resolveResourceField(r: Reporter, path: DataPath, name: string, raw: RawResourceField, softDelete: boolean): ResolvedField | undefined {
+export function resolveResourceField(
+  r: Reporter,
+  path: DataPath,
+  name: string,
+  raw: RawResourceField,
+  softDelete: boolean,
+): ResolvedField | undefined {
   let ok = true;
-  const fail = (key: string, message: string): void => { ok = false; r.error([...path, key], message); };
+  const fail = (key: string, message: string): void => {
+    ok = false;
+    r.error([...path, key], message);
+  };
   const parsed = parseTypeName<ColumnKind | 'enum'>(raw.type);
   const enumValues = resolveEnumValues(r, path, parsed.kind, raw.values);
   if (!enumValues.ok) ok = false;
@@ -38,19 +47,27 @@ export function resolveResourceField(r: Reporter, path: DataPath, name: string, 
   const nullable = raw.nullable ?? false;
   const typeName = raw.type;
   if (raw.max !== undefined && (kind !== 'string' || parsed.kind === 'enum')) {
-    fail('max', parsed.kind === 'enum'
-      ? '"max" sets the length of a string field (varchar(n)); an enum is limited by its values — remove "max"'
-      : `"max" sets the length of a string field (varchar(n)); a ${typeName} field has no length limit — remove "max" or use type string`);
+    fail(
+      'max',
+      parsed.kind === 'enum'
+        ? '"max" sets the length of a string field (varchar(n)); an enum is limited by its values — remove "max"'
+        : `"max" sets the length of a string field (varchar(n)); a ${typeName} field has no length limit — remove "max" or use type string`,
+    );
   }
-  const type: ColumnType = raw.max !== undefined && kind === 'string' ? { kind, array, nullable, max: raw.max } : { kind, array, nullable, ...(values ? { values } : {}) };
+  const type: ColumnType =
+    raw.max !== undefined && kind === 'string'
+      ? { kind, array, nullable, max: raw.max }
+      : { kind, array, nullable, ...(values ? { values } : {}) };
 
   const primaryKey = raw.primaryKey ?? false;
   if (primaryKey && nullable) fail('nullable', 'a primary key cannot be nullable; remove "nullable"');
-  if (primaryKey && (array || kind === 'json' || kind === 'number')) fail('primaryKey', `a ${typeName} field cannot be a primary key; use integer, bigint, string or uuid`);
+  if (primaryKey && (array || kind === 'json' || kind === 'number'))
+    fail('primaryKey', `a ${typeName} field cannot be a primary key; use integer, bigint, string or uuid`);
 
   const generated = raw.generated ?? false;
   if (generated) {
-    if (array || !(kind === 'integer' || kind === 'bigint' || kind === 'uuid')) fail('generated', `"generated" applies to integer and bigint (identity) and uuid (random) fields, not ${typeName}`);
+    if (array || !(kind === 'integer' || kind === 'bigint' || kind === 'uuid'))
+      fail('generated', `"generated" applies to integer and bigint (identity) and uuid (random) fields, not ${typeName}`);
     if (nullable) fail('generated', 'a generated field is never null; remove "nullable"');
     if (raw.default !== undefined) fail('default', 'a generated field gets its value from the database; remove "default" or "generated"');
   }
@@ -59,18 +76,26 @@ export function resolveResourceField(r: Reporter, path: DataPath, name: string, 
   if (generated && kind === 'uuid') fieldDefault = { kind: 'randomUuid' };
   else if (raw.default !== undefined) {
     const converted = columnDefault(type, raw.default);
-    const problem = converted.ok && values ? enumDefaultProblem(values, converted.value.kind === 'value' ? converted.value.value : null) : undefined;
+    const problem =
+      converted.ok && values ? enumDefaultProblem(values, converted.value.kind === 'value' ? converted.value.value : null) : undefined;
     if (converted.ok && problem === undefined) fieldDefault = converted.value;
-    else { ok = false; r.error([...path, 'default'], converted.ok ? problem! : converted.message, 'value'); }
+    else {
+      ok = false;
+      r.error([...path, 'default'], converted.ok ? problem! : converted.message, 'value');
+    }
   }
 
   const omitEmpty = raw.omitEmpty ?? false;
   if (omitEmpty && !nullable && !array && kind !== 'string' && kind !== 'text') {
-    fail('omitEmpty', `"omitEmpty" omits null, '' and [] values; a non-nullable ${typeName} field is never empty — remove it, or add "nullable: true"`);
+    fail(
+      'omitEmpty',
+      `"omitEmpty" omits null, '' and [] values; a non-nullable ${typeName} field is never empty — remove it, or add "nullable: true"`,
+    );
   }
 
   const unique = raw.unique === 'live' ? 'live' : raw.unique === true ? 'all' : 'none';
-  if (unique === 'live' && !softDelete) fail('unique', '"unique: live" means unique among rows not soft-deleted; add "softDelete: true" to the resource or use "unique: true"');
+  if (unique === 'live' && !softDelete)
+    fail('unique', '"unique: live" means unique among rows not soft-deleted; add "softDelete: true" to the resource or use "unique: true"');
   if (unique !== 'none' && primaryKey) fail('unique', 'a primary key is unique already; remove "unique"');
 
   let references: FieldReference | undefined;
@@ -78,7 +103,11 @@ export function resolveResourceField(r: Reporter, path: DataPath, name: string, 
     const spec = typeof raw.references === 'string' ? { to: raw.references } : raw.references;
     const [table = '', column = ''] = spec.to.split('.');
     references = { table, column, onDelete: spec.onDelete ?? 'no action' };
-    if (references.onDelete === 'set null' && !nullable) fail('references', `onDelete "set null" needs a nullable field; add "nullable: true" or choose another action (got ${show(spec.onDelete)})`);
+    if (references.onDelete === 'set null' && !nullable)
+      fail(
+        'references',
+        `onDelete "set null" needs a nullable field; add "nullable: true" or choose another action (got ${show(spec.onDelete)})`,
+      );
   }
 
   if (!ok) return undefined;

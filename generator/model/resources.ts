@@ -26,19 +26,27 @@ export function resolveResource(r: Reporter, name: string, raw: RawResource): Re
   const uniques: ResourceIndex[] = [];
   for (const [fieldName, rawField] of Object.entries(raw.fields)) {
     const resolved = resolveResourceField(r, [...path, 'fields', fieldName], fieldName, rawField, softDelete);
-    if (!resolved) { ok = false; continue; }
+    if (!resolved) {
+      ok = false;
+      continue;
+    }
     fields.push(resolved.field);
     if (resolved.unique !== 'none') uniques.push(makeIndex(raw.table, [fieldName], true, resolved.unique === 'live'));
   }
 
   const implicit: [string, boolean, 'timestamps' | 'softDelete'][] = [
-    ['created_at', timestamps, 'timestamps'], ['updated_at', timestamps, 'timestamps'], ['deleted_at', softDelete, 'softDelete'],
+    ['created_at', timestamps, 'timestamps'],
+    ['updated_at', timestamps, 'timestamps'],
+    ['deleted_at', softDelete, 'softDelete'],
   ];
   for (const [column, enabled, option] of implicit) {
     if (!enabled) continue;
     if (column in raw.fields) {
       ok = false;
-      r.error([...path, 'fields', column], `"${column}" is added by "${option}: true"; remove the field, or remove "${option}" and declare the columns yourself`);
+      r.error(
+        [...path, 'fields', column],
+        `"${column}" is added by "${option}: true"; remove the field, or remove "${option}" and declare the columns yourself`,
+      );
       continue;
     }
     fields.push({
@@ -57,7 +65,10 @@ export function resolveResource(r: Reporter, name: string, raw: RawResource): Re
   const primaryKeys = fields.filter((f) => f.primaryKey);
   for (const extra of primaryKeys.slice(1)) {
     ok = false;
-    r.error([...path, 'fields', extra.name, 'primaryKey'], `resource ${name} already has the primary key "${primaryKeys[0]!.name}"; composite primary keys are not supported — keep one and add a unique index`);
+    r.error(
+      [...path, 'fields', extra.name, 'primaryKey'],
+      `resource ${name} already has the primary key "${primaryKeys[0]!.name}"; composite primary keys are not supported — keep one and add a unique index`,
+    );
   }
   const primaryKey = primaryKeys[0]?.name ?? null;
 
@@ -66,7 +77,10 @@ export function resolveResource(r: Reporter, name: string, raw: RawResource): Re
     const other = jsonNames.get(f.json);
     if (other !== undefined) {
       ok = false;
-      r.error([...path, 'fields', f.name], `JSON name "${f.json}" is already used by field "${other}"; give one of them another "json" name`);
+      r.error(
+        [...path, 'fields', f.name],
+        `JSON name "${f.json}" is already used by field "${other}"; give one of them another "json" name`,
+      );
     }
     jsonNames.set(f.json, f.name);
   }
@@ -76,10 +90,18 @@ export function resolveResource(r: Reporter, name: string, raw: RawResource): Re
   (raw.indexes ?? []).forEach((index, i) => {
     const indexPath = [...path, 'indexes', i];
     const missing = index.columns.map((c, j) => [c, j] as const).filter(([c]) => !columns.includes(c));
-    for (const [c, j] of missing) r.error([...indexPath, 'columns', j], `unknown column "${c}"${didYouMean(c, columns)} in resource ${name}`, 'value');
+    for (const [c, j] of missing)
+      r.error([...indexPath, 'columns', j], `unknown column "${c}"${didYouMean(c, columns)} in resource ${name}`, 'value');
     const live = index.unique === 'live';
-    if (live && !softDelete) r.error([...indexPath, 'unique'], '"unique: live" means unique among rows not soft-deleted; add "softDelete: true" to the resource or use "unique: true"');
-    if (missing.length > 0 || (live && !softDelete)) { ok = false; return; }
+    if (live && !softDelete)
+      r.error(
+        [...indexPath, 'unique'],
+        '"unique: live" means unique among rows not soft-deleted; add "softDelete: true" to the resource or use "unique: true"',
+      );
+    if (missing.length > 0 || (live && !softDelete)) {
+      ok = false;
+      return;
+    }
     const made = makeIndex(raw.table, index.columns, index.unique !== undefined && index.unique !== false, live);
     indexes.push(index.name === undefined ? made : { ...made, name: index.name });
   });
@@ -104,7 +126,13 @@ export function resolveResource(r: Reporter, name: string, raw: RawResource): Re
 }
 
 /** Audit options (`track` defaults to true when `audit:` is present); undefined on error, null when absent. */
-function resolveAudit(r: Reporter, path: readonly string[], raw: RawResource, columns: readonly string[], primaryKey: string | null): AuditOptions | null | undefined {
+function resolveAudit(
+  r: Reporter,
+  path: readonly string[],
+  raw: RawResource,
+  columns: readonly string[],
+  primaryKey: string | null,
+): AuditOptions | null | undefined {
   if (raw.audit === undefined) return null;
   let ok = true;
   const lists = { except: raw.audit.except ?? [], redact: raw.audit.redact ?? [], reveal: raw.audit.reveal ?? [] };
@@ -118,7 +146,10 @@ function resolveAudit(r: Reporter, path: readonly string[], raw: RawResource, co
   const track = raw.audit.track ?? true;
   if (track && primaryKey === null) {
     ok = false;
-    r.error([...path, 'audit'], `an audited resource needs a primary key: each audit entry names its row by it; mark one field "primaryKey: true" or set "track: false"`);
+    r.error(
+      [...path, 'audit'],
+      `an audited resource needs a primary key: each audit entry names its row by it; mark one field "primaryKey: true" or set "track: false"`,
+    );
   }
   return ok ? { track, ...lists } : undefined;
 }
@@ -130,9 +161,10 @@ function resolveAudit(r: Reporter, path: readonly string[], raw: RawResource, co
  */
 function makeIndex(table: string, columns: readonly string[], unique: boolean, live: boolean): ResourceIndex {
   const full = `${table}_${columns.join('_')}${live ? '_live' : ''}_${unique ? 'key' : 'idx'}`;
-  const name = full.length <= MAX_IDENTIFIER
-    ? full
-    : `${full.slice(0, MAX_IDENTIFIER - 9)}_${createHash('sha256').update(full).digest('hex').slice(0, 8)}`;
+  const name =
+    full.length <= MAX_IDENTIFIER
+      ? full
+      : `${full.slice(0, MAX_IDENTIFIER - 9)}_${createHash('sha256').update(full).digest('hex').slice(0, 8)}`;
   return { name, columns, unique, live };
 }
 
@@ -153,7 +185,11 @@ export function checkResources(declared: readonly DeclaredResource[]): void {
   for (const d of declared) {
     const first = tables.get(d.resource.table);
     if (first) {
-      d.r.error(['resources', d.resource.name, 'table'], `table "${d.resource.table}" is already used by resource ${first.resource.name}; give each resource its own table`, 'value');
+      d.r.error(
+        ['resources', d.resource.name, 'table'],
+        `table "${d.resource.table}" is already used by resource ${first.resource.name}; give each resource its own table`,
+        'value',
+      );
     } else {
       tables.set(d.resource.table, d);
     }
@@ -163,7 +199,10 @@ export function checkResources(declared: readonly DeclaredResource[]): void {
     d.resource.indexes.forEach((index) => {
       const other = relations.get(index.name);
       if (other !== undefined) {
-        d.r.error(['resources', d.resource.name, 'indexes'], `index name "${index.name}" is already used by ${other}; set another "name" on one of the indexes`);
+        d.r.error(
+          ['resources', d.resource.name, 'indexes'],
+          `index name "${index.name}" is already used by ${other}; set another "name" on one of the indexes`,
+        );
       }
       relations.set(index.name, `an index of table ${d.resource.table}`);
     });
@@ -185,16 +224,29 @@ function checkReference(d: DeclaredResource, field: ResourceField, tables: Reado
   }
   const column = target.resource.fields.find((f) => f.name === ref.column);
   if (!column) {
-    d.r.error(path, `references unknown column "${ref.column}" of table ${ref.table}${didYouMean(ref.column, target.resource.fields.map((f) => f.name))}`);
+    d.r.error(
+      path,
+      `references unknown column "${ref.column}" of table ${ref.table}${didYouMean(
+        ref.column,
+        target.resource.fields.map((f) => f.name),
+      )}`,
+    );
     return;
   }
-  const unique = column.primaryKey || target.resource.indexes.some((i) => i.unique && !i.live && i.columns.length === 1 && i.columns[0] === column.name);
+  const unique =
+    column.primaryKey || target.resource.indexes.some((i) => i.unique && !i.live && i.columns.length === 1 && i.columns[0] === column.name);
   if (!unique) {
-    d.r.error(path, `references ${ref.table}.${ref.column}, which is neither the primary key nor unique; a foreign key needs one of them (add "unique: true" to it)`);
+    d.r.error(
+      path,
+      `references ${ref.table}.${ref.column}, which is neither the primary key nor unique; a foreign key needs one of them (add "unique: true" to it)`,
+    );
     return;
   }
   if (family(column) !== family(field)) {
-    d.r.error(path, `references ${ref.table}.${ref.column} of type ${typeName(column)}, but this field is ${typeName(field)}; use the same type`);
+    d.r.error(
+      path,
+      `references ${ref.table}.${ref.column} of type ${typeName(column)}, but this field is ${typeName(field)}; use the same type`,
+    );
   }
 }
 

@@ -41,12 +41,16 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
   let group: Group | undefined;
   if (raw.group !== undefined) {
     group = scope.groups.get(raw.group);
-    if (!group) fail(['group'], `unknown group "${raw.group}"${didYouMean(raw.group, scope.groups.keys())}; declare it under "groups:"`, 'value');
+    if (!group)
+      fail(['group'], `unknown group "${raw.group}"${didYouMean(raw.group, scope.groups.keys())}; declare it under "groups:"`, 'value');
   }
 
   const abilities = raw.abilities ?? [];
   if (abilities.length > 0 && !(group?.middleware ?? []).includes(TOKEN_MIDDLEWARE)) {
-    fail(['abilities'], `abilities are checked by the "${TOKEN_MIDDLEWARE}" middleware, which ${group ? `group "${group.name}" does not list (middleware: [${group.middleware.join(', ')}])` : 'a route without a group does not run'}; put the route in a group with "${TOKEN_MIDDLEWARE}" or remove "abilities"`);
+    fail(
+      ['abilities'],
+      `abilities are checked by the "${TOKEN_MIDDLEWARE}" middleware, which ${group ? `group "${group.name}" does not list (middleware: [${group.middleware.join(', ')}])` : 'a route without a group does not run'}; put the route in a group with "${TOKEN_MIDDLEWARE}" or remove "abilities"`,
+    );
   }
 
   let output: Route['output'] = null;
@@ -54,7 +58,11 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
     const array = raw.output.endsWith('[]');
     const resource = array ? raw.output.slice(0, -2) : raw.output;
     if (!scope.resources.has(resource)) {
-      fail(['output'], `unknown resource "${resource}"${didYouMean(resource, scope.resources.keys())}; declare it under "resources:"`, 'value');
+      fail(
+        ['output'],
+        `unknown resource "${resource}"${didYouMean(resource, scope.resources.keys())}; declare it under "resources:"`,
+        'value',
+      );
     } else if (raw.result !== 'ok' && raw.result !== 'created') {
       fail(['output'], `a "${raw.result}" result has no JSON body; remove "output" or use result ok or created`);
     } else {
@@ -64,23 +72,34 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
 
   const params = pathParams(raw.path);
   const repeated = params.filter((p, i) => params.indexOf(p) !== i);
-  if (repeated.length > 0) fail(['path'], `path parameter {${repeated[0]}} appears twice in ${raw.path}; give each parameter its own name`, 'value');
+  if (repeated.length > 0)
+    fail(['path'], `path parameter {${repeated[0]}} appears twice in ${raw.path}; give each parameter its own name`, 'value');
 
   const fields: InputField[] = [];
   for (const [key, rawField] of Object.entries(raw.input ?? {})) {
     const field = resolveInputField(r, [...path, 'input', key], key, rawField);
-    if (!field) { ok = false; continue; }
+    if (!field) {
+      ok = false;
+      continue;
+    }
     fields.push(field);
     if (field.source === 'body' && (raw.method === 'GET' || raw.method === 'OPTIONS')) {
       fail(['input', key], `a ${raw.method} request has no body; bind "${key}" with query, path or header`);
     }
     if (field.source === 'path' && !params.includes(field.name!)) {
-      fail(['input', key, 'path'], `"${field.name}" is not a parameter of ${raw.path}${params.length > 0 ? `; its parameters: ${params.join(', ')}` : ''}`);
+      fail(
+        ['input', key, 'path'],
+        `"${field.name}" is not a parameter of ${raw.path}${params.length > 0 ? `; its parameters: ${params.join(', ')}` : ''}`,
+      );
     }
   }
   for (const param of params.filter((p, i) => params.indexOf(p) === i)) {
     if (!fields.some((f) => f.source === 'path' && f.name === param)) {
-      fail(['path'], `path parameter {${param}} has no input field bound to it; add e.g. "${param}: { type: integer, path: true }" under input`, 'value');
+      fail(
+        ['path'],
+        `path parameter {${param}} has no input field bound to it; add e.g. "${param}: { type: integer, path: true }" under input`,
+        'value',
+      );
     }
   }
   let list: Route['list'] = null;
@@ -89,7 +108,8 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
     if (raw.result !== 'ok') fail(['result'], `a list route answers 200 with a page; use "result: ok"`, 'value');
     if (raw.output !== undefined) fail(['output'], `a list route's output is its page of ${raw.list.resource} rows; remove "output"`);
     for (const key of Object.keys(raw.input ?? {})) {
-      if ((LIST_KEYS as readonly string[]).includes(key) || key.startsWith('filter_')) fail(['input', key], `"${key}" is a name the list adds to the input (limit, cursor, sort, filter_…); rename the field`);
+      if ((LIST_KEYS as readonly string[]).includes(key) || key.startsWith('filter_'))
+        fail(['input', key], `"${key}" is a name the list adds to the input (limit, cursor, sort, filter_…); rename the field`);
     }
     if (scope.resources.has(raw.list.resource) && !scope.resolved.has(raw.list.resource)) {
       ok = false; // the resource has errors of its own
@@ -107,7 +127,8 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
   if (raw.include !== undefined && raw.include.length > 0) {
     const resource = output ? scope.resolved.get(output.resource) : undefined;
     if (!output) {
-      if (raw.output === undefined && raw.list === undefined) fail(['include'], 'include expands rows of the output; give the route an "output" (or a "list")');
+      if (raw.output === undefined && raw.list === undefined)
+        fail(['include'], 'include expands rows of the output; give the route an "output" (or a "list")');
       else ok = false; // the output has an error of its own
     } else if (!resource) {
       ok = false; // the resource has errors of its own
@@ -137,7 +158,7 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
     input: fields,
     output,
     result: raw.result,
-    rateLimit: ownLimit === false ? null : ownLimit ?? group?.rateLimit ?? null,
+    rateLimit: ownLimit === false ? null : (ownLimit ?? group?.rateLimit ?? null),
     cors: group?.cors ?? null,
     list,
     include,
@@ -189,7 +210,11 @@ export function checkRoutes(declared: readonly DeclaredRoute[], typeNames: Reado
     const first = byShape.get(shape);
     if (first) {
       const same = first.path === route.path ? '' : ` (${first.path} and ${route.path} match the same URLs)`;
-      r.error(['routes', route.name, 'path'], `${route.method} ${route.path} is already served by route "${first.name}" at ${formatPosition(first.origin)}${same}; change the method or the path`, 'value');
+      r.error(
+        ['routes', route.name, 'path'],
+        `${route.method} ${route.path} is already served by route "${first.name}" at ${formatPosition(first.origin)}${same}; change the method or the path`,
+        'value',
+      );
     } else {
       byShape.set(shape, route);
     }
@@ -198,7 +223,10 @@ export function checkRoutes(declared: readonly DeclaredRoute[], typeNames: Reado
     const previous = inputNames.get(typeName);
     const clash = previous ? `route "${previous.name}"` : typeNames.get(typeName);
     if (clash !== undefined) {
-      r.error(['routes', route.name], `route "${route.name}" would declare the type ${typeName}, already declared for ${clash}; rename the route`);
+      r.error(
+        ['routes', route.name],
+        `route "${route.name}" would declare the type ${typeName}, already declared for ${clash}; rename the route`,
+      );
     }
     inputNames.set(typeName, route);
 
@@ -206,9 +234,15 @@ export function checkRoutes(declared: readonly DeclaredRoute[], typeNames: Reado
       const exportName = validatorName(route.name);
       const other = validators.get(exportName);
       if (other) {
-        r.error(['routes', route.name], `route "${route.name}" would export the validator ${exportName}, already exported for route "${other.name}"; rename one of the routes`);
+        r.error(
+          ['routes', route.name],
+          `route "${route.name}" would export the validator ${exportName}, already exported for route "${other.name}"; rename one of the routes`,
+        );
       } else if (clashesWithValidatorInternals(exportName)) {
-        r.error(['routes', route.name], `route "${route.name}" would export the validator ${exportName}, a name the compiled validator code uses itself; rename the route`);
+        r.error(
+          ['routes', route.name],
+          `route "${route.name}" would export the validator ${exportName}, a name the compiled validator code uses itself; rename the route`,
+        );
       }
       validators.set(exportName, route);
     }

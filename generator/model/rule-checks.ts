@@ -58,12 +58,23 @@ export function conflictingRules(rules: readonly RuleRef[], sources: readonly st
     firstOf.set(rule.name, i);
     const [a, b] = rule.params.map(Number);
     const bounds: [number | undefined, number | undefined] =
-      rule.name === 'min' ? [a, undefined] : rule.name === 'max' ? [undefined, a] : rule.name === 'size' ? [a, a] : rule.name === 'between' ? [a, b] : [undefined, undefined];
+      rule.name === 'min'
+        ? [a, undefined]
+        : rule.name === 'max'
+          ? [undefined, a]
+          : rule.name === 'size'
+            ? [a, a]
+            : rule.name === 'between'
+              ? [a, b]
+              : [undefined, undefined];
     if (bounds[0] !== undefined && (low === undefined || bounds[0] > low.value)) low = { value: bounds[0], at: i };
     if (bounds[1] !== undefined && (high === undefined || bounds[1] < high.value)) high = { value: bounds[1], at: i };
     if (low !== undefined && high !== undefined && low.value > high.value && (low.at === i || high.at === i)) {
       const other = low.at === i ? high.at : low.at;
-      problems.set(i, `rule "${sources[i]}" contradicts "${sources[other]}" (validate[${other}]): no value is at least ${low.value} and at most ${high.value}; change one of them`);
+      problems.set(
+        i,
+        `rule "${sources[i]}" contradicts "${sources[other]}" (validate[${other}]): no value is at least ${low.value} and at most ${high.value}; change one of them`,
+      );
     }
   });
   return problems;
@@ -83,14 +94,21 @@ const fragmentValidators = new Map<string, ValidateFunction>();
  * @param sources the rules as written, for the message (same order as `rules`).
  * @param written the default as written in the YAML, for the message (e.g. `2h` for 7200000 ms).
  */
-export function defaultBreaksRule(type: FieldTypePlan, value: JsonValue, rules: readonly RuleRef[], sources: readonly string[], written: unknown = value): string | undefined {
+export function defaultBreaksRule(
+  type: FieldTypePlan,
+  value: JsonValue,
+  rules: readonly RuleRef[],
+  sources: readonly string[],
+  written: unknown = value,
+): string | undefined {
   ajv ??= addFormats(new Ajv({ allErrors: false, strictTypes: false }));
   const broken = (source: string | undefined): string =>
     `default ${show(written)} breaks the field's own rule "${source}", so every request that leaves the field out would be rejected; change the default or the rule`;
   for (const [i, rule] of rules.entries()) {
     if (rule.name === 'required') {
       // As at run time: null, blank text and an empty list are missing.
-      if (value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0)) return broken(sources[i]);
+      if (value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0))
+        return broken(sources[i]);
       continue;
     }
     if (value === null && type.nullable) continue;

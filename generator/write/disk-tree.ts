@@ -63,7 +63,11 @@ async function listTree(dir: string): Promise<string[]> {
 class LazyTree implements ReadonlyMap<string, string> {
   private readonly paths: ReadonlySet<string>;
 
-  constructor(readonly dir: string, paths: readonly string[], readonly overlay: ReadonlyMap<string, string>) {
+  constructor(
+    readonly dir: string,
+    paths: readonly string[],
+    readonly overlay: ReadonlyMap<string, string>,
+  ) {
     this.paths = new Set(paths);
   }
 

@@ -46,7 +46,10 @@ export async function inputsKey(root: string, schemaDir: string, settings: unkno
   hash.update(await readOptional(join(root, 'package.json')));
   let names: string[] = [];
   try {
-    names = (await readdir(schemaDir, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name).sort();
+    names = (await readdir(schemaDir, { withFileTypes: true }))
+      .filter((e) => e.isFile())
+      .map((e) => e.name)
+      .sort();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
@@ -93,7 +96,10 @@ let fingerprint: Promise<string> | undefined;
 function generatorFingerprint(): Promise<string> {
   fingerprint ??= (async () => {
     const hash = createHash('sha256');
-    const files = [...await listFiles(GENERATOR_DIR), ...(await Promise.all(RUNTIME_INPUTS.map((p) => listFiles(join(REPO_DIR, p))))).flat()].sort();
+    const files = [
+      ...(await listFiles(GENERATOR_DIR)),
+      ...(await Promise.all(RUNTIME_INPUTS.map((p) => listFiles(join(REPO_DIR, p))))).flat(),
+    ].sort();
     for (const file of files) hash.update(`\0${file}\0`).update(await readFile(file));
     for (const name of PACKAGES) {
       const version = await readOptional(join(REPO_DIR, 'node_modules', name, 'package.json'));
@@ -117,7 +123,7 @@ async function listFiles(path: string): Promise<string[]> {
   const files: string[] = [];
   for (const entry of entries) {
     const full = join(path, entry.name);
-    if (entry.isDirectory()) files.push(...await listFiles(full));
+    if (entry.isDirectory()) files.push(...(await listFiles(full)));
     else if (entry.isFile()) files.push(full);
   }
   return files;

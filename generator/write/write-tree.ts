@@ -35,13 +35,13 @@ async function writeText(path: string, text: string): Promise<void> {
   const buffer = Buffer.allocUnsafe(CHUNK * 3);
   const handle = await open(path, 'w');
   try {
-    for (let start = 0; start < text.length;) {
+    for (let start = 0; start < text.length; ) {
       let end = Math.min(start + CHUNK, text.length);
       // Never split a surrogate pair: each half alone would be written as U+FFFD.
       const last = text.charCodeAt(end - 1);
       if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
       const bytes = buffer.write(text.slice(start, end), 0, 'utf8');
-      for (let written = 0; written < bytes;) written += (await handle.write(buffer, written, bytes - written)).bytesWritten;
+      for (let written = 0; written < bytes; ) written += (await handle.write(buffer, written, bytes - written)).bytesWritten;
       start = end;
     }
   } finally {

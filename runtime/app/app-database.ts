@@ -28,16 +28,26 @@ export const EMBEDDED_DATA_DIR = '.data/postgres';
  * @throws {DatabaseUnreachableError} when the database does not answer.
  * @throws {EmbeddedPostgresError} when the embedded server cannot be created or started.
  */
-export async function openAppDatabase(app: App, settings: CoreSettings, log: FastifyBaseLogger, out: (text: string) => void): Promise<AppDatabase> {
+export async function openAppDatabase(
+  app: App,
+  settings: CoreSettings,
+  log: FastifyBaseLogger,
+  out: (text: string) => void,
+): Promise<AppDatabase> {
   const onIdleError = (error: Error) => log.warn({ err: error }, 'database connection lost; the pool replaces it');
   const applicationName = `bindery:${app.name}`;
   if (settings.DATABASE_URL) {
     const database = await connectDatabase({ url: settings.DATABASE_URL.toString(), applicationName, onIdleError });
     return { database, embedded: undefined, close: () => database.close() };
   }
-  const embedded = await startEmbeddedPostgres({ dataDir: join(app.root, EMBEDDED_DATA_DIR), displayDir: EMBEDDED_DATA_DIR, onProgress: out });
+  const embedded = await startEmbeddedPostgres({
+    dataDir: join(app.root, EMBEDDED_DATA_DIR),
+    displayDir: EMBEDDED_DATA_DIR,
+    onProgress: out,
+  });
   try {
-    if (await createDatabaseIfMissing(embedded.url('postgres'), app.name)) out(`Created the database "${app.name}" in the embedded PostgreSQL.\n`);
+    if (await createDatabaseIfMissing(embedded.url('postgres'), app.name))
+      out(`Created the database "${app.name}" in the embedded PostgreSQL.\n`);
     const database = await connectDatabase({ url: embedded.url(app.name), applicationName, onIdleError });
     let closing: Promise<void> | undefined;
     return {

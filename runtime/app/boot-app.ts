@@ -29,7 +29,8 @@ export async function bootApp(app: App, env: Env, out: (text: string) => void): 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
-      for (const hook of closeHooks) await Promise.resolve(hook()).catch((error: unknown) => opened.log.error({ err: error }, 'a close hook failed'));
+      for (const hook of closeHooks)
+        await Promise.resolve(hook()).catch((error: unknown) => opened.log.error({ err: error }, 'a close hook failed'));
       await opened.close();
     })();
     return closing;

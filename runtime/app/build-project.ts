@@ -80,7 +80,8 @@ export async function buildProject(options: BuildOptions): Promise<BuildResult> 
   const root = resolve(options.root);
   const outRel = options.outDir ?? BUILD_DIR;
   const outDir = resolve(root, outRel);
-  if (outDir === root || !outDir.startsWith(root + sep)) throw new AppDefinitionError(`The build's output folder must be inside the project: ${outRel}`);
+  if (outDir === root || !outDir.startsWith(root + sep))
+    throw new AppDefinitionError(`The build's output folder must be inside the project: ${outRel}`);
   for (const entry of options.entries) {
     const rel = relative(root, resolve(root, entry));
     if (rel.startsWith('..')) throw new AppDefinitionError(`Cannot build ${entry}: it is outside the project ${root}.`);
@@ -109,7 +110,12 @@ export async function buildProject(options: BuildOptions): Promise<BuildResult> 
   }
   const inputs: Record<string, string> = {};
   for (const rel of [...compiled, ...copied].sort()) inputs[rel] = await hashFile(join(root, rel));
-  const manifest: BuildManifest = { bindery: binderyVersion(), entries: options.entries.map((e) => posix(relative(root, resolve(root, e)))), copiedDirs, inputs };
+  const manifest: BuildManifest = {
+    bindery: binderyVersion(),
+    entries: options.entries.map((e) => posix(relative(root, resolve(root, e)))),
+    copiedDirs,
+    inputs,
+  };
   await writeFile(join(outDir, BUILD_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
   return { outDir, compiled: compiled.sort(), copied: copied.sort(), ms: Date.now() - started };
 }
@@ -153,29 +159,41 @@ async function compile(root: string, outDir: string, options: BuildOptions): Pro
   await mkdir(cacheDir, { recursive: true });
   const config = join(cacheDir, 'tsconfig.build.json');
   const base = join(root, 'tsconfig.json');
-  await writeFile(config, JSON.stringify({
-    ...(existsSync(base) ? { extends: base } : {}),
-    compilerOptions: {
-      noEmit: false,
-      noEmitOnError: true,
-      outDir,
-      rootDir: root,
-      // Installed packages' entries (bindery's dist/*.d.ts), not a source condition.
-      customConditions: [],
-      declaration: options.declaration ?? false,
-      sourceMap: true,
-      incremental: false,
-      composite: false,
-    },
-    files: options.entries.map((e) => resolve(root, e)),
-    include: [],
-  }, null, 2));
+  await writeFile(
+    config,
+    JSON.stringify(
+      {
+        ...(existsSync(base) ? { extends: base } : {}),
+        compilerOptions: {
+          noEmit: false,
+          noEmitOnError: true,
+          outDir,
+          rootDir: root,
+          // Installed packages' entries (bindery's dist/*.d.ts), not a source condition.
+          customConditions: [],
+          declaration: options.declaration ?? false,
+          sourceMap: true,
+          incremental: false,
+          composite: false,
+        },
+        files: options.entries.map((e) => resolve(root, e)),
+        include: [],
+      },
+      null,
+      2,
+    ),
+  );
   try {
     await run(process.execPath, [tscPath(root), '-p', config, '--pretty', 'false'], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };
     const output = `${e.stdout ?? ''}${e.stderr ?? ''}`.trim() || e.message;
-    throw new AppDefinitionError(`The build failed: tsc reported\n${output.split('\n').map((l) => `  ${l.replaceAll(root + sep, '')}`).join('\n')}`);
+    throw new AppDefinitionError(
+      `The build failed: tsc reported\n${output
+        .split('\n')
+        .map((l) => `  ${l.replaceAll(root + sep, '')}`)
+        .join('\n')}`,
+    );
   }
 }
 
@@ -195,9 +213,13 @@ function tscPath(root: string): string {
 /** The TypeScript source of an emitted `.js` (relative to the output folder), when it exists. */
 function sourceOf(root: string, emitted: string): string | undefined {
   const rel = posix(emitted);
-  const candidates = rel.endsWith('.mjs') ? [rel.replace(/\.mjs$/, '.mts')]
-    : rel.endsWith('.cjs') ? [rel.replace(/\.cjs$/, '.cts')]
-      : rel.endsWith('.js') ? [rel.replace(/\.js$/, '.ts'), rel.replace(/\.js$/, '.tsx')] : [];
+  const candidates = rel.endsWith('.mjs')
+    ? [rel.replace(/\.mjs$/, '.mts')]
+    : rel.endsWith('.cjs')
+      ? [rel.replace(/\.cjs$/, '.cts')]
+      : rel.endsWith('.js')
+        ? [rel.replace(/\.js$/, '.ts'), rel.replace(/\.js$/, '.tsx')]
+        : [];
   return candidates.find((c) => existsSync(join(root, c)));
 }
 
@@ -227,5 +249,7 @@ async function listFiles(dir: string): Promise<string[]> {
 }
 
 async function hashFile(file: string): Promise<string> {
-  return createHash('sha256').update(await readFile(file)).digest('hex');
+  return createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
 }

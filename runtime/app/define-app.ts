@@ -8,7 +8,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { MigrationSet } from '../db/migrator/migration-set.js';
 import { validateMigrationSets } from '../db/migrator/migration-set.js';
-import type { Middleware, } from '../http/handler.js';
+import type { Middleware } from '../http/handler.js';
 import type { RouteTable } from '../routing/route-table.js';
 import { checkPolicy } from '../config/content-security-policy.js';
 import { AppDefinitionError, SetupError } from './errors.js';
@@ -102,7 +102,9 @@ function checkSteps(steps: readonly SetupStep[]): void {
  */
 export function defineApp(definition: AppDefinition): App {
   if (!NAME.test(definition.name)) {
-    throw new AppDefinitionError(`App name ${JSON.stringify(definition.name)} is invalid: use lower-case letters, digits, "_" or "-", starting with a letter.`);
+    throw new AppDefinitionError(
+      `App name ${JSON.stringify(definition.name)} is invalid: use lower-case letters, digits, "_" or "-", starting with a letter.`,
+    );
   }
   if (!isAbsolute(definition.root)) throw new AppDefinitionError(`App root ${JSON.stringify(definition.root)} must be an absolute path.`);
   if (typeof definition.contentSecurityPolicy === 'string') {
@@ -135,5 +137,8 @@ export function appCommands(app: App): CommandClass<BinderyContext>[] {
 
 /** Every migration set of the app: its own, then each setup step's in setup order. */
 export function appMigrationSets(app: App): MigrationSet[] {
-  return [...app.migrations, ...app.setup.flatMap((s) => (s.migrations ?? []).map((m) => ({ source: m.source, dir: resolve(app.root, m.dir) })))];
+  return [
+    ...app.migrations,
+    ...app.setup.flatMap((s) => (s.migrations ?? []).map((m) => ({ source: m.source, dir: resolve(app.root, m.dir) }))),
+  ];
 }

@@ -18,7 +18,7 @@ export function formatCliError(error: unknown, debug: boolean): string {
     text += `\n${error.stack ?? ''}\n`;
     let cause = error.cause;
     while (cause !== undefined) {
-      text += `Caused by: ${cause instanceof Error ? cause.stack ?? cause.message : String(cause)}\n`;
+      text += `Caused by: ${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)}\n`;
       cause = cause instanceof Error ? cause.cause : undefined;
     }
   } else if (!isCodedError(error)) {

@@ -46,13 +46,16 @@ export async function loadApp(root: string, path = DEFAULT_APP_MODULE): Promise<
   } catch (error) {
     if (isCodedError(error)) throw error;
     const code = (error as { code?: unknown }).code;
-    const hint = code === 'ERR_UNKNOWN_FILE_EXTENSION'
-      ? ' (TypeScript runs through tsx: npm install --save-dev tsx; or build with "bindery build" and run with NODE_ENV=production)'
-      : '';
+    const hint =
+      code === 'ERR_UNKNOWN_FILE_EXTENSION'
+        ? ' (TypeScript runs through tsx: npm install --save-dev tsx; or build with "bindery build" and run with NODE_ENV=production)'
+        : '';
     throw new AppDefinitionError(`Cannot load the app module ${shown}: ${(error as Error).message}${hint}`, { cause: error });
   }
   if (!isApp(mod.default)) {
-    throw new AppDefinitionError(`${shown} must default-export the result of defineApp({ … }); its default export is ${mod.default === undefined ? 'missing' : typeof mod.default}.`);
+    throw new AppDefinitionError(
+      `${shown} must default-export the result of defineApp({ … }); its default export is ${mod.default === undefined ? 'missing' : typeof mod.default}.`,
+    );
   }
   return mod.default;
 }
@@ -60,10 +63,13 @@ export async function loadApp(root: string, path = DEFAULT_APP_MODULE): Promise<
 /** The built counterpart of an app module, after checking the build is there and current. */
 async function builtModule(root: string, source: string): Promise<string> {
   const rel = relative(root, source);
-  if (rel.startsWith('..')) throw new AppDefinitionError(`NODE_ENV=production runs the build, and the app module ${source} is outside the project.`);
+  if (rel.startsWith('..'))
+    throw new AppDefinitionError(`NODE_ENV=production runs the build, and the app module ${source} is outside the project.`);
   const problem = await checkBuild(root);
   if (problem !== undefined) {
-    throw new AppDefinitionError(`NODE_ENV=production runs the compiled app, but ${problem}. Run "bindery build" (npm run build), or unset NODE_ENV to run the TypeScript sources.`);
+    throw new AppDefinitionError(
+      `NODE_ENV=production runs the compiled app, but ${problem}. Run "bindery build" (npm run build), or unset NODE_ENV to run the TypeScript sources.`,
+    );
   }
   return join(root, BUILD_DIR, rel.replace(/\.([mc]?)tsx?$/, '.$1js'));
 }

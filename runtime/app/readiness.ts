@@ -15,7 +15,9 @@ async function withTimeout(check: ReadinessCheck): Promise<string> {
   try {
     return await Promise.race([
       check(),
-      new Promise<string>((resolve) => { timer = setTimeout(() => resolve(`no answer within ${TIMEOUT_MS} ms`), TIMEOUT_MS); }),
+      new Promise<string>((resolve) => {
+        timer = setTimeout(() => resolve(`no answer within ${TIMEOUT_MS} ms`), TIMEOUT_MS);
+      }),
     ]);
   } catch (error) {
     return `error: ${(error as Error).message}`;
@@ -29,14 +31,27 @@ async function withTimeout(check: ReadinessCheck): Promise<string> {
  * or the changed files), then the checks added by setup steps. Ready when
  * every check says `ok`. Each check has 5 s.
  */
-export function createReadiness(database: Database, migrator: Migrator, extra: ReadonlyMap<string, ReadinessCheck>): () => Promise<ReadinessReport> {
+export function createReadiness(
+  database: Database,
+  migrator: Migrator,
+  extra: ReadonlyMap<string, ReadinessCheck>,
+): () => Promise<ReadinessReport> {
   const checks = new Map<string, ReadinessCheck>([
-    ['database', async () => { await database.ping(); return 'ok'; }],
-    ['migrations', async () => {
-      const s = await migrator.status();
-      if (s.changed.length > 0) return `changed after being applied: ${s.changed.map(migrationLabel).join(', ')}`;
-      return s.pending.length === 0 ? 'ok' : `${s.pending.length} pending`;
-    }],
+    [
+      'database',
+      async () => {
+        await database.ping();
+        return 'ok';
+      },
+    ],
+    [
+      'migrations',
+      async () => {
+        const s = await migrator.status();
+        if (s.changed.length > 0) return `changed after being applied: ${s.changed.map(migrationLabel).join(', ')}`;
+        return s.pending.length === 0 ? 'ok' : `${s.pending.length} pending`;
+      },
+    ],
     ...extra,
   ]);
   return async () => {

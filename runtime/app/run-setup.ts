@@ -3,7 +3,7 @@
  */
 import type { SettingsDefinition } from '../config/define-settings.js';
 import type { SettingSpecs, SettingsValues } from '../config/setting.js';
-import type { Middleware, } from '../http/handler.js';
+import type { Middleware } from '../http/handler.js';
 import type { RouteDefinition } from '../routing/route-table.js';
 import { SetupError } from './errors.js';
 import { KeyRing } from '../crypto/key-ring.js';
@@ -65,7 +65,8 @@ export async function runSetupSteps(opened: OpenedApp, options: { readonly now?:
       },
       addRoutes(routes, handlers) {
         for (const route of routes) {
-          if (result.routes.some((r) => r.name === route.name)) throw new SetupError(`${call} adds the route "${route.name}", which is already defined.`);
+          if (result.routes.some((r) => r.name === route.name))
+            throw new SetupError(`${call} adds the route "${route.name}", which is already defined.`);
           result.routes.push(route);
         }
         Object.assign(result.handlers, handlers);
@@ -90,7 +91,10 @@ export async function runSetupSteps(opened: OpenedApp, options: { readonly now?:
     for (const check of routeChecks) check(result.routes);
   } catch (error) {
     // Every step has run: undo what they started before the boot stops.
-    for (const hook of result.closeHooks) await Promise.resolve().then(hook).catch(() => {});
+    for (const hook of result.closeHooks)
+      await Promise.resolve()
+        .then(hook)
+        .catch(() => {});
     throw error;
   }
   return result;

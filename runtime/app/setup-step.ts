@@ -13,7 +13,7 @@ import type { SettingsDefinition } from '../config/define-settings.js';
 import type { SettingSpecs, SettingsValues } from '../config/setting.js';
 import type { Database } from '../db/connect.js';
 import type { MigrationSet } from '../db/migrator/migration-set.js';
-import type { Middleware, } from '../http/handler.js';
+import type { Middleware } from '../http/handler.js';
 import type { RouteTable } from '../routing/route-table.js';
 import type { CommandClass } from 'clipanion';
 import type { BinderyContext } from './define-app.js';

@@ -27,5 +27,7 @@ export function onShutdownSignals(shutdown: (signal: ShutdownSignal) => void, ou
     shutdown(signal);
   };
   for (const s of SIGNALS) process.on(s, handler);
-  return () => { for (const s of SIGNALS) process.off(s, handler); };
+  return () => {
+    for (const s of SIGNALS) process.off(s, handler);
+  };
 }

@@ -87,13 +87,18 @@ const hostInUrl = (host: string) => (host.includes(':') ? `[${host}]` : host);
  *   await running.closed; // after SIGTERM
  */
 export async function startApp(app: App, options: StartAppOptions = {}): Promise<RunningApp> {
-  const out = options.out ?? ((text: string) => { process.stdout.write(text); });
+  const out =
+    options.out ??
+    ((text: string) => {
+      process.stdout.write(text);
+    });
   const env = options.env ?? (await loadEnvironment(app.root));
   const opened = await openApp(app, env, out);
   const core = opened.settings.core;
   let closeHooks: Array<() => void | Promise<void>> = [];
   const runCloseHooks = async () => {
-    for (const hook of closeHooks) await Promise.resolve(hook()).catch((error: unknown) => opened.log.error({ err: error }, 'a close hook failed'));
+    for (const hook of closeHooks)
+      await Promise.resolve(hook()).catch((error: unknown) => opened.log.error({ err: error }, 'a close hook failed'));
   };
   let server: FastifyInstance | undefined;
   let services: Record<string, unknown> = {};
@@ -102,7 +107,9 @@ export async function startApp(app: App, options: StartAppOptions = {}): Promise
     else {
       const pending = await opened.migrator.pending();
       if (pending.length > 0) {
-        out(`${pending.length} migration${pending.length === 1 ? ' is' : 's are'} pending; run "bindery migrate" (GET /health/ready reports not ready until then).\n`);
+        out(
+          `${pending.length} migration${pending.length === 1 ? ' is' : 's are'} pending; run "bindery migrate" (GET /health/ready reports not ready until then).\n`,
+        );
       }
     }
     const setup = await runSetupSteps(opened, options.now === undefined ? {} : { now: options.now });
@@ -133,8 +140,17 @@ export async function startApp(app: App, options: StartAppOptions = {}): Promise
       await server.listen({ host, port });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      const why = code === 'EADDRINUSE' ? 'the port is in use' : code === 'EADDRNOTAVAIL' ? 'the address is not on this machine' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
-      throw new ListenError(`Cannot listen on ${hostInUrl(host)}:${port} (HTTP_ADDR): ${why}. Set HTTP_ADDR to a free host:port.`, { cause: error });
+      const why =
+        code === 'EADDRINUSE'
+          ? 'the port is in use'
+          : code === 'EADDRNOTAVAIL'
+            ? 'the address is not on this machine'
+            : code === 'EACCES'
+              ? 'permission denied'
+              : (error as Error).message;
+      throw new ListenError(`Cannot listen on ${hostInUrl(host)}:${port} (HTTP_ADDR): ${why}. Set HTTP_ADDR to a free host:port.`, {
+        cause: error,
+      });
     }
   } catch (error) {
     await server?.close().catch(() => {});
@@ -145,10 +161,14 @@ export async function startApp(app: App, options: StartAppOptions = {}): Promise
   const bound = server.server.address() as AddressInfo;
   const wildcard = WILDCARD.has(core.HTTP_ADDR.host);
   const url = `http://${wildcard ? '127.0.0.1' : hostInUrl(core.HTTP_ADDR.host)}:${bound.port}`;
-  out(`Serving ${app.name} at ${url}${wildcard ? ` (listening on all interfaces, ${hostInUrl(core.HTTP_ADDR.host)}:${bound.port})` : ''}\n`);
+  out(
+    `Serving ${app.name} at ${url}${wildcard ? ` (listening on all interfaces, ${hostInUrl(core.HTTP_ADDR.host)}:${bound.port})` : ''}\n`,
+  );
 
   let resolveClosed!: () => void;
-  const closed = new Promise<void>((r) => { resolveClosed = r; });
+  const closed = new Promise<void>((r) => {
+    resolveClosed = r;
+  });
   let closing: Promise<void> | undefined;
   let removeSignals = () => {};
   const srv = server;
@@ -179,7 +199,10 @@ export async function startApp(app: App, options: StartAppOptions = {}): Promise
   if (options.handleSignals ?? true) {
     removeSignals = onShutdownSignals((signal) => {
       out(`Received ${signal}: shutting down, letting in-flight requests finish …\n`);
-      void close().then(() => out('Stopped.\n'), (error: unknown) => out(`Shutdown failed: ${(error as Error).message}\n`));
+      void close().then(
+        () => out('Stopped.\n'),
+        (error: unknown) => out(`Shutdown failed: ${(error as Error).message}\n`),
+      );
     }, out);
   }
   return {

@@ -59,6 +59,12 @@ export async function createTestApp<DB = UntypedTables>(app: App, options: TestA
     DATABASE_URL: options.databaseUrl,
     HTTP_ADDR: '127.0.0.1:0',
   };
-  const running = await startApp(app, { env, migrate: options.migrate ?? true, handleSignals: false, out: () => {}, ...(options.now === undefined ? {} : { now: options.now }) });
+  const running = await startApp(app, {
+    env,
+    migrate: options.migrate ?? true,
+    handleSignals: false,
+    out: () => {},
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
   return { url: running.url, app: running.server, db: running.db as Kysely<DB>, running, close: () => running.close() };
 }

@@ -85,7 +85,9 @@ export class AssetManifest implements AssetUrls {
     const asset = this.get(path);
     if (asset === undefined) {
       const known = [...this.#assets.keys()].slice(0, 10);
-      throw new Error(`There is no asset "${path}" in the assets folder${known.length === 0 ? ' (it is empty)' : ` (assets: ${known.join(', ')})`}.`);
+      throw new Error(
+        `There is no asset "${path}" in the assets folder${known.length === 0 ? ' (it is empty)' : ` (assets: ${known.join(', ')})`}.`,
+      );
     }
     return `${asset.urlPath}?v=${asset.hash}`;
   }
@@ -104,14 +106,19 @@ export async function loadAssets(dir: string, prefix = '/assets'): Promise<Asset
     files = await listFiles(dir);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new AssetManifest([], prefix);
-    throw new BinderyError('BINDERY_ASSETS_INVALID', `The assets folder ${dir} cannot be read: ${(error as Error).message}.`, { cause: error });
+    throw new BinderyError('BINDERY_ASSETS_INVALID', `The assets folder ${dir} cannot be read: ${(error as Error).message}.`, {
+      cause: error,
+    });
   }
   files.sort();
   const assets: Asset[] = [];
   for (const file of files) {
     const path = relative(dir, file).split(sep).join('/');
     if (!path.split('/').every((segment) => SEGMENT.test(segment))) {
-      throw new BinderyError('BINDERY_ASSETS_INVALID', `The asset ${file} cannot be served: use letters, digits, ".", "_" and "-" in asset file and folder names.`);
+      throw new BinderyError(
+        'BINDERY_ASSETS_INVALID',
+        `The asset ${file} cannot be served: use letters, digits, ".", "_" and "-" in asset file and folder names.`,
+      );
     }
     const body = await readFile(file);
     const hash = createHash('sha256').update(body).digest('hex').slice(0, 16);

@@ -15,7 +15,10 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'no-cache';
 
 /** The routes and handlers serving every asset of `manifest`. */
-export function assetRoutes(manifest: AssetManifest): { routes: RouteDefinition[]; handlers: Record<string, RouteHandler<{ v: string | undefined }, unknown>> } {
+export function assetRoutes(manifest: AssetManifest): {
+  routes: RouteDefinition[];
+  handlers: Record<string, RouteHandler<{ v: string | undefined }, unknown>>;
+} {
   const routes: RouteDefinition[] = [];
   const handlers: Record<string, RouteHandler<{ v: string | undefined }, unknown>> = {};
   for (const asset of manifest.assets) {

@@ -25,10 +25,19 @@ export interface AnonymizeResult {
  */
 export async function anonymizeActor(log: AuditLog, actor: { readonly type: string; readonly id: string }): Promise<AnonymizeResult> {
   return log.database.db.transaction().execute(async (trx) => {
-    const entries = await sql`update audit_log set actor_type = ${ERASED}, actor_id = null, ip = null where actor_type = ${actor.type} and actor_id = ${actor.id}`.execute(trx);
-    const bulk = await sql`update audit_bulk set actor_type = ${ERASED}, actor_id = null, ip = null where actor_type = ${actor.type} and actor_id = ${actor.id}`.execute(trx);
+    const entries =
+      await sql`update audit_log set actor_type = ${ERASED}, actor_id = null, ip = null where actor_type = ${actor.type} and actor_id = ${actor.id}`.execute(
+        trx,
+      );
+    const bulk =
+      await sql`update audit_bulk set actor_type = ${ERASED}, actor_id = null, ip = null where actor_type = ${actor.type} and actor_id = ${actor.id}`.execute(
+        trx,
+      );
     const result = { entries: Number(entries.numAffectedRows ?? 0n), bulk: Number(bulk.numAffectedRows ?? 0n) };
-    await log.record({ action: 'audit.anonymized', details: { actor_type: actor.type, entries: result.entries + result.bulk } }, { db: trx });
+    await log.record(
+      { action: 'audit.anonymized', details: { actor_type: actor.type, entries: result.entries + result.bulk } },
+      { db: trx },
+    );
     return result;
   });
 }

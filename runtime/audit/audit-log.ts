@@ -1,4 +1,3 @@
-
 import type pg from 'pg';
 import { parseDuration } from '../support/duration.js';
 import { attribute } from './attribution.js';
@@ -78,12 +77,16 @@ export class AuditLog {
    * Track a table: its writes then go through the returned model.
    * @throws {AuditModelError} without a primary key, for an unknown column, or when the table is already tracked for this database.
    */
-  track<DB = UntypedTables, T extends keyof DB & string = UntypedTables, PK extends string = string>(config: TrackedResourceConfig): TrackedModel<DB, T, PK> {
+  track<DB = UntypedTables, T extends keyof DB & string = UntypedTables, PK extends string = string>(
+    config: TrackedResourceConfig,
+  ): TrackedModel<DB, T, PK> {
     const resolved = resolveModel(config);
     let tables = TRACKED.get(this.#core.pool);
     if (!tables) TRACKED.set(this.#core.pool, (tables = new Set()));
     if (tables.has(config.table)) {
-      throw new AuditModelError(`The table ${config.table} is already tracked for this database (model ${config.resource}); a model is tracked once per database (docs/spec.md 6.1 rule 9).`);
+      throw new AuditModelError(
+        `The table ${config.table} is already tracked for this database (model ${config.resource}); a model is tracked once per database (docs/spec.md 6.1 rule 9).`,
+      );
     }
     tables.add(config.table);
     const model = new TrackedModel<DB, T, PK>(this.#core, resolved);
@@ -104,7 +107,8 @@ export class AuditLog {
    */
   model(name: string): TrackedModel {
     const found = this.#models.get(name) ?? [...this.#models.values()].find((m) => m.table === name);
-    if (!found) throw new AuditModelError(`No tracked model is named "${name}"; tracked: ${[...this.#models.keys()].join(', ') || 'none'}.`);
+    if (!found)
+      throw new AuditModelError(`No tracked model is named "${name}"; tracked: ${[...this.#models.keys()].join(', ') || 'none'}.`);
     return found;
   }
 
@@ -124,7 +128,8 @@ export class AuditLog {
     if (model.config.softDelete === null) throw new AuditModelError(`${name} has no soft delete; only soft-deleted rows are pruned.`);
     const days = typeof period === 'string' ? /^\s*(\d+)\s*d\s*$/.exec(period) : null;
     const periodMs = typeof period === 'number' ? period : days ? Number(days[1]) * 86_400_000 : parseDuration(period);
-    if (periodMs === undefined || !Number.isFinite(periodMs) || periodMs <= 0) throw new AuditModelError(`The prune period of ${name} is ${JSON.stringify(period)}; give a positive duration such as "30d".`);
+    if (periodMs === undefined || !Number.isFinite(periodMs) || periodMs <= 0)
+      throw new AuditModelError(`The prune period of ${name} is ${JSON.stringify(period)}; give a positive duration such as "30d".`);
     this.#prunable.push({ model, periodMs });
   }
 

@@ -3,7 +3,15 @@
  * written with one bulk entry (docs/spec.md 2.5, 6.1 rules 3, 5, 6;
  * docs/audit.md "Bulk writes").
  */
-import { sql, type ComparisonOperatorExpression, type ExpressionOrFactory, type OperandValueExpressionOrList, type ReferenceExpression, type SqlBool, type UpdateObject } from 'kysely';
+import {
+  sql,
+  type ComparisonOperatorExpression,
+  type ExpressionOrFactory,
+  type OperandValueExpressionOrList,
+  type ReferenceExpression,
+  type SqlBool,
+  type UpdateObject,
+} from 'kysely';
 import type { AuditCore } from './core.js';
 import { bulkForceDelete, bulkUpdate, type Selection } from './bulk-writer.js';
 import { AuditModelError } from './errors.js';
@@ -56,7 +64,11 @@ export class BulkQuery<DB = UntypedTables, T extends keyof DB & string = Untyped
   }
 
   /** Add a condition, as Kysely's `where` (all conditions must hold). */
-  where<RE extends ReferenceExpression<DB, T>>(lhs: RE, op: ComparisonOperatorExpression, rhs: OperandValueExpressionOrList<DB, T, RE>): BulkQuery<DB, T, PK>;
+  where<RE extends ReferenceExpression<DB, T>>(
+    lhs: RE,
+    op: ComparisonOperatorExpression,
+    rhs: OperandValueExpressionOrList<DB, T, RE>,
+  ): BulkQuery<DB, T, PK>;
   where(expression: ExpressionOrFactory<DB, T, SqlBool>): BulkQuery<DB, T, PK>;
   where(...args: unknown[]): BulkQuery<DB, T, PK> {
     return this.#with({ filters: [...this.#state.filters, (query) => query.where(...args)] });
@@ -119,7 +131,8 @@ export class BulkQuery<DB = UntypedTables, T extends keyof DB & string = Untyped
    */
   async restore(): Promise<number> {
     const m = this.#model;
-    if (m.softDelete === null) throw new AuditModelError(`${m.config.resource} (table ${m.table}) has no soft delete, so its rows cannot be restored.`);
+    if (m.softDelete === null)
+      throw new AuditModelError(`${m.config.resource} (table ${m.table}) has no soft delete, so its rows cannot be restored.`);
     return bulkUpdate(this.#core, this.#model, this.#target, this.#selection('deleted'), { [m.softDelete]: null }, 'restored');
   }
 

@@ -20,7 +20,7 @@ import type { AnyKysely } from '../db/any-kysely.js';
 
 /** The rows a bulk write acts on: its conditions (soft-delete scope included) and limit. @internal */
 export interface Selection {
-// biome-ignore lint/suspicious/noExplicitAny: the selection applies to select, update and delete builders of a table named at run time (see the Filter of bulk-query.ts).
+  // biome-ignore lint/suspicious/noExplicitAny: the selection applies to select, update and delete builders of a table named at run time (see the Filter of bulk-query.ts).
   apply(query: any): any;
   readonly limit: number | undefined;
 }
@@ -57,7 +57,14 @@ interface ChunkRow {
  * model, Restore).
  * @returns the number of rows written.
  */
-export async function bulkUpdate(core: AuditCore, model: ResolvedModel, target: WriteTarget, selection: Selection, values: Values, action: 'updated' | 'deleted' | 'restored'): Promise<number> {
+export async function bulkUpdate(
+  core: AuditCore,
+  model: ResolvedModel,
+  target: WriteTarget,
+  selection: Selection,
+  values: Values,
+  action: 'updated' | 'deleted' | 'restored',
+): Promise<number> {
   const set: Values = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
   const assigned = Object.keys(set);
   if (assigned.length === 0) return 0;
@@ -70,9 +77,10 @@ export async function bulkUpdate(core: AuditCore, model: ResolvedModel, target: 
   if (logged.length === 0) {
     // Only excluded columns (and timestamps): written, not logged (docs/spec.md 6.1 rule 6).
     let update = db.updateTable(model.table).set(set);
-    update = selection.limit === undefined
-      ? selection.apply(update)
-      : update.where(pk, 'in', selection.apply(db.selectFrom(model.table).select(pk)).orderBy(pk).limit(selection.limit));
+    update =
+      selection.limit === undefined
+        ? selection.apply(update)
+        : update.where(pk, 'in', selection.apply(db.selectFrom(model.table).select(pk)).orderBy(pk).limit(selection.limit));
     return (await runStatement(target, update.compile())).rowCount;
   }
 
@@ -80,15 +88,25 @@ export async function bulkUpdate(core: AuditCore, model: ResolvedModel, target: 
   const where = recordCondition(db, model, selection);
   const assignments = recordAssignments(db, model, set, logged);
   const json = rowJsonSql(model, quoteId(model.table), logged);
-  return writeBulk(core, model, target, a, selection, (keys, bulkId, withValues) => {
-    const update = db.updateTable(model.table).set(set)
-      .where(sql<boolean>`${sql.ref(pk)} = any(${keys})`)
-      .returning(withValues ? [pk, sql.raw(json).as('bindery_v')] : [pk]);
-    const items = itemsInsert(model, bulkId, 'bindery_new');
-    return withValues
-      ? sql`with bindery_old as (select ${sql.ref(pk)}, ${sql.raw(json)} as bindery_v from ${sql.table(model.table)} where ${sql.ref(pk)} = any(${keys})), bindery_new as (${update}), bindery_items as (${items}) select (select count(*) from bindery_new)::int as n, (select jsonb_object_agg(cast(${sql.ref(pk)} as text), bindery_v) from bindery_old) as before, (select jsonb_object_agg(cast(${sql.ref(pk)} as text), bindery_v) from bindery_new) as after`
-      : sql`with bindery_new as (${update}), bindery_items as (${items}) select (select count(*) from bindery_new)::int as n`;
-  }, (rowCount, before, after, complete) => ({ action, rowCount, where, assignments, before, after, complete }));
+  return writeBulk(
+    core,
+    model,
+    target,
+    a,
+    selection,
+    (keys, bulkId, withValues) => {
+      const update = db
+        .updateTable(model.table)
+        .set(set)
+        .where(sql<boolean>`${sql.ref(pk)} = any(${keys})`)
+        .returning(withValues ? [pk, sql.raw(json).as('bindery_v')] : [pk]);
+      const items = itemsInsert(model, bulkId, 'bindery_new');
+      return withValues
+        ? sql`with bindery_old as (select ${sql.ref(pk)}, ${sql.raw(json)} as bindery_v from ${sql.table(model.table)} where ${sql.ref(pk)} = any(${keys})), bindery_new as (${update}), bindery_items as (${items}) select (select count(*) from bindery_new)::int as n, (select jsonb_object_agg(cast(${sql.ref(pk)} as text), bindery_v) from bindery_old) as before, (select jsonb_object_agg(cast(${sql.ref(pk)} as text), bindery_v) from bindery_new) as after`
+        : sql`with bindery_new as (${update}), bindery_items as (${items}) select (select count(*) from bindery_new)::int as n`;
+    },
+    (rowCount, before, after, complete) => ({ action, rowCount, where, assignments, before, after, complete }),
+  );
 }
 
 /**
@@ -102,15 +120,32 @@ export async function bulkForceDelete(core: AuditCore, model: ResolvedModel, tar
   const a = await attribute(core.settings.AUDIT_IP);
   const where = recordCondition(db, model, selection);
   const json = rowJsonSql(model, quoteId(model.table), [...model.logged]);
-  return writeBulk(core, model, target, a, selection, (keys, bulkId, withValues) => {
-    const del = db.deleteFrom(model.table)
-      .where(sql<boolean>`${sql.ref(pk)} = any(${keys})`)
-      .returning(withValues ? [pk, sql.raw(json).as('bindery_v')] : [pk]);
-    const items = itemsInsert(model, bulkId, 'bindery_old');
-    return withValues
-      ? sql`with bindery_old as (${del}), bindery_items as (${items}) select (select count(*) from bindery_old)::int as n, (select jsonb_object_agg(cast(${sql.ref(pk)} as text), bindery_v) from bindery_old) as before`
-      : sql`with bindery_old as (${del}), bindery_items as (${items}) select (select count(*) from bindery_old)::int as n`;
-  }, (rowCount, before, _after, complete) => ({ action: 'force_deleted', rowCount, where, assignments: null, before, after: null, complete }));
+  return writeBulk(
+    core,
+    model,
+    target,
+    a,
+    selection,
+    (keys, bulkId, withValues) => {
+      const del = db
+        .deleteFrom(model.table)
+        .where(sql<boolean>`${sql.ref(pk)} = any(${keys})`)
+        .returning(withValues ? [pk, sql.raw(json).as('bindery_v')] : [pk]);
+      const items = itemsInsert(model, bulkId, 'bindery_old');
+      return withValues
+        ? sql`with bindery_old as (${del}), bindery_items as (${items}) select (select count(*) from bindery_old)::int as n, (select jsonb_object_agg(cast(${sql.ref(pk)} as text), bindery_v) from bindery_old) as before`
+        : sql`with bindery_old as (${del}), bindery_items as (${items}) select (select count(*) from bindery_old)::int as n`;
+    },
+    (rowCount, before, _after, complete) => ({
+      action: 'force_deleted',
+      rowCount,
+      where,
+      assignments: null,
+      before,
+      after: null,
+      complete,
+    }),
+  );
 }
 
 /**
@@ -134,7 +169,10 @@ export async function bulkCreate(core: AuditCore, model: ResolvedModel, target: 
       for (let offset = 0; offset < rows.length; offset += BULK_CHUNK) {
         const chunk = rows.slice(offset, offset + BULK_CHUNK);
         const withValues = offset < max;
-        const insert = db.insertInto(model.table).values(chunk as never).returning(withValues ? [pk, sql.raw(json).as('bindery_v')] : [pk]);
+        const insert = db
+          .insertInto(model.table)
+          .values(chunk as never)
+          .returning(withValues ? [pk, sql.raw(json).as('bindery_v')] : [pk]);
         const items = itemsInsert(model, bulkId, 'bindery_new');
         const query = withValues
           ? sql`with bindery_new as (${insert}), bindery_items as (${items}) select (select count(*) from bindery_new)::int as n, (select jsonb_agg(jsonb_build_array(cast(${sql.ref(pk)} as text), bindery_v)) from bindery_new) as after`
@@ -144,7 +182,13 @@ export async function bulkCreate(core: AuditCore, model: ResolvedModel, target: 
         for (const [key, value] of (result.after ?? []).slice(0, Math.max(0, max - offset))) after[key] = value;
       }
       await insertBulkEntry(db, run, model, a, bulkId, {
-        action: 'created', rowCount: rows.length, where: null, assignments: null, before: null, after, complete: rows.length <= max,
+        action: 'created',
+        rowCount: rows.length,
+        where: null,
+        assignments: null,
+        before: null,
+        after,
+        complete: rows.length <= max,
       });
       return rows.length;
     });
@@ -160,26 +204,43 @@ export async function bulkCreate(core: AuditCore, model: ResolvedModel, target: 
  * @returns the number of rows inserted or updated.
  * @throws {AuditUpsertKeyError} when a row lacks a value in a conflict column.
  */
-export async function bulkUpsert(core: AuditCore, model: ResolvedModel, target: WriteTarget, rows: readonly Values[], options: UpsertOptions<unknown>): Promise<number> {
+export async function bulkUpsert(
+  core: AuditCore,
+  model: ResolvedModel,
+  target: WriteTarget,
+  rows: readonly Values[],
+  options: UpsertOptions<unknown>,
+): Promise<number> {
   if (rows.length === 0) return 0;
   const conflict: readonly string[] = options.conflict?.length ? options.conflict : [model.pk];
   for (const [i, row] of rows.entries()) {
     for (const column of conflict) {
       const value = row[column];
-      const missing = value === null || value === undefined || (column === model.pk && model.config.generatedKey && (value === 0 || value === '0'));
+      const missing =
+        value === null || value === undefined || (column === model.pk && model.config.generatedKey && (value === 0 || value === '0'));
       if (missing) {
-        throw new AuditUpsertKeyError(`Row ${i + 1} of an upsert into ${model.table} has ${value === 0 || value === '0' ? 'the generated key 0' : 'no value'} in the conflict column "${column}"; every row needs a real value in each conflict column (docs/spec.md 6.1 rule 7). Nothing was written.`);
+        throw new AuditUpsertKeyError(
+          `Row ${i + 1} of an upsert into ${model.table} has ${value === 0 || value === '0' ? 'the generated key 0' : 'no value'} in the conflict column "${column}"; every row needs a real value in each conflict column (docs/spec.md 6.1 rule 7). Nothing was written.`,
+        );
       }
     }
     if (row[model.pk] !== undefined && row[model.pk] !== null) checkKey(model, row[model.pk]);
   }
   const given = [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => r[k] !== undefined)))];
-  const updated = options.update ? [...options.update] : given.filter((c) => !conflict.includes(c) && c !== model.pk && c !== model.config.timestamps?.created && c !== model.updatedAt);
+  const updated = options.update
+    ? [...options.update]
+    : given.filter((c) => !conflict.includes(c) && c !== model.pk && c !== model.config.timestamps?.created && c !== model.updatedAt);
   const db = core.db;
   const pk = model.pk;
-  const beforeJson = rowJsonSql(model, quoteId(model.table), updated.filter((c) => model.compared.includes(c)));
+  const beforeJson = rowJsonSql(
+    model,
+    quoteId(model.table),
+    updated.filter((c) => model.compared.includes(c)),
+  );
   const afterJson = rowJsonSql(model, quoteId(model.table), loggedColumnsOf(model, rows));
-  const assignments = Object.fromEntries(updated.filter((c) => model.compared.includes(c)).map((c) => [c, { sql: `excluded.${quoteId(c)}`, args: [] }]));
+  const assignments = Object.fromEntries(
+    updated.filter((c) => model.compared.includes(c)).map((c) => [c, { sql: `excluded.${quoteId(c)}`, args: [] }]),
+  );
   const a = await attribute(core.settings.AUDIT_IP);
   const max = core.settings.AUDIT_BULK_MAX_VALUES;
   try {
@@ -191,12 +252,19 @@ export async function bulkUpsert(core: AuditCore, model: ResolvedModel, target: 
         const chunk = rows.slice(offset, offset + BULK_CHUNK);
         const room = Math.max(0, max - offset);
         const existing = await run.run<{ k: string; bindery_v: unknown }>(
-          db.selectFrom(model.table)
+          db
+            .selectFrom(model.table)
             .select([sql<string>`cast(${sql.ref(pk)} as text)`.as('k'), sql.raw(beforeJson).as('bindery_v')])
-// biome-ignore lint/suspicious/noExplicitAny: the table is a run-time string, so Kysely cannot type its expression builder by column.
-            .where((eb: any) => (conflict.length === 1
-              ? eb(conflict[0], 'in', chunk.map((r) => r[conflict[0]!]))
-              : eb.or(chunk.map((r) => eb.and(conflict.map((c) => eb(c, '=', r[c])))))))
+            // biome-ignore lint/suspicious/noExplicitAny: the table is a run-time string, so Kysely cannot type its expression builder by column.
+            .where((eb: any) =>
+              conflict.length === 1
+                ? eb(
+                    conflict[0],
+                    'in',
+                    chunk.map((r) => r[conflict[0]!]),
+                  )
+                : eb.or(chunk.map((r) => eb.and(conflict.map((c) => eb(c, '=', r[c]))))),
+            )
             .orderBy(pk)
             .forUpdate()
             .compile(),
@@ -206,20 +274,29 @@ export async function bulkUpsert(core: AuditCore, model: ResolvedModel, target: 
         const set: Values = Object.fromEntries(updated.map((c) => [c, sql.ref(`excluded.${c}`)]));
         if (model.updatedAt !== null && !(model.updatedAt in set)) set[model.updatedAt] = sql`now()`;
         if (Object.keys(set).length === 0) set[conflict[0]!] = sql.ref(`excluded.${conflict[0]}`);
-        const insert = db.insertInto(model.table).values(chunk as never)
-// biome-ignore lint/suspicious/noExplicitAny: the table is a run-time string, so Kysely cannot type its on-conflict builder by column.
+        const insert = db
+          .insertInto(model.table)
+          .values(chunk as never)
+          // biome-ignore lint/suspicious/noExplicitAny: the table is a run-time string, so Kysely cannot type its on-conflict builder by column.
           .onConflict((oc: any) => oc.columns(conflict).doUpdateSet(set))
           .returning(room > 0 ? [pk, sql.raw(afterJson).as('bindery_v')] : [pk]);
         const items = itemsInsert(model, bulkId, 'bindery_new');
-        const query = room > 0
-          ? sql`with bindery_new as (${insert}), bindery_items as (${items}) select (select count(*) from bindery_new)::int as n, (select jsonb_agg(jsonb_build_array(cast(${sql.ref(pk)} as text), bindery_v)) from bindery_new) as after`
-          : sql`with bindery_new as (${insert}), bindery_items as (${items}) select (select count(*) from bindery_new)::int as n`;
+        const query =
+          room > 0
+            ? sql`with bindery_new as (${insert}), bindery_items as (${items}) select (select count(*) from bindery_new)::int as n, (select jsonb_agg(jsonb_build_array(cast(${sql.ref(pk)} as text), bindery_v)) from bindery_new) as after`
+            : sql`with bindery_new as (${insert}), bindery_items as (${items}) select (select count(*) from bindery_new)::int as n`;
         const result = (await run.run<{ n: number; after?: [string, unknown][] | null }>(query.compile(db), { prepare: false })).rows[0]!;
         if (result.n !== chunk.length) throw new AuditBulkConflictError(model.table, chunk.length, result.n);
         for (const [key, value] of (result.after ?? []).slice(0, room)) after[key] = value;
       }
       await insertBulkEntry(db, run, model, a, bulkId, {
-        action: 'upserted', rowCount: rows.length, where: null, assignments, before, after, complete: rows.length <= max,
+        action: 'upserted',
+        rowCount: rows.length,
+        where: null,
+        assignments,
+        before,
+        after,
+        complete: rows.length <= max,
       });
       return rows.length;
     });
@@ -283,25 +360,37 @@ async function reserveBulkId(db: AnyKysely, run: Runner): Promise<number> {
   return result.rows[0]!.id;
 }
 
-async function insertBulkEntry(db: AnyKysely, run: Runner, model: ResolvedModel, a: Attribution, bulkId: number, entry: BulkEntry): Promise<void> {
+async function insertBulkEntry(
+  db: AnyKysely,
+  run: Runner,
+  model: ResolvedModel,
+  a: Attribution,
+  bulkId: number,
+  entry: BulkEntry,
+): Promise<void> {
   const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
-  await run.run(db.insertInto('audit_bulk').values({
-    id: bulkId,
-    actor_type: a.actorType,
-    actor_id: a.actorId,
-    action: entry.action,
-    subject_type: model.table,
-    row_count: entry.rowCount,
-    where_clause: json(entry.where),
-    assignments: json(entry.assignments),
-    values_before: json(entry.before),
-    values_after: json(entry.after),
-    values_complete: entry.complete,
-    via_kind: a.viaKind,
-    via_name: a.viaName,
-    request_id: a.requestId,
-    ip: a.ip,
-  }).compile());
+  await run.run(
+    db
+      .insertInto('audit_bulk')
+      .values({
+        id: bulkId,
+        actor_type: a.actorType,
+        actor_id: a.actorId,
+        action: entry.action,
+        subject_type: model.table,
+        row_count: entry.rowCount,
+        where_clause: json(entry.where),
+        assignments: json(entry.assignments),
+        values_before: json(entry.before),
+        values_after: json(entry.after),
+        values_complete: entry.complete,
+        via_kind: a.viaKind,
+        via_name: a.viaName,
+        request_id: a.requestId,
+        ip: a.ip,
+      })
+      .compile(),
+  );
 }
 
 /** Logged, non-timestamp columns that any of `rows` gives a value for, plus the key. */
@@ -332,9 +421,15 @@ function recordAssignments(db: AnyKysely, model: ResolvedModel, set: Values, col
     if (model.redacted.has(column)) {
       out[column] = value === null ? null : REDACTED;
     } else if (isExpression(value) || isOperationNodeSource(value) || typeof value === 'function') {
-      const compiled = db.updateTable(model.table).set({ [column]: value }).compile();
+      const compiled = db
+        .updateTable(model.table)
+        .set({ [column]: value })
+        .compile();
       const prefix = `update ${quoteId(model.table)} set ${quoteId(column)} = `;
-      out[column] = { sql: compiled.sql.startsWith(prefix) ? compiled.sql.slice(prefix.length) : compiled.sql, args: compiled.parameters.map(jsonSafe) };
+      out[column] = {
+        sql: compiled.sql.startsWith(prefix) ? compiled.sql.slice(prefix.length) : compiled.sql,
+        args: compiled.parameters.map(jsonSafe),
+      };
     } else {
       out[column] = jsonSafe(value);
     }

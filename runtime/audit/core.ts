@@ -1,4 +1,3 @@
-
 import type pg from 'pg';
 import type { AuditSettings } from './settings.js';
 import type { AnyKysely } from '../db/any-kysely.js';

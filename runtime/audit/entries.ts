@@ -19,7 +19,14 @@ export const BULK_CHUNK = 1000;
  * entry per row of `source` (a CTE of the same statement holding the rows
  * written), so the entry exists exactly when the write does.
  */
-export function logInsert(a: Attribution, action: string, model: ResolvedModel, source: string, changesSql: string, filter?: string): RawBuilder<unknown> {
+export function logInsert(
+  a: Attribution,
+  action: string,
+  model: ResolvedModel,
+  source: string,
+  changesSql: string,
+  filter?: string,
+): RawBuilder<unknown> {
   const subjectId = sql.raw(`cast(${source}."${model.pk}" as text)`);
   return sql`insert into audit_log (actor_type, actor_id, action, subject_type, subject_id, changes, via_kind, via_name, request_id, ip) select cast(${a.actorType} as text), cast(${a.actorId} as text), ${sql.lit(action)}, ${sql.lit(model.table)}, ${subjectId}, ${sql.raw(changesSql)}, cast(${a.viaKind} as text), cast(${a.viaName} as text), cast(${a.requestId} as text), cast(${a.ip} as inet) from ${sql.raw(source)}${sql.raw(filter === undefined ? '' : ` where ${filter}`)}`;
 }
@@ -61,5 +68,7 @@ export function jsonSafe(value: unknown): unknown {
 
 /** Entries name rows by key, so a tracked row's key never changes. */
 export function keyChange(model: ResolvedModel): AuditModelError {
-  return new AuditModelError(`The key "${model.pk}" of a ${model.config.resource} row cannot be changed by an update: audit entries name rows by their key. Create a new row and delete the old one instead.`);
+  return new AuditModelError(
+    `The key "${model.pk}" of a ${model.config.resource} row cannot be changed by an update: audit entries name rows by their key. Create a new row and delete the old one instead.`,
+  );
 }

@@ -13,15 +13,23 @@ export type AuditModelError = InstanceType<typeof AuditModelError>;
 /** A row key longer than 255 bytes (`BINDERY_AUDIT_KEY_TOO_LONG`, docs/spec.md 6.1 rule 9). */
 export class AuditKeyTooLongError extends CodedError {
   constructor(table: string, key: string | undefined, options?: { cause?: unknown }) {
-    const seen = key === undefined ? 'longer than 255 bytes' : `${Buffer.byteLength(key)} bytes long (${JSON.stringify(key.slice(0, 40))}…)`;
-    super('BINDERY_AUDIT_KEY_TOO_LONG', `The key of a row of ${table} is ${seen}; audit entries name rows by keys of at most 255 bytes, so the write was refused.`, options);
+    const seen =
+      key === undefined ? 'longer than 255 bytes' : `${Buffer.byteLength(key)} bytes long (${JSON.stringify(key.slice(0, 40))}…)`;
+    super(
+      'BINDERY_AUDIT_KEY_TOO_LONG',
+      `The key of a row of ${table} is ${seen}; audit entries name rows by keys of at most 255 bytes, so the write was refused.`,
+      options,
+    );
   }
 }
 
 /** An actor ID longer than 100 bytes (`BINDERY_AUDIT_ACTOR_TOO_LONG`, docs/spec.md 6.1 rule 9). */
 export class AuditActorTooLongError extends CodedError {
   constructor(type: string, id: string) {
-    super('BINDERY_AUDIT_ACTOR_TOO_LONG', `The actor ${type}:${JSON.stringify(id.slice(0, 40))}… has an ID of ${Buffer.byteLength(id)} bytes; audit entries keep actor IDs of at most 100 bytes, so the write was refused.`);
+    super(
+      'BINDERY_AUDIT_ACTOR_TOO_LONG',
+      `The actor ${type}:${JSON.stringify(id.slice(0, 40))}… has an ID of ${Buffer.byteLength(id)} bytes; audit entries keep actor IDs of at most 100 bytes, so the write was refused.`,
+    );
   }
 }
 
@@ -39,7 +47,10 @@ export class AuditBulkConflictError extends HttpError {
   /** Always true: running the write again is safe. */
   readonly retryable = true;
   constructor(table: string, selected: number, changed: number) {
-    super('BINDERY_AUDIT_BULK_CONFLICT', `A bulk write to ${table} changed ${changed} of the ${selected} rows selected in one chunk; nothing was written. Try again.`);
+    super(
+      'BINDERY_AUDIT_BULK_CONFLICT',
+      `A bulk write to ${table} changed ${changed} of the ${selected} rows selected in one chunk; nothing was written. Try again.`,
+    );
   }
 
   override get name(): string {

@@ -70,7 +70,12 @@ interface EventRow {
  *
  * @throws {AuditCursorError} (400) for a cursor the history did not make.
  */
-export async function readHistory(db: AnyKysely, subjectType: string, subjectId: string, options: HistoryOptions = {}): Promise<HistoryPage> {
+export async function readHistory(
+  db: AnyKysely,
+  subjectType: string,
+  subjectId: string,
+  options: HistoryOptions = {},
+): Promise<HistoryPage> {
   const limit = options.limit ?? 50;
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw new RangeError(`history limit must be from 1 to 1000, got ${limit}`);
   const cursor = options.cursor === undefined || options.cursor === '' ? undefined : fromCursor(options.cursor);
@@ -97,11 +102,18 @@ export async function readHistory(db: AnyKysely, subjectType: string, subjectId:
   const rows = result.rows;
   const events = rows.map(toEvent);
   const last = rows[rows.length - 1];
-  return last !== undefined && rows.length === limit ? { events, next: toCursor({ at: last.at_text, kind: last.kind, id: last.id }) } : { events };
+  return last !== undefined && rows.length === limit
+    ? { events, next: toCursor({ at: last.at_text, kind: last.kind, id: last.id }) }
+    : { events };
 }
 
 function toEvent(row: EventRow): HistoryEvent {
-  const base = { at: row.occurred_at.toISOString(), actor: actorLabel(row.actor_type, row.actor_id), action: row.action, via: row.via_name };
+  const base = {
+    at: row.occurred_at.toISOString(),
+    actor: actorLabel(row.actor_type, row.actor_id),
+    action: row.action,
+    via: row.via_name,
+  };
   if (row.kind === 1) return { ...base, rows: row.row_count ?? 0 };
   const changes: { old?: Record<string, unknown>; new?: Record<string, unknown> } = {};
   if (row.changes?.old && Object.keys(row.changes.old).length > 0) changes.old = row.changes.old;
@@ -127,7 +139,8 @@ function validAt(text: string): boolean {
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   const offsetHours = m[8] === undefined ? 0 : Number(m[8]);
   const offsetMinutes = m[9] === undefined ? 0 : Number(m[9]);
-  if (year < 1 || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59 || offsetHours > 15 || offsetMinutes > 59) return false;
+  if (year < 1 || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59 || offsetHours > 15 || offsetMinutes > 59)
+    return false;
   return day <= new Date(Date.UTC(2000, month, 0)).getUTCDate() && (month !== 2 || day < 29 || isLeap(year));
 }
 

@@ -12,7 +12,14 @@ export { TrackedModel, type KeyOf, type RowCondition, type RowOf, type RowOption
 export { BulkQuery } from './bulk-query.js';
 export type { UpsertOptions } from './bulk-writer.js';
 export { readHistory, type HistoryEvent, type HistoryOptions, type HistoryPage } from './history.js';
-export { pruneAuditLog, pruneSoftDeleted, type PruneAuditLogOptions, type PruneAuditLogResult, type PruneSoftDeletedOptions, type SoftDeletePruneResult } from './prune.js';
+export {
+  pruneAuditLog,
+  pruneSoftDeleted,
+  type PruneAuditLogOptions,
+  type PruneAuditLogResult,
+  type PruneSoftDeletedOptions,
+  type SoftDeletePruneResult,
+} from './prune.js';
 export { anonymizeActor, ERASED, type AnonymizeResult } from './anonymize.js';
 export { auditSettings, AUDIT_IP_MODES, DEFAULT_AUDIT_SETTINGS, type AuditIpMode, type AuditSettings } from './settings.js';
 export { maskIp } from './ip.js';
@@ -20,7 +27,12 @@ export { actorLabel, attribute, MAX_ACTOR_ID_BYTES, type Attribution } from './a
 export { REDACTED, SENSITIVE_NAME, type TrackedResourceConfig } from './tracked-config.js';
 export { BULK_CHUNK, MAX_KEY_BYTES } from './entries.js';
 export {
-  AuditActorTooLongError, AuditBulkConflictError, AuditCursorError, AuditKeyTooLongError, AuditModelError, AuditUpsertKeyError,
+  AuditActorTooLongError,
+  AuditBulkConflictError,
+  AuditCursorError,
+  AuditKeyTooLongError,
+  AuditModelError,
+  AuditUpsertKeyError,
 } from './errors.js';
 export { AuditPruneCommand } from './commands/audit-prune-command.js';
 export { AuditAnonymizeCommand } from './commands/audit-anonymize-command.js';

@@ -46,7 +46,10 @@ export async function pruneAuditLog(log: AuditLog, options: PruneAuditLogOptions
   const { db } = log.database;
   let entries = 0;
   for (;;) {
-    const result = await sql`delete from audit_log where id in (select id from audit_log where occurred_at < ${before} order by occurred_at, id limit ${batch})`.execute(db);
+    const result =
+      await sql`delete from audit_log where id in (select id from audit_log where occurred_at < ${before} order by occurred_at, id limit ${batch})`.execute(
+        db,
+      );
     const n = Number(result.numAffectedRows ?? 0n);
     entries += n;
     if (n < batch) break;
@@ -54,7 +57,11 @@ export async function pruneAuditLog(log: AuditLog, options: PruneAuditLogOptions
   let bulk = 0;
   for (;;) {
     const n = await db.transaction().execute(async (trx) => {
-      const ids = (await sql<{ id: number }>`select id from audit_bulk where occurred_at < ${before} order by occurred_at, id limit ${batch} for update`.execute(trx)).rows.map((r) => r.id);
+      const ids = (
+        await sql<{
+          id: number;
+        }>`select id from audit_bulk where occurred_at < ${before} order by occurred_at, id limit ${batch} for update`.execute(trx)
+      ).rows.map((r) => r.id);
       if (ids.length === 0) return 0;
       await sql`delete from audit_bulk_items where bulk_id = any(${ids})`.execute(trx);
       await sql`delete from audit_bulk where id = any(${ids})`.execute(trx);

@@ -38,4 +38,8 @@ export interface AuditSettings {
 }
 
 /** The defaults, for audit logs made outside an app (tests, scripts). */
-export const DEFAULT_AUDIT_SETTINGS: AuditSettings = Object.freeze({ AUDIT_IP: 'off', AUDIT_BULK_MAX_VALUES: 10_000, AUDIT_RETENTION_DAYS: 0 });
+export const DEFAULT_AUDIT_SETTINGS: AuditSettings = Object.freeze({
+  AUDIT_IP: 'off',
+  AUDIT_BULK_MAX_VALUES: 10_000,
+  AUDIT_RETENTION_DAYS: 0,
+});

@@ -9,7 +9,7 @@
  * run through Kysely on that transaction's connection.
  */
 import { createHash } from 'node:crypto';
-import { sql, type CompiledQuery, } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import type pg from 'pg';
 import { asUnavailable, rethrowUnavailable } from '../db/unavailable.js';
 import type { AnyKysely } from '../db/any-kysely.js';
@@ -26,9 +26,7 @@ export interface Runner {
 }
 
 /** Where audited writes go: the app's pool (own transactions), or a Kysely instance or transaction given by the caller. */
-export type WriteTarget =
-  | { readonly kind: 'pool'; readonly pool: pg.Pool }
-  | { readonly kind: 'kysely'; readonly db: AnyKysely };
+export type WriteTarget = { readonly kind: 'pool'; readonly pool: pg.Pool } | { readonly kind: 'kysely'; readonly db: AnyKysely };
 
 const NAMES = new Map<string, string>();
 const MAX_NAMES = 2000;
@@ -48,7 +46,9 @@ function pgRunner(client: pg.Pool | pg.PoolClient): Runner {
   return {
     async run<R>(query: CompiledQuery, options?: { readonly prepare?: boolean }) {
       const values = [...query.parameters];
-      const result = await client.query(options?.prepare === false ? { text: query.sql, values } : { name: statementName(query.sql), text: query.sql, values });
+      const result = await client.query(
+        options?.prepare === false ? { text: query.sql, values } : { name: statementName(query.sql), text: query.sql, values },
+      );
       return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
     },
   };
@@ -58,7 +58,10 @@ function kyselyRunner(db: AnyKysely): Runner {
   return {
     async run<R>(query: CompiledQuery) {
       const result = await db.executeQuery<R>(query);
-      return { rows: [...result.rows], rowCount: result.numAffectedRows === undefined ? result.rows.length : Number(result.numAffectedRows) };
+      return {
+        rows: [...result.rows],
+        rowCount: result.numAffectedRows === undefined ? result.rows.length : Number(result.numAffectedRows),
+      };
     },
   };
 }
@@ -94,7 +97,9 @@ export async function runTransaction<T>(target: WriteTarget, fn: (runner: Runner
     await client.query('COMMIT');
     return result;
   } catch (error) {
-    await client.query('ROLLBACK').catch((rollbackError: Error) => { broken = rollbackError; });
+    await client.query('ROLLBACK').catch((rollbackError: Error) => {
+      broken = rollbackError;
+    });
     throw asUnavailable(error);
   } finally {
     client.release(broken);

@@ -71,21 +71,39 @@ export interface ResolvedModel {
 export function resolveModel(config: TrackedResourceConfig): ResolvedModel {
   const where = `tracked model ${config.resource} (table ${config.table})`;
   if (config.primaryKey === null) {
-    throw new AuditModelError(`The ${where} has no primary key; audit entries name rows by their key (docs/spec.md 6.1 rule 9). Mark one field "primaryKey: true", or set "audit: { track: false }".`);
+    throw new AuditModelError(
+      `The ${where} has no primary key; audit entries name rows by their key (docs/spec.md 6.1 rule 9). Mark one field "primaryKey: true", or set "audit: { track: false }".`,
+    );
   }
   for (const name of [config.table, ...config.columns]) {
-    if (!IDENTIFIER.test(name)) throw new AuditModelError(`The ${where} has the name ${JSON.stringify(name)}; tracked tables and columns need plain identifiers (letters, digits, _).`);
+    if (!IDENTIFIER.test(name))
+      throw new AuditModelError(
+        `The ${where} has the name ${JSON.stringify(name)}; tracked tables and columns need plain identifiers (letters, digits, _).`,
+      );
   }
-  const named = [config.primaryKey, config.softDelete, config.timestamps?.created, config.timestamps?.updated, ...config.hidden, ...config.except, ...config.redact, ...config.reveal];
+  const named = [
+    config.primaryKey,
+    config.softDelete,
+    config.timestamps?.created,
+    config.timestamps?.updated,
+    ...config.hidden,
+    ...config.except,
+    ...config.redact,
+    ...config.reveal,
+  ];
   for (const column of named) {
     if (column !== null && column !== undefined && !config.columns.includes(column)) {
-      throw new AuditModelError(`The ${where} names the column "${column}", which is not one of its columns (${config.columns.join(', ')}).`);
+      throw new AuditModelError(
+        `The ${where} names the column "${column}", which is not one of its columns (${config.columns.join(', ')}).`,
+      );
     }
   }
   const except = new Set(config.except);
   const reveal = new Set(config.reveal);
   const logged = new Set(config.columns.filter((c) => !except.has(c)));
-  const redacted = new Set(config.columns.filter((c) => logged.has(c) && !reveal.has(c) && (config.redact.includes(c) || SENSITIVE_NAME.test(c))));
+  const redacted = new Set(
+    config.columns.filter((c) => logged.has(c) && !reveal.has(c) && (config.redact.includes(c) || SENSITIVE_NAME.test(c))),
+  );
   const timestamps = new Set(config.timestamps ? [config.timestamps.created, config.timestamps.updated] : []);
   return {
     config,
@@ -127,7 +145,10 @@ export function rowJsonSql(model: ResolvedModel, alias: string, columns: readonl
 export function diffJsonSql(model: ResolvedModel, oldAlias: string, newAlias: string, side: string): string {
   if (model.compared.length === 0) return `'{}'::jsonb`;
   return model.compared
-    .map((c) => `(CASE WHEN ${oldAlias}.${quoteId(c)} IS DISTINCT FROM ${newAlias}.${quoteId(c)} THEN jsonb_build_object('${c}', ${valueSql(model, side, c)}) ELSE '{}'::jsonb END)`)
+    .map(
+      (c) =>
+        `(CASE WHEN ${oldAlias}.${quoteId(c)} IS DISTINCT FROM ${newAlias}.${quoteId(c)} THEN jsonb_build_object('${c}', ${valueSql(model, side, c)}) ELSE '{}'::jsonb END)`,
+    )
     .join(' || ');
 }
 

@@ -8,7 +8,17 @@
  * An update first reads the row `FOR UPDATE`, and the entry's old values are
  * that locked row (docs/spec.md 6.1 rule 2).
  */
-import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool, type UpdateObject } from 'kysely';
+import {
+  sql,
+  type CompiledQuery,
+  type Expression,
+  type ExpressionBuilder,
+  type Insertable,
+  type Kysely,
+  type Selectable,
+  type SqlBool,
+  type UpdateObject,
+} from 'kysely';
 import type { AuditCore } from './core.js';
 import { attribute } from './attribution.js';
 import { BulkQuery, type KeyOf } from './bulk-query.js';
@@ -104,7 +114,10 @@ export class TrackedModel<DB = UntypedTables, T extends keyof DB & string = Unty
    */
   async find(key: KeyOf<DB, T, PK>, options: RowOptions<DB, T> = {}): Promise<RowOf<DB, T> | undefined> {
     const m = this.#model;
-    let query = this.#db.selectFrom(m.table).select([...m.columns]).where(m.pk, '=', key);
+    let query = this.#db
+      .selectFrom(m.table)
+      .select([...m.columns])
+      .where(m.pk, '=', key);
     if (m.softDelete !== null && !options.withDeleted) query = query.where(m.softDelete, 'is', null);
     if (options.where) query = query.where(options.where as never);
     const result = await runRead<RowOf<DB, T>>(this.#target, query.compile());
@@ -120,7 +133,10 @@ export class TrackedModel<DB = UntypedTables, T extends keyof DB & string = Unty
     const given = (values as Record<string, unknown>)[m.pk];
     if (given !== undefined && given !== null) checkKey(m, given);
     const a = await attribute(this.#core.settings.AUDIT_IP);
-    const insert = this.#db.insertInto(m.table).values(values as never).returning([...m.columns]);
+    const insert = this.#db
+      .insertInto(m.table)
+      .values(values as never)
+      .returning([...m.columns]);
     const entry = logInsert(a, 'created', m, 'bindery_new', `jsonb_build_object('new', ${rowJsonSql(m, 'bindery_new', [...m.logged])})`);
     const query = sql`with bindery_new as (${insert}), bindery_entry as (${entry}) select ${sql.raw(m.columnList)} from bindery_new`;
     const rows = await this.#write(query);
@@ -144,7 +160,10 @@ export class TrackedModel<DB = UntypedTables, T extends keyof DB & string = Unty
     if (Object.keys(set).length === 0) return this.find(key, options);
     if (m.updatedAt !== null && !(m.updatedAt in set)) set[m.updatedAt] = sql`now()`;
     const a = await attribute(this.#core.settings.AUDIT_IP);
-    let locked = this.#db.selectFrom(m.table).select([...m.columns]).where(m.pk, '=', key);
+    let locked = this.#db
+      .selectFrom(m.table)
+      .select([...m.columns])
+      .where(m.pk, '=', key);
     if (m.softDelete !== null && !options.withDeleted) locked = locked.where(m.softDelete, 'is', null);
     if (options.where) locked = locked.where(options.where as never);
     const pk = quoteId(m.pk);
@@ -154,10 +173,17 @@ export class TrackedModel<DB = UntypedTables, T extends keyof DB & string = Unty
       .where(sql<boolean>`${sql.ref(`${m.table}.${m.pk}`)} in (select ${sql.ref(m.pk)} from bindery_old)`)
       .returning(m.columns.map((c) => `${m.table}.${c}`));
     const diff = sql.raw(
-      `select ${diffJsonSql(m, 'bindery_old', 'bindery_new', 'bindery_old')} as old, ${diffJsonSql(m, 'bindery_old', 'bindery_new', 'bindery_new')} as new, bindery_new.${pk} `
-        + `from bindery_old join bindery_new on bindery_new.${pk} = bindery_old.${pk}`,
+      `select ${diffJsonSql(m, 'bindery_old', 'bindery_new', 'bindery_old')} as old, ${diffJsonSql(m, 'bindery_old', 'bindery_new', 'bindery_new')} as new, bindery_new.${pk} ` +
+        `from bindery_old join bindery_new on bindery_new.${pk} = bindery_old.${pk}`,
     );
-    const entry = logInsert(a, 'updated', m, 'bindery_diff', `jsonb_build_object('old', bindery_diff.old, 'new', bindery_diff.new)`, `bindery_diff.new <> '{}'::jsonb`);
+    const entry = logInsert(
+      a,
+      'updated',
+      m,
+      'bindery_diff',
+      `jsonb_build_object('old', bindery_diff.old, 'new', bindery_diff.new)`,
+      `bindery_diff.new <> '{}'::jsonb`,
+    );
     const query = sql`with bindery_old as (${locked.forUpdate()}), bindery_new as (${update}), bindery_diff as (${diff}), bindery_entry as (${entry}) select ${sql.raw(m.columnList)} from bindery_new`;
     return (await this.#write(query))[0];
   }
@@ -202,7 +228,13 @@ export class TrackedModel<DB = UntypedTables, T extends keyof DB & string = Unty
     const a = await attribute(this.#core.settings.AUDIT_IP);
     let del = this.#db.deleteFrom(m.table).where(m.pk, '=', key);
     if (options.where) del = del.where(options.where as never);
-    const entry = logInsert(a, 'force_deleted', m, 'bindery_old', `jsonb_build_object('old', ${rowJsonSql(m, 'bindery_old', [...m.logged])})`);
+    const entry = logInsert(
+      a,
+      'force_deleted',
+      m,
+      'bindery_old',
+      `jsonb_build_object('old', ${rowJsonSql(m, 'bindery_old', [...m.logged])})`,
+    );
     const query = sql`with bindery_old as (${del.returning([...m.columns])}), bindery_entry as (${entry}) select ${sql.raw(m.columnList)} from bindery_old`;
     return (await this.#write(query))[0];
   }
@@ -242,7 +274,10 @@ export class TrackedModel<DB = UntypedTables, T extends keyof DB & string = Unty
 
   async #mark(key: unknown, options: Pick<RowOptions<DB, T>, 'where'>, action: 'deleted' | 'restored'): Promise<RowOf<DB, T> | undefined> {
     const m = this.#model;
-    if (m.softDelete === null) throw new AuditModelError(`${m.config.resource} (table ${m.table}) has no soft delete, so its rows cannot be restored; add "softDelete: true" to the resource.`);
+    if (m.softDelete === null)
+      throw new AuditModelError(
+        `${m.config.resource} (table ${m.table}) has no soft delete, so its rows cannot be restored; add "softDelete: true" to the resource.`,
+      );
     checkKey(m, key);
     const a = await attribute(this.#core.settings.AUDIT_IP);
     let update = this.#db
@@ -264,4 +299,3 @@ export class TrackedModel<DB = UntypedTables, T extends keyof DB & string = Unty
     }
   }
 }
-

@@ -26,7 +26,8 @@ export class AddressLanes {
    */
   constructor(width: number, maxWaiting: number) {
     if (!Number.isInteger(width) || width < 1) throw new RangeError(`AddressLanes needs a width of at least 1, got ${width}.`);
-    if (!Number.isInteger(maxWaiting) || maxWaiting < 0) throw new RangeError(`AddressLanes needs maxWaiting of at least 0, got ${maxWaiting}.`);
+    if (!Number.isInteger(maxWaiting) || maxWaiting < 0)
+      throw new RangeError(`AddressLanes needs maxWaiting of at least 0, got ${maxWaiting}.`);
     this.#width = width;
     this.#maxWaiting = maxWaiting;
   }
@@ -56,7 +57,8 @@ export class AddressLanes {
       return await task();
     } finally {
       const next = lane.waiting.shift();
-      if (next !== undefined) next(); // the slot passes to the next waiter
+      if (next !== undefined)
+        next(); // the slot passes to the next waiter
       else if (--lane.running === 0) this.#lanes.delete(key);
     }
   }

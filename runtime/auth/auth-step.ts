@@ -1,4 +1,3 @@
-
 import type { SetupStep } from '../app/setup-step.js';
 import type { Cache } from '../cache/cache.js';
 import { KeyRing } from '../crypto/key-ring.js';
@@ -59,12 +58,18 @@ export interface AuthStepOptions<U> {
  */
 export function auth<U>(options: AuthStepOptions<U>): SetupStep {
   if (options === undefined || options.users === undefined || options.users === null) {
-    throw new BinderyError('BINDERY_SETUP_INVALID', 'auth() needs the app\'s user lookups: auth({ users }) (docs/auth.md "User provider").');
+    throw new BinderyError(
+      'BINDERY_SETUP_INVALID',
+      'auth() needs the app\'s user lookups: auth({ users }) (docs/auth.md "User provider").',
+    );
   }
   return {
     name: 'auth',
     call: 'auth()',
-    requires: [{ name: 'cache', call: 'cache()' }, { name: 'session', call: 'session()' }],
+    requires: [
+      { name: 'cache', call: 'cache()' },
+      { name: 'session', call: 'session()' },
+    ],
     settings: authSettings,
     async setup(ctx) {
       const s = ctx.settingsOf(authSettings);
@@ -80,7 +85,12 @@ export function auth<U>(options: AuthStepOptions<U>): SetupStep {
         users,
         hasher,
         fingerprints: new PasswordFingerprints(KeyRing.fromSettings(ctx.settings)),
-        remember: new RememberCookie({ encrypter: sessions.encrypter, secure: sessionCookieSecure(ctx.settings), lifetimeMs: s.AUTH_REMEMBER_LIFETIME, now }),
+        remember: new RememberCookie({
+          encrypter: sessions.encrypter,
+          secure: sessionCookieSecure(ctx.settings),
+          lifetimeMs: s.AUTH_REMEMBER_LIFETIME,
+          now,
+        }),
         throttle: new LoginThrottle(cache, { perLogin: s.AUTH_THROTTLE, perIp: s.AUTH_THROTTLE_IP }, now),
         // One password check at a time per address; at most AUTH_THROTTLE_IP more wait (docs/auth.md "Throttling").
         lanes: new AddressLanes(1, s.AUTH_THROTTLE_IP),

@@ -44,6 +44,9 @@ declare module '../events/define-event.js' {
 /** A user signed in (a new session ID was issued). */
 export const loginSucceeded = defineEvent<LoginSucceededPayload>({ name: 'session:login_succeeded', description: 'A user signed in.' });
 /** A login failed: unknown account, wrong password, or throttled. */
-export const loginFailed = defineEvent<LoginFailedPayload>({ name: 'session:login_failed', description: 'A login failed (credentials or throttled).' });
+export const loginFailed = defineEvent<LoginFailedPayload>({
+  name: 'session:login_failed',
+  description: 'A login failed (credentials or throttled).',
+});
 /** A user signed out. */
 export const loggedOut = defineEvent<LogoutPayload>({ name: 'session:logout', description: 'A user signed out.' });

@@ -96,7 +96,9 @@ function asksForPage(client: ClientKind, route: RouteDefinition): boolean {
 /** The 401 of a guest on `route` (a bearer-token route says how to send one). */
 function unauthenticated(route: RouteDefinition): HttpError {
   if (route.middleware.includes('token')) {
-    return new HttpError('BINDERY_TOKEN_MISSING', 'This route needs a bearer token: send Authorization: Bearer <id>|<secret>.', { headers: { 'www-authenticate': 'Bearer' } });
+    return new HttpError('BINDERY_TOKEN_MISSING', 'This route needs a bearer token: send Authorization: Bearer <id>|<secret>.', {
+      headers: { 'www-authenticate': 'Bearer' },
+    });
   }
   return new HttpError('BINDERY_AUTH_UNAUTHENTICATED', 'You are not signed in; sign in and try again.');
 }

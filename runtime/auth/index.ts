@@ -20,4 +20,12 @@ export { PasswordFingerprints, type FingerprintMatch } from './password-fingerpr
 export { RememberCookie, REMEMBER_COOKIE, REMEMBER_PURPOSE, newRememberToken, type RememberPayload } from './remember-cookie.js';
 export { PasswordHasher, ARGON2_DEFAULTS, hashKind, Semaphore, type Argon2Params, type HashKind } from './passwords/index.js';
 export { AuthSetupError, LoginFailedError, LoginThrottledError, LOGIN_FAILED_MESSAGE } from './errors.js';
-export { loginSucceeded, loginFailed, loggedOut, type LoginMethod, type LoginSucceededPayload, type LoginFailedPayload, type LogoutPayload } from './events.js';
+export {
+  loginSucceeded,
+  loginFailed,
+  loggedOut,
+  type LoginMethod,
+  type LoginSucceededPayload,
+  type LoginFailedPayload,
+  type LogoutPayload,
+} from './events.js';

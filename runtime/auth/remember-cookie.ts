@@ -44,12 +44,23 @@ export class RememberCookie {
    * @param options.secure Secure cookie (as the session cookie: outside development and testing, unless `SESSION_SECURE` says otherwise).
    * @param options.lifetimeMs `AUTH_REMEMBER_LIFETIME`.
    */
-  constructor(options: { readonly encrypter: Encrypter; readonly secure: boolean; readonly lifetimeMs: number; readonly now?: () => number }) {
+  constructor(options: {
+    readonly encrypter: Encrypter;
+    readonly secure: boolean;
+    readonly lifetimeMs: number;
+    readonly now?: () => number;
+  }) {
     this.name = options.secure ? `__Host-${REMEMBER_COOKIE}` : REMEMBER_COOKIE;
     this.#encrypter = options.encrypter;
     this.#lifetimeMs = options.lifetimeMs;
     this.#now = options.now ?? Date.now;
-    this.#attributes = { path: '/', maxAge: Math.floor(options.lifetimeMs / 1000), httpOnly: true, secure: options.secure, sameSite: 'lax' };
+    this.#attributes = {
+      path: '/',
+      maxAge: Math.floor(options.lifetimeMs / 1000),
+      httpOnly: true,
+      secure: options.secure,
+      sameSite: 'lax',
+    };
     this.#removal = serializeSetCookie(this.name, '', { ...this.#attributes, maxAge: 0 });
   }
 
@@ -63,13 +74,18 @@ export class RememberCookie {
     const opened = this.#encrypter.openJson<unknown>(REMEMBER_PURPOSE, value, { context: this.name, now: this.#now() });
     if (!opened.ok) return null;
     const v = opened.value as Partial<RememberPayload> | null;
-    if (typeof v !== 'object' || v === null || typeof v.id !== 'string' || typeof v.token !== 'string' || v.id === '' || v.token === '') return null;
+    if (typeof v !== 'object' || v === null || typeof v.id !== 'string' || typeof v.token !== 'string' || v.id === '' || v.token === '')
+      return null;
     return { id: v.id, token: v.token };
   }
 
   /** Set the cookie for `payload` on the response. */
   issue(reply: FastifyReply, payload: RememberPayload): void {
-    const value = this.#encrypter.sealJson(REMEMBER_PURPOSE, { id: payload.id, token: payload.token }, { context: this.name, expiresAt: this.#now() + this.#lifetimeMs });
+    const value = this.#encrypter.sealJson(
+      REMEMBER_PURPOSE,
+      { id: payload.id, token: payload.token },
+      { context: this.name, expiresAt: this.#now() + this.#lifetimeMs },
+    );
     reply.header('set-cookie', serializeSetCookie(this.name, value, this.#attributes));
   }
 

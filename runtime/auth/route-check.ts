@@ -24,7 +24,9 @@ export function checkGuardedRoutes(routes: RouteTable): void {
       if (!GUARD_MIDDLEWARE.includes(list[i]!)) continue;
       if (list.slice(0, i).some((m) => AUTHENTICATING_MIDDLEWARE.includes(m))) continue;
       const group = route.group === null ? '' : ` (group "${route.group}")`;
-      problems.push(`${routeOrigin(route)}: route "${route.name}"${group} uses the guard "${list[i]}" without "auth" or "token" before it (middleware: [${list.join(', ')}])`);
+      problems.push(
+        `${routeOrigin(route)}: route "${route.name}"${group} uses the guard "${list[i]}" without "auth" or "token" before it (middleware: [${list.join(', ')}])`,
+      );
     }
   }
   if (problems.length === 0) return;

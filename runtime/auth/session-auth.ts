@@ -106,7 +106,12 @@ export class SessionAuth<U> implements AuthService<U> {
    * @throws {LoginThrottledError} past either limit (no password check).
    * @throws {LoginFailedError} for an unknown account or a wrong password.
    */
-  async #check(login: string, normalized: string, password: string, ip: string): Promise<{ user: U; userId: string; subject: string; hash: string }> {
+  async #check(
+    login: string,
+    normalized: string,
+    password: string,
+    ip: string,
+  ): Promise<{ user: U; userId: string; subject: string; hash: string }> {
     const { users, throttle, hasher } = this.#p;
     const ipWait = await throttle.ipBlocked(ip);
     if (ipWait !== null) {
@@ -216,7 +221,12 @@ export class SessionAuth<U> implements AuthService<U> {
     session.regenerate();
     session.setUser(payload.id, this.#p.fingerprints.of(users.passwordHashOf(user)));
     ctx.auth = new RequestAuth<U>({ via: 'remember', id: payload.id, load: () => Promise.resolve(user) });
-    await emitEvent(this.#p.services, 'session:login_succeeded', { userId: payload.id, method: 'remember', remember: true, ip: ctx.request.ip });
+    await emitEvent(this.#p.services, 'session:login_succeeded', {
+      userId: payload.id,
+      method: 'remember',
+      remember: true,
+      ip: ctx.request.ip,
+    });
   }
 
   // ── internals ──
@@ -250,8 +260,16 @@ export class SessionAuth<U> implements AuthService<U> {
   #needRememberLookups(): void {
     const { users } = this.#p;
     if (users.readRememberToken === undefined || users.writeRememberToken === undefined) {
-      const missing = [users.readRememberToken === undefined ? 'readRememberToken' : '', users.writeRememberToken === undefined ? 'writeRememberToken' : ''].filter(Boolean).join(' and ');
-      throw new AuthSetupError('BINDERY_AUTH_REMEMBER_UNSUPPORTED', `Remember-me was asked for, but the user provider given to auth({ users }) has no ${missing}; remember-me needs both (docs/spec.md 5.2). Add them, or do not offer "remember me".`);
+      const missing = [
+        users.readRememberToken === undefined ? 'readRememberToken' : '',
+        users.writeRememberToken === undefined ? 'writeRememberToken' : '',
+      ]
+        .filter(Boolean)
+        .join(' and ');
+      throw new AuthSetupError(
+        'BINDERY_AUTH_REMEMBER_UNSUPPORTED',
+        `Remember-me was asked for, but the user provider given to auth({ users }) has no ${missing}; remember-me needs both (docs/spec.md 5.2). Add them, or do not offer "remember me".`,
+      );
     }
   }
 }

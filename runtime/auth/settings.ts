@@ -17,7 +17,8 @@ export function localPathSetting(): SettingParser<string> {
     allowed: 'a path on this site starting with a single "/", e.g. /login (no scheme, no host)',
     parse(text) {
       if (/^[a-z][a-z0-9+.-]*:/i.test(text)) return { ok: false, message: 'an absolute URL; redirects must stay on this site' };
-      if (text.startsWith('//') || text.startsWith('/\\')) return { ok: false, message: 'a protocol-relative URL (another host); redirects must stay on this site' };
+      if (text.startsWith('//') || text.startsWith('/\\'))
+        return { ok: false, message: 'a protocol-relative URL (another host); redirects must stay on this site' };
       return isLocalPath(text) ? { ok: true, value: text } : { ok: false };
     },
   };
@@ -34,17 +35,20 @@ export const authSettings = defineSettings({
     default: '/login',
   },
   AUTH_HOME_URL: {
-    description: 'Where the guest guard sends a signed-in user, and where a login goes when no page was asked for before. A path on this site.',
+    description:
+      'Where the guest guard sends a signed-in user, and where a login goes when no page was asked for before. A path on this site.',
     parser: localPathSetting(),
     default: '/dashboard',
   },
   AUTH_THROTTLE: {
-    description: 'Login attempts allowed in a minute for one account (or one unknown login) from one IP address; more fail without checking the password.',
+    description:
+      'Login attempts allowed in a minute for one account (or one unknown login) from one IP address; more fail without checking the password.',
     parser: integerSetting({ min: 1 }),
     default: '5',
   },
   AUTH_THROTTLE_IP: {
-    description: 'Failed logins allowed in a minute from one IP address, whatever the login; more fail without checking the password. Successful logins do not count.',
+    description:
+      'Failed logins allowed in a minute from one IP address, whatever the login; more fail without checking the password. Successful logins do not count.',
     parser: integerSetting({ min: 1 }),
     default: '50',
   },

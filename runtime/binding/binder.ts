@@ -39,7 +39,10 @@ type TextValue = string | string[] | undefined;
 
 /** A field failing conversion: the whole value, one list item, or a value that is not a list. */
 class Failure {
-  constructor(readonly item: number | undefined, readonly notAList: boolean) {}
+  constructor(
+    readonly item: number | undefined,
+    readonly notAList: boolean,
+  ) {}
 }
 const SCALAR_FAILURE = new Failure(undefined, false);
 const NOT_A_LIST = new Failure(undefined, true);
@@ -176,7 +179,10 @@ function fromSplitText(f: BoundField, text: string | undefined): unknown {
     const c = fromText(f.kind, f.source === HEADER ? text.trim() : text);
     return c === INVALID ? SCALAR_FAILURE : c;
   }
-  return fromTextList(f, text.split(',').map((s) => s.trim()));
+  return fromTextList(
+    f,
+    text.split(',').map((s) => s.trim()),
+  );
 }
 
 function fromTextList(f: BoundField, items: readonly string[]): unknown {
@@ -224,7 +230,8 @@ function compileField(route: RouteDefinition, plan: FieldPlan): BoundField {
   if (!KINDS.has(plan.type.kind)) fail(`unknown type "${String(plan.type.kind)}"`);
   if (source === BODY && plan.json === undefined && plan.form === undefined) fail('a body field needs a json or form name');
   if (source !== BODY && (plan.name === undefined || plan.name === '')) fail(`a ${plan.source} field needs a name`);
-  if (plan.type.kind === 'file' && (source !== BODY || plan.form === undefined)) fail('a file binds only from a multipart form field (form tag)');
+  if (plan.type.kind === 'file' && (source !== BODY || plan.form === undefined))
+    fail('a file binds only from a multipart form field (form tag)');
   if (plan.type.kind === 'json' && source !== BODY) fail('a json field binds only from the body');
   let makeDefault: (() => unknown) | undefined;
   try {

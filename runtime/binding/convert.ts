@@ -20,8 +20,14 @@ const INTEGER = /^[+-]?\d+$/;
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 const BOOLEANS: Readonly<Record<string, boolean>> = {
-  true: true, '1': true, on: true, yes: true,
-  false: false, '0': false, off: false, no: false,
+  true: true,
+  '1': true,
+  on: true,
+  yes: true,
+  false: false,
+  '0': false,
+  off: false,
+  no: false,
 };
 
 /**
@@ -33,16 +39,23 @@ const BOOLEANS: Readonly<Record<string, boolean>> = {
  */
 export function fromJson(kind: ScalarKind, value: unknown): unknown {
   switch (kind) {
-    case 'string': return typeof value === 'string' ? value : INVALID;
-    case 'integer': return typeof value === 'number' && Number.isSafeInteger(value) ? value : INVALID;
-    case 'number': return typeof value === 'number' && Number.isFinite(value) ? value : INVALID;
-    case 'boolean': return typeof value === 'boolean' ? value : INVALID;
+    case 'string':
+      return typeof value === 'string' ? value : INVALID;
+    case 'integer':
+      return typeof value === 'number' && Number.isSafeInteger(value) ? value : INVALID;
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? value : INVALID;
+    case 'boolean':
+      return typeof value === 'boolean' ? value : INVALID;
     case 'duration':
       if (typeof value === 'number') return Number.isFinite(value) ? value : INVALID;
       return typeof value === 'string' ? (parseDuration(value) ?? INVALID) : INVALID;
-    case 'timestamp': return typeof value === 'string' ? (parseTimestamp(value) ?? INVALID) : INVALID;
-    case 'json': return value;
-    case 'file': return INVALID;
+    case 'timestamp':
+      return typeof value === 'string' ? (parseTimestamp(value) ?? INVALID) : INVALID;
+    case 'json':
+      return value;
+    case 'file':
+      return INVALID;
   }
 }
 
@@ -57,7 +70,9 @@ export function fromJson(kind: ScalarKind, value: unknown): unknown {
 export function fromText(kind: ScalarKind, text: string): unknown {
   if (text === '' && kind !== 'string' && kind !== 'json') return ABSENT;
   switch (kind) {
-    case 'string': case 'json': return text;
+    case 'string':
+    case 'json':
+      return text;
     case 'integer': {
       if (!INTEGER.test(text)) return INVALID;
       const n = Number(text);
@@ -72,9 +87,12 @@ export function fromText(kind: ScalarKind, text: string): unknown {
       const b = BOOLEANS[text.toLowerCase()];
       return b === undefined ? INVALID : b;
     }
-    case 'duration': return parseDuration(text) ?? INVALID;
-    case 'timestamp': return parseTimestamp(text) ?? INVALID;
-    case 'file': return INVALID;
+    case 'duration':
+      return parseDuration(text) ?? INVALID;
+    case 'timestamp':
+      return parseTimestamp(text) ?? INVALID;
+    case 'file':
+      return INVALID;
   }
 }
 

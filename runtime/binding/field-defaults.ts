@@ -42,7 +42,8 @@ function prepare(kind: FieldPlan['type']['kind'], value: unknown): unknown {
     }
     case 'duration': {
       const ms = typeof value === 'number' ? value : typeof value === 'string' ? parseDuration(value) : undefined;
-      if (ms === undefined || !Number.isFinite(ms)) throw new Error(`the default ${JSON.stringify(value)} is not a duration in milliseconds`);
+      if (ms === undefined || !Number.isFinite(ms))
+        throw new Error(`the default ${JSON.stringify(value)} is not a duration in milliseconds`);
       return ms;
     }
     case 'integer':

@@ -74,22 +74,34 @@ class MultipartReader {
       if (valueTruncated) return this.fail(bodyTooLarge(this.limit));
       add(this.body.fields, name, value);
     });
-    bb.on('file', (name: string, stream: NodeJS.ReadableStream & { truncated?: boolean }, filename: string, encoding: string, mimetype: string) => {
-      this.pendingFiles++;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      stream.on('data', (chunk: Buffer) => { chunks.push(chunk); size += chunk.length; });
-      stream.on('limit', () => this.fail(bodyTooLarge(this.limit)));
-      stream.on('error', (err: Error) => this.fail(malformed(err.message, err)));
-      stream.on('end', () => {
-        this.pendingFiles--;
-        if (!stream.truncated && (filename !== '' || size > 0)) {
-          const file: UploadedFile = { filename, mimetype, encoding, size, data: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) };
-          (this.body.files[name] ??= []).push(file);
-        }
-        this.maybeDone();
-      });
-    });
+    bb.on(
+      'file',
+      (name: string, stream: NodeJS.ReadableStream & { truncated?: boolean }, filename: string, encoding: string, mimetype: string) => {
+        this.pendingFiles++;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        stream.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          size += chunk.length;
+        });
+        stream.on('limit', () => this.fail(bodyTooLarge(this.limit)));
+        stream.on('error', (err: Error) => this.fail(malformed(err.message, err)));
+        stream.on('end', () => {
+          this.pendingFiles--;
+          if (!stream.truncated && (filename !== '' || size > 0)) {
+            const file: UploadedFile = {
+              filename,
+              mimetype,
+              encoding,
+              size,
+              data: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size),
+            };
+            (this.body.files[name] ??= []).push(file);
+          }
+          this.maybeDone();
+        });
+      },
+    );
     bb.on('partsLimit', () => this.fail(bodyTooLarge(this.limit, 'The form has more than 1000 parts.')));
     bb.on('error', (err: Error) => {
       if (this.received === 0 && /Unexpected end/i.test(err.message)) {
@@ -99,7 +111,10 @@ class MultipartReader {
       }
       this.fail(malformed(err.message, err));
     });
-    bb.on('finish', () => { this.finished = true; this.maybeDone(); });
+    bb.on('finish', () => {
+      this.finished = true;
+      this.maybeDone();
+    });
     this.payload.pipe(bb);
   }
 

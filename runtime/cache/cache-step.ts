@@ -60,12 +60,17 @@ export function cache(options: CacheStepOptions = {}): SetupStep {
         try {
           await prune();
         } catch (error) {
-          throw new CacheError(`CACHE_DRIVER=database cannot use the table bindery_cache: ${(error as Error).message}. Run "bindery migrate" (the cache migration set creates it), or set CACHE_DRIVER=memory for a single instance.`, { cause: error });
+          throw new CacheError(
+            `CACHE_DRIVER=database cannot use the table bindery_cache: ${(error as Error).message}. Run "bindery migrate" (the cache migration set creates it), or set CACHE_DRIVER=memory for a single instance.`,
+            { cause: error },
+          );
         }
       }
       const timer = setInterval(() => {
         prune().then(
-          (n) => { if (n > 0) ctx.log.debug({ deleted: n }, 'expired cache entries deleted'); },
+          (n) => {
+            if (n > 0) ctx.log.debug({ deleted: n }, 'expired cache entries deleted');
+          },
           (error: unknown) => ctx.log.warn({ err: error, code: 'BINDERY_CACHE_UNAVAILABLE' }, 'deleting expired cache entries failed'),
         );
       }, CACHE_PRUNE_INTERVAL_MS);

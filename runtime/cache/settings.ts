@@ -11,7 +11,8 @@ export const CACHE_DRIVERS = ['database', 'memory'] as const;
 /** The settings declaration of the `cache()` step. */
 export const cacheSettings = defineSettings({
   CACHE_DRIVER: {
-    description: 'Where cached values and counters (login throttling, rate limits) live: database (the bindery_cache table, shared by every instance) or memory (this process only).',
+    description:
+      'Where cached values and counters (login throttling, rate limits) live: database (the bindery_cache table, shared by every instance) or memory (this process only).',
     parser: enumSetting(CACHE_DRIVERS),
     default: 'database',
   },

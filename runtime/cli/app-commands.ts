@@ -23,7 +23,10 @@ export function appModuleOf(argv: readonly string[]): string {
 export function withoutAppOption(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--app') { i++; continue; }
+    if (argv[i] === '--app') {
+      i++;
+      continue;
+    }
     if (argv[i]!.startsWith('--app=')) continue;
     out.push(argv[i]!);
   }

@@ -74,9 +74,7 @@ export async function ensureEnvFile(
     }
   }
   Object.assign(values, options.values);
-  const text = example !== undefined
-    ? setEnvFileValues(example, values)
-    : renderEnvFile(coreSettings, { title: ENV_FILE_TITLE, values });
+  const text = example !== undefined ? setEnvFileValues(example, values) : renderEnvFile(coreSettings, { title: ENV_FILE_TITLE, values });
   await writeFile(path, text, { mode: 0o600, flag: 'wx' });
   return { from: example !== undefined ? '.env.example' : 'defaults', generated: [...Object.keys(options.values ?? {}), ...generated] };
 }

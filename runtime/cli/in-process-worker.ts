@@ -12,7 +12,12 @@ import type { RunningApp } from '../app/start-app.js';
  * @returns whether a worker was started.
  * @throws {ServiceNotSetUpError} `BINDERY_SERVICE_NOT_SET_UP` when `required` and the app has no `jobs()`; whatever starting the worker throws (the app is closed first).
  */
-export async function startInProcessWorker(running: RunningApp, out: (text: string) => void, command: string, required: boolean): Promise<boolean> {
+export async function startInProcessWorker(
+  running: RunningApp,
+  out: (text: string) => void,
+  command: string,
+  required: boolean,
+): Promise<boolean> {
   const { jobsRuntimeOf, requireJobsRuntime } = await import('../jobs/jobs-runtime.js');
   try {
     const runtime = required ? requireJobsRuntime(running.services, command) : jobsRuntimeOf(running.services);

@@ -38,7 +38,9 @@ export async function main(argv: readonly string[], context: Partial<BinderyCont
       for (const command of await loadAppCommands(ctx, argv)) cli.register(command);
     } catch (error) {
       if (!wantsHelp) {
-        ctx.stderr.write(`Command not found: "${first}" is not a bindery command, and the app's own commands could not be loaded:\n${formatCliError(error, false)}`);
+        ctx.stderr.write(
+          `Command not found: "${first}" is not a bindery command, and the app's own commands could not be loaded:\n${formatCliError(error, false)}`,
+        );
         return 2;
       }
     }

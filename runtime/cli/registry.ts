@@ -25,9 +25,23 @@ import { PluginsListCommand } from './commands/plugins-list.js';
 import type { BinderyContext } from '../app/define-app.js';
 
 const registered: CommandClass<BinderyContext>[] = [
-  GenerateCommand, MigrateCommand, DbSeedCommand, ServeCommand, StartCommand, DevCommand, KeyGenerateCommand, MakeResourceCommand,
-  WorkerCommand, PluginsListCommand, PluginsEnvCommand, AddCommand, RemoveCommand, NewCommand, BuildCommand,
-  Builtins.HelpCommand, Builtins.VersionCommand,
+  GenerateCommand,
+  MigrateCommand,
+  DbSeedCommand,
+  ServeCommand,
+  StartCommand,
+  DevCommand,
+  KeyGenerateCommand,
+  MakeResourceCommand,
+  WorkerCommand,
+  PluginsListCommand,
+  PluginsEnvCommand,
+  AddCommand,
+  RemoveCommand,
+  NewCommand,
+  BuildCommand,
+  Builtins.HelpCommand,
+  Builtins.VersionCommand,
 ];
 
 /** The core commands. */

@@ -42,8 +42,12 @@ export type ContentSecurityPolicyOption = string | false;
  * @returns the policy with directives trimmed and empty ones dropped, or an error message.
  */
 export function checkPolicy(text: string): { ok: true; value: string } | { ok: false; message: string } {
-  if (!/^[\x20-\x7e]*$/.test(text)) return { ok: false, message: 'it holds a control or non-ASCII character (a header value is one line of printable ASCII)' };
-  const directives = text.split(';').map((d) => d.trim()).filter((d) => d !== '');
+  if (!/^[\x20-\x7e]*$/.test(text))
+    return { ok: false, message: 'it holds a control or non-ASCII character (a header value is one line of printable ASCII)' };
+  const directives = text
+    .split(';')
+    .map((d) => d.trim())
+    .filter((d) => d !== '');
   if (directives.length === 0) return { ok: false, message: 'it names no directive; use "off" for no policy' };
   for (const d of directives) {
     const name = d.split(' ', 1)[0]!;
@@ -70,11 +74,15 @@ export function policySetting(): SettingParser<ContentSecurityPolicyOption> {
  * @returns the header value, or `null` for none.
  * @throws {TypeError} when the app option is not a valid policy (the message says why).
  */
-export function resolvePolicy(setting: ContentSecurityPolicyOption | undefined, appOption: ContentSecurityPolicyOption | undefined): string | null {
+export function resolvePolicy(
+  setting: ContentSecurityPolicyOption | undefined,
+  appOption: ContentSecurityPolicyOption | undefined,
+): string | null {
   if (setting !== undefined) return setting === false ? null : setting;
   if (appOption === undefined) return DEFAULT_CONTENT_SECURITY_POLICY;
   if (appOption === false) return null;
   const checked = checkPolicy(appOption);
-  if (!checked.ok) throw new BinderyError('BINDERY_SETUP_INVALID', `The app's contentSecurityPolicy is not a valid policy: ${checked.message}.`);
+  if (!checked.ok)
+    throw new BinderyError('BINDERY_SETUP_INVALID', `The app's contentSecurityPolicy is not a valid policy: ${checked.message}.`);
   return checked.value;
 }

@@ -6,7 +6,14 @@ import { appKeySetting, generateAppKey } from './app-key.js';
 import { defineSettings } from './define-settings.js';
 import { policySetting } from './content-security-policy.js';
 import {
-  addressSetting, booleanSetting, durationSetting, enumSetting, integerSetting, listSetting, sizeSetting, urlSetting,
+  addressSetting,
+  booleanSetting,
+  durationSetting,
+  enumSetting,
+  integerSetting,
+  listSetting,
+  sizeSetting,
+  urlSetting,
   trustProxySetting,
 } from './parsers.js';
 import type { Env, SettingsValues } from './setting.js';
@@ -37,7 +44,8 @@ export const coreSettings = defineSettings(
       default: 'development',
     },
     APP_DEBUG: {
-      description: 'Error pages show the error chain, stack trace and request details (Authorization and Cookie redacted), and the CLI prints stacks. Refused with APP_ENV=production.',
+      description:
+        'Error pages show the error chain, stack trace and request details (Authorization and Cookie redacted), and the CLI prints stacks. Refused with APP_ENV=production.',
       parser: booleanSetting(),
       default: 'false',
     },
@@ -50,7 +58,8 @@ export const coreSettings = defineSettings(
       generate: generateAppKey,
     },
     APP_PREVIOUS_KEYS: {
-      description: 'Keys retired by key rotation, comma-separated: what they encrypted still decrypts, and is re-encrypted with APP_KEY on its next write.',
+      description:
+        'Keys retired by key rotation, comma-separated: what they encrypted still decrypts, and is re-encrypted with APP_KEY on its next write.',
       parser: listSetting(appKeySetting()),
       default: '',
       secret: true,
@@ -68,12 +77,14 @@ export const coreSettings = defineSettings(
       example: '0.0.0.0:8080',
     },
     PORT: {
-      description: 'The port platforms such as Heroku, Render or Cloud Run assign; used only when HTTP_ADDR is unset, and then on all interfaces (0.0.0.0).',
+      description:
+        'The port platforms such as Heroku, Render or Cloud Run assign; used only when HTTP_ADDR is unset, and then on all interfaces (0.0.0.0).',
       parser: integerSetting({ min: 0, max: 65535 }),
       example: '8080',
     },
     HTTP_TRUST_PROXY: {
-      description: 'Which proxies in front of the app to believe about the client address and protocol (X-Forwarded-For, -Proto, -Host): the client IP feeds login throttling and the audit log. Set it when the app runs behind a load balancer or reverse proxy.',
+      description:
+        'Which proxies in front of the app to believe about the client address and protocol (X-Forwarded-For, -Proto, -Host): the client IP feeds login throttling and the audit log. Set it when the app runs behind a load balancer or reverse proxy.',
       parser: trustProxySetting(),
       default: 'false',
       example: '10.0.0.0/8',
@@ -84,27 +95,32 @@ export const coreSettings = defineSettings(
       default: '10MiB',
     },
     HTTP_REQUEST_TIMEOUT: {
-      description: 'How long a request may take; a handler still running then gets 503. Also bounds the wait for in-flight requests at shutdown.',
+      description:
+        'How long a request may take; a handler still running then gets 503. Also bounds the wait for in-flight requests at shutdown.',
       parser: durationSetting({ min: 1 }),
       default: '30s',
     },
     HTTP_BODY_TIMEOUT: {
-      description: 'How long a client may take to send a whole request, headers and body; a slower one gets 408 and its connection is closed. Unset: HTTP_REQUEST_TIMEOUT.',
+      description:
+        'How long a client may take to send a whole request, headers and body; a slower one gets 408 and its connection is closed. Unset: HTTP_REQUEST_TIMEOUT.',
       parser: durationSetting({ min: 1 }),
       example: '30s',
     },
     HTTP_HEADERS_TIMEOUT: {
-      description: 'How long a client may take to send the request line and headers (also how long a new connection may stay silent); a slower one gets 408 and its connection is closed. At most HTTP_BODY_TIMEOUT.',
+      description:
+        'How long a client may take to send the request line and headers (also how long a new connection may stay silent); a slower one gets 408 and its connection is closed. At most HTTP_BODY_TIMEOUT.',
       parser: durationSetting({ min: 1 }),
       default: '10s',
     },
     HTTP_KEEP_ALIVE_TIMEOUT: {
-      description: 'How long an idle keep-alive connection stays open between requests. Behind a load balancer, set it above the balancer\'s idle timeout.',
+      description:
+        "How long an idle keep-alive connection stays open between requests. Behind a load balancer, set it above the balancer's idle timeout.",
       parser: durationSetting({ min: 1 }),
       default: '5s',
     },
     HTTP_CSP: {
-      description: 'The Content-Security-Policy header sent with every response, replacing the app\'s (and bindery\'s default strict policy); off sends none. Unset: the app\'s policy, else the default.',
+      description:
+        "The Content-Security-Policy header sent with every response, replacing the app's (and bindery's default strict policy); off sends none. Unset: the app's policy, else the default.",
       parser: policySetting(),
       example: "default-src 'self'; img-src 'self' https://images.example.com",
     },
@@ -123,10 +139,12 @@ export const coreSettings = defineSettings(
   {
     check(values) {
       if (values.APP_DEBUG && values.APP_ENV === 'production') {
-        return [{
-          names: ['APP_DEBUG', 'APP_ENV'],
-          message: 'debug pages would show stack traces and request details to every visitor; set APP_DEBUG=false in production',
-        }];
+        return [
+          {
+            names: ['APP_DEBUG', 'APP_ENV'],
+            message: 'debug pages would show stack traces and request details to every visitor; set APP_DEBUG=false in production',
+          },
+        ];
       }
       return [];
     },

@@ -37,8 +37,10 @@ export function defineSettings<const S extends SettingSpecs>(
   options: { readonly check?: (values: SettingsValues<S>) => readonly CrossSettingProblem[] } = {},
 ): SettingsDefinition<S> {
   for (const [name, spec] of Object.entries(specs)) {
-    if (!NAME.test(name)) throw new BinderyError('BINDERY_SETUP_INVALID', `defineSettings: "${name}" is not an upper-case environment variable name`);
-    if (spec.required && spec.default !== undefined) throw new BinderyError('BINDERY_SETUP_INVALID', `defineSettings: ${name} is required and has a default; drop one`);
+    if (!NAME.test(name))
+      throw new BinderyError('BINDERY_SETUP_INVALID', `defineSettings: "${name}" is not an upper-case environment variable name`);
+    if (spec.required && spec.default !== undefined)
+      throw new BinderyError('BINDERY_SETUP_INVALID', `defineSettings: ${name} is required and has a default; drop one`);
   }
   const check = options.check;
   return {
@@ -56,7 +58,9 @@ type CombinedSpecs<D extends readonly SettingsDefinition<SettingSpecs>[]> = Unio
  * @throws {Error} when two declarations declare the same name (the message names it).
  * @example const all = combineSettings(coreSettings, sessionSettings);
  */
-export function combineSettings<const D extends readonly SettingsDefinition<SettingSpecs>[]>(...definitions: D): SettingsDefinition<CombinedSpecs<D>> {
+export function combineSettings<const D extends readonly SettingsDefinition<SettingSpecs>[]>(
+  ...definitions: D
+): SettingsDefinition<CombinedSpecs<D>> {
   const specs: Record<string, unknown> = {};
   for (const d of definitions) {
     for (const [name, spec] of Object.entries(d.specs)) {

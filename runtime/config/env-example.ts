@@ -31,7 +31,7 @@ export function renderEnvFile<S extends SettingSpecs>(
     const given = options.values?.[name];
     if (given !== undefined) out.push(`${name}=${given}`);
     else if (spec.required) out.push(`${name}=`);
-    else out.push(`# ${name}=${dflt ?? (spec.secret && !spec.example ? '' : spec.example ?? '')}`);
+    else out.push(`# ${name}=${dflt ?? (spec.secret && !spec.example ? '' : (spec.example ?? ''))}`);
     out.push('');
   }
   return out.join('\n');

@@ -24,9 +24,9 @@ export class SettingsError extends CodedError {
     const n = problems.length;
     super(
       'BINDERY_SETTING_INVALID',
-      `${n} ${n === 1 ? 'setting is' : 'settings are'} invalid; the boot stops:\n`
-        + problems.map((p) => `  - ${p.message}\n`).join('')
-        + 'Set them in the environment or in .env (docs/settings.md lists every setting).',
+      `${n} ${n === 1 ? 'setting is' : 'settings are'} invalid; the boot stops:\n` +
+        problems.map((p) => `  - ${p.message}\n`).join('') +
+        'Set them in the environment or in .env (docs/settings.md lists every setting).',
     );
     this.problems = problems;
   }

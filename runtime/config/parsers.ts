@@ -44,8 +44,14 @@ export function booleanSetting(): SettingParser<boolean> {
 export function integerSetting(bounds: { readonly min?: number; readonly max?: number } = {}): SettingParser<number> {
   const min = bounds.min ?? Number.MIN_SAFE_INTEGER;
   const max = bounds.max ?? Number.MAX_SAFE_INTEGER;
-  const range = bounds.min !== undefined && bounds.max !== undefined ? `from ${min} to ${max}`
-    : bounds.min !== undefined ? `of at least ${min}` : bounds.max !== undefined ? `of at most ${max}` : '';
+  const range =
+    bounds.min !== undefined && bounds.max !== undefined
+      ? `from ${min} to ${max}`
+      : bounds.min !== undefined
+        ? `of at least ${min}`
+        : bounds.max !== undefined
+          ? `of at most ${max}`
+          : '';
   return {
     allowed: `an integer${range ? ` ${range}` : ''}`,
     parse(text) {
@@ -146,7 +152,10 @@ export function listSetting<T>(item: SettingParser<T>): SettingParser<T[]> {
     allowed: `a comma-separated list, each item ${item.allowed}`,
     parse(text) {
       const values: T[] = [];
-      const parts = text.split(',').map((p) => p.trim()).filter((p) => p !== '');
+      const parts = text
+        .split(',')
+        .map((p) => p.trim())
+        .filter((p) => p !== '');
       for (const [i, part] of parts.entries()) {
         const r = item.parse(part);
         if (!r.ok) return bad(`item ${i + 1} is not valid${r.message ? ` (${r.message})` : ''}`);
@@ -174,9 +183,13 @@ export function trustProxySetting(): SettingParser<TrustProxy> {
       if (text === 'false' || text === '0') return ok(false);
       if (text === 'true') return ok(true);
       if (/^\d+$/.test(text)) return ok(Number(text));
-      const items = text.split(',').map((t) => t.trim()).filter((t) => t !== '');
-      const wrong = items.find((t) => !CIDR.test(t) || (isIP(t.split('/')[0]!) === 0));
-      if (items.length === 0 || wrong !== undefined) return bad(wrong === undefined ? 'empty' : `"${wrong}" is not an IP address or CIDR network`);
+      const items = text
+        .split(',')
+        .map((t) => t.trim())
+        .filter((t) => t !== '');
+      const wrong = items.find((t) => !CIDR.test(t) || isIP(t.split('/')[0]!) === 0);
+      if (items.length === 0 || wrong !== undefined)
+        return bad(wrong === undefined ? 'empty' : `"${wrong}" is not an IP address or CIDR network`);
       return ok(items);
     },
   };

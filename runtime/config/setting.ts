@@ -62,11 +62,14 @@ export interface SettingSpec<T> {
 export type SettingSpecs = Readonly<Record<string, SettingSpec<unknown>>>;
 
 /** The value type of one spec: `T` when required or defaulted, else `T | undefined`. */
-export type SettingValue<S> = S extends SettingSpec<infer T>
-  ? S extends { readonly required: true } ? T
-    : S extends { readonly default: string | ((env: Env) => string) } ? T
-      : T | undefined
-  : never;
+export type SettingValue<S> =
+  S extends SettingSpec<infer T>
+    ? S extends { readonly required: true }
+      ? T
+      : S extends { readonly default: string | ((env: Env) => string) }
+        ? T
+        : T | undefined
+    : never;
 
 /** The loaded, typed values of a set of specs. */
 export type SettingsValues<S extends SettingSpecs> = { readonly [K in keyof S]: SettingValue<S[K]> };

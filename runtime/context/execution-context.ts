@@ -70,9 +70,17 @@ export function currentContext(): ExecutionContext | undefined {
 export function withActor<T>(actor: Actor, fn: () => T): T {
   const current = storage.getStore();
   // Copy field by field: a request's context reads `via` and `ip` through getters.
-  const next: ExecutionContext = current === undefined
-    ? { via: { kind: 'code', name: 'withActor' }, actor }
-    : { via: current.via, requestId: current.requestId, ip: current.ip, resolveUser: current.resolveUser?.bind(current), origin: current.origin, actor };
+  const next: ExecutionContext =
+    current === undefined
+      ? { via: { kind: 'code', name: 'withActor' }, actor }
+      : {
+          via: current.via,
+          requestId: current.requestId,
+          ip: current.ip,
+          resolveUser: current.resolveUser?.bind(current),
+          origin: current.origin,
+          actor,
+        };
   return storage.run(next, fn);
 }
 

@@ -81,7 +81,10 @@ export class RequestAuth<U = unknown> {
   user(): Promise<U | null> {
     if (this.#options === null) return Promise.resolve(null);
     if (this.#loading) {
-      throw new BinderyError('BINDERY_AUTH_USER_LOADING', 'The current user was asked for while it is being loaded: the user lookup (UserProvider.findById) must not ask for ctx.auth.user().');
+      throw new BinderyError(
+        'BINDERY_AUTH_USER_LOADING',
+        'The current user was asked for while it is being loaded: the user lookup (UserProvider.findById) must not ask for ctx.auth.user().',
+      );
     }
     if (this.#loaded !== undefined) return this.#loaded;
     // #loading covers the synchronous start of load(): a lookup asking for the user there re-enters before #loaded is set.
@@ -113,7 +116,10 @@ export class RequestAuth<U = unknown> {
     if (this.#options === null) return null;
     const user = await this.user();
     if (user === null) {
-      throw new BinderyError('BINDERY_AUTH_USER_GONE', `The signed-in user ${this.#options.id} cannot be loaded (deleted?); the change is not attributed to anyone, so it is refused.`);
+      throw new BinderyError(
+        'BINDERY_AUTH_USER_GONE',
+        `The signed-in user ${this.#options.id} cannot be loaded (deleted?); the change is not attributed to anyone, so it is refused.`,
+      );
     }
     return { type: 'user', id: this.#options.id };
   }

@@ -174,7 +174,10 @@ export class Encrypter {
 }
 
 function checkPurpose(purpose: string): void {
-  if (!PURPOSE.test(purpose)) throw new RangeError(`Encryption purpose ${JSON.stringify(purpose)} is invalid: use lower-case letters, digits and .:_-, starting with a letter.`);
+  if (!PURPOSE.test(purpose))
+    throw new RangeError(
+      `Encryption purpose ${JSON.stringify(purpose)} is invalid: use lower-case letters, digits and .:_-, starting with a letter.`,
+    );
 }
 
 function deriveKey(key: AppKey, salt: Buffer, purpose: string): Buffer {
@@ -182,7 +185,9 @@ function deriveKey(key: AppKey, salt: Buffer, purpose: string): Buffer {
 }
 
 function additionalData(header: Buffer, context: string | undefined): Buffer {
-  return context === undefined || context === '' ? Buffer.concat([header, ZERO]) : Buffer.concat([header, ZERO, Buffer.from(context, 'utf8')]);
+  return context === undefined || context === ''
+    ? Buffer.concat([header, ZERO])
+    : Buffer.concat([header, ZERO, Buffer.from(context, 'utf8')]);
 }
 
 const ZERO = Buffer.from([0]);

@@ -8,7 +8,8 @@ import { HttpError } from '../errors/http-error.js';
 /** What the page says when the token is missing or wrong. */
 export const PAGE_EXPIRED_MESSAGE = 'This page has expired. Reload the page and try again.';
 /** What the page says when the request came from another site. */
-export const CROSS_ORIGIN_MESSAGE = 'The request was rejected because it came from another site (cross-origin request). Go back to this site and try again from its own page.';
+export const CROSS_ORIGIN_MESSAGE =
+  'The request was rejected because it came from another site (cross-origin request). Go back to this site and try again from its own page.';
 
 /** 403: the request failed a CSRF check. `reason` says which layer refused it. */
 export class CsrfError extends HttpError {
@@ -16,7 +17,10 @@ export class CsrfError extends HttpError {
   readonly reason: 'cross-origin' | 'token';
 
   constructor(reason: 'cross-origin' | 'token') {
-    super(reason === 'token' ? 'BINDERY_CSRF_TOKEN_MISMATCH' : 'BINDERY_CSRF_CROSS_ORIGIN', reason === 'token' ? PAGE_EXPIRED_MESSAGE : CROSS_ORIGIN_MESSAGE);
+    super(
+      reason === 'token' ? 'BINDERY_CSRF_TOKEN_MISMATCH' : 'BINDERY_CSRF_CROSS_ORIGIN',
+      reason === 'token' ? PAGE_EXPIRED_MESSAGE : CROSS_ORIGIN_MESSAGE,
+    );
     this.reason = reason;
   }
 

@@ -47,12 +47,16 @@ export function createCsrfMiddleware(): BeforeMiddleware {
       if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || method === 'TRACE') return undefined;
       const session = ctx.sessionState;
       if (session === undefined) {
-        throw new SessionError('BINDERY_CSRF_WITHOUT_SESSION', `Route "${ctx.route.name}" runs the csrf middleware without the session middleware before it; list them as [session, csrf] in the route's group in schema/*.yaml.`);
+        throw new SessionError(
+          'BINDERY_CSRF_WITHOUT_SESSION',
+          `Route "${ctx.route.name}" runs the csrf middleware without the session middleware before it; list them as [session, csrf] in the route's group in schema/*.yaml.`,
+        );
       }
       const headers = request.headers;
       const contentType = headers['content-type'];
       // A JSON body without the session or remember-me cookie carries no ambient credentials (curl, API clients).
-      if (contentType !== undefined && isJsonType(mediaType(contentType)) && !session.hasCookie && !hasRememberCookie(headers.cookie)) return undefined;
+      if (contentType !== undefined && isJsonType(mediaType(contentType)) && !session.hasCookie && !hasRememberCookie(headers.cookie))
+        return undefined;
       // An origin the route's CORS lists by name passes this layer; the token below is still needed.
       if (!sameOriginRequest(headers) && !corsAllowsOrigin(ctx.route.cors, headers.origin)) throw new CsrfError('cross-origin');
       const token = submittedToken(request);
@@ -69,7 +73,8 @@ export function submittedToken(request: FastifyRequest): string | undefined {
   const body = request.body;
   let value: unknown;
   if (body instanceof MultipartBody) value = body.fields[CSRF_FIELD];
-  else if (body !== null && typeof body === 'object' && isUrlEncoded(request.headers['content-type'])) value = (body as Record<string, unknown>)[CSRF_FIELD];
+  else if (body !== null && typeof body === 'object' && isUrlEncoded(request.headers['content-type']))
+    value = (body as Record<string, unknown>)[CSRF_FIELD];
   if (Array.isArray(value)) value = value[0];
   return typeof value === 'string' && value !== '' ? value : undefined;
 }

@@ -5,7 +5,7 @@
  * values — on the instance `connectDatabase` made, straight through its pg
  * pool (docs/database.md "Compiled queries").
  */
-import type { Compilable, CompiledQuery, } from 'kysely';
+import type { Compilable, CompiledQuery } from 'kysely';
 import { createQueryId } from 'kysely';
 import type pg from 'pg';
 import { rethrowUnavailable } from './unavailable.js';
@@ -52,7 +52,9 @@ interface Plan {
  *   const noteById = compiledQuery((db, id: number) => db.selectFrom('notes').selectAll().where('id', '=', id));
  *   const [note] = await noteById(ctx.services.db, 42);
  */
-export function compiledQuery<A extends unknown[], O>(build: (db: AnyKysely, ...args: A) => Compilable<O>): (db: AnyKysely, ...args: A) => Promise<O[]> {
+export function compiledQuery<A extends unknown[], O>(
+  build: (db: AnyKysely, ...args: A) => Compilable<O>,
+): (db: AnyKysely, ...args: A) => Promise<O[]> {
   const plans = new WeakMap<AnyKysely, Plan | null>();
   return async (db, ...args) => {
     let plan = plans.get(db);
@@ -75,11 +77,13 @@ function compile<A extends unknown[]>(db: AnyKysely, build: (db: AnyKysely, ...a
   const compiled = build(db, ...stand).compile();
   const slots = compiled.parameters.map((p) => (p instanceof Placeholder ? p.index : -1));
   for (let i = 0; i < arity; i++) {
-    if (!slots.includes(i)) throw new Error(`compiledQuery: argument ${i + 1} is not used as a value of the query (${compiled.sql}); build the query per call instead.`);
+    if (!slots.includes(i))
+      throw new Error(
+        `compiledQuery: argument ${i + 1} is not used as a value of the query (${compiled.sql}); build the query per call instead.`,
+      );
   }
   return { compiled, slots, pool: pools.get(db) };
 }
-
 
 /**
  * Run a query built for this call only the way compiled queries run: on the

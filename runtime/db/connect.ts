@@ -89,8 +89,8 @@ export async function connectDatabase<DB = UntypedTables>(options: ConnectDataba
     } catch (error) {
       await database.close().catch(() => {});
       throw new DatabaseUnreachableError(
-        `Cannot connect to the database at ${displayUrl}: ${(error as Error).message || String(error)}. `
-          + 'Start the server or fix DATABASE_URL (unset it to use the embedded PostgreSQL).',
+        `Cannot connect to the database at ${displayUrl}: ${(error as Error).message || String(error)}. ` +
+          'Start the server or fix DATABASE_URL (unset it to use the embedded PostgreSQL).',
         { cause: error },
       );
     }
@@ -120,7 +120,7 @@ function unavailableAware(pool: pg.Pool): PostgresPool {
       if (facade === undefined) {
         facade = {
           query: ((text: unknown, parameters?: unknown) => {
-// biome-ignore lint/suspicious/noExplicitAny: pg types a submittable (cursor) query by a separate overload; the facade forwards whatever Kysely passed, unchanged.
+            // biome-ignore lint/suspicious/noExplicitAny: pg types a submittable (cursor) query by a separate overload; the facade forwards whatever Kysely passed, unchanged.
             if (typeof text !== 'string') return client.query(text as any); // a cursor (streaming): returned as is
             return client.query(text, parameters as unknown[]).catch((error: unknown) => {
               if (isConnectionFailure(error)) broken.add(client);

@@ -21,8 +21,8 @@ export class UnsafeIntegerError extends CodedError {
   constructor(text: string) {
     super(
       'BINDERY_INTEGER_UNSAFE',
-      `The database returned the bigint ${text}, beyond ±${Number.MAX_SAFE_INTEGER} where JavaScript numbers lose precision; `
-        + 'keep such values below 2^53, or cast the column to text or numeric in the query.',
+      `The database returned the bigint ${text}, beyond ±${Number.MAX_SAFE_INTEGER} where JavaScript numbers lose precision; ` +
+        'keep such values below 2^53, or cast the column to text or numeric in the query.',
     );
     this.text = text;
   }

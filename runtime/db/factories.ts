@@ -63,7 +63,10 @@ export interface Factory<New, Row> {
  * `createFactories(db)` of `generated/factories.ts` calls this with the
  * app's plans and types.
  */
-export function createFactories(db: AnyKysely, plans: Readonly<Record<string, FactoryPlan>>): Record<string, Factory<Record<string, unknown>, Record<string, unknown>>> {
+export function createFactories(
+  db: AnyKysely,
+  plans: Readonly<Record<string, FactoryPlan>>,
+): Record<string, Factory<Record<string, unknown>, Record<string, unknown>>> {
   let counter = 0;
   const run = randomBytes(3).toString('hex');
   const factories: Record<string, Factory<Record<string, unknown>, Record<string, unknown>>> = {};
@@ -84,7 +87,10 @@ export function createFactories(db: AnyKysely, plans: Readonly<Record<string, Fa
         for (const [column, field] of Object.entries(plan.fields)) {
           if (!field.references || column in overrides) continue;
           const target = factories[field.references.resource];
-          if (!target) throw new Error(`factories.${name}: ${plan.table}.${column} references ${field.references.resource}, which has no factory; pass "${column}"`);
+          if (!target)
+            throw new Error(
+              `factories.${name}: ${plan.table}.${column} references ${field.references.resource}, which has no factory; pass "${column}"`,
+            );
           row[column] = (await target.create())[field.references.column];
         }
         return db.insertInto(plan.table).values(row).returningAll().executeTakeFirstOrThrow() as Promise<Record<string, unknown>>;
@@ -103,13 +109,21 @@ export function createFactories(db: AnyKysely, plans: Readonly<Record<string, Fa
 function valueFor(column: string, field: FactoryFieldPlan, n: number, run: string): unknown {
   if (field.array) return [];
   switch (field.kind) {
-    case 'string': return field.values?.[0] ?? text(column, field, n, run);
-    case 'integer': case 'number': return field.unique ? n + parseInt(run, 16) * 1000 : n;
-    case 'duration': return 1000 * n;
-    case 'boolean': return false;
-    case 'timestamp': return new Date();
-    case 'json': return '{}';
-    case 'uuid': return randomUUID();
+    case 'string':
+      return field.values?.[0] ?? text(column, field, n, run);
+    case 'integer':
+    case 'number':
+      return field.unique ? n + parseInt(run, 16) * 1000 : n;
+    case 'duration':
+      return 1000 * n;
+    case 'boolean':
+      return false;
+    case 'timestamp':
+      return new Date();
+    case 'json':
+      return '{}';
+    case 'uuid':
+      return randomUUID();
   }
 }
 
@@ -118,15 +132,25 @@ function text(column: string, field: FactoryFieldPlan, n: number, run: string): 
   const word = column.replace(/_/g, '-');
   let out: string;
   switch (field.format) {
-    case 'email': out = `${word}${n}${field.unique ? `.${run}` : ''}@example.test`; break;
-    case 'url': out = `https://example.test/${word}/${tag}`; break;
-    case 'alpha': out = `${column.replace(/[^A-Za-z]/g, '')}${letters(n)}${field.unique ? letters(parseInt(run, 16)) : ''}`; break;
-    case 'alpha_num': out = `${column.replace(/[^A-Za-z0-9]/g, '')}${n}${field.unique ? run : ''}`; break;
-    default: out = `${field.prefix ?? ''}${word}-${tag}`;
+    case 'email':
+      out = `${word}${n}${field.unique ? `.${run}` : ''}@example.test`;
+      break;
+    case 'url':
+      out = `https://example.test/${word}/${tag}`;
+      break;
+    case 'alpha':
+      out = `${column.replace(/[^A-Za-z]/g, '')}${letters(n)}${field.unique ? letters(parseInt(run, 16)) : ''}`;
+      break;
+    case 'alpha_num':
+      out = `${column.replace(/[^A-Za-z0-9]/g, '')}${n}${field.unique ? run : ''}`;
+      break;
+    default:
+      out = `${field.prefix ?? ''}${word}-${tag}`;
   }
   const max = field.maxLength;
   // Too long: keep the end, where the number is — but an address or URL keeps its shape.
-  if (max !== undefined && out.length > max) out = field.format === 'email' ? `${tag}@example.test`.slice(-max) : out.slice(out.length - max);
+  if (max !== undefined && out.length > max)
+    out = field.format === 'email' ? `${tag}@example.test`.slice(-max) : out.slice(out.length - max);
   if (field.minLength !== undefined && out.length < field.minLength) out = out.padEnd(field.minLength, 'x');
   return out;
 }

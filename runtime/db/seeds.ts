@@ -29,7 +29,11 @@ export class SeedFailedError extends CodedError {
   /** The seed file, relative to the project root. */
   readonly file: string;
   constructor(file: string, reason: string, options?: { cause?: unknown }) {
-    super('BINDERY_SEED_FAILED', `Seed ${file} failed: ${reason}. The transaction was rolled back: no seed of this run wrote anything.`, options);
+    super(
+      'BINDERY_SEED_FAILED',
+      `Seed ${file} failed: ${reason}. The transaction was rolled back: no seed of this run wrote anything.`,
+      options,
+    );
     this.file = file;
   }
 }
@@ -65,7 +69,11 @@ export async function runSeeds(db: AnyKysely, root: string, out: (text: string) 
     } catch (error) {
       throw new SeedFailedError(shown, `it cannot be loaded (${(error as Error).message})`, { cause: error });
     }
-    if (typeof mod.default !== 'function') throw new SeedFailedError(shown, `its default export must be a function ({ db, log }) => …; it is ${mod.default === undefined ? 'missing' : typeof mod.default}`);
+    if (typeof mod.default !== 'function')
+      throw new SeedFailedError(
+        shown,
+        `its default export must be a function ({ db, log }) => …; it is ${mod.default === undefined ? 'missing' : typeof mod.default}`,
+      );
     seeds.push([shown, mod.default as Seed]);
   }
   await db.transaction().execute(async (trx) => {

@@ -31,7 +31,9 @@ export const binderyTypes: pg.CustomTypesConfig = {
     if (format !== 'binary') {
       if (oid === INT8) return parseInt8;
       if (oid === INT8_ARRAY) {
-        const arrayParser = (pg.types.getTypeParser as (oid: number, format: 'text') => unknown)(INT8_ARRAY, 'text') as (text: string) => Nested;
+        const arrayParser = (pg.types.getTypeParser as (oid: number, format: 'text') => unknown)(INT8_ARRAY, 'text') as (
+          text: string,
+        ) => Nested;
         return (text: string) => mapNested(arrayParser(text));
       }
     }

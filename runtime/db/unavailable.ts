@@ -33,13 +33,23 @@ export class DatabaseUnavailableError extends HttpError {
 const CONNECTION_STATES = /^(08...|57P0[123]|53300)$/;
 
 /** Node socket errors of a lost or refused connection. */
-const SOCKET_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const SOCKET_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /**
  * pg's own messages (errors without a SQLSTATE) for a dead connection, a
  * connect timeout or a pool that has been ended.
  */
-const PG_MESSAGES = /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Cannot use a pool after calling end)/;
+const PG_MESSAGES =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Cannot use a pool after calling end)/;
 
 /**
  * True when `error` says the connection failed rather than the query (see

@@ -20,52 +20,97 @@ export const ERROR_CODES = {
   BINDERY_BAD_REQUEST: { status: 400, summary: 'The request has invalid values (conversion failure).' },
   BINDERY_BODY_TIMEOUT: { status: 408, summary: 'The request body did not arrive within HTTP_BODY_TIMEOUT; the connection is closed.' },
   BINDERY_BODY_TOO_LARGE: { status: 413, summary: 'The request body is larger than HTTP_MAX_BODY.' },
-  BINDERY_CLIENT_CLOSED_REQUEST: { status: 499, summary: 'The client went away before the response was written; nothing is written, only logged.' },
+  BINDERY_CLIENT_CLOSED_REQUEST: {
+    status: 499,
+    summary: 'The client went away before the response was written; nothing is written, only logged.',
+  },
   BINDERY_DEBUG_IN_PRODUCTION: { summary: 'APP_DEBUG=true is refused when APP_ENV=production; the boot stops.' },
   BINDERY_EMPTY_RESPONSE: { status: 500, summary: 'A custom responder returned without writing a response.' },
   BINDERY_HANDLER_WITHOUT_ROUTE: { summary: 'A handler is given for a route name that is not in the route table; the boot stops.' },
-  BINDERY_HEADERS_TIMEOUT: { status: 408, summary: 'The request line and headers did not arrive within HTTP_HEADERS_TIMEOUT; the connection is closed.' },
+  BINDERY_HEADERS_TIMEOUT: {
+    status: 408,
+    summary: 'The request line and headers did not arrive within HTTP_HEADERS_TIMEOUT; the connection is closed.',
+  },
   BINDERY_HEADERS_TOO_LARGE: { status: 431, summary: 'The request headers are larger than the server accepts; the connection is closed.' },
   BINDERY_HTTP_ERROR: { summary: 'An error with its own HTTP status and no code of its own (logged code only).' },
-  BINDERY_INTERNAL_ERROR: { status: 500, summary: 'An error without an HTTP status of its own; the message is hidden unless APP_DEBUG=true.' },
-  BINDERY_LIST_CURSOR_INVALID: { status: 400, summary: 'The cursor of a list request was not made by this list for this order and these filters.' },
-  BINDERY_MALFORMED_BODY: { status: 400, summary: 'The request body cannot be read as its Content-Type says (bad JSON, not an object, bad multipart).' },
-  BINDERY_MALFORMED_REQUEST: { status: 400, summary: 'The request is not valid HTTP/1.1 (bad request line, header or Content-Length); the connection is closed.' },
+  BINDERY_INTERNAL_ERROR: {
+    status: 500,
+    summary: 'An error without an HTTP status of its own; the message is hidden unless APP_DEBUG=true.',
+  },
+  BINDERY_LIST_CURSOR_INVALID: {
+    status: 400,
+    summary: 'The cursor of a list request was not made by this list for this order and these filters.',
+  },
+  BINDERY_MALFORMED_BODY: {
+    status: 400,
+    summary: 'The request body cannot be read as its Content-Type says (bad JSON, not an object, bad multipart).',
+  },
+  BINDERY_MALFORMED_REQUEST: {
+    status: 400,
+    summary: 'The request is not valid HTTP/1.1 (bad request line, header or Content-Length); the connection is closed.',
+  },
   BINDERY_MALFORMED_URL: { status: 400, summary: 'The request URL cannot be decoded.' },
   BINDERY_METHOD_NOT_ALLOWED: { status: 405, summary: 'The path exists but not for this method; Allow lists the methods.' },
   BINDERY_MIDDLEWARE_MISSING: { summary: 'A route asks for a middleware name that was not provided; the boot stops.' },
   BINDERY_NOT_FOUND: { status: 404, summary: 'No route matches the path, or a handler reported a missing resource.' },
   BINDERY_REQUEST_TIMEOUT: { status: 503, summary: 'The handler did not finish within HTTP_REQUEST_TIMEOUT.' },
   BINDERY_RESPONSE_ABORTED: { summary: 'The request failed after the response had started; the connection was aborted (logged only).' },
-  BINDERY_ROUTE_INVALID: { summary: 'A route definition cannot be served (duplicate, bad path parameter, unknown rule or type); the boot stops.' },
+  BINDERY_ROUTE_INVALID: {
+    summary: 'A route definition cannot be served (duplicate, bad path parameter, unknown rule or type); the boot stops.',
+  },
   BINDERY_ROUTE_WITHOUT_HANDLER: { summary: 'A route of the table has no handler; the boot stops.' },
   BINDERY_UNKNOWN_ROUTE: { status: 500, summary: 'A redirect or URL names a route that does not exist, or leaves a path parameter empty.' },
-  BINDERY_UNSAFE_REDIRECT: { status: 500, summary: 'A redirect result names a target off this site (redirect) or not an absolute http(s) URL (redirectExternal).' },
+  BINDERY_UNSAFE_REDIRECT: {
+    status: 500,
+    summary: 'A redirect result names a target off this site (redirect) or not an absolute http(s) URL (redirectExternal).',
+  },
   BINDERY_UNSUPPORTED_MEDIA_TYPE: { status: 415, summary: 'The body content type is neither JSON nor a form type.' },
   BINDERY_VALIDATION_FAILED: { status: 422, summary: 'The given data was invalid.' },
   BINDERY_VIEW_FAILED: { status: 500, summary: 'A page view could not be rendered; an error page is sent instead.' },
   BINDERY_VIEWS_NOT_CONFIGURED: { summary: 'A page route exists but no views folder was given; the boot stops.' },
 
   // ── session and csrf, pages and assets (runtime/session, runtime/csrf, runtime/views, runtime/assets) ──
-  BINDERY_API_DOCS_UNAVAILABLE: { summary: 'API_DOCS is on but the OpenAPI document or the docs page\'s bundle cannot be read; the boot stops.' },
+  BINDERY_API_DOCS_UNAVAILABLE: {
+    summary: "API_DOCS is on but the OpenAPI document or the docs page's bundle cannot be read; the boot stops.",
+  },
   BINDERY_ASSETS_INVALID: { summary: 'The assets folder cannot be read, or an asset file name cannot be served as a URL; the boot stops.' },
-  BINDERY_CSRF_CROSS_ORIGIN: { status: 403, summary: 'A state-changing request came from another site (Sec-Fetch-Site, or an Origin that is not this host); refused.' },
-  BINDERY_CSRF_TOKEN_MISMATCH: { status: 403, summary: 'The CSRF token of a state-changing request is missing or does not match the session: the page has expired.' },
+  BINDERY_CSRF_CROSS_ORIGIN: {
+    status: 403,
+    summary: 'A state-changing request came from another site (Sec-Fetch-Site, or an Origin that is not this host); refused.',
+  },
+  BINDERY_CSRF_TOKEN_MISMATCH: {
+    status: 403,
+    summary: 'The CSRF token of a state-changing request is missing or does not match the session: the page has expired.',
+  },
   BINDERY_CSRF_WITHOUT_SESSION: { status: 500, summary: 'The csrf middleware ran on a route without the session middleware before it.' },
-  BINDERY_SESSION_CHANGED_AFTER_RESPONSE: { summary: 'The session was changed after its cookie was written (the response had started); the change is lost (logged only).' },
-  BINDERY_SESSION_DRIVER_FAILED: { summary: 'The session driver could not start (e.g. the bindery_sessions table is missing); the boot stops.' },
+  BINDERY_SESSION_CHANGED_AFTER_RESPONSE: {
+    summary: 'The session was changed after its cookie was written (the response had started); the change is lost (logged only).',
+  },
+  BINDERY_SESSION_DRIVER_FAILED: {
+    summary: 'The session driver could not start (e.g. the bindery_sessions table is missing); the boot stops.',
+  },
   BINDERY_SESSION_NOT_STARTED: { status: 500, summary: 'ctx.session was used on a route without the session middleware.' },
-  BINDERY_SESSION_TOO_LARGE: { summary: 'The session cookie would exceed 4 KB: the old input of a failed form was dropped, or the save was skipped (logged only).' },
+  BINDERY_SESSION_TOO_LARGE: {
+    summary: 'The session cookie would exceed 4 KB: the old input of a failed form was dropped, or the save was skipped (logged only).',
+  },
 
   // ── config and boot (runtime/config, runtime/app) ──
   BINDERY_APP_INVALID: { summary: 'The app module is missing or its default export is not a defineApp(...) result.' },
   BINDERY_LISTEN_FAILED: { summary: 'The HTTP server could not listen on HTTP_ADDR (address in use or not permitted).' },
   BINDERY_SETTING_INVALID: { summary: 'A setting is missing or has an invalid value; the boot stops.' },
-  BINDERY_SERVICE_NOT_SET_UP: { status: 500, summary: 'A service (ctx.services.auth, accountLinks, audit, …) was used by an app whose setup list lacks the step providing it.' },
-  BINDERY_SETUP_INVALID: { summary: 'An app setup step is duplicated, out of order, needs a step that is not set up, or was given invalid options.' },
+  BINDERY_SERVICE_NOT_SET_UP: {
+    status: 500,
+    summary: 'A service (ctx.services.auth, accountLinks, audit, …) was used by an app whose setup list lacks the step providing it.',
+  },
+  BINDERY_SETUP_INVALID: {
+    summary: 'An app setup step is duplicated, out of order, needs a step that is not set up, or was given invalid options.',
+  },
 
   // ── database and migrations (runtime/db) ──
-  BINDERY_DATABASE_UNAVAILABLE: { status: 503, summary: 'A query failed because its database connection was lost or none could be opened; answered 503 with Retry-After.' },
+  BINDERY_DATABASE_UNAVAILABLE: {
+    status: 503,
+    summary: 'A query failed because its database connection was lost or none could be opened; answered 503 with Retry-After.',
+  },
   BINDERY_DATABASE_UNREACHABLE: { summary: 'The database cannot be reached or refused the connection.' },
   BINDERY_EMBEDDED_POSTGRES_FAILED: { summary: 'The embedded PostgreSQL could not be created, started or stopped.' },
   BINDERY_INTEGER_UNSAFE: { summary: 'A bigint read from the database is outside the safe integer range of JavaScript numbers.' },
@@ -75,64 +120,120 @@ export const ERROR_CODES = {
   BINDERY_SEED_FAILED: { summary: 'A seed of app/seeds/ did not load or threw; the seeding transaction was rolled back.' },
 
   // ── auth (runtime/auth) ──
-  BINDERY_AUTH_USER_GONE: { status: 500, summary: 'A signed-in user cannot be loaded, so a change cannot be attributed; the write is refused.' },
-  BINDERY_AUTH_USER_LOADING: { status: 500, summary: 'The current user was asked for while it is being loaded (a lookup calling ctx.auth.user()).' },
+  BINDERY_AUTH_USER_GONE: {
+    status: 500,
+    summary: 'A signed-in user cannot be loaded, so a change cannot be attributed; the write is refused.',
+  },
+  BINDERY_AUTH_USER_LOADING: {
+    status: 500,
+    summary: 'The current user was asked for while it is being loaded (a lookup calling ctx.auth.user()).',
+  },
 
   // ── auth core: session guard, guards, login, remember-me, cache (runtime/auth, runtime/cache) ──
   BINDERY_AUTH_FAILED: { status: 422, summary: 'The login and password do not match an account (a field error on email).' },
-  BINDERY_AUTH_FORBIDDEN: { status: 403, summary: 'The signed-in user may not see this page (another user\'s page, the admin page).' },
-  BINDERY_AUTH_MIDDLEWARE_MISSING: { summary: 'A route guarded by require or guest has no auth (or token) middleware before the guard; the boot stops.' },
-  BINDERY_AUTH_REMEMBER_UNSUPPORTED: { status: 500, summary: 'Remember-me was asked for, but the user provider lacks readRememberToken or writeRememberToken.' },
-  BINDERY_AUTH_THROTTLED: { status: 422, summary: 'Too many login attempts for this login from this address, or too many failures from it; the password was not checked.' },
-  BINDERY_AUTH_UNAUTHENTICATED: { status: 401, summary: 'A guest asked a guarded route for something other than a page (JSON, htmx, no session).' },
+  BINDERY_AUTH_FORBIDDEN: { status: 403, summary: "The signed-in user may not see this page (another user's page, the admin page)." },
+  BINDERY_AUTH_MIDDLEWARE_MISSING: {
+    summary: 'A route guarded by require or guest has no auth (or token) middleware before the guard; the boot stops.',
+  },
+  BINDERY_AUTH_REMEMBER_UNSUPPORTED: {
+    status: 500,
+    summary: 'Remember-me was asked for, but the user provider lacks readRememberToken or writeRememberToken.',
+  },
+  BINDERY_AUTH_THROTTLED: {
+    status: 422,
+    summary: 'Too many login attempts for this login from this address, or too many failures from it; the password was not checked.',
+  },
+  BINDERY_AUTH_UNAUTHENTICATED: {
+    status: 401,
+    summary: 'A guest asked a guarded route for something other than a page (JSON, htmx, no session).',
+  },
   BINDERY_CACHE_UNAVAILABLE: { summary: 'The cache driver cannot use its table bindery_cache (migrations not applied?); the boot stops.' },
 
   // ── generator (generator/) ──
-  BINDERY_MIGRATION_DESTRUCTIVE: { summary: 'The schema change would drop a table or column or narrow a column type; refused without allowDestructive.' },
-  BINDERY_MIGRATION_UNSUPPORTED: { summary: 'The schema change cannot be migrated safely as written (e.g. a NOT NULL column without default) or the migration history is broken.' },
+  BINDERY_MIGRATION_DESTRUCTIVE: {
+    summary: 'The schema change would drop a table or column or narrow a column type; refused without allowDestructive.',
+  },
+  BINDERY_MIGRATION_UNSUPPORTED: {
+    summary:
+      'The schema change cannot be migrated safely as written (e.g. a NOT NULL column without default) or the migration history is broken.',
+  },
   BINDERY_SCHEMA_INVALID: { summary: 'A schema file has an error; nothing under generated/ changed.' },
 
   // ── audit (runtime/audit) ──
   BINDERY_AUDIT_ACTOR_TOO_LONG: { summary: 'The actor ID of an audited write is longer than 100 bytes; the write is refused.' },
-  BINDERY_AUDIT_BULK_CONFLICT: { status: 409, summary: 'A chunk of a bulk write changed fewer rows than were selected; everything was rolled back and the write can be retried.' },
+  BINDERY_AUDIT_BULK_CONFLICT: {
+    status: 409,
+    summary: 'A chunk of a bulk write changed fewer rows than were selected; everything was rolled back and the write can be retried.',
+  },
   BINDERY_AUDIT_CURSOR_INVALID: { status: 400, summary: 'The history cursor is not one the history gave out.' },
   BINDERY_AUDIT_KEY_TOO_LONG: { summary: 'The key of a tracked row is longer than 255 bytes; the write is refused.' },
-  BINDERY_AUDIT_MODEL_INVALID: { summary: 'A tracked model cannot be tracked as declared (no primary key, unknown column, restore without soft delete), or is tracked twice.' },
-  BINDERY_AUDIT_UPSERT_KEY_MISSING: { summary: 'An upsert row has no value (null, or a zero generated key) in a conflict column; nothing was written.' },
+  BINDERY_AUDIT_MODEL_INVALID: {
+    summary:
+      'A tracked model cannot be tracked as declared (no primary key, unknown column, restore without soft delete), or is tracked twice.',
+  },
+  BINDERY_AUDIT_UPSERT_KEY_MISSING: {
+    summary: 'An upsert row has no value (null, or a zero generated key) in a conflict column; nothing was written.',
+  },
 
   // ── jobs, scheduled tasks and events (runtime/jobs, runtime/schedule, runtime/events) ──
   BINDERY_EVENT_INVALID: { summary: 'An event or listener is invalid (name outside its namespace, listed twice, unknown event).' },
   BINDERY_JOB_FAILED: { summary: 'An attempt of a job threw; it is retried with backoff until its attempts run out (logged only).' },
   BINDERY_JOB_INVALID: { summary: 'A job, scheduled task or listener definition is invalid or its name is taken; the boot stops.' },
-  BINDERY_JOB_PAYLOAD_INVALID: { summary: 'A job payload was refused by the job\'s payload check; nothing was queued.' },
+  BINDERY_JOB_PAYLOAD_INVALID: { summary: "A job payload was refused by the job's payload check; nothing was queued." },
   BINDERY_JOB_UNKNOWN: { summary: 'A job or scheduled task was named that no setup step or plugin declares.' },
   BINDERY_JOBS_NOT_SET_UP: { summary: 'A second job worker was started in a process that already runs one.' },
   BINDERY_SCHEDULE_INVALID: { summary: 'A scheduled task has an invalid cron pattern or options; the boot stops.' },
 
   // ── plugins (runtime/plugins) ──
-  BINDERY_PLUGIN_INVALID: { summary: 'A plugin manifest is invalid (a name outside the plugin\'s namespace, a setting without its prefix, a route outside its path).' },
+  BINDERY_PLUGIN_INVALID: {
+    summary:
+      "A plugin manifest is invalid (a name outside the plugin's namespace, a setting without its prefix, a route outside its path).",
+  },
   BINDERY_PLUGIN_LIFECYCLE_FAILED: { summary: 'bindery add or remove failed at one step; every file it changed was restored.' },
   BINDERY_PLUGIN_NAME_RESERVED: { summary: 'A plugin uses a name reserved for the framework (auth, session, queue, jobs, …).' },
   BINDERY_PLUGIN_NAME_TAKEN: { summary: 'Two plugins of the app have the same name.' },
-  BINDERY_PLUGIN_NEEDS_SETUP: { summary: 'A plugin needs a service whose setup step is missing from the app (the message names the setup call).' },
+  BINDERY_PLUGIN_NEEDS_SETUP: {
+    summary: 'A plugin needs a service whose setup step is missing from the app (the message names the setup call).',
+  },
   BINDERY_PLUGIN_NOT_FOUND: { summary: 'No plugin of that name or package is in the plugin list, or the package cannot be found.' },
   BINDERY_PLUGIN_VERSION_MISMATCH: { summary: 'A plugin supports another range of framework versions than this bindery.' },
 
   // ── tokens: API tokens and the token middleware (runtime/auth/tokens) ──
   BINDERY_TOKEN_ABILITY_MISSING: { status: 403, summary: 'The bearer token lacks an ability the route needs.' },
-  BINDERY_TOKEN_INVALID: { status: 401, summary: 'The bearer token is malformed, unknown, wrong, expired or revoked, or its owner is gone.' },
+  BINDERY_TOKEN_INVALID: {
+    status: 401,
+    summary: 'The bearer token is malformed, unknown, wrong, expired or revoked, or its owner is gone.',
+  },
   BINDERY_TOKEN_MISSING: { status: 401, summary: 'The route needs a bearer token and the request sent none.' },
 
   // ── mail, account links and rate limits (runtime/mail, runtime/auth/links, runtime/rate-limit) ──
   BINDERY_MAIL_FAILED: { status: 500, summary: 'The mail transport could not send a message (SMTP refused it or could not be reached).' },
-  BINDERY_RATE_LIMITED: { status: 429, summary: 'Too many requests of one kind in the window (e.g. 5 password reset mails a minute per address).' },
-  BINDERY_VERIFY_LINK_INVALID: { status: 400, summary: 'The email verification link is invalid, has expired, or was made for another address.' },
+  BINDERY_RATE_LIMITED: {
+    status: 429,
+    summary: 'Too many requests of one kind in the window (e.g. 5 password reset mails a minute per address).',
+  },
+  BINDERY_VERIFY_LINK_INVALID: {
+    status: 400,
+    summary: 'The email verification link is invalid, has expired, or was made for another address.',
+  },
 
   // ── external-provider sign-in (runtime/auth/oauth) ──
-  BINDERY_OAUTH_ACCOUNT_UNVERIFIED: { status: 409, summary: 'The provider\'s verified address belongs to an account whose own address is not verified; it is not signed in.' },
-  BINDERY_OAUTH_CALLBACK_INVALID: { status: 400, summary: 'The provider callback failed its checks (state, PKCE, code, ID token) or the provider reported an error.' },
-  BINDERY_OAUTH_EMAIL_UNVERIFIED: { status: 403, summary: 'The provider gave no verified email address, so the sign-in cannot be matched to an account.' },
-  BINDERY_OAUTH_PROVIDER_FAILED: { status: 502, summary: 'The external provider could not be reached or answered something unusable (discovery, token endpoint).' },
+  BINDERY_OAUTH_ACCOUNT_UNVERIFIED: {
+    status: 409,
+    summary: "The provider's verified address belongs to an account whose own address is not verified; it is not signed in.",
+  },
+  BINDERY_OAUTH_CALLBACK_INVALID: {
+    status: 400,
+    summary: 'The provider callback failed its checks (state, PKCE, code, ID token) or the provider reported an error.',
+  },
+  BINDERY_OAUTH_EMAIL_UNVERIFIED: {
+    status: 403,
+    summary: 'The provider gave no verified email address, so the sign-in cannot be matched to an account.',
+  },
+  BINDERY_OAUTH_PROVIDER_FAILED: {
+    status: 502,
+    summary: 'The external provider could not be reached or answered something unusable (discovery, token endpoint).',
+  },
   BINDERY_OAUTH_PROVIDER_UNKNOWN: { status: 404, summary: 'No external sign-in provider of that name is configured (AUTH_PROVIDERS).' },
 } as const satisfies Record<string, ErrorCodeSpec>;
 

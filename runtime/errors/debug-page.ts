@@ -52,18 +52,23 @@ export function errorChain(error: Error): unknown[] {
  */
 export function debugPageHtml(page: DebugPage): string {
   const title = `${page.status} ${statusPhrase(page.status)}`;
-  const chain = errorChain(page.error).map((item, i) => {
-    const heading = i === 0 ? 'Error' : 'Caused by';
-    if (!(item instanceof Error)) {
-      return `<h2>${heading}: thrown value</h2>\n<pre>${escapeHtml(inspect(item, { depth: 3 }))}</pre>`;
-    }
-    const code = (item as Error & { code?: unknown }).code;
-    const label = `${item.name}${typeof code === 'string' ? ` [${code}]` : ''}: ${item.message}`;
-    return `<h2>${heading}: ${escapeHtml(label)}</h2>\n<pre>${escapeHtml(item.stack ?? '(no stack)')}</pre>`;
-  }).join('\n');
+  const chain = errorChain(page.error)
+    .map((item, i) => {
+      const heading = i === 0 ? 'Error' : 'Caused by';
+      if (!(item instanceof Error)) {
+        return `<h2>${heading}: thrown value</h2>\n<pre>${escapeHtml(inspect(item, { depth: 3 }))}</pre>`;
+      }
+      const code = (item as Error & { code?: unknown }).code;
+      const label = `${item.name}${typeof code === 'string' ? ` [${code}]` : ''}: ${item.message}`;
+      return `<h2>${heading}: ${escapeHtml(label)}</h2>\n<pre>${escapeHtml(item.stack ?? '(no stack)')}</pre>`;
+    })
+    .join('\n');
   const rows = redactHeaders(page.request.headers)
-    .map(([name, value]) => `<tr><th>${escapeHtml(name)}</th><td>${escapeHtml(value)}</td></tr>`).join('\n');
-  return htmlDocument(title, `<p class="status">${page.status} · debug mode (APP_DEBUG=true)</p>
+    .map(([name, value]) => `<tr><th>${escapeHtml(name)}</th><td>${escapeHtml(value)}</td></tr>`)
+    .join('\n');
+  return htmlDocument(
+    title,
+    `<p class="status">${page.status} · debug mode (APP_DEBUG=true)</p>
 <h1>${escapeHtml(statusPhrase(page.status))}</h1>
 <p>${escapeHtml(page.detail)}</p>
 ${fieldErrorsHtml(page.errors)}${chain}
@@ -78,5 +83,6 @@ ${fieldErrorsHtml(page.errors)}${chain}
 <table>
 ${rows}
 </table>
-<footer>Request ID: <code>${escapeHtml(page.requestId)}</code></footer>`);
+<footer>Request ID: <code>${escapeHtml(page.requestId)}</code></footer>`,
+  );
 }

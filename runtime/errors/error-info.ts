@@ -44,7 +44,14 @@ export interface ErrorInfo {
  */
 export function describeError(thrown: unknown, debug: boolean): ErrorInfo {
   const error = toError(thrown);
-  const shape = error as Error & { status?: unknown; statusCode?: unknown; expose?: unknown; code?: unknown; fieldErrors?: unknown; headers?: unknown };
+  const shape = error as Error & {
+    status?: unknown;
+    statusCode?: unknown;
+    expose?: unknown;
+    code?: unknown;
+    fieldErrors?: unknown;
+    headers?: unknown;
+  };
   let status: number;
   let exposed: boolean;
   if (error instanceof HttpError) {
@@ -57,8 +64,10 @@ export function describeError(thrown: unknown, debug: boolean): ErrorInfo {
     exposed = status < 500 ? shape.expose !== false : shape.expose === true;
   }
   const message = error.message;
-  const detail = debug || exposed ? (message !== '' ? message : statusPhrase(status)) : status >= 500 ? HIDDEN_DETAIL : statusPhrase(status);
-  const code = typeof shape.code === 'string' && shape.code !== '' ? shape.code : status >= 500 ? 'BINDERY_INTERNAL_ERROR' : 'BINDERY_HTTP_ERROR';
+  const detail =
+    debug || exposed ? (message !== '' ? message : statusPhrase(status)) : status >= 500 ? HIDDEN_DETAIL : statusPhrase(status);
+  const code =
+    typeof shape.code === 'string' && shape.code !== '' ? shape.code : status >= 500 ? 'BINDERY_INTERNAL_ERROR' : 'BINDERY_HTTP_ERROR';
   return {
     status,
     code,

@@ -20,10 +20,13 @@ export interface ErrorPage {
  */
 export function errorPageHtml(page: ErrorPage): string {
   const title = `${page.status} ${statusPhrase(page.status)}`;
-  return htmlDocument(title, `<p class="status">${page.status}</p>
+  return htmlDocument(
+    title,
+    `<p class="status">${page.status}</p>
 <h1>${escapeHtml(statusPhrase(page.status))}</h1>
 <p>${escapeHtml(page.detail)}</p>
-${fieldErrorsHtml(page.errors)}<footer>Request ID: <code>${escapeHtml(page.requestId)}</code></footer>`);
+${fieldErrorsHtml(page.errors)}<footer>Request ID: <code>${escapeHtml(page.requestId)}</code></footer>`,
+  );
 }
 
 /** The list of field errors, or an empty string. */

@@ -52,7 +52,9 @@ export class HttpError extends Error {
   constructor(statusOrCode: number | HttpErrorCode, message: string, options: HttpErrorOptions = {}) {
     const status = typeof statusOrCode === 'number' ? statusOrCode : statusOf(statusOrCode);
     if (status === undefined || !Number.isInteger(status) || status < 400 || status > 599) {
-      throw new RangeError(`HttpError status must be an integer from 400 to 599 or a registered code with a status, got ${String(statusOrCode)}`);
+      throw new RangeError(
+        `HttpError status must be an integer from 400 to 599 or a registered code with a status, got ${String(statusOrCode)}`,
+      );
     }
     // A 4xx is an expected answer (invalid input, no such record, not allowed),
     // not a defect: nothing ever shows its stack (logs and the debug page show

@@ -27,7 +27,12 @@ export interface ProblemDetails {
  * @param errors field errors keyed by the client's names; omitted when absent.
  * @example problemDetails(422, 'The given data was invalid.', 'req-1', { title: 'The title field is required.' })
  */
-export function problemDetails(status: number, detail: string, requestId: string, errors?: Readonly<Record<string, string>>): ProblemDetails {
+export function problemDetails(
+  status: number,
+  detail: string,
+  requestId: string,
+  errors?: Readonly<Record<string, string>>,
+): ProblemDetails {
   return errors === undefined
     ? { type: 'about:blank', title: statusPhrase(status), status, detail, request_id: requestId }
     : { type: 'about:blank', title: statusPhrase(status), status, detail, errors, request_id: requestId };

@@ -16,11 +16,13 @@ const SECRET_NAME = /password|secret|token|key/i;
  * sorted by name; repeated values joined with `, `. Never throws.
  */
 export function redactHeaders(headers: IncomingHttpHeaders): Array<[string, string]> {
-  return Object.keys(headers).sort().map((name): [string, string] => {
-    const value = headers[name];
-    if (REDACTED_HEADERS.includes(name.toLowerCase())) return [name, REDACTED];
-    return [name, Array.isArray(value) ? value.join(', ') : String(value ?? '')];
-  });
+  return Object.keys(headers)
+    .sort()
+    .map((name): [string, string] => {
+      const value = headers[name];
+      if (REDACTED_HEADERS.includes(name.toLowerCase())) return [name, REDACTED];
+      return [name, Array.isArray(value) ? value.join(', ') : String(value ?? '')];
+    });
 }
 
 /**
@@ -31,12 +33,19 @@ export function redactHeaders(headers: IncomingHttpHeaders): Array<[string, stri
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q === -1) return url;
-  const parts = url.slice(q + 1).split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    const rawName = eq === -1 ? pair : pair.slice(0, eq);
-    let name = rawName;
-    try { name = decodeURIComponent(rawName.replace(/\+/g, ' ')); } catch { /* keep the raw name */ }
-    return eq !== -1 && SECRET_NAME.test(name) ? `${rawName}=${REDACTED}` : pair;
-  });
+  const parts = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const rawName = eq === -1 ? pair : pair.slice(0, eq);
+      let name = rawName;
+      try {
+        name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+      } catch {
+        /* keep the raw name */
+      }
+      return eq !== -1 && SECRET_NAME.test(name) ? `${rawName}=${REDACTED}` : pair;
+    });
   return `${url.slice(0, q)}?${parts.join('&')}`;
 }

@@ -49,9 +49,12 @@ export interface EventDefinition<P = unknown> extends EventSpec<P> {
  */
 export function defineEvent<P = unknown>(spec: EventSpec<P>): EventDefinition<P> {
   if (!isNamespacedName(spec.name)) {
-    throw new EventError(`Event name ${JSON.stringify(spec.name)} is invalid: use "<namespace>:<name>" in lower case, e.g. "session:login_succeeded".`);
+    throw new EventError(
+      `Event name ${JSON.stringify(spec.name)} is invalid: use "<namespace>:<name>" in lower case, e.g. "session:login_succeeded".`,
+    );
   }
-  if (spec.payload !== undefined && typeof spec.payload !== 'function') throw new EventError(`Event "${spec.name}": payload must be a function that checks and returns the payload.`);
+  if (spec.payload !== undefined && typeof spec.payload !== 'function')
+    throw new EventError(`Event "${spec.name}": payload must be a function that checks and returns the payload.`);
   return Object.freeze({ ...spec, kind: 'event' as const });
 }
 
@@ -106,18 +109,24 @@ export interface Listener<P = unknown> extends Omit<ListenerSpec<P>, 'event' | '
  *     async handle({ email }, { log }) { log.info({ email }, 'address suppressed'); },
  *   });
  */
-export function defineListener<N extends EventName>(spec: ListenerSpec<EventPayloads[N]> & { readonly event: N }): Listener<EventPayloads[N]>;
+export function defineListener<N extends EventName>(
+  spec: ListenerSpec<EventPayloads[N]> & { readonly event: N },
+): Listener<EventPayloads[N]>;
 export function defineListener<P>(spec: ListenerSpec<P> & { readonly event: EventDefinition<P> }): Listener<P>;
 /** An event without a declared payload type: the payload is `unknown`. */
 export function defineListener(spec: ListenerSpec<unknown> & { readonly event: string }): Listener<unknown>;
 export function defineListener(spec: ListenerSpec<unknown>): Listener<unknown> {
   const event = typeof spec.event === 'string' ? spec.event : spec.event?.name;
   if (!isNamespacedName(spec.name)) {
-    throw new EventError(`Listener name ${JSON.stringify(spec.name)} is invalid: use "<namespace>:<name>" in lower case, e.g. "app:notify_suppression".`);
+    throw new EventError(
+      `Listener name ${JSON.stringify(spec.name)} is invalid: use "<namespace>:<name>" in lower case, e.g. "app:notify_suppression".`,
+    );
   }
-  if (!isNamespacedName(event)) throw new EventError(`Listener "${spec.name}" listens to ${JSON.stringify(event)}, which is not an event name ("<namespace>:<name>").`);
+  if (!isNamespacedName(event))
+    throw new EventError(`Listener "${spec.name}" listens to ${JSON.stringify(event)}, which is not an event name ("<namespace>:<name>").`);
   const mode = spec.mode ?? 'sync';
-  if (mode !== 'sync' && mode !== 'async') throw new EventError(`Listener "${spec.name}": mode must be "sync" or "async", got ${JSON.stringify(mode)}.`);
+  if (mode !== 'sync' && mode !== 'async')
+    throw new EventError(`Listener "${spec.name}": mode must be "sync" or "async", got ${JSON.stringify(mode)}.`);
   if (typeof spec.handle !== 'function') throw new EventError(`Listener "${spec.name}" has no handle function.`);
   checkRetryPolicy(`Listener "${spec.name}"`, spec);
   const { event: _event, mode: _mode, ...rest } = spec;

@@ -6,7 +6,7 @@ import type { Services } from '../http/context.js';
 import type { JobsRuntime } from '../jobs/jobs-runtime.js';
 import { isNamespacedName } from '../jobs/names.js';
 import type { QueuedJob } from '../jobs/queue.js';
-import type { EventDefinition, EventName, EventPayloads, } from './define-event.js';
+import type { EventDefinition, EventName, EventPayloads } from './define-event.js';
 import { EventError } from './errors.js';
 import type { AnyEventDefinition, AnyListener } from './define-event.js';
 import type { AnyKysely } from '../db/any-kysely.js';
@@ -52,7 +52,8 @@ export class EventBus {
    */
   declare(definition: AnyEventDefinition, owner: string): void {
     const taken = this.#events.get(definition.name);
-    if (taken && taken.definition !== definition) throw new EventError(`${owner} declares the event "${definition.name}", which ${taken.owner} already declares.`);
+    if (taken && taken.definition !== definition)
+      throw new EventError(`${owner} declares the event "${definition.name}", which ${taken.owner} already declares.`);
     this.#events.set(definition.name, { definition, owner });
   }
 
@@ -131,6 +132,8 @@ function checkEventPayload(definition: AnyEventDefinition, payload: unknown): un
   try {
     return definition.payload!(payload);
   } catch (error) {
-    throw new EventError(`The payload of the event "${definition.name}" was refused: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+    throw new EventError(`The payload of the event "${definition.name}" was refused: ${(error as Error)?.message ?? String(error)}`, {
+      cause: error,
+    });
   }
 }

@@ -4,7 +4,7 @@
 import type { SetupStep } from '../app/setup-step.js';
 import type { Services } from '../http/context.js';
 import { requireJobsRuntime } from '../jobs/jobs-runtime.js';
-import type { EventDefinition, EventName, EventPayloads, } from './define-event.js';
+import type { EventDefinition, EventName, EventPayloads } from './define-event.js';
 import { EventBus, type EmitOptions, type EmitResult } from './event-bus.js';
 import { EventError } from './errors.js';
 import type { AnyEventDefinition, AnyListener } from './define-event.js';
@@ -66,9 +66,19 @@ export function eventBusOf(services: object): EventBus | undefined {
  * @returns what {@link EventBus.emit} returns, or nothing run and nothing queued.
  * @example await emitEvent(ctx.services, 'session:login_succeeded', { userId }, { tx });
  */
-export function emitEvent<N extends EventName>(services: object, event: N, payload: EventPayloads[N], options?: EmitOptions): Promise<EmitResult>;
+export function emitEvent<N extends EventName>(
+  services: object,
+  event: N,
+  payload: EventPayloads[N],
+  options?: EmitOptions,
+): Promise<EmitResult>;
 export function emitEvent<P>(services: object, event: EventDefinition<P>, payload: P, options?: EmitOptions): Promise<EmitResult>;
-export async function emitEvent(services: object, event: string | EventDefinition<unknown>, payload: unknown, options: EmitOptions = {}): Promise<EmitResult> {
+export async function emitEvent(
+  services: object,
+  event: string | EventDefinition<unknown>,
+  payload: unknown,
+  options: EmitOptions = {},
+): Promise<EmitResult> {
   const bus = buses.get(services);
   if (!bus) return { ran: 0, queued: [] };
   return bus.emit(event as EventDefinition<unknown>, payload, options);

@@ -2,7 +2,18 @@
  * Events and listeners (docs/jobs.md "Events"): typed,
  * namespaced events, listeners run in process or as jobs.
  */
-export { defineEvent, defineListener, isEventDefinition, isListener, type EventDefinition, type EventName, type EventSpec, type Listener, type ListenerContext, type ListenerSpec } from './define-event.js';
+export {
+  defineEvent,
+  defineListener,
+  isEventDefinition,
+  isListener,
+  type EventDefinition,
+  type EventName,
+  type EventSpec,
+  type Listener,
+  type ListenerContext,
+  type ListenerSpec,
+} from './define-event.js';
 export { EventBus, type EmitOptions, type EmitResult } from './event-bus.js';
 export { emitEvent, eventBusOf, events, type EventsOptions } from './events-step.js';
 export { EventError } from './errors.js';

@@ -23,7 +23,8 @@ import type { RouteHandler } from './handler.js';
 /** The settings declaration of the `apiDocs()` step. */
 export const apiDocsSettings = defineSettings({
   API_DOCS: {
-    description: 'Serve the OpenAPI document at /openapi.json and the API reference page at /docs. Default: on, except with APP_ENV=production.',
+    description:
+      'Serve the OpenAPI document at /openapi.json and the API reference page at /docs. Default: on, except with APP_ENV=production.',
     parser: booleanSetting(),
     default: (env) => (env['APP_ENV'] === 'production' ? 'false' : 'true'),
   },
@@ -34,7 +35,8 @@ export const apiDocsSettings = defineSettings({
  * only; inline styles (Redoc's styled components write `<style>` elements);
  * the search index's worker from a `blob:` URL.
  */
-export const API_DOCS_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+export const API_DOCS_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
 
 /** Options of {@link apiDocs}. */
 export interface ApiDocsOptions {
@@ -81,12 +83,25 @@ export function apiDocs(options: ApiDocsOptions = {}): SetupStep {
         JSON.parse(cached.body);
         bundle = await readFile(createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js'));
       } catch (error) {
-        throw new BinderyError('BINDERY_API_DOCS_UNAVAILABLE', `API_DOCS is on, but the API docs cannot be served: ${(error as Error).message}. Run "bindery generate" (it writes ${options.document ?? 'generated/openapi.json'}) and "npm install" (redoc), or set API_DOCS=false.`, { cause: error });
+        throw new BinderyError(
+          'BINDERY_API_DOCS_UNAVAILABLE',
+          `API_DOCS is on, but the API docs cannot be served: ${(error as Error).message}. Run "bindery generate" (it writes ${options.document ?? 'generated/openapi.json'}) and "npm install" (redoc), or set API_DOCS=false.`,
+          { cause: error },
+        );
       }
       const scriptPath = `${pagePath}/redoc.${createHash('sha256').update(bundle).digest('hex').slice(0, 16)}.js`;
       const page = docsPage(documentPath, scriptPath, ctx.app.name);
       const route = (name: string, path: string): RouteDefinition => ({
-        name, method: 'GET', path, group: null, middleware: [], result: 'custom', fields: [], validate: null, output: null, origin: 'apiDocs()',
+        name,
+        method: 'GET',
+        path,
+        group: null,
+        middleware: [],
+        result: 'custom',
+        fields: [],
+        validate: null,
+        output: null,
+        origin: 'apiDocs()',
       });
       const handlers: Record<string, RouteHandler<Record<string, never>, unknown>> = {
         'apiDocs:document': async (_input, rc) => {
@@ -97,17 +112,26 @@ export function apiDocs(options: ApiDocsOptions = {}): SetupStep {
             return reply.send(doc.body);
           });
         },
-        'apiDocs:page': () => respond((reply) => reply
-          .header('content-type', 'text/html; charset=utf-8')
-          .header('content-security-policy', API_DOCS_CSP)
-          .header('cache-control', 'no-cache')
-          .send(page)),
-        'apiDocs:script': () => respond((reply) => reply
-          .header('content-type', 'text/javascript; charset=utf-8')
-          .header('cache-control', 'public, max-age=31536000, immutable')
-          .send(bundle)),
+        'apiDocs:page': () =>
+          respond((reply) =>
+            reply
+              .header('content-type', 'text/html; charset=utf-8')
+              .header('content-security-policy', API_DOCS_CSP)
+              .header('cache-control', 'no-cache')
+              .send(page),
+          ),
+        'apiDocs:script': () =>
+          respond((reply) =>
+            reply
+              .header('content-type', 'text/javascript; charset=utf-8')
+              .header('cache-control', 'public, max-age=31536000, immutable')
+              .send(bundle),
+          ),
       };
-      ctx.addRoutes([route('apiDocs:document', documentPath), route('apiDocs:page', pagePath), route('apiDocs:script', scriptPath)], handlers);
+      ctx.addRoutes(
+        [route('apiDocs:document', documentPath), route('apiDocs:page', pagePath), route('apiDocs:script', scriptPath)],
+        handlers,
+      );
     },
   };
 }

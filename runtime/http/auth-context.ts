@@ -1,4 +1,3 @@
-
 import type { AnyRequestAuth } from '../context/request-auth.js';
 
 declare module './context.js' {

@@ -22,7 +22,6 @@ import type { BeforeBodyCheck, Middleware } from './handler.js';
 export type { BeforeBodyCheck };
 import type { StandardHeaders } from './security-headers.js';
 
-
 /** Whether the request announces a body (`Content-Length` above 0, or `Transfer-Encoding`). */
 export function announcesBody(headers: IncomingHttpHeaders): boolean {
   const length = headers['content-length'];
@@ -33,8 +32,15 @@ export function announcesBody(headers: IncomingHttpHeaders): boolean {
  * The `onRequest` hook of `route` running the early checks of `middleware`,
  * or `undefined` when none of them has one.
  */
-export function compileBeforeBody(route: RouteDefinition, middleware: readonly Middleware[], headers: StandardHeaders, debug: boolean): onRequestHookHandler | undefined {
-  const checks = middleware.map((m) => (m as { beforeBody?: BeforeBodyCheck }).beforeBody).filter((c): c is BeforeBodyCheck => c !== undefined);
+export function compileBeforeBody(
+  route: RouteDefinition,
+  middleware: readonly Middleware[],
+  headers: StandardHeaders,
+  debug: boolean,
+): onRequestHookHandler | undefined {
+  const checks = middleware
+    .map((m) => (m as { beforeBody?: BeforeBodyCheck }).beforeBody)
+    .filter((c): c is BeforeBodyCheck => c !== undefined);
   if (checks.length === 0) return undefined;
   return function beforeBody(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
     if (!announcesBody(request.headers)) {

@@ -39,9 +39,10 @@ export class BootProblems {
   throwIfAny(): void {
     if (this.#items.length === 0) return;
     const first = this.#items[0]!;
-    const message = this.#items.length === 1
-      ? first.message
-      : `The HTTP server cannot start (${this.#items.length} problems):\n${this.#items.map((p) => `  - [${p.code}] ${p.message}`).join('\n')}`;
+    const message =
+      this.#items.length === 1
+        ? first.message
+        : `The HTTP server cannot start (${this.#items.length} problems):\n${this.#items.map((p) => `  - [${p.code}] ${p.message}`).join('\n')}`;
     throw new BinderyError(first.code, message);
   }
 }
@@ -60,14 +61,21 @@ export function checkRouteTable(options: HttpServerOptions, problems: BootProble
   for (const route of options.routes) {
     // Where the route was declared, read from its schema file only for a message (never on the happy path).
     const at = () => `${routeOrigin(route)}: route "${route.name}"`;
-    if (names.has(route.name)) problems.add('BINDERY_ROUTE_INVALID', `${at()}: the name is used by another route; route names must be unique.`);
+    if (names.has(route.name))
+      problems.add('BINDERY_ROUTE_INVALID', `${at()}: the name is used by another route; route names must be unique.`);
     names.add(route.name);
-    if (!METHODS.has(route.method)) problems.add('BINDERY_ROUTE_INVALID', `${at()}: unknown method "${String(route.method)}" (expected ${[...METHODS].join(', ')}).`);
+    if (!METHODS.has(route.method))
+      problems.add('BINDERY_ROUTE_INVALID', `${at()}: unknown method "${String(route.method)}" (expected ${[...METHODS].join(', ')}).`);
     if (!route.path.startsWith('/')) problems.add('BINDERY_ROUTE_INVALID', `${at()}: the path "${route.path}" must start with "/".`);
-    if (HEALTH_PATHS.includes(route.path)) problems.add('BINDERY_ROUTE_INVALID', `${at()}: the path ${route.path} is reserved for the health endpoint.`);
+    if (HEALTH_PATHS.includes(route.path))
+      problems.add('BINDERY_ROUTE_INVALID', `${at()}: the path ${route.path} is reserved for the health endpoint.`);
     const endpoint = `${route.method} ${route.path.replace(/\{[^}]+\}/g, '{}')}`;
     const other = endpoints.get(endpoint);
-    if (other !== undefined) problems.add('BINDERY_ROUTE_INVALID', `${at()}: ${route.method} ${route.path} is already served by route "${other.name}" (${routeOrigin(other)}).`);
+    if (other !== undefined)
+      problems.add(
+        'BINDERY_ROUTE_INVALID',
+        `${at()}: ${route.method} ${route.path} is already served by route "${other.name}" (${routeOrigin(other)}).`,
+      );
     else endpoints.set(endpoint, route);
     const params = pathParams(route.path);
     for (const param of params) {
@@ -77,20 +85,32 @@ export function checkRouteTable(options: HttpServerOptions, problems: BootProble
     }
     for (const field of route.fields) {
       if (field.source === 'path' && field.name !== undefined && !params.includes(field.name)) {
-        problems.add('BINDERY_ROUTE_INVALID', `${at()}: field "${field.key}" binds the path parameter "${field.name}", which is not in the path ${route.path}.`);
+        problems.add(
+          'BINDERY_ROUTE_INVALID',
+          `${at()}: field "${field.key}" binds the path parameter "${field.name}", which is not in the path ${route.path}.`,
+        );
       }
     }
     const handler = options.handlers[route.name];
     if (handler === undefined) {
-      problems.add('BINDERY_ROUTE_WITHOUT_HANDLER', `${at()} has no handler; add a handler named "${route.name}" to the handlers given to createHttpServer.`);
+      problems.add(
+        'BINDERY_ROUTE_WITHOUT_HANDLER',
+        `${at()} has no handler; add a handler named "${route.name}" to the handlers given to createHttpServer.`,
+      );
     } else if (typeof handler !== 'function' && (typeof handler !== 'object' || handler === null || typeof handler.handle !== 'function')) {
       problems.add('BINDERY_ROUTE_WITHOUT_HANDLER', `${at()}: its handler is neither a function nor an object with a handle function.`);
     }
     for (const name of route.middleware) {
       const m = middleware[name];
       if (typeof m !== 'function' && (typeof m !== 'object' || m === null || typeof m.before !== 'function')) {
-        const hint = closest(name, Object.keys(middleware).filter((n) => n !== name));
-        problems.add('BINDERY_MIDDLEWARE_MISSING', `${at()} uses the middleware "${name}"${route.group === null ? '' : ` (group "${route.group}")`}, which was not provided${hint === undefined ? '' : ` (did you mean "${hint}"?)`}.`);
+        const hint = closest(
+          name,
+          Object.keys(middleware).filter((n) => n !== name),
+        );
+        problems.add(
+          'BINDERY_MIDDLEWARE_MISSING',
+          `${at()} uses the middleware "${name}"${route.group === null ? '' : ` (group "${route.group}")`}, which was not provided${hint === undefined ? '' : ` (did you mean "${hint}"?)`}.`,
+        );
       }
     }
     if (route.result === 'page' && options.viewsDir === undefined) {
@@ -100,7 +120,10 @@ export function checkRouteTable(options: HttpServerOptions, problems: BootProble
   for (const name of Object.keys(options.handlers)) {
     if (!names.has(name)) {
       const hint = closest(name, [...names]);
-      problems.add('BINDERY_HANDLER_WITHOUT_ROUTE', `A handler is named "${name}" but no route has that name${hint === undefined ? '' : ` (did you mean "${hint}"?)`}.`);
+      problems.add(
+        'BINDERY_HANDLER_WITHOUT_ROUTE',
+        `A handler is named "${name}" but no route has that name${hint === undefined ? '' : ` (did you mean "${hint}"?)`}.`,
+      );
     }
   }
 }

@@ -32,15 +32,27 @@ export interface ClientErrorEnv {
   readonly log: FastifyBaseLogger;
 }
 
-interface Answer { readonly status: number; readonly code: string; readonly detail: string }
+interface Answer {
+  readonly status: number;
+  readonly code: string;
+  readonly detail: string;
+}
 
 /** The status, code and text for a parser error `code`. */
 function answerFor(code: string | undefined, env: ClientErrorEnv, headersDone: boolean): Answer {
   switch (code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return headersDone
-        ? { status: 408, code: 'BINDERY_BODY_TIMEOUT', detail: `The request body did not arrive within ${formatDuration(env.bodyTimeoutMs)} (HTTP_BODY_TIMEOUT); the connection is closed.` }
-        : { status: 408, code: 'BINDERY_HEADERS_TIMEOUT', detail: `The request headers did not arrive within ${formatDuration(env.headersTimeoutMs)} (HTTP_HEADERS_TIMEOUT); the connection is closed.` };
+        ? {
+            status: 408,
+            code: 'BINDERY_BODY_TIMEOUT',
+            detail: `The request body did not arrive within ${formatDuration(env.bodyTimeoutMs)} (HTTP_BODY_TIMEOUT); the connection is closed.`,
+          }
+        : {
+            status: 408,
+            code: 'BINDERY_HEADERS_TIMEOUT',
+            detail: `The request headers did not arrive within ${formatDuration(env.headersTimeoutMs)} (HTTP_HEADERS_TIMEOUT); the connection is closed.`,
+          };
     case 'HPE_HEADER_OVERFLOW':
       return { status: 431, code: 'BINDERY_HEADERS_TOO_LARGE', detail: 'The request headers are too large.' };
     case 'HPE_INVALID_CONTENT_LENGTH':
@@ -62,7 +74,7 @@ export function clientErrorHandler(env: ClientErrorEnv): (error: Error & { code?
     try {
       if (error.code === 'ECONNRESET' || socket.destroyed) return;
       const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? null;
-      if (!socket.writable || (inFlight?.headersSent)) {
+      if (!socket.writable || inFlight?.headersSent) {
         socket.destroy();
         return;
       }
@@ -70,8 +82,14 @@ export function clientErrorHandler(env: ClientErrorEnv): (error: Error & { code?
       const answer = answerFor(error.code, env, req !== undefined);
       const raw = rawErrorResponse(req, answer.status, answer.detail, env.headers);
       const requestId = raw.headers[REQUEST_ID_HEADER]!;
-      const lines = [`HTTP/1.1 ${answer.status} ${statusPhrase(answer.status)}`, ...Object.entries(raw.headers).map(([name, value]) => `${name}: ${value}`)];
-      env.log.info({ reqId: requestId, res: { statusCode: answer.status }, code: answer.code, err: error }, `request refused before routing: ${answer.detail}`);
+      const lines = [
+        `HTTP/1.1 ${answer.status} ${statusPhrase(answer.status)}`,
+        ...Object.entries(raw.headers).map(([name, value]) => `${name}: ${value}`),
+      ];
+      env.log.info(
+        { reqId: requestId, res: { statusCode: answer.status }, code: answer.code, err: error },
+        `request refused before routing: ${answer.detail}`,
+      );
       socket.end(`${lines.join('\r\n')}\r\n\r\n${raw.body}`);
       // A client that never reads its answer does not keep the socket.
       setTimeout(() => socket.destroy(), 1000).unref();
@@ -88,7 +106,12 @@ export function clientErrorHandler(env: ClientErrorEnv): (error: Error & { code?
  * `Connection: close`. Never throws.
  * @param req the request, when its headers were read.
  */
-export function rawErrorResponse(req: IncomingMessage | undefined, status: number, detail: string, security: readonly HeaderPair[]): { headers: Record<string, string>; body: string } {
+export function rawErrorResponse(
+  req: IncomingMessage | undefined,
+  status: number,
+  detail: string,
+  security: readonly HeaderPair[],
+): { headers: Record<string, string>; body: string } {
   const requestId = requestIdFor(req ?? ({ headers: {} } as IncomingMessage));
   const kind = req === undefined ? undefined : decideClientKind(req.headers);
   const html = kind !== undefined && !kind.wantsJson && kind.isBrowser;

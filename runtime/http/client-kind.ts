@@ -18,9 +18,10 @@ export function decideClientKind(headers: IncomingHttpHeaders): ClientKind {
   const accept = headers.accept;
   const contentType = headers['content-type'];
   const requestedWith = headers['x-requested-with'];
-  const wantsJson = (accept !== undefined && acceptLists(accept, isJsonType))
-    || (contentType !== undefined && isJsonType(mediaType(contentType)))
-    || (typeof requestedWith === 'string' && requestedWith.toLowerCase() === 'xmlhttprequest');
+  const wantsJson =
+    (accept !== undefined && acceptLists(accept, isJsonType)) ||
+    (contentType !== undefined && isJsonType(mediaType(contentType))) ||
+    (typeof requestedWith === 'string' && requestedWith.toLowerCase() === 'xmlhttprequest');
   const isBrowser = headers['sec-fetch-mode'] === 'navigate' || (accept !== undefined && acceptLists(accept, (t) => t === 'text/html'));
   return {
     wantsJson,
@@ -45,7 +46,10 @@ function acceptLists(accept: string, test: (type: string) => boolean): boolean {
   for (const range of accept.split(',')) {
     const parts = range.split(';');
     if (!test(parts[0]!.trim().toLowerCase())) continue;
-    const q = parts.slice(1).map((p) => p.trim().toLowerCase()).find((p) => p.startsWith('q='));
+    const q = parts
+      .slice(1)
+      .map((p) => p.trim().toLowerCase())
+      .find((p) => p.startsWith('q='));
     if (q === undefined || Number(q.slice(2)) > 0) return true;
   }
   return false;

@@ -54,7 +54,12 @@ function corsOptions(plan: CorsPlan, methods: readonly string[]): FastifyCorsOpt
  * @param routeOptions the Fastify route options of a route (as the server registers every route).
  * @throws nothing itself; a registration error surfaces at `app.ready()`.
  */
-export function registerCorsRoutes(app: FastifyInstance, routes: readonly RouteDefinition[], all: readonly RouteDefinition[], routeOptions: (route: RouteDefinition) => RouteOptions): void {
+export function registerCorsRoutes(
+  app: FastifyInstance,
+  routes: readonly RouteDefinition[],
+  all: readonly RouteDefinition[],
+  routeOptions: (route: RouteDefinition) => RouteOptions,
+): void {
   if (routes.length === 0) return;
   const byPath = new Map<string, RouteDefinition[]>();
   for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
@@ -72,7 +77,9 @@ export function registerCorsRoutes(app: FastifyInstance, routes: readonly RouteD
         url: fastifyPath(path),
         config: { cors: corsOptions(onPath[0]!.cors!, withHead(onPath.map((r) => r.method))) },
         // Reached only when the hook did not answer: not a preflight of an allowed origin.
-        handler: (_request, reply) => { reply.callNotFound(); },
+        handler: (_request, reply) => {
+          reply.callNotFound();
+        },
       });
     }
   });

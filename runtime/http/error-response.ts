@@ -30,12 +30,22 @@ const PROBLEM_HEADER = `${PROBLEM_CONTENT_TYPE}; charset=utf-8`;
  * @param route the matched route (maps field-error keys to client names), or `null`.
  * @param client the request's client kind when already decided.
  */
-export function sendError(request: FastifyRequest, reply: FastifyReply, thrown: unknown, debug: boolean, route: RouteDefinition | null, client?: ClientKind): void {
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  thrown: unknown,
+  debug: boolean,
+  route: RouteDefinition | null,
+  client?: ClientKind,
+): void {
   const log = requestLog(request);
   try {
     const info = describeError(thrown, debug);
     if (reply.raw.headersSent || reply.sent) {
-      log.error({ err: info.error, code: 'BINDERY_RESPONSE_ABORTED', cause_code: info.code }, `request failed after the response had started; aborting the connection: ${info.error.message}`);
+      log.error(
+        { err: info.error, code: 'BINDERY_RESPONSE_ABORTED', cause_code: info.code },
+        `request failed after the response had started; aborting the connection: ${info.error.message}`,
+      );
       reply.raw.destroy();
       return;
     }
@@ -43,7 +53,8 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, thrown: 
       logClientGone(log, info.status >= 500 ? info.error : undefined);
       return;
     }
-    if (info.status >= 500) log.error({ err: info.error, code: info.code, statusCode: info.status }, `request failed with ${info.status}: ${info.error.message}`);
+    if (info.status >= 500)
+      log.error({ err: info.error, code: info.code, statusCode: info.status }, `request failed with ${info.status}: ${info.error.message}`);
     const errors = info.fieldErrors === undefined ? undefined : clientFieldErrors(info.fieldErrors, route, request);
     reply.code(info.status);
     if (info.headers !== undefined) reply.headers(info.headers);
@@ -58,7 +69,13 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, thrown: 
   }
 }
 
-function renderPage(info: ErrorInfo, request: FastifyRequest, route: RouteDefinition | null, errors: Record<string, string> | undefined, debug: boolean): string {
+function renderPage(
+  info: ErrorInfo,
+  request: FastifyRequest,
+  route: RouteDefinition | null,
+  errors: Record<string, string> | undefined,
+  debug: boolean,
+): string {
   const page = { status: info.status, detail: info.detail, requestId: request.id, ...(errors === undefined ? {} : { errors }) };
   if (!debug || info.status < 500) return errorPageHtml(page);
   return debugPageHtml({
@@ -73,7 +90,11 @@ function renderPage(info: ErrorInfo, request: FastifyRequest, route: RouteDefini
  * `route` come first in field order, under the name the client used
  * (`:attribute` in their messages replaced); other keys follow as they are.
  */
-export function clientFieldErrors(fieldErrors: Readonly<Record<string, string>>, route: RouteDefinition | null, request: FastifyRequest): Record<string, string> {
+export function clientFieldErrors(
+  fieldErrors: Readonly<Record<string, string>>,
+  route: RouteDefinition | null,
+  request: FastifyRequest,
+): Record<string, string> {
   const out: Record<string, string> = {};
   const rest = new Map(Object.entries(fieldErrors));
   if (route !== null && route.fields.length > 0) {
@@ -86,6 +107,7 @@ export function clientFieldErrors(fieldErrors: Readonly<Record<string, string>>,
       out[name] = message.includes(':attribute') ? message.replaceAll(':attribute', attributeName(name)) : message;
     }
   }
-  for (const [key, message] of rest) out[key] = message.includes(':attribute') ? message.replaceAll(':attribute', attributeName(key)) : message;
+  for (const [key, message] of rest)
+    out[key] = message.includes(':attribute') ? message.replaceAll(':attribute', attributeName(key)) : message;
   return out;
 }

@@ -20,7 +20,11 @@ export const HEALTH_PATHS: readonly string[] = ['/health/live', '/health/ready']
  *
  * Both carry `Cache-Control: no-store` and the standard headers.
  */
-export function registerHealthRoutes(app: FastifyInstance, headers: StandardHeaders, readiness: (() => Promise<ReadinessReport>) | undefined): void {
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  headers: StandardHeaders,
+  readiness: (() => Promise<ReadinessReport>) | undefined,
+): void {
   app.get(HEALTH_PATHS[0]!, (_request, reply) => {
     headers.apply(reply);
     reply.header('cache-control', 'no-store').header('content-type', JSON_CONTENT_TYPE).send('{"status":"ok"}');
@@ -34,7 +38,10 @@ export function registerHealthRoutes(app: FastifyInstance, headers: StandardHead
       requestLog(request).error({ err }, 'the readiness probe failed');
       report = { ok: false, checks: { readiness: `failed: ${(err as Error)?.message ?? String(err)}` } };
     }
-    reply.code(report.ok ? 200 : 503).header('cache-control', 'no-store').header('content-type', JSON_CONTENT_TYPE)
+    reply
+      .code(report.ok ? 200 : 503)
+      .header('cache-control', 'no-store')
+      .header('content-type', JSON_CONTENT_TYPE)
       .send(JSON.stringify({ status: report.ok ? 'ok' : 'unavailable', checks: report.checks }));
     return reply;
   });

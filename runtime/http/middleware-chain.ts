@@ -16,7 +16,9 @@ export type Stage<C extends RequestContext> = (ctx: C) => unknown;
 
 /** True for promises and other thenables. */
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
+  return (
+    value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 /**

@@ -12,16 +12,25 @@ import type { StandardHeaders } from './security-headers.js';
  * (HEAD included when GET exists) when the path is known, else 404; both
  * rendered like every error, with the standard headers.
  */
-export function notFoundHandler(methods: MethodIndex, headers: StandardHeaders, debug: boolean): (request: FastifyRequest, reply: FastifyReply) => void {
+export function notFoundHandler(
+  methods: MethodIndex,
+  headers: StandardHeaders,
+  debug: boolean,
+): (request: FastifyRequest, reply: FastifyReply) => void {
   return function notFound(request, reply) {
     headers.apply(reply);
     const url = request.url;
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
     const allowed = methods.allowed(path);
-    const error = allowed.length > 0
-      ? new HttpError('BINDERY_METHOD_NOT_ALLOWED', `The method ${request.method} is not allowed for ${path}; use ${allowed.join(', ')}.`, { headers: { allow: allowed.join(', ') } })
-      : new HttpError('BINDERY_NOT_FOUND', `Nothing is served at ${path}.`);
+    const error =
+      allowed.length > 0
+        ? new HttpError(
+            'BINDERY_METHOD_NOT_ALLOWED',
+            `The method ${request.method} is not allowed for ${path}; use ${allowed.join(', ')}.`,
+            { headers: { allow: allowed.join(', ') } },
+          )
+        : new HttpError('BINDERY_NOT_FOUND', `Nothing is served at ${path}.`);
     sendError(request, reply, error, debug, null);
   };
 }

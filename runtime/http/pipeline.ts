@@ -24,7 +24,7 @@ import { compileInputValidator } from '../validation/input-validator.js';
 import type { Services } from './context.js';
 import type { Deadlines } from './deadlines.js';
 import { sendError } from './error-response.js';
-import type { Middleware, } from './handler.js';
+import type { Middleware } from './handler.js';
 import { composeMiddleware, isThenable } from './middleware-chain.js';
 import { HttpRequestContext } from './request-context.js';
 import { runInContext } from '../context/execution-context.js';
@@ -56,7 +56,10 @@ export function answerTimeout(ctx: HttpRequestContext, timeoutMs: number, debug:
   if (ctx.settled) return;
   ctx.settled = true;
   ctx.timedOut = true;
-  const error = new HttpError('BINDERY_REQUEST_TIMEOUT', `The request took longer than ${formatDuration(timeoutMs)} (HTTP_REQUEST_TIMEOUT).`);
+  const error = new HttpError(
+    'BINDERY_REQUEST_TIMEOUT',
+    `The request took longer than ${formatDuration(timeoutMs)} (HTTP_REQUEST_TIMEOUT).`,
+  );
   sendError(ctx.request, ctx.reply, error, debug, ctx.route, ctx.client);
 }
 
@@ -65,7 +68,12 @@ export function answerTimeout(ctx: HttpRequestContext, timeoutMs: number, debug:
  * @param middleware the route's middleware, resolved, in order (empty: no chain at all).
  * @throws {BinderyError} `BINDERY_ROUTE_INVALID` from the binder or validator compilation.
  */
-export function compileRoutePipeline(route: RouteDefinition, handler: AnyRouteHandler, middleware: readonly Middleware[], env: PipelineEnv): FastifyRouteHandler {
+export function compileRoutePipeline(
+  route: RouteDefinition,
+  handler: AnyRouteHandler,
+  middleware: readonly Middleware[],
+  env: PipelineEnv,
+): FastifyRouteHandler {
   const bind = compileBinder(route);
   const checkList = compileListParamCheck(route);
   const validateInput = compileInputValidator(route);
@@ -91,14 +99,18 @@ export function compileRoutePipeline(route: RouteDefinition, handler: AnyRouteHa
   const finish = (ctx: HttpRequestContext, failed: boolean, value: unknown): void => {
     if (deadlines !== null) deadlines.untrack(ctx);
     if (ctx.settled) {
-      ctx.log.warn({ code: 'BINDERY_REQUEST_TIMEOUT', ...(failed ? { err: value } : {}) }, `route "${route.name}" finished after the request timed out; its ${failed ? 'error' : 'result'} was dropped`);
+      ctx.log.warn(
+        { code: 'BINDERY_REQUEST_TIMEOUT', ...(failed ? { err: value } : {}) },
+        `route "${route.name}" finished after the request timed out; its ${failed ? 'error' : 'result'} was dropped`,
+      );
       return;
     }
     ctx.settled = true;
     if (!failed) {
       try {
         const pending = sendResult(ctx, env, value);
-        if (pending !== undefined) pending.then(undefined, (err: unknown) => sendError(ctx.request, ctx.reply, err, debug, route, ctx.client));
+        if (pending !== undefined)
+          pending.then(undefined, (err: unknown) => sendError(ctx.request, ctx.reply, err, debug, route, ctx.client));
         return;
       } catch (err) {
         value = err;
@@ -122,7 +134,11 @@ export function compileRoutePipeline(route: RouteDefinition, handler: AnyRouteHa
       finish(ctx, true, err);
       return;
     }
-    if (isThenable(outcome)) Promise.resolve(outcome).then((v) => finish(ctx, false, v), (err: unknown) => finish(ctx, true, err));
+    if (isThenable(outcome))
+      Promise.resolve(outcome).then(
+        (v) => finish(ctx, false, v),
+        (err: unknown) => finish(ctx, true, err),
+      );
     else finish(ctx, false, outcome);
   };
 
@@ -135,7 +151,11 @@ export function compileRoutePipeline(route: RouteDefinition, handler: AnyRouteHa
       settle(ctx, true, err);
       return;
     }
-    if (isThenable(value)) Promise.resolve(value).then((v) => settle(ctx, false, v), (err: unknown) => settle(ctx, true, err));
+    if (isThenable(value))
+      Promise.resolve(value).then(
+        (v) => settle(ctx, false, v),
+        (err: unknown) => settle(ctx, true, err),
+      );
     else settle(ctx, false, value);
   };
 

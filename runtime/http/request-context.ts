@@ -12,7 +12,7 @@ import { requestLog } from './request-log.js';
 import type { Actor, ExecutionContext, Via } from '../context/execution-context.js';
 import { BinderyError } from '../errors/bindery-error.js';
 import type { Session } from '../session/session.js';
-import { GUEST, } from '../context/request-auth.js';
+import { GUEST } from '../context/request-auth.js';
 import './auth-context.js';
 import type { AnyRequestAuth } from '../context/request-auth.js';
 
@@ -93,7 +93,10 @@ export class HttpRequestContext implements RequestContext, ExecutionContext, Dea
   get session(): Session {
     const session = this.sessionState;
     if (session === undefined) {
-      throw new BinderyError('BINDERY_SESSION_NOT_STARTED', `Route "${this.route.name}" used ctx.session, but its middleware does not include "session"; add it to the route's group in schema/*.yaml (middleware: [session, csrf]) and session() to the setup list of app/main.ts.`);
+      throw new BinderyError(
+        'BINDERY_SESSION_NOT_STARTED',
+        `Route "${this.route.name}" used ctx.session, but its middleware does not include "session"; add it to the route's group in schema/*.yaml (middleware: [session, csrf]) and session() to the setup list of app/main.ts.`,
+      );
     }
     return session;
   }

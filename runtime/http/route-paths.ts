@@ -23,7 +23,10 @@ export function pathParams(template: string): string[] {
 
 /** A regular expression matching the (still percent-encoded) paths of a template. */
 export function templateRegExp(template: string): RegExp {
-  const source = template.split(/(\{[^}]+\})/).map((part) => (part.startsWith('{') ? '[^/]+' : escapeRegExp(part))).join('');
+  const source = template
+    .split(/(\{[^}]+\})/)
+    .map((part) => (part.startsWith('{') ? '[^/]+' : escapeRegExp(part)))
+    .join('');
   return new RegExp(`^${source}$`);
 }
 

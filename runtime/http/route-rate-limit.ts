@@ -31,7 +31,10 @@ export function withRateLimit(route: RouteDefinition, chain: readonly Middleware
   if (plan === undefined) return chain;
   const cache = services.cache;
   if (cache === undefined) {
-    throw new BinderyError('BINDERY_ROUTE_INVALID', `Route "${route.name}" (${route.origin}) has rateLimit ${plan.limit} per ${formatDuration(plan.windowMs)}, counted in the cache, but the app has none: add cache() to the setup list (app/main.ts), before the steps that use it.`);
+    throw new BinderyError(
+      'BINDERY_ROUTE_INVALID',
+      `Route "${route.name}" (${route.origin}) has rateLimit ${plan.limit} per ${formatDuration(plan.windowMs)}, counted in the cache, but the app has none: add cache() to the setup list (app/main.ts), before the steps that use it.`,
+    );
   }
   const limiter = routeRateLimit(route.name, plan, cache);
   return plan.by === 'ip' ? [limiter, ...chain] : [...chain, limiter];
@@ -51,7 +54,10 @@ export function routeRateLimit(routeName: string, plan: RateLimitPlan, cache: Ca
     before: async (ctx) => {
       const state = await hitRateLimit(cache, rule, clientKey(ctx, plan.by));
       if (!state.allowed) {
-        throw rateLimitedError(state, `Too many requests: this route allows ${plan.limit} per ${per} from one ${plan.by === 'ip' ? 'client address' : plan.by}. Wait until the time in Retry-After has passed.`);
+        throw rateLimitedError(
+          state,
+          `Too many requests: this route allows ${plan.limit} per ${per} from one ${plan.by === 'ip' ? 'client address' : plan.by}. Wait until the time in Retry-After has passed.`,
+        );
       }
       ctx.reply.headers(rateLimitHeaders(state));
       return undefined;

@@ -7,7 +7,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { RouteTable } from '../routing/route-table.js';
-import type { Middleware, } from './handler.js';
+import type { Middleware } from './handler.js';
 import type { Services } from './context.js';
 import type { AnyRouteHandler } from './handler.js';
 

@@ -60,7 +60,10 @@ import { registerCorsRoutes } from './cors.js';
  */
 export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
   if (options.debug && options.environment === 'production') {
-    throw new BinderyError('BINDERY_DEBUG_IN_PRODUCTION', 'APP_DEBUG=true is refused when APP_ENV=production: debug pages show stacks and request details to every visitor. Set APP_DEBUG=false.');
+    throw new BinderyError(
+      'BINDERY_DEBUG_IN_PRODUCTION',
+      'APP_DEBUG=true is refused when APP_ENV=production: debug pages show stacks and request details to every visitor. Set APP_DEBUG=false.',
+    );
   }
   if (!Number.isSafeInteger(options.maxBodyBytes) || options.maxBodyBytes <= 0) {
     throw new RangeError(`maxBodyBytes must be a positive integer number of bytes, got ${String(options.maxBodyBytes)}`);
@@ -68,10 +71,15 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   const problems = new BootProblems();
   checkRouteTable(options, problems);
 
-  const headers = new StandardHeaders(options.environment, options.contentSecurityPolicy === undefined ? {} : { contentSecurityPolicy: options.contentSecurityPolicy });
-  const views = options.viewsDir === undefined ? null : createViewRenderer(options.viewsDir, { cache: options.environment !== 'development' });
+  const headers = new StandardHeaders(
+    options.environment,
+    options.contentSecurityPolicy === undefined ? {} : { contentSecurityPolicy: options.contentSecurityPolicy },
+  );
+  const views =
+    options.viewsDir === undefined ? null : createViewRenderer(options.viewsDir, { cache: options.environment !== 'development' });
   const timeoutMs = options.requestTimeoutMs;
-  const deadlines = timeoutMs > 0 ? new Deadlines<HttpRequestContext>(timeoutMs, (ctx) => answerTimeout(ctx, timeoutMs, options.debug)) : null;
+  const deadlines =
+    timeoutMs > 0 ? new Deadlines<HttpRequestContext>(timeoutMs, (ctx) => answerTimeout(ctx, timeoutMs, options.debug)) : null;
   const env: PipelineEnv = {
     services: options.services,
     urls: new UrlBuilder(options.routes),
@@ -107,7 +115,12 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     requestTimeout: limits.bodyTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     return503OnClosing: false,
-    clientErrorHandler: clientErrorHandler({ headers: security, bodyTimeoutMs: limits.bodyTimeoutMs, headersTimeoutMs: limits.headersTimeoutMs, log: serverLog }),
+    clientErrorHandler: clientErrorHandler({
+      headers: security,
+      bodyTimeoutMs: limits.bodyTimeoutMs,
+      headersTimeoutMs: limits.headersTimeoutMs,
+      log: serverLog,
+    }),
     // A URL that cannot be decoded, a path parameter over the length limit:
     // rendered like every other error (problem details or page, standard headers).
     frameworkErrors: (error, request, reply) => {
@@ -144,9 +157,13 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     headers.apply(reply);
     const route = options.routes.find((r) => r.name === (request.routeOptions.config as { bindery?: string } | undefined)?.bindery) ?? null;
     const mapped = fromFastifyError(error, request, route?.bodyLimit ?? options.maxBodyBytes);
-    const refused = route?.jsonOnly && mapped instanceof HttpError && mapped.status === 415
-      ? malformedBody(`This route accepts only a JSON body (Content-Type: application/json); got ${request.headers['content-type']?.split(';')[0]?.trim() || 'no Content-Type'}.`, error)
-      : mapped;
+    const refused =
+      route?.jsonOnly && mapped instanceof HttpError && mapped.status === 415
+        ? malformedBody(
+            `This route accepts only a JSON body (Content-Type: application/json); got ${request.headers['content-type']?.split(';')[0]?.trim() || 'no Content-Type'}.`,
+            error,
+          )
+        : mapped;
     sendError(request, reply, refused, options.debug, route);
   });
 
@@ -169,13 +186,20 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     };
   };
   for (const route of options.routes) if (route.cors === undefined) app.route(routeOptions(route));
-  registerCorsRoutes(app, options.routes.filter((r) => r.cors !== undefined), options.routes, routeOptions);
+  registerCorsRoutes(
+    app,
+    options.routes.filter((r) => r.cors !== undefined),
+    options.routes,
+    routeOptions,
+  );
   await app.ready();
   return app;
 }
 
 /** The connection deadlines in milliseconds, with their defaults (see {@link HttpServerOptions}). */
-export function connectionLimits(options: Pick<HttpServerOptions, 'requestTimeoutMs' | 'bodyTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs'>): { bodyTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number; checkIntervalMs: number } {
+export function connectionLimits(
+  options: Pick<HttpServerOptions, 'requestTimeoutMs' | 'bodyTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs'>,
+): { bodyTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number; checkIntervalMs: number } {
   const positive = (name: string, value: number | undefined, fallback: number): number => {
     const v = value ?? fallback;
     if (!Number.isFinite(v) || v <= 0) throw new RangeError(`${name} must be a positive number of milliseconds, got ${String(value)}`);

@@ -117,17 +117,25 @@ export function checkRetryPolicy(what: string, policy: RetryPolicy): void {
  */
 export function defineJob<P = unknown>(spec: JobSpec<P>): JobDefinition<P> {
   if (!isNamespacedName(spec.name)) {
-    throw new JobDefinitionError(`Job name ${JSON.stringify(spec.name)} is invalid: use "<namespace>:<name>" in lower case, e.g. "app:send_welcome".`);
+    throw new JobDefinitionError(
+      `Job name ${JSON.stringify(spec.name)} is invalid: use "<namespace>:<name>" in lower case, e.g. "app:send_welcome".`,
+    );
   }
   if (typeof spec.handle !== 'function') throw new JobDefinitionError(`Job "${spec.name}" has no handle function.`);
-  if (spec.payload !== undefined && typeof spec.payload !== 'function') throw new JobDefinitionError(`Job "${spec.name}": payload must be a function that checks and returns the payload.`);
+  if (spec.payload !== undefined && typeof spec.payload !== 'function')
+    throw new JobDefinitionError(`Job "${spec.name}": payload must be a function that checks and returns the payload.`);
   checkRetryPolicy(`Job "${spec.name}"`, spec);
   return Object.freeze({ ...spec, kind: 'job' as const });
 }
 
 /** True when `value` was made by {@link defineJob}. */
 export function isJobDefinition(value: unknown): value is JobDefinition<unknown> {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'job' && typeof (value as { handle?: unknown }).handle === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { kind?: unknown }).kind === 'job' &&
+    typeof (value as { handle?: unknown }).handle === 'function'
+  );
 }
 
 /** A job definition of any payload type, as kept in registries and lists. */

@@ -25,7 +25,9 @@ export function wrapPayload(payload: unknown, origin: JobOrigin): JobEnvelope {
 }
 
 function isActor(value: unknown): value is Actor {
-  return typeof value === 'object' && value !== null && typeof (value as Actor).type === 'string' && typeof (value as Actor).id === 'string';
+  return (
+    typeof value === 'object' && value !== null && typeof (value as Actor).type === 'string' && typeof (value as Actor).id === 'string'
+  );
 }
 
 /** The payload and origin of a stored payload; tolerant of payloads queued without bindery. */

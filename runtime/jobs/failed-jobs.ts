@@ -2,7 +2,7 @@
  * Failed jobs: reading graphile-worker's `graphile_worker.jobs` view and
  * rescheduling (docs/jobs.md "Failed jobs").
  */
-import { sql, } from 'kysely';
+import { sql } from 'kysely';
 import { UnknownJobError } from './errors.js';
 import type { AnyKysely } from '../db/any-kysely.js';
 
@@ -24,7 +24,14 @@ export interface FailedJob {
 
 /** Every job whose last attempt failed, oldest first. */
 export async function listFailedJobs(db: AnyKysely): Promise<FailedJob[]> {
-  const result = await sql<{ id: string; task_identifier: string; attempts: number; max_attempts: number; run_at: Date; last_error: string }>`
+  const result = await sql<{
+    id: string;
+    task_identifier: string;
+    attempts: number;
+    max_attempts: number;
+    run_at: Date;
+    last_error: string;
+  }>`
     select id::text as id, task_identifier, attempts, max_attempts, run_at, last_error
     from graphile_worker.jobs
     where last_error is not null and locked_at is null
@@ -50,6 +57,9 @@ export async function retryJob(db: AnyKysely, id: string): Promise<{ id: string;
     from graphile_worker.reschedule_jobs(array[${id}::bigint], run_at => now(), attempts => 0) as r
     join graphile_worker._private_tasks as t on t.id = r.task_id`.execute(db);
   const row = result.rows[0];
-  if (!row) throw new UnknownJobError(`No waiting job has the ID ${id} (it succeeded and was removed, or it is running); "bindery jobs:failed" lists the failed ones.`);
+  if (!row)
+    throw new UnknownJobError(
+      `No waiting job has the ID ${id} (it succeeded and was removed, or it is running); "bindery jobs:failed" lists the failed ones.`,
+    );
   return { id: row.id, name: row.task_identifier };
 }

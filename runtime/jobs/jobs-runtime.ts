@@ -14,7 +14,7 @@ import type pg from 'pg';
 import { runInContext, type ExecutionContext } from '../context/execution-context.js';
 import type { Database } from '../db/connect.js';
 import type { Services } from '../http/context.js';
-import type { JobContext, } from './define-job.js';
+import type { JobContext } from './define-job.js';
 import { unwrapPayload } from './envelope.js';
 import { JobDefinitionError, JobsNotSetUpError } from './errors.js';
 import { ServiceNotSetUpError } from '../http/require-service.js';
@@ -24,7 +24,6 @@ import { checkPayload, Queue, type TaskRegistration } from './queue.js';
 export type { TaskRegistration };
 import { workerLogger } from './worker-logger.js';
 import type { AnyJobDefinition } from './define-job.js';
-
 
 /** Options of {@link JobsRuntime.startWorker}. */
 export interface WorkerOptions {
@@ -57,7 +56,14 @@ export class JobsRuntime {
   #worker: { runner: Runner; pool: pg.Pool; stopping?: Promise<void> } | undefined;
 
   /** @internal Made by the `jobs()` setup step. */
-  constructor(options: { database: Database; log: FastifyBaseLogger; services: Services; appName: string; concurrency: number; pollIntervalMs: number }) {
+  constructor(options: {
+    database: Database;
+    log: FastifyBaseLogger;
+    services: Services;
+    appName: string;
+    concurrency: number;
+    pollIntervalMs: number;
+  }) {
     this.#database = options.database;
     this.#log = options.log;
     this.#services = options.services;
@@ -88,10 +94,15 @@ export class JobsRuntime {
    * @throws {JobDefinitionError} when the name is taken, or the worker already started.
    */
   register(task: TaskRegistration): void {
-    if (this.#worker) throw new JobDefinitionError(`${task.owner} adds "${task.name}" after the worker started; declare tasks in setup steps or plugin manifests.`);
+    if (this.#worker)
+      throw new JobDefinitionError(
+        `${task.owner} adds "${task.name}" after the worker started; declare tasks in setup steps or plugin manifests.`,
+      );
     const taken = this.#tasks.get(task.name);
     if (taken) {
-      throw new JobDefinitionError(`${task.owner} declares the ${kindWord(task.kind)} "${task.name}", but ${taken.owner} already declares a ${kindWord(taken.kind)} of that name; jobs, scheduled tasks and listeners share one set of names.`);
+      throw new JobDefinitionError(
+        `${task.owner} declares the ${kindWord(task.kind)} "${task.name}", but ${taken.owner} already declares a ${kindWord(taken.kind)} of that name; jobs, scheduled tasks and listeners share one set of names.`,
+      );
     }
     this.#tasks.set(task.name, task);
   }
@@ -112,7 +123,10 @@ export class JobsRuntime {
 
   /** Names of the registered tasks (of one kind), sorted. */
   taskNames(kind?: TaskRegistration['kind']): string[] {
-    return [...this.#tasks.values()].filter((t) => kind === undefined || t.kind === kind).map((t) => t.name).sort();
+    return [...this.#tasks.values()]
+      .filter((t) => kind === undefined || t.kind === kind)
+      .map((t) => t.name)
+      .sort();
   }
 
   /** The cron items, in registration order. */
@@ -218,7 +232,10 @@ export class JobsRuntime {
       } catch (error) {
         const left = job.max_attempts - attempt;
         const wait = Math.round(Math.exp(Math.min(attempt, 10)));
-        log.warn({ err: error, code: 'BINDERY_JOB_FAILED' }, `${kindWord(task.kind)} "${task.name}" (job ${String(job.id)}) failed attempt ${attempt} of ${job.max_attempts}: ${(error as Error)?.message ?? String(error)}${left > 0 ? `; retrying in about ${wait} s` : '; no attempts left (bindery jobs:failed lists it)'}`);
+        log.warn(
+          { err: error, code: 'BINDERY_JOB_FAILED' },
+          `${kindWord(task.kind)} "${task.name}" (job ${String(job.id)}) failed attempt ${attempt} of ${job.max_attempts}: ${(error as Error)?.message ?? String(error)}${left > 0 ? `; retrying in about ${wait} s` : '; no attempts left (bindery jobs:failed lists it)'}`,
+        );
         throw error;
       }
     };
@@ -248,6 +265,7 @@ export function jobsRuntimeOf(services: object): JobsRuntime | undefined {
  */
 export function requireJobsRuntime(services: object, what: string): JobsRuntime {
   const runtime = runtimes.get(services);
-  if (!runtime) throw new ServiceNotSetUpError(`${what} needs jobs() set up: add jobs() to the setup list of app/main.ts (docs/errors.md).`);
+  if (!runtime)
+    throw new ServiceNotSetUpError(`${what} needs jobs() set up: add jobs() to the setup list of app/main.ts (docs/errors.md).`);
   return runtime;
 }

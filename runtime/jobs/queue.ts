@@ -7,7 +7,7 @@
  * The actor of the work that queues it (docs/spec.md 5.8) and its request ID travel
  * in the stored payload and become the job's `origin`.
  */
-import { sql, } from 'kysely';
+import { sql } from 'kysely';
 import { currentContext, resolveActor } from '../context/execution-context.js';
 import type { JobDefinition, JobOrigin, JobPayloads } from './define-job.js';
 import { wrapPayload } from './envelope.js';
@@ -108,7 +108,9 @@ export class Queue {
     const registration = this.#runtime.task(name);
     if (registration === undefined || registration.kind !== 'job') {
       const known = this.#runtime.taskNames('job');
-      throw new UnknownJobError(`No job is named "${name}"${registration ? ` (it is a ${registration.kind === 'schedule' ? 'scheduled task' : 'listener'}, queued by bindery itself)` : ''}; declare it in jobs({ jobs: [...] }) or a plugin manifest.${known.length ? ` Known jobs: ${known.join(', ')}.` : ''}`);
+      throw new UnknownJobError(
+        `No job is named "${name}"${registration ? ` (it is a ${registration.kind === 'schedule' ? 'scheduled task' : 'listener'}, queued by bindery itself)` : ''}; declare it in jobs({ jobs: [...] }) or a plugin manifest.${known.length ? ` Known jobs: ${known.join(', ')}.` : ''}`,
+      );
     }
     return this.enqueue(registration, payload, options);
   }
@@ -130,7 +132,10 @@ export class Queue {
     try {
       text = JSON.stringify(wrapPayload(payload === undefined ? null : payload, origin));
     } catch (error) {
-      throw new JobPayloadError(`The payload of job "${task.name}" is not JSON: ${(error as Error).message}. Pass plain objects, arrays, strings, numbers, booleans and null.`, { cause: error });
+      throw new JobPayloadError(
+        `The payload of job "${task.name}" is not JSON: ${(error as Error).message}. Pass plain objects, arrays, strings, numbers, booleans and null.`,
+        { cause: error },
+      );
     }
     const policy = task.policy;
     const executor = options.tx ?? this.#db;

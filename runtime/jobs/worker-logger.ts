@@ -20,10 +20,17 @@ export function workerLogger(log: FastifyBaseLogger): Logger {
     const fields: Record<string, unknown> = { worker: scope, ...(meta ?? {}) };
     if (typeof fields.job === 'object' && fields.job !== null) fields.job = jobSummary(fields.job as Record<string, unknown>);
     switch (level as string) {
-      case 'error': log.error(fields, message); break;
-      case 'warning': log.warn(fields, message); break;
-      case 'info': log.info(fields, message); break;
-      default: log.debug(fields, message);
+      case 'error':
+        log.error(fields, message);
+        break;
+      case 'warning':
+        log.warn(fields, message);
+        break;
+      case 'info':
+        log.info(fields, message);
+        break;
+      default:
+        log.debug(fields, message);
     }
   });
 }

@@ -51,17 +51,18 @@ export class AppMailer implements Mailer {
     this.#db = options.db;
     this.#services = options.services;
     this.#log = options.log;
-    this.#transport = s.MAIL_DRIVER === 'smtp'
-      ? nodemailer.createTransport({
-        host: s.MAIL_HOST,
-        port: s.MAIL_PORT,
-        secure: s.MAIL_PORT === 465,
-        ...(s.MAIL_USER === undefined ? {} : { auth: { user: s.MAIL_USER, pass: s.MAIL_PASSWORD ?? '' } }),
-        connectionTimeout: 10_000,
-        greetingTimeout: 10_000,
-        socketTimeout: 20_000,
-      })
-      : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+    this.#transport =
+      s.MAIL_DRIVER === 'smtp'
+        ? nodemailer.createTransport({
+            host: s.MAIL_HOST,
+            port: s.MAIL_PORT,
+            secure: s.MAIL_PORT === 465,
+            ...(s.MAIL_USER === undefined ? {} : { auth: { user: s.MAIL_USER, pass: s.MAIL_PASSWORD ?? '' } }),
+            connectionTimeout: 10_000,
+            greetingTimeout: 10_000,
+            socketTimeout: 20_000,
+          })
+        : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   }
 
   /**
@@ -84,7 +85,11 @@ export class AppMailer implements Mailer {
         ...(message.html === undefined ? {} : { html: message.html }),
       });
     } catch (error) {
-      throw new BinderyError('BINDERY_MAIL_FAILED', `The mail "${message.subject}" could not be sent through ${this.driver} (MAIL_HOST, MAIL_PORT, MAIL_USER): ${(error as Error).message}`, { cause: error });
+      throw new BinderyError(
+        'BINDERY_MAIL_FAILED',
+        `The mail "${message.subject}" could not be sent through ${this.driver} (MAIL_HOST, MAIL_PORT, MAIL_USER): ${(error as Error).message}`,
+        { cause: error },
+      );
     }
     if (this.driver === 'outbox') {
       await keepInOutbox(this.#db, {

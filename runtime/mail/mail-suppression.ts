@@ -65,7 +65,10 @@ export function addMailSuppression(services: { mailSuppression?: MailSuppression
  *   if (deliver.length > 0) await transport.sendMail({ ...message, to: deliver });
  *   if (skipped.length > 0) ctx.log.info({ skipped }, 'suppressed recipients not mailed');
  */
-export async function deliverableRecipients(services: { mailSuppression?: MailSuppression }, recipients: readonly string[]): Promise<{ deliver: string[]; skipped: string[] }> {
+export async function deliverableRecipients(
+  services: { mailSuppression?: MailSuppression },
+  recipients: readonly string[],
+): Promise<{ deliver: string[]; skipped: string[] }> {
   const check = services.mailSuppression;
   if (!check || recipients.length === 0) return { deliver: [...recipients], skipped: [] };
   const suppressed = await check.suppressedAmong(recipients);

@@ -65,15 +65,18 @@ export function linksOf(text: string): string[] {
 
 /** Keep a message in the outbox. */
 export async function keepInOutbox(db: AnyKysely, entry: OutboxEntry): Promise<void> {
-  await (db as Kysely<OutboxDatabase>).insertInto('mail_outbox').values({
-    message_id: entry.messageId,
-    sender: entry.from,
-    recipients: [...entry.to],
-    subject: entry.subject,
-    text_body: entry.text,
-    html_body: entry.html,
-    raw: entry.raw,
-  }).execute();
+  await (db as Kysely<OutboxDatabase>)
+    .insertInto('mail_outbox')
+    .values({
+      message_id: entry.messageId,
+      sender: entry.from,
+      recipients: [...entry.to],
+      subject: entry.subject,
+      text_body: entry.text,
+      html_body: entry.html,
+      raw: entry.raw,
+    })
+    .execute();
 }
 
 /**
@@ -81,8 +84,12 @@ export async function keepInOutbox(db: AnyKysely, entry: OutboxEntry): Promise<v
  * @example const [mail] = await readOutbox(db, { to: 'ada@example.com', limit: 1 });
  */
 export async function readOutbox(db: AnyKysely, options: ReadOutboxOptions = {}): Promise<OutboxMessage[]> {
-  let query = (db as Kysely<OutboxDatabase>).selectFrom('mail_outbox').selectAll()
-    .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit ?? 20);
+  let query = (db as Kysely<OutboxDatabase>)
+    .selectFrom('mail_outbox')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(options.limit ?? 20);
   if (options.to !== undefined) {
     const to = options.to.trim().toLowerCase();
     query = query.where(sql<boolean>`exists (select 1 from unnest(recipients) as r where lower(r) = ${to})`);

@@ -30,7 +30,8 @@ function mailAddressSetting(): SettingParser<string> {
 
 const specs = {
   MAIL_DRIVER: {
-    description: 'How mail leaves the app: smtp (through MAIL_HOST) or outbox (kept in the mail_outbox table and shown by "bindery mail:outbox", nothing is sent). Unset: smtp in production, outbox otherwise.',
+    description:
+      'How mail leaves the app: smtp (through MAIL_HOST) or outbox (kept in the mail_outbox table and shown by "bindery mail:outbox", nothing is sent). Unset: smtp in production, outbox otherwise.',
     parser: enumSetting(MAIL_DRIVERS),
     default: defaultMailDriver,
   },
@@ -71,13 +72,23 @@ function checkMailSettings(values: MailSettings): CrossSettingProblem[] {
   const problems: CrossSettingProblem[] = [];
   if (values.MAIL_DRIVER !== 'smtp') return problems;
   if (values.MAIL_HOST === undefined) {
-    problems.push({ names: ['MAIL_DRIVER', 'MAIL_HOST'], message: 'MAIL_DRIVER=smtp needs MAIL_HOST, the SMTP server to send through; set it, or use MAIL_DRIVER=outbox to keep mail in the database' });
+    problems.push({
+      names: ['MAIL_DRIVER', 'MAIL_HOST'],
+      message:
+        'MAIL_DRIVER=smtp needs MAIL_HOST, the SMTP server to send through; set it, or use MAIL_DRIVER=outbox to keep mail in the database',
+    });
   }
   if (values.MAIL_FROM === undefined) {
-    problems.push({ names: ['MAIL_DRIVER', 'MAIL_FROM'], message: 'MAIL_DRIVER=smtp needs MAIL_FROM, the sender address of every mail (e.g. "Example <no-reply@example.com>")' });
+    problems.push({
+      names: ['MAIL_DRIVER', 'MAIL_FROM'],
+      message: 'MAIL_DRIVER=smtp needs MAIL_FROM, the sender address of every mail (e.g. "Example <no-reply@example.com>")',
+    });
   }
   if (values.MAIL_PASSWORD !== undefined && values.MAIL_USER === undefined) {
-    problems.push({ names: ['MAIL_PASSWORD', 'MAIL_USER'], message: 'MAIL_PASSWORD is set without MAIL_USER; set the user name too, or unset the password' });
+    problems.push({
+      names: ['MAIL_PASSWORD', 'MAIL_USER'],
+      message: 'MAIL_PASSWORD is set without MAIL_USER; set the user name too, or unset the password',
+    });
   }
   return problems;
 }

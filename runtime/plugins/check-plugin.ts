@@ -31,15 +31,23 @@ export function pluginLabel(name: string): string {
  * @throws {PluginError} | {PluginNameReservedError} | {PluginNameTakenError}
  */
 export function checkPluginName(plugin: unknown, seen: Set<string>, where: string): asserts plugin is Plugin {
-  if (!isPlugin(plugin)) throw new PluginError(`${where} is not a plugin: a plugin package default-exports definePlugin({ … }) from "bindery/plugins".`);
+  if (!isPlugin(plugin))
+    throw new PluginError(`${where} is not a plugin: a plugin package default-exports definePlugin({ … }) from "bindery/plugins".`);
   const name = plugin.name;
   if (typeof name !== 'string' || name.length > 40 || !PLUGIN_NAME.test(name)) {
-    throw new PluginError(`Plugin name ${JSON.stringify(name)} (${where}) is invalid: use lower-case letters and digits, words joined by "_", starting with a letter, e.g. "mailprovider".`);
+    throw new PluginError(
+      `Plugin name ${JSON.stringify(name)} (${where}) is invalid: use lower-case letters and digits, words joined by "_", starting with a letter, e.g. "mailprovider".`,
+    );
   }
   if (isReservedPluginName(name)) {
-    throw new PluginNameReservedError(`The plugin name "${name}" is reserved for the framework (reserved: ${RESERVED_PLUGIN_NAMES.join(', ')}); the plugin must use another name.`);
+    throw new PluginNameReservedError(
+      `The plugin name "${name}" is reserved for the framework (reserved: ${RESERVED_PLUGIN_NAMES.join(', ')}); the plugin must use another name.`,
+    );
   }
-  if (seen.has(name)) throw new PluginNameTakenError(`Two plugins are named "${name}"; plugin names must be unique: remove one from the plugin list ("bindery remove <package>").`);
+  if (seen.has(name))
+    throw new PluginNameTakenError(
+      `Two plugins are named "${name}"; plugin names must be unique: remove one from the plugin list ("bindery remove <package>").`,
+    );
   seen.add(name);
 }
 
@@ -50,20 +58,28 @@ export function checkPluginName(plugin: unknown, seen: Set<string>, where: strin
  */
 export function checkPluginVersion(plugin: Plugin, version: string = FRAMEWORK_VERSION): void {
   const range = plugin.bindery;
-  if (!isValidRange(range)) throw new PluginError(`${pluginLabel(plugin.name)} declares ${JSON.stringify(range)} as its framework range, which is not a semver range (e.g. ">=0.3.0 <0.4.0").`);
+  if (!isValidRange(range))
+    throw new PluginError(
+      `${pluginLabel(plugin.name)} declares ${JSON.stringify(range)} as its framework range, which is not a semver range (e.g. ">=0.3.0 <0.4.0").`,
+    );
   if (frameworkSatisfies(range, version)) return;
   const newer = semver.ltr(version, range, { includePrerelease: true });
-  throw new PluginVersionError(newer
-    ? `${pluginLabel(plugin.name)} requires bindery ${range}; this app runs bindery ${version}, which is older: upgrade bindery to a version in that range, or use a version of the plugin made for ${version}.`
-    : `${pluginLabel(plugin.name)} requires bindery ${range}; this app runs bindery ${version}, which is newer than the plugin supports: use a version of the plugin made for ${version}.`);
+  throw new PluginVersionError(
+    newer
+      ? `${pluginLabel(plugin.name)} requires bindery ${range}; this app runs bindery ${version}, which is older: upgrade bindery to a version in that range, or use a version of the plugin made for ${version}.`
+      : `${pluginLabel(plugin.name)} requires bindery ${range}; this app runs bindery ${version}, which is newer than the plugin supports: use a version of the plugin made for ${version}.`,
+  );
 }
 
 /** The setup steps a plugin needs before it: those its jobs, tasks and listeners imply, then its own `requires`. */
 export function neededSteps(plugin: Plugin): StepRequirement[] {
   const needs: StepRequirement[] = [];
-  const add = (r: StepRequirement) => { if (!needs.some((n) => n.name === r.name)) needs.push(r); };
+  const add = (r: StepRequirement) => {
+    if (!needs.some((n) => n.name === r.name)) needs.push(r);
+  };
   // Declared events need nothing: emitted with emitEvent, they do nothing in an app without events().
-  if ((plugin.jobs?.length ?? 0) > 0 || (plugin.schedule?.length ?? 0) > 0 || (plugin.listeners?.length ?? 0) > 0) add({ name: 'jobs', call: 'jobs()' });
+  if ((plugin.jobs?.length ?? 0) > 0 || (plugin.schedule?.length ?? 0) > 0 || (plugin.listeners?.length ?? 0) > 0)
+    add({ name: 'jobs', call: 'jobs()' });
   if ((plugin.schedule?.length ?? 0) > 0) add({ name: 'schedule', call: 'schedule()' });
   if ((plugin.listeners?.length ?? 0) > 0) add({ name: 'events', call: 'events()' });
   for (const r of plugin.requires ?? []) add(r);
@@ -80,18 +96,25 @@ export function neededSteps(plugin: Plugin): StepRequirement[] {
 export function checkPluginManifest(plugin: Plugin): void {
   const name = plugin.name;
   const label = pluginLabel(name);
-  const fail = (what: string) => { throw new PluginError(`${label}: ${what}`); };
+  const fail = (what: string) => {
+    throw new PluginError(`${label}: ${what}`);
+  };
   const prefix = settingsPrefix(name);
   for (const setting of Object.keys(plugin.settings?.specs ?? {})) {
-    if (!setting.startsWith(prefix) || setting.length === prefix.length) fail(`the setting ${setting} must start with ${prefix} (its name in capitals).`);
+    if (!setting.startsWith(prefix) || setting.length === prefix.length)
+      fail(`the setting ${setting} must start with ${prefix} (its name in capitals).`);
   }
-  if (plugin.migrations !== undefined && (typeof plugin.root !== 'string' || !plugin.root.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(plugin.root))) {
-    fail('it has migrations but no absolute root: set root to fileURLToPath(new URL(\'..\', import.meta.url)).');
+  if (
+    plugin.migrations !== undefined &&
+    (typeof plugin.root !== 'string' || (!plugin.root.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(plugin.root)))
+  ) {
+    fail("it has migrations but no absolute root: set root to fileURLToPath(new URL('..', import.meta.url)).");
   }
   for (const command of plugin.commands ?? []) {
     for (const path of command.paths ?? []) {
       const first = path[0] ?? '';
-      if (!first.startsWith(`${name}:`) || first.length === name.length + 1) fail(`the command "${path.join(' ')}" must be named ${name}:… .`);
+      if (!first.startsWith(`${name}:`) || first.length === name.length + 1)
+        fail(`the command "${path.join(' ')}" must be named ${name}:… .`);
     }
   }
   const namespaced = (kind: string, items: readonly { readonly name: string }[] | undefined) => {
@@ -107,7 +130,8 @@ export function checkPluginManifest(plugin: Plugin): void {
   if (routes) {
     for (const route of routes.table) {
       if (!route.name.startsWith(`${name}.`)) fail(`the route "${route.name}" must be named ${name}.… .`);
-      if (route.path !== `/${name}` && !route.path.startsWith(`/${name}/`)) fail(`the route "${route.name}" (${route.path}) must sit under /${name}; the app can mount it elsewhere.`);
+      if (route.path !== `/${name}` && !route.path.startsWith(`/${name}/`))
+        fail(`the route "${route.name}" (${route.path}) must sit under /${name}; the app can mount it elsewhere.`);
       if (!(route.name in routes.handlers)) fail(`the route "${route.name}" has no handler.`);
     }
     for (const handler of Object.keys(routes.handlers)) {
@@ -119,7 +143,8 @@ export function checkPluginManifest(plugin: Plugin): void {
     for (const [route, options] of Object.entries(routes.options ?? {})) {
       if (!routes.table.some((r) => r.name === route)) fail(`routes.options names "${route}", which is not one of its routes.`);
       const limit = options.bodyLimit;
-      if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1)) fail(`the body limit of "${route}" must be a positive whole number of bytes.`);
+      if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1))
+        fail(`the body limit of "${route}" must be a positive whole number of bytes.`);
     }
   }
 }

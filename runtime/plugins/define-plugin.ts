@@ -14,7 +14,7 @@ import type { SettingsDefinition } from '../config/define-settings.js';
 import type { SettingSpecs, SettingsValues } from '../config/setting.js';
 import type { Database } from '../db/connect.js';
 import type { Services } from '../http/context.js';
-import type { Middleware, } from '../http/handler.js';
+import type { Middleware } from '../http/handler.js';
 import type { RouteTable } from '../routing/route-table.js';
 import type { ScheduledTask } from '../schedule/define-scheduled-task.js';
 import type { AnyJobDefinition } from '../jobs/define-job.js';

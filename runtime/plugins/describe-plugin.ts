@@ -14,7 +14,9 @@ export function routesSummary(plugin: Plugin, mount = `/${plugin.name}`): string
 /** The ADDS cell: `2 settings, migrations, 2 commands, 1 job, 1 listener`; `—` for nothing. */
 export function addsSummary(plugin: Plugin): string {
   const parts: string[] = [];
-  const count = (n: number, one: string, many = `${one}s`) => { if (n > 0) parts.push(`${n} ${n === 1 ? one : many}`); };
+  const count = (n: number, one: string, many = `${one}s`) => {
+    if (n > 0) parts.push(`${n} ${n === 1 ? one : many}`);
+  };
   count(Object.keys(plugin.settings?.specs ?? {}).length, 'setting');
   if (plugin.migrations !== undefined) parts.push('migrations');
   count(plugin.commands?.length ?? 0, 'command');
@@ -41,7 +43,10 @@ export function pluginEnvText(plugin: Plugin): string {
   if (specs.length === 0) lines.push('# (no settings)');
   for (const [name, spec] of specs) {
     const dflt = typeof spec.default === 'function' ? spec.default({}) : spec.default;
-    const marks = [spec.required ? 'required' : dflt !== undefined ? `optional, default ${dflt === '' ? '(empty)' : dflt}` : 'optional', ...(spec.secret ? ['secret'] : [])];
+    const marks = [
+      spec.required ? 'required' : dflt !== undefined ? `optional, default ${dflt === '' ? '(empty)' : dflt}` : 'optional',
+      ...(spec.secret ? ['secret'] : []),
+    ];
     lines.push(`# ${name} (${marks.join(', ')}): ${spec.description} Allowed: ${spec.parser.allowed}.`, `${name}=`);
   }
   return `${lines.join('\n')}\n`;

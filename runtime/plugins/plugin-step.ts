@@ -83,7 +83,8 @@ export function plugins(list: readonly unknown[], options: PluginsOptions = {}):
     checkPluginVersion(plugin);
     checkPluginManifest(plugin);
     const mount = options.mount?.[plugin.name] ?? `/${plugin.name}`;
-    if (!MOUNT.test(mount)) throw new PluginError(`The mount of ${pluginLabel(plugin.name)}, ${JSON.stringify(mount)}, is not a path prefix like "/hooks/mail".`);
+    if (!MOUNT.test(mount))
+      throw new PluginError(`The mount of ${pluginLabel(plugin.name)}, ${JSON.stringify(mount)}, is not a path prefix like "/hooks/mail".`);
     steps.push(pluginStep(plugin, mount));
   });
   for (const name of Object.keys(options.mount ?? {})) {
@@ -101,13 +102,17 @@ function pluginStep(plugin: Plugin, mount: string): PluginStep {
     name: `plugin:${name}`,
     call: `plugin "${name}"`,
     ...(plugin.settings ? { settings: plugin.settings } : {}),
-    ...(plugin.migrations !== undefined ? { migrations: [{ source: name, dir: isAbsolute(plugin.migrations) ? plugin.migrations : resolve(root!, plugin.migrations) }] } : {}),
+    ...(plugin.migrations !== undefined
+      ? { migrations: [{ source: name, dir: isAbsolute(plugin.migrations) ? plugin.migrations : resolve(root!, plugin.migrations) }] }
+      : {}),
     ...(plugin.commands ? { commands: plugin.commands } : {}),
     [PLUGIN_STEP]: { plugin, mount },
     async setup(ctx: SetupContext) {
       for (const need of neededSteps(plugin)) {
         if (!ctx.done.has(need.name)) {
-          throw new PluginNeedsSetupError(`${capitalize(label)} needs ${need.call} set up before it: add ${need.call} to the setup list of app/main.ts, before ...plugins(…).`);
+          throw new PluginNeedsSetupError(
+            `${capitalize(label)} needs ${need.call} set up before it: add ${need.call} to the setup list of app/main.ts, before ...plugins(…).`,
+          );
         }
       }
       const runtime = jobsRuntimeOf(ctx.services);
@@ -117,7 +122,8 @@ function pluginStep(plugin: Plugin, mount: string): PluginStep {
       if (bus) for (const event of plugin.events ?? []) bus.declare(event, label);
       for (const listener of plugin.listeners ?? []) bus!.listen(listener, label);
       if (plugin.routes) {
-        for (const [middlewareName, middleware] of Object.entries(plugin.routes.middleware ?? {})) ctx.addMiddleware(middlewareName, middleware);
+        for (const [middlewareName, middleware] of Object.entries(plugin.routes.middleware ?? {}))
+          ctx.addMiddleware(middlewareName, middleware);
         const options = plugin.routes.options ?? {};
         const table: RouteDefinition[] = plugin.routes.table.map((route) => {
           const o = options[route.name];
@@ -131,7 +137,9 @@ function pluginStep(plugin: Plugin, mount: string): PluginStep {
         ctx.addRoutes(table, plugin.routes.handlers);
       }
       if (plugin.setup) {
-        const settings: Record<string, unknown> = plugin.settings ? ctx.settingsOf(plugin.settings as SettingsDefinition<SettingSpecs>) : {};
+        const settings: Record<string, unknown> = plugin.settings
+          ? ctx.settingsOf(plugin.settings as SettingsDefinition<SettingSpecs>)
+          : {};
         const pluginCtx: PluginSetupContext<SettingSpecs> = {
           plugin: { name, root },
           app: ctx.app,

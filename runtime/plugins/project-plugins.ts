@@ -93,7 +93,9 @@ export function locatePackage(root: string, pkg: string): { dir: string; entry: 
   let targets: string[] = [];
   try {
     targets = json.exports === undefined ? [] : (resolveExports(json, '.', { conditions: EXTRA_CONDITIONS }) ?? []);
-  } catch { /* "." not exported: fall back to main */ }
+  } catch {
+    /* "." not exported: fall back to main */
+  }
   if (targets.length === 0) targets = [typeof json.main === 'string' ? json.main : 'index.js'];
   for (const target of targets) {
     const entry = join(dir, target);
@@ -113,7 +115,9 @@ export async function importPluginPackage(root: string, pkg: string): Promise<Pr
   let version: string | undefined;
   try {
     version = (JSON.parse(await readFile(join(found.dir, 'package.json'), 'utf8')) as { version?: string }).version;
-  } catch { /* no version */ }
+  } catch {
+    /* no version */
+  }
   const base = { package: pkg, dir: found.dir, ...(version ? { version } : {}) };
   let mod: { default?: unknown };
   try {

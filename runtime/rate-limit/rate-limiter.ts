@@ -40,13 +40,20 @@ export interface RateLimitState {
  * @throws whatever the cache throws (a database error).
  */
 export async function hitRateLimit(cache: Cache, rule: RateLimit, key: string): Promise<RateLimitState> {
-  const { count, resetAt } = await cache.increment(`rate-limit:${rule.name}:${createHash('sha256').update(key).digest('hex')}`, rule.windowMs);
+  const { count, resetAt } = await cache.increment(
+    `rate-limit:${rule.name}:${createHash('sha256').update(key).digest('hex')}`,
+    rule.windowMs,
+  );
   return { limit: rule.limit, remaining: Math.max(0, rule.limit - count), resetAt, allowed: count <= rule.limit };
 }
 
 /** The headers of an allowed response: `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (epoch seconds). */
 export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
-  return { 'x-ratelimit-limit': String(state.limit), 'x-ratelimit-remaining': String(state.remaining), 'x-ratelimit-reset': String(Math.ceil(state.resetAt / 1000)) };
+  return {
+    'x-ratelimit-limit': String(state.limit),
+    'x-ratelimit-remaining': String(state.remaining),
+    'x-ratelimit-reset': String(Math.ceil(state.resetAt / 1000)),
+  };
 }
 
 /**

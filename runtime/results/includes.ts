@@ -1,4 +1,3 @@
-
 import { isTaggedResult, RESULT } from './result.js';
 import type { IncludePlan, RouteDefinition } from '../routing/route-table.js';
 import type { AnyKysely } from '../db/any-kysely.js';
@@ -8,15 +7,20 @@ import type { AnyKysely } from '../db/any-kysely.js';
  * related row, or null when the key is null or no row has it.
  * @param rows rows as the table has them; changed in place.
  */
-export async function loadIncludes(db: AnyKysely, include: readonly IncludePlan[], rows: readonly Record<string, unknown>[]): Promise<void> {
+export async function loadIncludes(
+  db: AnyKysely,
+  include: readonly IncludePlan[],
+  rows: readonly Record<string, unknown>[],
+): Promise<void> {
   for (const inc of include) {
     const keys = [...new Set(rows.map((r) => r[inc.column]).filter((v) => v !== null && v !== undefined))];
     const found = new Map<string, unknown>();
     if (keys.length > 0) {
-      const related = await db.selectFrom(inc.table).selectAll().where(inc.key, 'in', keys).execute() as Record<string, unknown>[];
+      const related = (await db.selectFrom(inc.table).selectAll().where(inc.key, 'in', keys).execute()) as Record<string, unknown>[];
       for (const r of related) found.set(String(r[inc.key]), r);
     }
-    for (const row of rows) row[inc.name] = row[inc.column] === null || row[inc.column] === undefined ? null : found.get(String(row[inc.column])) ?? null;
+    for (const row of rows)
+      row[inc.name] = row[inc.column] === null || row[inc.column] === undefined ? null : (found.get(String(row[inc.column])) ?? null);
   }
 }
 
@@ -26,7 +30,11 @@ export async function loadIncludes(db: AnyKysely, include: readonly IncludePlan[
  * results (redirects, pages, text) carry none.
  */
 export function outputRows(value: unknown): Record<string, unknown>[] {
-  const body = isTaggedResult(value) ? (value[RESULT] === 'json' || value[RESULT] === 'created' ? (value as { body: unknown }).body : undefined) : value;
+  const body = isTaggedResult(value)
+    ? value[RESULT] === 'json' || value[RESULT] === 'created'
+      ? (value as { body: unknown }).body
+      : undefined
+    : value;
   if (Array.isArray(body)) return body.filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object');
   return body !== null && typeof body === 'object' ? [body as Record<string, unknown>] : [];
 }

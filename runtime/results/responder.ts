@@ -82,7 +82,9 @@ export function sendResult(target: ResultTarget, env: ResponderEnv, result: unkn
     case 'custom':
       return sendCustom(target, env, result);
     default:
-      throw new Error(`Route "${target.route.name}" returned an unknown tagged result ${JSON.stringify(String((result as { [RESULT]: unknown })[RESULT]))}.`);
+      throw new Error(
+        `Route "${target.route.name}" returned an unknown tagged result ${JSON.stringify(String((result as { [RESULT]: unknown })[RESULT]))}.`,
+      );
   }
 }
 
@@ -93,7 +95,10 @@ export function serializeOutput(output: OutputPlan | null, value: unknown): unkn
 }
 
 function sendJson(target: ResultTarget, status: number, value: unknown): undefined {
-  const out = target.route.list === undefined && target.route.include === undefined ? serializeOutput(target.route.output, value) : serializeRouteOutput(target.route, value);
+  const out =
+    target.route.list === undefined && target.route.include === undefined
+      ? serializeOutput(target.route.output, value)
+      : serializeRouteOutput(target.route, value);
   const reply = target.reply;
   if (clientGone(reply)) {
     logClientGone(target.log);
@@ -148,10 +153,16 @@ function redirectUrl(target: ResultTarget, result: RedirectResult): string {
   const to = result.to.replace(/[^\x00-\x7f]/gu, (c) => encodeURIComponent(c));
   if (result.external === true) {
     if (isAbsoluteWebUrl(to)) return to;
-    throw new BinderyError('BINDERY_UNSAFE_REDIRECT', `Route "${target.route.name}" returned redirectExternal(${JSON.stringify(result.to)}); it takes an absolute http: or https: URL.`);
+    throw new BinderyError(
+      'BINDERY_UNSAFE_REDIRECT',
+      `Route "${target.route.name}" returned redirectExternal(${JSON.stringify(result.to)}); it takes an absolute http: or https: URL.`,
+    );
   }
   if (isLocalPath(to)) return to;
-  throw new BinderyError('BINDERY_UNSAFE_REDIRECT', `Route "${target.route.name}" returned redirect(${JSON.stringify(result.to)}), which is not a path on this site; redirect() only goes to paths starting with one "/". Use localPathOr(target, fallback) for a target the request supplies, or redirectExternal(url) to leave the site on purpose.`);
+  throw new BinderyError(
+    'BINDERY_UNSAFE_REDIRECT',
+    `Route "${target.route.name}" returned redirect(${JSON.stringify(result.to)}), which is not a path on this site; redirect() only goes to paths starting with one "/". Use localPathOr(target, fallback) for a target the request supplies, or redirectExternal(url) to leave the site on purpose.`,
+  );
 }
 
 function isAbsoluteWebUrl(text: string): boolean {
@@ -166,7 +177,10 @@ function isAbsoluteWebUrl(text: string): boolean {
 
 async function sendPage(target: ResultTarget, env: ResponderEnv, result: PageResult): Promise<void> {
   if (env.views === null) {
-    throw new BinderyError('BINDERY_VIEW_FAILED', `Route "${target.route.name}" returned the page "${result.view}", but no views folder is configured (viewsDir).`);
+    throw new BinderyError(
+      'BINDERY_VIEW_FAILED',
+      `Route "${target.route.name}" returned the page "${result.view}", but no views folder is configured (viewsDir).`,
+    );
   }
   const session = target.sessionState;
   const assets = (target.services as { assets?: AssetUrls } | undefined)?.assets;
@@ -174,7 +188,11 @@ async function sendPage(target: ResultTarget, env: ResponderEnv, result: PageRes
   try {
     html = await env.views.render(result.view, { ...pageHelpers(target, session, assets), ...result.data });
   } catch (err) {
-    throw new BinderyError('BINDERY_VIEW_FAILED', `The view "${result.view}" of route "${target.route.name}" could not be rendered: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+    throw new BinderyError(
+      'BINDERY_VIEW_FAILED',
+      `The view "${result.view}" of route "${target.route.name}" could not be rendered: ${(err as Error)?.message ?? String(err)}`,
+      { cause: err },
+    );
   } finally {
     // Write the session with what rendering stored (a new session's CSRF token), before the page.
     if (session !== undefined) await session.finishRender();
@@ -193,6 +211,9 @@ async function sendCustom(target: ResultTarget, env: ResponderEnv, result: Respo
   env.copyHeadersToRaw(reply);
   await result.respond(reply);
   if (!reply.sent && !reply.raw.headersSent) {
-    throw new BinderyError('BINDERY_EMPTY_RESPONSE', `The custom responder of route "${target.route.name}" resolved without writing a response; call reply.send(...) (or write reply.raw) before its promise resolves.`);
+    throw new BinderyError(
+      'BINDERY_EMPTY_RESPONSE',
+      `The custom responder of route "${target.route.name}" resolved without writing a response; call reply.send(...) (or write reply.raw) before its promise resolves.`,
+    );
   }
 }

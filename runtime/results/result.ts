@@ -125,9 +125,7 @@ export function json<T>(body: T, status = 200, headers?: Record<string, string>)
  * @example return created(note, { location: `/notes/${note.id}` })
  */
 export function created<T>(body: T, options: { location?: string } = {}): CreatedResult<T> {
-  return options.location === undefined
-    ? { [RESULT]: 'created', body }
-    : { [RESULT]: 'created', body, location: options.location };
+  return options.location === undefined ? { [RESULT]: 'created', body } : { [RESULT]: 'created', body, location: options.location };
 }
 
 /** 204 No Content. Returning nothing has the same effect. */
@@ -173,9 +171,7 @@ export function redirectToRoute(route: string, params: Record<string, string | n
  * @example return text('pong')
  */
 export function text(body: string, status = 200, contentType?: string): TextResult {
-  return contentType === undefined
-    ? { [RESULT]: 'text', status, body }
-    : { [RESULT]: 'text', status, body, contentType };
+  return contentType === undefined ? { [RESULT]: 'text', status, body } : { [RESULT]: 'text', status, body, contentType };
 }
 
 /**

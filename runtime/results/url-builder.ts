@@ -37,15 +37,24 @@ export class UrlBuilder {
     const parts = this.#routes.get(name);
     if (parts === undefined) {
       const hint = closest(name, [...this.#routes.keys()]);
-      throw new BinderyError('BINDERY_UNKNOWN_ROUTE', `No route is named "${name}"${hint === undefined ? '' : ` (did you mean "${hint}"?)`}; use a route name from schema/*.yaml.`);
+      throw new BinderyError(
+        'BINDERY_UNKNOWN_ROUTE',
+        `No route is named "${name}"${hint === undefined ? '' : ` (did you mean "${hint}"?)`}; use a route name from schema/*.yaml.`,
+      );
     }
     let path = '';
     const used = new Set<string>();
     for (const part of parts) {
-      if ('text' in part) { path += part.text; continue; }
+      if ('text' in part) {
+        path += part.text;
+        continue;
+      }
       const value = params[part.param];
       if (value === undefined || value === '') {
-        throw new BinderyError('BINDERY_UNKNOWN_ROUTE', `The URL of route "${name}" needs the path parameter "${part.param}", which was not given.`);
+        throw new BinderyError(
+          'BINDERY_UNKNOWN_ROUTE',
+          `The URL of route "${name}" needs the path parameter "${part.param}", which was not given.`,
+        );
       }
       used.add(part.param);
       path += encodeURIComponent(String(value));

@@ -5,9 +5,24 @@
  * (`generated/lists.ts` calls it; docs/schema-language.md "List routes").
  */
 export type {
-  HttpMethod, ScalarKind, FieldTypePlan, FieldSource, RuleRef, FieldPlan, CompiledValidator, OutputPlan,
-  RouteDefinition, RateLimitPlan, CorsPlan, RouteTable, UploadedFile,
-  ListPlan, ListSortPlan, ListFilterOp, ListFilterPlan, IncludePlan,
+  HttpMethod,
+  ScalarKind,
+  FieldTypePlan,
+  FieldSource,
+  RuleRef,
+  FieldPlan,
+  CompiledValidator,
+  OutputPlan,
+  RouteDefinition,
+  RateLimitPlan,
+  CorsPlan,
+  RouteTable,
+  UploadedFile,
+  ListPlan,
+  ListSortPlan,
+  ListFilterOp,
+  ListFilterPlan,
+  IncludePlan,
 } from './route-table.js';
 export { runList, type ListPage, type ListContext, type ListScope } from '../results/list/run-list.js';
 export { ListCursorError } from '../results/list/list-errors.js';

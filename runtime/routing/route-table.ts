@@ -98,7 +98,7 @@ export interface OutputPlan {
   /** The handler returns a list of rows. */
   readonly array: boolean;
   /** Row (DB names) → JSON (JSON names, hidden fields dropped, `omitEmpty` applied, timestamps RFC 3339). */
-// biome-ignore lint/suspicious/noExplicitAny: each generated serializer takes its own resource's row type; a route table mixes resources and the parameter is contravariant, so `unknown` would refuse them all.
+  // biome-ignore lint/suspicious/noExplicitAny: each generated serializer takes its own resource's row type; a route table mixes resources and the parameter is contravariant, so `unknown` would refuse them all.
   readonly serialize: (row: any) => unknown;
 }
 

@@ -63,7 +63,9 @@ export interface ScheduledTask extends ScheduledTaskSpec {
  */
 export function defineScheduledTask(spec: ScheduledTaskSpec): ScheduledTask {
   if (!isNamespacedName(spec.name)) {
-    throw new JobDefinitionError(`Scheduled task name ${JSON.stringify(spec.name)} is invalid: use "<namespace>:<name>" in lower case, e.g. "documents:prune".`);
+    throw new JobDefinitionError(
+      `Scheduled task name ${JSON.stringify(spec.name)} is invalid: use "<namespace>:<name>" in lower case, e.g. "documents:prune".`,
+    );
   }
   if (typeof spec.run !== 'function') throw new JobDefinitionError(`Scheduled task "${spec.name}" has no run function.`);
   checkRetryPolicy(`Scheduled task "${spec.name}"`, spec);
@@ -71,14 +73,19 @@ export function defineScheduledTask(spec: ScheduledTaskSpec): ScheduledTask {
   if (spec.backfill !== undefined) {
     const ms = typeof spec.backfill === 'number' ? spec.backfill : parseDuration(spec.backfill);
     if (ms === undefined || !Number.isFinite(ms) || ms < 0) {
-      throw new ScheduleError(`Scheduled task "${spec.name}": backfill ${JSON.stringify(spec.backfill)} is not a duration; use e.g. "1h" or "24h".`);
+      throw new ScheduleError(
+        `Scheduled task "${spec.name}": backfill ${JSON.stringify(spec.backfill)} is not a duration; use e.g. "1h" or "24h".`,
+      );
     }
     backfillMs = Math.round(ms);
   }
   try {
     parseCronItems([{ task: spec.name, match: spec.cron, identifier: spec.name }]);
   } catch (error) {
-    throw new ScheduleError(`Scheduled task "${spec.name}": the cron pattern ${JSON.stringify(spec.cron)} is invalid (${(error as Error).message}); use five fields in UTC, minute hour day month weekday, e.g. "0 3 * * *".`, { cause: error });
+    throw new ScheduleError(
+      `Scheduled task "${spec.name}": the cron pattern ${JSON.stringify(spec.cron)} is invalid (${(error as Error).message}); use five fields in UTC, minute hour day month weekday, e.g. "0 3 * * *".`,
+      { cause: error },
+    );
   }
   return Object.freeze({ ...spec, kind: 'scheduled-task' as const, backfillMs });
 }

@@ -16,7 +16,10 @@ export function nextRun(cron: string, from: Date = new Date()): Date | undefined
   const limit = ts + 367 * 24 * 60 * MINUTE;
   for (; ts < limit; ts += MINUTE) {
     const d = new Date(ts);
-    if (item!.match({ min: d.getUTCMinutes(), hour: d.getUTCHours(), date: d.getUTCDate(), month: d.getUTCMonth() + 1, dow: d.getUTCDay() })) return d;
+    if (
+      item!.match({ min: d.getUTCMinutes(), hour: d.getUTCHours(), date: d.getUTCDate(), month: d.getUTCMonth() + 1, dow: d.getUTCDay() })
+    )
+      return d;
   }
   return undefined;
 }

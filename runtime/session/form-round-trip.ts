@@ -57,7 +57,8 @@ export function oldInput(request: FastifyRequest): Record<string, string | strin
   const body = request.body;
   let fields: Record<string, unknown>;
   if (body instanceof MultipartBody) fields = body.fields;
-  else if (body !== null && typeof body === 'object' && isUrlEncoded(request.headers['content-type'])) fields = body as Record<string, unknown>;
+  else if (body !== null && typeof body === 'object' && isUrlEncoded(request.headers['content-type']))
+    fields = body as Record<string, unknown>;
   else return {};
   const out: Record<string, string | string[]> = {};
   for (const name of Object.keys(fields)) {

@@ -6,7 +6,13 @@ import './context.js';
 
 export { session, SESSION_MIGRATIONS_DIR, type SessionStepOptions } from './session-step.js';
 export { Session, ERRORS_KEY, OLD_INPUT_KEY, type SessionHost, type SessionUser } from './session.js';
-export { createSessionManager, BUILT_IN_DRIVERS, MAX_COOKIE_BYTES, type SessionManager, type SessionManagerOptions } from './session-manager.js';
+export {
+  createSessionManager,
+  BUILT_IN_DRIVERS,
+  MAX_COOKIE_BYTES,
+  type SessionManager,
+  type SessionManagerOptions,
+} from './session-manager.js';
 export { createSessionMiddleware } from './session-middleware.js';
 export { sessionService, type SessionService } from './session-service.js';
 export { TOO_LARGE, type SessionDriver, type SessionDriverContext, type SessionStore } from './session-store.js';

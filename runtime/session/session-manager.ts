@@ -69,7 +69,10 @@ export async function createSessionManager(options: SessionManagerOptions): Prom
   const driver = String(s.SESSION_DRIVER ?? 'cookie');
   const make = drivers[driver];
   if (make === undefined) {
-    throw new SessionError('BINDERY_SESSION_DRIVER_FAILED', `SESSION_DRIVER=${JSON.stringify(driver)} is not a known driver; known: ${Object.keys(drivers).join(', ')}.`);
+    throw new SessionError(
+      'BINDERY_SESSION_DRIVER_FAILED',
+      `SESSION_DRIVER=${JSON.stringify(driver)} is not a known driver; known: ${Object.keys(drivers).join(', ')}.`,
+    );
   }
   const secure = sessionCookieSecure(s);
   const domain = typeof s.SESSION_DOMAIN === 'string' ? s.SESSION_DOMAIN : undefined;
@@ -83,10 +86,23 @@ export async function createSessionManager(options: SessionManagerOptions): Prom
   const encrypter = new Encrypter(KeyRing.fromSettings(s));
   let store: SessionStore;
   try {
-    store = await make({ encrypter, cookieName, maxCookieBytes: MAX_COOKIE_BYTES, lifetimeMs, maxLifetimeMs, now, database: options.database, log });
+    store = await make({
+      encrypter,
+      cookieName,
+      maxCookieBytes: MAX_COOKIE_BYTES,
+      lifetimeMs,
+      maxLifetimeMs,
+      now,
+      database: options.database,
+      log,
+    });
   } catch (error) {
     if (error instanceof SessionError) throw error;
-    throw new SessionError('BINDERY_SESSION_DRIVER_FAILED', `The session driver "${driver}" could not start: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+    throw new SessionError(
+      'BINDERY_SESSION_DRIVER_FAILED',
+      `The session driver "${driver}" could not start: ${(error as Error)?.message ?? String(error)}`,
+      { cause: error },
+    );
   }
   return {
     store,
@@ -99,7 +115,9 @@ export async function createSessionManager(options: SessionManagerOptions): Prom
     refreshMs: Math.floor(lifetimeMs / 10),
     now,
     log,
-    close: async () => { await store.close?.(); },
+    close: async () => {
+      await store.close?.();
+    },
   };
 }
 

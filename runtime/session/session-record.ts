@@ -37,7 +37,16 @@ export function newCsrfToken(): string {
 
 /** A new, empty session started at `now`. */
 export function newSessionRecord(now: number): SessionRecord {
-  return { id: newSessionId(), csrf: newCsrfToken(), startedAt: now, lastUsedAt: now, values: {}, flash: {}, userId: null, fingerprint: null };
+  return {
+    id: newSessionId(),
+    csrf: newCsrfToken(),
+    startedAt: now,
+    lastUsedAt: now,
+    values: {},
+    flash: {},
+    userId: null,
+    fingerprint: null,
+  };
 }
 
 /** Whether the record holds anything worth a cookie besides its ID and CSRF token. */

@@ -106,12 +106,12 @@ export class Session implements PageSession {
 
   /** Field errors of the failed form that redirected here, by the client's field names, in field order (docs/spec.md 7 rule 6). Empty when none. */
   get errors(): Readonly<Record<string, string>> {
-    return (this.flashed<Record<string, string>>(ERRORS_KEY) ?? EMPTY);
+    return this.flashed<Record<string, string>>(ERRORS_KEY) ?? EMPTY;
   }
 
   /** The values the failed form posted (without `_token`, `_method` and password-like fields). Empty when none. */
   get oldInput(): Readonly<Record<string, string | string[]>> {
-    return (this.flashed<Record<string, string | string[]>>(OLD_INPUT_KEY) ?? EMPTY);
+    return this.flashed<Record<string, string | string[]>>(OLD_INPUT_KEY) ?? EMPTY;
   }
 
   /** The signed-in user, or `null`. */
@@ -320,11 +320,17 @@ export class Session implements PageSession {
         let value = await m.store.write(record, revoke);
         if (value === TOO_LARGE && Object.hasOwn(record.flash, OLD_INPUT_KEY)) {
           delete record.flash[OLD_INPUT_KEY];
-          this.#host.log.warn({ code: 'BINDERY_SESSION_TOO_LARGE', route: this.#host.route.name }, 'the session cookie would exceed 4 KB: the old input of the failed form was dropped (its errors are kept)');
+          this.#host.log.warn(
+            { code: 'BINDERY_SESSION_TOO_LARGE', route: this.#host.route.name },
+            'the session cookie would exceed 4 KB: the old input of the failed form was dropped (its errors are kept)',
+          );
           value = await m.store.write(record, revoke);
         }
         if (value === TOO_LARGE) {
-          this.#host.log.warn({ code: 'BINDERY_SESSION_TOO_LARGE', route: this.#host.route.name }, 'the session cookie would exceed 4 KB: the session was not saved; keep large data out of the session');
+          this.#host.log.warn(
+            { code: 'BINDERY_SESSION_TOO_LARGE', route: this.#host.route.name },
+            'the session cookie would exceed 4 KB: the session was not saved; keep large data out of the session',
+          );
           if (revoke !== null) await m.store.revoke(revoke);
         } else {
           setCookie = serializeSetCookie(m.cookieName, value, m.cookie);
@@ -396,6 +402,9 @@ export class Session implements PageSession {
   }
 
   #lost(): void {
-    this.#host.log.warn({ code: 'BINDERY_SESSION_CHANGED_AFTER_RESPONSE', route: this.#host.route.name }, 'the session was changed after its cookie was written; the change is lost');
+    this.#host.log.warn(
+      { code: 'BINDERY_SESSION_CHANGED_AFTER_RESPONSE', route: this.#host.route.name },
+      'the session was changed after its cookie was written; the change is lost',
+    );
   }
 }

@@ -19,7 +19,7 @@ const DOMAIN = /^\.?(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z
 
 function cookieNameSetting(): SettingParser<string> {
   return {
-    allowed: 'a cookie name of letters, digits and !#$%&\'*+.^_`|~- (at most 64 characters, without a __Host- or __Secure- prefix)',
+    allowed: "a cookie name of letters, digits and !#$%&'*+.^_`|~- (at most 64 characters, without a __Host- or __Secure- prefix)",
     parse(text) {
       if (/^__(host|secure)-/i.test(text)) return { ok: false, message: 'the __Host- prefix is added by bindery when it applies' };
       return COOKIE_NAME.test(text) ? { ok: true, value: text } : { ok: false };
@@ -42,12 +42,13 @@ export function sessionSettings(drivers: readonly string[]) {
   return defineSettings(
     {
       SESSION_DRIVER: {
-        description: 'Where sessions live: cookie (encrypted in the cookie itself) or database (a row per session; the cookie holds only its encrypted ID, and logout revokes it).',
+        description:
+          'Where sessions live: cookie (encrypted in the cookie itself) or database (a row per session; the cookie holds only its encrypted ID, and logout revokes it).',
         parser: enumSetting(drivers),
         default: 'cookie',
       },
       SESSION_LIFETIME: {
-        description: 'Idle lifetime: a session unused for longer ends. Also the cookie\'s Max-Age. At least one minute.',
+        description: "Idle lifetime: a session unused for longer ends. Also the cookie's Max-Age. At least one minute.",
         parser: durationSetting({ min: MIN_SESSION_LIFETIME_MS }),
         default: '2h',
       },
@@ -57,12 +58,14 @@ export function sessionSettings(drivers: readonly string[]) {
         default: '168h',
       },
       SESSION_COOKIE: {
-        description: 'The session cookie\'s name; bindery adds the __Host- prefix when the cookie is Secure, has no domain and path /. Renaming it ends every session.',
+        description:
+          "The session cookie's name; bindery adds the __Host- prefix when the cookie is Secure, has no domain and path /. Renaming it ends every session.",
         parser: cookieNameSetting(),
         default: 'app_session',
       },
       SESSION_DOMAIN: {
-        description: 'Domain attribute of the session cookie, to share it with subdomains. Unset: this host only (and the __Host- prefix when Secure).',
+        description:
+          'Domain attribute of the session cookie, to share it with subdomains. Unset: this host only (and the __Host- prefix when Secure).',
         parser: domainSetting(),
         example: 'example.com',
       },
@@ -72,7 +75,8 @@ export function sessionSettings(drivers: readonly string[]) {
         default: 'lax',
       },
       SESSION_SECURE: {
-        description: 'Send the session cookie over HTTPS only. Unset: true unless APP_ENV is development or testing. Switching it ends every session.',
+        description:
+          'Send the session cookie over HTTPS only. Unset: true unless APP_ENV is development or testing. Switching it ends every session.',
         parser: booleanSetting(),
         example: 'true',
       },
@@ -106,7 +110,8 @@ function checkSessionSettings(values: Readonly<Record<string, unknown>>): CrossS
   if (values.SESSION_SAME_SITE === 'none' && !sessionCookieSecure(values)) {
     problems.push({
       names: ['SESSION_SAME_SITE', ...(typeof values.SESSION_SECURE === 'boolean' ? ['SESSION_SECURE'] : ['APP_ENV'])],
-      message: 'SESSION_SAME_SITE=none needs a Secure cookie (browsers refuse SameSite=None without it); set SESSION_SECURE=true and serve over HTTPS, or use lax',
+      message:
+        'SESSION_SAME_SITE=none needs a Secure cookie (browsers refuse SameSite=None without it); set SESSION_SECURE=true and serve over HTTPS, or use lax',
     });
   }
   return problems;

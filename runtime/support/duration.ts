@@ -11,7 +11,14 @@
  */
 
 const GO_UNITS: Readonly<Record<string, number>> = {
-  ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000,
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  μs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
 };
 
 const GO_PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/y;
@@ -35,7 +42,10 @@ export function parseDuration(text: string): number | undefined {
   }
   let i = 0;
   let sign = 1;
-  if (s[0] === '-' || s[0] === '+') { sign = s[0] === '-' ? -1 : 1; i = 1; }
+  if (s[0] === '-' || s[0] === '+') {
+    sign = s[0] === '-' ? -1 : 1;
+    i = 1;
+  }
   if (i >= s.length) return undefined;
   let total = 0;
   while (i < s.length) {
@@ -56,9 +66,12 @@ export function formatDuration(ms: number): string {
   if (ms === 0) return '0s';
   const sign = ms < 0 ? '-' : '';
   let rest = Math.abs(ms);
-  const h = Math.floor(rest / 3_600_000); rest -= h * 3_600_000;
-  const m = Math.floor(rest / 60_000); rest -= m * 60_000;
-  const s = Math.floor(rest / 1000); rest -= s * 1000;
+  const h = Math.floor(rest / 3_600_000);
+  rest -= h * 3_600_000;
+  const m = Math.floor(rest / 60_000);
+  rest -= m * 60_000;
+  const s = Math.floor(rest / 1000);
+  rest -= s * 1000;
   let out = '';
   if (h) out += `${h}h`;
   if (m) out += `${m}m`;

@@ -14,6 +14,12 @@ export function formatTable(headers: readonly string[], rows: readonly (readonly
   const all = [headers, ...rows];
   const widths = headers.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
   return all
-    .map((r) => headers.map((_, i) => (i === headers.length - 1 ? (r[i] ?? '') : (r[i] ?? '').padEnd(widths[i]!))).join('  ').trimEnd() + '\n')
+    .map(
+      (r) =>
+        headers
+          .map((_, i) => (i === headers.length - 1 ? (r[i] ?? '') : (r[i] ?? '').padEnd(widths[i]!)))
+          .join('  ')
+          .trimEnd() + '\n',
+    )
     .join('');
 }

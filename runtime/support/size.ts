@@ -11,8 +11,12 @@
 
 const UNITS: Readonly<Record<string, number>> = {
   b: 1,
-  kb: 1000, mb: 1000 ** 2, gb: 1000 ** 3,
-  kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3,
+  kb: 1000,
+  mb: 1000 ** 2,
+  gb: 1000 ** 3,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
 };
 
 const SIZE = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i;
@@ -44,7 +48,11 @@ export function parseByteSize(text: string): number | undefined {
  * @example formatByteSize(10485760) // "10MiB"
  */
 export function formatByteSize(bytes: number): string {
-  for (const [unit, factor] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) {
+  for (const [unit, factor] of [
+    ['GiB', 1024 ** 3],
+    ['MiB', 1024 ** 2],
+    ['KiB', 1024],
+  ] as const) {
     if (bytes >= factor && bytes % factor === 0) return `${bytes / factor}${unit}`;
   }
   return `${bytes}B`;

@@ -66,7 +66,11 @@ export class TestCaller<H> {
    * @throws {Error} for an unknown route name or a missing path parameter.
    * @example const res = await t.request('notes.create', { title: 'x' }); res.status === 201; res.body.id
    */
-  async request<K extends keyof H & string>(name: K, input?: Partial<InputOf<H[K]>> & Record<string, unknown>, options: RequestOptions = {}): Promise<TestResponse<BodyOf<H[K]>>> {
+  async request<K extends keyof H & string>(
+    name: K,
+    input?: Partial<InputOf<H[K]>> & Record<string, unknown>,
+    options: RequestOptions = {},
+  ): Promise<TestResponse<BodyOf<H[K]>>> {
     const route = this.#routes.get(name);
     if (route === undefined) throw new Error(`bindery/testing: no route named "${name}"`);
     const values: Record<string, unknown> = { ...(input ?? {}) };
@@ -98,7 +102,12 @@ export class TestCaller<H> {
       for (const [k, v] of Object.entries(body)) for (const item of Array.isArray(v) ? v : [v]) form.append(k, String(item));
       payload = form.toString();
       const origin = new URL(this.#base).origin;
-      Object.assign(headers, { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', origin, referer: this.lastPage ?? new URL(path, this.#base).toString() });
+      Object.assign(headers, {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'text/html',
+        origin,
+        referer: this.lastPage ?? new URL(path, this.#base).toString(),
+      });
     } else if (hasBody || route.method === 'DELETE') {
       payload = JSON.stringify(body);
       Object.assign(headers, { 'content-type': 'application/json', accept: 'application/json' });
@@ -107,7 +116,10 @@ export class TestCaller<H> {
       headers['accept'] ??= route.result === 'page' ? 'text/html' : 'application/json';
     }
     const search = query.size > 0 ? `?${query}` : '';
-    return this.send(route.method, `${path}${search}`, { headers: { ...headers, ...options.headers }, ...(payload === undefined ? {} : { body: payload }) });
+    return this.send(route.method, `${path}${search}`, {
+      headers: { ...headers, ...options.headers },
+      ...(payload === undefined ? {} : { body: payload }),
+    });
   }
 
   /**
@@ -125,10 +137,19 @@ export class TestCaller<H> {
    * browser). An HTML response's CSRF token (`name="_token"`, or the
    * `csrf-token` meta tag) is remembered.
    */
-  async send<B = unknown>(method: string, path: string, options: { headers?: Record<string, string>; body?: string } = {}): Promise<TestResponse<B>> {
+  async send<B = unknown>(
+    method: string,
+    path: string,
+    options: { headers?: Record<string, string>; body?: string } = {},
+  ): Promise<TestResponse<B>> {
     const headers: Record<string, string> = { ...this.#headers, ...options.headers };
     if (this.cookies !== undefined && this.cookies.size > 0) headers['cookie'] = [...this.cookies].map(([n, v]) => `${n}=${v}`).join('; ');
-    const res = await fetch(new URL(path, this.#base), { method, headers, redirect: 'manual', ...(options.body === undefined ? {} : { body: options.body }) });
+    const res = await fetch(new URL(path, this.#base), {
+      method,
+      headers,
+      redirect: 'manual',
+      ...(options.body === undefined ? {} : { body: options.body }),
+    });
     if (this.cookies !== undefined) {
       for (const line of res.headers.getSetCookie()) {
         const [pair = '', ...attributes] = line.split(';');
@@ -146,7 +167,7 @@ export class TestCaller<H> {
       const token = /name="_token" value="([^"]+)"/.exec(text)?.[1] ?? /<meta name="csrf-token" content="([^"]+)"/.exec(text)?.[1];
       if (token !== undefined) this.csrfToken = token;
     }
-    const body = /^application\/(problem\+)?json/.test(type) && text !== '' ? JSON.parse(text) as B : text as B;
+    const body = /^application\/(problem\+)?json/.test(type) && text !== '' ? (JSON.parse(text) as B) : (text as B);
     return { status: res.status, headers: res.headers, body, text, location: res.headers.get('location') ?? undefined };
   }
 }

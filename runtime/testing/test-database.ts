@@ -24,7 +24,9 @@ export interface TestDatabase {
 export function testServerUrl(serverUrl?: string): string {
   const url = serverUrl ?? process.env['BINDERY_TEST_DATABASE_URL'] ?? process.env['DATABASE_URL'];
   if (url === undefined || url === '') {
-    throw new Error('bindery/testing: no PostgreSQL server for tests: set DATABASE_URL, or use startTestServer() in a vitest global setup (docs/testing.md)');
+    throw new Error(
+      'bindery/testing: no PostgreSQL server for tests: set DATABASE_URL, or use startTestServer() in a vitest global setup (docs/testing.md)',
+    );
   }
   return url;
 }
@@ -41,7 +43,8 @@ export function testServerUrl(serverUrl?: string): string {
 export async function createTestDatabase(options: { serverUrl?: string; prefix?: string } = {}): Promise<TestDatabase> {
   const serverUrl = testServerUrl(options.serverUrl);
   const prefix = options.prefix ?? 'test';
-  if (!/^[a-z_][a-z0-9_]{0,40}$/i.test(prefix)) throw new Error(`bindery/testing: database prefix "${prefix}" must be letters, digits and _`);
+  if (!/^[a-z_][a-z0-9_]{0,40}$/i.test(prefix))
+    throw new Error(`bindery/testing: database prefix "${prefix}" must be letters, digits and _`);
   const name = `${prefix}_${randomBytes(6).toString('hex')}`.toLowerCase();
   await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
   const url = new URL(serverUrl);

@@ -61,7 +61,11 @@ export interface TestKit<H, DB, F = undefined> {
   /** The clock given in the options, or `undefined` (the app runs on the real time). */
   readonly clock: TestClock | undefined;
   /** Call a route by name as an API client (JSON, no cookies); see {@link TestCaller.request}. */
-  request<K extends keyof H & string>(name: K, input?: Partial<InputOf<H[K]>> & Record<string, unknown>, options?: RequestOptions): Promise<TestResponse<BodyOf<H[K]>>>;
+  request<K extends keyof H & string>(
+    name: K,
+    input?: Partial<InputOf<H[K]>> & Record<string, unknown>,
+    options?: RequestOptions,
+  ): Promise<TestResponse<BodyOf<H[K]>>>;
   /** A fresh browser: a cookie jar and the CSRF token of the last page it read. */
   browser(): TestCaller<H>;
   /**
@@ -71,7 +75,11 @@ export interface TestKit<H, DB, F = undefined> {
    *
    * @throws {Error} when the login does not redirect, or redirects back to `page` (wrong credentials, throttled).
    */
-  signIn<K extends keyof H & string>(loginRoute: K, credentials: Partial<InputOf<H[K]>> & Record<string, unknown>, page?: string): Promise<TestCaller<H>>;
+  signIn<K extends keyof H & string>(
+    loginRoute: K,
+    credentials: Partial<InputOf<H[K]>> & Record<string, unknown>,
+    page?: string,
+  ): Promise<TestCaller<H>>;
   /**
    * An API client carrying a new bearer token of user `userId` (through the
    * app's `ctx.services.apiTokens`; the app needs the `tokens()` setup step),
@@ -80,7 +88,11 @@ export interface TestKit<H, DB, F = undefined> {
    *
    * @throws {Error} when the app has no token service.
    */
-  withToken(userId: string | number, abilities?: readonly string[], options?: { readonly lifetimeMs?: number }): Promise<TestCaller<H> & { readonly token: string }>;
+  withToken(
+    userId: string | number,
+    abilities?: readonly string[],
+    options?: { readonly lifetimeMs?: number },
+  ): Promise<TestCaller<H> & { readonly token: string }>;
   /** The mail outbox (`MAIL_DRIVER=outbox`), newest first, optionally only to `to`. */
   outbox(to?: string): Promise<OutboxMessage[]>;
   /** Stop the app and drop its database. Call it in `afterAll`. */
@@ -105,11 +117,21 @@ export interface TestKit<H, DB, F = undefined> {
  */
 export async function bootTestKit<H, DB = UntypedTables>(app: App, options: TestKitOptions): Promise<TestKit<H, DB>>;
 export async function bootTestKit<H, DB, F>(app: App, options: TestKitFactoryOptions<DB, F>): Promise<TestKit<H, DB, F>>;
-export async function bootTestKit<H, DB = UntypedTables, F = undefined>(app: App, options: TestKitOptions & { readonly factories?: (db: Kysely<DB>) => F }): Promise<TestKit<H, DB, F>> {
-  const database = await createTestDatabase({ ...(options.serverUrl === undefined ? {} : { serverUrl: options.serverUrl }), prefix: options.prefix ?? 'test' });
+export async function bootTestKit<H, DB = UntypedTables, F = undefined>(
+  app: App,
+  options: TestKitOptions & { readonly factories?: (db: Kysely<DB>) => F },
+): Promise<TestKit<H, DB, F>> {
+  const database = await createTestDatabase({
+    ...(options.serverUrl === undefined ? {} : { serverUrl: options.serverUrl }),
+    prefix: options.prefix ?? 'test',
+  });
   let booted: TestApp<DB>;
   try {
-    booted = await createTestApp<DB>(app, { databaseUrl: database.url, env: { MAIL_DRIVER: 'outbox', ...options.env }, ...(options.clock === undefined ? {} : { now: options.clock.now }) });
+    booted = await createTestApp<DB>(app, {
+      databaseUrl: database.url,
+      env: { MAIL_DRIVER: 'outbox', ...options.env },
+      ...(options.clock === undefined ? {} : { now: options.clock.now }),
+    });
   } catch (error) {
     await database.drop();
     throw error;
@@ -131,13 +153,24 @@ export async function bootTestKit<H, DB = UntypedTables, F = undefined>(app: App
       const res = await browser.request(loginRoute, credentials, { form: true });
       const back = res.location !== undefined && new URL(res.location, booted.url).pathname === new URL(page, booted.url).pathname;
       if (res.status < 300 || res.status >= 400 || back) {
-        throw new Error(`bindery/testing: sign-in through "${loginRoute}" failed: ${res.status}${back ? ` back to ${page}` : ''} (wrong credentials, unverified, or throttled?)`);
+        throw new Error(
+          `bindery/testing: sign-in through "${loginRoute}" failed: ${res.status}${back ? ` back to ${page}` : ''} (wrong credentials, unverified, or throttled?)`,
+        );
       }
       return browser;
     },
     async withToken(userId, abilities = [], tokenOptions = {}) {
-      const tokens = requireService(booted.running.services as unknown as Services, 'apiTokens', 'tokens()', 'bindery/testing withToken') as ApiTokens;
-      const { plain } = await tokens.create(String(userId), { name: 'test token', abilities: [...abilities], ...(tokenOptions.lifetimeMs === undefined ? {} : { lifetimeMs: tokenOptions.lifetimeMs }) });
+      const tokens = requireService(
+        booted.running.services as unknown as Services,
+        'apiTokens',
+        'tokens()',
+        'bindery/testing withToken',
+      ) as ApiTokens;
+      const { plain } = await tokens.create(String(userId), {
+        name: 'test token',
+        abilities: [...abilities],
+        ...(tokenOptions.lifetimeMs === undefined ? {} : { lifetimeMs: tokenOptions.lifetimeMs }),
+      });
       return Object.assign(new TestCaller<H>(booted.url, routes, { headers: { authorization: `Bearer ${plain}` } }), { token: plain });
     },
     outbox: (to) => readOutbox(booted.db as AnyKysely, to === undefined ? {} : { to }),

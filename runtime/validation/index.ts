@@ -2,5 +2,15 @@
  * Validation (docs/spec.md 4.5, binding step 4): the rule catalog shared with the
  * generator, and the runtime's check of a bound input.
  */
-export { RULES, parseRule, ruleSchema, ruleMessage, categoryOf, type RuleSpec, type RuleCategory, type RuleParamKind, type ParsedRule } from './rules.js';
+export {
+  RULES,
+  parseRule,
+  ruleSchema,
+  ruleMessage,
+  categoryOf,
+  type RuleSpec,
+  type RuleCategory,
+  type RuleParamKind,
+  type ParsedRule,
+} from './rules.js';
 export { compileInputValidator, type InputValidator } from './input-validator.js';

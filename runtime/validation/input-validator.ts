@@ -54,10 +54,16 @@ export function compileInputValidator(route: RouteDefinition): InputValidator | 
     plan.rules.forEach((rule, index) => {
       const spec = RULES[rule.name];
       if (spec === undefined) {
-        throw new BinderyError('BINDERY_ROUTE_INVALID', `${route.origin}: route "${route.name}", field "${plan.key}": unknown rule "${rule.name}"; regenerate with "bindery generate".`);
+        throw new BinderyError(
+          'BINDERY_ROUTE_INVALID',
+          `${route.origin}: route "${route.name}", field "${plan.key}": unknown rule "${rule.name}"; regenerate with "bindery generate".`,
+        );
       }
       if (rule.name === 'each' && (rule.inner === undefined || RULES[rule.inner.name] === undefined)) {
-        throw new BinderyError('BINDERY_ROUTE_INVALID', `${route.origin}: route "${route.name}", field "${plan.key}": rule "each" has no known inner rule.`);
+        throw new BinderyError(
+          'BINDERY_ROUTE_INVALID',
+          `${route.origin}: route "${route.name}", field "${plan.key}": rule "each" has no known inner rule.`,
+        );
       }
       if (spec.check !== undefined) cross.push({ index, rule, spec });
     });
@@ -100,7 +106,11 @@ export function compileInputValidator(route: RouteDefinition): InputValidator | 
 type AjvError = NonNullable<NonNullable<RouteDefinition['validate']>['errors']>[number];
 
 /** The field index, rule index and item index an ajv error points at, or `undefined`. */
-function locate(error: AjvError, byKey: ReadonlyMap<string, number>, fields: readonly CheckedField[]): [number, number, number | undefined] | undefined {
+function locate(
+  error: AjvError,
+  byKey: ReadonlyMap<string, number>,
+  fields: readonly CheckedField[],
+): [number, number, number | undefined] | undefined {
   if (error.keyword === 'required' && error.schemaPath === '#/required') {
     const key = error.params['missingProperty'];
     const index = typeof key === 'string' ? byKey.get(key) : undefined;
@@ -120,8 +130,10 @@ function locate(error: AjvError, byKey: ReadonlyMap<string, number>, fields: rea
 function note(failures: Array<FieldFailure | undefined>, field: number, rule: number, item: number | undefined): void {
   const seen = failures[field];
   if (seen === undefined) failures[field] = { rule, item };
-  else if (rule < seen.rule) { seen.rule = rule; seen.item = item; }
-  else if (rule === seen.rule && item !== undefined && (seen.item === undefined || item < seen.item)) seen.item = item;
+  else if (rule < seen.rule) {
+    seen.rule = rule;
+    seen.item = item;
+  } else if (rule === seen.rule && item !== undefined && (seen.item === undefined || item < seen.item)) seen.item = item;
 }
 
 /** Cross-field rules of fields with a value, for rules before the field's first ajv failure. */
@@ -144,6 +156,10 @@ function runCrossRules(fields: readonly CheckedField[], input: Record<string, un
 
 function unescapePointer(segment: string): string {
   let s = segment;
-  try { s = decodeURIComponent(segment); } catch { /* keep as is */ }
+  try {
+    s = decodeURIComponent(segment);
+  } catch {
+    /* keep as is */
+  }
   return s.replace(/~1/g, '/').replace(/~0/g, '~');
 }

@@ -43,12 +43,20 @@ export interface RuleSpec {
 export function categoryOf(type: FieldTypePlan): RuleCategory {
   if (type.array) return 'array';
   switch (type.kind) {
-    case 'string': return 'string';
-    case 'integer': case 'number': case 'duration': return 'numeric';
-    case 'file': return 'file';
-    case 'boolean': return 'boolean';
-    case 'timestamp': return 'timestamp';
-    case 'json': return 'any';
+    case 'string':
+      return 'string';
+    case 'integer':
+    case 'number':
+    case 'duration':
+      return 'numeric';
+    case 'file':
+      return 'file';
+    case 'boolean':
+      return 'boolean';
+    case 'timestamp':
+      return 'timestamp';
+    case 'json':
+      return 'any';
   }
 }
 
@@ -57,11 +65,16 @@ const num = (p: string | number | undefined): number => Number(p);
 /** Size bound keywords for a category: characters, value, items, or file size in kilobytes. */
 function bound(type: FieldTypePlan, which: 'min' | 'max', n: number): Record<string, unknown> {
   switch (categoryOf(type)) {
-    case 'string': return which === 'min' ? { minLength: n } : { maxLength: n };
-    case 'numeric': return which === 'min' ? { minimum: n } : { maximum: n };
-    case 'array': return which === 'min' ? { minItems: n } : { maxItems: n };
-    case 'file': return { properties: { size: which === 'min' ? { minimum: n * 1024 } : { maximum: n * 1024 } } };
-    default: return {};
+    case 'string':
+      return which === 'min' ? { minLength: n } : { maxLength: n };
+    case 'numeric':
+      return which === 'min' ? { minimum: n } : { maximum: n };
+    case 'array':
+      return which === 'min' ? { minItems: n } : { maxItems: n };
+    case 'file':
+      return { properties: { size: which === 'min' ? { minimum: n * 1024 } : { maximum: n * 1024 } } };
+    default:
+      return {};
   }
 }
 
@@ -77,16 +90,20 @@ const LETTERS = '\\p{L}\\p{M}';
 /** Every rule, by name. Adding a rule here makes it usable in the YAML. */
 export const RULES: Readonly<Record<string, RuleSpec>> = {
   required: {
-    name: 'required', params: 'none', appliesTo: ['string', 'numeric', 'array', 'file', 'boolean', 'timestamp', 'any'],
+    name: 'required',
+    params: 'none',
+    appliesTo: ['string', 'numeric', 'array', 'file', 'boolean', 'timestamp', 'any'],
     // Presence is the top-level `required` keyword; this fragment rejects null,
     // blank strings and empty lists.
-    schema: (type) => type.array ? { type: 'array', minItems: 1 }
-      : type.kind === 'string' ? { type: 'string', pattern: '\\S' }
-      : { not: { type: 'null' } },
+    schema: (type) =>
+      type.array ? { type: 'array', minItems: 1 } : type.kind === 'string' ? { type: 'string', pattern: '\\S' } : { not: { type: 'null' } },
     messages: { '*': 'The :attribute field is required.' },
   },
   min: {
-    name: 'min', params: 'number', appliesTo: ['string', 'numeric', 'array', 'file'], placeholders: ['min'],
+    name: 'min',
+    params: 'number',
+    appliesTo: ['string', 'numeric', 'array', 'file'],
+    placeholders: ['min'],
     schema: (type, [n]) => bound(type, 'min', num(n)),
     messages: {
       string: 'The :attribute field must be at least :min characters.',
@@ -96,7 +113,10 @@ export const RULES: Readonly<Record<string, RuleSpec>> = {
     },
   },
   max: {
-    name: 'max', params: 'number', appliesTo: ['string', 'numeric', 'array', 'file'], placeholders: ['max'],
+    name: 'max',
+    params: 'number',
+    appliesTo: ['string', 'numeric', 'array', 'file'],
+    placeholders: ['max'],
     schema: (type, [n]) => bound(type, 'max', num(n)),
     messages: {
       string: 'The :attribute field must not be greater than :max characters.',
@@ -106,12 +126,18 @@ export const RULES: Readonly<Record<string, RuleSpec>> = {
     },
   },
   between: {
-    name: 'between', params: 'number2', appliesTo: ['string', 'numeric', 'array', 'file'], placeholders: ['min', 'max'],
+    name: 'between',
+    params: 'number2',
+    appliesTo: ['string', 'numeric', 'array', 'file'],
+    placeholders: ['min', 'max'],
     schema: (type, [a, b]) => ({ allOf: [bound(type, 'min', num(a)), bound(type, 'max', num(b))] }),
     messages: SIZE_MESSAGES('must be between :min and :max'),
   },
   size: {
-    name: 'size', params: 'number', appliesTo: ['string', 'numeric', 'array', 'file'], placeholders: ['size'],
+    name: 'size',
+    params: 'number',
+    appliesTo: ['string', 'numeric', 'array', 'file'],
+    placeholders: ['size'],
     schema: (type, [n]) => ({ allOf: [bound(type, 'min', num(n)), bound(type, 'max', num(n))] }),
     messages: {
       string: 'The :attribute field must be :size characters.',
@@ -121,94 +147,135 @@ export const RULES: Readonly<Record<string, RuleSpec>> = {
     },
   },
   in: {
-    name: 'in', params: 'list', appliesTo: ['string', 'numeric'],
+    name: 'in',
+    params: 'list',
+    appliesTo: ['string', 'numeric'],
     schema: (type, values) => ({ enum: type.kind === 'string' ? values.map(String) : values.map(Number) }),
     messages: { '*': 'The selected :attribute is invalid.' },
   },
   enum: {
     // Implied by an enum field (`type: enum, values: [...]`); may also be written as a rule.
-    name: 'enum', params: 'list', appliesTo: ['string'], placeholders: ['values'],
+    name: 'enum',
+    params: 'list',
+    appliesTo: ['string'],
+    placeholders: ['values'],
     schema: (_type, values) => ({ enum: values.map(String) }),
     messages: { '*': 'The :attribute field must be one of: :values.' },
   },
   not_in: {
-    name: 'not_in', params: 'list', appliesTo: ['string', 'numeric'],
+    name: 'not_in',
+    params: 'list',
+    appliesTo: ['string', 'numeric'],
     schema: (type, values) => ({ not: { enum: type.kind === 'string' ? values.map(String) : values.map(Number) } }),
     messages: { '*': 'The selected :attribute is invalid.' },
   },
   alpha: {
-    name: 'alpha', params: 'none', appliesTo: ['string'],
+    name: 'alpha',
+    params: 'none',
+    appliesTo: ['string'],
     schema: () => ({ pattern: `^[${LETTERS}]+$` }),
     messages: { '*': 'The :attribute field must only contain letters.' },
   },
   alpha_num: {
-    name: 'alpha_num', params: 'none', appliesTo: ['string'],
+    name: 'alpha_num',
+    params: 'none',
+    appliesTo: ['string'],
     schema: () => ({ pattern: `^[${LETTERS}\\p{N}]+$` }),
     messages: { '*': 'The :attribute field must only contain letters and numbers.' },
   },
   alpha_dash: {
-    name: 'alpha_dash', params: 'none', appliesTo: ['string'],
+    name: 'alpha_dash',
+    params: 'none',
+    appliesTo: ['string'],
     schema: () => ({ pattern: `^[${LETTERS}\\p{N}_-]+$` }),
     messages: { '*': 'The :attribute field must only contain letters, numbers, dashes, and underscores.' },
   },
   email: {
-    name: 'email', params: 'none', appliesTo: ['string'],
+    name: 'email',
+    params: 'none',
+    appliesTo: ['string'],
     schema: () => ({ format: 'email' }),
     messages: { '*': 'The :attribute field must be a valid email address.' },
   },
   url: {
-    name: 'url', params: 'none', appliesTo: ['string'],
+    name: 'url',
+    params: 'none',
+    appliesTo: ['string'],
     schema: () => ({ format: 'uri', pattern: '^https?://' }),
     messages: { '*': 'The :attribute field must be a valid URL.' },
   },
   uuid: {
-    name: 'uuid', params: 'none', appliesTo: ['string'],
+    name: 'uuid',
+    params: 'none',
+    appliesTo: ['string'],
     schema: () => ({ format: 'uuid' }),
     messages: { '*': 'The :attribute field must be a valid UUID.' },
   },
   regex: {
-    name: 'regex', params: 'regex', appliesTo: ['string'],
+    name: 'regex',
+    params: 'regex',
+    appliesTo: ['string'],
     schema: (_type, [pattern]) => ({ pattern: String(pattern) }),
     messages: { '*': 'The :attribute field format is invalid.' },
   },
   starts_with: {
-    name: 'starts_with', params: 'list', appliesTo: ['string'], placeholders: ['values'],
+    name: 'starts_with',
+    params: 'list',
+    appliesTo: ['string'],
+    placeholders: ['values'],
     schema: (_type, values) => ({ pattern: `^(?:${values.map((v) => escapeRegex(String(v))).join('|')})` }),
     messages: { '*': 'The :attribute field must start with one of the following: :values.' },
   },
   ends_with: {
-    name: 'ends_with', params: 'list', appliesTo: ['string'], placeholders: ['values'],
+    name: 'ends_with',
+    params: 'list',
+    appliesTo: ['string'],
+    placeholders: ['values'],
     schema: (_type, values) => ({ pattern: `(?:${values.map((v) => escapeRegex(String(v))).join('|')})$` }),
     messages: { '*': 'The :attribute field must end with one of the following: :values.' },
   },
   accepted: {
-    name: 'accepted', params: 'none', appliesTo: ['boolean'],
+    name: 'accepted',
+    params: 'none',
+    appliesTo: ['boolean'],
     schema: () => ({ const: true }),
     messages: { '*': 'The :attribute field must be accepted.' },
   },
   distinct: {
-    name: 'distinct', params: 'none', appliesTo: ['array'],
+    name: 'distinct',
+    params: 'none',
+    appliesTo: ['array'],
     schema: () => ({ uniqueItems: true }),
     messages: { '*': 'The :attribute field has a duplicate value.' },
   },
   each: {
-    name: 'each', params: 'rule', appliesTo: ['array'],
+    name: 'each',
+    params: 'rule',
+    appliesTo: ['array'],
     // The fragment is built by the generator from the inner rule: { items: inner }.
     messages: {},
   },
   confirmed: {
-    name: 'confirmed', params: 'none', appliesTo: ['string', 'numeric'],
+    name: 'confirmed',
+    params: 'none',
+    appliesTo: ['string', 'numeric'],
     // Compares with the input field `<key>_confirmation` (which the route must declare).
     check: (value, input, _params, key) => value === input[`${key}_confirmation`],
     messages: { '*': 'The :attribute field confirmation does not match.' },
   },
   same: {
-    name: 'same', params: 'field', appliesTo: ['string', 'numeric', 'boolean'], placeholders: ['other'],
+    name: 'same',
+    params: 'field',
+    appliesTo: ['string', 'numeric', 'boolean'],
+    placeholders: ['other'],
     check: (value, input, [other]) => value === input[String(other)],
     messages: { '*': 'The :attribute field must match :other.' },
   },
   different: {
-    name: 'different', params: 'field', appliesTo: ['string', 'numeric', 'boolean'], placeholders: ['other'],
+    name: 'different',
+    params: 'field',
+    appliesTo: ['string', 'numeric', 'boolean'],
+    placeholders: ['other'],
     check: (value, input, [other]) => value !== input[String(other)],
     messages: { '*': 'The :attribute field and :other must be different.' },
   },
@@ -238,7 +305,10 @@ export function parseRule(source: string, type: FieldTypePlan): ParsedRule {
   }
   const category = categoryOf(type);
   if (!spec.appliesTo.includes(category)) {
-    return { ok: false, message: `rule "${name}" does not apply to a ${describe(type)} field (it applies to: ${spec.appliesTo.join(', ')})` };
+    return {
+      ok: false,
+      message: `rule "${name}" does not apply to a ${describe(type)} field (it applies to: ${spec.appliesTo.join(', ')})`,
+    };
   }
   if (spec.params === 'none') {
     if (raw !== undefined) return { ok: false, message: `rule "${name}" takes no parameter, got "${raw}"` };
@@ -249,12 +319,14 @@ export function parseRule(source: string, type: FieldTypePlan): ParsedRule {
     case 'number': {
       const n = Number(raw);
       if (!/^-?\d+(\.\d+)?$/.test(raw) || !Number.isFinite(n)) return { ok: false, message: `rule "${name}" needs a number, got "${raw}"` };
-      if (category !== 'numeric' && (!Number.isInteger(n) || n < 0)) return { ok: false, message: `rule "${name}" needs a whole number of at least 0 for a ${describe(type)} field, got "${raw}"` };
+      if (category !== 'numeric' && (!Number.isInteger(n) || n < 0))
+        return { ok: false, message: `rule "${name}" needs a whole number of at least 0 for a ${describe(type)} field, got "${raw}"` };
       return { ok: true, rule: { name, params: [n] } };
     }
     case 'number2': {
       const parts = raw.split(',');
-      if (parts.length !== 2 || parts.some((p) => !/^-?\d+(\.\d+)?$/.test(p.trim()))) return { ok: false, message: `rule "${name}" needs two numbers "min,max", got "${raw}"` };
+      if (parts.length !== 2 || parts.some((p) => !/^-?\d+(\.\d+)?$/.test(p.trim())))
+        return { ok: false, message: `rule "${name}" needs two numbers "min,max", got "${raw}"` };
       const [a, b] = parts.map((p) => Number(p.trim())) as [number, number];
       if (a > b) return { ok: false, message: `rule "${name}" needs min <= max, got "${raw}"` };
       return { ok: true, rule: { name, params: [a, b] } };
@@ -268,7 +340,11 @@ export function parseRule(source: string, type: FieldTypePlan): ParsedRule {
       return { ok: true, rule: { name, params: values } };
     }
     case 'regex': {
-      try { new RegExp(raw, 'u'); } catch (err) { return { ok: false, message: `rule "regex" has an invalid pattern: ${(err as Error).message}` }; }
+      try {
+        new RegExp(raw, 'u');
+      } catch (err) {
+        return { ok: false, message: `rule "regex" has an invalid pattern: ${(err as Error).message}` };
+      }
       return { ok: true, rule: { name, params: [raw] } };
     }
     case 'field':
@@ -311,7 +387,8 @@ export function ruleMessage(rule: RuleRef, type: FieldTypePlan, attribute: strin
   let out = template.replace(':attribute', attribute);
   const names = spec?.placeholders ?? [];
   names.forEach((ph, i) => {
-    const value = ph === 'values' ? rule.params.join(', ') : ph === 'other' ? String(rule.params[i]).replace(/_/g, ' ') : String(rule.params[i]);
+    const value =
+      ph === 'values' ? rule.params.join(', ') : ph === 'other' ? String(rule.params[i]).replace(/_/g, ' ') : String(rule.params[i]);
     out = out.replace(`:${ph}`, value);
   });
   return out;
@@ -323,13 +400,19 @@ function describe(type: FieldTypePlan): string {
 
 function paramHint(kind: RuleParamKind, name: string): string {
   switch (kind) {
-    case 'number': return `e.g. "${name}:10"`;
-    case 'number2': return `e.g. "${name}:1,10"`;
-    case 'list': return `e.g. "${name}:a,b"`;
-    case 'regex': return `e.g. "${name}:^[a-z]+$"`;
-    case 'rule': return `e.g. "${name}:alpha_dash"`;
-    case 'field': return `e.g. "${name}:other_field"`;
-    default: return '';
+    case 'number':
+      return `e.g. "${name}:10"`;
+    case 'number2':
+      return `e.g. "${name}:1,10"`;
+    case 'list':
+      return `e.g. "${name}:a,b"`;
+    case 'regex':
+      return `e.g. "${name}:^[a-z]+$"`;
+    case 'rule':
+      return `e.g. "${name}:alpha_dash"`;
+    case 'field':
+      return `e.g. "${name}:other_field"`;
+    default:
+      return '';
   }
 }
-

@@ -66,7 +66,11 @@ export function pageHelpers(target: PageTarget, session: PageSession | undefined
   return {
     url: (route, params) => target.url(route, params),
     asset(path) {
-      if (assets === undefined) throw new BinderyError('BINDERY_SERVICE_NOT_SET_UP', `it.asset(${JSON.stringify(path)}) needs assets() set up: add assets() to the setup list of app/main.ts.`);
+      if (assets === undefined)
+        throw new BinderyError(
+          'BINDERY_SERVICE_NOT_SET_UP',
+          `it.asset(${JSON.stringify(path)}) needs assets() set up: add assets() to the setup list of app/main.ts.`,
+        );
       return assets.url(path);
     },
     csrfToken,

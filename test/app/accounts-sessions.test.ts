@@ -68,7 +68,7 @@ describe('Session | none → active when a value is first stored', () => {
 });
 
 describe('Session | login gives the session a new ID', () => {
-  it('keeps nothing of the guest session\'s ID or CSRF token; the user ID and a fingerprint (not the hash) are stored', async () => {
+  it("keeps nothing of the guest session's ID or CSRF token; the user ID and a fingerprint (not the hash) are stored", async () => {
     const user = await makeUser(a, { password: PASSWORD });
     const c = new Client(a.url);
     await c.page('/login');
@@ -106,7 +106,7 @@ describe('Session | logout empties it', () => {
 });
 
 describe('Session | password changed: other sessions end when next used', () => {
-  it('a changed hash ends the other browser\'s session on its next request (page → login, cookies removed); the fingerprint no longer matches', async () => {
+  it("a changed hash ends the other browser's session on its next request (page → login, cookies removed); the fingerprint no longer matches", async () => {
     const user = await makeUser(a, { password: PASSWORD });
     const first = new Client(a.url);
     const second = new Client(a.url);
@@ -128,7 +128,7 @@ describe('Session | password changed: other sessions end when next used', () => 
     expect((await first.page('/dashboard')).status).toBe(200);
   });
 
-  it('the session keeps the service\'s fingerprint of the stored hash (an HMAC, not the hash)', async () => {
+  it("the session keeps the service's fingerprint of the stored hash (an HMAC, not the hash)", async () => {
     const user = await makeUser(a, { password: PASSWORD });
     const c = new Client(a.url);
     await login(c, user.email);
@@ -215,7 +215,10 @@ describe('Remember-me | active: signs the user into a new session when theirs ha
     forged.cookies.set('app_remember', encrypter.sealJson('session', { id: '1', token: 'x' }, { context: 'app_remember' }));
     expect((await forged.page('/dashboard')).cookies.find((x) => x.name === 'app_remember')?.attributes['max-age']).toBe('0');
     const nobody = new Client(a.url);
-    nobody.cookies.set('app_remember', encrypter.sealJson('remember', { id: '987654', token: 'x'.repeat(40) }, { context: 'app_remember', expiresAt: Date.now() + 60_000 }));
+    nobody.cookies.set(
+      'app_remember',
+      encrypter.sealJson('remember', { id: '987654', token: 'x'.repeat(40) }, { context: 'app_remember', expiresAt: Date.now() + 60_000 }),
+    );
     const res = await nobody.page('/dashboard');
     expect(res.status).toBe(303);
     expect(res.cookies.find((x) => x.name === 'app_remember')?.attributes['max-age']).toBe('0');
@@ -229,12 +232,14 @@ describe('Remember-me | logout: the token is replaced, every remembered browser 
     const phone = new Client(a.url);
     await login(laptop, user.email, { remember: 'on' });
     await login(phone, user.email, { remember: 'on' });
-    const before = (await a.db.selectFrom('users').select('remember_token').where('id', '=', user.id).executeTakeFirstOrThrow()).remember_token;
+    const before = (await a.db.selectFrom('users').select('remember_token').where('id', '=', user.id).executeTakeFirstOrThrow())
+      .remember_token;
     await laptop.page('/dashboard');
     const out = await laptop.form('/logout', {});
     expect(out.status).toBe(303);
     expect(out.cookies.find((x) => x.name === 'app_remember')?.attributes['max-age']).toBe('0');
-    const after = (await a.db.selectFrom('users').select('remember_token').where('id', '=', user.id).executeTakeFirstOrThrow()).remember_token;
+    const after = (await a.db.selectFrom('users').select('remember_token').where('id', '=', user.id).executeTakeFirstOrThrow())
+      .remember_token;
     expect(after).toMatch(/^[A-Za-z0-9_-]{40}$/);
     expect(after).not.toBe(before);
     const phoneLater = withoutSession(phone);
@@ -249,9 +254,20 @@ describe('Passwords | bcrypt legacy login upgrades the hash and signs out other 
     const legacy = bcrypt.hashSync(PASSWORD, 4).replace(/^\$2b\$/, '$2y$');
     const user = await makeUser(a, { hash: legacy });
     // A browser remembered while the bcrypt hash was stored (its session carries the bcrypt fingerprint).
-    await a.db.updateTable('users').set({ remember_token: 'r'.repeat(40) }).where('id', '=', user.id).execute();
+    await a.db
+      .updateTable('users')
+      .set({ remember_token: 'r'.repeat(40) })
+      .where('id', '=', user.id)
+      .execute();
     const other = new Client(a.url);
-    other.cookies.set('app_remember', encrypter.sealJson('remember', { id: String(user.id), token: 'r'.repeat(40) }, { context: 'app_remember', expiresAt: Date.now() + 60_000 }));
+    other.cookies.set(
+      'app_remember',
+      encrypter.sealJson(
+        'remember',
+        { id: String(user.id), token: 'r'.repeat(40) },
+        { context: 'app_remember', expiresAt: Date.now() + 60_000 },
+      ),
+    );
     expect((await other.page('/dashboard')).status).toBe(200);
     expect(sessionOf(other)!.fingerprint).toBe(a.auth.fingerprint(legacy));
 
@@ -269,7 +285,9 @@ describe('Passwords | bcrypt legacy login upgrades the hash and signs out other 
     // The next login checks the argon2id hash and changes nothing.
     const again = new Client(a.url);
     await login(again, user.email);
-    expect((await a.db.selectFrom('users').select('password').where('id', '=', user.id).executeTakeFirstOrThrow()).password).toBe(row.password);
+    expect((await a.db.selectFrom('users').select('password').where('id', '=', user.id).executeTakeFirstOrThrow()).password).toBe(
+      row.password,
+    );
   });
 
   it('a weaker argon2id hash is upgraded; a wrong password upgrades nothing', async () => {
@@ -281,7 +299,9 @@ describe('Passwords | bcrypt legacy login upgrades the hash and signs out other 
     expect((await c.form('/login', { email: user.email, password: 'wrong' })).status).toBe(303);
     expect((await a.db.selectFrom('users').select('password').where('id', '=', user.id).executeTakeFirstOrThrow()).password).toBe(weak);
     await login(c, user.email);
-    expect((await a.db.selectFrom('users').select('password').where('id', '=', user.id).executeTakeFirstOrThrow()).password).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect((await a.db.selectFrom('users').select('password').where('id', '=', user.id).executeTakeFirstOrThrow()).password).toMatch(
+      /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/,
+    );
   });
 });
 
@@ -294,7 +314,11 @@ describe('Remember-me | a request signed in by the remember cookie alone needs t
     remembered.token = undefined;
     const create = await remembered.json('POST', '/tokens', { name: 'stolen' });
     expect(create.status, create.body).toBe(403);
-    const tokens = await a.db.selectFrom('api_tokens' as any).select('id').where('user_id' as any, '=', String(user.id)).execute();
+    const tokens = await a.db
+      .selectFrom('api_tokens' as any)
+      .select('id')
+      .where('user_id' as any, '=', String(user.id))
+      .execute();
     expect(tokens).toEqual([]);
     const fresh = withoutSession(c);
     fresh.token = undefined;

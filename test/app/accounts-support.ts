@@ -43,15 +43,22 @@ export async function bootAccounts(prefix: string, env: Record<string, string> =
 let counter = 0;
 
 /** Insert a user with `password` hashed by the app (or the `hash` given). */
-export async function makeUser(a: AccountsApp, fields: { name?: string; email?: string; password?: string; hash?: string; admin?: boolean } = {}): Promise<User> {
+export async function makeUser(
+  a: AccountsApp,
+  fields: { name?: string; email?: string; password?: string; hash?: string; admin?: boolean } = {},
+): Promise<User> {
   counter++;
   const password = fields.hash ?? (await a.auth.hashPassword(fields.password ?? 'correct horse battery'));
-  return a.db.insertInto('users').values({
-    name: fields.name ?? `User ${counter}`,
-    email: fields.email ?? `user${counter}-${Date.now()}@example.test`,
-    password,
-    admin: fields.admin ?? false,
-  }).returningAll().executeTakeFirstOrThrow();
+  return a.db
+    .insertInto('users')
+    .values({
+      name: fields.name ?? `User ${counter}`,
+      email: fields.email ?? `user${counter}-${Date.now()}@example.test`,
+      password,
+      admin: fields.admin ?? false,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Forget every throttle count and cached value (tests share 127.0.0.1). */

@@ -52,7 +52,13 @@ describe('Throttling | AUTH_THROTTLE (5) attempts per account and address a minu
 
   it('spellings of one login (case, surrounding spaces) share the count', async () => {
     const user = await makeUser(a, { email: 'shared.count@example.test', password: PASSWORD });
-    const spellings = ['shared.count@example.test', 'Shared.Count@Example.Test', ' shared.count@example.test ', 'SHARED.COUNT@EXAMPLE.TEST', '\tshared.count@EXAMPLE.test'];
+    const spellings = [
+      'shared.count@example.test',
+      'Shared.Count@Example.Test',
+      ' shared.count@example.test ',
+      'SHARED.COUNT@EXAMPLE.TEST',
+      '\tshared.count@EXAMPLE.test',
+    ];
     for (const s of spellings) expect((await attempt('127.0.0.4', s, 'wrong')).error).toBe(FAILED);
     expect((await attempt('127.0.0.4', 'shared.count@example.test ', PASSWORD)).error).toMatch(THROTTLED);
     expect(user.email).toBe('shared.count@example.test');
@@ -72,7 +78,7 @@ describe('Throttling | AUTH_THROTTLE (5) attempts per account and address a minu
     expect((await attempt('127.0.0.7', victim.email, PASSWORD)).status).toBe(303);
   });
 
-  it('a successful login clears the account\'s count from that address', async () => {
+  it("a successful login clears the account's count from that address", async () => {
     const user = await makeUser(a, { password: PASSWORD });
     for (let i = 0; i < 4; i++) await attempt('127.0.0.8', user.email, 'wrong');
     expect((await attempt('127.0.0.8', user.email, PASSWORD)).status).toBe(303);
@@ -105,7 +111,11 @@ describe('Throttling | AUTH_THROTTLE_IP (50) failures per address a minute', () 
 
 describe('Throttling | a login flood from one address', () => {
   /** A JSON login sent at once (no page first: JSON without a cookie needs no CSRF token). */
-  async function rawAttempt(ip: string, email: string, password: string): Promise<{ status: number; error: string | undefined; ms: number }> {
+  async function rawAttempt(
+    ip: string,
+    email: string,
+    password: string,
+  ): Promise<{ status: number; error: string | undefined; ms: number }> {
     const start = process.hrtime.bigint();
     const res = await new Client(a.url, ip).json('POST', '/login', { email, password });
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
@@ -135,6 +145,8 @@ describe('Throttling | a login flood from one address', () => {
     expect(checked, `${checked} checked, ${throttled} throttled`).toBeLessThanOrEqual(50);
     // The real user waited for about one attempt of the flood, not for its 150 hashes (150 × 25 ms or more
     // over 2 CPUs before the fix); the bound leaves room for a loaded machine.
-    expect(during.ms, `during the flood ${during.ms.toFixed(0)} ms, alone ${baseline.toFixed(0)} ms`).toBeLessThan(Math.max(1500, baseline * 10));
+    expect(during.ms, `during the flood ${during.ms.toFixed(0)} ms, alone ${baseline.toFixed(0)} ms`).toBeLessThan(
+      Math.max(1500, baseline * 10),
+    );
   });
 });

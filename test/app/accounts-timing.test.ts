@@ -39,13 +39,21 @@ describe('Login timing | unknown account vs wrong password', () => {
       expect(res.json().errors).toEqual({ email: 'These credentials do not match our records.' });
       return ms;
     };
-    for (let i = 0; i < 3; i++) { await time(user.email); await time(`warmup${i}@example.test`); }
+    for (let i = 0; i < 3; i++) {
+      await time(user.email);
+      await time(`warmup${i}@example.test`);
+    }
     const unknown: number[] = [];
     const wrong: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       // Alternate which goes first, so drift in load favours neither.
-      if (i % 2 === 0) { unknown.push(await time(`nobody${i}@example.test`)); wrong.push(await time(user.email)); }
-      else { wrong.push(await time(user.email)); unknown.push(await time(`nobody${i}@example.test`)); }
+      if (i % 2 === 0) {
+        unknown.push(await time(`nobody${i}@example.test`));
+        wrong.push(await time(user.email));
+      } else {
+        wrong.push(await time(user.email));
+        unknown.push(await time(`nobody${i}@example.test`));
+      }
     }
     const ratio = median(unknown) / median(wrong);
     // Both include an argon2id check (about 20 ms here): an unknown account answered without one would give a ratio far below 0.75.

@@ -40,7 +40,11 @@ describe('POST /register | creates the user and signs them in', () => {
     const form = await c.page('/register');
     expect(form.status).toBe(200);
     expect(form.text).toContain('name="password_confirmation"');
-    const res = await c.request('accounts.register', { name: 'Ada', email: 'Ada.Lovelace@Example.TEST', password: 'analytical-engine', password_confirmation: 'analytical-engine' }, { form: true });
+    const res = await c.request(
+      'accounts.register',
+      { name: 'Ada', email: 'Ada.Lovelace@Example.TEST', password: 'analytical-engine', password_confirmation: 'analytical-engine' },
+      { form: true },
+    );
     expect(res.status).toBe(303);
     expect(res.location).toBe('/dashboard');
     const row = await t.db.selectFrom('users').selectAll().where('email', '=', 'ada.lovelace@example.test').executeTakeFirstOrThrow();
@@ -62,7 +66,12 @@ describe('POST /register | creates the user and signs them in', () => {
     const user = await makeUser(t, { email: 'taken@example.test' });
     const c = t.browser();
     await c.page('/register');
-    const res = await c.request('accounts.register', { name: 'X', email: 'TAKEN@example.test', password: 'long enough', password_confirmation: 'long enough' });
+    const res = await c.request('accounts.register', {
+      name: 'X',
+      email: 'TAKEN@example.test',
+      password: 'long enough',
+      password_confirmation: 'long enough',
+    });
     expect(res.status).toBe(422);
     expect((res.body as { errors: unknown }).errors).toEqual({ email: 'The email has already been taken.' });
     expect(await t.db.selectFrom('users').select('id').where('email', '=', 'taken@example.test').execute()).toEqual([{ id: user.id }]);
@@ -72,7 +81,11 @@ describe('POST /register | creates the user and signs them in', () => {
     await makeUser(t, { email: 'taken2@example.test' });
     const c = t.browser();
     await c.page('/register');
-    const res = await c.request('accounts.register', { name: 'Eve <b>', email: 'taken2@example.test', password: 'long enough', password_confirmation: 'long enough' }, { form: true });
+    const res = await c.request(
+      'accounts.register',
+      { name: 'Eve <b>', email: 'taken2@example.test', password: 'long enough', password_confirmation: 'long enough' },
+      { form: true },
+    );
     expect(res.status).toBe(303);
     expect(res.location).toBe('/register');
     const back = await c.page('/register');
@@ -84,10 +97,20 @@ describe('POST /register | creates the user and signs them in', () => {
   it('refuses a short password and an unconfirmed one (422 on password)', async () => {
     const c = t.browser();
     await c.page('/register');
-    const short = await c.request('accounts.register', { name: 'X', email: 'short@example.test', password: 'short', password_confirmation: 'short' });
+    const short = await c.request('accounts.register', {
+      name: 'X',
+      email: 'short@example.test',
+      password: 'short',
+      password_confirmation: 'short',
+    });
     expect(short.status).toBe(422);
     expect(Object.keys((short.body as { errors: object }).errors)).toEqual(['password']);
-    const unconfirmed = await c.request('accounts.register', { name: 'X', email: 'short@example.test', password: 'long enough', password_confirmation: 'different' });
+    const unconfirmed = await c.request('accounts.register', {
+      name: 'X',
+      email: 'short@example.test',
+      password: 'long enough',
+      password_confirmation: 'different',
+    });
     expect(unconfirmed.status).toBe(422);
     expect(Object.keys((unconfirmed.body as { errors: object }).errors)).toEqual(['password']);
     expect(await t.db.selectFrom('users').select('id').where('email', '=', 'short@example.test').execute()).toEqual([]);
@@ -199,7 +222,7 @@ describe('GET /dashboard, /users/{id}, /admin | pages and access', () => {
     expect(res.text).toMatch(/<form method="post" action="\/logout"[^>]*>\s*<input type="hidden" name="_token"/);
   });
 
-  it('your own user page is 200 (page and JSON without hidden fields); another user\'s is 403', async () => {
+  it("your own user page is 200 (page and JSON without hidden fields); another user's is 403", async () => {
     const { c, user } = await signedIn();
     const other = await makeUser(t);
     const own = await c.page(`/users/${user.id}`);
@@ -207,14 +230,22 @@ describe('GET /dashboard, /users/{id}, /admin | pages and access', () => {
     expect(own.text).toContain(user.email);
     const json = await c.request('users.show', { id: user.id });
     expect(json.status).toBe(200);
-    expect(Object.keys(json.body as object).sort()).toEqual(['admin', 'created_at', 'email', 'email_verified_at', 'id', 'name', 'updated_at']);
+    expect(Object.keys(json.body as object).sort()).toEqual([
+      'admin',
+      'created_at',
+      'email',
+      'email_verified_at',
+      'id',
+      'name',
+      'updated_at',
+    ]);
     const forbidden = await c.page(`/users/${other.id}`);
     expect(forbidden.status).toBe(403);
     const missing = await c.request('users.show', { id: 999999 });
     expect(missing.status).toBe(403);
   });
 
-  it('an admin sees anyone\'s page (404 for nobody) and the admin page listing users HTML-escaped; others get 403', async () => {
+  it("an admin sees anyone's page (404 for nobody) and the admin page listing users HTML-escaped; others get 403", async () => {
     const { c: member } = await signedIn();
     expect((await member.page('/admin')).status).toBe(403);
     const victim = await makeUser(t, { name: '<img src=x onerror=alert(1)>', email: 'quote"amp&@example.test' });

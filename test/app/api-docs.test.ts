@@ -88,7 +88,11 @@ describe('API_DOCS | off in production unless asked for', () => {
   });
 
   it('API_DOCS=false in development serves neither', async () => {
-    const p = await createTestApp(app, { databaseUrl: database.url, env: { ...referenceAppEnv, APP_ENV: 'development', API_DOCS: 'false' }, migrate: false });
+    const p = await createTestApp(app, {
+      databaseUrl: database.url,
+      env: { ...referenceAppEnv, APP_ENV: 'development', API_DOCS: 'false' },
+      migrate: false,
+    });
     try {
       expect((await fetch(`${p.url}/docs`)).status).toBe(404);
     } finally {

@@ -25,13 +25,25 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'bindery-client-'));
   await copyFile(join(REPO, 'generated/client.ts'), join(dir, 'client.ts'));
   await writeFile(join(dir, 'package.json'), '{ "type": "module", "private": true }\n');
-  await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: {
-      target: 'ES2023', lib: ['ES2023'], module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'], typeRoots: [join(REPO, 'node_modules/@types')],
-      strict: true, noUncheckedIndexedAccess: true, verbatimModuleSyntax: true, skipLibCheck: true, noEmit: true,
-    },
-    include: ['*.ts'],
-  }));
+  await writeFile(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2023',
+        lib: ['ES2023'],
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        types: ['node'],
+        typeRoots: [join(REPO, 'node_modules/@types')],
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        verbatimModuleSyntax: true,
+        skipLibCheck: true,
+        noEmit: true,
+      },
+      include: ['*.ts'],
+    }),
+  );
 });
 afterAll(async () => {
   await a?.close();
@@ -70,14 +82,20 @@ console.log(JSON.stringify({ created, listed: listed.data.map((n) => n.id), stat
 describe('generated client | a program written against it', () => {
   it('type-checks, and a wrong input type does not', async () => {
     await writeFile(join(dir, 'program.ts'), PROGRAM);
-    await writeFile(join(dir, 'wrong.ts'), `import { createClient } from './client.js';
+    await writeFile(
+      join(dir, 'wrong.ts'),
+      `import { createClient } from './client.js';
 const api = createClient({ baseUrl: 'http://localhost' });
 await api.notes.create({ title: 42 });
 await api.notes.show({ id: '7' });
 await api.documents.history({ cursor: 'x' });
-`);
+`,
+    );
     const tsc = join(REPO, 'node_modules/.bin/tsc');
-    const good = await run(tsc, ['--noEmit', '-p', dir]).then(() => '', (e: { stdout: string }) => e.stdout);
+    const good = await run(tsc, ['--noEmit', '-p', dir]).then(
+      () => '',
+      (e: { stdout: string }) => e.stdout,
+    );
     expect(good).toContain('wrong.ts');
     expect(good).not.toContain('program.ts');
     expect(good).toMatch(/wrong\.ts\(3,26\): error TS2322: Type 'number' is not assignable to type 'string'/);
@@ -88,7 +106,10 @@ await api.documents.history({ cursor: 'x' });
   it('runs against the app: create, list, a 422 as ApiError with errors.title, delete, the documents API with a bearer token', async () => {
     await writeFile(join(dir, 'program.ts'), PROGRAM);
     const token = await bearerFor(a.t, 4242);
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', join(dir, 'program.ts')], { cwd: REPO, env: { ...process.env, BASE_URL: a.url, TOKEN: token } });
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', join(dir, 'program.ts')], {
+      cwd: REPO,
+      env: { ...process.env, BASE_URL: a.url, TOKEN: token },
+    });
     const out = JSON.parse(stdout.trim().split('\n').pop()!);
     expect(out.created).toMatchObject({ title: 'From the client', body: '', tags: ['a', 'b'] });
     expect(out.listed).toContain(out.created.id);
@@ -105,7 +126,13 @@ await api.documents.history({ cursor: 'x' });
 describe('generated client | one call at a time', () => {
   it('puts query fields in the query string and path fields in the path', async () => {
     const seen: string[] = [];
-    const api = createClient({ baseUrl: `${a.url}/`, fetch: (url, init) => { seen.push(`${init.method} ${url}`); return fetch(url, init); } });
+    const api = createClient({
+      baseUrl: `${a.url}/`,
+      fetch: (url, init) => {
+        seen.push(`${init.method} ${url}`);
+        return fetch(url, init);
+      },
+    });
     const one = await api.notes.create({ title: 'one' });
     await api.notes.create({ title: 'two' });
     expect((await api.notes.list({ limit: 1 })).data).toHaveLength(1);
@@ -122,22 +149,31 @@ describe('generated client | one call at a time', () => {
     expect(wrongType).toMatchObject({ status: 400, problem: { errors: { id: expect.any(String) } } });
   });
 
-  it('bearer tokens: the documents API answers with the caller\'s documents; a bad token is a 401 ApiError', async () => {
+  it("bearer tokens: the documents API answers with the caller's documents; a bad token is a 401 ApiError", async () => {
     const token = await bearerFor(a.t, 4343);
     const api = createClient({ baseUrl: a.url, token: async () => token });
     const doc = await api.documents.create({ slug: 'mine', title: 'Mine' });
     expect(await api.documents.show({ id: doc.id })).toMatchObject({ id: doc.id, owner_id: 4343 });
     expect((await api.documents.export()).map((d) => d.id)).toEqual([doc.id]);
-    const bad = await createClient({ baseUrl: a.url, token: '1|nope' }).documents.export().catch((e: unknown) => e);
+    const bad = await createClient({ baseUrl: a.url, token: '1|nope' })
+      .documents.export()
+      .catch((e: unknown) => e);
     expect(bad).toMatchObject({ status: 401 });
   });
 
   it('a redirect route resolves to its location; a network failure is an ApiError with status 0', async () => {
     await clearCounters(a);
     const api = createClient({ baseUrl: a.url });
-    const r = await api.accounts.register({ name: 'Client', email: 'client-user@example.test', password: 'analytical engine', password_confirmation: 'analytical engine' });
+    const r = await api.accounts.register({
+      name: 'Client',
+      email: 'client-user@example.test',
+      password: 'analytical engine',
+      password_confirmation: 'analytical engine',
+    });
     expect(r).toEqual({ location: '/dashboard' });
-    const down = await createClient({ baseUrl: 'http://127.0.0.1:9' }).notes.list().catch((e: unknown) => e);
+    const down = await createClient({ baseUrl: 'http://127.0.0.1:9' })
+      .notes.list()
+      .catch((e: unknown) => e);
     expect(down).toMatchObject({ status: 0, problem: { title: 'Network Error' } });
   });
 });

@@ -19,7 +19,9 @@ let t: ReferenceKit;
 beforeAll(async () => {
   t = await bootReferenceKit('clock', { clock });
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const makeUser = (verified = true): Promise<User> => makeAccount(t, { password: PASSWORD, verified });
 
@@ -31,7 +33,7 @@ async function login(email: string, password: string): Promise<{ status: number;
   return { status: res.status, error: res.status === 422 ? (res.body as { errors: { email: string } }).errors.email : undefined };
 }
 
-describe('bindery/testing | the app runs on the kit\'s clock', () => {
+describe("bindery/testing | the app runs on the kit's clock", () => {
   it('the kit exposes the clock it was given', () => {
     expect(t.clock).toBe(clock);
   });

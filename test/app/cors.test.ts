@@ -23,11 +23,20 @@ afterAll(async () => {
 });
 
 /** The headers a browser adds to a cross-origin fetch from `origin`. */
-const from = (origin: string): Record<string, string> => ({ origin, 'sec-fetch-site': origin === ALLOWED ? 'same-site' : 'cross-site', 'sec-fetch-mode': 'cors' });
-const corsHeaders = (r: Reply): string[] => Object.keys(r.headers).filter((h) => h.startsWith('access-control-')).sort();
+const from = (origin: string): Record<string, string> => ({
+  origin,
+  'sec-fetch-site': origin === ALLOWED ? 'same-site' : 'cross-site',
+  'sec-fetch-mode': 'cors',
+});
+const corsHeaders = (r: Reply): string[] =>
+  Object.keys(r.headers)
+    .filter((h) => h.startsWith('access-control-'))
+    .sort();
 
 function preflight(c: Client, path: string, origin: string, method = 'POST', headers = 'content-type, x-csrf-token'): Promise<Reply> {
-  return c.send('OPTIONS', path, { headers: { ...from(origin), 'access-control-request-method': method, 'access-control-request-headers': headers } });
+  return c.send('OPTIONS', path, {
+    headers: { ...from(origin), 'access-control-request-method': method, 'access-control-request-headers': headers },
+  });
 }
 
 /** A signed-in browser: the session cookie and the CSRF token of the dashboard. */
@@ -81,7 +90,7 @@ describe('CORS | preflight', () => {
 });
 
 describe('CORS | simple and actual requests without a session', () => {
-  it('an allowed origin: the answer (a guest\'s 401 here) carries the origin, credentials and the exposed headers', async () => {
+  it("an allowed origin: the answer (a guest's 401 here) carries the origin, credentials and the exposed headers", async () => {
     const r = await new Client(a.url).send('GET', '/users/1', { headers: { ...from(ALLOWED), accept: 'application/json' } });
     expect(r.status).toBe(401);
     expect(r.headers['access-control-allow-origin']).toBe(ALLOWED);
@@ -104,7 +113,12 @@ describe('CORS | simple and actual requests without a session', () => {
 
   it('the documents API with a bearer token from an allowed origin', async () => {
     const token = await bearerFor(a.t, 5151);
-    const r = await new Client(a.url).json('POST', '/api/documents', { slug: 'cors', title: 'CORS' }, { ...from(ALLOWED), authorization: `Bearer ${token}` });
+    const r = await new Client(a.url).json(
+      'POST',
+      '/api/documents',
+      { slug: 'cors', title: 'CORS' },
+      { ...from(ALLOWED), authorization: `Bearer ${token}` },
+    );
     expect(r.status).toBe(201);
     expect(r.headers['access-control-allow-origin']).toBe(ALLOWED);
     expect(r.headers['access-control-allow-credentials']).toBeUndefined();
@@ -112,7 +126,7 @@ describe('CORS | simple and actual requests without a session', () => {
 });
 
 describe('CORS | with the session cookie: CSRF designed with it', () => {
-  it('an allowed origin passes the cross-origin check but still needs the session\'s CSRF token', async () => {
+  it("an allowed origin passes the cross-origin check but still needs the session's CSRF token", async () => {
     const c = await withSession();
     const token = c.token!;
     c.token = undefined;
@@ -144,11 +158,13 @@ describe('CORS | with the session cookie: CSRF designed with it', () => {
 });
 
 describe('CORS | routes without it pay nothing', () => {
-  it('the CORS hook is attached to the routes of CORS groups only (Fastify\'s route tree with hooks)', () => {
+  it("the CORS hook is attached to the routes of CORS groups only (Fastify's route tree with hooks)", () => {
     const lines = a.t.app.printRoutes({ includeHooks: true, commonPrefix: false }).split('\n');
     /** The hooks listed under the tree line of `segment` whose methods include `method`. */
     const hooksOf = (segment: string, method: string): string[] => {
-      const i = lines.findIndex((l) => new RegExp(`[─ ]${segment.replace(/[/.]/g, '\\$&')} \\(([A-Z, ]*\\b${method}\\b[A-Z, ]*)\\)$`).test(l));
+      const i = lines.findIndex((l) =>
+        new RegExp(`[─ ]${segment.replace(/[/.]/g, '\\$&')} \\(([A-Z, ]*\\b${method}\\b[A-Z, ]*)\\)$`).test(l),
+      );
       expect(i, `${method} ${segment} in the route tree`).toBeGreaterThanOrEqual(0);
       const hooks: string[] = [];
       for (let j = i + 1; j < lines.length && lines[j]!.includes('•'); j++) hooks.push(lines[j]!.slice(lines[j]!.indexOf('•')));

@@ -37,10 +37,17 @@ afterAll(async () => {
 
 /** `bindery <args> --app app/main.ts` in a folder without .env, against the test database. */
 const bindery = (args: string[], env: Record<string, string> = {}) =>
-  runCli([...args, '--app', APP_MODULE], { cwd, env: { DATABASE_URL: database.url, APP_KEY, LOG_LEVEL: 'silent', ...referenceAppEnv, ...env } });
+  runCli([...args, '--app', APP_MODULE], {
+    cwd,
+    env: { DATABASE_URL: database.url, APP_KEY, LOG_LEVEL: 'silent', ...referenceAppEnv, ...env },
+  });
 
 async function post(path: string, user: number, body?: unknown) {
-  const res = await fetch(`${t.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${await bearerFor(t, user)}` }, body: JSON.stringify(body ?? {}) });
+  const res = await fetch(`${t.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${await bearerFor(t, user)}` },
+    body: JSON.stringify(body ?? {}),
+  });
   return res.json() as Promise<{ id: number }>;
 }
 
@@ -54,7 +61,11 @@ describe('bindery prune [--dry-run]', () => {
     const dry = await bindery(['prune', '--dry-run']);
     expect(dry.stderr).toBe('');
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toMatch(new RegExp(`^documents: would delete 3 rows soft-deleted before \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z \\(keys ${ids.slice(0, 3).join(', ')}\\)\\n$`));
+    expect(dry.stdout).toMatch(
+      new RegExp(
+        `^documents: would delete 3 rows soft-deleted before \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z \\(keys ${ids.slice(0, 3).join(', ')}\\)\\n$`,
+      ),
+    );
     expect(await t.db.selectFrom('documents').select('id').where('id', 'in', ids).execute()).toHaveLength(4);
 
     const run = await bindery(['prune']);
@@ -62,9 +73,20 @@ describe('bindery prune [--dry-run]', () => {
     expect(run.stdout).toContain('documents: deleted 3 rows\n');
     expect(run.stdout).toContain('documents: deleted 3 rows in total, soft-deleted before ');
     expect((await t.db.selectFrom('documents').select('id').where('id', 'in', ids).execute()).map((r) => r.id)).toEqual([ids[3]]);
-    const bulk = await t.db.selectFrom('audit_bulk' as any).selectAll().where('action', '=', 'force_deleted').execute() as any[];
+    const bulk = (await t.db
+      .selectFrom('audit_bulk' as any)
+      .selectAll()
+      .where('action', '=', 'force_deleted')
+      .execute()) as any[];
     expect(bulk).toHaveLength(1);
-    expect(bulk[0]).toMatchObject({ row_count: 3, actor_type: 'system', actor_id: null, via_kind: 'command', via_name: 'prune', subject_type: 'documents' });
+    expect(bulk[0]).toMatchObject({
+      row_count: 3,
+      actor_type: 'system',
+      actor_id: null,
+      via_kind: 'command',
+      via_name: 'prune',
+      subject_type: 'documents',
+    });
 
     const again = await bindery(['prune']);
     expect(again.stdout).toMatch(/^documents: nothing soft-deleted before /);
@@ -84,9 +106,18 @@ describe('bindery audit:prune', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Pruned 1 audit entry and 0 bulk entries written before \S+ \(AUDIT_RETENTION_DAYS=30\)\.\n$/);
-    const entries = await t.db.selectFrom('audit_log' as any).selectAll().orderBy('id').execute() as any[];
+    const entries = (await t.db
+      .selectFrom('audit_log' as any)
+      .selectAll()
+      .orderBy('id')
+      .execute()) as any[];
     expect(entries.some((e) => e.subject_id === String(doc.id))).toBe(false);
-    expect(entries.at(-1)).toMatchObject({ action: 'audit.pruned', actor_type: 'system', via_name: 'audit:prune', properties: { entries: 1, bulk: 0, before: expect.any(String) } });
+    expect(entries.at(-1)).toMatchObject({
+      action: 'audit.pruned',
+      actor_type: 'system',
+      via_name: 'audit:prune',
+      properties: { entries: 1, bulk: 0, before: expect.any(String) },
+    });
   });
 
   it('is a usage error (exit 2) with an extra argument', async () => {
@@ -116,11 +147,30 @@ describe('bindery audit:anonymize user <user_id>', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Anonymized user 11: 1 audit entry and 0 bulk entries now read "erased".\n');
-    const entries = await t.db.selectFrom('audit_log' as any).selectAll().where('subject_id', '=', String(doc.id)).execute() as any[];
+    const entries = (await t.db
+      .selectFrom('audit_log' as any)
+      .selectAll()
+      .where('subject_id', '=', String(doc.id))
+      .execute()) as any[];
     expect(entries.map((e) => [e.actor_type, e.actor_id, e.ip])).toEqual([['erased', null, null]]);
     expect(entries[0].changes.new).toMatchObject({ owner_id: 11, slug: 'erase-me' });
-    expect(await t.db.selectFrom('audit_log' as any).select('actor_id').where('actor_id', '=', '12').execute()).toHaveLength(1);
-    const last = await t.db.selectFrom('audit_log' as any).selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow() as any;
-    expect(last).toMatchObject({ action: 'audit.anonymized', actor_type: 'system', via_name: 'audit:anonymize', properties: { actor_type: 'user', entries: 1 } });
+    expect(
+      await t.db
+        .selectFrom('audit_log' as any)
+        .select('actor_id')
+        .where('actor_id', '=', '12')
+        .execute(),
+    ).toHaveLength(1);
+    const last = (await t.db
+      .selectFrom('audit_log' as any)
+      .selectAll()
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow()) as any;
+    expect(last).toMatchObject({
+      action: 'audit.anonymized',
+      actor_type: 'system',
+      via_name: 'audit:anonymize',
+      properties: { actor_type: 'user', entries: 1 },
+    });
   });
 });

@@ -13,8 +13,34 @@ import { referenceAppEnv } from '../support/reference-app-env.js';
 import { bearerFor } from './tokens-support.js';
 
 interface AuditTables {
-  audit_log: { id: number; occurred_at: Date; actor_type: string; actor_id: string | null; action: string; subject_type: string | null; subject_id: string | null; changes: any; properties: any; via_kind: string | null; via_name: string | null; request_id: string | null; ip: string | null };
-  audit_bulk: { id: number; action: string; actor_type: string; actor_id: string | null; row_count: number; via_name: string | null; where_clause: any; assignments: any; values_before: any; values_complete: boolean; subject_type: string };
+  audit_log: {
+    id: number;
+    occurred_at: Date;
+    actor_type: string;
+    actor_id: string | null;
+    action: string;
+    subject_type: string | null;
+    subject_id: string | null;
+    changes: any;
+    properties: any;
+    via_kind: string | null;
+    via_name: string | null;
+    request_id: string | null;
+    ip: string | null;
+  };
+  audit_bulk: {
+    id: number;
+    action: string;
+    actor_type: string;
+    actor_id: string | null;
+    row_count: number;
+    via_name: string | null;
+    where_clause: any;
+    assignments: any;
+    values_before: any;
+    values_complete: boolean;
+    subject_type: string;
+  };
   audit_bulk_items: { bulk_id: number; subject_type: string; subject_id: string };
 }
 type DB = Database & AuditTables;
@@ -37,13 +63,25 @@ beforeEach(async () => {
   await t.db.deleteFrom('audit_bulk').execute();
 });
 
-interface Call { readonly status: number; readonly body: any; readonly headers: Headers }
+interface Call {
+  readonly status: number;
+  readonly body: any;
+  readonly headers: Headers;
+}
 
-async function api(method: string, path: string, options: { user?: number | null; body?: unknown; headers?: Record<string, string> } = {}): Promise<Call> {
+async function api(
+  method: string,
+  path: string,
+  options: { user?: number | null; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Call> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (options.user !== null) headers['authorization'] = `Bearer ${await bearerFor(t, options.user ?? 1)}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${t.url}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  const res = await fetch(`${t.url}${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
   const text = await res.text();
   return { status: res.status, body: text === '' ? undefined : JSON.parse(text), headers: res.headers };
 }
@@ -54,7 +92,8 @@ const create = async (slug: string, user = 1, more: Record<string, unknown> = {}
   return res.body as { id: number; slug: string; title: string; status: string };
 };
 const entries = () => t.db.selectFrom('audit_log').selectAll().orderBy('id').execute();
-const history = async (id: number, user = 1, cursor?: string) => api('GET', `/api/documents/${id}/history${cursor === undefined ? '' : `?cursor=${encodeURIComponent(cursor)}`}`, { user });
+const history = async (id: number, user = 1, cursor?: string) =>
+  api('GET', `/api/documents/${id}/history${cursor === undefined ? '' : `?cursor=${encodeURIComponent(cursor)}`}`, { user });
 const documentRow = (id: number) => t.db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
 
 describe('documents API | the caller is the owner of the bearer token', () => {
@@ -76,15 +115,29 @@ describe('documents.create | POST /api/documents', () => {
     const res = await api('POST', '/api/documents', { user: 7, body: { slug: 'hello', title: 'Hello' } });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
-      id: expect.any(Number), owner_id: 7, slug: 'hello', title: 'Hello', body: '', status: 'draft', views: 0,
-      created_at: expect.any(String), updated_at: expect.any(String),
+      id: expect.any(Number),
+      owner_id: 7,
+      slug: 'hello',
+      title: 'Hello',
+      body: '',
+      status: 'draft',
+      views: 0,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     expect(res.headers.get('location')).toBe(`/api/documents/${res.body.id}`);
     expect((await documentRow(res.body.id))!.share_token).toMatch(/^[A-Za-z0-9_-]{32}$/);
     const [entry] = await entries();
     expect(entry).toMatchObject({
-      action: 'created', subject_type: 'documents', subject_id: String(res.body.id), actor_type: 'user', actor_id: '7',
-      via_kind: 'request', via_name: 'POST /api/documents', request_id: res.headers.get('x-request-id'), ip: '127.0.0.0',
+      action: 'created',
+      subject_type: 'documents',
+      subject_id: String(res.body.id),
+      actor_type: 'user',
+      actor_id: '7',
+      via_kind: 'request',
+      via_name: 'POST /api/documents',
+      request_id: res.headers.get('x-request-id'),
+      ip: '127.0.0.0',
     });
     expect(entry!.changes.new).toMatchObject({ slug: 'hello', owner_id: 7, status: 'draft', share_token: '[redacted]' });
     expect(entry!.changes.new).not.toHaveProperty('view_count');
@@ -110,7 +163,13 @@ describe('documents.create | POST /api/documents', () => {
 
   it('keeps status to its enum in the database too: the CHECK constraint rejects another value', async () => {
     const doc = await create('enum-check');
-    await expect(t.db.updateTable('documents').set({ status: 'secret' as 'draft' }).where('id', '=', doc.id).execute()).rejects.toThrow(/documents_status_check/);
+    await expect(
+      t.db
+        .updateTable('documents')
+        .set({ status: 'secret' as 'draft' })
+        .where('id', '=', doc.id)
+        .execute(),
+    ).rejects.toThrow(/documents_status_check/);
     const changed = await api('PATCH', `/api/documents/${doc.id}`, { body: { status: 'published' } });
     expect(changed.status).toBe(200);
     expect(changed.body.status).toBe('published');
@@ -121,7 +180,7 @@ describe('documents.create | POST /api/documents', () => {
 });
 
 describe('documents.show | GET /api/documents/{id}', () => {
-  it('answers the caller\'s document and logs nothing; another user\'s, an unknown or a deleted document is 404', async () => {
+  it("answers the caller's document and logs nothing; another user's, an unknown or a deleted document is 404", async () => {
     const doc = await create('mine');
     expect((await api('GET', `/api/documents/${doc.id}`)).body).toMatchObject({ id: doc.id, slug: 'mine' });
     expect((await api('GET', `/api/documents/${doc.id}`, { user: 2 })).status).toBe(404);
@@ -140,7 +199,12 @@ describe('documents.update | PATCH /api/documents/{id}', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: doc.id, title: 'Renamed', body: 'text', status: 'draft' });
     const entry = (await entries())[1]!;
-    expect(entry).toMatchObject({ action: 'updated', via_name: `PATCH /api/documents/${doc.id}`, actor_id: '1', request_id: res.headers.get('x-request-id') });
+    expect(entry).toMatchObject({
+      action: 'updated',
+      via_name: `PATCH /api/documents/${doc.id}`,
+      actor_id: '1',
+      request_id: res.headers.get('x-request-id'),
+    });
     expect(entry.changes).toEqual({ old: { title: 'Title of patch-me' }, new: { title: 'Renamed' } });
   });
 
@@ -151,12 +215,25 @@ describe('documents.update | PATCH /api/documents/{id}', () => {
       expect(res.body.status).toBe(status);
     }
     const updates = (await entries()).filter((e) => e.action === 'updated').map((e) => [e.changes.old.status, e.changes.new.status]);
-    expect(updates).toEqual([['draft', 'published'], ['published', 'archived'], ['archived', 'draft'], ['draft', 'archived'], ['archived', 'published']]);
+    expect(updates).toEqual([
+      ['draft', 'published'],
+      ['published', 'archived'],
+      ['archived', 'draft'],
+      ['draft', 'archived'],
+      ['archived', 'published'],
+    ]);
     const events = (await history(doc.id)).body.events;
-    expect(events.map((e: any) => e.changes.new?.status ?? e.action)).toEqual(['published', 'archived', 'draft', 'archived', 'published', 'draft']);
+    expect(events.map((e: any) => e.changes.new?.status ?? e.action)).toEqual([
+      'published',
+      'archived',
+      'draft',
+      'archived',
+      'published',
+      'draft',
+    ]);
   });
 
-  it('writes no entry when nothing changes; another user\'s or a deleted document is 404 and unchanged', async () => {
+  it("writes no entry when nothing changes; another user's or a deleted document is 404 and unchanged", async () => {
     const doc = await create('same');
     expect((await api('PATCH', `/api/documents/${doc.id}`, { body: { title: 'Title of same' } })).status).toBe(200);
     expect((await api('PATCH', `/api/documents/${doc.id}`, { body: {} })).status).toBe(200);
@@ -183,7 +260,9 @@ describe('documents.update | PATCH /api/documents/{id}', () => {
     expect(new Set(updates.map((e) => e.changes.new.title))).toEqual(new Set(titles));
     // The history shows the same chain, newest first.
     const events = [...(await history(doc.id)).body.events, ...(await history(doc.id, 1, (await history(doc.id)).body.next)).body.events];
-    expect(events.filter((e: any) => e.action === 'updated').map((e: any) => e.changes.new.title)).toEqual(updates.map((e) => e.changes.new.title).reverse());
+    expect(events.filter((e: any) => e.action === 'updated').map((e: any) => e.changes.new.title)).toEqual(
+      updates.map((e) => e.changes.new.title).reverse(),
+    );
   });
 });
 
@@ -202,8 +281,16 @@ describe('documents.delete and documents.restore (docs/spec.md 3 "Document row")
     expect(restored.body).toMatchObject({ id: doc.id, slug: 'cycle', title: 'Title of cycle' });
     expect((await documentRow(doc.id))!.deleted_at).toBeNull();
     expect((await api('POST', `/api/documents/${doc.id}/restore`)).status).toBe(404);
-    expect((await entries()).map((e) => [e.action, e.changes])).toEqual([['created', expect.anything()], ['deleted', null], ['restored', null]]);
-    expect((await history(doc.id)).body.events.map((e: any) => [e.action, e.changes])).toEqual([['restored', {}], ['deleted', {}], ['created', expect.anything()]]);
+    expect((await entries()).map((e) => [e.action, e.changes])).toEqual([
+      ['created', expect.anything()],
+      ['deleted', null],
+      ['restored', null],
+    ]);
+    expect((await history(doc.id)).body.events.map((e: any) => [e.action, e.changes])).toEqual([
+      ['restored', {}],
+      ['deleted', {}],
+      ['created', expect.anything()],
+    ]);
   });
 
   it('another user can neither delete nor restore the document', async () => {
@@ -235,16 +322,36 @@ describe('documents.archive | POST /api/documents/archive (docs/spec.md 3 "Docum
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ archived: 2 });
     const statuses = await t.db.selectFrom('documents').select(['id', 'status']).orderBy('id').execute();
-    expect(statuses).toEqual([{ id: a.id, status: 'archived' }, { id: b.id, status: 'archived' }, { id: draft.id, status: 'draft' }, { id: other.id, status: 'published' }]);
+    expect(statuses).toEqual([
+      { id: a.id, status: 'archived' },
+      { id: b.id, status: 'archived' },
+      { id: draft.id, status: 'draft' },
+      { id: other.id, status: 'published' },
+    ]);
     const bulk = await t.db.selectFrom('audit_bulk').selectAll().execute();
     expect(bulk).toHaveLength(1);
     expect(bulk[0]).toMatchObject({
-      action: 'updated', subject_type: 'documents', row_count: 2, actor_type: 'user', actor_id: '1', via_name: 'POST /api/documents/archive',
+      action: 'updated',
+      subject_type: 'documents',
+      row_count: 2,
+      actor_type: 'user',
+      actor_id: '1',
+      via_name: 'POST /api/documents/archive',
       where_clause: { sql: '"deleted_at" is null and "owner_id" = $1 and "status" = $2', args: [1, 'published'] },
-      assignments: { status: 'archived' }, values_before: { [a.id]: { status: 'published' }, [b.id]: { status: 'published' } }, values_complete: true,
+      assignments: { status: 'archived' },
+      values_before: { [a.id]: { status: 'published' }, [b.id]: { status: 'published' } },
+      values_complete: true,
     });
-    expect((await t.db.selectFrom('audit_bulk_items').select('subject_id').orderBy('subject_id').execute()).map((i) => i.subject_id)).toEqual([String(a.id), String(b.id)].sort());
-    expect((await history(a.id)).body.events[0]).toEqual({ at: expect.any(String), actor: 'user:1', action: 'updated', via: 'POST /api/documents/archive', rows: 2 });
+    expect(
+      (await t.db.selectFrom('audit_bulk_items').select('subject_id').orderBy('subject_id').execute()).map((i) => i.subject_id),
+    ).toEqual([String(a.id), String(b.id)].sort());
+    expect((await history(a.id)).body.events[0]).toEqual({
+      at: expect.any(String),
+      actor: 'user:1',
+      action: 'updated',
+      via: 'POST /api/documents/archive',
+      rows: 2,
+    });
     expect((await history(draft.id)).body.events.map((e: any) => e.action)).toEqual(['created']);
     expect((await api('POST', '/api/documents/archive')).body).toEqual({ archived: 0 });
     expect(await t.db.selectFrom('audit_bulk').select('id').execute()).toHaveLength(1);
@@ -252,7 +359,7 @@ describe('documents.archive | POST /api/documents/archive (docs/spec.md 3 "Docum
 });
 
 describe('documents.export | GET /api/documents/export', () => {
-  it('answers the caller\'s live documents and records documents.exported about the caller', async () => {
+  it("answers the caller's live documents and records documents.exported about the caller", async () => {
     const a = await create('one', 5);
     const b = await create('two', 5);
     const gone = await create('three', 5);
@@ -263,7 +370,16 @@ describe('documents.export | GET /api/documents/export', () => {
     expect(res.body.map((d: any) => d.id)).toEqual([a.id, b.id]);
     expect(res.body[0]).not.toHaveProperty('share_token');
     const entry = (await entries()).at(-1)!;
-    expect(entry).toMatchObject({ action: 'documents.exported', subject_type: 'users', subject_id: '5', properties: { documents: 2 }, actor_type: 'user', actor_id: '5', via_name: 'GET /api/documents/export', changes: null });
+    expect(entry).toMatchObject({
+      action: 'documents.exported',
+      subject_type: 'users',
+      subject_id: '5',
+      properties: { documents: 2 },
+      actor_type: 'user',
+      actor_id: '5',
+      via_name: 'GET /api/documents/export',
+      changes: null,
+    });
   });
 });
 
@@ -278,7 +394,16 @@ describe('documents.history | GET /api/documents/{id}/history', () => {
       await api('POST', '/api/documents/archive');
       await api('PATCH', `/api/documents/${doc.id}`, { body: { status: 'published' } });
     }
-    await t.db.deleteFrom('audit_log').where('action', '=', 'updated').where('id', '=', (await t.db.selectFrom('audit_log').select('id').where('action', '=', 'updated').orderBy('id', 'desc').executeTakeFirstOrThrow()).id).execute();
+    await t.db
+      .deleteFrom('audit_log')
+      .where('action', '=', 'updated')
+      .where(
+        'id',
+        '=',
+        (await t.db.selectFrom('audit_log').select('id').where('action', '=', 'updated').orderBy('id', 'desc').executeTakeFirstOrThrow())
+          .id,
+      )
+      .execute();
     const first = await history(doc.id);
     expect(first.status).toBe(200);
     expect(Object.keys(first.body)).toEqual(['events', 'next']);
@@ -294,13 +419,15 @@ describe('documents.history | GET /api/documents/{id}/history', () => {
     expect(all.at(-1)).toMatchObject({ action: 'created', actor: 'user:1', via: 'POST /api/documents' });
     expect(all[0]).toMatchObject({ action: 'updated', via: 'POST /api/documents/archive', rows: 1 });
     for (const event of all) {
-      expect(Object.keys(event)).toEqual(event.rows === undefined ? ['at', 'actor', 'action', 'via', 'changes'] : ['at', 'actor', 'action', 'via', 'rows']);
+      expect(Object.keys(event)).toEqual(
+        event.rows === undefined ? ['at', 'actor', 'action', 'via', 'changes'] : ['at', 'actor', 'action', 'via', 'rows'],
+      );
     }
     const times = all.map((e: any) => Date.parse(e.at));
     expect([...times].sort((x, y) => y - x)).toEqual(times);
   });
 
-  it('is 404 for an unknown document or another user\'s; 400 for a bad cursor', async () => {
+  it("is 404 for an unknown document or another user's; 400 for a bad cursor", async () => {
     const doc = await create('private');
     expect((await history(999999)).status).toBe(404);
     expect((await history(doc.id, 2)).status).toBe(404);
@@ -312,8 +439,15 @@ describe('documents.history | GET /api/documents/{id}/history', () => {
 
 describe('documents app | audit settings', () => {
   it('stops the boot on bad AUDIT_IP, AUDIT_BULK_MAX_VALUES or AUDIT_RETENTION_DAYS, naming each and its allowed values', async () => {
-    const error = await createTestApp(app, { databaseUrl: database.url, migrate: false, env: { ...referenceAppEnv, AUDIT_IP: 'partial', AUDIT_BULK_MAX_VALUES: '-1', AUDIT_RETENTION_DAYS: 'forever' } }).then(
-      async (started) => { await started.close(); return undefined; },
+    const error = await createTestApp(app, {
+      databaseUrl: database.url,
+      migrate: false,
+      env: { ...referenceAppEnv, AUDIT_IP: 'partial', AUDIT_BULK_MAX_VALUES: '-1', AUDIT_RETENTION_DAYS: 'forever' },
+    }).then(
+      async (started) => {
+        await started.close();
+        return undefined;
+      },
       (e: unknown) => e as Error & { code?: string },
     );
     expect(error?.code).toBe('BINDERY_SETTING_INVALID');

@@ -17,19 +17,30 @@ import { referenceAppEnv } from '../support/reference-app-env.js';
 
 let t: TestKit<Handlers, Database, Factories>;
 beforeAll(async () => {
-  t = await bootTestKit<Handlers, Database, Factories>(app, { routes, factories: createFactories, serverUrl: inject('pgUrl'), prefix: 'factories', env: { ...referenceAppEnv } });
+  t = await bootTestKit<Handlers, Database, Factories>(app, {
+    routes,
+    factories: createFactories,
+    serverUrl: inject('pgUrl'),
+    prefix: 'factories',
+    env: { ...referenceAppEnv },
+  });
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('factories | generated from the schema, on the reference app', () => {
-  it('builds rows the routes\' validators accept', () => {
+  it("builds rows the routes' validators accept", () => {
     const note = t.factories.Note.build();
     expect(notesCreate({ title: note.title }), JSON.stringify(notesCreate.errors)).toBe(true);
     const doc = t.factories.Document.build();
     expect(documentsCreate({ slug: doc.slug, title: doc.title }), JSON.stringify(documentsCreate.errors)).toBe(true);
     const user = t.factories.User.build();
     expect(user.email).toMatch(/^[^@\s]+@example\.test$/);
-    expect(accountsRegister({ name: user.name, email: user.email, password: user.password, password_confirmation: user.password }), JSON.stringify(accountsRegister.errors)).toBe(true);
+    expect(
+      accountsRegister({ name: user.name, email: user.email, password: user.password, password_confirmation: user.password }),
+      JSON.stringify(accountsRegister.errors),
+    ).toBe(true);
   });
 
   it('creates rows the API then serves, with overrides typed and applied', async () => {
@@ -51,7 +62,10 @@ describe('factories | generated from the schema, on the reference app', () => {
   });
 
   it('creates many rows, overrides by index, unique values distinct across factory sets', async () => {
-    const docs = await t.factories.Document.createMany(3, (i) => ({ owner_id: 1, status: (['draft', 'published', 'archived'] as const)[i]! }));
+    const docs = await t.factories.Document.createMany(3, (i) => ({
+      owner_id: 1,
+      status: (['draft', 'published', 'archived'] as const)[i]!,
+    }));
     expect(docs.map((d) => d.status)).toEqual(['draft', 'published', 'archived']);
     const other = createFactories(t.db);
     const more = await other.Document.createMany(3, { owner_id: 1 });
@@ -64,17 +78,39 @@ describe('factories | generated from the schema, on the reference app', () => {
   it('creates the referenced row when a reference is not given', async () => {
     const plans = {
       User: factoryPlans.User,
-      OwnedDocument: { table: 'documents', fields: { ...factoryPlans.Document.fields, owner_id: { kind: 'integer', references: { resource: 'User', column: 'id' } } } },
+      OwnedDocument: {
+        table: 'documents',
+        fields: { ...factoryPlans.Document.fields, owner_id: { kind: 'integer', references: { resource: 'User', column: 'id' } } },
+      },
     } as const;
     const factories = factoriesOf(t.db, plans);
-    const before = await t.db.selectFrom('users').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await t.db
+      .selectFrom('users')
+      .select(({ fn }) => fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const doc = await factories['OwnedDocument']!.create();
-    const owner = await t.db.selectFrom('users').selectAll().where('id', '=', doc['owner_id'] as number).executeTakeFirst();
+    const owner = await t.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', doc['owner_id'] as number)
+      .executeTakeFirst();
     expect(owner).toBeDefined();
-    const after = await t.db.selectFrom('users').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.db
+      .selectFrom('users')
+      .select(({ fn }) => fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n) + 1);
     const given = await factories['OwnedDocument']!.create({ owner_id: owner!.id });
     expect(given['owner_id']).toBe(owner!.id);
-    expect(Number((await t.db.selectFrom('users').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)).toBe(Number(after.n));
+    expect(
+      Number(
+        (
+          await t.db
+            .selectFrom('users')
+            .select(({ fn }) => fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    ).toBe(Number(after.n));
   });
 });

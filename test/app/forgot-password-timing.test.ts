@@ -22,7 +22,8 @@ afterAll(async () => {
 });
 
 const queued = async (): Promise<number> =>
-  (await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = ${RESET_MAIL_JOB}`.execute(a.db)).rows[0]!.n;
+  (await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = ${RESET_MAIL_JOB}`.execute(a.db))
+    .rows[0]!.n;
 
 function median(values: number[]): number {
   const s = [...values].sort((x, y) => x - y);
@@ -49,7 +50,9 @@ describe('POST /forgot-password | the same work for every address', () => {
 
   it('the medians of the answer times for known and unknown addresses are close (0.6–1.6; a known address took 2–3× as long when the request mailed itself)', async () => {
     const stamp = Date.now();
-    const users = await Promise.all(Array.from({ length: ROUNDS + 3 }, (_, i) => makeAccount(a, { email: `known${i}-${stamp}@example.test` })));
+    const users = await Promise.all(
+      Array.from({ length: ROUNDS + 3 }, (_, i) => makeAccount(a, { email: `known${i}-${stamp}@example.test` })),
+    );
     // One email address and one client address (127.0.1.x) per request: neither limit of 5 a minute answers early.
     let n = 0;
     const time = async (email: string): Promise<number> => {
@@ -60,12 +63,20 @@ describe('POST /forgot-password | the same work for every address', () => {
       expect(res.status).toBe(303);
       return ms;
     };
-    for (let i = 0; i < 3; i++) { await time(users[ROUNDS + i]!.email); await time(`warmup${i}@example.test`); }
+    for (let i = 0; i < 3; i++) {
+      await time(users[ROUNDS + i]!.email);
+      await time(`warmup${i}@example.test`);
+    }
     const known: number[] = [];
     const unknown: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      if (i % 2 === 0) { known.push(await time(users[i]!.email)); unknown.push(await time(`nobody${i}@example.test`)); }
-      else { unknown.push(await time(`nobody${i}@example.test`)); known.push(await time(users[i]!.email)); }
+      if (i % 2 === 0) {
+        known.push(await time(users[i]!.email));
+        unknown.push(await time(`nobody${i}@example.test`));
+      } else {
+        unknown.push(await time(`nobody${i}@example.test`));
+        known.push(await time(users[i]!.email));
+      }
     }
     const ratio = median(known) / median(unknown);
     const figures = `known ${median(known).toFixed(2)} ms, unknown ${median(unknown).toFixed(2)} ms`;

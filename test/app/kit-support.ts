@@ -29,16 +29,23 @@ export function bootReferenceKit(prefix: string, options: { env?: Record<string,
 let counter = 0;
 
 /** Insert a user whose password (default `correct horse battery`) the app hashed. */
-export async function makeUser(t: ReferenceKit, fields: { name?: string; email?: string; password?: string; admin?: boolean; verified?: boolean } = {}): Promise<User> {
+export async function makeUser(
+  t: ReferenceKit,
+  fields: { name?: string; email?: string; password?: string; admin?: boolean; verified?: boolean } = {},
+): Promise<User> {
   counter++;
   const auth = t.app.running.services['auth'] as AuthService<User>;
-  return t.db.insertInto('users').values({
-    name: fields.name ?? `User ${counter}`,
-    email: fields.email ?? `user${counter}-${Date.now()}@example.test`,
-    password: await auth.hashPassword(fields.password ?? 'correct horse battery'),
-    admin: fields.admin ?? false,
-    ...(fields.verified ? { email_verified_at: new Date(t.clock?.now() ?? Date.now()) } : {}),
-  }).returningAll().executeTakeFirstOrThrow();
+  return t.db
+    .insertInto('users')
+    .values({
+      name: fields.name ?? `User ${counter}`,
+      email: fields.email ?? `user${counter}-${Date.now()}@example.test`,
+      password: await auth.hashPassword(fields.password ?? 'correct horse battery'),
+      admin: fields.admin ?? false,
+      ...(fields.verified ? { email_verified_at: new Date(t.clock?.now() ?? Date.now()) } : {}),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Forget every throttle count and cached value (the tests of a file share 127.0.0.1). */

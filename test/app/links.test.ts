@@ -7,7 +7,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Client } from '../runtime/auth/support/client.js';
 import { FORGOT_PASSWORD_STATUS } from '../../app/handlers/links.js';
-import { bootReferenceApp, clearCounters, makeAccount, newestMail, pathOf, resetMailsSent, signIn, startWorker, type ReferenceApp } from './tokens-support.js';
+import {
+  bootReferenceApp,
+  clearCounters,
+  makeAccount,
+  newestMail,
+  pathOf,
+  resetMailsSent,
+  signIn,
+  startWorker,
+  type ReferenceApp,
+} from './tokens-support.js';
 
 let a: ReferenceApp;
 
@@ -39,7 +49,12 @@ describe('GET /verify-email | following the link mailed at registration', () => 
   it('register → the outbox has the link → following it verifies the address (303 /dashboard, status); again: unchanged', async () => {
     const c = new Client(a.url);
     await c.page('/register');
-    const reg = await c.form('/register', { name: 'Ada', email: 'ada.verify@example.test', password: 'analytical engine', password_confirmation: 'analytical engine' });
+    const reg = await c.form('/register', {
+      name: 'Ada',
+      email: 'ada.verify@example.test',
+      password: 'analytical engine',
+      password_confirmation: 'analytical engine',
+    });
     expect(reg.status).toBe(303);
     const link = await mailedLink('ada.verify@example.test', '/verify-email');
     const user = await a.t.db.selectFrom('users').selectAll().where('email', '=', 'ada.verify@example.test').executeTakeFirstOrThrow();
@@ -85,7 +100,11 @@ describe('GET /verify-email | following the link mailed at registration', () => 
     const reset = new URL(links.resetUrl(user)).searchParams.get('token')!;
     expect((await new Client(a.url).send('GET', `/verify-email?token=${reset}`)).status).toBe(400);
     const link = links.verificationUrl(user);
-    await a.t.db.updateTable('users').set({ email: `changed-${user.email}` }).where('id', '=', user.id).execute();
+    await a.t.db
+      .updateTable('users')
+      .set({ email: `changed-${user.email}` })
+      .where('id', '=', user.id)
+      .execute();
     expect((await new Client(a.url).send('GET', pathOf(link))).status).toBe(400);
     expect((await userRow(user.id)).email_verified_at).toBeNull();
   });
@@ -171,11 +190,21 @@ describe('POST /register | 5 a minute per client address', () => {
   it('the 6th sign-up in a minute from one address is 429 with Retry-After; no account made, no mail sent', async () => {
     const c = new Client(a.url, '127.0.7.1');
     for (let i = 0; i < 5; i++) {
-      const r = await c.clone().json('POST', '/register', { name: 'Signup', email: `signup${i}@example.test`, password: 'analytical engine', password_confirmation: 'analytical engine' });
+      const r = await c.clone().json('POST', '/register', {
+        name: 'Signup',
+        email: `signup${i}@example.test`,
+        password: 'analytical engine',
+        password_confirmation: 'analytical engine',
+      });
       expect(r.status).toBe(303);
       expect(r.headers['x-ratelimit-remaining']).toBe(String(4 - i));
     }
-    const sixth = await c.clone().json('POST', '/register', { name: 'Signup', email: 'signup5@example.test', password: 'analytical engine', password_confirmation: 'analytical engine' });
+    const sixth = await c.clone().json('POST', '/register', {
+      name: 'Signup',
+      email: 'signup5@example.test',
+      password: 'analytical engine',
+      password_confirmation: 'analytical engine',
+    });
     expect(sixth.status).toBe(429);
     expect(Number(sixth.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(await a.t.db.selectFrom('users').select('id').where('email', '=', 'signup5@example.test').executeTakeFirst()).toBeUndefined();
@@ -183,10 +212,13 @@ describe('POST /register | 5 a minute per client address', () => {
   });
 });
 
-describe('mail to a suppressed address | the mail-provider plugin\'s list', () => {
+describe("mail to a suppressed address | the mail-provider plugin's list", () => {
   it('is skipped: forgot-password answers the same, but nothing is kept in the outbox', async () => {
     const user = await makeAccount(a);
-    await a.t.db.insertInto('mailprovider_suppressions' as any).values({ email: user.email, event: 'HardBounce' }).execute();
+    await a.t.db
+      .insertInto('mailprovider_suppressions' as any)
+      .values({ email: user.email, event: 'HardBounce' })
+      .execute();
     const c = new Client(a.url);
     await c.page('/forgot-password');
     const res = await c.form('/forgot-password', { email: user.email });
@@ -195,7 +227,10 @@ describe('mail to a suppressed address | the mail-provider plugin\'s list', () =
     await resetMailsSent(a);
     expect(await newestMail(a, user.email)).toBeUndefined();
     // Without the suppression the same request mails the link.
-    await a.t.db.deleteFrom('mailprovider_suppressions' as any).where('email', '=', user.email).execute();
+    await a.t.db
+      .deleteFrom('mailprovider_suppressions' as any)
+      .where('email', '=', user.email)
+      .execute();
     await c.form('/forgot-password', { email: user.email });
     await resetMailsSent(a);
     expect(await newestMail(a, user.email)).toBeDefined();
@@ -203,7 +238,7 @@ describe('mail to a suppressed address | the mail-provider plugin\'s list', () =
 });
 
 describe('POST /reset-password | following the reset link', () => {
-  it('sets the new password, ends the user\'s other sessions, remembered browsers and API tokens; 303 /login with a status; the link is used up', async () => {
+  it("sets the new password, ends the user's other sessions, remembered browsers and API tokens; 303 /login with a status; the link is used up", async () => {
     const user = await makeAccount(a, { password: 'old password 1' });
     const elsewhere = await signIn(a, user, 'old password 1', true);
     const rememberBefore = (await userRow(user.id)).remember_token;
@@ -220,7 +255,11 @@ describe('POST /reset-password | following the reset link', () => {
     expect(form.status).toBe(200);
     const token = new URL(link).searchParams.get('token')!;
     expect(form.body).toContain(`name="token" value="${token}"`);
-    const res = await c.form('/reset-password', { token, password: 'new password 2', password_confirmation: 'new password 2' }, { referer: pathOf(link) });
+    const res = await c.form(
+      '/reset-password',
+      { token, password: 'new password 2', password_confirmation: 'new password 2' },
+      { referer: pathOf(link) },
+    );
     expect(res.status).toBe(303);
     expect(res.location).toBe('/login');
     expect((await c.page('/login')).body).toContain('Your password has been reset');
@@ -232,7 +271,7 @@ describe('POST /reset-password | following the reset link', () => {
     expect(dash.status).toBe(303);
     expect(dash.location).toBe('/login');
     // The API tokens of the user are revoked; another user's stay.
-    expect((await a.apiTokens.list(String(user.id)))).toEqual([]);
+    expect(await a.apiTokens.list(String(user.id))).toEqual([]);
     expect((await fetch(`${a.url}/api/me`, { headers: { authorization: `Bearer ${plain}` } })).status).toBe(401);
     expect((await fetch(`${a.url}/api/me`, { headers: { authorization: `Bearer ${kept.plain}` } })).status).toBe(200);
     // Logging in: the new password works, the old one does not.
@@ -248,7 +287,11 @@ describe('POST /reset-password | following the reset link', () => {
   it('a bad link from a browser goes back to the form with the error on password (never the password typed)', async () => {
     const c = new Client(a.url);
     await c.page('/reset-password?token=tampered');
-    const res = await c.form('/reset-password', { token: 'tampered', password: 'some new password', password_confirmation: 'some new password' }, { referer: '/reset-password?token=tampered' });
+    const res = await c.form(
+      '/reset-password',
+      { token: 'tampered', password: 'some new password', password_confirmation: 'some new password' },
+      { referer: '/reset-password?token=tampered' },
+    );
     expect(res.status).toBe(303);
     expect(res.location).toBe('/reset-password?token=tampered');
     const back = await c.page('/reset-password?token=tampered');

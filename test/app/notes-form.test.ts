@@ -29,7 +29,11 @@ beforeEach(async () => {
   await t.db.deleteFrom('notes').execute();
 });
 
-const NAVIGATE = { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'sec-fetch-site': 'same-origin' };
+const NAVIGATE = {
+  'content-type': 'application/x-www-form-urlencoded',
+  accept: 'text/html,application/xhtml+xml,*/*;q=0.8',
+  'sec-fetch-site': 'same-origin',
+};
 
 /** Open the form like a browser: the session cookie and the form's token (kept by the browser for its next form). */
 async function openForm(browser: Browser): Promise<{ html: string; token: string }> {
@@ -48,20 +52,36 @@ const cookieHeader = (browser: Browser) => [...browser.cookies!].map(([n, v]) =>
 
 /** POST a failing form with a `Referer` as given (raw HTTP: fetch would not send every value). */
 function submitWithReferer(browser: Browser, token: string, referer: string): Promise<{ status: number; location: string | undefined }> {
-  const body = new URLSearchParams([['_token', token], ['title', '']]).toString();
+  const body = new URLSearchParams([
+    ['_token', token],
+    ['title', ''],
+  ]).toString();
   const url = new URL(t.url);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, method: 'POST', path: '/notes', headers: { ...NAVIGATE, origin: t.url, cookie: cookieHeader(browser), referer, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode!, location: res.headers.location }));
-    });
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: 'POST',
+        path: '/notes',
+        headers: { ...NAVIGATE, origin: t.url, cookie: cookieHeader(browser), referer, 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode!, location: res.headers.location }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
 function sessionOf(browser: Browser) {
-  const opened = new Encrypter(new KeyRing((decodeAppKey(KEY) as { key: Buffer }).key)).open('session', browser.cookies!.get('app_session')!, { context: 'app_session' })!;
+  const opened = new Encrypter(new KeyRing((decodeAppKey(KEY) as { key: Buffer }).key)).open(
+    'session',
+    browser.cookies!.get('app_session')!,
+    { context: 'app_session' },
+  )!;
   return parseRecord(opened.plaintext.toString('utf8'))!;
 }
 
@@ -94,7 +114,9 @@ describe('notes.create | the form round trip', () => {
     expect(html).toContain('>milk &amp; eggs</textarea>');
     expect(html).toContain('value="food"');
     expect(html).toContain('value="not ok"');
-    expect(html).toContain('<p class="error" id="tags-error">The tags.1 field must only contain letters, numbers, dashes, and underscores.</p>');
+    expect(html).toContain(
+      '<p class="error" id="tags-error">The tags.1 field must only contain letters, numbers, dashes, and underscores.</p>',
+    );
     expect(html).not.toContain('hunter2');
     expect(await t.db.selectFrom('notes').select('id').execute()).toEqual([]);
     // Readable once: the next visit is a clean form.
@@ -117,10 +139,20 @@ describe('notes.create | the form round trip', () => {
     const { token } = await openForm(browser);
     const host = new URL(t.url).host;
     const offSite = [
-      `http://${host}//evil.example`, `http://${host}//evil.example/path?q=1`, `http://${host}/\\evil.example`, `http://${host}/\\/evil.example`,
-      `http://${host}/%2F/x/..//evil.example`, `http://${host}/.//evil.example`, `http://${host}/a/..//evil.example`,
-      'https://evil.example/notes/new', '//evil.example/notes/new', 'javascript:alert(1)', `http://${host}@evil.example/notes`, `http://evil.example/${host}`,
-      `http://${host}:1/notes/new`, 'not a url',
+      `http://${host}//evil.example`,
+      `http://${host}//evil.example/path?q=1`,
+      `http://${host}/\\evil.example`,
+      `http://${host}/\\/evil.example`,
+      `http://${host}/%2F/x/..//evil.example`,
+      `http://${host}/.//evil.example`,
+      `http://${host}/a/..//evil.example`,
+      'https://evil.example/notes/new',
+      '//evil.example/notes/new',
+      'javascript:alert(1)',
+      `http://${host}@evil.example/notes`,
+      `http://evil.example/${host}`,
+      `http://${host}:1/notes/new`,
+      'not a url',
     ];
     for (const referer of offSite) {
       const res = await submitWithReferer(browser, token, referer);
@@ -166,7 +198,10 @@ describe('notes.create | the form round trip', () => {
     expect(expired.status).toBe(403);
     expect(expired.text).toContain('This page has expired. Reload the page and try again.');
     const { token } = await openForm(browser);
-    const foreign = await browser.send('POST', '/notes', { headers: { ...NAVIGATE, 'sec-fetch-site': 'cross-site' }, body: `title=x&_token=${token}` });
+    const foreign = await browser.send('POST', '/notes', {
+      headers: { ...NAVIGATE, 'sec-fetch-site': 'cross-site' },
+      body: `title=x&_token=${token}`,
+    });
     expect(foreign.status).toBe(403);
     expect(foreign.text).toContain('cross-origin request');
   });

@@ -31,7 +31,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-interface Page { data: { id: number; title: string; tags?: string[]; created_at: string }[]; next: string | null }
+interface Page {
+  data: { id: number; title: string; tags?: string[]; created_at: string }[];
+  next: string | null;
+}
 
 async function get(query: string): Promise<{ status: number; body: any }> {
   const res = await fetch(`${t.url}/notes${query}`, { headers: { accept: 'application/json' } });
@@ -68,13 +71,22 @@ describe('notes.list | paging', () => {
     const writer = async () => {
       while (!done) {
         await Promise.all([
-          fetch(`${t.url}/notes`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ title: `new ${inserted}` }) }).then((r) => r.arrayBuffer()),
-          t.db.insertInto('notes').values({ title: `old ${inserted}`, created_at: new Date('2026-01-01T00:10:00Z') }).execute(),
+          fetch(`${t.url}/notes`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json' },
+            body: JSON.stringify({ title: `new ${inserted}` }),
+          }).then((r) => r.arrayBuffer()),
+          t.db
+            .insertInto('notes')
+            .values({ title: `old ${inserted}`, created_at: new Date('2026-01-01T00:10:00Z') })
+            .execute(),
         ]);
         inserted++;
       }
     };
-    const seen = await walk('?limit=97', () => { writing ??= writer(); });
+    const seen = await walk('?limit=97', () => {
+      writing ??= writer();
+    });
     done = true;
     await writing;
     expect(inserted).toBeGreaterThan(0);
@@ -84,7 +96,8 @@ describe('notes.list | paging', () => {
     for (const row of before) expect(walked.has(row.id)).toBe(true);
     // In order: (created_at, id) strictly decreasing.
     for (let i = 1; i < seen.length; i++) {
-      const a = seen[i - 1]!, b = seen[i]!;
+      const a = seen[i - 1]!,
+        b = seen[i]!;
       expect(a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id), `${a.id} before ${b.id}`).toBe(true);
     }
     // Rows newer than the walk's first page never show up; the old-timestamp ones below the walk's position may.
@@ -99,7 +112,13 @@ describe('notes.list | paging', () => {
     const byId = await walk('?sort=-id&limit=100');
     const ids = byId.map((r) => r.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
-    expect(new Set(ids).size).toBe(await t.db.selectFrom('notes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n)));
+    expect(new Set(ids).size).toBe(
+      await t.db
+        .selectFrom('notes')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+        .then((r) => Number(r.n)),
+    );
   });
 
   it('keeps microsecond timestamps exact across pages (ties broken by id)', async () => {
@@ -113,7 +132,10 @@ describe('notes.list | filters', () => {
   it('filter[title] is a prefix (with % and _ taken literally)', async () => {
     const rows = await walk('?filter[title]=n0001&sort=title');
     expect(rows.map((r) => r.title)).toEqual(Array.from({ length: 10 }, (_, i) => `n0001${i}`));
-    await t.db.insertInto('notes').values([{ title: '50% off' }, { title: '50_ off' }, { title: '500 off' }]).execute();
+    await t.db
+      .insertInto('notes')
+      .values([{ title: '50% off' }, { title: '50_ off' }, { title: '500 off' }])
+      .execute();
     expect((await page('?filter[title]=50%25')).data.map((r) => r.title)).toEqual(['50% off']);
     expect((await page('?filter[title]=50_')).data.map((r) => r.title)).toEqual(['50_ off']);
   });
@@ -123,7 +145,18 @@ describe('notes.list | filters', () => {
     expect(ten).toHaveLength(ROWS / 10);
     expect(ten.every((r) => r.tags?.includes('ten'))).toBe(true);
     const both = await page('?filter[tags]=ten&filter[title]=n001&sort=title');
-    expect(both.data.map((r) => r.title)).toEqual(['n00100', 'n00110', 'n00120', 'n00130', 'n00140', 'n00150', 'n00160', 'n00170', 'n00180', 'n00190']);
+    expect(both.data.map((r) => r.title)).toEqual([
+      'n00100',
+      'n00110',
+      'n00120',
+      'n00130',
+      'n00140',
+      'n00150',
+      'n00160',
+      'n00170',
+      'n00180',
+      'n00190',
+    ]);
   });
 
   it('filter[created_at][gte|gt|lte|lt] bound the range', async () => {
@@ -140,7 +173,7 @@ describe('notes.list | one compiled query per shape', () => {
   const titles = (p: Page) => p.data.map((r) => r.title);
   const seeded = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `n${String(from + i).padStart(5, '0')}`);
 
-  it('runs the same shape with each request\'s own values (no stale parameters)', async () => {
+  it("runs the same shape with each request's own values (no stale parameters)", async () => {
     // Same shape (sort=title, one prefix filter, no cursor), values alternating.
     for (const prefix of ['n0001', 'n0023', 'n0001', 'n0299']) {
       const n = Number(prefix.slice(1)) * 10;
@@ -168,7 +201,9 @@ describe('notes.list | one compiled query per shape', () => {
     expect(titles(gte)).toEqual(seeded(10, 19));
     expect(titles(lt)).toEqual([]);
     // The same query text without and with a cursor.
-    expect(titles(await page(`?sort=-title&limit=3&filter[title]=n0001&cursor=${encodeURIComponent(desc.next!)}`))).toEqual(seeded(14, 16).reverse());
+    expect(titles(await page(`?sort=-title&limit=3&filter[title]=n0001&cursor=${encodeURIComponent(desc.next!)}`))).toEqual(
+      seeded(14, 16).reverse(),
+    );
     expect(titles(await page('?sort=-title&limit=3&filter[title]=n0001'))).toEqual(seeded(17, 19).reverse());
   });
 });
@@ -203,10 +238,15 @@ describe('notes.list | bad input', () => {
   it('answers 422 naming an unknown filter or sort and listing the allowed ones', async () => {
     const filter = await get('?filter[body]=x');
     expect(filter.status).toBe(422);
-    expect(filter.body.errors).toEqual({ 'filter[body]': 'filter[body] is not a filter of this list; the filters are: filter[title], filter[tags], filter[created_at][gte], filter[created_at][gt], filter[created_at][lte], filter[created_at][lt].' });
+    expect(filter.body.errors).toEqual({
+      'filter[body]':
+        'filter[body] is not a filter of this list; the filters are: filter[title], filter[tags], filter[created_at][gte], filter[created_at][gt], filter[created_at][lte], filter[created_at][lt].',
+    });
     const sort = await get('?sort=body');
     expect(sort.status).toBe(422);
-    expect(sort.body.errors).toEqual({ sort: 'sort=body is not an order of this list; sort by one of: created_at, -created_at, title, -title, id, -id.' });
+    expect(sort.body.errors).toEqual({
+      sort: 'sort=body is not an order of this list; sort by one of: created_at, -created_at, title, -title, id, -id.',
+    });
   });
 
   it('answers 422 for limit over maxLimit or under 1, 400 for a value of the wrong type', async () => {

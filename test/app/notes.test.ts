@@ -41,39 +41,61 @@ async function formSession(): Promise<{ cookie: string; token: string }> {
 const _jsonDelete = { method: 'DELETE', headers: json, body: '{}' };
 
 async function post(body: unknown, headers: Record<string, string> = json) {
-  return fetch(`${t.url}/notes`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body), redirect: 'manual' });
+  return fetch(`${t.url}/notes`, {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    redirect: 'manual',
+  });
 }
 
 describe('notes.create | POST /notes', () => {
   it('creates a note from JSON: 201, Location, RFC 3339 created_at, stored in PostgreSQL', async () => {
     const res = await post({ title: 'Groceries', body: 'milk', tags: ['home', 'to-do'] });
     expect(res.status).toBe(201);
-    const note = await res.json() as any;
+    const note = (await res.json()) as any;
     expect(res.headers.get('location')).toBe(`/notes/${note.id}`);
-    expect(note).toEqual({ id: expect.any(Number), title: 'Groceries', body: 'milk', tags: ['home', 'to-do'], created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/) });
+    expect(note).toEqual({
+      id: expect.any(Number),
+      title: 'Groceries',
+      body: 'milk',
+      tags: ['home', 'to-do'],
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/),
+    });
     const row = await t.db.selectFrom('notes').selectAll().where('id', '=', note.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ title: 'Groceries', body: 'milk', tags: ['home', 'to-do'] });
   });
 
   it('omits tags from the JSON when empty', async () => {
-    const note = await (await post({ title: 'No tags' })).json() as any;
+    const note = (await (await post({ title: 'No tags' })).json()) as any;
     expect(note).not.toHaveProperty('tags');
     expect(Object.keys(note)).toEqual(['id', 'title', 'body', 'created_at']);
   });
 
   it('creates a note from a URL-encoded form with repeated tags', async () => {
     const { cookie, token } = await formSession();
-    const res = await post(`title=From+a+form&body=hi&tags=a&tags=b&_token=${token}`, { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', cookie });
+    const res = await post(`title=From+a+form&body=hi&tags=a&tags=b&_token=${token}`, {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+      cookie,
+    });
     expect(res.status).toBe(201);
-    expect(await res.json() as any).toMatchObject({ title: 'From a form', body: 'hi', tags: ['a', 'b'] });
+    expect((await res.json()) as any).toMatchObject({ title: 'From a form', body: 'hi', tags: ['a', 'b'] });
   });
 
   it('checks the rules before the "untitled" check: only errors.tags for {"title":"Untitled","tags":["a","a"]}', async () => {
     const res = await post({ title: 'Untitled', tags: ['a', 'a'] });
     expect(res.status).toBe(422);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    const problem = await res.json() as any;
-    expect(problem).toEqual({ type: 'about:blank', title: expect.any(String), status: 422, detail: 'The given data was invalid.', errors: { tags: 'The tags field has a duplicate value.' }, request_id: res.headers.get('x-request-id') });
+    const problem = (await res.json()) as any;
+    expect(problem).toEqual({
+      type: 'about:blank',
+      title: expect.any(String),
+      status: 422,
+      detail: 'The given data was invalid.',
+      errors: { tags: 'The tags field has a duplicate value.' },
+      request_id: res.headers.get('x-request-id'),
+    });
     expect(await t.db.selectFrom('notes').select('id').execute()).toEqual([]);
   });
 
@@ -81,13 +103,13 @@ describe('notes.create | POST /notes', () => {
     for (const title of ['untitled', ' UnTitled ', 'un titled']) {
       const res = await post({ title });
       expect(res.status).toBe(422);
-      expect(Object.keys((await res.json() as any).errors)).toEqual(['title']);
+      expect(Object.keys(((await res.json()) as any).errors)).toEqual(['title']);
     }
   });
 
   it('reports each field by its rules, in field order, the first failing rule only', async () => {
     const res = await post({ title: 'x'.repeat(201), body: 'b'.repeat(10_001), tags: ['a', 'b', 'c', 'd', 'e', 'f'] });
-    const problem = await res.json() as any;
+    const problem = (await res.json()) as any;
     expect(Object.keys(problem.errors)).toEqual(['title', 'body', 'tags']);
     expect(problem.errors).toEqual({
       title: 'The title field must not be greater than 200 characters.',
@@ -98,7 +120,10 @@ describe('notes.create | POST /notes', () => {
 
   it('requires a title and checks each tag is alpha_dash', async () => {
     const res = await post({ tags: ['ok', 'not ok'] });
-    expect((await res.json() as any).errors).toEqual({ title: 'The title field is required.', tags: 'The tags.1 field must only contain letters, numbers, dashes, and underscores.' });
+    expect(((await res.json()) as any).errors).toEqual({
+      title: 'The title field is required.',
+      tags: 'The tags.1 field must only contain letters, numbers, dashes, and underscores.',
+    });
   });
 
   it('answers 415 for text/plain and 413 over HTTP_MAX_BODY', async () => {
@@ -125,10 +150,13 @@ describe('notes.list | GET /notes', () => {
     expect((await fetch(`${t.url}/notes?limit=`, { headers: { accept: 'application/json' } })).status).toBe(200);
     const over = await fetch(`${t.url}/notes?limit=101`, { headers: { accept: 'application/json' } });
     expect(over.status).toBe(422);
-    expect((await over.json() as any).errors).toEqual({ limit: 'The limit field must not be greater than 100.' });
+    expect(((await over.json()) as any).errors).toEqual({ limit: 'The limit field must not be greater than 100.' });
     const bad = await fetch(`${t.url}/notes?limit=ten`, { headers: { accept: 'application/json' } });
     expect(bad.status).toBe(400);
-    expect(await bad.json() as any).toMatchObject({ detail: 'The request has invalid values.', errors: { limit: 'The limit field must be an integer.' } });
+    expect((await bad.json()) as any).toMatchObject({
+      detail: 'The request has invalid values.',
+      errors: { limit: 'The limit field must be an integer.' },
+    });
   });
 });
 
@@ -149,9 +177,13 @@ describe('notes.show and notes.delete | /notes/{id}', () => {
   });
 
   it('deletes through a form POST with _method=DELETE', async () => {
-    const { id } = await (await post({ title: 'Override me' })).json() as any;
+    const { id } = (await (await post({ title: 'Override me' })).json()) as any;
     const { cookie, token } = await formSession();
-    const res = await fetch(`${t.url}/notes/${id}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', cookie }, body: `_method=DELETE&_token=${token}` });
+    const res = await fetch(`${t.url}/notes/${id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', cookie },
+      body: `_method=DELETE&_token=${token}`,
+    });
     expect(res.status).toBe(204);
     expect(await t.db.selectFrom('notes').select('id').where('id', '=', id).execute()).toEqual([]);
   });
@@ -173,7 +205,12 @@ describe('notes.new | GET /notes/new', () => {
 
   it('sends a browser form post on to the new note (303)', async () => {
     const { cookie, token } = await formSession();
-    const res = await post(`title=Browser+note&_token=${token}`, { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', 'sec-fetch-mode': 'navigate', cookie });
+    const res = await post(`title=Browser+note&_token=${token}`, {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'text/html',
+      'sec-fetch-mode': 'navigate',
+      cookie,
+    });
     expect(res.status).toBe(303);
     const location = res.headers.get('location')!;
     expect(location).toMatch(/^\/notes\/\d+$/);

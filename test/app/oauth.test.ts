@@ -54,7 +54,8 @@ async function authorize(url: URL): Promise<URL> {
   return new URL(res.headers.get('location')!);
 }
 
-const callback = (c: Client, url: URL | string) => c.send('GET', typeof url === 'string' ? url : pathOf(url.href), { headers: { ...BROWSER } });
+const callback = (c: Client, url: URL | string) =>
+  c.send('GET', typeof url === 'string' ? url : pathOf(url.href), { headers: { ...BROWSER } });
 const userByEmail = (email: string) => a.t.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 
 describe('GET /auth/{provider}/redirect', () => {
@@ -102,7 +103,7 @@ describe('GET /auth/{provider}/callback | signing in', () => {
     expect(dash.body).toContain('Your account was created with Example.');
   });
 
-  it('signs in the existing account of the address when that account\'s address is verified (no new account)', async () => {
+  it("signs in the existing account of the address when that account's address is verified (no new account)", async () => {
     const user = await makeAccount(a, { email: 'linked@example.test', name: 'Linked', verified: true });
     profile = { email: 'LINKED@example.test', email_verified: true, name: 'Another Name' };
     const c = new Client(a.url);
@@ -137,7 +138,7 @@ describe('GET /auth/{provider}/callback | signing in', () => {
 });
 
 describe('GET /auth/{provider}/callback | state and PKCE', () => {
-  it('a state that is not this browser\'s is 400, and the started sign-in is used up', async () => {
+  it("a state that is not this browser's is 400, and the started sign-in is used up", async () => {
     profile = { email: 'state@example.test', email_verified: true };
     const c = new Client(a.url);
     const back = await authorize(await begin(c));
@@ -160,7 +161,7 @@ describe('GET /auth/{provider}/callback | state and PKCE', () => {
     expect(res.json().detail).toContain('No sign-in with Example was started in this browser');
   });
 
-  it('a code issued for another browser\'s PKCE challenge is refused by the provider: 400, nobody signed in', async () => {
+  it("a code issued for another browser's PKCE challenge is refused by the provider: 400, nobody signed in", async () => {
     profile = { email: 'pkce@example.test', email_verified: true };
     const victim = new Client(a.url);
     const victimBack = await authorize(await begin(victim));
@@ -171,15 +172,19 @@ describe('GET /auth/{provider}/callback | state and PKCE', () => {
     mixed.searchParams.set('state', attackerStart.searchParams.get('state')!);
     const res = await attacker.send('GET', pathOf(mixed.href), { headers: { accept: 'application/json' } });
     expect(res.status).toBe(400);
-    expect(res.json().detail).toBe('Example refused to complete the sign-in (invalid_request: code_verifier provided does not match code_challenge). Start again from the login page.');
+    expect(res.json().detail).toBe(
+      'Example refused to complete the sign-in (invalid_request: code_verifier provided does not match code_challenge). Start again from the login page.',
+    );
     expect((await attacker.send('GET', '/dashboard', { headers: { ...BROWSER } })).location).toBe('/login');
     expect(await userByEmail('pkce@example.test')).toBeUndefined();
   });
 
-  it('the provider\'s error answer (the user cancelled) is 400', async () => {
+  it("the provider's error answer (the user cancelled) is 400", async () => {
     const c = new Client(a.url);
     const start = await begin(c);
-    const res = await c.send('GET', `/auth/example/callback?error=access_denied&state=${start.searchParams.get('state')}`, { headers: { accept: 'application/json' } });
+    const res = await c.send('GET', `/auth/example/callback?error=access_denied&state=${start.searchParams.get('state')}`, {
+      headers: { accept: 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(res.json().detail).toContain('access_denied');
   });

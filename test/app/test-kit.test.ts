@@ -16,7 +16,9 @@ let t: TestKit<Handlers, Database>;
 beforeAll(async () => {
   t = await bootTestKit<Handlers, Database>(app, { routes, serverUrl: inject('pgUrl'), prefix: 'kit', env: { ...referenceAppEnv } });
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('bindery/testing | bootTestKit on the reference app', () => {
   it('calls routes by name: JSON in, typed JSON out, path parameters filled', async () => {
@@ -29,7 +31,9 @@ describe('bindery/testing | bootTestKit on the reference app', () => {
     expect(shown.body.title).toBe('From the kit');
     const listed = await t.request('notes.list', { limit: 1 });
     expect(listed.body.data.map((n) => n.id)).toEqual([created.body.id]);
-    expect(await t.db.selectFrom('notes').select('title').where('id', '=', created.body.id).executeTakeFirst()).toEqual({ title: 'From the kit' });
+    expect(await t.db.selectFrom('notes').select('title').where('id', '=', created.body.id).executeTakeFirst()).toEqual({
+      title: 'From the kit',
+    });
   });
 
   it('returns problem details as the body of a 422', async () => {
@@ -47,7 +51,11 @@ describe('bindery/testing | bootTestKit on the reference app', () => {
   it('registers through a form, reads the outbox, signs in in one call and sees the dashboard', async () => {
     const browser = t.browser();
     await browser.send('GET', '/register', { headers: { accept: 'text/html' } });
-    const registered = await browser.request('accounts.register', { name: 'Kit', email: 'kit@example.test', password: 'correct horse battery', password_confirmation: 'correct horse battery' }, { form: true });
+    const registered = await browser.request(
+      'accounts.register',
+      { name: 'Kit', email: 'kit@example.test', password: 'correct horse battery', password_confirmation: 'correct horse battery' },
+      { form: true },
+    );
     expect(registered.status).toBe(303);
     const mail = await t.outbox('kit@example.test');
     expect(mail.length).toBeGreaterThan(0);
@@ -59,7 +67,9 @@ describe('bindery/testing | bootTestKit on the reference app', () => {
     expect(dashboard.text).toContain('Kit');
     const anonymous = await t.browser().request('accounts.dashboard');
     expect(anonymous.status).toBe(303);
-    await expect(t.signIn('accounts.login', { email: 'kit@example.test', password: 'wrong password here' })).rejects.toThrow('sign-in through "accounts.login" failed: 303 back to /login');
+    await expect(t.signIn('accounts.login', { email: 'kit@example.test', password: 'wrong password here' })).rejects.toThrow(
+      'sign-in through "accounts.login" failed: 303 back to /login',
+    );
   });
 
   it('makes a bearer token holder in one call', async () => {

@@ -29,8 +29,11 @@ export async function bearerFor(t: TestApp<any>, userId: number, abilities: read
   const key = `${userId}:${[...abilities].sort().join(',')}`;
   const known = byUser.get(key);
   if (known !== undefined) return known;
-  await t.db.insertInto('users').values({ id: userId, name: `User ${userId}`, email: `user${userId}@example.test`, password: '!unusable' })
-    .onConflict((oc: any) => oc.column('id').doNothing()).execute();
+  await t.db
+    .insertInto('users')
+    .values({ id: userId, name: `User ${userId}`, email: `user${userId}@example.test`, password: '!unusable' })
+    .onConflict((oc: any) => oc.column('id').doNothing())
+    .execute();
   const apiTokens = t.running.services.apiTokens as ApiTokens;
   const { plain } = await apiTokens.create(String(userId), { name: `test token of ${userId}`, abilities });
   byUser.set(key, plain);
@@ -52,10 +55,18 @@ export async function bootReferenceApp(prefix: string, env: Record<string, strin
 }
 
 /** A user made in the table (password hashed by the app), optionally with a verified address. */
-export async function makeAccount(a: ReferenceApp, fields: { email?: string; password?: string; verified?: boolean; name?: string } = {}): Promise<User> {
+export async function makeAccount(
+  a: ReferenceApp,
+  fields: { email?: string; password?: string; verified?: boolean; name?: string } = {},
+): Promise<User> {
   const user = await makeUser(a, fields);
   if (!fields.verified) return user;
-  return a.db.updateTable('users').set({ email_verified_at: new Date() }).where('id', '=', user.id).returningAll().executeTakeFirstOrThrow();
+  return a.db
+    .updateTable('users')
+    .set({ email_verified_at: new Date() })
+    .where('id', '=', user.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** A browser signed in through the login form. */
@@ -63,7 +74,8 @@ export async function signIn(a: ReferenceApp, user: User, password = 'correct ho
   const c = new Client(a.url);
   await c.page('/login');
   const res = await c.form('/login', { email: user.email, password, ...(remember ? { remember: 'true' } : {}) });
-  if (res.status !== 303 || res.location !== '/dashboard') throw new Error(`login of ${user.email} failed: ${res.status} ${res.location ?? ''}`);
+  if (res.status !== 303 || res.location !== '/dashboard')
+    throw new Error(`login of ${user.email} failed: ${res.status} ${res.location ?? ''}`);
   return c;
 }
 
@@ -74,7 +86,15 @@ export async function startWorker(a: ReferenceApp): Promise<void> {
 
 /** Wait (5 s at most) until no password reset mail job is left in the queue: every one queued so far has run. */
 export async function resetMailsSent(a: ReferenceApp): Promise<void> {
-  await waitFor(async () => (await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = ${RESET_MAIL_JOB}`.execute(a.db)).rows[0]!.n === 0, 'the queued password reset mails');
+  await waitFor(
+    async () =>
+      (
+        await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = ${RESET_MAIL_JOB}`.execute(
+          a.db,
+        )
+      ).rows[0]!.n === 0,
+    'the queued password reset mails',
+  );
 }
 
 /** The newest mail to `email` in the outbox. */

@@ -30,7 +30,11 @@ beforeEach(async () => {
 const signIn = (user: User) => t.signIn('accounts.login', { email: user.email, password: 'correct horse battery' });
 
 async function me(token: string | undefined, headers: Record<string, string> = {}) {
-  const res = await t.request('api.me', {}, { headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...headers } });
+  const res = await t.request(
+    'api.me',
+    {},
+    { headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...headers } },
+  );
   return { status: res.status, challenge: res.headers.get('www-authenticate'), body: res.body };
 }
 
@@ -65,7 +69,11 @@ describe('POST /tokens | the dashboard creates a token and shows it once', () =>
     expect(again.text).not.toContain('id="new-token"');
     expect(again.text).toContain('My &lt;CLI&gt;');
 
-    const row = await t.db.selectFrom('api_tokens' as any).selectAll().where('user_id', '=', String(user.id)).executeTakeFirstOrThrow() as any;
+    const row = (await t.db
+      .selectFrom('api_tokens' as any)
+      .selectAll()
+      .where('user_id', '=', String(user.id))
+      .executeTakeFirstOrThrow()) as any;
     expect(row).toMatchObject({ name: 'My <CLI>', abilities: ['profile:read'] });
     expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(plain!.split('|')[1]);
@@ -98,12 +106,18 @@ describe('POST /tokens | the dashboard creates a token and shows it once', () =>
 });
 
 describe('GET /api/me | API group: token, then require', () => {
-  it('answers the token owner\'s id, name, email, email_verified_at and admin', async () => {
+  it("answers the token owner's id, name, email, email_verified_at and admin", async () => {
     const user = await makeUser(t, { name: 'Grace', verified: true });
     const plain = await createOnDashboard(await signIn(user), 'api');
     const res = await me(plain);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: user.id, name: 'Grace', email: user.email, email_verified_at: user.email_verified_at!.toISOString(), admin: false });
+    expect(res.body).toEqual({
+      id: user.id,
+      name: 'Grace',
+      email: user.email,
+      email_verified_at: user.email_verified_at!.toISOString(),
+      admin: false,
+    });
   });
 
   it('no token: 401 with WWW-Authenticate: Bearer — a session cookie does not count (no session middleware)', async () => {
@@ -116,7 +130,11 @@ describe('GET /api/me | API group: token, then require', () => {
 
   it('a malformed, unknown or revoked token: 401 invalid_token', async () => {
     expect(await me('nonsense')).toMatchObject({ status: 401, challenge: 'Bearer error="invalid_token"' });
-    expect(await me(`999999|${'a'.repeat(40)}`)).toMatchObject({ status: 401, challenge: 'Bearer error="invalid_token"', body: { status: 401, title: 'Unauthorized' } });
+    expect(await me(`999999|${'a'.repeat(40)}`)).toMatchObject({
+      status: 401,
+      challenge: 'Bearer error="invalid_token"',
+      body: { status: 401, title: 'Unauthorized' },
+    });
   });
 
   it('a token without profile:read: 403', async () => {
@@ -137,7 +155,7 @@ describe('GET /api/me | API group: token, then require', () => {
 });
 
 describe('POST /tokens/{id}/delete | revoking', () => {
-  it('revokes one of your tokens; another user\'s token ID answers the same and changes nothing', async () => {
+  it("revokes one of your tokens; another user's token ID answers the same and changes nothing", async () => {
     const mine = await makeUser(t);
     const theirs = await makeUser(t);
     const c = await signIn(mine);

@@ -50,7 +50,12 @@ describe.skipIf(!chromiumAvailable)('accounts | in headless Chromium', () => {
   async function outbox(email: string): Promise<{ subject: string; links: string[] }> {
     const run = await runCli(['mail:outbox', '--to', email, '--limit', '1', '--json', '--app', APP_MODULE], {
       cwd: cliDir,
-      env: { DATABASE_URL: database.url, APP_KEY: `base64:${Buffer.alloc(32, 3).toString('base64')}`, LOG_LEVEL: 'silent', ...referenceAppEnv },
+      env: {
+        DATABASE_URL: database.url,
+        APP_KEY: `base64:${Buffer.alloc(32, 3).toString('base64')}`,
+        LOG_LEVEL: 'silent',
+        ...referenceAppEnv,
+      },
     });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -110,6 +115,12 @@ describe.skipIf(!chromiumAvailable)('accounts | in headless Chromium', () => {
     // Call /api/me with it.
     const me = await fetch(`${t.url}/api/me`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
     expect(me.status).toBe(200);
-    expect(await me.json()).toEqual({ id: row.id, name: 'Ada Lovelace', email: 'ada@example.test', email_verified_at: row.email_verified_at!.toISOString(), admin: false });
+    expect(await me.json()).toEqual({
+      id: row.id,
+      name: 'Ada Lovelace',
+      email: 'ada@example.test',
+      email_verified_at: row.email_verified_at!.toISOString(),
+      admin: false,
+    });
   }, 60_000);
 });

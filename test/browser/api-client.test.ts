@@ -34,7 +34,9 @@ describe.skipIf(!chromiumAvailable)('API docs and client | in headless Chromium'
     browser = await launchChromium();
     page = browser.page;
     browser.context.on('request', (r) => requests.push(r.url()));
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
     page.on('pageerror', (e) => problems.push(String(e)));
   }, 60_000);
 
@@ -59,7 +61,7 @@ describe.skipIf(!chromiumAvailable)('API docs and client | in headless Chromium'
     expect(problems.filter((p) => !p.includes('cdn.redoc.ly'))).toEqual([]);
   });
 
-  it('the generated client from a page of the app: cookies and the page\'s X-CSRF-Token; without the token, 403', async () => {
+  it("the generated client from a page of the app: cookies and the page's X-CSRF-Token; without the token, 403", async () => {
     const source = await readFile(join(REPO, 'generated/client.ts'), 'utf8');
     const { code } = await transform(source, { loader: 'ts', format: 'iife', globalName: 'BinderyClient', target: 'es2022' });
     await page.goto(`${t.url}/notes/new`);
@@ -70,7 +72,13 @@ describe.skipIf(!chromiumAvailable)('API docs and client | in headless Chromium'
       const api = lib.createClient({ baseUrl: '' });
       const note = await api.notes.create({ title: 'From the browser', tags: ['web'] });
       const listed = await api.notes.list({ limit: 10 });
-      const refused = await lib.createClient({ baseUrl: '', csrfToken: () => undefined }).notes.delete({ id: note.id }).then(() => 0, (e: any) => e.status);
+      const refused = await lib
+        .createClient({ baseUrl: '', csrfToken: () => undefined })
+        .notes.delete({ id: note.id })
+        .then(
+          () => 0,
+          (e: any) => e.status,
+        );
       await api.notes.delete({ id: note.id });
       return { note, listed: listed.data.map((n: any) => n.id), refused };
     });

@@ -34,7 +34,8 @@ describe.skipIf(!chromiumAvailable)('Content-Security-Policy | the reference app
     // Every violation the page reports, from the first byte of each document.
     // (Browser code is passed as text: the tests compile without the DOM types.)
     await browser.context.addInitScript({
-      content: "window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));",
+      content:
+        "window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));",
     });
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) consoleViolations.push(m.text());
@@ -73,7 +74,16 @@ describe.skipIf(!chromiumAvailable)('Content-Security-Policy | the reference app
   it('signed in: the dashboard with its inline forms (no style attributes needed)', async () => {
     const auth = t.running.services.auth as AuthService<unknown>;
     const email = `csp-${Date.now()}@example.test`;
-    await t.db.insertInto('users').values({ name: 'Csp', email, password: await auth.hashPassword('correct horse battery'), admin: true, email_verified_at: new Date() }).execute();
+    await t.db
+      .insertInto('users')
+      .values({
+        name: 'Csp',
+        email,
+        password: await auth.hashPassword('correct horse battery'),
+        admin: true,
+        email_verified_at: new Date(),
+      })
+      .execute();
     await visit('/login');
     await page.fill('#email', email);
     await page.fill('#password', 'correct horse battery');
@@ -94,7 +104,9 @@ describe.skipIf(!chromiumAvailable)('Content-Security-Policy | the reference app
 
   it('an inline script injected into a page does not run, and is reported', async () => {
     await visit('/login');
-    await page.evaluate("{ const s = document.createElement('script'); s.textContent = 'window.__inlineRan = true;'; document.body.append(s); }");
+    await page.evaluate(
+      "{ const s = document.createElement('script'); s.textContent = 'window.__inlineRan = true;'; document.body.append(s); }",
+    );
     await expect.poll(() => page.evaluate<number>('window.__violations.length'), { timeout: 5_000 }).toBeGreaterThan(0);
     expect(await page.evaluate<boolean>('window.__inlineRan === true')).toBe(false);
     consoleViolations.length = 0;

@@ -32,7 +32,12 @@ export interface Stage {
 
 /** Split a Dockerfile into stages (continuation lines joined, comments and the parser directive dropped). */
 export function parseDockerfile(text: string): Stage[] {
-  const lines = text.split('\n').filter((l) => !l.trim().startsWith('#')).join('\n').replace(/\\\n/g, ' ').split('\n');
+  const lines = text
+    .split('\n')
+    .filter((l) => !l.trim().startsWith('#'))
+    .join('\n')
+    .replace(/\\\n/g, ' ')
+    .split('\n');
   const stages: { name: string; instructions: Instruction[] }[] = [];
   for (const line of lines.map((l) => l.trim()).filter(Boolean)) {
     const [, op = '', args = ''] = /^(\S+)\s*(.*)$/.exec(line) ?? [];
@@ -69,10 +74,15 @@ export async function runDockerfile(context: string, work: string, env: Record<s
   // Like BuildKit, a stage starts as soon as the stages it copies from are done.
   const done = new Map<string, Promise<EmulatedImage>>();
   for (const stage of stages) {
-    const needs = stage.instructions.flatMap(({ op, args }) => (op === 'COPY' && args.startsWith('--from=') ? [args.slice('--from='.length).split(' ')[0]!] : []));
+    const needs = stage.instructions.flatMap(({ op, args }) =>
+      op === 'COPY' && args.startsWith('--from=') ? [args.slice('--from='.length).split(' ')[0]!] : [],
+    );
     const missing = needs.find((n) => !done.has(n));
     if (missing !== undefined) throw new Error(`COPY --from=${missing}: no earlier stage of that name`);
-    done.set(stage.name, Promise.all(needs.map((n) => done.get(n))).then(() => runStage(stage, context, work, env, ignored, seconds)));
+    done.set(
+      stage.name,
+      Promise.all(needs.map((n) => done.get(n))).then(() => runStage(stage, context, work, env, ignored, seconds)),
+    );
   }
   const results = await Promise.all(done.values());
   const last = results.at(-1);
@@ -80,7 +90,14 @@ export async function runDockerfile(context: string, work: string, env: Record<s
   return last;
 }
 
-async function runStage(stage: Stage, context: string, work: string, env: Record<string, string>, ignored: (path: string) => boolean, seconds: Record<string, number>): Promise<EmulatedImage> {
+async function runStage(
+  stage: Stage,
+  context: string,
+  work: string,
+  env: Record<string, string>,
+  ignored: (path: string) => boolean,
+  seconds: Record<string, number>,
+): Promise<EmulatedImage> {
   const started = Date.now();
   const dir = join(work, stage.name);
   mkdirSync(dir, { recursive: true });
@@ -156,15 +173,27 @@ function linkNodeModules(context: string, dir: string): void {
   symlinkSync('..', join(to, 'bindery'));
   if (existsSync(join(from, '@bindery'))) {
     mkdirSync(join(to, '@bindery'));
-    for (const name of readdirSync(join(from, '@bindery'))) symlinkSync(readlinkSync(join(from, '@bindery', name)), join(to, '@bindery', name));
+    for (const name of readdirSync(join(from, '@bindery')))
+      symlinkSync(readlinkSync(join(from, '@bindery', name)), join(to, '@bindery', name));
   }
 }
 
 /** A matcher of `.dockerignore` (patterns with `*`, `!` exceptions; a match on a folder covers what is inside). */
 function dockerignore(context: string): (path: string) => boolean {
   const file = join(context, '.dockerignore');
-  const rules = (existsSync(file) ? readFileSync(file, 'utf8') : '').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))
-    .map((l) => ({ negate: l.startsWith('!'), re: new RegExp(`^${l.replace(/^!/, '').replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}(/.*)?$`) }));
+  const rules = (existsSync(file) ? readFileSync(file, 'utf8') : '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'))
+    .map((l) => ({
+      negate: l.startsWith('!'),
+      re: new RegExp(
+        `^${l
+          .replace(/^!/, '')
+          .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*/g, '[^/]*')}(/.*)?$`,
+      ),
+    }));
   return (path) => {
     if (path === '') return false;
     let out = false;

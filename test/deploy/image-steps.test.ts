@@ -25,16 +25,17 @@ let database: TestDatabase;
 const running: Running[] = [];
 
 /** The image's environment, as `docker run -e …` would complete it. */
-const runEnv = () => baseEnv({
-  ...image.env,
-  ...referenceAppEnv,
-  HTTP_ADDR: '127.0.0.1:0',
-  DATABASE_URL: database.url,
-  APP_KEY: generateAppKey(),
-  APP_URL: 'http://127.0.0.1',
-  MAIL_DRIVER: 'outbox',
-  LOG_LEVEL: 'warn',
-});
+const runEnv = () =>
+  baseEnv({
+    ...image.env,
+    ...referenceAppEnv,
+    HTTP_ADDR: '127.0.0.1:0',
+    DATABASE_URL: database.url,
+    APP_KEY: generateAppKey(),
+    APP_URL: 'http://127.0.0.1',
+    MAIL_DRIVER: 'outbox',
+    LOG_LEVEL: 'warn',
+  });
 /** The image's entrypoint with another command, `node` being this Node. */
 const argv = (...args: string[]) => [process.execPath, ...image.command.slice(1, -1), ...args];
 
@@ -62,16 +63,29 @@ function sourcesIn(dir: string): string[] {
   return out;
 }
 
-describe('the image, built by the Dockerfile\'s steps on the host', () => {
-  it('runs plain node with the image\'s environment and command', () => {
+describe("the image, built by the Dockerfile's steps on the host", () => {
+  it("runs plain node with the image's environment and command", () => {
     expect(image.command).toEqual(['node', 'bin/bindery.mjs', 'serve']);
     expect(image.env).toMatchObject({ NODE_ENV: 'production', APP_ENV: 'production' });
-    console.log(`image steps: ${Object.entries(image.seconds).map(([s, t]) => `${s} ${t.toFixed(1)} s`).join(', ')}`);
+    console.log(
+      `image steps: ${Object.entries(image.seconds)
+        .map(([s, t]) => `${s} ${t.toFixed(1)} s`)
+        .join(', ')}`,
+    );
   });
 
   it('carries the build, views, assets and migrations, but no TypeScript source, no tsx and no embedded PostgreSQL', async () => {
     const dir = image.dir;
-    for (const file of ['build/app/main.js', 'build/app/views', 'build/app/assets/app.css', 'build/generated/migrations', 'build/generated/openapi.json', 'dist/runtime/cli/main.js', 'plugins/mailprovider/dist/src/index.js', 'plugins/mailprovider/dist/generated/migrations']) {
+    for (const file of [
+      'build/app/main.js',
+      'build/app/views',
+      'build/app/assets/app.css',
+      'build/generated/migrations',
+      'build/generated/openapi.json',
+      'dist/runtime/cli/main.js',
+      'plugins/mailprovider/dist/src/index.js',
+      'plugins/mailprovider/dist/generated/migrations',
+    ]) {
       expect(existsSync(join(dir, file)), file).toBe(true);
     }
     expect(existsSync(join(dir, 'app'))).toBe(false);

@@ -27,8 +27,13 @@ export function command(argv: readonly string[], cwd: string, env: Record<string
     const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     let stdout = '';
-    child.stdout.on('data', (c: Buffer) => { output += c.toString(); stdout += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { output += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      output += c.toString();
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', reject);
     child.on('close', (code) => {
@@ -50,8 +55,12 @@ export interface Running {
 export async function start(argv: readonly string[], cwd: string, env: Record<string, string>, ready: RegExp): Promise<Running> {
   const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout!.on('data', (c: Buffer) => { out += c.toString(); });
-  child.stderr!.on('data', (c: Buffer) => { out += c.toString(); });
+  child.stdout!.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
+  child.stderr!.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   const running: Running = {
     child,
@@ -67,10 +76,14 @@ export async function start(argv: readonly string[], cwd: string, env: Record<st
     },
   };
   try {
-    await waitFor(() => {
-      if (child.exitCode !== null) throw new Error(`${argv.join(' ')} exited ${child.exitCode}:\n${out}`);
-      return ready.test(out);
-    }, `${argv.join(' ')} to start`, 60_000);
+    await waitFor(
+      () => {
+        if (child.exitCode !== null) throw new Error(`${argv.join(' ')} exited ${child.exitCode}:\n${out}`);
+        return ready.test(out);
+      },
+      `${argv.join(' ')} to start`,
+      60_000,
+    );
   } catch (error) {
     await running.stop();
     throw error;

@@ -10,7 +10,9 @@ import { parseRate } from '../../generator/model/access.js';
 import { tempProject, type TempProject } from './support.js';
 
 const projects: TempProject[] = [];
-afterAll(async () => { for (const p of projects) await p.remove(); });
+afterAll(async () => {
+  for (const p of projects) await p.remove();
+});
 
 async function run(yaml: string): Promise<{ errors: string[]; routes: string }> {
   const project = await tempProject({ 'schema/a.yaml': yaml });
@@ -61,7 +63,8 @@ describe('rateLimit | syntax', () => {
 `);
     expect(errors).toEqual([]);
     expect(routes).toContain(`name: 'a.one',`);
-    const block = (name: string) => routes.slice(routes.indexOf(`name: '${name}'`), routes.indexOf('origin:', routes.indexOf(`name: '${name}'`)) + 200);
+    const block = (name: string) =>
+      routes.slice(routes.indexOf(`name: '${name}'`), routes.indexOf('origin:', routes.indexOf(`name: '${name}'`)) + 200);
     expect(block('a.one')).toContain(`rateLimit: { limit: 5, windowMs: 60000, by: 'ip' }`);
     expect(block('a.two')).toContain(`rateLimit: { limit: 100, windowMs: 3600000, by: 'token' }`);
     expect(block('a.three')).not.toContain('rateLimit');

@@ -22,7 +22,10 @@ const resource = (audit: string) => `resources:
 ${audit}`;
 
 let project: TempProject | undefined;
-afterEach(async () => { await project?.remove(); project = undefined; });
+afterEach(async () => {
+  await project?.remove();
+  project = undefined;
+});
 
 async function run(schema: string, options: { augmentServices?: boolean } = {}) {
   project = await tempProject({ 'schema/app.yaml': schema });
@@ -67,7 +70,9 @@ describe('generate | audit.ts', () => {
   });
 
   it('refuses a tracked resource without a primary key (docs/spec.md 6.1 rule 9)', async () => {
-    project = await tempProject({ 'schema/app.yaml': 'resources:\n  Loose:\n    table: loose\n    fields:\n      label: { type: string }\n    audit: {}\n' });
+    project = await tempProject({
+      'schema/app.yaml': 'resources:\n  Loose:\n    table: loose\n    fields:\n      label: { type: string }\n    audit: {}\n',
+    });
     const result = await generate({ root: project.root });
     expect(result.ok).toBe(false);
     expect(result.diagnostics.map((d) => d.message).join('\n')).toContain('needs a primary key');

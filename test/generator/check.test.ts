@@ -49,7 +49,7 @@ describe('generate | check mode', () => {
     expect(result.ok).toBe(true);
     expect(result.changed).toEqual(['generated/client.ts', 'generated/handlers.ts', 'generated/openapi.json']);
     expect(result.diff).toContain('--- a/generated/handlers.ts\n+++ b/generated/handlers.ts\n');
-    expect(result.diff).toContain("-  /** POST /notes */\n+  /** POST /notes — Make a note. */\n");
+    expect(result.diff).toContain('-  /** POST /notes */\n+  /** POST /notes — Make a note. */\n');
     expect(result.diff).toContain('+        "summary": "Make a note.",\n');
     expect(await readTree(join(project.root, 'generated'))).toEqual(before);
   });
@@ -72,7 +72,13 @@ describe('generate | check mode', () => {
   });
 
   it('reports a migration the schema asks for as stale', async () => {
-    await project.write('schema/notes.yaml', SCHEMA.replace('      title: { type: string, max: 200 }\n', '      title: { type: string, max: 200 }\n      pinned: { type: boolean, default: false }\n'));
+    await project.write(
+      'schema/notes.yaml',
+      SCHEMA.replace(
+        '      title: { type: string, max: 200 }\n',
+        '      title: { type: string, max: 200 }\n      pinned: { type: boolean, default: false }\n',
+      ),
+    );
     const result = await generate({ root: project.root, check: true });
     expect(result.changed).toContain('generated/migrations/0002_add_notes_pinned.sql');
     expect(result.changed).toContain('generated/schema.snapshot.json');
@@ -88,7 +94,9 @@ describe('generate | check mode', () => {
 
 describe('generate | write mode', () => {
   let project: TempProject;
-  beforeEach(async () => { project = await tempProject({ 'schema/notes.yaml': SCHEMA }); });
+  beforeEach(async () => {
+    project = await tempProject({ 'schema/notes.yaml': SCHEMA });
+  });
   afterEach(() => project.remove());
 
   it('writes only files whose bytes changed and removes files no longer generated', async () => {
@@ -108,7 +116,9 @@ describe('generate | write mode', () => {
     const result = await generate({ root: project.root });
     expect(result.ok).toBe(false);
     expect(result.changed).toEqual([]);
-    expect(result.diagnostics.map((d) => d.message)).toEqual(['unknown resource "Nope" (did you mean "Note"?); declare it under "resources:"']);
+    expect(result.diagnostics.map((d) => d.message)).toEqual([
+      'unknown resource "Nope" (did you mean "Note"?); declare it under "resources:"',
+    ]);
     expect(await readTree(join(project.root, 'generated'))).toEqual(before);
   });
 });

@@ -7,7 +7,9 @@ import { formatDiagnostic, generate } from '../../generator/index.js';
 import { tempProject, type TempProject } from './support.js';
 
 const projects: TempProject[] = [];
-afterAll(async () => { for (const p of projects) await p.remove(); });
+afterAll(async () => {
+  for (const p of projects) await p.remove();
+});
 
 /** Generate from the given schema files; the formatted diagnostics. */
 async function errorsOf(files: Record<string, string>): Promise<string[]> {
@@ -50,7 +52,9 @@ describe('generate | schema errors with positions', () => {
   it('reports an unknown field type with a suggestion', async () => {
     const errors = await errorsOf({ 'a.yaml': NOTE.replace('type: string, max', 'type: strng, max') });
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/^schema\/a\.yaml:6:22: resources\.Note\.fields\.title\.type: unknown field type "strng" \(did you mean "string"\?\); expected one of: string, text, /);
+    expect(errors[0]).toMatch(
+      /^schema\/a\.yaml:6:22: resources\.Note\.fields\.title\.type: unknown field type "strng" \(did you mean "string"\?\); expected one of: string, text, /,
+    );
   });
 
   it('reports an unknown rule, a bad rule parameter and a rule that does not apply', async () => {
@@ -138,7 +142,8 @@ routes:
   });
 
   it('reports a route name declared twice across files, and the same method and path twice', async () => {
-    const route = (path: string): string => `  notes.show:\n    method: GET\n    path: ${path}\n    input:\n      id: { type: integer, path: true }\n    result: ok\n`;
+    const route = (path: string): string =>
+      `  notes.show:\n    method: GET\n    path: ${path}\n    input:\n      id: { type: integer, path: true }\n    result: ok\n`;
     const errors = await errorsOf({
       'a.yaml': `routes:\n${route('/notes/{id}')}`,
       'b.yaml': `routes:\n${route('/notes/{id}')}  notes.find:\n    method: GET\n    path: /notes/{key}\n    input:\n      key: { type: integer, path: true }\n    result: ok\n`,
@@ -214,23 +219,33 @@ routes:
       'schema/a.yaml:3:12: resources.Note.table: table "audit_log" is reserved: it is created by the audit setup step (runtime/audit), so this resource\'s migration would fail with "relation already exists"; choose another table name, e.g. "app_audit_log" (see "Reserved names" in docs/schema-language.md)',
     ]);
     expect(await errorsOf({ 'a.yaml': NOTE.replace('table: notes', 'table: bindery_migrations') })).toEqual([
-      expect.stringMatching(/^schema\/a\.yaml:3:12: resources\.Note\.table: table "bindery_migrations" is reserved: it is created by the migrator, /),
+      expect.stringMatching(
+        /^schema\/a\.yaml:3:12: resources\.Note\.table: table "bindery_migrations" is reserved: it is created by the migrator, /,
+      ),
     ]);
     expect(await errorsOf({ 'a.yaml': NOTE.replace('table: notes', 'table: bindery_things') })).toEqual([
-      expect.stringMatching(/^schema\/a\.yaml:3:12: resources\.Note\.table: table "bindery_things" is reserved: .*names starting with "bindery_".*e\.g\. "app_things"/),
+      expect.stringMatching(
+        /^schema\/a\.yaml:3:12: resources\.Note\.table: table "bindery_things" is reserved: .*names starting with "bindery_".*e\.g\. "app_things"/,
+      ),
     ]);
   });
 
-  it('refuses a table a listed plugin creates, read from the installed plugin\'s snapshot', async () => {
+  it("refuses a table a listed plugin creates, read from the installed plugin's snapshot", async () => {
     const project = await tempProject({
       'package.json': JSON.stringify({ name: 'app', bindery: { plugins: ['@acme/things'] } }),
-      'node_modules/@acme/things/generated/schema.snapshot.json': JSON.stringify({ version: 1, lastMigration: '0001_create_things', tables: { acme_things: { columns: {}, indexes: {}, foreignKeys: {} } } }),
+      'node_modules/@acme/things/generated/schema.snapshot.json': JSON.stringify({
+        version: 1,
+        lastMigration: '0001_create_things',
+        tables: { acme_things: { columns: {}, indexes: {}, foreignKeys: {} } },
+      }),
       'schema/a.yaml': NOTE.replace('table: notes', 'table: acme_things'),
     });
     projects.push(project);
     const result = await generate({ root: project.root });
     expect(result.diagnostics.map(formatDiagnostic)).toEqual([
-      expect.stringMatching(/^schema\/a\.yaml:3:12: resources\.Note\.table: table "acme_things" is reserved: it is created by the plugin @acme\/things \(listed in package\.json "bindery\.plugins"\)/),
+      expect.stringMatching(
+        /^schema\/a\.yaml:3:12: resources\.Note\.table: table "acme_things" is reserved: it is created by the plugin @acme\/things \(listed in package\.json "bindery\.plugins"\)/,
+      ),
     ]);
   });
 
@@ -248,7 +263,8 @@ routes:
       q: { type: string, query: __proto__ }
     result: ok
 `;
-    const reserved = (name: string) => `"${name}" is reserved: every JavaScript object already has a "${name}", so a field, input or name called that would read or replace it; rename it (reserved: __proto__, constructor, prototype)`;
+    const reserved = (name: string) =>
+      `"${name}" is reserved: every JavaScript object already has a "${name}", so a field, input or name called that would read or replace it; rename it (reserved: __proto__, constructor, prototype)`;
     expect(await errorsOf({ 'a.yaml': schema })).toEqual([
       `schema/a.yaml:2:3: groups.constructor: ${reserved('constructor')}`,
       `schema/a.yaml:9:7: resources.Note.fields.__proto__: ${reserved('__proto__')}`,
@@ -257,7 +273,7 @@ routes:
     ]);
   });
 
-  it('refuses an input default that breaks the field\'s own rules', async () => {
+  it("refuses an input default that breaks the field's own rules", async () => {
     const schema = `routes:
   notes.list:
     method: GET
@@ -352,7 +368,7 @@ routes:
 });
 
 describe('reserved names | one list, shown in the docs', () => {
-  it('lists every table the framework\'s own migrations create, and docs/schema-language.md shows each reserved name', async () => {
+  it("lists every table the framework's own migrations create, and docs/schema-language.md shows each reserved name", async () => {
     const { readFile, readdir } = await import('node:fs/promises');
     const { join } = await import('node:path');
     const { RESERVED_TABLES, PROTOTYPE_KEYS, RESERVED_TABLE_PREFIX } = await import('../../generator/language/reserved.js');
@@ -363,7 +379,8 @@ describe('reserved names | one list, shown in the docs', () => {
         const path = join(dir, entry.name);
         if (entry.isDirectory()) await walk(path);
         else if (entry.name.endsWith('.sql') && dir.endsWith('migrations')) {
-          for (const m of (await readFile(path, 'utf8')).matchAll(/create table (?:if not exists )?"?([a-z_][a-z0-9_]*)"?/gi)) created.push(m[1]!);
+          for (const m of (await readFile(path, 'utf8')).matchAll(/create table (?:if not exists )?"?([a-z_][a-z0-9_]*)"?/gi))
+            created.push(m[1]!);
         }
       }
     };

@@ -11,7 +11,9 @@ import { formatDiagnostic, generate } from '../../generator/index.js';
 import { tempProject, type TempProject } from './support.js';
 
 const projects: TempProject[] = [];
-afterAll(async () => { for (const p of projects) await p.remove(); });
+afterAll(async () => {
+  for (const p of projects) await p.remove();
+});
 
 async function run(schema: string): Promise<{ project: TempProject; errors: string[] }> {
   const project = await tempProject({ 'schema/a.yaml': schema });
@@ -50,7 +52,9 @@ describe('enums | schema errors with positions', () => {
       'schema/a.yaml:6:17: resources.Doc.fields.status.type: an enum needs its values: add "values: [a, b, …]" (at least one)',
       'schema/a.yaml:6:29: resources.Doc.fields.status.max: "max" sets the length of a string field (varchar(n)); an enum is limited by its values — remove "max"',
     ]);
-    expect((await run(DOC('{ type: enum, values: [draft] }', '{ type: enum, values: [draft, published], default: publish }'))).errors).toEqual([
+    expect(
+      (await run(DOC('{ type: enum, values: [draft] }', '{ type: enum, values: [draft, published], default: publish }'))).errors,
+    ).toEqual([
       'schema/a.yaml:13:66: routes.docs.create.input.status.default: default "publish" is not one of the enum\'s values (draft, published) (did you mean "published"?)',
     ]);
     expect((await run(DOC('{ type: enum, values: [draft, draft] }'))).errors).toEqual([
@@ -65,12 +69,19 @@ describe('enums | schema errors with positions', () => {
     const types = await read('types.ts');
     expect(types).toContain(`status: Generated<'draft' | 'published'>;`);
     expect(types).toContain(`tags: Generated<('red' | 'green')[] | null>;`);
-    expect(types).toMatch(/export interface DocsCreateInput \{[^}]*status\?: 'draft' \| 'published';[^}]*tags\?: \('red' \| 'green'\)\[\];/);
+    expect(types).toMatch(
+      /export interface DocsCreateInput \{[^}]*status\?: 'draft' \| 'published';[^}]*tags\?: \('red' \| 'green'\)\[\];/,
+    );
     const client = await read('client.ts');
     expect(client).toContain(`status?: 'draft' | 'published';`);
-    const openapi = JSON.parse(await read('openapi.json')) as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+    const openapi = JSON.parse(await read('openapi.json')) as {
+      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+    };
     expect(openapi.components.schemas['Doc']!.properties['status']).toEqual({ type: 'string', enum: ['draft', 'published'] });
-    expect(openapi.components.schemas['Doc']!.properties['tags']).toEqual({ type: ['array', 'null'], items: { type: 'string', enum: ['red', 'green'] } });
+    expect(openapi.components.schemas['Doc']!.properties['tags']).toEqual({
+      type: ['array', 'null'],
+      items: { type: 'string', enum: ['red', 'green'] },
+    });
     const routes = await read('routes.ts');
     expect(routes).toContain(`rules: [{ name: 'enum', params: ['draft', 'published'] }]`);
     expect(routes).toContain(`rules: [{ name: 'each', params: [], inner: { name: 'enum', params: ['red', 'green'] } }]`);

@@ -42,7 +42,8 @@ const migrationsDir = (): string => join(project.root, 'generated', 'migrations'
 const migrations = async (): Promise<string[]> => (await readdir(migrationsDir())).sort();
 const sql = async (name: string): Promise<string> => readFile(join(migrationsDir(), name), 'utf8');
 const migrate = () => createMigrator(database.pool, [{ source: 'app', dir: migrationsDir() }]).migrate();
-const query = async <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> => (await database.pool.query(text, params)).rows as T[];
+const query = async <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> =>
+  (await database.pool.query(text, params)).rows as T[];
 
 async function generateOk(options: { allowDestructive?: boolean } = {}): Promise<void> {
   const result = await generate({ root: project.root, ...options });
@@ -55,7 +56,9 @@ describe('enums | through generate and migrate on a table with rows', () => {
     project = await tempProject({ 'schema/docs.yaml': DOCS('{ type: string, max: 20, default: draft }') });
     await generateOk();
     await migrate();
-    await database.pool.query(`INSERT INTO docs (title, status) SELECT 'doc ' || i, CASE WHEN i % 3 = 0 THEN 'published' ELSE 'draft' END FROM generate_series(1, 300) i`);
+    await database.pool.query(
+      `INSERT INTO docs (title, status) SELECT 'doc ' || i, CASE WHEN i % 3 = 0 THEN 'published' ELSE 'draft' END FROM generate_series(1, 300) i`,
+    );
 
     // A string becomes an enum: a CHECK constraint, behind a guard.
     await project.write('schema/docs.yaml', DOCS('{ type: enum, values: [draft, published], default: draft }'));
@@ -66,7 +69,10 @@ describe('enums | through generate and migrate on a table with rows', () => {
     expect(converted).toContain(`ALTER TABLE "docs" ADD CONSTRAINT "docs_status_check" CHECK ("status" IN ('draft', 'published'));`);
     expect(converted).toContain('DO $$');
     await migrate();
-    expect(await query(`SELECT status, count(*)::int AS n FROM docs GROUP BY status ORDER BY status`)).toEqual([{ status: 'draft', n: 200 }, { status: 'published', n: 100 }]);
+    expect(await query(`SELECT status, count(*)::int AS n FROM docs GROUP BY status ORDER BY status`)).toEqual([
+      { status: 'draft', n: 200 },
+      { status: 'published', n: 100 },
+    ]);
     await expect(database.pool.query(`INSERT INTO docs (title, status) VALUES ('x', 'archived')`)).rejects.toThrow(/docs_status_check/);
 
     // A value added: the constraint is replaced, no guard needed.
@@ -89,11 +95,15 @@ describe('enums | through generate and migrate on a table with rows', () => {
     const refused = await generate({ root: project.root });
     expect(refused.ok).toBe(false);
     expect(refused.diagnostics.map(formatDiagnostic)).toEqual([
-      expect.stringMatching(/^schema\/docs\.yaml:7:7: resources\.Doc\.fields\.status: removing the value\(s\) published from the enum docs\.status rejects rows and clients still using them; to write this migration anyway/),
+      expect.stringMatching(
+        /^schema\/docs\.yaml:7:7: resources\.Doc\.fields\.status: removing the value\(s\) published from the enum docs\.status rejects rows and clients still using them; to write this migration anyway/,
+      ),
     ]);
     await generateOk({ allowDestructive: true });
     const removal = (await migrations())[3]!;
-    expect(await sql(removal)).toContain('--   - removes the value(s) published from the enum docs.status; migrate stops with an error and changes nothing if a row still holds one');
+    expect(await sql(removal)).toContain(
+      '--   - removes the value(s) published from the enum docs.status; migrate stops with an error and changes nothing if a row still holds one',
+    );
     // 100 rows still hold "published": migrate stops, changing nothing.
     await expect(migrate()).rejects.toThrow(/cannot limit docs\.status to \(archived, draft\): 100 row\(s\) hold another value/);
     expect((await query<{ n: number }>(`SELECT count(*)::int AS n FROM docs WHERE status = 'published'`))[0]!.n).toBe(100);
@@ -132,19 +142,30 @@ describe('renames | renamedFrom through generate and migrate', () => {
     project = await tempProject({ 'schema/blog.yaml': BLOG('notes', 'title:  { type: string, max: 200 }') });
     await generateOk();
     await migrate();
-    await database.pool.query(`INSERT INTO notes (title, state) SELECT 'note ' || i, CASE WHEN i % 2 = 0 THEN 'closed' ELSE 'open' END FROM generate_series(1, 500) i`);
+    await database.pool.query(
+      `INSERT INTO notes (title, state) SELECT 'note ' || i, CASE WHEN i % 2 = 0 THEN 'closed' ELSE 'open' END FROM generate_series(1, 500) i`,
+    );
     await database.pool.query(`INSERT INTO comments (post_id, body) SELECT id, 'comment on ' || title FROM notes`);
     // The audit log's history of notes (its tables reduced to the column that names the table).
-    await database.pool.query(`CREATE TABLE audit_log (subject_type text); CREATE TABLE audit_bulk (subject_type text); CREATE TABLE audit_bulk_items (subject_type text)`);
-    await database.pool.query(`INSERT INTO audit_log VALUES ('notes'), ('notes'), ('users'); INSERT INTO audit_bulk VALUES ('notes'); INSERT INTO audit_bulk_items VALUES ('notes')`);
+    await database.pool.query(
+      `CREATE TABLE audit_log (subject_type text); CREATE TABLE audit_bulk (subject_type text); CREATE TABLE audit_bulk_items (subject_type text)`,
+    );
+    await database.pool.query(
+      `INSERT INTO audit_log VALUES ('notes'), ('notes'), ('users'); INSERT INTO audit_bulk VALUES ('notes'); INSERT INTO audit_bulk_items VALUES ('notes')`,
+    );
 
     // Without renamedFrom the drop is refused, with a hint.
     await project.write('schema/blog.yaml', BLOG('posts', 'heading: { type: string, max: 200 }'));
     const refused = await generate({ root: project.root });
     expect(refused.ok).toBe(false);
-    expect(refused.diagnostics.map((d) => d.message).join('\n')).toContain('dropping table notes deletes all its rows; if it was renamed to posts, add "renamedFrom: notes" to that resource instead');
+    expect(refused.diagnostics.map((d) => d.message).join('\n')).toContain(
+      'dropping table notes deletes all its rows; if it was renamed to posts, add "renamedFrom: notes" to that resource instead',
+    );
 
-    await project.write('schema/blog.yaml', BLOG('posts', 'heading: { type: string, max: 200, renamedFrom: title }', '    renamedFrom: notes\n'));
+    await project.write(
+      'schema/blog.yaml',
+      BLOG('posts', 'heading: { type: string, max: 200, renamedFrom: title }', '    renamedFrom: notes\n'),
+    );
     await generateOk();
     const name = (await migrations())[1]!;
     expect(name).toBe('0002_rename_notes_rename_posts_title.sql');
@@ -156,12 +177,26 @@ describe('renames | renamedFrom through generate and migrate', () => {
     expect(text).toContain('ALTER TABLE "posts" RENAME CONSTRAINT "notes_state_check" TO "posts_state_check";');
     expect(text).not.toMatch(/DROP|CREATE/);
     await migrate();
-    expect(await query(`SELECT subject_type, count(*)::int AS n FROM audit_log GROUP BY 1 ORDER BY 1`)).toEqual([{ subject_type: 'posts', n: 2 }, { subject_type: 'users', n: 1 }]);
-    expect(await query(`SELECT subject_type FROM audit_bulk UNION ALL SELECT subject_type FROM audit_bulk_items`)).toEqual([{ subject_type: 'posts' }, { subject_type: 'posts' }]);
+    expect(await query(`SELECT subject_type, count(*)::int AS n FROM audit_log GROUP BY 1 ORDER BY 1`)).toEqual([
+      { subject_type: 'posts', n: 2 },
+      { subject_type: 'users', n: 1 },
+    ]);
+    expect(await query(`SELECT subject_type FROM audit_bulk UNION ALL SELECT subject_type FROM audit_bulk_items`)).toEqual([
+      { subject_type: 'posts' },
+      { subject_type: 'posts' },
+    ]);
 
     expect((await query<{ n: number }>(`SELECT count(*)::int AS n FROM posts WHERE heading LIKE 'note %'`))[0]!.n).toBe(500);
-    expect((await query<{ n: number }>(`SELECT count(*)::int AS n FROM comments c JOIN posts p ON p.id = c.post_id WHERE c.body = 'comment on ' || p.heading`))[0]!.n).toBe(500);
-    expect((await query(`SELECT indexname FROM pg_indexes WHERE tablename = 'posts' ORDER BY indexname`)).map((r) => r['indexname'])).toEqual(['posts_pkey', 'posts_state_idx']);
+    expect(
+      (
+        await query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM comments c JOIN posts p ON p.id = c.post_id WHERE c.body = 'comment on ' || p.heading`,
+        )
+      )[0]!.n,
+    ).toBe(500);
+    expect(
+      (await query(`SELECT indexname FROM pg_indexes WHERE tablename = 'posts' ORDER BY indexname`)).map((r) => r['indexname']),
+    ).toEqual(['posts_pkey', 'posts_state_idx']);
     await expect(database.pool.query(`INSERT INTO posts (heading, state) VALUES ('x', 'bogus')`)).rejects.toThrow(/posts_state_check/);
     // The foreign key followed the table: deleting a post cascades to its comments.
     await database.pool.query('DELETE FROM posts WHERE id = 1');

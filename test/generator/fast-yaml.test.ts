@@ -7,10 +7,57 @@ const viaYaml = (text: string): unknown => parseDocument(text, { uniqueKeys: tru
 describe('fast YAML reading', () => {
   it('reads every core scalar as the yaml package does', () => {
     const scalars = [
-      '~', 'null', 'Null', 'NULL', '', 'true', 'True', 'TRUE', 'false', 'FALSE', 'yes', 'no', 'on', 'off', 'y',
-      '0', '-0', '+12', '007', '0o17', '0o19', '0x1F', '0X1F', '0b101', '1_000', '12345678901234567890',
-      '1.5', '-.5', '+1.', '1.50', '1e3', '1E-3', '.5e2', '-1.5e+2', '.inf', '-.Inf', '+.INF', '.nan', '.NaN', 'nan', 'inf',
-      '2024-01-01', '12:30', '1:20:30', '0.1.2', 'string', '"quoted 1"', "'single'", '"true"', '[1, two, 3.0]', '{ a: 1, b: [x, null] }',
+      '~',
+      'null',
+      'Null',
+      'NULL',
+      '',
+      'true',
+      'True',
+      'TRUE',
+      'false',
+      'FALSE',
+      'yes',
+      'no',
+      'on',
+      'off',
+      'y',
+      '0',
+      '-0',
+      '+12',
+      '007',
+      '0o17',
+      '0o19',
+      '0x1F',
+      '0X1F',
+      '0b101',
+      '1_000',
+      '12345678901234567890',
+      '1.5',
+      '-.5',
+      '+1.',
+      '1.50',
+      '1e3',
+      '1E-3',
+      '.5e2',
+      '-1.5e+2',
+      '.inf',
+      '-.Inf',
+      '+.INF',
+      '.nan',
+      '.NaN',
+      'nan',
+      'inf',
+      '2024-01-01',
+      '12:30',
+      '1:20:30',
+      '0.1.2',
+      'string',
+      '"quoted 1"',
+      "'single'",
+      '"true"',
+      '[1, two, 3.0]',
+      '{ a: 1, b: [x, null] }',
     ];
     const text = scalars.map((s, i) => `k${i}: ${s}`).join('\n');
     expect(fastYamlData(text)).toStrictEqual(viaYaml(text));
@@ -58,7 +105,8 @@ describe('fast YAML reading', () => {
       'a: [1, 2', // syntax error
       'a: 1\n---\nb: 2', // two documents
       'fields: { tags: string[] }', // a bare list type in a flow map
-    ]) expect(fastYamlData(text), text).toBeUndefined();
+    ])
+      expect(fastYamlData(text), text).toBeUndefined();
   });
 
   it('still reads values that contain those characters inside a word', () => {

@@ -15,9 +15,14 @@ import { readTree } from '../../generator/write/disk-tree.js';
 import { FIXTURES, REPO, fixtureProject, tempProject, type TempProject } from './support.js';
 
 const run = promisify(execFile);
-const cases = (await readdir(FIXTURES, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+const cases = (await readdir(FIXTURES, { withFileTypes: true }))
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort();
 const projects: TempProject[] = [];
-afterAll(async () => { for (const p of projects) await p.remove(); });
+afterAll(async () => {
+  for (const p of projects) await p.remove();
+});
 
 describe.each(cases)('generate | golden fixture %s', (name) => {
   const expectedDir = join(FIXTURES, name, 'expected');
@@ -51,9 +56,19 @@ describe.each(cases)('generate | golden fixture %s', (name) => {
       'package.json': '{ "type": "module", "private": true }\n',
       'tsconfig.json': JSON.stringify({
         compilerOptions: {
-          target: 'ES2023', lib: ['ES2023'], module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'],
-          strict: true, noUncheckedIndexedAccess: true, noImplicitOverride: true, isolatedModules: true,
-          verbatimModuleSyntax: true, skipLibCheck: true, noEmit: true, customConditions: ['bindery-source'],
+          target: 'ES2023',
+          lib: ['ES2023'],
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          types: ['node'],
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          noImplicitOverride: true,
+          isolatedModules: true,
+          verbatimModuleSyntax: true,
+          skipLibCheck: true,
+          noEmit: true,
+          customConditions: ['bindery-source'],
         },
         // The runtime's HTTP entry first: tsc merges `declare module 'bindery/http'`
         // into the interface only when the entry's TypeScript source is read

@@ -9,13 +9,20 @@ import { formatDiagnostic, generate } from '../../generator/index.js';
 import { tempProject, type TempProject } from './support.js';
 
 const projects: TempProject[] = [];
-afterAll(async () => { for (const p of projects) await p.remove(); });
+afterAll(async () => {
+  for (const p of projects) await p.remove();
+});
 
 async function run(schema: string) {
   const project = await tempProject({ 'schema/a.yaml': schema });
   projects.push(project);
   const result = await generate({ root: project.root });
-  return { errors: result.diagnostics.map(formatDiagnostic), warnings: result.warnings.map(formatDiagnostic), ok: result.ok, changed: result.changed };
+  return {
+    errors: result.diagnostics.map(formatDiagnostic),
+    warnings: result.warnings.map(formatDiagnostic),
+    ok: result.ok,
+    changed: result.changed,
+  };
 }
 
 const RESOURCES = `resources:
@@ -51,9 +58,14 @@ ${more}    result: ok
 
 describe('generate | list routes', () => {
   it('accepts a list with every operator and include; warns for a filter no index serves', async () => {
-    const result = await run(route(`      resource: Note
+    const result = await run(
+      route(
+        `      resource: Note
       sort: [created_at, title]
-      filter: { title: prefix, tags: contains, created_at: range, owner_id: eq }`, '    include: [owner]\n'));
+      filter: { title: prefix, tags: contains, created_at: range, owner_id: eq }`,
+        '    include: [owner]\n',
+      ),
+    );
     expect(result.errors).toEqual([]);
     expect(result.warnings).toEqual([
       'schema/a.yaml:28:77: routes.notes.list.list.filter.owner_id: filtering by "owner_id" reads the whole table of Note: no index starts with "owner_id"; add "- { columns: [owner_id] }" under resources.Note.indexes',
@@ -62,23 +74,29 @@ describe('generate | list routes', () => {
   });
 
   it('reports unknown resources, fields and sort keys with a suggestion', async () => {
-    const result = await run(route(`      resource: Note
+    const result = await run(
+      route(`      resource: Note
       sort: [titel, secret]
       defaultSort: -created
-      filter: { tilte: prefix }`));
+      filter: { tilte: prefix }`),
+    );
     expect(result.errors).toEqual([
       'schema/a.yaml:27:14: routes.notes.list.list.sort[0]: Note has no field "titel" (did you mean "title"?); a sort key names a field of the resource: id, owner_id, title, tags, meta, rating, created_at',
       'schema/a.yaml:27:21: routes.notes.list.list.sort[1]: "secret" is hidden (never sent to clients); a client cannot sort by it',
       'schema/a.yaml:29:17: routes.notes.list.list.filter.tilte: Note has no field "tilte" (did you mean "title"?); a filter names a field of the resource: id, owner_id, title, tags, meta, rating, created_at',
     ]);
     const unknown = await run(route('      resource: Nte'));
-    expect(unknown.errors).toEqual(['schema/a.yaml:26:17: routes.notes.list.list.resource: unknown resource "Nte" (did you mean "Note"?); declare it under "resources:"']);
+    expect(unknown.errors).toEqual([
+      'schema/a.yaml:26:17: routes.notes.list.list.resource: unknown resource "Nte" (did you mean "Note"?); declare it under "resources:"',
+    ]);
   });
 
   it('reports operators that do not apply, nullable or list sort keys, and an unknown operator or key', async () => {
-    const result = await run(route(`      resource: Note
+    const result = await run(
+      route(`      resource: Note
       sort: [rating, tags]
-      filter: { title: range, tags: prefix, meta: eq, created_at: contains }`));
+      filter: { title: range, tags: prefix, meta: eq, created_at: contains }`),
+    );
     expect(result.errors).toEqual([
       'schema/a.yaml:27:14: routes.notes.list.list.sort[0]: cannot sort pages by "rating": a sort key must be a single, non-null value (it is nullable)',
       'schema/a.yaml:27:22: routes.notes.list.list.sort[1]: cannot sort pages by "tags": a sort key must be a single, non-null value (it is a string list)',
@@ -87,9 +105,11 @@ describe('generate | list routes', () => {
       'schema/a.yaml:28:51: routes.notes.list.list.filter.meta: "meta: eq": a json field cannot be filtered',
       'schema/a.yaml:28:67: routes.notes.list.list.filter.created_at: "created_at: contains": contains applies to list fields (the list holds the value) and string and text fields (the text holds it)',
     ]);
-    const structural = await run(route(`      resource: Note
+    const structural = await run(
+      route(`      resource: Note
       sorts: [title]
-      filter: { title: prefx }`));
+      filter: { title: prefx }`),
+    );
     expect(structural.errors.join('\n')).toMatch(/list\.sorts: unknown key "sorts" \(did you mean "sort"\?\)/);
     expect(structural.errors.join('\n')).toMatch(/list\.filter\.title: .*prefx/);
   });

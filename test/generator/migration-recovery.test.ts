@@ -21,7 +21,9 @@ const NOTES = `resources:
 `;
 
 const databases: TestDatabase[] = [];
-afterAll(async () => { for (const d of databases) await d.drop(); });
+afterAll(async () => {
+  for (const d of databases) await d.drop();
+});
 
 let project: TempProject;
 beforeEach(async () => {
@@ -51,8 +53,10 @@ describe('migrations | a narrowing change says what it cuts and fails at migrate
     await project.write('schema/notes.yaml', NOTES.replace('max: 200', 'max: 10'));
     expect((await generate({ root: project.root, allowDestructive: true })).ok).toBe(true);
     const sql = await text('migrations/0002_alter_notes_title.sql');
-    expect(sql).toContain('-- DESTRUCTIVE (written with --allow-destructive): this migration\n'
-      + '--   - changes notes.title from varchar(200) to varchar(10); migrate stops with an error and changes nothing if a value would not survive the change unchanged\n');
+    expect(sql).toContain(
+      '-- DESTRUCTIVE (written with --allow-destructive): this migration\n' +
+        '--   - changes notes.title from varchar(200) to varchar(10); migrate stops with an error and changes nothing if a value would not survive the change unchanged\n',
+    );
     expect(sql).toContain('DO $$');
 
     const db = await createTestDatabase('narrow');
@@ -62,14 +66,24 @@ describe('migrations | a narrowing change says what it cuts and fails at migrate
     try {
       expect(await apply(client, '0001_create_notes.sql')).toBeUndefined();
       await client.query(`INSERT INTO notes (title) VALUES ('short'), ('a title far longer than ten'), ('another long title')`);
-      expect(await apply(client, '0002_alter_notes_title.sql')).toBe('cannot change notes.title from varchar(200) to varchar(10): 2 row(s) hold a value that does not fit');
-      const kept = await client.query(`SELECT character_maximum_length AS n FROM information_schema.columns WHERE table_name = 'notes' AND column_name = 'title'`);
+      expect(await apply(client, '0002_alter_notes_title.sql')).toBe(
+        'cannot change notes.title from varchar(200) to varchar(10): 2 row(s) hold a value that does not fit',
+      );
+      const kept = await client.query(
+        `SELECT character_maximum_length AS n FROM information_schema.columns WHERE table_name = 'notes' AND column_name = 'title'`,
+      );
       expect(kept.rows).toEqual([{ n: 200 }]);
-      expect((await client.query('SELECT title FROM notes ORDER BY id')).rows.map((r) => r.title)).toEqual(['short', 'a title far longer than ten', 'another long title']);
+      expect((await client.query('SELECT title FROM notes ORDER BY id')).rows.map((r) => r.title)).toEqual([
+        'short',
+        'a title far longer than ten',
+        'another long title',
+      ]);
 
       await client.query(`UPDATE notes SET title = left(title, 10)`);
       expect(await apply(client, '0002_alter_notes_title.sql')).toBeUndefined();
-      const narrowed = await client.query(`SELECT character_maximum_length AS n FROM information_schema.columns WHERE table_name = 'notes' AND column_name = 'title'`);
+      const narrowed = await client.query(
+        `SELECT character_maximum_length AS n FROM information_schema.columns WHERE table_name = 'notes' AND column_name = 'title'`,
+      );
       expect(narrowed.rows).toEqual([{ n: 10 }]);
     } finally {
       await client.end();
@@ -88,7 +102,9 @@ describe('migrations | a narrowing change says what it cuts and fails at migrate
     try {
       for (const name of ['0001_create_notes.sql', '0002_add_notes_views.sql']) expect(await apply(client, name)).toBeUndefined();
       await client.query(`INSERT INTO notes (title, views) VALUES ('big', 3000000000), ('small', 1)`);
-      expect(await apply(client, '0003_alter_notes_views.sql')).toBe('cannot change notes.views from bigint to integer: a value cannot be converted (integer out of range)');
+      expect(await apply(client, '0003_alter_notes_views.sql')).toBe(
+        'cannot change notes.views from bigint to integer: a value cannot be converted (integer out of range)',
+      );
       await client.query(`DELETE FROM notes WHERE views > 2147483647`);
       expect(await apply(client, '0003_alter_notes_views.sql')).toBeUndefined();
     } finally {
@@ -120,7 +136,9 @@ describe('migrations | the snapshot follows its migrations', () => {
     edited.tables.notes.columns['extra'] = { type: 'text', nullable: true };
     await writeFile(join(project.root, 'generated', 'schema.snapshot.json'), `${JSON.stringify(edited, null, 2)}\n`);
     expect((await generate({ root: project.root, check: true })).diagnostics.map(formatDiagnostic)).toEqual([
-      expect.stringMatching(/^generated\/schema\.snapshot\.json:\d+:9: tables\.notes\.columns\.extra: the snapshot has the column extra in table notes, but the migrations up to 0001_create_notes build no such column: /),
+      expect.stringMatching(
+        /^generated\/schema\.snapshot\.json:\d+:9: tables\.notes\.columns\.extra: the snapshot has the column extra in table notes, but the migrations up to 0001_create_notes build no such column: /,
+      ),
     ]);
 
     const rebuilt = await generate({ root: project.root, rebuildSnapshot: true });
@@ -139,12 +157,18 @@ describe('migrations | the snapshot follows its migrations', () => {
     await rm(join(project.root, 'generated', 'migrations', '0002_alter_notes_title.sql'));
     await project.write('schema/notes.yaml', NOTES.replace('max: 200', 'max: 300'));
     const plain = await generate({ root: project.root });
-    expect(plain.diagnostics.map(formatDiagnostic)).toEqual([expect.stringContaining('lastMigration: the snapshot follows migration 0002_alter_notes_title, but generated/migrations/0002_alter_notes_title.sql is missing; restore it from version control — or, if you removed it on purpose')]);
+    expect(plain.diagnostics.map(formatDiagnostic)).toEqual([
+      expect.stringContaining(
+        'lastMigration: the snapshot follows migration 0002_alter_notes_title, but generated/migrations/0002_alter_notes_title.sql is missing; restore it from version control — or, if you removed it on purpose',
+      ),
+    ]);
 
     const rebuilt = await generate({ root: project.root, rebuildSnapshot: true });
     expect(rebuilt.diagnostics).toEqual([]);
     expect(await migrations()).toEqual(['0001_create_notes.sql', '0002_alter_notes_title.sql']);
-    expect(await text('migrations/0002_alter_notes_title.sql')).toContain('ALTER TABLE "notes" ALTER COLUMN "title" TYPE varchar(300) USING "title"::varchar(300);');
+    expect(await text('migrations/0002_alter_notes_title.sql')).toContain(
+      'ALTER TABLE "notes" ALTER COLUMN "title" TYPE varchar(300) USING "title"::varchar(300);',
+    );
     expect(await text('migrations/0002_alter_notes_title.sql')).not.toContain('DESTRUCTIVE');
     expect(JSON.parse(await text('schema.snapshot.json')).tables.notes.columns.title.type).toBe('varchar(300)');
     expect(JSON.parse(first).tables.notes.columns.title.type).toBe('varchar(200)');
@@ -176,7 +200,21 @@ describe('migrations | every statement bindery writes reads back into the snapsh
     const names = await migrations();
     expect(names).toHaveLength(4);
     const all = (await Promise.all(names.map((n) => text(`migrations/${n}`)))).join('\n');
-    for (const statement of ["DEFAULT 'a;b''''c'", 'ADD GENERATED BY DEFAULT AS IDENTITY', 'DROP IDENTITY', 'DROP DEFAULT', 'SET DEFAULT', 'DROP NOT NULL', 'SET NOT NULL', 'DROP INDEX', 'WHERE "deleted_at" IS NULL', 'ON DELETE CASCADE', 'DROP CONSTRAINT', 'DROP TABLE', 'TYPE text USING']) {
+    for (const statement of [
+      "DEFAULT 'a;b''''c'",
+      'ADD GENERATED BY DEFAULT AS IDENTITY',
+      'DROP IDENTITY',
+      'DROP DEFAULT',
+      'SET DEFAULT',
+      'DROP NOT NULL',
+      'SET NOT NULL',
+      'DROP INDEX',
+      'WHERE "deleted_at" IS NULL',
+      'ON DELETE CASCADE',
+      'DROP CONSTRAINT',
+      'DROP TABLE',
+      'TYPE text USING',
+    ]) {
       expect(all).toContain(statement);
     }
     const snapshot = await text('schema.snapshot.json');

@@ -10,7 +10,11 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, REPO } from './support.js';
 
-const DOCUMENTS = ['generated/openapi.json', 'plugins/mailprovider/generated/openapi.json', join('test/generator/fixtures/full/expected/openapi.json')];
+const DOCUMENTS = [
+  'generated/openapi.json',
+  'plugins/mailprovider/generated/openapi.json',
+  join('test/generator/fixtures/full/expected/openapi.json'),
+];
 
 describe.each(DOCUMENTS)('openapi | %s', (path) => {
   it('validates as OpenAPI 3.1 and carries its header as x-generated-by', async () => {

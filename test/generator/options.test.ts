@@ -17,12 +17,17 @@ const SCHEMA = `resources:
 
 describe('generate | options', () => {
   let project: TempProject;
-  beforeEach(async () => { project = await tempProject({ 'plugins/mail/schema/mail.yaml': SCHEMA }); });
+  beforeEach(async () => {
+    project = await tempProject({ 'plugins/mail/schema/mail.yaml': SCHEMA });
+  });
   afterEach(() => project.remove());
 
   it('reads and writes the given folders, imports the runtime by its package entries wherever the output goes, and can leave Services alone', async () => {
     const result = await generate({
-      root: project.root, schemaDir: 'plugins/mail/schema', outDir: 'plugins/mail/generated', augmentServices: false,
+      root: project.root,
+      schemaDir: 'plugins/mail/schema',
+      outDir: 'plugins/mail/generated',
+      augmentServices: false,
     });
     expect(result.ok).toBe(true);
     expect(result.changed).toContain('plugins/mail/generated/types.ts');
@@ -36,7 +41,12 @@ describe('generate | options', () => {
   });
 
   it('imports the entries of another package name with runtimePackage', async () => {
-    await generate({ root: project.root, schemaDir: 'plugins/mail/schema', outDir: 'plugins/mail/generated', runtimePackage: '@acme/bindery' });
+    await generate({
+      root: project.root,
+      schemaDir: 'plugins/mail/schema',
+      outDir: 'plugins/mail/generated',
+      runtimePackage: '@acme/bindery',
+    });
     const routes = await readFile(join(project.root, 'plugins/mail/generated/routes.ts'), 'utf8');
     expect(routes).toContain("import type { RouteTable } from '@acme/bindery/routing';");
   });
@@ -49,11 +59,16 @@ describe('generate | options', () => {
 
   it('reports a missing schema folder', async () => {
     const result = await generate({ root: project.root });
-    expect(result.diagnostics.map(formatDiagnostic)).toEqual(['schema:1:1: the schema directory schema/ does not exist; create it with at least one .yaml file']);
+    expect(result.diagnostics.map(formatDiagnostic)).toEqual([
+      'schema:1:1: the schema directory schema/ does not exist; create it with at least one .yaml file',
+    ]);
   });
 
   it('reports names and values that do not follow the language', async () => {
-    await project.write('schema/a.yaml', 'resources:\n  notes:\n    table: Notes\n    fields: {}\nroutes:\n  x: { method: get, path: notes, result: ok }\n');
+    await project.write(
+      'schema/a.yaml',
+      'resources:\n  notes:\n    table: Notes\n    fields: {}\nroutes:\n  x: { method: get, path: notes, result: ok }\n',
+    );
     expect((await generate({ root: project.root })).diagnostics.map(formatDiagnostic)).toEqual([
       'schema/a.yaml:2:3: resources.notes: "notes" is not a valid resource name (PascalCase, e.g. Note)',
       'schema/a.yaml:3:12: resources.notes.table: "Notes" is not a valid SQL name (lower snake_case of at most 63 characters, e.g. created_at)',

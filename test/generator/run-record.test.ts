@@ -40,8 +40,15 @@ describe('generate | run record', () => {
   });
 
   it('does not hide a schema or package.json change', async () => {
-    await project.write('schema/documents.yaml', (await readFile(path('schema/documents.yaml'), 'utf8')).replace('summary: Attach files.', 'summary: Attach some files.'));
-    expect((await generate({ root: project.root, check: true })).changed).toEqual(['generated/client.ts', 'generated/handlers.ts', 'generated/openapi.json']);
+    await project.write(
+      'schema/documents.yaml',
+      (await readFile(path('schema/documents.yaml'), 'utf8')).replace('summary: Attach files.', 'summary: Attach some files.'),
+    );
+    expect((await generate({ root: project.root, check: true })).changed).toEqual([
+      'generated/client.ts',
+      'generated/handlers.ts',
+      'generated/openapi.json',
+    ]);
     await generate({ root: project.root });
     await project.write('package.json', '{ "bindery": { "plugins": [] } }\n');
     expect((await generate({ root: project.root, check: true })).changed).toEqual(['generated/plugins.ts']);

@@ -24,7 +24,9 @@ import { REPO, tempProject, type TempProject } from './support.js';
 
 const run = promisify(execFile);
 const projects: TempProject[] = [];
-afterAll(async () => { for (const p of projects) await p.remove(); });
+afterAll(async () => {
+  for (const p of projects) await p.remove();
+});
 
 describe('generate | 1,000 routes', () => {
   it('generates, type-checks and passes --check', { timeout: 240_000 }, async () => {
@@ -40,7 +42,13 @@ describe('generate | 1,000 routes', () => {
     expect(routes.match(/^ {4}name: '/gm)?.length).toBe(1000);
 
     expect(await generate({ root: project.root, check: true })).toEqual({ ok: true, diagnostics: [], changed: [], diff: '', warnings: [] });
-    expect(await generate({ root: project.root, check: true, useRecord: false })).toEqual({ ok: true, diagnostics: [], changed: [], diff: '', warnings: [] });
+    expect(await generate({ root: project.root, check: true, useRecord: false })).toEqual({
+      ok: true,
+      diagnostics: [],
+      changed: [],
+      diff: '',
+      warnings: [],
+    });
 
     // Without the record, --check takes fingerprinted validator code from disk: a hand edit in it is still seen.
     const validators = join(project.root, 'generated/validators.ts');
@@ -55,17 +63,29 @@ describe('generate | 1,000 routes', () => {
     const stale = await generate({ root: project.root, check: true });
     expect(stale.changed).toEqual(['generated/client.ts', 'generated/handlers.ts', 'generated/openapi.json']);
 
-    await writeFile(join(project.root, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: {
-        target: 'ES2023', lib: ['ES2023'], module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'],
-        strict: true, noUncheckedIndexedAccess: true, isolatedModules: true, verbatimModuleSyntax: true, skipLibCheck: true, noEmit: true,
-        customConditions: ['bindery-source'],
-      },
-      // The runtime's HTTP entry first, as in the golden test: the generated
-      // `declare module 'bindery/http'` merges only when the entry's source is read first.
-      files: [join(REPO, 'runtime/http/index.ts')],
-      include: ['generated'],
-    }));
+    await writeFile(
+      join(project.root, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2023',
+          lib: ['ES2023'],
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          types: ['node'],
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          isolatedModules: true,
+          verbatimModuleSyntax: true,
+          skipLibCheck: true,
+          noEmit: true,
+          customConditions: ['bindery-source'],
+        },
+        // The runtime's HTTP entry first, as in the golden test: the generated
+        // `declare module 'bindery/http'` merges only when the entry's source is read first.
+        files: [join(REPO, 'runtime/http/index.ts')],
+        include: ['generated'],
+      }),
+    );
     await rm(join(project.root, 'node_modules'), { recursive: true });
     await symlink(join(REPO, 'node_modules'), join(project.root, 'node_modules'));
     const tsc = await run(join(REPO, 'node_modules/.bin/tsc'), ['--noEmit', '-p', project.root]).catch((e: { stdout: string }) => e);
@@ -82,7 +102,15 @@ describe('generate | formatted output', () => {
     const tree = await readTree(join(project.root, 'generated'));
     // The files printed through ts-morph and the validators (the client is plain text of its own emitter's layout).
     const files = [...tree].filter(([path]) => path.endsWith('.ts') && path !== 'client.ts');
-    expect(files.map(([path]) => path)).toEqual(['audit.ts', 'factories.ts', 'handlers.ts', 'routes.ts', 'serializers.ts', 'types.ts', 'validators.ts']);
+    expect(files.map(([path]) => path)).toEqual([
+      'audit.ts',
+      'factories.ts',
+      'handlers.ts',
+      'routes.ts',
+      'serializers.ts',
+      'types.ts',
+      'validators.ts',
+    ]);
     for (const [path, text] of files) expect({ path, text: formatTs(text) }).toEqual({ path, text });
   });
 });

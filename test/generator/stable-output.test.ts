@@ -28,24 +28,41 @@ const upToDate = { ok: true, diagnostics: [], changed: [], diff: '', warnings: [
 
 describe('generate | stable output', () => {
   it('a comment line above every route leaves --check green', async () => {
-    await edit('schema/accounts.yaml', (t) => t.replace('groups:', '# Groups of middleware.\n\ngroups:').replace('routes:', '# The routes.\n# Second line.\nroutes:'));
+    await edit('schema/accounts.yaml', (t) =>
+      t.replace('groups:', '# Groups of middleware.\n\ngroups:').replace('routes:', '# The routes.\n# Second line.\nroutes:'),
+    );
     await edit('schema/documents.yaml', (t) => t.replace('routes:', '\n# Documents.\nroutes:'));
     expect(await generate({ root: project.root, check: true })).toEqual(upToDate);
   });
 
   it('reordering keys whose order carries no meaning leaves --check green', async () => {
     // A route's own keys, and the options of an input field's flow map.
-    await edit('schema/documents.yaml', (t) => t
-      .replace('    method: POST\n    path: /api/documents\n    group: api\n    summary: Create a document.\n', '    summary: Create a document.\n    group: api\n    path: /api/documents\n    method: POST\n')
-      .replace('slug:       { type: string, json: slug, validate: [required, "max:100", alpha_dash] }', 'slug:       { validate: [required, "max:100", alpha_dash], json: slug, type: string }'));
+    await edit('schema/documents.yaml', (t) =>
+      t
+        .replace(
+          '    method: POST\n    path: /api/documents\n    group: api\n    summary: Create a document.\n',
+          '    summary: Create a document.\n    group: api\n    path: /api/documents\n    method: POST\n',
+        )
+        .replace(
+          'slug:       { type: string, json: slug, validate: [required, "max:100", alpha_dash] }',
+          'slug:       { validate: [required, "max:100", alpha_dash], json: slug, type: string }',
+        ),
+    );
     // A resource's keys.
-    await edit('schema/accounts.yaml', (t) => t.replace('    table: users\n    description: An account.\n', '    description: An account.\n    table: users\n'));
+    await edit('schema/accounts.yaml', (t) =>
+      t.replace('    table: users\n    description: An account.\n', '    description: An account.\n    table: users\n'),
+    );
     expect(await generate({ root: project.root, check: true })).toEqual(upToDate);
   });
 
-  it('one rule added to the first route changes only that route\'s validator lines', async () => {
+  it("one rule added to the first route changes only that route's validator lines", async () => {
     const before = await read('generated/validators.ts');
-    await edit('schema/accounts.yaml', (t) => t.replace('      name:                  { type: string, validate: [required, "max:100"] }', '      name:                  { type: string, validate: [required, "max:100", alpha_dash] }'));
+    await edit('schema/accounts.yaml', (t) =>
+      t.replace(
+        '      name:                  { type: string, validate: [required, "max:100"] }',
+        '      name:                  { type: string, validate: [required, "max:100", alpha_dash] }',
+      ),
+    );
     const result = await generate({ root: project.root });
     expect(result.changed).toContain('generated/validators.ts');
     const after = await read('generated/validators.ts');

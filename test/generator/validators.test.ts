@@ -23,14 +23,32 @@ const DOCUMENT = { slug: 'my-doc', title: 'A title', status: 'draft', ttl: 1000 
 
 describe('validators | generated ajv standalone code', () => {
   it('exports one typed validator per route with rules, named after the route', () => {
-    expect(Object.keys(validators).sort()).toEqual(['accountMe', 'accountRegister', 'documentsCreate', 'documentsList', 'documentsPages', 'documentsUpload', 'tokensRevoke']);
+    expect(Object.keys(validators).sort()).toEqual([
+      'accountMe',
+      'accountRegister',
+      'documentsCreate',
+      'documentsList',
+      'documentsPages',
+      'documentsUpload',
+      'tokensRevoke',
+    ]);
   });
 
   it('accepts valid input', () => {
-    expect(failures(validators.documentsCreate, {
-      ...DOCUMENT, tags: ['a1', 'b2'], notes: 'fine', rating: 4.5, homepage: 'https://example.com/x', code: 'abcdex',
-      code_check: 'other', alias: 'docs', owner: 3, meta: { any: ['thing'] },
-    })).toEqual([]);
+    expect(
+      failures(validators.documentsCreate, {
+        ...DOCUMENT,
+        tags: ['a1', 'b2'],
+        notes: 'fine',
+        rating: 4.5,
+        homepage: 'https://example.com/x',
+        code: 'abcdex',
+        code_check: 'other',
+        alias: 'docs',
+        owner: 3,
+        meta: { any: ['thing'] },
+      }),
+    ).toEqual([]);
     expect(failures(validators.accountRegister, { name: 'Ann', email: 'ann@example.com', password: 'secret12', terms: true })).toEqual([]);
   });
 
@@ -57,7 +75,8 @@ describe('validators | generated ajv standalone code', () => {
       [{ ...DOCUMENT, ttl: 86_400_001 }, ['ttl#0']],
       [{ ...DOCUMENT, owner: 0 }, ['owner#0']],
     ];
-    for (const [input, expected] of cases) expect({ input, errors: failures(validators.documentsCreate, input) }).toEqual({ input, errors: expected });
+    for (const [input, expected] of cases)
+      expect({ input, errors: failures(validators.documentsCreate, input) }).toEqual({ input, errors: expected });
   });
 
   it('lets null through the rules of a nullable field', () => {
@@ -67,7 +86,10 @@ describe('validators | generated ajv standalone code', () => {
   it('leaves cross-field rules to the runtime, keeping rule indexes aligned', () => {
     // `same:code` (code_check rule 0) and `different:slug` (alias rule 0) have no fragment; `confirmed` neither.
     expect(failures(validators.documentsCreate, { ...DOCUMENT, code_check: 'whatever', alias: 'my' })).toEqual(['alias#2']);
-    expect(failures(validators.accountRegister, { name: 'Ann', email: 'ann@example.com', password: 'short', terms: false })).toEqual(['password#1', 'terms#0']);
+    expect(failures(validators.accountRegister, { name: 'Ann', email: 'ann@example.com', password: 'short', terms: false })).toEqual([
+      'password#1',
+      'terms#0',
+    ]);
     expect(failures(validators.accountRegister, { email: 'not-an-email' })).toEqual(['name#required', 'password#required', 'email#1']);
   });
 
@@ -77,6 +99,9 @@ describe('validators | generated ajv standalone code', () => {
     expect(failures(validators.tokensRevoke, { token: 'nope' })).toEqual(['token#0']);
     const file = (kb: number) => ({ filename: 'a.txt', mimetype: 'text/plain', encoding: '7bit', size: kb * 1024, data: Buffer.alloc(0) });
     expect(failures(validators.documentsUpload, { id: 1, file: file(10), attachments: [file(1)] })).toEqual([]);
-    expect(failures(validators.documentsUpload, { id: 1, file: file(2049), attachments: [file(1), file(1025)] })).toEqual(['file#1', 'attachments#1']);
+    expect(failures(validators.documentsUpload, { id: 1, file: file(2049), attachments: [file(1), file(1025)] })).toEqual([
+      'file#1',
+      'attachments#1',
+    ]);
   });
 });

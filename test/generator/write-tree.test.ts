@@ -9,7 +9,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeTree } from '../../generator/write/write-tree.js';
 
 let dir: string;
-beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'bindery-write-tree-')); });
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'bindery-write-tree-'));
+});
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 describe('writeTree', () => {

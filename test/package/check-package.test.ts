@@ -15,7 +15,9 @@ const run = promisify(execFile);
 const REPO = join(import.meta.dirname, '../..');
 const SCRIPT = join(REPO, 'scripts/check-package.mjs');
 const temps: string[] = [];
-afterAll(async () => { for (const t of temps) await rm(t, { recursive: true, force: true }); });
+afterAll(async () => {
+  for (const t of temps) await rm(t, { recursive: true, force: true });
+});
 
 async function check(root?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const args = root === undefined ? [SCRIPT] : [SCRIPT, '--root', root];
@@ -38,7 +40,11 @@ async function fixture(files: Record<string, string>): Promise<string> {
   return root;
 }
 
-const entry = (name: string) => ({ 'bindery-source': `./runtime/${name}/index.ts`, types: `./dist/runtime/${name}/index.d.ts`, default: `./dist/runtime/${name}/index.js` });
+const entry = (name: string) => ({
+  'bindery-source': `./runtime/${name}/index.ts`,
+  types: `./dist/runtime/${name}/index.d.ts`,
+  default: `./dist/runtime/${name}/index.js`,
+});
 
 describe('scripts/check-package.mjs', () => {
   it('passes on this repository', async () => {
@@ -50,9 +56,13 @@ describe('scripts/check-package.mjs', () => {
 
   it('reports a missing entry file, an unreachable public folder and consumer code importing internals', async () => {
     const root = await fixture({
-      'package.json': JSON.stringify({ name: 'bindery', type: 'module', exports: { './a': entry('a'), './gone': entry('gone'), './runtime/*.js': './runtime/*.ts' } }),
-      'runtime/a/index.ts': "export const a = 1;\n",
-      'runtime/b/index.ts': "export const b = 2;\n",
+      'package.json': JSON.stringify({
+        name: 'bindery',
+        type: 'module',
+        exports: { './a': entry('a'), './gone': entry('gone'), './runtime/*.js': './runtime/*.ts' },
+      }),
+      'runtime/a/index.ts': 'export const a = 1;\n',
+      'runtime/b/index.ts': 'export const b = 2;\n',
       'app/main.ts': "import { b } from '../runtime/b/index.js';\nimport { c } from 'bindery/nope';\nexport { b, c };\n",
     });
     const result = await check(root);

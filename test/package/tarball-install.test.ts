@@ -21,7 +21,12 @@ import { baseEnv, command, start, type Running } from '../deploy/processes.js';
 const REPO = join(import.meta.dirname, '../..');
 const work = mkdtempSync(join(tmpdir(), 'bindery-tarball-'));
 const project = join(work, 'starter');
-const npmEnv = baseEnv({ npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false' });
+const npmEnv = baseEnv({
+  npm_config_prefer_offline: 'true',
+  npm_config_update_notifier: 'false',
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+});
 const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
 let database: TestDatabase;
 let server: Running | undefined;
@@ -83,7 +88,7 @@ describe('a project made from the packed tarball', () => {
     }
     // The starter's tests on this run's PostgreSQL server: the kit makes a database per test file.
     const tested = await ok(['npm', 'test'], project, { ...npmEnv, DATABASE_URL: database.url }, 240_000);
-    expect(tested).toMatch(/Test Files\s+2 passed/);  // test/notes.test.ts and test/accounts.test.ts
+    expect(tested).toMatch(/Test Files\s+2 passed/); // test/notes.test.ts and test/accounts.test.ts
   }, 300_000);
 
   it('refuses a type error at build time, and a missing or stale build under NODE_ENV=production', async () => {
@@ -112,13 +117,26 @@ describe('a project made from the packed tarball', () => {
 
   it('migrates and serves the build under plain node, without tsx', async () => {
     renameSync(join(project, 'node_modules/tsx'), join(work, 'tsx-moved-away'));
-    const env = baseEnv({ NODE_ENV: 'production', APP_ENV: 'production', DATABASE_URL: database.url, APP_KEY: generateAppKey(), HTTP_ADDR: '127.0.0.1:0', MAIL_DRIVER: 'outbox', LOG_LEVEL: 'warn', SESSION_SECURE: 'false' });
+    const env = baseEnv({
+      NODE_ENV: 'production',
+      APP_ENV: 'production',
+      DATABASE_URL: database.url,
+      APP_KEY: generateAppKey(),
+      HTTP_ADDR: '127.0.0.1:0',
+      MAIL_DRIVER: 'outbox',
+      LOG_LEVEL: 'warn',
+      SESSION_SECURE: 'false',
+    });
     const bin = join(project, 'node_modules/bindery/bin/bindery.mjs');
     expect(await ok([process.execPath, bin, 'migrate'], project, env)).toMatch(/Migrations: applied \d+/);
     server = await start([process.execPath, bin, 'serve'], project, env, /Serving \S+ at http:\/\/\S+/);
     const url = /Serving \S+ at (http:\/\/\S+)/.exec(server.output())![1]!;
     expect((await fetch(`${url}/health/ready`)).status).toBe(200);
-    const created = await fetch(`${url}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'From the tarball' }) });
+    const created = await fetch(`${url}/notes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'From the tarball' }),
+    });
     expect(created.status).toBe(201);
     const listed = await fetch(`${url}/notes?limit=1&filter[title]=From`, { headers: { accept: 'application/json' } });
     expect(listed.status).toBe(200);

@@ -18,7 +18,11 @@ const SLACK = 700;
 let a: ReferenceApp;
 
 beforeAll(async () => {
-  a = await bootReferenceApp('conns', { HTTP_BODY_TIMEOUT: `${BODY_TIMEOUT}ms`, HTTP_HEADERS_TIMEOUT: `${HEADERS_TIMEOUT}ms`, HTTP_KEEP_ALIVE_TIMEOUT: `${KEEP_ALIVE}ms` });
+  a = await bootReferenceApp('conns', {
+    HTTP_BODY_TIMEOUT: `${BODY_TIMEOUT}ms`,
+    HTTP_HEADERS_TIMEOUT: `${HEADERS_TIMEOUT}ms`,
+    HTTP_KEEP_ALIVE_TIMEOUT: `${KEEP_ALIVE}ms`,
+  });
 });
 afterAll(async () => {
   await a?.close();
@@ -38,7 +42,10 @@ function expectProblem(raw: string, status: number): { detail: string; request_i
 
 describe('Deadlines | slow and idle clients are answered and closed', () => {
   it('a body that never completes: 408 problem details within HTTP_BODY_TIMEOUT, connection closed, nothing stored', async () => {
-    const c = await openRaw(a.url, 'POST /notes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: 100\r\n\r\n{"title":"');
+    const c = await openRaw(
+      a.url,
+      'POST /notes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: 100\r\n\r\n{"title":"',
+    );
     const ms = await c.closed;
     expect(ms).toBeLessThan(BODY_TIMEOUT + SLACK);
     expect(ms).toBeGreaterThanOrEqual(BODY_TIMEOUT - 50);
@@ -48,8 +55,13 @@ describe('Deadlines | slow and idle clients are answered and closed', () => {
   });
 
   it('a body trickled a byte at a time is still cut at the deadline', async () => {
-    const c = await openRaw(a.url, 'POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: 1000\r\n\r\n');
-    const timer = setInterval(() => { if (!c.isClosed()) c.socket.write(' '); }, 50);
+    const c = await openRaw(
+      a.url,
+      'POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: 1000\r\n\r\n',
+    );
+    const timer = setInterval(() => {
+      if (!c.isClosed()) c.socket.write(' ');
+    }, 50);
     try {
       expect(await c.closed).toBeLessThan(BODY_TIMEOUT + SLACK);
     } finally {
@@ -76,12 +88,19 @@ describe('Deadlines | slow and idle clients are answered and closed', () => {
     const started = Date.now();
     const conns: RawConnection[] = [];
     for (let i = 0; i < count; i++) {
-      conns.push(await openRaw(a.url, `POST /notes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: 100\r\n\r\n{"title":"slow ${i}`));
+      conns.push(
+        await openRaw(
+          a.url,
+          `POST /notes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: 100\r\n\r\n{"title":"slow ${i}`,
+        ),
+      );
     }
     const opened = Date.now() - started;
     const closedAfter = await Promise.all(conns.map((c) => c.closed));
     const worst = Math.max(...closedAfter);
-    console.log(`slow bodies: ${count} clients (opened in ${opened} ms), all closed; latest after ${worst} ms (HTTP_BODY_TIMEOUT ${BODY_TIMEOUT} ms)`);
+    console.log(
+      `slow bodies: ${count} clients (opened in ${opened} ms), all closed; latest after ${worst} ms (HTTP_BODY_TIMEOUT ${BODY_TIMEOUT} ms)`,
+    );
     expect(worst).toBeLessThan(BODY_TIMEOUT + SLACK + opened);
     for (const c of conns) expect(parseResponse(c.received()).status).toBe(408);
     expect(await a.db.selectFrom('notes').select('id').execute()).toEqual([]);
@@ -94,7 +113,9 @@ describe('Deadlines | slow and idle clients are answered and closed', () => {
     for (let i = 0; i < count; i++) conns.push(await openRaw(a.url));
     const opened = Date.now() - started;
     const closedAfter = await Promise.all(conns.map((c) => c.closed));
-    console.log(`silent connections: ${count} (opened in ${opened} ms), all closed; latest after ${Math.max(...closedAfter)} ms (HTTP_HEADERS_TIMEOUT ${HEADERS_TIMEOUT} ms)`);
+    console.log(
+      `silent connections: ${count} (opened in ${opened} ms), all closed; latest after ${Math.max(...closedAfter)} ms (HTTP_HEADERS_TIMEOUT ${HEADERS_TIMEOUT} ms)`,
+    );
     expect(Math.max(...closedAfter)).toBeLessThan(HEADERS_TIMEOUT + SLACK + opened);
     // The server still answers.
     expect((await fetch(`${a.url}/health/live`)).status).toBe(200);
@@ -119,13 +140,17 @@ describe('Before the body | refusals that need no body are answered before it is
 
   // (A URL-encoded POST is read first for a `_method` override, up to HTTP_MAX_BODY within HTTP_BODY_TIMEOUT.)
   it('a signed-in form route without any cookie: 403 (CSRF) at once', async () => {
-    const { raw, ms } = await announce('POST /tokens HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=x\r\nAccept: application/json\r\n');
+    const { raw, ms } = await announce(
+      'POST /tokens HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=x\r\nAccept: application/json\r\n',
+    );
     expect(ms).toBeLessThan(BODY_TIMEOUT);
     expectProblem(raw, 403);
   });
 
   it('a cross-site form post: 403 at once, even with a cookie', async () => {
-    const { raw, ms } = await announce('POST /notes HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=x\r\nAccept: application/json\r\nSec-Fetch-Site: cross-site\r\nCookie: app_session=x\r\n');
+    const { raw, ms } = await announce(
+      'POST /notes HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=x\r\nAccept: application/json\r\nSec-Fetch-Site: cross-site\r\nCookie: app_session=x\r\n',
+    );
     expect(ms).toBeLessThan(BODY_TIMEOUT);
     expect(expectProblem(raw, 403).detail).toMatch(/another site/);
   });
@@ -143,7 +168,7 @@ describe('Malformed requests | problem details, security headers, request ID', (
     expect(api.status).toBe(400);
     expect(api.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(api.headers.get('x-content-type-options')).toBe('nosniff');
-    const problem = await api.json() as { detail: string; request_id: string };
+    const problem = (await api.json()) as { detail: string; request_id: string };
     expect(problem.detail).toBe('The request URL cannot be decoded.');
     expect(problem.request_id).toBe(api.headers.get('x-request-id'));
     const page = await fetch(`${a.url}/notes/%ZZ`, { headers: { accept: 'text/html' } });
@@ -160,8 +185,14 @@ describe('Malformed requests | problem details, security headers, request ID', (
   });
 
   it.each([
-    ['a Content-Length that is not a number', 'POST /notes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n{}'],
-    ['Content-Length and Transfer-Encoding together', 'POST /notes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}'],
+    [
+      'a Content-Length that is not a number',
+      'POST /notes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n{}',
+    ],
+    [
+      'Content-Length and Transfer-Encoding together',
+      'POST /notes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}',
+    ],
     ['a broken request line', 'GET /notes HTTP/9.Z\r\nHost: x\r\n\r\n'],
     ['a header without a colon', 'GET /notes HTTP/1.1\r\nHost x\r\n\r\n'],
   ])('%s: 400 problem details, connection closed', async (_what, bytes) => {

@@ -32,37 +32,65 @@ afterAll(async () => {
   await a?.close();
 });
 
-const PRINTABLE = Array.from({ length: 0x7e - 0x21 + 1 }, (_, i) => String.fromCharCode(0x21 + i)).filter((c) => c !== ';' && c !== ',' && c !== '"' && c !== '\\');
+const PRINTABLE = Array.from({ length: 0x7e - 0x21 + 1 }, (_, i) => String.fromCharCode(0x21 + i)).filter(
+  (c) => c !== ';' && c !== ',' && c !== '"' && c !== '\\',
+);
 const printable = fc.constantFrom(...PRINTABLE);
 
 /** One mutation of `value` (the cookie value as the browser holds it). */
 function mutated(value: string): fc.Arbitrary<string> {
   const at = fc.nat({ max: Math.max(0, value.length - 1) });
-  return fc.oneof(
-    fc.tuple(at, printable).map(([i, c]) => value.slice(0, i) + c + value.slice(i + 1)), // flip one character
-    fc.tuple(at, printable).filter(([i, c]) => value[i] !== c).map(([i, c]) => value.slice(0, i) + c + value.slice(i + 1)),
-    at.map((i) => value.slice(0, i)), // cut
-    fc.string({ unit: printable, minLength: 1, maxLength: 40 }).map((s) => value + s), // extend
-    fc.string({ unit: printable, minLength: 1, maxLength: 40 }).map((s) => s + value),
-    fc.tuple(at, at).map(([i, j]) => value.slice(0, Math.min(i, j)) + value.slice(Math.max(i, j))), // remove a range
-    fc.constantFrom('', '%00', 'a%00b', '%ZZ', '%', 'null', '[]', '{}', 'x'.repeat(4000), Buffer.from('{"user":1}').toString('base64url')),
-    at.map((i) => value.slice(0, i) + '%00' + value.slice(i)),
-    fc.constant(value.split('').reverse().join('')),
-    fc.constant(Buffer.from(value).toString('base64url')), // re-encoded
-    fc.uint8Array({ minLength: 1, maxLength: 120 }).map((b) => Buffer.from(b).toString('base64url')), // random sealed-looking bytes
-  ).filter((v) => v !== value && !sameBytes(v, value));
+  return fc
+    .oneof(
+      fc.tuple(at, printable).map(([i, c]) => value.slice(0, i) + c + value.slice(i + 1)), // flip one character
+      fc
+        .tuple(at, printable)
+        .filter(([i, c]) => value[i] !== c)
+        .map(([i, c]) => value.slice(0, i) + c + value.slice(i + 1)),
+      at.map((i) => value.slice(0, i)), // cut
+      fc.string({ unit: printable, minLength: 1, maxLength: 40 }).map((s) => value + s), // extend
+      fc.string({ unit: printable, minLength: 1, maxLength: 40 }).map((s) => s + value),
+      fc.tuple(at, at).map(([i, j]) => value.slice(0, Math.min(i, j)) + value.slice(Math.max(i, j))), // remove a range
+      fc.constantFrom(
+        '',
+        '%00',
+        'a%00b',
+        '%ZZ',
+        '%',
+        'null',
+        '[]',
+        '{}',
+        'x'.repeat(4000),
+        Buffer.from('{"user":1}').toString('base64url'),
+      ),
+      at.map((i) => value.slice(0, i) + '%00' + value.slice(i)),
+      fc.constant(value.split('').reverse().join('')),
+      fc.constant(Buffer.from(value).toString('base64url')), // re-encoded
+      fc.uint8Array({ minLength: 1, maxLength: 120 }).map((b) => Buffer.from(b).toString('base64url')), // random sealed-looking bytes
+    )
+    .filter((v) => v !== value && !sameBytes(v, value));
 }
 
 /** A base64url text decoding to the same bytes (its last character's spare bits changed): the same cookie, not a forgery. */
 function sameBytes(v: string, value: string): boolean {
-  return /^[A-Za-z0-9_-]*$/.test(v) && /^[A-Za-z0-9_-]*$/.test(value) && Buffer.from(v, 'base64url').equals(Buffer.from(value, 'base64url'));
+  return (
+    /^[A-Za-z0-9_-]*$/.test(v) && /^[A-Za-z0-9_-]*$/.test(value) && Buffer.from(v, 'base64url').equals(Buffer.from(value, 'base64url'))
+  );
 }
 
 describe('Cookies | mutated session and remember-me cookies are never accepted', () => {
   it('the real cookies are accepted (the baseline the mutations start from)', async () => {
-    const session = await client.send({ method: 'GET', path: '/dashboard', headers: { accept: 'application/json', cookie: `${sessionName}=${sessionValue}` } });
+    const session = await client.send({
+      method: 'GET',
+      path: '/dashboard',
+      headers: { accept: 'application/json', cookie: `${sessionName}=${sessionValue}` },
+    });
     expect(session.status).toBe(200);
-    const remember = await client.send({ method: 'GET', path: '/dashboard', headers: { accept: 'application/json', cookie: `${rememberName}=${rememberValue}` } });
+    const remember = await client.send({
+      method: 'GET',
+      path: '/dashboard',
+      headers: { accept: 'application/json', cookie: `${rememberName}=${rememberValue}` },
+    });
     expect(remember.status).toBe(200);
   });
 

@@ -20,20 +20,32 @@ beforeAll(async () => {
   // Let the worker finish starting (it has looked up its tasks and taken a
   // job) before connections are cut: graphile-worker 0.17 caches a failed
   // task lookup for good (docs/reliability.md "Known limits").
-  const task = await waitFor('the worker to register its tasks', async () => {
-    const { rows } = await admin.query('select identifier from graphile_worker._private_tasks order by identifier limit 1');
-    return rows[0]?.identifier as string | undefined;
-  }, 20_000, 50);
+  const task = await waitFor(
+    'the worker to register its tasks',
+    async () => {
+      const { rows } = await admin.query('select identifier from graphile_worker._private_tasks order by identifier limit 1');
+      return rows[0]?.identifier as string | undefined;
+    },
+    20_000,
+    50,
+  );
   await jobTaken(task);
 });
 
 /** Queue a job of `task` and wait until the worker has taken it (run: gone; tried: attempts counted). */
 async function jobTaken(task: string): Promise<void> {
-  const { rows: [job] } = await admin.query('select id from graphile_worker.add_job($1, $2::json)', [task, '{}']);
-  await waitFor(`the worker to take a job of ${task} (log: ${app.stdout().slice(-2000)})`, async () => {
-    const { rows } = await admin.query('select attempts from graphile_worker._private_jobs where id = $1', [job.id]);
-    return rows.length === 0 || rows[0].attempts > 0 ? true : undefined;
-  }, 20_000, 50);
+  const {
+    rows: [job],
+  } = await admin.query('select id from graphile_worker.add_job($1, $2::json)', [task, '{}']);
+  await waitFor(
+    `the worker to take a job of ${task} (log: ${app.stdout().slice(-2000)})`,
+    async () => {
+      const { rows } = await admin.query('select attempts from graphile_worker._private_jobs where id = $1', [job.id]);
+      return rows.length === 0 || rows[0].attempts > 0 ? true : undefined;
+    },
+    20_000,
+    50,
+  );
 }
 afterAll(async () => {
   await admin?.end();
@@ -50,13 +62,27 @@ async function terminateBackends(): Promise<number> {
   return Number(rows[0].n);
 }
 
-interface Outcome { status: number; contentType: string | null; requestId: string | null; body: string; startedAt: number; endedAt: number }
+interface Outcome {
+  status: number;
+  contentType: string | null;
+  requestId: string | null;
+  body: string;
+  startedAt: number;
+  endedAt: number;
+}
 
 async function postNote(i: number): Promise<Outcome> {
   const startedAt = Date.now();
   try {
     const res = await fetch(`${app.url}/notes`, { method: 'POST', headers: json, body: JSON.stringify({ title: `load ${i}`, body: 'x' }) });
-    return { status: res.status, contentType: res.headers.get('content-type'), requestId: res.headers.get('x-request-id'), body: await res.text(), startedAt, endedAt: Date.now() };
+    return {
+      status: res.status,
+      contentType: res.headers.get('content-type'),
+      requestId: res.headers.get('x-request-id'),
+      body: await res.text(),
+      startedAt,
+      endedAt: Date.now(),
+    };
   } catch (error) {
     return { status: 0, contentType: null, requestId: null, body: String((error as Error).cause ?? error), startedAt, endedAt: Date.now() };
   }
@@ -76,13 +102,22 @@ describe('database connection lost | backends terminated under load', () => {
     await waitFor('the load to start', () => (outcomes.some((o) => o.status === 201) ? true : undefined));
     for (let round = 0; round < rounds; round++) {
       // Under load the pool holds connections; retry the rare instant when none is open.
-      const at = await waitFor('backends to terminate', async () => {
-        const t = Date.now();
-        return (await terminateBackends()) > 0 ? t : undefined;
-      }, 5000, 10);
+      const at = await waitFor(
+        'backends to terminate',
+        async () => {
+          const t = Date.now();
+          return (await terminateBackends()) > 0 ? t : undefined;
+        },
+        5000,
+        10,
+      );
       terminations.push(at);
       // Recovery: a request started after the termination succeeds (its time is checked below).
-      await waitFor(`a 201 after termination ${round + 1} (alive: ${app.alive()}; ${app.stderr().slice(-1500)})`, () => (outcomes.some((o) => o.startedAt > at && o.status === 201) ? true : undefined), 10_000);
+      await waitFor(
+        `a 201 after termination ${round + 1} (alive: ${app.alive()}; ${app.stderr().slice(-1500)})`,
+        () => (outcomes.some((o) => o.startedAt > at && o.status === 201) ? true : undefined),
+        10_000,
+      );
       expect(app.alive()).toBe(true);
     }
     stop = true;
@@ -93,7 +128,10 @@ describe('database connection lost | backends terminated under load', () => {
     for (const o of outcomes) statuses.set(o.status, (statuses.get(o.status) ?? 0) + 1);
     console.log(`db faults: ${rounds} terminations, ${outcomes.length} requests, statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
     // Only successes and 503s: no 500, no reset connection (status 0).
-    expect([...statuses.keys()].filter((s) => s !== 201 && s !== 503), JSON.stringify([...statuses])).toEqual([]);
+    expect(
+      [...statuses.keys()].filter((s) => s !== 201 && s !== 503),
+      JSON.stringify([...statuses]),
+    ).toEqual([]);
     for (const o of outcomes.filter((x) => x.status === 503)) {
       expect(o.contentType).toMatch(/^application\/problem\+json/);
       const problem = JSON.parse(o.body);
@@ -113,10 +151,17 @@ describe('database connection lost | backends terminated under load', () => {
   it('the worker reconnects: a job queued after the terminations runs', async () => {
     await terminateBackends();
     // The worker's LISTEN connection comes back on its own (graphile-worker reconnects with back-off).
-    await waitFor('the worker to reconnect', async () => {
-      const { rows } = await admin.query("select 1 from pg_stat_activity where datname = current_database() and application_name like '%:worker' and query ilike 'listen%'");
-      return rows.length > 0 ? true : undefined;
-    }, 20_000, 100);
+    await waitFor(
+      'the worker to reconnect',
+      async () => {
+        const { rows } = await admin.query(
+          "select 1 from pg_stat_activity where datname = current_database() and application_name like '%:worker' and query ilike 'listen%'",
+        );
+        return rows.length > 0 ? true : undefined;
+      },
+      20_000,
+      100,
+    );
     const { rows: tasks } = await admin.query('select identifier from graphile_worker._private_tasks order by identifier limit 1');
     await jobTaken(tasks[0].identifier);
     expect(app.alive()).toBe(true);

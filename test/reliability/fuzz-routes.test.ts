@@ -22,7 +22,14 @@ interface FuzzRoute {
   readonly method: string;
   readonly path: string;
   readonly middleware: readonly string[];
-  readonly fields: ReadonlyArray<{ key: string; source: string; json?: string; form?: string; name?: string; type: { kind: string; array: boolean } }>;
+  readonly fields: ReadonlyArray<{
+    key: string;
+    source: string;
+    json?: string;
+    form?: string;
+    name?: string;
+    type: { kind: string; array: boolean };
+  }>;
 }
 
 const ROUTES: readonly FuzzRoute[] = [...(appRoutes as unknown as FuzzRoute[]), ...(pluginRoutes as unknown as FuzzRoute[])];
@@ -53,9 +60,38 @@ afterAll(async () => {
 
 /** Text an attacker would try: NUL and control characters, encodings, huge numbers, dates out of range, markup. */
 const hostile = fc.constantFrom(
-  '\u0000', 'a\u0000b', '%00', '%ZZ', '%', '..', '../../etc/passwd', '\uFFFF', '\uD800', '💥', '\u202E', ' ', '',
-  '9'.repeat(400), '-1', '0', '1e309', 'NaN', 'Infinity', '2024-13-45T25:61:61Z', '0000-00-00', 'PT99999999H',
-  'true', 'null', '[]', '{}', '<script>alert(1)</script>', "' or 1=1 --", '${7*7}', '__proto__', 'constructor', 'x'.repeat(5000),
+  '\u0000',
+  'a\u0000b',
+  '%00',
+  '%ZZ',
+  '%',
+  '..',
+  '../../etc/passwd',
+  '\uFFFF',
+  '\uD800',
+  '💥',
+  '\u202E',
+  ' ',
+  '',
+  '9'.repeat(400),
+  '-1',
+  '0',
+  '1e309',
+  'NaN',
+  'Infinity',
+  '2024-13-45T25:61:61Z',
+  '0000-00-00',
+  'PT99999999H',
+  'true',
+  'null',
+  '[]',
+  '{}',
+  '<script>alert(1)</script>',
+  "' or 1=1 --",
+  '${7*7}',
+  '__proto__',
+  'constructor',
+  'x'.repeat(5000),
 );
 const text = fc.oneof(
   { weight: 2, arbitrary: fc.string({ maxLength: 40 }) },
@@ -64,16 +100,27 @@ const text = fc.oneof(
   { weight: 3, arbitrary: hostile },
   { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 10 }), hostile, fc.string({ maxLength: 10 })).map(([x, h, y]) => x + h + y) },
 );
-const jsonValue = fc.oneof({ weight: 3, arbitrary: text }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) }, { weight: 1, arbitrary: fc.integer() }, { weight: 1, arbitrary: fc.double() });
+const jsonValue = fc.oneof(
+  { weight: 3, arbitrary: text },
+  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  { weight: 1, arbitrary: fc.integer() },
+  { weight: 1, arbitrary: fc.double() },
+);
 
 /** A value of the field's own type most of the time (so rules and handlers run), anything otherwise. */
 function valueFor(type: { kind: string; array: boolean }): fc.Arbitrary<unknown> {
-  const scalar: fc.Arbitrary<unknown> = type.kind === 'integer' ? fc.integer({ min: -5, max: 1000 })
-    : type.kind === 'number' ? fc.double({ noNaN: true, noDefaultInfinity: true })
-      : type.kind === 'boolean' ? fc.boolean()
-        : type.kind === 'timestamp' ? fc.date({ noInvalidDate: true, min: new Date('1900-01-01'), max: new Date('2200-01-01') }).map((d) => d.toISOString())
-          : type.kind === 'json' ? fc.jsonValue({ maxDepth: 3 })
-            : text;
+  const scalar: fc.Arbitrary<unknown> =
+    type.kind === 'integer'
+      ? fc.integer({ min: -5, max: 1000 })
+      : type.kind === 'number'
+        ? fc.double({ noNaN: true, noDefaultInfinity: true })
+        : type.kind === 'boolean'
+          ? fc.boolean()
+          : type.kind === 'timestamp'
+            ? fc.date({ noInvalidDate: true, min: new Date('1900-01-01'), max: new Date('2200-01-01') }).map((d) => d.toISOString())
+            : type.kind === 'json'
+              ? fc.jsonValue({ maxDepth: 3 })
+              : text;
   const typed = type.array ? fc.array(scalar, { maxLength: 4 }) : scalar;
   return fc.oneof({ weight: 6, arbitrary: typed }, { weight: 1, arbitrary: jsonValue });
 }
@@ -88,11 +135,20 @@ function pathValue(route: FuzzRoute, i: number): fc.Arbitrary<string> {
 }
 
 function fieldNames(route: FuzzRoute, source: string, tag: 'json' | 'form' | 'name'): string[] {
-  return route.fields.filter((f) => f.source === source).map((f) => f[tag] ?? f.key).filter((n): n is string => n !== undefined);
+  return route.fields
+    .filter((f) => f.source === source)
+    .map((f) => f[tag] ?? f.key)
+    .filter((n): n is string => n !== undefined);
 }
 
 /** A name from the route's own fields, or any other (including `_method`, `_token`, `__proto__`). */
-const nameFrom = (names: string[]) => (names.length === 0 ? fc.oneof(fc.string({ maxLength: 10 }), hostile) : fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...names) }, { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('_method', '_token', '__proto__', 'constructor')) }));
+const nameFrom = (names: string[]) =>
+  names.length === 0
+    ? fc.oneof(fc.string({ maxLength: 10 }), hostile)
+    : fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...names) },
+        { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('_method', '_token', '__proto__', 'constructor')) },
+      );
 
 function pathOf(route: FuzzRoute, values: string[], raw: boolean): string {
   let i = 0;
@@ -106,7 +162,17 @@ function pathOf(route: FuzzRoute, values: string[], raw: boolean): string {
 /** Percent-encode every byte of the UTF-8 of `v` but unreserved ones (lone surrogates become U+FFFD). */
 function pct(v: string): string {
   let out = '';
-  for (const b of Buffer.from(v, 'utf8')) out += (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x2d || b === 0x2e || b === 0x5f || b === 0x7e ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  for (const b of Buffer.from(v, 'utf8'))
+    out +=
+      (b >= 0x30 && b <= 0x39) ||
+      (b >= 0x41 && b <= 0x5a) ||
+      (b >= 0x61 && b <= 0x7a) ||
+      b === 0x2d ||
+      b === 0x2e ||
+      b === 0x5f ||
+      b === 0x7e
+        ? String.fromCharCode(b)
+        : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
   return out;
 }
 
@@ -117,8 +183,10 @@ function encodeForm(pairs: Array<[string, string]>): string {
 function multipart(pairs: Array<[string, string]>, withFile: boolean): { type: string; body: string } {
   const boundary = 'fuzzboundary';
   let body = '';
-  for (const [k, v] of pairs) body += `--${boundary}\r\nContent-Disposition: form-data; name="${k.replace(/["\r\n]/g, '')}"\r\n\r\n${v}\r\n`;
-  if (withFile) body += `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a\u0000.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n`;
+  for (const [k, v] of pairs)
+    body += `--${boundary}\r\nContent-Disposition: form-data; name="${k.replace(/["\r\n]/g, '')}"\r\n\r\n${v}\r\n`;
+  if (withFile)
+    body += `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a\u0000.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n`;
   body += `--${boundary}--\r\n`;
   return { type: `multipart/form-data; boundary=${boundary}`, body };
 }
@@ -138,48 +206,97 @@ const requestFor = (route: FuzzRoute): fc.Arbitrary<{ req: RawRequest; credentia
   const jsonNames = fieldNames(route, 'body', 'json');
   const formNames = fieldNames(route, 'body', 'form');
   const queryNames = fieldNames(route, 'query', 'name');
-  return fc.record({
-    method: fc.oneof({ weight: 9, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD') }),
-    pathValues: fc.tuple(...Array.from({ length: params }, (_, i) => pathValue(route, i))),
-    rawPath: fc.boolean(),
-    query: fc.array(fc.tuple(nameFrom(queryNames), text), { maxLength: 4 }),
-    rawQuery: fc.oneof({ weight: 5, arbitrary: fc.constant('') }, { weight: 1, arbitrary: fc.constantFrom('&%ZZ', '&a[]=', '&_method=DELETE', '&&&', '&a=%00', '&cursor=%E0%A4%A') }),
-    bodyKind: fc.constantFrom('none', 'json', 'json', 'json', 'json', 'json-any', 'form', 'multipart', 'garbage'),
-    // Most of the route's own fields (so requests get past "required" rules), plus a few others.
-    ownJson: fc.tuple(...route.fields.filter((f) => f.source === 'body' && f.json !== undefined).map((f) => fc.option(valueFor(f.type), { freq: 5 }))),
-    jsonBody: fc.dictionary(nameFrom(jsonNames), jsonValue, { maxKeys: 3 }),
-    anyJson: fc.oneof(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom('{"a":', '[', '{"__proto__":{"x":1}}', '"\\u0000"', '1e999')),
-    formPairs: fc.array(fc.tuple(nameFrom(formNames), text), { maxLength: 6 }),
-    withFile: fc.boolean(),
-    garbage: fc.tuple(fc.constantFrom('text/plain', 'application/xml', 'application/json; charset=utf-16', 'multipart/form-data', 'application/x-www-form-urlencoded; charset=koi8-r', '', 'a/b/c'), fc.string({ maxLength: 40 })),
-    accept: fc.constantFrom('application/json', 'text/html', '*/*', undefined),
-    credentials: fc.oneof({ weight: 6, arbitrary: fc.constant(fitting(route)) }, { weight: 1, arbitrary: fc.constantFrom<Credentials>('none', 'bearer', 'session', 'webhook', 'garbage') }),
-  }).map((g) => {
-    const headers: Record<string, string> = {};
-    if (g.accept !== undefined) headers.accept = g.accept;
-    let body: string | undefined;
-    switch (g.bodyKind) {
-      case 'json': {
-        const own: Record<string, unknown> = {};
-        jsonNames.forEach((name, i) => { if (g.ownJson[i] !== null) own[name] = g.ownJson[i]; });
-        headers['content-type'] = 'application/json';
-        body = JSON.stringify({ ...own, ...g.jsonBody });
-        break;
+  return fc
+    .record({
+      method: fc.oneof(
+        { weight: 9, arbitrary: fc.constant(route.method) },
+        { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD') },
+      ),
+      pathValues: fc.tuple(...Array.from({ length: params }, (_, i) => pathValue(route, i))),
+      rawPath: fc.boolean(),
+      query: fc.array(fc.tuple(nameFrom(queryNames), text), { maxLength: 4 }),
+      rawQuery: fc.oneof(
+        { weight: 5, arbitrary: fc.constant('') },
+        { weight: 1, arbitrary: fc.constantFrom('&%ZZ', '&a[]=', '&_method=DELETE', '&&&', '&a=%00', '&cursor=%E0%A4%A') },
+      ),
+      bodyKind: fc.constantFrom('none', 'json', 'json', 'json', 'json', 'json-any', 'form', 'multipart', 'garbage'),
+      // Most of the route's own fields (so requests get past "required" rules), plus a few others.
+      ownJson: fc.tuple(
+        ...route.fields.filter((f) => f.source === 'body' && f.json !== undefined).map((f) => fc.option(valueFor(f.type), { freq: 5 })),
+      ),
+      jsonBody: fc.dictionary(nameFrom(jsonNames), jsonValue, { maxKeys: 3 }),
+      anyJson: fc.oneof(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom('{"a":', '[', '{"__proto__":{"x":1}}', '"\\u0000"', '1e999')),
+      formPairs: fc.array(fc.tuple(nameFrom(formNames), text), { maxLength: 6 }),
+      withFile: fc.boolean(),
+      garbage: fc.tuple(
+        fc.constantFrom(
+          'text/plain',
+          'application/xml',
+          'application/json; charset=utf-16',
+          'multipart/form-data',
+          'application/x-www-form-urlencoded; charset=koi8-r',
+          '',
+          'a/b/c',
+        ),
+        fc.string({ maxLength: 40 }),
+      ),
+      accept: fc.constantFrom('application/json', 'text/html', '*/*', undefined),
+      credentials: fc.oneof(
+        { weight: 6, arbitrary: fc.constant(fitting(route)) },
+        { weight: 1, arbitrary: fc.constantFrom<Credentials>('none', 'bearer', 'session', 'webhook', 'garbage') },
+      ),
+    })
+    .map((g) => {
+      const headers: Record<string, string> = {};
+      if (g.accept !== undefined) headers.accept = g.accept;
+      let body: string | undefined;
+      switch (g.bodyKind) {
+        case 'json': {
+          const own: Record<string, unknown> = {};
+          jsonNames.forEach((name, i) => {
+            if (g.ownJson[i] !== null) own[name] = g.ownJson[i];
+          });
+          headers['content-type'] = 'application/json';
+          body = JSON.stringify({ ...own, ...g.jsonBody });
+          break;
+        }
+        case 'json-any':
+          headers['content-type'] = 'application/json';
+          body = typeof g.anyJson === 'string' && /^[[{"1]/.test(g.anyJson) ? g.anyJson : JSON.stringify(g.anyJson);
+          break;
+        case 'form':
+          headers['content-type'] = 'application/x-www-form-urlencoded';
+          body = encodeForm(g.formPairs);
+          break;
+        case 'multipart': {
+          const m = multipart(g.formPairs, g.withFile);
+          headers['content-type'] = m.type;
+          body = m.body;
+          break;
+        }
+        case 'garbage':
+          if (g.garbage[0] !== '') headers['content-type'] = g.garbage[0];
+          body = g.garbage[1];
+          break;
       }
-      case 'json-any': headers['content-type'] = 'application/json'; body = typeof g.anyJson === 'string' && /^[[{"1]/.test(g.anyJson) ? g.anyJson : JSON.stringify(g.anyJson); break;
-      case 'form': headers['content-type'] = 'application/x-www-form-urlencoded'; body = encodeForm(g.formPairs); break;
-      case 'multipart': { const m = multipart(g.formPairs, g.withFile); headers['content-type'] = m.type; body = m.body; break; }
-      case 'garbage': if (g.garbage[0] !== '') headers['content-type'] = g.garbage[0]; body = g.garbage[1]; break;
-    }
-    const credentials: Credentials = g.credentials === 'session' && ENDS_SESSION.has(route.name) ? 'none' : g.credentials;
-    if (credentials === 'bearer') headers.authorization = `Bearer ${bearer}`;
-    if (credentials === 'webhook') headers.authorization = webhookAuth;
-    if (credentials === 'garbage') { headers.authorization = 'Bearer 1|nope'; headers.cookie = 'app_session=%00; app_remember=x'; }
-    if (credentials === 'session') { headers.cookie = session.cookie; headers['x-csrf-token'] = session.token; }
-    const qs = encodeForm(g.query) + g.rawQuery;
-    const path = pathOf(route, g.pathValues as string[], g.rawPath) + (qs === '' ? '' : `?${qs}`);
-    return { req: { method: g.method, path, headers, ...(body !== undefined && g.method !== 'GET' && g.method !== 'HEAD' ? { body } : {}) }, credentials };
-  });
+      const credentials: Credentials = g.credentials === 'session' && ENDS_SESSION.has(route.name) ? 'none' : g.credentials;
+      if (credentials === 'bearer') headers.authorization = `Bearer ${bearer}`;
+      if (credentials === 'webhook') headers.authorization = webhookAuth;
+      if (credentials === 'garbage') {
+        headers.authorization = 'Bearer 1|nope';
+        headers.cookie = 'app_session=%00; app_remember=x';
+      }
+      if (credentials === 'session') {
+        headers.cookie = session.cookie;
+        headers['x-csrf-token'] = session.token;
+      }
+      const qs = encodeForm(g.query) + g.rawQuery;
+      const path = pathOf(route, g.pathValues as string[], g.rawPath) + (qs === '' ? '' : `?${qs}`);
+      return {
+        req: { method: g.method, path, headers, ...(body !== undefined && g.method !== 'GET' && g.method !== 'HEAD' ? { body } : {}) },
+        credentials,
+      };
+    });
 };
 
 const anyRequest = fc.constantFrom(...ROUTES).chain((route) => requestFor(route).map((r) => ({ route: route.name, ...r })));
@@ -200,7 +317,9 @@ describe('Fuzzing | every generated route, generated requests', () => {
       { numRuns: runs, seed: Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31), endOnFailure: !process.env.FUZZ_SHRINK },
     );
     const total = [...statuses.values()].reduce((x, y) => x + y, 0);
-    console.log(`fuzz: ${total} requests over ${ROUTES.length} routes; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((x, y) => x[0] - y[0])))}`);
+    console.log(
+      `fuzz: ${total} requests over ${ROUTES.length} routes; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((x, y) => x[0] - y[0])))}`,
+    );
     expect(total).toBeGreaterThan(runs * 0.95);
   }, 600_000);
 });

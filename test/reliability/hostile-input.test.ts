@@ -13,7 +13,11 @@ let documentId: number;
 beforeAll(async () => {
   a = await bootReferenceApp('hostile');
   bearer = await bearerFor(a.t, 1);
-  const res = await fetch(`${a.url}/api/documents`, { method: 'POST', headers: { ...json, authorization: `Bearer ${bearer}` }, body: JSON.stringify({ slug: 'one', title: 'One' }) });
+  const res = await fetch(`${a.url}/api/documents`, {
+    method: 'POST',
+    headers: { ...json, authorization: `Bearer ${bearer}` },
+    body: JSON.stringify({ slug: 'one', title: 'One' }),
+  });
   expect(res.status).toBe(201);
   documentId = ((await res.json()) as { id: number }).id;
 });
@@ -32,13 +36,21 @@ async function problem(res: Response): Promise<{ status: number; errors?: Record
 
 describe('Binder | U+0000 in any text is a 422 field error before the handler', () => {
   it('the login email, without signing in', async () => {
-    const res = await fetch(`${a.url}/login`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'a\u0000b@x.y', password: 'x' }) });
+    const res = await fetch(`${a.url}/login`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email: 'a\u0000b@x.y', password: 'x' }),
+    });
     expect(res.status).toBe(422);
     expect((await problem(res)).errors).toEqual({ email: 'The email field must not contain a NUL character.' });
   });
 
   it('a note title from JSON, and a tag inside a list; nothing is stored', async () => {
-    const res = await fetch(`${a.url}/notes`, { method: 'POST', headers: json, body: JSON.stringify({ title: 'x\u0000', tags: ['ok', 'b\u0000d'] }) });
+    const res = await fetch(`${a.url}/notes`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ title: 'x\u0000', tags: ['ok', 'b\u0000d'] }),
+    });
     expect(res.status).toBe(422);
     expect((await problem(res)).errors).toEqual({
       title: 'The title field must not contain a NUL character.',
@@ -62,7 +74,9 @@ describe('Binder | U+0000 in any text is a 422 field error before the handler', 
   });
 
   it('a query value and a path value', async () => {
-    const history = await fetch(`${a.url}/api/documents/${documentId}/history?cursor=%00`, { headers: { accept: 'application/json', authorization: `Bearer ${bearer}` } });
+    const history = await fetch(`${a.url}/api/documents/${documentId}/history?cursor=%00`, {
+      headers: { accept: 'application/json', authorization: `Bearer ${bearer}` },
+    });
     expect(history.status).toBe(422);
     expect((await problem(history)).errors).toEqual({ cursor: 'The cursor field must not contain a NUL character.' });
     const path = await fetch(`${a.url}/auth/a%00b/redirect`, { headers: { accept: 'application/json' } });
@@ -83,16 +97,22 @@ describe('documents.history | a forged cursor is 400 with errors.cursor', () => 
     ['not JSON', 'bm90IGpzb24'],
     ['not base64url', '***'],
   ])('%s', async (_what, cursor) => {
-    const res = await fetch(`${a.url}/api/documents/${documentId}/history?cursor=${encodeURIComponent(cursor)}`, { headers: { accept: 'application/json', authorization: `Bearer ${bearer}` } });
+    const res = await fetch(`${a.url}/api/documents/${documentId}/history?cursor=${encodeURIComponent(cursor)}`, {
+      headers: { accept: 'application/json', authorization: `Bearer ${bearer}` },
+    });
     expect(res.status).toBe(400);
     expect((await problem(res)).errors).toEqual({ cursor: 'The cursor is not valid.' });
   });
 
   it('a real cursor still pages', async () => {
-    const res = await fetch(`${a.url}/api/documents/${documentId}/history`, { headers: { accept: 'application/json', authorization: `Bearer ${bearer}` } });
+    const res = await fetch(`${a.url}/api/documents/${documentId}/history`, {
+      headers: { accept: 'application/json', authorization: `Bearer ${bearer}` },
+    });
     expect(res.status).toBe(200);
     const good = forged([new Date().toISOString(), 0, 1]);
-    const next = await fetch(`${a.url}/api/documents/${documentId}/history?cursor=${good}`, { headers: { accept: 'application/json', authorization: `Bearer ${bearer}` } });
+    const next = await fetch(`${a.url}/api/documents/${documentId}/history?cursor=${good}`, {
+      headers: { accept: 'application/json', authorization: `Bearer ${bearer}` },
+    });
     expect(next.status).toBe(200);
   });
 });

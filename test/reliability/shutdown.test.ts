@@ -29,13 +29,22 @@ describe('Shutdown | SIGTERM under load', () => {
     const load = Array.from({ length: clients }, async () => {
       while (!stop) {
         const title = `shutdown ${n++}`;
-        const reply = await client.send({ method: 'POST', path: '/notes', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ title }) });
+        const reply = await client.send({
+          method: 'POST',
+          path: '/notes',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify({ title }),
+        });
         outcomes.push({ title, reply });
         // Refused: the server is gone; the run is over for this client.
         if (reply.status === 0 && /ECONNREFUSED/.test(reply.error ?? '')) return;
       }
     });
-    await waitFor('some notes to be written', () => (outcomes.filter((o) => o.reply.status === 201).length >= size(50, 300) ? true : undefined), 30_000);
+    await waitFor(
+      'some notes to be written',
+      () => (outcomes.filter((o) => o.reply.status === 201).length >= size(50, 300) ? true : undefined),
+      30_000,
+    );
     app.child.kill('SIGTERM');
     const exit = await app.exited;
     stop = true;
@@ -54,7 +63,9 @@ describe('Shutdown | SIGTERM under load', () => {
       const key = o.reply.status === 0 ? `error ${/E[A-Z]+/.exec(o.reply.error ?? '')?.[0] ?? o.reply.error}` : String(o.reply.status);
       statuses.set(key, (statuses.get(key) ?? 0) + 1);
     }
-    console.log(`shutdown: ${outcomes.length} writes, ${ok.length} answered 2xx, ${stored.size} rows; outcomes ${JSON.stringify(Object.fromEntries(statuses))}`);
+    console.log(
+      `shutdown: ${outcomes.length} writes, ${ok.length} answered 2xx, ${stored.size} rows; outcomes ${JSON.stringify(Object.fromEntries(statuses))}`,
+    );
     expect(ok.filter((t) => !stored.has(t))).toEqual([]);
     const okSet = new Set(ok);
     expect([...stored].filter((t) => !okSet.has(t))).toEqual([]);

@@ -11,7 +11,11 @@ import { ROOT } from './instances.js';
 
 const dockerfile = readFileSync(`${ROOT}Dockerfile`, 'utf8');
 /** The instructions, continuation lines joined, comments dropped. */
-const instructions = dockerfile.replace(/\s*\\\n\s*/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+const instructions = dockerfile
+  .replace(/\s*\\\n\s*/g, ' ')
+  .split('\n')
+  .map((l) => l.trim())
+  .filter((l) => l !== '' && !l.startsWith('#'));
 const stages = instructions.filter((l) => l.startsWith('FROM '));
 
 describe('Dockerfile', () => {
@@ -30,7 +34,14 @@ describe('Dockerfile', () => {
   it('builds, and carries only the build output into the last stage (test/deploy/image-steps.test.ts runs the steps)', () => {
     expect(instructions).toContain('RUN npm run generate -- --check && npm run build');
     const copies = instructions.filter((l) => l.startsWith('COPY --from=build'));
-    expect(copies.map((l) => l.split(' ')[2])).toEqual(['/app/package.json', '/app/bin', '/app/dist', '/app/build', '/app/plugins/mailprovider/package.json', '/app/plugins/mailprovider/dist']);
+    expect(copies.map((l) => l.split(' ')[2])).toEqual([
+      '/app/package.json',
+      '/app/bin',
+      '/app/dist',
+      '/app/build',
+      '/app/plugins/mailprovider/package.json',
+      '/app/plugins/mailprovider/dist',
+    ]);
   });
 
   it('runs as a non-root user, with a HEALTHCHECK on /health/ready, serving by default', () => {

@@ -31,10 +31,18 @@ export function processEnv(env: Record<string, string>): Record<string, string> 
 
 /** Start `bindery <args> --app <SCALE_APP>` and collect its output. */
 export function startInstance(name: string, args: readonly string[], env: Record<string, string>): Instance {
-  const child = spawn(process.execPath, [BIN, ...args, '--app', SCALE_APP], { cwd: ROOT, env: processEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args, '--app', SCALE_APP], {
+    cwd: ROOT,
+    env: processEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
-  child.stdout!.on('data', (c: Buffer) => { out += c.toString(); });
-  child.stderr!.on('data', (c: Buffer) => { out += c.toString(); });
+  child.stdout!.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
+  child.stderr!.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   return {
     name,
@@ -56,10 +64,14 @@ export function startInstance(name: string, args: readonly string[], env: Record
 /** Wait until a `serve` process prints its address (fills `url`) or a worker says it runs; throws with the output on exit or timeout. */
 export async function ready(instance: Instance, timeoutMs = 45_000): Promise<void> {
   const serving = /Serving \S+ at (http:\/\/\S+)/;
-  await waitFor(() => {
-    if (instance.child.exitCode !== null) throw new Error(`${instance.name} exited ${instance.child.exitCode}:\n${instance.output()}`);
-    return serving.test(instance.output()) || /Worker for \S+ running/.test(instance.output());
-  }, `${instance.name} to start`, timeoutMs);
+  await waitFor(
+    () => {
+      if (instance.child.exitCode !== null) throw new Error(`${instance.name} exited ${instance.child.exitCode}:\n${instance.output()}`);
+      return serving.test(instance.output()) || /Worker for \S+ running/.test(instance.output());
+    },
+    `${instance.name} to start`,
+    timeoutMs,
+  );
   const m = serving.exec(instance.output());
   if (m) instance.url = m[1]!;
 }

@@ -83,7 +83,11 @@ afterAll(async () => {
 let users = 0;
 async function makeUser(): Promise<{ id: number; email: string }> {
   users++;
-  return db.insertInto('users').values({ name: `Scale ${users}`, email: `scale${users}@example.test`, password: bcrypt.hashSync(PASSWORD, 4), admin: false }).returning(['id', 'email']).executeTakeFirstOrThrow();
+  return db
+    .insertInto('users')
+    .values({ name: `Scale ${users}`, email: `scale${users}@example.test`, password: bcrypt.hashSync(PASSWORD, 4), admin: false })
+    .returning(['id', 'email'])
+    .executeTakeFirstOrThrow();
 }
 
 async function login(c: Client, email: string): Promise<void> {
@@ -108,7 +112,10 @@ const dashboard = async (c: Client) => {
 
 describe('bindery migrate | run twice at the same time', () => {
   it('both succeed; the lock lets one apply every migration and the other find nothing to apply', async () => {
-    expect(migrations.map((m) => m.code), migrations.map((m) => m.stdout + m.stderr).join('\n')).toEqual([0, 0]);
+    expect(
+      migrations.map((m) => m.code),
+      migrations.map((m) => m.stdout + m.stderr).join('\n'),
+    ).toEqual([0, 0]);
     const applied = migrations.map((m) => Number(/Migrations: applied (\d+)\./.exec(m.stdout)?.[1] ?? 0));
     const rows = (await sql<{ n: number }>`select count(*)::int as n from bindery_migrations`.execute(db)).rows[0]!.n;
     expect(rows).toBeGreaterThan(0);
@@ -140,7 +147,7 @@ describe('Sessions | a login on one instance is signed in on the other', () => {
     expect(await dashboard(b)).toBe('303 /login');
   });
 
-  it('database driver: a password reset on A ends the user\'s session on B', async () => {
+  it("database driver: a password reset on A ends the user's session on B", async () => {
     const user = await makeUser();
     const elsewhere = new Client(dbB.url);
     await login(elsewhere, user.email);
@@ -149,14 +156,22 @@ describe('Sessions | a login on one instance is signed in on the other', () => {
     await a.page('/forgot-password');
     expect((await a.form('/forgot-password', { email: user.email })).status).toBe(303);
     let link: string | undefined;
-    await waitFor(async () => {
-      const mail = (await readOutbox(db, { to: user.email, limit: 1 }))[0];
-      link = mail?.links.find((l) => l.startsWith('https://bindery.example.test/reset-password?token='));
-      return link !== undefined;
-    }, 'the reset mail', 15_000);
+    await waitFor(
+      async () => {
+        const mail = (await readOutbox(db, { to: user.email, limit: 1 }))[0];
+        link = mail?.links.find((l) => l.startsWith('https://bindery.example.test/reset-password?token='));
+        return link !== undefined;
+      },
+      'the reset mail',
+      15_000,
+    );
     const url = new URL(link!);
     await a.page(`${url.pathname}${url.search}`);
-    const reset = await a.form('/reset-password', { token: url.searchParams.get('token')!, password: 'new password 2', password_confirmation: 'new password 2' }, { referer: `${url.pathname}${url.search}` });
+    const reset = await a.form(
+      '/reset-password',
+      { token: url.searchParams.get('token')!, password: 'new password 2', password_confirmation: 'new password 2' },
+      { referer: `${url.pathname}${url.search}` },
+    );
     expect(reset.status, reset.body).toBe(303);
     expect(reset.location).toBe('/login');
     expect(await dashboard(elsewhere)).toBe('303 /login');
@@ -199,7 +214,11 @@ describe('Counts in the database cache are shared', () => {
       const res = await c.json('POST', '/login', { email: user.email, password });
       return { status: res.status, error: res.status === 422 ? String(res.json().errors.email) : undefined };
     };
-    for (let i = 0; i < 5; i++) expect(await attempt(i % 2 === 0 ? dbA : dbB, 'wrong')).toEqual({ status: 422, error: 'These credentials do not match our records.' });
+    for (let i = 0; i < 5; i++)
+      expect(await attempt(i % 2 === 0 ? dbA : dbB, 'wrong')).toEqual({
+        status: 422,
+        error: 'These credentials do not match our records.',
+      });
     for (const instance of [dbB, dbA, cookieA]) {
       const sixth = await attempt(instance, PASSWORD);
       expect(sixth.status).toBe(422);
@@ -220,42 +239,81 @@ describe('Counts in the database cache are shared', () => {
 });
 
 describe('Jobs, events and scheduled tasks | two workers, each runs once', () => {
-  const marks = async (label: string) => (await sql<{ label: string; pid: number }>`select label, pid from scale_marks where label = ${label}`.execute(db)).rows;
+  const marks = async (label: string) =>
+    (await sql<{ label: string; pid: number }>`select label, pid from scale_marks where label = ${label}`.execute(db)).rows;
 
   it('a job queued on A runs exactly once', async () => {
     for (const [i, instance] of [dbA, dbB, cookieA, cookieB].entries()) {
       expect((await fetch(`${instance.url}/scale/job?label=j${i}`, { method: 'POST' })).status).toBe(200);
     }
-    await waitFor(async () => (await sql<{ n: number }>`select count(*)::int as n from scale_marks where label like 'job:%'`.execute(db)).rows[0]!.n >= 4, 'the jobs to run', 20_000);
-    await waitFor(async () => (await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'scale:mark'`.execute(db)).rows[0]!.n === 0, 'the queue to empty', 10_000);
+    await waitFor(
+      async () =>
+        (await sql<{ n: number }>`select count(*)::int as n from scale_marks where label like 'job:%'`.execute(db)).rows[0]!.n >= 4,
+      'the jobs to run',
+      20_000,
+    );
+    await waitFor(
+      async () =>
+        (await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'scale:mark'`.execute(db))
+          .rows[0]!.n === 0,
+      'the queue to empty',
+      10_000,
+    );
     for (let i = 0; i < 4; i++) expect(await marks(`job:j${i}`)).toHaveLength(1);
   });
 
   it('an event emitted on B runs its asynchronous listener once', async () => {
     expect((await fetch(`${dbB.url}/scale/event?label=e1`, { method: 'POST' })).status).toBe(200);
     await waitFor(async () => (await marks('listener:e1')).length > 0, 'the listener to run', 20_000);
-    await waitFor(async () => (await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs`.execute(db)).rows[0]!.n === 0, 'the queue to empty', 10_000);
+    await waitFor(
+      async () => (await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs`.execute(db)).rows[0]!.n === 0,
+      'the queue to empty',
+      10_000,
+    );
     expect(await marks('listener:e1')).toHaveLength(1);
   });
 
   it('an every-minute task with two workers running fires once per minute (the three missed minutes caught up once)', async () => {
-    await waitFor(async () => (await sql<{ n: number }>`select count(distinct scheduled_at)::int as n from scale_ticks`.execute(db)).rows[0]!.n >= 3, 'the missed minutes to run', 20_000);
-    await waitFor(async () => (await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'scale:tick'`.execute(db)).rows[0]!.n === 0, 'the ticks to finish', 10_000);
-    const ticks = (await sql<{ at: Date; n: number }>`select scheduled_at as at, count(*)::int as n from scale_ticks group by scheduled_at order by scheduled_at`.execute(db)).rows;
+    await waitFor(
+      async () => (await sql<{ n: number }>`select count(distinct scheduled_at)::int as n from scale_ticks`.execute(db)).rows[0]!.n >= 3,
+      'the missed minutes to run',
+      20_000,
+    );
+    await waitFor(
+      async () =>
+        (await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'scale:tick'`.execute(db))
+          .rows[0]!.n === 0,
+      'the ticks to finish',
+      10_000,
+    );
+    const ticks = (
+      await sql<{
+        at: Date;
+        n: number;
+      }>`select scheduled_at as at, count(*)::int as n from scale_ticks group by scheduled_at order by scheduled_at`.execute(db)
+    ).rows;
     expect(ticks.length).toBeGreaterThanOrEqual(3);
     expect(ticks.map((t) => t.n)).toEqual(ticks.map(() => 1));
   });
 });
 
-describe('The image\'s HEALTHCHECK, run on the host', () => {
+describe("The image's HEALTHCHECK, run on the host", () => {
   it('passes against a ready instance and fails where nothing listens', async () => {
-    const line = readFileSync(`${ROOT}Dockerfile`, 'utf8').replace(/\s*\\\n\s*/g, ' ').split('\n').find((l) => l.startsWith('HEALTHCHECK'))!;
+    const line = readFileSync(`${ROOT}Dockerfile`, 'utf8')
+      .replace(/\s*\\\n\s*/g, ' ')
+      .split('\n')
+      .find((l) => l.startsWith('HEALTHCHECK'))!;
     const [command, ...args] = JSON.parse(line.slice(line.indexOf('CMD ') + 4)) as string[];
     expect(command).toBe('node');
-    const run = (url: string) => new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, args.map((a) => a.replace('http://127.0.0.1:3000', url)), { stdio: 'ignore' });
-      child.on('close', resolve);
-    });
+    const run = (url: string) =>
+      new Promise<number | null>((resolve) => {
+        const child = spawn(
+          process.execPath,
+          args.map((a) => a.replace('http://127.0.0.1:3000', url)),
+          { stdio: 'ignore' },
+        );
+        child.on('close', resolve);
+      });
     expect(await run(dbA.url)).toBe(0);
     expect(await run('http://127.0.0.1:9')).toBe(1);
   });

@@ -15,13 +15,21 @@ export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 /** Whether it is installed; when not, the browser tests are skipped and this says why on stdout. */
 export const chromiumAvailable = existsSync(CHROMIUM);
 if (!chromiumAvailable) {
-  process.stdout.write(`test/browser: skipped — ${CHROMIUM} is not installed (run "node scripts/ensure-chromium.mjs" as root, or set CHROMIUM_PATH).\n`);
+  process.stdout.write(
+    `test/browser: skipped — ${CHROMIUM} is not installed (run "node scripts/ensure-chromium.mjs" as root, or set CHROMIUM_PATH).\n`,
+  );
 }
 
 /** Launch flags: headless, no sandbox (root in containers), nothing that phones home. */
 export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 /** A launched browser: its context, its first page (10 s default timeout), and how to close both and drop the profile. */
@@ -36,7 +44,12 @@ export async function launchChromium(): Promise<Browser> {
   const profile = await mkdtemp(join(tmpdir(), 'bindery-chromium-'));
   let context: BrowserContext;
   try {
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 30_000 });
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      timeout: 30_000,
+    });
   } catch (err) {
     await rm(profile, { recursive: true, force: true });
     throw err;

@@ -47,7 +47,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
     port,
     persistent: false,
     createPostgresUser: true,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`, '-c', 'fsync=off', '-c', 'max_connections=300'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      `unix_socket_directories=${dir}`,
+      '-c',
+      'fsync=off',
+      '-c',
+      'max_connections=300',
+    ],
     onLog: () => {},
     onError: () => {},
   });

@@ -36,20 +36,23 @@ const PER_FILE = 10;
  */
 export function syntheticSchema(size: SyntheticSize): Map<string, string> {
   const files = new Map<string, string>();
-  files.set('00-groups.yaml', [
-    'info:',
-    '  title: Synthetic API',
-    '  version: 1.0.0',
-    `  description: ${size.resources} resources and ${size.routes} routes.`,
-    '',
-    'groups:',
-    '  web:',
-    '    description: Pages and forms.',
-    '    middleware: [session, csrf]',
-    '  api:',
-    '    middleware: [token]',
-    '',
-  ].join('\n'));
+  files.set(
+    '00-groups.yaml',
+    [
+      'info:',
+      '  title: Synthetic API',
+      '  version: 1.0.0',
+      `  description: ${size.resources} resources and ${size.routes} routes.`,
+      '',
+      'groups:',
+      '  web:',
+      '    description: Pages and forms.',
+      '    middleware: [session, csrf]',
+      '  api:',
+      '    middleware: [token]',
+      '',
+    ].join('\n'),
+  );
   const perResource = routeCounts(size);
   for (let first = 0; first < size.resources; first += PER_FILE) {
     const lines: string[] = ['resources:'];
@@ -58,7 +61,10 @@ export function syntheticSchema(size: SyntheticSize): Map<string, string> {
       lines.push(...resourceYaml(i));
       for (let r = 0; r < perResource[i]!; r++) routeLines.push(...routeYaml(i, r));
     }
-    files.set(`${String(first / PER_FILE + 1).padStart(2, '0')}-${tableName(first)}.yaml`, [...lines, '', ...(routeLines.length > 1 ? routeLines : []), ''].join('\n'));
+    files.set(
+      `${String(first / PER_FILE + 1).padStart(2, '0')}-${tableName(first)}.yaml`,
+      [...lines, '', ...(routeLines.length > 1 ? routeLines : []), ''].join('\n'),
+    );
   }
   return files;
 }
@@ -92,8 +98,12 @@ function resourceYaml(i: number): string[] {
     ...(i % 2 === 0 ? ['    timestamps: true'] : []),
     ...(soft ? ['    softDelete: true'] : []),
     '    fields:',
-    uuidKey ? '      id:          { type: uuid, primaryKey: true, generated: true }' : '      id:          { type: bigint, primaryKey: true, generated: true }',
-    ...(i > 0 && i % 4 === 1 && (i - 1) % 7 !== 3 ? [`      parent_id:   { type: bigint, nullable: true, references: { to: ${tableName(i - 1)}.id, onDelete: set null } }`] : []),
+    uuidKey
+      ? '      id:          { type: uuid, primaryKey: true, generated: true }'
+      : '      id:          { type: bigint, primaryKey: true, generated: true }',
+    ...(i > 0 && i % 4 === 1 && (i - 1) % 7 !== 3
+      ? [`      parent_id:   { type: bigint, nullable: true, references: { to: ${tableName(i - 1)}.id, onDelete: set null } }`]
+      : []),
     ...(i > 0 && i % 4 === 2 && (i - 1) % 7 !== 3 ? [`      owner_id:    { type: bigint, references: ${tableName(i - 1)}.id }`] : []),
     `      slug:        { type: string, max: 100, unique: ${soft ? 'live' : 'true'} }`,
     '      title:       { type: string, max: 255, description: The title. }',
@@ -133,7 +143,11 @@ function routeYaml(i: number, r: number): string[] {
   switch (kind) {
     case 0:
       return [
-        `  ${base}.create${suffix}:`, '    method: POST', `    path: ${path}`, ...group, `    summary: Create a ${name}.`,
+        `  ${base}.create${suffix}:`,
+        '    method: POST',
+        `    path: ${path}`,
+        ...group,
+        `    summary: Create a ${name}.`,
         '    input:',
         `      slug:       { type: string, validate: [required, "max:${100 + i}", alpha_dash] }`,
         `      title:      { type: string, validate: [required, "between:1,${200 + i}"] }`,
@@ -151,11 +165,17 @@ function routeYaml(i: number, r: number): string[] {
         '      seen_at:    { type: timestamp, nullable: true }',
         '      ttl:        { type: duration, default: 15m, validate: ["max:86400000"] }',
         `      big:        { type: bigint, validate: ["min:${1 + (i % 50)}"] }`,
-        `    output: ${name}`, '    result: created', '',
+        `    output: ${name}`,
+        '    result: created',
+        '',
       ];
     case 1:
       return [
-        `  ${base}.list${suffix}:`, '    method: GET', `    path: ${path}`, ...group, `    summary: List ${name} rows.`,
+        `  ${base}.list${suffix}:`,
+        '    method: GET',
+        `    path: ${path}`,
+        ...group,
+        `    summary: List ${name} rows.`,
         '    input:',
         '      status:     { type: "string[]", query: true, validate: ["each:in:draft,published"] }',
         '      limit:      { type: integer, query: limit, default: 20, validate: ["min:1", "max:100"] }',
@@ -163,17 +183,29 @@ function routeYaml(i: number, r: number): string[] {
         '      since:      { type: timestamp, query: true }',
         '      verbose:    { type: boolean, query: v, default: false }',
         '      request_id: { type: string, header: X-Request-ID }',
-        `    output: "${name}[]"`, '    result: ok', '',
+        `    output: "${name}[]"`,
+        '    result: ok',
+        '',
       ];
     case 2:
       return [
-        `  ${base}.show${suffix}:`, '    method: GET', `    path: ${path}/{id}`, ...group,
-        '    input:', '      id: { type: integer, path: id }',
-        `    output: ${name}`, '    result: ok', '',
+        `  ${base}.show${suffix}:`,
+        '    method: GET',
+        `    path: ${path}/{id}`,
+        ...group,
+        '    input:',
+        '      id: { type: integer, path: id }',
+        `    output: ${name}`,
+        '    result: ok',
+        '',
       ];
     case 3:
       return [
-        `  ${base}.update${suffix}:`, '    method: PATCH', `    path: ${path}/{id}`, ...group, `    description: Change a ${name}.`,
+        `  ${base}.update${suffix}:`,
+        '    method: PATCH',
+        `    path: ${path}/{id}`,
+        ...group,
+        `    description: Change a ${name}.`,
         '    input:',
         '      id:       { type: integer, path: true }',
         `      title:    { type: string, validate: ["max:${255 - (i % 100)}"] }`,
@@ -181,11 +213,17 @@ function routeYaml(i: number, r: number): string[] {
         '      password_confirmation: { type: string }',
         '      accept:   { type: boolean, form: accept_terms, validate: [accepted] }',
         '      auth:     { type: string, header: Authorization, validate: [required, "starts_with:Bearer"] }',
-        `    output: ${name}`, '    result: ok', '',
+        `    output: ${name}`,
+        '    result: ok',
+        '',
       ];
     case 4:
       return [
-        `  ${base}.upload${suffix}:`, '    method: POST', `    path: ${path}/{id}/files`, '    group: web', '    summary: Attach files.',
+        `  ${base}.upload${suffix}:`,
+        '    method: POST',
+        `    path: ${path}/{id}/files`,
+        '    group: web',
+        '    summary: Attach files.',
         '    input:',
         '      id:          { type: integer, path: true }',
         '      file:        { type: file, validate: [required, "max:2048"] }',
@@ -193,23 +231,37 @@ function routeYaml(i: number, r: number): string[] {
         '      caption:     { type: string, form: caption_text }',
         '      note:        { type: string, json: note_text }',
         '      both:        { type: string, json: jsonName, form: form_name }',
-        '    result: redirect', '',
+        '    result: redirect',
+        '',
       ];
     case 5:
       return [
-        `  ${base}.delete${suffix}:`, '    method: DELETE', `    path: ${path}/{id}`, ...group,
-        '    input:', '      id: { type: integer, path: id }',
-        '    result: noContent', '',
+        `  ${base}.delete${suffix}:`,
+        '    method: DELETE',
+        `    path: ${path}/{id}`,
+        ...group,
+        '    input:',
+        '      id: { type: integer, path: id }',
+        '    result: noContent',
+        '',
       ];
     case 6:
       return [
-        `  ${base}.edit${suffix}:`, '    method: GET', `    path: ${path}/{id}/edit`, '    group: web',
-        '    input:', '      id: { type: integer, path: true }',
-        '    result: page', '',
+        `  ${base}.edit${suffix}:`,
+        '    method: GET',
+        `    path: ${path}/{id}/edit`,
+        '    group: web',
+        '    input:',
+        '      id: { type: integer, path: true }',
+        '    result: page',
+        '',
       ];
     default:
       return [
-        `  ${base}.export${suffix}:`, '    method: GET', `    path: ${path}/export`, ...(r % 16 === 7 ? [] : group),
+        `  ${base}.export${suffix}:`,
+        '    method: GET',
+        `    path: ${path}/export`,
+        ...(r % 16 === 7 ? [] : group),
         ...(r % 16 === 7 ? ['    result: text', ''] : ['    result: custom', '']),
       ];
   }

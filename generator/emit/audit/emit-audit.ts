@@ -19,19 +19,23 @@ export function emitAudit(ctx: EmitContext): GeneratedFile | null {
   if (tracked.length === 0) return null;
   const printer = createTsPrinter();
   const statements: (string | StatementStructures)[] = [];
-  statements.push({ kind: StructureKind.ImportDeclaration,
+  statements.push({
+    kind: StructureKind.ImportDeclaration,
     isTypeOnly: true,
     moduleSpecifier: `${ctx.runtime}/audit`,
     namedImports: ctx.augmentServices ? ['AuditLog', 'TrackedModel', 'TrackedResourceConfig'] : ['TrackedModel', 'TrackedResourceConfig'],
   });
   statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: './types.js', namedImports: ['Database'] });
 
-  statements.push(exportedConst(
-    'The audit configuration of each tracked resource (docs/spec.md 6.1 rule 4), for `audit({ tracked: trackedResources })`.',
-    'trackedResources',
-    `${printLiteral(Object.fromEntries(tracked.map((r) => [r.name, configLiteral(r)])))} as const satisfies Readonly<Record<string, TrackedResourceConfig>>`,
-  ));
-  statements.push({ kind: StructureKind.Interface,
+  statements.push(
+    exportedConst(
+      'The audit configuration of each tracked resource (docs/spec.md 6.1 rule 4), for `audit({ tracked: trackedResources })`.',
+      'trackedResources',
+      `${printLiteral(Object.fromEntries(tracked.map((r) => [r.name, configLiteral(r)])))} as const satisfies Readonly<Record<string, TrackedResourceConfig>>`,
+    ),
+  );
+  statements.push({
+    kind: StructureKind.Interface,
     name: 'TrackedModels',
     isExported: true,
     docs: ['The typed models of the tracked resources (`ctx.services.models`): every write through them is audited.'],
@@ -43,18 +47,21 @@ export function emitAudit(ctx: EmitContext): GeneratedFile | null {
     })),
   });
   if (ctx.augmentServices) {
-    statements.push({ kind: StructureKind.Module,
+    statements.push({
+      kind: StructureKind.Module,
       name: `'${ctx.runtime}/http'`,
       declarationKind: ModuleDeclarationKind.Module,
       hasDeclareKeyword: true,
-      statements: [{
-        kind: StructureKind.Interface,
-        name: 'Services',
-        properties: [
-          { name: 'audit', type: 'AuditLog', docs: ['The audit log (the `audit()` setup step).'] },
-          { name: 'models', type: 'TrackedModels', docs: ['The tracked models, by resource name (the `audit()` setup step).'] },
-        ],
-      }],
+      statements: [
+        {
+          kind: StructureKind.Interface,
+          name: 'Services',
+          properties: [
+            { name: 'audit', type: 'AuditLog', docs: ['The audit log (the `audit()` setup step).'] },
+            { name: 'models', type: 'TrackedModels', docs: ['The tracked models, by resource name (the `audit()` setup step).'] },
+          ],
+        },
+      ],
     });
   }
   return { path: 'audit.ts', content: printer.print('audit.ts', statements, ctx.header) };

@@ -5,7 +5,7 @@
  * with only the ES2023 library and `fetch` (no DOM library: the page is
  * reached through `globalThis`).
  */
-export const CLIENT_RUNTIME = (String.raw`
+export const CLIENT_RUNTIME = String.raw`
 /** A JSON value. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -212,13 +212,13 @@ async function problemOf(response: Response): Promise<ProblemDetails> {
   }
   return { type: 'about:blank', title: response.statusText || 'Error', status: response.status, ...(body ? { detail: body.slice(0, 500) } : {}) };
 }
-`).replace(/\\`/g, '`');
+`.replace(/\\`/g, '`');
 
 /**
  * The part of `generated/client.ts` emitted when the schema has list routes:
  * the page type and the helpers walking every page of a list method.
  */
-export const CLIENT_LIST_RUNTIME = (String.raw`
+export const CLIENT_LIST_RUNTIME = String.raw`
 /** One page of a list route: rows, and the cursor of the next page (null on the last). */
 export interface ListPage<Row> {
   data: Row[];
@@ -251,4 +251,4 @@ export async function* pages<M extends ListMethod>(method: M, input: NonNullable
 export async function* rows<M extends ListMethod>(method: M, input: NonNullable<Parameters<M>[0]>, init?: CallOptions): AsyncGenerator<Awaited<ReturnType<M>>['data'][number], void, undefined> {
   for await (const page of pages(method, input, init)) yield* page.data as Awaited<ReturnType<M>>['data'][number][];
 }
-`).replace(/\\`/g, '`');
+`.replace(/\\`/g, '`');

@@ -46,17 +46,27 @@ export function emitClient(ctx: EmitContext): GeneratedFile {
 
 function resourceInterface(resource: Resource): string {
   const name = resourceTypeNames(resource.name).json;
-  const lines = resource.fields.filter((f) => !f.hidden).map((f) => {
-    const doc = [f.description ? docText(f.description) : '', f.omitEmpty ? 'Absent when empty (null, "" or []).' : ''].filter(Boolean).join(' ');
-    return `${doc ? `  /** ${doc} */\n` : ''}  ${propertyName(f.json)}${f.omitEmpty ? '?' : ''}: ${jsonTsType(f)};`;
-  });
+  const lines = resource.fields
+    .filter((f) => !f.hidden)
+    .map((f) => {
+      const doc = [f.description ? docText(f.description) : '', f.omitEmpty ? 'Absent when empty (null, "" or []).' : '']
+        .filter(Boolean)
+        .join(' ');
+      return `${doc ? `  /** ${doc} */\n` : ''}  ${propertyName(f.json)}${f.omitEmpty ? '?' : ''}: ${jsonTsType(f)};`;
+    });
   const about = resource.description ? ` ${docText(resource.description)}` : '';
   return `/** ${resource.name} as the API sends it (JSON names, timestamps as RFC 3339 text).${about} */\nexport interface ${name} {\n${lines.join('\n')}\n}`;
 }
 
 const INPUT_TS: Readonly<Record<InputField['type']['kind'], string>> = {
-  string: 'string', integer: 'number', number: 'number', boolean: 'boolean',
-  duration: 'number | string', timestamp: 'Date | string', file: 'Blob', json: 'JsonValue',
+  string: 'string',
+  integer: 'number',
+  number: 'number',
+  boolean: 'boolean',
+  duration: 'number | string',
+  timestamp: 'Date | string',
+  file: 'Blob',
+  json: 'JsonValue',
 };
 
 /** A field's type as the client takes it: durations as ms or text, timestamps as Date or RFC 3339 text, files as Blob. */
@@ -72,11 +82,20 @@ function inputInterface(route: Route): string {
   if (route.input.length === 0) return `${doc}\nexport type ${name} = Record<string, never>;`;
   const lines = route.input.map((f) => {
     const optional = !(f.required || f.source === 'path');
-    const where = f.source === 'body'
-      ? (f.json !== undefined ? `JSON member \`${f.json}\`` : `form field \`${f.form}\``)
-      : `${f.source} ${f.source === 'path' ? 'parameter' : 'value'} \`${f.name}\``;
+    const where =
+      f.source === 'body'
+        ? f.json !== undefined
+          ? `JSON member \`${f.json}\``
+          : `form field \`${f.form}\``
+        : `${f.source} ${f.source === 'path' ? 'parameter' : 'value'} \`${f.name}\``;
     const rules = f.rules.length > 0 ? `Rules: ${f.rules.map(ruleText).join(', ')}.` : '';
-    const extra = [rules, f.default !== undefined ? `Default: ${JSON.stringify(f.default)}.` : '', f.description ? docText(f.description) : ''].filter(Boolean).join(' ');
+    const extra = [
+      rules,
+      f.default !== undefined ? `Default: ${JSON.stringify(f.default)}.` : '',
+      f.description ? docText(f.description) : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
     return `  /** Sent as the ${where}.${extra ? ` ${extra}` : ''} */\n  ${propertyName(f.key)}${optional ? '?' : ''}: ${clientFieldType(f)};`;
   });
   return `${doc}\nexport interface ${name} {\n${lines.join('\n')}\n}`;
@@ -96,42 +115,67 @@ function specLiteral(route: Route): string {
   const encoding = body.length === 0 ? 'none' : multipart ? 'multipart' : form ? 'form' : 'json';
   const pairs = (fields: readonly InputField[], name: (f: InputField) => string | undefined): string =>
     `[${fields.map((f) => `[${quote(f.key)}, ${quote(name(f) ?? f.key)}]`).join(', ')}]`;
-  const bodyName = (f: InputField): string | undefined => (encoding === 'json' ? f.json : f.form ?? f.json);
+  const bodyName = (f: InputField): string | undefined => (encoding === 'json' ? f.json : (f.form ?? f.json));
   const answer = answerKind(route);
-  return `{ route: ${quote(route.name)}, method: ${quote(route.method)}, path: ${quote(route.path)}, `
-    + `path_: ${pairs(route.input.filter((f) => f.source === 'path'), (f) => f.name)}, `
-    + `query: ${pairs(route.input.filter((f) => f.source === 'query'), (f) => f.name)}, `
-    + `headers: ${pairs(route.input.filter((f) => f.source === 'header'), (f) => f.name)}, `
-    + `body: ${pairs(body, bodyName)}, encoding: ${quote(encoding)}, answer: ${quote(answer)} }`;
+  return (
+    `{ route: ${quote(route.name)}, method: ${quote(route.method)}, path: ${quote(route.path)}, ` +
+    `path_: ${pairs(
+      route.input.filter((f) => f.source === 'path'),
+      (f) => f.name,
+    )}, ` +
+    `query: ${pairs(
+      route.input.filter((f) => f.source === 'query'),
+      (f) => f.name,
+    )}, ` +
+    `headers: ${pairs(
+      route.input.filter((f) => f.source === 'header'),
+      (f) => f.name,
+    )}, ` +
+    `body: ${pairs(body, bodyName)}, encoding: ${quote(encoding)}, answer: ${quote(answer)} }`
+  );
 }
 
 function answerKind(route: Route): string {
   switch (route.result) {
-    case 'ok': case 'created': return 'json';
-    case 'noContent': return 'none';
-    case 'redirect': return 'redirect';
-    case 'text': return 'text';
-    default: return 'response';
+    case 'ok':
+    case 'created':
+      return 'json';
+    case 'noContent':
+      return 'none';
+    case 'redirect':
+      return 'redirect';
+    case 'text':
+      return 'text';
+    default:
+      return 'response';
   }
 }
 
 function outputType(route: Route): string {
   switch (route.result) {
-    case 'ok': case 'created': {
+    case 'ok':
+    case 'created': {
       if (!route.output) return 'unknown';
       const json = jsonRowType(route.output.resource, route.include);
       if (route.list) return `ListPage<${json}>`;
       return route.output.array ? (route.include.length > 0 ? `(${json})[]` : `${json}[]`) : json;
     }
-    case 'noContent': return 'void';
-    case 'redirect': return 'Redirect';
-    case 'text': return 'string';
-    default: return 'Response';
+    case 'noContent':
+      return 'void';
+    case 'redirect':
+      return 'Redirect';
+    case 'text':
+      return 'string';
+    default:
+      return 'Response';
   }
 }
 
 /** A tree of route names split at `.`: leaves are routes. */
-interface Tree { readonly routes: Map<string, Route>; readonly children: Map<string, Tree> }
+interface Tree {
+  readonly routes: Map<string, Route>;
+  readonly children: Map<string, Tree>;
+}
 
 function createClientFunction(routes: readonly Route[]): string {
   const root: Tree = { routes: new Map(), children: new Map() };
@@ -140,7 +184,10 @@ function createClientFunction(routes: readonly Route[]): string {
     let node = root;
     for (const part of parts.slice(0, -1)) {
       let child = node.children.get(part);
-      if (!child) { child = { routes: new Map(), children: new Map() }; node.children.set(part, child); }
+      if (!child) {
+        child = { routes: new Map(), children: new Map() };
+        node.children.set(part, child);
+      }
       node = child;
     }
     node.routes.set(parts[parts.length - 1]!, route);
@@ -151,10 +198,16 @@ function createClientFunction(routes: readonly Route[]): string {
       // A name that is also a prefix of other routes keeps both: the route under its key, the others under `<key>_`.
       const input = inputTypeName(route.name);
       const optional = route.input.every((f) => !(f.required || f.source === 'path'));
-      const doc = [route.summary ? docText(route.summary) : `${route.method} ${route.path}`, `\`${route.method} ${route.path}\`${route.middleware.includes('token') ? ' — needs a bearer token' : ''}.`, '@throws {ApiError} for any answer that is not a success.'];
-      members.push(`${indent}/**\n${doc.map((l) => `${indent} * ${l}`).join('\n')}\n${indent} */\n`
-        + `${indent}${propertyName(key)}: (input: ${input}${optional ? ` = {} as ${input}` : ''}, init?: CallOptions): Promise<${outputType(route)}> =>\n`
-        + `${indent}  send(\n${indent}    ${specLiteral(route)},\n${indent}    input, init,\n${indent}  ) as Promise<${outputType(route)}>,`);
+      const doc = [
+        route.summary ? docText(route.summary) : `${route.method} ${route.path}`,
+        `\`${route.method} ${route.path}\`${route.middleware.includes('token') ? ' — needs a bearer token' : ''}.`,
+        '@throws {ApiError} for any answer that is not a success.',
+      ];
+      members.push(
+        `${indent}/**\n${doc.map((l) => `${indent} * ${l}`).join('\n')}\n${indent} */\n` +
+          `${indent}${propertyName(key)}: (input: ${input}${optional ? ` = {} as ${input}` : ''}, init?: CallOptions): Promise<${outputType(route)}> =>\n` +
+          `${indent}  send(\n${indent}    ${specLiteral(route)},\n${indent}    input, init,\n${indent}  ) as Promise<${outputType(route)}>,`,
+      );
     }
     for (const [key, child] of node.children) {
       const name = node.routes.has(key) ? `${key}_` : key;

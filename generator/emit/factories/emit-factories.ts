@@ -23,25 +23,43 @@ export function emitFactories(ctx: EmitContext): GeneratedFile | null {
   const names = resources.map((r) => resourceTypeNames(r.name));
   const statements: (string | StatementStructures)[] = [
     { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: 'kysely', namedImports: ['Kysely'] },
-    { kind: StructureKind.ImportDeclaration, moduleSpecifier: `${ctx.runtime}/db`, namedImports: ['createFactories as factoriesOf', 'type Factory', 'type FactoryPlan'] },
-    { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: './types.js', namedImports: ['Database', ...names.flatMap((n) => [n.row, n.insert])].sort() },
+    {
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: `${ctx.runtime}/db`,
+      namedImports: ['createFactories as factoriesOf', 'type Factory', 'type FactoryPlan'],
+    },
+    {
+      kind: StructureKind.ImportDeclaration,
+      isTypeOnly: true,
+      moduleSpecifier: './types.js',
+      namedImports: ['Database', ...names.flatMap((n) => [n.row, n.insert])].sort(),
+    },
   ];
   const plans = Object.fromEntries(resources.map((r) => [r.name, planOf(r, ctx.model) as unknown as Literal]));
-  statements.push(exportedConst(
-    'What each resource\'s factory fills in: the columns a new row needs a value for, and the constraints on them.',
-    'factoryPlans',
-    `${printLiteral(plans)} as const satisfies Readonly<Record<string, FactoryPlan>>`,
-  ));
-  statements.push({ kind: StructureKind.Interface,
+  statements.push(
+    exportedConst(
+      "What each resource's factory fills in: the columns a new row needs a value for, and the constraints on them.",
+      'factoryPlans',
+      `${printLiteral(plans)} as const satisfies Readonly<Record<string, FactoryPlan>>`,
+    ),
+  );
+  statements.push({
+    kind: StructureKind.Interface,
     name: 'Factories',
     isExported: true,
     docs: ['The factory of each resource: `build`, `create`, `createMany` (docs/database.md "Factories").'],
-    properties: resources.map((r, i) => ({ name: propertyName(r.name), isReadonly: true, type: `Factory<${names[i]!.insert}, ${names[i]!.row}>`, docs: [`Rows of \`${r.table}\`.`] })),
+    properties: resources.map((r, i) => ({
+      name: propertyName(r.name),
+      isReadonly: true,
+      type: `Factory<${names[i]!.insert}, ${names[i]!.row}>`,
+      docs: [`Rows of \`${r.table}\`.`],
+    })),
   });
-  statements.push({ kind: StructureKind.Function,
+  statements.push({
+    kind: StructureKind.Function,
     name: 'createFactories',
     isExported: true,
-    docs: ['The factories writing through `db` (the app\'s Kysely, or a transaction of it).'],
+    docs: ["The factories writing through `db` (the app's Kysely, or a transaction of it)."],
     parameters: [{ name: 'db', type: 'Kysely<Database>' }],
     returnType: 'Factories',
     statements: ['return factoriesOf(db, factoryPlans) as unknown as Factories;'],
@@ -63,7 +81,11 @@ function fieldPlan(resource: Resource, f: ResourceField, model: Model): FactoryF
   const kind: FactoryFieldPlan['kind'] = k === 'text' ? 'string' : k === 'bigint' ? 'integer' : k;
   const rules = k === 'string' || k === 'text' ? inputRules(model, f.name) : [];
   const values = f.type.values ?? ruleParams(rules, 'in')[0]?.map(String);
-  const maxima = [f.type.max, ...ruleParams(rules, 'max').map((p) => Number(p[0])), ...ruleParams(rules, 'between').map((p) => Number(p[1]))].filter((n): n is number => n !== undefined);
+  const maxima = [
+    f.type.max,
+    ...ruleParams(rules, 'max').map((p) => Number(p[0])),
+    ...ruleParams(rules, 'between').map((p) => Number(p[1])),
+  ].filter((n): n is number => n !== undefined);
   const minima = [...ruleParams(rules, 'min').map((p) => Number(p[0])), ...ruleParams(rules, 'between').map((p) => Number(p[0]))];
   const format = (['email', 'url', 'alpha', 'alpha_num'] as const).find((name) => rules.some((r) => r.name === name));
   const prefix = ruleParams(rules, 'starts_with')[0]?.[0];

@@ -20,15 +20,39 @@ export function emitHandlers(ctx: EmitContext): GeneratedFile {
   const printer = createTsPrinter();
   const statements: StatementStructures[] = [];
   const routes = ctx.model.routes;
-  const rows = [...new Set(routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...(r.list ? r.include.map((i) => i.resource) : [])]))];
+  const rows = [
+    ...new Set(routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...(r.list ? r.include.map((i) => i.resource) : [])])),
+  ];
   const hasLists = routes.some((r) => r.list !== null);
   if (routes.length > 0) {
-    statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/http`, namedImports: ['RouteHandler'] });
-    statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/results`, namedImports: ['ResultFor'] });
-    if (hasLists) statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/routing`, namedImports: ['ListPage'] });
-    statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: './types.js', namedImports: [...rows, ...routes.map((r) => inputTypeName(r.name))].sort() });
+    statements.push({
+      kind: StructureKind.ImportDeclaration,
+      isTypeOnly: true,
+      moduleSpecifier: `${ctx.runtime}/http`,
+      namedImports: ['RouteHandler'],
+    });
+    statements.push({
+      kind: StructureKind.ImportDeclaration,
+      isTypeOnly: true,
+      moduleSpecifier: `${ctx.runtime}/results`,
+      namedImports: ['ResultFor'],
+    });
+    if (hasLists)
+      statements.push({
+        kind: StructureKind.ImportDeclaration,
+        isTypeOnly: true,
+        moduleSpecifier: `${ctx.runtime}/routing`,
+        namedImports: ['ListPage'],
+      });
+    statements.push({
+      kind: StructureKind.ImportDeclaration,
+      isTypeOnly: true,
+      moduleSpecifier: './types.js',
+      namedImports: [...rows, ...routes.map((r) => inputTypeName(r.name))].sort(),
+    });
   }
-  statements.push({ kind: StructureKind.Interface,
+  statements.push({
+    kind: StructureKind.Interface,
     name: 'Handlers',
     isExported: true,
     docs: ['The handler of every route, by route name.'],

@@ -77,7 +77,8 @@ export function diffTables(before: Tables, after: Tables, allowDestructive: bool
       dropTables.push(`DROP TABLE ${ident(table)};`);
       changes.push(`drop_${table}`);
       const added = Object.keys(after).filter((t) => !(t in before));
-      const hint = added.length > 0 ? `; if it was renamed to ${added.join(' or ')}, add "renamedFrom: ${table}" to that resource instead` : '';
+      const hint =
+        added.length > 0 ? `; if it was renamed to ${added.join(' or ')}, add "renamedFrom: ${table}" to that resource instead` : '';
       destructive(table, undefined, `dropping table ${table} deletes all its rows${hint}`, `drops table ${table} and all its rows`);
       continue;
     }
@@ -112,8 +113,11 @@ export function diffTables(before: Tables, after: Tables, allowDestructive: bool
 }
 
 function diffColumns(
-  table: string, old: TableSnapshot, now: TableSnapshot,
-  destructive: (table: string, column: string | undefined, message: string, loss: string) => void, refused: RefusedChange[],
+  table: string,
+  old: TableSnapshot,
+  now: TableSnapshot,
+  destructive: (table: string, column: string | undefined, message: string, loss: string) => void,
+  refused: RefusedChange[],
 ): { statements: string[]; changes: string[] } {
   const statements: string[] = [];
   const changes: string[] = [];
@@ -121,9 +125,20 @@ function diffColumns(
     const was = old.columns[name];
     if (!was) {
       if (!column.nullable && column.default === undefined && !column.identity) {
-        refused.push({ kind: 'unsupported', table, column: name, message: `adding the NOT NULL column ${table}.${name} to an existing table needs a value for its rows; add "default:" or "nullable: true" to the field` });
+        refused.push({
+          kind: 'unsupported',
+          table,
+          column: name,
+          message: `adding the NOT NULL column ${table}.${name} to an existing table needs a value for its rows; add "default:" or "nullable: true" to the field`,
+        });
       }
-      if (column.primaryKey) refused.push({ kind: 'unsupported', table, column: name, message: `adding a primary key to the existing table ${table} is not supported; keep its primary key as it was` });
+      if (column.primaryKey)
+        refused.push({
+          kind: 'unsupported',
+          table,
+          column: name,
+          message: `adding a primary key to the existing table ${table} is not supported; keep its primary key as it was`,
+        });
       statements.push(alterTable(table, `ADD COLUMN ${columnDefinition(name, { ...column, primaryKey: false })}`));
       // The new column holds its default (one of the values) or NULL: nothing to guard.
       if (column.values) statements.push(addEnumCheck(table, name, column));
@@ -139,7 +154,13 @@ function diffColumns(
   }
   for (const name of Object.keys(old.columns)) {
     if (name in now.columns) continue;
-    if (old.columns[name]!.primaryKey) refused.push({ kind: 'unsupported', table, column: name, message: `dropping the primary key column ${table}.${name} is not supported; keep the column` });
+    if (old.columns[name]!.primaryKey)
+      refused.push({
+        kind: 'unsupported',
+        table,
+        column: name,
+        message: `dropping the primary key column ${table}.${name} is not supported; keep the column`,
+      });
     const added = Object.keys(now.columns).filter((c) => !(c in old.columns));
     const hint = added.length > 0 ? `; if it was renamed to ${added.join(' or ')}, add "renamedFrom: ${name}" to that field instead` : '';
     destructive(table, name, `dropping column ${table}.${name} deletes its data${hint}`, `drops column ${table}.${name} and its data`);
@@ -156,7 +177,10 @@ function diffColumns(
  * of `enumGuard` (removing values is also destructive: clients may hold them).
  */
 function enumChange(
-  table: string, name: string, was: ColumnSnapshot, now: ColumnSnapshot,
+  table: string,
+  name: string,
+  was: ColumnSnapshot,
+  now: ColumnSnapshot,
   destructive: (table: string, column: string | undefined, message: string, loss: string) => void,
 ): { before: string[]; after: string[] } {
   const sorted = (v: readonly string[] | undefined): string => JSON.stringify(sortedValues(v ?? []));
@@ -166,31 +190,49 @@ function enumChange(
   const removed = (was.values ?? []).filter((v) => !now.values!.includes(v));
   if (removed.length > 0) {
     const list = removed.join(', ');
-    destructive(table, name, `removing the value(s) ${list} from the enum ${table}.${name} rejects rows and clients still using them`,
-      `removes the value(s) ${list} from the enum ${table}.${name}; migrate stops with an error and changes nothing if a row still holds one`);
+    destructive(
+      table,
+      name,
+      `removing the value(s) ${list} from the enum ${table}.${name} rejects rows and clients still using them`,
+      `removes the value(s) ${list} from the enum ${table}.${name}; migrate stops with an error and changes nothing if a row still holds one`,
+    );
   }
   const guarded = was.values === undefined || removed.length > 0 || was.type !== now.type;
   return { before, after: [...(guarded ? [enumGuard(table, name, now)] : []), addEnumCheck(table, name, now)] };
 }
 
 function alterColumn(
-  table: string, name: string, was: ColumnSnapshot, now: ColumnSnapshot,
-  destructive: (table: string, column: string | undefined, message: string, loss: string) => void, refused: RefusedChange[],
+  table: string,
+  name: string,
+  was: ColumnSnapshot,
+  now: ColumnSnapshot,
+  destructive: (table: string, column: string | undefined, message: string, loss: string) => void,
+  refused: RefusedChange[],
 ): string[] {
   const out: string[] = [];
   const column = `ALTER COLUMN ${ident(name)}`;
   if (Boolean(was.primaryKey) !== Boolean(now.primaryKey)) {
-    refused.push({ kind: 'unsupported', table, column: name, message: `changing the primary key of table ${table} is not supported; keep "primaryKey" on the field it was on` });
+    refused.push({
+      kind: 'unsupported',
+      table,
+      column: name,
+      message: `changing the primary key of table ${table} is not supported; keep "primaryKey" on the field it was on`,
+    });
   }
   const typeChanged = was.type !== now.type;
   const defaultChanged = was.default !== now.default;
   if (was.identity && !now.identity) out.push(alterTable(table, `${column} DROP IDENTITY`));
   // A changed type drops the default first (the old default may not cast); SET DEFAULT puts it back.
-  if (was.default !== undefined && (typeChanged || (defaultChanged && now.default === undefined))) out.push(alterTable(table, `${column} DROP DEFAULT`));
+  if (was.default !== undefined && (typeChanged || (defaultChanged && now.default === undefined)))
+    out.push(alterTable(table, `${column} DROP DEFAULT`));
   if (typeChanged) {
     if (!widens(was.type, now.type)) {
-      destructive(table, name, `changing column ${table}.${name} from ${was.type} to ${now.type} may lose or reject values`,
-        `changes ${table}.${name} from ${was.type} to ${now.type}; migrate stops with an error and changes nothing if a value would not survive the change unchanged`);
+      destructive(
+        table,
+        name,
+        `changing column ${table}.${name} from ${was.type} to ${now.type} may lose or reject values`,
+        `changes ${table}.${name} from ${was.type} to ${now.type}; migrate stops with an error and changes nothing if a value would not survive the change unchanged`,
+      );
       out.push(narrowingGuard(table, name, was.type, now.type));
     }
     out.push(alterTable(table, `${column} TYPE ${now.type} USING ${ident(name)}::${now.type}`));
@@ -198,7 +240,13 @@ function alterColumn(
   if (now.default !== undefined && (defaultChanged || typeChanged)) out.push(alterTable(table, `${column} SET DEFAULT ${now.default}`));
   if (was.nullable && !now.nullable && !now.primaryKey) {
     if (now.default !== undefined) out.push(`UPDATE ${ident(table)} SET ${ident(name)} = DEFAULT WHERE ${ident(name)} IS NULL;`);
-    else if (!now.identity) refused.push({ kind: 'unsupported', table, column: name, message: `making ${table}.${name} NOT NULL needs a value for rows holding NULL; add "default:" to the field or keep "nullable: true"` });
+    else if (!now.identity)
+      refused.push({
+        kind: 'unsupported',
+        table,
+        column: name,
+        message: `making ${table}.${name} NOT NULL needs a value for rows holding NULL; add "default:" to the field or keep "nullable: true"`,
+      });
     out.push(alterTable(table, `${column} SET NOT NULL`));
   }
   if (!was.nullable && now.nullable) out.push(alterTable(table, `${column} DROP NOT NULL`));

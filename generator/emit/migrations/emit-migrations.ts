@@ -19,12 +19,16 @@ import { printSnapshot, tablesOf } from './snapshot.js';
 
 export { MIGRATIONS_DIR, SNAPSHOT_FILE };
 
-
 /**
  * The snapshot file and, when the tables changed, the new migration file.
  * Refusals and a broken history go to `diagnostics` (the caller writes nothing then).
  */
-export function emitMigrations(ctx: EmitContext, history: MigrationHistory, allowDestructive: boolean, diagnostics: Diagnostics): GeneratedFile[] {
+export function emitMigrations(
+  ctx: EmitContext,
+  history: MigrationHistory,
+  allowDestructive: boolean,
+  diagnostics: Diagnostics,
+): GeneratedFile[] {
   const previous = history.rebuildSnapshot ? rebuildSnapshot(history, diagnostics) : readSnapshot(history, diagnostics);
   if (previous === undefined) return [];
 
@@ -43,7 +47,10 @@ export function emitMigrations(ctx: EmitContext, history: MigrationHistory, allo
     const number = Math.max(0, ...history.migrations.map((m) => Number(/^(\d+)_/.exec(m)?.[1] ?? 0))) + 1;
     const words = changes.slice(0, 3).join('_') + (changes.length > 3 ? '_and_more' : '');
     lastMigration = `${String(number).padStart(4, '0')}_${words.slice(0, 60).replace(/_+$/, '')}`;
-    files.push({ path: `${MIGRATIONS_DIR}/${lastMigration}.sql`, content: `-- ${ctx.header}\n\n${lossComment(diff.losses)}${statements.join('\n\n')}\n` });
+    files.push({
+      path: `${MIGRATIONS_DIR}/${lastMigration}.sql`,
+      content: `-- ${ctx.header}\n\n${lossComment(diff.losses)}${statements.join('\n\n')}\n`,
+    });
   }
   files.push({ path: SNAPSHOT_FILE, content: printSnapshot(ctx.header, { version: 1, lastMigration, tables }) });
   return files;
@@ -52,9 +59,8 @@ export function emitMigrations(ctx: EmitContext, history: MigrationHistory, allo
 function report(refused: RefusedChange, model: Model, history: MigrationHistory, diagnostics: Diagnostics): void {
   const resource = model.resources.find((r) => r.table === refused.table);
   const field = resource?.fields.find((f) => f.name === refused.column);
-  const todo = refused.kind === 'destructive'
-    ? '; to write this migration anyway, pass allowDestructive (bindery generate --allow-destructive)'
-    : '';
+  const todo =
+    refused.kind === 'destructive' ? '; to write this migration anyway, pass allowDestructive (bindery generate --allow-destructive)' : '';
   const code = refused.kind === 'destructive' ? 'BINDERY_MIGRATION_DESTRUCTIVE' : 'BINDERY_MIGRATION_UNSUPPORTED';
   if (resource) {
     const path = field ? `resources.${resource.name}.fields.${field.name}` : `resources.${resource.name}`;

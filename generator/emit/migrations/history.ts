@@ -43,18 +43,33 @@ export function readSnapshot(history: MigrationHistory, diagnostics: Diagnostics
   const at: SourcePosition = { file, line: 1, column: 1 };
   if (history.snapshotText === undefined) {
     if (history.migrations.length === 0) return { version: 1, lastMigration: null, tables: {} };
-    diagnostics.add(at, '', `the snapshot is missing but ${history.outDir}/${MIGRATIONS_DIR}/ holds ${history.migrations.length} migration(s); restore ${SNAPSHOT_FILE} from version control, or rebuild it from the migrations with "${REBUILD}"`, 'BINDERY_MIGRATION_UNSUPPORTED');
+    diagnostics.add(
+      at,
+      '',
+      `the snapshot is missing but ${history.outDir}/${MIGRATIONS_DIR}/ holds ${history.migrations.length} migration(s); restore ${SNAPSHOT_FILE} from version control, or rebuild it from the migrations with "${REBUILD}"`,
+      'BINDERY_MIGRATION_UNSUPPORTED',
+    );
     return undefined;
   }
   const parsed = parseSnapshot(history.snapshotText);
   if (!parsed.ok) {
-    diagnostics.add(at, '', `the snapshot is ${parsed.message}; restore it from version control, or rebuild it from the migrations with "${REBUILD}"`, 'BINDERY_MIGRATION_UNSUPPORTED');
+    diagnostics.add(
+      at,
+      '',
+      `the snapshot is ${parsed.message}; restore it from version control, or rebuild it from the migrations with "${REBUILD}"`,
+      'BINDERY_MIGRATION_UNSUPPORTED',
+    );
     return undefined;
   }
   const snapshot = parsed.snapshot;
   const last = snapshot.lastMigration;
   if (last !== null && !history.migrations.includes(last)) {
-    diagnostics.add(snapshotPosition(history, ['lastMigration']), 'lastMigration', `the snapshot follows migration ${last}, but ${history.outDir}/${MIGRATIONS_DIR}/${last}.sql is missing; restore it from version control — or, if you removed it on purpose (it failed at "bindery migrate" and was applied nowhere), rebuild the snapshot from the migrations left with "${REBUILD}"`, 'BINDERY_MIGRATION_UNSUPPORTED');
+    diagnostics.add(
+      snapshotPosition(history, ['lastMigration']),
+      'lastMigration',
+      `the snapshot follows migration ${last}, but ${history.outDir}/${MIGRATIONS_DIR}/${last}.sql is missing; restore it from version control — or, if you removed it on purpose (it failed at "bindery migrate" and was applied nowhere), rebuild the snapshot from the migrations left with "${REBUILD}"`,
+      'BINDERY_MIGRATION_UNSUPPORTED',
+    );
     return undefined;
   }
   if (history.read === undefined) return snapshot;
@@ -86,7 +101,8 @@ export function rebuildSnapshot(history: MigrationHistory, diagnostics: Diagnost
   const replayed = replayMigrations(names.map((name) => ({ name, sql: history.read?.(name) ?? '' })));
   if (!replayed.ok) {
     diagnostics.add(
-      { file: `${history.outDir}/${MIGRATIONS_DIR}/${replayed.migration}.sql`, line: 1, column: 1 }, '',
+      { file: `${history.outDir}/${MIGRATIONS_DIR}/${replayed.migration}.sql`, line: 1, column: 1 },
+      '',
       `cannot rebuild the snapshot from the statement "${replayed.statement}": ${replayed.reason}; restore ${SNAPSHOT_FILE} from version control instead`,
       'BINDERY_MIGRATION_UNSUPPORTED',
     );
@@ -108,11 +124,15 @@ interface Difference {
 }
 
 /** The first difference between two sets of tables (column order does not count), or undefined. */
-export function firstDifference(snapshot: Readonly<Record<string, TableSnapshot>>, built: Readonly<Record<string, TableSnapshot>>): Difference | undefined {
+export function firstDifference(
+  snapshot: Readonly<Record<string, TableSnapshot>>,
+  built: Readonly<Record<string, TableSnapshot>>,
+): Difference | undefined {
   for (const table of union(snapshot, built)) {
     const a = snapshot[table];
     const b = built[table];
-    if (!a || !b) return { path: [table], snapshot: a ? `the table ${table}` : `no table ${table}`, migrations: b ? 'it' : 'no such table' };
+    if (!a || !b)
+      return { path: [table], snapshot: a ? `the table ${table}` : `no table ${table}`, migrations: b ? 'it' : 'no such table' };
     for (const section of ['columns', 'indexes', 'foreignKeys'] as const) {
       const x = (a[section] ?? {}) as Record<string, unknown>;
       const y = (b[section] ?? {}) as Record<string, unknown>;
@@ -120,7 +140,11 @@ export function firstDifference(snapshot: Readonly<Record<string, TableSnapshot>
       for (const key of union(x, y)) {
         if (x[key] === undefined || y[key] === undefined) {
           const named = `${noun} ${key} in table ${table}`;
-          return { path: [table, section, key], snapshot: x[key] ? `the ${named}` : `no ${named}`, migrations: y[key] ? 'it' : `no such ${noun}` };
+          return {
+            path: [table, section, key],
+            snapshot: x[key] ? `the ${named}` : `no ${named}`,
+            migrations: y[key] ? 'it' : `no such ${noun}`,
+          };
         }
         const xs = x[key] as Record<string, unknown>;
         const ys = y[key] as Record<string, unknown>;

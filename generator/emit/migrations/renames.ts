@@ -61,18 +61,27 @@ export function applyRenames(before: Tables, after: Tables, model: Model, diagno
     const path = `resources.${resource.name}.renamedFrom`;
     if (!tables.has(from.name)) {
       const gone = [...tables.keys()].filter((t) => !(t in after));
-      fail(from, path, `table "${from.name}" is not in the snapshot${didYouMean(from.name, gone)}, so there is nothing to rename to "${resource.table}"; name the table as the last migration left it${gone.length > 0 ? ` (tables no longer declared: ${gone.join(', ')})` : ''}, or remove "renamedFrom"`);
+      fail(
+        from,
+        path,
+        `table "${from.name}" is not in the snapshot${didYouMean(from.name, gone)}, so there is nothing to rename to "${resource.table}"; name the table as the last migration left it${gone.length > 0 ? ` (tables no longer declared: ${gone.join(', ')})` : ''}, or remove "renamedFrom"`,
+      );
       continue;
     }
     if (from.name in after) {
-      fail(from, path, `table "${from.name}" is still declared by another resource; a renamed table cannot also stay — remove "renamedFrom", or rename that resource's table`);
+      fail(
+        from,
+        path,
+        `table "${from.name}" is still declared by another resource; a renamed table cannot also stay — remove "renamedFrom", or rename that resource's table`,
+      );
       continue;
     }
     const t = tables.get(from.name)!;
     tables.delete(from.name);
     tables.set(resource.table, t);
     for (const other of tables.values()) {
-      for (const [key, fk] of Object.entries(other.foreignKeys)) if (fk.table === from.name) other.foreignKeys[key] = { ...fk, table: resource.table };
+      for (const [key, fk] of Object.entries(other.foreignKeys))
+        if (fk.table === from.name) other.foreignKeys[key] = { ...fk, table: resource.table };
     }
     statements.push(alterTable(from.name, `RENAME TO ${ident(resource.table)}`), auditSubjects(from.name, resource.table));
     changes.push(`rename_${from.name}`);
@@ -86,17 +95,29 @@ export function applyRenames(before: Tables, after: Tables, model: Model, diagno
       if (!from || t?.columns[field.name]) continue;
       const path = `resources.${resource.name}.fields.${field.name}.renamedFrom`;
       if (!t) {
-        fail(from, path, `table "${resource.table}" is new (not in the snapshot), so it has no column "${from.name}" to rename; remove "renamedFrom"`);
+        fail(
+          from,
+          path,
+          `table "${resource.table}" is new (not in the snapshot), so it has no column "${from.name}" to rename; remove "renamedFrom"`,
+        );
         continue;
       }
       const declared = after[resource.table]?.columns ?? {};
       if (!t.columns[from.name]) {
         const gone = Object.keys(t.columns).filter((c) => !(c in declared));
-        fail(from, path, `column "${from.name}" is not in table ${resource.table} of the snapshot${didYouMean(from.name, gone)}, so there is nothing to rename to "${field.name}"; name the column as the last migration left it${gone.length > 0 ? ` (columns no longer declared: ${gone.join(', ')})` : ''}, or remove "renamedFrom"`);
+        fail(
+          from,
+          path,
+          `column "${from.name}" is not in table ${resource.table} of the snapshot${didYouMean(from.name, gone)}, so there is nothing to rename to "${field.name}"; name the column as the last migration left it${gone.length > 0 ? ` (columns no longer declared: ${gone.join(', ')})` : ''}, or remove "renamedFrom"`,
+        );
         continue;
       }
       if (from.name in declared) {
-        fail(from, path, `column "${from.name}" is still declared in resource ${resource.name}; a renamed column cannot also stay — remove "renamedFrom", or remove or rename that field`);
+        fail(
+          from,
+          path,
+          `column "${from.name}" is still declared in resource ${resource.name}; a renamed column cannot also stay — remove "renamedFrom", or remove or rename that field`,
+        );
         continue;
       }
       renameColumn(tables, resource.table, from.name, field.name);
@@ -118,13 +139,23 @@ export function applyRenames(before: Tables, after: Tables, model: Model, diagno
  * table or of its renamed columns to the names the model gives them, so the
  * diff does not drop and recreate them.
  */
-function renameDerived(tables: Map<string, Working>, table: string, renamed: { table?: string; columns: Map<string, string> }, wanted: TableSnapshot | undefined): string[] {
+function renameDerived(
+  tables: Map<string, Working>,
+  table: string,
+  renamed: { table?: string; columns: Map<string, string> },
+  wanted: TableSnapshot | undefined,
+): string[] {
   const t = tables.get(table)!;
   if (!wanted) return [];
   const out: string[] = [];
   // PostgreSQL named the primary key's index after the old table (`<table>_pkey`); the snapshot does not record it.
   const pkey = (name: string): string => `${name}_pkey`;
-  if (renamed.table !== undefined && Object.values(t.columns).some((c) => c.primaryKey) && pkey(renamed.table).length <= 63 && pkey(table).length <= 63) {
+  if (
+    renamed.table !== undefined &&
+    Object.values(t.columns).some((c) => c.primaryKey) &&
+    pkey(renamed.table).length <= 63 &&
+    pkey(table).length <= 63
+  ) {
     out.push(`ALTER INDEX ${ident(pkey(renamed.table))} RENAME TO ${ident(pkey(table))};`);
   }
   for (const [name, index] of Object.entries(t.indexes)) {
@@ -175,7 +206,8 @@ function auditSubjects(from: string, to: string): string {
 function renameColumn(tables: Map<string, Working>, table: string, from: string, to: string): void {
   const t = tables.get(table)!;
   t.columns = rekey(t.columns, from, to);
-  for (const [key, index] of Object.entries(t.indexes)) t.indexes[key] = { ...index, columns: index.columns.map((c) => (c === from ? to : c)) };
+  for (const [key, index] of Object.entries(t.indexes))
+    t.indexes[key] = { ...index, columns: index.columns.map((c) => (c === from ? to : c)) };
   for (const [key, fk] of Object.entries(t.foreignKeys)) if (fk.column === from) t.foreignKeys[key] = { ...fk, column: to };
   for (const other of tables.values()) {
     for (const [key, fk] of Object.entries(other.foreignKeys)) {

@@ -29,16 +29,33 @@ const STATEMENTS: readonly [RegExp, (state: State, m: RegExpExecArray) => string
   [re(`^ALTER TABLE ${ID} DROP COLUMN ${ID};$`), (s, m) => s.dropColumn(name(m[1]), name(m[2]))],
   [re(`^ALTER TABLE ${ID} ALTER COLUMN ${ID} ([\\s\\S]+);$`), (s, m) => s.alterColumn(name(m[1]), name(m[2]), m[3]!)],
   [re(`^ALTER TABLE ${ID} DROP CONSTRAINT ${ID};$`), (s, m) => s.dropConstraint(name(m[1]), name(m[2]))],
-  [re(`^ALTER TABLE ${ID} ADD CONSTRAINT ${ID} CHECK \\(${ID} (?:IN \\(([\\s\\S]*)\\)|<@ ARRAY\\[([\\s\\S]*)\\]::text\\[\\])\\);$`),
-    (s, m) => s.addCheck(name(m[1]), name(m[2]), name(m[3]), stringList(m[4] ?? m[5]!))],
+  [
+    re(`^ALTER TABLE ${ID} ADD CONSTRAINT ${ID} CHECK \\(${ID} (?:IN \\(([\\s\\S]*)\\)|<@ ARRAY\\[([\\s\\S]*)\\]::text\\[\\])\\);$`),
+    (s, m) => s.addCheck(name(m[1]), name(m[2]), name(m[3]), stringList(m[4] ?? m[5]!)),
+  ],
   [re(`^ALTER TABLE ${ID} RENAME TO ${ID};$`), (s, m) => s.renameTable(name(m[1]), name(m[2]))],
   [re(`^ALTER TABLE ${ID} RENAME COLUMN ${ID} TO ${ID};$`), (s, m) => s.renameColumn(name(m[1]), name(m[2]), name(m[3]))],
   [re(`^ALTER TABLE ${ID} RENAME CONSTRAINT ${ID} TO ${ID};$`), (s, m) => s.renameConstraint(name(m[1]), name(m[2]), name(m[3]))],
   [re(`^ALTER INDEX ${ID} RENAME TO ${ID};$`), (s, m) => s.renameIndex(name(m[1]), name(m[2]))],
-  [re(`^ALTER TABLE ${ID} ADD CONSTRAINT ${ID} FOREIGN KEY \\(${ID}\\) REFERENCES ${ID} \\(${ID}\\) ON DELETE ([A-Z ]+);$`),
-    (s, m) => s.addForeignKey(name(m[1]), name(m[2]), { column: name(m[3]), table: name(m[4]), references: name(m[5]), onDelete: m[6]!.toLowerCase() })],
-  [re(`^CREATE (UNIQUE )?INDEX ${ID} ON ${ID} \\(([^)]*)\\)(?: WHERE ([\\s\\S]+))?;$`),
-    (s, m) => s.createIndex(name(m[3]), name(m[2]), { columns: identList(m[4]!), unique: m[1] !== undefined, ...(m[5] !== undefined ? { where: m[5] } : {}) })],
+  [
+    re(`^ALTER TABLE ${ID} ADD CONSTRAINT ${ID} FOREIGN KEY \\(${ID}\\) REFERENCES ${ID} \\(${ID}\\) ON DELETE ([A-Z ]+);$`),
+    (s, m) =>
+      s.addForeignKey(name(m[1]), name(m[2]), {
+        column: name(m[3]),
+        table: name(m[4]),
+        references: name(m[5]),
+        onDelete: m[6]!.toLowerCase(),
+      }),
+  ],
+  [
+    re(`^CREATE (UNIQUE )?INDEX ${ID} ON ${ID} \\(([^)]*)\\)(?: WHERE ([\\s\\S]+))?;$`),
+    (s, m) =>
+      s.createIndex(name(m[3]), name(m[2]), {
+        columns: identList(m[4]!),
+        unique: m[1] !== undefined,
+        ...(m[5] !== undefined ? { where: m[5] } : {}),
+      }),
+  ],
   [re(`^DROP INDEX ${ID};$`), (s, m) => s.dropIndex(name(m[1]))],
   // Data statements and guards change no table shape.
   [/^UPDATE /, () => undefined],
@@ -168,7 +185,10 @@ class State {
   /** Drop a foreign key or an enum's CHECK constraint. */
   dropConstraint(table: string, key: string): string | undefined {
     const t = this.tables.get(table);
-    if (t?.foreignKeys[key]) { delete t.foreignKeys[key]; return undefined; }
+    if (t?.foreignKeys[key]) {
+      delete t.foreignKeys[key];
+      return undefined;
+    }
     const column = t?.checks[key];
     if (!t || column === undefined) return `constraint ${key} of table ${table} does not exist`;
     delete t.checks[key];
@@ -205,7 +225,8 @@ class State {
     if (t.columns[to]) return `column ${table}.${to} already exists`;
     // Keep the column's place: rebuild the record in order.
     t.columns = Object.fromEntries(Object.entries(t.columns).map(([k, v]) => [k === from ? to : k, v]));
-    for (const [key, index] of Object.entries(t.indexes)) t.indexes[key] = { ...index, columns: index.columns.map((c) => (c === from ? to : c)) };
+    for (const [key, index] of Object.entries(t.indexes))
+      t.indexes[key] = { ...index, columns: index.columns.map((c) => (c === from ? to : c)) };
     for (const [key, fk] of Object.entries(t.foreignKeys)) if (fk.column === from) t.foreignKeys[key] = { ...fk, column: to };
     for (const [key, column] of Object.entries(t.checks)) if (column === from) t.checks[key] = to;
     for (const other of this.tables.values()) {
@@ -218,14 +239,26 @@ class State {
 
   renameConstraint(table: string, from: string, to: string): string | undefined {
     const t = this.tables.get(table);
-    if (t?.foreignKeys[from]) { t.foreignKeys[to] = t.foreignKeys[from]!; delete t.foreignKeys[from]; return undefined; }
-    if (t?.checks[from] !== undefined) { t.checks[to] = t.checks[from]!; delete t.checks[from]; return undefined; }
+    if (t?.foreignKeys[from]) {
+      t.foreignKeys[to] = t.foreignKeys[from]!;
+      delete t.foreignKeys[from];
+      return undefined;
+    }
+    if (t?.checks[from] !== undefined) {
+      t.checks[to] = t.checks[from]!;
+      delete t.checks[from];
+      return undefined;
+    }
     return `constraint ${from} of table ${table} does not exist`;
   }
 
   renameIndex(from: string, to: string): string | undefined {
     for (const t of this.tables.values()) {
-      if (t.indexes[from]) { t.indexes[to] = t.indexes[from]!; delete t.indexes[from]; return undefined; }
+      if (t.indexes[from]) {
+        t.indexes[to] = t.indexes[from]!;
+        delete t.indexes[from];
+        return undefined;
+      }
     }
     // A primary key's index (`<table>_pkey`, renamed with its table) is not among the recorded indexes.
     if (from.endsWith('_pkey') && to.endsWith('_pkey')) return undefined;
@@ -241,7 +274,10 @@ class State {
 
   dropIndex(index: string): string | undefined {
     for (const t of this.tables.values()) {
-      if (t.indexes[index]) { delete t.indexes[index]; return undefined; }
+      if (t.indexes[index]) {
+        delete t.indexes[index];
+        return undefined;
+      }
     }
     return `index ${index} does not exist`;
   }
@@ -266,7 +302,9 @@ class State {
 
 /** `"name" type[ GENERATED BY DEFAULT AS IDENTITY][ NOT NULL][ DEFAULT expr][ PRIMARY KEY]` (as `columnDefinition` writes it). */
 function parseColumn(definition: string): { name: string; snapshot: ColumnSnapshot } | undefined {
-  const m = new RegExp(`^${ID} (.+?)( GENERATED BY DEFAULT AS IDENTITY)?( NOT NULL)?(?: DEFAULT ([\\s\\S]+?))?( PRIMARY KEY)?$`).exec(definition);
+  const m = new RegExp(`^${ID} (.+?)( GENERATED BY DEFAULT AS IDENTITY)?( NOT NULL)?(?: DEFAULT ([\\s\\S]+?))?( PRIMARY KEY)?$`).exec(
+    definition,
+  );
   if (!m) return undefined;
   const identity = m[3] !== undefined;
   const primaryKey = m[6] !== undefined;

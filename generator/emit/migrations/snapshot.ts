@@ -78,7 +78,12 @@ function tableOf(resource: Resource): TableSnapshot {
   const foreignKeys: Record<string, ForeignKeySnapshot> = {};
   for (const f of resource.fields.filter((x) => x.references).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const ref = f.references!;
-    foreignKeys[foreignKeyName(resource.table, f.name)] = { column: f.name, table: ref.table, references: ref.column, onDelete: ref.onDelete };
+    foreignKeys[foreignKeyName(resource.table, f.name)] = {
+      column: f.name,
+      table: ref.table,
+      references: ref.column,
+      onDelete: ref.onDelete,
+    };
   }
   return { columns, indexes, foreignKeys };
 }
@@ -129,7 +134,14 @@ export function parseSnapshot(text: string): { ok: true; snapshot: Snapshot } | 
     return { ok: false, message: `not valid JSON (${(error as Error).message})` };
   }
   const v = value as Partial<Snapshot> | null;
-  if (typeof v !== 'object' || v === null || v.version !== 1 || typeof v.tables !== 'object' || v.tables === null || !('lastMigration' in v)) {
+  if (
+    typeof v !== 'object' ||
+    v === null ||
+    v.version !== 1 ||
+    typeof v.tables !== 'object' ||
+    v.tables === null ||
+    !('lastMigration' in v)
+  ) {
     return { ok: false, message: 'not a bindery schema snapshot (version 1 with "lastMigration" and "tables")' };
   }
   return { ok: true, snapshot: { version: 1, lastMigration: v.lastMigration ?? null, tables: v.tables } };

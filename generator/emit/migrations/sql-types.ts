@@ -20,15 +20,25 @@ import type { ColumnDefault, ColumnType, JsonValue } from '../../model/model.js'
 export function sqlType(type: ColumnType): string {
   const base = (() => {
     switch (type.kind) {
-      case 'string': return type.max === undefined ? 'text' : `varchar(${type.max})`;
-      case 'text': return 'text';
-      case 'integer': return 'integer';
-      case 'bigint': case 'duration': return 'bigint';
-      case 'number': return 'double precision';
-      case 'boolean': return 'boolean';
-      case 'timestamp': return 'timestamptz';
-      case 'json': return 'jsonb';
-      case 'uuid': return 'uuid';
+      case 'string':
+        return type.max === undefined ? 'text' : `varchar(${type.max})`;
+      case 'text':
+        return 'text';
+      case 'integer':
+        return 'integer';
+      case 'bigint':
+      case 'duration':
+        return 'bigint';
+      case 'number':
+        return 'double precision';
+      case 'boolean':
+        return 'boolean';
+      case 'timestamp':
+        return 'timestamptz';
+      case 'json':
+        return 'jsonb';
+      case 'uuid':
+        return 'uuid';
     }
   })();
   return type.array ? `${base}[]` : base;
@@ -42,9 +52,12 @@ export function sqlString(text: string): string {
 /** The `DEFAULT` expression of a column default, for a column of `type` (SQL type text). */
 export function sqlDefault(value: ColumnDefault, type: string): string {
   switch (value.kind) {
-    case 'now': return 'now()';
-    case 'randomUuid': return 'gen_random_uuid()';
-    case 'value': return sqlValue(value.value, type);
+    case 'now':
+      return 'now()';
+    case 'randomUuid':
+      return 'gen_random_uuid()';
+    case 'value':
+      return sqlValue(value.value, type);
   }
 }
 
@@ -55,9 +68,13 @@ function sqlValue(value: JsonValue, type: string): string {
     return value.length === 0 ? `'{}'` : `ARRAY[${value.map((v) => sqlValue(v, type.slice(0, -2))).join(', ')}]::${type}`;
   }
   switch (typeof value) {
-    case 'string': return sqlString(value);
-    case 'number': return String(value);
-    case 'boolean': return value ? 'true' : 'false';
-    default: return `${sqlString(JSON.stringify(value))}::jsonb`;
+    case 'string':
+      return sqlString(value);
+    case 'number':
+      return String(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    default:
+      return `${sqlString(JSON.stringify(value))}::jsonb`;
   }
 }

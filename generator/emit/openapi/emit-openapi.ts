@@ -24,7 +24,8 @@ const BEARER = 'bearerToken';
 const BEARER_SCHEME: OpenAPIV3_1.SecuritySchemeObject = {
   type: 'http',
   scheme: 'bearer',
-  description: 'An API token, `<id>|<secret>`, sent as `Authorization: Bearer <token>`. The scopes of a requirement are the abilities the token needs.',
+  description:
+    'An API token, `<id>|<secret>`, sent as `Authorization: Bearer <token>`. The scopes of a requirement are the abilities the token needs.',
 };
 
 const usesToken = (route: Route): boolean => route.middleware.includes(TOKEN_MIDDLEWARE);
@@ -38,7 +39,11 @@ const PROBLEM_DETAILS: OpenAPIV3_1.SchemaObject = {
     title: { type: 'string', description: 'The HTTP status phrase.' },
     status: { type: 'integer' },
     detail: { type: 'string' },
-    errors: { type: 'object', additionalProperties: { type: 'string' }, description: 'Field name → message; present for binding and validation errors.' },
+    errors: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: 'Field name → message; present for binding and validation errors.',
+    },
     request_id: { type: 'string' },
   },
   required: ['type', 'title', 'status'],
@@ -85,10 +90,18 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile {
       responses: {
         BadRequest: problemResponse('A value could not be converted to its type; `errors` lists each field.'),
         Error: problemResponse('Any other error (e.g. 500).'),
-        ...(tokenRoutes.some((r) => r.abilities.length > 0) ? { Forbidden: problemResponse('The bearer token lacks an ability the route needs.') } : {}),
+        ...(tokenRoutes.some((r) => r.abilities.length > 0)
+          ? { Forbidden: problemResponse('The bearer token lacks an ability the route needs.') }
+          : {}),
         NotFound: problemResponse('Not found.'),
         ...(routes.some((r) => r.rateLimit !== null) ? { TooManyRequests: tooManyRequests() } : {}),
-        ...(tokenRoutes.length > 0 ? { Unauthorized: problemResponse('No bearer token, or one that is malformed, unknown, expired or revoked (`WWW-Authenticate: Bearer`).') } : {}),
+        ...(tokenRoutes.length > 0
+          ? {
+              Unauthorized: problemResponse(
+                'No bearer token, or one that is malformed, unknown, expired or revoked (`WWW-Authenticate: Bearer`).',
+              ),
+            }
+          : {}),
         ValidationFailed: problemResponse('The given data was invalid; `errors` has a message per field.'),
       },
       ...(tokenRoutes.length > 0 ? { securitySchemes: { [BEARER]: BEARER_SCHEME } } : {}),
@@ -126,7 +139,9 @@ function operation(route: Route): OpenAPIV3_1.OperationObject {
     ...(body ? { requestBody: body } : {}),
     responses,
     ...(usesToken(route) ? { security: [{ [BEARER]: [...route.abilities] }] } : {}),
-    ...(route.rateLimit !== null ? { 'x-rate-limit': { limit: route.rateLimit.limit, windowSeconds: route.rateLimit.windowMs / 1000, by: route.rateLimit.by } } : {}),
+    ...(route.rateLimit !== null
+      ? { 'x-rate-limit': { limit: route.rateLimit.limit, windowSeconds: route.rateLimit.windowMs / 1000, by: route.rateLimit.by } }
+      : {}),
   };
 }
 
@@ -134,7 +149,7 @@ function operation(route: Route): OpenAPIV3_1.OperationObject {
 function tooManyRequests(): OpenAPIV3_1.ResponseObject {
   const integer = (description: string): OpenAPIV3_1.HeaderObject => ({ description, schema: { type: 'integer' } });
   return {
-    ...problemResponse('Too many requests from this client in the route\'s window; retry after `Retry-After` seconds.'),
+    ...problemResponse("Too many requests from this client in the route's window; retry after `Retry-After` seconds."),
     headers: {
       'Retry-After': integer('Seconds until the window ends.'),
       'X-RateLimit-Limit': integer('Requests allowed per window.'),
@@ -167,14 +182,18 @@ function requestBody(route: Route): OpenAPIV3_1.RequestBodyObject | undefined {
   const content: Record<string, OpenAPIV3_1.MediaTypeObject> = {};
   if (fields.some((f) => f.json !== undefined)) content['application/json'] = { schema: object('json') };
   if (fields.some((f) => f.form !== undefined)) {
-    const media = fields.some((f) => f.form !== undefined && f.type.kind === 'file') ? 'multipart/form-data' : 'application/x-www-form-urlencoded';
+    const media = fields.some((f) => f.form !== undefined && f.type.kind === 'file')
+      ? 'multipart/form-data'
+      : 'application/x-www-form-urlencoded';
     content[media] = { schema: object('form') };
   }
   return { ...(fields.some((f) => f.required) ? { required: true } : {}), content };
 }
 
 function success(route: Route): OpenAPIV3_1.ResponsesObject {
-  const location = { Location: { description: 'URL of the new resource, when the handler gives one.', schema: { type: 'string' } } } as const;
+  const location = {
+    Location: { description: 'URL of the new resource, when the handler gives one.', schema: { type: 'string' } },
+  } as const;
   const json = (): OpenAPIV3_1.MediaTypeObject => {
     if (!route.output) return { schema: {} };
     const ref = rowSchema(route.output.resource, route.include);
@@ -182,12 +201,20 @@ function success(route: Route): OpenAPIV3_1.ResponsesObject {
     return { schema: route.output.array ? { type: 'array', items: ref } : ref };
   };
   switch (route.result) {
-    case 'ok': return { '200': { description: 'OK', content: { 'application/json': json() } } };
-    case 'created': return { '201': { description: 'Created', headers: location, content: { 'application/json': json() } } };
-    case 'noContent': return { '204': { description: 'No Content' } };
-    case 'redirect': return { '303': { description: 'See Other', headers: { Location: { description: 'Where to go next.', schema: { type: 'string' } } } } };
-    case 'text': return { '200': { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } } };
-    default: return { '200': { description: 'Written by the handler\'s custom responder.' } };
+    case 'ok':
+      return { '200': { description: 'OK', content: { 'application/json': json() } } };
+    case 'created':
+      return { '201': { description: 'Created', headers: location, content: { 'application/json': json() } } };
+    case 'noContent':
+      return { '204': { description: 'No Content' } };
+    case 'redirect':
+      return {
+        '303': { description: 'See Other', headers: { Location: { description: 'Where to go next.', schema: { type: 'string' } } } },
+      };
+    case 'text':
+      return { '200': { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } } };
+    default:
+      return { '200': { description: "Written by the handler's custom responder." } };
   }
 }
 
@@ -196,11 +223,14 @@ function rowSchema(resource: string, include: readonly Include[]): OpenAPIV3_1.S
   const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
   if (include.length === 0) return ref(resource);
   return {
-    allOf: [ref(resource), {
-      type: 'object',
-      properties: Object.fromEntries(include.map((i) => [i.name, { oneOf: [ref(i.resource), { type: 'null' }] }])),
-      required: include.map((i) => i.name),
-    }],
+    allOf: [
+      ref(resource),
+      {
+        type: 'object',
+        properties: Object.fromEntries(include.map((i) => [i.name, { oneOf: [ref(i.resource), { type: 'null' }] }])),
+        required: include.map((i) => i.name),
+      },
+    ],
   };
 }
 

@@ -43,7 +43,11 @@ export function resourceJsonSchema(resource: Resource): Schema {
 }
 
 function columnSchema(f: ResourceField): Schema {
-  const scalar: Schema = { ...COLUMN[f.type.kind], ...(f.type.max !== undefined ? { maxLength: f.type.max } : {}), ...(f.type.values ? { enum: [...f.type.values] } : {}) };
+  const scalar: Schema = {
+    ...COLUMN[f.type.kind],
+    ...(f.type.max !== undefined ? { maxLength: f.type.max } : {}),
+    ...(f.type.values ? { enum: [...f.type.values] } : {}),
+  };
   let schema: Schema = f.type.array ? { type: 'array', items: scalar } : scalar;
   if (f.type.nullable && !f.omitEmpty) schema = nullable(schema);
   return f.description ? { ...schema, description: f.description } : schema;
@@ -95,7 +99,8 @@ function merge(schema: Schema, fragment: Record<string, unknown>): Schema {
   const rest: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(fragment)) {
     if (!(key in out) || JSON.stringify(out[key]) === JSON.stringify(value)) out[key] = value;
-    else if (key === 'items' && typeof out[key] === 'object' && typeof value === 'object') out[key] = merge(out[key] as Schema, value as Record<string, unknown>);
+    else if (key === 'items' && typeof out[key] === 'object' && typeof value === 'object')
+      out[key] = merge(out[key] as Schema, value as Record<string, unknown>);
     else rest[key] = value;
   }
   if (Object.keys(rest).length > 0) out['allOf'] = [...((out['allOf'] as unknown[] | undefined) ?? []), rest];

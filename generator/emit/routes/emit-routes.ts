@@ -19,27 +19,46 @@ export function emitRoutes(ctx: EmitContext): GeneratedFile {
   const statements: (string | StatementStructures)[] = [];
   const routes = ctx.model.routes;
   const validators = routes.filter((r) => validatorSchema(r) !== null).map((r) => validatorName(r.name));
-  const serializers = [...new Set(routes.flatMap((r) => [
-    ...(r.output ? [serializerName(r.output.resource)] : []),
-    ...r.include.map((i) => serializerName(i.resource)),
-  ]))].sort();
+  const serializers = [
+    ...new Set(
+      routes.flatMap((r) => [
+        ...(r.output ? [serializerName(r.output.resource)] : []),
+        ...r.include.map((i) => serializerName(i.resource)),
+      ]),
+    ),
+  ].sort();
   const resources = new Map(ctx.model.resources.map((r) => [r.name, r]));
 
-  statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/routing`, namedImports: ['RouteTable'] });
-  if (serializers.length > 0) statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: './serializers.js', namedImports: serializers });
-  if (validators.length > 0) statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: './validators.js', namedImports: [...validators].sort() });
+  statements.push({
+    kind: StructureKind.ImportDeclaration,
+    isTypeOnly: true,
+    moduleSpecifier: `${ctx.runtime}/routing`,
+    namedImports: ['RouteTable'],
+  });
+  if (serializers.length > 0)
+    statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: './serializers.js', namedImports: serializers });
+  if (validators.length > 0)
+    statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: './validators.js', namedImports: [...validators].sort() });
 
-  statements.push(exportedConst('Every route, in schema order (files sorted by name, then YAML order).', 'routes', `${printLiteral(routes.map((r) => routeLiteral(r, resources)))} as const satisfies RouteTable`));
-  statements.push({ kind: StructureKind.TypeAlias,
+  statements.push(
+    exportedConst(
+      'Every route, in schema order (files sorted by name, then YAML order).',
+      'routes',
+      `${printLiteral(routes.map((r) => routeLiteral(r, resources)))} as const satisfies RouteTable`,
+    ),
+  );
+  statements.push({
+    kind: StructureKind.TypeAlias,
     name: 'RouteName',
     isExported: true,
     docs: ['The name of a route.'],
     type: routes.length > 0 ? routes.map((r) => quote(r.name)).join(' | ') : 'never',
   });
-  statements.push({ kind: StructureKind.Interface,
+  statements.push({
+    kind: StructureKind.Interface,
     name: 'RouteParams',
     isExported: true,
-    docs: ['The `{param}` values of each route\'s path, for building its URL.'],
+    docs: ["The `{param}` values of each route's path, for building its URL."],
     properties: routes.map((r) => ({
       name: quote(r.name),
       type: r.pathParams.length > 0 ? `{ ${r.pathParams.map((p) => `${p}: string | number`).join('; ')} }` : 'Record<string, never>',
@@ -64,9 +83,28 @@ function routeLiteral(route: Route, resources: ReadonlyMap<string, Resource>): L
       : null,
     origin: route.origin.file,
     ...(route.rateLimit !== null ? { rateLimit: { ...route.rateLimit } } : {}),
-    ...(route.cors !== null ? { cors: { ...route.cors, origins: [...route.cors.origins], headers: [...route.cors.headers], exposeHeaders: [...route.cors.exposeHeaders] } } : {}),
+    ...(route.cors !== null
+      ? {
+          cors: {
+            ...route.cors,
+            origins: [...route.cors.origins],
+            headers: [...route.cors.headers],
+            exposeHeaders: [...route.cors.exposeHeaders],
+          },
+        }
+      : {}),
     ...(route.list !== null ? { list: listLiteral(route.list, resources.get(route.list.resource)!) } : {}),
-    ...(route.include.length > 0 ? { include: route.include.map((i) => ({ name: i.name, column: i.column, table: i.table, key: i.key, serialize: new Code(serializerName(i.resource)) })) } : {}),
+    ...(route.include.length > 0
+      ? {
+          include: route.include.map((i) => ({
+            name: i.name,
+            column: i.column,
+            table: i.table,
+            key: i.key,
+            serialize: new Code(serializerName(i.resource)),
+          })),
+        }
+      : {}),
   };
 }
 

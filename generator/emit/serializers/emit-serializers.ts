@@ -16,9 +16,10 @@ export function emitSerializers(ctx: EmitContext): GeneratedFile {
   const statements: StatementStructures[] = [];
   const resources = ctx.model.resources;
   if (resources.length === 0) {
-    statements.push({ kind: StructureKind.ExportDeclaration,});
+    statements.push({ kind: StructureKind.ExportDeclaration });
   } else {
-    statements.push({ kind: StructureKind.ImportDeclaration,
+    statements.push({
+      kind: StructureKind.ImportDeclaration,
       isTypeOnly: true,
       moduleSpecifier: './types.js',
       namedImports: resources.flatMap((r) => [resourceTypeNames(r.name).row, resourceTypeNames(r.name).json]).sort(),
@@ -26,7 +27,8 @@ export function emitSerializers(ctx: EmitContext): GeneratedFile {
   }
   for (const resource of resources) {
     const names = resourceTypeNames(resource.name);
-    statements.push({ kind: StructureKind.Function,
+    statements.push({
+      kind: StructureKind.Function,
       name: serializerName(resource.name),
       isExported: true,
       docs: [`${resource.name} row → JSON (\`${names.json}\`).`],
@@ -47,7 +49,9 @@ function body(resource: Resource): string[] {
     return [`return {\n${fields.map((f) => `  ${propertyName(f.json)}: ${value(f, false)},\n`).join('')}};`];
   }
   const head = fields.slice(0, firstOptional);
-  const statements = [`const json = {${head.map((f) => `\n  ${propertyName(f.json)}: ${value(f, false)},`).join('')}${head.length ? '\n' : ''}} as ${json};`];
+  const statements = [
+    `const json = {${head.map((f) => `\n  ${propertyName(f.json)}: ${value(f, false)},`).join('')}${head.length ? '\n' : ''}} as ${json};`,
+  ];
   for (const f of fields.slice(firstOptional)) {
     const target = `json${/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(f.json) ? `.${f.json}` : `[${propertyName(f.json)}]`}`;
     statements.push(f.omitEmpty ? `if (${present(f)}) ${target} = ${value(f, true)};` : `${target} = ${value(f, false)};`);

@@ -3,7 +3,13 @@
  * insert, update and JSON types; the Kysely `Database`; per route the input
  * type; and the `Services` augmentation giving handlers `ctx.services.db`.
  */
-import { ModuleDeclarationKind, StructureKind, type OptionalKind, type PropertySignatureStructure, type StatementStructures } from 'ts-morph';
+import {
+  ModuleDeclarationKind,
+  StructureKind,
+  type OptionalKind,
+  type PropertySignatureStructure,
+  type StatementStructures,
+} from 'ts-morph';
 import type { InputField, Resource, Route } from '../../model/model.js';
 import { inputTypeName, resourceTypeNames } from '../../model/names.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
@@ -30,11 +36,19 @@ export function emitTypes(ctx: EmitContext): GeneratedFile {
   ];
   if (ctx.model.resources.length > 0 || ctx.augmentServices) {
     statements.push({
-    kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: 'kysely', namedImports: ctx.model.resources.length > 0 ? kysely : ['Kysely'] });
+      kind: StructureKind.ImportDeclaration,
+      isTypeOnly: true,
+      moduleSpecifier: 'kysely',
+      namedImports: ctx.model.resources.length > 0 ? kysely : ['Kysely'],
+    });
   }
   if (ctx.model.routes.some((r) => r.input.some((f) => f.type.kind === 'file'))) {
     statements.push({
-    kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: `${ctx.runtime}/routing`, namedImports: ['UploadedFile'] });
+      kind: StructureKind.ImportDeclaration,
+      isTypeOnly: true,
+      moduleSpecifier: `${ctx.runtime}/routing`,
+      namedImports: ['UploadedFile'],
+    });
   }
 
   statements.push({
@@ -55,15 +69,17 @@ export function emitTypes(ctx: EmitContext): GeneratedFile {
   for (const route of ctx.model.routes) statements.push(inputStatement(route));
   if (ctx.augmentServices) {
     statements.push({
-    kind: StructureKind.Module,
+      kind: StructureKind.Module,
       name: `'${ctx.runtime}/http'`,
       declarationKind: ModuleDeclarationKind.Module,
       hasDeclareKeyword: true,
-      statements: [{
-        kind: StructureKind.Interface,
-        name: 'Services',
-        properties: [{ name: 'db', type: 'Kysely<Database>', docs: ['The application database (Kysely over pg).'] }],
-      }],
+      statements: [
+        {
+          kind: StructureKind.Interface,
+          name: 'Services',
+          properties: [{ name: 'db', type: 'Kysely<Database>', docs: ['The application database (Kysely over pg).'] }],
+        },
+      ],
     });
   }
   return { path: 'types.ts', content: printer.print('types.ts', statements, ctx.header) };
@@ -72,32 +88,63 @@ export function emitTypes(ctx: EmitContext): GeneratedFile {
 function resourceStatements(resource: Resource): StatementStructures[] {
   const names = resourceTypeNames(resource.name);
   const about = resource.description ? ` ${docText(resource.description)}` : '';
-  return [{
-    kind: StructureKind.Interface,
-    name: names.table,
-    isExported: true,
-    docs: [`Columns of table \`${resource.table}\` (resource ${resource.name}).${about}`],
-    properties: resource.fields.map((f) => ({
-      name: f.name,
-      type: columnTsType(f).type,
-      docs: [[`\`${sqlType(f.type)}\`${f.primaryKey ? ' primary key' : ''}${f.identity ? ', identity' : ''}${f.type.nullable ? ', null allowed' : ''}${f.type.values ? `, one of ${f.type.values.join(', ')} (CHECK)` : ''}.`, f.description ? docText(f.description) : ''].filter(Boolean).join(' ')],
-    })),
-  },
-  { kind: StructureKind.TypeAlias, name: names.row, isExported: true, type: `Selectable<${names.table}>`, docs: [`A row of \`${resource.table}\` as selected.`] },
-  { kind: StructureKind.TypeAlias, name: names.insert, isExported: true, type: `Insertable<${names.table}>`, docs: [`A new row of \`${resource.table}\` to insert.`] },
-  { kind: StructureKind.TypeAlias, name: names.update, isExported: true, type: `Updateable<${names.table}>`, docs: [`Changes to a row of \`${resource.table}\`.`] },
-  {
-    kind: StructureKind.Interface,
-    name: names.json,
-    isExported: true,
-    docs: [`${resource.name} as JSON (\`serialize${resource.name}\`): JSON names, hidden fields absent, timestamps as RFC 3339 text.`],
-    properties: resource.fields.filter((f) => !f.hidden).map((f): OptionalKind<PropertySignatureStructure> => ({
-      name: propertyName(f.json),
-      type: jsonTsType(f),
-      hasQuestionToken: f.omitEmpty,
-      ...(f.omitEmpty ? { docs: ['Absent when empty (null, "" or []).'] } : {}),
-    })),
-  }];
+  return [
+    {
+      kind: StructureKind.Interface,
+      name: names.table,
+      isExported: true,
+      docs: [`Columns of table \`${resource.table}\` (resource ${resource.name}).${about}`],
+      properties: resource.fields.map((f) => ({
+        name: f.name,
+        type: columnTsType(f).type,
+        docs: [
+          [
+            `\`${sqlType(f.type)}\`${f.primaryKey ? ' primary key' : ''}${f.identity ? ', identity' : ''}${f.type.nullable ? ', null allowed' : ''}${f.type.values ? `, one of ${f.type.values.join(', ')} (CHECK)` : ''}.`,
+            f.description ? docText(f.description) : '',
+          ]
+            .filter(Boolean)
+            .join(' '),
+        ],
+      })),
+    },
+    {
+      kind: StructureKind.TypeAlias,
+      name: names.row,
+      isExported: true,
+      type: `Selectable<${names.table}>`,
+      docs: [`A row of \`${resource.table}\` as selected.`],
+    },
+    {
+      kind: StructureKind.TypeAlias,
+      name: names.insert,
+      isExported: true,
+      type: `Insertable<${names.table}>`,
+      docs: [`A new row of \`${resource.table}\` to insert.`],
+    },
+    {
+      kind: StructureKind.TypeAlias,
+      name: names.update,
+      isExported: true,
+      type: `Updateable<${names.table}>`,
+      docs: [`Changes to a row of \`${resource.table}\`.`],
+    },
+    {
+      kind: StructureKind.Interface,
+      name: names.json,
+      isExported: true,
+      docs: [`${resource.name} as JSON (\`serialize${resource.name}\`): JSON names, hidden fields absent, timestamps as RFC 3339 text.`],
+      properties: resource.fields
+        .filter((f) => !f.hidden)
+        .map(
+          (f): OptionalKind<PropertySignatureStructure> => ({
+            name: propertyName(f.json),
+            type: jsonTsType(f),
+            hasQuestionToken: f.omitEmpty,
+            ...(f.omitEmpty ? { docs: ['Absent when empty (null, "" or []).'] } : {}),
+          }),
+        ),
+    },
+  ];
 }
 
 function inputStatement(route: Route): StatementStructures {
@@ -120,9 +167,12 @@ function inputStatement(route: Route): StatementStructures {
 }
 
 function fieldDoc(f: InputField): string {
-  const from = f.source === 'body'
-    ? [f.json !== undefined ? `JSON member \`${f.json}\`` : '', f.form !== undefined ? `form field \`${f.form}\`` : ''].filter(Boolean).join(' or ')
-    : `${f.source} ${f.source === 'path' ? 'parameter' : 'value'} \`${f.name}\``;
+  const from =
+    f.source === 'body'
+      ? [f.json !== undefined ? `JSON member \`${f.json}\`` : '', f.form !== undefined ? `form field \`${f.form}\`` : '']
+          .filter(Boolean)
+          .join(' or ')
+      : `${f.source} ${f.source === 'path' ? 'parameter' : 'value'} \`${f.name}\``;
   const rules = f.rules.length > 0 ? ` Rules: ${f.rules.map(ruleText).join(', ')}.` : '';
   const fallback = f.default !== undefined ? ` Default: ${JSON.stringify(f.default)}.` : '';
   return `From the ${from}.${rules}${fallback}${f.description ? ` ${f.description}` : ''}`;

@@ -7,9 +7,16 @@ import { enumUnion } from '../../model/enum-values.js';
 import type { ColumnKind, ColumnType, InputField, ResourceField } from '../../model/model.js';
 
 const SELECT: Readonly<Record<ColumnKind, string>> = {
-  string: 'string', text: 'string', uuid: 'string',
-  integer: 'number', bigint: 'number', number: 'number', duration: 'number',
-  boolean: 'boolean', timestamp: 'Date', json: 'JsonValue',
+  string: 'string',
+  text: 'string',
+  uuid: 'string',
+  integer: 'number',
+  bigint: 'number',
+  number: 'number',
+  duration: 'number',
+  boolean: 'boolean',
+  timestamp: 'Date',
+  json: 'JsonValue',
 };
 
 /** The TypeScript type of one value of a column: an enum's literal union, else by kind. */
@@ -42,9 +49,15 @@ export function columnTsType(field: ResourceField): { type: string; usesColumnTy
   const write = orNull(list(writeBase, array), nullable);
   const optional = field.identity || field.default !== undefined;
   if (write === select) {
-    return optional ? { type: `Generated<${select}>`, usesColumnType: false, usesGenerated: true } : { type: select, usesColumnType: false, usesGenerated: false };
+    return optional
+      ? { type: `Generated<${select}>`, usesColumnType: false, usesGenerated: true }
+      : { type: select, usesColumnType: false, usesGenerated: false };
   }
-  return { type: `ColumnType<${select}, ${optional ? `${write} | undefined` : write}, ${write}>`, usesColumnType: true, usesGenerated: false };
+  return {
+    type: `ColumnType<${select}, ${optional ? `${write} | undefined` : write}, ${write}>`,
+    usesColumnType: true,
+    usesGenerated: false,
+  };
 }
 
 /** The field's type in `<Name>Json`: timestamps as RFC 3339 strings; `null` dropped when `omitEmpty` (null is omitted). */
@@ -55,8 +68,14 @@ export function jsonTsType(field: ResourceField): string {
 }
 
 const INPUT: Readonly<Record<FieldTypePlan['kind'], string>> = {
-  string: 'string', integer: 'number', number: 'number', duration: 'number',
-  boolean: 'boolean', timestamp: 'Date', file: 'UploadedFile', json: 'JsonValue',
+  string: 'string',
+  integer: 'number',
+  number: 'number',
+  duration: 'number',
+  boolean: 'boolean',
+  timestamp: 'Date',
+  file: 'UploadedFile',
+  json: 'JsonValue',
 };
 
 /** A bound input field's type: durations in milliseconds, timestamps as `Date`, files as `UploadedFile`, enums as their literal union. */

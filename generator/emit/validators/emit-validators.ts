@@ -31,7 +31,8 @@ import { validatorSchema } from './validator-schema.js';
 type AddFormats = (ajv: Ajv) => Ajv;
 type StandaloneCode = (ajv: Ajv, refs: Record<string, string>) => string;
 const addFormats = ((formatsModule as unknown as { default?: AddFormats }).default ?? formatsModule) as unknown as AddFormats;
-const standaloneCode = ((standaloneModule as unknown as { default?: StandaloneCode }).default ?? standaloneModule) as unknown as StandaloneCode;
+const standaloneCode = ((standaloneModule as unknown as { default?: StandaloneCode }).default ??
+  standaloneModule) as unknown as StandaloneCode;
 
 /** One route's validator: its export name, doc line, schema (and as JSON), and once compiled or reused its code. */
 interface Use {
@@ -108,7 +109,8 @@ function compile(uses: readonly Use[]): void {
   }
   const distinct = [...groups.values()];
   const memory = ajvFormatMemory();
-  for (let start = 0; start < distinct.length; start += SCHEMAS_PER_AJV) compileBatch(distinct.slice(start, start + SCHEMAS_PER_AJV), memory);
+  for (let start = 0; start < distinct.length; start += SCHEMAS_PER_AJV)
+    compileBatch(distinct.slice(start, start + SCHEMAS_PER_AJV), memory);
 }
 
 /** One batch of {@link compile}: each group shares one schema, compiled under its first route's name. */
@@ -122,7 +124,8 @@ function compileBatch(groups: readonly (readonly Use[])[], memory: AjvFormatMemo
     const raw = standaloneCode(ajv, { [name]: name }).replace(/^"use strict";\n?/, '');
     const exportLine = new RegExp(`^export const ${name} = (validate\\d+);\\n`, 'm');
     const match = exportLine.exec(raw);
-    if (!match) throw new Error(`bindery: ajv standalone output has no export line for ${name}; the ajv version may have changed its output format`);
+    if (!match)
+      throw new Error(`bindery: ajv standalone output has no export line for ${name}; the ajv version may have changed its output format`);
     codes.push(raw.replace(exportLine, '').trim());
     validates.push(match[1]!);
   }

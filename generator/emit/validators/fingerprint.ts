@@ -71,9 +71,15 @@ export function fingerprintLine(inputs: string, body: string): string {
 export function writtenValidators(text: string): Map<string, { readonly line: string; readonly body: string }> {
   // Found with indexOf and kept as slices of `text`: the file is megabytes at a thousand routes.
   const found = new Map<string, { line: string; body: string }>();
-  const lineEnd = (from: number): number => { const end = text.indexOf('\n', from); return end === -1 ? text.length : end; };
-  const lineAfter = (from: number): number => { const i = text.indexOf(`\n${PREFIX}`, from); return i === -1 ? -1 : i + 1; };
-  for (let at = text.startsWith(PREFIX) ? 0 : lineAfter(0); at !== -1;) {
+  const lineEnd = (from: number): number => {
+    const end = text.indexOf('\n', from);
+    return end === -1 ? text.length : end;
+  };
+  const lineAfter = (from: number): number => {
+    const i = text.indexOf(`\n${PREFIX}`, from);
+    return i === -1 ? -1 : i + 1;
+  };
+  for (let at = text.startsWith(PREFIX) ? 0 : lineAfter(0); at !== -1; ) {
     const end = lineEnd(at);
     const next = lineAfter(end);
     const line = text.slice(at, end);

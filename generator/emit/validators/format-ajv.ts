@@ -84,9 +84,15 @@ export function formatAjvCode(code: string, memory: AjvFormatMemory = ajvFormatM
   let fresh = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    if (depth === 0) { start = i; fresh = false; }
+    if (depth === 0) {
+      start = i;
+      fresh = false;
+    }
     if (line !== null && typeof line !== 'string') {
-      if (!seen.has(line.shape)) { seen.add(line.shape); fresh = true; }
+      if (!seen.has(line.shape)) {
+        seen.add(line.shape);
+        fresh = true;
+      }
       depth += line.delta;
       if (depth < 0) return formatTs(code).replace(/\n+$/, '');
     }
@@ -94,7 +100,12 @@ export function formatAjvCode(code: string, memory: AjvFormatMemory = ajvFormatM
   }
   if (depth !== 0) return formatTs(code).replace(/\n+$/, '');
 
-  const sampleText = sample.map((i) => { const l = lines[i]!; return l === null ? '' : typeof l === 'string' ? l : l.text; }).join('\n');
+  const sampleText = sample
+    .map((i) => {
+      const l = lines[i]!;
+      return l === null ? '' : typeof l === 'string' ? l : l.text;
+    })
+    .join('\n');
   const formatted = sample.length === 0 ? [] : formatTs(sampleText).replace(/\n+$/, '').split('\n');
   if (formatted.length !== sample.length) return formatTs(code).replace(/\n+$/, '');
   depth = 0;
@@ -117,8 +128,14 @@ export function formatAjvCode(code: string, memory: AjvFormatMemory = ajvFormatM
   const indent = (n: number): string => (indents[n] ??= '  '.repeat(n));
   depth = 0;
   for (const line of lines) {
-    if (line === null) { out.push(''); continue; }
-    if (typeof line === 'string') { out.push(indent(depth) + spaceSchemaLine(line)); continue; }
+    if (line === null) {
+      out.push('');
+      continue;
+    }
+    if (typeof line === 'string') {
+      out.push(indent(depth) + spaceSchemaLine(line));
+      continue;
+    }
     let text = built.get(line);
     if (text === undefined) {
       const gaps = memory.spacing.get(line.shape)!;
@@ -142,13 +159,26 @@ function tokenize(scanner: ts.Scanner, text: string): Line | null {
   let previous: ts.SyntaxKind | undefined;
   for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
     if (kind === ts.SyntaxKind.WhitespaceTrivia) continue;
-    if (kind === ts.SyntaxKind.SingleLineCommentTrivia || kind === ts.SyntaxKind.MultiLineCommentTrivia || kind === ts.SyntaxKind.NewLineTrivia) return null;
-    if ((kind === ts.SyntaxKind.SlashToken || kind === ts.SyntaxKind.SlashEqualsToken) && regexAllowedAfter(previous)) kind = scanner.reScanSlashToken();
+    if (
+      kind === ts.SyntaxKind.SingleLineCommentTrivia ||
+      kind === ts.SyntaxKind.MultiLineCommentTrivia ||
+      kind === ts.SyntaxKind.NewLineTrivia
+    )
+      return null;
+    if ((kind === ts.SyntaxKind.SlashToken || kind === ts.SyntaxKind.SlashEqualsToken) && regexAllowedAfter(previous))
+      kind = scanner.reScanSlashToken();
     if (kind === ts.SyntaxKind.TemplateHead || kind === ts.SyntaxKind.Unknown) return null;
     const token = scanner.getTokenText();
     tokens.push(token);
-    kinds.push(kind === ts.SyntaxKind.Identifier || kind === ts.SyntaxKind.StringLiteral || kind === ts.SyntaxKind.NumericLiteral
-      || kind === ts.SyntaxKind.RegularExpressionLiteral || kind === ts.SyntaxKind.NoSubstitutionTemplateLiteral ? String(kind) : token);
+    kinds.push(
+      kind === ts.SyntaxKind.Identifier ||
+        kind === ts.SyntaxKind.StringLiteral ||
+        kind === ts.SyntaxKind.NumericLiteral ||
+        kind === ts.SyntaxKind.RegularExpressionLiteral ||
+        kind === ts.SyntaxKind.NoSubstitutionTemplateLiteral
+        ? String(kind)
+        : token,
+    );
     if (OPEN.has(token)) delta++;
     else if (CLOSE.has(token)) delta--;
     previous = kind;
@@ -158,7 +188,9 @@ function tokenize(scanner: ts.Scanner, text: string): Line | null {
 
 /** Whether a `/` after this token starts a regular expression (ajv writes them only after `=`, `(` and `,`). */
 function regexAllowedAfter(kind: ts.SyntaxKind | undefined): boolean {
-  return kind === undefined || kind === ts.SyntaxKind.EqualsToken || kind === ts.SyntaxKind.OpenParenToken || kind === ts.SyntaxKind.CommaToken;
+  return (
+    kind === undefined || kind === ts.SyntaxKind.EqualsToken || kind === ts.SyntaxKind.OpenParenToken || kind === ts.SyntaxKind.CommaToken
+  );
 }
 
 /** The whitespace before each token of a formatted line whose tokens must equal `tokens`; null when they do not. */
@@ -169,7 +201,8 @@ function gapsOf(scanner: ts.Scanner, text: string, tokens: readonly string[]): s
   let previous: ts.SyntaxKind | undefined;
   for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
     if (kind === ts.SyntaxKind.WhitespaceTrivia) continue;
-    if ((kind === ts.SyntaxKind.SlashToken || kind === ts.SyntaxKind.SlashEqualsToken) && regexAllowedAfter(previous)) kind = scanner.reScanSlashToken();
+    if ((kind === ts.SyntaxKind.SlashToken || kind === ts.SyntaxKind.SlashEqualsToken) && regexAllowedAfter(previous))
+      kind = scanner.reScanSlashToken();
     const i = gaps.length;
     if (scanner.getTokenText() !== tokens[i]) return null;
     const gap = text.slice(end, scanner.getTokenStart());
@@ -216,7 +249,8 @@ export function identifierTemplate(code: string, renamed: (name: string) => bool
   let previous: ts.SyntaxKind | undefined;
   for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
     if (kind === ts.SyntaxKind.WhitespaceTrivia || kind === ts.SyntaxKind.NewLineTrivia) continue;
-    if ((kind === ts.SyntaxKind.SlashToken || kind === ts.SyntaxKind.SlashEqualsToken) && regexAllowedAfter(previous)) kind = scanner.reScanSlashToken();
+    if ((kind === ts.SyntaxKind.SlashToken || kind === ts.SyntaxKind.SlashEqualsToken) && regexAllowedAfter(previous))
+      kind = scanner.reScanSlashToken();
     if (kind === ts.SyntaxKind.Identifier && previous !== ts.SyntaxKind.DotToken) {
       const name = scanner.getTokenText();
       if (renamed(name)) {

@@ -64,7 +64,10 @@ export interface FailureLimit {
  * @param credentials read per request (the plugin's service holds the settings once booted; `undefined` before).
  * @param limit the per-address limit on wrong credentials, read per request (absent: none).
  */
-export function basicAuth(credentials: (services: object) => WebhookCredentials | undefined, limit?: (services: object) => FailureLimit | undefined): AroundMiddleware {
+export function basicAuth(
+  credentials: (services: object) => WebhookCredentials | undefined,
+  limit?: (services: object) => FailureLimit | undefined,
+): AroundMiddleware {
   return async (ctx, next) => {
     const expected = credentials(ctx.services);
     const failures = limit?.(ctx.services);
@@ -72,7 +75,10 @@ export function basicAuth(credentials: (services: object) => WebhookCredentials 
     // An address past its limit is refused before its credentials are looked at.
     if (failures !== undefined) await failures.checkAddress(ip);
     if (!expected?.user || !expected.password) {
-      ctx.log.error({ code: 'MAILPROVIDER_NOT_CONFIGURED' }, 'mailprovider webhook called without MAILPROVIDER_WEBHOOK_USER and MAILPROVIDER_WEBHOOK_PASSWORD; refused');
+      ctx.log.error(
+        { code: 'MAILPROVIDER_NOT_CONFIGURED' },
+        'mailprovider webhook called without MAILPROVIDER_WEBHOOK_USER and MAILPROVIDER_WEBHOOK_PASSWORD; refused',
+      );
       throw unauthorized('The webhook is not configured to accept any credentials.');
     }
     if (!credentialsMatch(ctx.request.headers.authorization, expected)) {

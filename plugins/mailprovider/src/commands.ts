@@ -31,7 +31,12 @@ export class SuppressionsCommand extends AppCommand {
       this.out('No suppressed addresses.\n');
       return 0;
     }
-    this.out(formatTable(['EMAIL', 'EVENT', 'REASON', 'SINCE'], rows.map((r) => [r.email, r.event, r.reason, new Date(r.since).toISOString()])));
+    this.out(
+      formatTable(
+        ['EMAIL', 'EVENT', 'REASON', 'SINCE'],
+        rows.map((r) => [r.email, r.event, r.reason, new Date(r.since).toISOString()]),
+      ),
+    );
     return 0;
   }
 }

@@ -19,8 +19,14 @@ export interface UnsuppressedEvent {
   readonly by: 'webhook' | 'command';
 }
 
-export const suppressedEvent = defineEvent<SuppressedEvent>({ name: 'mailprovider:suppressed', description: 'An address was added to the suppression list.' });
-export const unsuppressedEvent = defineEvent<UnsuppressedEvent>({ name: 'mailprovider:unsuppressed', description: 'An address was removed from the suppression list.' });
+export const suppressedEvent = defineEvent<SuppressedEvent>({
+  name: 'mailprovider:suppressed',
+  description: 'An address was added to the suppression list.',
+});
+export const unsuppressedEvent = defineEvent<UnsuppressedEvent>({
+  name: 'mailprovider:unsuppressed',
+  description: 'An address was removed from the suppression list.',
+});
 
 declare module 'bindery/events' {
   interface EventPayloads {

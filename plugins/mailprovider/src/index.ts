@@ -22,7 +22,7 @@ import type { Cache } from 'bindery/cache';
 export default definePlugin({
   name: 'mailprovider',
   bindery: '>=0.3.0 <0.4.0',
-  description: 'Receives the mail provider\'s bounce, spam-complaint and subscription-change webhooks and keeps a suppression list.',
+  description: "Receives the mail provider's bounce, spam-complaint and subscription-change webhooks and keeps a suppression list.",
   root: fileURLToPath(new URL('..', import.meta.url)),
   settings: mailproviderSettings,
   // Wrong credentials and seen records are counted in the cache (shared by every instance).
@@ -49,10 +49,15 @@ export default definePlugin({
       maxFailures: ctx.settings.MAILPROVIDER_WEBHOOK_FAILURES,
       replayWindowMs: ctx.settings.MAILPROVIDER_REPLAY_WINDOW,
     });
-    const service = createService(ctx.database.db as Kysely<Database>, ctx.services, {
-      user: ctx.settings.MAILPROVIDER_WEBHOOK_USER,
-      password: ctx.settings.MAILPROVIDER_WEBHOOK_PASSWORD,
-    }, guard);
+    const service = createService(
+      ctx.database.db as Kysely<Database>,
+      ctx.services,
+      {
+        user: ctx.settings.MAILPROVIDER_WEBHOOK_USER,
+        password: ctx.settings.MAILPROVIDER_WEBHOOK_PASSWORD,
+      },
+      guard,
+    );
     ctx.services.mailprovider = service;
     addMailSuppression(ctx.services, service.suppressions);
   },
@@ -60,10 +65,27 @@ export default definePlugin({
 
 export { applyRecord, type RecordOutcome } from './apply-record.js';
 export { WebhookGuard, FAILURE_WINDOW_MS, type WebhookGuardOptions } from './webhook-guard.js';
-export { basicAuth, type FailureLimit, constantTimeEqual, credentialsMatch, parseBasicAuthorization, REALM, type WebhookCredentials } from './basic-auth.js';
+export {
+  basicAuth,
+  type FailureLimit,
+  constantTimeEqual,
+  credentialsMatch,
+  parseBasicAuthorization,
+  REALM,
+  type WebhookCredentials,
+} from './basic-auth.js';
 export { SuppressionsCommand, UnsuppressCommand } from './commands.js';
 export { suppressedEvent, unsuppressedEvent, type SuppressedEvent, type UnsuppressedEvent } from './events.js';
-export { MAX_EMAIL_BYTES, normalizeAddress, parseWebhookRecord, RECORD_TYPES, SOFT_BOUNCE_TYPES, toWebhookRecord, type RecordType, type WebhookRecord } from './records.js';
+export {
+  MAX_EMAIL_BYTES,
+  normalizeAddress,
+  parseWebhookRecord,
+  RECORD_TYPES,
+  SOFT_BOUNCE_TYPES,
+  toWebhookRecord,
+  type RecordType,
+  type WebhookRecord,
+} from './records.js';
 export { createService, type MailproviderService } from './service.js';
 export { mailproviderSettings } from './settings.js';
 export { Suppressions } from './suppressions.js';

@@ -81,7 +81,8 @@ export function parseWebhookRecord(raw: unknown): WebhookRecord {
   if (email === null) throw new Error('email must be an address of 1 to 254 bytes');
   if (r.type !== null && r.type !== undefined && typeof r.type !== 'string') throw new Error('type must be a string or null');
   if (typeof r.inactive !== 'boolean') throw new Error('inactive must be a boolean');
-  if (r.suppressSending !== null && r.suppressSending !== undefined && typeof r.suppressSending !== 'boolean') throw new Error('suppressSending must be a boolean or null');
+  if (r.suppressSending !== null && r.suppressSending !== undefined && typeof r.suppressSending !== 'boolean')
+    throw new Error('suppressSending must be a boolean or null');
   if (r.reason !== undefined && typeof r.reason !== 'string') throw new Error('reason must be a string');
   return {
     recordType: r.recordType,

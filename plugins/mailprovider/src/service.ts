@@ -27,6 +27,11 @@ declare module 'bindery/http' {
 }
 
 /** Make the service of a booted app. */
-export function createService(db: Kysely<Database>, services: object, credentials: WebhookCredentials, guard: WebhookGuard): MailproviderService {
+export function createService(
+  db: Kysely<Database>,
+  services: object,
+  credentials: WebhookCredentials,
+  guard: WebhookGuard,
+): MailproviderService {
   return { suppressions: new Suppressions(db, services), credentials, db, guard };
 }

@@ -23,12 +23,14 @@ export const mailproviderSettings = defineSettings({
     generate: () => randomBytes(24).toString('base64url'),
   },
   MAILPROVIDER_WEBHOOK_FAILURES: {
-    description: 'Wrong webhook credentials allowed from one IP address in a minute; past it, the address gets 429 with Retry-After until the minute ends (right credentials included). Counted in the cache.',
+    description:
+      'Wrong webhook credentials allowed from one IP address in a minute; past it, the address gets 429 with Retry-After until the minute ends (right credentials included). Counted in the cache.',
     parser: integerSetting({ min: 1, max: 10000 }),
     default: '10',
   },
   MAILPROVIDER_REPLAY_WINDOW: {
-    description: 'How long a received record (its MessageID and event) is remembered: the same record again within it is answered 204 and not queued.',
+    description:
+      'How long a received record (its MessageID and event) is remembered: the same record again within it is answered 204 and not queued.',
     parser: durationSetting({ min: 60_000 }),
     default: '168h',
   },

@@ -50,7 +50,8 @@ export class Suppressions implements MailSuppression {
    * @returns true when it was added now.
    */
   async add(email: string, event: string, reason: string, db: Kysely<Database> = this.#db): Promise<boolean> {
-    const inserted = await db.insertInto('mailprovider_suppressions')
+    const inserted = await db
+      .insertInto('mailprovider_suppressions')
       .values({ email, event: event.slice(0, 40), reason: reason.slice(0, 200) })
       .onConflict((oc) => oc.column('email').doNothing())
       .returning('email')

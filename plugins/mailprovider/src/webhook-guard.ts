@@ -70,10 +70,14 @@ export class WebhookGuard {
 
   #tooMany(resetAt: number): HttpError {
     const seconds = Math.max(1, Math.ceil((resetAt - this.#now()) / 1000));
-    return new HttpError(429, `Too many webhook calls with wrong credentials from this address; try again in ${seconds} second${seconds === 1 ? '' : 's'}.`, {
-      code: 'MAILPROVIDER_TOO_MANY_FAILURES',
-      headers: { 'Retry-After': String(seconds) },
-    });
+    return new HttpError(
+      429,
+      `Too many webhook calls with wrong credentials from this address; try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+      {
+        code: 'MAILPROVIDER_TOO_MANY_FAILURES',
+        headers: { 'Retry-After': String(seconds) },
+      },
+    );
   }
 }
 

@@ -21,7 +21,11 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 export const jsonOnly: AroundMiddleware = async (ctx, next) => {
   const type = ctx.request.headers['content-type'];
   if (typeof type !== 'string' || !JSON_TYPE.test(type)) {
-    throw new HttpError(400, `The webhook accepts only a JSON body (Content-Type: application/json); got ${typeof type === 'string' ? type.split(';')[0] : 'no Content-Type'}.`, { code: 'MAILPROVIDER_NOT_JSON' });
+    throw new HttpError(
+      400,
+      `The webhook accepts only a JSON body (Content-Type: application/json); got ${typeof type === 'string' ? type.split(';')[0] : 'no Content-Type'}.`,
+      { code: 'MAILPROVIDER_NOT_JSON' },
+    );
   }
   return next();
 };
@@ -36,7 +40,10 @@ export const webhookJob = defineJob<WebhookRecord>({
     const service = (ctx.services as unknown as { mailprovider?: MailproviderService }).mailprovider;
     if (!service) throw new Error('the mailprovider plugin is not set up in this app');
     const outcome = await applyRecord(service.db, service.suppressions, record);
-    ctx.log.info({ email: record.email, record_type: record.recordType, type: record.type, outcome }, `mailprovider: ${record.recordType} for ${record.email}: ${outcome}`);
+    ctx.log.info(
+      { email: record.email, record_type: record.recordType, type: record.type, outcome },
+      `mailprovider: ${record.recordType} for ${record.email}: ${outcome}`,
+    );
   },
 });
 
@@ -51,7 +58,10 @@ export const handlers = {
     // A record already received (same MessageID and event) is not queued again: a replay or a provider retry.
     const claim = await ctx.services.mailprovider.guard.claim(input.messageId, record);
     if (!claim.first) {
-      ctx.log.info({ record_type: record.recordType, code: 'MAILPROVIDER_REPLAY' }, 'mailprovider webhook: record already received; ignored');
+      ctx.log.info(
+        { record_type: record.recordType, code: 'MAILPROVIDER_REPLAY' },
+        'mailprovider webhook: record already received; ignored',
+      );
       return noContent();
     }
     try {

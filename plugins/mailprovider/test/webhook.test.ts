@@ -8,7 +8,14 @@ import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import mailprovider, { basicAuth, credentialsMatch, normalizeAddress, parseBasicAuthorization, toWebhookRecord, type MailproviderService } from '@bindery/mailprovider';
+import mailprovider, {
+  basicAuth,
+  credentialsMatch,
+  normalizeAddress,
+  parseBasicAuthorization,
+  toWebhookRecord,
+  type MailproviderService,
+} from '@bindery/mailprovider';
 import { createTestApp, type TestApp } from 'bindery/app';
 import { SettingsError } from 'bindery/config';
 import { HttpError } from 'bindery/errors';
@@ -53,12 +60,21 @@ function post(body: unknown, headers: Record<string, string> = {}, path = '/mail
 }
 
 async function webhookJobs(): Promise<number> {
-  const r = await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'mailprovider:webhook'`.execute(t.db);
+  const r = await sql<{
+    n: number;
+  }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'mailprovider:webhook'`.execute(t.db);
   return r.rows[0]!.n;
 }
 
 async function suppressions(): Promise<{ email: string; event: string; reason: string; since: Date }[]> {
-  return (await sql<{ email: string; event: string; reason: string; since: Date }>`select email, event, reason, since from mailprovider_suppressions order by email`.execute(t.db)).rows;
+  return (
+    await sql<{
+      email: string;
+      event: string;
+      reason: string;
+      since: Date;
+    }>`select email, event, reason, since from mailprovider_suppressions order by email`.execute(t.db)
+  ).rows;
 }
 
 /** Post a record and wait until the worker has run its job. */
@@ -72,7 +88,15 @@ describe('mailprovider.webhook | credentials (HTTP Basic, constant time)', () =>
   const record = { RecordType: 'SpamComplaint', Email: 'creds@example.com' };
 
   it('answers 401 with a Basic challenge when credentials are missing, wrong or malformed, and queues nothing', async () => {
-    for (const authorization of [undefined, basic(USER, 'wrong'), basic('someone', PASSWORD), basic(USER, `${PASSWORD}x`), 'Basic !!!', `Bearer ${PASSWORD}`, basic('', '')]) {
+    for (const authorization of [
+      undefined,
+      basic(USER, 'wrong'),
+      basic('someone', PASSWORD),
+      basic(USER, `${PASSWORD}x`),
+      'Basic !!!',
+      `Bearer ${PASSWORD}`,
+      basic('', ''),
+    ]) {
       const res = await post(record, authorization === undefined ? { authorization: '' } : { authorization });
       expect(res.status, String(authorization)).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Basic realm="mailprovider"');
@@ -99,7 +123,9 @@ describe('mailprovider.webhook | credentials (HTTP Basic, constant time)', () =>
   });
 
   it('the app does not boot when either credential is missing', async () => {
-    const missing = await createTestApp(app, { databaseUrl: database.url, env: { MAILPROVIDER_WEBHOOK_USER: USER } }).catch((e: unknown) => e);
+    const missing = await createTestApp(app, { databaseUrl: database.url, env: { MAILPROVIDER_WEBHOOK_USER: USER } }).catch(
+      (e: unknown) => e,
+    );
     expect(missing).toBeInstanceOf(SettingsError);
     expect((missing as Error).message).toContain('MAILPROVIDER_WEBHOOK_PASSWORD is missing');
     const both = await createTestApp(app, { databaseUrl: database.url }).catch((e: unknown) => e);
@@ -108,15 +134,29 @@ describe('mailprovider.webhook | credentials (HTTP Basic, constant time)', () =>
 });
 
 /** POST a record from a given local address (127.0.0.x), over node:http. */
-function postFrom(ip: string, body: unknown, authorization: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function postFrom(
+  ip: string,
+  body: unknown,
+  authorization: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   const url = new URL(t.url);
   const text = JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, method: 'POST', path: '/mailprovider/webhook', localAddress: ip, headers: { 'content-type': 'application/json', authorization, 'content-length': String(Buffer.byteLength(text)) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: 'POST',
+        path: '/mailprovider/webhook',
+        localAddress: ip,
+        headers: { 'content-type': 'application/json', authorization, 'content-length': String(Buffer.byteLength(text)) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('error', reject);
     req.end(text);
   });
@@ -144,7 +184,8 @@ describe('mailprovider.webhook | wrong credentials are limited per address', () 
   });
 
   it('right credentials do not count', async () => {
-    for (let i = 0; i < 12; i++) expect((await postFrom('127.0.0.53', { RecordType: 'Delivery', Email: 'ok@example.com' }, AUTH)).status).toBe(204);
+    for (let i = 0; i < 12; i++)
+      expect((await postFrom('127.0.0.53', { RecordType: 'Delivery', Email: 'ok@example.com' }, AUTH)).status).toBe(204);
     for (let i = 0; i < 9; i++) expect((await postFrom('127.0.0.53', record, basic(USER, 'x'))).status).toBe(401);
     expect((await postFrom('127.0.0.53', record, AUTH)).status).toBe(204);
     await waitFor(async () => (await webhookJobs()) === 0, 'the webhook job to run');
@@ -204,17 +245,17 @@ describe('mailprovider.webhook | bodies', () => {
       if (headers['content-type'] === undefined) {
         // A JSON body gets problem details (docs/spec.md 7 rule 2); the form post above gets the HTML page.
         expect(res.headers.get('content-type'), body).toMatch(/^application\/problem\+json/);
-        expect((await res.json() as { status: number }).status).toBe(status);
+        expect(((await res.json()) as { status: number }).status).toBe(status);
       }
     }
     expect(await webhookJobs()).toBe(0);
   });
 
-  it('a body over 1 MiB is 413 (the route\'s own limit, below HTTP_MAX_BODY); one just under is accepted', async () => {
+  it("a body over 1 MiB is 413 (the route's own limit, below HTTP_MAX_BODY); one just under is accepted", async () => {
     const padding = (n: number) => JSON.stringify({ RecordType: 'Delivery', Email: 'big@example.com', Description: 'x'.repeat(n) });
     const over = await post(padding(1024 * 1024));
     expect(over.status).toBe(413);
-    expect((await over.json() as { status: number }).status).toBe(413);
+    expect(((await over.json()) as { status: number }).status).toBe(413);
     const under = await post(padding(1024 * 1024 - 200));
     expect(under.status).toBe(204);
   });
@@ -244,9 +285,28 @@ describe('mailprovider:webhook job | docs/spec.md 6.2 over real graphile-worker'
     await deliver({ RecordType: 'Bounce', Type: 'SoftBounce', Email: 'soft@example.com', Inactive: false });
     await deliver({ RecordType: 'Bounce', Type: 'HardBounce', Email: 'active@example.com', Inactive: false });
     expect(await suppressions()).toEqual([]);
-    await deliver({ RecordType: 'Bounce', Type: 'HardBounce', Email: '  Hard@Example.COM ', Inactive: true, Description: 'The server was unable to deliver your message (ex: unknown user, mailbox not found).' });
-    expect(await suppressions()).toEqual([{ email: 'hard@example.com', event: 'HardBounce', reason: 'The server was unable to deliver your message (ex: unknown user, mailbox not found).', since: expect.any(Date) }]);
-    expect(emitted).toEqual([{ name: 'mailprovider:suppressed', payload: { email: 'hard@example.com', event: 'HardBounce', reason: expect.any(String) }, via: 'job:mailprovider:webhook' }]);
+    await deliver({
+      RecordType: 'Bounce',
+      Type: 'HardBounce',
+      Email: '  Hard@Example.COM ',
+      Inactive: true,
+      Description: 'The server was unable to deliver your message (ex: unknown user, mailbox not found).',
+    });
+    expect(await suppressions()).toEqual([
+      {
+        email: 'hard@example.com',
+        event: 'HardBounce',
+        reason: 'The server was unable to deliver your message (ex: unknown user, mailbox not found).',
+        since: expect.any(Date),
+      },
+    ]);
+    expect(emitted).toEqual([
+      {
+        name: 'mailprovider:suppressed',
+        payload: { email: 'hard@example.com', event: 'HardBounce', reason: expect.any(String) },
+        via: 'job:mailprovider:webhook',
+      },
+    ]);
   });
 
   it('a late soft bounce neither lifts nor changes a suppression', async () => {
@@ -266,7 +326,12 @@ describe('mailprovider:webhook job | docs/spec.md 6.2 over real graphile-worker'
   });
 
   it('SubscriptionChange: SuppressSending lists the address (Recipient), resuming removes it', async () => {
-    await deliver({ RecordType: 'SubscriptionChange', Recipient: 'Sub@Example.com', SuppressSending: true, SuppressionReason: 'ManualSuppression' });
+    await deliver({
+      RecordType: 'SubscriptionChange',
+      Recipient: 'Sub@Example.com',
+      SuppressSending: true,
+      SuppressionReason: 'ManualSuppression',
+    });
     expect(await suppressions()).toMatchObject([{ email: 'sub@example.com', event: 'SubscriptionChange', reason: 'ManualSuppression' }]);
     await deliver({ RecordType: 'SubscriptionChange', Recipient: 'sub@example.com', SuppressSending: false });
     expect(await suppressions()).toEqual([]);
@@ -276,7 +341,14 @@ describe('mailprovider:webhook job | docs/spec.md 6.2 over real graphile-worker'
 
   it('maps bound input to the job payload', () => {
     expect(toWebhookRecord({ recordType: 'Delivery', email: 'x@example.com' })).toBeNull();
-    expect(toWebhookRecord({ recordType: 'Bounce', type: 'HardBounce', email: ' X@Example.com', inactive: true })).toEqual({ recordType: 'Bounce', email: 'x@example.com', type: 'HardBounce', inactive: true, suppressSending: null, reason: '' });
+    expect(toWebhookRecord({ recordType: 'Bounce', type: 'HardBounce', email: ' X@Example.com', inactive: true })).toEqual({
+      recordType: 'Bounce',
+      email: 'x@example.com',
+      type: 'HardBounce',
+      inactive: true,
+      suppressSending: null,
+      reason: '',
+    });
   });
 });
 
@@ -287,7 +359,7 @@ describe('Suppression check | what the mailer calls', () => {
     expect(await check.isSuppressed(' NO-MAIL@example.com ')).toBe(true);
     expect(await check.isSuppressed('mail@example.com')).toBe(false);
     expect(await check.isSuppressed('')).toBe(false);
-    expect([...await check.suppressedAmong(['a@example.com', 'No-Mail@Example.com'])]).toEqual(['no-mail@example.com']);
+    expect([...(await check.suppressedAmong(['a@example.com', 'No-Mail@Example.com']))]).toEqual(['no-mail@example.com']);
     expect((t.running.services.mailprovider as MailproviderService).suppressions).toBe(check);
   });
 
@@ -311,7 +383,13 @@ describe('Suppression check | what the mailer calls', () => {
 
 describe('Commands | mailprovider:suppressions and mailprovider:unsuppress (real CLI)', () => {
   const cwd = fileURLToPath(new URL('./fixtures/', import.meta.url));
-  const env = () => ({ DATABASE_URL: database.url, APP_KEY: `base64:${Buffer.alloc(32, 3).toString('base64')}`, LOG_LEVEL: 'silent', MAILPROVIDER_WEBHOOK_USER: USER, MAILPROVIDER_WEBHOOK_PASSWORD: PASSWORD });
+  const env = () => ({
+    DATABASE_URL: database.url,
+    APP_KEY: `base64:${Buffer.alloc(32, 3).toString('base64')}`,
+    LOG_LEVEL: 'silent',
+    MAILPROVIDER_WEBHOOK_USER: USER,
+    MAILPROVIDER_WEBHOOK_PASSWORD: PASSWORD,
+  });
   const cli = (args: string[]) => runCli([...args, '--app', 'app.ts'], { cwd, env: env() });
 
   it('lists the suppressions sorted by email, unsuppresses one, and says when the list is empty', async () => {
@@ -346,7 +424,9 @@ describe('Commands | mailprovider:suppressions and mailprovider:unsuppress (real
 describe('The plugin package', () => {
   it('is imported by its package name and imports the framework by its own ("bindery/plugins")', async () => {
     expect(mailprovider.name).toBe('mailprovider');
-    const pkg = (await import('@bindery/mailprovider/package.json', { with: { type: 'json' } })).default as { peerDependencies: { bindery: string } };
+    const pkg = (await import('@bindery/mailprovider/package.json', { with: { type: 'json' } })).default as {
+      peerDependencies: { bindery: string };
+    };
     expect(pkg.peerDependencies.bindery).toBe(mailprovider.bindery);
   });
 

@@ -9,6 +9,9 @@ import { AuditLog } from '../audit-log.js';
  */
 export function auditLogOf(services: Readonly<Record<string, unknown>>): AuditLog {
   const log = services.audit;
-  if (!(log instanceof AuditLog)) throw new ServiceNotSetUpError('This command needs the audit log (services.audit): add audit() to the setup list of app/main.ts (docs/errors.md).');
+  if (!(log instanceof AuditLog))
+    throw new ServiceNotSetUpError(
+      'This command needs the audit log (services.audit): add audit() to the setup list of app/main.ts (docs/errors.md).',
+    );
   return log;
 }

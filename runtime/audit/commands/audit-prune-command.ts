@@ -9,7 +9,8 @@ export class AuditPruneCommand extends AppCommand {
   static override usage = Command.Usage({
     category: 'Audit',
     description: 'Delete audit entries older than AUDIT_RETENTION_DAYS, in batches, and record that it did.',
-    details: 'With AUDIT_RETENTION_DAYS=0 (the default) every entry is kept and nothing is deleted. The run is recorded as the entry `audit.pruned` with the cut-off time and the counts.',
+    details:
+      'With AUDIT_RETENTION_DAYS=0 (the default) every entry is kept and nothing is deleted. The run is recorded as the entry `audit.pruned` with the cut-off time and the counts.',
     examples: [['Prune with the configured retention', '$0 audit:prune']],
   });
 
@@ -23,7 +24,9 @@ export class AuditPruneCommand extends AppCommand {
       this.out('AUDIT_RETENTION_DAYS is 0: every audit entry is kept; nothing to prune.\n');
       return 0;
     }
-    this.out(`Pruned ${result.entries} audit ${result.entries === 1 ? 'entry' : 'entries'} and ${result.bulk} bulk ${result.bulk === 1 ? 'entry' : 'entries'} written before ${result.before.toISOString()} (AUDIT_RETENTION_DAYS=${log.settings.AUDIT_RETENTION_DAYS}).\n`);
+    this.out(
+      `Pruned ${result.entries} audit ${result.entries === 1 ? 'entry' : 'entries'} and ${result.bulk} bulk ${result.bulk === 1 ? 'entry' : 'entries'} written before ${result.before.toISOString()} (AUDIT_RETENTION_DAYS=${log.settings.AUDIT_RETENTION_DAYS}).\n`,
+    );
     return 0;
   }
 }

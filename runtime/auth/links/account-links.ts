@@ -1,4 +1,3 @@
-
 import { escapeHtml } from '../../errors/html.js';
 import { HttpError } from '../../errors/http-error.js';
 import { ValidationError } from '../../errors/validation-error.js';
@@ -77,7 +76,10 @@ export class AccountLinks {
   /** The user's email as stored (the users table's email column). */
   emailOf(user: unknown): string {
     const email = (user as Record<string, unknown> | null)?.[this.#o.users.email];
-    if (typeof email !== 'string') throw new TypeError(`The user has no "${this.#o.users.email}" text; links() reads the address from the user's "${this.#o.users.email}" property (option users.email).`);
+    if (typeof email !== 'string')
+      throw new TypeError(
+        `The user has no "${this.#o.users.email}" text; links() reads the address from the user's "${this.#o.users.email}" property (option users.email).`,
+      );
     return email;
   }
 
@@ -145,7 +147,10 @@ export class AccountLinks {
     }
     setImmediate(() => {
       this.sendResetTo(login).catch((error: unknown) => {
-        this.#o.log?.error({ err: error, code: (error as { code?: unknown })?.code }, `the password reset mail could not be sent: ${(error as Error)?.message ?? String(error)}`);
+        this.#o.log?.error(
+          { err: error, code: (error as { code?: unknown })?.code },
+          `the password reset mail could not be sent: ${(error as Error)?.message ?? String(error)}`,
+        );
       });
     });
   }
@@ -180,7 +185,8 @@ export class AccountLinks {
     if (this.emailVerifiedAtOf(user) !== null) return 'already-verified';
     const u = this.#o.users;
     const now = new Date(this.#now());
-    const result = await this.#o.db.updateTable(u.table)
+    const result = await this.#o.db
+      .updateTable(u.table)
       .set({ [u.emailVerifiedAt]: now, ...(u.updatedAt === null ? {} : { [u.updatedAt]: now }) })
       .where(u.id, '=', id)
       .where(u.email, '=', email)
@@ -218,7 +224,8 @@ export class AccountLinks {
     const id = auth.users.idOf(user);
     const revoke = this.#o.revokeAllTokens?.();
     const changed = await this.#o.db.transaction().execute(async (trx) => {
-      const result = await trx.updateTable(u.table)
+      const result = await trx
+        .updateTable(u.table)
         .set({ [u.password]: newHash, ...(u.updatedAt === null ? {} : { [u.updatedAt]: new Date(this.#now()) }) })
         .where(u.id, '=', id)
         .where(u.password, '=', oldHash)

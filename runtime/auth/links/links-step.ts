@@ -61,7 +61,12 @@ export function links(options: LinksStepOptions = {}): SetupStep {
     settings: linkSettings,
     setup(ctx) {
       const s = ctx.settingsOf(linkSettings);
-      const services = ctx.services as { auth?: AuthService; mailer?: Mailer; apiTokens?: { revokeAllIn: RevokeAllTokens }; queue?: unknown };
+      const services = ctx.services as {
+        auth?: AuthService;
+        mailer?: Mailer;
+        apiTokens?: { revokeAllIn: RevokeAllTokens };
+        queue?: unknown;
+      };
       // With jobs() set up before, the reset mail is a job (docs/auth.md "Password reset").
       const jobsRuntime = jobsRuntimeOf(ctx.services);
       let queueReset: ((login: string) => Promise<unknown>) | undefined;
@@ -72,7 +77,9 @@ export function links(options: LinksStepOptions = {}): SetupStep {
       } else {
         ctx.addRouteCheck(() => {
           if (services.queue !== undefined) {
-            throw new SetupError('jobs() is set up after links(): list jobs() before links() in the setup list of app/main.ts, so password reset mails are queued as jobs (docs/auth.md "Password reset").');
+            throw new SetupError(
+              'jobs() is set up after links(): list jobs() before links() in the setup list of app/main.ts, so password reset mails are queued as jobs (docs/auth.md "Password reset").',
+            );
           }
         });
       }

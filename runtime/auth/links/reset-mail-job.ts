@@ -30,7 +30,8 @@ export function resetMailJob(links: () => AccountLinks): JobDefinition<ResetMail
     maxAttempts: 5,
     payload(raw) {
       const login = (raw as Partial<ResetMailPayload> | null)?.login;
-      if (typeof login !== 'string' || login === '' || login.length > 1000) throw new Error('login must be a non-empty string of at most 1000 characters');
+      if (typeof login !== 'string' || login === '' || login.length > 1000)
+        throw new Error('login must be a non-empty string of at most 1000 characters');
       return { login };
     },
     async handle({ login }) {

@@ -48,7 +48,8 @@ export function resolveUsersTable(options: LinkUsersTable = {}): ResolvedUsersTa
     updatedAt: options.updatedAt === undefined ? 'updated_at' : options.updatedAt,
   };
   for (const [key, name] of Object.entries(resolved)) {
-    if (name !== null && !NAME.test(name)) throw new BinderyError('BINDERY_SETUP_INVALID', `links(): users.${key} ${JSON.stringify(name)} is not a lower-case SQL identifier.`);
+    if (name !== null && !NAME.test(name))
+      throw new BinderyError('BINDERY_SETUP_INVALID', `links(): users.${key} ${JSON.stringify(name)} is not a lower-case SQL identifier.`);
   }
   return resolved;
 }

@@ -57,11 +57,14 @@ function callbackInvalid(message: string, cause?: unknown): HttpError {
 function exchangeFailed(provider: OAuthProvider, error: unknown): HttpError {
   const code = (error as { code?: unknown })?.code;
   if (error instanceof TypeError || code === 'OAUTH_RESPONSE_IS_NOT_CONFORM' || code === 'OAUTH_RESPONSE_IS_NOT_JSON') {
-    return new HttpError('BINDERY_OAUTH_PROVIDER_FAILED', `${provider.label} did not answer the sign-in as expected; try again later.`, { cause: error });
+    return new HttpError('BINDERY_OAUTH_PROVIDER_FAILED', `${provider.label} did not answer the sign-in as expected; try again later.`, {
+      cause: error,
+    });
   }
   // An OAuth error answer (RFC 6749 5.2) says what was refused: `invalid_grant: …`.
   const { error: oauthError, error_description: description } = error as { error?: unknown; error_description?: unknown };
-  const why = typeof oauthError === 'string' ? `${oauthError}${typeof description === 'string' ? `: ${description}` : ''}` : (error as Error).message;
+  const why =
+    typeof oauthError === 'string' ? `${oauthError}${typeof description === 'string' ? `: ${description}` : ''}` : (error as Error).message;
   return callbackInvalid(`${provider.label} refused to complete the sign-in (${why}). Start again from the login page.`, error);
 }
 
@@ -131,7 +134,9 @@ export class ExternalSignIn {
     const pending = ctx.session.get<PendingSignIn>(PENDING_KEY);
     ctx.session.forget(PENDING_KEY);
     if (pending === undefined || pending.provider !== name || this.#now() - pending.at > PENDING_TTL_MS) {
-      throw callbackInvalid(`No sign-in with ${provider.label} was started in this browser, or it took longer than ten minutes. Start again from the login page.`);
+      throw callbackInvalid(
+        `No sign-in with ${provider.label} was started in this browser, or it took longer than ten minutes. Start again from the login page.`,
+      );
     }
     const params = new URL(ctx.request.url, 'http://callback.invalid').searchParams;
     const error = params.get('error');
@@ -140,7 +145,9 @@ export class ExternalSignIn {
       throw callbackInvalid(`${provider.label} did not sign you in: ${error}${description ? ` (${description})` : ''}.`);
     }
     if (params.get('state') !== pending.state) {
-      throw callbackInvalid(`The answer from ${provider.label} does not belong to the sign-in started in this browser (state mismatch). Start again from the login page.`);
+      throw callbackInvalid(
+        `The answer from ${provider.label} does not belong to the sign-in started in this browser (state mismatch). Start again from the login page.`,
+      );
     }
     const config = await provider.configuration();
     const current = new URL(provider.redirectUri);
@@ -171,10 +178,17 @@ export class ExternalSignIn {
       }
     }
     if (typeof email !== 'string' || email.trim() === '' || verified !== true) {
-      throw new HttpError('BINDERY_OAUTH_EMAIL_UNVERIFIED', `${provider.label} did not give a verified email address, so the sign-in cannot be matched to an account. Verify your address with ${provider.label}, or register with email and password.`, {
-      });
+      throw new HttpError(
+        'BINDERY_OAUTH_EMAIL_UNVERIFIED',
+        `${provider.label} did not give a verified email address, so the sign-in cannot be matched to an account. Verify your address with ${provider.label}, or register with email and password.`,
+        {},
+      );
     }
-    const { user, created } = await this.#findOrCreate(normalizeLogin(email), typeof displayName === 'string' ? displayName : undefined, provider);
+    const { user, created } = await this.#findOrCreate(
+      normalizeLogin(email),
+      typeof displayName === 'string' ? displayName : undefined,
+      provider,
+    );
     await this.#o.auth.login(ctx, user);
     return { user, created, provider };
   }
@@ -185,20 +199,29 @@ export class ExternalSignIn {
    * first, set the password, and be let in later); a new one — verified,
    * with an unusable random password — when nobody has the address.
    */
-  async #findOrCreate(email: string, displayName: string | undefined, provider: OAuthProvider): Promise<{ user: unknown; created: boolean }> {
+  async #findOrCreate(
+    email: string,
+    displayName: string | undefined,
+    provider: OAuthProvider,
+  ): Promise<{ user: unknown; created: boolean }> {
     const { auth, users: u } = this.#o;
     const existing = await auth.users.findByLogin(email);
     if (existing !== null) return { user: this.#linkable(existing, email, provider), created: false };
     const name = (displayName?.trim() || email.split('@')[0]!).slice(0, 255);
     // Nobody knows this password: the account signs in through the provider, or after a password reset.
     const password = await auth.hashPassword(randomBytes(32).toString('base64url'));
-    const inserted = await this.#o.db.insertInto(u.table)
+    const inserted = await this.#o.db
+      .insertInto(u.table)
       .values({ [u.name]: name, [u.email]: email, [u.password]: password, [u.emailVerifiedAt]: new Date(this.#now()) })
       .onConflict((oc) => oc.column(u.email).doNothing())
       .returning(u.id)
       .executeTakeFirst();
     const user = await auth.users.findByLogin(email);
-    if (user === null) throw new BinderyError('BINDERY_SETUP_INVALID', `The account of ${email} was created but cannot be found by its login (check the users table options of oauth()).`);
+    if (user === null)
+      throw new BinderyError(
+        'BINDERY_SETUP_INVALID',
+        `The account of ${email} was created but cannot be found by its login (check the users table options of oauth()).`,
+      );
     // Someone registered the address at the same moment: the same rule as for an existing account.
     if (inserted === undefined) return { user: this.#linkable(user, email, provider), created: false };
     return { user, created: true };
@@ -209,8 +232,11 @@ export class ExternalSignIn {
    */
   #linkable(user: unknown, email: string, provider: OAuthProvider): unknown {
     if ((user as Record<string, unknown>)[this.#o.users.emailVerifiedAt] == null) {
-      throw new HttpError('BINDERY_OAUTH_ACCOUNT_UNVERIFIED', `An account with the address ${email} exists, but its address is not verified: log in with its password and follow the verification link first; then ${provider.label} can sign you in.`, {
-      });
+      throw new HttpError(
+        'BINDERY_OAUTH_ACCOUNT_UNVERIFIED',
+        `An account with the address ${email} exists, but its address is not verified: log in with its password and follow the verification link first; then ${provider.label} can sign you in.`,
+        {},
+      );
     }
     return user;
   }

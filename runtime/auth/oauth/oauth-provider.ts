@@ -48,18 +48,21 @@ export class OAuthProvider {
    * @throws {HttpError} 502 `BINDERY_OAUTH_PROVIDER_FAILED` when the discovery document cannot be fetched or is unusable.
    */
   configuration(): Promise<client.Configuration> {
-    this.#configuration ??= client.discovery(
-      this.#o.issuer,
-      this.#o.clientId,
-      this.#o.clientSecret,
-      undefined,
-      { execute: this.#o.allowHttp && this.#o.issuer.protocol === 'http:' ? [client.allowInsecureRequests] : [], timeout: PROVIDER_TIMEOUT_S },
-    ).catch((error: unknown) => {
-      this.#configuration = undefined;
-      throw new HttpError('BINDERY_OAUTH_PROVIDER_FAILED', `Signing in with ${this.label} is not possible right now: its configuration could not be read.`, {
-        cause: error,
+    this.#configuration ??= client
+      .discovery(this.#o.issuer, this.#o.clientId, this.#o.clientSecret, undefined, {
+        execute: this.#o.allowHttp && this.#o.issuer.protocol === 'http:' ? [client.allowInsecureRequests] : [],
+        timeout: PROVIDER_TIMEOUT_S,
+      })
+      .catch((error: unknown) => {
+        this.#configuration = undefined;
+        throw new HttpError(
+          'BINDERY_OAUTH_PROVIDER_FAILED',
+          `Signing in with ${this.label} is not possible right now: its configuration could not be read.`,
+          {
+            cause: error,
+          },
+        );
       });
-    });
     return this.#configuration;
   }
 }

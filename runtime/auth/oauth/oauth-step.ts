@@ -54,15 +54,18 @@ export function oauth(options: OAuthStepOptions): SetupStep {
       for (const name of (s.AUTH_PROVIDERS as string[] | undefined) ?? []) {
         const n = providerSettingNames(name);
         const secret = s[n.clientSecret] as string | undefined;
-        providers.set(name, new OAuthProvider({
+        providers.set(
           name,
-          issuer: s[n.issuer] as URL,
-          clientId: s[n.clientId] as string,
-          ...(secret === undefined ? {} : { clientSecret: secret }),
-          scopes: s[n.scopes] as string,
-          redirectUri: new URL(`${prefix}${callbackPath.replace('{provider}', name)}`, appUrl.origin).href,
-          allowHttp: s.APP_ENV !== 'production',
-        }));
+          new OAuthProvider({
+            name,
+            issuer: s[n.issuer] as URL,
+            clientId: s[n.clientId] as string,
+            ...(secret === undefined ? {} : { clientSecret: secret }),
+            scopes: s[n.scopes] as string,
+            redirectUri: new URL(`${prefix}${callbackPath.replace('{provider}', name)}`, appUrl.origin).href,
+            allowHttp: s.APP_ENV !== 'production',
+          }),
+        );
       }
       ctx.services.externalSignIn = new ExternalSignIn({
         providers,

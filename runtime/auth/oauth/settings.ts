@@ -31,13 +31,21 @@ export function oauthSettings(providers: readonly string[]): SettingsDefinition<
   const specs: Record<string, SettingSpec<unknown>> = {
     AUTH_PROVIDERS: {
       description: `External sign-in providers turned on, comma-separated (of ${providers.length === 0 ? 'none declared' : providers.join(', ')}); each needs its AUTH_<NAME>_ISSUER and AUTH_<NAME>_CLIENT_ID.`,
-      parser: listSetting(providers.length > 0 ? enumSetting(providers) : { allowed: 'a provider declared in oauth({ providers }) (none is)', parse: () => ({ ok: false }) }),
+      parser: listSetting(
+        providers.length > 0
+          ? enumSetting(providers)
+          : { allowed: 'a provider declared in oauth({ providers }) (none is)', parse: () => ({ ok: false }) },
+      ),
       default: '',
       example: providers[0] ?? '',
     },
   };
   for (const name of providers) {
-    if (!PROVIDER_NAME.test(name)) throw new BinderyError('BINDERY_SETUP_INVALID', `oauth(): provider name ${JSON.stringify(name)} must be lower-case letters and digits, starting with a letter.`);
+    if (!PROVIDER_NAME.test(name))
+      throw new BinderyError(
+        'BINDERY_SETUP_INVALID',
+        `oauth(): provider name ${JSON.stringify(name)} must be lower-case letters and digits, starting with a letter.`,
+      );
     const n = providerSettingNames(name);
     specs[n.issuer] = {
       description: `The OpenID Connect issuer of "${name}" (its discovery document is <issuer>/.well-known/openid-configuration). http is allowed outside production only.`,
@@ -45,8 +53,16 @@ export function oauthSettings(providers: readonly string[]): SettingsDefinition<
       example: 'https://accounts.example.com',
     };
     specs[n.clientId] = { description: `The client ID the app has at "${name}".`, parser: stringSetting(), example: 'bindery-app' };
-    specs[n.clientSecret] = { description: `The client secret the app has at "${name}" (unset for a public client).`, parser: stringSetting(), secret: true };
-    specs[n.scopes] = { description: `The scopes asked of "${name}", space-separated; openid and email are needed to match accounts by email.`, parser: stringSetting(), default: DEFAULT_SCOPES };
+    specs[n.clientSecret] = {
+      description: `The client secret the app has at "${name}" (unset for a public client).`,
+      parser: stringSetting(),
+      secret: true,
+    };
+    specs[n.scopes] = {
+      description: `The scopes asked of "${name}", space-separated; openid and email are needed to match accounts by email.`,
+      parser: stringSetting(),
+      default: DEFAULT_SCOPES,
+    };
   }
   return defineSettings(specs, {
     check(values) {
@@ -54,10 +70,17 @@ export function oauthSettings(providers: readonly string[]): SettingsDefinition<
       for (const name of (values.AUTH_PROVIDERS as string[] | undefined) ?? []) {
         const n = providerSettingNames(name);
         const missing = [n.issuer, n.clientId].filter((s) => values[s] === undefined);
-        if (missing.length > 0) problems.push({ names: ['AUTH_PROVIDERS', ...missing], message: `AUTH_PROVIDERS turns on "${name}", which needs ${missing.join(' and ')}` });
+        if (missing.length > 0)
+          problems.push({
+            names: ['AUTH_PROVIDERS', ...missing],
+            message: `AUTH_PROVIDERS turns on "${name}", which needs ${missing.join(' and ')}`,
+          });
         const issuer = values[n.issuer] as URL | undefined;
         if (issuer?.protocol === 'http:' && values.APP_ENV === 'production') {
-          problems.push({ names: [n.issuer, 'APP_ENV'], message: `the issuer of "${name}" must be https in production (tokens and user data would travel in clear text)` });
+          problems.push({
+            names: [n.issuer, 'APP_ENV'],
+            message: `the issuer of "${name}" must be https in production (tokens and user data would travel in clear text)`,
+          });
         }
       }
       return problems;

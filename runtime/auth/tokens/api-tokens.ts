@@ -96,24 +96,31 @@ export class ApiTokens {
   async create(userId: string, options: CreateTokenOptions): Promise<NewApiToken> {
     const name = options.name.trim();
     if (name === '') throw new ValidationError({ name: 'The token needs a name.' });
-    if ([...name].length > TOKEN_NAME_MAX) throw new ValidationError({ name: `The token name may have at most ${TOKEN_NAME_MAX} characters.` });
+    if ([...name].length > TOKEN_NAME_MAX)
+      throw new ValidationError({ name: `The token name may have at most ${TOKEN_NAME_MAX} characters.` });
     const abilities = [...new Set(options.abilities ?? [])];
     const bad = abilities.find((a) => !ABILITY.test(a));
-    if (bad !== undefined) throw new ValidationError({ abilities: `${JSON.stringify(bad)} is not an ability; use words such as profile:read.` });
+    if (bad !== undefined)
+      throw new ValidationError({ abilities: `${JSON.stringify(bad)} is not an ability; use words such as profile:read.` });
     const lifetime = options.lifetimeMs;
-    if (lifetime !== undefined && !(Number.isFinite(lifetime) && lifetime > 0)) throw new ValidationError({ lifetime: 'The lifetime must be a positive duration.' });
+    if (lifetime !== undefined && !(Number.isFinite(lifetime) && lifetime > 0))
+      throw new ValidationError({ lifetime: 'The lifetime must be a positive duration.' });
     const secret = newSecret();
     const now = this.#now();
-    const row = await this.#db.insertInto('api_tokens').values({
-      user_id: userId,
-      name,
-      token_hash: hashSecret(secret),
-      abilities: JSON.stringify(abilities) as unknown as string[],
-      last_used_at: null,
-      expires_at: lifetime === undefined ? null : new Date(now + lifetime),
-      created_at: new Date(now),
-      updated_at: new Date(now),
-    }).returningAll().executeTakeFirstOrThrow();
+    const row = await this.#db
+      .insertInto('api_tokens')
+      .values({
+        user_id: userId,
+        name,
+        token_hash: hashSecret(secret),
+        abilities: JSON.stringify(abilities) as unknown as string[],
+        last_used_at: null,
+        expires_at: lifetime === undefined ? null : new Date(now + lifetime),
+        created_at: new Date(now),
+        updated_at: new Date(now),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return { plain: formatToken(row.id, secret), token: toApiToken(row) };
   }
 
@@ -169,7 +176,8 @@ export class ApiTokens {
   async touch(token: ApiToken): Promise<boolean> {
     const now = this.#now();
     if (token.lastUsedAt !== null && now - token.lastUsedAt.getTime() < LAST_USED_INTERVAL_MS) return false;
-    const result = await this.#db.updateTable('api_tokens')
+    const result = await this.#db
+      .updateTable('api_tokens')
       .set({ last_used_at: new Date(now) })
       .where('id', '=', token.id)
       .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', new Date(now - LAST_USED_INTERVAL_MS))]))
@@ -179,12 +187,24 @@ export class ApiTokens {
 }
 
 /** A user's tokens, newest first: on every page that lists them, so compiled once. */
-const tokensOf = compiledQuery((db, userId: string) => (db as Kysely<ApiTokensDatabase>).selectFrom('api_tokens').selectAll().where('user_id', '=', userId).orderBy('id', 'desc'));
+const tokensOf = compiledQuery((db, userId: string) =>
+  (db as Kysely<ApiTokensDatabase>).selectFrom('api_tokens').selectAll().where('user_id', '=', userId).orderBy('id', 'desc'),
+);
 
 /** The token row by ID: asked on every token-authenticated request, so compiled once (docs/database.md "Compiled queries"). */
-const tokenById = compiledQuery((db, id: number) => (db as Kysely<ApiTokensDatabase>).selectFrom('api_tokens').selectAll().where('id', '=', id));
+const tokenById = compiledQuery((db, id: number) =>
+  (db as Kysely<ApiTokensDatabase>).selectFrom('api_tokens').selectAll().where('id', '=', id),
+);
 
-function toApiToken(row: { id: number; user_id: string; name: string; abilities: unknown; last_used_at: Date | null; expires_at: Date | null; created_at: Date }): ApiToken {
+function toApiToken(row: {
+  id: number;
+  user_id: string;
+  name: string;
+  abilities: unknown;
+  last_used_at: Date | null;
+  expires_at: Date | null;
+  created_at: Date;
+}): ApiToken {
   return {
     id: row.id,
     userId: row.user_id,

@@ -77,16 +77,21 @@ export function createTokenMiddleware(tokens: ApiTokens, auth: () => AuthService
         return await next();
       } catch (error) {
         // The require guard's 401 (or any later one) tells an API client how to authenticate.
-        if ((error as { status?: unknown })?.status === 401 && !ctx.reply.hasHeader('www-authenticate')) ctx.reply.header('www-authenticate', CHALLENGE);
+        if ((error as { status?: unknown })?.status === 401 && !ctx.reply.hasHeader('www-authenticate'))
+          ctx.reply.header('www-authenticate', CHALLENGE);
         throw error;
       }
     }
     if (abilities !== undefined) {
       const missing = abilities.filter((a) => !ctx.auth.can(a));
       if (missing.length > 0) {
-        throw new HttpError('BINDERY_TOKEN_ABILITY_MISSING', `This token may not do this: it lacks the ${missing.length === 1 ? 'ability' : 'abilities'} ${missing.join(', ')}.`, {
-          headers: { 'www-authenticate': INSUFFICIENT_SCOPE(abilities) },
-        });
+        throw new HttpError(
+          'BINDERY_TOKEN_ABILITY_MISSING',
+          `This token may not do this: it lacks the ${missing.length === 1 ? 'ability' : 'abilities'} ${missing.join(', ')}.`,
+          {
+            headers: { 'www-authenticate': INSUFFICIENT_SCOPE(abilities) },
+          },
+        );
       }
     }
     return next();

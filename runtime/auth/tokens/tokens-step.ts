@@ -44,7 +44,10 @@ export function tokens(options: TokensStepOptions = {}): SetupStep {
       const apiTokens = new ApiTokens(ctx.database.db, options.now ?? ctx.now);
       const services = ctx.services as { auth?: AuthService };
       ctx.services.apiTokens = apiTokens;
-      ctx.addMiddleware('token', createTokenMiddleware(apiTokens, () => services.auth!));
+      ctx.addMiddleware(
+        'token',
+        createTokenMiddleware(apiTokens, () => services.auth!),
+      );
     },
   };
 }

@@ -5,7 +5,7 @@
  * (`INSERT … ON CONFLICT … DO UPDATE … RETURNING`), so concurrent
  * increments from several instances never lose a count.
  */
-import { sql, } from 'kysely';
+import { sql } from 'kysely';
 import type { Cache, CounterState } from '../cache.js';
 import { toJson } from './json-value.js';
 import type { AnyKysely } from '../../db/any-kysely.js';
@@ -25,7 +25,9 @@ export class DatabaseCache implements Cache {
   }
 
   async get<T = unknown>(key: string): Promise<T | undefined> {
-    const { rows } = await sql<{ value: T }>`SELECT value FROM bindery_cache WHERE key = ${key} AND expires_at > ${this.#now()}`.execute(this.#db);
+    const { rows } = await sql<{ value: T }>`SELECT value FROM bindery_cache WHERE key = ${key} AND expires_at > ${this.#now()}`.execute(
+      this.#db,
+    );
     return rows[0]?.value;
   }
 

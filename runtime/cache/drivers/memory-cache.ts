@@ -38,9 +38,10 @@ export class MemoryCache implements Cache {
 
   async increment(key: string, windowMs: number): Promise<CounterState> {
     const entry = this.#live(key);
-    const next: Entry = entry !== undefined && typeof entry.value === 'number'
-      ? { value: entry.value + 1, expiresAt: entry.expiresAt }
-      : { value: 1, expiresAt: this.#now() + windowMs };
+    const next: Entry =
+      entry !== undefined && typeof entry.value === 'number'
+        ? { value: entry.value + 1, expiresAt: entry.expiresAt }
+        : { value: 1, expiresAt: this.#now() + windowMs };
     this.#entries.set(key, next);
     return { count: next.value as number, resetAt: next.expiresAt };
   }

@@ -17,7 +17,10 @@ export class AddCommand extends BinderyCommand {
 
       Then: \`npm install\`, adds it to \`bindery.plugins\` in package.json, regenerates \`generated/plugins.ts\`, loads it and checks its manifest, runs \`tsc --noEmit\`, and appends its settings (\`bindery plugins:env <plugin>\`) to \`.env.example\`. If any step fails, every file it changed is restored and the command exits 1.
     `,
-    examples: [['From the registry', '$0 add @acme/bindery-greeter@1.2.0'], ['From a tarball', '$0 add ./acme-bindery-greeter-1.2.0.tgz']],
+    examples: [
+      ['From the registry', '$0 add @acme/bindery-greeter@1.2.0'],
+      ['From a tarball', '$0 add ./acme-bindery-greeter-1.2.0.tgz'],
+    ],
   });
 
   spec = Option.String({ name: 'package' });

@@ -19,7 +19,10 @@ export class BuildCommand extends BinderyCommand {
 
       A plugin package builds its own entries into its package folder: \`bindery build --entry src/index.ts --out-dir dist --declaration\`.
     `,
-    examples: [['Build the app', '$0 build'], ['Build a plugin package', '$0 build --entry src/index.ts --out-dir dist --declaration']],
+    examples: [
+      ['Build the app', '$0 build'],
+      ['Build a plugin package', '$0 build --entry src/index.ts --out-dir dist --declaration'],
+    ],
   });
 
   entries = Option.Array('--entry', { description: 'An entry module to compile (repeatable; default app/main.ts).' });
@@ -35,7 +38,9 @@ export class BuildCommand extends BinderyCommand {
       declaration: this.declaration,
       copy: this.copy ?? [],
     });
-    this.out(`Built ${this.outDir}/ in ${(result.ms / 1000).toFixed(1)} s: ${result.compiled.length} module${result.compiled.length === 1 ? '' : 's'} compiled, ${result.copied.length} file${result.copied.length === 1 ? '' : 's'} copied.\n`);
+    this.out(
+      `Built ${this.outDir}/ in ${(result.ms / 1000).toFixed(1)} s: ${result.compiled.length} module${result.compiled.length === 1 ? '' : 's'} compiled, ${result.copied.length} file${result.copied.length === 1 ? '' : 's'} copied.\n`,
+    );
     return 0;
   }
 }

@@ -54,11 +54,16 @@ export class DevCommand extends BinderyCommand {
 
   private async runParent(): Promise<number> {
     const created = await ensureEnvFile(this.root);
-    if (created) this.out(`Created .env (${created.from === '.env.example' ? 'copied from .env.example' : 'every setting at its default'}).\n`);
+    if (created)
+      this.out(`Created .env (${created.from === '.env.example' ? 'copied from .env.example' : 'every setting at its default'}).\n`);
     const { generate, formatDiagnostic } = await import('../../../generator/index.js');
     /** Content hashes of what the last regeneration wrote, to tell its own file events from edits by others. */
     const written = new Map<string, string>();
-    const hash = (path: string) => readFile(join(this.root, path)).then((b) => createHash('sha1').update(b).digest('hex'), () => 'missing');
+    const hash = (path: string) =>
+      readFile(join(this.root, path)).then(
+        (b) => createHash('sha1').update(b).digest('hex'),
+        () => 'missing',
+      );
     /** Regenerate; print what changed or the diagnostics. @returns whether generated/ changed, or undefined on schema errors. */
     const regenerate = async (): Promise<boolean | undefined> => {
       const result = await generate({ root: this.root });
@@ -67,14 +72,18 @@ export class DevCommand extends BinderyCommand {
         const n = result.diagnostics.length;
         this.err(`${n} schema error${n === 1 ? '' : 's'}; generated/ unchanged, still serving the last good build.\n`);
         if (result.diagnostics.some((d) => /allow-destructive/.test(d.message))) {
-          this.err('To apply a destructive change, run "bindery generate --allow-destructive" (it writes the migration); dev then restarts and applies it.\n');
+          this.err(
+            'To apply a destructive change, run "bindery generate --allow-destructive" (it writes the migration); dev then restarts and applies it.\n',
+          );
         }
         return undefined;
       }
       if (result.changed.length === 0) return false;
       for (const path of result.changed) written.set(path, await hash(path));
       const migrations = result.changed.filter((p) => /\/migrations\/[^/]+\.sql$/.test(p));
-      this.out(`Regenerated ${result.changed.length} file${result.changed.length === 1 ? '' : 's'}${migrations.length > 0 ? ` (new migration${migrations.length === 1 ? '' : 's'}: ${migrations.map((m) => m.split('/').pop()).join(', ')}, applied on restart)` : ''}.\n`);
+      this.out(
+        `Regenerated ${result.changed.length} file${result.changed.length === 1 ? '' : 's'}${migrations.length > 0 ? ` (new migration${migrations.length === 1 ? '' : 's'}: ${migrations.map((m) => m.split('/').pop()).join(', ')}, applied on restart)` : ''}.\n`,
+      );
       return true;
     };
     await regenerate();
@@ -85,7 +94,11 @@ export class DevCommand extends BinderyCommand {
       const { startEmbeddedPostgres } = await import('../../db/embedded/index.js');
       const { EMBEDDED_DATA_DIR } = await import('../../app/app-database.js');
       // Started here so it outlives each app process; the app processes attach to it.
-      embedded = await startEmbeddedPostgres({ dataDir: join(this.root, EMBEDDED_DATA_DIR), displayDir: EMBEDDED_DATA_DIR, onProgress: this.out });
+      embedded = await startEmbeddedPostgres({
+        dataDir: join(this.root, EMBEDDED_DATA_DIR),
+        displayDir: EMBEDDED_DATA_DIR,
+        onProgress: this.out,
+      });
     }
 
     // Every app process listens on the same port: a port 0 ("any free port") is chosen once, here.
@@ -98,9 +111,15 @@ export class DevCommand extends BinderyCommand {
     }
 
     // The app processes' own progress lines that would repeat on every restart.
-    const repeated = /^(Using the embedded PostgreSQL already running for this project .*|Migrations: nothing to apply\.|Serving \S+ at \S+|Worker running in this process \(.*\)\.|\{.*"msg":"Worker connected and looking for jobs.*\})$/;
-    const quiet = (text: string) => text.split(/(?<=\n)/).filter((line) => !repeated.test(line.trimEnd())).join('');
-    const spawnChild = () => startAppProcess({ root: this.root, app: this.app, env: childEnv, out: (t) => this.out(quiet(t)), err: this.err });
+    const repeated =
+      /^(Using the embedded PostgreSQL already running for this project .*|Migrations: nothing to apply\.|Serving \S+ at \S+|Worker running in this process \(.*\)\.|\{.*"msg":"Worker connected and looking for jobs.*\})$/;
+    const quiet = (text: string) =>
+      text
+        .split(/(?<=\n)/)
+        .filter((line) => !repeated.test(line.trimEnd()))
+        .join('');
+    const spawnChild = () =>
+      startAppProcess({ root: this.root, app: this.app, env: childEnv, out: (t) => this.out(quiet(t)), err: this.err });
     let current: AppProcess | undefined;
     let standby: AppProcess | undefined = spawnChild();
     let url: string | undefined;
@@ -165,7 +184,9 @@ export class DevCommand extends BinderyCommand {
     };
     const watch = watchTree({ root: this.root, dirs: watched, files: ['.env'], onChange });
     await watch.ready;
-    this.out(`bindery dev: ${url ?? 'app not running'} (ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s); watching ${watched.map((d) => `${d}/`).join(', ')}. Ctrl-C stops.\n`);
+    this.out(
+      `bindery dev: ${url ?? 'app not running'} (ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s); watching ${watched.map((d) => `${d}/`).join(', ')}. Ctrl-C stops.\n`,
+    );
 
     const { onShutdownSignals } = await import('../../app/shutdown.js');
     await new Promise<void>((resolve) => {

@@ -26,12 +26,22 @@ export class GenerateCommand extends BinderyCommand {
   });
 
   check = Option.Boolean('--check', false, { description: 'Write nothing; exit 1 and print the diff when generated/ is stale.' });
-  allowDestructive = Option.Boolean('--allow-destructive', false, { description: 'Allow migrations that drop tables or columns or narrow a column type (the migration says what it loses).' });
-  rebuildSnapshot = Option.Boolean('--rebuild-snapshot', false, { description: 'Re-derive generated/schema.snapshot.json from the migration files (after removing a migration that failed; see docs/database.md).' });
+  allowDestructive = Option.Boolean('--allow-destructive', false, {
+    description: 'Allow migrations that drop tables or columns or narrow a column type (the migration says what it loses).',
+  });
+  rebuildSnapshot = Option.Boolean('--rebuild-snapshot', false, {
+    description:
+      'Re-derive generated/schema.snapshot.json from the migration files (after removing a migration that failed; see docs/database.md).',
+  });
 
   protected async run(): Promise<number> {
     const { generate, formatDiagnostic } = await import('../../../generator/index.js');
-    const result = await generate({ root: this.root, check: this.check, allowDestructive: this.allowDestructive, rebuildSnapshot: this.rebuildSnapshot });
+    const result = await generate({
+      root: this.root,
+      check: this.check,
+      allowDestructive: this.allowDestructive,
+      rebuildSnapshot: this.rebuildSnapshot,
+    });
     for (const w of result.warnings) this.err(`warning: ${formatDiagnostic(w)}\n`);
     if (!result.ok) {
       for (const d of result.diagnostics) this.err(`${formatDiagnostic(d)}\n`);
@@ -46,7 +56,9 @@ export class GenerateCommand extends BinderyCommand {
         return 0;
       }
       this.out(result.diff.endsWith('\n') ? result.diff : `${result.diff}\n`);
-      this.err(`generated/ is stale: ${n} file${n === 1 ? '' : 's'} would change (${result.changed.join(', ')}). Run "bindery generate".\n`);
+      this.err(
+        `generated/ is stale: ${n} file${n === 1 ? '' : 's'} would change (${result.changed.join(', ')}). Run "bindery generate".\n`,
+      );
       return 1;
     }
     this.out(n === 0 ? 'generated/ is up to date.\n' : `Generated ${n} file${n === 1 ? '' : 's'}: ${result.changed.join(', ')}\n`);
@@ -64,7 +76,10 @@ async function destructiveWarnings(root: string, changed: readonly string[]): Pr
     const lines = text.split('\n');
     const start = lines.indexOf(LOSS_COMMENT);
     if (start === -1) continue;
-    const items = lines.slice(start + 1).filter((_l, i, all) => all.slice(0, i + 1).every((x) => x.startsWith('--   - '))).map((l) => `  ${l.slice(5)}\n`);
+    const items = lines
+      .slice(start + 1)
+      .filter((_l, i, all) => all.slice(0, i + 1).every((x) => x.startsWith('--   - ')))
+      .map((l) => `  ${l.slice(5)}\n`);
     warnings.push(`Warning: ${path} is destructive; it\n${items.join('')}`);
   }
   return warnings;

@@ -20,7 +20,10 @@ export class KeyGenerateCommand extends BinderyCommand {
 
       With \`--show\`, the key is only printed.
     `,
-    examples: [['Rotate the key in .env', '$0 key:generate'], ['Print a key', '$0 key:generate --show']],
+    examples: [
+      ['Rotate the key in .env', '$0 key:generate'],
+      ['Print a key', '$0 key:generate --show'],
+    ],
   });
 
   show = Option.Boolean('--show', false, { description: 'Print a fresh key; change no file.' });
@@ -42,7 +45,10 @@ export class KeyGenerateCommand extends BinderyCommand {
       const updates: Record<string, string> = { APP_KEY: key };
       let note = '';
       if (old !== '' && decodeAppKey(old).ok) {
-        const previous = (current.APP_PREVIOUS_KEYS ?? '').split(',').map((k) => k.trim()).filter((k) => k !== '' && k !== old);
+        const previous = (current.APP_PREVIOUS_KEYS ?? '')
+          .split(',')
+          .map((k) => k.trim())
+          .filter((k) => k !== '' && k !== old);
         updates.APP_PREVIOUS_KEYS = [old, ...previous].join(',');
         note = ' The previous key moved to APP_PREVIOUS_KEYS, so what it encrypted still decrypts.';
       } else if (old !== '') {

@@ -26,8 +26,13 @@ export interface ResourceNames {
  * @returns the names, or a reason the name is refused.
  */
 export function resourceNames(name: string): ResourceNames | { readonly error: string } {
-  if (!/^[A-Z][A-Za-z0-9]{0,62}$/.test(name)) return { error: `"${name}" is not a resource name: use PascalCase letters and digits, e.g. BlogPost` };
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z])([A-Z][a-z])/g, '$1 $2').toLowerCase().split(' ');
+  if (!/^[A-Z][A-Za-z0-9]{0,62}$/.test(name))
+    return { error: `"${name}" is not a resource name: use PascalCase letters and digits, e.g. BlogPost` };
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(' ');
   const last = words.pop()!;
   const pluralLast = /(s|x|z|ch|sh)$/.test(last) ? `${last}es` : /[^aeiou]y$/.test(last) ? `${last.slice(0, -1)}ies` : `${last}s`;
   const pluralWords = [...words, pluralLast];
@@ -71,7 +76,8 @@ export class MakeResourceCommand extends BinderyCommand {
     for (const file of [schemaFile, handlerFile]) if (existsSync(join(this.root, file))) return this.usageError(`${file} exists already`);
     const taken = await declaredNames(join(this.root, 'schema'));
     if (taken.has(names.Name)) return this.usageError(`a resource ${names.Name} exists already (${taken.get(names.Name)})`);
-    if (taken.has(`table:${names.table}`)) return this.usageError(`a table ${names.table} exists already (${taken.get(`table:${names.table}`)})`);
+    if (taken.has(`table:${names.table}`))
+      return this.usageError(`a table ${names.table} exists already (${taken.get(`table:${names.table}`)})`);
 
     const templates = join(binderyPackageRoot(), 'templates', 'make-resource');
     const schema = fill(await readFile(join(templates, 'schema.yaml.tmpl'), 'utf8'), names);

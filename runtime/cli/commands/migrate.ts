@@ -21,16 +21,22 @@ export function formatMigrationStatus(status: MigrationStatus): string {
   for (const p of status.pending) {
     if (!pending.has(migrationLabel(p))) continue;
     const f = failed.get(migrationLabel(p));
-    rows.push([migrationLabel(p), f
-      ? `pending, FAILED ${f.failedAt.toISOString()}${f.changedSince ? ' (the file changed since)' : ''}: ${f.error.split('\n')[0]}`
-      : 'pending']);
+    rows.push([
+      migrationLabel(p),
+      f
+        ? `pending, FAILED ${f.failedAt.toISOString()}${f.changedSince ? ' (the file changed since)' : ''}: ${f.error.split('\n')[0]}`
+        : 'pending',
+    ]);
   }
   const width = Math.max(0, ...rows.map(([l]) => l.length));
   const lines = rows.map(([l, s]) => `${l.padEnd(width)}  ${s}\n`).join('');
-  const summary = `${status.applied.length} applied, ${status.pending.length} pending`
-    + (status.changed.length ? `, ${status.changed.length} changed since applied (an error: restore them)` : '')
-    + (status.missing.length ? `, ${status.missing.length} applied with the file missing` : '')
-    + (status.failed.length ? `, ${status.failed.length} failed at the last run (fix the data and migrate again, or see docs/database.md "When a migration fails")` : '');
+  const summary =
+    `${status.applied.length} applied, ${status.pending.length} pending` +
+    (status.changed.length ? `, ${status.changed.length} changed since applied (an error: restore them)` : '') +
+    (status.missing.length ? `, ${status.missing.length} applied with the file missing` : '') +
+    (status.failed.length
+      ? `, ${status.failed.length} failed at the last run (fix the data and migrate again, or see docs/database.md "When a migration fails")`
+      : '');
   return `${lines}${summary}.\n`;
 }
 
@@ -39,13 +45,16 @@ export class MigrateCommand extends BinderyCommand {
   static override paths = [['migrate']];
   static override usage = Command.Usage({
     category: 'Database',
-    description: 'Apply pending migrations (the app\'s, then each setup step\'s and plugin\'s).',
+    description: "Apply pending migrations (the app's, then each setup step's and plugin's).",
     details: `
       Each migration file runs in its own transaction together with its record in \`bindery_migrations\`; an advisory lock makes concurrent runs wait for each other. A failing file is rolled back and the command exits 1. Uses \`DATABASE_URL\`, or the embedded PostgreSQL when it is unset.
 
       With \`--status\`, nothing is applied: every migration is listed as applied, pending (with the error of its last failed run, if it failed), or changed since applied (which exits 1). docs/database.md "When a migration fails" says how to go on after a failure.
     `,
-    examples: [['Apply', '$0 migrate'], ['List', '$0 migrate --status']],
+    examples: [
+      ['Apply', '$0 migrate'],
+      ['List', '$0 migrate --status'],
+    ],
   });
 
   status = Option.Boolean('--status', false, { description: 'List applied and pending migrations; apply nothing.' });

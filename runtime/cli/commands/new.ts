@@ -25,7 +25,11 @@ export interface NewProjectOptions {
   readonly jobs: boolean;
 }
 
-const validateName = createRequire(import.meta.url)('validate-npm-package-name') as (name: string) => { validForNewPackages: boolean; errors?: string[]; warnings?: string[] };
+const validateName = createRequire(import.meta.url)('validate-npm-package-name') as (name: string) => {
+  validForNewPackages: boolean;
+  errors?: string[];
+  warnings?: string[];
+};
 
 /**
  * Why `name` cannot be an npm package name, or undefined when it can.
@@ -45,7 +49,11 @@ function fill(template: string, values: Readonly<Record<string, string>>): strin
 
 /** Template file path → project path: `.tmpl` dropped, a leading `_` becomes `.` (npm pack would drop or rename dotfiles). */
 function targetPath(templatePath: string): string {
-  return templatePath.replace(/\.tmpl$/, '').split('/').map((part) => part.replace(/^_/, '.')).join('/');
+  return templatePath
+    .replace(/\.tmpl$/, '')
+    .split('/')
+    .map((part) => part.replace(/^_/, '.'))
+    .join('/');
 }
 
 /** Every file under `dir`, as paths relative to it with `/`. */
@@ -129,10 +137,25 @@ ${parts.map((p) => `  ...${p.name},`).join('\n')}
  *   the generator's result.
  * @throws {Error} when a template cannot be read or a file cannot be written.
  */
-export async function writeNewProject(dir: string, options: NewProjectOptions): Promise<{ files: string[]; generated: { ok: boolean; changed: readonly string[]; diagnostics: readonly unknown[] } }> {
+export async function writeNewProject(
+  dir: string,
+  options: NewProjectOptions,
+): Promise<{ files: string[]; generated: { ok: boolean; changed: readonly string[]; diagnostics: readonly unknown[] } }> {
   const templates = join(binderyPackageRoot(), 'templates', 'new');
-  const steps = [options.audit ? 'audit' : '', options.accounts ? 'cache' : '', 'session', options.accounts ? 'auth' : '', options.jobs ? 'jobs' : ''].filter(Boolean).map((s) => `\`${s}()\``).join(', ');
-  const own = JSON.parse(await readFile(join(binderyPackageRoot(), 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+  const steps = [
+    options.audit ? 'audit' : '',
+    options.accounts ? 'cache' : '',
+    'session',
+    options.accounts ? 'auth' : '',
+    options.jobs ? 'jobs' : '',
+  ]
+    .filter(Boolean)
+    .map((s) => `\`${s}()\``)
+    .join(', ');
+  const own = JSON.parse(await readFile(join(binderyPackageRoot(), 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+  };
   const range = (pkg: string) => own.dependencies?.[pkg] ?? own.devDependencies?.[pkg] ?? '*';
   const values: Record<string, string> = {
     name: options.name,
@@ -153,7 +176,8 @@ export async function writeNewProject(dir: string, options: NewProjectOptions): 
   const contents = new Map<string, string>();
   const layers = ['base', ...(options.accounts ? ['accounts'] : []), ...(options.audit ? ['audit'] : [])];
   for (const layer of layers) {
-    for (const rel of await listFiles(join(templates, layer))) contents.set(targetPath(rel), fill(await readFile(join(templates, layer, rel), 'utf8'), values));
+    for (const rel of await listFiles(join(templates, layer)))
+      contents.set(targetPath(rel), fill(await readFile(join(templates, layer, rel), 'utf8'), values));
   }
   const files = [...contents.keys()];
   for (const [target, text] of contents) {
@@ -170,7 +194,9 @@ export async function writeNewProject(dir: string, options: NewProjectOptions): 
   const { renderEnvFile } = await import('../../config/env-example.js');
   const definitions = await projectSettings(dir);
   const title = `Settings of ${options.name}: copy to .env (or let "npm start" do it) and adjust.\nReal environment variables win over .env. An empty value counts as unset.\nWithout DATABASE_URL, "npm start" runs an embedded PostgreSQL under .data/.`;
-  await writeFile(join(dir, '.env.example'), definitions.map((d, i) => renderEnvFile(d, i === 0 ? { title } : {})).join('\n'), { flag: 'wx' });
+  await writeFile(join(dir, '.env.example'), definitions.map((d, i) => renderEnvFile(d, i === 0 ? { title } : {})).join('\n'), {
+    flag: 'wx',
+  });
   files.push('.env.example');
   const { generate } = await import('../../../generator/index.js');
   const result = await generate({ root: dir });
@@ -200,7 +226,9 @@ export class NewCommand extends BinderyCommand {
   dir = Option.String({ name: 'dir' });
   name = Option.String('--name', { description: 'The npm package name (default: the directory name).' });
   bindery = Option.String('--bindery', { description: 'The npm spec of the bindery dependency (default: file:<this bindery package>).' });
-  accounts = Option.Boolean('--accounts', true, { description: 'A users table with register, login, logout and dashboard pages (--no-accounts to leave out).' });
+  accounts = Option.Boolean('--accounts', true, {
+    description: 'A users table with register, login, logout and dashboard pages (--no-accounts to leave out).',
+  });
   audit = Option.Boolean('--audit', true, { description: 'The audit log (--no-audit to leave out).' });
   jobs = Option.Boolean('--jobs', true, { description: 'Background jobs (--no-jobs to leave out).' });
 
@@ -208,13 +236,16 @@ export class NewCommand extends BinderyCommand {
     const dir = resolve(this.root, this.dir);
     const name = this.name ?? basename(dir);
     const problem = packageNameProblem(name);
-    if (problem !== undefined) return this.usageError(`"${name}" is not a valid npm package name (${problem}); pick another directory name or pass --name`);
+    if (problem !== undefined)
+      return this.usageError(`"${name}" is not a valid npm package name (${problem}); pick another directory name or pass --name`);
     if (existsSync(dir)) {
       if (!statSync(dir).isDirectory()) return this.usageError(`${dir} exists and is not a directory`);
       const entries = await readdir(dir);
-      if (entries.length > 0) return this.usageError(`${dir} is not empty (${entries.slice(0, 3).join(', ')}${entries.length > 3 ? ', …' : ''})`);
+      if (entries.length > 0)
+        return this.usageError(`${dir} is not empty (${entries.slice(0, 3).join(', ')}${entries.length > 3 ? ', …' : ''})`);
     }
-    if (this.bindery !== undefined && this.bindery.trim() === '') return this.usageError('--bindery needs an npm spec, e.g. /tmp/bindery-0.3.0.tgz or ^0.3.0');
+    if (this.bindery !== undefined && this.bindery.trim() === '')
+      return this.usageError('--bindery needs an npm spec, e.g. /tmp/bindery-0.3.0.tgz or ^0.3.0');
     const spec = this.bindery === undefined ? `file:${binderyPackageRoot()}` : localSpec(this.bindery, this.root);
     const existed = existsSync(dir);
     const options: NewProjectOptions = { name, bindery: spec, accounts: this.accounts, audit: this.audit, jobs: this.jobs };
@@ -237,8 +268,13 @@ export class NewCommand extends BinderyCommand {
     const cd = shown.startsWith('..') || shown === dir ? dir : shown;
     this.out(`Created ${name} in ${dir} (${written.files.length} files, generated/ with ${written.generated.changed.length} files).\n`);
     const unbuilt = this.bindery === undefined && !existsSync(join(binderyPackageRoot(), 'dist'));
-    if (unbuilt) this.err(`Note: ${binderyPackageRoot()} has no dist/ yet; run "npm run build" there before "npm install" in the new project (a file: install uses the compiled package).\n`);
-    this.out(`bindery: ${spec}\n\nNext steps:\n  cd ${cd}\n  npm install\n  npm start        # http://localhost:3000/notes (embedded PostgreSQL)\n  npm test\n\nSee README.md, and docs/getting-started.md in the bindery package.\n`);
+    if (unbuilt)
+      this.err(
+        `Note: ${binderyPackageRoot()} has no dist/ yet; run "npm run build" there before "npm install" in the new project (a file: install uses the compiled package).\n`,
+      );
+    this.out(
+      `bindery: ${spec}\n\nNext steps:\n  cd ${cd}\n  npm install\n  npm start        # http://localhost:3000/notes (embedded PostgreSQL)\n  npm test\n\nSee README.md, and docs/getting-started.md in the bindery package.\n`,
+    );
     return 0;
   }
 

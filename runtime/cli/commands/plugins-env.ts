@@ -9,11 +9,14 @@ export class PluginsEnvCommand extends BinderyCommand {
   static override paths = [['plugins:env']];
   static override usage = Command.Usage({
     category: 'Plugins',
-    description: 'Print the plugins\' settings as NAME= lines, ready for .env.',
+    description: "Print the plugins' settings as NAME= lines, ready for .env.",
     details: `
       For each plugin of the plugin list (or only the one named, by plugin or package name): a \`# <plugin>\` line, then for every setting a comment saying whether it is required, its default, what it does and the values allowed, then \`NAME=\`. The app is not booted. An unknown plugin exits 1.
     `,
-    examples: [['All plugins', '$0 plugins:env'], ['One plugin', '$0 plugins:env mailprovider']],
+    examples: [
+      ['All plugins', '$0 plugins:env'],
+      ['One plugin', '$0 plugins:env mailprovider'],
+    ],
   });
 
   plugin = Option.String({ name: 'plugin', required: false });

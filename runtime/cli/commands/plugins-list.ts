@@ -10,7 +10,7 @@ export class PluginsListCommand extends BinderyCommand {
   static override paths = [['plugins:list']];
   static override usage = Command.Usage({
     category: 'Plugins',
-    description: 'List the app\'s plugins: framework range, routes, what each adds.',
+    description: "List the app's plugins: framework range, routes, what each adds.",
     details: `
       One row per entry of the plugin list (\`bindery.plugins\` in package.json, generated into \`generated/plugins.ts\`), in load order. Columns: PLUGIN (name and version), REQUIRES (the bindery versions it supports), ROUTES (method and path, as mounted), ADDS (settings, migrations, commands, jobs, scheduled tasks, events, listeners, boot work).
 

@@ -20,7 +20,7 @@ export class ServeCommand extends BinderyCommand {
   });
 
   app = Option.String('--app', DEFAULT_APP_MODULE, { description: 'The app module (default app/main.ts).' });
-  worker = Option.Boolean('--worker', false, { description: 'Also run the app\'s jobs in this process (see bindery worker).' });
+  worker = Option.Boolean('--worker', false, { description: "Also run the app's jobs in this process (see bindery worker)." });
 
   protected async run(): Promise<number> {
     const env = await this.env();

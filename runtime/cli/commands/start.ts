@@ -26,7 +26,9 @@ export class StartCommand extends BinderyCommand {
   });
 
   app = Option.String('--app', DEFAULT_APP_MODULE, { description: 'The app module (default app/main.ts).' });
-  worker = Option.Boolean('--worker', true, { description: 'Also run the app\'s jobs in this process when it has jobs() (default; --no-worker to leave them to bindery worker).' });
+  worker = Option.Boolean('--worker', true, {
+    description: "Also run the app's jobs in this process when it has jobs() (default; --no-worker to leave them to bindery worker).",
+  });
 
   protected async run(): Promise<number> {
     if (!runsBuild()) {
@@ -66,7 +68,9 @@ export class StartCommand extends BinderyCommand {
 
   private schemaErrors(lines: string[]): number {
     for (const l of lines) this.err(`${l}\n`);
-    this.err(`${lines.length} schema error${lines.length === 1 ? '' : 's'}; nothing under generated/ changed. Fix them and run "npm start" again.\n`);
+    this.err(
+      `${lines.length} schema error${lines.length === 1 ? '' : 's'}; nothing under generated/ changed. Fix them and run "npm start" again.\n`,
+    );
     return 1;
   }
 }

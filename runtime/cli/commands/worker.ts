@@ -10,13 +10,16 @@ export class WorkerCommand extends BinderyCommand {
   static override paths = [['worker']];
   static override usage = Command.Usage({
     category: 'Run',
-    description: 'Run the app\'s jobs, scheduled tasks and asynchronous listeners until SIGINT or SIGTERM.',
+    description: "Run the app's jobs, scheduled tasks and asynchronous listeners until SIGINT or SIGTERM.",
     details: `
       Boots the app without an HTTP server (settings, database, setup steps, plugins) and starts a graphile-worker worker with every job, scheduled task and asynchronous listener of the app and its plugins. Run as many workers as you like: each job runs once, and each scheduled minute is queued once.
 
       On SIGINT or SIGTERM it stops taking jobs, lets the running ones finish, then closes the database and exits 0. \`bindery serve --worker\` runs the worker inside the web process instead. Needs \`jobs()\` in the setup list.
     `,
-    examples: [['Run a worker', '$0 worker'], ['Run ten jobs at once', '$0 worker --concurrency 10']],
+    examples: [
+      ['Run a worker', '$0 worker'],
+      ['Run ten jobs at once', '$0 worker --concurrency 10'],
+    ],
   });
 
   app = Option.String('--app', DEFAULT_APP_MODULE, { description: 'The app module (default app/main.ts).' });
@@ -34,10 +37,15 @@ export class WorkerCommand extends BinderyCommand {
     try {
       const runtime = requireJobsRuntime(booted.services, 'bindery worker');
       const pending = await booted.migrator.pending();
-      if (pending.length > 0) this.out(`${pending.length} migration${pending.length === 1 ? ' is' : 's are'} pending; run "bindery migrate" (jobs may fail until then).\n`);
+      if (pending.length > 0)
+        this.out(
+          `${pending.length} migration${pending.length === 1 ? ' is' : 's are'} pending; run "bindery migrate" (jobs may fail until then).\n`,
+        );
       worker = await runtime.startWorker(concurrency === undefined ? {} : { concurrency });
       const tasks = runtime.taskNames();
-      this.out(`Worker for ${app.name} running ${tasks.length} task${tasks.length === 1 ? '' : 's'}${tasks.length ? ` (${tasks.join(', ')})` : ''}; Ctrl-C stops it.\n`);
+      this.out(
+        `Worker for ${app.name} running ${tasks.length} task${tasks.length === 1 ? '' : 's'}${tasks.length ? ` (${tasks.join(', ')})` : ''}; Ctrl-C stops it.\n`,
+      );
     } catch (error) {
       await booted.close();
       throw error;
@@ -48,7 +56,16 @@ export class WorkerCommand extends BinderyCommand {
         this.out(`Received ${signal}: stopping the worker, letting running jobs finish …\n`);
         resolve();
       }, this.out);
-      started.done.then(() => { remove(); resolve(); }, (error: unknown) => { remove(); reject(error); });
+      started.done.then(
+        () => {
+          remove();
+          resolve();
+        },
+        (error: unknown) => {
+          remove();
+          reject(error);
+        },
+      );
     }).finally(async () => {
       await started.stop();
       await booted.close();

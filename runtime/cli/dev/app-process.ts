@@ -93,15 +93,18 @@ export function startAppProcess(options: AppProcessOptions): AppProcess {
       resolve(1);
     });
   });
-  const said = (type: ChildMessage['type']) => new Promise<boolean>((resolve) => {
-    child.on('message', (message: ChildMessage) => {
-      if (message?.type === type) resolve(true);
+  const said = (type: ChildMessage['type']) =>
+    new Promise<boolean>((resolve) => {
+      child.on('message', (message: ChildMessage) => {
+        if (message?.type === type) resolve(true);
+      });
+      void exited.then(() => resolve(false));
     });
-    void exited.then(() => resolve(false));
-  });
   const standby = said('standby');
   let warm = false;
-  void standby.then((w) => { warm = w; });
+  void standby.then((w) => {
+    warm = w;
+  });
   const released = said('released').then(() => {});
   const prepared = said('prepared');
   const ready = new Promise<{ url: string; app: string } | undefined>((resolve) => {

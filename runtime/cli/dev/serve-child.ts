@@ -36,13 +36,14 @@ export async function serveChild(options: ServeChildOptions): Promise<void> {
   const { jobsRuntimeOf } = await import('../../jobs/jobs-runtime.js');
   await preloadFramework(options.root);
   const send = (message: ChildMessage) => process.send?.(message);
-  const told = <T extends ParentMessage['type']>(type: T) => new Promise<Extract<ParentMessage, { type: T }> | undefined>((resolve) => {
-    process.on('message', (message: ParentMessage) => {
-      if (message?.type === type) resolve(message as Extract<ParentMessage, { type: T }>);
+  const told = <T extends ParentMessage['type']>(type: T) =>
+    new Promise<Extract<ParentMessage, { type: T }> | undefined>((resolve) => {
+      process.on('message', (message: ParentMessage) => {
+        if (message?.type === type) resolve(message as Extract<ParentMessage, { type: T }>);
+      });
+      process.once('disconnect', () => resolve(undefined));
+      process.once('SIGTERM', () => resolve(undefined));
     });
-    process.once('disconnect', () => resolve(undefined));
-    process.once('SIGTERM', () => resolve(undefined));
-  });
   const go = told('go');
   const serve = told('serve');
   process.on('SIGINT', () => {}); // the dev command stops this process itself

@@ -57,7 +57,10 @@ export function watchTree(options: WatchTreeOptions): TreeWatch {
     if (closed || pending.size === 0) return;
     if (running) return; // the running call re-flushes when it ends
     // A file made and removed within the burst (`sed -i`'s temporary file, an editor's) is no change.
-    const batch = [...pending].filter(([, e]) => !(e.added && e.removed)).map(([path]) => path).sort();
+    const batch = [...pending]
+      .filter(([, e]) => !(e.added && e.removed))
+      .map(([path]) => path)
+      .sort();
     pending = new Map();
     if (batch.length === 0) return;
     running = Promise.resolve()

@@ -47,19 +47,30 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
-interface Credentials { readonly user: string; readonly password: string }
+interface Credentials {
+  readonly user: string;
+  readonly password: string;
+}
 
 const CREDENTIALS_FILE = 'bindery.json';
 const LOG_FILE = 'bindery-postgres.log';
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
 
 async function exists(path: string): Promise<boolean> {
-  return readFile(path).then(() => true, () => false);
+  return readFile(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function logTail(dataDir: string, lines = 15): Promise<string> {
   const text = await readFile(join(dataDir, LOG_FILE), 'utf8').catch(() => '');
-  return text.trimEnd().split('\n').slice(-lines).map((l) => `    ${l}`).join('\n');
+  return text
+    .trimEnd()
+    .split('\n')
+    .slice(-lines)
+    .map((l) => `    ${l}`)
+    .join('\n');
 }
 
 /**
@@ -73,9 +84,9 @@ function checkReachable(dataDir: string): void {
     const mode = statSync(dir).mode;
     if ((mode & 0o001) === 0) {
       throw new EmbeddedPostgresError(
-        `The embedded PostgreSQL must run as the system user "postgres" (PostgreSQL refuses to run as root), and that user cannot enter ${dir} `
-          + `(mode ${(mode & 0o777).toString(8)}). Move the project to a folder others can enter, allow it with "chmod o+x ${dir}", `
-          + 'run bindery as a non-root user, or set DATABASE_URL to use another server.',
+        `The embedded PostgreSQL must run as the system user "postgres" (PostgreSQL refuses to run as root), and that user cannot enter ${dir} ` +
+          `(mode ${(mode & 0o777).toString(8)}). Move the project to a folder others can enter, allow it with "chmod o+x ${dir}", ` +
+          'run bindery as a non-root user, or set DATABASE_URL to use another server.',
       );
     }
     if (dirname(dir) === dir) return;
@@ -99,8 +110,12 @@ async function initialise(dataDir: string, display: string, progress: (t: string
     persistent: true,
     createPostgresUser: isRoot(),
     initdbFlags: ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--locale=C'],
-    onLog: (m: string) => { logs.push(m); },
-    onError: (m: unknown) => { logs.push(String(m)); },
+    onLog: (m: string) => {
+      logs.push(m);
+    },
+    onError: (m: unknown) => {
+      logs.push(String(m));
+    },
   });
   try {
     await cluster.initialise();
@@ -111,26 +126,36 @@ async function initialise(dataDir: string, display: string, progress: (t: string
       { cause: error },
     );
   }
-  await writeFile(join(dataDir, CREDENTIALS_FILE), `${JSON.stringify({ user: 'postgres', password } satisfies Credentials)}\n`, { mode: 0o600 });
+  await writeFile(join(dataDir, CREDENTIALS_FILE), `${JSON.stringify({ user: 'postgres', password } satisfies Credentials)}\n`, {
+    mode: 0o600,
+  });
   progress(`done (${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
 }
 
 function systemIds(): { uid: number; gid: number } | undefined {
   if (!isRoot()) return undefined;
   try {
-    const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+    const id = (flag: string) =>
+      Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
     return { uid: id('-u'), gid: id('-g') };
   } catch (error) {
     throw new EmbeddedPostgresError(
-      'Running as root, the embedded PostgreSQL needs the system user "postgres", which does not exist (the data folder was made elsewhere, e.g. in another container). '
-        + 'Create the user and give it the data folder ("useradd postgres && chown -R postgres .data/postgres"), delete .data/postgres to start afresh, or set DATABASE_URL.',
+      'Running as root, the embedded PostgreSQL needs the system user "postgres", which does not exist (the data folder was made elsewhere, e.g. in another container). ' +
+        'Create the user and give it the data folder ("useradd postgres && chown -R postgres .data/postgres"), delete .data/postgres to start afresh, or set DATABASE_URL.',
       { cause: error },
     );
   }
 }
 
 async function canConnect(port: number, creds: Credentials): Promise<boolean> {
-  const client = new pg.Client({ host: '127.0.0.1', port, user: creds.user, password: creds.password, database: 'postgres', connectionTimeoutMillis: 2000 });
+  const client = new pg.Client({
+    host: '127.0.0.1',
+    port,
+    user: creds.user,
+    password: creds.password,
+    database: 'postgres',
+    connectionTimeoutMillis: 2000,
+  });
   client.on('error', () => {});
   try {
     await client.connect();
@@ -148,14 +173,22 @@ async function spawnServer(dataDir: string, port: number): Promise<ChildProcess>
   const socketDir = join(dataDir, `.s.PGSQL.${port}`).length < 100 ? dataDir : '';
   const logPath = join(dataDir, LOG_FILE);
   let flags = 'a';
-  try { if (statSync(logPath).size > 5 * 1024 * 1024) flags = 'w'; } catch { /* new file */ }
+  try {
+    if (statSync(logPath).size > 5 * 1024 * 1024) flags = 'w';
+  } catch {
+    /* new file */
+  }
   const fd = openSync(logPath, flags);
   try {
-    const child = spawn(binary, ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir}`], {
-      detached: true,
-      stdio: ['ignore', fd, fd],
-      ...systemIds(),
-    });
+    const child = spawn(
+      binary,
+      ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir}`],
+      {
+        detached: true,
+        stdio: ['ignore', fd, fd],
+        ...systemIds(),
+      },
+    );
     child.on('error', () => {});
     child.unref();
     return child;
@@ -166,7 +199,9 @@ async function spawnServer(dataDir: string, port: number): Promise<ChildProcess>
 
 async function waitReady(child: ChildProcess, port: number, creds: Credentials, timeoutMs: number): Promise<'ready' | 'exited'> {
   let exited = child.exitCode !== null;
-  child.once('exit', () => { exited = true; });
+  child.once('exit', () => {
+    exited = true;
+  });
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (exited) return 'exited';
@@ -186,12 +221,22 @@ async function stopPid(pid: number, display: string): Promise<void> {
 }
 
 function handle(dataDir: string, port: number, pid: number, owned: boolean, creds: Credentials, display: string): EmbeddedPostgres {
-  const onExit = () => { try { process.kill(pid, 'SIGINT'); } catch { /* already gone */ } };
+  const onExit = () => {
+    try {
+      process.kill(pid, 'SIGINT');
+    } catch {
+      /* already gone */
+    }
+  };
   if (owned) process.on('exit', onExit);
   let stopping: Promise<void> | undefined;
   return {
-    dataDir, port, pid, owned,
-    url: (database = 'postgres') => `postgres://${creds.user}:${encodeURIComponent(creds.password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`,
+    dataDir,
+    port,
+    pid,
+    owned,
+    url: (database = 'postgres') =>
+      `postgres://${creds.user}:${encodeURIComponent(creds.password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`,
     stop() {
       stopping ??= owned ? stopPid(pid, display).finally(() => process.off('exit', onExit)) : Promise.resolve();
       return stopping;

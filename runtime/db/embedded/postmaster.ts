@@ -47,7 +47,13 @@ export async function inspectPostmaster(dataDir: string): Promise<PostmasterStat
   const port = Number(lines[3]);
   if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !isPostgresProcess(pid)) return { kind: 'stale', pid };
   const owner = await readOwner(dataDir);
-  if (owner && owner.postgresPid === pid && owner.ownerPid !== process.pid && isAlive(owner.ownerPid) && parentPid(pid) === owner.ownerPid) {
+  if (
+    owner &&
+    owner.postgresPid === pid &&
+    owner.ownerPid !== process.pid &&
+    isAlive(owner.ownerPid) &&
+    parentPid(pid) === owner.ownerPid
+  ) {
     return { kind: 'owned-elsewhere', pid, port, ownerPid: owner.ownerPid };
   }
   return { kind: 'orphan', pid, port };

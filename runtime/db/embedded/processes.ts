@@ -18,7 +18,10 @@ export function isAlive(pid: number): boolean {
 
 function ps(pid: number, field: string): string | undefined {
   try {
-    return execFileSync('ps', ['-o', `${field}=`, '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
+    return (
+      execFileSync('ps', ['-o', `${field}=`, '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() ||
+      undefined
+    );
   } catch {
     return undefined;
   }

@@ -15,10 +15,10 @@ export class MigrationFailedError extends CodedError {
   constructor(migration: string, line: number | undefined, reason: string, options?: { cause?: unknown }) {
     super(
       'BINDERY_MIGRATION_FAILED',
-      `Migration ${migration}${line ? ` (line ${line})` : ''} failed: ${reason}. `
-        + 'Its transaction was rolled back and nothing was recorded; the migrations after it did not run. '
-        + 'Fix the data it trips on (or the file, if it was never applied anywhere) and run "bindery migrate" again; '
-        + 'to drop the change instead, see docs/database.md "When a migration fails".',
+      `Migration ${migration}${line ? ` (line ${line})` : ''} failed: ${reason}. ` +
+        'Its transaction was rolled back and nothing was recorded; the migrations after it did not run. ' +
+        'Fix the data it trips on (or the file, if it was never applied anywhere) and run "bindery migrate" again; ' +
+        'to drop the change instead, see docs/database.md "When a migration fails".',
       options,
     );
     this.migration = migration;
@@ -34,9 +34,9 @@ export class MigrationChangedError extends CodedError {
   constructor(migrations: readonly string[], details: readonly string[]) {
     super(
       'BINDERY_MIGRATION_CHANGED',
-      `${migrations.length === 1 ? 'An applied migration was' : `${migrations.length} applied migrations were`} changed after being applied:\n`
-        + details.map((d) => `  - ${d}\n`).join('')
-        + 'Migrations are append-only: restore the applied text and add a new migration for the change.',
+      `${migrations.length === 1 ? 'An applied migration was' : `${migrations.length} applied migrations were`} changed after being applied:\n` +
+        details.map((d) => `  - ${d}\n`).join('') +
+        'Migrations are append-only: restore the applied text and add a new migration for the change.',
     );
     this.migrations = migrations;
   }

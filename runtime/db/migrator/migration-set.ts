@@ -39,7 +39,9 @@ export function migrationLabel(m: { readonly source: string; readonly name: stri
 
 /** The checksum of a migration's text (line endings and a BOM do not count). */
 export function migrationChecksum(sql: string): string {
-  return createHash('sha256').update(sql.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n')).digest('hex');
+  return createHash('sha256')
+    .update(sql.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n'))
+    .digest('hex');
 }
 
 /**
@@ -50,9 +52,12 @@ export function validateMigrationSets(sets: readonly MigrationSet[]): void {
   const seen = new Set<string>();
   for (const set of sets) {
     if (!SOURCE.test(set.source)) {
-      throw new MigrationSetError(`Migration source ${JSON.stringify(set.source)} is invalid: use lower-case letters, digits, "_" or "-", starting with a letter.`);
+      throw new MigrationSetError(
+        `Migration source ${JSON.stringify(set.source)} is invalid: use lower-case letters, digits, "_" or "-", starting with a letter.`,
+      );
     }
-    if (seen.has(set.source)) throw new MigrationSetError(`Migration source "${set.source}" is listed twice; each set needs its own source name.`);
+    if (seen.has(set.source))
+      throw new MigrationSetError(`Migration source "${set.source}" is listed twice; each set needs its own source name.`);
     seen.add(set.source);
   }
 }
@@ -68,12 +73,16 @@ export async function readMigrationSet(set: MigrationSet): Promise<MigrationFile
     names = entries.filter((e) => e.isFile() && e.name.endsWith('.sql')).map((e) => e.name);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new MigrationSetError(`Cannot read the migrations of "${set.source}" in ${set.dir}: ${(error as Error).message}`, { cause: error });
+    throw new MigrationSetError(`Cannot read the migrations of "${set.source}" in ${set.dir}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return Promise.all(names.map(async (name) => {
-    const path = join(set.dir, name);
-    const sql = await readFile(path, 'utf8');
-    return { source: set.source, name, path, sql, checksum: migrationChecksum(sql) };
-  }));
+  return Promise.all(
+    names.map(async (name) => {
+      const path = join(set.dir, name);
+      const sql = await readFile(path, 'utf8');
+      return { source: set.source, name, path, sql, checksum: migrationChecksum(sql) };
+    }),
+  );
 }

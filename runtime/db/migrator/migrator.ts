@@ -87,10 +87,14 @@ async function tableExists(q: pg.Pool | pg.PoolClient, table: string = MIGRATION
   return r.rows[0]?.t != null;
 }
 
-async function readFailures(q: pg.Pool | pg.PoolClient, sources: readonly string[]): Promise<{ source: string; name: string; checksum: string; error: string; failed_at: Date }[]> {
+async function readFailures(
+  q: pg.Pool | pg.PoolClient,
+  sources: readonly string[],
+): Promise<{ source: string; name: string; checksum: string; error: string; failed_at: Date }[]> {
   if (!(await tableExists(q, FAILURES_TABLE))) return [];
   const r = await q.query<{ source: string; name: string; checksum: string; error: string; failed_at: Date }>(
-    `select source, name, checksum, error, failed_at from ${FAILURES_TABLE} where source = any($1::text[])`, [sources],
+    `select source, name, checksum, error, failed_at from ${FAILURES_TABLE} where source = any($1::text[])`,
+    [sources],
   );
   return r.rows;
 }
@@ -106,7 +110,10 @@ async function readApplied(q: pg.Pool | pg.PoolClient, sources: readonly string[
 
 async function computeStatus(q: pg.Pool | pg.PoolClient, sets: readonly MigrationSet[]): Promise<MigrationStatus> {
   const files = (await Promise.all(sets.map(readMigrationSet))).flat();
-  const applied = await readApplied(q, sets.map((s) => s.source));
+  const applied = await readApplied(
+    q,
+    sets.map((s) => s.source),
+  );
   const byKey = new Map(applied.map((a) => [migrationLabel(a), a]));
   const fileKeys = new Set(files.map(migrationLabel));
   const pending: MigrationFile[] = [];
@@ -116,7 +123,14 @@ async function computeStatus(q: pg.Pool | pg.PoolClient, sets: readonly Migratio
     if (!a) pending.push(f);
     else if (a.checksum !== f.checksum) changed.push(f);
   }
-  const failures = new Map((await readFailures(q, sets.map((s) => s.source))).map((f) => [migrationLabel(f), f]));
+  const failures = new Map(
+    (
+      await readFailures(
+        q,
+        sets.map((s) => s.source),
+      )
+    ).map((f) => [migrationLabel(f), f]),
+  );
   const failed = pending.flatMap((p): FailedMigration[] => {
     const f = failures.get(migrationLabel(p));
     return f ? [{ source: f.source, name: f.name, error: f.error, failedAt: f.failed_at, changedSince: f.checksum !== p.checksum }] : [];
@@ -210,11 +224,17 @@ export function createMigrator(pool: pg.Pool, sets: readonly MigrationSet[]): Mi
           await client.query('begin');
           try {
             if (file.sql.trim() !== '') await client.query(file.sql);
-            await client.query(`insert into ${MIGRATIONS_TABLE} (source, name, checksum) values ($1, $2, $3)`, [file.source, file.name, file.checksum]);
+            await client.query(`insert into ${MIGRATIONS_TABLE} (source, name, checksum) values ($1, $2, $3)`, [
+              file.source,
+              file.name,
+              file.checksum,
+            ]);
             await client.query(`delete from ${FAILURES_TABLE} where source = $1 and name = $2`, [file.source, file.name]);
             await client.query('commit');
           } catch (error) {
-            await client.query('rollback').catch((e: Error) => { broken = e; });
+            await client.query('rollback').catch((e: Error) => {
+              broken = e;
+            });
             const failed = failure(file, error);
             if (!broken) await recordFailure(client, file, failed.reason).catch(() => {});
             throw failed;
@@ -225,7 +245,10 @@ export function createMigrator(pool: pg.Pool, sets: readonly MigrationSet[]): Mi
         }
         return { applied };
       } finally {
-        if (!broken) await client.query('select pg_advisory_unlock($1::bigint)', [LOCK_KEY]).catch((e: Error) => { broken = e; });
+        if (!broken)
+          await client.query('select pg_advisory_unlock($1::bigint)', [LOCK_KEY]).catch((e: Error) => {
+            broken = e;
+          });
         client.release(true);
       }
     },

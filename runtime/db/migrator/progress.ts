@@ -12,7 +12,12 @@ export type TextSink = { write(text: string): unknown } | ((text: string) => voi
  * @param out where to write (e.g. `process.stdout`).
  */
 export function printMigrationProgress(out: TextSink): (event: MigrationEvent) => void {
-  const write = typeof out === 'function' ? out : (text: string) => { out.write(text); };
+  const write =
+    typeof out === 'function'
+      ? out
+      : (text: string) => {
+          out.write(text);
+        };
   return (event) => {
     if (event.kind === 'waiting') write('Waiting for another instance to finish migrating …\n');
     else if (event.kind === 'applying') write(`Applying ${migrationLabel(event.migration)} … `);

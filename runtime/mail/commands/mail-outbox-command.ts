@@ -1,5 +1,5 @@
 /**
- * `bindery mail:outbox [--to <address>] [--limit <n>] [--json]` 
+ * `bindery mail:outbox [--to <address>] [--limit <n>] [--json]`
  * (docs/mail.md "The outbox").
  */
 import { Command, Option, UsageError } from 'clipanion';
@@ -28,14 +28,28 @@ export class MailOutboxCommand extends AppCommand {
 
   protected async run(): Promise<number> {
     const limit = Number(this.limit);
-    if (!/^\d+$/.test(this.limit) || limit < 1 || limit > 10_000) throw new UsageError(`--limit must be a whole number from 1 to 10000, got ${JSON.stringify(this.limit)}.`);
+    if (!/^\d+$/.test(this.limit) || limit < 1 || limit > 10_000)
+      throw new UsageError(`--limit must be a whole number from 1 to 10000, got ${JSON.stringify(this.limit)}.`);
     const { db, settings } = await this.boot();
     const { readOutbox } = await import('../outbox.js');
     const messages = await readOutbox(db.database.db, { ...(this.to === undefined ? {} : { to: this.to }), limit });
     if (this.json) {
-      this.out(`${JSON.stringify(messages.map((m) => ({
-        id: m.id, to: m.to, from: m.from, subject: m.subject, sent_at: m.sentAt.toISOString(), text: m.text, html: m.html, links: m.links,
-      })), null, 2)}\n`);
+      this.out(
+        `${JSON.stringify(
+          messages.map((m) => ({
+            id: m.id,
+            to: m.to,
+            from: m.from,
+            subject: m.subject,
+            sent_at: m.sentAt.toISOString(),
+            text: m.text,
+            html: m.html,
+            links: m.links,
+          })),
+          null,
+          2,
+        )}\n`,
+      );
       return 0;
     }
     if (messages.length === 0) {
@@ -44,16 +58,22 @@ export class MailOutboxCommand extends AppCommand {
       return 0;
     }
     const rule = '─'.repeat(72);
-    this.out(messages.map((m) => [
-      rule,
-      `#${m.id}  ${m.sentAt.toISOString()}`,
-      `To:      ${m.to.join(', ')}`,
-      `From:    ${m.from}`,
-      `Subject: ${m.subject}`,
-      '',
-      m.text.replace(/\n+$/, ''),
-      '',
-    ].join('\n')).join('\n'));
+    this.out(
+      messages
+        .map((m) =>
+          [
+            rule,
+            `#${m.id}  ${m.sentAt.toISOString()}`,
+            `To:      ${m.to.join(', ')}`,
+            `From:    ${m.from}`,
+            `Subject: ${m.subject}`,
+            '',
+            m.text.replace(/\n+$/, ''),
+            '',
+          ].join('\n'),
+        )
+        .join('\n'),
+    );
     return 0;
   }
 }

@@ -33,7 +33,13 @@ import { inspectPackage, isInside, type PackageInfo } from './inspect-package.js
 import { outputTail, runProcess } from './run-process.js';
 
 /** Files `add` and `remove` may change, relative to the project root. */
-export const LIFECYCLE_FILES = ['package.json', 'package-lock.json', 'node_modules/.package-lock.json', PLUGIN_LIST_FILE, '.env.example'] as const;
+export const LIFECYCLE_FILES = [
+  'package.json',
+  'package-lock.json',
+  'node_modules/.package-lock.json',
+  PLUGIN_LIST_FILE,
+  '.env.example',
+] as const;
 
 /** Options of {@link addPlugin}. */
 export interface AddPluginOptions {
@@ -87,7 +93,8 @@ export async function regenerate(root: string, spawned: boolean): Promise<void> 
   }
   const { generate, formatDiagnostic } = await import('../../../generator/index.js');
   const result = await generate({ root });
-  if (!result.ok) throw new Error(`bindery generate found schema errors:\n${result.diagnostics.map((d) => `    ${formatDiagnostic(d)}`).join('\n')}`);
+  if (!result.ok)
+    throw new Error(`bindery generate found schema errors:\n${result.diagnostics.map((d) => `    ${formatDiagnostic(d)}`).join('\n')}`);
 }
 
 /** `tsc --noEmit -p <root>` with the project's TypeScript; skipped (with a note) without tsconfig.json or TypeScript. */
@@ -109,7 +116,8 @@ export async function typeCheck(root: string, out: (text: string) => void): Prom
 
 /** The project's bindery CLI: `bin/bindery.mjs` of the framework repository itself, or of node_modules/bindery. */
 export function projectBin(root: string): string {
-  if (existsSync(join(root, 'bin', 'bindery.mjs')) && existsSync(join(root, 'runtime', 'cli', 'main.ts'))) return join(root, 'bin', 'bindery.mjs');
+  if (existsSync(join(root, 'bin', 'bindery.mjs')) && existsSync(join(root, 'runtime', 'cli', 'main.ts')))
+    return join(root, 'bin', 'bindery.mjs');
   return join(createRequire(join(root, 'package.json')).resolve('bindery/package.json'), '..', 'bin', 'bindery.mjs');
 }
 
@@ -144,14 +152,23 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   const info: PackageInfo = await inspectPackage(spec, root);
   const label = `${info.name} ${info.version}`;
   if (info.binderyRange === undefined) {
-    throw new PluginError(`${label} is not a bindery plugin: its package.json has no peerDependencies.bindery (the framework versions it supports). Nothing was changed.`);
+    throw new PluginError(
+      `${label} is not a bindery plugin: its package.json has no peerDependencies.bindery (the framework versions it supports). Nothing was changed.`,
+    );
   }
   const listed = await readPluginPackages(root);
-  if (listed.includes(info.name)) throw new PluginNameTakenError(`${info.name} is already in the plugin list (package.json bindery.plugins); "bindery remove ${info.name}" first to add another version. Nothing was changed.`);
+  if (listed.includes(info.name))
+    throw new PluginNameTakenError(
+      `${info.name} is already in the plugin list (package.json bindery.plugins); "bindery remove ${info.name}" first to add another version. Nothing was changed.`,
+    );
   const project = await readProjectPackage(root);
   const plan = planFramework(label, info.binderyRange, FRAMEWORK_VERSION, {
     isFramework: project.name === 'bindery',
-    ...(typeof project.dependencies?.bindery === 'string' ? { dependencySpec: project.dependencies.bindery as string } : typeof project.devDependencies?.bindery === 'string' ? { dependencySpec: project.devDependencies.bindery as string } : {}),
+    ...(typeof project.dependencies?.bindery === 'string'
+      ? { dependencySpec: project.dependencies.bindery as string }
+      : typeof project.devDependencies?.bindery === 'string'
+        ? { dependencySpec: project.devDependencies.bindery as string }
+        : {}),
   });
   if (plan.action === 'refuse') throw new PluginVersionError(plan.message);
 
@@ -168,7 +185,13 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
     }
     await snapshot.moveAside(join('node_modules', info.name));
     const linkFolder = info.kind === 'folder' && isInside(root, info.path!);
-    await step(`install (npm install ${spec})`, out, () => npm(root, ['install', info.kind === 'registry' ? spec : info.path!, ...(info.kind === 'folder' && !linkFolder ? ['--install-links'] : [])]));
+    await step(`install (npm install ${spec})`, out, () =>
+      npm(root, [
+        'install',
+        info.kind === 'registry' ? spec : info.path!,
+        ...(info.kind === 'folder' && !linkFolder ? ['--install-links'] : []),
+      ]),
+    );
     await step(`list in package.json (bindery.plugins) and generate ${PLUGIN_LIST_FILE}`, out, async () => {
       await editPluginList(root, (list) => [...list, info.name]);
       await regenerate(root, upgradedTo !== undefined);
@@ -196,9 +219,13 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
     });
     await snapshot.discard();
     out(`Added ${label} as the plugin "${plugin.name}"${upgradedTo ? ` (bindery upgraded to ${upgradedTo})` : ''}.\n`);
-    out(added.length > 0
-      ? `Set ${added.join(', ')} in .env (see "bindery plugins:env ${plugin.name}")${plugin.migrations !== undefined ? ', then run "bindery migrate"' : ''}.\n`
-      : plugin.migrations !== undefined ? 'Run "bindery migrate" to create its tables.\n' : '');
+    out(
+      added.length > 0
+        ? `Set ${added.join(', ')} in .env (see "bindery plugins:env ${plugin.name}")${plugin.migrations !== undefined ? ', then run "bindery migrate"' : ''}.\n`
+        : plugin.migrations !== undefined
+          ? 'Run "bindery migrate" to create its tables.\n'
+          : '',
+    );
     return { package: info.name, version: info.version, plugin: plugin.name, settingsAdded: added, ...(upgradedTo ? { upgradedTo } : {}) };
   } catch (error) {
     await snapshot.restore();
@@ -212,6 +239,9 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
       }
     }
     const stepName = (error as { step?: string }).step ?? 'add';
-    throw new PluginLifecycleError(`bindery add ${spec} failed at "${stepName}": ${(error as Error).message}\nEvery file it changed was restored (package.json, the lock files, ${PLUGIN_LIST_FILE}, .env.example, node_modules/${info.name}).`, { cause: error });
+    throw new PluginLifecycleError(
+      `bindery add ${spec} failed at "${stepName}": ${(error as Error).message}\nEvery file it changed was restored (package.json, the lock files, ${PLUGIN_LIST_FILE}, .env.example, node_modules/${info.name}).`,
+      { cause: error },
+    );
   }
 }

@@ -44,7 +44,9 @@ export class FileSnapshot {
     try {
       lstatSync(abs);
       exists = true;
-    } catch { /* absent */ }
+    } catch {
+      /* absent */
+    }
     if (!exists) {
       this.#folders.push({ path, backup: null, parentExisted });
       return;

@@ -39,21 +39,37 @@ export interface FrameworkSource {
  * @param version this bindery's version.
  */
 export function planFramework(pluginLabel: string, range: string, version: string, source: FrameworkSource): FrameworkPlan {
-  if (semver.validRange(range) === null) return { action: 'refuse', message: `${pluginLabel} declares the framework range ${JSON.stringify(range)}, which is not a semver range.` };
+  if (semver.validRange(range) === null)
+    return {
+      action: 'refuse',
+      message: `${pluginLabel} declares the framework range ${JSON.stringify(range)}, which is not a semver range.`,
+    };
   if (semver.satisfies(version, range, { includePrerelease: true })) return { action: 'none' };
   const needs = `${pluginLabel} requires bindery ${range}; this app has bindery ${version}`;
   if (!semver.ltr(version, range, { includePrerelease: true })) {
-    return { action: 'refuse', message: `${needs}, which is newer than the plugin supports. Use a version of the plugin made for bindery ${version} (e.g. "bindery add <package>@<version>"). Nothing was changed.` };
+    return {
+      action: 'refuse',
+      message: `${needs}, which is newer than the plugin supports. Use a version of the plugin made for bindery ${version} (e.g. "bindery add <package>@<version>"). Nothing was changed.`,
+    };
   }
   if (source.isFramework) {
-    return { action: 'refuse', message: `${needs}. This project is bindery itself (the framework's repository), whose version only a release changes, so "add" cannot upgrade it: update this checkout to a bindery in ${range}, or use a version of the plugin made for ${version}. Nothing was changed.` };
+    return {
+      action: 'refuse',
+      message: `${needs}. This project is bindery itself (the framework's repository), whose version only a release changes, so "add" cannot upgrade it: update this checkout to a bindery in ${range}, or use a version of the plugin made for ${version}. Nothing was changed.`,
+    };
   }
   const spec = source.dependencySpec;
   if (spec === undefined) {
-    return { action: 'refuse', message: `${needs}, and its package.json does not list bindery as a dependency, so "add" cannot upgrade it: run "npm install bindery@\\"${range}\\"" first. Nothing was changed.` };
+    return {
+      action: 'refuse',
+      message: `${needs}, and its package.json does not list bindery as a dependency, so "add" cannot upgrade it: run "npm install bindery@\\"${range}\\"" first. Nothing was changed.`,
+    };
   }
   if (semver.validRange(spec) === null && !/^(latest|next)$/.test(spec)) {
-    return { action: 'refuse', message: `${needs}, installed from ${JSON.stringify(spec)} (not a registry version), so "add" cannot upgrade it: install a bindery in ${range} yourself, then add the plugin again. Nothing was changed.` };
+    return {
+      action: 'refuse',
+      message: `${needs}, installed from ${JSON.stringify(spec)} (not a registry version), so "add" cannot upgrade it: install a bindery in ${range} yourself, then add the plugin again. Nothing was changed.`,
+    };
   }
   return { action: 'upgrade', range, message: `${needs}: upgrading bindery to the newest version in ${range}.` };
 }

@@ -60,7 +60,10 @@ export async function inspectPackage(spec: string, cwd: string): Promise<Package
   } else if (kind === 'tarball') {
     if (!existsSync(path!)) throw new PluginNotFoundError(`No file at ${spec}.`);
     const r = await runProcess('tar', ['-xzf', path!, '-O', 'package/package.json'], cwd);
-    if (r.code !== 0) throw new PluginNotFoundError(`Cannot read package/package.json from the tarball ${spec} (is it made by "npm pack"?):\n${outputTail(r)}`);
+    if (r.code !== 0)
+      throw new PluginNotFoundError(
+        `Cannot read package/package.json from the tarball ${spec} (is it made by "npm pack"?):\n${outputTail(r)}`,
+      );
     try {
       json = JSON.parse(r.stdout) as typeof json;
     } catch (error) {
@@ -78,7 +81,15 @@ export async function inspectPackage(spec: string, cwd: string): Promise<Package
     // A range matching several versions answers a list, lowest first: take the newest, as npm install would.
     json = (Array.isArray(parsed) ? parsed[parsed.length - 1] : parsed) as typeof json;
   }
-  if (typeof json?.name !== 'string' || typeof json.version !== 'string') throw new PluginNotFoundError(`The package ${spec} has no name or version in its package.json.`);
+  if (typeof json?.name !== 'string' || typeof json.version !== 'string')
+    throw new PluginNotFoundError(`The package ${spec} has no name or version in its package.json.`);
   const range = json.peerDependencies?.bindery;
-  return { spec, kind, ...(path ? { path } : {}), name: json.name, version: json.version, ...(typeof range === 'string' ? { binderyRange: range } : {}) };
+  return {
+    spec,
+    kind,
+    ...(path ? { path } : {}),
+    name: json.name,
+    version: json.version,
+    ...(typeof range === 'string' ? { binderyRange: range } : {}),
+  };
 }

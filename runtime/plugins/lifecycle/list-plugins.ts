@@ -91,7 +91,9 @@ export async function pluginsEnvText(root: string, only?: string): Promise<strin
   const chosen = only === undefined ? entries : entries.filter((e) => e.package === only || e.plugin?.name === only);
   if (only !== undefined && chosen.length === 0) {
     const names = entries.map((e) => e.plugin?.name ?? e.package);
-    throw new PluginNotFoundError(`No plugin named "${only}" is in the plugin list (package.json bindery.plugins)${names.length ? `; the plugins are: ${names.join(', ')}` : '; the list is empty'}.`);
+    throw new PluginNotFoundError(
+      `No plugin named "${only}" is in the plugin list (package.json bindery.plugins)${names.length ? `; the plugins are: ${names.join(', ')}` : '; the list is empty'}.`,
+    );
   }
   if (chosen.length === 0) return 'No plugins.\n';
   return chosen.map((e) => (e.plugin ? pluginEnvText(e.plugin) : `# ${e.package}\n# (not loaded: ${e.error})\n`)).join('\n');

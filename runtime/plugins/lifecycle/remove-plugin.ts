@@ -50,7 +50,9 @@ export async function removePlugin(options: RemovePluginOptions): Promise<Remove
     }
   }
   if (pkg === undefined) {
-    throw new PluginNotFoundError(`"${name}" is not in the plugin list (package.json bindery.plugins)${listed.length ? `; it lists ${listed.join(', ')}` : '; the list is empty'}. Nothing was changed.`);
+    throw new PluginNotFoundError(
+      `"${name}" is not in the plugin list (package.json bindery.plugins)${listed.length ? `; it lists ${listed.join(', ')}` : '; the list is empty'}. Nothing was changed.`,
+    );
   }
   const thePackage = pkg;
   pluginName ??= (await importPluginPackage(root, thePackage)).plugin?.name;
@@ -74,9 +76,14 @@ export async function removePlugin(options: RemovePluginOptions): Promise<Remove
   } catch (error) {
     await snapshot.restore();
     const stepName = (error as { step?: string }).step ?? 'remove';
-    throw new PluginLifecycleError(`bindery remove ${name} failed at "${stepName}": ${(error as Error).message}\nEvery file it changed was restored (package.json, the lock files, ${PLUGIN_LIST_FILE}, node_modules/${thePackage}).`, { cause: error });
+    throw new PluginLifecycleError(
+      `bindery remove ${name} failed at "${stepName}": ${(error as Error).message}\nEvery file it changed was restored (package.json, the lock files, ${PLUGIN_LIST_FILE}, node_modules/${thePackage}).`,
+      { cause: error },
+    );
   }
   out(`Removed ${thePackage}${dependency ? '' : ' from the plugin list (a workspace of this project: its folder stays)'}.\n`);
-  out(`Its settings stay in .env and .env.example, and its tables in the database${pluginName ? ` (migrations recorded with source "${pluginName}")` : ''}; docs/plugins.md "Dropping a plugin's tables" says how to drop them.\n`);
+  out(
+    `Its settings stay in .env and .env.example, and its tables in the database${pluginName ? ` (migrations recorded with source "${pluginName}")` : ''}; docs/plugins.md "Dropping a plugin's tables" says how to drop them.\n`,
+  );
   return { package: thePackage, ...(pluginName ? { plugin: pluginName } : {}), uninstalled: dependency };
 }

@@ -15,13 +15,27 @@ export interface ProcessResult {
  * Run `command args` in `cwd`; resolves with its exit code and output (never rejects for a non-zero exit).
  * @throws {Error} when the command cannot be started (not found).
  */
-export function runProcess(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<ProcessResult> {
+export function runProcess(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' && command === 'npm' });
+    const child = spawn(command, args, {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      shell: process.platform === 'win32' && command === 'npm',
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -30,5 +44,8 @@ export function runProcess(command: string, args: readonly string[], cwd: string
 /** The last lines of a process's output, for a message. */
 export function outputTail(result: ProcessResult, lines = 25): string {
   const text = `${result.stdout}${result.stderr}`.split('\n').filter((l) => l.trim() !== '' && !/Unknown user config/.test(l));
-  return text.slice(-lines).map((l) => `    ${l}`).join('\n');
+  return text
+    .slice(-lines)
+    .map((l) => `    ${l}`)
+    .join('\n');
 }

@@ -14,7 +14,9 @@ import type { ListPage } from './run-list.js';
 export function serializeListPage(route: RouteDefinition, value: unknown): { data: unknown[]; next: string | null } {
   const page = value as ListPage<Record<string, unknown>> | null;
   if (page === null || typeof page !== 'object' || !Array.isArray(page.data)) {
-    throw new TypeError(`The handler of list route "${route.name}" must return a page { data, next } (from runList), got ${page === null ? 'null' : Array.isArray(page) ? 'an array' : typeof page}.`);
+    throw new TypeError(
+      `The handler of list route "${route.name}" must return a page { data, next } (from runList), got ${page === null ? 'null' : Array.isArray(page) ? 'an array' : typeof page}.`,
+    );
   }
   return { data: page.data.map(rowSerializer(route)), next: page.next ?? null };
 }

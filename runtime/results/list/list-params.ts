@@ -29,9 +29,10 @@ export function compileListParamCheck(route: RouteDefinition): ListParamCheck | 
     let errors: Record<string, string> | undefined;
     for (const name of Object.keys(query)) {
       if (name.startsWith('filter') && !known.has(name)) {
-        (errors ??= {})[name] = filters.size === 0
-          ? `${name} is not a filter of this list; it has no filters.`
-          : `${name} is not a filter of this list; the filters are: ${filterList}.`;
+        (errors ??= {})[name] =
+          filters.size === 0
+            ? `${name} is not a filter of this list; it has no filters.`
+            : `${name} is not a filter of this list; the filters are: ${filterList}.`;
       }
     }
     const sort = query.sort;

@@ -60,7 +60,14 @@ export type Scope = (query: SelectQueryBuilder<any, any, {}>) => SelectQueryBuil
  * @param args the values, as {@link ListArgs} lays them out.
  * @param scope the handler's narrowing (see {@link readScopedRows}).
  */
-export function readListRows(db: AnyKysely, plan: ListPlan, shape: ListShape, shapeText: string, args: ListArgs, scope?: Scope): Promise<Record<string, unknown>[]> {
+export function readListRows(
+  db: AnyKysely,
+  plan: ListPlan,
+  shape: ListShape,
+  shapeText: string,
+  args: ListArgs,
+  scope?: Scope,
+): Promise<Record<string, unknown>[]> {
   // Not async: one promise less per page (each costs under the execution context's async hooks).
   if (scope !== undefined) return readScopedRows(db, plan, shape, shapeText, args, scope);
   const byShape = cacheOf(shapes, plan);
@@ -92,29 +99,48 @@ const scopedShapes = new WeakMap<ListPlan, Map<string, ScopedPlan>>();
  * `orderBy` or `limit` of its own with a value) is built whole per request;
  * so is every scoped page on a Kysely instance with plugins.
  */
-function readScopedRows(db: AnyKysely, plan: ListPlan, shape: ListShape, shapeText: string, args: ListArgs, scope: Scope): Promise<Record<string, unknown>[]> {
+function readScopedRows(
+  db: AnyKysely,
+  plan: ListPlan,
+  shape: ListShape,
+  shapeText: string,
+  args: ListArgs,
+  scope: Scope,
+): Promise<Record<string, unknown>[]> {
   const base = scope(db.selectFrom(plan.table));
-  if (db.getExecutor().plugins.length > 0) return executeBuilt(db, buildListQuery(base, plan, shape, args)) as Promise<Record<string, unknown>[]>;
+  if (db.getExecutor().plugins.length > 0)
+    return executeBuilt(db, buildListQuery(base, plan, shape, args)) as Promise<Record<string, unknown>[]>;
   const head = base.compile();
   const byShape = cacheOf(scopedShapes, plan);
   const key = `${shapeText}\n${head.sql}`;
   let scoped = byShape.get(key);
   if (scoped === undefined) {
-    const full = buildListQuery(base, plan, shape, args.map((_, i) => new Slot(i))).compile();
+    const full = buildListQuery(
+      base,
+      plan,
+      shape,
+      args.map((_, i) => new Slot(i)),
+    ).compile();
     const n = head.parameters.length;
-    const inOrder = full.parameters.length === n + args.length
-      && full.parameters.every((p, i) => (i < n ? p === head.parameters[i] : p instanceof Slot && p.index === i - n));
+    const inOrder =
+      full.parameters.length === n + args.length &&
+      full.parameters.every((p, i) => (i < n ? p === head.parameters[i] : p instanceof Slot && p.index === i - n));
     scoped = inOrder ? { sql: full.sql, query: full.query } : null;
     remember(byShape, key, scoped);
   }
   if (scoped === null) return executeBuilt(db, buildListQuery(base, plan, shape, args)) as Promise<Record<string, unknown>[]>;
-  const compiled: CompiledQuery<Record<string, unknown>> = { sql: scoped.sql, query: scoped.query, queryId: createQueryId(), parameters: [...head.parameters, ...args] };
+  const compiled: CompiledQuery<Record<string, unknown>> = {
+    sql: scoped.sql,
+    query: scoped.query,
+    queryId: createQueryId(),
+    parameters: [...head.parameters, ...args],
+  };
   return executeBuilt(db, { compile: () => compiled });
 }
 
 function cacheOf<V>(caches: WeakMap<ListPlan, Map<string, V>>, plan: ListPlan): Map<string, V> {
   let cache = caches.get(plan);
-  if (cache === undefined) caches.set(plan, cache = new Map());
+  if (cache === undefined) caches.set(plan, (cache = new Map()));
   return cache;
 }
 
@@ -154,12 +180,17 @@ function buildListQuery(base: SelectQueryBuilder<any, any, {}>, plan: ListPlan, 
     const cmp = sql.raw(desc ? '<' : '>');
     const sortValue = args[i++];
     const keyValue = args[i++];
-    query = query.where(sql<boolean>`(${column(key.column)}, ${column(plan.primaryKey)}) ${cmp} (cast(${sortValue} as ${sql.raw(key.sqlType)}), cast(${keyValue} as ${sql.raw(plan.primaryKeySqlType)}))`);
+    query = query.where(
+      sql<boolean>`(${column(key.column)}, ${column(plan.primaryKey)}) ${cmp} (cast(${sortValue} as ${sql.raw(key.sqlType)}), cast(${keyValue} as ${sql.raw(plan.primaryKeySqlType)}))`,
+    );
   }
   const direction = desc ? 'desc' : 'asc';
   return query
     .selectAll(table)
-    .select([sql<string>`to_json(${column(key.column)}) #>> '{}'`.as(SORT_TEXT), sql<string>`to_json(${column(plan.primaryKey)}) #>> '{}'`.as(KEY_TEXT)])
+    .select([
+      sql<string>`to_json(${column(key.column)}) #>> '{}'`.as(SORT_TEXT),
+      sql<string>`to_json(${column(plan.primaryKey)}) #>> '{}'`.as(KEY_TEXT),
+    ])
     .orderBy(column(key.column), direction)
     .orderBy(column(plan.primaryKey), direction)
     .limit(args[i] as number);
@@ -169,12 +200,19 @@ function buildListQuery(base: SelectQueryBuilder<any, any, {}>, plan: ListPlan, 
 function filterCondition(ref: ReturnType<typeof sql.ref>, f: ListFilterPlan, value: unknown) {
   const type = sql.raw(f.sqlType);
   switch (f.op) {
-    case 'eq': return sql<boolean>`${ref} = cast(${value} as ${type})`;
-    case 'prefix': return sql<boolean>`${ref} like ${value}`;
-    case 'contains': return f.array ? sql<boolean>`${ref} @> array[cast(${value} as ${type})]` : sql<boolean>`strpos(${ref}, ${value}) > 0`;
-    case 'gte': return sql<boolean>`${ref} >= cast(${value} as ${type})`;
-    case 'gt': return sql<boolean>`${ref} > cast(${value} as ${type})`;
-    case 'lte': return sql<boolean>`${ref} <= cast(${value} as ${type})`;
-    case 'lt': return sql<boolean>`${ref} < cast(${value} as ${type})`;
+    case 'eq':
+      return sql<boolean>`${ref} = cast(${value} as ${type})`;
+    case 'prefix':
+      return sql<boolean>`${ref} like ${value}`;
+    case 'contains':
+      return f.array ? sql<boolean>`${ref} @> array[cast(${value} as ${type})]` : sql<boolean>`strpos(${ref}, ${value}) > 0`;
+    case 'gte':
+      return sql<boolean>`${ref} >= cast(${value} as ${type})`;
+    case 'gt':
+      return sql<boolean>`${ref} > cast(${value} as ${type})`;
+    case 'lte':
+      return sql<boolean>`${ref} <= cast(${value} as ${type})`;
+    case 'lt':
+      return sql<boolean>`${ref} < cast(${value} as ${type})`;
   }
 }

@@ -63,7 +63,8 @@ export async function runList<Row>(
   const plan = route.list;
   if (plan === undefined) throw new Error(`runList: route "${route.name}" is not a list route (it has no list: in its schema).`);
   const { db, cursors } = ctx.services as { db?: AnyKysely; cursors?: CursorSealer };
-  if (db === undefined || cursors === undefined) throw new Error('runList: ctx.services needs db and cursors (both are set up by the app boot).');
+  if (db === undefined || cursors === undefined)
+    throw new Error('runList: ctx.services needs db and cursors (both are set up by the app boot).');
   const values = input as Record<string, unknown>;
   const limit = values.limit as number;
   const sortText = values.sort as string;
@@ -81,7 +82,10 @@ export async function runList<Row>(
     args.push(filterArg(f, value));
   });
   const fingerprint = filters.length === 0 ? noFilterFingerprint(route.name) : filterFingerprint(route.name, filters, values);
-  const cursor = typeof values.cursor === 'string' && values.cursor !== '' ? openCursor(cursors, values.cursor, route.name, fingerprint, sortText) : undefined;
+  const cursor =
+    typeof values.cursor === 'string' && values.cursor !== ''
+      ? openCursor(cursors, values.cursor, route.name, fingerprint, sortText)
+      : undefined;
   if (cursor !== undefined) args.push(cursor.sort, cursor.key);
   args.push(limit + 1);
   const shape = { key, desc, filters, after: cursor !== undefined };
@@ -89,7 +93,8 @@ export async function runList<Row>(
 
   const page = rows.length > limit ? rows.slice(0, limit) : rows;
   const last = page[page.length - 1];
-  const next = rows.length > limit && last !== undefined ? cursors.seal([route.name, sortText, fingerprint, last[SORT_TEXT], last[KEY_TEXT]]) : null;
+  const next =
+    rows.length > limit && last !== undefined ? cursors.seal([route.name, sortText, fingerprint, last[SORT_TEXT], last[KEY_TEXT]]) : null;
   // The last column added first: V8 then keeps the rows' fast property layout.
   for (const row of page) {
     delete row[KEY_TEXT];
@@ -104,23 +109,40 @@ const noFilters = new Map<string, string>();
 
 function noFilterFingerprint(routeName: string): string {
   let text = noFilters.get(routeName);
-  if (text === undefined) noFilters.set(routeName, text = filterFingerprint(routeName, [], {}));
+  if (text === undefined) noFilters.set(routeName, (text = filterFingerprint(routeName, [], {})));
   return text;
 }
 
 /** The filter values a cursor is bound to: a cursor made under other filters is refused. */
 function filterFingerprint(routeName: string, filters: readonly ListFilterPlan[], values: Record<string, unknown>): string {
   const parts = filters.map((f) => [f.key, values[f.key] instanceof Date ? (values[f.key] as Date).toISOString() : values[f.key]]);
-  return createHash('sha256').update(JSON.stringify([routeName, parts])).digest('base64url').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify([routeName, parts]))
+    .digest('base64url')
+    .slice(0, 16);
 }
 
-function openCursor(cursors: CursorSealer, text: string, routeName: string, fingerprint: string, sortText: string): { sort: string; key: string } {
+function openCursor(
+  cursors: CursorSealer,
+  text: string,
+  routeName: string,
+  fingerprint: string,
+  sortText: string,
+): { sort: string; key: string } {
   const values = cursors.open(text);
-  if (values === undefined || values.length !== 5) throw new ListCursorError('The cursor is not valid; start again without it and follow the "next" values of the pages.');
+  if (values === undefined || values.length !== 5)
+    throw new ListCursorError('The cursor is not valid; start again without it and follow the "next" values of the pages.');
   const [route, sort, filters, sortValue, key] = values;
   if (route !== routeName) throw new ListCursorError(`The cursor belongs to another list (${String(route)}); start again without it.`);
-  if (sort !== sortText) throw new ListCursorError(`The cursor belongs to the order sort=${String(sort)}, not sort=${sortText}; keep the order while following "next", or start again without the cursor.`);
-  if (filters !== fingerprint) throw new ListCursorError('The cursor belongs to other filters; keep the filters while following "next", or start again without the cursor.');
-  if (typeof sortValue !== 'string' || typeof key !== 'string') throw new ListCursorError('The cursor is not valid; start again without it.');
+  if (sort !== sortText)
+    throw new ListCursorError(
+      `The cursor belongs to the order sort=${String(sort)}, not sort=${sortText}; keep the order while following "next", or start again without the cursor.`,
+    );
+  if (filters !== fingerprint)
+    throw new ListCursorError(
+      'The cursor belongs to other filters; keep the filters while following "next", or start again without the cursor.',
+    );
+  if (typeof sortValue !== 'string' || typeof key !== 'string')
+    throw new ListCursorError('The cursor is not valid; start again without it.');
   return { sort: sortValue, key };
 }

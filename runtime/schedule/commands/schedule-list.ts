@@ -24,9 +24,14 @@ export class ScheduleListCommand extends AppCommand {
       return 0;
     }
     const now = new Date();
-    this.out(formatTable(['TASK', 'CRON (UTC)', 'NEXT RUN', 'DESCRIPTION'], [...tasks].sort((a, b) => (a.name < b.name ? -1 : 1)).map((t) => [
-      t.name, t.cron, nextRun(t.cron, now)?.toISOString() ?? '—', t.description ?? '',
-    ])));
+    this.out(
+      formatTable(
+        ['TASK', 'CRON (UTC)', 'NEXT RUN', 'DESCRIPTION'],
+        [...tasks]
+          .sort((a, b) => (a.name < b.name ? -1 : 1))
+          .map((t) => [t.name, t.cron, nextRun(t.cron, now)?.toISOString() ?? '—', t.description ?? '']),
+      ),
+    );
     return 0;
   }
 }

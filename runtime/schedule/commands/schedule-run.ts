@@ -26,7 +26,9 @@ export class ScheduleRunCommand extends AppCommand {
     const task = runtime.task(this.task);
     if (task === undefined || task.kind !== 'schedule') {
       const known = runtime.taskNames('schedule');
-      throw new UnknownJobError(`No scheduled task is named "${this.task}".${known.length ? ` Known: ${known.join(', ')}.` : ' The app has none.'}`);
+      throw new UnknownJobError(
+        `No scheduled task is named "${this.task}".${known.length ? ` Known: ${known.join(', ')}.` : ' The app has none.'}`,
+      );
     }
     const queued = await runtime.queue.enqueue(task, { _cron: { ts: new Date().toISOString(), backfilled: false } });
     this.out(`Queued ${task.name} as job ${queued.id}; a worker runs it.\n`);

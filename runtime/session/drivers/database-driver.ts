@@ -7,7 +7,7 @@
  *
  * Expired rows are deleted once an hour (and at boot).
  */
-import { sql, } from 'kysely';
+import { sql } from 'kysely';
 import { SessionError } from '../errors.js';
 import { parseRecord, serializeRecord, type SessionRecord } from '../session-record.js';
 import type { SessionDriver, SessionStore } from '../session-store.js';
@@ -23,7 +23,10 @@ export const PRUNE_INTERVAL_MS = 3_600_000;
 export const databaseDriver: SessionDriver = async (ctx) => {
   const { encrypter, cookieName, database, lifetimeMs, maxLifetimeMs, now, log } = ctx;
   if (database === undefined) {
-    throw new SessionError('BINDERY_SESSION_DRIVER_FAILED', 'SESSION_DRIVER=database needs the app database, but the session layer was built without one.');
+    throw new SessionError(
+      'BINDERY_SESSION_DRIVER_FAILED',
+      'SESSION_DRIVER=database needs the app database, but the session layer was built without one.',
+    );
   }
   const db = database.db as AnyKysely;
   const options = { context: cookieName };
@@ -31,21 +34,28 @@ export const databaseDriver: SessionDriver = async (ctx) => {
   const prune = async (): Promise<number> => {
     const t = now();
     const idle = new Date(t - lifetimeMs);
-    const result = maxLifetimeMs > 0
-      ? await sql`DELETE FROM bindery_sessions WHERE last_used_at < ${idle} OR started_at < ${new Date(t - maxLifetimeMs)}`.execute(db)
-      : await sql`DELETE FROM bindery_sessions WHERE last_used_at < ${idle}`.execute(db);
+    const result =
+      maxLifetimeMs > 0
+        ? await sql`DELETE FROM bindery_sessions WHERE last_used_at < ${idle} OR started_at < ${new Date(t - maxLifetimeMs)}`.execute(db)
+        : await sql`DELETE FROM bindery_sessions WHERE last_used_at < ${idle}`.execute(db);
     return Number(result.numAffectedRows ?? 0n);
   };
   const runPrune = () => {
     prune().then(
-      (n) => { if (n > 0) log.debug({ deleted: n }, 'expired sessions deleted'); },
+      (n) => {
+        if (n > 0) log.debug({ deleted: n }, 'expired sessions deleted');
+      },
       (error: unknown) => log.warn({ err: error, code: 'BINDERY_SESSION_DRIVER_FAILED' }, 'deleting expired sessions failed'),
     );
   };
   try {
     await prune();
   } catch (error) {
-    throw new SessionError('BINDERY_SESSION_DRIVER_FAILED', `SESSION_DRIVER=database cannot use the table bindery_sessions: ${(error as Error).message}. Run "bindery migrate" (the session migration set creates it).`, { cause: error });
+    throw new SessionError(
+      'BINDERY_SESSION_DRIVER_FAILED',
+      `SESSION_DRIVER=database cannot use the table bindery_sessions: ${(error as Error).message}. Run "bindery migrate" (the session migration set creates it).`,
+      { cause: error },
+    );
   }
   const timer = setInterval(runPrune, PRUNE_INTERVAL_MS);
   timer.unref();
@@ -69,10 +79,14 @@ export const databaseDriver: SessionDriver = async (ctx) => {
       if (revoke !== null && revoke !== record.id) {
         await sql`WITH gone AS (DELETE FROM bindery_sessions WHERE id = ${revoke})
           INSERT INTO bindery_sessions (id, data, user_id, started_at, last_used_at) VALUES (${record.id}, ${data}::jsonb, ${record.userId}, ${started}, ${used})
-          ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, user_id = EXCLUDED.user_id, started_at = EXCLUDED.started_at, last_used_at = EXCLUDED.last_used_at`.execute(db);
+          ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, user_id = EXCLUDED.user_id, started_at = EXCLUDED.started_at, last_used_at = EXCLUDED.last_used_at`.execute(
+          db,
+        );
       } else {
         await sql`INSERT INTO bindery_sessions (id, data, user_id, started_at, last_used_at) VALUES (${record.id}, ${data}::jsonb, ${record.userId}, ${started}, ${used})
-          ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, user_id = EXCLUDED.user_id, started_at = EXCLUDED.started_at, last_used_at = EXCLUDED.last_used_at`.execute(db);
+          ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, user_id = EXCLUDED.user_id, started_at = EXCLUDED.started_at, last_used_at = EXCLUDED.last_used_at`.execute(
+          db,
+        );
       }
       return encrypter.seal(SESSION_ID_PURPOSE, record.id, options);
     },
@@ -80,9 +94,10 @@ export const databaseDriver: SessionDriver = async (ctx) => {
       await sql`DELETE FROM bindery_sessions WHERE id = ${id}`.execute(db);
     },
     async revokeUser(userId, exceptId = null) {
-      const result = exceptId === null
-        ? await sql`DELETE FROM bindery_sessions WHERE user_id = ${userId}`.execute(db)
-        : await sql`DELETE FROM bindery_sessions WHERE user_id = ${userId} AND id <> ${exceptId}`.execute(db);
+      const result =
+        exceptId === null
+          ? await sql`DELETE FROM bindery_sessions WHERE user_id = ${userId}`.execute(db)
+          : await sql`DELETE FROM bindery_sessions WHERE user_id = ${userId} AND id <> ${exceptId}`.execute(db);
       return Number(result.numAffectedRows ?? 0n);
     },
     close() {
@@ -91,4 +106,3 @@ export const databaseDriver: SessionDriver = async (ctx) => {
   };
   return store;
 };
-

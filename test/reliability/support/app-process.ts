@@ -55,7 +55,7 @@ export async function startAppProcess(env: Record<string, string> = {}, options:
   };
   const migrate = await runCli(['migrate'], { cwd: ROOT, env: fullEnv });
   if (migrate.code !== 0) throw new Error(`bindery migrate failed (${migrate.code}): ${migrate.stdout}${migrate.stderr}`);
-  const args = [BIN, 'serve', ...(options.worker ?? true ? ['--worker'] : [])];
+  const args = [BIN, 'serve', ...((options.worker ?? true) ? ['--worker'] : [])];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...fullEnv },
@@ -63,16 +63,26 @@ export async function startAppProcess(env: Record<string, string> = {}, options:
   });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (c: Buffer) => { stdout += c.toString(); });
-  child.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  child.stdout!.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
+  child.stderr!.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const alive = () => child.exitCode === null && child.signalCode === null;
   let url: string;
   try {
-    url = await waitFor(`the app to serve (stdout: ${stdout}, stderr: ${stderr})`, () => {
-      if (!alive()) throw new Error(`the app exited at boot: ${stdout}${stderr}`);
-      return /Serving \S+ at (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1];
-    }, 60_000);
+    url = await waitFor(
+      `the app to serve (stdout: ${stdout}, stderr: ${stderr})`,
+      () => {
+        if (!alive()) throw new Error(`the app exited at boot: ${stdout}${stderr}`);
+        return /Serving \S+ at (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1];
+      },
+      60_000,
+    );
   } catch (error) {
     if (alive()) child.kill('SIGKILL');
     await database.drop();

@@ -21,9 +21,14 @@ export async function openRaw(url: string, bytes?: string): Promise<RawConnectio
   const opened = Date.now();
   let data = '';
   let done = false;
-  socket.on('data', (c: Buffer) => { data += c.toString('latin1'); });
+  socket.on('data', (c: Buffer) => {
+    data += c.toString('latin1');
+  });
   const closed = new Promise<number>((resolve) => {
-    socket.on('close', () => { done = true; resolve(Date.now() - opened); });
+    socket.on('close', () => {
+      done = true;
+      resolve(Date.now() - opened);
+    });
     socket.on('error', () => {});
   });
   await new Promise<void>((resolve, reject) => {

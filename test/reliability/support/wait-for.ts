@@ -9,7 +9,12 @@
  * @param timeoutMs deadline in milliseconds (default 10000).
  * @throws {Error} "timed out waiting for <what>" after `timeoutMs`.
  */
-export async function waitFor<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000, intervalMs = 20): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 10_000,
+  intervalMs = 20,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

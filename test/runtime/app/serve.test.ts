@@ -30,12 +30,21 @@ describe('bindery serve | health, readiness and graceful shutdown', () => {
     db = await createTestDatabase('serve');
     env = { DATABASE_URL: db.url, APP_KEY: generateAppKey(), HTTP_ADDR: '127.0.0.1:0', LOG_LEVEL: 'silent', NO_COLOR: '1' };
     child = spawn(process.execPath, [BIN, 'serve', '--app', 'slow-app.ts'], {
-      cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout!.on('data', (c: Buffer) => { stdout += c.toString(); });
-    child.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.stdout!.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr!.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     exit = new Promise((resolve) => child!.on('exit', (code, signal) => resolve({ code, signal })));
-    url = await waitFor(`the server to print its URL (stdout: ${stdout}, stderr: ${stderr})`, () => /Serving slow_fixture at (http:\/\/127\.0\.0\.1:\d+)\n/.exec(stdout)?.[1]);
+    url = await waitFor(
+      `the server to print its URL (stdout: ${stdout}, stderr: ${stderr})`,
+      () => /Serving slow_fixture at (http:\/\/127\.0\.0\.1:\d+)\n/.exec(stdout)?.[1],
+    );
   });
 
   afterAll(async () => {
@@ -63,7 +72,7 @@ describe('bindery serve | health, readiness and graceful shutdown', () => {
     expect(migrate.code).toBe(0);
     const after = await fetch(`${url}/health/ready`);
     expect(after.status).toBe(200);
-    expect((await fetch(`${url}/things/count`).then((r) => r.json()))).toEqual({ count: 2 });
+    expect(await fetch(`${url}/things/count`).then((r) => r.json())).toEqual({ count: 2 });
   });
 
   it('on SIGTERM an in-flight request (holding a database query) finishes, then the process exits 0', async () => {

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestApp, defineApp, SetupError, startApp, type SetupStep, type TestApp,
-} from '../../../runtime/app/index.js';
+import { createTestApp, defineApp, SetupError, startApp, type SetupStep, type TestApp } from '../../../runtime/app/index.js';
 import { defineSettings, integerSetting, SettingsError } from '../../../runtime/config/index.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import slowApp from './fixtures/slow-app.js';
@@ -39,8 +37,12 @@ describe('createTestApp | boots an app against a test database', () => {
 
 describe('startApp | setup steps and failures', () => {
   let db: TestDatabase;
-  beforeAll(async () => { db = await createTestDatabase('setup_steps'); });
-  afterAll(async () => { await db.drop(); });
+  beforeAll(async () => {
+    db = await createTestDatabase('setup_steps');
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
 
   const counter = defineSettings({ COUNTER_START: { description: 'First value.', parser: integerSetting({ min: 0 }), default: '5' } });
 
@@ -53,7 +55,9 @@ describe('startApp | setup steps and failures', () => {
         const s = ctx.settingsOf(counter);
         ctx.services.counter = s.COUNTER_START;
         ctx.addReadinessCheck('cache', async () => 'ok');
-        ctx.onClose(() => { log.push('cache closed'); });
+        ctx.onClose(() => {
+          log.push('cache closed');
+        });
       },
     };
     const auth: SetupStep = {
@@ -62,7 +66,9 @@ describe('startApp | setup steps and failures', () => {
       setup(ctx) {
         log.push(`auth sees ${[...ctx.done].join(',')} and counter ${String(ctx.services.counter)}`);
         ctx.addReadinessCheck('auth', async () => 'warming up');
-        ctx.onClose(() => { log.push('auth closed'); });
+        ctx.onClose(() => {
+          log.push('auth closed');
+        });
       },
     };
     const app = defineApp({ ...slowApp, setup: [cache, auth] });
@@ -81,16 +87,21 @@ describe('startApp | setup steps and failures', () => {
   it('a step before one it needs, or twice, is refused naming the setup call', () => {
     const cache: SetupStep = { name: 'cache' };
     const auth: SetupStep = { name: 'auth', requires: [{ name: 'cache', call: 'cache()' }] };
-    expect(() => defineApp({ ...slowApp, setup: [auth, cache] })).toThrow(new SetupError('auth() needs cache() set up before it: move cache() before auth() in the setup list of app/main.ts.'));
-    expect(() => defineApp({ ...slowApp, setup: [auth] })).toThrow('auth() needs cache() set up before it: add cache() before auth() in the setup list of app/main.ts.');
+    expect(() => defineApp({ ...slowApp, setup: [auth, cache] })).toThrow(
+      new SetupError('auth() needs cache() set up before it: move cache() before auth() in the setup list of app/main.ts.'),
+    );
+    expect(() => defineApp({ ...slowApp, setup: [auth] })).toThrow(
+      'auth() needs cache() set up before it: add cache() before auth() in the setup list of app/main.ts.',
+    );
     expect(() => defineApp({ ...slowApp, setup: [cache, cache] })).toThrow('cache() is set up twice in this app; keep one.');
   });
 
-  it('a step\'s bad setting is listed with the core ones, before anything starts', async () => {
+  it("a step's bad setting is listed with the core ones, before anything starts", async () => {
     const app = defineApp({ ...slowApp, setup: [{ name: 'cache', settings: counter }] });
     const error = await startApp(app, {
       env: { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', COUNTER_START: '-1', APP_ENV: 'nope' },
-      handleSignals: false, out: () => {},
+      handleSignals: false,
+      out: () => {},
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SettingsError);
     expect((error as SettingsError).problems.map((p) => p.names[0])).toEqual(['APP_ENV', 'APP_KEY', 'COUNTER_START']);
@@ -100,11 +111,19 @@ describe('startApp | setup steps and failures', () => {
     const first = await createTestApp(slowApp, { databaseUrl: db.url });
     try {
       const error = await startApp(slowApp, {
-        env: { DATABASE_URL: db.url, APP_KEY: 'base64:' + Buffer.alloc(32).toString('base64'), HTTP_ADDR: `127.0.0.1:${first.running.address.port}`, LOG_LEVEL: 'silent' },
-        handleSignals: false, out: () => {},
+        env: {
+          DATABASE_URL: db.url,
+          APP_KEY: 'base64:' + Buffer.alloc(32).toString('base64'),
+          HTTP_ADDR: `127.0.0.1:${first.running.address.port}`,
+          LOG_LEVEL: 'silent',
+        },
+        handleSignals: false,
+        out: () => {},
       }).catch((e: unknown) => e);
       expect((error as { code?: string }).code).toBe('BINDERY_LISTEN_FAILED');
-      expect((error as Error).message).toBe(`Cannot listen on 127.0.0.1:${first.running.address.port} (HTTP_ADDR): the port is in use. Set HTTP_ADDR to a free host:port.`);
+      expect((error as Error).message).toBe(
+        `Cannot listen on 127.0.0.1:${first.running.address.port} (HTTP_ADDR): the port is in use. Set HTTP_ADDR to a free host:port.`,
+      );
     } finally {
       await first.close();
     }

@@ -9,32 +9,56 @@ import { auditFixture, newDocument, type AuditFixture } from './support.js';
 
 let f: AuditFixture;
 // A small AUDIT_BULK_MAX_VALUES so a 2,500-row write shows the limit.
-beforeAll(async () => { f = await auditFixture({ AUDIT_BULK_MAX_VALUES: 1200 }); });
-afterAll(async () => { await f?.close(); });
-beforeEach(async () => { await f.reset(); });
+beforeAll(async () => {
+  f = await auditFixture({ AUDIT_BULK_MAX_VALUES: 1200 });
+});
+afterAll(async () => {
+  await f?.close();
+});
+beforeEach(async () => {
+  await f.reset();
+});
 
 const bulkEntries = () => f.database.db.selectFrom('audit_bulk').selectAll().orderBy('id').execute();
-const items = (bulkId: number) => f.database.db.selectFrom('audit_bulk_items').select(['subject_type', 'subject_id']).where('bulk_id', '=', bulkId).execute();
+const items = (bulkId: number) =>
+  f.database.db.selectFrom('audit_bulk_items').select(['subject_type', 'subject_id']).where('bulk_id', '=', bulkId).execute();
 const singleEntries = () => f.database.db.selectFrom('audit_log').selectAll().where('action', '!=', 'created').execute();
 
 /** Insert `n` documents directly (not logged), ids 1..n. */
 async function seed(n: number, values: (i: number) => Record<string, unknown> = () => ({})): Promise<void> {
   const rows = Array.from({ length: n }, (_, i) => ({ ...newDocument(i + 1), ...values(i + 1) }));
-  for (let i = 0; i < rows.length; i += 1000) await f.database.db.insertInto('documents').values(rows.slice(i, i + 1000) as never).execute();
+  for (let i = 0; i < rows.length; i += 1000)
+    await f.database.db
+      .insertInto('documents')
+      .values(rows.slice(i, i + 1000) as never)
+      .execute();
 }
 
 describe('BulkQuery | update', () => {
   it('updates 2,500 rows in chunks of 1,000 with one bulk entry, every key an item, values before kept up to AUDIT_BULK_MAX_VALUES', async () => {
     await seed(2500, (i) => ({ status: i % 2 === 0 ? 'published' : 'draft', owner_id: 3 }));
-    const n = await runInContext({ via: { kind: 'request', name: 'POST /api/documents/archive' }, requestId: 'r-9', resolveUser: async () => ({ type: 'user', id: '3' }) }, () =>
-      f.Document.query().where('owner_id', '=', 3).update({ status: 'archived', title: sql`upper(title)` }));
+    const n = await runInContext(
+      {
+        via: { kind: 'request', name: 'POST /api/documents/archive' },
+        requestId: 'r-9',
+        resolveUser: async () => ({ type: 'user', id: '3' }),
+      },
+      () => f.Document.query().where('owner_id', '=', 3).update({ status: 'archived', title: sql`upper(title)` }),
+    );
     expect(n).toBe(2500);
     expect(await f.database.db.selectFrom('documents').select('id').where('status', '=', 'archived').execute()).toHaveLength(2500);
     const [entry, ...more] = await bulkEntries();
     expect(more).toEqual([]);
     expect(entry).toMatchObject({
-      action: 'updated', subject_type: 'documents', row_count: 2500, actor_type: 'user', actor_id: '3',
-      via_kind: 'request', via_name: 'POST /api/documents/archive', request_id: 'r-9', values_complete: false,
+      action: 'updated',
+      subject_type: 'documents',
+      row_count: 2500,
+      actor_type: 'user',
+      actor_id: '3',
+      via_kind: 'request',
+      via_name: 'POST /api/documents/archive',
+      request_id: 'r-9',
+      values_complete: false,
       where_clause: { sql: '"deleted_at" is null and "owner_id" = $1', args: [3] },
       assignments: { status: 'archived', title: { sql: 'upper(title)', args: [] } },
     });
@@ -56,8 +80,12 @@ describe('BulkQuery | update', () => {
     const seen: number[] = [];
     // A statement-level trigger records how many rows each UPDATE statement changed.
     await sql`create table chunk_sizes (n int)`.execute(f.database.db);
-    await sql`create function count_chunk() returns trigger language plpgsql as $$ begin insert into chunk_sizes select count(*) from changed; return null; end $$`.execute(f.database.db);
-    await sql`create trigger count_chunk after update on documents referencing new table as changed for each statement execute function count_chunk()`.execute(f.database.db);
+    await sql`create function count_chunk() returns trigger language plpgsql as $$ begin insert into chunk_sizes select count(*) from changed; return null; end $$`.execute(
+      f.database.db,
+    );
+    await sql`create trigger count_chunk after update on documents referencing new table as changed for each statement execute function count_chunk()`.execute(
+      f.database.db,
+    );
     try {
       await f.Document.query().update({ body: 'chunked' });
       seen.push(...(await sql<{ n: number }>`select n from chunk_sizes`.execute(f.database.db)).rows.map((r) => r.n));
@@ -70,10 +98,14 @@ describe('BulkQuery | update', () => {
   it('rolls everything back with a retryable error when a chunk changes fewer rows than it selected', async () => {
     await seed(2500);
     // A trigger that skips the update of row 1,500 (in the second chunk).
-    await sql`create function skip_one() returns trigger language plpgsql as $$ begin if old.id = 1500 then return null; end if; return new; end $$`.execute(f.database.db);
+    await sql`create function skip_one() returns trigger language plpgsql as $$ begin if old.id = 1500 then return null; end if; return new; end $$`.execute(
+      f.database.db,
+    );
     await sql`create trigger skip_one before update on documents for each row execute function skip_one()`.execute(f.database.db);
     try {
-      const error = await f.Document.query().update({ status: 'archived' }).catch((e: unknown) => e);
+      const error = await f.Document.query()
+        .update({ status: 'archived' })
+        .catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'BINDERY_AUDIT_BULK_CONFLICT', status: 409, retryable: true });
       expect((error as Error).message).toContain('changed 999 of the 1000 rows');
     } finally {
@@ -90,7 +122,9 @@ describe('BulkQuery | update', () => {
     await seed(3);
     expect(await f.Document.query().update({ view_count: 9 })).toBe(3);
     expect(await f.Document.query().limit(2).update({ view_count: 10, updated_at: new Date() })).toBe(2);
-    expect((await f.database.db.selectFrom('documents').select('view_count').orderBy('id').execute()).map((r) => r.view_count)).toEqual([10, 10, 9]);
+    expect((await f.database.db.selectFrom('documents').select('view_count').orderBy('id').execute()).map((r) => r.view_count)).toEqual([
+      10, 10, 9,
+    ]);
     expect(await bulkEntries()).toEqual([]);
   });
 
@@ -106,7 +140,9 @@ describe('BulkQuery | update', () => {
     const [entry] = await bulkEntries();
     expect(entry).toMatchObject({ values_complete: true, row_count: 3, assignments: { share_token: '[redacted]', status: 'published' } });
     expect(entry!.values_before).toEqual({
-      1: { share_token: '[redacted]', status: 'draft' }, 2: { share_token: '[redacted]', status: 'draft' }, 3: { share_token: '[redacted]', status: 'draft' },
+      1: { share_token: '[redacted]', status: 'draft' },
+      2: { share_token: '[redacted]', status: 'draft' },
+      3: { share_token: '[redacted]', status: 'draft' },
     });
     expect(JSON.stringify(entry)).not.toContain('tok-');
   });
@@ -116,7 +152,10 @@ describe('BulkQuery | condition redaction (docs/spec.md 6.1 rule 5)', () => {
   it('stores the arguments of a condition naming a hidden column as [redacted]', async () => {
     await seed(3, (i) => ({ share_token: `tok-${i}` }));
     await f.Document.query().where('share_token', '=', 'tok-2').where('owner_id', '=', 1).update({ status: 'published' });
-    expect((await bulkEntries())[0]!.where_clause).toEqual({ sql: '"deleted_at" is null and "share_token" = $1 and "owner_id" = $2', args: ['[redacted]', '[redacted]'] });
+    expect((await bulkEntries())[0]!.where_clause).toEqual({
+      sql: '"deleted_at" is null and "share_token" = $1 and "owner_id" = $2',
+      args: ['[redacted]', '[redacted]'],
+    });
   });
 
   it('stores the arguments of a condition naming a redacted column as [redacted]', async () => {
@@ -145,9 +184,22 @@ describe('BulkQuery | delete, restore, force delete', () => {
     expect(await f.Document.query().delete()).toBe(1);
     expect(await f.Document.query().where('id', '=', 2).restore()).toBe(1);
     expect(await f.Document.query().withDeleted().where('id', 'in', [1, 2]).forceDelete()).toBe(2);
-    expect((await f.database.db.selectFrom('documents').select(['id', 'deleted_at']).orderBy('id').execute()).map((r) => [r.id, r.deleted_at === null])).toEqual([[3, false], [4, false]]);
+    expect(
+      (await f.database.db.selectFrom('documents').select(['id', 'deleted_at']).orderBy('id').execute()).map((r) => [
+        r.id,
+        r.deleted_at === null,
+      ]),
+    ).toEqual([
+      [3, false],
+      [4, false],
+    ]);
     const entries = await bulkEntries();
-    expect(entries.map((e) => [e.action, e.row_count])).toEqual([['deleted', 3], ['deleted', 1], ['restored', 1], ['force_deleted', 2]]);
+    expect(entries.map((e) => [e.action, e.row_count])).toEqual([
+      ['deleted', 3],
+      ['deleted', 1],
+      ['restored', 1],
+      ['force_deleted', 2],
+    ]);
     expect(entries[0]!.values_before).toEqual({ 1: { deleted_at: null }, 2: { deleted_at: null }, 3: { deleted_at: null } });
     expect(entries[2]!.values_after['2']).toEqual({ deleted_at: null });
     expect(entries[3]!.values_before['1']).toMatchObject({ id: 1, slug: 'doc-1', title: 'Document 1', deleted_at: expect.any(String) });
@@ -157,7 +209,10 @@ describe('BulkQuery | delete, restore, force delete', () => {
   });
 
   it('deletes on a model without soft delete by force', async () => {
-    await f.Tag.createMany([{ name: 'a', label: 'A' }, { name: 'b', label: 'B' }]);
+    await f.Tag.createMany([
+      { name: 'a', label: 'A' },
+      { name: 'b', label: 'B' },
+    ]);
     expect(await f.Tag.query().where('name', '=', 'a').delete()).toBe(1);
     expect((await bulkEntries()).map((e) => e.action)).toEqual(['created', 'force_deleted']);
   });
@@ -176,20 +231,45 @@ describe('TrackedModel | createMany and upsert', () => {
 
   it('upsert inserts new rows and updates existing ones, with their values before', async () => {
     await f.Gadget.create({ name: 'lamp', price: 10 });
-    const n = await f.Gadget.upsert([{ name: 'lamp', price: 12 }, { name: 'desk', price: 80 }], { conflict: ['name'] });
+    const n = await f.Gadget.upsert(
+      [
+        { name: 'lamp', price: 12 },
+        { name: 'desk', price: 80 },
+      ],
+      { conflict: ['name'] },
+    );
     expect(n).toBe(2);
-    expect((await f.database.db.selectFrom('gadgets').select(['name', 'price']).orderBy('name').execute())).toEqual([{ name: 'desk', price: 80 }, { name: 'lamp', price: 12 }]);
+    expect(await f.database.db.selectFrom('gadgets').select(['name', 'price']).orderBy('name').execute()).toEqual([
+      { name: 'desk', price: 80 },
+      { name: 'lamp', price: 12 },
+    ]);
     const [entry] = await bulkEntries();
     const lamp = (await f.database.db.selectFrom('gadgets').select('id').where('name', '=', 'lamp').executeTakeFirstOrThrow()).id;
-    expect(entry).toMatchObject({ action: 'upserted', row_count: 2, assignments: { price: { sql: 'excluded."price"', args: [] } }, values_complete: true });
+    expect(entry).toMatchObject({
+      action: 'upserted',
+      row_count: 2,
+      assignments: { price: { sql: 'excluded."price"', args: [] } },
+      values_complete: true,
+    });
     expect(entry!.values_before).toEqual({ [lamp]: { price: 10 } });
     expect(entry!.values_after[lamp]).toEqual({ id: lamp, name: 'lamp', price: 12 });
     expect(await items(entry!.id)).toHaveLength(2);
   });
 
   it('upsert refuses a row without a value in a conflict column, and a zero or missing generated key (docs/spec.md 6.1 rule 7)', async () => {
-    await expect(f.Gadget.upsert([{ name: 'ok', price: 1 }, { name: null as unknown as string, price: 2 }], { conflict: ['name'] })).rejects.toMatchObject({ code: 'BINDERY_AUDIT_UPSERT_KEY_MISSING', message: expect.stringContaining('Row 2') });
-    await expect(f.Document.upsert([{ ...newDocument(1), id: 0 }])).rejects.toMatchObject({ code: 'BINDERY_AUDIT_UPSERT_KEY_MISSING', message: expect.stringContaining('generated key 0') });
+    await expect(
+      f.Gadget.upsert(
+        [
+          { name: 'ok', price: 1 },
+          { name: null as unknown as string, price: 2 },
+        ],
+        { conflict: ['name'] },
+      ),
+    ).rejects.toMatchObject({ code: 'BINDERY_AUDIT_UPSERT_KEY_MISSING', message: expect.stringContaining('Row 2') });
+    await expect(f.Document.upsert([{ ...newDocument(1), id: 0 }])).rejects.toMatchObject({
+      code: 'BINDERY_AUDIT_UPSERT_KEY_MISSING',
+      message: expect.stringContaining('generated key 0'),
+    });
     await expect(f.Document.upsert([newDocument(1)])).rejects.toMatchObject({ code: 'BINDERY_AUDIT_UPSERT_KEY_MISSING' });
     expect(await f.database.db.selectFrom('gadgets').selectAll().execute()).toEqual([]);
     expect(await bulkEntries()).toEqual([]);
@@ -197,12 +277,14 @@ describe('TrackedModel | createMany and upsert', () => {
 });
 
 describe('BulkQuery | transactions', () => {
-  it('runs inside the caller\'s transaction and rolls back with it', async () => {
+  it("runs inside the caller's transaction and rolls back with it", async () => {
     await seed(5);
-    await expect(f.database.db.transaction().execute(async (trx) => {
-      expect(await f.Document.using(trx).query().update({ status: 'published' })).toBe(5);
-      throw new Error('injected after the write');
-    })).rejects.toThrow('injected');
+    await expect(
+      f.database.db.transaction().execute(async (trx) => {
+        expect(await f.Document.using(trx).query().update({ status: 'published' })).toBe(5);
+        throw new Error('injected after the write');
+      }),
+    ).rejects.toThrow('injected');
     expect(await bulkEntries()).toEqual([]);
     expect(await f.database.db.selectFrom('audit_bulk_items').selectAll().execute()).toEqual([]);
     expect(await f.database.db.selectFrom('documents').select('id').where('status', '=', 'published').execute()).toEqual([]);

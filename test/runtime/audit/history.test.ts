@@ -10,9 +10,15 @@ import { runInContext, withActor } from '../../../runtime/context/execution-cont
 import { auditFixture, newDocument, type AuditFixture } from './support.js';
 
 let f: AuditFixture;
-beforeAll(async () => { f = await auditFixture(); });
-afterAll(async () => { await f?.close(); });
-beforeEach(async () => { await f.reset(); });
+beforeAll(async () => {
+  f = await auditFixture();
+});
+afterAll(async () => {
+  await f?.close();
+});
+beforeEach(async () => {
+  await f.reset();
+});
 
 /** Every event of a row, following the cursors; checks each page's shape on the way. */
 async function allPages(id: number, limit: number): Promise<{ events: HistoryEvent[]; pages: number[] }> {
@@ -31,12 +37,14 @@ async function allPages(id: number, limit: number): Promise<{ events: HistoryEve
 }
 
 describe('history | single-row and bulk entries', () => {
-  it('lists the row\'s own entries and the bulk writes that touched it, newest first, with their shapes', async () => {
+  it("lists the row's own entries and the bulk writes that touched it, newest first, with their shapes", async () => {
     const via = (name: string) => ({ via: { kind: 'request', name }, resolveUser: async () => ({ type: 'user', id: '7' }) });
     const doc = await runInContext(via('POST /api/documents'), () => f.Document.create(newDocument(1, 7)));
     await f.Document.create(newDocument(2, 7));
     await runInContext(via(`PATCH /api/documents/${doc.id}`), () => f.Document.update(doc.id, { title: 'Second', status: 'published' }));
-    await runInContext(via('POST /api/documents/archive'), () => f.Document.query().where('owner_id', '=', 7).where('status', '=', 'published').update({ status: 'archived' }));
+    await runInContext(via('POST /api/documents/archive'), () =>
+      f.Document.query().where('owner_id', '=', 7).where('status', '=', 'published').update({ status: 'archived' }),
+    );
     await withActor({ type: 'admin', id: '1' }, () => f.Document.delete(doc.id));
     await f.log.record({ action: 'documents.flagged', subject: { type: 'documents', id: doc.id }, details: { reason: 'spam' } });
     const page = await f.Document.history(doc.id);
@@ -45,8 +53,20 @@ describe('history | single-row and bulk entries', () => {
       { at: expect.any(String), actor: 'system', action: 'documents.flagged', via: null, changes: {}, details: { reason: 'spam' } },
       { at: expect.any(String), actor: 'admin:1', action: 'deleted', via: 'withActor', changes: {} },
       { at: expect.any(String), actor: 'user:7', action: 'updated', via: 'POST /api/documents/archive', rows: 1 },
-      { at: expect.any(String), actor: 'user:7', action: 'updated', via: `PATCH /api/documents/${doc.id}`, changes: { old: { title: 'Document 1', status: 'draft' }, new: { title: 'Second', status: 'published' } } },
-      { at: expect.any(String), actor: 'user:7', action: 'created', via: 'POST /api/documents', changes: { new: expect.objectContaining({ id: doc.id, title: 'Document 1' }) } },
+      {
+        at: expect.any(String),
+        actor: 'user:7',
+        action: 'updated',
+        via: `PATCH /api/documents/${doc.id}`,
+        changes: { old: { title: 'Document 1', status: 'draft' }, new: { title: 'Second', status: 'published' } },
+      },
+      {
+        at: expect.any(String),
+        actor: 'user:7',
+        action: 'created',
+        via: 'POST /api/documents',
+        changes: { new: expect.objectContaining({ id: doc.id, title: 'Document 1' }) },
+      },
     ]);
     const times = page.events.map((e) => Date.parse(e.at));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
@@ -88,7 +108,8 @@ describe('history | single-row and bulk entries', () => {
     await sql`update audit_log set occurred_at = ${at} where action = 'updated'`.execute(f.database.db);
     await sql`update audit_bulk set occurred_at = ${at}`.execute(f.database.db);
     const expected = ['updated:B', 'updated:A', 'bulk', 'created'];
-    const label = (e: HistoryEvent) => (e.rows !== undefined ? 'bulk' : e.action === 'updated' ? `updated:${(e.changes!.new as { title: string }).title}` : e.action);
+    const label = (e: HistoryEvent) =>
+      e.rows !== undefined ? 'bulk' : e.action === 'updated' ? `updated:${(e.changes!.new as { title: string }).title}` : e.action;
     expect((await f.Document.history(doc.id)).events.map(label)).toEqual(expected);
     const { events } = await allPages(doc.id, 1);
     expect(events.map(label)).toEqual(expected);
@@ -96,8 +117,16 @@ describe('history | single-row and bulk entries', () => {
 
   it('refuses a cursor it did not make (400 on cursor)', async () => {
     const doc = await f.Document.create(newDocument(1));
-    for (const cursor of ['nope', Buffer.from('["x",0,1]').toString('base64url'), Buffer.from('["2030-01-01T00:00:00Z",2,1]').toString('base64url')]) {
-      await expect(f.Document.history(doc.id, { cursor })).rejects.toMatchObject({ status: 400, code: 'BINDERY_AUDIT_CURSOR_INVALID', fieldErrors: { cursor: expect.any(String) } });
+    for (const cursor of [
+      'nope',
+      Buffer.from('["x",0,1]').toString('base64url'),
+      Buffer.from('["2030-01-01T00:00:00Z",2,1]').toString('base64url'),
+    ]) {
+      await expect(f.Document.history(doc.id, { cursor })).rejects.toMatchObject({
+        status: 400,
+        code: 'BINDERY_AUDIT_CURSOR_INVALID',
+        fieldErrors: { cursor: expect.any(String) },
+      });
     }
   });
 });

@@ -34,7 +34,6 @@ describe('audit writes on the pool | a lost connection', () => {
     await testDb.drop();
   });
 
-
   it('a statement whose backend is terminated rejects with the 503 DatabaseUnavailableError; the next one works', async () => {
     const running = runStatement(target, sql`select pg_sleep(5)`.compile(database.db)).catch((e: unknown) => e);
     expect(await terminateSleeper(testDb.url)).toBe(1);

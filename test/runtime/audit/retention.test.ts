@@ -13,12 +13,19 @@ beforeAll(async () => {
   f = await auditFixture({ AUDIT_RETENTION_DAYS: 30 });
   f.log.registerPrunable('Document', '30d');
 });
-afterAll(async () => { await f?.close(); });
-beforeEach(async () => { await f.reset(); });
+afterAll(async () => {
+  await f?.close();
+});
+beforeEach(async () => {
+  await f.reset();
+});
 
 const DAY = 86_400_000;
 const command = (name: string) => ({ via: { kind: 'command', name } });
-const user = (id: string) => ({ via: { kind: 'request', name: 'PATCH /api/documents/1' }, resolveUser: async () => ({ type: 'user', id }) });
+const user = (id: string) => ({
+  via: { kind: 'request', name: 'PATCH /api/documents/1' },
+  resolveUser: async () => ({ type: 'user', id }),
+});
 
 describe('pruneAuditLog | AUDIT_RETENTION_DAYS', () => {
   it('deletes entries and bulk entries (with their items) older than the retention, in batches, and records audit.pruned', async () => {
@@ -28,16 +35,28 @@ describe('pruneAuditLog | AUDIT_RETENTION_DAYS', () => {
     await f.Document.query().update({ status: 'archived' });
     // Age the first four entries and the first bulk entry by 40 days.
     await sql`update audit_log set occurred_at = now() - interval '40 days' where id <= 4`.execute(f.database.db);
-    await sql`update audit_bulk set occurred_at = now() - interval '40 days' where id = (select min(id) from audit_bulk)`.execute(f.database.db);
+    await sql`update audit_bulk set occurred_at = now() - interval '40 days' where id = (select min(id) from audit_bulk)`.execute(
+      f.database.db,
+    );
     const oldBulk = (await f.database.db.selectFrom('audit_bulk').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
     const now = new Date();
     const result = await runInContext(command('audit:prune'), () => pruneAuditLog(f.log, { now, batchSize: 3 }));
     expect(result).toEqual({ before: new Date(now.getTime() - 30 * DAY), entries: 4, bulk: 1 });
-    expect((await f.database.db.selectFrom('audit_log').select(['action', 'id']).orderBy('id').execute()).map((e) => e.action)).toEqual(['updated', 'audit.pruned']);
+    expect((await f.database.db.selectFrom('audit_log').select(['action', 'id']).orderBy('id').execute()).map((e) => e.action)).toEqual([
+      'updated',
+      'audit.pruned',
+    ]);
     expect(await f.database.db.selectFrom('audit_bulk').select('id').execute()).toHaveLength(1);
     expect(await f.database.db.selectFrom('audit_bulk_items').select('bulk_id').where('bulk_id', '=', oldBulk).execute()).toEqual([]);
     const pruned = await f.database.db.selectFrom('audit_log').selectAll().where('action', '=', 'audit.pruned').executeTakeFirstOrThrow();
-    expect(pruned).toMatchObject({ actor_type: 'system', actor_id: null, via_kind: 'command', via_name: 'audit:prune', subject_type: null, properties: { before: result!.before.toISOString(), entries: 4, bulk: 1 } });
+    expect(pruned).toMatchObject({
+      actor_type: 'system',
+      actor_id: null,
+      via_kind: 'command',
+      via_name: 'audit:prune',
+      subject_type: null,
+      properties: { before: result!.before.toISOString(), entries: 4, bulk: 1 },
+    });
   });
 
   it('keeps everything and records nothing with AUDIT_RETENTION_DAYS=0', async () => {
@@ -54,7 +73,9 @@ describe('anonymizeActor | audit:anonymize user <id>', () => {
     const withIp = new AuditLog({ database: f.database, settings: { AUDIT_IP: 'full' } });
     const doc = await runInContext(user('42'), () => f.Document.create(newDocument(1, 42)));
     await runInContext(user('42'), () => f.Document.query().update({ status: 'published' }));
-    await runInContext({ ...user('42'), ip: '203.0.113.9' }, () => withIp.record({ action: 'documents.exported', subject: { type: 'users', id: 42 }, details: { documents: 1 } }));
+    await runInContext({ ...user('42'), ip: '203.0.113.9' }, () =>
+      withIp.record({ action: 'documents.exported', subject: { type: 'users', id: 42 }, details: { documents: 1 } }),
+    );
     await runInContext(user('43'), () => f.Document.update(doc.id, { title: 'By 43' }));
     await sql`update audit_bulk set ip = '203.0.113.9'`.execute(f.database.db);
     const result = await runInContext(command('audit:anonymize'), () => anonymizeActor(f.log, { type: 'user', id: '42' }));
@@ -70,16 +91,28 @@ describe('anonymizeActor | audit:anonymize user <id>', () => {
     expect(log[0]!.changes.new).toMatchObject({ owner_id: 42 });
     expect(log[1]).toMatchObject({ subject_type: 'users', subject_id: '42', properties: { documents: 1 } });
     expect(log[3]).toMatchObject({ via_name: 'audit:anonymize', properties: { actor_type: 'user', entries: 3 } });
-    expect(await f.database.db.selectFrom('audit_bulk').select(['actor_type', 'actor_id', 'ip']).execute()).toEqual([{ actor_type: 'erased', actor_id: null, ip: null }]);
+    expect(await f.database.db.selectFrom('audit_bulk').select(['actor_type', 'actor_id', 'ip']).execute()).toEqual([
+      { actor_type: 'erased', actor_id: null, ip: null },
+    ]);
     expect((await f.Document.history(doc.id)).events.map((e) => e.actor)).toEqual(['user:43', 'erased', 'erased']);
   });
 });
 
 describe('pruneSoftDeleted | bindery prune', () => {
   it('removes rows soft-deleted more than 30 days ago, 1,000 per transaction, one bulk force_deleted entry per batch by system', async () => {
-    const rows = Array.from({ length: 2505 }, (_, i) => ({ ...newDocument(i + 1), deleted_at: new Date(Date.now() - (i < 2500 ? 31 : 10) * DAY) }));
-    for (let i = 0; i < rows.length; i += 1000) await f.database.db.insertInto('documents').values(rows.slice(i, i + 1000)).execute();
-    await f.database.db.insertInto('documents').values([newDocument(3001), newDocument(3002)]).execute();
+    const rows = Array.from({ length: 2505 }, (_, i) => ({
+      ...newDocument(i + 1),
+      deleted_at: new Date(Date.now() - (i < 2500 ? 31 : 10) * DAY),
+    }));
+    for (let i = 0; i < rows.length; i += 1000)
+      await f.database.db
+        .insertInto('documents')
+        .values(rows.slice(i, i + 1000))
+        .execute();
+    await f.database.db
+      .insertInto('documents')
+      .values([newDocument(3001), newDocument(3002)])
+      .execute();
     const dry = await runInContext(command('prune'), () => pruneSoftDeleted(f.log, { dryRun: true }));
     expect(dry).toHaveLength(1);
     expect(dry[0]).toMatchObject({ model: 'Document', table: 'documents', deleted: 0 });
@@ -106,6 +139,8 @@ describe('pruneSoftDeleted | bindery prune', () => {
   it('registers only soft-delete models with a positive period', () => {
     expect(() => f.log.registerPrunable('Tag', '30d')).toThrow(expect.objectContaining({ code: 'BINDERY_AUDIT_MODEL_INVALID' }));
     expect(() => f.log.registerPrunable('Document', 'soon')).toThrow(expect.objectContaining({ code: 'BINDERY_AUDIT_MODEL_INVALID' }));
-    expect(() => f.log.registerPrunable('Nope', '1d')).toThrow(expect.objectContaining({ message: expect.stringContaining('No tracked model is named "Nope"') }));
+    expect(() => f.log.registerPrunable('Nope', '1d')).toThrow(
+      expect.objectContaining({ message: expect.stringContaining('No tracked model is named "Nope"') }),
+    );
   });
 });

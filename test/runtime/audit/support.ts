@@ -9,7 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { sql, type Generated, type Insertable } from 'kysely';
 import { trackedResources } from '../../../generated/audit.js';
 import type { Database as AppDatabase } from '../../../generated/types.js';
-import { AUDIT_MIGRATIONS_DIR, AuditLog, type AuditSettings, type TrackedModel, type TrackedResourceConfig } from '../../../runtime/audit/index.js';
+import {
+  AUDIT_MIGRATIONS_DIR,
+  AuditLog,
+  type AuditSettings,
+  type TrackedModel,
+  type TrackedResourceConfig,
+} from '../../../runtime/audit/index.js';
 import { connectDatabase, type Database } from '../../../runtime/db/index.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 
@@ -17,11 +23,53 @@ const GENERATED_MIGRATIONS = fileURLToPath(new URL('../../../generated/migration
 
 /** Tables of the fixture, for Kysely. */
 export interface FixtureDatabase extends AppDatabase {
-  accounts: { id: Generated<number>; email: string; password: string; api_secret: string | null; remember_token: string | null; reset_token: string | null; notes: string | null; login_count: Generated<number>; created_at: Generated<Date>; updated_at: Generated<Date> };
+  accounts: {
+    id: Generated<number>;
+    email: string;
+    password: string;
+    api_secret: string | null;
+    remember_token: string | null;
+    reset_token: string | null;
+    notes: string | null;
+    login_count: Generated<number>;
+    created_at: Generated<Date>;
+    updated_at: Generated<Date>;
+  };
   tags: { name: string; label: string };
   gadgets: { id: Generated<string>; name: string; price: Generated<number> };
-  audit_log: { id: number; occurred_at: Date; actor_type: string; actor_id: string | null; action: string; subject_type: string | null; subject_id: string | null; changes: any; properties: any; via_kind: string | null; via_name: string | null; request_id: string | null; ip: string | null };
-  audit_bulk: { id: number; occurred_at: Date; actor_type: string; actor_id: string | null; action: string; subject_type: string; row_count: number; where_clause: any; assignments: any; values_before: any; values_after: any; values_complete: boolean; via_kind: string | null; via_name: string | null; request_id: string | null; ip: string | null };
+  audit_log: {
+    id: number;
+    occurred_at: Date;
+    actor_type: string;
+    actor_id: string | null;
+    action: string;
+    subject_type: string | null;
+    subject_id: string | null;
+    changes: any;
+    properties: any;
+    via_kind: string | null;
+    via_name: string | null;
+    request_id: string | null;
+    ip: string | null;
+  };
+  audit_bulk: {
+    id: number;
+    occurred_at: Date;
+    actor_type: string;
+    actor_id: string | null;
+    action: string;
+    subject_type: string;
+    row_count: number;
+    where_clause: any;
+    assignments: any;
+    values_before: any;
+    values_after: any;
+    values_complete: boolean;
+    via_kind: string | null;
+    via_name: string | null;
+    request_id: string | null;
+    ip: string | null;
+  };
   audit_bulk_items: { bulk_id: number; subject_type: string; subject_id: string };
 }
 
@@ -40,13 +88,31 @@ export const accountsConfig: TrackedResourceConfig = {
 };
 
 export const tagsConfig: TrackedResourceConfig = {
-  resource: 'Tag', table: 'tags', primaryKey: 'name', generatedKey: false, columns: ['name', 'label'],
-  softDelete: null, timestamps: null, hidden: [], except: [], redact: [], reveal: [],
+  resource: 'Tag',
+  table: 'tags',
+  primaryKey: 'name',
+  generatedKey: false,
+  columns: ['name', 'label'],
+  softDelete: null,
+  timestamps: null,
+  hidden: [],
+  except: [],
+  redact: [],
+  reveal: [],
 };
 
 export const gadgetsConfig: TrackedResourceConfig = {
-  resource: 'Gadget', table: 'gadgets', primaryKey: 'id', generatedKey: true, columns: ['id', 'name', 'price'],
-  softDelete: null, timestamps: null, hidden: [], except: [], redact: [], reveal: [],
+  resource: 'Gadget',
+  table: 'gadgets',
+  primaryKey: 'id',
+  generatedKey: true,
+  columns: ['id', 'name', 'price'],
+  softDelete: null,
+  timestamps: null,
+  hidden: [],
+  except: [],
+  redact: [],
+  reveal: [],
 };
 
 /** The fixture: a fresh database, the audit log and its models. */
@@ -91,7 +157,12 @@ export async function auditFixture(settings: Partial<AuditSettings> = {}): Promi
   const Tag = log.track<FixtureDatabase, 'tags', 'name'>(tagsConfig);
   const Gadget = log.track<FixtureDatabase, 'gadgets', 'id'>(gadgetsConfig);
   return {
-    database, log, Document, Account, Tag, Gadget,
+    database,
+    log,
+    Document,
+    Account,
+    Tag,
+    Gadget,
     async reset() {
       await sql`truncate documents, accounts, tags, gadgets, audit_log, audit_bulk, audit_bulk_items restart identity`.execute(database.db);
     },
@@ -104,6 +175,10 @@ export async function auditFixture(settings: Partial<AuditSettings> = {}): Promi
 }
 
 /** A new document's values. */
-export function newDocument(n: number, owner = 1, more: Partial<Insertable<FixtureDatabase['documents']>> = {}): Insertable<FixtureDatabase['documents']> {
+export function newDocument(
+  n: number,
+  owner = 1,
+  more: Partial<Insertable<FixtureDatabase['documents']>> = {},
+): Insertable<FixtureDatabase['documents']> {
   return { owner_id: owner, slug: `doc-${n}`, title: `Document ${n}`, body: `Body ${n}`, ...more };
 }

@@ -9,9 +9,15 @@ import { runInContext, withActor } from '../../../runtime/context/execution-cont
 import { auditFixture, newDocument, tagsConfig, type AuditFixture } from './support.js';
 
 let f: AuditFixture;
-beforeAll(async () => { f = await auditFixture(); });
-afterAll(async () => { await f?.close(); });
-beforeEach(async () => { await f.reset(); });
+beforeAll(async () => {
+  f = await auditFixture();
+});
+afterAll(async () => {
+  await f?.close();
+});
+beforeEach(async () => {
+  await f.reset();
+});
 
 const entries = () => f.database.db.selectFrom('audit_log').selectAll().orderBy('id').execute();
 const row = (id: number) => f.database.db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
@@ -19,13 +25,39 @@ const row = (id: number) => f.database.db.selectFrom('documents').selectAll().wh
 describe('TrackedModel | create', () => {
   it('inserts the row and writes one "created" entry with its values (view_count excluded, share_token redacted)', async () => {
     const doc = await f.Document.create(newDocument(1, 7, { share_token: 'secret-share', view_count: 3 }));
-    expect(doc).toMatchObject({ id: 1, owner_id: 7, slug: 'doc-1', status: 'draft', share_token: 'secret-share', view_count: 3, deleted_at: null });
+    expect(doc).toMatchObject({
+      id: 1,
+      owner_id: 7,
+      slug: 'doc-1',
+      status: 'draft',
+      share_token: 'secret-share',
+      view_count: 3,
+      deleted_at: null,
+    });
     expect(doc.created_at).toBeInstanceOf(Date);
     const [entry, ...rest] = await entries();
     expect(rest).toEqual([]);
-    expect(entry).toMatchObject({ action: 'created', subject_type: 'documents', subject_id: '1', actor_type: 'system', actor_id: null, via_kind: null, ip: null, properties: null });
+    expect(entry).toMatchObject({
+      action: 'created',
+      subject_type: 'documents',
+      subject_id: '1',
+      actor_type: 'system',
+      actor_id: null,
+      via_kind: null,
+      ip: null,
+      properties: null,
+    });
     expect(entry!.changes.old).toBeUndefined();
-    expect(entry!.changes.new).toMatchObject({ id: 1, owner_id: 7, slug: 'doc-1', title: 'Document 1', body: 'Body 1', status: 'draft', share_token: '[redacted]', deleted_at: null });
+    expect(entry!.changes.new).toMatchObject({
+      id: 1,
+      owner_id: 7,
+      slug: 'doc-1',
+      title: 'Document 1',
+      body: 'Body 1',
+      status: 'draft',
+      share_token: '[redacted]',
+      deleted_at: null,
+    });
     expect(entry!.changes.new).not.toHaveProperty('view_count');
     expect(JSON.stringify(entry)).not.toContain('secret-share');
   });
@@ -91,7 +123,10 @@ describe('TrackedModel | update', () => {
     const doc = await f.Document.create(newDocument(1));
     const saved = await f.Document.save({ ...doc, title: 'Saved', body: 'New body' });
     expect(saved).toMatchObject({ title: 'Saved', body: 'New body' });
-    expect((await entries())[1]!.changes).toEqual({ old: { title: 'Document 1', body: 'Body 1' }, new: { title: 'Saved', body: 'New body' } });
+    expect((await entries())[1]!.changes).toEqual({
+      old: { title: 'Document 1', body: 'Body 1' },
+      new: { title: 'Saved', body: 'New body' },
+    });
   });
 });
 
@@ -103,7 +138,10 @@ describe('TrackedModel | delete, restore, force delete (docs/spec.md 3 "Document
     expect((await row(doc.id))!.deleted_at).toBeInstanceOf(Date);
     expect(await f.Document.delete(doc.id)).toBeUndefined();
     const log = await entries();
-    expect(log.map((e) => [e.action, e.changes])).toEqual([['created', expect.anything()], ['deleted', null]]);
+    expect(log.map((e) => [e.action, e.changes])).toEqual([
+      ['created', expect.anything()],
+      ['deleted', null],
+    ]);
   });
 
   it('deleted → live: Restore clears the marker, entry "restored"; restoring a live row finds nothing', async () => {
@@ -124,7 +162,9 @@ describe('TrackedModel | delete, restore, force delete (docs/spec.md 3 "Document
     expect(await row(gone.id)).toBeUndefined();
     const forced = (await entries()).filter((e) => e.action === 'force_deleted');
     expect(forced.map((e) => e.subject_id)).toEqual([String(live.id), String(gone.id)]);
-    expect(forced[0]!.changes).toEqual({ old: expect.objectContaining({ id: live.id, slug: 'doc-1', title: 'Document 1', share_token: '[redacted]', deleted_at: null }) });
+    expect(forced[0]!.changes).toEqual({
+      old: expect.objectContaining({ id: live.id, slug: 'doc-1', title: 'Document 1', share_token: '[redacted]', deleted_at: null }),
+    });
     expect(forced[1]!.changes.old.deleted_at).toEqual(expect.any(String));
   });
 
@@ -140,20 +180,24 @@ describe('TrackedModel | delete, restore, force delete (docs/spec.md 3 "Document
 });
 
 describe('TrackedModel | transactions (docs/spec.md 6.1 rule 1)', () => {
-  it('a write rolled back with the caller\'s transaction leaves neither the change nor its entry', async () => {
+  it("a write rolled back with the caller's transaction leaves neither the change nor its entry", async () => {
     const doc = await f.Document.create(newDocument(1));
-    await expect(f.database.db.transaction().execute(async (trx) => {
-      await f.Document.using(trx).update(doc.id, { title: 'rolled back' });
-      expect(await trx.selectFrom('audit_log').select('action').where('action', '=', 'updated').execute()).toHaveLength(1);
-      throw new Error('injected after the write');
-    })).rejects.toThrow('injected after the write');
+    await expect(
+      f.database.db.transaction().execute(async (trx) => {
+        await f.Document.using(trx).update(doc.id, { title: 'rolled back' });
+        expect(await trx.selectFrom('audit_log').select('action').where('action', '=', 'updated').execute()).toHaveLength(1);
+        throw new Error('injected after the write');
+      }),
+    ).rejects.toThrow('injected after the write');
     expect((await row(doc.id))!.title).toBe('Document 1');
     expect((await entries()).map((e) => e.action)).toEqual(['created']);
   });
 
   it('a failure while writing the entry (after the write) rolls the write back', async () => {
     const doc = await f.Document.create(newDocument(1));
-    await sql`create function fail_entry() returns trigger language plpgsql as $$ begin if new.changes -> 'new' ->> 'title' = 'boom' then raise exception 'entry refused'; end if; return new; end $$`.execute(f.database.db);
+    await sql`create function fail_entry() returns trigger language plpgsql as $$ begin if new.changes -> 'new' ->> 'title' = 'boom' then raise exception 'entry refused'; end if; return new; end $$`.execute(
+      f.database.db,
+    );
     await sql`create trigger fail_entry before insert on audit_log for each row execute function fail_entry()`.execute(f.database.db);
     try {
       await expect(f.Document.update(doc.id, { title: 'boom' })).rejects.toThrow('entry refused');
@@ -164,15 +208,21 @@ describe('TrackedModel | transactions (docs/spec.md 6.1 rule 1)', () => {
     expect((await entries()).map((e) => e.action)).toEqual(['created']);
   });
 
-  it('runs in a savepoint inside the caller\'s transaction: a failed write can be caught and the rest commits with its entries', async () => {
+  it("runs in a savepoint inside the caller's transaction: a failed write can be caught and the rest commits with its entries", async () => {
     await f.database.db.transaction().execute(async (trx) => {
       const Document = f.Document.using(trx);
       await Document.create(newDocument(1));
       await expect(Document.create(newDocument(1))).rejects.toMatchObject({ code: '23505' });
       await Document.create(newDocument(2));
     });
-    expect((await f.database.db.selectFrom('documents').select('slug').orderBy('id').execute()).map((r) => r.slug)).toEqual(['doc-1', 'doc-2']);
-    expect((await entries()).map((e) => [e.action, e.subject_id])).toEqual([['created', '1'], ['created', '3']]);
+    expect((await f.database.db.selectFrom('documents').select('slug').orderBy('id').execute()).map((r) => r.slug)).toEqual([
+      'doc-1',
+      'doc-2',
+    ]);
+    expect((await entries()).map((e) => [e.action, e.subject_id])).toEqual([
+      ['created', '1'],
+      ['created', '3'],
+    ]);
   });
 
   it('every committed change has its entry: 20 writes, 20 entries', async () => {
@@ -193,7 +243,9 @@ describe('TrackedModel | refused writes (docs/spec.md 6.1 rule 9)', () => {
   });
 
   it('refuses an actor ID longer than 100 bytes', async () => {
-    await expect(withActor({ type: 'user', id: '7'.repeat(101) }, () => f.Document.create(newDocument(1)))).rejects.toMatchObject({ code: 'BINDERY_AUDIT_ACTOR_TOO_LONG' });
+    await expect(withActor({ type: 'user', id: '7'.repeat(101) }, () => f.Document.create(newDocument(1)))).rejects.toMatchObject({
+      code: 'BINDERY_AUDIT_ACTOR_TOO_LONG',
+    });
     expect(await f.database.db.selectFrom('documents').selectAll().execute()).toEqual([]);
     await withActor({ type: 'user', id: '7'.repeat(100) }, () => f.Document.create(newDocument(1)));
     expect((await entries())[0]!.actor_id).toHaveLength(100);
@@ -201,32 +253,56 @@ describe('TrackedModel | refused writes (docs/spec.md 6.1 rule 9)', () => {
 
   it('refuses to change the key of a tracked row, one row or many (entries name rows by key)', async () => {
     const doc = await f.Document.create(newDocument(1));
-    await expect(f.Document.update(doc.id, { id: 99 })).rejects.toMatchObject({ code: 'BINDERY_AUDIT_MODEL_INVALID', message: expect.stringContaining('cannot be changed') });
+    await expect(f.Document.update(doc.id, { id: 99 })).rejects.toMatchObject({
+      code: 'BINDERY_AUDIT_MODEL_INVALID',
+      message: expect.stringContaining('cannot be changed'),
+    });
     await expect(f.Document.query().update({ id: 99 })).rejects.toMatchObject({ code: 'BINDERY_AUDIT_MODEL_INVALID' });
     expect(await row(doc.id)).toBeDefined();
     expect(await entries()).toHaveLength(1);
   });
 
   it('tracks a table once per database', () => {
-    expect(() => f.log.track(tagsConfig)).toThrow(expect.objectContaining({ code: 'BINDERY_AUDIT_MODEL_INVALID', message: expect.stringContaining('already tracked') }));
+    expect(() => f.log.track(tagsConfig)).toThrow(
+      expect.objectContaining({ code: 'BINDERY_AUDIT_MODEL_INVALID', message: expect.stringContaining('already tracked') }),
+    );
     const other = new AuditLog({ database: f.database });
     expect(() => other.track(tagsConfig)).toThrow(expect.objectContaining({ code: 'BINDERY_AUDIT_MODEL_INVALID' }));
   });
 
   it('needs a primary key, and known columns', () => {
-    expect(() => resolveModelForTest({ ...tagsConfig, table: 'keyless', primaryKey: null })).toThrow(expect.objectContaining({ code: 'BINDERY_AUDIT_MODEL_INVALID', message: expect.stringContaining('no primary key') }));
-    expect(() => resolveModelForTest({ ...tagsConfig, table: 'other', except: ['nope'] })).toThrow(expect.objectContaining({ message: expect.stringContaining('"nope"') }));
+    expect(() => resolveModelForTest({ ...tagsConfig, table: 'keyless', primaryKey: null })).toThrow(
+      expect.objectContaining({ code: 'BINDERY_AUDIT_MODEL_INVALID', message: expect.stringContaining('no primary key') }),
+    );
+    expect(() => resolveModelForTest({ ...tagsConfig, table: 'other', except: ['nope'] })).toThrow(
+      expect.objectContaining({ message: expect.stringContaining('"nope"') }),
+    );
   });
 });
 
 describe('TrackedModel | redaction (docs/spec.md 6.1 rule 4)', () => {
   it('redacts names containing password, secret or token unless revealed, and Redact columns; leaves out Except columns', async () => {
-    const account = await f.Account.create({ email: 'a@example.com', password: 'hash', api_secret: 's3', remember_token: 'rt', reset_token: 'visible', notes: 'private', login_count: 5 });
+    const account = await f.Account.create({
+      email: 'a@example.com',
+      password: 'hash',
+      api_secret: 's3',
+      remember_token: 'rt',
+      reset_token: 'visible',
+      notes: 'private',
+      login_count: 5,
+    });
     await f.Account.update(account.id, { password: 'hash2', reset_token: 'visible2', notes: null, email: 'b@example.com', login_count: 6 });
     const [created, updated] = await entries();
     expect(created!.changes.new).toEqual({
-      id: account.id, email: 'a@example.com', password: '[redacted]', api_secret: '[redacted]', remember_token: '[redacted]',
-      reset_token: 'visible', notes: '[redacted]', created_at: expect.any(String), updated_at: expect.any(String),
+      id: account.id,
+      email: 'a@example.com',
+      password: '[redacted]',
+      api_secret: '[redacted]',
+      remember_token: '[redacted]',
+      reset_token: 'visible',
+      notes: '[redacted]',
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     expect(updated!.changes).toEqual({
       old: { email: 'a@example.com', password: '[redacted]', reset_token: 'visible', notes: '[redacted]' },
@@ -244,7 +320,9 @@ describe('TrackedModel | attribution (docs/spec.md 5.8)', () => {
     const context = { via, requestId: 'req-1', resolveUser: async () => user('5'), origin: user('9') };
     await runInContext(context, () => withActor({ type: 'admin', id: '1' }, () => f.Document.create(newDocument(1))));
     await runInContext(context, () => f.Document.create(newDocument(2)));
-    await runInContext({ via: { kind: 'job', name: 'app:import' }, resolveUser: async () => null, origin: user('9') }, () => f.Document.create(newDocument(3)));
+    await runInContext({ via: { kind: 'job', name: 'app:import' }, resolveUser: async () => null, origin: user('9') }, () =>
+      f.Document.create(newDocument(3)),
+    );
     await runInContext({ via: { kind: 'command', name: 'prune' } }, () => f.Document.create(newDocument(4)));
     await f.Document.create(newDocument(5));
     expect((await entries()).map((e) => [e.actor_type, e.actor_id, e.via_kind, e.via_name, e.request_id])).toEqual([
@@ -257,7 +335,12 @@ describe('TrackedModel | attribution (docs/spec.md 5.8)', () => {
   });
 
   it('fails the write when the signed-in user cannot be loaded', async () => {
-    const context = { via, resolveUser: async () => { throw new Error('user 5 cannot be loaded'); } };
+    const context = {
+      via,
+      resolveUser: async () => {
+        throw new Error('user 5 cannot be loaded');
+      },
+    };
     await expect(runInContext(context, () => f.Document.create(newDocument(1)))).rejects.toThrow('user 5 cannot be loaded');
     expect(await f.database.db.selectFrom('documents').selectAll().execute()).toEqual([]);
     expect(await entries()).toEqual([]);
@@ -268,7 +351,11 @@ describe('TrackedModel | attribution (docs/spec.md 5.8)', () => {
 async function waitForLockWait(fixture: AuditFixture): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(fixture.database.db);
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(
+      fixture.database.db,
+    );
     if (rows[0]!.n > 0) return;
     await new Promise((r) => setTimeout(r, 10));
   }

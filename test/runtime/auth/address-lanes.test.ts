@@ -8,7 +8,9 @@ import { AddressLanes, LANE_FULL } from '../../../runtime/auth/address-lanes.js'
 
 function gate(): { promise: Promise<void>; open: () => void } {
   let open!: () => void;
-  const promise = new Promise<void>((r) => { open = r; });
+  const promise = new Promise<void>((r) => {
+    open = r;
+  });
   return { promise, open };
 }
 
@@ -18,7 +20,13 @@ describe('AddressLanes', () => {
     const g = gate();
     let running = 0;
     let peak = 0;
-    const task = async () => { running++; peak = Math.max(peak, running); await g.promise; running--; return 'done'; };
+    const task = async () => {
+      running++;
+      peak = Math.max(peak, running);
+      await g.promise;
+      running--;
+      return 'done';
+    };
     const flood = [lanes.run('a', task), lanes.run('a', task), lanes.run('a', task)];
     expect(await lanes.run('a', task)).toBe(LANE_FULL);
     expect(await lanes.run('b', async () => 'other')).toBe('other');
@@ -30,7 +38,11 @@ describe('AddressLanes', () => {
 
   it('a failing task frees its slot', async () => {
     const lanes = new AddressLanes(1, 5);
-    await expect(lanes.run('a', async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      lanes.run('a', async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(await lanes.run('a', async () => 1)).toBe(1);
     expect(lanes.activeKeys).toBe(0);
   });

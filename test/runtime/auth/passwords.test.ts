@@ -76,14 +76,15 @@ describe('PasswordHasher | at most one hash per CPU at a time', () => {
     let running = 0;
     let peak = 0;
     const order: number[] = [];
-    const task = (i: number) => gate.run(async () => {
-      running++;
-      peak = Math.max(peak, running);
-      await new Promise((r) => setTimeout(r, 5));
-      order.push(i);
-      running--;
-      return i;
-    });
+    const task = (i: number) =>
+      gate.run(async () => {
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise((r) => setTimeout(r, 5));
+        order.push(i);
+        running--;
+        return i;
+      });
     expect(await Promise.all([0, 1, 2, 3, 4, 5].map(task))).toEqual([0, 1, 2, 3, 4, 5]);
     expect(peak).toBe(2);
     expect(order.slice(0, 2).sort()).toEqual([0, 1]);
@@ -92,7 +93,11 @@ describe('PasswordHasher | at most one hash per CPU at a time', () => {
 
   it('a task that fails releases its permit', async () => {
     const gate = new Semaphore(1);
-    await expect(gate.run(async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      gate.run(async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(await gate.run(async () => 'next')).toBe('next');
   });
 

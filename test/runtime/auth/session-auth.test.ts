@@ -214,7 +214,10 @@ describe('Events | session:login_succeeded, session:login_failed, session:logout
     await c.send('POST', '/logout', { headers: { 'x-csrf-token': c.token!, accept: 'application/json' } });
     await login(c, 'nobody@example.test', 'wrong');
     expect(seen).toEqual([
-      { event: 'session:login_failed', payload: { login: 'events@example.test', userId: String(user.id), reason: 'credentials', ip: '127.0.0.42' } },
+      {
+        event: 'session:login_failed',
+        payload: { login: 'events@example.test', userId: String(user.id), reason: 'credentials', ip: '127.0.0.42' },
+      },
       { event: 'session:login_succeeded', payload: { userId: String(user.id), method: 'password', remember: true, ip: '127.0.0.42' } },
       { event: 'session:logout', payload: { userId: String(user.id), ip: '127.0.0.42' } },
       { event: 'session:login_failed', payload: { login: 'nobody@example.test', userId: null, reason: 'credentials', ip: '127.0.0.42' } },
@@ -229,7 +232,9 @@ describe('Events | session:login_succeeded, session:login_failed, session:logout
     c.cookies.delete('app_session');
     seen.length = 0;
     expect((await get(c, '/me')).json()).toMatchObject({ via: 'remember' });
-    expect(seen).toEqual([{ event: 'session:login_succeeded', payload: { userId: String(user.id), method: 'remember', remember: true, ip: '127.0.0.1' } }]);
+    expect(seen).toEqual([
+      { event: 'session:login_succeeded', payload: { userId: String(user.id), method: 'remember', remember: true, ip: '127.0.0.1' } },
+    ]);
   });
 });
 
@@ -317,7 +322,12 @@ describe('signOutEverywhere | server-side sessions (SESSION_DRIVER=database)', (
         expect((await c.json('POST', '/login', { email: user.email, password: PASSWORD })).status).toBe(200);
         c.token = (await c.send('GET', '/token', { headers: { accept: 'application/json' } })).json().token;
       }
-      const rows = () => db.db.selectFrom('bindery_sessions' as any).select('id').where('user_id', '=', String(user.id)).execute();
+      const rows = () =>
+        db.db
+          .selectFrom('bindery_sessions' as any)
+          .select('id')
+          .where('user_id', '=', String(user.id))
+          .execute();
       expect(await rows()).toHaveLength(2);
       expect((await mine.json('POST', '/everywhere', { password: 'another new password' })).status).toBe(200);
       expect(await rows()).toHaveLength(1);
@@ -325,7 +335,9 @@ describe('signOutEverywhere | server-side sessions (SESSION_DRIVER=database)', (
       expect((await get(other, '/me')).status).toBe(401);
       // Logout deletes the session row too (a copy of the cookie stops working).
       const copy = mine.clone();
-      expect((await mine.send('POST', '/logout', { headers: { 'x-csrf-token': mine.token!, accept: 'application/json' } })).status).toBe(200);
+      expect((await mine.send('POST', '/logout', { headers: { 'x-csrf-token': mine.token!, accept: 'application/json' } })).status).toBe(
+        200,
+      );
       expect(await rows()).toHaveLength(0);
       expect((await get(copy, '/me')).status).toBe(401);
     } finally {

@@ -106,7 +106,10 @@ describe('Cache | database driver', () => {
 
   it('the step sets ctx.services.cache with the database driver by default, over the table of the cache migration set', async () => {
     expect(t.running.services.cache).toBeInstanceOf(DatabaseCache);
-    const applied = await t.db.selectFrom('bindery_migrations' as any).select(['source', 'name']).execute();
+    const applied = await t.db
+      .selectFrom('bindery_migrations' as any)
+      .select(['source', 'name'])
+      .execute();
     expect(applied).toEqual([{ source: 'cache', name: '0001_create_bindery_cache.sql' }]);
   });
 
@@ -124,13 +127,18 @@ describe('Cache | database driver', () => {
   it('without its table the boot stops with BINDERY_CACHE_UNAVAILABLE, saying to migrate', async () => {
     const other = await createTestDatabase('cachenotable');
     try {
-      await expect(createTestApp(app, { databaseUrl: other.url, migrate: false })).rejects.toMatchObject({ code: 'BINDERY_CACHE_UNAVAILABLE', message: expect.stringContaining('bindery migrate') });
+      await expect(createTestApp(app, { databaseUrl: other.url, migrate: false })).rejects.toMatchObject({
+        code: 'BINDERY_CACHE_UNAVAILABLE',
+        message: expect.stringContaining('bindery migrate'),
+      });
     } finally {
       await other.drop();
     }
   });
 
   it('an unknown CACHE_DRIVER stops the boot naming the setting and the known drivers', async () => {
-    await expect(createTestApp(app, { databaseUrl: database.url, env: { CACHE_DRIVER: 'redis' } })).rejects.toThrow('CACHE_DRIVER="redis": expected one of database, memory');
+    await expect(createTestApp(app, { databaseUrl: database.url, env: { CACHE_DRIVER: 'redis' } })).rejects.toThrow(
+      'CACHE_DRIVER="redis": expected one of database, memory',
+    );
   });
 });

@@ -6,8 +6,12 @@ import { runCli } from './run-cli.js';
 
 describe('bindery CLI | usage and exit codes', () => {
   let dir: string;
-  beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'bindery-cli-')); });
-  afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'bindery-cli-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
 
   it('no command: prints the command list, exit 2', async () => {
     const r = await runCli([], { cwd: dir });
@@ -35,6 +39,8 @@ describe('bindery CLI | usage and exit codes', () => {
   it('a command needing the app says where it looked, exit 1, no stack', async () => {
     const r = await runCli(['serve'], { cwd: dir });
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('Error: No app module at app/main.ts: create it with "export default defineApp({ … })", or pass --app <file>.\n(BINDERY_APP_INVALID; docs/errors.md says what to do)\n');
+    expect(r.stderr).toBe(
+      'Error: No app module at app/main.ts: create it with "export default defineApp({ … })", or pass --app <file>.\n(BINDERY_APP_INVALID; docs/errors.md says what to do)\n',
+    );
   });
 });

@@ -33,12 +33,16 @@ describe('bindery db:seed | against a test database', () => {
     env = { DATABASE_URL: db.url, APP_KEY: generateAppKey() };
     expect((await runCli(['migrate'], { cwd: fixture, env })).code).toBe(0);
   });
-  afterAll(async () => { await db.drop(); });
+  afterAll(async () => {
+    await db.drop();
+  });
 
   it('rolls every seed back when one throws, exits 1 and names the seed', async () => {
     const r = await runCli(['db:seed'], { cwd: fixture, env: { ...env, SEED_FAIL: '1' } });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('Seed app/seeds/0002_more.ts failed: the third thing is not wanted. The transaction was rolled back: no seed of this run wrote anything.');
+    expect(r.stderr).toContain(
+      'Seed app/seeds/0002_more.ts failed: the third thing is not wanted. The transaction was rolled back: no seed of this run wrote anything.',
+    );
     expect(r.stderr).toContain('BINDERY_SEED_FAILED');
     expect(await rows(db.url, 'SELECT name FROM things')).toEqual([]);
   });
@@ -47,14 +51,18 @@ describe('bindery db:seed | against a test database', () => {
     const r = await runCli(['db:seed'], { cwd: fixture, env });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^ {2}2 things\nSeeded app\/seeds\/0001_things\.ts \(\d+ ms\)\nSeeded app\/seeds\/0002_more\.ts \(\d+ ms\)\nSeeded 2 file\(s\) in one transaction\.\n$/);
+    expect(r.stdout).toMatch(
+      /^ {2}2 things\nSeeded app\/seeds\/0001_things\.ts \(\d+ ms\)\nSeeded app\/seeds\/0002_more\.ts \(\d+ ms\)\nSeeded 2 file\(s\) in one transaction\.\n$/,
+    );
     expect((await rows(db.url, 'SELECT name FROM things ORDER BY id')).map((x) => x['name'])).toEqual(['first', 'second', 'third']);
   });
 });
 
 describe('bindery db:seed | the reference app', () => {
   let db: TestDatabase;
-  afterAll(async () => { await db.drop(); });
+  afterAll(async () => {
+    await db.drop();
+  });
 
   it('seeds a user, notes and documents (twice without a conflict)', async () => {
     db = await createTestDatabase('cli_seed_app');
@@ -68,7 +76,9 @@ describe('bindery db:seed | the reference app', () => {
     }
     expect(await rows(db.url, `SELECT count(*)::int AS n FROM users WHERE email = 'demo@example.com'`)).toEqual([{ n: 1 }]);
     expect(await rows(db.url, 'SELECT status, count(*)::int AS n FROM documents GROUP BY status ORDER BY status')).toEqual([
-      { status: 'archived', n: 2 }, { status: 'draft', n: 2 }, { status: 'published', n: 2 },
+      { status: 'archived', n: 2 },
+      { status: 'draft', n: 2 },
+      { status: 'published', n: 2 },
     ]);
     expect((await rows(db.url, 'SELECT count(*)::int AS n FROM notes'))[0]).toEqual({ n: 6 });
   }, 120_000);

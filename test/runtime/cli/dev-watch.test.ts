@@ -21,7 +21,14 @@ beforeAll(async () => {
   await writeFile(join(root, 'schema/notes.yaml'), 'resources: {}\n');
   await writeFile(join(root, 'app/handlers.ts'), 'export const handlers = {};\n');
   await writeFile(join(root, 'app/views/home.eta'), '<p>home</p>\n');
-  watch = watchTree({ root, dirs: ['schema', 'app'], files: ['.env'], onChange: (batch) => { batches.push(batch); } });
+  watch = watchTree({
+    root,
+    dirs: ['schema', 'app'],
+    files: ['.env'],
+    onChange: (batch) => {
+      batches.push(batch);
+    },
+  });
   await watch.ready;
 });
 afterAll(async () => {
@@ -45,7 +52,9 @@ async function burstAfter(change: () => Promise<unknown> | unknown): Promise<Cha
 
 describe('watchTree', () => {
   it('sees a plain write', async () => {
-    expect(await burstAfter(() => writeFile(join(root, 'app/handlers.ts'), 'export const handlers = { a: 1 };\n'))).toEqual(['app/handlers.ts']);
+    expect(await burstAfter(() => writeFile(join(root, 'app/handlers.ts'), 'export const handlers = { a: 1 };\n'))).toEqual([
+      'app/handlers.ts',
+    ]);
   });
 
   it('sees a file replaced by a rename (write a temporary file, rename it over)', async () => {
@@ -58,16 +67,20 @@ describe('watchTree', () => {
 
   it('sees sed -i, again and again (each edit replaces the file)', async () => {
     for (const n of [1, 2, 3]) {
-      expect(await burstAfter(() => execFileSync('sed', ['-i', `s/home[0-9]*/home${n}/`, join(root, 'app/views/home.eta')]))).toEqual(['app/views/home.eta']);
+      expect(await burstAfter(() => execFileSync('sed', ['-i', `s/home[0-9]*/home${n}/`, join(root, 'app/views/home.eta')]))).toEqual([
+        'app/views/home.eta',
+      ]);
     }
     expect(await burstAfter(() => execFileSync('sed', ['-i', 's/A/B/', join(root, 'schema/notes.yaml')]))).toEqual(['schema/notes.yaml']);
   });
 
   it('sees a file in a new folder, and .env appearing', async () => {
-    expect(await burstAfter(async () => {
-      await mkdir(join(root, 'app/handlers'));
-      await writeFile(join(root, 'app/handlers/notes.ts'), 'export {};\n');
-    })).toEqual(['app/handlers/notes.ts']);
+    expect(
+      await burstAfter(async () => {
+        await mkdir(join(root, 'app/handlers'));
+        await writeFile(join(root, 'app/handlers/notes.ts'), 'export {};\n');
+      }),
+    ).toEqual(['app/handlers/notes.ts']);
     expect(await burstAfter(() => writeFile(join(root, '.env'), 'APP_ENV=development\n'))).toEqual(['.env']);
   });
 

@@ -111,8 +111,14 @@ describe('bindery dev', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
-    child.stdout.on('data', (c: Buffer) => { out += c.toString(); output = out; });
-    child.stderr.on('data', (c: Buffer) => { out += c.toString(); output = out; });
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      output = out;
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      out += c.toString();
+      output = out;
+    });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
       const url = await until('the URL', () => /bindery dev: (http:\/\/\S+) \(ready/.exec(out)?.[1], 30_000);
@@ -128,7 +134,7 @@ describe('bindery dev', () => {
       expect((await get(`${url}/notes/count`))?.status).toBe(404);
       await writeFile(join(root, 'schema/.notes.yaml.swx'), SCHEMA + COUNT_ROUTE);
       await rename(join(root, 'schema/.notes.yaml.swx'), join(root, 'schema/notes.yaml'));
-      await until('the new route', async () => ((await get(`${url}/notes/count`))?.status === 200) || undefined);
+      await until('the new route', async () => (await get(`${url}/notes/count`))?.status === 200 || undefined);
       expect(out).toContain('Changed: schema/notes.yaml\n');
       expect(out).toMatch(/Regenerated \d+ files?/);
       expect(await readFile(join(root, 'generated/routes.ts'), 'utf8')).toContain('notes.count');
@@ -171,6 +177,8 @@ async function appAndDatabasePids(root: string, url: string): Promise<number[]> 
   try {
     const lsof = execFileSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
     for (const m of lsof.matchAll(/pid=(\d+)/g)) pids.push(Number(m[1]));
-  } catch { /* ss missing: the database pid is still checked */ }
+  } catch {
+    /* ss missing: the database pid is still checked */
+  }
   return pids;
 }

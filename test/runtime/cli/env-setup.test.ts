@@ -10,8 +10,12 @@ import { SettingsError } from '../../../runtime/config/index.js';
 
 describe('ensureEnvFile | the .env that npm start creates', () => {
   let dir: string;
-  beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'bindery-envsetup-')); });
-  afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'bindery-envsetup-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
 
   it('copies .env.example, filling APP_KEY, mode 0600', async () => {
     await writeFile(join(dir, '.env.example'), '# example\nAPP_KEY=\n# LOG_LEVEL=info\nAPP_URL=http://notes.test\n');
@@ -32,10 +36,14 @@ describe('ensureEnvFile | the .env that npm start creates', () => {
   });
 });
 
-describe('ensureEnvFile | fresh development values for the plugins\' required settings', () => {
+describe("ensureEnvFile | fresh development values for the plugins' required settings", () => {
   let dir: string;
-  beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'bindery-envsetup-')); });
-  afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'bindery-envsetup-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
 
   it('fills every empty setting that can make a value, and leaves set ones alone', async () => {
     await writeFile(join(dir, '.env.example'), 'APP_KEY=\nMAILPROVIDER_WEBHOOK_USER=\nMAILPROVIDER_WEBHOOK_PASSWORD=given\n');
@@ -59,14 +67,19 @@ describe('ensureEnvFile | fresh development values for the plugins\' required se
 
 describe('formatCliError | readable messages, stacks only in debug', () => {
   it('coded errors: message and code, no stack', () => {
-    const text = formatCliError(new SettingsError([{ names: ['APP_ENV'], message: 'APP_ENV="x": expected one of development, testing, production' }]), false);
-    expect(text).toBe([
-      'Error: 1 setting is invalid; the boot stops:',
-      '  - APP_ENV="x": expected one of development, testing, production',
-      'Set them in the environment or in .env (docs/settings.md lists every setting).',
-      '(BINDERY_SETTING_INVALID; docs/errors.md says what to do)',
-      '',
-    ].join('\n'));
+    const text = formatCliError(
+      new SettingsError([{ names: ['APP_ENV'], message: 'APP_ENV="x": expected one of development, testing, production' }]),
+      false,
+    );
+    expect(text).toBe(
+      [
+        'Error: 1 setting is invalid; the boot stops:',
+        '  - APP_ENV="x": expected one of development, testing, production',
+        'Set them in the environment or in .env (docs/settings.md lists every setting).',
+        '(BINDERY_SETTING_INVALID; docs/errors.md says what to do)',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('other errors: message and how to see the stack; debug shows stack and causes', () => {

@@ -10,7 +10,9 @@ describe('bindery generate | exit codes', () => {
     dir = await mkdtemp(join(tmpdir(), 'bindery-generate-'));
     await cp(new URL('../../../schema', import.meta.url), join(dir, 'schema'), { recursive: true });
   });
-  afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
 
   it('--check on a project never generated: prints the diff, exit 1', async () => {
     const r = await runCli(['generate', '--check'], { cwd: dir });
@@ -69,8 +71,10 @@ describe('bindery generate | exit codes', () => {
       expect(r.code).toBe(0);
       const migration = /generated\/migrations\/(\d{4}_alter_notes_title\.sql)/.exec(r.stdout)?.[1];
       expect(migration).toBeDefined();
-      expect(r.stderr).toBe(`Warning: generated/migrations/${migration} is destructive; it\n`
-        + '  - changes notes.title from varchar(200) to varchar(20); migrate stops with an error and changes nothing if a value would not survive the change unchanged\n');
+      expect(r.stderr).toBe(
+        `Warning: generated/migrations/${migration} is destructive; it\n` +
+          '  - changes notes.title from varchar(200) to varchar(20); migrate stops with an error and changes nothing if a value would not survive the change unchanged\n',
+      );
 
       await rm(join(dir, 'generated', 'migrations', migration!));
       await writeFile(file, original);

@@ -10,8 +10,12 @@ const readEnv = async (dir: string) => parseEnv(await readFile(join(dir, '.env')
 
 describe('bindery key:generate | writes APP_KEY to .env', () => {
   let dir: string;
-  beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'bindery-key-')); });
-  afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'bindery-key-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
 
   it('--show prints a valid key and writes nothing', async () => {
     const r = await runCli(['key:generate', '--show'], { cwd: dir });

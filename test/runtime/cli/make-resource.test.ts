@@ -23,13 +23,19 @@ export const handlers = {
 
 async function tree(dir: string): Promise<string[]> {
   const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) out.push(join(e.parentPath, e.name).slice(dir.length + 1));
+  for (const e of await readdir(dir, { withFileTypes: true, recursive: true }))
+    if (e.isFile()) out.push(join(e.parentPath, e.name).slice(dir.length + 1));
   return out.sort();
 }
 
 describe('bindery make:resource', () => {
   it('derives table, route and path names', () => {
-    expect(resourceNames('BlogPost')).toMatchObject({ table: 'blog_posts', routes: 'blogPosts', path: 'blog-posts', singular: 'blog post' });
+    expect(resourceNames('BlogPost')).toMatchObject({
+      table: 'blog_posts',
+      routes: 'blogPosts',
+      path: 'blog-posts',
+      singular: 'blog post',
+    });
     expect(resourceNames('Category')).toMatchObject({ table: 'categories', routes: 'categories' });
     expect(resourceNames('blog')).toEqual({ error: '"blog" is not a resource name: use PascalCase letters and digits, e.g. BlogPost' });
   });
@@ -38,18 +44,25 @@ describe('bindery make:resource', () => {
     await mkdir(join(root, 'schema'), { recursive: true });
     await mkdir(join(root, 'app/handlers'), { recursive: true });
     await writeFile(join(root, 'package.json'), '{ "name": "demo", "type": "module", "private": true }\n');
-    await writeFile(join(root, 'schema/notes.yaml'), 'resources:\n  Note:\n    table: notes\n    fields:\n      id: { type: bigint, primaryKey: true, generated: true }\n');
+    await writeFile(
+      join(root, 'schema/notes.yaml'),
+      'resources:\n  Note:\n    table: notes\n    fields:\n      id: { type: bigint, primaryKey: true, generated: true }\n',
+    );
     await writeFile(join(root, 'app/handlers/index.ts'), INDEX);
 
     const made = await runCli(['make:resource', 'BlogPost'], { cwd: root });
     expect(made.stderr).toBe('');
     expect(made.code).toBe(0);
-    expect(made.stdout).toContain('Created schema/blog-posts.yaml and app/handlers/blog-posts.ts, added blogPostsHandlers to app/handlers/index.ts.');
+    expect(made.stdout).toContain(
+      'Created schema/blog-posts.yaml and app/handlers/blog-posts.ts, added blogPostsHandlers to app/handlers/index.ts.',
+    );
     const index = await readFile(join(root, 'app/handlers/index.ts'), 'utf8');
     expect(index).toContain("import { blogPostsHandlers } from './blog-posts.js';");
     expect(index).toContain('  ...blogPostsHandlers,\n} satisfies Handlers;');
     expect(await readFile(join(root, 'generated/handlers.ts'), 'utf8')).toContain("'blogPosts.update': RouteHandler<BlogPostsUpdateInput");
-    expect((await tree(join(root, 'generated'))).filter((f) => f.startsWith('migrations/'))).toEqual([expect.stringMatching(/^migrations\/0001_.*blog_posts.*\.sql$/)]);
+    expect((await tree(join(root, 'generated'))).filter((f) => f.startsWith('migrations/'))).toEqual([
+      expect.stringMatching(/^migrations\/0001_.*blog_posts.*\.sql$/),
+    ]);
 
     const before = await tree(root);
     for (const [args, message] of [
@@ -61,7 +74,10 @@ describe('bindery make:resource', () => {
       expect(refused.code).toBe(2);
       expect(`${refused.stderr}${refused.stdout}`).toContain(message);
     }
-    await writeFile(join(root, 'schema/extra.yaml'), 'resources:\n  Tag:\n    table: tags\n    fields:\n      id: { type: bigint, primaryKey: true, generated: true }\n');
+    await writeFile(
+      join(root, 'schema/extra.yaml'),
+      'resources:\n  Tag:\n    table: tags\n    fields:\n      id: { type: bigint, primaryKey: true, generated: true }\n',
+    );
     const taken = await runCli(['make:resource', 'Tag'], { cwd: root });
     expect(taken.code).toBe(2);
     expect(taken.stderr).toContain('a resource Tag exists already (schema/extra.yaml)');

@@ -14,24 +14,27 @@ describe('bindery migrate | against a test database', () => {
     db = await createTestDatabase('cli_migrate');
     env = { DATABASE_URL: db.url, APP_KEY: generateAppKey() };
   });
-  afterAll(async () => { await db.drop(); });
+  afterAll(async () => {
+    await db.drop();
+  });
 
   it('--status lists pending migrations, applies nothing', async () => {
     const r = await runCli(['migrate', '--status'], { cwd, env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe([
-      'app/0001_create_things.sql          pending',
-      'app/0002_add_things_created_at.sql  pending',
-      '0 applied, 2 pending.',
-      '',
-    ].join('\n'));
+    expect(r.stdout).toBe(
+      ['app/0001_create_things.sql          pending', 'app/0002_add_things_created_at.sql  pending', '0 applied, 2 pending.', ''].join(
+        '\n',
+      ),
+    );
   });
 
   it('applies them with a progress line each, then has nothing to do', async () => {
     const r = await runCli(['migrate'], { cwd, env });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^Applying app\/0001_create_things\.sql … done \(\d+ ms\)\nApplying app\/0002_add_things_created_at\.sql … done \(\d+ ms\)\nMigrations: applied 2\.\n$/);
+    expect(r.stdout).toMatch(
+      /^Applying app\/0001_create_things\.sql … done \(\d+ ms\)\nApplying app\/0002_add_things_created_at\.sql … done \(\d+ ms\)\nMigrations: applied 2\.\n$/,
+    );
     const again = await runCli(['migrate'], { cwd, env });
     expect(again.stdout).toBe('Migrations: nothing to apply.\n');
     const client = new pg.Client({ connectionString: db.url });
@@ -51,14 +54,16 @@ describe('bindery migrate | against a test database', () => {
     const r = await runCli(['migrate'], { cwd, env: { ...env, APP_ENV: 'prod', APP_KEY: '' } });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe([
-      'Error: 2 settings are invalid; the boot stops:',
-      '  - APP_ENV="prod": expected one of development, testing, production',
-      '  - APP_KEY is missing: expected "base64:" followed by the base64 of exactly 32 random bytes; run "bindery key:generate" to make one',
-      'Set them in the environment or in .env (docs/settings.md lists every setting).',
-      '(BINDERY_SETTING_INVALID; docs/errors.md says what to do)',
-      '',
-    ].join('\n'));
+    expect(r.stderr).toBe(
+      [
+        'Error: 2 settings are invalid; the boot stops:',
+        '  - APP_ENV="prod": expected one of development, testing, production',
+        '  - APP_KEY is missing: expected "base64:" followed by the base64 of exactly 32 random bytes; run "bindery key:generate" to make one',
+        'Set them in the environment or in .env (docs/settings.md lists every setting).',
+        '(BINDERY_SETTING_INVALID; docs/errors.md says what to do)',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('an unreachable database is reported without the password, exit 1', async () => {

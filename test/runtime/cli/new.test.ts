@@ -20,18 +20,25 @@ const REPO = fileURLToPath(new URL('../../../', import.meta.url)).replace(/\/$/,
 const run = promisify(execFile);
 
 let base: string;
-beforeAll(async () => { base = await mkdtemp(join(tmpdir(), 'bindery-new-')); });
-afterAll(async () => { await rm(base, { recursive: true, force: true }); });
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), 'bindery-new-'));
+});
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
 
 /** Link the packages the project needs to this repository's (bindery itself included). */
 async function linkModules(project: string): Promise<void> {
   await mkdir(join(project, 'node_modules'), { recursive: true });
   await symlink(REPO, join(project, 'node_modules', 'bindery'));
-  for (const pkg of ['ajv', 'kysely', '@types', 'typescript', 'vitest']) await symlink(join(REPO, 'node_modules', pkg), join(project, 'node_modules', pkg));
+  for (const pkg of ['ajv', 'kysely', '@types', 'typescript', 'vitest'])
+    await symlink(join(REPO, 'node_modules', pkg), join(project, 'node_modules', pkg));
 }
 
 async function typecheck(project: string): Promise<string> {
-  const r = await run(join(REPO, 'node_modules/.bin/tsc'), ['--noEmit', '-p', project, '--customConditions', 'bindery-source']).catch((e: { stdout: string }) => e);
+  const r = await run(join(REPO, 'node_modules/.bin/tsc'), ['--noEmit', '-p', project, '--customConditions', 'bindery-source']).catch(
+    (e: { stdout: string }) => e,
+  );
   return r.stdout;
 }
 
@@ -46,7 +53,9 @@ async function expectListStarter(dir: string): Promise<void> {
   expect(check.code).toBe(0);
   const schema = await readFile(join(dir, 'schema/notes.yaml'), 'utf8');
   expect(schema).toMatch(/notes\.list:[\s\S]*?list:\n\s+resource: Note\n\s+sort: \[created_at, title\]/);
-  expect(await readFile(join(dir, 'app/handlers/notes.ts'), 'utf8')).toContain(`'notes.list': (input, ctx) => lists['notes.list'](ctx, input),`);
+  expect(await readFile(join(dir, 'app/handlers/notes.ts'), 'utf8')).toContain(
+    `'notes.list': (input, ctx) => lists['notes.list'](ctx, input),`,
+  );
   const routes = await readFile(join(dir, 'generated/routes.ts'), 'utf8');
   for (const param of ["'filter[title]'", "'filter[created_at][gte]'", "name: 'cursor'"]) expect(routes, param).toContain(param);
   expect(await readFile(join(dir, 'app/seeds/0001_demo.ts'), 'utf8')).toContain('createFactories(db)');
@@ -93,17 +102,42 @@ describe('bindery new: a project', () => {
     expect(r.stdout).toContain('Next steps:\n  cd my-app\n  npm install\n  npm start');
 
     for (const file of [
-      'package.json', 'tsconfig.json', 'vitest.config.ts', 'README.md', '.env.example', '.gitignore', '.ci/run',
-      'schema/notes.yaml', 'schema/accounts.yaml', 'app/main.ts', 'app/handlers/index.ts', 'app/handlers/notes.ts',
-      'app/handlers/accounts.ts', 'app/auth/users.ts', 'app/views/notes/new.eta', 'app/views/layouts/main.eta',
-      'app/seeds/0001_demo.ts', 'test/notes.test.ts', 'test/accounts.test.ts', 'test/global-setup.ts',
-      'generated/routes.ts', 'generated/handlers.ts', 'generated/types.ts', 'generated/audit.ts',
-      'generated/lists.ts', 'generated/factories.ts',
-    ]) expect(existsSync(join(dir, file)), file).toBe(true);
+      'package.json',
+      'tsconfig.json',
+      'vitest.config.ts',
+      'README.md',
+      '.env.example',
+      '.gitignore',
+      '.ci/run',
+      'schema/notes.yaml',
+      'schema/accounts.yaml',
+      'app/main.ts',
+      'app/handlers/index.ts',
+      'app/handlers/notes.ts',
+      'app/handlers/accounts.ts',
+      'app/auth/users.ts',
+      'app/views/notes/new.eta',
+      'app/views/layouts/main.eta',
+      'app/seeds/0001_demo.ts',
+      'test/notes.test.ts',
+      'test/accounts.test.ts',
+      'test/global-setup.ts',
+      'generated/routes.ts',
+      'generated/handlers.ts',
+      'generated/types.ts',
+      'generated/audit.ts',
+      'generated/lists.ts',
+      'generated/factories.ts',
+    ])
+      expect(existsSync(join(dir, file)), file).toBe(true);
     expect(statSync(join(dir, '.ci/run')).mode & 0o111).not.toBe(0);
     expect((await readdir(join(dir, 'generated/migrations'))).length).toBeGreaterThan(0);
 
-    const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { name: string; dependencies: Record<string, string>; scripts: Record<string, string> };
+    const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as {
+      name: string;
+      dependencies: Record<string, string>;
+      scripts: Record<string, string>;
+    };
     expect(pkg.name).toBe('my-app');
     expect(pkg.dependencies['bindery']).toBe(`file:${REPO}`);
     expect(pkg.scripts['test']).toContain('vitest run');
@@ -112,7 +146,8 @@ describe('bindery new: a project', () => {
     expect(readme).toContain('npm run db:seed');
     expect(readme).not.toMatch(/\{\{\w+\}\}/);
     const main = await readFile(join(dir, 'app/main.ts'), 'utf8');
-    for (const step of ['audit({ tracked: trackedResources })', 'cache()', 'session()', 'auth({ users:', 'jobs()']) expect(main).toContain(step);
+    for (const step of ['audit({ tracked: trackedResources })', 'cache()', 'session()', 'auth({ users:', 'jobs()'])
+      expect(main).toContain(step);
     expect(await readFile(join(dir, '.env.example'), 'utf8')).toMatch(/^APP_KEY=$/m);
     expect(await readFile(join(dir, 'README.md'), 'utf8')).toContain('npm install && npm start');
 
@@ -126,7 +161,14 @@ describe('bindery new: a project', () => {
     const r = await runCli(['new', dir, '--no-accounts', '--no-audit', '--no-jobs', '--bindery', '^0.3.0'], { cwd: base });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    for (const file of ['schema/accounts.yaml', 'app/auth/users.ts', 'app/handlers/accounts.ts', 'test/accounts.test.ts', 'generated/audit.ts']) expect(existsSync(join(dir, file)), file).toBe(false);
+    for (const file of [
+      'schema/accounts.yaml',
+      'app/auth/users.ts',
+      'app/handlers/accounts.ts',
+      'test/accounts.test.ts',
+      'generated/audit.ts',
+    ])
+      expect(existsSync(join(dir, file)), file).toBe(false);
     const main = await readFile(join(dir, 'app/main.ts'), 'utf8');
     expect(main).toContain('session()');
     for (const step of ['audit(', 'cache()', 'auth(', 'jobs()']) expect(main).not.toContain(step);

@@ -6,8 +6,12 @@ import { coreSettings, loadEnvironment, renderEnvFile, setEnvFileValues } from '
 
 describe('.env | loading', () => {
   let dir: string;
-  beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'bindery-env-')); });
-  afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'bindery-env-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
 
   it('reads .env and lets real environment variables win', async () => {
     await writeFile(join(dir, '.env'), '# comment\nAPP_ENV=testing\nexport LOG_LEVEL="debug"\nAPP_URL=http://a.test # trailing comment\n');

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addressSetting, appKeySetting, booleanSetting, durationSetting, enumSetting, integerSetting, listSetting, sizeSetting, stringSetting, urlSetting,
+  addressSetting,
+  appKeySetting,
+  booleanSetting,
+  durationSetting,
+  enumSetting,
+  integerSetting,
+  listSetting,
+  sizeSetting,
+  stringSetting,
+  urlSetting,
   type SettingParser,
 } from '../../../runtime/config/index.js';
 
@@ -23,7 +32,12 @@ describe('setting parsers | accepted values', () => {
     expect(p.allowed).toBe('one of development, testing, production');
   });
 
-  it.each([['true', true], ['1', true], ['false', false], ['0', false]])('boolean %s → %s', (text, expected) => {
+  it.each([
+    ['true', true],
+    ['1', true],
+    ['false', false],
+    ['0', false],
+  ])('boolean %s → %s', (text, expected) => {
     expect(value(booleanSetting(), text)).toBe(expected);
   });
 
@@ -42,8 +56,15 @@ describe('setting parsers | accepted values', () => {
   });
 
   it.each([
-    ['10485760', 10_485_760], ['10MiB', 10_485_760], ['512KiB', 524_288], ['10MB', 10_000_000],
-    ['1GiB', 1_073_741_824], ['100B', 100], ['1.5MiB', 1_572_864], ['10 mib', 10_485_760], ['0', 0],
+    ['10485760', 10_485_760],
+    ['10MiB', 10_485_760],
+    ['512KiB', 524_288],
+    ['10MB', 10_000_000],
+    ['1GiB', 1_073_741_824],
+    ['100B', 100],
+    ['1.5MiB', 1_572_864],
+    ['10 mib', 10_485_760],
+    ['0', 0],
   ])('size %s → %d bytes', (text, bytes) => {
     expect(value(sizeSetting(), text)).toBe(bytes);
   });
@@ -90,7 +111,10 @@ describe('setting parsers | accepted values', () => {
     const key = Buffer.alloc(32, 7);
     expect(value(appKeySetting(), `base64:${key.toString('base64')}`)).toEqual(key);
     expect(refused(appKeySetting(), key.toString('base64'))).toEqual({ ok: false, message: 'does not start with "base64:"' });
-    expect(refused(appKeySetting(), `base64:${Buffer.alloc(16).toString('base64')}`)).toEqual({ ok: false, message: 'decodes to 16 bytes, not 32' });
+    expect(refused(appKeySetting(), `base64:${Buffer.alloc(16).toString('base64')}`)).toEqual({
+      ok: false,
+      message: 'decodes to 16 bytes, not 32',
+    });
     expect(refused(appKeySetting(), 'base64:not base64!')).toEqual({ ok: false, message: 'the part after "base64:" is not base64' });
   });
 });

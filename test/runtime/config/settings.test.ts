@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  coreSettings, defineSettings, combineSettings, generateAppKey, integerSetting, loadSettings, SettingsError, stringSetting,
+  coreSettings,
+  defineSettings,
+  combineSettings,
+  generateAppKey,
+  integerSetting,
+  loadSettings,
+  SettingsError,
+  stringSetting,
 } from '../../../runtime/config/index.js';
 
 const KEY = generateAppKey();
@@ -34,7 +41,14 @@ describe('loadSettings | core settings defaults', () => {
   });
 
   it('reads and converts given values; empty values count as unset', () => {
-    const s = load({ APP_ENV: 'production', HTTP_MAX_BODY: '512KiB', HTTP_REQUEST_TIMEOUT: '2m', LOG_LEVEL: 'silent', DATABASE_URL: '', APP_URL: '  ' });
+    const s = load({
+      APP_ENV: 'production',
+      HTTP_MAX_BODY: '512KiB',
+      HTTP_REQUEST_TIMEOUT: '2m',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: '',
+      APP_URL: '  ',
+    });
     expect(s.APP_ENV).toBe('production');
     expect(s.HTTP_MAX_BODY).toBe(524_288);
     expect(s.HTTP_REQUEST_TIMEOUT).toBe(120_000);
@@ -59,25 +73,42 @@ describe('loadSettings | one error listing every bad setting', () => {
   it('lists each bad setting with the value seen and the allowed values', () => {
     let error: unknown;
     try {
-      loadSettings(coreSettings, { APP_ENV: 'prod', APP_DEBUG: 'yes', HTTP_MAX_BODY: '10XB', HTTP_ADDR: 'localhost', PORT: '70000', HTTP_REQUEST_TIMEOUT: '30', LOG_LEVEL: 'loud' });
+      loadSettings(coreSettings, {
+        APP_ENV: 'prod',
+        APP_DEBUG: 'yes',
+        HTTP_MAX_BODY: '10XB',
+        HTTP_ADDR: 'localhost',
+        PORT: '70000',
+        HTTP_REQUEST_TIMEOUT: '30',
+        LOG_LEVEL: 'loud',
+      });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(SettingsError);
-    expect((error as Error).message).toBe([
-      '8 settings are invalid; the boot stops:',
-      '  - APP_ENV="prod": expected one of development, testing, production',
-      '  - APP_DEBUG="yes": expected true, false, 1 or 0',
-      '  - APP_KEY is missing: expected "base64:" followed by the base64 of exactly 32 random bytes; run "bindery key:generate" to make one',
-      '  - HTTP_ADDR="localhost": expected host:port, e.g. 127.0.0.1:3000, 0.0.0.0:8080 or [::1]:3000 (port 0 to 65535)',
-      '  - PORT="70000": above the maximum 65535; expected an integer from 0 to 65535',
-      '  - HTTP_MAX_BODY="10XB": expected a size in bytes, e.g. 10485760, 10MiB, 512KiB or 10MB (units B, KB, MB, GB, KiB, MiB, GiB)',
-      '  - HTTP_REQUEST_TIMEOUT="30": expected a duration with a unit, e.g. 30s, 2h, 1h30m, 250ms',
-      '  - LOG_LEVEL="loud": expected one of fatal, error, warn, info, debug, trace, silent',
-      'Set them in the environment or in .env (docs/settings.md lists every setting).',
-    ].join('\n'));
+    expect((error as Error).message).toBe(
+      [
+        '8 settings are invalid; the boot stops:',
+        '  - APP_ENV="prod": expected one of development, testing, production',
+        '  - APP_DEBUG="yes": expected true, false, 1 or 0',
+        '  - APP_KEY is missing: expected "base64:" followed by the base64 of exactly 32 random bytes; run "bindery key:generate" to make one',
+        '  - HTTP_ADDR="localhost": expected host:port, e.g. 127.0.0.1:3000, 0.0.0.0:8080 or [::1]:3000 (port 0 to 65535)',
+        '  - PORT="70000": above the maximum 65535; expected an integer from 0 to 65535',
+        '  - HTTP_MAX_BODY="10XB": expected a size in bytes, e.g. 10485760, 10MiB, 512KiB or 10MB (units B, KB, MB, GB, KiB, MiB, GiB)',
+        '  - HTTP_REQUEST_TIMEOUT="30": expected a duration with a unit, e.g. 30s, 2h, 1h30m, 250ms',
+        '  - LOG_LEVEL="loud": expected one of fatal, error, warn, info, debug, trace, silent',
+        'Set them in the environment or in .env (docs/settings.md lists every setting).',
+      ].join('\n'),
+    );
     expect((error as SettingsError).problems.map((p) => p.names)).toEqual([
-      ['APP_ENV'], ['APP_DEBUG'], ['APP_KEY'], ['HTTP_ADDR'], ['PORT'], ['HTTP_MAX_BODY'], ['HTTP_REQUEST_TIMEOUT'], ['LOG_LEVEL'],
+      ['APP_ENV'],
+      ['APP_DEBUG'],
+      ['APP_KEY'],
+      ['HTTP_ADDR'],
+      ['PORT'],
+      ['HTTP_MAX_BODY'],
+      ['HTTP_REQUEST_TIMEOUT'],
+      ['LOG_LEVEL'],
     ]);
   });
 
@@ -144,8 +175,14 @@ describe('defineSettings | declaring settings of another concept', () => {
   });
 
   it('refuses a declared name twice, a bad name, a required setting with a default', () => {
-    expect(() => combineSettings(coreSettings, defineSettings({ APP_ENV: { description: '', parser: stringSetting() } }))).toThrow('combineSettings: the setting APP_ENV is declared twice');
-    expect(() => defineSettings({ mailFrom: { description: '', parser: stringSetting() } })).toThrow('"mailFrom" is not an upper-case environment variable name');
-    expect(() => defineSettings({ A: { description: '', parser: stringSetting(), required: true, default: 'x' } })).toThrow('A is required and has a default');
+    expect(() => combineSettings(coreSettings, defineSettings({ APP_ENV: { description: '', parser: stringSetting() } }))).toThrow(
+      'combineSettings: the setting APP_ENV is declared twice',
+    );
+    expect(() => defineSettings({ mailFrom: { description: '', parser: stringSetting() } })).toThrow(
+      '"mailFrom" is not an upper-case environment variable name',
+    );
+    expect(() => defineSettings({ A: { description: '', parser: stringSetting(), required: true, default: 'x' } })).toThrow(
+      'A is required and has a default',
+    );
   });
 });

@@ -16,15 +16,25 @@ describe('ExecutionContext | attribution order (docs/spec.md 5.8)', () => {
   });
 
   it('uses the signed-in user, then the origin of queued work, then system', async () => {
-    expect(await runInContext({ via, resolveUser: async () => ({ type: 'user', id: '1' }), origin: { type: 'user', id: '9' } }, () => resolveActor()))
-      .toEqual({ type: 'user', id: '1' });
-    expect(await runInContext({ via, resolveUser: async () => null, origin: { type: 'user', id: '9' } }, () => resolveActor()))
-      .toEqual({ type: 'user', id: '9' });
+    expect(
+      await runInContext({ via, resolveUser: async () => ({ type: 'user', id: '1' }), origin: { type: 'user', id: '9' } }, () =>
+        resolveActor(),
+      ),
+    ).toEqual({ type: 'user', id: '1' });
+    expect(await runInContext({ via, resolveUser: async () => null, origin: { type: 'user', id: '9' } }, () => resolveActor())).toEqual({
+      type: 'user',
+      id: '9',
+    });
     expect(await runInContext({ via }, () => resolveActor())).toEqual(SYSTEM_ACTOR);
   });
 
   it('fails when the signed-in user cannot be loaded', async () => {
-    const ctx = { via, resolveUser: async () => { throw new Error('user 5 is gone'); } };
+    const ctx = {
+      via,
+      resolveUser: async () => {
+        throw new Error('user 5 is gone');
+      },
+    };
     await expect(runInContext(ctx, () => resolveActor())).rejects.toThrow('user 5 is gone');
   });
 

@@ -41,7 +41,8 @@ describe('Encrypter | seal and open', () => {
     const sealed = enc.seal('session', 'payload', { context: 'c' });
     const length = Buffer.from(sealed, 'base64url').length;
     for (let i = 0; i < length; i++) expect(enc.open('session', flip(sealed, i), { context: 'c' }), `byte ${i}`).toBeNull();
-    for (const cut of [1, 10, sealed.length - 40, sealed.length - 1]) expect(enc.open('session', sealed.slice(0, cut), { context: 'c' })).toBeNull();
+    for (const cut of [1, 10, sealed.length - 40, sealed.length - 1])
+      expect(enc.open('session', sealed.slice(0, cut), { context: 'c' })).toBeNull();
     expect(enc.open('session', `${sealed}A`, { context: 'c' })).toBeNull();
     expect(enc.open('session', `${sealed}!`, { context: 'c' })).toBeNull();
     expect(enc.open('session', '', { context: 'c' })).toBeNull();
@@ -91,7 +92,11 @@ describe('Encrypter | JSON with expiry (tokens for the accounts layer)', () => {
 
   it('round-trips a value and checks expiry against the given clock', () => {
     const token = enc.sealJson('verify-email', { user: '42', email: 'a@example.com' }, { expiresAt: 1_000_000 });
-    expect(enc.openJson('verify-email', token, { now: 999_999 })).toMatchObject({ ok: true, value: { user: '42', email: 'a@example.com' }, expiresAt: 1_000_000 });
+    expect(enc.openJson('verify-email', token, { now: 999_999 })).toMatchObject({
+      ok: true,
+      value: { user: '42', email: 'a@example.com' },
+      expiresAt: 1_000_000,
+    });
     expect(enc.openJson('verify-email', token, { now: 1_000_000 })).toEqual({ ok: false, reason: 'expired' });
     expect(enc.openJson('reset-password', token, { now: 0 })).toEqual({ ok: false, reason: 'invalid' });
     expect(enc.openJson('verify-email', `${token.slice(0, -2)}xx`)).toEqual({ ok: false, reason: 'invalid' });

@@ -26,7 +26,11 @@ beforeAll(async () => {
   fresh = async () => ((await (await jar.fetch(`${s.url}/s/token`)).json()) as { token: string }).token;
   reused = await fresh();
   cookie = jar.header()!;
-  const record = parseRecord(new Encrypter(KeyRing.fromSettings(s.settings)).open('session', jar.get('app_session')!, { context: 'app_session' })!.plaintext.toString('utf8'))!;
+  const record = parseRecord(
+    new Encrypter(KeyRing.fromSettings(s.settings))
+      .open('session', jar.get('app_session')!, { context: 'app_session' })!
+      .plaintext.toString('utf8'),
+  )!;
   unmasked = record.csrf;
   const other = new Jar();
   otherSessions = ((await (await other.fetch(`${s.url}/s/token`)).json()) as { token: string }).token;
@@ -42,7 +46,12 @@ const SITES = [undefined, 'same-origin', 'none', 'same-site', 'cross-site'] as c
 const ORIGINS = ['absent', 'same', 'other'] as const;
 const TOKENS = ['right', 'reused', 'wrong', 'absent', 'unmasked'] as const;
 
-function expected(method: string, site: (typeof SITES)[number], origin: (typeof ORIGINS)[number], token: (typeof TOKENS)[number]): 'ok' | 'cross-origin' | 'expired' {
+function expected(
+  method: string,
+  site: (typeof SITES)[number],
+  origin: (typeof ORIGINS)[number],
+  token: (typeof TOKENS)[number],
+): 'ok' | 'cross-origin' | 'expired' {
   if ((SAFE as readonly string[]).includes(method)) return 'ok';
   const layer1 = site !== undefined ? site === 'same-origin' || site === 'none' : origin !== 'other';
   if (!layer1) return 'cross-origin';
@@ -87,7 +96,10 @@ describe('CSRF | the matrix: method × Sec-Fetch-Site × Origin × token', () =>
 
   it('an Origin of null or malformed is refused; a same Origin with another port is another origin', async () => {
     for (const origin of ['null', 'not a url', s.url.replace(/:(\d+)$/, (_m, p) => `:${Number(p) + 1}`)]) {
-      const res = await rawRequest(`${s.url}/csrf`, { method: 'POST', headers: { accept: 'application/json', cookie, origin, 'x-csrf-token': await fresh() } });
+      const res = await rawRequest(`${s.url}/csrf`, {
+        method: 'POST',
+        headers: { accept: 'application/json', cookie, origin, 'x-csrf-token': await fresh() },
+      });
       expect(res.status, origin).toBe(403);
       expect(JSON.parse(res.body).detail).toBe(CROSS_ORIGIN_MESSAGE);
     }
@@ -121,12 +133,20 @@ describe('CSRF | JSON clients without a session cookie are exempt', () => {
   it('a JSON body with the session cookie is checked: 403 without the header, 204 with it', async () => {
     const bare = await rawRequest(`${s.url}/csrf`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: '{}' });
     expect(bare.status).toBe(403);
-    const ok = await rawRequest(`${s.url}/csrf`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': await fresh() }, body: '{}' });
+    const ok = await rawRequest(`${s.url}/csrf`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': await fresh() },
+      body: '{}',
+    });
     expect(ok.status).toBe(204);
   });
 
   it('other bodies without a cookie are not exempt: a form, or no body at all', async () => {
-    const form = await rawRequest(`${s.url}/csrf`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: 'a=1' });
+    const form = await rawRequest(`${s.url}/csrf`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: 'a=1',
+    });
     expect(form.status).toBe(403);
     const none = await rawRequest(`${s.url}/csrf`, { method: 'DELETE', headers: { accept: 'application/json' } });
     expect(none.status).toBe(403);
@@ -135,9 +155,17 @@ describe('CSRF | JSON clients without a session cookie are exempt', () => {
 
 describe('CSRF | the form field _token', () => {
   it('counts in an URL-encoded form', async () => {
-    const ok = await rawRequest(`${s.url}/csrf`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie }, body: `a=1&_token=${await fresh()}` });
+    const ok = await rawRequest(`${s.url}/csrf`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+      body: `a=1&_token=${await fresh()}`,
+    });
     expect(ok.status).toBe(204);
-    const bad = await rawRequest(`${s.url}/csrf`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, accept: 'application/json' }, body: `a=1&_token=${otherSessions}` });
+    const bad = await rawRequest(`${s.url}/csrf`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, accept: 'application/json' },
+      body: `a=1&_token=${otherSessions}`,
+    });
     expect(bad.status).toBe(403);
   });
 
@@ -163,18 +191,29 @@ describe('CSRF | the 403 by client kind', () => {
     expect(api.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(JSON.parse(api.body)).toMatchObject({ type: 'about:blank', status: 403, detail: PAGE_EXPIRED_MESSAGE });
 
-    const expired = await rawRequest(`${s.url}/csrf`, { method: 'POST', headers: { accept: 'text/html', cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
+    const expired = await rawRequest(`${s.url}/csrf`, {
+      method: 'POST',
+      headers: { accept: 'text/html', cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=1',
+    });
     expect(expired.status).toBe(403);
     expect(expired.headers['content-type']).toMatch(/^text\/html/);
     expect(expired.body).toContain('This page has expired. Reload the page and try again.');
 
-    const foreign = await rawRequest(`${s.url}/csrf`, { method: 'POST', headers: { accept: 'text/html', cookie, 'sec-fetch-site': 'cross-site' } });
+    const foreign = await rawRequest(`${s.url}/csrf`, {
+      method: 'POST',
+      headers: { accept: 'text/html', cookie, 'sec-fetch-site': 'cross-site' },
+    });
     expect(foreign.status).toBe(403);
     expect(foreign.body).toContain('cross-origin request');
   });
 
   it('the csrf middleware without the session middleware before it is a 500 naming the fix', async () => {
-    const res = await rawRequest(`${s.url}/csrf-only`, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
+    const res = await rawRequest(`${s.url}/csrf-only`, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=1',
+    });
     expect(res.status).toBe(500);
     expect(s.logs.some((l) => l.code === 'BINDERY_CSRF_WITHOUT_SESSION')).toBe(true);
   });

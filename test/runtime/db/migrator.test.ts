@@ -3,13 +3,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  connectDatabase, createMigrator, migrationChecksum, MigrationChangedError, MigrationFailedError, MigrationSetError, printMigrationProgress,
-  type Database, type MigrationEvent, type MigrationSet,
+  connectDatabase,
+  createMigrator,
+  migrationChecksum,
+  MigrationChangedError,
+  MigrationFailedError,
+  MigrationSetError,
+  printMigrationProgress,
+  type Database,
+  type MigrationEvent,
+  type MigrationSet,
 } from '../../../runtime/db/index.js';
 import { formatMigrationStatus } from '../../../runtime/cli/commands/migrate.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 
-interface Row { source: string; name: string; checksum: string; applied_at: Date }
+interface Row {
+  source: string;
+  name: string;
+  checksum: string;
+  applied_at: Date;
+}
 
 describe('Migrator | against real PostgreSQL', () => {
   let dir: string;
@@ -44,16 +57,22 @@ describe('Migrator | against real PostgreSQL', () => {
       '0001_create_notes.sql': 'create table notes (id bigint primary key, title text not null);',
       'README.md': 'not a migration',
     });
-    const plugin = await set('mailprovider', { '0001_create_suppressions.sql': 'create table mailprovider_suppressions (email text primary key);' });
+    const plugin = await set('mailprovider', {
+      '0001_create_suppressions.sql': 'create table mailprovider_suppressions (email text primary key);',
+    });
     const events: MigrationEvent[] = [];
     const result = await createMigrator(database.pool, [app, plugin]).migrate({ onProgress: (e) => events.push(e) });
 
     expect(result.applied.map((a) => `${a.source}/${a.name}`)).toEqual([
-      'app/0001_create_notes.sql', 'app/0002_add_body.sql', 'mailprovider/0001_create_suppressions.sql',
+      'app/0001_create_notes.sql',
+      'app/0002_add_body.sql',
+      'mailprovider/0001_create_suppressions.sql',
     ]);
     const rows = await records();
     expect(rows.map((r) => [r.source, r.name])).toEqual([
-      ['app', '0001_create_notes.sql'], ['app', '0002_add_body.sql'], ['mailprovider', '0001_create_suppressions.sql'],
+      ['app', '0001_create_notes.sql'],
+      ['app', '0002_add_body.sql'],
+      ['mailprovider', '0001_create_suppressions.sql'],
     ]);
     expect(rows[0]!.checksum).toBe(migrationChecksum('create table notes (id bigint primary key, title text not null);'));
     expect(rows.every((r) => r.applied_at instanceof Date)).toBe(true);
@@ -96,7 +115,9 @@ describe('Migrator | against real PostgreSQL', () => {
   });
 
   it('line endings and a BOM do not change the checksum', async () => {
-    expect(migrationChecksum('\uFEFFcreate table a (id int);\r\nselect 1;\r\n')).toBe(migrationChecksum('create table a (id int);\nselect 1;\n'));
+    expect(migrationChecksum('\uFEFFcreate table a (id int);\r\nselect 1;\r\n')).toBe(
+      migrationChecksum('create table a (id int);\nselect 1;\n'),
+    );
   });
 
   it('a failing migration rolls back its whole file, records nothing, and stops the run', async () => {
@@ -105,13 +126,17 @@ describe('Migrator | against real PostgreSQL', () => {
       '0002_bad.sql': 'create table half (id int);\ninsert into half values (1);\ninsert into missing_table values (1);\n',
       '0003_later.sql': 'create table later (id int);',
     });
-    const error = await createMigrator(database.pool, [app]).migrate().catch((e: unknown) => e);
+    const error = await createMigrator(database.pool, [app])
+      .migrate()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MigrationFailedError);
     const failed = error as MigrationFailedError;
     expect(failed.code).toBe('BINDERY_MIGRATION_FAILED');
     expect(failed.migration).toBe('app/0002_bad.sql');
     expect(failed.line).toBe(3);
-    expect(failed.message).toMatch(/^Migration app\/0002_bad\.sql \(line 3\) failed: relation "missing_table" does not exist \(SQLSTATE 42P01\)\. Its transaction was rolled back/);
+    expect(failed.message).toMatch(
+      /^Migration app\/0002_bad\.sql \(line 3\) failed: relation "missing_table" does not exist \(SQLSTATE 42P01\)\. Its transaction was rolled back/,
+    );
     expect(await tableExists('ok')).toBe(true);
     expect(await tableExists('half')).toBe(false);
     expect(await tableExists('later')).toBe(false);
@@ -119,13 +144,26 @@ describe('Migrator | against real PostgreSQL', () => {
   });
 
   it('status shows the failure of a pending migration until a run applies it', async () => {
-    const app = await set('app', { '0001_ok.sql': 'create table t (v text);', '0002_check.sql': "insert into t values ('x');\nselect 1/0;" });
+    const app = await set('app', {
+      '0001_ok.sql': 'create table t (v text);',
+      '0002_check.sql': "insert into t values ('x');\nselect 1/0;",
+    });
     const migrator = createMigrator(database.pool, [app]);
     await expect(migrator.migrate()).rejects.toThrow(MigrationFailedError);
     const status = await migrator.status();
     expect(status.pending.map((p) => p.name)).toEqual(['0002_check.sql']);
-    expect(status.failed).toEqual([{ source: 'app', name: '0002_check.sql', error: 'division by zero (SQLSTATE 22012)', failedAt: expect.any(Date), changedSince: false }]);
-    expect(formatMigrationStatus(status)).toMatch(/^app\/0001_ok\.sql {5}applied \S+\napp\/0002_check\.sql {2}pending, FAILED \d{4}-\S+: division by zero \(SQLSTATE 22012\)\n1 applied, 1 pending, 1 failed at the last run \(fix the data and migrate again, or see docs\/database\.md "When a migration fails"\)\.\n$/);
+    expect(status.failed).toEqual([
+      {
+        source: 'app',
+        name: '0002_check.sql',
+        error: 'division by zero (SQLSTATE 22012)',
+        failedAt: expect.any(Date),
+        changedSince: false,
+      },
+    ]);
+    expect(formatMigrationStatus(status)).toMatch(
+      /^app\/0001_ok\.sql {5}applied \S+\napp\/0002_check\.sql {2}pending, FAILED \d{4}-\S+: division by zero \(SQLSTATE 22012\)\n1 applied, 1 pending, 1 failed at the last run \(fix the data and migrate again, or see docs\/database\.md "When a migration fails"\)\.\n$/,
+    );
     expect((await database.pool.query('select count(*)::int as n from t')).rows[0].n).toBe(0);
 
     await writeFile(join(app.dir, '0002_check.sql'), "insert into t values ('x');");
@@ -138,7 +176,9 @@ describe('Migrator | against real PostgreSQL', () => {
 
   it('a runtime failure (no position from PostgreSQL) is reported without a line', async () => {
     const app = await set('app', { '0001_div.sql': 'create table d (id int);\nselect 1/0;' });
-    const error = await createMigrator(database.pool, [app]).migrate().catch((e: unknown) => e);
+    const error = await createMigrator(database.pool, [app])
+      .migrate()
+      .catch((e: unknown) => e);
     expect((error as MigrationFailedError).line).toBeUndefined();
     expect((error as Error).message).toMatch(/^Migration app\/0001_div\.sql failed: division by zero \(SQLSTATE 22012\)\./);
     expect(await tableExists('d')).toBe(false);
@@ -148,7 +188,7 @@ describe('Migrator | against real PostgreSQL', () => {
 
   it('concurrent migrate calls serialize on the advisory lock: each file applied once', async () => {
     const app = await set('app', {
-      '0001_slow.sql': "create table slow (id int);\nselect pg_sleep(0.4);\ninsert into slow values (1);",
+      '0001_slow.sql': 'create table slow (id int);\nselect pg_sleep(0.4);\ninsert into slow values (1);',
       '0002_next.sql': 'insert into slow values (2);',
     });
     const other = await connectDatabase({ url: testDb.url });
@@ -173,7 +213,11 @@ describe('Migrator | against real PostgreSQL', () => {
   it('prints progress lines', async () => {
     const app = await set('app', { '0001_create_notes.sql': 'create table notes (id int);' });
     let text = '';
-    await createMigrator(database.pool, [app]).migrate({ onProgress: printMigrationProgress((t) => { text += t; }) });
+    await createMigrator(database.pool, [app]).migrate({
+      onProgress: printMigrationProgress((t) => {
+        text += t;
+      }),
+    });
     expect(text).toMatch(/^Applying app\/0001_create_notes\.sql … done \(\d+ ms\)\n$/);
   });
 
@@ -185,7 +229,11 @@ describe('Migrator | against real PostgreSQL', () => {
 
   it('refuses invalid and duplicated sources', () => {
     expect(() => createMigrator(database.pool, [{ source: 'App', dir }])).toThrow(MigrationSetError);
-    expect(() => createMigrator(database.pool, [{ source: 'app', dir }, { source: 'app', dir }])).toThrow('Migration source "app" is listed twice');
+    expect(() =>
+      createMigrator(database.pool, [
+        { source: 'app', dir },
+        { source: 'app', dir },
+      ]),
+    ).toThrow('Migration source "app" is listed twice');
   });
 });
-

@@ -13,13 +13,22 @@ import { HttpError } from '../../../runtime/errors/http-error.js';
 import { requireService, ServiceNotSetUpError } from '../../../runtime/http/require-service.js';
 import type { Services } from '../../../runtime/http/context.js';
 
-interface Row { code: string; status: string; cause: string; fix: string }
+interface Row {
+  code: string;
+  status: string;
+  cause: string;
+  fix: string;
+}
 
 function documentedRows(): Row[] {
   const markdown = readFileSync(new URL('../../../docs/errors.md', import.meta.url), 'utf8');
   const rows: Row[] = [];
   for (const line of markdown.split('\n')) {
-    const cells = line.trim().split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .trim()
+      .split(/(?<!\\)\|/)
+      .slice(1, -1)
+      .map((c) => c.trim());
     if (cells.length !== 4 || !/^BINDERY_[A-Z0-9_]+$/.test(cells[0]!)) continue;
     rows.push({ code: cells[0]!, status: cells[1]!, cause: cells[2]!, fix: cells[3]! });
   }
@@ -67,7 +76,7 @@ describe('Error registry | codes.ts and docs/errors.md agree', () => {
 describe('Error registry | the single source of codes and statuses', () => {
   const withStatus = Object.entries(codes).filter(([, spec]) => spec.status !== undefined);
 
-  it('an HttpError built from a code answers the registry\'s status and carries the code', () => {
+  it("an HttpError built from a code answers the registry's status and carries the code", () => {
     expect(withStatus.length).toBeGreaterThan(20);
     for (const [code, spec] of withStatus) {
       const error = new HttpError(code as HttpErrorCode, 'x');
@@ -91,7 +100,12 @@ describe('Error registry | the single source of codes and statuses', () => {
     const error = new ListenError('port taken', { cause: 'EADDRINUSE' });
     expect(error).toBeInstanceOf(ListenError);
     expect(error).toBeInstanceOf(CodedError);
-    expect([error.name, error.code, error.message, error.cause]).toEqual(['ListenError', 'BINDERY_LISTEN_FAILED', 'port taken', 'EADDRINUSE']);
+    expect([error.name, error.code, error.message, error.cause]).toEqual([
+      'ListenError',
+      'BINDERY_LISTEN_FAILED',
+      'port taken',
+      'EADDRINUSE',
+    ]);
   });
 
   it('requireService: the service, or BINDERY_SERVICE_NOT_SET_UP naming the setup call', () => {
@@ -104,7 +118,10 @@ describe('Error registry | the single source of codes and statuses', () => {
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(ServiceNotSetUpError);
-    expect(thrown).toMatchObject({ code: 'BINDERY_SERVICE_NOT_SET_UP', message: expect.stringContaining('add cache(), session() and auth({ users }) to the setup list') });
+    expect(thrown).toMatchObject({
+      code: 'BINDERY_SERVICE_NOT_SET_UP',
+      message: expect.stringContaining('add cache(), session() and auth({ users }) to the setup list'),
+    });
     expect(describeError(thrown, false).status).toBe(500);
   });
 
@@ -117,7 +134,8 @@ describe('Error registry | the single source of codes and statuses', () => {
         if (entry.isDirectory()) walk(path);
         else if (entry.name.endsWith('.ts')) {
           const text = readFileSync(path, 'utf8');
-          if (/(new HttpError|super)\(\d{3},[^;]*code: 'BINDERY_/s.test(text.replace(/\/\*[\s\S]*?\*\//g, ''))) offenders.push(path.slice(root.length));
+          if (/(new HttpError|super)\(\d{3},[^;]*code: 'BINDERY_/s.test(text.replace(/\/\*[\s\S]*?\*\//g, '')))
+            offenders.push(path.slice(root.length));
         }
       }
     };

@@ -7,7 +7,10 @@ import { ValidationError } from '../../../runtime/errors/validation-error.js';
 import { field, route } from './support/routes.js';
 import { call, closeAll, postForm, postJson, startServer, type TestServer } from './support/server.js';
 
-const echo = (input: Record<string, unknown>) => Object.fromEntries(Object.entries(input).map(([k, v]) => [k, v === undefined ? '<absent>' : v instanceof Date ? `Date(${v.toISOString()})` : v]));
+const echo = (input: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(input).map(([k, v]) => [k, v === undefined ? '<absent>' : v instanceof Date ? `Date(${v.toISOString()})` : v]),
+  );
 
 const mixed = route({
   name: 'mixed',
@@ -87,12 +90,20 @@ afterAll(closeAll);
 
 describe('Binding order | 1. the body is decoded first', () => {
   it('a body of another content type is 415 even when query values are bad', async () => {
-    const res = await call(`${server.url}/mixed/1?limit=abc`, { method: 'POST', headers: { 'content-type': 'text/plain', accept: 'application/json' }, body: 'hello' });
+    const res = await call(`${server.url}/mixed/1?limit=abc`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', accept: 'application/json' },
+      body: 'hello',
+    });
     expect(res.status).toBe(415);
   });
 
   it('a malformed JSON body is 400 for the body, before any conversion', async () => {
-    const res = await call(`${server.url}/mixed/x?limit=abc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":' });
+    const res = await call(`${server.url}/mixed/x?limit=abc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"title":',
+    });
     expect(res.status).toBe(400);
     expect(res.json()).toMatchObject({ detail: 'The request body is not valid JSON.' });
     expect(res.json().errors).toBeUndefined();
@@ -101,7 +112,11 @@ describe('Binding order | 1. the body is decoded first', () => {
 
 describe('Binding order | 2. query, header and path values; the body cannot set them', () => {
   it('binds each from its own source and ignores the same names in the body', async () => {
-    const res = await postJson(`${server.url}/mixed/7?limit=3`, { title: 'T', id: 99, limit: 50, flag: true, token: 'from-body' }, { 'x-token': 'from-header' });
+    const res = await postJson(
+      `${server.url}/mixed/7?limit=3`,
+      { title: 'T', id: 99, limit: 50, flag: true, token: 'from-body' },
+      { 'x-token': 'from-header' },
+    );
     expect(res.json()).toEqual({ title: 'T', id: 7, limit: 3, flag: '<absent>', token: 'from-header' });
   });
 
@@ -118,7 +133,11 @@ describe('Binding order | 2. query, header and path values; the body cannot set 
 
 describe('Binding order | 3. conversion failures: 400 listing every bad field', () => {
   it('lists each field that failed, in field order, by client names', async () => {
-    const res = await call(`${server.url}/mixed/abc?limit=1.5&flag=maybe`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{"title":5}' });
+    const res = await call(`${server.url}/mixed/abc?limit=1.5&flag=maybe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: '{"title":5}',
+    });
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
     const body = res.json();
@@ -147,7 +166,13 @@ describe('Binding order | 3. conversion failures: 400 listing every bad field', 
 
 describe('Binding order | 4. rules: 422, only the first failing rule of each field', () => {
   it('reports the first failing rule per field, keys in field order, JSON names for a JSON body', async () => {
-    const res = await postJson(`${server.url}/rules`, { title: 'ab1', displayName: 'abcd', tags: ['a', 'b c', 'a'], password: 'short', password_confirmation: 'other' });
+    const res = await postJson(`${server.url}/rules`, {
+      title: 'ab1',
+      displayName: 'abcd',
+      tags: ['a', 'b c', 'a'],
+      password: 'short',
+      password_confirmation: 'other',
+    });
     expect(res.status).toBe(422);
     const body = res.json();
     expect(body.detail).toBe('The given data was invalid.');
@@ -162,7 +187,10 @@ describe('Binding order | 4. rules: 422, only the first failing rule of each fie
   });
 
   it('names form fields by their form names, with "_" as spaces in messages', async () => {
-    const res = await postForm(`${server.url}/rules`, [['title', 'Hello'], ['display_name', 'abcd']]);
+    const res = await postForm(`${server.url}/rules`, [
+      ['title', 'Hello'],
+      ['display_name', 'abcd'],
+    ]);
     expect(res.status).toBe(422);
     expect(res.json().errors).toEqual({ display_name: 'The display name field must not be greater than 3 characters.' });
   });
@@ -178,7 +206,12 @@ describe('Binding order | 4. rules: 422, only the first failing rule of each fie
   });
 
   it('a later rule failing alone is reported (cross-field rule passing)', async () => {
-    const res = await postJson(`${server.url}/rules`, { title: 'Hello', displayName: 'ab', password: 'short', password_confirmation: 'short' });
+    const res = await postJson(`${server.url}/rules`, {
+      title: 'Hello',
+      displayName: 'ab',
+      password: 'short',
+      password_confirmation: 'short',
+    });
     expect(res.json().errors).toEqual({ password: 'The password field must be at least 8 characters.' });
   });
 });
@@ -236,7 +269,14 @@ describe('Binding | conversions', () => {
   it('timestamps: strict RFC 3339 into Date', async () => {
     const res = await postJson(`${server.url}/conversions?since=2024-02-29T23:30:00.250%2B02:00`, { at: '2024-05-01t12:00:00z' });
     expect(res.json()).toMatchObject({ at: 'Date(2024-05-01T12:00:00.000Z)', since: 'Date(2024-02-29T21:30:00.250Z)' });
-    for (const bad of ['2023-02-29T00:00:00Z', '2024-05-01 12:00:00Z', '2024-05-01T12:00:00', '2024-05-01', '2024-13-01T00:00:00Z', '2024-05-01T24:00:00Z']) {
+    for (const bad of [
+      '2023-02-29T00:00:00Z',
+      '2024-05-01 12:00:00Z',
+      '2024-05-01T12:00:00',
+      '2024-05-01',
+      '2024-13-01T00:00:00Z',
+      '2024-05-01T24:00:00Z',
+    ]) {
       const res2 = await postJson(`${server.url}/conversions`, { at: bad });
       expect(res2.status, bad).toBe(400);
       expect(res2.json().errors.at).toBe('The at field must be an RFC 3339 date-time such as 2024-05-01T12:00:00Z.');
@@ -244,7 +284,14 @@ describe('Binding | conversions', () => {
   });
 
   it('booleans: true/false/1/0/on/off/yes/no in any case from text; only true/false from JSON', async () => {
-    for (const [text, value] of [['TRUE', true], ['off', false], ['1', true], ['No', false], ['yes', true], ['0', false]] as const) {
+    for (const [text, value] of [
+      ['TRUE', true],
+      ['off', false],
+      ['1', true],
+      ['No', false],
+      ['yes', true],
+      ['0', false],
+    ] as const) {
       const res = await postJson(`${server.url}/conversions?on=${text}`, {});
       expect(res.json().on, text).toBe(value);
     }

@@ -20,7 +20,8 @@ const upload = route({
   ],
 });
 
-const describeFile = (f: UploadedFile | undefined) => f && { filename: f.filename, mimetype: f.mimetype, size: f.size, text: f.data.toString('utf8') };
+const describeFile = (f: UploadedFile | undefined) =>
+  f && { filename: f.filename, mimetype: f.mimetype, size: f.size, text: f.data.toString('utf8') };
 
 let server: TestServer;
 beforeAll(async () => {
@@ -39,17 +40,31 @@ beforeAll(async () => {
 });
 afterAll(closeAll);
 
-const problem = (status: number, detail: string, requestId: string | null) => ({ type: 'about:blank', title: expect.any(String), status, detail, request_id: requestId });
+const problem = (status: number, detail: string, requestId: string | null) => ({
+  type: 'about:blank',
+  title: expect.any(String),
+  status,
+  detail,
+  request_id: requestId,
+});
 
 describe('Body | JSON', () => {
   it('decodes application/json and any +json type', async () => {
-    const res = await call(`${server.url}/upload`, { method: 'POST', headers: { 'content-type': 'application/vnd.api+json; charset=utf-8' }, body: '{"title":"api"}' });
+    const res = await call(`${server.url}/upload`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/vnd.api+json; charset=utf-8' },
+      body: '{"title":"api"}',
+    });
     expect(res.status).toBe(200);
     expect(res.json().title).toBe('api');
   });
 
   it('400 for malformed JSON, an empty JSON body, and JSON that is not an object', async () => {
-    const bad = await call(`${server.url}/upload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title": nope}' });
+    const bad = await call(`${server.url}/upload`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"title": nope}',
+    });
     expect(bad.status).toBe(400);
     expect(bad.json()).toEqual(problem(400, 'The request body is not valid JSON.', bad.headers.get('x-request-id')));
     const empty = await call(`${server.url}/upload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '' });
@@ -63,7 +78,11 @@ describe('Body | JSON', () => {
   });
 
   it('400 for a prototype-poisoning JSON body', async () => {
-    const res = await call(`${server.url}/upload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"__proto__":{"x":1}}' });
+    const res = await call(`${server.url}/upload`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"__proto__":{"x":1}}',
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -73,12 +92,18 @@ describe('Body | 413 over HTTP_MAX_BODY', () => {
     const res = await postJson(`${server.url}/upload`, { title: 'x'.repeat(LIMIT + 10) });
     expect(res.status).toBe(413);
     expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
-    expect(res.json()).toEqual(problem(413, `The request body is larger than the limit of ${LIMIT} bytes (HTTP_MAX_BODY).`, res.headers.get('x-request-id')));
+    expect(res.json()).toEqual(
+      problem(413, `The request body is larger than the limit of ${LIMIT} bytes (HTTP_MAX_BODY).`, res.headers.get('x-request-id')),
+    );
     expect(res.json().title).toBe('Content Too Large');
   });
 
   it('a declared Content-Length over the limit is refused before the body is read', async () => {
-    const res = await rawRequest(`${server.url}/upload`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': 50 * 1024 * 1024 }, body: null });
+    const res = await rawRequest(`${server.url}/upload`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': 50 * 1024 * 1024 },
+      body: null,
+    });
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body).status).toBe(413);
   });
@@ -94,23 +119,43 @@ describe('Body | 413 over HTTP_MAX_BODY', () => {
   it('a chunked multipart body (no Content-Length) growing past the limit', async () => {
     const boundary = 'XBOUNDARY';
     const part = `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\n${'y'.repeat(LIMIT)}\r\n--${boundary}--\r\n`;
-    const res = await rawRequest(`${server.url}/upload`, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked', accept: 'application/json' }, body: part });
+    const res = await rawRequest(`${server.url}/upload`, {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked', accept: 'application/json' },
+      body: part,
+    });
     expect(res.status).toBe(413);
   });
 });
 
 describe('Body | 415 for other content types', () => {
   it('text/plain', async () => {
-    const res = await call(`${server.url}/upload`, { method: 'POST', headers: { 'content-type': 'text/plain', accept: 'application/json' }, body: 'hello' });
+    const res = await call(`${server.url}/upload`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', accept: 'application/json' },
+      body: 'hello',
+    });
     expect(res.status).toBe(415);
-    expect(res.json()).toEqual(problem(415, 'Content-Type text/plain is not supported; send application/json (or application/*+json), application/x-www-form-urlencoded or multipart/form-data.', res.headers.get('x-request-id')));
+    expect(res.json()).toEqual(
+      problem(
+        415,
+        'Content-Type text/plain is not supported; send application/json (or application/*+json), application/x-www-form-urlencoded or multipart/form-data.',
+        res.headers.get('x-request-id'),
+      ),
+    );
     expect(res.json().title).toBe('Unsupported Media Type');
   });
 
   it('a body without Content-Type', async () => {
-    const res = await rawRequest(`${server.url}/upload`, { method: 'POST', headers: { accept: 'application/json', 'content-length': 5 }, body: 'hello' });
+    const res = await rawRequest(`${server.url}/upload`, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-length': 5 },
+      body: 'hello',
+    });
     expect(res.status).toBe(415);
-    expect(JSON.parse(res.body).detail).toBe('A body without Content-Type is not supported; send application/json (or application/*+json), application/x-www-form-urlencoded or multipart/form-data.');
+    expect(JSON.parse(res.body).detail).toBe(
+      'A body without Content-Type is not supported; send application/json (or application/*+json), application/x-www-form-urlencoded or multipart/form-data.',
+    );
   });
 });
 
@@ -147,14 +192,23 @@ describe('Body | multipart forms and files', () => {
 
   it('an empty file input (no filename, no bytes) counts as absent', async () => {
     // What a browser sends for an <input type=file> left empty.
-    const body = '--B\r\nContent-Disposition: form-data; name="avatar"; filename=""\r\nContent-Type: application/octet-stream\r\n\r\n\r\n--B--\r\n';
-    const res = await call(`${server.url}/upload`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=B' }, body });
+    const body =
+      '--B\r\nContent-Disposition: form-data; name="avatar"; filename=""\r\nContent-Type: application/octet-stream\r\n\r\n\r\n--B--\r\n';
+    const res = await call(`${server.url}/upload`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=B' },
+      body,
+    });
     expect(res.status).toBe(200);
     expect(res.json().avatar).toBeNull();
   });
 
   it('400 for a malformed multipart body', async () => {
-    const res = await call(`${server.url}/upload`, { method: 'POST', headers: { 'content-type': 'multipart/form-data', accept: 'application/json' }, body: 'garbage' });
+    const res = await call(`${server.url}/upload`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data', accept: 'application/json' },
+      body: 'garbage',
+    });
     expect(res.status).toBe(400);
     expect(res.json().detail).toMatch(/^The multipart body is malformed: /);
   });

@@ -15,29 +15,66 @@ import { call, closeAll, postJson, startServer } from './support/server.js';
 afterAll(closeAll);
 
 const boot = (options: Pick<HttpServerOptions, 'routes' | 'handlers'> & Partial<HttpServerOptions>) =>
-  createHttpServer({ services: {} as Services, environment: 'testing', debug: false, maxBodyBytes: 1024, requestTimeoutMs: 1000, ...options });
+  createHttpServer({
+    services: {} as Services,
+    environment: 'testing',
+    debug: false,
+    maxBodyBytes: 1024,
+    requestTimeoutMs: 1000,
+    ...options,
+  });
 
 describe('Boot | the route table is checked before anything is served', () => {
   it('a route without a handler names the route and its origin', async () => {
-    await expect(boot({ routes: [route({ name: 'notes.show', path: '/notes/{id}', fields: [field('id', 'integer', { path: 'id' })] })], handlers: {} }))
-      .rejects.toMatchObject({ code: 'BINDERY_ROUTE_WITHOUT_HANDLER', message: 'test/notes.show.yaml:1:1: route "notes.show" has no handler; add a handler named "notes.show" to the handlers given to createHttpServer.' });
+    await expect(
+      boot({
+        routes: [route({ name: 'notes.show', path: '/notes/{id}', fields: [field('id', 'integer', { path: 'id' })] })],
+        handlers: {},
+      }),
+    ).rejects.toMatchObject({
+      code: 'BINDERY_ROUTE_WITHOUT_HANDLER',
+      message:
+        'test/notes.show.yaml:1:1: route "notes.show" has no handler; add a handler named "notes.show" to the handlers given to createHttpServer.',
+    });
   });
 
   it('a handler without a route', async () => {
-    await expect(boot({ routes: [route({ name: 'notes.list', path: '/notes' })], handlers: { 'notes.list': () => [], 'notes.lst': () => [] } }))
-      .rejects.toMatchObject({ code: 'BINDERY_HANDLER_WITHOUT_ROUTE', message: 'A handler is named "notes.lst" but no route has that name (did you mean "notes.list"?).' });
+    await expect(
+      boot({ routes: [route({ name: 'notes.list', path: '/notes' })], handlers: { 'notes.list': () => [], 'notes.lst': () => [] } }),
+    ).rejects.toMatchObject({
+      code: 'BINDERY_HANDLER_WITHOUT_ROUTE',
+      message: 'A handler is named "notes.lst" but no route has that name (did you mean "notes.list"?).',
+    });
   });
 
   it('a middleware name that was not provided', async () => {
-    await expect(boot({ routes: [route({ name: 'admin', path: '/admin', middleware: ['sesion'], group: 'member' })], handlers: { admin: () => ({}) }, middleware: { session: async (_c, next) => next() } }))
-      .rejects.toMatchObject({ code: 'BINDERY_MIDDLEWARE_MISSING', message: 'test/admin.yaml:1:1: route "admin" uses the middleware "sesion" (group "member"), which was not provided (did you mean "session"?).' });
+    await expect(
+      boot({
+        routes: [route({ name: 'admin', path: '/admin', middleware: ['sesion'], group: 'member' })],
+        handlers: { admin: () => ({}) },
+        middleware: { session: async (_c, next) => next() },
+      }),
+    ).rejects.toMatchObject({
+      code: 'BINDERY_MIDDLEWARE_MISSING',
+      message:
+        'test/admin.yaml:1:1: route "admin" uses the middleware "sesion" (group "member"), which was not provided (did you mean "session"?).',
+    });
   });
 
   it('lists every problem at once', async () => {
     const error = await boot({
-      routes: [route({ name: 'a', path: '/a/{id}' }), route({ name: 'b', path: '/b', result: 'page' }), route({ name: 'c', path: '/a/{x}' })],
+      routes: [
+        route({ name: 'a', path: '/a/{id}' }),
+        route({ name: 'b', path: '/b', result: 'page' }),
+        route({ name: 'c', path: '/a/{x}' }),
+      ],
       handlers: { a: () => ({}), b: () => ({}) },
-    }).then(() => { throw new Error('the boot should fail'); }, (e: unknown) => e as Error & { code: string });
+    }).then(
+      () => {
+        throw new Error('the boot should fail');
+      },
+      (e: unknown) => e as Error & { code: string },
+    );
     expect(error.code).toBe('BINDERY_ROUTE_INVALID');
     expect(error.message.split('\n')).toEqual([
       'The HTTP server cannot start (5 problems):',
@@ -52,25 +89,30 @@ describe('Boot | the route table is checked before anything is served', () => {
   it('an unknown rule in a route is refused', async () => {
     const bad = route({ name: 'bad', path: '/bad' });
     const withRule = { ...bad, fields: [{ ...field('q', 'string', { query: 'q' }), rules: [{ name: 'distinc', params: [] }] }] };
-    await expect(boot({ routes: [withRule], handlers: { bad: () => ({}) } }))
-      .rejects.toMatchObject({ code: 'BINDERY_ROUTE_INVALID', message: 'test/bad.yaml:1:1: route "bad", field "q": unknown rule "distinc"; regenerate with "bindery generate".' });
+    await expect(boot({ routes: [withRule], handlers: { bad: () => ({}) } })).rejects.toMatchObject({
+      code: 'BINDERY_ROUTE_INVALID',
+      message: 'test/bad.yaml:1:1: route "bad", field "q": unknown rule "distinc"; regenerate with "bindery generate".',
+    });
   });
 
   it('a health path is reserved', async () => {
-    await expect(boot({ routes: [route({ name: 'live', path: '/health/live' })], handlers: { live: () => ({}) } }))
-      .rejects.toMatchObject({ code: 'BINDERY_ROUTE_INVALID' });
+    await expect(boot({ routes: [route({ name: 'live', path: '/health/live' })], handlers: { live: () => ({}) } })).rejects.toMatchObject({
+      code: 'BINDERY_ROUTE_INVALID',
+    });
   });
 });
 
 describe('Middleware | koa-style onion around binding, validation and the handler', () => {
   const order: string[] = [];
-  const trace = (name: string): Middleware => async (ctx, next) => {
-    order.push(`${name}:before`);
-    const result = await next();
-    order.push(`${name}:after`);
-    ctx.reply.header(`x-${name}`, 'seen');
-    return result;
-  };
+  const trace =
+    (name: string): Middleware =>
+    async (ctx, next) => {
+      order.push(`${name}:before`);
+      const result = await next();
+      order.push(`${name}:after`);
+      ctx.reply.header(`x-${name}`, 'seen');
+      return result;
+    };
   const guard: Middleware = async (ctx, next) => (ctx.request.headers['x-key'] === 'open' ? next() : text('no key', 401));
   const wrap: Middleware = async (_ctx, next) => ({ wrapped: await next() });
   const rescue: Middleware = async (_ctx, next) => {
@@ -81,17 +123,29 @@ describe('Middleware | koa-style onion around binding, validation and the handle
       throw err;
     }
   };
-  const twice: Middleware = async (_ctx, next) => { await next(); return next(); };
+  const twice: Middleware = async (_ctx, next) => {
+    await next();
+    return next();
+  };
 
   const routes = [
     route({ name: 'traced', path: '/traced', middleware: ['outer', 'inner'] }),
     route({ name: 'guarded', path: '/guarded', middleware: ['guard'] }),
     route({ name: 'wrapped', path: '/wrapped', middleware: ['wrap'] }),
-    route({ name: 'rescued', method: 'POST', path: '/rescued', middleware: ['rescue'], fields: [field('n', 'integer', { json: 'n' }, ['max:1'])] }),
+    route({
+      name: 'rescued',
+      method: 'POST',
+      path: '/rescued',
+      middleware: ['rescue'],
+      fields: [field('n', 'integer', { json: 'n' }, ['max:1'])],
+    }),
     route({ name: 'twice', path: '/twice', middleware: ['twice'] }),
   ];
   const handlers = {
-    traced: () => { order.push('handler'); return { ok: 1 }; },
+    traced: () => {
+      order.push('handler');
+      return { ok: 1 };
+    },
     guarded: () => ({ inside: true }),
     wrapped: () => ({ value: 1 }),
     rescued: () => ({ never: true }),
@@ -130,6 +184,8 @@ describe('Middleware | koa-style onion around binding, validation and the handle
     const server = await startServer({ routes, handlers, middleware });
     const res = await call(`${server.url}/twice`, { headers: { accept: 'application/json' } });
     expect(res.status).toBe(500);
-    expect((server.logs.find((l) => l.level === 50)?.err as { message: string }).message).toBe('Middleware #1 of route "twice" called next() more than once.');
+    expect((server.logs.find((l) => l.level === 50)?.err as { message: string }).message).toBe(
+      'Middleware #1 of route "twice" called next() more than once.',
+    );
   });
 });

@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Deadlines, type DeadlineEntry } from '../../../runtime/http/deadlines.js';
 import { waitFor } from './support/server.js';
 
-interface Entry extends DeadlineEntry { name: string }
+interface Entry extends DeadlineEntry {
+  name: string;
+}
 const entry = (name: string): Entry => ({ name, deadline: 0, prevPending: null, nextPending: null });
 
 let list: Deadlines<Entry> | undefined;
@@ -13,7 +15,10 @@ describe('Deadlines | one sweep for all in-flight requests', () => {
     const fired: string[] = [];
     list = new Deadlines<Entry>(40, (e) => fired.push(e.name));
     const [a, b, c, d] = ['a', 'b', 'c', 'd'].map(entry) as [Entry, Entry, Entry, Entry];
-    list.track(a); list.track(b); list.track(c); list.track(d);
+    list.track(a);
+    list.track(b);
+    list.track(c);
+    list.track(d);
     list.untrack(b);
     list.untrack(d);
     list.untrack(d);

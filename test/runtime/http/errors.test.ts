@@ -17,7 +17,9 @@ afterAll(closeAll);
 
 const crashRoute = route({ name: 'crash', path: '/crash' });
 const crash = () => {
-  throw new Error('query failed: password=hunter2', { cause: new Error('connection refused by db.internal:5432', { cause: new TypeError('socket closed') }) });
+  throw new Error('query failed: password=hunter2', {
+    cause: new Error('connection refused by db.internal:5432', { cause: new TypeError('socket closed') }),
+  });
 };
 const ERROR = 50;
 
@@ -27,16 +29,30 @@ describe('Errors | 500 with the message hidden', () => {
     const res = await call(`${server.url}/crash`, { headers: { accept: 'application/json', 'x-request-id': 'trace-500' } });
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
-    expect(res.json()).toEqual({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'An internal error occurred.', request_id: 'trace-500' });
+    expect(res.json()).toEqual({
+      type: 'about:blank',
+      title: 'Internal Server Error',
+      status: 500,
+      detail: 'An internal error occurred.',
+      request_id: 'trace-500',
+    });
     const line = server.logs.find((l) => l.level === ERROR && l.reqId === 'trace-500');
-    expect(line).toMatchObject({ code: 'BINDERY_INTERNAL_ERROR', statusCode: 500, msg: 'request failed with 500: query failed: password=hunter2' });
+    expect(line).toMatchObject({
+      code: 'BINDERY_INTERNAL_ERROR',
+      statusCode: 500,
+      msg: 'request failed with 500: query failed: password=hunter2',
+    });
     // pino's error serializer appends the causes' messages.
-    expect((line?.err as { message: string }).message).toBe('query failed: password=hunter2: connection refused by db.internal:5432: socket closed');
+    expect((line?.err as { message: string }).message).toBe(
+      'query failed: password=hunter2: connection refused by db.internal:5432: socket closed',
+    );
   });
 
   it('an HTML page for browsers, without the message', async () => {
     const server = await startServer({ routes: [crashRoute], handlers: { crash } });
-    const res = await call(`${server.url}/crash`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'x-request-id': 'page-1' } });
+    const res = await call(`${server.url}/crash`, {
+      headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'x-request-id': 'page-1' },
+    });
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.text).toMatch(/^<!doctype html>/);
@@ -50,7 +66,12 @@ describe('Errors | 500 with the message hidden', () => {
   it('recovers non-Error throws and rejections', async () => {
     const server = await startServer({
       routes: [route({ name: 'str', path: '/str' }), route({ name: 'rej', path: '/rej' })],
-      handlers: { str: () => { throw 'a string'; }, rej: () => Promise.reject({ weird: true }) },
+      handlers: {
+        str: () => {
+          throw 'a string';
+        },
+        rej: () => Promise.reject({ weird: true }),
+      },
     });
     for (const path of ['/str', '/rej']) {
       const res = await call(`${server.url}${path}`, { headers: { accept: 'application/json' } });
@@ -101,14 +122,30 @@ describe('Errors | debug (APP_DEBUG=true)', () => {
   });
 
   it('escapes what it shows', async () => {
-    const server = await startServer({ debug: true, routes: [crashRoute], handlers: { crash: () => { throw new Error('<script>alert(1)</script>'); } } });
+    const server = await startServer({
+      debug: true,
+      routes: [crashRoute],
+      handlers: {
+        crash: () => {
+          throw new Error('<script>alert(1)</script>');
+        },
+      },
+    });
     const res = await call(`${server.url}/crash`, { headers: { accept: 'text/html' } });
     expect(res.text).not.toContain('<script>');
     expect(res.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
   });
 
   it('is refused in production at boot', async () => {
-    const boot = createHttpServer({ routes: [], handlers: {}, services: {} as Services, environment: 'production', debug: true, maxBodyBytes: 1024, requestTimeoutMs: 1000 });
+    const boot = createHttpServer({
+      routes: [],
+      handlers: {},
+      services: {} as Services,
+      environment: 'production',
+      debug: true,
+      maxBodyBytes: 1024,
+      requestTimeoutMs: 1000,
+    });
     await expect(boot).rejects.toBeInstanceOf(BinderyError);
     await expect(boot).rejects.toMatchObject({ code: 'BINDERY_DEBUG_IN_PRODUCTION' });
   });
@@ -156,7 +193,11 @@ describe('Errors | 499: the client went away', () => {
     await closed.promise;
     release.resolve();
     const line = await waitFor(() => server.logs.find((l) => l.code === 'BINDERY_CLIENT_CLOSED_REQUEST'), 3000, 'the 499 log line');
-    expect(line).toMatchObject({ reqId: 'gone-1', res: { statusCode: 499 }, msg: 'client closed the connection before the response was written; nothing was written' });
+    expect(line).toMatchObject({
+      reqId: 'gone-1',
+      res: { statusCode: 499 },
+      msg: 'client closed the connection before the response was written; nothing was written',
+    });
     expect(server.logs.some((l: LogLine) => l.level >= ERROR)).toBe(false);
   });
 });
@@ -166,18 +207,21 @@ describe('Errors | the response had already started', () => {
     const server = await startServer({
       routes: [route({ name: 'stream', path: '/stream', result: 'custom' })],
       handlers: {
-        stream: () => respond(async (reply) => {
-          reply.raw.writeHead(200, { 'content-type': 'text/plain' });
-          reply.raw.write('partial ');
-          await new Promise((r) => setTimeout(r, 20));
-          throw new Error('the stream broke');
-        }),
+        stream: () =>
+          respond(async (reply) => {
+            reply.raw.writeHead(200, { 'content-type': 'text/plain' });
+            reply.raw.write('partial ');
+            await new Promise((r) => setTimeout(r, 20));
+            throw new Error('the stream broke');
+          }),
       },
     });
     const outcome = await new Promise<{ status: number; body: string; aborted: boolean }>((resolve) => {
       const req = httpRequest(`${server.url}/stream`, (res) => {
         let body = '';
-        res.on('data', (c: Buffer) => { body += c.toString(); });
+        res.on('data', (c: Buffer) => {
+          body += c.toString();
+        });
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body, aborted: false }));
         res.on('error', () => resolve({ status: res.statusCode ?? 0, body, aborted: true }));
         res.on('aborted', () => resolve({ status: res.statusCode ?? 0, body, aborted: true }));
@@ -192,7 +236,10 @@ describe('Errors | the response had already started', () => {
   });
 
   it('a custom responder that writes nothing is a 500', async () => {
-    const server = await startServer({ routes: [route({ name: 'mute', path: '/mute', result: 'custom' })], handlers: { mute: () => respond(() => {}) } });
+    const server = await startServer({
+      routes: [route({ name: 'mute', path: '/mute', result: 'custom' })],
+      handlers: { mute: () => respond(() => {}) },
+    });
     const res = await call(`${server.url}/mute`, { headers: { accept: 'application/json' } });
     expect(res.status).toBe(500);
     expect(server.logs.find((l) => l.code === 'BINDERY_EMPTY_RESPONSE')).toBeDefined();
@@ -205,22 +252,37 @@ describe('Errors | request timeout: 503', () => {
     const server = await startServer({
       requestTimeoutMs: 100,
       routes: [route({ name: 'hang', path: '/hang' })],
-      handlers: { hang: async () => { await release.promise; return { late: true }; } },
+      handlers: {
+        hang: async () => {
+          await release.promise;
+          return { late: true };
+        },
+      },
     });
     const started = Date.now();
     const res = await call(`${server.url}/hang`, { headers: { accept: 'application/json' } });
     expect(Date.now() - started).toBeGreaterThanOrEqual(90);
     expect(res.status).toBe(503);
-    expect(res.json()).toMatchObject({ title: 'Service Unavailable', status: 503, detail: 'The request took longer than 100ms (HTTP_REQUEST_TIMEOUT).' });
+    expect(res.json()).toMatchObject({
+      title: 'Service Unavailable',
+      status: 503,
+      detail: 'The request took longer than 100ms (HTTP_REQUEST_TIMEOUT).',
+    });
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     release.resolve();
-    const dropped = await waitFor(() => server.logs.find((l) => l.msg === 'route "hang" finished after the request timed out; its result was dropped'));
+    const dropped = await waitFor(() =>
+      server.logs.find((l) => l.msg === 'route "hang" finished after the request timed out; its result was dropped'),
+    );
     expect(dropped.reqId).toBe(res.headers.get('x-request-id'));
     expect(server.logs.find((l) => l.level === ERROR && l.code === 'BINDERY_REQUEST_TIMEOUT')).toBeDefined();
   });
 
   it('renders an HTML page for browsers', async () => {
-    const server = await startServer({ requestTimeoutMs: 50, routes: [route({ name: 'hang', path: '/hang' })], handlers: { hang: () => new Promise(() => {}) } });
+    const server = await startServer({
+      requestTimeoutMs: 50,
+      routes: [route({ name: 'hang', path: '/hang' })],
+      handlers: { hang: () => new Promise(() => {}) },
+    });
     const res = await call(`${server.url}/hang`, { headers: { accept: 'text/html' } });
     expect(res.status).toBe(503);
     expect(res.text).toContain('<h1>Service Unavailable</h1>');

@@ -6,7 +6,9 @@ import { field, route } from './support/routes.js';
 
 afterAll(closeAll);
 
-const routes = [route({ name: 'docs.patch', method: 'PATCH', path: '/api/documents/{id}', fields: [field('id', 'integer', { path: 'id' })] })];
+const routes = [
+  route({ name: 'docs.patch', method: 'PATCH', path: '/api/documents/{id}', fields: [field('id', 'integer', { path: 'id' })] }),
+];
 
 async function describeContext() {
   await new Promise((r) => setTimeout(r, 1));
@@ -19,12 +21,25 @@ describe('Pipeline | execution context of a request (docs/spec.md 5.8)', () => {
     const server = await startServer({ routes, handlers: { 'docs.patch': () => describeContext() }, executionContext: true });
     const res = await call(`${server.url}/api/documents/42?x=1`, { method: 'PATCH', headers: { 'x-request-id': 'req-7' } });
     expect(res.status).toBe(200);
-    expect(res.json()).toEqual({ via: { kind: 'request', name: 'PATCH /api/documents/42' }, requestId: 'req-7', ip: '127.0.0.1', actor: { type: 'system', id: '' } });
+    expect(res.json()).toEqual({
+      via: { kind: 'request', name: 'PATCH /api/documents/42' },
+      requestId: 'req-7',
+      ip: '127.0.0.1',
+      actor: { type: 'system', id: '' },
+    });
   });
 
   it('attributes to the signed-in user set by middleware', async () => {
     const server = await startServer({
-      routes: [route({ name: 'docs.patch', method: 'PATCH', path: '/api/documents/{id}', fields: [field('id', 'integer', { path: 'id' })], middleware: ['auth'] })],
+      routes: [
+        route({
+          name: 'docs.patch',
+          method: 'PATCH',
+          path: '/api/documents/{id}',
+          fields: [field('id', 'integer', { path: 'id' })],
+          middleware: ['auth'],
+        }),
+      ],
       handlers: { 'docs.patch': () => describeContext() },
       middleware: {
         auth: async (ctx: RequestContext & { resolveUser?: () => Promise<{ type: string; id: string }> }, next) => {

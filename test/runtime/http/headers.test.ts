@@ -22,7 +22,13 @@ const routes = [
   route({ name: 'crash', path: '/crash' }),
   route({ name: 'rules', method: 'POST', path: '/rules', fields: [field('n', 'integer', { json: 'n' }, ['max:1'])] }),
 ];
-const handlers = { ok: () => ({ ok: true }), crash: () => { throw new Error('x'); }, rules: () => ({}) };
+const handlers = {
+  ok: () => ({ ok: true }),
+  crash: () => {
+    throw new Error('x');
+  },
+  rules: () => ({}),
+};
 
 let server: TestServer;
 let production: TestServer;
@@ -30,14 +36,23 @@ let ownPolicy: TestServer;
 let noPolicy: TestServer;
 let readiness: ReadinessReport | Error = { ok: true, checks: { database: 'ok', migrations: 'none pending' } };
 beforeAll(async () => {
-  server = await startServer({ routes, handlers, maxBodyBytes: 64, readiness: async () => { if (readiness instanceof Error) throw readiness; return readiness; } });
+  server = await startServer({
+    routes,
+    handlers,
+    maxBodyBytes: 64,
+    readiness: async () => {
+      if (readiness instanceof Error) throw readiness;
+      return readiness;
+    },
+  });
   production = await startServer({ routes, handlers, environment: 'production' });
   ownPolicy = await startServer({ routes, handlers, contentSecurityPolicy: "default-src 'self'; img-src https://images.example" });
   noPolicy = await startServer({ routes, handlers, contentSecurityPolicy: null });
 });
 afterAll(closeAll);
 
-const pick = (headers: Headers | Record<string, unknown>, names: string[]) => Object.fromEntries(names.map((n) => [n, headers instanceof Headers ? headers.get(n) : headers[n]]));
+const pick = (headers: Headers | Record<string, unknown>, names: string[]) =>
+  Object.fromEntries(names.map((n) => [n, headers instanceof Headers ? headers.get(n) : headers[n]]));
 
 describe('Headers | security headers on every response', () => {
   const cases: Array<[string, () => Promise<{ status: number; headers: Headers }>, number]> = [
@@ -82,7 +97,9 @@ describe('Headers | Content-Security-Policy', () => {
 
   it('an app policy replaces it on every response; null sends none', async () => {
     for (const path of ['/ok', '/missing', '/crash']) {
-      expect((await call(`${ownPolicy.url}${path}`)).headers.get('content-security-policy'), path).toBe("default-src 'self'; img-src https://images.example");
+      expect((await call(`${ownPolicy.url}${path}`)).headers.get('content-security-policy'), path).toBe(
+        "default-src 'self'; img-src https://images.example",
+      );
       expect((await call(`${noPolicy.url}${path}`)).headers.get('content-security-policy'), path).toBeNull();
     }
   });
@@ -129,7 +146,12 @@ describe('Headers | X-Request-ID', () => {
   });
 
   it('a repeated header is replaced', async () => {
-    const res = await call(`${server.url}/ok`, { headers: [['x-request-id', 'one'], ['x-request-id', 'two']] });
+    const res = await call(`${server.url}/ok`, {
+      headers: [
+        ['x-request-id', 'one'],
+        ['x-request-id', 'two'],
+      ],
+    });
     expect(res.headers.get('x-request-id')).toMatch(UUID);
   });
 });

@@ -6,9 +6,28 @@ import { describe, expect, it } from 'vitest';
 import { isLocalPath, localPathOr, sameHostPath } from '../../../runtime/results/local-path.js';
 
 const OFF_SITE = [
-  '//evil.example', '///evil.example', '/\\evil.example', '/\\/evil.example', '\\\\evil.example', '/\t/evil.example', '/\n/evil.example',
-  '/\r\n/evil.example', ' /x', '/x y', 'https://evil.example/', 'HTTPS://evil.example', 'http:/evil.example', 'javascript:alert(1)',
-  'data:text/html,x', 'evil.example', '/a/..//b' /* resolves to the path //b: refused, it reads as a host when copied */, '', '/\u3000/evil.example', '/caf\u00e9', '/\u0000', '/x\u007f',
+  '//evil.example',
+  '///evil.example',
+  '/\\evil.example',
+  '/\\/evil.example',
+  '\\\\evil.example',
+  '/\t/evil.example',
+  '/\n/evil.example',
+  '/\r\n/evil.example',
+  ' /x',
+  '/x y',
+  'https://evil.example/',
+  'HTTPS://evil.example',
+  'http:/evil.example',
+  'javascript:alert(1)',
+  'data:text/html,x',
+  'evil.example',
+  '/a/..//b' /* resolves to the path //b: refused, it reads as a host when copied */,
+  '',
+  '/\u3000/evil.example',
+  '/caf\u00e9',
+  '/\u0000',
+  '/x\u007f',
 ];
 
 describe('isLocalPath', () => {

@@ -5,13 +5,28 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { created, json, noContent, page, redirect, redirectExternal, redirectToRoute, respond, text } from '../../../runtime/results/result.js';
+import {
+  created,
+  json,
+  noContent,
+  page,
+  redirect,
+  redirectExternal,
+  redirectToRoute,
+  respond,
+  text,
+} from '../../../runtime/results/result.js';
 import type { RequestContext } from '../../../runtime/http/context.js';
 import type { OutputPlan } from '../../../runtime/routing/route-table.js';
 import { field, route } from './support/routes.js';
 import { call, closeAll, startServer, type TestServer } from './support/server.js';
 
-interface Row { id: number; title: string; secret: string; created_at: Date }
+interface Row {
+  id: number;
+  title: string;
+  secret: string;
+  created_at: Date;
+}
 const row = (id: number): Row => ({ id, title: `Note ${id}`, secret: 'hidden', created_at: new Date(Date.UTC(2024, 4, 1, 12)) });
 const noteOutput = (array: boolean): OutputPlan => ({
   resource: 'Note',
@@ -44,7 +59,10 @@ let views: string;
 beforeAll(async () => {
   views = await mkdtemp(join(tmpdir(), 'bindery-views-'));
   await mkdir(join(views, 'pages'));
-  await writeFile(join(views, 'pages', 'greet.eta'), '<h1>Hello, <%= it.name %>!</h1><a href="<%= it.url("items.show", { id: 3 }) %>">3</a>');
+  await writeFile(
+    join(views, 'pages', 'greet.eta'),
+    '<h1>Hello, <%= it.name %>!</h1><a href="<%= it.url("items.show", { id: 3 }) %>">3</a>',
+  );
   await writeFile(join(views, 'pages', 'broken.eta'), '<p>PARTIAL OUTPUT</p><% throw new Error("the view failed") %>');
   server = await startServer({
     routes,
@@ -127,7 +145,15 @@ describe('Results | redirect: 303 to a path, a route name, or (redirectExternal)
   });
 
   it('redirect(target) with a target off the site: 500 BINDERY_UNSAFE_REDIRECT, no Location', async () => {
-    for (const to of ['//evil.example', '/\\evil.example', '/\t/evil.example', 'https://evil.example/', 'javascript:alert(1)', 'evil.example', '/ok\r\nSet-Cookie: x=1']) {
+    for (const to of [
+      '//evil.example',
+      '/\\evil.example',
+      '/\t/evil.example',
+      'https://evil.example/',
+      'javascript:alert(1)',
+      'evil.example',
+      '/ok\r\nSet-Cookie: x=1',
+    ]) {
       const res = await call(`${server.url}/to-unsafe?to=${encodeURIComponent(to)}`, { headers: { accept: 'application/json' } });
       expect(res.status, to).toBe(500);
       expect(res.headers.get('location'), to).toBeNull();
@@ -159,7 +185,9 @@ describe('Results | redirect: 303 to a path, a route name, or (redirectExternal)
     expect(res.status).toBe(500);
     expect(res.headers.get('location')).toBeNull();
     const log = server.logs.find((l) => l.code === 'BINDERY_UNKNOWN_ROUTE');
-    expect((log?.err as { message: string }).message).toBe('No route is named "items.shw" (did you mean "items.show"?); use a route name from schema/*.yaml.');
+    expect((log?.err as { message: string }).message).toBe(
+      'No route is named "items.shw" (did you mean "items.show"?); use a route name from schema/*.yaml.',
+    );
   });
 });
 

@@ -14,10 +14,25 @@ const routes = [
   route({ name: 'notes.create', method: 'POST', path: '/notes', fields: [field('title', 'string', { json: 'title' })] }),
   route({ name: 'notes.new', path: '/notes/new' }),
   route({ name: 'notes.show', path: '/notes/{id}', fields: [field('id', 'integer', { path: 'id' })] }),
-  route({ name: 'notes.update', method: 'PUT', path: '/notes/{id}', fields: [field('id', 'integer', { path: 'id' }), field('title', 'string', { json: 'title' })] }),
-  route({ name: 'notes.patch', method: 'PATCH', path: '/notes/{id}', fields: [field('id', 'integer', { path: 'id' }), field('title', 'string', { json: 'title' })] }),
+  route({
+    name: 'notes.update',
+    method: 'PUT',
+    path: '/notes/{id}',
+    fields: [field('id', 'integer', { path: 'id' }), field('title', 'string', { json: 'title' })],
+  }),
+  route({
+    name: 'notes.patch',
+    method: 'PATCH',
+    path: '/notes/{id}',
+    fields: [field('id', 'integer', { path: 'id' }), field('title', 'string', { json: 'title' })],
+  }),
   route({ name: 'notes.delete', method: 'DELETE', path: '/notes/{id}', fields: [field('id', 'integer', { path: 'id' })] }),
-  route({ name: 'notes.archive', method: 'POST', path: '/notes/{id}', fields: [field('id', 'integer', { path: 'id' }), field('title', 'string', { json: 'title' })] }),
+  route({
+    name: 'notes.archive',
+    method: 'POST',
+    path: '/notes/{id}',
+    fields: [field('id', 'integer', { path: 'id' }), field('title', 'string', { json: 'title' })],
+  }),
   route({ name: 'tokens.delete', method: 'DELETE', path: '/tokens/{id}', fields: [field('id', 'integer', { path: 'id' })] }),
 ];
 
@@ -31,7 +46,13 @@ describe('Routing | unknown path: 404', () => {
   it('answers 404 problem details for API clients', async () => {
     const res = await call(`${server.url}/missing/thing?x=1`, { headers: { accept: 'application/json' } });
     expect(res.status).toBe(404);
-    expect(res.json()).toEqual({ type: 'about:blank', title: 'Not Found', status: 404, detail: 'Nothing is served at /missing/thing.', request_id: res.headers.get('x-request-id') });
+    expect(res.json()).toEqual({
+      type: 'about:blank',
+      title: 'Not Found',
+      status: 404,
+      detail: 'Nothing is served at /missing/thing.',
+      request_id: res.headers.get('x-request-id'),
+    });
     expect(res.headers.get('allow')).toBeNull();
   });
 });
@@ -41,7 +62,11 @@ describe('Routing | known path, wrong method: 405 with Allow', () => {
     const res = await call(`${server.url}/notes`, { method: 'DELETE', headers: { accept: 'application/json' } });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, HEAD, POST');
-    expect(res.json()).toMatchObject({ title: 'Method Not Allowed', status: 405, detail: 'The method DELETE is not allowed for /notes; use GET, HEAD, POST.' });
+    expect(res.json()).toMatchObject({
+      title: 'Method Not Allowed',
+      status: 405,
+      detail: 'The method DELETE is not allowed for /notes; use GET, HEAD, POST.',
+    });
   });
 
   it('lists every method of a parametric path', async () => {
@@ -63,15 +88,26 @@ describe('Routing | HEAD is served by GET', () => {
 
 describe('Routing | method override with _method', () => {
   it('from the query of a POST', async () => {
-    for (const [value, name] of [['PUT', 'notes.update'], ['patch', 'notes.patch'], ['Delete', 'notes.delete']]) {
-      const res = await call(`${server.url}/notes/5?_method=${value}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"q"}' });
+    for (const [value, name] of [
+      ['PUT', 'notes.update'],
+      ['patch', 'notes.patch'],
+      ['Delete', 'notes.delete'],
+    ]) {
+      const res = await call(`${server.url}/notes/5?_method=${value}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"title":"q"}',
+      });
       expect(res.status, value).toBe(200);
       expect(res.json()).toMatchObject({ route: name, method: value!.toUpperCase(), id: 5 });
     }
   });
 
   it('from an URL-encoded body, whose fields still bind', async () => {
-    const put = await postForm(`${server.url}/notes/6`, [['_method', 'PUT'], ['title', 'Renamed']]);
+    const put = await postForm(`${server.url}/notes/6`, [
+      ['_method', 'PUT'],
+      ['title', 'Renamed'],
+    ]);
     expect(put.json()).toEqual({ route: 'notes.update', method: 'PUT', id: 6, title: 'Renamed' });
     const del = await postForm(`${server.url}/notes/6`, [['_method', 'delete']]);
     expect(del.json()).toEqual({ route: 'notes.delete', method: 'DELETE', id: 6 });
@@ -85,7 +121,10 @@ describe('Routing | method override with _method', () => {
   });
 
   it('applies before route selection: a path without a route for the target method is 405', async () => {
-    const res = await postForm(`${server.url}/notes`, [['title', 'New'], ['_method', 'PUT']]);
+    const res = await postForm(`${server.url}/notes`, [
+      ['title', 'New'],
+      ['_method', 'PUT'],
+    ]);
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, HEAD, POST');
   });
@@ -94,7 +133,10 @@ describe('Routing | method override with _method', () => {
     for (const value of ['GET', 'HEAD', 'OPTIONS', 'TRACE', 'x']) {
       const res = await postForm(`${server.url}/notes/7?_method=${value}`, [['title', 't']]);
       expect(res.json(), value).toMatchObject({ route: 'notes.archive', method: 'POST' });
-      const fromBody = await postForm(`${server.url}/notes/7`, [['_method', value], ['title', 't']]);
+      const fromBody = await postForm(`${server.url}/notes/7`, [
+        ['_method', value],
+        ['title', 't'],
+      ]);
       expect(fromBody.json(), value).toMatchObject({ route: 'notes.archive', method: 'POST' });
     }
   });
@@ -122,7 +164,10 @@ describe('Routing | method override with _method', () => {
 
   it('a large URL-encoded body arriving in many chunks is read for _method and still bound whole', async () => {
     const title = 'x'.repeat(600_000);
-    const res = await postForm(`${server.url}/notes/4`, [['title', title], ['_method', 'PATCH']]);
+    const res = await postForm(`${server.url}/notes/4`, [
+      ['title', title],
+      ['_method', 'PATCH'],
+    ]);
     expect(res.status).toBe(200);
     expect(res.json()).toEqual({ route: 'notes.patch', method: 'PATCH', id: 4, title });
   });
@@ -131,12 +176,20 @@ describe('Routing | method override with _method', () => {
     const body = `title=${'x'.repeat(1024 * 1024)}&_method=PUT`;
     const res = await postForm(`${server.url}/notes/1`, [['title', body]]);
     expect(res.status).toBe(413);
-    const chunked = await rawRequest(`${server.url}/notes/1`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'transfer-encoding': 'chunked', accept: 'application/json' }, body });
+    const chunked = await rawRequest(`${server.url}/notes/1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'transfer-encoding': 'chunked', accept: 'application/json' },
+      body,
+    });
     expect(chunked.status).toBe(413);
   });
 
   it('a chunked URL-encoded body (no Content-Length) is not read for _method', async () => {
-    const res = await rawRequest(`${server.url}/notes/3`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'transfer-encoding': 'chunked' }, body: '_method=DELETE&title=c' });
+    const res = await rawRequest(`${server.url}/notes/3`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'transfer-encoding': 'chunked' },
+      body: '_method=DELETE&title=c',
+    });
     expect(JSON.parse(res.body)).toEqual({ route: 'notes.archive', method: 'POST', id: 3, title: 'c' });
   });
 });

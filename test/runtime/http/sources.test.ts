@@ -6,7 +6,8 @@ import { field, route } from './support/routes.js';
 import { call, closeAll, postForm, postJson, startServer, type TestServer } from './support/server.js';
 
 /** Echo the bound input; absent fields show as "<absent>". */
-const echo = (input: Record<string, unknown>) => Object.fromEntries(Object.entries(input).map(([k, v]) => [k, v === undefined ? '<absent>' : v]));
+const echo = (input: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(input).map(([k, v]) => [k, v === undefined ? '<absent>' : v]));
 
 const items = route({
   name: 'items.update',
@@ -51,7 +52,11 @@ describe('Sources | json: also the form field name when there is no form tag', (
 
 describe('Sources | form: URL-encoded and multipart form fields, by form names', () => {
   it('binds form names from an URL-encoded body; the JSON name does not bind from a form', async () => {
-    const res = await postForm(`${server.url}/items/3`, [['display_name', 'D'], ['displayName', 'ignored'], ['note', 'N']]);
+    const res = await postForm(`${server.url}/items/3`, [
+      ['display_name', 'D'],
+      ['displayName', 'ignored'],
+      ['note', 'N'],
+    ]);
     expect(res.json()).toEqual({ title: '<absent>', display_name: 'D', note: 'N', tags: '<absent>', id: 3, token: '<absent>' });
   });
 
@@ -93,7 +98,11 @@ describe('Sources | header: a request header, by lower-cased name', () => {
 
 describe('Sources | validate: rules checked after binding, not a source', () => {
   it('a rule does not bind a value: the required query field sent in the body is still missing', async () => {
-    const res = await call(`${server.url}/search`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{"q":"x"}' });
+    const res = await call(`${server.url}/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: '{"q":"x"}',
+    });
     expect(res.status).toBe(405);
     const missing = await call(`${server.url}/search`, { headers: { accept: 'application/json' } });
     expect(missing.status).toBe(422);

@@ -15,7 +15,9 @@ import { bearerFor, bootReferenceApp, makeAccount, type ReferenceApp } from '../
 afterAll(closeAll);
 
 const routes = [route({ name: 'ip', path: '/ip' })];
-const handlers = { ip: (_: unknown, ctx: { request: { ip: string; protocol: string } }) => ({ ip: ctx.request.ip, protocol: ctx.request.protocol }) };
+const handlers = {
+  ip: (_: unknown, ctx: { request: { ip: string; protocol: string } }) => ({ ip: ctx.request.ip, protocol: ctx.request.protocol }),
+};
 const forwarded = { 'x-forwarded-for': '203.0.113.7, 10.0.0.2', 'x-forwarded-proto': 'https' };
 
 describe('HTTP_TRUST_PROXY | which X-Forwarded-* headers are believed', () => {
@@ -42,7 +44,8 @@ describe('HTTP_TRUST_PROXY | which X-Forwarded-* headers are believed', () => {
   });
 
   it('parses the setting and names it when bad', () => {
-    const load = (value: string) => loadSettings(coreSettings, { APP_KEY: `base64:${Buffer.alloc(32).toString('base64')}`, HTTP_TRUST_PROXY: value }).HTTP_TRUST_PROXY;
+    const load = (value: string) =>
+      loadSettings(coreSettings, { APP_KEY: `base64:${Buffer.alloc(32).toString('base64')}`, HTTP_TRUST_PROXY: value }).HTTP_TRUST_PROXY;
     expect(load('false')).toBe(false);
     expect(load('true')).toBe(true);
     expect(load('2')).toBe(2);
@@ -70,7 +73,8 @@ describe('HTTP_TRUST_PROXY | behind a front: throttles, rate limits and the audi
   const xff = (client: string) => ({ 'x-forwarded-for': client });
   let mails = 0;
   // A new address each time: the handler also limits mails per email address.
-  const forgot = (a: ReferenceApp, front: string, client: string) => new Client(a.url, front).json('POST', '/forgot-password', { email: `someone${++mails}@example.test` }, xff(client));
+  const forgot = (a: ReferenceApp, front: string, client: string) =>
+    new Client(a.url, front).json('POST', '/forgot-password', { email: `someone${++mails}@example.test` }, xff(client));
   const login = async (a: ReferenceApp, front: string, client: string, email: string, password: string) => {
     const c = new Client(a.url, front);
     await c.page('/login');
@@ -79,11 +83,20 @@ describe('HTTP_TRUST_PROXY | behind a front: throttles, rate limits and the audi
   };
   const auditIp = async (a: ReferenceApp, front: string, client: string, slug: string) => {
     const res = await new Client(a.url, front).send('POST', '/api/documents', {
-      headers: { accept: 'application/json', 'content-type': 'application/json', authorization: `Bearer ${await bearerFor(a.t, 1)}`, ...xff(client) },
+      headers: {
+        accept: 'application/json',
+        'content-type': 'application/json',
+        authorization: `Bearer ${await bearerFor(a.t, 1)}`,
+        ...xff(client),
+      },
       body: JSON.stringify({ slug, title: slug }),
     });
     expect(res.status, res.body).toBe(201);
-    const entry = await a.db.selectFrom('audit_log' as any).select('ip' as any).where('subject_id' as any, '=', String(res.json().id)).executeTakeFirstOrThrow() as { ip: string | null };
+    const entry = (await a.db
+      .selectFrom('audit_log' as any)
+      .select('ip' as any)
+      .where('subject_id' as any, '=', String(res.json().id))
+      .executeTakeFirstOrThrow()) as { ip: string | null };
     return entry.ip;
   };
 
@@ -93,14 +106,15 @@ describe('HTTP_TRUST_PROXY | behind a front: throttles, rate limits and the audi
     expect((await forgot(trusted, '127.0.11.1', '203.0.113.11')).status).toBe(303);
   });
 
-  it('not trusted: the forwarded header is ignored, every client behind the front shares the front\'s count', async () => {
+  it("not trusted: the forwarded header is ignored, every client behind the front shares the front's count", async () => {
     for (let i = 0; i < 5; i++) expect((await forgot(untrusted, '127.0.11.2', `203.0.113.${20 + i}`)).status).toBe(303);
     expect((await forgot(untrusted, '127.0.11.2', '203.0.113.99')).status).toBe(429);
   });
 
   it('trusted: the login throttle counts per forwarded client', async () => {
     const user = await makeAccount(trusted, { password: PASSWORD });
-    for (let i = 0; i < 5; i++) expect(await login(trusted, '127.0.11.3', '198.51.100.1', user.email, 'wrong')).toBe('These credentials do not match our records.');
+    for (let i = 0; i < 5; i++)
+      expect(await login(trusted, '127.0.11.3', '198.51.100.1', user.email, 'wrong')).toBe('These credentials do not match our records.');
     expect(await login(trusted, '127.0.11.3', '198.51.100.1', user.email, PASSWORD)).toMatch(/^Too many login attempts/);
     expect(await login(trusted, '127.0.11.3', '198.51.100.2', user.email, PASSWORD)).toBe('303');
   });

@@ -10,19 +10,45 @@ import { createTestApp, defineApp, type TestApp } from '../../../runtime/app/ind
 import { currentContext, withActor, type ExecutionContext } from '../../../runtime/context/execution-context.js';
 import type { RequestContext } from '../../../runtime/http/context.js';
 import type { HttpRequestContext } from '../../../runtime/http/request-context.js';
-import { defineJob, jobs, JobPayloadError, listFailedJobs, retryJob, startWorker, UnknownJobError, type JobContext, type Queue } from '../../../runtime/jobs/index.js';
+import {
+  defineJob,
+  jobs,
+  JobPayloadError,
+  listFailedJobs,
+  retryJob,
+  startWorker,
+  UnknownJobError,
+  type JobContext,
+  type Queue,
+} from '../../../runtime/jobs/index.js';
 import { json } from '../../../runtime/results/index.js';
 import type { RouteDefinition } from '../../../runtime/routing/route-table.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { waitFor } from './wait-for.js';
 
-interface Ran { readonly name: string; readonly payload: unknown; readonly via: string; readonly origin: unknown; readonly requestId: string | undefined; readonly attempt: number; readonly jobOrigin: JobContext['origin'] }
+interface Ran {
+  readonly name: string;
+  readonly payload: unknown;
+  readonly via: string;
+  readonly origin: unknown;
+  readonly requestId: string | undefined;
+  readonly attempt: number;
+  readonly jobOrigin: JobContext['origin'];
+}
 const ran: Ran[] = [];
 const failuresLeft = new Map<string, number>();
 
 function record(name: string, payload: unknown, ctx: JobContext): void {
   const exec = currentContext() as ExecutionContext;
-  ran.push({ name, payload, via: `${exec.via.kind}:${exec.via.name}`, origin: exec.origin, requestId: exec.requestId, attempt: ctx.job.attempt, jobOrigin: ctx.origin });
+  ran.push({
+    name,
+    payload,
+    via: `${exec.via.kind}:${exec.via.name}`,
+    origin: exec.origin,
+    requestId: exec.requestId,
+    attempt: ctx.job.attempt,
+    jobOrigin: ctx.origin,
+  });
 }
 
 const noteJob = defineJob<{ marker: string }>({
@@ -31,7 +57,9 @@ const noteJob = defineJob<{ marker: string }>({
     if (typeof (raw as { marker?: unknown })?.marker !== 'string') throw new Error('marker must be a string');
     return raw as { marker: string };
   },
-  handle(payload, ctx) { record('test:note', payload, ctx); },
+  handle(payload, ctx) {
+    record('test:note', payload, ctx);
+  },
 });
 
 const chainJob = defineJob<{ marker: string }>({
@@ -69,9 +97,18 @@ const doomedJob = defineJob<{ marker: string }>({
 });
 
 const queueRoute: RouteDefinition = {
-  name: 'test.queue', method: 'POST', path: '/queue', group: 'signed', middleware: ['signed_in'], result: 'ok',
-  fields: [{ key: 'marker', type: { kind: 'string', array: false, nullable: false }, source: 'body', json: 'marker', form: 'marker', rules: [] }],
-  validate: null, output: null, origin: 'test/runtime/jobs/queue.test.ts',
+  name: 'test.queue',
+  method: 'POST',
+  path: '/queue',
+  group: 'signed',
+  middleware: ['signed_in'],
+  result: 'ok',
+  fields: [
+    { key: 'marker', type: { kind: 'string', array: false, nullable: false }, source: 'body', json: 'marker', form: 'marker', rules: [] },
+  ],
+  validate: null,
+  output: null,
+  origin: 'test/runtime/jobs/queue.test.ts',
 };
 
 const app = defineApp({
@@ -109,19 +146,27 @@ afterAll(async () => {
   await t?.close();
   await database?.drop();
 });
-beforeEach(() => { ran.length = 0; });
+beforeEach(() => {
+  ran.length = 0;
+});
 
 const ranWith = (marker: string) => ran.filter((r) => (r.payload as { marker?: string }).marker === marker);
 
 describe('Queue | transactions', () => {
   it('a job queued in a transaction that rolls back is never queued and never runs', async () => {
-    await expect(t.db.transaction().execute(async (tx) => {
-      await queue.add(noteJob, { marker: 'rolled-back' }, { tx });
-      const inside = await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'test:note'`.execute(tx);
-      expect(inside.rows[0]!.n).toBe(1); // visible inside the transaction
-      throw new Error('roll back');
-    })).rejects.toThrow('roll back');
-    const after = await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'test:note'`.execute(t.db);
+    await expect(
+      t.db.transaction().execute(async (tx) => {
+        await queue.add(noteJob, { marker: 'rolled-back' }, { tx });
+        const inside = await sql<{
+          n: number;
+        }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'test:note'`.execute(tx);
+        expect(inside.rows[0]!.n).toBe(1); // visible inside the transaction
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    const after = await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'test:note'`.execute(
+      t.db,
+    );
     expect(after.rows[0]!.n).toBe(0);
     // A job queued after it runs; by then the rolled-back one would have run too.
     await queue.add(noteJob, { marker: 'sentinel' });
@@ -140,14 +185,22 @@ describe('Queue | transactions', () => {
 
 describe('Queue | the actor of the queuing work travels with the job (docs/spec.md 5.8 rule 3)', () => {
   it('a job queued by a request of a signed-in user runs with that user as origin and the request ID', async () => {
-    const res = await fetch(`${t.url}/queue`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'req-actor-1' }, body: JSON.stringify({ marker: 'from-request' }) });
+    const res = await fetch(`${t.url}/queue`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'req-actor-1' },
+      body: JSON.stringify({ marker: 'from-request' }),
+    });
     expect(res.status).toBe(200);
     await waitFor(() => ranWith('from-request').length === 1, 'the job queued by the request to run');
     const run = ranWith('from-request')[0]!;
     expect(run.origin).toEqual({ type: 'user', id: '42' });
     expect(run.requestId).toBe('req-actor-1');
     expect(run.via).toBe('job:test:note');
-    expect(run.jobOrigin).toEqual({ actor: { type: 'user', id: '42' }, requestId: 'req-actor-1', via: { kind: 'request', name: 'POST /queue' } });
+    expect(run.jobOrigin).toEqual({
+      actor: { type: 'user', id: '42' },
+      requestId: 'req-actor-1',
+      via: { kind: 'request', name: 'POST /queue' },
+    });
   });
 
   it('an explicit actor wins; a job queued by a job inherits its origin; outside any context it is system', async () => {
@@ -166,10 +219,14 @@ describe('Queue | the actor of the queuing work travels with the job (docs/spec.
 describe('Queue | payloads and names', () => {
   it('refuses a payload its check refuses, and an unknown job; nothing is queued', async () => {
     await expect(queue.add(noteJob, { marker: 5 } as never)).rejects.toThrow(JobPayloadError);
-    await expect(queue.add(noteJob, { marker: 5 } as never)).rejects.toThrow('The payload of "test:note" was refused: marker must be a string');
+    await expect(queue.add(noteJob, { marker: 5 } as never)).rejects.toThrow(
+      'The payload of "test:note" was refused: marker must be a string',
+    );
     await expect(queue.add(noteJob, { marker: 'x', n: 10n } as never)).rejects.toThrow(JobPayloadError);
     await expect(queue.add('test:nope' as never, {} as never)).rejects.toThrow(UnknownJobError);
-    const n = await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier in ('test:note', 'test:nope')`.execute(t.db);
+    const n = await sql<{
+      n: number;
+    }>`select count(*)::int as n from graphile_worker.jobs where task_identifier in ('test:note', 'test:nope')`.execute(t.db);
     expect(n.rows[0]!.n).toBe(0);
   });
 });
@@ -204,8 +261,15 @@ describe('Worker | retries with backoff and failed jobs', () => {
   });
 });
 
-async function jobRow(id: string): Promise<{ attempts: number; max_attempts: number; last_error: string | null; run_at: Date } | undefined> {
-  const r = await sql<{ attempts: number; max_attempts: number; last_error: string | null; run_at: Date }>`select attempts, max_attempts, last_error, run_at from graphile_worker.jobs where id = ${id}::bigint`.execute(t.db);
+async function jobRow(
+  id: string,
+): Promise<{ attempts: number; max_attempts: number; last_error: string | null; run_at: Date } | undefined> {
+  const r = await sql<{
+    attempts: number;
+    max_attempts: number;
+    last_error: string | null;
+    run_at: Date;
+  }>`select attempts, max_attempts, last_error, run_at from graphile_worker.jobs where id = ${id}::bigint`.execute(t.db);
   return r.rows[0];
 }
 

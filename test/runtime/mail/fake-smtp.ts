@@ -50,11 +50,19 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
         }
         const verb = line.slice(0, 4).toUpperCase();
         if (verb === 'EHLO' || verb === 'HELO') reply('250 fake.smtp.test');
-        else if (verb === 'MAIL') { from = /<([^>]*)>/.exec(line)?.[1] ?? ''; reply('250 2.1.0 ok'); }
-        else if (verb === 'RCPT') { to.push(/<([^>]*)>/.exec(line)?.[1] ?? ''); reply('250 2.1.5 ok'); }
-        else if (verb === 'DATA') { inData = true; reply('354 end with <CRLF>.<CRLF>'); }
-        else if (verb === 'QUIT') { reply('221 2.0.0 bye'); socket.end(); }
-        else if (verb === 'RSET' || verb === 'NOOP') reply('250 2.0.0 ok');
+        else if (verb === 'MAIL') {
+          from = /<([^>]*)>/.exec(line)?.[1] ?? '';
+          reply('250 2.1.0 ok');
+        } else if (verb === 'RCPT') {
+          to.push(/<([^>]*)>/.exec(line)?.[1] ?? '');
+          reply('250 2.1.5 ok');
+        } else if (verb === 'DATA') {
+          inData = true;
+          reply('354 end with <CRLF>.<CRLF>');
+        } else if (verb === 'QUIT') {
+          reply('221 2.0.0 bye');
+          socket.end();
+        } else if (verb === 'RSET' || verb === 'NOOP') reply('250 2.0.0 ok');
         else reply('502 5.5.1 not implemented');
       }
     });

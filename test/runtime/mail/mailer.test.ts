@@ -33,7 +33,8 @@ function suppressing(...emails: string[]): { mailSuppression: MailSuppression } 
   };
 }
 
-const outbox = (services: object = {}) => new AppMailer({ settings: loadSettings(mailSettings, { APP_ENV: 'testing' }), db, services, log });
+const outbox = (services: object = {}) =>
+  new AppMailer({ settings: loadSettings(mailSettings, { APP_ENV: 'testing' }), db, services, log });
 
 beforeAll(async () => {
   database = await createTestDatabase('mail');
@@ -55,10 +56,21 @@ beforeEach(async () => {
 
 describe('AppMailer | outbox driver', () => {
   it('keeps the message as nodemailer built it: recipients, sender, subject, bodies and the raw MIME', async () => {
-    const result = await outbox().send({ to: 'Ada@Example.test', subject: 'Hello there', text: 'Open https://app.test/verify-email?token=abc_DEF-1 now.\n', html: '<p>Hi</p>' });
+    const result = await outbox().send({
+      to: 'Ada@Example.test',
+      subject: 'Hello there',
+      text: 'Open https://app.test/verify-email?token=abc_DEF-1 now.\n',
+      html: '<p>Hi</p>',
+    });
     expect(result).toEqual({ delivered: ['Ada@Example.test'], skipped: [] });
     const [kept] = await readOutbox(db);
-    expect(kept).toMatchObject({ to: ['Ada@Example.test'], from: 'no-reply@localhost', subject: 'Hello there', html: '<p>Hi</p>', links: ['https://app.test/verify-email?token=abc_DEF-1'] });
+    expect(kept).toMatchObject({
+      to: ['Ada@Example.test'],
+      from: 'no-reply@localhost',
+      subject: 'Hello there',
+      html: '<p>Hi</p>',
+      links: ['https://app.test/verify-email?token=abc_DEF-1'],
+    });
     const { raw } = await db.selectFrom('mail_outbox').select('raw').executeTakeFirstOrThrow();
     expect(raw).toMatch(/^Subject: Hello there$/m);
     expect(raw).toMatch(/^To: Ada@example\.test$/m);
@@ -78,8 +90,14 @@ describe('AppMailer | outbox driver', () => {
 
   it('skips suppressed recipients before sending; a message with none left is not kept', async () => {
     const mailer = outbox(suppressing('bounced@example.test'));
-    expect(await mailer.send({ to: ['ok@example.test', 'Bounced@Example.test'], subject: 'partly', text: 'x' })).toEqual({ delivered: ['ok@example.test'], skipped: ['Bounced@Example.test'] });
-    expect(await mailer.send({ to: 'bounced@example.test', subject: 'not at all', text: 'x' })).toEqual({ delivered: [], skipped: ['bounced@example.test'] });
+    expect(await mailer.send({ to: ['ok@example.test', 'Bounced@Example.test'], subject: 'partly', text: 'x' })).toEqual({
+      delivered: ['ok@example.test'],
+      skipped: ['Bounced@Example.test'],
+    });
+    expect(await mailer.send({ to: 'bounced@example.test', subject: 'not at all', text: 'x' })).toEqual({
+      delivered: [],
+      skipped: ['bounced@example.test'],
+    });
     const kept = await readOutbox(db);
     expect(kept.map((m) => [m.subject, m.to])).toEqual([['partly', ['ok@example.test']]]);
   });
@@ -94,12 +112,27 @@ describe('AppMailer | outbox driver', () => {
 
 describe('AppMailer | smtp driver', () => {
   const smtpMailer = (env: Record<string, string>, services: object = {}) =>
-    new AppMailer({ settings: loadSettings(mailSettings, { APP_ENV: 'production', MAIL_HOST: '127.0.0.1', MAIL_PORT: String(smtp.port), MAIL_FROM: 'App <app@example.test>', ...env }), db, services, log });
+    new AppMailer({
+      settings: loadSettings(mailSettings, {
+        APP_ENV: 'production',
+        MAIL_HOST: '127.0.0.1',
+        MAIL_PORT: String(smtp.port),
+        MAIL_FROM: 'App <app@example.test>',
+        ...env,
+      }),
+      db,
+      services,
+      log,
+    });
 
   it('delivers through MAIL_HOST:MAIL_PORT from MAIL_FROM to the deliverable recipients only; nothing is kept in the outbox', async () => {
     const mailer = smtpMailer({}, suppressing('gone@example.test'));
     try {
-      const result = await mailer.send({ to: ['ada@example.test', 'gone@example.test'], subject: 'Reset your password', text: 'Open https://app.test/reset-password?token=t1\n' });
+      const result = await mailer.send({
+        to: ['ada@example.test', 'gone@example.test'],
+        subject: 'Reset your password',
+        text: 'Open https://app.test/reset-password?token=t1\n',
+      });
       expect(result).toEqual({ delivered: ['ada@example.test'], skipped: ['gone@example.test'] });
     } finally {
       mailer.close();
@@ -117,7 +150,10 @@ describe('AppMailer | smtp driver', () => {
     await closed.close();
     const mailer = smtpMailer({ MAIL_PORT: String(port) });
     try {
-      await expect(mailer.send({ to: 'ada@example.test', subject: 'x', text: 'x' })).rejects.toMatchObject({ code: 'BINDERY_MAIL_FAILED', message: expect.stringContaining('MAIL_HOST') });
+      await expect(mailer.send({ to: 'ada@example.test', subject: 'x', text: 'x' })).rejects.toMatchObject({
+        code: 'BINDERY_MAIL_FAILED',
+        message: expect.stringContaining('MAIL_HOST'),
+      });
     } finally {
       mailer.close();
     }
@@ -138,7 +174,10 @@ describe('mail settings', () => {
   it('defaults to the outbox in development and testing, to smtp in production', () => {
     expect(load({}).MAIL_DRIVER).toBe('outbox');
     expect(load({ APP_ENV: 'testing' }).MAIL_DRIVER).toBe('outbox');
-    expect(load({ APP_ENV: 'production', MAIL_HOST: 'smtp.example.test', MAIL_FROM: 'a@example.test' })).toMatchObject({ MAIL_DRIVER: 'smtp', MAIL_PORT: 587 });
+    expect(load({ APP_ENV: 'production', MAIL_HOST: 'smtp.example.test', MAIL_FROM: 'a@example.test' })).toMatchObject({
+      MAIL_DRIVER: 'smtp',
+      MAIL_PORT: 587,
+    });
     expect(load({ APP_ENV: 'production', MAIL_DRIVER: 'outbox' }).MAIL_DRIVER).toBe('outbox');
   });
 
@@ -147,7 +186,9 @@ describe('mail settings', () => {
     expect(p).toHaveLength(2);
     expect(p[0]).toMatch(/MAIL_DRIVER=smtp needs MAIL_HOST/);
     expect(p[1]).toMatch(/MAIL_DRIVER=smtp needs MAIL_FROM/);
-    expect(problems({ MAIL_DRIVER: 'smtp', MAIL_HOST: 'h', MAIL_FROM: 'a@b.c', MAIL_PASSWORD: 'pw' })).toEqual([expect.stringMatching(/MAIL_PASSWORD is set without MAIL_USER/)]);
+    expect(problems({ MAIL_DRIVER: 'smtp', MAIL_HOST: 'h', MAIL_FROM: 'a@b.c', MAIL_PASSWORD: 'pw' })).toEqual([
+      expect.stringMatching(/MAIL_PASSWORD is set without MAIL_USER/),
+    ]);
     expect(problems({ MAIL_DRIVER: 'sendgrid', MAIL_PORT: '70000', MAIL_FROM: 'nobody' })).toEqual([
       expect.stringMatching(/^MAIL_DRIVER="sendgrid": expected one of smtp, outbox/),
       expect.stringMatching(/^MAIL_PORT="70000"/),
@@ -162,6 +203,10 @@ describe('mail settings', () => {
   });
 
   it('linksOf finds every http(s) link of a text body', () => {
-    expect(linksOf('a http://x.test/a?b=1, and (https://y.test/c).\nhttps://z.test/d')).toEqual(['http://x.test/a?b=1,', 'https://y.test/c', 'https://z.test/d']);
+    expect(linksOf('a http://x.test/a?b=1, and (https://y.test/c).\nhttps://z.test/d')).toEqual([
+      'http://x.test/a?b=1,',
+      'https://y.test/c',
+      'https://z.test/d',
+    ]);
   });
 });

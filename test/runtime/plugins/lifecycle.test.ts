@@ -20,7 +20,18 @@ import { runCli } from '../cli/run-cli.js';
 const exec = promisify(execFile);
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('./fixtures/greeter-plugin/', import.meta.url));
-const COPIED = ['package.json', 'package-lock.json', '.env.example', 'bin', 'runtime', 'generator', 'generated', 'app', 'schema', 'plugins'];
+const COPIED = [
+  'package.json',
+  'package-lock.json',
+  '.env.example',
+  'bin',
+  'runtime',
+  'generator',
+  'generated',
+  'app',
+  'schema',
+  'plugins',
+];
 
 let work: string;
 let scratch: string;
@@ -42,12 +53,20 @@ async function pack(label: string, edit: (pkg: Record<string, any>, source: stri
 async function makeScratch(): Promise<string> {
   const dir = join(work, 'app');
   await mkdir(dir);
-  for (const entry of COPIED) await cp(join(REPO, entry), join(dir, entry), { recursive: true, verbatimSymlinks: true, filter: (src) => !src.includes('/node_modules/') && !src.endsWith('/.data') });
+  for (const entry of COPIED)
+    await cp(join(REPO, entry), join(dir, entry), {
+      recursive: true,
+      verbatimSymlinks: true,
+      filter: (src) => !src.includes('/node_modules/') && !src.endsWith('/.data'),
+    });
   await exec('cp', ['-al', join(REPO, 'node_modules'), join(dir, 'node_modules')]);
   await rm(join(dir, 'node_modules', '.package-lock.json'), { force: true });
   await cp(join(REPO, 'node_modules', '.package-lock.json'), join(dir, 'node_modules', '.package-lock.json'));
   // Type-check what a plugin touches: the plugin list and, through it, the plugins and the framework.
-  await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({ extends: join(REPO, 'tsconfig.json'), include: ['generated/plugins.ts'], exclude: ['node_modules'] }));
+  await writeFile(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({ extends: join(REPO, 'tsconfig.json'), include: ['generated/plugins.ts'], exclude: ['node_modules'] }),
+  );
   return dir;
 }
 
@@ -62,29 +81,51 @@ async function fingerprint(dir: string): Promise<Map<string, string>> {
         for (const top of await readdir(path)) {
           const p = join(path, top);
           const s = await lstat(p);
-          out.set(`node_modules/${top}`, s.isSymbolicLink() ? `-> ${await readlink(p)}` : s.isDirectory() ? 'dir' : createHash('sha256').update(await readFile(p)).digest('hex'));
+          out.set(
+            `node_modules/${top}`,
+            s.isSymbolicLink()
+              ? `-> ${await readlink(p)}`
+              : s.isDirectory()
+                ? 'dir'
+                : createHash('sha256')
+                    .update(await readFile(p))
+                    .digest('hex'),
+          );
         }
         continue;
       }
       if (entry.isDirectory()) await walk(path);
-      else out.set(rel, createHash('sha256').update(await readFile(path)).digest('hex'));
+      else
+        out.set(
+          rel,
+          createHash('sha256')
+            .update(await readFile(path))
+            .digest('hex'),
+        );
     }
   }
   await walk(dir);
   return out;
 }
 
-const cli = (args: string[]) => runCli(args, { cwd: scratch, env: { npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false', LOG_LEVEL: 'silent' } });
+const cli = (args: string[]) =>
+  runCli(args, { cwd: scratch, env: { npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false', LOG_LEVEL: 'silent' } });
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'bindery-lifecycle-'));
   scratch = await makeScratch();
   [tarballs.good, tarballs.future, tarballs.past, tarballs.reserved, tarballs.typeError] = await Promise.all([
     pack('good', (p, s) => [p, s]),
-    pack('future', (p, s) => [{ ...p, name: 'bindery-plugin-future', peerDependencies: { bindery: '>=0.4.0 <0.5.0' } }, s.replace("bindery: '>=0.3.0 <0.4.0'", "bindery: '>=0.4.0 <0.5.0'")]),
+    pack('future', (p, s) => [
+      { ...p, name: 'bindery-plugin-future', peerDependencies: { bindery: '>=0.4.0 <0.5.0' } },
+      s.replace("bindery: '>=0.3.0 <0.4.0'", "bindery: '>=0.4.0 <0.5.0'"),
+    ]),
     pack('past', (p, s) => [{ ...p, name: 'bindery-plugin-past', peerDependencies: { bindery: '>=0.2.0 <0.3.0' } }, s]),
     pack('reserved', (p, s) => [{ ...p, name: 'bindery-plugin-reserved' }, s.replace("name: 'greeter'", "name: 'session'")]),
-    pack('type-error', (p, s) => [{ ...p, name: 'bindery-plugin-type-error' }, s.replace("handlers: { 'greeter.hello': () => text('hello') }", "handlers: { 'greeter.hello': () => text(42) }")]),
+    pack('type-error', (p, s) => [
+      { ...p, name: 'bindery-plugin-type-error' },
+      s.replace("handlers: { 'greeter.hello': () => text('hello') }", "handlers: { 'greeter.hello': () => text(42) }"),
+    ]),
   ]);
 }, 120_000);
 afterAll(async () => {
@@ -96,11 +137,15 @@ describe('bindery add | refusals change nothing', () => {
     const before = await fingerprint(scratch);
     const future = await cli(['add', tarballs.future!]);
     expect(future.code).toBe(1);
-    expect(future.stderr).toContain('bindery-plugin-future 1.0.0 requires bindery >=0.4.0 <0.5.0; this app has bindery 0.3.0. This project is bindery itself');
+    expect(future.stderr).toContain(
+      'bindery-plugin-future 1.0.0 requires bindery >=0.4.0 <0.5.0; this app has bindery 0.3.0. This project is bindery itself',
+    );
     expect(future.stderr).toContain('(BINDERY_PLUGIN_VERSION_MISMATCH');
     const past = await cli(['add', tarballs.past!]);
     expect(past.code).toBe(1);
-    expect(past.stderr).toContain('bindery-plugin-past 1.0.0 requires bindery >=0.2.0 <0.3.0; this app has bindery 0.3.0, which is newer than the plugin supports');
+    expect(past.stderr).toContain(
+      'bindery-plugin-past 1.0.0 requires bindery >=0.2.0 <0.3.0; this app has bindery 0.3.0, which is newer than the plugin supports',
+    );
     const missing = await cli(['add', join(work, 'nope.tgz')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('BINDERY_PLUGIN_NOT_FOUND');
@@ -148,15 +193,17 @@ describe('bindery add / remove | round trip on a scratch copy of the app', () =>
     expect(list).toContain("export const pluginPackages: readonly string[] = ['@bindery/mailprovider', 'bindery-plugin-greeter'];");
     const env = await readFile(join(scratch, '.env.example'), 'utf8');
     expect(env.startsWith(envBefore)).toBe(true);
-    expect(env.slice(envBefore.length)).toBe([
-      '',
-      '# greeter',
-      '# GREETER_GREETING (required): What the greeter says. Allowed: any text.',
-      'GREETER_GREETING=',
-      '# GREETER_TONE (optional, default warm): How it says it. Allowed: any text.',
-      'GREETER_TONE=',
-      '',
-    ].join('\n'));
+    expect(env.slice(envBefore.length)).toBe(
+      [
+        '',
+        '# greeter',
+        '# GREETER_GREETING (required): What the greeter says. Allowed: any text.',
+        'GREETER_GREETING=',
+        '# GREETER_TONE (optional, default warm): How it says it. Allowed: any text.',
+        'GREETER_TONE=',
+        '',
+      ].join('\n'),
+    );
     expect((await lstat(join(scratch, 'node_modules/bindery-plugin-greeter'))).isDirectory()).toBe(true);
 
     // Installed into node_modules, the plugin imports the framework by its package name.
@@ -166,7 +213,11 @@ describe('bindery add / remove | round trip on a scratch copy of the app', () =>
     expect(listed.stdout).toMatch(/greeter 1\.0\.0 \(not loaded\)\s+>=0\.3\.0 <0\.4\.0\s+GET \/greeter\/hello\s+2 settings, 1 command\n/);
     expect(listed.stdout).toContain('greeter (bindery-plugin-greeter) is not loaded: GREETER_GREETING is missing');
     const envText = await cli(['plugins:env', 'greeter']);
-    expect(envText).toMatchObject({ code: 0, stdout: '# greeter\n# GREETER_GREETING (required): What the greeter says. Allowed: any text.\nGREETER_GREETING=\n# GREETER_TONE (optional, default warm): How it says it. Allowed: any text.\nGREETER_TONE=\n' });
+    expect(envText).toMatchObject({
+      code: 0,
+      stdout:
+        '# greeter\n# GREETER_GREETING (required): What the greeter says. Allowed: any text.\nGREETER_GREETING=\n# GREETER_TONE (optional, default warm): How it says it. Allowed: any text.\nGREETER_TONE=\n',
+    });
 
     // Adding it again is refused.
     const again = await cli(['add', tarballs.good!]);
@@ -177,7 +228,9 @@ describe('bindery add / remove | round trip on a scratch copy of the app', () =>
     expect(removed.stderr).toBe('');
     expect(removed.code).toBe(0);
     expect(removed.stdout).toContain('Removed bindery-plugin-greeter.');
-    expect(removed.stdout).toContain('Its settings stay in .env and .env.example, and its tables in the database (migrations recorded with source "greeter")');
+    expect(removed.stdout).toContain(
+      'Its settings stay in .env and .env.example, and its tables in the database (migrations recorded with source "greeter")',
+    );
     expect(JSON.parse(await readFile(join(scratch, 'package.json'), 'utf8'))).toEqual(JSON.parse(pkgBefore));
     expect(await readFile(join(scratch, 'generated/plugins.ts'), 'utf8')).toBe(listBefore);
     expect(await readFile(join(scratch, '.env.example'), 'utf8')).toBe(env); // settings stay
@@ -193,18 +246,35 @@ describe('bindery add | framework versions and .env.example', () => {
   it('plans an upgrade only when npm can choose a newer bindery for the app', () => {
     const label = 'p 1.0.0';
     expect(planFramework(label, '>=0.3.0 <0.4.0', '0.3.0', { isFramework: true })).toEqual({ action: 'none' });
-    expect(planFramework(label, '>=0.4.0 <0.5.0', '0.3.0', { isFramework: false, dependencySpec: '^0.3.0' })).toEqual({ action: 'upgrade', range: '>=0.4.0 <0.5.0', message: 'p 1.0.0 requires bindery >=0.4.0 <0.5.0; this app has bindery 0.3.0: upgrading bindery to the newest version in >=0.4.0 <0.5.0.' });
+    expect(planFramework(label, '>=0.4.0 <0.5.0', '0.3.0', { isFramework: false, dependencySpec: '^0.3.0' })).toEqual({
+      action: 'upgrade',
+      range: '>=0.4.0 <0.5.0',
+      message:
+        'p 1.0.0 requires bindery >=0.4.0 <0.5.0; this app has bindery 0.3.0: upgrading bindery to the newest version in >=0.4.0 <0.5.0.',
+    });
     expect(planFramework(label, '>=0.4.0', '0.3.0', { isFramework: true }).action).toBe('refuse');
-    expect(planFramework(label, '>=0.4.0', '0.3.0', { isFramework: false, dependencySpec: 'file:../bindery' })).toMatchObject({ action: 'refuse', message: expect.stringContaining('installed from "file:../bindery" (not a registry version)') });
-    expect(planFramework(label, '>=0.4.0', '0.3.0', { isFramework: false })).toMatchObject({ action: 'refuse', message: expect.stringContaining('does not list bindery as a dependency') });
-    expect(planFramework(label, '<0.3.0', '0.3.0', { isFramework: false, dependencySpec: '^0.3.0' })).toMatchObject({ action: 'refuse', message: expect.stringContaining('newer than the plugin supports') });
+    expect(planFramework(label, '>=0.4.0', '0.3.0', { isFramework: false, dependencySpec: 'file:../bindery' })).toMatchObject({
+      action: 'refuse',
+      message: expect.stringContaining('installed from "file:../bindery" (not a registry version)'),
+    });
+    expect(planFramework(label, '>=0.4.0', '0.3.0', { isFramework: false })).toMatchObject({
+      action: 'refuse',
+      message: expect.stringContaining('does not list bindery as a dependency'),
+    });
+    expect(planFramework(label, '<0.3.0', '0.3.0', { isFramework: false, dependencySpec: '^0.3.0' })).toMatchObject({
+      action: 'refuse',
+      message: expect.stringContaining('newer than the plugin supports'),
+    });
     expect(planFramework(label, 'whenever', '0.3.0', { isFramework: false }).action).toBe('refuse');
   });
 
   it('appends only the settings .env.example lacks', () => {
     const block = '# greeter\n# A (required): a.\nGREETER_A=\n# B: b.\nGREETER_B=\n';
     expect(appendEnvBlock('X=1\n', block)).toEqual({ text: `X=1\n\n${block}`, added: ['GREETER_A', 'GREETER_B'] });
-    expect(appendEnvBlock('# GREETER_A=x\n', block)).toEqual({ text: '# GREETER_A=x\n\n# greeter\n# B: b.\nGREETER_B=\n', added: ['GREETER_B'] });
+    expect(appendEnvBlock('# GREETER_A=x\n', block)).toEqual({
+      text: '# GREETER_A=x\n\n# greeter\n# B: b.\nGREETER_B=\n',
+      added: ['GREETER_B'],
+    });
     expect(appendEnvBlock('GREETER_A=\nGREETER_B=2\n', block)).toEqual({ text: 'GREETER_A=\nGREETER_B=2\n', added: [] });
   });
 });

@@ -12,8 +12,17 @@ import { defineSettings, integerSetting, SettingsError, stringSetting } from '..
 import { defineEvent, defineListener, events } from '../../../runtime/events/index.js';
 import { defineJob, jobs, jobsRuntimeOf } from '../../../runtime/jobs/index.js';
 import {
-  definePlugin, FRAMEWORK_VERSION, isPluginStep, PluginError, PluginNameReservedError, PluginNameTakenError, PluginNeedsSetupError, plugins,
-  PluginVersionError, RESERVED_PLUGIN_NAMES, type PluginSpec,
+  definePlugin,
+  FRAMEWORK_VERSION,
+  isPluginStep,
+  PluginError,
+  PluginNameReservedError,
+  PluginNameTakenError,
+  PluginNeedsSetupError,
+  plugins,
+  PluginVersionError,
+  RESERVED_PLUGIN_NAMES,
+  type PluginSpec,
 } from '../../../runtime/plugins/index.js';
 import { text } from '../../../runtime/results/index.js';
 import type { RequestContext } from '../../../runtime/http/context.js';
@@ -25,7 +34,18 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 const RANGE = '>=0.3.0 <0.4.0';
 
 function route(name: string, path: string, middleware: string[] = []): RouteDefinition {
-  return { name, method: 'GET', path, group: null, middleware, result: 'text', fields: [], validate: null, output: null, origin: `test ${name}` };
+  return {
+    name,
+    method: 'GET',
+    path,
+    group: null,
+    middleware,
+    result: 'text',
+    fields: [],
+    validate: null,
+    output: null,
+    origin: `test ${name}`,
+  };
 }
 
 function plugin(name: string, extra: Partial<PluginSpec<any>> = {}) {
@@ -47,14 +67,24 @@ const greeter = plugin('greeter', {
   settings: greeterSettings,
   routes: {
     table: [route('greeter.hello', '/greeter/hello', ['greeter.shout'])],
-    handlers: { 'greeter.hello': (_input: unknown, ctx: RequestContext) => text((ctx.services as unknown as { greeter: { line: string } }).greeter.line) },
-    middleware: { 'greeter.shout': async (_ctx, next) => { const r = await next() as { body: string }; return text(r.body.toUpperCase()); } },
+    handlers: {
+      'greeter.hello': (_input: unknown, ctx: RequestContext) =>
+        text((ctx.services as unknown as { greeter: { line: string } }).greeter.line),
+    },
+    middleware: {
+      'greeter.shout': async (_ctx, next) => {
+        const r = (await next()) as { body: string };
+        return text(r.body.toUpperCase());
+      },
+    },
   },
   jobs: [defineJob({ name: 'greeter:wave', handle() {} })],
   setup(ctx) {
     order.push('greeter');
     const settings = ctx.settings as { GREETER_GREETING: string; GREETER_TIMES: number };
-    (ctx.services as unknown as Record<string, unknown>).greeter = { line: Array(settings.GREETER_TIMES).fill(settings.GREETER_GREETING).join(' ') };
+    (ctx.services as unknown as Record<string, unknown>).greeter = {
+      line: Array(settings.GREETER_TIMES).fill(settings.GREETER_GREETING).join(' '),
+    };
   },
 });
 
@@ -65,21 +95,35 @@ const counter = plugin('counter', {
   events: [defineEvent({ name: 'counter:counted' })],
   listeners: [defineListener({ name: 'counter:hear', event: 'greeter:greeted', mode: 'async', handle() {} })],
   routes: { table: [route('counter.show', '/counter')], handlers: { 'counter.show': () => text('0') } },
-  setup() { order.push('counter'); },
+  setup() {
+    order.push('counter');
+  },
 });
 
 describe('Plugins | loading, in list order, last in setup', () => {
   let database: TestDatabase;
-  beforeAll(async () => { database = await createTestDatabase('plugins'); });
-  afterAll(async () => { await database?.drop(); });
+  beforeAll(async () => {
+    database = await createTestDatabase('plugins');
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
 
   it('adds settings, migrations, jobs, tasks, listeners, middleware and routes, then runs boot work, plugin by plugin', async () => {
     order.length = 0;
     const steps = plugins([greeter, counter], { mount: { counter: '/admin/counter' } });
     expect(steps.map((s) => s.name)).toEqual(['plugin:greeter', 'plugin:counter']);
     expect(steps.every(isPluginStep)).toBe(true);
-    const first: SetupStep = { name: 'marker', setup: () => { order.push('app step'); } };
-    const t = await createTestApp(app([first, jobs(), schedule(), events(), ...steps]), { databaseUrl: database.url, env: { GREETER_GREETING: 'hi', GREETER_TIMES: '2' } });
+    const first: SetupStep = {
+      name: 'marker',
+      setup: () => {
+        order.push('app step');
+      },
+    };
+    const t = await createTestApp(app([first, jobs(), schedule(), events(), ...steps]), {
+      databaseUrl: database.url,
+      env: { GREETER_GREETING: 'hi', GREETER_TIMES: '2' },
+    });
     try {
       expect(order).toEqual(['app step', 'greeter', 'counter']);
       const hello = await fetch(`${t.url}/greeter/hello`);
@@ -90,7 +134,10 @@ describe('Plugins | loading, in list order, last in setup', () => {
       expect(runtime.task('greeter:wave')).toMatchObject({ kind: 'job', owner: 'the plugin "greeter"' });
       expect(runtime.task('counter:tick')).toMatchObject({ kind: 'schedule', owner: 'the plugin "counter"' });
       expect(runtime.task('counter:hear')).toMatchObject({ kind: 'listener', owner: 'the plugin "counter"' });
-      const migrations = await sql<{ source: string; name: string }>`select source, name from bindery_migrations order by source, name`.execute(t.db);
+      const migrations = await sql<{
+        source: string;
+        name: string;
+      }>`select source, name from bindery_migrations order by source, name`.execute(t.db);
       expect(migrations.rows).toEqual([{ source: 'counter', name: '0001_create_counter_hits.sql' }]);
       await sql`insert into counter_hits default values`.execute(t.db);
     } finally {
@@ -101,8 +148,12 @@ describe('Plugins | loading, in list order, last in setup', () => {
 
 describe('Plugins | boot errors', () => {
   let database: TestDatabase;
-  beforeAll(async () => { database = await createTestDatabase('plugin_errors'); });
-  afterAll(async () => { await database?.drop(); });
+  beforeAll(async () => {
+    database = await createTestDatabase('plugin_errors');
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
 
   it('refuses an entry that is not a plugin, a bad name, a reserved name, a name taken', () => {
     expect(() => plugins([{ name: 'greeter', bindery: RANGE }])).toThrow(PluginError);
@@ -120,7 +171,9 @@ describe('Plugins | boot errors', () => {
   it('refuses a plugin for another framework version, saying which way, and a range that is not one', () => {
     expect(FRAMEWORK_VERSION).toBe('0.3.0');
     expect(() => plugins([plugin('future', { bindery: '>=0.4.0' })])).toThrow(PluginVersionError);
-    expect(() => plugins([plugin('future', { bindery: '>=0.4.0' })])).toThrow('the plugin "future" requires bindery >=0.4.0; this app runs bindery 0.3.0, which is older');
+    expect(() => plugins([plugin('future', { bindery: '>=0.4.0' })])).toThrow(
+      'the plugin "future" requires bindery >=0.4.0; this app runs bindery 0.3.0, which is older',
+    );
     expect(() => plugins([plugin('past', { bindery: '>=0.2.0 <0.3.0' })])).toThrow('which is newer than the plugin supports');
     expect(() => plugins([plugin('odd', { bindery: 'soon' })])).toThrow(PluginError);
   });
@@ -129,7 +182,10 @@ describe('Plugins | boot errors', () => {
     expect(() => plugins([plugin('session', { bindery: '>=9.0.0' })])).toThrow(PluginNameReservedError);
     expect(() => plugins([plugin('future', { bindery: '>=9.0.0', settings: greeterSettings })])).toThrow(PluginVersionError);
     // Settings are checked with the app's, before any setup step runs (and before the missing jobs() is noticed).
-    const needy = plugin('needy', { settings: defineSettings({ NEEDY_KEY: { description: 'k', parser: stringSetting(), required: true } }), jobs: [defineJob({ name: 'needy:work', handle() {} })] });
+    const needy = plugin('needy', {
+      settings: defineSettings({ NEEDY_KEY: { description: 'k', parser: stringSetting(), required: true } }),
+      jobs: [defineJob({ name: 'needy:work', handle() {} })],
+    });
     const error = await createTestApp(app(plugins([needy])), { databaseUrl: database.url }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SettingsError);
     expect((error as Error).message).toContain('NEEDY_KEY is missing');
@@ -139,7 +195,10 @@ describe('Plugins | boot errors', () => {
     const missing = await createTestApp(app([jobs(), ...plugins([greeter])]), { databaseUrl: database.url }).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(SettingsError);
     expect((missing as SettingsError).problems.map((p) => p.names)).toEqual([['GREETER_GREETING']]);
-    const invalid = await createTestApp(app([jobs(), ...plugins([greeter])]), { databaseUrl: database.url, env: { GREETER_GREETING: 'hi', GREETER_TIMES: '9' } }).catch((e: unknown) => e);
+    const invalid = await createTestApp(app([jobs(), ...plugins([greeter])]), {
+      databaseUrl: database.url,
+      env: { GREETER_GREETING: 'hi', GREETER_TIMES: '9' },
+    }).catch((e: unknown) => e);
     expect((invalid as Error).message).toContain('GREETER_TIMES="9": above the maximum 3');
   });
 
@@ -151,9 +210,13 @@ describe('Plugins | boot errors', () => {
       [plugin('sessiony', { requires: [{ name: 'session', call: 'session()' }] }), [jobs()], 'session()'],
     ];
     for (const [p, before, call] of cases) {
-      const error = await createTestApp(app([...before, ...plugins([p])]), { databaseUrl: database.url, migrate: false }).catch((e: unknown) => e);
+      const error = await createTestApp(app([...before, ...plugins([p])]), { databaseUrl: database.url, migrate: false }).catch(
+        (e: unknown) => e,
+      );
       expect(error, call).toBeInstanceOf(PluginNeedsSetupError);
-      expect((error as Error).message).toBe(`The plugin "${p.name}" needs ${call} set up before it: add ${call} to the setup list of app/main.ts, before ...plugins(…).`);
+      expect((error as Error).message).toBe(
+        `The plugin "${p.name}" needs ${call} set up before it: add ${call} to the setup list of app/main.ts, before ...plugins(…).`,
+      );
     }
   });
 
@@ -161,23 +224,50 @@ describe('Plugins | boot errors', () => {
     class Stray extends AppCommand {
       static override paths = [['stray']];
       static override usage = Command.Usage({ description: 'x' });
-      protected async run() { return 0; }
+      protected async run() {
+        return 0;
+      }
     }
     const bad: [Partial<PluginSpec<any>>, string][] = [
-      [{ settings: defineSettings({ GREETING: { description: 'x', parser: stringSetting() } }) }, 'the setting GREETING must start with GREETER_'],
+      [
+        { settings: defineSettings({ GREETING: { description: 'x', parser: stringSetting() } }) },
+        'the setting GREETING must start with GREETER_',
+      ],
       [{ commands: [Stray] }, 'the command "stray" must be named greeter:…'],
       [{ jobs: [defineJob({ name: 'other:job', handle() {} })] }, 'the job "other:job" must be named greeter:…'],
-      [{ schedule: [defineScheduledTask({ name: 'other:task', cron: '* * * * *', run() {} })] }, 'the scheduled task "other:task" must be named greeter:…'],
+      [
+        { schedule: [defineScheduledTask({ name: 'other:task', cron: '* * * * *', run() {} })] },
+        'the scheduled task "other:task" must be named greeter:…',
+      ],
       [{ listeners: [defineListener({ name: 'app:hear', event: 'x:y', handle() {} })] }, 'the listener "app:hear" must be named greeter:…'],
-      [{ routes: { table: [route('other.hello', '/greeter/hello')], handlers: { 'other.hello': () => text('') } } }, 'the route "other.hello" must be named greeter.…'],
-      [{ routes: { table: [route('greeter.hello', '/hello')], handlers: { 'greeter.hello': () => text('') } } }, 'the route "greeter.hello" (/hello) must sit under /greeter'],
-      [{ routes: { table: [route('greeter.hello', '/greeter')], handlers: {}, middleware: {} } }, 'the route "greeter.hello" has no handler'],
-      [{ routes: { table: [route('greeter.hello', '/greeter')], handlers: { 'greeter.hello': () => text('') }, middleware: { shout: async (_c, n) => n() } } }, 'the middleware "shout" must be named greeter.…'],
+      [
+        { routes: { table: [route('other.hello', '/greeter/hello')], handlers: { 'other.hello': () => text('') } } },
+        'the route "other.hello" must be named greeter.…',
+      ],
+      [
+        { routes: { table: [route('greeter.hello', '/hello')], handlers: { 'greeter.hello': () => text('') } } },
+        'the route "greeter.hello" (/hello) must sit under /greeter',
+      ],
+      [
+        { routes: { table: [route('greeter.hello', '/greeter')], handlers: {}, middleware: {} } },
+        'the route "greeter.hello" has no handler',
+      ],
+      [
+        {
+          routes: {
+            table: [route('greeter.hello', '/greeter')],
+            handlers: { 'greeter.hello': () => text('') },
+            middleware: { shout: async (_c, n) => n() },
+          },
+        },
+        'the middleware "shout" must be named greeter.…',
+      ],
       [{ migrations: 'migrations' }, 'it has migrations but no absolute root'],
     ];
     for (const [spec, message] of bad) expect(() => plugins([plugin('greeter', spec)]), message).toThrow(message);
-    expect(() => plugins([greeter], { mount: { other: '/x' } })).toThrow('plugins(…, { mount }) names "other", which is not in the plugin list.');
+    expect(() => plugins([greeter], { mount: { other: '/x' } })).toThrow(
+      'plugins(…, { mount }) names "other", which is not in the plugin list.',
+    );
     expect(() => plugins([greeter], { mount: { greeter: 'nope' } })).toThrow(PluginError);
   });
 });
-

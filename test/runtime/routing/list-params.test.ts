@@ -14,13 +14,24 @@ import type { RouteDefinition } from '../../../runtime/routing/route-table.js';
 import { CursorSealer, decodeCursor, encodeCursor } from '../../../runtime/crypto/cursor-codec.js';
 
 const route = {
-  name: 'notes.list', method: 'GET', path: '/notes', group: null, middleware: [], result: 'ok', validate: null, output: null, origin: 'test',
+  name: 'notes.list',
+  method: 'GET',
+  path: '/notes',
+  group: null,
+  middleware: [],
+  result: 'ok',
+  validate: null,
+  output: null,
+  origin: 'test',
   fields: [
     { key: 'filter_mode', type: { kind: 'string', array: false, nullable: false }, source: 'query', name: 'filterMode', rules: [] },
     { key: 'filter_title', type: { kind: 'string', array: false, nullable: false }, source: 'query', name: 'filter[title]', rules: [] },
   ],
   list: {
-    table: 'notes', primaryKey: 'id', primaryKeySqlType: 'bigint', softDelete: false,
+    table: 'notes',
+    primaryKey: 'id',
+    primaryKeySqlType: 'bigint',
+    softDelete: false,
     sort: [{ name: 'title', column: 'title', sqlType: 'text' }],
     filters: [{ key: 'filter_title', param: 'filter[title]', column: 'title', op: 'prefix', sqlType: 'text', array: false }],
   },
@@ -38,7 +49,7 @@ const errorsOf = (query: Record<string, unknown>): Record<string, string> | unde
 };
 
 describe('list parameters', () => {
-  it('accepts the list\'s filters, the route\'s own query fields and other names', () => {
+  it("accepts the list's filters, the route's own query fields and other names", () => {
     expect(errorsOf({ 'filter[title]': 'a', filterMode: 'x', sort: '-title', page: '2' })).toBeUndefined();
     expect(compileListParamCheck({ ...route, list: undefined })).toBeNull();
   });
@@ -66,7 +77,8 @@ describe('cursors', () => {
     expect(sealer.open(cursor)).toEqual(['notes.list', '-id', 'f', '10', '10']);
     const [body, tag] = cursor.split('.') as [string, string];
     const edited = `${encodeCursor(['notes.list', '-id', 'f', '99', '99'])}.${tag}`;
-    for (const bad of [edited, body, `${body}.`, `${body}.${tag}x`, `${body}.${tag.slice(1)}`, '', '.', 'x'.repeat(5000)]) expect(sealer.open(bad)).toBeUndefined();
+    for (const bad of [edited, body, `${body}.`, `${body}.${tag}x`, `${body}.${tag.slice(1)}`, '', '.', 'x'.repeat(5000)])
+      expect(sealer.open(bad)).toBeUndefined();
     expect(new CursorSealer(new KeyRing(key())).open(cursor)).toBeUndefined();
   });
 

@@ -11,7 +11,9 @@ import { routeOrigin } from '../../../runtime/routing/route-origin.js';
 const root = await mkdtemp(join(tmpdir(), 'bindery-origin-'));
 afterAll(() => rm(root, { recursive: true, force: true }));
 await mkdir(join(root, 'schema'));
-await writeFile(join(root, 'schema/notes.yaml'), `# A comment
+await writeFile(
+  join(root, 'schema/notes.yaml'),
+  `# A comment
 resources:
   Note:
     table: notes
@@ -26,7 +28,8 @@ routes:
   # another comment
   "notes.show":
     method: GET
-`);
+`,
+);
 
 describe('routeOrigin', () => {
   it('gives file:line:column of the route key', () => {

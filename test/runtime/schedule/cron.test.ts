@@ -13,7 +13,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, defineApp, type TestApp } from '../../../runtime/app/index.js';
 import { currentContext } from '../../../runtime/context/execution-context.js';
 import { jobs, jobsRuntimeOf, JobDefinitionError, startWorker } from '../../../runtime/jobs/index.js';
-import { defineScheduledTask, nextRun, schedule, ScheduleError, scheduledTasksOf, type ScheduledTaskContext } from '../../../runtime/schedule/index.js';
+import {
+  defineScheduledTask,
+  nextRun,
+  schedule,
+  ScheduleError,
+  scheduledTasksOf,
+  type ScheduledTaskContext,
+} from '../../../runtime/schedule/index.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { waitFor } from '../jobs/wait-for.js';
 
@@ -27,7 +34,13 @@ const tick = defineScheduledTask({
   maxAttempts: 2,
   run(ctx: ScheduledTaskContext) {
     const exec = currentContext()!;
-    runs.push({ scheduledAt: ctx.scheduledAt, backfilled: ctx.backfilled, via: `${exec.via.kind}:${exec.via.name}`, origin: exec.origin, attempt: ctx.job.attempt });
+    runs.push({
+      scheduledAt: ctx.scheduledAt,
+      backfilled: ctx.backfilled,
+      via: `${exec.via.kind}:${exec.via.name}`,
+      origin: exec.origin,
+      attempt: ctx.job.attempt,
+    });
   },
 });
 
@@ -68,7 +81,9 @@ describe('Scheduled tasks | graphile-worker cron fires them', () => {
     }
     const minutes = backfilled.map((r) => r.scheduledAt.getTime());
     expect(new Set(minutes).size).toBe(minutes.length); // each minute once
-    const last = await sql<{ last_execution: Date }>`select last_execution from graphile_worker._private_known_crontabs where identifier = 'test:tick'`.execute(t.db);
+    const last = await sql<{
+      last_execution: Date;
+    }>`select last_execution from graphile_worker._private_known_crontabs where identifier = 'test:tick'`.execute(t.db);
     expect(new Date(last.rows[0]!.last_execution).getTime()).toBeGreaterThanOrEqual(Math.max(...minutes));
   });
 
@@ -95,7 +110,8 @@ describe('Scheduled tasks | definitions', () => {
   });
 
   it('needs jobs() before it', () => {
-    expect(() => defineApp({ name: 'x', root: '/tmp', routes: [], handlers: {}, migrations: [], setup: [schedule()] }))
-      .toThrow('schedule() needs jobs() set up before it: add jobs() before schedule()');
+    expect(() => defineApp({ name: 'x', root: '/tmp', routes: [], handlers: {}, migrations: [], setup: [schedule()] })).toThrow(
+      'schedule() needs jobs() set up before it: add jobs() before schedule()',
+    );
   });
 });

@@ -10,8 +10,20 @@ async function driver(): Promise<{ store: SessionStore; opens: () => number; enc
   const encrypter = new Encrypter(new KeyRing(randomBytes(32)));
   let opens = 0;
   const open = encrypter.open.bind(encrypter);
-  encrypter.open = (...args: Parameters<Encrypter['open']>) => { opens++; return open(...args); };
-  const store = await cookieDriver({ encrypter, cookieName: 'app_session', maxCookieBytes: 4096, lifetimeMs: 3_600_000, maxLifetimeMs: 0, now: Date.now, database: undefined, log: console as never });
+  encrypter.open = (...args: Parameters<Encrypter['open']>) => {
+    opens++;
+    return open(...args);
+  };
+  const store = await cookieDriver({
+    encrypter,
+    cookieName: 'app_session',
+    maxCookieBytes: 4096,
+    lifetimeMs: 3_600_000,
+    maxLifetimeMs: 0,
+    now: Date.now,
+    database: undefined,
+    log: console as never,
+  });
   return { store, opens: () => opens, encrypter };
 }
 

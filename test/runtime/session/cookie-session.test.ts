@@ -55,7 +55,11 @@ describe('Session cookie | encryption', () => {
     expect(value).not.toContain('teal');
     const { record, keyId } = decrypt(s, value)!;
     expect(keyId).toBe(keyIdOf(s.settings.APP_KEY as Buffer));
-    expect(record).toMatchObject({ id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/), csrf: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), values: { colour: 'teal' } });
+    expect(record).toMatchObject({
+      id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
+      csrf: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      values: { colour: 'teal' },
+    });
     expect(record.startedAt).toBe(clock.t);
     expect(record.lastUsedAt).toBe(clock.t);
     expect(await getJson(jar, `${s.url}/s/get?key=colour`)).toEqual({ value: 'teal', exists: true });
@@ -89,7 +93,10 @@ describe('Session cookie | encryption', () => {
     expect(await res.json()).toEqual({ value: null, exists: false });
     expect(setCookies(res)[0]).toMatchObject({ name: 'other_session', attributes: { 'max-age': '0' } });
     // The same value under its own name still opens, with the same key.
-    expect(await (await fetch(`${a.url}/s/get?key=a`, { headers: { cookie: `${NAME}=${jar.get(NAME)!}` } })).json()).toEqual({ value: '1', exists: true });
+    expect(await (await fetch(`${a.url}/s/get?key=a`, { headers: { cookie: `${NAME}=${jar.get(NAME)!}` } })).json()).toEqual({
+      value: '1',
+      exists: true,
+    });
   });
 
   it('a cookie made with another APP_KEY gives an empty session', async () => {
@@ -144,7 +151,10 @@ describe('Session cookie | expiry against the times inside it', () => {
     await jar.fetch(`${s.url}/s/put?key=a&value=1`);
     const cookie = jar.get(NAME)!;
     clock.advance(2 * HOUR);
-    expect(await (await fetch(`${s.url}/s/get?key=a`, { headers: { cookie: `${NAME}=${cookie}` } })).json()).toEqual({ value: '1', exists: true });
+    expect(await (await fetch(`${s.url}/s/get?key=a`, { headers: { cookie: `${NAME}=${cookie}` } })).json()).toEqual({
+      value: '1',
+      exists: true,
+    });
     clock.advance(1);
     const res = await fetch(`${s.url}/s/get?key=a`, { headers: { cookie: `${NAME}=${cookie}` } });
     expect(await res.json()).toEqual({ value: null, exists: false });
@@ -275,7 +285,10 @@ describe('Session cookie | size limit (about 4 KB)', () => {
     });
     expect(res.status).toBe(303);
     expect(jar.get(NAME)!.length).toBeLessThanOrEqual(4096);
-    expect(await getJson(jar, `${s.url}/s/state`)).toEqual({ errors: { title: 'The title field must not be greater than 10 characters.' }, old: {} });
+    expect(await getJson(jar, `${s.url}/s/state`)).toEqual({
+      errors: { title: 'The title field must not be greater than 10 characters.' },
+      old: {},
+    });
     expect(s.logs.some((l) => l.code === 'BINDERY_SESSION_TOO_LARGE' && /old input/.test(String(l.msg)))).toBe(true);
   });
 
@@ -338,7 +351,9 @@ describe('Session cookie | attributes per environment', () => {
   });
 
   it('SESSION_SECURE and SESSION_SAME_SITE override the defaults; SESSION_COOKIE renames', async () => {
-    const s = await server({ env: { APP_ENV: 'development', SESSION_SECURE: 'true', SESSION_SAME_SITE: 'none', SESSION_COOKIE: 'notes_sid' } });
+    const s = await server({
+      env: { APP_ENV: 'development', SESSION_SECURE: 'true', SESSION_SAME_SITE: 'none', SESSION_COOKIE: 'notes_sid' },
+    });
     const [c] = setCookies(await fetch(`${s.url}/s/put?key=a&value=1`));
     expect(c!.name).toBe('__Host-notes_sid');
     expect(c!.attributes).toMatchObject({ secure: '', samesite: 'None' });
@@ -369,7 +384,7 @@ describe('Session | regenerate, invalidate, user slot, flash', () => {
     expect(await getJson(jar, `${s.url}/s/whoami`)).toEqual({ user: null, id: null });
     // docs/spec.md 5.1 rule 7: the cookie driver cannot revoke a copy.
     const copied = await fetch(`${s.url}/s/whoami`, { headers: { cookie: `${NAME}=${copy}` } });
-    expect((await copied.json() as any).user).toEqual({ id: '7', fingerprint: 'fp-7' });
+    expect(((await copied.json()) as any).user).toEqual({ id: '7', fingerprint: 'fp-7' });
     // Nor end a user's other sessions: services.sessions.revokeUser says so with undefined.
     expect(await (await fetch(`${s.url}/s/revoke-others`, { headers: { cookie: `${NAME}=${copy}` } })).json()).toEqual({ ended: null });
   });

@@ -48,7 +48,10 @@ describe('Session drivers | an app driver', () => {
     const copy = jar.get('app_session')!;
     await jar.fetch(`${s.url}/s/invalidate`);
     expect(state.rows.size).toBe(0);
-    expect(await (await fetch(`${s.url}/s/whoami`, { headers: { cookie: `app_session=${copy}` } })).json()).toEqual({ user: null, id: null });
+    expect(await (await fetch(`${s.url}/s/whoami`, { headers: { cookie: `app_session=${copy}` } })).json()).toEqual({
+      user: null,
+      id: null,
+    });
   });
 
   it('a store that fails fails the request (500) and leaves the cookie alone', async () => {

@@ -66,7 +66,9 @@ describe('Database sessions | revocation', () => {
     const jar = new Jar();
     await jar.fetch(`${t.url}/s/login?user=42`);
     const copy = jar.get(NAME)!;
-    expect(await (await fetch(`${t.url}/s/whoami`, { headers: { cookie: `${NAME}=${copy}` } })).json()).toMatchObject({ user: { id: '42', fingerprint: 'fp-42' } });
+    expect(await (await fetch(`${t.url}/s/whoami`, { headers: { cookie: `${NAME}=${copy}` } })).json()).toMatchObject({
+      user: { id: '42', fingerprint: 'fp-42' },
+    });
     expect((await rows()).some((r) => r.user_id === '42')).toBe(true);
 
     const out = await jar.fetch(`${t.url}/s/invalidate`);
@@ -83,7 +85,10 @@ describe('Database sessions | revocation', () => {
     await jar.fetch(`${t.url}/s/put?key=cart&value=3`);
     const before = jar.get(NAME)!;
     await jar.fetch(`${t.url}/s/login?user=7`);
-    expect(await (await fetch(`${t.url}/s/get?key=cart`, { headers: { cookie: `${NAME}=${before}` } })).json()).toEqual({ value: null, exists: false });
+    expect(await (await fetch(`${t.url}/s/get?key=cart`, { headers: { cookie: `${NAME}=${before}` } })).json()).toEqual({
+      value: null,
+      exists: false,
+    });
     expect(await (await jar.fetch(`${t.url}/s/get?key=cart`)).json()).toEqual({ value: '3', exists: true });
   });
 

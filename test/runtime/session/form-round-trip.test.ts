@@ -17,17 +17,26 @@ afterAll(async () => {
   await closeAll();
 });
 
-const BROWSER = { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'sec-fetch-mode': 'navigate', 'sec-fetch-site': 'same-origin' };
+const BROWSER = {
+  'content-type': 'application/x-www-form-urlencoded',
+  accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+  'sec-fetch-mode': 'navigate',
+  'sec-fetch-site': 'same-origin',
+};
 
 /** A browser with a session and a token, posting the test form. */
-async function browser(): Promise<{ jar: Jar; post: (pairs: Array<[string, string]>, headers?: Record<string, string>) => Promise<Response> }> {
+async function browser(): Promise<{
+  jar: Jar;
+  post: (pairs: Array<[string, string]>, headers?: Record<string, string>) => Promise<Response>;
+}> {
   const jar = new Jar();
   const { token } = (await (await jar.fetch(`${s.url}/s/token`)).json()) as { token: string };
-  const post = (pairs: Array<[string, string]>, headers: Record<string, string> = {}) => jar.fetch(`${s.url}/form`, {
-    method: 'POST',
-    headers: { ...BROWSER, ...headers },
-    body: new URLSearchParams([['_token', token], ...pairs]).toString(),
-  });
+  const post = (pairs: Array<[string, string]>, headers: Record<string, string> = {}) =>
+    jar.fetch(`${s.url}/form`, {
+      method: 'POST',
+      headers: { ...BROWSER, ...headers },
+      body: new URLSearchParams([['_token', token], ...pairs]).toString(),
+    });
   return { jar, post };
 }
 
@@ -56,11 +65,12 @@ describe('Form round trip | where the browser is sent', () => {
     // node:http, because fetch adds its own Sec-Fetch-Mode.
     const jar = new Jar();
     const { token } = (await (await jar.fetch(`${s.url}/s/token`)).json()) as { token: string };
-    const send = (headers: Record<string, string>) => rawRequest(`${s.url}/form`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.header()!, ...headers },
-      body: `_token=${token}&title=`,
-    });
+    const send = (headers: Record<string, string>) =>
+      rawRequest(`${s.url}/form`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.header()!, ...headers },
+        body: `_token=${token}&title=`,
+      });
     expect((await send({ accept: '*/*', 'sec-fetch-mode': 'navigate' })).status).toBe(303);
     expect((await send({ accept: 'text/html' })).status).toBe(303);
     expect((await send({ accept: 'text/html;q=0' })).status).toBe(422);
@@ -73,12 +83,24 @@ describe('Form round trip | what is flashed, and for how long', () => {
   it('the field errors by client name in field order, and the posted values without _token, _method and secret-looking names', async () => {
     const { jar, post } = await browser();
     await post([
-      ['title', 'much too long here'], ['tags', 'a'], ['tags', 'b'], ['tags', 'c'], ['tags', 'd'], ['note', 'kept'],
-      ['password', 'hunter2'], ['api_token', 'tok'], ['secret_code', '1234'], ['Password_Confirmation', 'x'], ['_method', 'POST'],
+      ['title', 'much too long here'],
+      ['tags', 'a'],
+      ['tags', 'b'],
+      ['tags', 'c'],
+      ['tags', 'd'],
+      ['note', 'kept'],
+      ['password', 'hunter2'],
+      ['api_token', 'tok'],
+      ['secret_code', '1234'],
+      ['Password_Confirmation', 'x'],
+      ['_method', 'POST'],
     ]);
     const { errors, old } = await state(jar);
     expect(Object.keys(errors)).toEqual(['title', 'tags']);
-    expect(errors).toEqual({ title: 'The title field must not be greater than 10 characters.', tags: 'The tags field must not have more than 3 items.' });
+    expect(errors).toEqual({
+      title: 'The title field must not be greater than 10 characters.',
+      tags: 'The tags field must not have more than 3 items.',
+    });
     expect(old).toEqual({ title: 'much too long here', tags: ['a', 'b', 'c', 'd'], note: 'kept' });
   });
 
@@ -91,7 +113,10 @@ describe('Form round trip | what is flashed, and for how long', () => {
 
   it('a conversion failure (400 with field errors) comes back the same way, keeping the raw value typed', async () => {
     const { jar, post } = await browser();
-    const res = await post([['title', 'ok'], ['count', 'twelve']]);
+    const res = await post([
+      ['title', 'ok'],
+      ['count', 'twelve'],
+    ]);
     expect(res.status).toBe(303);
     expect(await state(jar)).toEqual({ errors: { count: 'The count field must be an integer.' }, old: { title: 'ok', count: 'twelve' } });
   });
@@ -114,7 +139,9 @@ describe('Form round trip | what is flashed, and for how long', () => {
 describe('Form round trip | who gets 422 instead', () => {
   it('JSON clients (Accept JSON, or XMLHttpRequest) get the 422 problem details', async () => {
     const { jar, post } = await browser();
-    for (const headers of [{ accept: 'application/json' }, { accept: 'text/html', 'x-requested-with': 'XMLHttpRequest' }] as Array<Record<string, string>>) {
+    for (const headers of [{ accept: 'application/json' }, { accept: 'text/html', 'x-requested-with': 'XMLHttpRequest' }] as Array<
+      Record<string, string>
+    >) {
       const res = await post([['title', '']], headers);
       expect(res.status).toBe(422);
       expect(((await res.json()) as { errors: unknown }).errors).toEqual({ title: 'The title field is required.' });

@@ -8,7 +8,11 @@ import { field, route } from '../http/support/routes.js';
 const jsonRequest = { body: {}, headers: { 'content-type': 'application/json' } } as unknown as FastifyRequest;
 const formRequest = { body: {}, headers: { 'content-type': 'application/x-www-form-urlencoded' } } as unknown as FastifyRequest;
 
-function failures(validate: (input: Record<string, unknown>, request: FastifyRequest) => void, input: Record<string, unknown>, request = jsonRequest): Record<string, string> | null {
+function failures(
+  validate: (input: Record<string, unknown>, request: FastifyRequest) => void,
+  input: Record<string, unknown>,
+  request = jsonRequest,
+): Record<string, string> | null {
   try {
     validate(input, request);
     return null;
@@ -35,11 +39,27 @@ describe('compileInputValidator | ajv errors to the first failing rule of each f
   const validate = compileInputValidator(signup)!;
 
   it('passes valid input', () => {
-    expect(failures(validate, { email: 'a@b.co', nick_name: 'bob', tags: ['x'], password: 'longenough', password_confirmation: 'longenough', age: 30 })).toBeNull();
+    expect(
+      failures(validate, {
+        email: 'a@b.co',
+        nick_name: 'bob',
+        tags: ['x'],
+        password: 'longenough',
+        password_confirmation: 'longenough',
+        age: 30,
+      }),
+    ).toBeNull();
   });
 
   it('reports only the lowest failing rule per field, in field order, by client names', () => {
-    const errors = failures(validate, { email: 'not-an-email-and-far-too-long', nick_name: '!', tags: ['ok', 'n0', 'x1', 'y'], password: 'short', password_confirmation: 'other', age: 5 });
+    const errors = failures(validate, {
+      email: 'not-an-email-and-far-too-long',
+      nick_name: '!',
+      tags: ['ok', 'n0', 'x1', 'y'],
+      password: 'short',
+      password_confirmation: 'other',
+      age: 5,
+    });
     expect(errors).toEqual({
       email: 'The email field must be a valid email address.',
       nick_name: 'The nickName field must be at least 3 characters.',
@@ -51,17 +71,22 @@ describe('compileInputValidator | ajv errors to the first failing rule of each f
   });
 
   it('words messages with the form names for a form body', () => {
-    expect(failures(validate, { email: 'a@b.co', nick_name: 'x', password: 'longenough', password_confirmation: 'longenough' }, formRequest))
-      .toEqual({ nick_name: 'The nick name field must be at least 3 characters.' });
+    expect(
+      failures(validate, { email: 'a@b.co', nick_name: 'x', password: 'longenough', password_confirmation: 'longenough' }, formRequest),
+    ).toEqual({ nick_name: 'The nick name field must be at least 3 characters.' });
   });
 
   it('maps missing required fields through params.missingProperty', () => {
     expect(failures(validate, {})).toEqual({ email: 'The email field is required.', password: 'The password field is required.' });
-    expect(failures(validate, { email: '   ', password: 'longenough', password_confirmation: 'longenough' })).toEqual({ email: 'The email field is required.' });
+    expect(failures(validate, { email: '   ', password: 'longenough', password_confirmation: 'longenough' })).toEqual({
+      email: 'The email field is required.',
+    });
   });
 
   it('runs cross-field rules after ajv, only when no earlier rule failed', () => {
-    expect(failures(validate, { email: 'a@b.co', password: 'longenough', password_confirmation: 'different' })).toEqual({ password: 'The password field confirmation does not match.' });
+    expect(failures(validate, { email: 'a@b.co', password: 'longenough', password_confirmation: 'different' })).toEqual({
+      password: 'The password field confirmation does not match.',
+    });
   });
 
   it('is null for a route without rules', () => {
@@ -69,13 +94,28 @@ describe('compileInputValidator | ajv errors to the first failing rule of each f
   });
 
   it('a cross-field rule before a failing ajv rule wins', () => {
-    const r = route({ name: 'x', method: 'POST', path: '/x', fields: [field('pin', 'string', { json: 'pin' }, ['confirmed', 'min:4']), field('pin_confirmation', 'string', { json: 'pin_confirmation' })] });
-    expect(failures(compileInputValidator(r)!, { pin: '12', pin_confirmation: '99' })).toEqual({ pin: 'The pin field confirmation does not match.' });
+    const r = route({
+      name: 'x',
+      method: 'POST',
+      path: '/x',
+      fields: [
+        field('pin', 'string', { json: 'pin' }, ['confirmed', 'min:4']),
+        field('pin_confirmation', 'string', { json: 'pin_confirmation' }),
+      ],
+    });
+    expect(failures(compileInputValidator(r)!, { pin: '12', pin_confirmation: '99' })).toEqual({
+      pin: 'The pin field confirmation does not match.',
+    });
   });
 
   it('a false ajv result without a known field is still a 422', () => {
-    const validator = Object.assign(() => false, { errors: [{ instancePath: '', schemaPath: '#/type', keyword: 'type', params: {} }] }) as unknown as CompiledValidator;
-    const r = { ...route({ name: 'y', method: 'POST', path: '/y', fields: [field('a', 'string', { json: 'a' }, ['max:1'])] }), validate: validator };
+    const validator = Object.assign(() => false, {
+      errors: [{ instancePath: '', schemaPath: '#/type', keyword: 'type', params: {} }],
+    }) as unknown as CompiledValidator;
+    const r = {
+      ...route({ name: 'y', method: 'POST', path: '/y', fields: [field('a', 'string', { json: 'a' }, ['max:1'])] }),
+      validate: validator,
+    };
     expect(failures(compileInputValidator(r)!, { a: 'x' })).toEqual({});
   });
 });

@@ -30,8 +30,11 @@ beforeAll(async () => {
   await writeFile(join(root, 'app/assets/app.css'), CSS);
   await writeFile(join(root, 'app/assets/img/logo.svg'), SVG);
   await writeFile(join(root, 'app/assets/.gitkeep'), '');
-  await writeFile(join(root, 'app/views/home.eta'), '<link rel="stylesheet" href="<%= it.asset(\'app.css\') %>"><img src="<%= it.asset(\'img/logo.svg\') %>">');
-  await writeFile(join(root, 'app/views/missing.eta'), '<p>before</p><%= it.asset(\'nope.css\') %>');
+  await writeFile(
+    join(root, 'app/views/home.eta'),
+    '<link rel="stylesheet" href="<%= it.asset(\'app.css\') %>"><img src="<%= it.asset(\'img/logo.svg\') %>">',
+  );
+  await writeFile(join(root, 'app/views/missing.eta'), "<p>before</p><%= it.asset('nope.css') %>");
   const app = defineApp({
     name: 'assetsapp',
     root,

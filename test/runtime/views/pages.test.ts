@@ -38,7 +38,11 @@ describe('Pages | CSRF token and session', () => {
     expect(header).not.toBe(token);
     // Both work for a post of that session.
     for (const t of [token!, header]) {
-      const post = await jar.fetch(`${s.url}/csrf`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `_token=${t}` });
+      const post = await jar.fetch(`${s.url}/csrf`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `_token=${t}`,
+      });
       expect(post.status).toBe(204);
     }
   });

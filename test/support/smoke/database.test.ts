@@ -4,7 +4,9 @@ import { createTestDatabase } from '../database.js';
 
 describe('test support | database', () => {
   const dbs: Array<{ drop(): Promise<void> }> = [];
-  afterAll(async () => { for (const d of dbs) await d.drop(); });
+  afterAll(async () => {
+    for (const d of dbs) await d.drop();
+  });
 
   it('creates an empty database that accepts connections', async () => {
     const db = await createTestDatabase();

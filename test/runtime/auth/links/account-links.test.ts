@@ -8,7 +8,13 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, defineApp, type TestApp } from '../../../../runtime/app/index.js';
-import { RESET_LINK_INVALID, VERIFY_LINK_INVALID, links, sendVerificationLink, type AccountLinks } from '../../../../runtime/auth/links/index.js';
+import {
+  RESET_LINK_INVALID,
+  VERIFY_LINK_INVALID,
+  links,
+  sendVerificationLink,
+  type AccountLinks,
+} from '../../../../runtime/auth/links/index.js';
 import { BinderyError } from '../../../../runtime/errors/index.js';
 import { tokens, type ApiTokens } from '../../../../runtime/auth/tokens/index.js';
 import { cache } from '../../../../runtime/cache/index.js';
@@ -36,7 +42,10 @@ let accountLinks: AccountLinks;
 
 beforeAll(async () => {
   database = await createTestDatabase('links');
-  t = await createTestApp(app, { databaseUrl: database.url, env: { CACHE_DRIVER: 'memory', APP_URL: 'https://accounts.example.test/app/' } });
+  t = await createTestApp(app, {
+    databaseUrl: database.url,
+    env: { CACHE_DRIVER: 'memory', APP_URL: 'https://accounts.example.test/app/' },
+  });
   db = t.db;
   accountLinks = t.running.services.accountLinks as AccountLinks;
 });
@@ -50,7 +59,8 @@ beforeEach(() => {
   delete calls.beforeHash;
 });
 
-const userRow = async (id: number): Promise<TestUser> => (await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow()) as TestUser;
+const userRow = async (id: number): Promise<TestUser> =>
+  (await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow()) as TestUser;
 const tokenOf = (url: string): string => new URL(url).searchParams.get('token')!;
 
 /** The link of the newest mail to `email`. */
@@ -76,7 +86,9 @@ describe('Account links | absolute URLs on APP_URL', () => {
   it('mails a reset link under APP_URL with its own path', async () => {
     const user = await insertUser(db, { email: 'reset-url@example.test' });
     expect(await accountLinks.sendResetTo('  RESET-URL@example.test ')).toBe(true);
-    expect(await mailedLink('reset-url@example.test')).toMatch(/^https:\/\/accounts\.example\.test\/app\/reset-password\?token=[A-Za-z0-9_-]+$/);
+    expect(await mailedLink('reset-url@example.test')).toMatch(
+      /^https:\/\/accounts\.example\.test\/app\/reset-password\?token=[A-Za-z0-9_-]+$/,
+    );
     expect(await accountLinks.sendResetTo('nobody@example.test')).toBe(false);
     expect(await readOutbox(db, { to: 'nobody@example.test' })).toEqual([]);
     expect(user.id).toBeGreaterThan(0);
@@ -90,7 +102,9 @@ describe('Account links | absolute URLs on APP_URL', () => {
 
   it('jobs() listed after links() stops the boot, naming the order to use', async () => {
     const late = defineApp({ ...app, name: 'links_late_jobs', setup: [cache(), fakeAuth(calls), mail(), links(), jobs()] });
-    await expect(createTestApp(late, { databaseUrl: database.url, migrate: false, env: { CACHE_DRIVER: 'memory' } })).rejects.toThrow(/list jobs\(\) before links\(\)/);
+    await expect(createTestApp(late, { databaseUrl: database.url, migrate: false, env: { CACHE_DRIVER: 'memory' } })).rejects.toThrow(
+      /list jobs\(\) before links\(\)/,
+    );
   });
 });
 
@@ -119,7 +133,11 @@ describe('User email | docs/spec.md 3 transitions', () => {
     const token = tokenOf(accountLinks.verificationUrl(user));
     const flipped = `${token.slice(0, 40)}${token[40] === 'A' ? 'B' : 'A'}${token.slice(41)}`;
     for (const bad of ['', 'garbage', token.slice(0, -4), flipped]) {
-      await expect(accountLinks.verifyEmail(bad)).rejects.toMatchObject({ status: 400, code: 'BINDERY_VERIFY_LINK_INVALID', message: VERIFY_LINK_INVALID });
+      await expect(accountLinks.verifyEmail(bad)).rejects.toMatchObject({
+        status: 400,
+        code: 'BINDERY_VERIFY_LINK_INVALID',
+        message: VERIFY_LINK_INVALID,
+      });
     }
     expect((await userRow(user.id)).email_verified_at).toBeNull();
   });
@@ -132,7 +150,7 @@ describe('User email | docs/spec.md 3 transitions', () => {
     expect((await userRow(user.id)).email_verified_at).toBeNull();
   });
 
-  it('any → unchanged, 400: the token\'s email is not the user\'s current one, or the user is gone', async () => {
+  it("any → unchanged, 400: the token's email is not the user's current one, or the user is gone", async () => {
     const user = await insertUser(db, { email: 'old-address@example.test' });
     const token = tokenOf(accountLinks.verificationUrl(user));
     await db.updateTable('users').set({ email: 'new-address@example.test' }).where('id', '=', user.id).execute();
@@ -152,13 +170,16 @@ describe('User email | docs/spec.md 3 transitions', () => {
     const reset = tokenOf(accountLinks.resetUrl(user));
     const verify = tokenOf(accountLinks.verificationUrl(user));
     await expect(accountLinks.verifyEmail(reset)).rejects.toMatchObject({ status: 400 });
-    await expect(accountLinks.resetPassword(verify, 'a new password')).rejects.toMatchObject({ status: 422, fieldErrors: { password: RESET_LINK_INVALID } });
+    await expect(accountLinks.resetPassword(verify, 'a new password')).rejects.toMatchObject({
+      status: 422,
+      fieldErrors: { password: RESET_LINK_INVALID },
+    });
     expect(await userRow(user.id)).toMatchObject({ email_verified_at: null, password: user.password });
   });
 });
 
 describe('Password reset token | docs/spec.md 3 transitions', () => {
-  it('valid → used: the password changes; the user\'s API tokens, sessions and remembered browsers end; the link works no more', async () => {
+  it("valid → used: the password changes; the user's API tokens, sessions and remembered browsers end; the link works no more", async () => {
     const user = await insertUser(db);
     const other = await insertUser(db);
     const apiTokens = t.running.services.apiTokens as ApiTokens;
@@ -175,7 +196,10 @@ describe('Password reset token | docs/spec.md 3 transitions', () => {
     expect((await apiTokens.list(String(other.id))).map((x) => x.id)).toEqual([kept.token.id]);
     expect(calls.signedOutEverywhere).toEqual([String(user.id)]);
 
-    await expect(accountLinks.resetPassword(token, 'yet another one')).rejects.toMatchObject({ status: 422, fieldErrors: { password: RESET_LINK_INVALID } });
+    await expect(accountLinks.resetPassword(token, 'yet another one')).rejects.toMatchObject({
+      status: 422,
+      fieldErrors: { password: RESET_LINK_INVALID },
+    });
     expect((await userRow(user.id)).password).toBe(fakeHash('brand new password'));
   });
 
@@ -183,7 +207,10 @@ describe('Password reset token | docs/spec.md 3 transitions', () => {
     const user = await insertUser(db);
     const token = tokenOf(accountLinks.resetUrl(user));
     clock += 3_600_000;
-    await expect(accountLinks.resetPassword(token, 'too late now')).rejects.toMatchObject({ status: 422, fieldErrors: { password: RESET_LINK_INVALID } });
+    await expect(accountLinks.resetPassword(token, 'too late now')).rejects.toMatchObject({
+      status: 422,
+      fieldErrors: { password: RESET_LINK_INVALID },
+    });
     expect((await userRow(user.id)).password).toBe(user.password);
     expect(calls.signedOutEverywhere).toEqual([]);
   });
@@ -191,7 +218,11 @@ describe('Password reset token | docs/spec.md 3 transitions', () => {
   it('valid → unchanged, 422 on password: the password changed since the link was made', async () => {
     const user = await insertUser(db);
     const token = tokenOf(accountLinks.resetUrl(user));
-    await db.updateTable('users').set({ password: fakeHash('changed elsewhere') }).where('id', '=', user.id).execute();
+    await db
+      .updateTable('users')
+      .set({ password: fakeHash('changed elsewhere') })
+      .where('id', '=', user.id)
+      .execute();
     await expect(accountLinks.resetPassword(token, 'mine now')).rejects.toMatchObject({ status: 422 });
     expect((await userRow(user.id)).password).toBe(fakeHash('changed elsewhere'));
   });
@@ -202,12 +233,17 @@ describe('Password reset token | docs/spec.md 3 transitions', () => {
     // Hold both submissions after their token check, then let them write together.
     let arrived = 0;
     let release!: () => void;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     calls.beforeHash = async () => {
       if (++arrived === 2) release();
       await gate;
     };
-    const outcomes = await Promise.allSettled([accountLinks.resetPassword(token, 'first password'), accountLinks.resetPassword(token, 'second password')]);
+    const outcomes = await Promise.allSettled([
+      accountLinks.resetPassword(token, 'first password'),
+      accountLinks.resetPassword(token, 'second password'),
+    ]);
     expect(arrived).toBe(2);
     const won = outcomes.filter((o) => o.status === 'fulfilled');
     const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
@@ -224,7 +260,13 @@ describe('Account links | settings', () => {
   it('refuses AUTH_RESET_TTL and AUTH_VERIFY_TTL under one minute at boot, naming them', async () => {
     const other = await createTestDatabase('links_settings');
     try {
-      const both = await createTestApp(app, { databaseUrl: other.url, env: { CACHE_DRIVER: 'memory', AUTH_RESET_TTL: '59s', AUTH_VERIFY_TTL: '30s' } }).then(() => null, (e: Error) => e.message);
+      const both = await createTestApp(app, {
+        databaseUrl: other.url,
+        env: { CACHE_DRIVER: 'memory', AUTH_RESET_TTL: '59s', AUTH_VERIFY_TTL: '30s' },
+      }).then(
+        () => null,
+        (e: Error) => e.message,
+      );
       expect(both).toMatch(/AUTH_VERIFY_TTL="30s": shorter than the minimum 60000 ms/);
       expect(both).toMatch(/AUTH_RESET_TTL="59s": shorter than the minimum 60000 ms/);
       const one = await createTestApp(app, { databaseUrl: other.url, env: { CACHE_DRIVER: 'memory', AUTH_RESET_TTL: '1m' } });
@@ -237,10 +279,23 @@ describe('Account links | settings', () => {
 
 describe('sendVerificationLink | for the register handler', () => {
   const logged: string[] = [];
-  const log = { error: (_obj: unknown, msg: string) => { logged.push(msg); } } as any;
-  const failing = (error: Error) => ({ services: { accountLinks: { sendVerification: async () => { throw error; } } } as any, log });
+  const log = {
+    error: (_obj: unknown, msg: string) => {
+      logged.push(msg);
+    },
+  } as any;
+  const failing = (error: Error) => ({
+    services: {
+      accountLinks: {
+        sendVerification: async () => {
+          throw error;
+        },
+      },
+    } as any,
+    log,
+  });
 
-  it('mails the link through the app\'s links', async () => {
+  it("mails the link through the app's links", async () => {
     const user = await insertUser(db, { email: 'register@example.test' });
     await sendVerificationLink({ services: t.running.services as any, log }, user);
     expect(await mailedLink('register@example.test')).toMatch(/\/app\/verify-email\?token=/);
@@ -253,6 +308,9 @@ describe('sendVerificationLink | for the register handler', () => {
   });
 
   it('without links() set up: BINDERY_SERVICE_NOT_SET_UP naming the setup call', async () => {
-    await expect(sendVerificationLink({ services: {} as any, log }, {})).rejects.toMatchObject({ code: 'BINDERY_SERVICE_NOT_SET_UP', message: expect.stringContaining('links()') });
+    await expect(sendVerificationLink({ services: {} as any, log }, {})).rejects.toMatchObject({
+      code: 'BINDERY_SERVICE_NOT_SET_UP',
+      message: expect.stringContaining('links()'),
+    });
   });
 });

@@ -46,7 +46,12 @@ export class MemoryUsers {
   #next = 1;
 
   async add(email: string, password: string, hash?: string): Promise<MemoryUser> {
-    const user: MemoryUser = { id: this.#next++, email: email.toLowerCase(), password: hash ?? (await new PasswordHasher({ params: FAST_ARGON2 }).hash(password)), rememberToken: null };
+    const user: MemoryUser = {
+      id: this.#next++,
+      email: email.toLowerCase(),
+      password: hash ?? (await new PasswordHasher({ params: FAST_ARGON2 }).hash(password)),
+      rememberToken: null,
+    };
     this.byId.set(user.id, user);
     return user;
   }
@@ -91,7 +96,14 @@ export class MemoryUsers {
 export const seen: Array<{ event: string; payload: any }> = [];
 
 const listeners = ['session:login_succeeded', 'session:login_failed', 'session:logout'].map((event) =>
-  defineListener({ name: `test:keep_${event.split(':')[1]}`, event: event as 'session:login_succeeded', handle: (payload) => { seen.push({ event, payload }); } }));
+  defineListener({
+    name: `test:keep_${event.split(':')[1]}`,
+    event: event as 'session:login_succeeded',
+    handle: (payload) => {
+      seen.push({ event, payload });
+    },
+  }),
+);
 
 const SESSION = ['session', 'csrf', 'auth'];
 
@@ -99,14 +111,36 @@ const SESSION = ['session', 'csrf', 'auth'];
 export function authRoutes(): RouteDefinition[] {
   return [
     route({ name: 'token', path: '/token', middleware: ['session', 'csrf'] }),
-    route({ name: 'login', method: 'POST', path: '/login', middleware: [...SESSION, 'guest'], fields: [field('email', 'string', { json: 'email' }, ['required']), field('password', 'string', { json: 'password' }, ['required']), field('remember', 'boolean', { json: 'remember' }, [], false)] }),
-    route({ name: 'direct', method: 'POST', path: '/direct', middleware: ['session', 'csrf'], fields: [field('id', 'string', { json: 'id' }, ['required']), field('remember', 'boolean', { json: 'remember' }, [], false)] }),
+    route({
+      name: 'login',
+      method: 'POST',
+      path: '/login',
+      middleware: [...SESSION, 'guest'],
+      fields: [
+        field('email', 'string', { json: 'email' }, ['required']),
+        field('password', 'string', { json: 'password' }, ['required']),
+        field('remember', 'boolean', { json: 'remember' }, [], false),
+      ],
+    }),
+    route({
+      name: 'direct',
+      method: 'POST',
+      path: '/direct',
+      middleware: ['session', 'csrf'],
+      fields: [field('id', 'string', { json: 'id' }, ['required']), field('remember', 'boolean', { json: 'remember' }, [], false)],
+    }),
     route({ name: 'me', path: '/me', middleware: [...SESSION, 'require'] }),
     route({ name: 'whoami', path: '/whoami', middleware: SESSION }),
     route({ name: 'idOnly', path: '/id-only', middleware: SESSION }),
     route({ name: 'loop', path: '/loop', middleware: SESSION }),
     route({ name: 'logout', method: 'POST', path: '/logout', middleware: [...SESSION, 'require'] }),
-    route({ name: 'everywhere', method: 'POST', path: '/everywhere', middleware: [...SESSION, 'require'], fields: [field('password', 'string', { json: 'password' }, ['required'])] }),
+    route({
+      name: 'everywhere',
+      method: 'POST',
+      path: '/everywhere',
+      middleware: [...SESSION, 'require'],
+      fields: [field('password', 'string', { json: 'password' }, ['required'])],
+    }),
     route({ name: 'api', path: '/api', middleware: ['token', 'require'] }),
     route({ name: 'reversed', path: '/reversed', middleware: ['auth', 'session', 'csrf', 'require'] }),
     route({ name: 'guestOnly', path: '/guest-only', middleware: [...SESSION, 'guest'] }),
@@ -128,7 +162,12 @@ export function authHandlers(users: MemoryUsers): Record<string, H> {
       return { ok: true };
     },
     me: async (_i, ctx) => ({ id: ctx.auth.id, via: ctx.auth.via, email: ((await ctx.auth.user()) as MemoryUser).email }),
-    whoami: async (_i, ctx) => ({ id: ctx.auth.id, via: ctx.auth.via, user: ((await ctx.auth.user()) as MemoryUser | null)?.email ?? null, guest: ctx.auth === GUEST }),
+    whoami: async (_i, ctx) => ({
+      id: ctx.auth.id,
+      via: ctx.auth.via,
+      user: ((await ctx.auth.user()) as MemoryUser | null)?.email ?? null,
+      guest: ctx.auth === GUEST,
+    }),
     logout: async (_i, ctx) => {
       await ctx.services.auth!.logout(ctx);
       return { ok: true };
@@ -141,7 +180,9 @@ export function authHandlers(users: MemoryUsers): Record<string, H> {
     },
     idOnly: (_i, ctx) => ({ id: ctx.auth.id }),
     loop: async (_i, ctx) => {
-      users.onFindById = async () => { await ctx.auth.user(); };
+      users.onFindById = async () => {
+        await ctx.auth.user();
+      };
       try {
         await ctx.auth.user();
         return { code: null };
@@ -169,6 +210,12 @@ export function authApp(users: MemoryUsers, clock: Clock, extra: { routes?: Rout
     handlers: { ...authHandlers(users), ...extra.handlers },
     middleware: { token: guestToken },
     migrations: [],
-    setup: [cache({ now: clock.now }), session({ now: clock.now }), auth({ users: users.provider, argon2: FAST_ARGON2, now: clock.now }), jobs(), events({ listeners })],
+    setup: [
+      cache({ now: clock.now }),
+      session({ now: clock.now }),
+      auth({ users: users.provider, argon2: FAST_ARGON2, now: clock.now }),
+      jobs(),
+      events({ listeners }),
+    ],
   });
 }

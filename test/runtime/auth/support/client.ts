@@ -21,7 +21,11 @@ export interface Reply {
 }
 
 /** Headers of a browser navigation (a page or a form post). */
-export const BROWSER: Readonly<Record<string, string>> = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'sec-fetch-mode': 'navigate', 'sec-fetch-site': 'same-origin' };
+export const BROWSER: Readonly<Record<string, string>> = {
+  accept: 'text/html,application/xhtml+xml,*/*;q=0.8',
+  'sec-fetch-mode': 'navigate',
+  'sec-fetch-site': 'same-origin',
+};
 
 export class Client {
   readonly cookies = new Map<string, string>();
@@ -84,13 +88,26 @@ export class Client {
   form(path: string, fields: Record<string, string>, options: { referer?: string; token?: string } = {}): Promise<Reply> {
     const body = new URLSearchParams({ _token: options.token ?? this.token ?? '', ...fields }).toString();
     return this.send('POST', path, {
-      headers: { ...BROWSER, 'content-type': 'application/x-www-form-urlencoded', origin: this.#base.origin, referer: new URL(options.referer ?? path, this.#base).toString() },
+      headers: {
+        ...BROWSER,
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: this.#base.origin,
+        referer: new URL(options.referer ?? path, this.#base).toString(),
+      },
       body,
     });
   }
 
   /** POST JSON (an API client: no Origin, so CSRF's origin layer passes; the token still needs the session's). */
   json(method: string, path: string, data: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-    return this.send(method, path, { headers: { accept: 'application/json', 'content-type': 'application/json', ...(this.token ? { 'x-csrf-token': this.token } : {}), ...headers }, body: JSON.stringify(data) });
+    return this.send(method, path, {
+      headers: {
+        accept: 'application/json',
+        'content-type': 'application/json',
+        ...(this.token ? { 'x-csrf-token': this.token } : {}),
+        ...headers,
+      },
+      body: JSON.stringify(data),
+    });
   }
 }

@@ -41,11 +41,13 @@ export const USERS_MIGRATIONS_DIR = fileURLToPath(new URL('./fixtures/', import.
 export const fakeHash = (plain: string): string => `fake$${plain}`;
 
 /** A session-like sign-in for tests: `X-Test-User: <id>` signs the request in as that user, by session (any ability). */
-const sessionLike = (users: UserProvider<TestUser>): Middleware => async (ctx, next) => {
-  const id = ctx.request.headers['x-test-user'];
-  if (typeof id === 'string') ctx.auth = new RequestAuth({ via: 'session', id, load: () => users.findById(id) });
-  return next();
-};
+const sessionLike =
+  (users: UserProvider<TestUser>): Middleware =>
+  async (ctx, next) => {
+    const id = ctx.request.headers['x-test-user'];
+    if (typeof id === 'string') ctx.auth = new RequestAuth({ via: 'session', id, load: () => users.findById(id) });
+    return next();
+  };
 
 /** The `require` guard of the stand-in: a guest gets 401. */
 const requireUser: Middleware = async (ctx, next) => {
@@ -82,16 +84,24 @@ export function fakeAuth(calls: FakeAuthCalls = { logins: [], signedOutEverywher
         loginUrl: '/login',
         homeUrl: '/dashboard',
         intendedUrl: () => '/dashboard',
-        attempt: () => { throw new Error('not in the stand-in'); },
-        async login(_ctx, user) { calls.logins.push(String(user.id)); },
-        logout: () => { throw new Error('not in the stand-in'); },
+        attempt: () => {
+          throw new Error('not in the stand-in');
+        },
+        async login(_ctx, user) {
+          calls.logins.push(String(user.id));
+        },
+        logout: () => {
+          throw new Error('not in the stand-in');
+        },
         async hashPassword(plain) {
           await calls.beforeHash?.();
           return fakeHash(plain);
         },
         verifyPassword: async (hash, plain) => hash === fakeHash(plain),
         fingerprint: (hash) => createHash('sha256').update(hash).digest('hex').slice(0, 32),
-        async signOutEverywhere(user) { calls.signedOutEverywhere.push(String(user.id)); },
+        async signOutEverywhere(user) {
+          calls.signedOutEverywhere.push(String(user.id));
+        },
       };
       ctx.services.auth = service;
       ctx.addMiddleware('session-like', sessionLike(users));
@@ -103,12 +113,16 @@ export function fakeAuth(calls: FakeAuthCalls = { logins: [], signedOutEverywher
 /** Insert a user of the fixture table. */
 export async function insertUser(db: Kysely<any>, fields: Partial<Omit<TestUser, 'id'>> & { id?: number } = {}): Promise<TestUser> {
   const n = Math.random().toString(36).slice(2, 10);
-  return (db as Kysely<{ users: TestUser }>).insertInto('users').values({
-    ...(fields.id === undefined ? {} : { id: fields.id }),
-    name: fields.name ?? `User ${n}`,
-    email: fields.email ?? `user-${n}@example.test`,
-    password: fields.password ?? fakeHash('old password'),
-    email_verified_at: fields.email_verified_at ?? null,
-    admin: fields.admin ?? false,
-  } as any).returningAll().executeTakeFirstOrThrow();
+  return (db as Kysely<{ users: TestUser }>)
+    .insertInto('users')
+    .values({
+      ...(fields.id === undefined ? {} : { id: fields.id }),
+      name: fields.name ?? `User ${n}`,
+      email: fields.email ?? `user-${n}@example.test`,
+      password: fields.password ?? fakeHash('old password'),
+      email_verified_at: fields.email_verified_at ?? null,
+      admin: fields.admin ?? false,
+    } as any)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }

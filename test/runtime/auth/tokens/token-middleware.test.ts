@@ -16,7 +16,17 @@ import { createTestDatabase, type TestDatabase } from '../../../support/database
 import { fakeAuth, insertUser } from './fake-auth.js';
 
 const route = (name: string, path: string, middleware: string[], abilities?: string[]): RouteDefinition => ({
-  name, method: 'GET', path, group: null, middleware, ...(abilities ? { abilities } : {}), result: 'ok', fields: [], validate: null, output: null, origin: `test:${name}`,
+  name,
+  method: 'GET',
+  path,
+  group: null,
+  middleware,
+  ...(abilities ? { abilities } : {}),
+  result: 'ok',
+  fields: [],
+  validate: null,
+  output: null,
+  origin: `test:${name}`,
 });
 const who = (_input: unknown, ctx: RequestContext) => ({ via: ctx.auth.via, id: ctx.auth.id, token: ctx.auth.token });
 
@@ -52,7 +62,9 @@ afterAll(async () => {
 });
 
 async function call(path: string, authorization?: string, headers: Record<string, string> = {}) {
-  const res = await fetch(`${t.url}${path}`, { headers: { accept: 'application/json', ...(authorization === undefined ? {} : { authorization }), ...headers } });
+  const res = await fetch(`${t.url}${path}`, {
+    headers: { accept: 'application/json', ...(authorization === undefined ? {} : { authorization }), ...headers },
+  });
   const text = await res.text();
   return { status: res.status, body: text === '' ? undefined : JSON.parse(text), challenge: res.headers.get('www-authenticate') };
 }
@@ -92,7 +104,10 @@ describe('ApiTokens | format and storage', () => {
 
   it('refuses an empty name or one over 100 characters (field error on name)', async () => {
     const user = await insertUser(db);
-    await expect(apiTokens.create(String(user.id), { name: '   ' })).rejects.toMatchObject({ status: 422, fieldErrors: { name: 'The token needs a name.' } });
+    await expect(apiTokens.create(String(user.id), { name: '   ' })).rejects.toMatchObject({
+      status: 422,
+      fieldErrors: { name: 'The token needs a name.' },
+    });
     await expect(apiTokens.create(String(user.id), { name: 'x'.repeat(101) })).rejects.toMatchObject({ status: 422 });
     await expect(apiTokens.create(String(user.id), { name: 'é'.repeat(100) })).resolves.toMatchObject({ token: { name: 'é'.repeat(100) } });
   });
@@ -102,7 +117,10 @@ describe('token middleware | who the request is', () => {
   it('signs the request in as the owner, by token, with the token (never its secret)', async () => {
     const { plain, user, token } = await tokenOf();
     const res = await call('/who', `Bearer ${plain}`);
-    expect(res).toMatchObject({ status: 200, body: { via: 'token', id: String(user.id), token: { id: String(token.id), name: 'CLI', abilities: ['profile:read'] } } });
+    expect(res).toMatchObject({
+      status: 200,
+      body: { via: 'token', id: String(user.id), token: { id: String(token.id), name: 'CLI', abilities: ['profile:read'] } },
+    });
     expect(JSON.stringify(res.body)).not.toContain(plain.split('|')[1]);
   });
 
@@ -127,7 +145,18 @@ describe('token middleware | who the request is', () => {
     const { plain, token } = await tokenOf();
     const secret = plain.split('|')[1]!;
     const wrong = `${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
-    for (const bad of ['Bearer', 'Bearer ', 'Bearer abc', `Bearer ${token.id}`, `Bearer ${token.id}|short`, `Bearer 0|${secret}`, `Bearer ${token.id}|${secret}x`, `Bearer ${token.id + 100000}|${secret}`, `Bearer ${token.id}|${wrong}`, `Bearer ${secret}`]) {
+    for (const bad of [
+      'Bearer',
+      'Bearer ',
+      'Bearer abc',
+      `Bearer ${token.id}`,
+      `Bearer ${token.id}|short`,
+      `Bearer 0|${secret}`,
+      `Bearer ${token.id}|${secret}x`,
+      `Bearer ${token.id + 100000}|${secret}`,
+      `Bearer ${token.id}|${wrong}`,
+      `Bearer ${secret}`,
+    ]) {
       expect(await call('/who', bad), bad).toMatchObject({ status: 401, challenge: INVALID });
     }
   });
@@ -140,7 +169,7 @@ describe('token middleware | who the request is', () => {
     expect(await call('/me', `Bearer ${plain}`)).toMatchObject({ status: 401, challenge: INVALID });
   });
 
-  it('a revoked token is 401 invalid_token; revoking another user\'s token ID changes nothing', async () => {
+  it("a revoked token is 401 invalid_token; revoking another user's token ID changes nothing", async () => {
     const mine = await tokenOf();
     const theirs = await tokenOf();
     expect(await apiTokens.revoke(String(mine.user.id), theirs.token.id)).toBe(false);
@@ -159,7 +188,7 @@ describe('token middleware | who the request is', () => {
 });
 
 describe('token middleware | abilities per route', () => {
-  it('a token without the route\'s ability is 403 (insufficient_scope); with it, 200', async () => {
+  it("a token without the route's ability is 403 (insufficient_scope); with it, 200", async () => {
     const without = await tokenOf(['documents:read']);
     const res = await call('/me', `Bearer ${without.plain}`);
     expect(res.status).toBe(403);
@@ -176,12 +205,21 @@ describe('token middleware | abilities per route', () => {
     const both = await tokenOf(['profile:read', 'documents:write']);
     expect((await call('/mixed', `Bearer ${both.plain}`)).status).toBe(200);
     const user = await insertUser(db);
-    expect(await call('/mixed', undefined, { 'x-test-user': String(user.id) })).toMatchObject({ status: 200, body: { via: 'session', id: String(user.id) } });
+    expect(await call('/mixed', undefined, { 'x-test-user': String(user.id) })).toMatchObject({
+      status: 200,
+      body: { via: 'session', id: String(user.id) },
+    });
   });
 });
 
 describe('token middleware | last use, at most once a minute', () => {
-  const rowOf = async (id: number) => (await sql<{ last_used_at: Date | null; xmin: string }>`select last_used_at, xmin::text as xmin from api_tokens where id = ${id}`.execute(db)).rows[0]!;
+  const rowOf = async (id: number) =>
+    (
+      await sql<{
+        last_used_at: Date | null;
+        xmin: string;
+      }>`select last_used_at, xmin::text as xmin from api_tokens where id = ${id}`.execute(db)
+    ).rows[0]!;
 
   it('writes the first use, then nothing for a minute (the row is not even rewritten), then the next use', async () => {
     const { plain, token } = await tokenOf();
@@ -214,7 +252,7 @@ describe('token middleware | last use, at most once a minute', () => {
 });
 
 describe('ApiTokens | list and revoke all', () => {
-  it('lists a user\'s tokens newest first, and revokes all of them', async () => {
+  it("lists a user's tokens newest first, and revokes all of them", async () => {
     const user = await insertUser(db);
     const a = await apiTokens.create(String(user.id), { name: 'first' });
     const b = await apiTokens.create(String(user.id), { name: 'second', abilities: ['profile:read'] });

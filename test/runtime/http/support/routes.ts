@@ -6,7 +6,15 @@
  */
 import { Ajv } from 'ajv';
 import * as ajvFormatsModule from 'ajv-formats';
-import type { CompiledValidator, FieldPlan, FieldSource, HttpMethod, OutputPlan, RouteDefinition, ScalarKind } from '../../../../runtime/routing/route-table.js';
+import type {
+  CompiledValidator,
+  FieldPlan,
+  FieldSource,
+  HttpMethod,
+  OutputPlan,
+  RouteDefinition,
+  ScalarKind,
+} from '../../../../runtime/routing/route-table.js';
 import type { ResultKind } from '../../../../runtime/results/result.js';
 import { parseRule, ruleSchema } from '../../../../runtime/validation/rules.js';
 
@@ -25,7 +33,13 @@ export type FieldSourceSpec =
  * A field plan. `type` is the YAML spelling: `integer`, `string[]`, `timestamp?` (nullable).
  * @example field('limit', 'integer', { query: 'limit' }, ['min:0', 'max:100'], 20)
  */
-export function field(key: string, type: string, from: FieldSourceSpec = { json: key }, rules: string[] = [], defaultValue?: unknown): FieldPlan {
+export function field(
+  key: string,
+  type: string,
+  from: FieldSourceSpec = { json: key },
+  rules: string[] = [],
+  defaultValue?: unknown,
+): FieldPlan {
   const nullable = type.endsWith('?');
   const base = nullable ? type.slice(0, -1) : type;
   const array = base.endsWith('[]');
@@ -40,9 +54,16 @@ export function field(key: string, type: string, from: FieldSourceSpec = { json:
   let names: Partial<Pick<FieldPlan, 'json' | 'form' | 'name'>> = {};
   if ('json' in from) names = { json: from.json, form: from.form ?? from.json };
   else if ('form' in from) names = { form: from.form };
-  else if ('query' in from) { source = 'query'; names = { name: from.query }; }
-  else if ('path' in from) { source = 'path'; names = { name: from.path }; }
-  else { source = 'header'; names = { name: from.header.toLowerCase() }; }
+  else if ('query' in from) {
+    source = 'query';
+    names = { name: from.query };
+  } else if ('path' in from) {
+    source = 'path';
+    names = { name: from.path };
+  } else {
+    source = 'header';
+    names = { name: from.header.toLowerCase() };
+  }
   return { key, type: fieldType, source, ...names, ...(defaultValue === undefined ? {} : { default: defaultValue }), rules: parsed };
 }
 

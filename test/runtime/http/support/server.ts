@@ -29,14 +29,23 @@ const started: FastifyInstance[] = [];
 
 /** A pino logger at `trace` writing parsed lines into `lines`. */
 export function capturingLogger(lines: LogLine[]) {
-  return pino({ level: 'trace' }, { write: (line: string) => { lines.push(JSON.parse(line) as LogLine); } });
+  return pino(
+    { level: 'trace' },
+    {
+      write: (line: string) => {
+        lines.push(JSON.parse(line) as LogLine);
+      },
+    },
+  );
 }
 
 /**
  * Start a server with test defaults (environment `testing`, debug off,
  * 1 MiB body limit, 5 s timeout, no services) overridden by `options`.
  */
-export async function startServer(options: Partial<HttpServerOptions> & Pick<HttpServerOptions, 'routes' | 'handlers'>): Promise<TestServer> {
+export async function startServer(
+  options: Partial<HttpServerOptions> & Pick<HttpServerOptions, 'routes' | 'handlers'>,
+): Promise<TestServer> {
   const logs: LogLine[] = [];
   const app = await createHttpServer({
     services: {} as Services,
@@ -79,12 +88,20 @@ export async function call(url: string, init: RequestInit = {}): Promise<Reply> 
 
 /** POST a JSON value (`Accept: application/json`). */
 export function postJson(url: string, body: unknown, headers: Record<string, string> = {}, method = 'POST'): Promise<Reply> {
-  return call(url, { method, headers: { 'content-type': 'application/json', accept: 'application/json', ...headers }, body: JSON.stringify(body) });
+  return call(url, {
+    method,
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 /** POST an URL-encoded form (`Accept: application/json` unless overridden). */
 export function postForm(url: string, pairs: Array<[string, string]>, headers: Record<string, string> = {}): Promise<Reply> {
-  return call(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', ...headers }, body: new URLSearchParams(pairs).toString() });
+  return call(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', ...headers },
+    body: new URLSearchParams(pairs).toString(),
+  });
 }
 
 /** A raw response from `node:http`. */
@@ -99,7 +116,10 @@ export interface RawReply {
  * Content-Length without a body, chunked bodies, exact header control).
  * @param body written then ended; `undefined` ends at once; `null` leaves the request open (headers flushed) until the response comes.
  */
-export function rawRequest(url: string, options: { method?: string; headers?: Record<string, string | number>; body?: string | Buffer | null }): Promise<RawReply> {
+export function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string | number>; body?: string | Buffer | null },
+): Promise<RawReply> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
       const chunks: Buffer[] = [];
@@ -128,6 +148,8 @@ export async function waitFor<T>(condition: () => T | undefined | null | false, 
 /** A promise with its resolve function, for handlers the test releases. */
 export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
   let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => { resolve = r; });
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
   return { promise, resolve };
 }

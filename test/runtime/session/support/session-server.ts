@@ -88,20 +88,45 @@ export function sessionHandlers(): Record<string, RouteHandler<Input, unknown>> 
   return {
     's.none': () => ({}),
     's.get': (i, ctx) => ({ value: ctx.session.get(i.key) ?? null, exists: ctx.session.exists }),
-    's.put': (i, ctx) => { ctx.session.put(i.key, i.value); return { ok: true }; },
-    's.flash': (i, ctx) => { ctx.session.flash(i.key, i.value); return { ok: true }; },
+    's.put': (i, ctx) => {
+      ctx.session.put(i.key, i.value);
+      return { ok: true };
+    },
+    's.flash': (i, ctx) => {
+      ctx.session.flash(i.key, i.value);
+      return { ok: true };
+    },
     's.flashed': (i, ctx) => ({ value: ctx.session.flashed(i.key) ?? null }),
-    's.regenerate': (_i, ctx) => { ctx.session.regenerate(); return { id: ctx.session.id }; },
-    's.invalidate': (_i, ctx) => { ctx.session.invalidate(); return { ok: true }; },
-    's.login': (i, ctx) => { ctx.session.regenerate(); ctx.session.setUser(i.user, `fp-${i.user}`); return { id: ctx.session.id }; },
+    's.regenerate': (_i, ctx) => {
+      ctx.session.regenerate();
+      return { id: ctx.session.id };
+    },
+    's.invalidate': (_i, ctx) => {
+      ctx.session.invalidate();
+      return { ok: true };
+    },
+    's.login': (i, ctx) => {
+      ctx.session.regenerate();
+      ctx.session.setUser(i.user, `fp-${i.user}`);
+      return { id: ctx.session.id };
+    },
     's.whoami': (_i, ctx) => ({ user: ctx.session.user, id: ctx.session.id }),
     's.token': (_i, ctx) => ({ token: ctx.session.csrfToken() }),
-    's.nostore': (i, ctx) => { ctx.session.put(i.key, i.value); return json({ ok: true }, 200, { 'cache-control': 'no-store' }); },
-    's.late': (_i, ctx) => respond(async (reply) => { await reply.code(200).send({ ok: true }); ctx.session.put('late', true); }),
+    's.nostore': (i, ctx) => {
+      ctx.session.put(i.key, i.value);
+      return json({ ok: true }, 200, { 'cache-control': 'no-store' });
+    },
+    's.late': (_i, ctx) =>
+      respond(async (reply) => {
+        await reply.code(200).send({ ok: true });
+        ctx.session.put('late', true);
+      }),
     's.page': () => page('page', {}),
     's.broken': () => page('broken', {}),
     's.state': (_i, ctx) => ({ errors: ctx.session.errors, old: ctx.session.oldInput }),
-    's.revokeOthers': async (_i, ctx) => ({ ended: (await ctx.services.sessions!.revokeUser(ctx.session.user!.id, ctx.session.id)) ?? null }),
+    's.revokeOthers': async (_i, ctx) => ({
+      ended: (await ctx.services.sessions!.revokeUser(ctx.session.user!.id, ctx.session.id)) ?? null,
+    }),
     'form.post': () => ({ ok: true }),
     'csrf.get': () => ({ ok: true }),
     'csrf.options': () => ({ ok: true }),
@@ -138,8 +163,15 @@ export interface SessionServer extends TestServer {
 export async function startSessionServer(options: SessionServerOptions = {}): Promise<SessionServer> {
   const env = { APP_ENV: 'testing', APP_KEY: generateAppKey(), ...options.env };
   const drivers = { ...BUILT_IN_DRIVERS, ...options.drivers };
-  const settings = loadSettings(combineSettings(coreSettings, sessionSettings(Object.keys(drivers))), env) as Readonly<Record<string, unknown>>;
-  const manager = await createSessionManager({ settings, drivers, ...(options.clock ? { now: options.clock.now } : {}), ...(options.database ? { database: options.database } : {}) });
+  const settings = loadSettings(combineSettings(coreSettings, sessionSettings(Object.keys(drivers))), env) as Readonly<
+    Record<string, unknown>
+  >;
+  const manager = await createSessionManager({
+    settings,
+    drivers,
+    ...(options.clock ? { now: options.clock.now } : {}),
+    ...(options.database ? { database: options.database } : {}),
+  });
   const server = await startServer({
     routes: sessionRoutes(),
     handlers: sessionHandlers(),
