@@ -4,6 +4,7 @@
  * errors, and the stack and causes only with `APP_DEBUG=true`.
  */
 import { isCodedError } from '../errors/coded-error.js';
+import { docsOf } from '../errors/codes.js';
 
 /**
  * @param error anything thrown.
@@ -13,7 +14,7 @@ import { isCodedError } from '../errors/coded-error.js';
 export function formatCliError(error: unknown, debug: boolean): string {
   if (!(error instanceof Error)) return `Error: ${String(error)}\n`;
   let text = `Error: ${error.message}\n`;
-  if (isCodedError(error)) text += `(${error.code}; docs/errors.md says what to do)\n`;
+  if (isCodedError(error)) text += `(${error.code}; ${docsOf(error.code)} says what to do)\n`;
   if (debug) {
     text += `\n${error.stack ?? ''}\n`;
     let cause = error.cause;

@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Transaction } from 'kysely';
 import { CodedError } from '../errors/coded-error.js';
+import { errorMessage } from '../errors/codes.js';
 import type { AnyKysely, UntypedTables } from './any-kysely.js';
 
 /** The folder of the seed modules, relative to the project root. */
@@ -29,11 +30,7 @@ export class SeedFailedError extends CodedError {
   /** The seed file, relative to the project root. */
   readonly file: string;
   constructor(file: string, reason: string, options?: { cause?: unknown }) {
-    super(
-      'BINDERY_SEED_FAILED',
-      `Seed ${file} failed: ${reason}. The transaction was rolled back: no seed of this run wrote anything.`,
-      options,
-    );
+    super('BINDERY_SEED_FAILED', errorMessage('BINDERY_SEED_FAILED', { file, reason }), options);
     this.file = file;
   }
 }

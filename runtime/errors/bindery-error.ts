@@ -6,7 +6,7 @@
  * for codes without one, like every error without a status); boot errors (route table checks, debug refused in production) are
  * thrown by `createHttpServer` and stop the boot.
  */
-import { statusOf, type ErrorCode } from './codes.js';
+import { docsOf, statusOf, type ErrorCode } from './codes.js';
 
 export class BinderyError extends Error {
   /** Stable code, documented in `docs/errors.md`. */
@@ -26,6 +26,11 @@ export class BinderyError extends Error {
   /** The HTTP status of the code in the registry (`runtime/errors/codes.ts`); `undefined` for boot, CLI and generator codes. */
   get status(): number | undefined {
     return statusOf(this.code);
+  }
+
+  /** Where the code's cause and fix are documented, e.g. `docs/errors.md#bindery_seed_failed`. */
+  get docs(): string {
+    return docsOf(this.code);
   }
 
   override get name(): string {

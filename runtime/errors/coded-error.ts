@@ -10,7 +10,7 @@
  * `APP_DEBUG=true`.
  */
 import { BinderyError } from './bindery-error.js';
-import type { ErrorCode } from './codes.js';
+import { errorMessage, type ErrorCode, type MessageParams, type TemplatedCode } from './codes.js';
 
 export class CodedError extends BinderyError {
   override get name(): string {
@@ -30,6 +30,26 @@ export interface CodedErrorClass {
   new (message: string, options?: { cause?: unknown }): CodedError;
   /** The registered code every instance carries. */
   readonly code: ErrorCode;
+  /**
+   * An instance whose message is the code's template filled with `params`
+   * (see {@link errorMessage}); only for codes with a template.
+   * @throws {RangeError} when the code has no template or a placeholder has no value.
+   */
+  from(params: Readonly<Record<string, string | number>>, options?: { cause?: unknown }): CodedError;
+}
+
+/**
+ * The one factory of templated errors: a `CodedError` of `code` whose
+ * message is the code's template (`runtime/errors/codes.ts`) filled with
+ * `params`. Codes without a template keep hand-built messages
+ * (`new BinderyError(code, message)` or a class of {@link codedErrorClass}).
+ * @param params one value per `{name}` placeholder of the template (checked at compile time).
+ * @param options.cause the underlying error.
+ * @throws {RangeError} when a placeholder has no value.
+ * @example throw codedError('BINDERY_SEED_FAILED', { file: 'app/seeds/01_users.ts', reason: 'it threw' }, { cause })
+ */
+export function codedError<C extends TemplatedCode>(code: C, params: MessageParams<C>, options?: { cause?: unknown }): CodedError {
+  return new CodedError(code, errorMessage(code, params), options);
 }
 
 /**
@@ -47,6 +67,9 @@ export function codedErrorClass(name: string, code: ErrorCode): CodedErrorClass 
     static readonly code = code;
     constructor(message: string, options?: { cause?: unknown }) {
       super(code, message, options);
+    }
+    static from(params: Readonly<Record<string, string | number>>, options?: { cause?: unknown }): CodedError {
+      return new made(errorMessage(code as TemplatedCode, params as MessageParams<TemplatedCode>), options);
     }
   };
   Object.defineProperty(made, 'name', { value: name });

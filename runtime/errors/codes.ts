@@ -13,6 +13,12 @@ export interface ErrorCodeSpec {
   readonly status?: number;
   /** One-line summary (the problem-details `title` comes from the status). */
   readonly summary: string;
+  /**
+   * Optional message template, for codes whose message has a fixed form:
+   * `{name}` placeholders filled by {@link errorMessage} (and `codedError`).
+   * Codes whose messages vary in shape keep hand-built messages.
+   */
+  readonly message?: string;
 }
 
 export const ERROR_CODES = {
@@ -117,7 +123,10 @@ export const ERROR_CODES = {
   BINDERY_MIGRATION_CHANGED: { summary: 'An applied migration file was changed after it was applied (checksum differs).' },
   BINDERY_MIGRATION_FAILED: { summary: 'A migration file failed; its transaction was rolled back and nothing was recorded.' },
   BINDERY_MIGRATION_SET_INVALID: { summary: 'A migration set is invalid (bad or duplicate source name, unreadable folder).' },
-  BINDERY_SEED_FAILED: { summary: 'A seed of app/seeds/ did not load or threw; the seeding transaction was rolled back.' },
+  BINDERY_SEED_FAILED: {
+    summary: 'A seed of app/seeds/ did not load or threw; the seeding transaction was rolled back.',
+    message: 'Seed {file} failed: {reason}. The transaction was rolled back: no seed of this run wrote anything.',
+  },
 
   // ── auth (runtime/auth) ──
   BINDERY_AUTH_USER_GONE: {
@@ -250,4 +259,43 @@ export type HttpErrorCode = { [C in ErrorCode]: (typeof ERROR_CODES)[C] extends 
  */
 export function statusOf(code: string): number | undefined {
   return (ERROR_CODES as Readonly<Record<string, ErrorCodeSpec>>)[code]?.status;
+}
+
+/**
+ * Where a code is documented: its row of `docs/errors.md`, whose anchor is
+ * the code in lower case (the registry test checks every anchor exists).
+ * @example docsOf('BINDERY_SEED_FAILED') // 'docs/errors.md#bindery_seed_failed'
+ */
+export function docsOf(code: string): string {
+  return `docs/errors.md#${code.toLowerCase()}`;
+}
+
+/** The `{name}` placeholders of a message template, as a union of names. */
+type PlaceholdersOf<T extends string> = T extends `${string}{${infer P}}${infer Rest}` ? P | PlaceholdersOf<Rest> : never;
+
+/** The registered codes that carry a message template. */
+export type TemplatedCode = {
+  [C in ErrorCode]: (typeof ERROR_CODES)[C] extends { readonly message: string } ? C : never;
+}[ErrorCode];
+
+/** The values a code's message template needs: one per `{name}` placeholder. */
+export type MessageParams<C extends TemplatedCode> = (typeof ERROR_CODES)[C] extends { readonly message: infer M extends string }
+  ? Readonly<Record<PlaceholdersOf<M>, string | number>>
+  : never;
+
+/**
+ * The message of a templated code with its placeholders filled in
+ * (`{file}` → `params.file`, as text).
+ * @throws {RangeError} when the code has no template, or a placeholder has no value.
+ * @example errorMessage('BINDERY_SEED_FAILED', { file: 'app/seeds/01.ts', reason: 'it threw' })
+ */
+export function errorMessage<C extends TemplatedCode>(code: C, params: MessageParams<C>): string {
+  const template = (ERROR_CODES as Readonly<Record<string, ErrorCodeSpec>>)[code]?.message;
+  if (template === undefined) throw new RangeError(`Error code ${code} has no message template in runtime/errors/codes.ts.`);
+  const values = params as Readonly<Record<string, string | number | undefined>>;
+  return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new RangeError(`The message of ${code} needs a value for {${name}}.`);
+    return String(value);
+  });
 }

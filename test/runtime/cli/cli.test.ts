@@ -40,7 +40,7 @@ describe('bindery CLI | usage and exit codes', () => {
     const r = await runCli(['serve'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      'Error: No app module at app/main.ts: create it with "export default defineApp({ … })", or pass --app <file>.\n(BINDERY_APP_INVALID; docs/errors.md says what to do)\n',
+      'Error: No app module at app/main.ts: create it with "export default defineApp({ … })", or pass --app <file>.\n(BINDERY_APP_INVALID; docs/errors.md#bindery_app_invalid says what to do)\n',
     );
   });
 });

@@ -76,7 +76,7 @@ describe('formatCliError | readable messages, stacks only in debug', () => {
         'Error: 1 setting is invalid; the boot stops:',
         '  - APP_ENV="x": expected one of development, testing, production',
         'Set them in the environment or in .env (docs/settings.md lists every setting).',
-        '(BINDERY_SETTING_INVALID; docs/errors.md says what to do)',
+        '(BINDERY_SETTING_INVALID; docs/errors.md#bindery_setting_invalid says what to do)',
         '',
       ].join('\n'),
     );

@@ -60,7 +60,7 @@ describe('bindery migrate | against a test database', () => {
         '  - APP_ENV="prod": expected one of development, testing, production',
         '  - APP_KEY is missing: expected "base64:" followed by the base64 of exactly 32 random bytes; run "bindery key:generate" to make one',
         'Set them in the environment or in .env (docs/settings.md lists every setting).',
-        '(BINDERY_SETTING_INVALID; docs/errors.md says what to do)',
+        '(BINDERY_SETTING_INVALID; docs/errors.md#bindery_setting_invalid says what to do)',
         '',
       ].join('\n'),
     );

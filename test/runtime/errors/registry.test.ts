@@ -5,9 +5,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, statusOf, type ErrorCodeSpec, type HttpErrorCode } from '../../../runtime/errors/codes.js';
+import { docsOf, ERROR_CODES, errorMessage, statusOf, type ErrorCodeSpec, type HttpErrorCode } from '../../../runtime/errors/codes.js';
 import { BinderyError } from '../../../runtime/errors/bindery-error.js';
-import { CodedError, codedErrorClass } from '../../../runtime/errors/coded-error.js';
+import { CodedError, codedError, codedErrorClass } from '../../../runtime/errors/coded-error.js';
+import { formatCliError } from '../../../runtime/app/format-error.js';
+import { SeedFailedError } from '../../../runtime/db/seeds.js';
 import { describeError } from '../../../runtime/errors/error-info.js';
 import { HttpError } from '../../../runtime/errors/http-error.js';
 import { requireService, ServiceNotSetUpError } from '../../../runtime/http/require-service.js';
@@ -15,6 +17,8 @@ import type { Services } from '../../../runtime/http/context.js';
 
 interface Row {
   code: string;
+  /** The `<a id="…">` anchor in the code cell, or '' when the row has none. */
+  anchor: string;
   status: string;
   cause: string;
   fix: string;
@@ -29,8 +33,9 @@ function documentedRows(): Row[] {
       .split(/(?<!\\)\|/)
       .slice(1, -1)
       .map((c) => c.trim());
-    if (cells.length !== 4 || !/^BINDERY_[A-Z0-9_]+$/.test(cells[0]!)) continue;
-    rows.push({ code: cells[0]!, status: cells[1]!, cause: cells[2]!, fix: cells[3]! });
+    const cell = /^(?:<a id="([^"]*)"><\/a>)?(BINDERY_[A-Z0-9_]+)$/.exec(cells[0] ?? '');
+    if (cells.length !== 4 || cell === null) continue;
+    rows.push({ code: cell[2]!, anchor: cell[1] ?? '', status: cells[1]!, cause: cells[2]!, fix: cells[3]! });
   }
   return rows;
 }
@@ -61,6 +66,23 @@ describe('Error registry | codes.ts and docs/errors.md agree', () => {
       expect(row.status, row.code).toBe(status === undefined ? '—' : String(status));
       expect(row.cause.length, `${row.code} cause`).toBeGreaterThan(10);
       expect(row.fix.length, `${row.code} fix`).toBeGreaterThan(5);
+    }
+  });
+
+  it("every code's docs anchor exists in docs/errors.md, on the code's own row", () => {
+    const anchors = new Map(rows.map((r) => [r.code, r.anchor]));
+    for (const code of Object.keys(codes)) {
+      const [page, anchor] = docsOf(code).split('#');
+      expect(page, code).toBe('docs/errors.md');
+      expect(anchors.get(code), code).toBe(anchor);
+    }
+  });
+
+  it('templates have only named placeholders', () => {
+    const templated = Object.entries(codes).filter(([, spec]) => spec.message !== undefined);
+    expect(templated.length).toBeGreaterThan(0);
+    for (const [code, spec] of templated) {
+      expect(spec.message!.replace(/\{[A-Za-z_][A-Za-z0-9_]*\}/g, ''), code).not.toMatch(/[{}]/);
     }
   });
 
@@ -105,6 +127,42 @@ describe('Error registry | the single source of codes and statuses', () => {
       'BINDERY_LISTEN_FAILED',
       'port taken',
       'EADDRINUSE',
+    ]);
+  });
+
+  it('a BinderyError names its docs anchor, and the CLI prints it after the code', () => {
+    const error = new BinderyError('BINDERY_LISTEN_FAILED', 'port taken');
+    expect(error.docs).toBe('docs/errors.md#bindery_listen_failed');
+    expect(formatCliError(error, false)).toBe(
+      'Error: port taken\n(BINDERY_LISTEN_FAILED; docs/errors.md#bindery_listen_failed says what to do)\n',
+    );
+  });
+
+  it('codedError fills the template of its code; a missing value or a code without template is a RangeError', () => {
+    const cause = new Error('boom');
+    const error = codedError('BINDERY_SEED_FAILED', { file: 'app/seeds/01_users.ts', reason: 'it threw (boom)' }, { cause });
+    expect(error).toBeInstanceOf(BinderyError);
+    expect([error.code, error.message, error.cause, error.docs]).toEqual([
+      'BINDERY_SEED_FAILED',
+      'Seed app/seeds/01_users.ts failed: it threw (boom). The transaction was rolled back: no seed of this run wrote anything.',
+      cause,
+      'docs/errors.md#bindery_seed_failed',
+    ]);
+    expect(new SeedFailedError('app/seeds/01_users.ts', 'it threw (boom)').message).toBe(error.message);
+    // @ts-expect-error the template needs {reason}
+    expect(() => errorMessage('BINDERY_SEED_FAILED', { file: 'x' })).toThrow(/needs a value for \{reason\}/);
+    // @ts-expect-error BINDERY_LISTEN_FAILED has no template
+    expect(() => errorMessage('BINDERY_LISTEN_FAILED', {})).toThrow(RangeError);
+  });
+
+  it('a class made by codedErrorClass builds templated instances with from(params)', () => {
+    const SeedError = codedErrorClass('SeedError', 'BINDERY_SEED_FAILED');
+    const error = SeedError.from({ file: 'a.ts', reason: 'r' }, { cause: 'c' });
+    expect(error).toBeInstanceOf(SeedError);
+    expect([error.name, error.message, error.cause]).toEqual([
+      'SeedError',
+      'Seed a.ts failed: r. The transaction was rolled back: no seed of this run wrote anything.',
+      'c',
     ]);
   });
 

@@ -28,7 +28,7 @@ describe('bindery plugins:list / plugins:env | without plugins', () => {
     const unknown = await runCli(['plugins:env', 'mailprovider'], { cwd: empty });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toBe(
-      'Error: No plugin named "mailprovider" is in the plugin list (package.json bindery.plugins); the list is empty.\n(BINDERY_PLUGIN_NOT_FOUND; docs/errors.md says what to do)\n',
+      'Error: No plugin named "mailprovider" is in the plugin list (package.json bindery.plugins); the list is empty.\n(BINDERY_PLUGIN_NOT_FOUND; docs/errors.md#bindery_plugin_not_found says what to do)\n',
     );
     const remove = await runCli(['remove', 'mailprovider'], { cwd: empty });
     expect(remove.code).toBe(1);
