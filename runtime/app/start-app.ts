@@ -148,9 +148,7 @@ export async function startApp(app: App, options: StartAppOptions = {}): Promise
             : code === 'EACCES'
               ? 'permission denied'
               : (error as Error).message;
-      throw new ListenError(`Cannot listen on ${hostInUrl(host)}:${port} (HTTP_ADDR): ${why}. Set HTTP_ADDR to a free host:port.`, {
-        cause: error,
-      });
+      throw ListenError.from({ address: `${hostInUrl(host)}:${port}`, reason: why }, { cause: error });
     }
   } catch (error) {
     await server?.close().catch(() => {});

@@ -3,6 +3,7 @@
  * causes and fixes in `docs/errors.md`).
  */
 import { CodedError, codedErrorClass } from '../errors/coded-error.js';
+import { errorMessage } from '../errors/codes.js';
 
 /** The database did not accept a connection (`BINDERY_DATABASE_UNREACHABLE`). */
 export const DatabaseUnreachableError = codedErrorClass('DatabaseUnreachableError', 'BINDERY_DATABASE_UNREACHABLE');
@@ -19,11 +20,7 @@ export class UnsafeIntegerError extends CodedError {
   /** The value as PostgreSQL sent it. */
   readonly text: string;
   constructor(text: string) {
-    super(
-      'BINDERY_INTEGER_UNSAFE',
-      `The database returned the bigint ${text}, beyond ±${Number.MAX_SAFE_INTEGER} where JavaScript numbers lose precision; ` +
-        'keep such values below 2^53, or cast the column to text or numeric in the query.',
-    );
+    super('BINDERY_INTEGER_UNSAFE', errorMessage('BINDERY_INTEGER_UNSAFE', { value: text }));
     this.text = text;
   }
 }

@@ -25,17 +25,18 @@ export function isCodedError(error: unknown): error is BinderyError {
   return typeof code === 'string' && code.startsWith('BINDERY_');
 }
 
-/** A class made by {@link codedErrorClass}: `new C(message, { cause })`, always with its one code. */
-export interface CodedErrorClass {
+/** A class made by {@link codedErrorClass}: `new C(message, { cause })`, always with its one code `C`. */
+export interface CodedErrorClass<C extends ErrorCode = ErrorCode> {
   new (message: string, options?: { cause?: unknown }): CodedError;
   /** The registered code every instance carries. */
-  readonly code: ErrorCode;
+  readonly code: C;
   /**
    * An instance whose message is the code's template filled with `params`
    * (see {@link errorMessage}); only for codes with a template.
-   * @throws {RangeError} when the code has no template or a placeholder has no value.
+   * The parameter type is `never` for codes without a template, so a call does not compile.
+   * @throws {RangeError} when a placeholder has no value.
    */
-  from(params: Readonly<Record<string, string | number>>, options?: { cause?: unknown }): CodedError;
+  from(params: C extends TemplatedCode ? MessageParams<C> : never, options?: { cause?: unknown }): CodedError;
 }
 
 /**
@@ -62,13 +63,13 @@ export function codedError<C extends TemplatedCode>(code: C, params: MessagePara
  * @param code the registered code, e.g. `BINDERY_SETTING_INVALID`.
  * @example export const ListenError = codedErrorClass('ListenError', 'BINDERY_LISTEN_FAILED');
  */
-export function codedErrorClass(name: string, code: ErrorCode): CodedErrorClass {
+export function codedErrorClass<C extends ErrorCode>(name: string, code: C): CodedErrorClass<C> {
   const made = class extends CodedError {
     static readonly code = code;
     constructor(message: string, options?: { cause?: unknown }) {
       super(code, message, options);
     }
-    static from(params: Readonly<Record<string, string | number>>, options?: { cause?: unknown }): CodedError {
+    static from(params: C extends TemplatedCode ? MessageParams<C> : never, options?: { cause?: unknown }): CodedError {
       return new made(errorMessage(code as TemplatedCode, params as MessageParams<TemplatedCode>), options);
     }
   };

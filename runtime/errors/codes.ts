@@ -16,7 +16,9 @@ export interface ErrorCodeSpec {
   /**
    * Optional message template, for codes whose message has a fixed form:
    * `{name}` placeholders filled by {@link errorMessage} (and `codedError`).
-   * Codes whose messages vary in shape keep hand-built messages.
+   * Codes whose messages vary in shape keep hand-built messages. Write it as
+   * one string literal (no `+`): its placeholders are then checked at
+   * compile time.
    */
   readonly message?: string;
 }
@@ -102,7 +104,10 @@ export const ERROR_CODES = {
 
   // ── config and boot (runtime/config, runtime/app) ──
   BINDERY_APP_INVALID: { summary: 'The app module is missing or its default export is not a defineApp(...) result.' },
-  BINDERY_LISTEN_FAILED: { summary: 'The HTTP server could not listen on HTTP_ADDR (address in use or not permitted).' },
+  BINDERY_LISTEN_FAILED: {
+    summary: 'The HTTP server could not listen on HTTP_ADDR (address in use or not permitted).',
+    message: 'Cannot listen on {address} (HTTP_ADDR): {reason}. Set HTTP_ADDR to a free host:port.',
+  },
   BINDERY_SETTING_INVALID: { summary: 'A setting is missing or has an invalid value; the boot stops.' },
   BINDERY_SERVICE_NOT_SET_UP: {
     status: 500,
@@ -119,9 +124,17 @@ export const ERROR_CODES = {
   },
   BINDERY_DATABASE_UNREACHABLE: { summary: 'The database cannot be reached or refused the connection.' },
   BINDERY_EMBEDDED_POSTGRES_FAILED: { summary: 'The embedded PostgreSQL could not be created, started or stopped.' },
-  BINDERY_INTEGER_UNSAFE: { summary: 'A bigint read from the database is outside the safe integer range of JavaScript numbers.' },
+  BINDERY_INTEGER_UNSAFE: {
+    summary: 'A bigint read from the database is outside the safe integer range of JavaScript numbers.',
+    message:
+      'The database returned the bigint {value}, beyond ±9007199254740991 where JavaScript numbers lose precision; keep such values below 2^53, or cast the column to text or numeric in the query.',
+  },
   BINDERY_MIGRATION_CHANGED: { summary: 'An applied migration file was changed after it was applied (checksum differs).' },
-  BINDERY_MIGRATION_FAILED: { summary: 'A migration file failed; its transaction was rolled back and nothing was recorded.' },
+  BINDERY_MIGRATION_FAILED: {
+    summary: 'A migration file failed; its transaction was rolled back and nothing was recorded.',
+    message:
+      'Migration {migration}{atLine} failed: {reason}. Its transaction was rolled back and nothing was recorded; the migrations after it did not run. Fix the data it trips on (or the file, if it was never applied anywhere) and run "bindery migrate" again; to drop the change instead, see docs/database.md "When a migration fails".',
+  },
   BINDERY_MIGRATION_SET_INVALID: { summary: 'A migration set is invalid (bad or duplicate source name, unreadable folder).' },
   BINDERY_SEED_FAILED: {
     summary: 'A seed of app/seeds/ did not load or threw; the seeding transaction was rolled back.',

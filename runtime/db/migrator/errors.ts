@@ -3,6 +3,7 @@
  * and fixes in `docs/errors.md`).
  */
 import { CodedError, codedErrorClass } from '../../errors/coded-error.js';
+import { errorMessage } from '../../errors/codes.js';
 
 /** A migration file failed; its transaction was rolled back (`BINDERY_MIGRATION_FAILED`). */
 export class MigrationFailedError extends CodedError {
@@ -13,14 +14,8 @@ export class MigrationFailedError extends CodedError {
   /** What PostgreSQL said, with its SQLSTATE, detail and hint. */
   readonly reason: string;
   constructor(migration: string, line: number | undefined, reason: string, options?: { cause?: unknown }) {
-    super(
-      'BINDERY_MIGRATION_FAILED',
-      `Migration ${migration}${line ? ` (line ${line})` : ''} failed: ${reason}. ` +
-        'Its transaction was rolled back and nothing was recorded; the migrations after it did not run. ' +
-        'Fix the data it trips on (or the file, if it was never applied anywhere) and run "bindery migrate" again; ' +
-        'to drop the change instead, see docs/database.md "When a migration fails".',
-      options,
-    );
+    const atLine = line ? ` (line ${line})` : '';
+    super('BINDERY_MIGRATION_FAILED', errorMessage('BINDERY_MIGRATION_FAILED', { migration, atLine, reason }), options);
     this.migration = migration;
     this.line = line;
     this.reason = reason;

@@ -10,6 +10,8 @@ import { BinderyError } from '../../../runtime/errors/bindery-error.js';
 import { CodedError, codedError, codedErrorClass } from '../../../runtime/errors/coded-error.js';
 import { formatCliError } from '../../../runtime/app/format-error.js';
 import { SeedFailedError } from '../../../runtime/db/seeds.js';
+import { UnsafeIntegerError } from '../../../runtime/db/errors.js';
+import { MigrationFailedError } from '../../../runtime/db/migrator/errors.js';
 import { describeError } from '../../../runtime/errors/error-info.js';
 import { HttpError } from '../../../runtime/errors/http-error.js';
 import { requireService, ServiceNotSetUpError } from '../../../runtime/http/require-service.js';
@@ -164,6 +166,19 @@ describe('Error registry | the single source of codes and statuses', () => {
       'Seed a.ts failed: r. The transaction was rolled back: no seed of this run wrote anything.',
       'c',
     ]);
+    const Listen = codedErrorClass('Listen', 'BINDERY_LISTEN_FAILED');
+    // @ts-expect-error the template needs {reason} too
+    expect(() => Listen.from({ address: '127.0.0.1:80' })).toThrow(RangeError);
+    const Untemplated = codedErrorClass('Untemplated', 'BINDERY_APP_INVALID');
+    // @ts-expect-error a code without a template has no from(params)
+    expect(() => Untemplated.from({})).toThrow(/has no message template/);
+  });
+
+  it('the converted throw sites build their messages from the templates', () => {
+    expect(new UnsafeIntegerError('9007199254740993').message).toBe(errorMessage('BINDERY_INTEGER_UNSAFE', { value: '9007199254740993' }));
+    const failed = new MigrationFailedError('app/0002_tags.sql', 3, 'syntax error');
+    expect(failed.message).toMatch(/^Migration app\/0002_tags\.sql \(line 3\) failed: syntax error\. Its transaction was rolled back/);
+    expect(new MigrationFailedError('app/0002_tags.sql', undefined, 'x').message).toMatch(/^Migration app\/0002_tags\.sql failed: x\./);
   });
 
   it('requireService: the service, or BINDERY_SERVICE_NOT_SET_UP naming the setup call', () => {
