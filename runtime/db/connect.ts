@@ -88,11 +88,7 @@ export async function connectDatabase<DB = UntypedTables>(options: ConnectDataba
       await database.ping();
     } catch (error) {
       await database.close().catch(() => {});
-      throw new DatabaseUnreachableError(
-        `Cannot connect to the database at ${displayUrl}: ${(error as Error).message || String(error)}. ` +
-          'Start the server or fix DATABASE_URL (unset it to use the embedded PostgreSQL).',
-        { cause: error },
-      );
+      throw DatabaseUnreachableError.from({ url: displayUrl, reason: (error as Error).message || String(error) }, { cause: error });
     }
   }
   return database;

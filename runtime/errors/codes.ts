@@ -122,7 +122,11 @@ export const ERROR_CODES = {
     status: 503,
     summary: 'A query failed because its database connection was lost or none could be opened; answered 503 with Retry-After.',
   },
-  BINDERY_DATABASE_UNREACHABLE: { summary: 'The database cannot be reached or refused the connection.' },
+  BINDERY_DATABASE_UNREACHABLE: {
+    summary: 'The database cannot be reached or refused the connection.',
+    message:
+      'Cannot connect to the database at {url}: {reason}. Start the server or fix DATABASE_URL (unset it to use the embedded PostgreSQL).',
+  },
   BINDERY_EMBEDDED_POSTGRES_FAILED: { summary: 'The embedded PostgreSQL could not be created, started or stopped.' },
   BINDERY_INTEGER_UNSAFE: {
     summary: 'A bigint read from the database is outside the safe integer range of JavaScript numbers.',
