@@ -6,7 +6,17 @@
  * error exposing `status`/`statusCode` (400–599) keeps it; anything else is
  * a 500 with its message hidden unless `APP_DEBUG=true`.
  */
-export { ERROR_CODES, statusOf, type ErrorCode, type ErrorCodeSpec, type HttpErrorCode } from './codes.js';
+export {
+  docsOf,
+  ERROR_CODES,
+  errorMessage,
+  statusOf,
+  type ErrorCode,
+  type ErrorCodeSpec,
+  type HttpErrorCode,
+  type MessageParams,
+  type TemplatedCode,
+} from './codes.js';
 export { BinderyError } from './bindery-error.js';
 export { HttpError, type HttpErrorOptions } from './http-error.js';
 export { ValidationError, ConversionError, VALIDATION_DETAIL, CONVERSION_DETAIL } from './validation-error.js';
