@@ -4,6 +4,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { inspect } from 'node:util';
+import { docsOf, ERROR_CODES } from './codes.js';
 import { escapeHtml, htmlDocument } from './html.js';
 import { fieldErrorsHtml, type ErrorPage } from './html-page.js';
 import { redactHeaders, redactUrl } from './redact.js';
@@ -46,7 +47,7 @@ export function errorChain(error: Error): unknown[] {
 
 /**
  * The debug page: status, detail, field errors, the error chain (name, code,
- * message, stack of each), and the request (method, URL, route, headers with
+ * message, stack of each, and where a registered code is documented), and the request (method, URL, route, headers with
  * `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and
  * `X-CSRF-Token` redacted). Every value is escaped. Never throws.
  */
@@ -60,7 +61,9 @@ export function debugPageHtml(page: DebugPage): string {
       }
       const code = (item as Error & { code?: unknown }).code;
       const label = `${item.name}${typeof code === 'string' ? ` [${code}]` : ''}: ${item.message}`;
-      return `<h2>${heading}: ${escapeHtml(label)}</h2>\n<pre>${escapeHtml(item.stack ?? '(no stack)')}</pre>`;
+      const docs =
+        typeof code === 'string' && code in ERROR_CODES ? `<p>Cause and fix: <code>${escapeHtml(docsOf(code))}</code></p>\n` : '';
+      return `<h2>${heading}: ${escapeHtml(label)}</h2>\n${docs}<pre>${escapeHtml(item.stack ?? '(no stack)')}</pre>`;
     })
     .join('\n');
   const rows = redactHeaders(page.request.headers)

@@ -121,6 +121,18 @@ describe('Errors | debug (APP_DEBUG=true)', () => {
     for (const secret of ['sk_live_SECRET', 'COOKIESECRET', 'CSRFSECRET', 'PROXYSECRET', 'abc123']) expect(html).not.toContain(secret);
   });
 
+  it('the page names where a registered code is documented', async () => {
+    const coded = () => {
+      throw new BinderyError('BINDERY_UNKNOWN_ROUTE', 'No route is named "notes.shw".');
+    };
+    const server = await startServer({ debug: true, routes: [crashRoute], handlers: { crash: coded } });
+    const res = await call(`${server.url}/crash`, { headers: { accept: 'text/html' } });
+    expect(res.status).toBe(500);
+    expect(res.text).toContain(
+      '<h2>Error: BinderyError [BINDERY_UNKNOWN_ROUTE]: No route is named &quot;notes.shw&quot;.</h2>\n<p>Cause and fix: <code>docs/errors.md#bindery_unknown_route</code></p>',
+    );
+  });
+
   it('escapes what it shows', async () => {
     const server = await startServer({
       debug: true,
