@@ -3,6 +3,7 @@
  * stops the boot with a message that names it (docs/settings.md).
  */
 import { CodedError } from '../errors/coded-error.js';
+import { errorMessage } from '../errors/codes.js';
 import type { SettingsDefinition } from './define-settings.js';
 import type { Env, SettingSpec, SettingSpecs, SettingsValues } from './setting.js';
 
@@ -24,9 +25,10 @@ export class SettingsError extends CodedError {
     const n = problems.length;
     super(
       'BINDERY_SETTING_INVALID',
-      `${n} ${n === 1 ? 'setting is' : 'settings are'} invalid; the boot stops:\n` +
-        problems.map((p) => `  - ${p.message}\n`).join('') +
-        'Set them in the environment or in .env (docs/settings.md lists every setting).',
+      errorMessage('BINDERY_SETTING_INVALID', {
+        settings: `${n} ${n === 1 ? 'setting is' : 'settings are'}`,
+        problems: problems.map((p) => `  - ${p.message}\n`).join(''),
+      }),
     );
     this.problems = problems;
   }

@@ -108,7 +108,11 @@ export const ERROR_CODES = {
     summary: 'The HTTP server could not listen on HTTP_ADDR (address in use or not permitted).',
     message: 'Cannot listen on {address} (HTTP_ADDR): {reason}. Set HTTP_ADDR to a free host:port.',
   },
-  BINDERY_SETTING_INVALID: { summary: 'A setting is missing or has an invalid value; the boot stops.' },
+  BINDERY_SETTING_INVALID: {
+    summary: 'A setting is missing or has an invalid value; the boot stops.',
+    message:
+      '{settings} invalid; the boot stops:\n{problems}Set them in the environment or in .env (docs/settings.md lists every setting).',
+  },
   BINDERY_SERVICE_NOT_SET_UP: {
     status: 500,
     summary: 'A service (ctx.services.auth, accountLinks, audit, …) was used by an app whose setup list lacks the step providing it.',
