@@ -7,7 +7,7 @@
  * runtime maps keys to the client's names: the JSON name for a JSON body, the
  * form name for a form, the query/path/header name).
  */
-import { statusOf, type ErrorCode, type HttpErrorCode } from './codes.js';
+import { docsOf, ERROR_CODES, statusOf, type ErrorCode, type HttpErrorCode } from './codes.js';
 
 /** Options of {@link HttpError}. */
 export interface HttpErrorOptions {
@@ -70,6 +70,11 @@ export class HttpError extends Error {
     this.fieldErrors = options.fieldErrors;
     this.headers = options.headers;
     this.expose = options.expose ?? true;
+  }
+
+  /** Where a registered code is documented (`docs/errors.md#bindery_not_found`); `undefined` for no code or the app's own codes. */
+  get docs(): string | undefined {
+    return this.code !== undefined && this.code in ERROR_CODES ? docsOf(this.code) : undefined;
   }
 
   override get name(): string {

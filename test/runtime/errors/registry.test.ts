@@ -132,6 +132,12 @@ describe('Error registry | the single source of codes and statuses', () => {
     ]);
   });
 
+  it("an HttpError of a registered code names its docs anchor; the app's own codes have none", () => {
+    expect(new HttpError('BINDERY_NOT_FOUND', 'x').docs).toBe('docs/errors.md#bindery_not_found');
+    expect(new HttpError(409, 'x', { code: 'NOTES_DUPLICATE' }).docs).toBeUndefined();
+    expect(new HttpError(409, 'x').docs).toBeUndefined();
+  });
+
   it('a BinderyError names its docs anchor, and the CLI prints it after the code', () => {
     const error = new BinderyError('BINDERY_LISTEN_FAILED', 'port taken');
     expect(error.docs).toBe('docs/errors.md#bindery_listen_failed');
