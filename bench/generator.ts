@@ -22,6 +22,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { strictTsconfig } from '../test/support/strict-tsconfig.js';
 import { writeSyntheticSchema } from '../test/support/synthetic-schema.js';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
@@ -154,26 +155,7 @@ export async function runGeneratorBench(
  * @throws {Error} with tsc's output when the tree does not type-check.
  */
 async function timeTsc(root: string, rounds: number): Promise<Sample[]> {
-  await writeFile(
-    join(root, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2023',
-        lib: ['ES2023'],
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        types: ['node'],
-        strict: true,
-        noUncheckedIndexedAccess: true,
-        isolatedModules: true,
-        verbatimModuleSyntax: true,
-        skipLibCheck: true,
-        noEmit: true,
-        customConditions: ['bindery-source'],
-      },
-      include: ['generated'],
-    }),
-  );
+  await writeFile(join(root, 'tsconfig.json'), strictTsconfig({ include: ['generated'] }));
   await symlink(join(REPO, 'runtime'), join(root, 'runtime'));
   await rm(join(root, 'node_modules'), { recursive: true, force: true });
   await symlink(join(REPO, 'node_modules'), join(root, 'node_modules'));

@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createClient } from '../../generated/client.js';
 import { REPO } from '../generator/support.js';
+import { strictTsconfig } from '../support/strict-tsconfig.js';
 import { bearerFor, bootReferenceApp, clearCounters, type ReferenceApp } from './tokens-support.js';
 
 const run = promisify(execFile);
@@ -27,22 +28,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'package.json'), '{ "type": "module", "private": true }\n');
   await writeFile(
     join(dir, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2023',
-        lib: ['ES2023'],
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        types: ['node'],
-        typeRoots: [join(REPO, 'node_modules/@types')],
-        strict: true,
-        noUncheckedIndexedAccess: true,
-        verbatimModuleSyntax: true,
-        skipLibCheck: true,
-        noEmit: true,
-      },
-      include: ['*.ts'],
-    }),
+    strictTsconfig({ include: ['*.ts'], compilerOptions: { typeRoots: [join(REPO, 'node_modules/@types')] } }),
   );
 });
 afterAll(async () => {

@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/index.js';
 import { readTree } from '../../generator/write/disk-tree.js';
+import { strictTsconfig } from '../support/strict-tsconfig.js';
 import { FIXTURES, REPO, fixtureProject, tempProject, type TempProject } from './support.js';
 
 const run = promisify(execFile);
@@ -54,22 +55,8 @@ describe.each(cases)('generate | golden fixture %s', (name) => {
   it('type-checks the expected output (and a handler of the wrong type fails)', async () => {
     const project = await tempProject({
       'package.json': '{ "type": "module", "private": true }\n',
-      'tsconfig.json': JSON.stringify({
-        compilerOptions: {
-          target: 'ES2023',
-          lib: ['ES2023'],
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          types: ['node'],
-          strict: true,
-          noUncheckedIndexedAccess: true,
-          noImplicitOverride: true,
-          isolatedModules: true,
-          verbatimModuleSyntax: true,
-          skipLibCheck: true,
-          noEmit: true,
-          customConditions: ['bindery-source'],
-        },
+      'tsconfig.json': strictTsconfig({
+        compilerOptions: { noImplicitOverride: true },
         // The runtime's HTTP entry first: tsc merges `declare module 'bindery/http'`
         // into the interface only when the entry's TypeScript source is read
         // before the augmentation (an installed package's .d.ts has no such

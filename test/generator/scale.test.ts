@@ -20,6 +20,7 @@ import { generate } from '../../generator/index.js';
 import { formatTs } from '../../generator/emit/ts-source.js';
 import { readTree } from '../../generator/write/disk-tree.js';
 import { writeSyntheticSchema } from '../support/synthetic-schema.js';
+import { strictTsconfig } from '../support/strict-tsconfig.js';
 import { REPO, tempProject, type TempProject } from './support.js';
 
 const run = promisify(execFile);
@@ -65,21 +66,7 @@ describe('generate | 1,000 routes', () => {
 
     await writeFile(
       join(project.root, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2023',
-          lib: ['ES2023'],
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          types: ['node'],
-          strict: true,
-          noUncheckedIndexedAccess: true,
-          isolatedModules: true,
-          verbatimModuleSyntax: true,
-          skipLibCheck: true,
-          noEmit: true,
-          customConditions: ['bindery-source'],
-        },
+      strictTsconfig({
         // The runtime's HTTP entry first, as in the golden test: the generated
         // `declare module 'bindery/http'` merges only when the entry's source is read first.
         files: [join(REPO, 'runtime/http/index.ts')],
