@@ -10,39 +10,8 @@ import type { Database } from '../../generated/types.js';
 import { createTestApp, type TestApp } from '../../runtime/app/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
+import type { AuditTables } from '../runtime/audit/support.js';
 import { bearerFor } from './tokens-support.js';
-
-interface AuditTables {
-  audit_log: {
-    id: number;
-    occurred_at: Date;
-    actor_type: string;
-    actor_id: string | null;
-    action: string;
-    subject_type: string | null;
-    subject_id: string | null;
-    changes: any;
-    properties: any;
-    via_kind: string | null;
-    via_name: string | null;
-    request_id: string | null;
-    ip: string | null;
-  };
-  audit_bulk: {
-    id: number;
-    action: string;
-    actor_type: string;
-    actor_id: string | null;
-    row_count: number;
-    via_name: string | null;
-    where_clause: any;
-    assignments: any;
-    values_before: any;
-    values_complete: boolean;
-    subject_type: string;
-  };
-  audit_bulk_items: { bulk_id: number; subject_type: string; subject_id: string };
-}
 type DB = Database & AuditTables;
 
 let database: TestDatabase;

@@ -21,22 +21,8 @@ import { createTestDatabase, type TestDatabase } from '../../support/database.js
 
 const GENERATED_MIGRATIONS = fileURLToPath(new URL('../../../generated/migrations/', import.meta.url));
 
-/** Tables of the fixture, for Kysely. */
-export interface FixtureDatabase extends AppDatabase {
-  accounts: {
-    id: Generated<number>;
-    email: string;
-    password: string;
-    api_secret: string | null;
-    remember_token: string | null;
-    reset_token: string | null;
-    notes: string | null;
-    login_count: Generated<number>;
-    created_at: Generated<Date>;
-    updated_at: Generated<Date>;
-  };
-  tags: { name: string; label: string };
-  gadgets: { id: Generated<string>; name: string; price: Generated<number> };
+/** The audit log's tables (runtime/audit's migrations), for Kysely. */
+export interface AuditTables {
   audit_log: {
     id: number;
     occurred_at: Date;
@@ -71,6 +57,24 @@ export interface FixtureDatabase extends AppDatabase {
     ip: string | null;
   };
   audit_bulk_items: { bulk_id: number; subject_type: string; subject_id: string };
+}
+
+/** Tables of the fixture, for Kysely. */
+export interface FixtureDatabase extends AppDatabase, AuditTables {
+  accounts: {
+    id: Generated<number>;
+    email: string;
+    password: string;
+    api_secret: string | null;
+    remember_token: string | null;
+    reset_token: string | null;
+    notes: string | null;
+    login_count: Generated<number>;
+    created_at: Generated<Date>;
+    updated_at: Generated<Date>;
+  };
+  tags: { name: string; label: string };
+  gadgets: { id: Generated<string>; name: string; price: Generated<number> };
 }
 
 export const accountsConfig: TrackedResourceConfig = {
