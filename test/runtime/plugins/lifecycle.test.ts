@@ -70,7 +70,7 @@ async function makeScratch(): Promise<string> {
   return dir;
 }
 
-/** Hash of every file of the scratch project, node_modules' top level (names and link targets) included. */
+/** Hash of every file of the scratch project, node_modules' top level (names and link targets) included, its `.cache` left out. */
 async function fingerprint(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   async function walk(abs: string): Promise<void> {
@@ -79,6 +79,9 @@ async function fingerprint(dir: string): Promise<Map<string, string>> {
       const rel = relative(dir, path);
       if (rel === 'node_modules') {
         for (const top of await readdir(path)) {
+          // The generator's run record (a cache keyed by its inputs) may be
+          // written by a step and left: it is not the user's state.
+          if (top === '.cache') continue;
           const p = join(path, top);
           const s = await lstat(p);
           out.set(
