@@ -13,6 +13,7 @@
  * 4. otherwise `system`.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { WorkTelemetry } from './work-telemetry.js';
 
 /** Who made a change: `{ type: 'user', id: '42' }`, `{ type: 'system', id: '' }`, or an application type. */
 export interface Actor {
@@ -46,6 +47,8 @@ export interface ExecutionContext {
   readonly resolveUser?: () => Promise<Actor | null>;
   /** The actor of the work that queued this job or listener (rule 3). */
   readonly origin?: Actor;
+  /** What this work reports to the app's observability, when it is observed (docs/observability.md). */
+  readonly telemetry?: WorkTelemetry;
 }
 
 const storage = new AsyncLocalStorage<ExecutionContext>();
@@ -79,6 +82,7 @@ export function withActor<T>(actor: Actor, fn: () => T): T {
           ip: current.ip,
           resolveUser: current.resolveUser?.bind(current),
           origin: current.origin,
+          telemetry: current.telemetry,
           actor,
         };
   return storage.run(next, fn);

@@ -9,7 +9,9 @@
  * its `validate`, the middleware chain (absent when the route has none).
  * Per request: the standard headers, one context object, its place in the
  * timeout list, and the handler's own work; a synchronous `validate` or
- * handler is not awaited.
+ * handler is not awaited. A server with a request observer
+ * (request-observer.ts) also hands each observed request to its
+ * observation, stage by stage; without one, none of that is compiled in.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteDefinition } from '../routing/route-table.js';
@@ -31,6 +33,7 @@ import { runInContext } from '../context/execution-context.js';
 import type { StandardHeaders } from './security-headers.js';
 import type { AnyRouteHandler } from './handler.js';
 import type { AnyKysely } from '../db/any-kysely.js';
+import { observationOf, type RequestObserver } from './request-observer.js';
 
 /** What every route pipeline of a server shares. */
 export interface PipelineEnv extends ResponderEnv {
@@ -42,6 +45,8 @@ export interface PipelineEnv extends ResponderEnv {
   readonly executionContext: boolean;
   /** The request timeout list, or `null` when there is no timeout. */
   readonly deadlines: Deadlines<HttpRequestContext> | null;
+  /** What observes the requests (see {@link HttpServerOptions.observer}), or `null`. */
+  readonly observer: RequestObserver | null;
 }
 
 /** A Fastify route handler (it answers through `reply` and returns nothing). */
@@ -79,11 +84,11 @@ export function compileRoutePipeline(
   const validateInput = compileInputValidator(route);
   const handle = withIncludes(route, typeof handler === 'function' ? handler : handler.handle);
   const extra = typeof handler === 'function' ? undefined : handler.validate;
-  const { headers, services, urls, debug, deadlines, executionContext } = env;
+  const { headers, services, urls, debug, deadlines, executionContext, observer } = env;
 
   // Binding, rules, the handler's own validate, the handler: synchronous
   // unless one of them returns a promise (then the rest follows it).
-  const core = (ctx: HttpRequestContext): unknown => {
+  const plainCore = (ctx: HttpRequestContext): unknown => {
     if (checkList !== null) checkList(ctx.request);
     const input = bind(ctx.request);
     if (validateInput !== null) validateInput(input, ctx.request);
@@ -93,7 +98,28 @@ export function compileRoutePipeline(
     }
     return handle(input, ctx);
   };
+  // The same, with binding and validation as one stage and the handler as the next.
+  const observedCore = (ctx: HttpRequestContext): unknown => {
+    const observation = observationOf(ctx.request);
+    if (observation === undefined) return plainCore(ctx);
+    let input: Record<string, unknown> = {};
+    const checked = observation.stage('validate', () => {
+      if (checkList !== null) checkList(ctx.request);
+      input = bind(ctx.request);
+      if (validateInput !== null) validateInput(input, ctx.request);
+      return extra === undefined ? undefined : extra(input, ctx);
+    });
+    const runHandler = () => observation.stage('handler', () => handle(input, ctx));
+    if (checked !== undefined && isThenable(checked)) return Promise.resolve(checked).then(runHandler);
+    return runHandler();
+  };
+  const observeStages = observer?.stages === true;
+  const core = observeStages ? observedCore : plainCore;
   const stages = middleware.length === 0 ? core : composeMiddleware(middleware, core);
+  const writeObserved = (ctx: HttpRequestContext, value: unknown): Promise<void> | undefined => {
+    const observation = observationOf(ctx.request);
+    return observation === undefined ? sendResult(ctx, env, value) : observation.stage('render', () => sendResult(ctx, env, value));
+  };
 
   // Write the outcome: the result, or the error rendered. Never throws.
   const finish = (ctx: HttpRequestContext, failed: boolean, value: unknown): void => {
@@ -108,7 +134,7 @@ export function compileRoutePipeline(
     ctx.settled = true;
     if (!failed) {
       try {
-        const pending = sendResult(ctx, env, value);
+        const pending = observeStages ? writeObserved(ctx, value) : sendResult(ctx, env, value);
         if (pending !== undefined)
           pending.then(undefined, (err: unknown) => sendError(ctx.request, ctx.reply, err, debug, route, ctx.client));
         return;
@@ -159,13 +185,25 @@ export function compileRoutePipeline(
     else settle(ctx, false, value);
   };
 
-  return function routeHandler(request: FastifyRequest, reply: FastifyReply): void {
-    headers.apply(reply);
-    const ctx = new HttpRequestContext(request, reply, route, services, urls);
-    // The context is also the execution context (actor, via, request ID) that
-    // the audit log and queued jobs read (runtime/context).
+  if (observer === null)
+    return function routeHandler(request: FastifyRequest, reply: FastifyReply): void {
+      headers.apply(reply);
+      const ctx = new HttpRequestContext(request, reply, route, services, urls);
+      // The context is also the execution context (actor, via, request ID) that
+      // the audit log and queued jobs read (runtime/context).
+      if (executionContext) runInContext(ctx, run, ctx);
+      else run(ctx);
+    };
+  const start = (ctx: HttpRequestContext): void => {
     if (executionContext) runInContext(ctx, run, ctx);
     else run(ctx);
+  };
+  return function observedRouteHandler(request: FastifyRequest, reply: FastifyReply): void {
+    headers.apply(reply);
+    const ctx = new HttpRequestContext(request, reply, route, services, urls);
+    const observation = observationOf(request);
+    if (observation === undefined) start(ctx);
+    else observation.enter(ctx, () => start(ctx));
   };
 }
 

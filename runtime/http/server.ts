@@ -22,6 +22,7 @@ import { notFoundHandler } from './not-found.js';
 import { answerTimeout, compileRoutePipeline, type FastifyRouteHandler, type PipelineEnv } from './pipeline.js';
 import type { HttpRequestContext } from './request-context.js';
 import { requestIdFor } from './request-id.js';
+import { observeRequests } from './request-observer.js';
 import { fastifyPath, MethodIndex } from './route-paths.js';
 import { securityHeaders, StandardHeaders } from './security-headers.js';
 import type { HttpServerOptions } from './server-options.js';
@@ -87,6 +88,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     debug: options.debug,
     deadlines,
     executionContext: options.executionContext ?? false,
+    observer: options.observer ?? null,
     views,
     copyHeadersToRaw: (reply) => headers.applyRaw(reply),
   };
@@ -152,6 +154,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     done();
   });
   if (deadlines !== null) app.addHook('onClose', async () => deadlines.stop());
+  if (options.observer !== undefined) observeRequests(app, options.observer, options.routes);
   registerBodyParsers(app, options.maxBodyBytes);
   app.setErrorHandler((error, request, reply) => {
     headers.apply(reply);
