@@ -23,7 +23,7 @@ const LAYERS = [
   ['jobs', 'mail'],
   ['events', 'schedule'],
   ['auth', 'audit', 'assets'],
-  ['csrf'],
+  ['csrf', 'observability'],
   ['plugins'],
   ['testing', 'cli'],
 ];

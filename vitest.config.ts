@@ -3,7 +3,10 @@ import { defineConfig } from 'vitest/config';
 
 // `bindery/<entry>` resolves to the TypeScript sources in this repository
 // (the `bindery-source` export condition; docs/package.md).
-const conditions = ['bindery-source', ...defaultServerConditions];
+// Without the bundlers' "module" condition, which Node ignores: the
+// OpenTelemetry packages map it to ESM files Node cannot load (extensionless
+// imports); Node, and so vite here, take their CommonJS "default".
+const conditions = ['bindery-source', ...defaultServerConditions.filter((c) => c !== 'module')];
 
 export default defineConfig({
   resolve: { conditions },

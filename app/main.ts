@@ -27,6 +27,7 @@ import { oauth } from 'bindery/auth/oauth';
 import { tokens } from 'bindery/auth/tokens';
 import { mail } from 'bindery/mail';
 import { apiDocs } from 'bindery/http';
+import { observability } from 'bindery/observability';
 
 export default defineApp({
   name: 'bindery',
@@ -37,6 +38,7 @@ export default defineApp({
   migrations: [{ source: 'app', dir: 'generated/migrations' }],
   commands: [PruneCommand],
   setup: [
+    observability(),
     audit({ tracked: trackedResources, prunable: { Document: '30d' } }),
     cache(),
     session(),
