@@ -54,7 +54,8 @@ export function startMetrics(
   }
   if (readers.length === 0) return null;
   const provider = new MeterProvider({ resource, readers });
-  const serializer = new PrometheusSerializer();
+  // No otel_scope_* labels on every series: every metric here is bindery's.
+  const serializer = new PrometheusSerializer(undefined, false, undefined, false, true);
   const pull = prometheus;
   let stopping: Promise<void> | undefined;
   return {

@@ -29,6 +29,8 @@ export class ObservedRequest implements RequestObservation {
   readonly #route: RouteDefinition | null;
   readonly #started: number;
   readonly #span: Span | null;
+  /** The trace ID, when the request's span is recorded (sampled). */
+  readonly #traceId: string | undefined;
   readonly #record: RequestRecord | null;
   #ctx: RequestContext | undefined;
   #error: { readonly error: Error; readonly status: number } | undefined;
@@ -51,6 +53,7 @@ export class ObservedRequest implements RequestObservation {
             parts.tools.traceContext!.contextOf(request.headers),
           );
     const traceId = this.#span?.isRecording() ? this.#span.spanContext().traceId : undefined;
+    this.#traceId = traceId;
     this.#record =
       parts.recorder !== null
         ? {
@@ -119,7 +122,7 @@ export class ObservedRequest implements RequestObservation {
         status,
         duration_ms: Math.round(ms * 100) / 100,
         request_id: this.#request.id,
-        trace_id: span?.isRecording() ? span.spanContext().traceId : null,
+        trace_id: this.#traceId ?? null,
         user_id: userId,
       },
       `${method} ${this.#route?.path ?? pathOf(this.#request.url)} ${status} ${ms.toFixed(1)} ms`,
@@ -127,10 +130,8 @@ export class ObservedRequest implements RequestObservation {
   }
 
   logFields(): Readonly<Record<string, string>> | undefined {
-    const span = this.#span;
-    if (span === null || !span.isRecording()) return undefined;
-    const { traceId, spanId } = span.spanContext();
-    return { trace_id: traceId, span_id: spanId };
+    if (this.#traceId === undefined) return undefined;
+    return { trace_id: this.#traceId, span_id: this.#span!.spanContext().spanId };
   }
 
   /** The signed-in user's ID, when the request got as far as its auth middleware. */

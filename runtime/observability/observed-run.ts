@@ -76,6 +76,7 @@ export class ObservedRun implements JobRunObservation {
 
   logFields(): Readonly<Record<string, string>> | undefined {
     const span = this.#span;
+    // Asked as the run starts, while its span is recording (when sampled).
     if (span === null || !span.isRecording()) return undefined;
     const { traceId, spanId } = span.spanContext();
     return { trace_id: traceId, span_id: spanId };

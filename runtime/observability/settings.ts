@@ -29,11 +29,13 @@ export function keyValueListSetting(): SettingParser<Readonly<Record<string, str
     allowed: 'comma-separated key=value pairs, values percent-encoded, e.g. api-key=secret,tenant=acme',
     parse(text): ParseOutcome<Readonly<Record<string, string>>> {
       const out: Record<string, string> = {};
-      for (const item of text.split(',')) {
+      const items = text.split(',');
+      for (const [index, item] of items.entries()) {
         const pair = item.trim();
         if (pair === '') continue;
         const eq = pair.indexOf('=');
-        if (eq <= 0) return { ok: false, message: `"${pair}" is not key=value` };
+        // Named by position, never quoted: the values may be secrets (API keys).
+        if (eq <= 0) return { ok: false, message: `item ${index + 1} of ${items.length} is not key=value` };
         const key = pair.slice(0, eq).trim();
         try {
           out[key] = decodeURIComponent(pair.slice(eq + 1).trim());
@@ -184,8 +186,8 @@ export const observabilitySettings = defineSettings({
   },
   DEV_DASHBOARD: {
     description:
-      'Serve the development dashboard at /_bindery (recent requests with their SQL, mails, jobs, audit entries and errors; the job queue; the mail outbox). Only ever with APP_ENV=development.',
+      'Serve the development dashboard at /_bindery (recent requests with their SQL, mails, jobs, audit entries and errors; the job queue; the mail outbox). Only ever with APP_ENV=development; ignored (with a warning) in production. Default: on in development.',
     parser: booleanSetting(),
-    default: 'true',
+    default: (env) => ((env['APP_ENV'] ?? 'development') === 'development' ? 'true' : 'false'),
   },
 });
