@@ -98,10 +98,17 @@ export function compileRoutePipeline(
     }
     return handle(input, ctx);
   };
-  // The same, with binding and validation as one stage and the handler as the next.
+  // Observed: binding and validation as one stage (when there is input to
+  // bind or check), the handler as the next; pages and list pages also time
+  // their rendering. Decided here, per route, so a request pays only for
+  // what its route has.
+  const observeStages = observer?.stages === true;
+  const timeValidate = checkList !== null || route.fields.length > 0 || extra !== undefined;
+  const timeRender = observeStages && (route.result === 'page' || route.list !== undefined);
   const observedCore = (ctx: HttpRequestContext): unknown => {
     const observation = observationOf(ctx.request);
     if (observation === undefined) return plainCore(ctx);
+    if (!timeValidate) return observation.stage('handler', () => plainCore(ctx));
     let input: Record<string, unknown> = {};
     const checked = observation.stage('validate', () => {
       if (checkList !== null) checkList(ctx.request);
@@ -113,7 +120,6 @@ export function compileRoutePipeline(
     if (checked !== undefined && isThenable(checked)) return Promise.resolve(checked).then(runHandler);
     return runHandler();
   };
-  const observeStages = observer?.stages === true;
   const core = observeStages ? observedCore : plainCore;
   const stages = middleware.length === 0 ? core : composeMiddleware(middleware, core);
   const writeObserved = (ctx: HttpRequestContext, value: unknown): Promise<void> | undefined => {
@@ -134,7 +140,7 @@ export function compileRoutePipeline(
     ctx.settled = true;
     if (!failed) {
       try {
-        const pending = observeStages ? writeObserved(ctx, value) : sendResult(ctx, env, value);
+        const pending = timeRender ? writeObserved(ctx, value) : sendResult(ctx, env, value);
         if (pending !== undefined)
           pending.then(undefined, (err: unknown) => sendError(ctx.request, ctx.reply, err, debug, route, ctx.client));
         return;

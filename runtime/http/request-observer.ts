@@ -9,15 +9,19 @@
  * the server calls it as each request arrives (`observe`, Fastify's
  * `onRequest`, before the body is read) and keeps the returned
  * {@link RequestObservation} on the request; the pipeline, the error
- * responder and the request logger report to it; `onResponse` (or
- * `onRequestAbort`) closes it.
+ * responder and the request logger report to it; the response's `close`
+ * event (sent, or the connection gone) closes it.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WorkTelemetry } from '../context/work-telemetry.js';
 import type { RouteDefinition, RouteTable } from '../routing/route-table.js';
 import type { RequestContext } from './context.js';
 
-/** The stages of a route's pipeline an observation can time: binding and validation, the handler, writing the result. */
+/**
+ * The stages of a route's pipeline an observation can time: binding and
+ * validation (routes with input), the handler (every route), rendering
+ * (pages and list pages).
+ */
 export type PipelineStage = 'validate' | 'handler' | 'render';
 
 /** What observes the requests of a server. */
@@ -73,30 +77,24 @@ export function observationOf(request: FastifyRequest): RequestObservation | und
 }
 
 /**
- * Add the hooks that feed `observer` to `app` (call it before the routes are added).
+ * Add the hook that feeds `observer` to `app` (call it before the routes are added).
  * @param routes the route table, to hand each request its route.
  */
 export function observeRequests(app: FastifyInstance, observer: RequestObserver, routes: RouteTable): void {
   const byName = new Map<string, RouteDefinition>(routes.map((r) => [r.name, r]));
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const name = (request.routeOptions.config as { bindery?: string } | undefined)?.bindery;
     const observation = observer.observe(request, name === undefined ? null : (byName.get(name) ?? null));
-    if (observation !== undefined) (request as unknown as Observed)[OBSERVATION] = observation;
-    done();
-  });
-  const close = (request: FastifyRequest, status: number, aborted: boolean) => {
-    const holder = request as unknown as Observed;
-    const observation = holder[OBSERVATION];
-    if (observation === undefined) return;
-    holder[OBSERVATION] = undefined;
-    observation.finished(status, aborted);
-  };
-  app.addHook('onResponse', (request, reply, done) => {
-    close(request, reply.statusCode, false);
-    done();
-  });
-  app.addHook('onRequestAbort', (request, done) => {
-    close(request, CLIENT_CLOSED_REQUEST, true);
+    if (observation !== undefined) {
+      (request as unknown as Observed)[OBSERVATION] = observation;
+      // One listener, whatever happens: `close` follows `finish`, or comes alone when the client went away first.
+      const res = reply.raw;
+      res.once('close', () => {
+        (request as unknown as Observed)[OBSERVATION] = undefined;
+        const sent = res.writableFinished;
+        observation.finished(sent ? res.statusCode : CLIENT_CLOSED_REQUEST, !sent);
+      });
+    }
     done();
   });
 }

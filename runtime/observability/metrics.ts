@@ -18,7 +18,7 @@
  * table. Nothing here runs per request but a histogram sample and two
  * counter steps.
  */
-import type { Counter, Histogram, Meter, UpDownCounter } from '@opentelemetry/api';
+import type { Attributes, Counter, Histogram, Meter, UpDownCounter } from '@opentelemetry/api';
 import { sql } from 'kysely';
 import type pg from 'pg';
 import type { AnyKysely } from '../db/any-kysely.js';
@@ -41,6 +41,8 @@ export class AppMetrics {
   readonly #activeRequests: UpDownCounter;
   readonly #jobDuration: Histogram;
   readonly #loginFailures: Counter;
+  /** Attribute sets already made, by their values: the same few come back on every request. */
+  readonly #attributes = new Map<string, Attributes>();
 
   constructor(meter: Meter, sources: MetricSources) {
     this.#requestDuration = meter.createHistogram('http.server.request.duration', {
@@ -67,7 +69,7 @@ export class AppMetrics {
 
   /** A request started. */
   requestStarted(method: string): void {
-    this.#activeRequests.add(1, { 'http.request.method': method });
+    this.#activeRequests.add(1, this.#methodAttributes(method));
   }
 
   /**
@@ -76,12 +78,31 @@ export class AppMetrics {
    * @param seconds its duration.
    */
   requestFinished(method: string, route: string | undefined, status: number, seconds: number): void {
-    this.#activeRequests.add(-1, { 'http.request.method': method });
-    this.#requestDuration.record(seconds, {
-      'http.request.method': method,
-      ...(route === undefined ? {} : { 'http.route': route }),
-      'http.response.status_class': `${Math.floor(status / 100)}xx`,
-    });
+    this.#activeRequests.add(-1, this.#methodAttributes(method));
+    const statusClass = `${Math.floor(status / 100)}xx`;
+    const key = `${method} ${statusClass} ${route ?? ''}`;
+    let attributes = this.#attributes.get(key);
+    if (attributes === undefined) {
+      attributes = {
+        'http.request.method': method,
+        ...(route === undefined ? {} : { 'http.route': route }),
+        'http.response.status_class': statusClass,
+      };
+      this.#remember(key, attributes);
+    }
+    this.#requestDuration.record(seconds, attributes);
+  }
+
+  #methodAttributes(method: string): Attributes {
+    let attributes = this.#attributes.get(method);
+    if (attributes === undefined) this.#remember(method, (attributes = { 'http.request.method': method }));
+    return attributes;
+  }
+
+  /** Keep an attribute set (a bounded number: methods and routes are few, but a client may send any method). */
+  #remember(key: string, attributes: Attributes): void {
+    if (this.#attributes.size >= 1000) this.#attributes.clear();
+    this.#attributes.set(key, attributes);
   }
 
   /** A job run finished. */

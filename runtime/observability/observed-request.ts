@@ -44,14 +44,17 @@ export class ObservedRequest implements RequestObservation {
     const method = request.method;
     parts.metrics?.requestStarted(method);
     const tracer = parts.tools.tracer;
-    this.#span =
-      tracer === null
-        ? null
-        : tracer.startSpan(
-            route === null ? method : `${method} ${route.path}`,
-            { kind: SpanKind.SERVER, attributes: requestAttributes(request, route) },
-            parts.tools.traceContext!.contextOf(request.headers),
-          );
+    let span: Span | null = null;
+    if (tracer !== null) {
+      span = tracer.startSpan(
+        route === null ? method : `${method} ${route.path}`,
+        { kind: SpanKind.SERVER },
+        parts.tools.traceContext!.contextOf(request.headers),
+      );
+      // Attributes only for a span that is kept (sampled).
+      if (span.isRecording()) span.setAttributes(requestAttributes(request, route));
+    }
+    this.#span = span;
     const traceId = this.#span?.isRecording() ? this.#span.spanContext().traceId : undefined;
     this.#traceId = traceId;
     this.#record =

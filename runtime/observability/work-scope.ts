@@ -84,7 +84,8 @@ export class WorkScope implements WorkTelemetry {
   stage<T>(name: string, attributes: Attributes, run: () => T): T {
     const span = this.#child(name, SpanKind.INTERNAL, attributes);
     if (span === null) return run();
-    const end = (error: unknown) => endSpan(span, error);
+    // A client error (a 400, a 422) is an answer, not a failure of the stage.
+    const end = (error: unknown) => endSpan(span, isClientError(error) ? undefined : error);
     let value: T;
     try {
       value = this.within(span, run);
@@ -221,6 +222,12 @@ export function endSpan(span: Span, error: unknown): void {
     span.setAttribute('error.type', errorType(error));
   }
   span.end();
+}
+
+/** An error that answers 4xx (`HttpError`, a validation error): the client's mistake. */
+function isClientError(error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
 }
 
 /** `error.type`: the error's code (`23505`, `BINDERY_…`), else its class name. */
