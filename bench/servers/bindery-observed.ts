@@ -25,7 +25,11 @@ const running = await startApp(served, {
     LOG_LEVEL: 'warn',
     HTTP_ADDR: '127.0.0.1:0',
     ...(variant === 'on'
-      ? { OTEL_EXPORTER_OTLP_ENDPOINT: otlp, OTEL_TRACES_SAMPLER: process.env.OTEL_TRACES_SAMPLER ?? 'always_on', OTEL_SERVICE_NAME: 'bench' }
+      ? {
+          OTEL_EXPORTER_OTLP_ENDPOINT: otlp,
+          OTEL_TRACES_SAMPLER: process.env.OTEL_TRACES_SAMPLER ?? 'always_on',
+          OTEL_SERVICE_NAME: 'bench',
+        }
       : {}),
   },
   out: () => {},

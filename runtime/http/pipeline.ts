@@ -116,9 +116,9 @@ export function compileRoutePipeline(
       if (validateInput !== null) validateInput(input, ctx.request);
       return extra === undefined ? undefined : extra(input, ctx);
     });
-    const runHandler = () => observation.stage('handler', () => handle(input, ctx));
-    if (checked !== undefined && isThenable(checked)) return Promise.resolve(checked).then(runHandler);
-    return runHandler();
+    if (checked !== undefined && isThenable(checked))
+      return Promise.resolve(checked).then(() => observation.stage('handler', () => handle(input, ctx)));
+    return observation.stage('handler', () => handle(input, ctx));
   };
   const core = observeStages ? observedCore : plainCore;
   const stages = middleware.length === 0 ? core : composeMiddleware(middleware, core);

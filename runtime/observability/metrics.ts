@@ -5,7 +5,7 @@
  * | metric | type | attributes |
  * |---|---|---|
  * | `http.server.request.duration` (s) | histogram | `http.request.method`, `http.route`, `http.response.status_class` |
- * | `http.server.active_requests` | up-down counter | `http.request.method` |
+ * | `http.server.active_requests` | up-down counter (read at collection) | `http.request.method` |
  * | `db.client.connection.count` | gauge | `db.client.connection.state` (`idle`, `used`), `db.client.connection.pool.name` |
  * | `db.client.connection.pending_requests` | gauge | `db.client.connection.pool.name` |
  * | `db.client.connection.max` | gauge | `db.client.connection.pool.name` |
@@ -15,10 +15,10 @@
  *
  * Gauges are read when the metrics are collected (an export, a scrape): the
  * pool's counts from pg, the job counts by one query on graphile-worker's
- * table. Nothing here runs per request but a histogram sample and two
- * counter steps.
+ * table. Nothing here runs per request but a histogram sample and an
+ * in-flight count kept in a map.
  */
-import type { Attributes, Counter, Histogram, Meter, UpDownCounter } from '@opentelemetry/api';
+import type { Attributes, Counter, Histogram, Meter } from '@opentelemetry/api';
 import { sql } from 'kysely';
 import type pg from 'pg';
 import type { AnyKysely } from '../db/any-kysely.js';
@@ -38,7 +38,8 @@ export interface MetricSources {
 /** An app's instruments; see the module doc. */
 export class AppMetrics {
   readonly #requestDuration: Histogram;
-  readonly #activeRequests: UpDownCounter;
+  /** Requests being served now, by method: counted here and read at collection (no SDK call per request). */
+  readonly #active = new Map<string, number>();
   readonly #jobDuration: Histogram;
   readonly #loginFailures: Counter;
   /** Attribute sets already made, by their values: the same few come back on every request. */
@@ -50,10 +51,14 @@ export class AppMetrics {
       description: 'Duration of HTTP server requests, by route and status class.',
       advice: { explicitBucketBoundaries: DURATION_BUCKETS },
     });
-    this.#activeRequests = meter.createUpDownCounter('http.server.active_requests', {
-      unit: '{request}',
-      description: 'HTTP server requests being served now.',
-    });
+    meter
+      .createObservableUpDownCounter('http.server.active_requests', {
+        unit: '{request}',
+        description: 'HTTP server requests being served now.',
+      })
+      .addCallback((observer) => {
+        for (const [method, count] of this.#active) observer.observe(count, this.#methodAttributes(method));
+      });
     this.#jobDuration = meter.createHistogram('bindery.job.duration', {
       unit: 's',
       description: 'Duration of job, scheduled task and asynchronous listener runs in this process.',
@@ -69,7 +74,7 @@ export class AppMetrics {
 
   /** A request started. */
   requestStarted(method: string): void {
-    this.#activeRequests.add(1, this.#methodAttributes(method));
+    this.#active.set(method, (this.#active.get(method) ?? 0) + 1);
   }
 
   /**
@@ -78,7 +83,7 @@ export class AppMetrics {
    * @param seconds its duration.
    */
   requestFinished(method: string, route: string | undefined, status: number, seconds: number): void {
-    this.#activeRequests.add(-1, this.#methodAttributes(method));
+    this.#active.set(method, (this.#active.get(method) ?? 1) - 1);
     const statusClass = `${Math.floor(status / 100)}xx`;
     const key = `${method} ${statusClass} ${route ?? ''}`;
     let attributes = this.#attributes.get(key);

@@ -155,17 +155,32 @@ function requestAttributes(request: FastifyRequest, route: RouteDefinition | nul
   const method = request.method;
   const known = KNOWN_METHODS.has(method);
   const agent = request.headers['user-agent'];
+  const server = serverOf(request.headers.host);
   return {
     'http.request.method': known ? method : '_OTHER',
     ...(known ? {} : { 'http.request.method_original': method }),
     'url.path': pathOf(request.url),
     'url.scheme': request.protocol,
-    'server.address': request.hostname,
-    ...(request.port === null ? {} : { 'server.port': request.port }),
-    'network.protocol.version': request.raw.httpVersion,
+    ...(server === undefined ? {} : server),
     'client.address': request.ip,
     ...(agent === undefined ? {} : { 'user_agent.original': agent }),
     ...(route === null ? {} : { 'http.route': route.path, 'bindery.route': route.name }),
     'bindery.request_id': request.id,
   };
+}
+
+const servers = new Map<string, Attributes>();
+
+/** `server.address` and `server.port` of a `Host` header (the same few come back: kept, at most a hundred). */
+function serverOf(host: string | undefined): Attributes | undefined {
+  if (host === undefined || host === '') return undefined;
+  let server = servers.get(host);
+  if (server === undefined) {
+    const m = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(host);
+    server =
+      m === null ? {} : { 'server.address': m[1]!.replace(/^\[|\]$/g, ''), ...(m[2] === undefined ? {} : { 'server.port': Number(m[2]) }) };
+    if (servers.size >= 100) servers.clear();
+    servers.set(host, server);
+  }
+  return server;
 }

@@ -57,7 +57,12 @@ export async function startObservability(
         });
   const recorder = config.dashboard ? new Recorder(options.dashboardSize) : null;
   const telemetry = new AppTelemetry({
-    tools: { tracer: tracing?.tracer ?? null, traceContext: tracing?.traceContext ?? null, database: databaseAttributes(ctx.database) },
+    tools: {
+      tracer: tracing?.tracer ?? null,
+      traceContext: tracing?.traceContext ?? null,
+      contexts: tracing?.contexts ?? null,
+      database: databaseAttributes(ctx.database),
+    },
     metrics,
     recorder,
     accessLog: config.accessLog ? ctx.log : null,

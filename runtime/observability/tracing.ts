@@ -31,7 +31,7 @@ import { ExportWarnings, warnOnFailedSpans } from './export-warnings.js';
 import type { TracesConfig } from './observability-config.js';
 import type { SamplerName } from './settings.js';
 import { w3cTraceContext } from './trace-context.js';
-import type { TraceContextCodec } from './work-scope.js';
+import type { ActiveContext, TraceContextCodec } from './work-scope.js';
 import { SCOPE } from './telemetry-parts.js';
 
 /** An app's tracing. */
@@ -39,6 +39,8 @@ export interface Tracing {
   readonly tracer: Tracer;
   /** W3C trace context in and out. */
   readonly traceContext: TraceContextCodec;
+  /** OpenTelemetry's active context. */
+  readonly contexts: ActiveContext;
   /** Whether this app's provider became OpenTelemetry's global one (the first traced app in the process). */
   readonly global: boolean;
   /** Export what is still queued (within the export timeout), then stop. Idempotent. */
@@ -68,6 +70,7 @@ export function startTracing(config: TracesConfig, resource: Resource, log: Fast
   return {
     tracer: provider.getTracer(SCOPE, version),
     traceContext: w3cTraceContext,
+    contexts: contextManager ?? { active: () => context.active(), with: (ctx, fn) => context.with(ctx, fn) },
     global,
     flush: () => provider.forceFlush(),
     shutdown() {

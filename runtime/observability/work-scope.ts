@@ -38,10 +38,18 @@ export interface TraceContextCodec {
   contextOf(carrier: Readonly<Record<string, unknown>>): Context;
 }
 
+/** OpenTelemetry's active context: the global context manager (or bindery's own, reached directly: the API looks the global up on every call). */
+export interface ActiveContext {
+  active(): Context;
+  with<T>(context: Context, fn: () => T): T;
+}
+
 /** What every work of an app shares: the tracer, the database's attributes. */
 export interface WorkTools {
   /** The tracer, or `null` when tracing is off. */
   readonly tracer: Tracer | null;
+  /** The active context, when tracing is on. */
+  readonly contexts: ActiveContext | null;
   /** W3C trace context, when tracing is on. */
   readonly traceContext: TraceContextCodec | null;
   /** `db.system.name`, `db.namespace`, `server.address`, `server.port` of the app's database. */
@@ -69,12 +77,14 @@ export class WorkScope implements WorkTelemetry {
 
   /** Run the whole work (`fn`) with its own span active. */
   enter<T>(fn: () => T): T {
-    return this.root === null ? fn() : context.with(trace.setSpan(ROOT_CONTEXT, this.root), fn);
+    return this.root === null ? fn() : this.#tools.contexts!.with(trace.setSpan(ROOT_CONTEXT, this.root), fn);
   }
 
   /** Run `fn` with `span` active, when there is one. */
   within<T>(span: Span | null, fn: () => T): T {
-    return span === null ? fn() : context.with(trace.setSpan(context.active(), span), fn);
+    if (span === null) return fn();
+    const contexts = this.#tools.contexts!;
+    return contexts.with(trace.setSpan(contexts.active(), span), fn);
   }
 
   /**
@@ -84,26 +94,24 @@ export class WorkScope implements WorkTelemetry {
   stage<T>(name: string, attributes: Attributes, run: () => T): T {
     const span = this.#child(name, SpanKind.INTERNAL, attributes);
     if (span === null) return run();
-    // A client error (a 400, a 422) is an answer, not a failure of the stage.
-    const end = (error: unknown) => endSpan(span, isClientError(error) ? undefined : error);
     let value: T;
     try {
       value = this.within(span, run);
     } catch (error) {
-      end(error);
+      endStage(span, error);
       throw error;
     }
     if (!isThenable(value)) {
-      end(undefined);
+      endStage(span, undefined);
       return value;
     }
     return Promise.resolve(value).then(
       (v) => {
-        end(undefined);
+        endStage(span, undefined);
         return v;
       },
       (error: unknown) => {
-        end(error);
+        endStage(span, error);
         throw error;
       },
     ) as T;
@@ -205,7 +213,7 @@ export class WorkScope implements WorkTelemetry {
   #child(name: string, kind: SpanKind, attributes: Attributes): Span | null {
     const root = this.root;
     if (root === null) return null;
-    const active = context.active();
+    const active = this.#tools.contexts!.active();
     return this.#tools.tracer!.startSpan(
       name,
       { kind, attributes },
@@ -222,6 +230,11 @@ export function endSpan(span: Span, error: unknown): void {
     span.setAttribute('error.type', errorType(error));
   }
   span.end();
+}
+
+/** End a stage's span; a client error (a 400, a 422) is an answer, not a failure of the stage. */
+function endStage(span: Span, error: unknown): void {
+  endSpan(span, isClientError(error) ? undefined : error);
 }
 
 /** An error that answers 4xx (`HttpError`, a validation error): the client's mistake. */
