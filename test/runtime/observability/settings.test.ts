@@ -114,3 +114,11 @@ describe('observability settings | each bad one is named', () => {
     ]);
   });
 });
+
+describe('observability settings | documented', () => {
+  it('.env.example names each one', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const example = await readFile(new URL('../../../.env.example', import.meta.url), 'utf8');
+    for (const name of Object.keys(observabilitySettings.specs)) expect(example).toMatch(new RegExp(`^(# )?${name}=`, 'm'));
+  });
+});
