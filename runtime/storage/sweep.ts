@@ -5,7 +5,8 @@
  * Run by the `storage:sweep` command and scheduled task.
  */
 import { expiredPending } from './pending.js';
-import type { Storage } from './storage.js';
+import { BinderyError } from '../errors/bindery-error.js';
+import { Storage } from './storage.js';
 
 /** What a sweep did. */
 export interface SweepResult {
@@ -37,4 +38,15 @@ export async function sweepOrphans(storage: Storage, options: { readonly batch?:
     removed += done;
     if (orphans.length < batch || done === 0) return { removed, failed };
   }
+}
+
+/**
+ * The storage service of a booted app's services.
+ * @throws {BinderyError} `BINDERY_SERVICE_NOT_SET_UP` when `storage()` is not in the app's setup list.
+ */
+export function storageOf(services: Readonly<Record<string, unknown>>): Storage {
+  const storage = services.storage;
+  if (!(storage instanceof Storage))
+    throw new BinderyError('BINDERY_SERVICE_NOT_SET_UP', 'The storage service is not set up: add storage() to the setup list of the app.');
+  return storage;
 }
