@@ -4,6 +4,7 @@
  * replaced or deleted rows only after that transaction commits — never
  * before, and never when it rolls back.
  */
+import type { Kysely, Transaction } from 'kysely';
 import type { AnyKysely } from '../db/any-kysely.js';
 import { uploadInvalid } from './errors.js';
 import { safeFileName, type FileRef } from './file-ref.js';
@@ -76,10 +77,14 @@ export class FileChanges {
  *     return trx.updateTable('users').set({ avatar }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
  *   });
  */
-export async function withFiles<T>(storage: Storage, db: AnyKysely, work: (trx: AnyKysely, files: FileChanges) => Promise<T>): Promise<T> {
+export async function withFiles<DB, T>(
+  storage: Storage,
+  db: Kysely<DB>,
+  work: (trx: Transaction<DB>, files: FileChanges) => Promise<T>,
+): Promise<T> {
   const detached: FileRef[] = [];
   const result = await db.transaction().execute(async (trx) => {
-    const files = new FileChanges(storage, trx, detached);
+    const files = new FileChanges(storage, trx as unknown as AnyKysely, detached);
     const value = await work(trx, files);
     await files.flush();
     return value;

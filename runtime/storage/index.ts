@@ -6,7 +6,15 @@
 export { storage, STORAGE_MIGRATIONS_DIR, type StorageStepOptions } from './storage-step.js';
 export { Storage, type StorageOptions, type StoredObject, type Download, type DownloadQuery } from './storage.js';
 export { storageSettings, STORAGE_DISKS } from './settings.js';
-export { checkKey, type Disk, type PutOptions, type ObjectInfo, type DownloadUrlOptions, type UploadTarget, type UploadUrlOptions } from './disk.js';
+export {
+  checkKey,
+  type Disk,
+  type PutOptions,
+  type ObjectInfo,
+  type DownloadUrlOptions,
+  type UploadTarget,
+  type UploadUrlOptions,
+} from './disk.js';
 export { LocalDisk, type LocalDiskOptions } from './local-disk.js';
 export { S3Disk, type S3DiskOptions } from './s3-disk.js';
 export { UrlSigner, type UploadClaims } from './url-signer.js';

@@ -148,7 +148,14 @@ function storageRoutes(prefix: string): RouteDefinition[] {
       method: 'GET',
       path: `${prefix}/{disk}/{object}`,
       result: 'custom',
-      fields: [text('disk', 'path'), text('object', 'path'), text('name', 'query'), text('type', 'query'), text('expires', 'query'), text('signature', 'query')],
+      fields: [
+        text('disk', 'path'),
+        text('object', 'path'),
+        text('name', 'query'),
+        text('type', 'query'),
+        text('expires', 'query'),
+        text('signature', 'query'),
+      ],
     },
     {
       ...base,

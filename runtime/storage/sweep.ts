@@ -44,8 +44,8 @@ export async function sweepOrphans(storage: Storage, options: { readonly batch?:
  * The storage service of a booted app's services.
  * @throws {BinderyError} `BINDERY_SERVICE_NOT_SET_UP` when `storage()` is not in the app's setup list.
  */
-export function storageOf(services: Readonly<Record<string, unknown>>): Storage {
-  const storage = services.storage;
+export function storageOf(services: object): Storage {
+  const storage = (services as { storage?: unknown }).storage;
   if (!(storage instanceof Storage))
     throw new BinderyError('BINDERY_SERVICE_NOT_SET_UP', 'The storage service is not set up: add storage() to the setup list of the app.');
   return storage;

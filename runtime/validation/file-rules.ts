@@ -36,7 +36,11 @@ function mimesSchema(values: readonly (string | number)[]): Record<string, unkno
   const anyOf: Record<string, unknown>[] = [];
   if (exts.size > 0) anyOf.push({ required: ['ext'], properties: { ext: { enum: [...exts].sort() } } });
   if (mimes.length > 0) anyOf.push({ required: ['mime'], properties: { mime: { enum: mimes } } });
-  for (const family of families) anyOf.push({ required: ['mime'], properties: { mime: { type: 'string', pattern: `^${family.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}` } } });
+  for (const family of families)
+    anyOf.push({
+      required: ['mime'],
+      properties: { mime: { type: 'string', pattern: `^${family.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}` } },
+    });
   return { required: ['type'], properties: { type: { type: 'object', anyOf } } };
 }
 
@@ -49,7 +53,9 @@ export const FILE_RULES: Readonly<Record<string, RuleSpec>> = {
     placeholders: ['values'],
     checkParams: (values) => {
       const bad = values.find((v) => !/^([a-z0-9][a-z0-9.+-]*|[a-z]+\/([a-z0-9][a-z0-9.+-]*|\*))$/i.test(String(v)));
-      return bad === undefined ? undefined : `rule "mimes" takes extensions (png, jpg, pdf) or MIME types (image/png, image/*), got "${bad}"`;
+      return bad === undefined
+        ? undefined
+        : `rule "mimes" takes extensions (png, jpg, pdf) or MIME types (image/png, image/*), got "${bad}"`;
     },
     schema: (_type, values) => mimesSchema(values),
     messages: { '*': 'The :attribute field must be a file of type: :values.' },
