@@ -14,12 +14,15 @@ export function isInline(contentType: string): boolean {
 
 /**
  * The `Content-Disposition` of a file: `inline` or `attachment`, with the
- * name (ASCII fallback with `"` and `\` replaced, and `filename*` in UTF-8).
+ * name: `filename="…"`, and for a name that is not plain printable ASCII
+ * (or holds `"` or `\`) an ASCII fallback plus `filename*` in UTF-8.
  * @example contentDisposition('rapport été.pdf', 'application/pdf') // attachment; filename="rapport _t_.pdf"; filename*=UTF-8''rapport%20%C3%A9t%C3%A9.pdf
  */
 export function contentDisposition(name: string, contentType: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters cannot be in a header value.
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const kind = isInline(contentType) ? 'inline' : 'attachment';
+  if (ascii === name) return `${kind}; filename="${name}"`;
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `${isInline(contentType) ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

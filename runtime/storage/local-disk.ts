@@ -75,8 +75,9 @@ export class LocalDisk implements Disk {
   }
 
   async head(key: string): Promise<ObjectInfo | null> {
+    const path = this.pathOf(key);
     try {
-      const s = await stat(this.pathOf(key));
+      const s = await stat(path);
       return s.isFile() ? { size: s.size } : null;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
@@ -89,8 +90,9 @@ export class LocalDisk implements Disk {
   }
 
   async delete(key: string): Promise<void> {
+    const path = this.pathOf(key);
     try {
-      await rm(this.pathOf(key), { force: true });
+      await rm(path, { force: true });
     } catch (error) {
       throw new StorageUnavailableError(this.name, 'delete', error);
     }

@@ -86,8 +86,9 @@ export class S3Disk implements Disk {
   }
 
   async get(key: string): Promise<Readable> {
+    checkKey(key);
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
+      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       return out.Body as Readable;
     } catch (error) {
       if (isNotFound(error)) throw new StorageObjectMissingError(this.name, key);
@@ -96,8 +97,9 @@ export class S3Disk implements Disk {
   }
 
   async head(key: string): Promise<ObjectInfo | null> {
+    checkKey(key);
     try {
-      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
+      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return { size: out.ContentLength ?? 0 };
     } catch (error) {
       if (isNotFound(error)) return null;
@@ -110,8 +112,9 @@ export class S3Disk implements Disk {
   }
 
   async delete(key: string): Promise<void> {
+    checkKey(key);
     try {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
     } catch (error) {
       if (isNotFound(error)) return;
       throw this.unavailable('delete', error);
