@@ -42,9 +42,11 @@ describe.each(['local', 's3'])('Disk | %s', (name) => {
   it('a put whose stream fails (over a limit) leaves nothing at the key', async () => {
     const disk = disks[name]!;
     const key = `tests/${name}/too-big.bin`;
-    const source = Readable.from((function* () {
-      for (let i = 0; i < 40; i++) yield Buffer.alloc(256 * 1024, i);
-    })());
+    const source = Readable.from(
+      (function* () {
+        for (let i = 0; i < 40; i++) yield Buffer.alloc(256 * 1024, i);
+      })(),
+    );
     await expect(disk.put(key, source.pipe(new Inspector(6 * 1024 * 1024)))).rejects.toBeInstanceOf(SizeLimitError);
     expect(await disk.exists(key)).toBe(false);
     if (name === 'local') expect(await filesUnder(fx.root)).toEqual([]);

@@ -104,7 +104,11 @@ export async function storageFixture(options: { extra?: Disk[]; defaultDisk?: st
     local,
     root,
     async pending() {
-      const result = await sql<{ disk: string; key: string; state: string }>`select disk, key, state from storage_pending order by key`.execute(db);
+      const result = await sql<{
+        disk: string;
+        key: string;
+        state: string;
+      }>`select disk, key, state from storage_pending order by key`.execute(db);
       return result.rows;
     },
     async close() {
@@ -118,7 +122,10 @@ export async function storageFixture(options: { extra?: Disk[]; defaultDisk?: st
 /** Every file under `root` (relative paths), temporary files included. */
 export async function filesUnder(root: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath ?? (e as { path?: string }).path ?? '', e.name).slice(root.length + 1)).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath ?? (e as { path?: string }).path ?? '', e.name).slice(root.length + 1))
+    .sort();
 }
 
 /** A 1×1 PNG. */
