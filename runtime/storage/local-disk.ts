@@ -107,7 +107,7 @@ export class LocalDisk implements Disk {
 
   async uploadUrl(_key: string, options: UploadUrlOptions): Promise<UploadTarget> {
     return {
-      url: `${this.baseUrl}/uploads/${options.token}`,
+      url: `${this.baseUrl}/uploads?token=${encodeURIComponent(options.token)}`,
       method: 'PUT',
       headers: { 'content-type': 'application/octet-stream' },
     };
