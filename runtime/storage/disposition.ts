@@ -19,7 +19,6 @@ export function isInline(contentType: string): boolean {
  * @example contentDisposition('rapport été.pdf', 'application/pdf') // attachment; filename="rapport _t_.pdf"; filename*=UTF-8''rapport%20%C3%A9t%C3%A9.pdf
  */
 export function contentDisposition(name: string, contentType: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters cannot be in a header value.
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   const kind = isInline(contentType) ? 'inline' : 'attachment';
   if (ascii === name) return `${kind}; filename="${name}"`;

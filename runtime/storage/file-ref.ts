@@ -68,7 +68,6 @@ export function fileJson(ref: FileRef | null): FileJson | null {
  */
 export function safeFileName(name: string): string {
   const last = name.split(/[/\\]/).pop() ?? '';
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed.
   const clean = last.replace(/[\u0000-\u001f\u007f]/g, '').trim();
   if (clean === '' || clean === '.' || clean === '..') return 'file';
   return clean.length > 255 ? clean.slice(clean.length - 255) : clean;

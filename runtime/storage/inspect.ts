@@ -111,7 +111,6 @@ function looksLikeText(head: Buffer): boolean {
   for (let cut = 0; cut < 4 && cut < head.length; cut++) {
     try {
       const text = new TextDecoder('utf-8', { fatal: true }).decode(head.subarray(0, head.length - cut));
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what marks binary data.
       return !/[\u0000-\u0008\u000b\u000e-\u001f\u007f]/.test(text);
     } catch {
       /* try a shorter prefix */

@@ -12,7 +12,7 @@ import type { Services } from '../../../runtime/http/context.js';
 import type { UploadedFile } from '../../../runtime/routing/route-table.js';
 import { withFiles } from '../../../runtime/storage/file-changes.js';
 import { sweepOrphans } from '../../../runtime/storage/sweep.js';
-import { Storage } from '../../../runtime/storage/storage.js';
+import type { Storage } from '../../../runtime/storage/storage.js';
 import { closeAll, startServer, type TestServer } from '../http/support/server.js';
 import { field, route } from '../http/support/routes.js';
 import { filesUnder, PNG_1X1, s3DiskOf, startS3Server, storageFixture, type S3Server, type StorageFixture } from './support.js';
@@ -155,7 +155,12 @@ describe('Uploads | storage unreachable', () => {
     const s = await startServer({
       services: { storage: dead.storage } as unknown as Services,
       routes: [upload],
-      handlers: { upload: () => ((ran = true), {}) },
+      handlers: {
+        upload: () => {
+          ran = true;
+          return {};
+        },
+      },
     });
     try {
       const res = await fetch(`${s.url}/upload`, {
@@ -164,7 +169,7 @@ describe('Uploads | storage unreachable', () => {
         headers: { accept: 'application/json' },
       });
       expect(res.status).toBe(503);
-      const body = await res.json();
+      const body = (await res.json()) as { detail: string };
       expect(body).toMatchObject({ status: 503, title: 'Service Unavailable' });
       expect(body.detail).toContain('The storage disk "s3" is unavailable');
       expect(ran).toBe(false);
