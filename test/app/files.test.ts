@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../generated/client.js';
 import type { Storage } from '../../runtime/storage/index.js';
 import { BROWSER } from '../runtime/auth/support/client.js';
 import { PNG_1X1, startS3Server, type S3Server } from '../runtime/storage/support.js';
@@ -187,6 +188,17 @@ describe.each(['local', 's3'] as const)('Files | the reference app on the %s dis
     expect((await api(`/api/documents/${doc.id}/attachments/${attachment.id}`, { method: 'DELETE' })).status).toBe(204);
     expect(await storage.disk(diskName).exists(key)).toBe(false);
     expect((await download(attachment.file.url)).status).toBe(diskName === 'local' ? 404 : 404);
+  });
+
+  it('the typed client sends a file (a Blob) and gets the attachment with its signed URL', async () => {
+    const token = await bearerFor(a.t, 9400 + (diskName === 'local' ? 0 : 1));
+    const client = createClient({ baseUrl: a.url, token });
+    const doc = await client.documents.create({ slug: `client-${diskName}`, title: 'Typed' });
+    const attachment = await client.attachments.create({ id: doc.id, file: new File([PNG_1X1], 'pic.png') });
+    expect(attachment.file).toMatchObject({ name: 'pic.png', content_type: 'image/png', size: PNG_1X1.length });
+    expect((await download(attachment.file.url!)).status).toBe(200);
+    const listed = await client.attachments.list({ id: doc.id });
+    expect(listed.map((x) => x.id)).toEqual([attachment.id]);
   });
 
   it('direct upload: a signed URL to PUT the bytes, then confirm (size and type checked); a second confirm is 422', async () => {
