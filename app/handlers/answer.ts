@@ -13,7 +13,11 @@ import { backTarget } from 'bindery/session';
  * changes); browsers: 303 back to the form's page (or `to`) with `message`
  * flashed as the status.
  */
-export function done(ctx: RequestContext, message: string, options: { body?: unknown; status?: number; to?: string } = {}): JsonResult<unknown> | RedirectResult {
+export function done(
+  ctx: RequestContext,
+  message: string,
+  options: { body?: unknown; status?: number; to?: string } = {},
+): JsonResult<unknown> | RedirectResult {
   if (answersJson(ctx)) return json(options.body ?? '', options.status ?? 200);
   ctx.session.flash('status', message);
   return redirect(options.to ?? backTarget(ctx.request));

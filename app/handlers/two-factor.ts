@@ -88,5 +88,7 @@ export const twoFactorHandlers = {
  * Fortify's `{ "two_factor": true }`, pages the challenge form.
  */
 export function twoFactorPending(ctx: RequestContext) {
-  return answersJson(ctx) ? text(JSON.stringify({ two_factor: true }), 200, 'application/json; charset=utf-8') : redirectToRoute('twoFactor.challengeForm');
+  return answersJson(ctx)
+    ? text(JSON.stringify({ two_factor: true }), 200, 'application/json; charset=utf-8')
+    : redirectToRoute('twoFactor.challengeForm');
 }

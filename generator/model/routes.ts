@@ -61,7 +61,11 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
   if (raw.confirmPassword !== undefined) {
     const ms = raw.confirmPassword === true ? true : parseDuration(raw.confirmPassword);
     if (ms === undefined || (ms !== true && (ms < 1000 || !Number.isInteger(ms)))) {
-      fail(['confirmPassword'], 'confirmPassword takes a window of at least one second, e.g. 15m or 2h, or true for the AUTH_PASSWORD_TIMEOUT setting', 'value');
+      fail(
+        ['confirmPassword'],
+        'confirmPassword takes a window of at least one second, e.g. 15m or 2h, or true for the AUTH_PASSWORD_TIMEOUT setting',
+        'value',
+      );
     } else if (!(group?.middleware ?? []).includes(SESSION_MIDDLEWARE)) {
       fail(
         ['confirmPassword'],

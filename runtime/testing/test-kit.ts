@@ -13,6 +13,8 @@ import type { RouteTable } from '../routing/route-table.js';
 import { TestCaller, type InputOf, type RequestOptions, type TestResponse, type BodyOf } from './caller.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import type { TestClock } from './test-clock.js';
+import { TestPasskey } from './passkey-authenticator.js';
+import { registerPasskey, signInPastSecondFactor, signInWith, signInWithPasskey } from './sign-in.js';
 import type { AnyKysely } from '../db/any-kysely.js';
 import type { UntypedTables } from '../db/any-kysely.js';
 import { requireService } from '../http/require-service.js';
@@ -81,6 +83,41 @@ export interface TestKit<H, DB, F = undefined> {
     page?: string,
   ): Promise<TestCaller<H>>;
   /**
+   * A browser signed in with `user`'s email and password through the app's
+   * login (`options.loginRoute`, default `accounts.login`, from
+   * `options.page`, default `/login`), past its second factor: with
+   * `totp: true` the kit computes a code the account accepts now from its
+   * stored secret (`ctx.services.twoFactor`; the current time step's, or
+   * the next one's when that was used) and posts it to
+   * `options.challengeRoute` (default `twoFactor.challenge`); with
+   * `recoveryCode` it posts that instead (docs/testing.md "Two-factor").
+   *
+   * @throws {Error} when the password step or the code is refused.
+   * @example const browser = await t.signIn({ email: user.email, password: 'correct horse battery' }, { totp: true });
+   */
+  signIn(user: SignInUser, options?: SignInOptions): Promise<TestCaller<H>>;
+  /** A software passkey for the app's origin (`APP_URL`), to register and sign in with over HTTP (docs/testing.md "Passkeys"). */
+  passkey(): TestPasskey;
+  /**
+   * Register `key` for the user signed in on `browser` through
+   * `passkeys.options` and `passkeys.store` (route names of the reference
+   * app; `routes` to change them). When the options need a fresh password
+   * confirmation (423) and `password` is given, it is confirmed first
+   * (`confirm.store`).
+   * @throws {Error} when a step is refused.
+   */
+  registerPasskey(
+    browser: TestCaller<H>,
+    key: TestPasskey,
+    options?: { readonly name?: string; readonly password?: string; readonly routes?: PasskeyRoutes },
+  ): Promise<TestResponse>;
+  /**
+   * A fresh browser signed in with `key` (usernameless) through
+   * `passkeys.loginOptions` and `passkeys.login`.
+   * @throws {Error} when the sign-in is refused.
+   */
+  signInWithPasskey(key: TestPasskey, options?: { readonly routes?: PasskeyRoutes }): Promise<TestCaller<H>>;
+  /**
    * An API client carrying a new bearer token of user `userId` (through the
    * app's `ctx.services.apiTokens`; the app needs the `tokens()` setup step),
    * with `abilities` (default none) and, given `options.lifetimeMs`, an expiry
@@ -97,6 +134,36 @@ export interface TestKit<H, DB, F = undefined> {
   outbox(to?: string): Promise<OutboxMessage[]>;
   /** Stop the app and drop its database. Call it in `afterAll`. */
   close(): Promise<void>;
+}
+
+/** Who {@link TestKit.signIn} signs in: an email and the plain password (a user row with its password added will do). */
+export interface SignInUser {
+  readonly email: string;
+  readonly password: string;
+  readonly remember?: boolean;
+}
+
+/** Options of {@link TestKit.signIn} with a user. */
+export interface SignInOptions {
+  /** Pass the second factor with a code computed from the account's secret. */
+  readonly totp?: boolean;
+  /** Pass the second factor with this recovery code. */
+  readonly recoveryCode?: string;
+  /** The login route (default `accounts.login`). */
+  readonly loginRoute?: string;
+  /** The login page read for the CSRF token (default `/login`). */
+  readonly page?: string;
+  /** The two-factor route (default `twoFactor.challenge`). */
+  readonly challengeRoute?: string;
+}
+
+/** Route names of the passkey flows (defaults: the reference app's). */
+export interface PasskeyRoutes {
+  readonly options?: string;
+  readonly store?: string;
+  readonly confirm?: string;
+  readonly loginOptions?: string;
+  readonly login?: string;
 }
 
 /**
@@ -147,18 +214,13 @@ export async function bootTestKit<H, DB = UntypedTables, F = undefined>(
     clock: options.clock,
     request: (name, input, requestOptions) => api.request(name, input, requestOptions),
     browser: () => new TestCaller<H>(booted.url, routes, { browser: true }),
-    async signIn(loginRoute, credentials, page = '/login') {
-      const browser = new TestCaller<H>(booted.url, routes, { browser: true });
-      await browser.send('GET', page, { headers: { accept: 'text/html' } });
-      const res = await browser.request(loginRoute, credentials, { form: true });
-      const back = res.location !== undefined && new URL(res.location, booted.url).pathname === new URL(page, booted.url).pathname;
-      if (res.status < 300 || res.status >= 400 || back) {
-        throw new Error(
-          `bindery/testing: sign-in through "${loginRoute}" failed: ${res.status}${back ? ` back to ${page}` : ''} (wrong credentials, unverified, or throttled?)`,
-        );
-      }
-      return browser;
+    async signIn(first: string | SignInUser, second?: unknown, third?: string) {
+      if (typeof first !== 'string') return signInPastSecondFactor(booted, routes, first, (second ?? {}) as SignInOptions);
+      return signInWith<H>(booted, routes, first, second as Record<string, unknown>, third ?? '/login');
     },
+    passkey: () => new TestPasskey((booted.running.settings['APP_URL'] as URL).origin),
+    registerPasskey: (browser, key, options = {}) => registerPasskey(browser, key, options),
+    signInWithPasskey: (key, options = {}) => signInWithPasskey(new TestCaller<H>(booted.url, routes, { browser: true }), key, options),
     async withToken(userId, abilities = [], tokenOptions = {}) {
       const tokens = requireService(
         booted.running.services as unknown as Services,

@@ -62,13 +62,17 @@ export class PasskeyStore {
     await sql`INSERT INTO bindery_passkey_users (user_id, user_handle) VALUES (${userId}, ${fresh}) ON CONFLICT (user_id) DO NOTHING`.execute(
       this.#db,
     );
-    const result = await sql<{ user_handle: string }>`SELECT user_handle FROM bindery_passkey_users WHERE user_id = ${userId}`.execute(this.#db);
+    const result = await sql<{ user_handle: string }>`SELECT user_handle FROM bindery_passkey_users WHERE user_id = ${userId}`.execute(
+      this.#db,
+    );
     return result.rows[0]!.user_handle;
   }
 
   /** The account a user handle stands for, or `null`. */
   async userOfHandle(handle: string): Promise<string | null> {
-    const result = await sql<{ user_id: string }>`SELECT user_id FROM bindery_passkey_users WHERE user_handle = ${handle}`.execute(this.#db);
+    const result = await sql<{ user_id: string }>`SELECT user_id FROM bindery_passkey_users WHERE user_handle = ${handle}`.execute(
+      this.#db,
+    );
     return result.rows[0]?.user_id ?? null;
   }
 
@@ -87,7 +91,8 @@ export class PasskeyStore {
 
   /** Store a new credential; `false` when its ID is registered already. */
   async add(p: Omit<StoredPasskey, 'createdAt' | 'lastUsedAt'>, now: Date): Promise<boolean> {
-    const result = await sql`INSERT INTO bindery_passkeys (id, user_id, name, public_key, counter, transports, device_type, backed_up, created_at)
+    const result =
+      await sql`INSERT INTO bindery_passkeys (id, user_id, name, public_key, counter, transports, device_type, backed_up, created_at)
       VALUES (${p.id}, ${p.userId}, ${p.name}, ${Buffer.from(p.publicKey)}, ${p.counter}, ${p.transports}, ${p.deviceType}, ${p.backedUp}, ${now})
       ON CONFLICT (id) DO NOTHING`.execute(this.#db);
     return Number(result.numAffectedRows ?? 0n) === 1;

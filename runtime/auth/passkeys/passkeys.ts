@@ -153,7 +153,14 @@ export class Passkeys {
     );
     if (!added) throw refused('This passkey is registered already.');
     await recordAccountEvent(this.#o.services, id, { action: 'auth.passkey_added', details: { name: label } });
-    return { id: credential.id, name: label, created_at: now.toISOString(), last_used_at: null, device_type: credentialDeviceType, backed_up: credentialBackedUp };
+    return {
+      id: credential.id,
+      name: label,
+      created_at: now.toISOString(),
+      last_used_at: null,
+      device_type: credentialDeviceType,
+      backed_up: credentialBackedUp,
+    };
   }
 
   /** Options for `navigator.credentials.get()` (JSON): a fresh challenge kept in the session for one sign-in; no credential listed (usernameless). */

@@ -82,7 +82,7 @@ export class AccountProfile {
    * @throws {ValidationError} 422 on `email` for a taken address (unless hidden).
    * @throws {HttpError} 429 past 5 email change mails a minute for the account.
    */
-  async update(ctx: RequestContext, user: unknown, input: { readonly name: string; readonly email: string }): Promise<ProfileUpdate> {
+  async update(_ctx: RequestContext, user: unknown, input: { readonly name: string; readonly email: string }): Promise<ProfileUpdate> {
     const o = this.#o;
     const u = o.users;
     const row = user as Record<string, unknown>;

@@ -13,7 +13,10 @@ export const RECOVERY_CODE_INVALID = 'The provided two factor recovery code was 
 export const LOGIN_EXPIRED = 'The two-factor login has expired or was not started. Please log in again.';
 
 /** 422 `BINDERY_TWO_FACTOR_CODE_INVALID` on `field` with `message`. */
-export function codeInvalid(field: 'code' | 'recovery_code', message: string = field === 'code' ? CODE_INVALID : RECOVERY_CODE_INVALID): HttpError {
+export function codeInvalid(
+  field: 'code' | 'recovery_code',
+  message: string = field === 'code' ? CODE_INVALID : RECOVERY_CODE_INVALID,
+): HttpError {
   return new HttpError('BINDERY_TWO_FACTOR_CODE_INVALID', VALIDATION_DETAIL, { fieldErrors: { [field]: message } });
 }
 

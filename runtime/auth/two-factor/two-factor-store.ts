@@ -86,9 +86,9 @@ export class TwoFactorStore {
 
   /** How many unused recovery codes the account has. */
   async codesLeft(userId: string): Promise<number> {
-    const result = await sql<{ n: string }>`SELECT count(*) AS n FROM bindery_recovery_codes WHERE user_id = ${userId} AND used_at IS NULL`.execute(
-      this.#db,
-    );
+    const result = await sql<{
+      n: string;
+    }>`SELECT count(*) AS n FROM bindery_recovery_codes WHERE user_id = ${userId} AND used_at IS NULL`.execute(this.#db);
     return Number(result.rows[0]?.n ?? 0);
   }
 

@@ -11,7 +11,7 @@ import type { RequestContext } from '../../http/context.js';
 import type { AuthService, SecondFactorGate } from '../auth-service.js';
 import { recordAccountEvent } from '../account/account-audit.js';
 import { newRecoveryCodes } from './recovery-codes.js';
-import { newTotpSecret, totpCode, totpQrSvg, totpUri, verifyTotp } from './totp.js';
+import { newTotpSecret, TOTP_DRIFT_STEPS, TOTP_PERIOD, totpCode, totpQrSvg, totpUri, verifyTotp } from './totp.js';
 import { codeInvalid, codeThrottled, LOGIN_EXPIRED } from './two-factor-errors.js';
 import type { TwoFactorStore } from './two-factor-store.js';
 
@@ -70,7 +70,11 @@ export class TwoFactor implements SecondFactorGate {
   async status(user: unknown): Promise<TwoFactorStatus> {
     const id = this.#id(user);
     const row = await this.#o.store.read(id);
-    return { enabled: row !== null, confirmed: row?.confirmedAt != null, recovery_codes_left: row === null ? 0 : await this.#o.store.codesLeft(id) };
+    return {
+      enabled: row !== null,
+      confirmed: row?.confirmedAt != null,
+      recovery_codes_left: row === null ? 0 : await this.#o.store.codesLeft(id),
+    };
   }
 
   /**
@@ -153,10 +157,20 @@ export class TwoFactor implements SecondFactorGate {
     await recordAccountEvent(this.#o.services, id, { action: 'auth.recovery_codes_regenerated' });
   }
 
-  /** The current code of an account (for the test kit: `t.signIn(user, { totp: true })`); `null` without a secret. */
-  async currentCode(userId: string): Promise<string | null> {
+  /**
+   * A code the account would accept now: the current time step's, or — when
+   * that one was used already — the next step's (still within the drift
+   * allowed). For the test kit (`t.signIn(user, { totp: true })`); `null`
+   * without a secret or when no step of the window is left.
+   */
+  async nextCode(userId: string): Promise<string | null> {
     const row = await this.#o.store.read(userId);
-    return row === null ? null : totpCode(row.secret, this.#o.now());
+    if (row === null) return null;
+    const current = Math.floor(this.#o.now() / 1000 / TOTP_PERIOD);
+    for (let step = current; step <= current + TOTP_DRIFT_STEPS; step++) {
+      if (row.lastUsedStep === null || step > row.lastUsedStep) return totpCode(row.secret, step * TOTP_PERIOD * 1000);
+    }
+    return null;
   }
 
   // ── the login (SecondFactorGate) ──
@@ -195,7 +209,10 @@ export class TwoFactor implements SecondFactorGate {
    * @returns the user, signed in.
    * @throws {HttpError} 422 on `code` or `recovery_code` (`BINDERY_TWO_FACTOR_CODE_INVALID`, `BINDERY_TWO_FACTOR_THROTTLED`).
    */
-  async completeLogin(ctx: RequestContext, input: { readonly code?: string | undefined; readonly recovery_code?: string | undefined }): Promise<unknown> {
+  async completeLogin(
+    ctx: RequestContext,
+    input: { readonly code?: string | undefined; readonly recovery_code?: string | undefined },
+  ): Promise<unknown> {
     const { auth } = this.#o;
     const field = input.recovery_code !== undefined && input.recovery_code !== '' ? 'recovery_code' : 'code';
     const pending = this.#pending(ctx);
@@ -237,7 +254,8 @@ export class TwoFactor implements SecondFactorGate {
 
   #pending(ctx: RequestContext): Pending | null {
     const p = ctx.session.get<Partial<Pending>>(PENDING_KEY);
-    if (typeof p !== 'object' || p === null || typeof p.id !== 'string' || typeof p.fp !== 'string' || typeof p.at !== 'number') return null;
+    if (typeof p !== 'object' || p === null || typeof p.id !== 'string' || typeof p.fp !== 'string' || typeof p.at !== 'number')
+      return null;
     const age = this.#o.now() - p.at;
     if (age < 0 || age > PENDING_TTL_MS) return null;
     return { id: p.id, fp: p.fp, remember: p.remember === true, at: p.at };

@@ -52,7 +52,11 @@
   const requestOptions = (o) =>
     typeof PublicKeyCredential.parseRequestOptionsFromJSON === 'function'
       ? PublicKeyCredential.parseRequestOptionsFromJSON(o)
-      : { ...o, challenge: b64urlToBytes(o.challenge), allowCredentials: (o.allowCredentials ?? []).map((c) => ({ ...c, id: b64urlToBytes(c.id) })) };
+      : {
+          ...o,
+          challenge: b64urlToBytes(o.challenge),
+          allowCredentials: (o.allowCredentials ?? []).map((c) => ({ ...c, id: b64urlToBytes(c.id) })),
+        };
   const toJSON = (credential) => {
     if (typeof credential.toJSON === 'function') return credential.toJSON();
     const r = credential.response;
