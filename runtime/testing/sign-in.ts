@@ -9,6 +9,9 @@ import { TestCaller, type TestResponse } from './caller.js';
 import type { TestPasskey } from './passkey-authenticator.js';
 import type { PasskeyRoutes, SignInOptions, SignInUser } from './test-kit.js';
 
+/** The page read after a sign-in for the new session's CSRF token when the answer names none. */
+const HOME = '/dashboard';
+
 /** What the sign-ins read of the booted app. */
 interface Booted {
   readonly url: string;
@@ -53,7 +56,10 @@ export async function signInPastSecondFactor<H>(
     { email: user.email, password: user.password, ...(user.remember === undefined ? {} : { remember: user.remember }) },
     options.page ?? '/login',
   );
-  if (options.totp !== true && options.recoveryCode === undefined) return browser;
+  if (options.totp !== true && options.recoveryCode === undefined) {
+    await (browser as AnyCaller).page(HOME); // the new session's CSRF token
+    return browser;
+  }
   const services = booted.running.services as { auth?: AuthService; twoFactor?: TwoFactor };
   if (services.twoFactor === undefined || services.auth === undefined) {
     throw new Error('bindery/testing: signIn with totp needs the twoFactor() and auth() setup steps in the app.');
@@ -78,6 +84,7 @@ export async function signInPastSecondFactor<H>(
       `bindery/testing: the second factor of ${user.email} was refused: ${res.status}${back ? ' back to the challenge' : ''} (${challenge ?? ''})`,
     );
   }
+  await caller.page(res.location ?? HOME); // the new session's CSRF token
   return browser;
 }
 
@@ -117,5 +124,6 @@ export async function signInWithPasskey<H>(
   if (offer.status !== 200) throw new Error(`bindery/testing: passkey sign-in options refused: ${offer.status} ${offer.text}`);
   const res = await caller.request(r.login ?? 'passkeys.login', { credential: key.get(offer.body as never) });
   if (res.status !== 200) throw new Error(`bindery/testing: passkey sign-in refused: ${res.status} ${res.text}`);
+  await caller.page((res.body as { redirect?: string }).redirect ?? HOME); // the new session's CSRF token
   return browser;
 }

@@ -180,7 +180,11 @@ export class TwoFactor implements SecondFactorGate {
     return (await this.#o.store.read(this.#id(user)))?.confirmedAt != null;
   }
 
-  /** Keep the pending login in a new session (new ID: the password step is done, the user is not signed in). */
+  /**
+   * Keep the pending login in the session (not signed in). The session keeps
+   * its ID and CSRF token here, so a JSON client posts its code with the
+   * token it has; the sign-in after the code gives it a new ID.
+   */
   async challenge(ctx: RequestContext, user: unknown, options: { readonly remember: boolean }): Promise<void> {
     const { auth } = this.#o;
     const pending: Pending = {
@@ -189,7 +193,6 @@ export class TwoFactor implements SecondFactorGate {
       remember: options.remember,
       at: this.#o.now(),
     };
-    ctx.session.regenerate();
     ctx.session.put(PENDING_KEY, pending);
   }
 
