@@ -6,6 +6,7 @@
  * email change before and after its link, passkeys with the kit's software
  * authenticator and their refusals. Real HTTP, real PostgreSQL.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestCaller } from 'bindery/testing';
 import type { Handlers } from '../../generated/handlers.js';
@@ -86,17 +87,31 @@ describe('Profile | password change', () => {
     const b = await signIn(user, 'B');
     const api = await t.withToken(user.id, ['profile:read']);
     expect((await api.request('api.me')).status).toBe(200);
-    const wrong = await a.request('profile.password', { current_password: 'wrong one', password: 'a brand new one', password_confirmation: 'a brand new one' });
+    const wrong = await a.request('profile.password', {
+      current_password: 'wrong one',
+      password: 'a brand new one',
+      password_confirmation: 'a brand new one',
+    });
     expect(wrong.status).toBe(422);
     expect(Object.keys((wrong.body as { errors: object }).errors)).toEqual(['current_password']);
-    const ok = await a.request('profile.password', { current_password: PASSWORD, password: 'a brand new one', password_confirmation: 'a brand new one' });
+    const ok = await a.request('profile.password', {
+      current_password: PASSWORD,
+      password: 'a brand new one',
+      password_confirmation: 'a brand new one',
+    });
     expect(ok.status).toBe(200);
     expect(ok.body).toBe('');
     expect(await signedIn(a)).toBe(true);
     expect(await signedIn(b)).toBe(false);
     expect((await api.request('api.me')).status).toBe(401);
     await signInAs(user.email, 'a brand new one', 'C');
-    const entries = await t.db.selectFrom('audit_log').select(['action', 'properties']).where('subject_id', '=', String(user.id)).execute();
+    const entries = (
+      await sql<{
+        action: string;
+        actor_id: string | null;
+        properties: unknown;
+      }>`SELECT action, properties FROM audit_log WHERE subject_id = ${String(user.id)}`.execute(t.db)
+    ).rows;
     expect(entries.map((e) => e.action)).toContain('auth.password_changed');
     expect(JSON.stringify(entries)).not.toContain('a brand new one');
   });
@@ -128,7 +143,9 @@ describe('Profile | email change', () => {
     const old = t.browser();
     await old.page('/login');
     expect((await old.request('accounts.login', { email: user.email, password: PASSWORD })).status).toBe(422);
-    const tampered = await t.browser().send('GET', `/user/confirm-email?token=${url.searchParams.get('token')!.slice(0, -3)}abc`, { headers: { accept: 'application/json' } });
+    const tampered = await t.browser().send('GET', `/user/confirm-email?token=${url.searchParams.get('token')!.slice(0, -3)}abc`, {
+      headers: { accept: 'application/json' },
+    });
     expect(tampered.status).toBe(400);
   });
 
@@ -143,7 +160,7 @@ describe('Profile | email change', () => {
   });
 });
 
-describe('Passkeys | with the kit\'s software authenticator', () => {
+describe("Passkeys | with the kit's software authenticator", () => {
   it('registers two passkeys, signs in with one (usernameless), removes one', async () => {
     const user = await makeUser(t, { password: PASSWORD });
     const browser = await signIn(user, 'A');
@@ -170,7 +187,7 @@ describe('Passkeys | with the kit\'s software authenticator', () => {
     const guest = t.browser();
     await guest.page('/login');
     const refusedWith = async (credential: Record<string, unknown>) => {
-      const res = await guest.request('passkeys.login', { credential });
+      const res = await guest.request('passkeys.login', { credential: credential as never });
       expect(res.status).toBe(422);
       expect(await signedIn(guest)).toBe(false);
       return (res.body as { errors: Record<string, string> }).errors.credential;
@@ -178,16 +195,16 @@ describe('Passkeys | with the kit\'s software authenticator', () => {
     const offer = async () => (await guest.request('passkeys.loginOptions', {})).body as { challenge: string };
     expect(await refusedWith(key.get(await offer(), { origin: 'https://evil.example' }))).toMatch(/origin/i);
     const good = key.get(await offer());
-    expect((await guest.request('passkeys.login', { credential: good })).status).toBe(200);
+    expect((await guest.request('passkeys.login', { credential: good as never })).status).toBe(200);
     const again = t.browser();
     await again.page('/login');
-    expect((await again.request('passkeys.login', { credential: good })).status).toBe(422); // no challenge in this session
+    expect((await again.request('passkeys.login', { credential: good as never })).status).toBe(422); // no challenge in this session
     await again.request('passkeys.loginOptions', {});
-    expect((await again.request('passkeys.login', { credential: good })).status).toBe(422); // another challenge
+    expect((await again.request('passkeys.login', { credential: good as never })).status).toBe(422); // another challenge
     const other = t.browser();
     await other.page('/login');
     const backwards = key.get((await other.request('passkeys.loginOptions', {})).body as { challenge: string }, { counter: 1 });
-    const res = await other.request('passkeys.login', { credential: backwards });
+    const res = await other.request('passkeys.login', { credential: backwards as never });
     expect(res.status).toBe(422);
     expect((res.body as { errors: Record<string, string> }).errors.credential).toMatch(/counter/i);
   });

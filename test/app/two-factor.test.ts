@@ -6,6 +6,7 @@
  * recovery codes, the per-account throttle, disabling. Real HTTP, real
  * PostgreSQL, the kit's clock.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testClock, type TestCaller } from 'bindery/testing';
 import type { Handlers } from '../../generated/handlers.js';
@@ -99,13 +100,21 @@ describe('Two-factor | enabling', () => {
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
     expect((await browser.request('twoFactor.recoveryCodes')).body).toEqual([]);
-    const rows = await t.db.selectFrom('bindery_recovery_codes' as never).selectAll().execute();
+    const rows = await t.db
+      .selectFrom('bindery_recovery_codes' as never)
+      .selectAll()
+      .execute();
     expect(JSON.stringify(rows)).not.toContain(codes[0]);
-    const stored = await t.db.selectFrom('bindery_two_factor' as never).selectAll().execute();
+    const stored = await t.db
+      .selectFrom('bindery_two_factor' as never)
+      .selectAll()
+      .execute();
     expect(JSON.stringify(stored)).not.toContain(secret);
     const wrong = await browser.request('twoFactor.confirm', { code: '000000' === totpAt(secret, clock.now()) ? '111111' : '000000' });
     expect(wrong.status).toBe(422);
-    expect((wrong.body as { errors: Record<string, string> }).errors).toEqual({ code: 'The provided two factor authentication code was invalid.' });
+    expect((wrong.body as { errors: Record<string, string> }).errors).toEqual({
+      code: 'The provided two factor authentication code was invalid.',
+    });
     expect((await browser.request('twoFactor.confirm', { code: totpAt(secret, clock.now()) })).status).toBe(200);
     expect((await browser.request('twoFactor.show')).body).toEqual({ enabled: true, confirmed: true, recovery_codes_left: 10 });
   });
@@ -127,7 +136,9 @@ describe('Two-factor | the login asks for a code after the password', () => {
     const again = await passwordStep(user);
     const replay = await again.request('twoFactor.challenge', { code });
     expect(replay.status).toBe(422);
-    expect((replay.body as { errors: Record<string, string> }).errors.code).toBe('The provided two factor authentication code was invalid.');
+    expect((replay.body as { errors: Record<string, string> }).errors.code).toBe(
+      'The provided two factor authentication code was invalid.',
+    );
     clock.advance(30_000);
     expect((await again.request('twoFactor.challenge', { code: totpAt(secret, clock.now()) })).status).toBe(204);
   });
@@ -156,7 +167,9 @@ describe('Two-factor | the login asks for a code after the password', () => {
     for (let i = 0; i < 5; i++) expect((await browser.request('twoFactor.challenge', { code: wrong })).status).toBe(422);
     const throttled = await browser.request('twoFactor.challenge', { code: right });
     expect(throttled.status).toBe(422);
-    expect((throttled.body as { errors: Record<string, string> }).errors.code).toMatch(/^Too many two-factor attempts\. Please try again in \d+ seconds?\.$/);
+    expect((throttled.body as { errors: Record<string, string> }).errors.code).toMatch(
+      /^Too many two-factor attempts\. Please try again in \d+ seconds?\.$/,
+    );
     clock.advance(61_000);
     expect((await browser.request('twoFactor.challenge', { code: totpAt(secret, clock.now()) })).status).toBe(204);
   });
@@ -169,11 +182,21 @@ describe('Two-factor | the login asks for a code after the password', () => {
     const second = await passwordStep(user);
     const reused = await second.request('twoFactor.challenge', { recovery_code: codes[3]! });
     expect(reused.status).toBe(422);
-    expect((reused.body as { errors: Record<string, string> }).errors).toEqual({ recovery_code: 'The provided two factor recovery code was invalid.' });
+    expect((reused.body as { errors: Record<string, string> }).errors).toEqual({
+      recovery_code: 'The provided two factor recovery code was invalid.',
+    });
     const kit = await t.signIn({ email: user.email, password: PASSWORD }, { recoveryCode: codes[4]! });
     expect((await kit.request('twoFactor.show')).status).toBe(423); // signed in; the page itself needs a confirmation
-    const entries = await t.db.selectFrom('audit_log').select(['action', 'actor_id', 'properties']).where('subject_id', '=', String(user.id)).execute();
-    expect(entries.map((e) => e.action)).toEqual(expect.arrayContaining(['auth.two_factor_enabled', 'auth.two_factor_confirmed', 'auth.recovery_code_used', 'auth.two_factor_failed']));
+    const entries = (
+      await sql<{
+        action: string;
+        actor_id: string | null;
+        properties: unknown;
+      }>`SELECT action, actor_id, properties FROM audit_log WHERE subject_id = ${String(user.id)}`.execute(t.db)
+    ).rows;
+    expect(entries.map((e) => e.action)).toEqual(
+      expect.arrayContaining(['auth.two_factor_enabled', 'auth.two_factor_confirmed', 'auth.recovery_code_used', 'auth.two_factor_failed']),
+    );
     expect(entries.every((e) => e.actor_id === String(user.id))).toBe(true);
     expect(JSON.stringify(entries)).not.toContain(codes[3]!);
   });
