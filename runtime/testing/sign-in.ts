@@ -7,7 +7,36 @@ import type { TwoFactor } from '../auth/two-factor/two-factor.js';
 import type { RouteTable } from '../routing/route-table.js';
 import { TestCaller, type TestResponse } from './caller.js';
 import type { TestPasskey } from './passkey-authenticator.js';
-import type { PasskeyRoutes, SignInOptions, SignInUser } from './test-kit.js';
+
+/** Who `TestKit.signIn` signs in: an email and the plain password (a user row with its password added will do). */
+export interface SignInUser {
+  readonly email: string;
+  readonly password: string;
+  readonly remember?: boolean;
+}
+
+/** Options of `TestKit.signIn` with a user. */
+export interface SignInOptions {
+  /** Pass the second factor with a code computed from the account's secret. */
+  readonly totp?: boolean;
+  /** Pass the second factor with this recovery code. */
+  readonly recoveryCode?: string;
+  /** The login route (default `accounts.login`). */
+  readonly loginRoute?: string;
+  /** The login page read for the CSRF token (default `/login`). */
+  readonly page?: string;
+  /** The two-factor route (default `twoFactor.challenge`). */
+  readonly challengeRoute?: string;
+}
+
+/** Route names of the passkey flows (defaults: the reference app's). */
+export interface PasskeyRoutes {
+  readonly options?: string;
+  readonly store?: string;
+  readonly confirm?: string;
+  readonly loginOptions?: string;
+  readonly login?: string;
+}
 
 /** The page read after a sign-in for the new session's CSRF token when the answer names none. */
 const HOME = '/dashboard';

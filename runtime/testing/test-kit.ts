@@ -14,7 +14,17 @@ import { TestCaller, type InputOf, type RequestOptions, type TestResponse, type 
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import type { TestClock } from './test-clock.js';
 import { TestPasskey } from './passkey-authenticator.js';
-import { registerPasskey, signInPastSecondFactor, signInWith, signInWithPasskey } from './sign-in.js';
+import {
+  registerPasskey,
+  signInPastSecondFactor,
+  signInWith,
+  signInWithPasskey,
+  type PasskeyRoutes,
+  type SignInOptions,
+  type SignInUser,
+} from './sign-in.js';
+
+export type { PasskeyRoutes, SignInOptions, SignInUser };
 import type { AnyKysely } from '../db/any-kysely.js';
 import type { UntypedTables } from '../db/any-kysely.js';
 import { requireService } from '../http/require-service.js';
@@ -134,36 +144,6 @@ export interface TestKit<H, DB, F = undefined> {
   outbox(to?: string): Promise<OutboxMessage[]>;
   /** Stop the app and drop its database. Call it in `afterAll`. */
   close(): Promise<void>;
-}
-
-/** Who {@link TestKit.signIn} signs in: an email and the plain password (a user row with its password added will do). */
-export interface SignInUser {
-  readonly email: string;
-  readonly password: string;
-  readonly remember?: boolean;
-}
-
-/** Options of {@link TestKit.signIn} with a user. */
-export interface SignInOptions {
-  /** Pass the second factor with a code computed from the account's secret. */
-  readonly totp?: boolean;
-  /** Pass the second factor with this recovery code. */
-  readonly recoveryCode?: string;
-  /** The login route (default `accounts.login`). */
-  readonly loginRoute?: string;
-  /** The login page read for the CSRF token (default `/login`). */
-  readonly page?: string;
-  /** The two-factor route (default `twoFactor.challenge`). */
-  readonly challengeRoute?: string;
-}
-
-/** Route names of the passkey flows (defaults: the reference app's). */
-export interface PasskeyRoutes {
-  readonly options?: string;
-  readonly store?: string;
-  readonly confirm?: string;
-  readonly loginOptions?: string;
-  readonly login?: string;
 }
 
 /**
