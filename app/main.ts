@@ -32,6 +32,7 @@ import { profile } from 'bindery/auth/profile';
 import { twoFactor } from 'bindery/auth/two-factor';
 import { mail } from 'bindery/mail';
 import { apiDocs } from 'bindery/http';
+import { storage } from 'bindery/storage';
 
 export default defineApp({
   name: 'bindery',
@@ -44,6 +45,7 @@ export default defineApp({
   setup: [
     audit({ tracked: trackedResources, prunable: { Document: '30d' } }),
     cache(),
+    storage(),
     session(),
     auth({ users: ({ db }) => databaseUsers(db) }),
     mail(),

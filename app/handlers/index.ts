@@ -4,6 +4,8 @@
  */
 import type { Handlers } from '../../generated/handlers.js';
 import { accountsHandlers } from './accounts.js';
+import { attachmentsHandlers } from './attachments.js';
+import { avatarHandlers } from './avatar.js';
 import { documentsHandlers } from './documents.js';
 import { linksHandlers } from './links.js';
 import { notesHandlers } from './notes.js';
@@ -25,4 +27,6 @@ export const handlers = {
   ...sessionsHandlers,
   ...twoFactorHandlers,
   ...passkeysHandlers,
+  ...avatarHandlers,
+  ...attachmentsHandlers,
 } satisfies Handlers;
