@@ -25,8 +25,14 @@ import { databaseUsers } from './auth/users.js';
 import { links } from 'bindery/auth/links';
 import { oauth } from 'bindery/auth/oauth';
 import { tokens } from 'bindery/auth/tokens';
+import { passwordConfirmation } from 'bindery/auth/confirm';
+import { devices } from 'bindery/auth/devices';
+import { passkeys } from 'bindery/auth/passkeys';
+import { profile } from 'bindery/auth/profile';
+import { twoFactor } from 'bindery/auth/two-factor';
 import { mail } from 'bindery/mail';
 import { apiDocs } from 'bindery/http';
+import { storage } from 'bindery/storage';
 import { observability } from 'bindery/observability';
 
 export default defineApp({
@@ -41,6 +47,7 @@ export default defineApp({
     observability(),
     audit({ tracked: trackedResources, prunable: { Document: '30d' } }),
     cache(),
+    storage(),
     session(),
     auth({ users: ({ db }) => databaseUsers(db) }),
     mail(),
@@ -49,6 +56,11 @@ export default defineApp({
     links(),
     oauth({ providers: ['example'] }),
     assets(),
+    profile(),
+    passwordConfirmation(),
+    devices(),
+    twoFactor(),
+    passkeys(),
     apiDocs(),
     schedule({ tasks: scheduledTasks }),
     events(),

@@ -10,8 +10,10 @@ import { normalizeLogin } from 'bindery/auth';
 import { sendVerificationLink } from 'bindery/auth/links';
 import { HttpError, NotFoundError, ValidationError } from 'bindery/errors';
 import { page, redirect, redirectToRoute } from 'bindery/results';
+import { storageOf } from 'bindery/storage';
 import { accounts, currentUser } from '../auth/users.js';
 import { tokensPageData } from './tokens.js';
+import { twoFactorPending } from './two-factor.js';
 
 type AccountsHandlers = Pick<
   Handlers,
@@ -70,6 +72,8 @@ export const accountsHandlers = {
   'accounts.login': async (input, ctx) => {
     const service = accounts(ctx);
     await service.attempt(ctx, input.email, input.password, { remember: input.remember });
+    // An account with two-factor authentication is not signed in yet: the code comes next.
+    if (!ctx.auth.signedIn) return twoFactorPending(ctx);
     return redirect(service.intendedUrl(ctx));
   },
 
@@ -82,7 +86,8 @@ export const accountsHandlers = {
 
   'accounts.dashboard': async (_input, ctx) => {
     const user = await currentUser(ctx);
-    return page('dashboard', { title: 'Dashboard', user, ...(await tokensPageData(ctx)) });
+    const avatarUrl = await storageOf(ctx.services).url(user.avatar);
+    return page('dashboard', { title: 'Dashboard', user, avatarUrl, ...(await tokensPageData(ctx)) });
   },
 
   'users.show': async (input, ctx) => {

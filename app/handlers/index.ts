@@ -4,11 +4,17 @@
  */
 import type { Handlers } from '../../generated/handlers.js';
 import { accountsHandlers } from './accounts.js';
+import { attachmentsHandlers } from './attachments.js';
+import { avatarHandlers } from './avatar.js';
 import { documentsHandlers } from './documents.js';
 import { linksHandlers } from './links.js';
 import { notesHandlers } from './notes.js';
 import { oauthHandlers } from './oauth.js';
 import { tokensHandlers } from './tokens.js';
+import { passkeysHandlers } from './passkeys.js';
+import { profileHandlers } from './profile.js';
+import { sessionsHandlers } from './sessions.js';
+import { twoFactorHandlers } from './two-factor.js';
 
 export const handlers = {
   ...accountsHandlers,
@@ -17,4 +23,10 @@ export const handlers = {
   ...linksHandlers,
   ...tokensHandlers,
   ...oauthHandlers,
+  ...profileHandlers,
+  ...sessionsHandlers,
+  ...twoFactorHandlers,
+  ...passkeysHandlers,
+  ...avatarHandlers,
+  ...attachmentsHandlers,
 } satisfies Handlers;

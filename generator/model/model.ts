@@ -7,7 +7,19 @@ import type { ResultKind } from '../../runtime/results/result.js';
 import type { SourcePosition } from '../diagnostics.js';
 
 /** Column types of resource fields (SQL mapping in docs/schema-language.md). */
-export type ColumnKind = 'string' | 'text' | 'integer' | 'bigint' | 'number' | 'boolean' | 'timestamp' | 'duration' | 'json' | 'uuid';
+/** `file`: a stored file's reference (`FileRef`, a `jsonb` column; docs/storage.md "Files of rows"). */
+export type ColumnKind =
+  | 'string'
+  | 'text'
+  | 'integer'
+  | 'bigint'
+  | 'number'
+  | 'boolean'
+  | 'timestamp'
+  | 'duration'
+  | 'json'
+  | 'uuid'
+  | 'file';
 
 /** The type of a resource field. */
 export interface ColumnType {
@@ -152,6 +164,8 @@ export interface Route {
   readonly rateLimit: RateLimitPlan | null;
   /** Its group's CORS, or null. */
   readonly cors: CorsPlan | null;
+  /** Password confirmation window in ms (YAML `confirmPassword: 15m`), `true` for the app's setting, or null. */
+  readonly confirmPassword: number | true | null;
   /** A list route (YAML `list:`), or null. Its `limit`, `cursor`, `sort` and filter fields are in `input`. */
   readonly list: RouteList | null;
   /** Relations expanded in every output row (YAML `include:`); empty when none. */

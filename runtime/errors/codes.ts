@@ -242,6 +242,36 @@ export const ERROR_CODES = {
     status: 429,
     summary: 'Too many requests of one kind in the window (e.g. 5 password reset mails a minute per address).',
   },
+  BINDERY_PASSWORD_CONFIRMATION_REQUIRED: {
+    status: 423,
+    summary:
+      'A route declared with confirmPassword was asked for by a JSON client whose last password confirmation is older than the window.',
+  },
+  BINDERY_PASSWORD_INCORRECT: {
+    status: 422,
+    summary: "The password given to confirm an action is not the signed-in user's (a field error).",
+  },
+  BINDERY_EMAIL_CHANGE_LINK_INVALID: {
+    status: 400,
+    summary: 'The email change link is invalid, has expired, or the account changed its address since the link was made.',
+  },
+  BINDERY_TWO_FACTOR_CODE_INVALID: {
+    status: 422,
+    summary: 'A two-factor code or recovery code is wrong, used already, or there is no pending two-factor login (a field error).',
+  },
+  BINDERY_TWO_FACTOR_THROTTLED: {
+    status: 422,
+    summary: 'Too many two-factor codes tried for one account in a minute (a field error on code).',
+  },
+  BINDERY_TWO_FACTOR_NOT_ENABLED: {
+    status: 404,
+    summary: 'The account has no two-factor secret (enable two-factor authentication first).',
+  },
+  BINDERY_PASSKEY_REFUSED: {
+    status: 422,
+    summary:
+      'A passkey registration or assertion did not verify (challenge, origin, RP ID, signature, counter); nothing was signed in or stored.',
+  },
   BINDERY_VERIFY_LINK_INVALID: {
     status: 400,
     summary: 'The email verification link is invalid, has expired, or was made for another address.',
@@ -265,6 +295,29 @@ export const ERROR_CODES = {
     summary: 'The external provider could not be reached or answered something unusable (discovery, token endpoint).',
   },
   BINDERY_OAUTH_PROVIDER_UNKNOWN: { status: 404, summary: 'No external sign-in provider of that name is configured (AUTH_PROVIDERS).' },
+
+  // ── storage: disks, uploads, signed URLs (runtime/storage) ──
+  BINDERY_STORAGE_INVALID: { summary: 'A storage setting or option is unusable (an unknown disk, a bad key); the boot or the call stops.' },
+  BINDERY_STORAGE_OBJECT_MISSING: {
+    status: 404,
+    summary: 'The stored object of a file reference or signed URL does not exist (any more).',
+  },
+  BINDERY_STORAGE_SIGNATURE_INVALID: {
+    status: 403,
+    summary: 'A signed storage URL or upload token is expired, tampered with, or made with a key the app no longer has.',
+  },
+  BINDERY_STORAGE_UNAVAILABLE: {
+    status: 503,
+    summary: 'The storage disk could not be reached or refused the operation; nothing was written.',
+  },
+  BINDERY_UPLOAD_INVALID: {
+    status: 422,
+    summary: 'An uploaded file (multipart or direct upload) failed a check: type by content, missing object, unknown upload.',
+  },
+  BINDERY_UPLOAD_TOO_LARGE: {
+    status: 413,
+    summary: 'An uploaded file is larger than its field allows; the answer names the field and nothing is kept.',
+  },
 
   // ── observability: traces, metrics, the development dashboard (runtime/observability) ──
   BINDERY_METRICS_FORBIDDEN: {

@@ -7,6 +7,9 @@ import { BinderyError } from '../errors/bindery-error.js';
 import { HttpError } from '../errors/http-error.js';
 import { malformedBody } from '../binding/body-errors.js';
 import { registerBodyParsers } from '../binding/body-parsers.js';
+import { memoryReceiver, storageReceiver } from '../binding/file-receiver.js';
+import { compileUploadPlan } from '../binding/upload-plan.js';
+import { Storage } from '../storage/storage.js';
 import { UrlBuilder } from '../results/url-builder.js';
 import { createViewRenderer } from '../views/view-renderer.js';
 import { BootProblems, checkRouteTable } from './boot-checks.js';
@@ -28,6 +31,7 @@ import { securityHeaders, StandardHeaders } from './security-headers.js';
 import type { HttpServerOptions } from './server-options.js';
 import { setServerLogger } from './request-log.js';
 import { pino } from 'pino';
+import { withPasswordConfirmation } from './route-password-confirmation.js';
 import { withRateLimit } from './route-rate-limit.js';
 import type { RouteDefinition } from '../routing/route-table.js';
 import { registerCorsRoutes } from './cors.js';
@@ -98,7 +102,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     const handler = options.handlers[route.name];
     if (handler === undefined) continue;
     const chain = route.middleware.map((name) => middleware[name]).filter((m): m is Middleware => m !== undefined);
-    const pipeline = problems.capture(() => compileRoutePipeline(route, handler, withRateLimit(route, chain, options.services), env));
+    const pipeline = problems.capture(() =>
+      compileRoutePipeline(route, handler, withPasswordConfirmation(route, withRateLimit(route, chain, options.services), middleware), env),
+    );
     if (pipeline !== undefined) pipelines.set(route.name, pipeline);
   }
   problems.throwIfAny();
@@ -155,7 +161,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   });
   if (deadlines !== null) app.addHook('onClose', async () => deadlines.stop());
   if (options.observer !== undefined) observeRequests(app, options.observer, options.routes);
-  registerBodyParsers(app, options.maxBodyBytes);
+  const storage = (options.services as { storage?: unknown }).storage;
+  registerBodyParsers(app, options.maxBodyBytes, storage instanceof Storage ? storageReceiver(storage) : memoryReceiver);
   app.setErrorHandler((error, request, reply) => {
     headers.apply(reply);
     const route = options.routes.find((r) => r.name === (request.routeOptions.config as { bindery?: string } | undefined)?.bindery) ?? null;
@@ -182,7 +189,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     return {
       method: route.method,
       url: fastifyPath(route.path),
-      config: { bindery: route.name },
+      config: {
+        bindery: route.name,
+        uploads: compileUploadPlan(route, route.bodyLimit ?? options.maxBodyBytes) ?? undefined,
+        rawBody: route.rawBody === true,
+      },
       ...(route.bodyLimit !== undefined ? { bodyLimit: route.bodyLimit } : {}),
       ...(beforeBody !== undefined ? { onRequest: beforeBody } : {}),
       handler: pipelines.get(route.name)!,
