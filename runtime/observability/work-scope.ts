@@ -13,17 +13,7 @@
  * tracing.ts), so concurrent calls of one request each get the right parent
  * and the app's own `@opentelemetry/api` spans nest with bindery's.
  */
-import {
-  context,
-  ROOT_CONTEXT,
-  type Attributes,
-  type Context,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-  type Tracer,
-} from '@opentelemetry/api';
+import { ROOT_CONTEXT, type Attributes, type Context, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import type { ListenerWork, MailWork, QueuedWork, TraceCarrier, WorkTelemetry } from '../context/work-telemetry.js';
 import type { QueryFinished } from '../db/query-observer.js';
 import { isThenable } from '../http/middleware-chain.js';
