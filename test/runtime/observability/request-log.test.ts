@@ -114,6 +114,20 @@ describe('HTTP_ACCESS_LOG=true | one line per request, with the OTLP receiver do
     expect(access).toMatchObject({ status: 500, route: '/boom' });
   });
 
+  it('a client that goes away: logged as 499 once the handler is done', async () => {
+    const controller = new AbortController();
+    const pending = fetch(`${url}/slow`, { signal: controller.signal }).catch(() => 'aborted');
+    await waitFor(() => stdout.includes('SLOW REQUEST STARTED'), 'the slow handler to start');
+    controller.abort();
+    expect(await pending).toBe('aborted');
+    await waitFor(() => lines().some((l) => l['path'] === '/slow'), 'the access line of /slow');
+    expect(lines().find((l) => l['path'] === '/slow')).toMatchObject({
+      status: 499,
+      route: '/slow',
+      trace_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
+  });
+
   it('says once that spans cannot be exported, and goes on serving', async () => {
     await waitFor(() => lines().some((l) => l['code'] === 'BINDERY_TELEMETRY_EXPORT_FAILED'), 'the export warning', 15_000);
     const warnings = lines().filter((l) => l['code'] === 'BINDERY_TELEMETRY_EXPORT_FAILED');
