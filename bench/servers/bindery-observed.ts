@@ -8,14 +8,16 @@
  * - `off`: with the step and no observability setting (production): tracing off;
  * - `on`: with the step, `OTEL_EXPORTER_OTLP_ENDPOINT` pointed at the bench's
  *   local receiver (`BENCH_OTLP_URL`), every trace sampled (`always_on`),
- *   protobuf over HTTP (the default protocol), metrics over OTLP too.
+ *   protobuf over HTTP (the default protocol), metrics over OTLP too;
+ * - `sampled`: as `on`, a tenth of the traces kept (`traceidratio`, 0.1).
  */
 import { startApp } from 'bindery/app';
 import app from '../../app/main.js';
 
 const variant = process.env.BENCH_OBSERVABILITY ?? 'off';
 const otlp = process.env.BENCH_OTLP_URL;
-if (variant === 'on' && !otlp) throw new Error('BENCH_OBSERVABILITY=on needs BENCH_OTLP_URL');
+const traced = variant === 'on' || variant === 'sampled';
+if (traced && !otlp) throw new Error(`BENCH_OBSERVABILITY=${variant} needs BENCH_OTLP_URL`);
 const served = variant === 'without' ? { ...app, setup: app.setup.filter((step) => step.name !== 'observability') } : app;
 
 const running = await startApp(served, {
@@ -24,10 +26,11 @@ const running = await startApp(served, {
     APP_ENV: 'production',
     LOG_LEVEL: 'warn',
     HTTP_ADDR: '127.0.0.1:0',
-    ...(variant === 'on'
+    ...(traced
       ? {
           OTEL_EXPORTER_OTLP_ENDPOINT: otlp,
-          OTEL_TRACES_SAMPLER: process.env.OTEL_TRACES_SAMPLER ?? 'always_on',
+          OTEL_TRACES_SAMPLER: variant === 'on' ? 'always_on' : 'traceidratio',
+          OTEL_TRACES_SAMPLER_ARG: variant === 'on' ? '1' : '0.1',
           OTEL_SERVICE_NAME: 'bench',
         }
       : {}),

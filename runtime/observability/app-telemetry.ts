@@ -25,12 +25,13 @@ export const OWN_ROUTE_PREFIX = 'observability:';
 /** See the module doc. */
 export class AppTelemetry implements RequestObserver, QueryObserver, JobRunObserver {
   readonly parts: TelemetryParts;
-  /** Spans per pipeline stage: only when tracing. */
+  /** Spans per pipeline stage: when tracing, unless turned off. */
   readonly stages: boolean;
 
-  constructor(parts: TelemetryParts) {
+  /** @param stageSpans a span per pipeline stage when tracing (`observability({ stageSpans })`). */
+  constructor(stageSpans: boolean, parts: TelemetryParts) {
     this.parts = parts;
-    this.stages = parts.tools.tracer !== null;
+    this.stages = stageSpans && parts.tools.tracer !== null;
   }
 
   observe(request: FastifyRequest, route: RouteDefinition | null): RequestObservation | undefined {

@@ -17,6 +17,13 @@ import { observabilitySettings } from './settings.js';
 export interface ObservabilityOptions {
   /** How many requests, and how many job runs, the development dashboard keeps (default 100). */
   readonly dashboardSize?: number;
+  /**
+   * A span per pipeline stage of a traced request (binding and validation,
+   * handler, rendering; default true). `false` keeps the request's span and
+   * its statements, jobs and mails, and saves one to three spans per request
+   * (docs/observability.md "Cost").
+   */
+  readonly stageSpans?: boolean;
 }
 
 /**
@@ -32,7 +39,7 @@ export interface ObservabilityOptions {
  * - With `APP_ENV=development` (and `DEV_DASHBOARD` not `false`): the
  *   dashboard at `/_bindery`. Never in production.
  *
- * @param options `dashboardSize`: requests and job runs the dashboard keeps (default 100).
+ * @param options `dashboardSize`: requests and job runs the dashboard keeps (default 100); `stageSpans`: a span per pipeline stage (default true).
  * @returns the step to put in `defineApp({ setup: [...] })`.
  * @throws {RangeError} when `dashboardSize` is not a positive integer.
  * @throws {SettingsError} at boot for a bad `OTEL_*`, `METRICS_*`, `HTTP_ACCESS_LOG` or `DEV_DASHBOARD` value.
@@ -54,7 +61,7 @@ export function observability(options: ObservabilityOptions = {}): SetupStep {
       if (config.traces === null && config.otlpMetrics === null && config.prometheus === null && !config.accessLog && !config.dashboard)
         return;
       const { startObservability } = await import('./start-observability.js');
-      await startObservability(ctx, config, { dashboardSize });
+      await startObservability(ctx, config, { dashboardSize, stageSpans: options.stageSpans ?? true });
     },
   };
 }

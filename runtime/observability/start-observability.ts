@@ -24,12 +24,12 @@ import type { ObservabilityConfig } from './observability-config.js';
 
 /**
  * Start what `config` turns on, for the app being set up.
- * @param options.dashboardSize requests and job runs the dashboard keeps.
+ * @param options.dashboardSize requests and job runs the dashboard keeps; `stageSpans`: a span per pipeline stage.
  */
 export async function startObservability(
   ctx: SetupContext,
   config: ObservabilityConfig,
-  options: { readonly dashboardSize: number },
+  options: { readonly dashboardSize: number; readonly stageSpans: boolean },
 ): Promise<void> {
   const version = binderyVersion();
   const environment = String(ctx.settings['APP_ENV']);
@@ -56,7 +56,7 @@ export async function startObservability(
           jobsDb: () => (jobsRuntimeOf(services) === undefined ? null : ctx.database.db),
         });
   const recorder = config.dashboard ? new Recorder(options.dashboardSize) : null;
-  const telemetry = new AppTelemetry({
+  const telemetry = new AppTelemetry(options.stageSpans, {
     tools: {
       tracer: tracing?.tracer ?? null,
       traceContext: tracing?.traceContext ?? null,

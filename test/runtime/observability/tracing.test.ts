@@ -5,7 +5,13 @@
  * the job it queued and that job's run (its SQL, its mail) arrive as one
  * trace; a malformed `traceparent` starts a new one.
  */
+import { fileURLToPath } from 'node:url';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, defineApp } from '../../../runtime/app/index.js';
+import type { RequestContext } from '../../../runtime/http/context.js';
+import { observability } from '../../../runtime/observability/index.js';
+import { createTestDatabase } from '../../support/database.js';
 import { startWorker, type RunningWorker } from '../../../runtime/jobs/index.js';
 import { waitFor } from '../jobs/wait-for.js';
 import { type AccountsApp, bootAccounts, makeUser } from '../../app/accounts-support.js';
@@ -131,6 +137,64 @@ describe('Traces | a request, its SQL and the job it queued, in the trace the cl
   it('metrics go to the same receiver over OTLP', async () => {
     await waitFor(() => receiver.metricNames.has('http.server.request.duration'), 'the request duration metric', 10_000);
     expect(receiver.metricNames).toContain('db.client.connection.count');
+  });
+});
+
+describe('Traces | observability({ stageSpans: false })', () => {
+  it('keeps the request span and its statements, without a span per stage', async () => {
+    const database = await createTestDatabase('otel_stages');
+    const app = defineApp({
+      name: 'no_stages',
+      root: fileURLToPath(new URL('.', import.meta.url)),
+      routes: [
+        {
+          name: 'count',
+          method: 'GET',
+          path: '/count',
+          group: null,
+          middleware: [],
+          result: 'ok',
+          fields: [],
+          validate: null,
+          output: null,
+          origin: 'test',
+        },
+      ],
+      handlers: {
+        count: async (_input: unknown, ctx: RequestContext) => {
+          const { rows } = await sql<{ n: number }>`select 41 + 1 as n`.execute((ctx.services as unknown as { db: Kysely<never> }).db);
+          return { n: rows[0]!.n };
+        },
+      },
+      migrations: [],
+      setup: [observability({ stageSpans: false })],
+    });
+    const t = await createTestApp(app, {
+      databaseUrl: database.url,
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_BSP_SCHEDULE_DELAY: '50',
+        OTEL_METRICS_EXPORTER: 'none',
+      },
+    });
+    try {
+      const res = await fetch(`${t.url}/count`);
+      expect(await res.json()).toEqual({ n: 42 });
+      const requestId = res.headers.get('x-request-id');
+      await waitFor(() => receiver.spans.some((s) => s.attributes['bindery.request_id'] === requestId), 'the request span', 10_000);
+      const server = receiver.spans.find((s) => s.attributes['bindery.request_id'] === requestId)!;
+      await waitFor(() => inTrace(server.traceId).length >= 2, 'its statement', 10_000);
+      const spans = inTrace(server.traceId);
+      expect(spans.map((s) => s.name).sort()).toEqual(['GET /count', 'SELECT']);
+      expect(spans.find((s) => s.name === 'SELECT')).toMatchObject({
+        parentSpanId: server.spanId,
+        attributes: { 'db.query.text': 'select ? + ? as n' },
+      });
+    } finally {
+      await t.close();
+      await database.drop();
+    }
   });
 });
 
