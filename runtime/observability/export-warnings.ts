@@ -62,14 +62,21 @@ export class ExportWarnings {
   }
 }
 
-/** A span exporter whose failures are logged (see the module doc). */
+/**
+ * A span exporter whose failures are logged (see the module doc). The batch
+ * processor exports a full batch from inside the `end()` of the span that
+ * filled it; the encoding is moved to the next turn of the event loop, out of
+ * that request's path.
+ */
 export function warnOnFailedSpans(exporter: SpanExporter, warnings: ExportWarnings): SpanExporter {
   return {
     export(spans: ReadableSpan[], done: (result: ExportResult) => void) {
-      exporter.export(spans, (result) => {
-        warnings.note(result, spans.length);
-        done(result);
-      });
+      setImmediate(() =>
+        exporter.export(spans, (result) => {
+          warnings.note(result, spans.length);
+          done(result);
+        }),
+      );
     },
     shutdown: () => exporter.shutdown(),
     forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),
