@@ -82,7 +82,7 @@ export function observationOf(request: FastifyRequest): RequestObservation | und
  */
 export function observeRequests(app: FastifyInstance, observer: RequestObserver, routes: RouteTable): void {
   const byName = new Map<string, RouteDefinition>(routes.map((r) => [r.name, r]));
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', function observeRequest(request, reply, done) {
     const name = (request.routeOptions.config as { bindery?: string } | undefined)?.bindery;
     const observation = observer.observe(request, name === undefined ? null : (byName.get(name) ?? null));
     if (observation !== undefined) {
