@@ -153,7 +153,7 @@ describe('Dashboard | development', () => {
   );
 });
 
-describe('Dashboard | never outside development', () => {
+describe('Dashboard | a small app: errors with their stack; never outside development', () => {
   const hello: RouteDefinition = {
     name: 'hello',
     method: 'GET',
@@ -180,6 +180,32 @@ describe('Dashboard | never outside development', () => {
   });
   afterAll(async () => {
     await database?.drop();
+  });
+
+  it('development: a 500 shows with its stack', async () => {
+    const boom: RouteDefinition = { ...hello, name: 'boom', path: '/boom' };
+    const failing = defineApp({
+      name: 'dashboard_errors',
+      root: fileURLToPath(new URL('.', import.meta.url)),
+      routes: [boom],
+      handlers: {
+        boom: () => {
+          throw new Error('the boom route always fails');
+        },
+      },
+      migrations: [],
+      setup: [observability()],
+    });
+    const t: TestApp = await createTestApp(failing, { databaseUrl: database.url, env: { APP_ENV: 'development' } });
+    try {
+      const res = await fetch(`${t.url}/boom`, { headers: { accept: 'application/json' } });
+      expect(res.status).toBe(500);
+      const html = await (await fetch(`${t.url}/_bindery/requests/${res.headers.get('x-request-id')}`)).text();
+      expect(html).toContain('<strong>500</strong>');
+      expect(html).toMatch(/<pre>Error: the boom route always fails\n\s+at boom \(/);
+    } finally {
+      await t.close();
+    }
   });
 
   for (const env of [
