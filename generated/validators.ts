@@ -6,7 +6,7 @@ import type { CompiledValidator } from 'bindery/routing';
 // ajv standalone code calls require() for format and helper functions.
 const require = createRequire(import.meta.url);
 
-// fingerprint: e41a825a68229ff81f2a20a529af6810
+// fingerprint: cc9dd1a32669c3a803173ed61bef9578
 const linksForgot_schema = { "properties": { "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "format": "email" }, { "maxLength": 255 }] } }, "required": ["email"] };
 const linksForgot_pattern = new RegExp("\\S", "u");
 const linksForgot_formats = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
@@ -28,50 +28,64 @@ function linksForgot_validate(data, { instancePath = "", parentData, parentDataP
     }
     if (data.email !== undefined) {
       let data0 = data.email;
-      if (typeof data0 === "string") {
-        if (!linksForgot_pattern.test(data0)) {
-          const err1 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err1];
+      const _errs1 = errors;
+      if (errors === _errs1) {
+        if (typeof data0 === "string") {
+          if (!linksForgot_pattern.test(data0)) {
+            const err1 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err2 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err2];
         }
         else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      if (typeof data0 === "string") {
-        if (!(linksForgot_formats.test(data0))) {
-          const err3 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/format", keyword: "format", params: { format: "email" }, message: "must match format \"" + "email" + "\"" };
+          const err2 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err3];
+            vErrors = [err2];
           }
           else {
-            vErrors.push(err3);
+            vErrors.push(err2);
           }
           errors++;
         }
       }
-      if (typeof data0 === "string") {
-        if (linksForgot_func(data0) > 255) {
-          const err4 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
-          if (vErrors === null) {
-            vErrors = [err4];
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs3 = errors;
+        if (errors === _errs3) {
+          if (typeof data0 === "string") {
+            if (!(linksForgot_formats.test(data0))) {
+              const err3 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/format", keyword: "format", params: { format: "email" }, message: "must match format \"" + "email" + "\"" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              }
+              else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
           }
-          else {
-            vErrors.push(err4);
+        }
+        var valid1 = _errs3 === errors;
+        if (valid1) {
+          const _errs4 = errors;
+          if (typeof data0 === "string") {
+            if (linksForgot_func(data0) > 255) {
+              const err4 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              }
+              else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
           }
-          errors++;
+          var valid1 = _errs4 === errors;
         }
       }
     }
@@ -82,7 +96,7 @@ function linksForgot_validate(data, { instancePath = "", parentData, parentDataP
 /** Validates the input of route `links.forgot` (POST /forgot-password): email. */
 export const linksForgot: CompiledValidator = linksForgot_validate;
 
-// fingerprint: b0103536b6dd6b118037a58164c83faa
+// fingerprint: 021f18e866bac8740be52c5cc8f4f81b
 const linksReset_schema = { "properties": { "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "minLength": 8 }, { "maxLength": 255 }, {}] } }, "required": ["password"] };
 const linksReset_pattern = new RegExp("\\S", "u");
 const linksReset_func = require("ajv/dist/runtime/ucs2length").default;
@@ -103,50 +117,62 @@ function linksReset_validate(data, { instancePath = "", parentData, parentDataPr
     }
     if (data.password !== undefined) {
       let data0 = data.password;
-      if (typeof data0 === "string") {
-        if (!linksReset_pattern.test(data0)) {
-          const err1 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err1];
+      const _errs1 = errors;
+      if (errors === _errs1) {
+        if (typeof data0 === "string") {
+          if (!linksReset_pattern.test(data0)) {
+            const err1 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err2 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err2];
         }
         else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      if (typeof data0 === "string") {
-        if (linksReset_func(data0) < 8) {
-          const err3 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/minLength", keyword: "minLength", params: { limit: 8 }, message: "must NOT have fewer than 8 characters" };
+          const err2 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err3];
+            vErrors = [err2];
           }
           else {
-            vErrors.push(err3);
+            vErrors.push(err2);
           }
           errors++;
         }
       }
-      if (typeof data0 === "string") {
-        if (linksReset_func(data0) > 255) {
-          const err4 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
-          if (vErrors === null) {
-            vErrors = [err4];
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs3 = errors;
+        if (typeof data0 === "string") {
+          if (linksReset_func(data0) < 8) {
+            const err3 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/minLength", keyword: "minLength", params: { limit: 8 }, message: "must NOT have fewer than 8 characters" };
+            if (vErrors === null) {
+              vErrors = [err3];
+            }
+            else {
+              vErrors.push(err3);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err4);
+        }
+        var valid1 = _errs3 === errors;
+        if (valid1) {
+          const _errs4 = errors;
+          if (typeof data0 === "string") {
+            if (linksReset_func(data0) > 255) {
+              const err4 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              }
+              else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
           }
-          errors++;
+          var valid1 = _errs4 === errors;
         }
       }
     }
@@ -157,7 +183,7 @@ function linksReset_validate(data, { instancePath = "", parentData, parentDataPr
 /** Validates the input of route `links.reset` (POST /reset-password): password. */
 export const linksReset: CompiledValidator = linksReset_validate;
 
-// fingerprint: b929f8543f2a08219786a2b19e2ec111
+// fingerprint: 13ba2b04c97c0bea8714a5e31b09ff29
 const accountsRegister_schema = { "properties": { "name": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "format": "email" }, { "maxLength": 255 }] }, "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "minLength": 8 }, { "maxLength": 255 }, {}] } }, "required": ["name", "email", "password"] };
 const accountsRegister_pattern = new RegExp("\\S", "u");
 const accountsRegister_func = require("ajv/dist/runtime/ucs2length").default;
@@ -199,136 +225,170 @@ function accountsRegister_validate(data, { instancePath = "", parentData, parent
     }
     if (data.name !== undefined) {
       let data0 = data.name;
-      if (typeof data0 === "string") {
-        if (!accountsRegister_pattern.test(data0)) {
-          const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err3];
+      const _errs1 = errors;
+      if (errors === _errs1) {
+        if (typeof data0 === "string") {
+          if (!accountsRegister_pattern.test(data0)) {
+            const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err3];
+            }
+            else {
+              vErrors.push(err3);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
         }
         else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      if (typeof data0 === "string") {
-        if (accountsRegister_func(data0) > 255) {
-          const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+          const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err5];
+            vErrors = [err4];
           }
           else {
-            vErrors.push(err5);
+            vErrors.push(err4);
           }
           errors++;
         }
+      }
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs3 = errors;
+        if (typeof data0 === "string") {
+          if (accountsRegister_func(data0) > 255) {
+            const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+            if (vErrors === null) {
+              vErrors = [err5];
+            }
+            else {
+              vErrors.push(err5);
+            }
+            errors++;
+          }
+        }
+        var valid1 = _errs3 === errors;
       }
     }
     if (data.email !== undefined) {
       let data1 = data.email;
-      if (typeof data1 === "string") {
-        if (!accountsRegister_pattern.test(data1)) {
-          const err6 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err6];
+      const _errs5 = errors;
+      if (errors === _errs5) {
+        if (typeof data1 === "string") {
+          if (!accountsRegister_pattern.test(data1)) {
+            const err6 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            }
+            else {
+              vErrors.push(err6);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err7 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
         }
         else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      if (typeof data1 === "string") {
-        if (!(accountsRegister_formats.test(data1))) {
-          const err8 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/format", keyword: "format", params: { format: "email" }, message: "must match format \"" + "email" + "\"" };
+          const err7 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err8];
+            vErrors = [err7];
           }
           else {
-            vErrors.push(err8);
+            vErrors.push(err7);
           }
           errors++;
         }
       }
-      if (typeof data1 === "string") {
-        if (accountsRegister_func(data1) > 255) {
-          const err9 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
-          if (vErrors === null) {
-            vErrors = [err9];
+      var valid2 = _errs5 === errors;
+      if (valid2) {
+        const _errs7 = errors;
+        if (errors === _errs7) {
+          if (typeof data1 === "string") {
+            if (!(accountsRegister_formats.test(data1))) {
+              const err8 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/format", keyword: "format", params: { format: "email" }, message: "must match format \"" + "email" + "\"" };
+              if (vErrors === null) {
+                vErrors = [err8];
+              }
+              else {
+                vErrors.push(err8);
+              }
+              errors++;
+            }
           }
-          else {
-            vErrors.push(err9);
+        }
+        var valid2 = _errs7 === errors;
+        if (valid2) {
+          const _errs8 = errors;
+          if (typeof data1 === "string") {
+            if (accountsRegister_func(data1) > 255) {
+              const err9 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+              if (vErrors === null) {
+                vErrors = [err9];
+              }
+              else {
+                vErrors.push(err9);
+              }
+              errors++;
+            }
           }
-          errors++;
+          var valid2 = _errs8 === errors;
         }
       }
     }
     if (data.password !== undefined) {
       let data2 = data.password;
-      if (typeof data2 === "string") {
-        if (!accountsRegister_pattern.test(data2)) {
-          const err10 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err10];
+      const _errs10 = errors;
+      if (errors === _errs10) {
+        if (typeof data2 === "string") {
+          if (!accountsRegister_pattern.test(data2)) {
+            const err10 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err10];
+            }
+            else {
+              vErrors.push(err10);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err10);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err11 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err11];
         }
         else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-      if (typeof data2 === "string") {
-        if (accountsRegister_func(data2) < 8) {
-          const err12 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/minLength", keyword: "minLength", params: { limit: 8 }, message: "must NOT have fewer than 8 characters" };
+          const err11 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err12];
+            vErrors = [err11];
           }
           else {
-            vErrors.push(err12);
+            vErrors.push(err11);
           }
           errors++;
         }
       }
-      if (typeof data2 === "string") {
-        if (accountsRegister_func(data2) > 255) {
-          const err13 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
-          if (vErrors === null) {
-            vErrors = [err13];
+      var valid3 = _errs10 === errors;
+      if (valid3) {
+        const _errs12 = errors;
+        if (typeof data2 === "string") {
+          if (accountsRegister_func(data2) < 8) {
+            const err12 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/minLength", keyword: "minLength", params: { limit: 8 }, message: "must NOT have fewer than 8 characters" };
+            if (vErrors === null) {
+              vErrors = [err12];
+            }
+            else {
+              vErrors.push(err12);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err13);
+        }
+        var valid3 = _errs12 === errors;
+        if (valid3) {
+          const _errs13 = errors;
+          if (typeof data2 === "string") {
+            if (accountsRegister_func(data2) > 255) {
+              const err13 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+              if (vErrors === null) {
+                vErrors = [err13];
+              }
+              else {
+                vErrors.push(err13);
+              }
+              errors++;
+            }
           }
-          errors++;
+          var valid3 = _errs13 === errors;
         }
       }
     }
@@ -339,7 +399,7 @@ function accountsRegister_validate(data, { instancePath = "", parentData, parent
 /** Validates the input of route `accounts.register` (POST /register): name, email, password. */
 export const accountsRegister: CompiledValidator = accountsRegister_validate;
 
-// fingerprint: 50470f6d92d4cdd0f63aa6a029f40e85
+// fingerprint: 5a6afbf41e8078ad3adcc693eb276cee
 const accountsLogin_schema = { "properties": { "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 1000 }] } }, "required": ["email", "password"] };
 const accountsLogin_pattern = new RegExp("\\S", "u");
 const accountsLogin_func = require("ajv/dist/runtime/ucs2length").default;
@@ -370,76 +430,92 @@ function accountsLogin_validate(data, { instancePath = "", parentData, parentDat
     }
     if (data.email !== undefined) {
       let data0 = data.email;
-      if (typeof data0 === "string") {
-        if (!accountsLogin_pattern.test(data0)) {
-          const err2 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err2];
+      const _errs1 = errors;
+      if (errors === _errs1) {
+        if (typeof data0 === "string") {
+          if (!accountsLogin_pattern.test(data0)) {
+            const err2 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err2];
+            }
+            else {
+              vErrors.push(err2);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err3 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err3];
         }
         else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-      if (typeof data0 === "string") {
-        if (accountsLogin_func(data0) > 255) {
-          const err4 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+          const err3 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err4];
+            vErrors = [err3];
           }
           else {
-            vErrors.push(err4);
+            vErrors.push(err3);
           }
           errors++;
         }
+      }
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs3 = errors;
+        if (typeof data0 === "string") {
+          if (accountsLogin_func(data0) > 255) {
+            const err4 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+            if (vErrors === null) {
+              vErrors = [err4];
+            }
+            else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
+        var valid1 = _errs3 === errors;
       }
     }
     if (data.password !== undefined) {
       let data1 = data.password;
-      if (typeof data1 === "string") {
-        if (!accountsLogin_pattern.test(data1)) {
-          const err5 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err5];
+      const _errs5 = errors;
+      if (errors === _errs5) {
+        if (typeof data1 === "string") {
+          if (!accountsLogin_pattern.test(data1)) {
+            const err5 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err5];
+            }
+            else {
+              vErrors.push(err5);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err6 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
         }
         else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-      if (typeof data1 === "string") {
-        if (accountsLogin_func(data1) > 1000) {
-          const err7 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/maxLength", keyword: "maxLength", params: { limit: 1000 }, message: "must NOT have more than 1000 characters" };
+          const err6 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err7];
+            vErrors = [err6];
           }
           else {
-            vErrors.push(err7);
+            vErrors.push(err6);
           }
           errors++;
         }
+      }
+      var valid2 = _errs5 === errors;
+      if (valid2) {
+        const _errs7 = errors;
+        if (typeof data1 === "string") {
+          if (accountsLogin_func(data1) > 1000) {
+            const err7 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/maxLength", keyword: "maxLength", params: { limit: 1000 }, message: "must NOT have more than 1000 characters" };
+            if (vErrors === null) {
+              vErrors = [err7];
+            }
+            else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+        }
+        var valid2 = _errs7 === errors;
       }
     }
   }
@@ -449,7 +525,7 @@ function accountsLogin_validate(data, { instancePath = "", parentData, parentDat
 /** Validates the input of route `accounts.login` (POST /login): email, password. */
 export const accountsLogin: CompiledValidator = accountsLogin_validate;
 
-// fingerprint: 39ffc28bc5d6e680ce37dc7655f85ff6
+// fingerprint: ee581b496ca5c67be9dac598bd4d9b1f
 const documentsCreate_schema = { "properties": { "slug": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }, { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" }] }, "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "body": { "allOf": [{ "maxLength": 100000 }] }, "status": { "allOf": [{ "enum": ["draft", "published", "archived"] }] } }, "required": ["slug", "title"] };
 const documentsCreate_pattern = new RegExp("\\S", "u");
 const documentsCreate_pattern2 = new RegExp("^[\\p{L}\\p{M}\\p{N}_-]+$", "u");
@@ -481,88 +557,108 @@ function documentsCreate_validate(data, { instancePath = "", parentData, parentD
     }
     if (data.slug !== undefined) {
       let data0 = data.slug;
-      if (typeof data0 === "string") {
-        if (!documentsCreate_pattern.test(data0)) {
-          const err2 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err2];
+      const _errs1 = errors;
+      if (errors === _errs1) {
+        if (typeof data0 === "string") {
+          if (!documentsCreate_pattern.test(data0)) {
+            const err2 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err2];
+            }
+            else {
+              vErrors.push(err2);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err3 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err3];
         }
         else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-      if (typeof data0 === "string") {
-        if (documentsCreate_func(data0) > 100) {
-          const err4 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+          const err3 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err4];
+            vErrors = [err3];
           }
           else {
-            vErrors.push(err4);
+            vErrors.push(err3);
           }
           errors++;
         }
       }
-      if (typeof data0 === "string") {
-        if (!documentsCreate_pattern2.test(data0)) {
-          const err5 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/2/pattern", keyword: "pattern", params: { pattern: "^[\\p{L}\\p{M}\\p{N}_-]+$" }, message: "must match pattern \"" + "^[\\p{L}\\p{M}\\p{N}_-]+$" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err5];
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs3 = errors;
+        if (typeof data0 === "string") {
+          if (documentsCreate_func(data0) > 100) {
+            const err4 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+            if (vErrors === null) {
+              vErrors = [err4];
+            }
+            else {
+              vErrors.push(err4);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err5);
+        }
+        var valid1 = _errs3 === errors;
+        if (valid1) {
+          const _errs4 = errors;
+          if (typeof data0 === "string") {
+            if (!documentsCreate_pattern2.test(data0)) {
+              const err5 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/2/pattern", keyword: "pattern", params: { pattern: "^[\\p{L}\\p{M}\\p{N}_-]+$" }, message: "must match pattern \"" + "^[\\p{L}\\p{M}\\p{N}_-]+$" + "\"" };
+              if (vErrors === null) {
+                vErrors = [err5];
+              }
+              else {
+                vErrors.push(err5);
+              }
+              errors++;
+            }
           }
-          errors++;
+          var valid1 = _errs4 === errors;
         }
       }
     }
     if (data.title !== undefined) {
       let data1 = data.title;
-      if (typeof data1 === "string") {
-        if (!documentsCreate_pattern.test(data1)) {
-          const err6 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err6];
+      const _errs6 = errors;
+      if (errors === _errs6) {
+        if (typeof data1 === "string") {
+          if (!documentsCreate_pattern.test(data1)) {
+            const err6 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            }
+            else {
+              vErrors.push(err6);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err7 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
         }
         else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      if (typeof data1 === "string") {
-        if (documentsCreate_func(data1) > 255) {
-          const err8 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+          const err7 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err8];
+            vErrors = [err7];
           }
           else {
-            vErrors.push(err8);
+            vErrors.push(err7);
           }
           errors++;
         }
+      }
+      var valid2 = _errs6 === errors;
+      if (valid2) {
+        const _errs8 = errors;
+        if (typeof data1 === "string") {
+          if (documentsCreate_func(data1) > 255) {
+            const err8 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+            if (vErrors === null) {
+              vErrors = [err8];
+            }
+            else {
+              vErrors.push(err8);
+            }
+            errors++;
+          }
+        }
+        var valid2 = _errs8 === errors;
       }
     }
     if (data.body !== undefined) {
@@ -600,7 +696,7 @@ function documentsCreate_validate(data, { instancePath = "", parentData, parentD
 /** Validates the input of route `documents.create` (POST /api/documents): slug, title, body, status. */
 export const documentsCreate: CompiledValidator = documentsCreate_validate;
 
-// fingerprint: ba5dc9350f7f9f3b412e5c30dbfcd62f
+// fingerprint: 4d0adab004db56a7270ef5a9ad9badca
 const documentsList_schema = { "properties": { "limit": { "allOf": [{ "minimum": 1 }, { "maximum": 100 }] }, "sort": { "allOf": [{ "enum": ["id", "-id"] }] } } };
 
 function documentsList_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -609,6 +705,7 @@ function documentsList_validate(data, { instancePath = "", parentData, parentDat
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.limit !== undefined) {
       let data0 = data.limit;
+      const _errs1 = errors;
       if ((typeof data0 == "number") && (isFinite(data0))) {
         if (data0 < 1 || isNaN(data0)) {
           const err0 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/0/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
@@ -621,17 +718,22 @@ function documentsList_validate(data, { instancePath = "", parentData, parentDat
           errors++;
         }
       }
-      if ((typeof data0 == "number") && (isFinite(data0))) {
-        if (data0 > 100 || isNaN(data0)) {
-          const err1 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/1/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
-          if (vErrors === null) {
-            vErrors = [err1];
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs2 = errors;
+        if ((typeof data0 == "number") && (isFinite(data0))) {
+          if (data0 > 100 || isNaN(data0)) {
+            const err1 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/1/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err1);
-          }
-          errors++;
         }
+        var valid1 = _errs2 === errors;
       }
     }
     if (data.sort !== undefined) {
@@ -654,7 +756,7 @@ function documentsList_validate(data, { instancePath = "", parentData, parentDat
 /** Validates the input of route `documents.list` (GET /api/documents): limit, sort. */
 export const documentsList: CompiledValidator = documentsList_validate;
 
-// fingerprint: 32f5310089512d93055ecde6ab6713d6
+// fingerprint: 7ab4fdff9cd46c92b02a5bbb70725cc4
 const documentsUpdate_schema = { "properties": { "title": { "allOf": [{ "allOf": [{ "minLength": 1 }, { "maxLength": 255 }] }] }, "body": { "allOf": [{ "maxLength": 100000 }] }, "status": { "allOf": [{ "enum": ["draft", "published", "archived"] }] } } };
 const documentsUpdate_func = require("ajv/dist/runtime/ucs2length").default;
 
@@ -664,6 +766,7 @@ function documentsUpdate_validate(data, { instancePath = "", parentData, parentD
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.title !== undefined) {
       let data0 = data.title;
+      const _errs2 = errors;
       if (typeof data0 === "string") {
         if (documentsUpdate_func(data0) < 1) {
           const err0 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/allOf/0/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
@@ -676,17 +779,22 @@ function documentsUpdate_validate(data, { instancePath = "", parentData, parentD
           errors++;
         }
       }
-      if (typeof data0 === "string") {
-        if (documentsUpdate_func(data0) > 255) {
-          const err1 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
-          if (vErrors === null) {
-            vErrors = [err1];
+      var valid2 = _errs2 === errors;
+      if (valid2) {
+        const _errs3 = errors;
+        if (typeof data0 === "string") {
+          if (documentsUpdate_func(data0) > 255) {
+            const err1 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err1);
-          }
-          errors++;
         }
+        var valid2 = _errs3 === errors;
       }
     }
     if (data.body !== undefined) {
@@ -724,12 +832,12 @@ function documentsUpdate_validate(data, { instancePath = "", parentData, parentD
 /** Validates the input of route `documents.update` (PATCH /api/documents/{id}): title, body, status. */
 export const documentsUpdate: CompiledValidator = documentsUpdate_validate;
 
-// fingerprint: 1308e76dc89ba7e2eb6b420ed14a241c
+// fingerprint: 58eccf0b0caa8c36c94bb876d3a9ebe1
 const notesCreate_schema = { "properties": { "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 200 }] }, "body": { "allOf": [{ "maxLength": 10000 }] }, "tags": { "allOf": [{ "maxItems": 5 }, { "uniqueItems": true }, { "items": { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" } }] } }, "required": ["title"] };
 const notesCreate_pattern = new RegExp("\\S", "u");
 const notesCreate_pattern2 = new RegExp("^[\\p{L}\\p{M}\\p{N}_-]+$", "u");
 const notesCreate_func = require("ajv/dist/runtime/ucs2length").default;
-const notesCreate_func2 = require("ajv/dist/runtime/equal").default;
+const notesCreate_func2 = (item) => item instanceof Date ? "date:" + item.getTime() : "json:" + JSON.stringify(item, (k, v) => v === null || typeof v !== "object" || Array.isArray(v) ? v : Object.keys(v).sort().reduce((o, key) => Object.defineProperty(o, key, { value: v[key], enumerable: true }), {}));
 
 function notesCreate_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -747,39 +855,47 @@ function notesCreate_validate(data, { instancePath = "", parentData, parentDataP
     }
     if (data.title !== undefined) {
       let data0 = data.title;
-      if (typeof data0 === "string") {
-        if (!notesCreate_pattern.test(data0)) {
-          const err1 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err1];
+      const _errs1 = errors;
+      if (errors === _errs1) {
+        if (typeof data0 === "string") {
+          if (!notesCreate_pattern.test(data0)) {
+            const err1 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err2 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err2];
         }
         else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      if (typeof data0 === "string") {
-        if (notesCreate_func(data0) > 200) {
-          const err3 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/1/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          const err2 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err3];
+            vErrors = [err2];
           }
           else {
-            vErrors.push(err3);
+            vErrors.push(err2);
           }
           errors++;
         }
+      }
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs3 = errors;
+        if (typeof data0 === "string") {
+          if (notesCreate_func(data0) > 200) {
+            const err3 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/1/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+            if (vErrors === null) {
+              vErrors = [err3];
+            }
+            else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        var valid1 = _errs3 === errors;
       }
     }
     if (data.body !== undefined) {
@@ -799,6 +915,7 @@ function notesCreate_validate(data, { instancePath = "", parentData, parentDataP
     }
     if (data.tags !== undefined) {
       let data2 = data.tags;
+      const _errs7 = errors;
       if (Array.isArray(data2)) {
         if (data2.length > 5) {
           const err5 = { instancePath: instancePath + "/tags", schemaPath: "#/properties/tags/allOf/0/maxItems", keyword: "maxItems", params: { limit: 5 }, message: "must NOT have more than 5 items" };
@@ -811,44 +928,64 @@ function notesCreate_validate(data, { instancePath = "", parentData, parentDataP
           errors++;
         }
       }
-      if (Array.isArray(data2)) {
-        let i0 = data2.length;
-        let j0;
-        if (i0 > 1) {
-          outer0:
-          for (; i0--;) {
-            for (j0 = i0; j0--;) {
-              if (notesCreate_func2(data2[i0], data2[j0])) {
-                const err6 = { instancePath: instancePath + "/tags", schemaPath: "#/properties/tags/allOf/1/uniqueItems", keyword: "uniqueItems", params: { i: i0, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i0 + " are identical)" };
-                if (vErrors === null) {
-                  vErrors = [err6];
-                }
-                else {
-                  vErrors.push(err6);
-                }
-                errors++;
-                break outer0;
-              }
+      var valid3 = _errs7 === errors;
+      if (valid3) {
+        const _errs8 = errors;
+        if (Array.isArray(data2)) {
+          let i0 = 0;
+          let j0;
+          const scalars0 = new Map();
+          const objects0 = new Map();
+          let item0;
+          for (; i0 < data2.length; i0++) {
+            item0 = data2[i0];
+            const seen0 = item0 !== null && typeof item0 == "object" ? objects0 : scalars0;
+            if (seen0 === objects0) {
+              item0 = notesCreate_func2(item0);
             }
-          }
-        }
-      }
-      if (Array.isArray(data2)) {
-        const len0 = data2.length;
-        for (let i1 = 0; i1 < len0; i1++) {
-          let data3 = data2[i1];
-          if (typeof data3 === "string") {
-            if (!notesCreate_pattern2.test(data3)) {
-              const err7 = { instancePath: instancePath + "/tags/" + i1, schemaPath: "#/properties/tags/allOf/2/items/pattern", keyword: "pattern", params: { pattern: "^[\\p{L}\\p{M}\\p{N}_-]+$" }, message: "must match pattern \"" + "^[\\p{L}\\p{M}\\p{N}_-]+$" + "\"" };
+            j0 = seen0.get(item0);
+            if (j0 !== undefined) {
+              const err6 = { instancePath: instancePath + "/tags", schemaPath: "#/properties/tags/allOf/1/uniqueItems", keyword: "uniqueItems", params: { i: i0, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i0 + " are identical)" };
               if (vErrors === null) {
-                vErrors = [err7];
+                vErrors = [err6];
               }
               else {
-                vErrors.push(err7);
+                vErrors.push(err6);
               }
               errors++;
+              break;
+            }
+            seen0.set(item0, i0);
+          }
+        }
+        var valid3 = _errs8 === errors;
+        if (valid3) {
+          const _errs9 = errors;
+          if (Array.isArray(data2)) {
+            var valid5 = true;
+            const len0 = data2.length;
+            for (let i1 = 0; i1 < len0; i1++) {
+              let data3 = data2[i1];
+              const _errs10 = errors;
+              if (typeof data3 === "string") {
+                if (!notesCreate_pattern2.test(data3)) {
+                  const err7 = { instancePath: instancePath + "/tags/" + i1, schemaPath: "#/properties/tags/allOf/2/items/pattern", keyword: "pattern", params: { pattern: "^[\\p{L}\\p{M}\\p{N}_-]+$" }, message: "must match pattern \"" + "^[\\p{L}\\p{M}\\p{N}_-]+$" + "\"" };
+                  if (vErrors === null) {
+                    vErrors = [err7];
+                  }
+                  else {
+                    vErrors.push(err7);
+                  }
+                  errors++;
+                }
+              }
+              var valid5 = _errs10 === errors;
+              if (!valid5) {
+                break;
+              }
             }
           }
+          var valid3 = _errs9 === errors;
         }
       }
     }
@@ -859,7 +996,7 @@ function notesCreate_validate(data, { instancePath = "", parentData, parentDataP
 /** Validates the input of route `notes.create` (POST /notes): title, body, tags. */
 export const notesCreate: CompiledValidator = notesCreate_validate;
 
-// fingerprint: b99ec96ef82aa24de84c877c8a584a56
+// fingerprint: 52e2e1668da53100e8b08fd2060832eb
 const notesList_schema = { "properties": { "limit": { "allOf": [{ "minimum": 1 }, { "maximum": 100 }] }, "sort": { "allOf": [{ "enum": ["created_at", "-created_at", "title", "-title", "id", "-id"] }] } } };
 
 function notesList_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -868,6 +1005,7 @@ function notesList_validate(data, { instancePath = "", parentData, parentDataPro
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.limit !== undefined) {
       let data0 = data.limit;
+      const _errs1 = errors;
       if ((typeof data0 == "number") && (isFinite(data0))) {
         if (data0 < 1 || isNaN(data0)) {
           const err0 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/0/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
@@ -880,17 +1018,22 @@ function notesList_validate(data, { instancePath = "", parentData, parentDataPro
           errors++;
         }
       }
-      if ((typeof data0 == "number") && (isFinite(data0))) {
-        if (data0 > 100 || isNaN(data0)) {
-          const err1 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/1/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
-          if (vErrors === null) {
-            vErrors = [err1];
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs2 = errors;
+        if ((typeof data0 == "number") && (isFinite(data0))) {
+          if (data0 > 100 || isNaN(data0)) {
+            const err1 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/1/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err1);
-          }
-          errors++;
         }
+        var valid1 = _errs2 === errors;
       }
     }
     if (data.sort !== undefined) {
@@ -913,7 +1056,7 @@ function notesList_validate(data, { instancePath = "", parentData, parentDataPro
 /** Validates the input of route `notes.list` (GET /notes): limit, sort. */
 export const notesList: CompiledValidator = notesList_validate;
 
-// fingerprint: 97e4376881014c9de261a959859e4b91
+// fingerprint: 47a975940813eaab9ce30df5fcc3cbbf
 const tokensCreate_schema = { "properties": { "name": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }] } }, "required": ["name"] };
 const tokensCreate_pattern = new RegExp("\\S", "u");
 const tokensCreate_func = require("ajv/dist/runtime/ucs2length").default;
@@ -934,39 +1077,47 @@ function tokensCreate_validate(data, { instancePath = "", parentData, parentData
     }
     if (data.name !== undefined) {
       let data0 = data.name;
-      if (typeof data0 === "string") {
-        if (!tokensCreate_pattern.test(data0)) {
-          const err1 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err1];
+      const _errs1 = errors;
+      if (errors === _errs1) {
+        if (typeof data0 === "string") {
+          if (!tokensCreate_pattern.test(data0)) {
+            const err1 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err2];
         }
         else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      if (typeof data0 === "string") {
-        if (tokensCreate_func(data0) > 100) {
-          const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+          const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err3];
+            vErrors = [err2];
           }
           else {
-            vErrors.push(err3);
+            vErrors.push(err2);
           }
           errors++;
         }
+      }
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs3 = errors;
+        if (typeof data0 === "string") {
+          if (tokensCreate_func(data0) > 100) {
+            const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+            if (vErrors === null) {
+              vErrors = [err3];
+            }
+            else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        var valid1 = _errs3 === errors;
       }
     }
   }
