@@ -62,6 +62,7 @@ export const routes = [
     validate: null,
     output: null,
     origin: 'schema/account-links.yaml',
+    bodyLimit: 65536,
   },
   {
     name: 'links.forgot',
@@ -88,6 +89,7 @@ export const routes = [
     output: null,
     origin: 'schema/account-links.yaml',
     rateLimit: { limit: 5, windowMs: 60000, by: 'ip' },
+    bodyLimit: 65536,
   },
   {
     name: 'links.resetForm',
@@ -108,6 +110,7 @@ export const routes = [
     validate: null,
     output: null,
     origin: 'schema/account-links.yaml',
+    bodyLimit: 65536,
   },
   {
     name: 'links.reset',
@@ -150,6 +153,7 @@ export const routes = [
     validate: linksReset,
     output: null,
     origin: 'schema/account-links.yaml',
+    bodyLimit: 65536,
   },
   {
     name: 'oauth.redirect',
@@ -170,6 +174,7 @@ export const routes = [
     validate: null,
     output: null,
     origin: 'schema/account-links.yaml',
+    bodyLimit: 65536,
   },
   {
     name: 'oauth.callback',
@@ -190,6 +195,7 @@ export const routes = [
     validate: null,
     output: null,
     origin: 'schema/account-links.yaml',
+    bodyLimit: 65536,
   },
   {
     name: 'accounts.home',
@@ -214,6 +220,7 @@ export const routes = [
     validate: null,
     output: null,
     origin: 'schema/accounts.yaml',
+    bodyLimit: 65536,
   },
   {
     name: 'accounts.register',
@@ -269,6 +276,7 @@ export const routes = [
     output: null,
     origin: 'schema/accounts.yaml',
     rateLimit: { limit: 5, windowMs: 60000, by: 'ip' },
+    bodyLimit: 65536,
   },
   {
     name: 'accounts.loginForm',
@@ -281,6 +289,7 @@ export const routes = [
     validate: null,
     output: null,
     origin: 'schema/accounts.yaml',
+    bodyLimit: 65536,
   },
   {
     name: 'accounts.login',
@@ -319,6 +328,7 @@ export const routes = [
     validate: accountsLogin,
     output: null,
     origin: 'schema/accounts.yaml',
+    bodyLimit: 65536,
   },
   {
     name: 'accounts.logout',

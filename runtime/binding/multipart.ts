@@ -11,7 +11,7 @@
 import { Busboy } from '@fastify/busboy';
 import type { FastifyRequest } from 'fastify';
 import type { UploadedFile } from '../routing/route-table.js';
-import { bodyTooLarge, malformedBody } from './body-errors.js';
+import { bodyLimitSourceOf, bodyTooLarge, malformedBody, type BodyLimitSource } from './body-errors.js';
 
 /** Form values by field name, in the shape of a parsed query string: one value, or a list when repeated. */
 export type FormValues = Record<string, string | string[]>;
@@ -28,17 +28,20 @@ type Done = (err: Error | null, body?: unknown) => void;
 
 /**
  * A Fastify content-type parser (stream form) for `multipart/form-data`
- * whose whole body, every field and every file is limited to `maxBodyBytes`
- * (413 beyond). A malformed body gives 400.
+ * whose whole body, every field and every file is limited to the route's
+ * body limit (`maxBodyBytes` for a route without one; 413 beyond). A
+ * malformed body gives 400.
  */
 export function multipartParser(maxBodyBytes: number): (request: FastifyRequest, payload: NodeJS.ReadableStream, done: Done) => void {
   return function parseMultipart(request, payload, done) {
+    const limit = request.routeOptions.bodyLimit ?? maxBodyBytes;
+    const source = bodyLimitSourceOf(request.routeOptions.config);
     const declared = Number(request.headers['content-length']);
-    if (declared > maxBodyBytes) {
-      done(bodyTooLarge(maxBodyBytes));
+    if (declared > limit) {
+      done(bodyTooLarge(limit, undefined, source));
       return;
     }
-    new MultipartReader(request, payload, maxBodyBytes, done).start();
+    new MultipartReader(request, payload, limit, source, done).start();
   };
 }
 
@@ -54,6 +57,7 @@ class MultipartReader {
     request: FastifyRequest,
     private readonly payload: NodeJS.ReadableStream,
     private readonly limit: number,
+    private readonly source: BodyLimitSource,
     private readonly done: Done,
   ) {
     try {
@@ -71,7 +75,7 @@ class MultipartReader {
     if (bb === undefined) return;
     this.payload.on('data', this.onData);
     bb.on('field', (name: string, value: string, _nameTruncated: boolean, valueTruncated: boolean) => {
-      if (valueTruncated) return this.fail(bodyTooLarge(this.limit));
+      if (valueTruncated) return this.fail(bodyTooLarge(this.limit, undefined, this.source));
       add(this.body.fields, name, value);
     });
     bb.on(
@@ -84,7 +88,7 @@ class MultipartReader {
           chunks.push(chunk);
           size += chunk.length;
         });
-        stream.on('limit', () => this.fail(bodyTooLarge(this.limit)));
+        stream.on('limit', () => this.fail(bodyTooLarge(this.limit, undefined, this.source)));
         stream.on('error', (err: Error) => this.fail(malformed(err.message, err)));
         stream.on('end', () => {
           this.pendingFiles--;
@@ -102,7 +106,7 @@ class MultipartReader {
         });
       },
     );
-    bb.on('partsLimit', () => this.fail(bodyTooLarge(this.limit, 'The form has more than 1000 parts.')));
+    bb.on('partsLimit', () => this.fail(bodyTooLarge(this.limit, 'The form has more than 1000 parts.', this.source)));
     bb.on('error', (err: Error) => {
       if (this.received === 0 && /Unexpected end/i.test(err.message)) {
         this.finished = true;
@@ -120,7 +124,7 @@ class MultipartReader {
 
   private readonly onData = (chunk: Buffer | string): void => {
     this.received += chunk.length;
-    if (this.received > this.limit) this.fail(bodyTooLarge(this.limit));
+    if (this.received > this.limit) this.fail(bodyTooLarge(this.limit, undefined, this.source));
   };
 
   private maybeDone(): void {

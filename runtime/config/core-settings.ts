@@ -90,9 +90,22 @@ export const coreSettings = defineSettings(
       example: '10.0.0.0/8',
     },
     HTTP_MAX_BODY: {
-      description: 'The largest request body accepted; a larger one gets 413.',
+      description:
+        'The largest request body a route accepts unless it has its own bodyLimit; a route whose input implies less (a login form) gets that smaller limit. A larger body gets 413.',
       parser: sizeSetting({ min: 1 }),
       default: '10MiB',
+    },
+    HTTP_MAX_JSON_DEPTH: {
+      description:
+        'How deep a JSON body may nest objects and arrays (the body itself is level 1); a deeper one gets 400 before it is parsed.',
+      parser: integerSetting({ min: 1, max: 10_000 }),
+      default: '32',
+    },
+    HTTP_MAX_JSON_KEYS: {
+      description:
+        'How many object members and array items a JSON body may hold in all (and how many fields a URL-encoded form); more gets 413 before the body is parsed.',
+      parser: integerSetting({ min: 1, max: 100_000_000 }),
+      default: '10000',
     },
     HTTP_REQUEST_TIMEOUT: {
       description:

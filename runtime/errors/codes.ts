@@ -27,7 +27,10 @@ export const ERROR_CODES = {
   // ── http: binding, validation, results, routing (runtime/http, runtime/binding) ──
   BINDERY_BAD_REQUEST: { status: 400, summary: 'The request has invalid values (conversion failure).' },
   BINDERY_BODY_TIMEOUT: { status: 408, summary: 'The request body did not arrive within HTTP_BODY_TIMEOUT; the connection is closed.' },
-  BINDERY_BODY_TOO_LARGE: { status: 413, summary: 'The request body is larger than HTTP_MAX_BODY.' },
+  BINDERY_BODY_TOO_LARGE: {
+    status: 413,
+    summary: "The request body is larger than the route's limit (bodyLimit, implied by its input, or HTTP_MAX_BODY).",
+  },
   BINDERY_CLIENT_CLOSED_REQUEST: {
     status: 499,
     summary: 'The client went away before the response was written; nothing is written, only logged.',
@@ -44,6 +47,11 @@ export const ERROR_CODES = {
   BINDERY_INTERNAL_ERROR: {
     status: 500,
     summary: 'An error without an HTTP status of its own; the message is hidden unless APP_DEBUG=true.',
+  },
+  BINDERY_JSON_TOO_DEEP: { status: 400, summary: 'The JSON body nests objects and arrays deeper than HTTP_MAX_JSON_DEPTH.' },
+  BINDERY_JSON_TOO_MANY_KEYS: {
+    status: 413,
+    summary: 'The JSON body has more keys and items than HTTP_MAX_JSON_KEYS (or a form more fields).',
   },
   BINDERY_LIST_CURSOR_INVALID: {
     status: 400,

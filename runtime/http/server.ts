@@ -7,10 +7,12 @@ import { BinderyError } from '../errors/bindery-error.js';
 import { HttpError } from '../errors/http-error.js';
 import { malformedBody } from '../binding/body-errors.js';
 import { registerBodyParsers } from '../binding/body-parsers.js';
+import { DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_JSON_KEYS } from '../binding/json-limits.js';
 import { UrlBuilder } from '../results/url-builder.js';
 import { createViewRenderer } from '../views/view-renderer.js';
 import { BootProblems, checkRouteTable } from './boot-checks.js';
 import { compileBeforeBody } from './before-body.js';
+import { routeBodyLimit, type BodyLimit } from './body-limit.js';
 import { answerShuttingDown, clientErrorHandler } from './client-errors.js';
 import { Deadlines } from './deadlines.js';
 import { sendError } from './error-response.js';
@@ -152,11 +154,16 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     done();
   });
   if (deadlines !== null) app.addHook('onClose', async () => deadlines.stop());
-  registerBodyParsers(app, options.maxBodyBytes);
+  registerBodyParsers(app, options.maxBodyBytes, {
+    maxDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+    maxKeys: options.maxJsonKeys ?? DEFAULT_MAX_JSON_KEYS,
+  });
+  const bodyLimits = new Map<string, BodyLimit>(options.routes.map((r) => [r.name, routeBodyLimit(r, options.maxBodyBytes)]));
   app.setErrorHandler((error, request, reply) => {
     headers.apply(reply);
     const route = options.routes.find((r) => r.name === (request.routeOptions.config as { bindery?: string } | undefined)?.bindery) ?? null;
-    const mapped = fromFastifyError(error, request, route?.bodyLimit ?? options.maxBodyBytes);
+    const limit = route === null ? undefined : bodyLimits.get(route.name);
+    const mapped = fromFastifyError(error, request, limit?.bytes ?? options.maxBodyBytes, limit?.source);
     const refused =
       route?.jsonOnly && mapped instanceof HttpError && mapped.status === 415
         ? malformedBody(
@@ -175,12 +182,13 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
 
   const routeOptions = (route: RouteDefinition): RouteOptions => {
     const chain = route.middleware.map((name) => middleware[name]).filter((m): m is Middleware => m !== undefined);
-    const beforeBody = compileBeforeBody(route, chain, headers, options.debug);
+    const beforeBody = compileBeforeBody(route, chain, headers, options.debug, options.services);
+    const limit = bodyLimits.get(route.name)!;
     return {
       method: route.method,
       url: fastifyPath(route.path),
-      config: { bindery: route.name },
-      ...(route.bodyLimit !== undefined ? { bodyLimit: route.bodyLimit } : {}),
+      config: { bindery: route.name, bodyLimitSource: limit.source },
+      bodyLimit: limit.bytes,
       ...(beforeBody !== undefined ? { onRequest: beforeBody } : {}),
       handler: pipelines.get(route.name)!,
     };

@@ -63,12 +63,13 @@ function sortedKeys(_key: string, value: unknown): unknown {
 }
 
 /** The key of a list item that is an object: a date by its time, anything else by its JSON text with sorted keys. */
-function itemKey(item: object): string {
-  return item instanceof Date ? `date:${item.getTime()}` : `json:${JSON.stringify(item, sortedKeys)}`;
-}
-// The same function as one line of code for the generated module (ajv's `useFunc` emits `const <name> = <code>;`).
-(itemKey as unknown as { code: string }).code =
-  '(item) => item instanceof Date ? "date:" + item.getTime() : "json:" + JSON.stringify(item, (k, v) => v === null || typeof v !== "object" || Array.isArray(v) ? v : Object.keys(v).sort().reduce((o, key) => Object.defineProperty(o, key, { value: v[key], enumerable: true }), {}))';
+const itemKey = Object.assign(
+  (item: object): string => (item instanceof Date ? `date:${item.getTime()}` : `json:${JSON.stringify(item, sortedKeys)}`),
+  {
+    // The same function as one line of code for the generated module (ajv's `useFunc` emits `const <name> = <code>;`).
+    code: '(item) => item instanceof Date ? "date:" + item.getTime() : "json:" + JSON.stringify(item, (k, v) => v === null || typeof v !== "object" || Array.isArray(v) ? v : Object.keys(v).sort().reduce((o, key) => Object.defineProperty(o, key, { value: v[key], enumerable: true }), {}))',
+  },
+);
 
 /** Linear `uniqueItems` (see the module comment); same error shape as ajv's (`params: { i, j }`). */
 const linearUniqueItems: CodeKeywordDefinition = {
