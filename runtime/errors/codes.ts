@@ -268,6 +268,10 @@ export const ERROR_CODES = {
     status: 403,
     summary: 'The provider gave no verified email address, so the sign-in cannot be matched to an account.',
   },
+  BINDERY_OAUTH_PROFILE_INVALID: {
+    status: 422,
+    summary: "The provider's verified email address cannot be an account's (over 254 characters, control characters, not name@domain).",
+  },
   BINDERY_OAUTH_PROVIDER_FAILED: {
     status: 502,
     summary: 'The external provider could not be reached or answered something unusable (discovery, token endpoint).',
