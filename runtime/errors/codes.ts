@@ -130,6 +130,11 @@ export const ERROR_CODES = {
   },
 
   // ── database and migrations (runtime/db) ──
+  BINDERY_DATABASE_READ_ONLY: {
+    status: 503,
+    summary:
+      'A write was refused because the database is read-only (a standby, default_transaction_read_only); answered 503 with Retry-After.',
+  },
   BINDERY_DATABASE_UNAVAILABLE: {
     status: 503,
     summary: 'A query failed because its database connection was lost or none could be opened; answered 503 with Retry-After.',
