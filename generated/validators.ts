@@ -6,7 +6,7 @@ import type { CompiledValidator } from 'bindery/routing';
 // ajv standalone code calls require() for format and helper functions.
 const require = createRequire(import.meta.url);
 
-// fingerprint: cc9dd1a32669c3a803173ed61bef9578
+// fingerprint: d41a3f2923223b03afaf709ec5ddcb32
 const linksForgot_schema = { "properties": { "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "format": "email" }, { "maxLength": 255 }] } }, "required": ["email"] };
 const linksForgot_pattern = new RegExp("\\S", "u");
 const linksForgot_formats = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
@@ -74,7 +74,7 @@ function linksForgot_validate(data, { instancePath = "", parentData, parentDataP
         if (valid1) {
           const _errs4 = errors;
           if (typeof data0 === "string") {
-            if (linksForgot_func(data0) > 255) {
+            if (data0.length > 255 && (data0.length > 2 * 255 || linksForgot_func(data0) > 255)) {
               const err4 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
               if (vErrors === null) {
                 vErrors = [err4];
@@ -96,7 +96,7 @@ function linksForgot_validate(data, { instancePath = "", parentData, parentDataP
 /** Validates the input of route `links.forgot` (POST /forgot-password): email. */
 export const linksForgot: CompiledValidator = linksForgot_validate;
 
-// fingerprint: 021f18e866bac8740be52c5cc8f4f81b
+// fingerprint: 39b5be1ca692bcd9fd6421ba9d9cf2fe
 const linksReset_schema = { "properties": { "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "minLength": 8 }, { "maxLength": 255 }, {}] } }, "required": ["password"] };
 const linksReset_pattern = new RegExp("\\S", "u");
 const linksReset_func = require("ajv/dist/runtime/ucs2length").default;
@@ -146,7 +146,7 @@ function linksReset_validate(data, { instancePath = "", parentData, parentDataPr
       if (valid1) {
         const _errs3 = errors;
         if (typeof data0 === "string") {
-          if (linksReset_func(data0) < 8) {
+          if (data0.length < 8 || (data0.length < 2 * 8 && linksReset_func(data0) < 8)) {
             const err3 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/minLength", keyword: "minLength", params: { limit: 8 }, message: "must NOT have fewer than 8 characters" };
             if (vErrors === null) {
               vErrors = [err3];
@@ -161,7 +161,7 @@ function linksReset_validate(data, { instancePath = "", parentData, parentDataPr
         if (valid1) {
           const _errs4 = errors;
           if (typeof data0 === "string") {
-            if (linksReset_func(data0) > 255) {
+            if (data0.length > 255 && (data0.length > 2 * 255 || linksReset_func(data0) > 255)) {
               const err4 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
               if (vErrors === null) {
                 vErrors = [err4];
@@ -183,7 +183,7 @@ function linksReset_validate(data, { instancePath = "", parentData, parentDataPr
 /** Validates the input of route `links.reset` (POST /reset-password): password. */
 export const linksReset: CompiledValidator = linksReset_validate;
 
-// fingerprint: 13ba2b04c97c0bea8714a5e31b09ff29
+// fingerprint: bb9c38d26ca76a0a41e63f035f6f6073
 const accountsRegister_schema = { "properties": { "name": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "format": "email" }, { "maxLength": 255 }] }, "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "minLength": 8 }, { "maxLength": 255 }, {}] } }, "required": ["name", "email", "password"] };
 const accountsRegister_pattern = new RegExp("\\S", "u");
 const accountsRegister_func = require("ajv/dist/runtime/ucs2length").default;
@@ -254,7 +254,7 @@ function accountsRegister_validate(data, { instancePath = "", parentData, parent
       if (valid1) {
         const _errs3 = errors;
         if (typeof data0 === "string") {
-          if (accountsRegister_func(data0) > 255) {
+          if (data0.length > 255 && (data0.length > 2 * 255 || accountsRegister_func(data0) > 255)) {
             const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
             if (vErrors === null) {
               vErrors = [err5];
@@ -316,7 +316,7 @@ function accountsRegister_validate(data, { instancePath = "", parentData, parent
         if (valid2) {
           const _errs8 = errors;
           if (typeof data1 === "string") {
-            if (accountsRegister_func(data1) > 255) {
+            if (data1.length > 255 && (data1.length > 2 * 255 || accountsRegister_func(data1) > 255)) {
               const err9 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
               if (vErrors === null) {
                 vErrors = [err9];
@@ -362,7 +362,7 @@ function accountsRegister_validate(data, { instancePath = "", parentData, parent
       if (valid3) {
         const _errs12 = errors;
         if (typeof data2 === "string") {
-          if (accountsRegister_func(data2) < 8) {
+          if (data2.length < 8 || (data2.length < 2 * 8 && accountsRegister_func(data2) < 8)) {
             const err12 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/minLength", keyword: "minLength", params: { limit: 8 }, message: "must NOT have fewer than 8 characters" };
             if (vErrors === null) {
               vErrors = [err12];
@@ -377,7 +377,7 @@ function accountsRegister_validate(data, { instancePath = "", parentData, parent
         if (valid3) {
           const _errs13 = errors;
           if (typeof data2 === "string") {
-            if (accountsRegister_func(data2) > 255) {
+            if (data2.length > 255 && (data2.length > 2 * 255 || accountsRegister_func(data2) > 255)) {
               const err13 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
               if (vErrors === null) {
                 vErrors = [err13];
@@ -399,7 +399,7 @@ function accountsRegister_validate(data, { instancePath = "", parentData, parent
 /** Validates the input of route `accounts.register` (POST /register): name, email, password. */
 export const accountsRegister: CompiledValidator = accountsRegister_validate;
 
-// fingerprint: 5a6afbf41e8078ad3adcc693eb276cee
+// fingerprint: 75a04ac1c9ee30165bda3efab8129392
 const accountsLogin_schema = { "properties": { "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 1000 }] } }, "required": ["email", "password"] };
 const accountsLogin_pattern = new RegExp("\\S", "u");
 const accountsLogin_func = require("ajv/dist/runtime/ucs2length").default;
@@ -459,7 +459,7 @@ function accountsLogin_validate(data, { instancePath = "", parentData, parentDat
       if (valid1) {
         const _errs3 = errors;
         if (typeof data0 === "string") {
-          if (accountsLogin_func(data0) > 255) {
+          if (data0.length > 255 && (data0.length > 2 * 255 || accountsLogin_func(data0) > 255)) {
             const err4 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
             if (vErrors === null) {
               vErrors = [err4];
@@ -504,7 +504,7 @@ function accountsLogin_validate(data, { instancePath = "", parentData, parentDat
       if (valid2) {
         const _errs7 = errors;
         if (typeof data1 === "string") {
-          if (accountsLogin_func(data1) > 1000) {
+          if (data1.length > 1000 && (data1.length > 2 * 1000 || accountsLogin_func(data1) > 1000)) {
             const err7 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/maxLength", keyword: "maxLength", params: { limit: 1000 }, message: "must NOT have more than 1000 characters" };
             if (vErrors === null) {
               vErrors = [err7];
@@ -525,7 +525,7 @@ function accountsLogin_validate(data, { instancePath = "", parentData, parentDat
 /** Validates the input of route `accounts.login` (POST /login): email, password. */
 export const accountsLogin: CompiledValidator = accountsLogin_validate;
 
-// fingerprint: ee581b496ca5c67be9dac598bd4d9b1f
+// fingerprint: 2eb461b99bafc04fe4748f4444dc0596
 const documentsCreate_schema = { "properties": { "slug": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }, { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" }] }, "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "body": { "allOf": [{ "maxLength": 100000 }] }, "status": { "allOf": [{ "enum": ["draft", "published", "archived"] }] } }, "required": ["slug", "title"] };
 const documentsCreate_pattern = new RegExp("\\S", "u");
 const documentsCreate_pattern2 = new RegExp("^[\\p{L}\\p{M}\\p{N}_-]+$", "u");
@@ -586,7 +586,7 @@ function documentsCreate_validate(data, { instancePath = "", parentData, parentD
       if (valid1) {
         const _errs3 = errors;
         if (typeof data0 === "string") {
-          if (documentsCreate_func(data0) > 100) {
+          if (data0.length > 100 && (data0.length > 2 * 100 || documentsCreate_func(data0) > 100)) {
             const err4 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
             if (vErrors === null) {
               vErrors = [err4];
@@ -647,7 +647,7 @@ function documentsCreate_validate(data, { instancePath = "", parentData, parentD
       if (valid2) {
         const _errs8 = errors;
         if (typeof data1 === "string") {
-          if (documentsCreate_func(data1) > 255) {
+          if (data1.length > 255 && (data1.length > 2 * 255 || documentsCreate_func(data1) > 255)) {
             const err8 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
             if (vErrors === null) {
               vErrors = [err8];
@@ -664,7 +664,7 @@ function documentsCreate_validate(data, { instancePath = "", parentData, parentD
     if (data.body !== undefined) {
       let data2 = data.body;
       if (typeof data2 === "string") {
-        if (documentsCreate_func(data2) > 100000) {
+        if (data2.length > 100000 && (data2.length > 2 * 100000 || documentsCreate_func(data2) > 100000)) {
           const err9 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/allOf/0/maxLength", keyword: "maxLength", params: { limit: 100000 }, message: "must NOT have more than 100000 characters" };
           if (vErrors === null) {
             vErrors = [err9];
@@ -696,7 +696,7 @@ function documentsCreate_validate(data, { instancePath = "", parentData, parentD
 /** Validates the input of route `documents.create` (POST /api/documents): slug, title, body, status. */
 export const documentsCreate: CompiledValidator = documentsCreate_validate;
 
-// fingerprint: 4d0adab004db56a7270ef5a9ad9badca
+// fingerprint: 1df628235695114ef7e5759218152b9b
 const documentsList_schema = { "properties": { "limit": { "allOf": [{ "minimum": 1 }, { "maximum": 100 }] }, "sort": { "allOf": [{ "enum": ["id", "-id"] }] } } };
 
 function documentsList_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -756,7 +756,7 @@ function documentsList_validate(data, { instancePath = "", parentData, parentDat
 /** Validates the input of route `documents.list` (GET /api/documents): limit, sort. */
 export const documentsList: CompiledValidator = documentsList_validate;
 
-// fingerprint: 7ab4fdff9cd46c92b02a5bbb70725cc4
+// fingerprint: 42b89832a8e62b6d2ad20f901219f3e5
 const documentsUpdate_schema = { "properties": { "title": { "allOf": [{ "allOf": [{ "minLength": 1 }, { "maxLength": 255 }] }] }, "body": { "allOf": [{ "maxLength": 100000 }] }, "status": { "allOf": [{ "enum": ["draft", "published", "archived"] }] } } };
 const documentsUpdate_func = require("ajv/dist/runtime/ucs2length").default;
 
@@ -768,7 +768,7 @@ function documentsUpdate_validate(data, { instancePath = "", parentData, parentD
       let data0 = data.title;
       const _errs2 = errors;
       if (typeof data0 === "string") {
-        if (documentsUpdate_func(data0) < 1) {
+        if (data0.length < 1 || (data0.length < 2 * 1 && documentsUpdate_func(data0) < 1)) {
           const err0 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/allOf/0/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err0];
@@ -783,7 +783,7 @@ function documentsUpdate_validate(data, { instancePath = "", parentData, parentD
       if (valid2) {
         const _errs3 = errors;
         if (typeof data0 === "string") {
-          if (documentsUpdate_func(data0) > 255) {
+          if (data0.length > 255 && (data0.length > 2 * 255 || documentsUpdate_func(data0) > 255)) {
             const err1 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
             if (vErrors === null) {
               vErrors = [err1];
@@ -800,7 +800,7 @@ function documentsUpdate_validate(data, { instancePath = "", parentData, parentD
     if (data.body !== undefined) {
       let data1 = data.body;
       if (typeof data1 === "string") {
-        if (documentsUpdate_func(data1) > 100000) {
+        if (data1.length > 100000 && (data1.length > 2 * 100000 || documentsUpdate_func(data1) > 100000)) {
           const err2 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/allOf/0/maxLength", keyword: "maxLength", params: { limit: 100000 }, message: "must NOT have more than 100000 characters" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -832,7 +832,7 @@ function documentsUpdate_validate(data, { instancePath = "", parentData, parentD
 /** Validates the input of route `documents.update` (PATCH /api/documents/{id}): title, body, status. */
 export const documentsUpdate: CompiledValidator = documentsUpdate_validate;
 
-// fingerprint: 58eccf0b0caa8c36c94bb876d3a9ebe1
+// fingerprint: bcaf632e4d40c254ca034a7af033bc0b
 const notesCreate_schema = { "properties": { "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 200 }] }, "body": { "allOf": [{ "maxLength": 10000 }] }, "tags": { "allOf": [{ "maxItems": 5 }, { "uniqueItems": true }, { "items": { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" } }] } }, "required": ["title"] };
 const notesCreate_pattern = new RegExp("\\S", "u");
 const notesCreate_pattern2 = new RegExp("^[\\p{L}\\p{M}\\p{N}_-]+$", "u");
@@ -884,7 +884,7 @@ function notesCreate_validate(data, { instancePath = "", parentData, parentDataP
       if (valid1) {
         const _errs3 = errors;
         if (typeof data0 === "string") {
-          if (notesCreate_func(data0) > 200) {
+          if (data0.length > 200 && (data0.length > 2 * 200 || notesCreate_func(data0) > 200)) {
             const err3 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/1/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
             if (vErrors === null) {
               vErrors = [err3];
@@ -901,7 +901,7 @@ function notesCreate_validate(data, { instancePath = "", parentData, parentDataP
     if (data.body !== undefined) {
       let data1 = data.body;
       if (typeof data1 === "string") {
-        if (notesCreate_func(data1) > 10000) {
+        if (data1.length > 10000 && (data1.length > 2 * 10000 || notesCreate_func(data1) > 10000)) {
           const err4 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/allOf/0/maxLength", keyword: "maxLength", params: { limit: 10000 }, message: "must NOT have more than 10000 characters" };
           if (vErrors === null) {
             vErrors = [err4];
@@ -996,7 +996,7 @@ function notesCreate_validate(data, { instancePath = "", parentData, parentDataP
 /** Validates the input of route `notes.create` (POST /notes): title, body, tags. */
 export const notesCreate: CompiledValidator = notesCreate_validate;
 
-// fingerprint: 52e2e1668da53100e8b08fd2060832eb
+// fingerprint: 57f7a0ee2ce673e23cf92fe22c7aa0bd
 const notesList_schema = { "properties": { "limit": { "allOf": [{ "minimum": 1 }, { "maximum": 100 }] }, "sort": { "allOf": [{ "enum": ["created_at", "-created_at", "title", "-title", "id", "-id"] }] } } };
 
 function notesList_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -1056,7 +1056,7 @@ function notesList_validate(data, { instancePath = "", parentData, parentDataPro
 /** Validates the input of route `notes.list` (GET /notes): limit, sort. */
 export const notesList: CompiledValidator = notesList_validate;
 
-// fingerprint: 47a975940813eaab9ce30df5fcc3cbbf
+// fingerprint: a352c7a5b1d6d966f9885235cc005d7d
 const tokensCreate_schema = { "properties": { "name": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }] } }, "required": ["name"] };
 const tokensCreate_pattern = new RegExp("\\S", "u");
 const tokensCreate_func = require("ajv/dist/runtime/ucs2length").default;
@@ -1106,7 +1106,7 @@ function tokensCreate_validate(data, { instancePath = "", parentData, parentData
       if (valid1) {
         const _errs3 = errors;
         if (typeof data0 === "string") {
-          if (tokensCreate_func(data0) > 100) {
+          if (data0.length > 100 && (data0.length > 2 * 100 || tokensCreate_func(data0) > 100)) {
             const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
             if (vErrors === null) {
               vErrors = [err3];

@@ -93,7 +93,7 @@ export const coreSettings = defineSettings(
       description:
         'The largest request body a route accepts unless it has its own bodyLimit; a route whose input implies less (a login form) gets that smaller limit. A larger body gets 413.',
       parser: sizeSetting({ min: 1 }),
-      default: '10MiB',
+      default: '1MiB',
     },
     HTTP_MAX_JSON_DEPTH: {
       description:

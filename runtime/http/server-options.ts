@@ -37,7 +37,7 @@ export interface HttpServerOptions {
   /** `HTTP_TRUST_PROXY`: which proxies' `X-Forwarded-*` headers to believe (Fastify's `trustProxy`). Default false. */
   readonly trustProxy?: boolean | number | readonly string[];
   /**
-   * `HTTP_MAX_BODY` in bytes (default 10 MiB = 10485760): the body limit of
+   * `HTTP_MAX_BODY` in bytes (default 1 MiB = 1048576): the body limit of
    * a route without its own `bodyLimit`, and the most its input may imply
    * (docs/http.md "Body limits"); larger bodies get 413.
    */

@@ -18,6 +18,10 @@
  *   object keys sorted, so equal means what ajv's deep equality means for
  *   JSON values. ajv's own is pairwise for such items (quadratic), and its
  *   scalar shortcut misses duplicate `"__proto__"` strings.
+ * - `maxLength` and `minLength` count characters (code points) only when
+ *   the string's length in UTF-16 units leaves the answer open: a string of
+ *   more than twice the limit in units is too long without counting (a
+ *   10 MB string for a `max:200` field is refused at once).
  * - `linearPattern` is the `regex:` rule: the pattern runs on RE2
  *   (`re2js`, a linear-time engine without backtracking), so no input can
  *   make it take more than time proportional to its length.
@@ -27,6 +31,7 @@
  */
 import { _, type Ajv, type CodeKeywordDefinition, type KeywordCxt, type Name, str } from 'ajv';
 import { alwaysValidSchema, useFunc } from 'ajv/dist/compile/util.js';
+import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
 import { RE2JS } from 're2js';
 
 /** The keyword of the `regex:` rule's fragment in validator schemas (`{ linearPattern: "^[a-z]+$" }`). */
@@ -106,6 +111,35 @@ const linearUniqueItems: CodeKeywordDefinition = {
   },
 };
 
+/** ajv's character count (code points of a UTF-16 string), with its `code` for standalone output. */
+const ucs2length = ((ucs2lengthModule as unknown as { default?: unknown }).default ?? ucs2lengthModule) as ((s: string) => number) & {
+  code: string;
+};
+
+/** `maxLength` / `minLength` that count only when the length in UTF-16 units leaves the answer open (see the module comment). */
+function limitLength(keyword: 'maxLength' | 'minLength'): CodeKeywordDefinition {
+  const max = keyword === 'maxLength';
+  return {
+    keyword,
+    type: 'string',
+    schemaType: 'number',
+    error: {
+      message: ({ schemaCode }) => str`must NOT have ${max ? 'more' : 'fewer'} than ${schemaCode} characters`,
+      params: ({ schemaCode }) => _`{limit: ${schemaCode}}`,
+    },
+    code(cxt: KeywordCxt) {
+      const { gen, data, schemaCode } = cxt;
+      const count = useFunc(gen, ucs2length);
+      // A code point takes one or two UTF-16 units: count = units only below the limit, ≥ units / 2 always.
+      cxt.fail(
+        max
+          ? _`${data}.length > ${schemaCode} && (${data}.length > 2 * ${schemaCode} || ${count}(${data}) > ${schemaCode})`
+          : _`${data}.length < ${schemaCode} || (${data}.length < 2 * ${schemaCode} && ${count}(${data}) < ${schemaCode})`,
+      );
+    },
+  };
+}
+
 // ajv's `useFunc` emits `const <name> = <code>;`: the RE2 class, required from the generated module.
 const re2Class = Object.assign(() => RE2JS, { code: 'require("re2js").RE2JS' });
 
@@ -131,14 +165,16 @@ const linearPattern: CodeKeywordDefinition = {
 };
 
 /**
- * Give `ajv` the bounded keywords (see the module comment): `allOf` and
- * `uniqueItems` replace ajv's own, `linearPattern` is added.
+ * Give `ajv` the bounded keywords (see the module comment): `allOf`,
+ * `uniqueItems`, `maxLength` and `minLength` replace ajv's own,
+ * `linearPattern` is added.
  */
 export function addBudgetKeywords(ajv: Ajv): Ajv {
-  ajv.removeKeyword('allOf');
-  ajv.removeKeyword('uniqueItems');
+  for (const keyword of ['allOf', 'uniqueItems', 'maxLength', 'minLength']) ajv.removeKeyword(keyword);
   ajv.addKeyword(firstFailureAllOf);
   ajv.addKeyword(linearUniqueItems);
+  ajv.addKeyword(limitLength('maxLength'));
+  ajv.addKeyword(limitLength('minLength'));
   ajv.addKeyword(linearPattern);
   return ajv;
 }
