@@ -84,7 +84,7 @@ export const coreSettings = defineSettings(
     },
     HTTP_TRUST_PROXY: {
       description:
-        'Which proxies in front of the app to believe about the client address and protocol (X-Forwarded-For, -Proto, -Host): the client IP feeds login throttling and the audit log. Set it when the app runs behind a load balancer or reverse proxy.',
+        "Which proxies in front of the app to believe about the client address and protocol (X-Forwarded-For, -Proto, -Host): the client IP feeds login throttling, rate limits and the audit log. Set it when the app runs behind a load balancer or reverse proxy. true or a hop count lets a client that reaches the port directly choose its own address: list the front's addresses unless only the front can reach the port.",
       parser: trustProxySetting(),
       default: 'false',
       example: '10.0.0.0/8',
