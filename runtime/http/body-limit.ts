@@ -17,7 +17,9 @@
  * field's name and 16 KiB for the CSRF token, `_method` and punctuation, is
  * rounded up to a KiB, and never below 64 KiB. A body field without a bound
  * (a string without a size rule, a file, a `json` value, a type this module
- * does not know) leaves the route at `HTTP_MAX_BODY`.
+ * does not know) leaves the route at `HTTP_MAX_BODY`, as does a raw-body
+ * route (its handler reads and limits the stream itself). A multipart body
+ * with files is limited by the route's upload plan (`upload-plan.ts`).
  */
 import type { BodyLimitSource } from '../binding/body-errors.js';
 import type { FieldPlan, RouteDefinition, RuleRef } from '../routing/route-table.js';
@@ -45,6 +47,8 @@ const SCALAR_BYTES = 1024;
  */
 export function routeBodyLimit(route: RouteDefinition, maxBodyBytes: number): BodyLimit {
   if (route.bodyLimit !== undefined) return { bytes: route.bodyLimit, source: 'route' };
+  // A raw-body route streams the bytes to its handler, which limits them itself (docs/storage.md "Direct uploads").
+  if (route.rawBody === true) return { bytes: maxBodyBytes, source: 'HTTP_MAX_BODY' };
   const implied = impliedBodyLimit(route.fields);
   return implied === undefined || implied >= maxBodyBytes
     ? { bytes: maxBodyBytes, source: 'HTTP_MAX_BODY' }

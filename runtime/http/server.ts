@@ -8,6 +8,9 @@ import { HttpError } from '../errors/http-error.js';
 import { malformedBody } from '../binding/body-errors.js';
 import { registerBodyParsers } from '../binding/body-parsers.js';
 import { DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_JSON_KEYS } from '../binding/json-limits.js';
+import { memoryReceiver, storageReceiver } from '../binding/file-receiver.js';
+import { compileUploadPlan } from '../binding/upload-plan.js';
+import { Storage } from '../storage/storage.js';
 import { UrlBuilder } from '../results/url-builder.js';
 import { createViewRenderer } from '../views/view-renderer.js';
 import { BootProblems, checkRouteTable } from './boot-checks.js';
@@ -154,10 +157,13 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     done();
   });
   if (deadlines !== null) app.addHook('onClose', async () => deadlines.stop());
-  registerBodyParsers(app, options.maxBodyBytes, {
-    maxDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
-    maxKeys: options.maxJsonKeys ?? DEFAULT_MAX_JSON_KEYS,
-  });
+  const storage = (options.services as { storage?: unknown }).storage;
+  registerBodyParsers(
+    app,
+    options.maxBodyBytes,
+    { maxDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH, maxKeys: options.maxJsonKeys ?? DEFAULT_MAX_JSON_KEYS },
+    storage instanceof Storage ? storageReceiver(storage) : memoryReceiver,
+  );
   const bodyLimits = new Map<string, BodyLimit>(options.routes.map((r) => [r.name, routeBodyLimit(r, options.maxBodyBytes)]));
   app.setErrorHandler((error, request, reply) => {
     headers.apply(reply);
@@ -187,7 +193,12 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     return {
       method: route.method,
       url: fastifyPath(route.path),
-      config: { bindery: route.name, bodyLimitSource: limit.source },
+      config: {
+        bindery: route.name,
+        bodyLimitSource: limit.source,
+        uploads: compileUploadPlan(route, route.bodyLimit ?? options.maxBodyBytes) ?? undefined,
+        rawBody: route.rawBody === true,
+      },
       bodyLimit: limit.bytes,
       ...(beforeBody !== undefined ? { onRequest: beforeBody } : {}),
       handler: pipelines.get(route.name)!,
