@@ -6,7 +6,7 @@ import type { CompiledValidator } from 'bindery/routing';
 // ajv standalone code calls require() for format and helper functions.
 const require = createRequire(import.meta.url);
 
-// fingerprint: d41a3f2923223b03afaf709ec5ddcb32
+// fingerprint: 9b7030ce628baef8814a4943f2c1dc01
 const linksForgot_schema = { "properties": { "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "format": "email" }, { "maxLength": 255 }] } }, "required": ["email"] };
 const linksForgot_pattern = new RegExp("\\S", "u");
 const linksForgot_formats = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
@@ -96,7 +96,7 @@ function linksForgot_validate(data, { instancePath = "", parentData, parentDataP
 /** Validates the input of route `links.forgot` (POST /forgot-password): email. */
 export const linksForgot: CompiledValidator = linksForgot_validate;
 
-// fingerprint: 39b5be1ca692bcd9fd6421ba9d9cf2fe
+// fingerprint: af6269a3133cd351cf37724455e35cad
 const linksReset_schema = { "properties": { "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "minLength": 8 }, { "maxLength": 255 }, {}] } }, "required": ["password"] };
 const linksReset_pattern = new RegExp("\\S", "u");
 const linksReset_func = require("ajv/dist/runtime/ucs2length").default;
@@ -183,7 +183,7 @@ function linksReset_validate(data, { instancePath = "", parentData, parentDataPr
 /** Validates the input of route `links.reset` (POST /reset-password): password. */
 export const linksReset: CompiledValidator = linksReset_validate;
 
-// fingerprint: bb9c38d26ca76a0a41e63f035f6f6073
+// fingerprint: 40cd104234b68d531d1d4ae7cbfa898a
 const accountsRegister_schema = { "properties": { "name": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "format": "email" }, { "maxLength": 255 }] }, "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "minLength": 8 }, { "maxLength": 255 }, {}] } }, "required": ["name", "email", "password"] };
 const accountsRegister_pattern = new RegExp("\\S", "u");
 const accountsRegister_func = require("ajv/dist/runtime/ucs2length").default;
@@ -399,7 +399,7 @@ function accountsRegister_validate(data, { instancePath = "", parentData, parent
 /** Validates the input of route `accounts.register` (POST /register): name, email, password. */
 export const accountsRegister: CompiledValidator = accountsRegister_validate;
 
-// fingerprint: 75a04ac1c9ee30165bda3efab8129392
+// fingerprint: 268c73a4f6292fd811205684c27500c8
 const accountsLogin_schema = { "properties": { "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 1000 }] } }, "required": ["email", "password"] };
 const accountsLogin_pattern = new RegExp("\\S", "u");
 const accountsLogin_func = require("ajv/dist/runtime/ucs2length").default;
@@ -525,7 +525,7 @@ function accountsLogin_validate(data, { instancePath = "", parentData, parentDat
 /** Validates the input of route `accounts.login` (POST /login): email, password. */
 export const accountsLogin: CompiledValidator = accountsLogin_validate;
 
-// fingerprint: 9f2e85f8580497a1c833158f7c7f782c
+// fingerprint: cebc12dbf31a3c0689e52bc005d1df1e
 const usersAvatar_schema = { "properties": { "avatar": { "allOf": [{ "not": { "type": "null" } }, { "properties": { "size": { "maximum": 2097152 } } }, { "required": ["type"], "properties": { "type": { "type": "object", "anyOf": [{ "required": ["ext"], "properties": { "ext": { "enum": ["jpg", "png", "webp"] } } }] } } }] } }, "required": ["avatar"] };
 
 function usersAvatar_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -695,7 +695,7 @@ function usersAvatar_validate(data, { instancePath = "", parentData, parentDataP
 /** Validates the input of route `users.avatar` (POST /user/avatar): avatar. */
 export const usersAvatar: CompiledValidator = usersAvatar_validate;
 
-// fingerprint: 2eb461b99bafc04fe4748f4444dc0596
+// fingerprint: 7bf9ccdbb22dfbe0702461e81975f7f4
 const documentsCreate_schema = { "properties": { "slug": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }, { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" }] }, "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "body": { "allOf": [{ "maxLength": 100000 }] }, "status": { "allOf": [{ "enum": ["draft", "published", "archived"] }] } }, "required": ["slug", "title"] };
 const documentsCreate_pattern = new RegExp("\\S", "u");
 const documentsCreate_pattern2 = new RegExp("^[\\p{L}\\p{M}\\p{N}_-]+$", "u");
@@ -866,7 +866,7 @@ function documentsCreate_validate(data, { instancePath = "", parentData, parentD
 /** Validates the input of route `documents.create` (POST /api/documents): slug, title, body, status. */
 export const documentsCreate: CompiledValidator = documentsCreate_validate;
 
-// fingerprint: 1df628235695114ef7e5759218152b9b
+// fingerprint: 4f39a97aa00ac6118289ee155e135d93
 const documentsList_schema = { "properties": { "limit": { "allOf": [{ "minimum": 1 }, { "maximum": 100 }] }, "sort": { "allOf": [{ "enum": ["id", "-id"] }] } } };
 
 function documentsList_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -926,7 +926,7 @@ function documentsList_validate(data, { instancePath = "", parentData, parentDat
 /** Validates the input of route `documents.list` (GET /api/documents): limit, sort. */
 export const documentsList: CompiledValidator = documentsList_validate;
 
-// fingerprint: 42b89832a8e62b6d2ad20f901219f3e5
+// fingerprint: bc04d211b83db95cd34c4989e2155c00
 const documentsUpdate_schema = { "properties": { "title": { "allOf": [{ "allOf": [{ "minLength": 1 }, { "maxLength": 255 }] }] }, "body": { "allOf": [{ "maxLength": 100000 }] }, "status": { "allOf": [{ "enum": ["draft", "published", "archived"] }] } } };
 const documentsUpdate_func = require("ajv/dist/runtime/ucs2length").default;
 
@@ -1002,7 +1002,7 @@ function documentsUpdate_validate(data, { instancePath = "", parentData, parentD
 /** Validates the input of route `documents.update` (PATCH /api/documents/{id}): title, body, status. */
 export const documentsUpdate: CompiledValidator = documentsUpdate_validate;
 
-// fingerprint: 7524907109ae638f88253fd03486bd64
+// fingerprint: 062c0ee5f65e3606867e1392bb72dd72
 const attachmentsCreate_schema = { "properties": { "file": { "allOf": [{ "not": { "type": "null" } }, { "properties": { "size": { "maximum": 52428800 } } }] } }, "required": ["file"] };
 
 function attachmentsCreate_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -1086,7 +1086,7 @@ function attachmentsCreate_validate(data, { instancePath = "", parentData, paren
 /** Validates the input of route `attachments.create` (POST /api/documents/{id}/attachments): file. */
 export const attachmentsCreate: CompiledValidator = attachmentsCreate_validate;
 
-// fingerprint: a57f666c8e847a84893f63a3ff214b3f
+// fingerprint: 18ff5ad6d048e283c3944d114f6b22c8
 const attachmentsConfirm_schema = { "properties": { "token": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 2048 }] }, "name": { "allOf": [{ "maxLength": 255 }] } }, "required": ["token"] };
 const attachmentsConfirm_pattern = new RegExp("\\S", "u");
 const attachmentsConfirm_func = require("ajv/dist/runtime/ucs2length").default;
@@ -1172,7 +1172,7 @@ function attachmentsConfirm_validate(data, { instancePath = "", parentData, pare
 /** Validates the input of route `attachments.confirm` (POST /api/documents/{id}/attachments/confirm): token, name. */
 export const attachmentsConfirm: CompiledValidator = attachmentsConfirm_validate;
 
-// fingerprint: bcaf632e4d40c254ca034a7af033bc0b
+// fingerprint: 7d2bbbfd65c910257918bedf0309b7f7
 const notesCreate_schema = { "properties": { "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 200 }] }, "body": { "allOf": [{ "maxLength": 10000 }] }, "tags": { "allOf": [{ "maxItems": 5 }, { "uniqueItems": true }, { "items": { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" } }] } }, "required": ["title"] };
 const notesCreate_pattern = new RegExp("\\S", "u");
 const notesCreate_pattern2 = new RegExp("^[\\p{L}\\p{M}\\p{N}_-]+$", "u");
@@ -1336,7 +1336,7 @@ function notesCreate_validate(data, { instancePath = "", parentData, parentDataP
 /** Validates the input of route `notes.create` (POST /notes): title, body, tags. */
 export const notesCreate: CompiledValidator = notesCreate_validate;
 
-// fingerprint: 57f7a0ee2ce673e23cf92fe22c7aa0bd
+// fingerprint: ddb1bca74eac1c00a90187da58a05600
 const notesList_schema = { "properties": { "limit": { "allOf": [{ "minimum": 1 }, { "maximum": 100 }] }, "sort": { "allOf": [{ "enum": ["created_at", "-created_at", "title", "-title", "id", "-id"] }] } } };
 
 function notesList_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -1396,7 +1396,7 @@ function notesList_validate(data, { instancePath = "", parentData, parentDataPro
 /** Validates the input of route `notes.list` (GET /notes): limit, sort. */
 export const notesList: CompiledValidator = notesList_validate;
 
-// fingerprint: a352c7a5b1d6d966f9885235cc005d7d
+// fingerprint: cde09584187a97084c460911b5601f73
 const tokensCreate_schema = { "properties": { "name": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }] } }, "required": ["name"] };
 const tokensCreate_pattern = new RegExp("\\S", "u");
 const tokensCreate_func = require("ajv/dist/runtime/ucs2length").default;

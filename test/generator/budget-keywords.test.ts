@@ -18,7 +18,8 @@ const schema = {
   properties: {
     tags: { allOf: [{ maxItems: 5 }, { uniqueItems: true }, { items: { pattern: '^[a-z]+$' } }] },
     list: { allOf: [{ uniqueItems: true }] },
-    code: { allOf: [{ linearPattern: '^(a+)+$' }] },
+    // A built-in pattern before the linear one: the generated module declares patterns before functions.
+    code: { allOf: [{ pattern: '\\S' }, { linearPattern: '^(a+)+$' }] },
     title: { allOf: [{ maxLength: 3 }] },
     name: { allOf: [{ minLength: 2 }, { maxLength: 4 }] },
   },
@@ -100,7 +101,7 @@ describe.each([
     const started = performance.now();
     expect(validate({ code: `${'a'.repeat(100_000)}!` })).toBe(false);
     expect(performance.now() - started).toBeLessThan(1000);
-    expect(paths()).toEqual(['#/properties/code/allOf/0/linearPattern /code']);
+    expect(paths()).toEqual(['#/properties/code/allOf/1/linearPattern /code']);
     expect(validate({ code: 'aaa' })).toBe(true);
   });
 });

@@ -140,9 +140,6 @@ function limitLength(keyword: 'maxLength' | 'minLength'): CodeKeywordDefinition 
   };
 }
 
-// ajv's `useFunc` emits `const <name> = <code>;`: the RE2 class, required from the generated module.
-const re2Class = Object.assign(() => RE2JS, { code: 'require("re2js").RE2JS' });
-
 /** `linearPattern`: the `regex:` rule on RE2 (see the module comment). */
 const linearPattern: CodeKeywordDefinition = {
   keyword: LINEAR_PATTERN,
@@ -154,11 +151,12 @@ const linearPattern: CodeKeywordDefinition = {
   },
   code(cxt: KeywordCxt) {
     const { gen, data, schema } = cxt;
-    const re2 = useFunc(gen, re2Class);
+    // The pattern's own code requires re2js: ajv writes a module's constants grouped by kind (patterns
+    // before functions), so a pattern may not refer to a function constant.
     const rx = gen.scopeValue('pattern', {
       key: `re2:${String(schema)}`,
       ref: RE2JS.compile(String(schema)),
-      code: _`${re2}.compile(${String(schema)})`,
+      code: _`require("re2js").RE2JS.compile(${String(schema)})`,
     });
     cxt.fail(_`!${rx}.test(${data})`);
   },

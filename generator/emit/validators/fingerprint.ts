@@ -21,7 +21,7 @@ import { createRequire } from 'node:module';
  * the change confirmed as leaving the text alone) and the hash recorded
  * again.
  */
-export const VALIDATORS_FORMAT = 3;
+export const VALIDATORS_FORMAT = 4;
 
 /** The fingerprint comment line, without its hash. */
 const PREFIX = '// fingerprint: ';

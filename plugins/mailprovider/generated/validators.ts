@@ -6,7 +6,7 @@ import type { CompiledValidator } from 'bindery/routing';
 // ajv standalone code calls require() for format and helper functions.
 const require = createRequire(import.meta.url);
 
-// fingerprint: f5b55fa930629b8e7bfa460b56e353d5
+// fingerprint: 9fb5509be630d17927e1b77e5250fd39
 const mailproviderWebhook_schema = { "properties": { "recordType": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }] }, "type": { "allOf": [{ "if": { "type": "null" }, "else": { "maxLength": 100 } }] }, "suppressionReason": { "allOf": [{ "if": { "type": "null" }, "else": { "maxLength": 200 } }] }, "messageId": { "allOf": [{ "if": { "type": "null" }, "else": { "maxLength": 200 } }] } }, "required": ["recordType"] };
 const mailproviderWebhook_pattern = new RegExp("\\S", "u");
 const mailproviderWebhook_func = require("ajv/dist/runtime/ucs2length").default;
