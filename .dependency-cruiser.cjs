@@ -23,6 +23,8 @@ const LAYERS = [
   ['jobs', 'mail'],
   ['events', 'schedule'],
   ['auth', 'audit', 'assets'],
+  // observability reads jobs, mail, views and the HTTP server's hooks; nothing below imports it (the
+  // lower folders declare hooks it implements: ARCHITECTURE.md#layers "Observation goes up through hooks").
   ['csrf', 'observability'],
   ['plugins'],
   ['testing', 'cli'],
