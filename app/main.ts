@@ -27,6 +27,9 @@ import { oauth } from 'bindery/auth/oauth';
 import { tokens } from 'bindery/auth/tokens';
 import { mail } from 'bindery/mail';
 import { apiDocs } from 'bindery/http';
+import { authorization } from 'bindery/authorization';
+import { policies } from '../generated/policies.js';
+import { usersPolicy } from './policies/users.js';
 
 export default defineApp({
   name: 'bindery',
@@ -43,6 +46,7 @@ export default defineApp({
     auth({ users: ({ db }) => databaseUsers(db) }),
     mail(),
     tokens(),
+    authorization({ policies, definitions: [usersPolicy] }),
     jobs(),
     links(),
     oauth({ providers: ['example'] }),

@@ -756,7 +756,7 @@ export function createClient(options: ClientOptions) {
           input, init,
         ) as Promise<Redirect>,
       /**
-       * Revoke one of your tokens (another user's token ID changes nothing and answers the same); 303 to the dashboard.
+       * Revoke one of your tokens (another user's token, like an unknown one, is 404); 303 to the dashboard.
        * `POST /tokens/{id}/delete`.
        * @throws {ApiError} for any answer that is not a success.
        */

@@ -2,6 +2,7 @@
 import type { RouteHandler } from 'bindery/http';
 import type { ResultFor } from 'bindery/results';
 import type { ListPage } from 'bindery/routing';
+import type { ApiTokenRow } from 'bindery/auth/tokens';
 import type { AccountsDashboardInput, AccountsHomeInput, AccountsLoginFormInput, AccountsLoginInput, AccountsLogoutInput, AccountsRegisterFormInput, AccountsRegisterInput, AdminIndexInput, ApiMeInput, Document, DocumentsArchiveInput, DocumentsCreateInput, DocumentsDeleteInput, DocumentsExportInput, DocumentsHistoryInput, DocumentsListInput, DocumentsRestoreInput, DocumentsShowInput, DocumentsUpdateInput, LinksForgotFormInput, LinksForgotInput, LinksResendVerificationInput, LinksResetFormInput, LinksResetInput, LinksVerifyEmailInput, Note, NotesCreateInput, NotesDeleteInput, NotesListInput, NotesNewInput, NotesShowInput, OauthCallbackInput, OauthRedirectInput, TokensCreateInput, TokensDeleteInput, User, UsersShowInput } from './types.js';
 
 /** The handler of every route, by route name. */
@@ -37,7 +38,7 @@ export interface Handlers {
   /** GET /dashboard — The signed-in user's dashboard (their API tokens). */
   'accounts.dashboard': RouteHandler<AccountsDashboardInput, ResultFor<'page', never>>;
   /** GET /users/{id} — A user's page (JSON for API clients); your own, or anyone's for an admin. */
-  'users.show': RouteHandler<UsersShowInput, ResultFor<'ok', User>>;
+  'users.show': RouteHandler<UsersShowInput, ResultFor<'ok', User>, User>;
   /** GET /admin — The admin page listing the users; admins only. */
   'admin.index': RouteHandler<AdminIndexInput, ResultFor<'page', never>>;
   /** POST /api/documents — Create a document owned by the caller. */
@@ -49,15 +50,15 @@ export interface Handlers {
   /** POST /api/documents/archive — Archive the caller's published documents in one statement (one bulk audit entry). */
   'documents.archive': RouteHandler<DocumentsArchiveInput, ResultFor<'ok', unknown>>;
   /** GET /api/documents/{id} — One document of the caller (a view, not logged). */
-  'documents.show': RouteHandler<DocumentsShowInput, ResultFor<'ok', Document>>;
+  'documents.show': RouteHandler<DocumentsShowInput, ResultFor<'ok', Document>, Document>;
   /** PATCH /api/documents/{id} — Change title, body or status; absent fields stay unchanged. */
-  'documents.update': RouteHandler<DocumentsUpdateInput, ResultFor<'ok', Document>>;
+  'documents.update': RouteHandler<DocumentsUpdateInput, ResultFor<'ok', Document>, Document>;
   /** DELETE /api/documents/{id} — Soft-delete a document. */
-  'documents.delete': RouteHandler<DocumentsDeleteInput, ResultFor<'noContent', never>>;
+  'documents.delete': RouteHandler<DocumentsDeleteInput, ResultFor<'noContent', never>, Document>;
   /** POST /api/documents/{id}/restore — Restore a soft-deleted document. */
-  'documents.restore': RouteHandler<DocumentsRestoreInput, ResultFor<'ok', Document>>;
+  'documents.restore': RouteHandler<DocumentsRestoreInput, ResultFor<'ok', Document>, Document>;
   /** GET /api/documents/{id}/history — The document's audit events, newest first, 50 per page (deleted documents included). */
-  'documents.history': RouteHandler<DocumentsHistoryInput, ResultFor<'ok', unknown>>;
+  'documents.history': RouteHandler<DocumentsHistoryInput, ResultFor<'ok', unknown>, Document>;
   /** POST /notes — Create a note from JSON or a form. */
   'notes.create': RouteHandler<NotesCreateInput, ResultFor<'created', Note>>;
   /** GET /notes — One page of notes, newest first: ?limit=, ?cursor= (the next of the previous page), ?sort=title or -created_at, ?filter[title]=, ?filter[tags]=, ?filter[created_at][gte]=. */
@@ -70,8 +71,8 @@ export interface Handlers {
   'notes.delete': RouteHandler<NotesDeleteInput, ResultFor<'noContent', never>>;
   /** POST /tokens — Create a token with the ability profile:read and a 90-day lifetime; the plain token is flashed once under the key "token"; 303 to the dashboard. */
   'tokens.create': RouteHandler<TokensCreateInput, ResultFor<'redirect', never>>;
-  /** POST /tokens/{id}/delete — Revoke one of your tokens (another user's token ID changes nothing and answers the same); 303 to the dashboard. */
-  'tokens.delete': RouteHandler<TokensDeleteInput, ResultFor<'redirect', never>>;
+  /** POST /tokens/{id}/delete — Revoke one of your tokens (another user's token, like an unknown one, is 404); 303 to the dashboard. */
+  'tokens.delete': RouteHandler<TokensDeleteInput, ResultFor<'redirect', never>, ApiTokenRow>;
   /** GET /api/me — The current user (id, name, email, email_verified_at, admin); needs a token with the ability profile:read. */
   'api.me': RouteHandler<ApiMeInput, ResultFor<'ok', unknown>>;
 }

@@ -389,7 +389,7 @@ export const routes = [
       },
     ],
     validate: null,
-    output: { resource: 'User', array: false, serialize: serializeUser },
+    output: { resource: 'User', array: false, serialize: serializeUser, policy: 'users' },
     origin: 'schema/accounts.yaml',
     cors: {
       origins: ['http://localhost:5173'],
@@ -405,6 +405,7 @@ export const routes = [
         'X-RateLimit-Reset',
       ],
     },
+    authorize: { policy: 'users', action: 'view', target: { field: 'id', column: 'id', withDeleted: false } },
   },
   {
     name: 'admin.index',
@@ -431,6 +432,7 @@ export const routes = [
         'X-RateLimit-Reset',
       ],
     },
+    authorize: { policy: 'users', action: 'admin' },
   },
   {
     name: 'documents.create',
@@ -478,7 +480,7 @@ export const routes = [
       },
     ],
     validate: documentsCreate,
-    output: { resource: 'Document', array: false, serialize: serializeDocument },
+    output: { resource: 'Document', array: false, serialize: serializeDocument, policy: 'documents' },
     origin: 'schema/documents.yaml',
     cors: {
       origins: ['http://localhost:5173'],
@@ -494,6 +496,7 @@ export const routes = [
         'X-RateLimit-Reset',
       ],
     },
+    authorize: { policy: 'documents', action: 'create' },
   },
   {
     name: 'documents.list',
@@ -535,7 +538,7 @@ export const routes = [
       },
     ],
     validate: documentsList,
-    output: { resource: 'Document', array: true, serialize: serializeDocument },
+    output: { resource: 'Document', array: true, serialize: serializeDocument, policy: 'documents' },
     origin: 'schema/documents.yaml',
     cors: {
       origins: ['http://localhost:5173'],
@@ -568,7 +571,17 @@ export const routes = [
         },
       ],
     },
-    include: [{ name: 'owner', column: 'owner_id', table: 'users', key: 'id', serialize: serializeUser }],
+    include: [
+      {
+        name: 'owner',
+        column: 'owner_id',
+        table: 'users',
+        key: 'id',
+        serialize: serializeUser,
+        policy: 'users',
+      },
+    ],
+    authorize: { policy: 'documents', action: 'view' },
   },
   {
     name: 'documents.export',
@@ -579,7 +592,7 @@ export const routes = [
     result: 'ok',
     fields: [],
     validate: null,
-    output: { resource: 'Document', array: true, serialize: serializeDocument },
+    output: { resource: 'Document', array: true, serialize: serializeDocument, policy: 'documents' },
     origin: 'schema/documents.yaml',
     cors: {
       origins: ['http://localhost:5173'],
@@ -595,6 +608,7 @@ export const routes = [
         'X-RateLimit-Reset',
       ],
     },
+    authorize: { policy: 'documents', action: 'export' },
   },
   {
     name: 'documents.archive',
@@ -621,6 +635,7 @@ export const routes = [
         'X-RateLimit-Reset',
       ],
     },
+    authorize: { policy: 'documents', action: 'archive' },
   },
   {
     name: 'documents.show',
@@ -639,7 +654,7 @@ export const routes = [
       },
     ],
     validate: null,
-    output: { resource: 'Document', array: false, serialize: serializeDocument },
+    output: { resource: 'Document', array: false, serialize: serializeDocument, policy: 'documents' },
     origin: 'schema/documents.yaml',
     cors: {
       origins: ['http://localhost:5173'],
@@ -654,6 +669,11 @@ export const routes = [
         'X-RateLimit-Remaining',
         'X-RateLimit-Reset',
       ],
+    },
+    authorize: {
+      policy: 'documents',
+      action: 'view',
+      target: { field: 'id', column: 'id', withDeleted: false },
     },
   },
   {
@@ -697,7 +717,7 @@ export const routes = [
       },
     ],
     validate: documentsUpdate,
-    output: { resource: 'Document', array: false, serialize: serializeDocument },
+    output: { resource: 'Document', array: false, serialize: serializeDocument, policy: 'documents' },
     origin: 'schema/documents.yaml',
     cors: {
       origins: ['http://localhost:5173'],
@@ -712,6 +732,11 @@ export const routes = [
         'X-RateLimit-Remaining',
         'X-RateLimit-Reset',
       ],
+    },
+    authorize: {
+      policy: 'documents',
+      action: 'update',
+      target: { field: 'id', column: 'id', withDeleted: false },
     },
   },
   {
@@ -747,6 +772,11 @@ export const routes = [
         'X-RateLimit-Reset',
       ],
     },
+    authorize: {
+      policy: 'documents',
+      action: 'delete',
+      target: { field: 'id', column: 'id', withDeleted: false },
+    },
   },
   {
     name: 'documents.restore',
@@ -765,7 +795,7 @@ export const routes = [
       },
     ],
     validate: null,
-    output: { resource: 'Document', array: false, serialize: serializeDocument },
+    output: { resource: 'Document', array: false, serialize: serializeDocument, policy: 'documents' },
     origin: 'schema/documents.yaml',
     cors: {
       origins: ['http://localhost:5173'],
@@ -780,6 +810,11 @@ export const routes = [
         'X-RateLimit-Remaining',
         'X-RateLimit-Reset',
       ],
+    },
+    authorize: {
+      policy: 'documents',
+      action: 'restore',
+      target: { field: 'id', column: 'id', withDeleted: true },
     },
   },
   {
@@ -821,6 +856,11 @@ export const routes = [
         'X-RateLimit-Remaining',
         'X-RateLimit-Reset',
       ],
+    },
+    authorize: {
+      policy: 'documents',
+      action: 'history',
+      target: { field: 'id', column: 'id', withDeleted: true },
     },
   },
   {
@@ -1089,6 +1129,7 @@ export const routes = [
         'X-RateLimit-Reset',
       ],
     },
+    authorize: { policy: 'tokens', action: 'create' },
   },
   {
     name: 'tokens.delete',
@@ -1122,6 +1163,11 @@ export const routes = [
         'X-RateLimit-Remaining',
         'X-RateLimit-Reset',
       ],
+    },
+    authorize: {
+      policy: 'tokens',
+      action: 'delete',
+      target: { field: 'id', column: 'id', withDeleted: false },
     },
   },
   {

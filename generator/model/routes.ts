@@ -162,6 +162,7 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
     cors: group?.cors ?? null,
     list,
     include,
+    authorize: null,
     origin: r.at(path),
   };
 }

@@ -179,6 +179,24 @@ export const ERROR_CODES = {
   },
   BINDERY_CACHE_UNAVAILABLE: { summary: 'The cache driver cannot use its table bindery_cache (migrations not applied?); the boot stops.' },
 
+  // ── authorization: policies (runtime/authorization) ──
+  BINDERY_POLICY_DENIED: {
+    status: 403,
+    summary: "The route's policy (or ctx.authorize) does not allow the signed-in user this action on this row.",
+  },
+  BINDERY_POLICY_FAILED: {
+    status: 500,
+    summary: 'A policy written in TypeScript threw, or its scope could not be built; the request is refused, never allowed.',
+  },
+  BINDERY_POLICY_INVALID: {
+    summary:
+      'The policies and the app disagree: an unknown policy or action, a code action without its definePolicy function or scope; the boot stops.',
+  },
+  BINDERY_POLICY_UNSCOPED: {
+    status: 500,
+    summary: 'A list, an included relation, a bulk write or ctx.scope needs the scope of a policy action that has none.',
+  },
+
   // ── generator (generator/) ──
   BINDERY_MIGRATION_DESTRUCTIVE: {
     summary: 'The schema change would drop a table or column or narrow a column type; refused without allowDestructive.',

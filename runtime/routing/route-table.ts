@@ -7,6 +7,8 @@
  * else. It implements the binding plan of docs/spec.md 4.5.
  */
 
+import type { AuthorizePlan } from './policy-plan.js';
+
 /** HTTP methods a route may declare. HEAD is served by GET routes. */
 /** The result a route declares in the YAML `result:` key. */
 export type ResultKind = 'ok' | 'created' | 'noContent' | 'redirect' | 'page' | 'text' | 'custom';
@@ -100,6 +102,8 @@ export interface OutputPlan {
   /** Row (DB names) → JSON (JSON names, hidden fields dropped, `omitEmpty` applied, timestamps RFC 3339). */
   // biome-ignore lint/suspicious/noExplicitAny: each generated serializer takes its own resource's row type; a route table mixes resources and the parameter is contravariant, so `unknown` would refuse them all.
   readonly serialize: (row: any) => unknown;
+  /** The policy of the resource (docs/authorization.md): a list of rows the handler returns keeps only those the caller may `view`. */
+  readonly policy?: string;
 }
 
 /**
@@ -172,6 +176,12 @@ export interface RouteDefinition {
    * relation for the whole output, added under their names. Absent: none.
    */
   readonly include?: readonly IncludePlan[];
+  /**
+   * The policy action the route needs (YAML `authorize:`, or the one its kind
+   * implies; docs/authorization.md): checked after binding, before the rules.
+   * Absent: no policy.
+   */
+  readonly authorize?: AuthorizePlan;
 }
 
 /** A sort key of a list route: `sort=<name>` or `sort=-<name>`. */
@@ -212,6 +222,8 @@ export interface IncludePlan {
   /** The referenced resource's serializer. */
   // biome-ignore lint/suspicious/noExplicitAny: each generated serializer takes its own resource's row type; the parameter is contravariant, so `unknown` would refuse them all.
   readonly serialize: (row: any) => unknown;
+  /** The policy of the related resource: only related rows the caller may `view` are included (others are null). */
+  readonly policy?: string;
 }
 
 /** How a list route reads its pages (see {@link RouteDefinition.list}). */
