@@ -101,6 +101,7 @@ export function buildModel(
   const authorizations = authorizeRoutes(
     resolvedRoutes.map((d) => ({ ...d, raw: rawRoutes.get(d.route.name)! })),
     resolvedPolicies,
+    new Set(policies.list.map((d) => d.name)),
   );
 
   if (diagnostics.any) return undefined;

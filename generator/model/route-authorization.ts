@@ -26,16 +26,21 @@ const SIGNING_IN = ['auth', 'token'];
 
 /**
  * The authorization of every route (null: none); errors go to each route's reporter.
+ * @param declared the names of every declared policy, those with errors of their own included (a route naming one is not reported again).
  * @returns by route name.
  */
-export function authorizeRoutes(routes: readonly AuthorizableRoute[], policies: readonly Policy[]): Map<string, RouteAuthorize | null> {
+export function authorizeRoutes(
+  routes: readonly AuthorizableRoute[],
+  policies: readonly Policy[],
+  declared: ReadonlySet<string> = new Set(policies.map((p) => p.name)),
+): Map<string, RouteAuthorize | null> {
   const byName = new Map(policies.map((p) => [p.name, p]));
   const byResource = new Map(policies.filter((p) => p.resource !== null).map((p) => [p.resource!, p]));
   const out = new Map<string, RouteAuthorize | null>();
   for (const { route, raw, r } of routes) {
     const at: DataPath = ['routes', route.name, 'authorize'];
     checkRelated(r, route, byResource);
-    const resolved = resolveOne(r, at, route, raw.authorize, byName, byResource);
+    const resolved = resolveOne(r, at, route, raw.authorize, byName, byResource, declared);
     out.set(route.name, resolved ?? null);
   }
   return out;
@@ -48,6 +53,7 @@ function resolveOne(
   raw: RawAuthorize | undefined,
   byName: ReadonlyMap<string, Policy>,
   byResource: ReadonlyMap<string, Policy>,
+  declared: ReadonlySet<string>,
 ): RouteAuthorize | undefined {
   if (raw === false) return undefined;
   if (raw === undefined) {
@@ -64,7 +70,8 @@ function resolveOne(
   const actionName = text.slice(dot + 1);
   const policy = byName.get(policyName);
   if (policy === undefined) {
-    r.error(actionAt, `unknown policy "${policyName}"${didYouMean(policyName, byName.keys())}; declare it under "policies:"`, 'value');
+    if (!declared.has(policyName))
+      r.error(actionAt, `unknown policy "${policyName}"${didYouMean(policyName, declared)}; declare it under "policies:"`, 'value');
     return undefined;
   }
   const action = policy.actions.find((a) => a.name === actionName);
@@ -154,7 +161,7 @@ function resolveTarget(
       const unique = [...policy.columns.values()].filter((c) => c.unique).map((c) => c.name);
       r.error(
         [...at, options.column !== undefined ? 'column' : 'target'],
-        `${info === undefined ? `unknown column "${column}"` : `"${column}" is not unique`} of ${policy.label}; a row is found by ${unique.join(' or ')}`,
+        `${info === undefined ? `unknown column "${column}"` : `"${column}" is not a unique column`} of ${policy.label}; a row is found by ${unique.join(' or ')}`,
         'value',
       );
       return null;
