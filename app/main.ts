@@ -30,6 +30,7 @@ import { apiDocs } from 'bindery/http';
 import { authorization } from 'bindery/authorization';
 import { policies } from '../generated/policies.js';
 import { usersPolicy } from './policies/users.js';
+import { storage } from 'bindery/storage';
 
 export default defineApp({
   name: 'bindery',
@@ -42,6 +43,7 @@ export default defineApp({
   setup: [
     audit({ tracked: trackedResources, prunable: { Document: '30d' } }),
     cache(),
+    storage(),
     session(),
     auth({ users: ({ db }) => databaseUsers(db) }),
     mail(),

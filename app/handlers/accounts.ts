@@ -12,6 +12,7 @@ import { normalizeLogin } from 'bindery/auth';
 import { sendVerificationLink } from 'bindery/auth/links';
 import { ValidationError } from 'bindery/errors';
 import { page, redirect, redirectToRoute } from 'bindery/results';
+import { storageOf } from 'bindery/storage';
 import { accounts, currentUser } from '../auth/users.js';
 import { tokensPageData } from './tokens.js';
 
@@ -80,7 +81,8 @@ export const accountsHandlers = {
 
   'accounts.dashboard': async (_input, ctx) => {
     const user = await currentUser(ctx);
-    return page('dashboard', { title: 'Dashboard', user, ...(await tokensPageData(ctx)) });
+    const avatarUrl = await storageOf(ctx.services).url(user.avatar);
+    return page('dashboard', { title: 'Dashboard', user, avatarUrl, ...(await tokensPageData(ctx)) });
   },
 
   // The policy users.view found the user and allowed the caller (their own page, or an admin).

@@ -8,7 +8,19 @@ import type { SourcePosition } from '../diagnostics.js';
 import type { Policy, RouteAuthorize } from './policy-model.js';
 
 /** Column types of resource fields (SQL mapping in docs/schema-language.md). */
-export type ColumnKind = 'string' | 'text' | 'integer' | 'bigint' | 'number' | 'boolean' | 'timestamp' | 'duration' | 'json' | 'uuid';
+/** `file`: a stored file's reference (`FileRef`, a `jsonb` column; docs/storage.md "Files of rows"). */
+export type ColumnKind =
+  | 'string'
+  | 'text'
+  | 'integer'
+  | 'bigint'
+  | 'number'
+  | 'boolean'
+  | 'timestamp'
+  | 'duration'
+  | 'json'
+  | 'uuid'
+  | 'file';
 
 /** The type of a resource field. */
 export interface ColumnType {

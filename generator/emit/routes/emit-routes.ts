@@ -86,6 +86,7 @@ function routeLiteral(route: Route, resources: ReadonlyMap<string, Resource>, po
           array: route.output.array,
           serialize: new Code(serializerName(route.output.resource)),
           ...policyMember(route.output.resource, policies),
+          ...fileColumns(resources.get(route.output.resource)),
         }
       : null,
     origin: route.origin.file,
@@ -110,11 +111,18 @@ function routeLiteral(route: Route, resources: ReadonlyMap<string, Resource>, po
             key: i.key,
             serialize: new Code(serializerName(i.resource)),
             ...policyMember(i.resource, policies),
+            ...fileColumns(resources.get(i.resource)),
           })),
         }
       : {}),
     ...authorizeLiteral(route),
   };
+}
+
+/** `{ files: [...] }` with the visible `type: file` columns of `resource`, or nothing when it has none (docs/storage.md "Files of rows"). */
+function fileColumns(resource: Resource | undefined): { files?: string[] } {
+  const files = (resource?.fields ?? []).filter((f) => f.type.kind === 'file' && !f.hidden).map((f) => f.name);
+  return files.length > 0 ? { files } : {};
 }
 
 /** The runtime's `ListPlan` of a list route: columns with their SQL types (cursor values and filter values are cast to them). */
