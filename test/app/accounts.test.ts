@@ -232,6 +232,7 @@ describe('GET /dashboard, /users/{id}, /admin | pages and access', () => {
     expect(json.status).toBe(200);
     expect(Object.keys(json.body as object).sort()).toEqual([
       'admin',
+      'avatar',
       'created_at',
       'email',
       'email_verified_at',

@@ -1,16 +1,21 @@
 /**
  * Who may call what in the reference app (docs/authorization.md; the
  * policies documents, users and tokens of schema/*.yaml): every document
- * route and the account routes × the owner, another user, an admin, a
+ * route (attachments included) and the account routes × the owner, another user, an admin, a
  * guest, a token with the route's ability, one without it, and a revoked
  * token — the status of each, and that a refused write changed nothing.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { User } from '../../generated/types.js';
+import { PNG_1X1 } from '../runtime/storage/support.js';
 import { Client } from '../runtime/auth/support/client.js';
 import { makeAccount, signIn, bootReferenceApp, type ReferenceApp } from './tokens-support.js';
 
 let a: ReferenceApp;
+let storageRoot: string;
 let owner: User;
 let other: User;
 let admin: User;
@@ -26,7 +31,8 @@ interface As {
 }
 
 beforeAll(async () => {
-  a = await bootReferenceApp('authz_matrix');
+  storageRoot = await mkdtemp(join(tmpdir(), 'bindery-authz-'));
+  a = await bootReferenceApp('authz_matrix', { STORAGE_LOCAL_ROOT: storageRoot });
   owner = await makeAccount(a);
   other = await makeAccount(a);
   admin = await makeAccount(a);
@@ -34,6 +40,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await a?.close();
+  await rm(storageRoot, { recursive: true, force: true });
 });
 
 /** A fresh token of `user` with `abilities`; `revoked` deletes it again. */
@@ -43,7 +50,23 @@ async function token(user: User, abilities: readonly string[], revoked = false):
   return made.plain;
 }
 
+/** A multipart body with one small PNG in field `file`. */
+const pngForm = (): FormData => {
+  const form = new FormData();
+  form.append('file', new Blob([PNG_1X1], { type: 'image/png' }), 'dot.png');
+  return form;
+};
+
 async function send(as: As, method: string, path: string, body?: unknown): Promise<{ status: number; body: any; text: string }> {
+  if (body instanceof FormData) {
+    const res = await fetch(`${a.url}${path}`, {
+      method,
+      body,
+      headers: { accept: 'application/json', ...(as.bearer !== undefined ? { authorization: `Bearer ${as.bearer}` } : {}) },
+    });
+    const text = await res.text();
+    return { status: res.status, body: text === '' ? undefined : JSON.parse(text), text };
+  }
   const c = as.client ?? new Client(a.url);
   const headers: Record<string, string> = {
     accept: 'application/json',
@@ -86,6 +109,8 @@ interface Seeded {
   readonly draft: number;
   readonly published: number;
   readonly deleted: number;
+  /** An attachment of the draft. */
+  readonly attachment: number;
 }
 
 async function seed(): Promise<Seeded> {
@@ -97,12 +122,22 @@ async function seed(): Promise<Seeded> {
       .returning('id')
       .executeTakeFirstOrThrow()
       .then((r) => r.id);
+  const draft = await add('mine-draft', 'draft');
+  const attached = await send({ bearer: ownerWriter }, 'POST', `/api/documents/${draft}/attachments`, pngForm());
+  expect(attached.status).toBe(201);
   return {
-    draft: await add('mine-draft', 'draft'),
+    draft,
     published: await add('mine-published', 'published'),
     deleted: await add('mine-deleted', 'draft', true),
+    attachment: attached.body.id,
   };
 }
+
+/** A token of the owner that may write, for the seeding. */
+let ownerWriter: string;
+beforeAll(async () => {
+  ownerWriter = await token(owner, WRITE);
+});
 
 /** Each document route: its request, the ability it needs, and the status for each caller. */
 const DOCUMENT_ROUTES: {
@@ -165,11 +200,50 @@ const DOCUMENT_ROUTES: {
     request: (s) => ['GET', `/api/documents/${s.draft}/history`],
     expected: { owner: 200, other: 404, admin: 404, guest: 401, tokenWith: 200, tokenWithout: 403, revoked: 401 },
   },
+  {
+    name: 'attachments.list',
+    ability: 'read',
+    request: (s) => ['GET', `/api/documents/${s.draft}/attachments`],
+    expected: { owner: 200, other: 404, admin: 404, guest: 401, tokenWith: 200, tokenWithout: 403, revoked: 401 },
+  },
+  {
+    name: 'attachments.create',
+    ability: 'write',
+    request: (s) => ['POST', `/api/documents/${s.draft}/attachments`, pngForm()],
+    expected: { owner: 201, other: 404, admin: 404, guest: 401, tokenWith: 201, tokenWithout: 403, revoked: 401 },
+  },
+  {
+    name: 'attachments.delete',
+    ability: 'write',
+    request: (s) => ['DELETE', `/api/documents/${s.draft}/attachments/${s.attachment}`],
+    expected: { owner: 204, other: 404, admin: 404, guest: 401, tokenWith: 204, tokenWithout: 403, revoked: 401 },
+  },
+  {
+    name: 'attachments.upload',
+    ability: 'write',
+    request: (s) => ['POST', `/api/documents/${s.draft}/attachments/uploads`],
+    expected: { owner: 201, other: 404, admin: 404, guest: 401, tokenWith: 201, tokenWithout: 403, revoked: 401 },
+  },
+  {
+    // An upload token the storage never signed: the policy answers first, so only the owner reaches
+    // the token's check (403 BINDERY_STORAGE_SIGNATURE_INVALID); the others learn nothing of the document.
+    name: 'attachments.confirm',
+    ability: 'write',
+    request: (s) => ['POST', `/api/documents/${s.draft}/attachments/confirm`, { token: 'not-a-token' }],
+    expected: { owner: 403, other: 404, admin: 404, guest: 401, tokenWith: 403, tokenWithout: 403, revoked: 401 },
+  },
 ];
 
-/** The owner's documents as they are (a refused write must leave them so). */
-const snapshot = () =>
-  a.db.selectFrom('documents').select(['id', 'title', 'status', 'deleted_at']).where('owner_id', '=', owner.id).orderBy('id').execute();
+/** The owner's documents and their attachments as they are (a refused write must leave them so). */
+const snapshot = async () => ({
+  documents: await a.db
+    .selectFrom('documents')
+    .select(['id', 'title', 'status', 'deleted_at'])
+    .where('owner_id', '=', owner.id)
+    .orderBy('id')
+    .execute(),
+  attachments: await a.db.selectFrom('document_attachments').select(['id', 'document_id']).orderBy('id').execute(),
+});
 
 describe('authorization matrix | every document route × every caller', () => {
   it.each(DOCUMENT_ROUTES)('$name', async ({ ability, request, expected }) => {
