@@ -161,7 +161,6 @@ export const ERROR_CODES = {
 
   // ── auth core: session guard, guards, login, remember-me, cache (runtime/auth, runtime/cache) ──
   BINDERY_AUTH_FAILED: { status: 422, summary: 'The login and password do not match an account (a field error on email).' },
-  BINDERY_AUTH_FORBIDDEN: { status: 403, summary: "The signed-in user may not see this page (another user's page, the admin page)." },
   BINDERY_AUTH_MIDDLEWARE_MISSING: {
     summary: 'A route guarded by require or guest has no auth (or token) middleware before the guard; the boot stops.',
   },

@@ -134,7 +134,8 @@ export interface RouteDefinition {
    * Abilities a bearer token must carry to call the route (YAML
    * `abilities: [profile:read]`; docs/spec.md 5.5 "An ability check is made per
    * route"). Checked by the `token` middleware: a token without one of them
-   * gets 403; a user signed in by session may do anything. Absent: none.
+   * gets 403; a user signed in by session has every ability (and is bound by
+   * the route's policy alone, {@link RouteDefinition.authorize}). Absent: none.
    */
   readonly abilities?: readonly string[];
   /** The result the handler normally returns (documents the success status; see docs/spec.md 4.5 "Handler results"). */
