@@ -240,6 +240,7 @@ describe('GET /dashboard, /users/{id}, /admin | pages and access', () => {
       'name',
       'updated_at',
     ]);
+    expect((json.body as { avatar: unknown }).avatar).toBeNull();
     const hidden = await c.request('users.show', { id: other.id });
     const missing = await c.request('users.show', { id: 999999 });
     expect(hidden.status).toBe(404);

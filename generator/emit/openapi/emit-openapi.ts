@@ -101,6 +101,13 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile {
         ...(routes.some((r) => !usesToken(r) && refusesGuests(r, ctx.model))
           ? { SignInRequired: problemResponse('The caller is not signed in (no session, or it has ended).') }
           : {}),
+        ...(routes.some((r) => r.confirmPassword !== null)
+          ? {
+              PasswordConfirmationRequired: problemResponse(
+                'The route needs a recent password confirmation (`code`: `BINDERY_PASSWORD_CONFIRMATION_REQUIRED`): POST the password to the confirm route, then retry.',
+              ),
+            }
+          : {}),
         ...(routes.some((r) => r.rateLimit !== null) ? { TooManyRequests: tooManyRequests() } : {}),
         ...(tokenRoutes.length > 0
           ? {
@@ -139,6 +146,7 @@ function operation(route: Route, model: Model): OpenAPIV3_1.OperationObject {
   else if (refusesGuests(route, model)) responses['401'] = problemRef('SignInRequired');
   if (mayForbid(route)) responses['403'] = problemRef('Forbidden');
   if (route.rateLimit !== null) responses['429'] = problemRef('TooManyRequests');
+  if (route.confirmPassword !== null) responses['423'] = problemRef('PasswordConfirmationRequired');
   responses['default'] = problemRef('Error');
   return {
     operationId: camelCase(route.name),
