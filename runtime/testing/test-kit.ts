@@ -32,6 +32,7 @@ import type { Services } from '../http/context.js';
 import type { Policies } from '../authorization/policies.js';
 import type { RowScope } from '../authorization/scopes.js';
 import { RequestAuth } from '../context/request-auth.js';
+import { BinderyError } from '../errors/bindery-error.js';
 
 /** The identity of `user` (a guest for null): signed in by session, or by a bearer token with `abilities`. */
 function callerAuth(user: { readonly id: string | number } | null, abilities: readonly string[] | undefined): RequestAuth {
@@ -42,6 +43,17 @@ function callerAuth(user: { readonly id: string | number } | null, abilities: re
     load: () => Promise.resolve(user),
     ...(abilities === undefined ? {} : { token: { id: 'test', name: 'test token', abilities } }),
   });
+}
+
+/** The app's policies, or a `BINDERY_SERVICE_NOT_SET_UP` naming the setup call. */
+function policiesOf(services: object, use: string): Policies {
+  const policies = (services as { policies?: Policies }).policies;
+  if (policies === undefined)
+    throw new BinderyError(
+      'BINDERY_SERVICE_NOT_SET_UP',
+      `${use} needs the app's policies: add authorization({ policies }) to the setup list of app/main.ts.`,
+    );
+  return policies;
 }
 
 /** Options of {@link bootTestKit}. */
@@ -255,22 +267,12 @@ export async function bootTestKit<H, DB = UntypedTables, F = undefined>(
       return Object.assign(new TestCaller<H>(booted.url, routes, { headers: { authorization: `Bearer ${plain}` } }), { token: plain });
     },
     async can(user, action, row, askOptions = {}) {
-      const policies = requireService(
-        booted.running.services as unknown as Services,
-        'policies',
-        'authorization()',
-        'bindery/testing can',
-      ) as Policies;
+      const policies = policiesOf(booted.running.services, 'bindery/testing can');
       return (await policies.decide(callerAuth(user, askOptions.abilities), action, row as Readonly<Record<string, unknown>> | undefined))
         .allowed;
     },
     scope(user, action, askOptions = {}) {
-      const policies = requireService(
-        booted.running.services as unknown as Services,
-        'policies',
-        'authorization()',
-        'bindery/testing scope',
-      ) as Policies;
+      const policies = policiesOf(booted.running.services, 'bindery/testing scope');
       return policies.scope(callerAuth(user, askOptions.abilities), action);
     },
     outbox: (to) => readOutbox(booted.db as AnyKysely, to === undefined ? {} : { to }),
