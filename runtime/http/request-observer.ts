@@ -18,9 +18,9 @@ import type { RouteDefinition, RouteTable } from '../routing/route-table.js';
 import type { RequestContext } from './context.js';
 
 /**
- * The stages of a route's pipeline an observation can time: binding and
- * validation (routes with input), the handler (every route), rendering
- * (pages and list pages).
+ * The stages of a route's pipeline an observation can time: binding, the
+ * route's policy and validation (routes with input or a policy), the
+ * handler (every route), rendering (pages and list pages).
  */
 export type PipelineStage = 'validate' | 'handler' | 'render';
 
