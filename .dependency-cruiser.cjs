@@ -23,7 +23,9 @@ const LAYERS = [
   ['jobs', 'mail'],
   ['events', 'schedule'],
   ['auth', 'audit', 'assets'],
-  ['csrf'],
+  // observability reads jobs, mail, views and the HTTP server's hooks; nothing below imports it (the
+  // lower folders declare hooks it implements: ARCHITECTURE.md#layers "Observation goes up through hooks").
+  ['csrf', 'observability'],
   ['plugins'],
   ['testing', 'cli'],
 ];

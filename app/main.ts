@@ -36,6 +36,7 @@ import { authorization } from 'bindery/authorization';
 import { policies } from '../generated/policies.js';
 import { usersPolicy } from './policies/users.js';
 import { storage } from 'bindery/storage';
+import { observability } from 'bindery/observability';
 
 export default defineApp({
   name: 'bindery',
@@ -46,6 +47,7 @@ export default defineApp({
   migrations: [{ source: 'app', dir: 'generated/migrations' }],
   commands: [PruneCommand],
   setup: [
+    observability(),
     audit({ tracked: trackedResources, prunable: { Document: '30d' } }),
     cache(),
     storage(),

@@ -5,13 +5,16 @@
  * Environment: BENCH_SECONDS (per measurement, default 5), BENCH_ROUNDS (default 5 for notes and http, 3 for audit and generator),
  * BENCH_CONNECTIONS (default 50; 10 for http), BENCH_GENERATOR_SIZES (routes, default 50,200,1000), BENCH_GENERATOR_DIST=1 (run dist/, after `npm run build`). Pass suite names to run only some:
  * `npm run bench -- notes`. `BENCH_HTTP_CASES` (comma-separated keys of
- * bench/http.ts, e.g. `create,invalid`) narrows the http suite.
+ * bench/http.ts, e.g. `create,invalid`) narrows the http suite. The
+ * `observability` suite compares the reference app without its
+ * observability() step, with it and tracing off, and with tracing on.
  */
 import { cpus, totalmem } from 'node:os';
 import { median, runNotesBench, VERDICT_SERVER } from './notes-binding.js';
 import { runAuditBench } from './audit-writes.js';
 import { runGeneratorBench } from './generator.js';
 import { formatHttpResults, runHttpBench } from './http.js';
+import { formatObservabilityResults, runObservabilityBench } from './observability.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -108,6 +111,21 @@ if (runs('http')) {
   );
   log('Cells: server CPU time per request (user + system), side by side · requests per second alone.\n');
   for (const line of formatHttpResults(results)) log(line);
+  log('');
+}
+
+if (runs('observability')) {
+  const obsConnections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+  log('What observability costs per request: the reference app without observability(), with it and tracing off, with tracing on');
+  log(
+    `Load: autocannon, ${obsConnections} connections each, ${rounds} rounds of fresh processes, ${seconds} s per measurement; medians; loopback.`,
+  );
+  const { results, where, pinned, received } = await runObservabilityBench({ seconds, rounds, connections: obsConnections }, log);
+  log(
+    `Database: ${where}. ${pinned ? 'Servers pinned to CPU 1, the load generator and the OTLP receiver to CPU 0.' : 'Not pinned.'} Runtime: ${process.execArgv.join(' ') || 'plain node'}. The receiver took ${received.requests} OTLP exports (${Math.round(received.bytes / 1024)} KiB).`,
+  );
+  log('Cells: server CPU time per request (user + system), side by side · requests per second alone.\n');
+  for (const line of formatObservabilityResults(results)) log(line);
   log('');
 }
 

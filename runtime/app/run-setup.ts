@@ -11,6 +11,7 @@ import { CursorSealer } from '../crypto/cursor-codec.js';
 import type { OpenedApp } from './open-app.js';
 import { stepCall, type ReadinessCheck, type SetupContext } from './setup-step.js';
 import type { AnyRouteHandler } from '../http/handler.js';
+import type { RequestObserver } from '../http/request-observer.js';
 
 /** Everything the steps contributed, merged with the app's own routes and middleware. */
 export interface SetupResult {
@@ -21,6 +22,8 @@ export interface SetupResult {
   readonly readinessChecks: Map<string, ReadinessCheck>;
   /** A step asked for requests to run inside their execution context. */
   executionContext: boolean;
+  /** What observes the requests, when a step asked for it (`ctx.observeRequests`). */
+  requestObserver: RequestObserver | undefined;
   /** Shutdown work in the order to run it (reverse of registration). */
   readonly closeHooks: Array<() => void | Promise<void>>;
 }
@@ -40,6 +43,7 @@ export async function runSetupSteps(opened: OpenedApp, options: { readonly now?:
     services: { db: opened.db.database.db, cursors: new CursorSealer(KeyRing.fromSettings(opened.settings.all)) },
     readinessChecks: new Map(),
     executionContext: false,
+    requestObserver: undefined,
     closeHooks: [],
   };
   const done = new Set<string>();
@@ -73,6 +77,10 @@ export async function runSetupSteps(opened: OpenedApp, options: { readonly now?:
       },
       useExecutionContext() {
         result.executionContext = true;
+      },
+      observeRequests(observer) {
+        if (result.requestObserver !== undefined) throw new SetupError(`${call} observes the requests, which another step already does.`);
+        result.requestObserver = observer;
       },
       addRouteCheck(check) {
         routeChecks.push(check);

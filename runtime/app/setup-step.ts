@@ -18,6 +18,7 @@ import type { RouteTable } from '../routing/route-table.js';
 import type { CommandClass } from 'clipanion';
 import type { BinderyContext } from './define-app.js';
 import type { AnyRouteHandler } from '../http/handler.js';
+import type { RequestObserver } from '../http/request-observer.js';
 
 /** A step another step needs, and the call that sets it up (for the error message). */
 export interface StepRequirement {
@@ -91,6 +92,12 @@ export interface SetupContext {
    * unless a step needs it.
    */
   useExecutionContext(): void;
+  /**
+   * Have every request of the HTTP server told to `observer` (traces,
+   * metrics, the access log; docs/observability.md). One per app.
+   * @throws {SetupError} when another step already observes the requests.
+   */
+  observeRequests(observer: RequestObserver): void;
   /**
    * Check the app's whole route table once every step has run (so routes
    * plugins add later are included); `check` throws to stop the boot, e.g.

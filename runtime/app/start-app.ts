@@ -133,6 +133,7 @@ export async function startApp(app: App, options: StartAppOptions = {}): Promise
       contentSecurityPolicy: resolvePolicy(core.HTTP_CSP, app.contentSecurityPolicy),
       ...(app.viewsDir ? { viewsDir: app.viewsDir } : {}),
       executionContext: setup.executionContext,
+      ...(setup.requestObserver === undefined ? {} : { observer: setup.requestObserver }),
       readiness: createReadiness(opened.db.database, opened.migrator, setup.readinessChecks),
       logger: opened.log,
     });

@@ -13,6 +13,7 @@
  * 4. otherwise `system`.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { WorkTelemetry } from './work-telemetry.js';
 
 /** Who made a change: `{ type: 'user', id: '42' }`, `{ type: 'system', id: '' }`, or an application type. */
 export interface Actor {
@@ -54,6 +55,8 @@ export interface ExecutionContext {
    * commands and listeners do not, so their bulk writes are not narrowed.
    */
   readonly policyScope?: (table: string, action: string) => Promise<unknown>;
+  /** What this work reports to the app's observability, when it is observed (docs/observability.md). */
+  readonly telemetry?: WorkTelemetry;
 }
 
 const storage = new AsyncLocalStorage<ExecutionContext>();
@@ -88,6 +91,7 @@ export function withActor<T>(actor: Actor, fn: () => T): T {
           resolveUser: current.resolveUser?.bind(current),
           origin: current.origin,
           policyScope: current.policyScope?.bind(current),
+          telemetry: current.telemetry,
           actor,
         };
   return storage.run(next, fn);

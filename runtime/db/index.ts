@@ -1,11 +1,13 @@
 /**
  * The database layer: connecting (Kysely + pg), the embedded PostgreSQL,
- * the migrator, factories and seeds (docs/database.md).
+ * the migrator, factories and seeds (docs/database.md); following the
+ * statements of a pool (docs/observability.md).
  */
 export { connectDatabase, type ConnectDatabaseOptions, type Database } from './connect.js';
 export { createDatabaseIfMissing, withDatabaseName } from './create-database.js';
 export { binderyTypes, parseInt8 } from './type-parsers.js';
 export { compiledQuery, executeBuilt } from './compiled-query.js';
+export { observeQueries, type QueryFinished, type QueryObserver } from './query-observer.js';
 export { redactUrl } from './redact-url.js';
 export { asUnavailable, DatabaseReadOnlyError, DatabaseUnavailableError, isConnectionFailure, isReadOnlyFailure } from './unavailable.js';
 export { DatabaseUnreachableError, EmbeddedPostgresError, UnsafeIntegerError } from './errors.js';

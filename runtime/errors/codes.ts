@@ -329,6 +329,7 @@ export const ERROR_CODES = {
     summary: 'The external provider could not be reached or answered something unusable (discovery, token endpoint).',
   },
   BINDERY_OAUTH_PROVIDER_UNKNOWN: { status: 404, summary: 'No external sign-in provider of that name is configured (AUTH_PROVIDERS).' },
+
   // ── storage: disks, uploads, signed URLs (runtime/storage) ──
   BINDERY_STORAGE_INVALID: { summary: 'A storage setting or option is unusable (an unknown disk, a bad key); the boot or the call stops.' },
   BINDERY_STORAGE_OBJECT_MISSING: {
@@ -350,6 +351,19 @@ export const ERROR_CODES = {
   BINDERY_UPLOAD_TOO_LARGE: {
     status: 413,
     summary: 'An uploaded file is larger than its field allows; the answer names the field and nothing is kept.',
+  },
+
+  // ── observability: traces, metrics, the development dashboard (runtime/observability) ──
+  BINDERY_METRICS_FORBIDDEN: {
+    status: 403,
+    summary: 'GET /metrics from another machine while METRICS_TOKEN is unset: only clients on this machine may read it.',
+  },
+  BINDERY_METRICS_UNAUTHORIZED: {
+    status: 401,
+    summary: 'GET /metrics from another machine without Authorization: Bearer <METRICS_TOKEN>, or with another token.',
+  },
+  BINDERY_TELEMETRY_EXPORT_FAILED: {
+    summary: 'Spans or metrics could not be sent to the OTLP receiver and were dropped; requests are not affected (logged only).',
   },
 } as const satisfies Record<string, ErrorCodeSpec>;
 

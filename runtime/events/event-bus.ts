@@ -10,6 +10,8 @@ import type { EventDefinition, EventName, EventPayloads } from './define-event.j
 import { EventError } from './errors.js';
 import type { AnyEventDefinition, AnyListener } from './define-event.js';
 import type { AnyKysely } from '../db/any-kysely.js';
+import { currentContext } from '../context/execution-context.js';
+import { notifyTaps } from './event-taps.js';
 
 /** Options of {@link EventBus.emit}. */
 export interface EmitOptions {
@@ -113,12 +115,15 @@ export class EventBus {
     if (!isNamespacedName(name)) throw new EventError(`Cannot emit ${JSON.stringify(name)}: event names are "<namespace>:<name>".`);
     const definition = typeof event === 'string' ? this.#events.get(name)?.definition : event;
     const value = definition?.payload ? checkEventPayload(definition, payload) : payload;
+    notifyTaps(this.#services, name, value);
     const db = options.tx ?? this.#db;
     let ran = 0;
     const queued: QueuedJob[] = [];
+    const telemetry = currentContext()?.telemetry;
     for (const listener of this.#listeners.get(name) ?? []) {
       if (listener.mode === 'sync') {
-        await listener.handle(value, { event: name, services: this.#services, log: this.#log, db });
+        const run = async () => listener.handle(value, { event: name, services: this.#services, log: this.#log, db });
+        await (telemetry === undefined ? run() : telemetry.runListener({ name: listener.name, event: name }, run));
         ran++;
       } else {
         queued.push(await this.#runtime.queue.enqueue(this.#runtime.task(listener.name)!, payload, options.tx ? { tx: options.tx } : {}));

@@ -8,6 +8,7 @@ import type { EventDefinition, EventName, EventPayloads } from './define-event.j
 import { EventBus, type EmitOptions, type EmitResult } from './event-bus.js';
 import { EventError } from './errors.js';
 import type { AnyEventDefinition, AnyListener } from './define-event.js';
+import { notifyTaps } from './event-taps.js';
 
 declare module '../http/context.js' {
   interface Services {
@@ -80,6 +81,9 @@ export async function emitEvent(
   options: EmitOptions = {},
 ): Promise<EmitResult> {
   const bus = buses.get(services);
-  if (!bus) return { ran: 0, queued: [] };
+  if (!bus) {
+    notifyTaps(services, typeof event === 'string' ? event : event.name, payload);
+    return { ran: 0, queued: [] };
+  }
   return bus.emit(event as EventDefinition<unknown>, payload, options);
 }

@@ -17,6 +17,7 @@ export {
 export { EventBus, type EmitOptions, type EmitResult } from './event-bus.js';
 export { emitEvent, eventBusOf, events, type EventsOptions } from './events-step.js';
 export { EventError } from './errors.js';
+export { tapEvents, type EventTap } from './event-taps.js';
 // `EventPayloads` comes through `export type *`, not a named re-export: an
 // app's `declare module 'bindery/events' { interface EventPayloads { … } }`
 // then merges into the interface itself, also from an installed package's

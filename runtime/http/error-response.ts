@@ -7,7 +7,8 @@
  * client's names in the input's field order. Every 5xx is logged with the
  * request ID (the request logger carries it). When the response has already
  * started, the error is logged and the connection aborted; when the client
- * went away, a 499 is logged and nothing is written.
+ * went away, a 499 is logged and nothing is written. An observed request's
+ * observation learns of the error (request-observer.ts).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteDefinition } from '../routing/route-table.js';
@@ -21,6 +22,7 @@ import { clientGone, logClientGone } from '../support/client-connection.js';
 import type { ClientKind } from './context.js';
 import { decideClientKind } from './client-kind.js';
 import { requestLog } from './request-log.js';
+import { observationOf } from './request-observer.js';
 
 const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 const PROBLEM_HEADER = `${PROBLEM_CONTENT_TYPE}; charset=utf-8`;
@@ -41,6 +43,7 @@ export function sendError(
   const log = requestLog(request);
   try {
     const info = describeError(thrown, debug);
+    observationOf(request)?.failed(info.error, info.status);
     if (reply.raw.headersSent || reply.sent) {
       log.error(
         { err: info.error, code: 'BINDERY_RESPONSE_ABORTED', cause_code: info.code },

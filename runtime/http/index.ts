@@ -24,3 +24,4 @@ export { HEALTH_PATHS } from './health.js';
 export { clientFieldErrors } from './error-response.js';
 export { apiDocs, apiDocsSettings, API_DOCS_CSP, type ApiDocsOptions } from './api-docs-step.js';
 export { requireService, ServiceNotSetUpError } from './require-service.js';
+export { observationOf, type PipelineStage, type RequestObservation, type RequestObserver } from './request-observer.js';

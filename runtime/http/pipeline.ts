@@ -10,7 +10,9 @@
  * its `validate`, the middleware chain (absent when the route has none).
  * Per request: the standard headers, one context object, its place in the
  * timeout list, and the handler's own work; a synchronous `validate` or
- * handler is not awaited.
+ * handler is not awaited. A server with a request observer
+ * (request-observer.ts) also hands each observed request to its
+ * observation, stage by stage; without one, none of that is compiled in.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteDefinition } from '../routing/route-table.js';
@@ -35,6 +37,7 @@ import type { AnyKysely } from '../db/any-kysely.js';
 import { compileAuthorizationStage, includeScopes, withViewableOutput, type AnyHandle } from './route-authorization.js';
 import { MultipartBody } from '../binding/multipart.js';
 import { Storage } from '../storage/storage.js';
+import { observationOf, type RequestObserver } from './request-observer.js';
 
 /** What every route pipeline of a server shares. */
 export interface PipelineEnv extends ResponderEnv {
@@ -46,6 +49,8 @@ export interface PipelineEnv extends ResponderEnv {
   readonly executionContext: boolean;
   /** The request timeout list, or `null` when there is no timeout. */
   readonly deadlines: Deadlines<HttpRequestContext> | null;
+  /** What observes the requests (see {@link HttpServerOptions.observer}), or `null`. */
+  readonly observer: RequestObserver | null;
 }
 
 /** A Fastify route handler (it answers through `reply` and returns nothing). */
@@ -78,7 +83,7 @@ export function compileRoutePipeline(
   middleware: readonly Middleware[],
   env: PipelineEnv,
 ): FastifyRouteHandler {
-  const { headers, services, urls, debug, deadlines, executionContext } = env;
+  const { headers, services, urls, debug, deadlines, executionContext, observer } = env;
   const bind = compileBinder(route);
   const checkList = compileListParamCheck(route);
   const authorize = compileAuthorizationStage(route, services);
@@ -101,13 +106,51 @@ export function compileRoutePipeline(
     return handle(input, ctx, target);
   };
   // Binding, then the route's policy (its row loaded and checked), then the rest.
-  const core = (ctx: HttpRequestContext): unknown => {
+  const plainCore = (ctx: HttpRequestContext): unknown => {
     if (checkList !== null) checkList(ctx.request);
     const input = bind(ctx.request);
     if (authorize === null) return checked(ctx, input, undefined);
     return authorize(ctx, input).then((target) => checked(ctx, input, target));
   };
+  // Observed: binding, the policy and validation as one stage (when there is
+  // input to bind or check, or a policy), the handler as the next; pages and
+  // list pages also time their rendering. Decided here, per route, so a
+  // request pays only for what its route has.
+  const observeStages = observer?.stages === true;
+  const timeValidate = checkList !== null || route.fields.length > 0 || extra !== undefined || authorize !== null;
+  const timeRender = observeStages && (route.result === 'page' || route.list !== undefined);
+  // The rules and the handler's own validate alone (observed requests time them apart from the handler).
+  const validate = (ctx: HttpRequestContext, input: Record<string, unknown>, target: unknown): unknown => {
+    if (validateInput !== null) validateInput(input, ctx.request);
+    if (extra === undefined) return undefined;
+    const done = extra(input, ctx, target);
+    return done !== undefined && isThenable(done) ? done : undefined;
+  };
+  const observedCore = (ctx: HttpRequestContext): unknown => {
+    const observation = observationOf(ctx.request);
+    if (observation === undefined) return plainCore(ctx);
+    if (!timeValidate) return observation.stage('handler', () => plainCore(ctx));
+    let input: Record<string, unknown> = {};
+    let target: unknown;
+    const ready = observation.stage('validate', () => {
+      if (checkList !== null) checkList(ctx.request);
+      input = bind(ctx.request);
+      if (authorize === null) return validate(ctx, input, undefined);
+      return authorize(ctx, input).then((row) => {
+        target = row;
+        return validate(ctx, input, row);
+      });
+    });
+    if (ready !== undefined && isThenable(ready))
+      return Promise.resolve(ready).then(() => observation.stage('handler', () => handle(input, ctx, target)));
+    return observation.stage('handler', () => handle(input, ctx, target));
+  };
+  const core = observeStages ? observedCore : plainCore;
   const stages = middleware.length === 0 ? core : composeMiddleware(middleware, core);
+  const writeObserved = (ctx: HttpRequestContext, value: unknown): Promise<void> | undefined => {
+    const observation = observationOf(ctx.request);
+    return observation === undefined ? sendResult(ctx, env, value) : observation.stage('render', () => sendResult(ctx, env, value));
+  };
 
   // Write the outcome: the result, or the error rendered. Never throws.
   const finish = (ctx: HttpRequestContext, failed: boolean, value: unknown): void => {
@@ -125,7 +168,7 @@ export function compileRoutePipeline(
     ctx.settled = true;
     if (!failed) {
       try {
-        const pending = sendResult(ctx, env, value);
+        const pending = timeRender ? writeObserved(ctx, value) : sendResult(ctx, env, value);
         if (pending !== undefined)
           pending.then(undefined, (err: unknown) => sendError(ctx.request, ctx.reply, err, debug, route, ctx.client));
         return;
@@ -176,13 +219,25 @@ export function compileRoutePipeline(
     else settle(ctx, false, value);
   };
 
-  return function routeHandler(request: FastifyRequest, reply: FastifyReply): void {
-    headers.apply(reply);
-    const ctx = new HttpRequestContext(request, reply, route, services, urls);
-    // The context is also the execution context (actor, via, request ID) that
-    // the audit log and queued jobs read (runtime/context).
+  if (observer === null)
+    return function routeHandler(request: FastifyRequest, reply: FastifyReply): void {
+      headers.apply(reply);
+      const ctx = new HttpRequestContext(request, reply, route, services, urls);
+      // The context is also the execution context (actor, via, request ID) that
+      // the audit log and queued jobs read (runtime/context).
+      if (executionContext) runInContext(ctx, run, ctx);
+      else run(ctx);
+    };
+  const start = (ctx: HttpRequestContext): void => {
     if (executionContext) runInContext(ctx, run, ctx);
     else run(ctx);
+  };
+  return function observedRouteHandler(request: FastifyRequest, reply: FastifyReply): void {
+    headers.apply(reply);
+    const ctx = new HttpRequestContext(request, reply, route, services, urls);
+    const observation = observationOf(request);
+    if (observation === undefined) start(ctx);
+    else observation.enter(ctx, () => start(ctx));
   };
 }
 

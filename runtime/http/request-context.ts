@@ -20,6 +20,8 @@ import type { Policies } from '../authorization/policies.js';
 import { authorizeRequest } from '../authorization/request-authorizer.js';
 import { NO_ROWS, type RowScope } from '../authorization/scopes.js';
 import type { Row } from '../authorization/rules.js';
+import type { WorkTelemetry } from '../context/work-telemetry.js';
+import { observationOf } from './request-observer.js';
 
 /**
  * The runtime's {@link RequestContext}: one object per request, built
@@ -84,6 +86,11 @@ export class HttpRequestContext implements RequestContext, ExecutionContext, Dea
       this.#via = { kind: 'request', name: `${this.request.method} ${q === -1 ? url : url.slice(0, q)}` };
     }
     return this.#via;
+  }
+
+  /** What the request's code reports to the app's observability, when it is observed (docs/observability.md). */
+  get telemetry(): WorkTelemetry | undefined {
+    return observationOf(this.request)?.work;
   }
 
   /** The client's IP address (Fastify's `request.ip`). */

@@ -10,6 +10,7 @@ import type { RouteTable } from '../routing/route-table.js';
 import type { Middleware } from './handler.js';
 import type { Services } from './context.js';
 import type { AnyRouteHandler } from './handler.js';
+import type { RequestObserver } from './request-observer.js';
 
 /** `APP_ENV`: decides Secure cookies, HSTS and whether debug pages are allowed. */
 export type AppEnvironment = 'development' | 'testing' | 'production';
@@ -82,4 +83,10 @@ export interface HttpServerOptions {
   readonly executionContext?: boolean;
   /** Logger (pino). Absent: a pino logger at `info` writing JSON lines to stdout. */
   readonly logger?: FastifyBaseLogger;
+  /**
+   * What observes the requests (traces, metrics, the access log, the
+   * development dashboard; set by the `observability()` step). Absent: no
+   * hook at all, the request path costs nothing more (docs/observability.md).
+   */
+  readonly observer?: RequestObserver;
 }

@@ -27,6 +27,7 @@ import { notFoundHandler } from './not-found.js';
 import { answerTimeout, compileRoutePipeline, type FastifyRouteHandler, type PipelineEnv } from './pipeline.js';
 import type { HttpRequestContext } from './request-context.js';
 import { requestIdFor } from './request-id.js';
+import { observeRequests } from './request-observer.js';
 import { fastifyPath, MethodIndex } from './route-paths.js';
 import { securityHeaders, StandardHeaders } from './security-headers.js';
 import type { HttpServerOptions } from './server-options.js';
@@ -93,6 +94,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     debug: options.debug,
     deadlines,
     executionContext: options.executionContext ?? false,
+    observer: options.observer ?? null,
     views,
     copyHeadersToRaw: (reply) => headers.applyRaw(reply),
   };
@@ -160,6 +162,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     done();
   });
   if (deadlines !== null) app.addHook('onClose', async () => deadlines.stop());
+  if (options.observer !== undefined) observeRequests(app, options.observer, options.routes);
   const storage = (options.services as { storage?: unknown }).storage;
   registerBodyParsers(
     app,

@@ -8,6 +8,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Actor, Via } from '../context/execution-context.js';
+import type { TraceCarrier } from '../context/work-telemetry.js';
 import type { Services } from '../http/context.js';
 import { JobDefinitionError } from './errors.js';
 import { isNamespacedName } from './names.js';
@@ -31,6 +32,8 @@ export interface JobOrigin {
   readonly requestId?: string;
   /** How the queuing work ran: `{ kind: 'request', name: 'POST /mailprovider/webhook' }`. */
   readonly via?: Via;
+  /** The trace context of the queuing work when it was traced: the job's run continues that trace (docs/observability.md). */
+  readonly trace?: TraceCarrier;
 }
 
 /** What a job handler receives besides its payload. */

@@ -28,6 +28,7 @@ export {
   type WorkerOptions,
 } from './jobs-runtime.js';
 export { listFailedJobs, retryJob, type FailedJob } from './failed-jobs.js';
+export { observeJobRuns, type JobRun, type JobRunObservation, type JobRunObserver } from './job-observer.js';
 export { JobDefinitionError, JobPayloadError, JobsNotSetUpError, UnknownJobError } from './errors.js';
 export { isNamespacedName, namespaceOf, NAMESPACED_NAME } from './names.js';
 export { formatTable } from '../support/format-table.js';

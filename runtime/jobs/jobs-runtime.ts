@@ -24,6 +24,7 @@ import { checkPayload, Queue, type TaskRegistration } from './queue.js';
 export type { TaskRegistration };
 import { workerLogger } from './worker-logger.js';
 import type { AnyJobDefinition } from './define-job.js';
+import { jobRunObserverOf } from './job-observer.js';
 
 /** Options of {@link JobsRuntime.startWorker}. */
 export interface WorkerOptions {
@@ -213,11 +214,21 @@ export class JobsRuntime {
       const { payload, origin } = unwrapPayload(stored);
       const job = helpers.job;
       const attempt = job.attempts;
-      const log = this.#log.child({ job: task.name, job_id: String(job.id), attempt });
+      const id = String(job.id);
+      const observation = jobRunObserverOf(this.#services)?.runStarted({
+        name: task.name,
+        kind: task.kind,
+        id,
+        attempt,
+        maxAttempts: job.max_attempts,
+        origin,
+      });
+      const traced = observation?.logFields();
+      const log = this.#log.child({ job: task.name, job_id: id, attempt, ...traced });
       const ctx: JobContext = {
         services: this.#services,
         log,
-        job: { id: String(job.id), name: task.name, attempt, maxAttempts: job.max_attempts },
+        job: { id, name: task.name, attempt, maxAttempts: job.max_attempts },
         origin,
         signal: helpers.abortSignal,
       };
@@ -225,16 +236,19 @@ export class JobsRuntime {
         via: { kind: VIA_KIND[task.kind], name: task.name },
         origin: origin.actor,
         ...(origin.requestId !== undefined ? { requestId: origin.requestId } : {}),
+        ...(observation?.work !== undefined ? { telemetry: observation.work } : {}),
       };
+      const runTask = () => runInContext(execution, () => task.run(task.parse ? checkPayload(task, payload) : payload, ctx));
       try {
-        const value = task.parse ? checkPayload(task, payload) : payload;
-        await runInContext(execution, () => task.run(value, ctx));
+        await (observation === undefined ? runTask() : observation.within(runTask));
+        observation?.finished(undefined);
       } catch (error) {
+        observation?.finished(error);
         const left = job.max_attempts - attempt;
         const wait = Math.round(Math.exp(Math.min(attempt, 10)));
         log.warn(
           { err: error, code: 'BINDERY_JOB_FAILED' },
-          `${kindWord(task.kind)} "${task.name}" (job ${String(job.id)}) failed attempt ${attempt} of ${job.max_attempts}: ${(error as Error)?.message ?? String(error)}${left > 0 ? `; retrying in about ${wait} s` : '; no attempts left (bindery jobs:failed lists it)'}`,
+          `${kindWord(task.kind)} "${task.name}" (job ${id}) failed attempt ${attempt} of ${job.max_attempts}: ${(error as Error)?.message ?? String(error)}${left > 0 ? `; retrying in about ${wait} s` : '; no attempts left (bindery jobs:failed lists it)'}`,
         );
         throw error;
       }

@@ -5,7 +5,8 @@
  * instance or transaction it is given, so a job added inside a transaction
  * exists only if that transaction commits: a rolled-back job never runs.
  * The actor of the work that queues it (docs/spec.md 5.8) and its request ID travel
- * in the stored payload and become the job's `origin`.
+ * in the stored payload and become the job's `origin`; so does its trace
+ * context when the work is traced (docs/observability.md).
  */
 import { sql } from 'kysely';
 import { currentContext, resolveActor } from '../context/execution-context.js';
@@ -128,6 +129,15 @@ export class Queue {
       ...(context?.requestId !== undefined ? { requestId: context.requestId } : {}),
       ...(context !== undefined ? { via: { kind: context.via.kind, name: context.via.name } } : {}),
     };
+    const telemetry = context?.telemetry;
+    if (telemetry === undefined) return this.#insert(task, payload, origin, options);
+    return telemetry.queueJob({ name: task.name, kind: task.kind }, (trace) =>
+      this.#insert(task, payload, trace === undefined ? origin : { ...origin, trace }, options),
+    );
+  }
+
+  /** Store the job (in `options.tx` when given). */
+  async #insert(task: TaskRegistration, payload: unknown, origin: JobOrigin, options: AddJobOptions): Promise<QueuedJob> {
     let text: string;
     try {
       text = JSON.stringify(wrapPayload(payload === undefined ? null : payload, origin));

@@ -7,12 +7,14 @@
  * complete message and it is kept in `mail_outbox` instead. Before every
  * send the recipients are checked against the suppression list (the
  * mail-provider plugin's, when it is loaded): suppressed ones are skipped,
- * and a message with no recipient left is not sent at all.
+ * and a message with no recipient left is not sent at all. A send made by
+ * observed work is reported to its telemetry (docs/observability.md).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import { BinderyError } from '../errors/bindery-error.js';
+import { currentContext } from '../context/execution-context.js';
 import { deliverableRecipients, type MailSuppression } from './mail-suppression.js';
 import type { MailMessage, Mailer, MailResult } from './mailer.js';
 import { keepInOutbox } from './outbox.js';
@@ -70,7 +72,14 @@ export class AppMailer implements Mailer {
    * @returns the recipients it went to and those skipped as suppressed.
    * @throws {BinderyError} `BINDERY_MAIL_FAILED` when the transport fails (SMTP unreachable, login or message refused).
    */
-  async send(message: MailMessage): Promise<MailResult> {
+  send(message: MailMessage): Promise<MailResult> {
+    const telemetry = currentContext()?.telemetry;
+    if (telemetry === undefined) return this.#send(message);
+    const to = typeof message.to === 'string' ? [message.to] : message.to;
+    return telemetry.sendMail({ subject: message.subject, to, driver: this.driver }, () => this.#send(message));
+  }
+
+  async #send(message: MailMessage): Promise<MailResult> {
     const recipients = typeof message.to === 'string' ? [message.to] : [...message.to];
     const { deliver, skipped } = await deliverableRecipients(this.#services, recipients);
     if (skipped.length > 0) this.#log.info({ skipped, subject: message.subject }, 'suppressed recipients not mailed');

@@ -60,8 +60,10 @@ describe('compose.yaml', () => {
   const compose = parse(readFileSync(`${ROOT}compose.yaml`, 'utf8'), { merge: true }) as { services: Record<string, any> };
   const s = compose.services;
 
-  it('has PostgreSQL, a one-shot migrate step, N app instances, a worker and a front', () => {
-    expect(Object.keys(s).sort()).toEqual(['app', 'front', 'migrate', 'postgres', 'worker']);
+  it('has PostgreSQL, a one-shot migrate step, N app instances, a worker and a front; Jaeger only in its profile', () => {
+    expect(Object.keys(s).sort()).toEqual(['app', 'front', 'jaeger', 'migrate', 'postgres', 'worker']);
+    expect(s.jaeger.profiles).toEqual(['observability']);
+    for (const name of ['postgres', 'migrate', 'app', 'worker', 'front']) expect(s[name].profiles).toBeUndefined();
     expect(s.migrate).toMatchObject({ command: ['migrate'], restart: 'no', depends_on: { postgres: { condition: 'service_healthy' } } });
     for (const name of ['app', 'worker']) expect(s[name].depends_on).toEqual({ migrate: { condition: 'service_completed_successfully' } });
     expect(s.app.command).toEqual(['serve']);
@@ -75,5 +77,9 @@ describe('compose.yaml', () => {
       expect(s[name].environment.APP_KEY).toMatch(/^\$\{APP_KEY:\?/);
     }
     expect(s.app.environment.HTTP_TRUST_PROXY).toBeDefined();
+  });
+
+  it('passes the observability settings through, empty (off) unless set', () => {
+    for (const name of ['app', 'worker']) expect(s[name].environment.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('${OTEL_EXPORTER_OTLP_ENDPOINT:-}');
   });
 });

@@ -72,9 +72,11 @@ export function mainSource(options: NewProjectOptions): string {
   const imports = [
     `import { fileURLToPath } from 'node:url';`,
     `import { defineApp } from 'bindery/app';`,
+    `import { observability } from 'bindery/observability';`,
     `import { session } from 'bindery/session';`,
   ];
-  const steps: string[] = [];
+  // First, so that everything after it is observed (the development dashboard at /_bindery; docs/observability.md).
+  const steps: string[] = ['observability()'];
   if (options.audit) {
     imports.push(`import { audit } from 'bindery/audit';`, `import { trackedResources } from '../generated/audit.js';`);
     steps.push('audit({ tracked: trackedResources })');
@@ -143,6 +145,7 @@ export async function writeNewProject(
 ): Promise<{ files: string[]; generated: { ok: boolean; changed: readonly string[]; diagnostics: readonly unknown[] } }> {
   const templates = join(binderyPackageRoot(), 'templates', 'new');
   const steps = [
+    'observability',
     options.audit ? 'audit' : '',
     options.accounts ? 'cache' : '',
     'session',

@@ -146,7 +146,7 @@ describe('bindery new: a project', () => {
     expect(readme).toContain('npm run db:seed');
     expect(readme).not.toMatch(/\{\{\w+\}\}/);
     const main = await readFile(join(dir, 'app/main.ts'), 'utf8');
-    for (const step of ['audit({ tracked: trackedResources })', 'cache()', 'session()', 'auth({ users:', 'jobs()'])
+    for (const step of ['observability()', 'audit({ tracked: trackedResources })', 'cache()', 'session()', 'auth({ users:', 'jobs()'])
       expect(main).toContain(step);
     expect(await readFile(join(dir, '.env.example'), 'utf8')).toMatch(/^APP_KEY=$/m);
     expect(await readFile(join(dir, 'README.md'), 'utf8')).toContain('npm install && npm start');
@@ -171,6 +171,7 @@ describe('bindery new: a project', () => {
       expect(existsSync(join(dir, file)), file).toBe(false);
     const main = await readFile(join(dir, 'app/main.ts'), 'utf8');
     expect(main).toContain('session()');
+    expect(main).toContain('observability()');
     for (const step of ['audit(', 'cache()', 'auth(', 'jobs()']) expect(main).not.toContain(step);
     expect(await readFile(join(dir, 'app/handlers/notes.ts'), 'utf8')).not.toContain('models.Note');
     const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };

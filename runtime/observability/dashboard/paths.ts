@@ -1,0 +1,2 @@
+/** Where the development dashboard lives (docs/observability.md "The development dashboard"). */
+export const DASHBOARD_PATH = '/_bindery';
