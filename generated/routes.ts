@@ -509,7 +509,7 @@ export const routes = [
         source: 'query',
         name: 'limit',
         default: 20,
-        rules: [{ name: 'min', params: [1] }, { name: 'max', params: [100] }],
+        rules: [{ name: 'min', params: [0] }, { name: 'max', params: [100] }],
       },
       {
         key: 'cursor',
@@ -878,7 +878,7 @@ export const routes = [
         source: 'query',
         name: 'limit',
         default: 20,
-        rules: [{ name: 'min', params: [1] }, { name: 'max', params: [100] }],
+        rules: [{ name: 'min', params: [0] }, { name: 'max', params: [100] }],
       },
       {
         key: 'cursor',

@@ -600,8 +600,8 @@ function documentsCreate_validate(data, { instancePath = "", parentData, parentD
 /** Validates the input of route `documents.create` (POST /api/documents): slug, title, body, status. */
 export const documentsCreate: CompiledValidator = documentsCreate_validate;
 
-// fingerprint: ba5dc9350f7f9f3b412e5c30dbfcd62f
-const documentsList_schema = { "properties": { "limit": { "allOf": [{ "minimum": 1 }, { "maximum": 100 }] }, "sort": { "allOf": [{ "enum": ["id", "-id"] }] } } };
+// fingerprint: 22dbcfb0f4576202dceaa146d6b1a275
+const documentsList_schema = { "properties": { "limit": { "allOf": [{ "minimum": 0 }, { "maximum": 100 }] }, "sort": { "allOf": [{ "enum": ["id", "-id"] }] } } };
 
 function documentsList_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -610,8 +610,8 @@ function documentsList_validate(data, { instancePath = "", parentData, parentDat
     if (data.limit !== undefined) {
       let data0 = data.limit;
       if ((typeof data0 == "number") && (isFinite(data0))) {
-        if (data0 < 1 || isNaN(data0)) {
-          const err0 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/0/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (data0 < 0 || isNaN(data0)) {
+          const err0 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/0/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
           if (vErrors === null) {
             vErrors = [err0];
           }
@@ -859,8 +859,8 @@ function notesCreate_validate(data, { instancePath = "", parentData, parentDataP
 /** Validates the input of route `notes.create` (POST /notes): title, body, tags. */
 export const notesCreate: CompiledValidator = notesCreate_validate;
 
-// fingerprint: b99ec96ef82aa24de84c877c8a584a56
-const notesList_schema = { "properties": { "limit": { "allOf": [{ "minimum": 1 }, { "maximum": 100 }] }, "sort": { "allOf": [{ "enum": ["created_at", "-created_at", "title", "-title", "id", "-id"] }] } } };
+// fingerprint: b1bb2c6d05d64eb7020a33f14dfbab46
+const notesList_schema = { "properties": { "limit": { "allOf": [{ "minimum": 0 }, { "maximum": 100 }] }, "sort": { "allOf": [{ "enum": ["created_at", "-created_at", "title", "-title", "id", "-id"] }] } } };
 
 function notesList_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -869,8 +869,8 @@ function notesList_validate(data, { instancePath = "", parentData, parentDataPro
     if (data.limit !== undefined) {
       let data0 = data.limit;
       if ((typeof data0 == "number") && (isFinite(data0))) {
-        if (data0 < 1 || isNaN(data0)) {
-          const err0 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/0/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (data0 < 0 || isNaN(data0)) {
+          const err0 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/0/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
           if (vErrors === null) {
             vErrors = [err0];
           }
