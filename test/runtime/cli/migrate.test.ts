@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { chmod, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,6 +77,16 @@ describe('bindery migrate | against a test database', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Error: Cannot connect to the database at postgres://postgres:***@127.0.0.1:1/');
     expect(r.stderr).toContain('(BINDERY_DATABASE_UNREACHABLE;');
+  });
+
+  it('production without DATABASE_URL stops before any database is started, naming the setting', async () => {
+    for (const command of [['serve'], ['migrate']]) {
+      const r = await runCli(command, { cwd, env: { APP_ENV: 'production', APP_KEY: generateAppKey() } });
+      expect(r.code, command[0]).toBe(1);
+      expect(r.stderr).toContain('  - DATABASE_URL: DATABASE_URL is missing: production needs a PostgreSQL server of its own');
+      expect(r.stdout).not.toContain('embedded');
+      expect(existsSync(join(cwd, '.data')), 'no embedded PostgreSQL created').toBe(false);
+    }
   });
 
   it('APP_DEBUG=true adds the stack trace', async () => {

@@ -104,8 +104,11 @@ describe('connectDatabase | Kysely over pg with bindery type parsers', () => {
     expect(d.pool.totalCount).toBe(0);
     // The server lists a backend until it has seen its connection close.
     const left = async () =>
-      (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where application_name = 'bindery:close-test'`.execute(database.db))
-        .rows[0]!.n;
+      (
+        await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where application_name = 'bindery:close-test'`.execute(
+          database.db,
+        )
+      ).rows[0]!.n;
     await waitFor(async () => (await left()) === 0, 'the closed connections to leave pg_stat_activity');
   });
 
