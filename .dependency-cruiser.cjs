@@ -12,7 +12,7 @@ const LAYERS = [
   ['errors'],
   ['support'],
   ['context', 'config'],
-  ['crypto', 'db', 'cache', 'views', 'rate-limit'],
+  ['crypto', 'db', 'cache', 'views', 'rate-limit', 'storage'],
   ['routing'],
   ['binding'],
   ['validation'],

@@ -2,8 +2,10 @@ import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 // `bindery/<entry>` resolves to the TypeScript sources in this repository
-// (the `bindery-source` export condition; docs/package.md).
-const conditions = ['bindery-source', ...defaultServerConditions];
+// (the `bindery-source` export condition; docs/package.md). Without vite's
+// bundler-only `module` condition: packages that list it first (the AWS SDK)
+// would resolve to builds Node's own loader cannot run, as Node never would.
+const conditions = ['bindery-source', ...defaultServerConditions.filter((c) => c !== 'module')];
 
 export default defineConfig({
   resolve: { conditions },

@@ -27,6 +27,7 @@ import { oauth } from 'bindery/auth/oauth';
 import { tokens } from 'bindery/auth/tokens';
 import { mail } from 'bindery/mail';
 import { apiDocs } from 'bindery/http';
+import { storage } from 'bindery/storage';
 
 export default defineApp({
   name: 'bindery',
@@ -39,6 +40,7 @@ export default defineApp({
   setup: [
     audit({ tracked: trackedResources, prunable: { Document: '30d' } }),
     cache(),
+    storage(),
     session(),
     auth({ users: ({ db }) => databaseUsers(db) }),
     mail(),

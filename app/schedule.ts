@@ -6,6 +6,7 @@
  */
 import { AuditLog, pruneAuditLog, pruneSoftDeleted } from 'bindery/audit';
 import { defineScheduledTask } from 'bindery/schedule';
+import { storageOf, sweepOrphans } from 'bindery/storage';
 
 function auditLogOf(services: object): AuditLog {
   const log = (services as { audit?: unknown }).audit;
@@ -39,5 +40,18 @@ export const pruneAudit = defineScheduledTask({
   },
 });
 
+/** `storage:sweep`: remove stored files no row holds (uploads never attached, files of rows replaced or deleted), hourly. */
+export const sweepStorage = defineScheduledTask({
+  name: 'storage:sweep',
+  cron: '15 * * * *',
+  description:
+    'Remove stored files no row holds: uploads older than STORAGE_ORPHAN_AGE never attached, files of replaced or deleted rows left behind.',
+  maxAttempts: 3,
+  async run({ services, log }) {
+    const result = await sweepOrphans(storageOf(services));
+    log.info({ result }, `storage:sweep: removed ${result.removed}`);
+  },
+});
+
 /** Every scheduled task of the app, for `schedule({ tasks })`. */
-export const scheduledTasks = [pruneDocuments, pruneAudit];
+export const scheduledTasks = [pruneDocuments, pruneAudit, sweepStorage];

@@ -29,12 +29,27 @@ export const trackedResources = {
     redact: [],
     reveal: [],
   },
+  Attachment: {
+    resource: 'Attachment',
+    table: 'document_attachments',
+    primaryKey: 'id',
+    generatedKey: true,
+    columns: ['id', 'document_id', 'file', 'created_at', 'updated_at'],
+    softDelete: null,
+    timestamps: { created: 'created_at', updated: 'updated_at' },
+    hidden: [],
+    except: [],
+    redact: [],
+    reveal: [],
+  },
 } as const satisfies Readonly<Record<string, TrackedResourceConfig>>;
 
 /** The typed models of the tracked resources (`ctx.services.models`): every write through them is audited. */
 export interface TrackedModels {
   /** Table `documents`. */
   readonly Document: TrackedModel<Database, 'documents', 'id'>;
+  /** Table `document_attachments`. */
+  readonly Attachment: TrackedModel<Database, 'document_attachments', 'id'>;
 }
 
 declare module 'bindery/http' {

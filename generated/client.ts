@@ -244,6 +244,18 @@ export async function* rows<M extends ListMethod>(method: M, input: NonNullable<
   for await (const page of pages(method, input, init)) yield* page.data as Awaited<ReturnType<M>>['data'][number][];
 }
 
+/** A stored file as the API sends it: download it from `url` (signed; it expires, so read it from a fresh answer). */
+export interface FileJson {
+  name: string;
+  /** Size in bytes. */
+  size: number;
+  /** Detected from the bytes, not from the name. */
+  content_type: string;
+  /** SHA-256 of the bytes, lower-case hex. */
+  checksum: string;
+  url: string | null;
+}
+
 /** User as the API sends it (JSON names, timestamps as RFC 3339 text). An account of the reference app (docs/spec.md 2.1). The email is stored and looked up in lower case. */
 export interface UserJson {
   /** Its decimal string is the user's authentication ID. */
@@ -254,6 +266,8 @@ export interface UserJson {
   /** Null until the address is verified. */
   email_verified_at: string | null;
   admin: boolean;
+  /** The profile picture (png, jpeg or webp, at most 2 MB; docs/storage.md). */
+  avatar: FileJson | null;
   created_at: string;
   updated_at: string;
 }
@@ -270,6 +284,17 @@ export interface DocumentJson {
   status: 'draft' | 'published' | 'archived';
   /** Excluded from the audit log. */
   views: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Attachment as the API sends it (JSON names, timestamps as RFC 3339 text). A file attached to a document (docs/storage.md); removed with its row, after the write commits. */
+export interface AttachmentJson {
+  id: number;
+  /** The document it belongs to. */
+  document_id: number;
+  /** The stored file: name, size, content type (by content), SHA-256 and a signed URL. */
+  file: FileJson;
   created_at: string;
   updated_at: string;
 }
@@ -349,6 +374,12 @@ export interface AccountsLoginInput {
 /** Input of `accounts.logout` (POST /logout). */
 export type AccountsLogoutInput = Record<string, never>;
 
+/** Input of `users.avatar` (POST /user/avatar). */
+export interface UsersAvatarInput {
+  /** Sent as the form field `avatar`. Rules: required, max:2048, mimes:png,jpg,webp. */
+  avatar: Blob;
+}
+
 /** Input of `users.show` (GET /users/{id}). */
 export interface UsersShowInput {
   /** Sent as the path parameter `id`. */
@@ -421,6 +452,44 @@ export interface DocumentsHistoryInput {
   id: number;
   /** Sent as the query value `cursor`. */
   cursor?: string;
+}
+
+/** Input of `attachments.create` (POST /api/documents/{id}/attachments). */
+export interface AttachmentsCreateInput {
+  /** Sent as the path parameter `id`. */
+  id: number;
+  /** Sent as the form field `file`. Rules: required, max:51200. */
+  file: Blob;
+}
+
+/** Input of `attachments.list` (GET /api/documents/{id}/attachments). */
+export interface AttachmentsListInput {
+  /** Sent as the path parameter `id`. */
+  id: number;
+}
+
+/** Input of `attachments.delete` (DELETE /api/documents/{id}/attachments/{attachment}). */
+export interface AttachmentsDeleteInput {
+  /** Sent as the path parameter `id`. */
+  id: number;
+  /** Sent as the path parameter `attachment`. */
+  attachment: number;
+}
+
+/** Input of `attachments.upload` (POST /api/documents/{id}/attachments/uploads). */
+export interface AttachmentsUploadInput {
+  /** Sent as the path parameter `id`. */
+  id: number;
+}
+
+/** Input of `attachments.confirm` (POST /api/documents/{id}/attachments/confirm). */
+export interface AttachmentsConfirmInput {
+  /** Sent as the path parameter `id`. */
+  id: number;
+  /** Sent as the JSON member `token`. Rules: required, max:2048. */
+  token: string;
+  /** Sent as the JSON member `name`. Rules: max:255. */
+  name?: string;
 }
 
 /** Input of `notes.create` (POST /notes). */
@@ -600,6 +669,16 @@ export function createClient(options: ClientOptions) {
     },
     users: {
       /**
+       * Replace your profile picture (multipart field avatar: png, jpeg or webp by content, at most 2 MB); 200 with its signed URL (a browser form is sent back to the dashboard).
+       * `POST /user/avatar`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      avatar: (input: UsersAvatarInput, init?: CallOptions): Promise<unknown> =>
+        send(
+          { route: 'users.avatar', method: 'POST', path: '/user/avatar', path_: [], query: [], headers: [], body: [['avatar', 'avatar']], encoding: 'multipart', answer: 'json' },
+          input, init,
+        ) as Promise<unknown>,
+      /**
        * A user's page (JSON for API clients); your own, or anyone's for an admin.
        * `GET /users/{id}`.
        * @throws {ApiError} for any answer that is not a success.
@@ -702,6 +781,58 @@ export function createClient(options: ClientOptions) {
           input, init,
         ) as Promise<unknown>,
     },
+    attachments: {
+      /**
+       * Attach a file to one of your documents (multipart field file, at most 50 MB); 201 with the attachment and its signed URL.
+       * `POST /api/documents/{id}/attachments` — needs a bearer token.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      create: (input: AttachmentsCreateInput, init?: CallOptions): Promise<AttachmentJson> =>
+        send(
+          { route: 'attachments.create', method: 'POST', path: '/api/documents/{id}/attachments', path_: [['id', 'id']], query: [], headers: [], body: [['file', 'file']], encoding: 'multipart', answer: 'json' },
+          input, init,
+        ) as Promise<AttachmentJson>,
+      /**
+       * The attachments of one of your documents, oldest first, each with a signed URL.
+       * `GET /api/documents/{id}/attachments` — needs a bearer token.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      list: (input: AttachmentsListInput, init?: CallOptions): Promise<AttachmentJson[]> =>
+        send(
+          { route: 'attachments.list', method: 'GET', path: '/api/documents/{id}/attachments', path_: [['id', 'id']], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
+          input, init,
+        ) as Promise<AttachmentJson[]>,
+      /**
+       * Remove an attachment; its file is deleted once the removal commits.
+       * `DELETE /api/documents/{id}/attachments/{attachment}` — needs a bearer token.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      delete: (input: AttachmentsDeleteInput, init?: CallOptions): Promise<void> =>
+        send(
+          { route: 'attachments.delete', method: 'DELETE', path: '/api/documents/{id}/attachments/{attachment}', path_: [['id', 'id'], ['attachment', 'attachment']], query: [], headers: [], body: [], encoding: 'none', answer: 'none' },
+          input, init,
+        ) as Promise<void>,
+      /**
+       * Start a direct upload of a large file (at most 50 MB): 201 with the URL to PUT the bytes to (presigned on S3, signed on the local disk) and the token to confirm with.
+       * `POST /api/documents/{id}/attachments/uploads` — needs a bearer token.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      upload: (input: AttachmentsUploadInput, init?: CallOptions): Promise<unknown> =>
+        send(
+          { route: 'attachments.upload', method: 'POST', path: '/api/documents/{id}/attachments/uploads', path_: [['id', 'id']], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
+          input, init,
+        ) as Promise<unknown>,
+      /**
+       * Attach a directly uploaded file after checking its size and type; 201 with the attachment.
+       * `POST /api/documents/{id}/attachments/confirm` — needs a bearer token.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      confirm: (input: AttachmentsConfirmInput, init?: CallOptions): Promise<AttachmentJson> =>
+        send(
+          { route: 'attachments.confirm', method: 'POST', path: '/api/documents/{id}/attachments/confirm', path_: [['id', 'id']], query: [], headers: [], body: [['token', 'token'], ['name', 'name']], encoding: 'json', answer: 'json' },
+          input, init,
+        ) as Promise<AttachmentJson>,
+    },
     notes: {
       /**
        * Create a note from JSON or a form.
@@ -768,7 +899,7 @@ export function createClient(options: ClientOptions) {
     },
     api: {
       /**
-       * The current user (id, name, email, email_verified_at, admin); needs a token with the ability profile:read.
+       * The current user (id, name, email, email_verified_at, admin, avatar_url); needs a token with the ability profile:read.
        * `GET /api/me` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */

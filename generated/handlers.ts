@@ -2,7 +2,7 @@
 import type { RouteHandler } from 'bindery/http';
 import type { ResultFor } from 'bindery/results';
 import type { ListPage } from 'bindery/routing';
-import type { AccountsDashboardInput, AccountsHomeInput, AccountsLoginFormInput, AccountsLoginInput, AccountsLogoutInput, AccountsRegisterFormInput, AccountsRegisterInput, AdminIndexInput, ApiMeInput, Document, DocumentsArchiveInput, DocumentsCreateInput, DocumentsDeleteInput, DocumentsExportInput, DocumentsHistoryInput, DocumentsListInput, DocumentsRestoreInput, DocumentsShowInput, DocumentsUpdateInput, LinksForgotFormInput, LinksForgotInput, LinksResendVerificationInput, LinksResetFormInput, LinksResetInput, LinksVerifyEmailInput, Note, NotesCreateInput, NotesDeleteInput, NotesListInput, NotesNewInput, NotesShowInput, OauthCallbackInput, OauthRedirectInput, TokensCreateInput, TokensDeleteInput, User, UsersShowInput } from './types.js';
+import type { AccountsDashboardInput, AccountsHomeInput, AccountsLoginFormInput, AccountsLoginInput, AccountsLogoutInput, AccountsRegisterFormInput, AccountsRegisterInput, AdminIndexInput, ApiMeInput, Attachment, AttachmentsConfirmInput, AttachmentsCreateInput, AttachmentsDeleteInput, AttachmentsListInput, AttachmentsUploadInput, Document, DocumentsArchiveInput, DocumentsCreateInput, DocumentsDeleteInput, DocumentsExportInput, DocumentsHistoryInput, DocumentsListInput, DocumentsRestoreInput, DocumentsShowInput, DocumentsUpdateInput, LinksForgotFormInput, LinksForgotInput, LinksResendVerificationInput, LinksResetFormInput, LinksResetInput, LinksVerifyEmailInput, Note, NotesCreateInput, NotesDeleteInput, NotesListInput, NotesNewInput, NotesShowInput, OauthCallbackInput, OauthRedirectInput, TokensCreateInput, TokensDeleteInput, User, UsersAvatarInput, UsersShowInput } from './types.js';
 
 /** The handler of every route, by route name. */
 export interface Handlers {
@@ -36,6 +36,8 @@ export interface Handlers {
   'accounts.logout': RouteHandler<AccountsLogoutInput, ResultFor<'redirect', never>>;
   /** GET /dashboard — The signed-in user's dashboard (their API tokens). */
   'accounts.dashboard': RouteHandler<AccountsDashboardInput, ResultFor<'page', never>>;
+  /** POST /user/avatar — Replace your profile picture (multipart field avatar: png, jpeg or webp by content, at most 2 MB); 200 with its signed URL (a browser form is sent back to the dashboard). */
+  'users.avatar': RouteHandler<UsersAvatarInput, ResultFor<'ok', unknown>>;
   /** GET /users/{id} — A user's page (JSON for API clients); your own, or anyone's for an admin. */
   'users.show': RouteHandler<UsersShowInput, ResultFor<'ok', User>>;
   /** GET /admin — The admin page listing the users; admins only. */
@@ -58,6 +60,16 @@ export interface Handlers {
   'documents.restore': RouteHandler<DocumentsRestoreInput, ResultFor<'ok', Document>>;
   /** GET /api/documents/{id}/history — The document's audit events, newest first, 50 per page (deleted documents included). */
   'documents.history': RouteHandler<DocumentsHistoryInput, ResultFor<'ok', unknown>>;
+  /** POST /api/documents/{id}/attachments — Attach a file to one of your documents (multipart field file, at most 50 MB); 201 with the attachment and its signed URL. */
+  'attachments.create': RouteHandler<AttachmentsCreateInput, ResultFor<'created', Attachment>>;
+  /** GET /api/documents/{id}/attachments — The attachments of one of your documents, oldest first, each with a signed URL. */
+  'attachments.list': RouteHandler<AttachmentsListInput, ResultFor<'ok', Attachment[]>>;
+  /** DELETE /api/documents/{id}/attachments/{attachment} — Remove an attachment; its file is deleted once the removal commits. */
+  'attachments.delete': RouteHandler<AttachmentsDeleteInput, ResultFor<'noContent', never>>;
+  /** POST /api/documents/{id}/attachments/uploads — Start a direct upload of a large file (at most 50 MB): 201 with the URL to PUT the bytes to (presigned on S3, signed on the local disk) and the token to confirm with. */
+  'attachments.upload': RouteHandler<AttachmentsUploadInput, ResultFor<'created', unknown>>;
+  /** POST /api/documents/{id}/attachments/confirm — Attach a directly uploaded file after checking its size and type; 201 with the attachment. */
+  'attachments.confirm': RouteHandler<AttachmentsConfirmInput, ResultFor<'created', Attachment>>;
   /** POST /notes — Create a note from JSON or a form. */
   'notes.create': RouteHandler<NotesCreateInput, ResultFor<'created', Note>>;
   /** GET /notes — One page of notes, newest first: ?limit=, ?cursor= (the next of the previous page), ?sort=title or -created_at, ?filter[title]=, ?filter[tags]=, ?filter[created_at][gte]=. */
@@ -72,6 +84,6 @@ export interface Handlers {
   'tokens.create': RouteHandler<TokensCreateInput, ResultFor<'redirect', never>>;
   /** POST /tokens/{id}/delete — Revoke one of your tokens (another user's token ID changes nothing and answers the same); 303 to the dashboard. */
   'tokens.delete': RouteHandler<TokensDeleteInput, ResultFor<'redirect', never>>;
-  /** GET /api/me — The current user (id, name, email, email_verified_at, admin); needs a token with the ability profile:read. */
+  /** GET /api/me — The current user (id, name, email, email_verified_at, admin, avatar_url); needs a token with the ability profile:read. */
   'api.me': RouteHandler<ApiMeInput, ResultFor<'ok', unknown>>;
 }

@@ -449,6 +449,160 @@ function accountsLogin_validate(data, { instancePath = "", parentData, parentDat
 /** Validates the input of route `accounts.login` (POST /login): email, password. */
 export const accountsLogin: CompiledValidator = accountsLogin_validate;
 
+// fingerprint: e5aa5fa0004c3ab5db6eda126f783554
+const usersAvatar_schema = { "properties": { "avatar": { "allOf": [{ "not": { "type": "null" } }, { "properties": { "size": { "maximum": 2097152 } } }, { "required": ["type"], "properties": { "type": { "type": "object", "anyOf": [{ "required": ["ext"], "properties": { "ext": { "enum": ["jpg", "png", "webp"] } } }] } } }] } }, "required": ["avatar"] };
+
+function usersAvatar_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.avatar === undefined) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "avatar" }, message: "must have required property '" + "avatar" + "'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      }
+      else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.avatar !== undefined) {
+      let data0 = data.avatar;
+      const _errs2 = errors;
+      const _errs3 = errors;
+      if (data0 !== null) {
+        const err1 = {};
+        if (vErrors === null) {
+          vErrors = [err1];
+        }
+        else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+      var valid2 = _errs3 === errors;
+      if (valid2) {
+        const err2 = { instancePath: instancePath + "/avatar", schemaPath: "#/properties/avatar/allOf/0/not", keyword: "not", params: {}, message: "must NOT be valid" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        }
+        else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+      else {
+        errors = _errs2;
+        if (vErrors !== null) {
+          if (_errs2) {
+            vErrors.length = _errs2;
+          }
+          else {
+            vErrors = null;
+          }
+        }
+      }
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.size !== undefined) {
+          let data1 = data0.size;
+          if ((typeof data1 == "number") && (isFinite(data1))) {
+            if (data1 > 2097152 || isNaN(data1)) {
+              const err3 = { instancePath: instancePath + "/avatar/size", schemaPath: "#/properties/avatar/allOf/1/properties/size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2097152 }, message: "must be <= 2097152" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              }
+              else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+          }
+        }
+      }
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.type === undefined) {
+          const err4 = { instancePath: instancePath + "/avatar", schemaPath: "#/properties/avatar/allOf/2/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property '" + "type" + "'" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          }
+          else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+        if (data0.type !== undefined) {
+          let data2 = data0.type;
+          if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+            const err5 = { instancePath: instancePath + "/avatar/type", schemaPath: "#/properties/avatar/allOf/2/properties/type/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err5];
+            }
+            else {
+              vErrors.push(err5);
+            }
+            errors++;
+          }
+          const _errs10 = errors;
+          let valid5 = false;
+          const _errs11 = errors;
+          if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
+            if (data2.ext === undefined) {
+              const err6 = { instancePath: instancePath + "/avatar/type", schemaPath: "#/properties/avatar/allOf/2/properties/type/anyOf/0/required", keyword: "required", params: { missingProperty: "ext" }, message: "must have required property '" + "ext" + "'" };
+              if (vErrors === null) {
+                vErrors = [err6];
+              }
+              else {
+                vErrors.push(err6);
+              }
+              errors++;
+            }
+            if (data2.ext !== undefined) {
+              let data3 = data2.ext;
+              if (!(((data3 === "jpg") || (data3 === "png")) || (data3 === "webp"))) {
+                const err7 = { instancePath: instancePath + "/avatar/type/ext", schemaPath: "#/properties/avatar/allOf/2/properties/type/anyOf/0/properties/ext/enum", keyword: "enum", params: { allowedValues: usersAvatar_schema.properties.avatar.allOf[2].properties.type.anyOf[0].properties.ext.enum }, message: "must be equal to one of the allowed values" };
+                if (vErrors === null) {
+                  vErrors = [err7];
+                }
+                else {
+                  vErrors.push(err7);
+                }
+                errors++;
+              }
+            }
+          }
+          var _valid0 = _errs11 === errors;
+          valid5 = valid5 || _valid0;
+          if (!valid5) {
+            const err8 = { instancePath: instancePath + "/avatar/type", schemaPath: "#/properties/avatar/allOf/2/properties/type/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+            if (vErrors === null) {
+              vErrors = [err8];
+            }
+            else {
+              vErrors.push(err8);
+            }
+            errors++;
+          }
+          else {
+            errors = _errs10;
+            if (vErrors !== null) {
+              if (_errs10) {
+                vErrors.length = _errs10;
+              }
+              else {
+                vErrors = null;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  usersAvatar_validate.errors = vErrors;
+  return errors === 0;
+}
+/** Validates the input of route `users.avatar` (POST /user/avatar): avatar. */
+export const usersAvatar: CompiledValidator = usersAvatar_validate;
+
 // fingerprint: 39ffc28bc5d6e680ce37dc7655f85ff6
 const documentsCreate_schema = { "properties": { "slug": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }, { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" }] }, "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "body": { "allOf": [{ "maxLength": 100000 }] }, "status": { "allOf": [{ "enum": ["draft", "published", "archived"] }] } }, "required": ["slug", "title"] };
 const documentsCreate_pattern = new RegExp("\\S", "u");
@@ -723,6 +877,162 @@ function documentsUpdate_validate(data, { instancePath = "", parentData, parentD
 }
 /** Validates the input of route `documents.update` (PATCH /api/documents/{id}): title, body, status. */
 export const documentsUpdate: CompiledValidator = documentsUpdate_validate;
+
+// fingerprint: 5a92070c23cdaac6231cbdd14bb85e39
+const attachmentsCreate_schema = { "properties": { "file": { "allOf": [{ "not": { "type": "null" } }, { "properties": { "size": { "maximum": 52428800 } } }] } }, "required": ["file"] };
+
+function attachmentsCreate_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.file === undefined) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property '" + "file" + "'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      }
+      else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.file !== undefined) {
+      let data0 = data.file;
+      const _errs2 = errors;
+      const _errs3 = errors;
+      if (data0 !== null) {
+        const err1 = {};
+        if (vErrors === null) {
+          vErrors = [err1];
+        }
+        else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+      var valid2 = _errs3 === errors;
+      if (valid2) {
+        const err2 = { instancePath: instancePath + "/file", schemaPath: "#/properties/file/allOf/0/not", keyword: "not", params: {}, message: "must NOT be valid" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        }
+        else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+      else {
+        errors = _errs2;
+        if (vErrors !== null) {
+          if (_errs2) {
+            vErrors.length = _errs2;
+          }
+          else {
+            vErrors = null;
+          }
+        }
+      }
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.size !== undefined) {
+          let data1 = data0.size;
+          if ((typeof data1 == "number") && (isFinite(data1))) {
+            if (data1 > 52428800 || isNaN(data1)) {
+              const err3 = { instancePath: instancePath + "/file/size", schemaPath: "#/properties/file/allOf/1/properties/size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 52428800 }, message: "must be <= 52428800" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              }
+              else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+          }
+        }
+      }
+    }
+  }
+  attachmentsCreate_validate.errors = vErrors;
+  return errors === 0;
+}
+/** Validates the input of route `attachments.create` (POST /api/documents/{id}/attachments): file. */
+export const attachmentsCreate: CompiledValidator = attachmentsCreate_validate;
+
+// fingerprint: 72cae07db2901cadbfb5c1d3d0f9fd0b
+const attachmentsConfirm_schema = { "properties": { "token": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 2048 }] }, "name": { "allOf": [{ "maxLength": 255 }] } }, "required": ["token"] };
+const attachmentsConfirm_pattern = new RegExp("\\S", "u");
+const attachmentsConfirm_func = require("ajv/dist/runtime/ucs2length").default;
+
+function attachmentsConfirm_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.token === undefined) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "token" }, message: "must have required property '" + "token" + "'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      }
+      else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.token !== undefined) {
+      let data0 = data.token;
+      if (typeof data0 === "string") {
+        if (!attachmentsConfirm_pattern.test(data0)) {
+          const err1 = { instancePath: instancePath + "/token", schemaPath: "#/properties/token/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          }
+          else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err2 = { instancePath: instancePath + "/token", schemaPath: "#/properties/token/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        }
+        else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+      if (typeof data0 === "string") {
+        if (attachmentsConfirm_func(data0) > 2048) {
+          const err3 = { instancePath: instancePath + "/token", schemaPath: "#/properties/token/allOf/1/maxLength", keyword: "maxLength", params: { limit: 2048 }, message: "must NOT have more than 2048 characters" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          }
+          else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.name !== undefined) {
+      let data1 = data.name;
+      if (typeof data1 === "string") {
+        if (attachmentsConfirm_func(data1) > 255) {
+          const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          }
+          else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      }
+    }
+  }
+  attachmentsConfirm_validate.errors = vErrors;
+  return errors === 0;
+}
+/** Validates the input of route `attachments.confirm` (POST /api/documents/{id}/attachments/confirm): token, name. */
+export const attachmentsConfirm: CompiledValidator = attachmentsConfirm_validate;
 
 // fingerprint: 1308e76dc89ba7e2eb6b420ed14a241c
 const notesCreate_schema = { "properties": { "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 200 }] }, "body": { "allOf": [{ "maxLength": 10000 }] }, "tags": { "allOf": [{ "maxItems": 5 }, { "uniqueItems": true }, { "items": { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" } }] } }, "required": ["title"] };

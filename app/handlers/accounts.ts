@@ -10,6 +10,7 @@ import { normalizeLogin } from 'bindery/auth';
 import { sendVerificationLink } from 'bindery/auth/links';
 import { HttpError, NotFoundError, ValidationError } from 'bindery/errors';
 import { page, redirect, redirectToRoute } from 'bindery/results';
+import { storageOf } from 'bindery/storage';
 import { accounts, currentUser } from '../auth/users.js';
 import { tokensPageData } from './tokens.js';
 
@@ -82,7 +83,8 @@ export const accountsHandlers = {
 
   'accounts.dashboard': async (_input, ctx) => {
     const user = await currentUser(ctx);
-    return page('dashboard', { title: 'Dashboard', user, ...(await tokensPageData(ctx)) });
+    const avatarUrl = await storageOf(ctx.services).url(user.avatar);
+    return page('dashboard', { title: 'Dashboard', user, avatarUrl, ...(await tokensPageData(ctx)) });
   },
 
   'users.show': async (input, ctx) => {

@@ -4,6 +4,8 @@
  */
 import type { Handlers } from '../../generated/handlers.js';
 import { accountsHandlers } from './accounts.js';
+import { attachmentsHandlers } from './attachments.js';
+import { avatarHandlers } from './avatar.js';
 import { documentsHandlers } from './documents.js';
 import { linksHandlers } from './links.js';
 import { notesHandlers } from './notes.js';
@@ -17,4 +19,6 @@ export const handlers = {
   ...linksHandlers,
   ...tokensHandlers,
   ...oauthHandlers,
+  ...avatarHandlers,
+  ...attachmentsHandlers,
 } satisfies Handlers;

@@ -8,6 +8,7 @@ import type { ApiToken, ApiTokens } from 'bindery/auth/tokens';
 import { BinderyError } from 'bindery/errors';
 import type { RequestContext } from 'bindery/http';
 import { redirectToRoute } from 'bindery/results';
+import { storageOf } from 'bindery/storage';
 import { currentUser } from '../auth/users.js';
 
 type TokensHandlers = Pick<Handlers, 'tokens.create' | 'tokens.delete' | 'api.me'>;
@@ -65,6 +66,7 @@ export const tokensHandlers = {
 
   'api.me': async (_input, ctx) => {
     const user: User = await currentUser(ctx);
-    return { id: user.id, name: user.name, email: user.email, email_verified_at: user.email_verified_at, admin: user.admin };
+    const avatar_url = await storageOf(ctx.services).url(user.avatar);
+    return { id: user.id, name: user.name, email: user.email, email_verified_at: user.email_verified_at, admin: user.admin, avatar_url };
   },
 } satisfies TokensHandlers;

@@ -29,6 +29,7 @@ export const RESERVED_TABLES: readonly ReservedTable[] = [
   { name: 'bindery_migration_failures', owner: 'the migrator, which records failed migrations in it' },
   { name: 'bindery_sessions', owner: 'the session setup step (runtime/session)' },
   { name: 'mail_outbox', owner: 'the mail setup step (runtime/mail)' },
+  { name: 'storage_pending', owner: 'the storage setup step (runtime/storage)' },
 ];
 
 /** Every table name starting with this prefix is kept for the framework's future tables. */

@@ -23,6 +23,11 @@ type ScalarKind = 'string' | 'uuid' | 'integer' | 'int32' | 'number' | 'boolean'
  */
 export function columnDefault(type: ColumnType, raw: unknown): Converted<ColumnDefault> {
   if (raw === 'now' && type.kind === 'timestamp' && !type.array) return { ok: true, value: { kind: 'now' } };
+  if (type.kind === 'file')
+    return {
+      ok: false,
+      message: 'a file field cannot have a default; remove "default" (a nullable file field is null until a file is attached)',
+    };
   const scalar: ScalarKind =
     type.kind === 'text' ? 'string' : type.kind === 'bigint' ? 'integer' : type.kind === 'integer' ? 'int32' : type.kind;
   const converted = convert(scalar, type.array, type.nullable, raw, type.max);

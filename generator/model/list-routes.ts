@@ -77,7 +77,7 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
   sortNames.forEach((name, i) => {
     const field = fieldOf(['sort', i], name, 'a sort key', 'value');
     if (!field) return;
-    if (field.type.nullable || field.type.array || field.type.kind === 'json') {
+    if (field.type.nullable || field.type.array || field.type.kind === 'json' || field.type.kind === 'file') {
       fail(
         ['sort', i],
         `cannot sort pages by "${name}": a sort key must be a single, non-null value (${field.type.nullable ? 'it is nullable' : `it is a ${field.type.kind}${field.type.array ? ' list' : ''}`})`,
@@ -183,6 +183,7 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
 function filterProblem(field: ResourceField, op: RawFilterOp): string | undefined {
   const { kind, array } = field.type;
   if (kind === 'json') return 'a json field cannot be filtered';
+  if (kind === 'file') return 'a file field cannot be filtered';
   switch (op) {
     case 'eq':
       return array ? 'a list field is filtered with "contains"' : undefined;

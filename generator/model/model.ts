@@ -7,7 +7,19 @@ import type { ResultKind } from '../../runtime/results/result.js';
 import type { SourcePosition } from '../diagnostics.js';
 
 /** Column types of resource fields (SQL mapping in docs/schema-language.md). */
-export type ColumnKind = 'string' | 'text' | 'integer' | 'bigint' | 'number' | 'boolean' | 'timestamp' | 'duration' | 'json' | 'uuid';
+/** `file`: a stored file's reference (`FileRef`, a `jsonb` column; docs/storage.md "Files of rows"). */
+export type ColumnKind =
+  | 'string'
+  | 'text'
+  | 'integer'
+  | 'bigint'
+  | 'number'
+  | 'boolean'
+  | 'timestamp'
+  | 'duration'
+  | 'json'
+  | 'uuid'
+  | 'file';
 
 /** The type of a resource field. */
 export interface ColumnType {

@@ -61,7 +61,7 @@ export function resolveResourceField(
 
   const primaryKey = raw.primaryKey ?? false;
   if (primaryKey && nullable) fail('nullable', 'a primary key cannot be nullable; remove "nullable"');
-  if (primaryKey && (array || kind === 'json' || kind === 'number'))
+  if (primaryKey && (array || kind === 'json' || kind === 'number' || kind === 'file'))
     fail('primaryKey', `a ${typeName} field cannot be a primary key; use integer, bigint, string or uuid`);
 
   const generated = raw.generated ?? false;
@@ -97,6 +97,10 @@ export function resolveResourceField(
   if (unique === 'live' && !softDelete)
     fail('unique', '"unique: live" means unique among rows not soft-deleted; add "softDelete: true" to the resource or use "unique: true"');
   if (unique !== 'none' && primaryKey) fail('unique', 'a primary key is unique already; remove "unique"');
+
+  if (kind === 'file' && unique !== 'none') fail('unique', 'a file field cannot be unique (it holds a file reference); remove "unique"');
+  if (kind === 'file' && raw.references !== undefined)
+    fail('references', 'a file field cannot reference another table; remove "references"');
 
   let references: FieldReference | undefined;
   if (raw.references !== undefined) {

@@ -76,11 +76,13 @@ export function compileBinder(route: RouteDefinition): Binder {
     let json: Record<string, unknown> | undefined;
     let form: FormValues | undefined;
     let files: Record<string, UploadedFile[]> | undefined;
+    let stray: ReadonlySet<string> | undefined;
     const body = request.body;
     if (body !== undefined) {
       if (body instanceof MultipartBody) {
         form = body.fields;
         files = body.files;
+        stray = body.strayFiles;
       } else if (isUrlEncoded(request.headers['content-type'])) {
         form = body as FormValues;
       } else if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -97,7 +99,7 @@ export function compileBinder(route: RouteDefinition): Binder {
       let value: unknown;
       switch (f.source) {
         case BODY:
-          value = json !== undefined ? fromJsonBody(f, json) : form !== undefined ? fromForm(f, form, files) : ABSENT;
+          value = json !== undefined ? fromJsonBody(f, json) : form !== undefined ? fromForm(f, form, files, stray) : ABSENT;
           break;
         case QUERY: {
           const query = request.query as Record<string, TextValue>;
@@ -147,7 +149,12 @@ function fromJsonBody(f: BoundField, json: Record<string, unknown>): unknown {
   return out ?? v;
 }
 
-function fromForm(f: BoundField, form: FormValues, files: Record<string, UploadedFile[]> | undefined): unknown {
+function fromForm(
+  f: BoundField,
+  form: FormValues,
+  files: Record<string, UploadedFile[]> | undefined,
+  stray: ReadonlySet<string> | undefined,
+): unknown {
   if (f.form === undefined) return ABSENT;
   const text = form[f.form];
   const textList = form[f.formList!];
@@ -156,7 +163,8 @@ function fromForm(f: BoundField, form: FormValues, files: Record<string, Uploade
     if (uploads !== undefined && uploads.length > 0) return f.array ? uploads : uploads[0];
     return hasText(text) || hasText(textList) ? SCALAR_FAILURE : ABSENT;
   }
-  if (text === undefined && textList === undefined) return uploads !== undefined && uploads.length > 0 ? SCALAR_FAILURE : ABSENT;
+  if (text === undefined && textList === undefined)
+    return (uploads !== undefined && uploads.length > 0) || stray?.has(f.form) || stray?.has(f.formList!) ? SCALAR_FAILURE : ABSENT;
   return fromTextValues(f, text, textList);
 }
 

@@ -98,7 +98,7 @@ export function fromText(kind: ScalarKind, text: string): unknown {
 
 /** True for an uploaded file (multipart part with a filename). */
 export function isUploadedFile(value: unknown): value is UploadedFile {
-  return typeof value === 'object' && value !== null && Buffer.isBuffer((value as UploadedFile).data);
+  return typeof value === 'object' && value !== null && typeof (value as UploadedFile).checksum === 'string' && 'stored' in value;
 }
 
 const EXPECTED: Readonly<Record<ScalarKind, string>> = {

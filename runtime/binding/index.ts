@@ -9,4 +9,7 @@ export { clientName, attributeName } from './client-names.js';
 export { fromJson, fromText, conversionMessage, INVALID, ABSENT } from './convert.js';
 export { parseTimestamp } from './timestamp.js';
 export { MultipartBody, multipartParser, type FormValues } from './multipart.js';
+export { memoryReceiver, storageReceiver, type FileReceiver, type IncomingFile } from './file-receiver.js';
+export { compileUploadPlan, type UploadPlan, type FileFieldPlan } from './upload-plan.js';
+export { RawBody } from './raw-body.js';
 export { bodyTooLarge, unsupportedMediaType, malformedBody } from './body-errors.js';

@@ -1,17 +1,28 @@
 /**
- * `multipart/form-data` bodies (docs/spec.md 4.5: form fields and uploaded files).
+ * `multipart/form-data` bodies (docs/spec.md 4.5: form fields and uploaded
+ * files; docs/storage.md "Uploads").
  *
  * Parsed by `@fastify/busboy` — the parser inside `@fastify/multipart` —
  * from a plain Fastify content-type parser. `@fastify/multipart` itself is
  * not registered because it adds an async `onRequest` and `onResponse` hook
- * to every route of its scope (a promise, a closure and a `close` listener
- * per request, multipart or not); this parser costs nothing to requests that
- * are not multipart. Files are held in memory (sizes in bytes).
+ * to every route of its scope; this parser costs nothing to requests that
+ * are not multipart.
+ *
+ * Files of the route's file fields go to the {@link FileReceiver} as they
+ * arrive — streamed to a storage disk with the `storage()` step, never held
+ * whole — each against its field's limit (413 naming the field, nothing
+ * kept); files under other names are read and dropped (only their names are
+ * kept, so a file sent for a text field is a conversion failure). Text
+ * fields and the whole body are limited too (sizes in bytes). When the body
+ * fails, every file already received is discarded.
  */
 import { Busboy } from '@fastify/busboy';
 import type { FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
 import type { UploadedFile } from '../routing/route-table.js';
 import { bodyTooLarge, malformedBody } from './body-errors.js';
+import type { FileReceiver } from './file-receiver.js';
+import type { UploadPlan } from './upload-plan.js';
 
 /** Form values by field name, in the shape of a parsed query string: one value, or a list when repeated. */
 export type FormValues = Record<string, string | string[]>;
@@ -20,46 +31,76 @@ export type FormValues = Record<string, string | string[]>;
 export class MultipartBody {
   /** Text fields (null-prototype object). */
   readonly fields: FormValues = Object.create(null) as FormValues;
-  /** Files with a filename, in order, by field name (null-prototype object). An empty file input (no filename, no bytes) is left out. */
+  /** Files of the route's file fields, in order, by field name (null-prototype object). An empty file input (no filename, no bytes) is left out. */
   readonly files: Record<string, UploadedFile[]> = Object.create(null) as Record<string, UploadedFile[]>;
+  /** Names of parts that carried a file for no file field (their bytes were dropped). */
+  readonly strayFiles = new Set<string>();
+  /** @internal Every file received, for {@link release}. */
+  readonly received: UploadedFile[] = [];
+  /** @internal */
+  receiver: FileReceiver | undefined;
+
+  /**
+   * Discard the files no row took (the pipeline calls it when the request
+   * is answered). Never throws.
+   */
+  release(): Promise<void> {
+    const files = this.received.splice(0);
+    return files.length === 0 || this.receiver === undefined ? Promise.resolve() : this.receiver.discard(files);
+  }
 }
 
 type Done = (err: Error | null, body?: unknown) => void;
 
 /**
- * A Fastify content-type parser (stream form) for `multipart/form-data`
- * whose whole body, every field and every file is limited to `maxBodyBytes`
- * (413 beyond). A malformed body gives 400.
+ * A Fastify content-type parser (stream form) for `multipart/form-data`.
+ * The route's {@link UploadPlan} (route config `uploads`) gives each file
+ * field's limit and the body's; without one, every text field and the body
+ * are limited to `maxBodyBytes` and files are dropped. Over a limit: 413
+ * (naming the field for a file); a malformed body: 400.
+ * @param receiver where files go.
  */
-export function multipartParser(maxBodyBytes: number): (request: FastifyRequest, payload: NodeJS.ReadableStream, done: Done) => void {
+export function multipartParser(
+  maxBodyBytes: number,
+  receiver: FileReceiver,
+): (request: FastifyRequest, payload: NodeJS.ReadableStream, done: Done) => void {
   return function parseMultipart(request, payload, done) {
+    const plan = (request.routeOptions.config as { uploads?: UploadPlan } | undefined)?.uploads;
+    const limit = plan?.maxBodyBytes ?? (request.routeOptions.bodyLimit as number | undefined) ?? maxBodyBytes;
     const declared = Number(request.headers['content-length']);
-    if (declared > maxBodyBytes) {
-      done(bodyTooLarge(maxBodyBytes));
+    if (declared > limit) {
+      done(bodyTooLarge(limit));
       return;
     }
-    new MultipartReader(request, payload, maxBodyBytes, done).start();
+    new MultipartReader(request, payload, limit, maxBodyBytes, plan, receiver, done).start();
   };
 }
 
 class MultipartReader {
   private readonly body = new MultipartBody();
   private received = 0;
+  /** Bytes of text fields (names and values): together at most `fieldLimit`. */
+  private textBytes = 0;
   private pendingFiles = 0;
   private finished = false;
   private settled = false;
+  private readonly active = new Set<Readable>();
   private readonly bb: ReturnType<typeof Busboy> | undefined;
 
   constructor(
     request: FastifyRequest,
     private readonly payload: NodeJS.ReadableStream,
     private readonly limit: number,
+    private readonly fieldLimit: number,
+    private readonly plan: UploadPlan | undefined,
+    private readonly receiver: FileReceiver,
     private readonly done: Done,
   ) {
+    this.body.receiver = receiver;
     try {
       this.bb = Busboy({
         headers: request.headers as { 'content-type': string },
-        limits: { fieldSize: limit, fileSize: limit, parts: 1000, fieldNameSize: 200 },
+        limits: { fieldSize: Math.min(limit, fieldLimit), parts: 1000, fieldNameSize: 200 },
       });
     } catch (err) {
       this.fail(malformed((err as Error).message, err));
@@ -70,37 +111,14 @@ class MultipartReader {
     const bb = this.bb;
     if (bb === undefined) return;
     this.payload.on('data', this.onData);
+    this.payload.once('error', (err: Error) => this.fail(malformed(err.message, err)));
     bb.on('field', (name: string, value: string, _nameTruncated: boolean, valueTruncated: boolean) => {
-      if (valueTruncated) return this.fail(bodyTooLarge(this.limit));
+      this.textBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+      if (valueTruncated || this.textBytes > this.fieldLimit) return this.fail(bodyTooLarge(this.fieldLimit));
       add(this.body.fields, name, value);
     });
-    bb.on(
-      'file',
-      (name: string, stream: NodeJS.ReadableStream & { truncated?: boolean }, filename: string, encoding: string, mimetype: string) => {
-        this.pendingFiles++;
-        const chunks: Buffer[] = [];
-        let size = 0;
-        stream.on('data', (chunk: Buffer) => {
-          chunks.push(chunk);
-          size += chunk.length;
-        });
-        stream.on('limit', () => this.fail(bodyTooLarge(this.limit)));
-        stream.on('error', (err: Error) => this.fail(malformed(err.message, err)));
-        stream.on('end', () => {
-          this.pendingFiles--;
-          if (!stream.truncated && (filename !== '' || size > 0)) {
-            const file: UploadedFile = {
-              filename,
-              mimetype,
-              encoding,
-              size,
-              data: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size),
-            };
-            (this.body.files[name] ??= []).push(file);
-          }
-          this.maybeDone();
-        });
-      },
+    bb.on('file', (name: string, stream: Readable, filename: string, encoding: string, mimetype: string) =>
+      this.onFile(name, stream, filename, encoding, mimetype),
     );
     bb.on('partsLimit', () => this.fail(bodyTooLarge(this.limit, 'The form has more than 1000 parts.')));
     bb.on('error', (err: Error) => {
@@ -116,6 +134,35 @@ class MultipartReader {
       this.maybeDone();
     });
     this.payload.pipe(bb);
+  }
+
+  private onFile(name: string, stream: Readable, filename: string, encoding: string, mimetype: string): void {
+    const field = this.plan?.files.get(name);
+    if (field === undefined || this.settled) {
+      this.body.strayFiles.add(name);
+      stream.resume();
+      return;
+    }
+    this.pendingFiles++;
+    this.active.add(stream);
+    stream.once('close', () => this.active.delete(stream));
+    this.receiver.receive(stream, { field: field.form, filename, mimetype, encoding, maxBytes: field.maxBytes }).then(
+      (file) => {
+        this.pendingFiles--;
+        if (this.settled) {
+          void this.receiver.discard([file]);
+          return;
+        }
+        this.body.received.push(file);
+        if (filename === '' && file.size === 0) void this.receiver.discard([file]);
+        else (this.body.files[name] ??= []).push(file);
+        this.maybeDone();
+      },
+      (err: unknown) => {
+        this.pendingFiles--;
+        this.fail(err instanceof Error ? err : malformed(String(err), err));
+      },
+    );
   }
 
   private readonly onData = (chunk: Buffer | string): void => {
@@ -134,6 +181,8 @@ class MultipartReader {
     if (this.settled) return;
     this.settled = true;
     this.payload.removeListener('data', this.onData);
+    for (const stream of this.active) stream.destroy(err);
+    void this.body.release();
     if (this.bb !== undefined) {
       this.payload.unpipe(this.bb);
       this.bb.removeAllListeners('finish');

@@ -20,7 +20,7 @@ import type { AnyKysely } from './any-kysely.js';
 
 /** What a factory fills in for one column. */
 export interface FactoryFieldPlan {
-  readonly kind: 'string' | 'integer' | 'number' | 'boolean' | 'timestamp' | 'duration' | 'json' | 'uuid';
+  readonly kind: 'string' | 'integer' | 'number' | 'boolean' | 'timestamp' | 'duration' | 'json' | 'uuid' | 'file';
   readonly array?: boolean;
   /** Allowed values (an enum, or an `in:` rule of an input of the same name): the first is used. */
   readonly values?: readonly string[];
@@ -124,6 +124,16 @@ function valueFor(column: string, field: FactoryFieldPlan, n: number, run: strin
       return '{}';
     case 'uuid':
       return randomUUID();
+    case 'file':
+      // A reference to an empty text object that no disk holds: rows for tests, not files to serve.
+      return JSON.stringify({
+        disk: 'local',
+        key: `factory/${run}/${n}`,
+        name: `${column}-${n}.txt`,
+        size: 0,
+        type: 'text/plain',
+        checksum: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+      });
   }
 }
 

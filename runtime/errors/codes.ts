@@ -271,6 +271,28 @@ export const ERROR_CODES = {
     summary: 'The external provider could not be reached or answered something unusable (discovery, token endpoint).',
   },
   BINDERY_OAUTH_PROVIDER_UNKNOWN: { status: 404, summary: 'No external sign-in provider of that name is configured (AUTH_PROVIDERS).' },
+  // ── storage: disks, uploads, signed URLs (runtime/storage) ──
+  BINDERY_STORAGE_INVALID: { summary: 'A storage setting or option is unusable (an unknown disk, a bad key); the boot or the call stops.' },
+  BINDERY_STORAGE_OBJECT_MISSING: {
+    status: 404,
+    summary: 'The stored object of a file reference or signed URL does not exist (any more).',
+  },
+  BINDERY_STORAGE_SIGNATURE_INVALID: {
+    status: 403,
+    summary: 'A signed storage URL or upload token is expired, tampered with, or made with a key the app no longer has.',
+  },
+  BINDERY_STORAGE_UNAVAILABLE: {
+    status: 503,
+    summary: 'The storage disk could not be reached or refused the operation; nothing was written.',
+  },
+  BINDERY_UPLOAD_INVALID: {
+    status: 422,
+    summary: 'An uploaded file (multipart or direct upload) failed a check: type by content, missing object, unknown upload.',
+  },
+  BINDERY_UPLOAD_TOO_LARGE: {
+    status: 413,
+    summary: 'An uploaded file is larger than its field allows; the answer names the field and nothing is kept.',
+  },
 } as const satisfies Record<string, ErrorCodeSpec>;
 
 /** Every registered error code. */

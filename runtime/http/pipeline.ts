@@ -31,6 +31,8 @@ import { runInContext } from '../context/execution-context.js';
 import type { StandardHeaders } from './security-headers.js';
 import type { AnyRouteHandler } from './handler.js';
 import type { AnyKysely } from '../db/any-kysely.js';
+import { MultipartBody } from '../binding/multipart.js';
+import { Storage } from '../storage/storage.js';
 
 /** What every route pipeline of a server shares. */
 export interface PipelineEnv extends ResponderEnv {
@@ -77,7 +79,7 @@ export function compileRoutePipeline(
   const bind = compileBinder(route);
   const checkList = compileListParamCheck(route);
   const validateInput = compileInputValidator(route);
-  const handle = withIncludes(route, typeof handler === 'function' ? handler : handler.handle);
+  const handle = withFileUrls(route, withIncludes(route, typeof handler === 'function' ? handler : handler.handle));
   const extra = typeof handler === 'function' ? undefined : handler.validate;
   const { headers, services, urls, debug, deadlines, executionContext } = env;
 
@@ -98,6 +100,9 @@ export function compileRoutePipeline(
   // Write the outcome: the result, or the error rendered. Never throws.
   const finish = (ctx: HttpRequestContext, failed: boolean, value: unknown): void => {
     if (deadlines !== null) deadlines.untrack(ctx);
+    // Uploads no row took are removed once the handler is done (docs/storage.md "Uploads").
+    const body = ctx.request.body;
+    if (body instanceof MultipartBody) void body.release();
     if (ctx.settled) {
       ctx.log.warn(
         { code: 'BINDERY_REQUEST_TIMEOUT', ...(failed ? { err: value } : {}) },
@@ -182,6 +187,33 @@ function withIncludes(route: RouteDefinition, handle: (input: any, ctx: any) => 
     const value = await handle(input, ctx);
     const rows = outputRows(value);
     if (rows.length > 0) await loadIncludes((ctx.services as unknown as { db: AnyKysely }).db, include, rows);
+    return value;
+  };
+}
+
+/**
+ * The handler of a route whose output rows (or included rows) have `type:
+ * file` columns: each file reference gets its signed URL before the rows
+ * are serialized (docs/storage.md "Files of rows"), when the `storage()`
+ * step is set up.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: wraps the handler of any route, whose input type is its own (contravariant); see AnyRouteHandler.
+function withFileUrls(route: RouteDefinition, handle: (input: any, ctx: any) => unknown): (input: any, ctx: HttpRequestContext) => unknown {
+  const own = route.output?.files ?? [];
+  const related = (route.include ?? []).filter((i) => i.files !== undefined && i.files.length > 0);
+  if (own.length === 0 && related.length === 0) return handle;
+  return async (input, ctx) => {
+    const value = await handle(input, ctx);
+    const storage = (ctx.services as { storage?: unknown }).storage;
+    if (!(storage instanceof Storage)) return value;
+    let rows = outputRows(value);
+    if (route.list !== undefined) rows = rows.flatMap((page) => (Array.isArray(page.data) ? (page.data as Record<string, unknown>[]) : []));
+    if (own.length > 0) await storage.signRows(rows, own);
+    for (const inc of related)
+      await storage.signRows(
+        rows.map((r) => r[inc.name]).filter((r): r is object => r !== null && typeof r === 'object'),
+        inc.files!,
+      );
     return value;
   };
 }

@@ -7,6 +7,9 @@ import { BinderyError } from '../errors/bindery-error.js';
 import { HttpError } from '../errors/http-error.js';
 import { malformedBody } from '../binding/body-errors.js';
 import { registerBodyParsers } from '../binding/body-parsers.js';
+import { memoryReceiver, storageReceiver } from '../binding/file-receiver.js';
+import { compileUploadPlan } from '../binding/upload-plan.js';
+import { Storage } from '../storage/storage.js';
 import { UrlBuilder } from '../results/url-builder.js';
 import { createViewRenderer } from '../views/view-renderer.js';
 import { BootProblems, checkRouteTable } from './boot-checks.js';
@@ -152,7 +155,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     done();
   });
   if (deadlines !== null) app.addHook('onClose', async () => deadlines.stop());
-  registerBodyParsers(app, options.maxBodyBytes);
+  const storage = (options.services as { storage?: unknown }).storage;
+  registerBodyParsers(app, options.maxBodyBytes, storage instanceof Storage ? storageReceiver(storage) : memoryReceiver);
   app.setErrorHandler((error, request, reply) => {
     headers.apply(reply);
     const route = options.routes.find((r) => r.name === (request.routeOptions.config as { bindery?: string } | undefined)?.bindery) ?? null;
@@ -179,7 +183,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     return {
       method: route.method,
       url: fastifyPath(route.path),
-      config: { bindery: route.name },
+      config: {
+        bindery: route.name,
+        uploads: compileUploadPlan(route, route.bodyLimit ?? options.maxBodyBytes) ?? undefined,
+        rawBody: route.rawBody === true,
+      },
       ...(route.bodyLimit !== undefined ? { bodyLimit: route.bodyLimit } : {}),
       ...(beforeBody !== undefined ? { onRequest: beforeBody } : {}),
       handler: pipelines.get(route.name)!,

@@ -100,6 +100,12 @@ export interface OutputPlan {
   /** Row (DB names) → JSON (JSON names, hidden fields dropped, `omitEmpty` applied, timestamps RFC 3339). */
   // biome-ignore lint/suspicious/noExplicitAny: each generated serializer takes its own resource's row type; a route table mixes resources and the parameter is contravariant, so `unknown` would refuse them all.
   readonly serialize: (row: any) => unknown;
+  /**
+   * Columns of the resource holding files (`type: file`): each gets its
+   * signed URL before the row is serialized (docs/storage.md "Files of
+   * rows"). Absent: none.
+   */
+  readonly files?: readonly string[];
 }
 
 /**
@@ -156,6 +162,12 @@ export interface RouteDefinition {
    * code (a plugin's webhook), not by the YAML.
    */
   readonly jsonOnly?: boolean;
+  /**
+   * The route reads its `application/octet-stream` body itself: the handler
+   * gets the unread stream as `request.body` (a `RawBody`). Set by code (the
+   * local disk's direct upload route), not by the YAML.
+   */
+  readonly rawBody?: boolean;
   /** The route's rate limit (YAML `rateLimit:` of the route or its group). Absent: none. */
   readonly rateLimit?: RateLimitPlan;
   /** Cross-origin access (YAML `cors:` of the route's group). Absent: same-origin only (no CORS headers). */
@@ -212,6 +224,8 @@ export interface IncludePlan {
   /** The referenced resource's serializer. */
   // biome-ignore lint/suspicious/noExplicitAny: each generated serializer takes its own resource's row type; the parameter is contravariant, so `unknown` would refuse them all.
   readonly serialize: (row: any) => unknown;
+  /** Columns of the referenced resource holding files (see {@link OutputPlan.files}). Absent: none. */
+  readonly files?: readonly string[];
 }
 
 /** How a list route reads its pages (see {@link RouteDefinition.list}). */
@@ -261,12 +275,5 @@ export interface CorsPlan {
 /** The generated route table: every route, in YAML order (files sorted by name). */
 export type RouteTable = readonly RouteDefinition[];
 
-/** An uploaded file bound from a multipart form field (docs/spec.md 4.5). Held in memory; size in bytes. */
-export interface UploadedFile {
-  readonly filename: string;
-  readonly mimetype: string;
-  readonly encoding: string;
-  /** Size in bytes. */
-  readonly size: number;
-  readonly data: Buffer;
-}
+/** An uploaded file bound from a multipart form field (docs/spec.md 4.5; docs/storage.md "Uploads"). */
+export type { UploadedFile } from '../storage/uploaded-file.js';

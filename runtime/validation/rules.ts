@@ -12,32 +12,11 @@
  */
 import type { FieldTypePlan, RuleRef } from '../routing/route-table.js';
 import { closest } from '../support/closest.js';
+import { FILE_RULES } from './file-rules.js';
 
-/** What a rule's size means for a value: characters, numeric value, item count or kilobytes. */
-export type RuleCategory = 'string' | 'numeric' | 'array' | 'file' | 'boolean' | 'timestamp' | 'any';
+import type { RuleCategory, RuleParamKind, RuleSpec } from './rule-spec.js';
 
-/** Kinds of rule parameters. */
-export type RuleParamKind = 'none' | 'number' | 'number2' | 'list' | 'regex' | 'rule' | 'field';
-
-/** One rule of the catalog. */
-export interface RuleSpec {
-  readonly name: string;
-  readonly params: RuleParamKind;
-  /** Categories the rule applies to; applying it elsewhere is a schema error. */
-  readonly appliesTo: readonly RuleCategory[];
-  /**
-   * JSON Schema fragment checked by ajv for a value of `type` (never null-guarded:
-   * type-specific keywords pass other types). Absent for cross-field rules, which
-   * the runtime checks with {@link RuleSpec.check} after ajv.
-   */
-  readonly schema?: (type: FieldTypePlan, params: readonly (string | number)[]) => Record<string, unknown>;
-  /** Cross-field check: `value` of the field `key`, `input` the whole bound input. True when it passes. */
-  readonly check?: (value: unknown, input: Record<string, unknown>, params: readonly (string | number)[], key: string) => boolean;
-  /** Message templates by category (`*` for all); `:attribute` and `:<param>` placeholders. */
-  readonly messages: Readonly<Partial<Record<RuleCategory | '*', string>>>;
-  /** Names of the placeholders for the params, in order (e.g. `['min', 'max']`). */
-  readonly placeholders?: readonly string[];
-}
+export type { RuleCategory, RuleParamKind, RuleSpec };
 
 /** Category of a value of `type` for rules (a list is `array`, except inside `each`). */
 export function categoryOf(type: FieldTypePlan): RuleCategory {
@@ -279,6 +258,7 @@ export const RULES: Readonly<Record<string, RuleSpec>> = {
     check: (value, input, [other]) => value !== input[String(other)],
     messages: { '*': 'The :attribute field and :other must be different.' },
   },
+  ...FILE_RULES,
 };
 
 function escapeRegex(s: string): string {
@@ -334,6 +314,8 @@ export function parseRule(source: string, type: FieldTypePlan): ParsedRule {
     case 'list': {
       const values = raw.split(',').map((v) => v.trim());
       if (values.some((v) => v === '')) return { ok: false, message: `rule "${name}" has an empty value in "${raw}"` };
+      const problem = spec.checkParams?.(values);
+      if (problem !== undefined) return { ok: false, message: problem };
       if (type.kind !== 'string' && category === 'numeric' && values.some((v) => !Number.isFinite(Number(v)))) {
         return { ok: false, message: `rule "${name}" needs numbers for a ${describe(type)} field, got "${raw}"` };
       }

@@ -106,7 +106,7 @@ describe('POST /tokens | the dashboard creates a token and shows it once', () =>
 });
 
 describe('GET /api/me | API group: token, then require', () => {
-  it("answers the token owner's id, name, email, email_verified_at and admin", async () => {
+  it("answers the token owner's id, name, email, email_verified_at, admin and avatar_url (null without a picture)", async () => {
     const user = await makeUser(t, { name: 'Grace', verified: true });
     const plain = await createOnDashboard(await signIn(user), 'api');
     const res = await me(plain);
@@ -117,6 +117,7 @@ describe('GET /api/me | API group: token, then require', () => {
       email: user.email,
       email_verified_at: user.email_verified_at!.toISOString(),
       admin: false,
+      avatar_url: null,
     });
   });
 

@@ -97,7 +97,15 @@ describe('validators | generated ajv standalone code', () => {
     expect(failures(validators.documentsList, { status: ['draft', 'deleted'], limit: 0 })).toEqual(['status#0', 'limit#0']);
     expect(failures(validators.accountMe, { authorization: 'Basic abc' })).toEqual(['authorization#1']);
     expect(failures(validators.tokensRevoke, { token: 'nope' })).toEqual(['token#0']);
-    const file = (kb: number) => ({ filename: 'a.txt', mimetype: 'text/plain', encoding: '7bit', size: kb * 1024, data: Buffer.alloc(0) });
+    const file = (kb: number) => ({
+      filename: 'a.pdf',
+      mimetype: 'application/pdf',
+      encoding: '7bit',
+      size: kb * 1024,
+      type: { mime: 'application/pdf', ext: 'pdf' },
+      dimensions: { width: 100, height: 100 },
+      data: Buffer.alloc(0),
+    });
     expect(failures(validators.documentsUpload, { id: 1, file: file(10), attachments: [file(1)] })).toEqual([]);
     expect(failures(validators.documentsUpload, { id: 1, file: file(2049), attachments: [file(1), file(1025)] })).toEqual([
       'file#1',

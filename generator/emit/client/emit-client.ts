@@ -37,12 +37,26 @@ export function emitClient(ctx: EmitContext): GeneratedFile {
     `/**\n * A typed client of ${docText(ctx.model.info.title)} ${docText(ctx.model.info.version)}: one method per route (page routes excluded).\n * Needs only \`fetch\`; see docs/client.md.\n */`,
     CLIENT_RUNTIME.trim(),
     ...(routes.some((r) => r.list !== null) ? [CLIENT_LIST_RUNTIME.trim()] : []),
+    ...(resources.some((r) => r.fields.some((f) => f.type.kind === 'file' && !f.hidden)) ? [FILE_JSON] : []),
     ...resources.map(resourceInterface),
     ...routes.map(inputInterface),
     createClientFunction(routes),
   ];
   return { path: 'client.ts', content: `// ${ctx.header}\n${parts.join('\n\n')}\n` };
 }
+
+/** The JSON of a `type: file` field (docs/storage.md "Files of rows"). */
+const FILE_JSON = `/** A stored file as the API sends it: download it from \`url\` (signed; it expires, so read it from a fresh answer). */
+export interface FileJson {
+  name: string;
+  /** Size in bytes. */
+  size: number;
+  /** Detected from the bytes, not from the name. */
+  content_type: string;
+  /** SHA-256 of the bytes, lower-case hex. */
+  checksum: string;
+  url: string | null;
+}`;
 
 function resourceInterface(resource: Resource): string {
   const name = resourceTypeNames(resource.name).json;

@@ -36,6 +36,7 @@ export function sqlType(type: ColumnType): string {
       case 'timestamp':
         return 'timestamptz';
       case 'json':
+      case 'file':
         return 'jsonb';
       case 'uuid':
         return 'uuid';

@@ -19,6 +19,18 @@ const COLUMN: Readonly<Record<ColumnKind, Schema>> = {
   boolean: { type: 'boolean' },
   timestamp: { type: 'string', format: 'date-time' },
   json: {},
+  file: {
+    type: 'object',
+    description: 'A stored file: its name, size in bytes, content type (detected from its bytes), SHA-256 and a signed URL that expires.',
+    required: ['name', 'size', 'content_type', 'checksum', 'url'],
+    properties: {
+      name: { type: 'string' },
+      size: { type: 'integer', format: 'int64' },
+      content_type: { type: 'string' },
+      checksum: { type: 'string', description: 'SHA-256 of the bytes, lower-case hex.' },
+      url: { type: ['string', 'null'], format: 'uri' },
+    },
+  },
 };
 
 /** Allow `null` besides the schema's type (`json`, which has no type, already allows it). */

@@ -79,7 +79,12 @@ function routeLiteral(route: Route, resources: ReadonlyMap<string, Resource>): L
     fields: route.input.map(fieldLiteral),
     validate: validatorSchema(route) ? new Code(validatorName(route.name)) : null,
     output: route.output
-      ? { resource: route.output.resource, array: route.output.array, serialize: new Code(serializerName(route.output.resource)) }
+      ? {
+          resource: route.output.resource,
+          array: route.output.array,
+          serialize: new Code(serializerName(route.output.resource)),
+          ...fileColumns(resources.get(route.output.resource)),
+        }
       : null,
     origin: route.origin.file,
     ...(route.rateLimit !== null ? { rateLimit: { ...route.rateLimit } } : {}),
@@ -102,10 +107,17 @@ function routeLiteral(route: Route, resources: ReadonlyMap<string, Resource>): L
             table: i.table,
             key: i.key,
             serialize: new Code(serializerName(i.resource)),
+            ...fileColumns(resources.get(i.resource)),
           })),
         }
       : {}),
   };
+}
+
+/** `{ files: [...] }` with the visible `type: file` columns of `resource`, or nothing when it has none (docs/storage.md "Files of rows"). */
+function fileColumns(resource: Resource | undefined): { files?: string[] } {
+  const files = (resource?.fields ?? []).filter((f) => f.type.kind === 'file' && !f.hidden).map((f) => f.name);
+  return files.length > 0 ? { files } : {};
 }
 
 /** The runtime's `ListPlan` of a list route: columns with their SQL types (cursor values and filter values are cast to them). */

@@ -24,6 +24,8 @@ export function emitSerializers(ctx: EmitContext): GeneratedFile {
       moduleSpecifier: './types.js',
       namedImports: resources.flatMap((r) => [resourceTypeNames(r.name).row, resourceTypeNames(r.name).json]).sort(),
     });
+    if (resources.some((r) => r.fields.some((f) => f.type.kind === 'file' && !f.hidden)))
+      statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: `${ctx.runtime}/storage`, namedImports: ['fileJson'] });
   }
   for (const resource of resources) {
     const names = resourceTypeNames(resource.name);
@@ -63,6 +65,7 @@ function body(resource: Resource): string[] {
 /** The JSON value of the field; `known` when the caller already ruled out null. */
 function value(f: ResourceField, known: boolean): string {
   const read = `row.${f.name}`;
+  if (f.type.kind === 'file') return `fileJson(${read})`;
   if (f.type.kind !== 'timestamp') return read;
   const text = f.type.array ? `${read}.map((d) => d.toISOString())` : `${read}.toISOString()`;
   return f.type.nullable && !known ? `${read} === null ? null : ${text}` : text;

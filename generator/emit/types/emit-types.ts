@@ -42,6 +42,14 @@ export function emitTypes(ctx: EmitContext): GeneratedFile {
       namedImports: ctx.model.resources.length > 0 ? kysely : ['Kysely'],
     });
   }
+  if (ctx.model.resources.some((r) => r.fields.some((f) => f.type.kind === 'file'))) {
+    statements.push({
+      kind: StructureKind.ImportDeclaration,
+      isTypeOnly: true,
+      moduleSpecifier: `${ctx.runtime}/storage`,
+      namedImports: ['FileJson', 'FileRef'],
+    });
+  }
   if (ctx.model.routes.some((r) => r.input.some((f) => f.type.kind === 'file'))) {
     statements.push({
       kind: StructureKind.ImportDeclaration,

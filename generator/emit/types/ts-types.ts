@@ -17,6 +17,7 @@ const SELECT: Readonly<Record<ColumnKind, string>> = {
   boolean: 'boolean',
   timestamp: 'Date',
   json: 'JsonValue',
+  file: 'FileRef',
 };
 
 /** The TypeScript type of one value of a column: an enum's literal union, else by kind. */
@@ -63,7 +64,7 @@ export function columnTsType(field: ResourceField): { type: string; usesColumnTy
 /** The field's type in `<Name>Json`: timestamps as RFC 3339 strings; `null` dropped when `omitEmpty` (null is omitted). */
 export function jsonTsType(field: ResourceField): string {
   const { kind, array, nullable } = field.type;
-  const base = kind === 'timestamp' ? 'string' : columnBase(field.type);
+  const base = kind === 'timestamp' ? 'string' : kind === 'file' ? 'FileJson' : columnBase(field.type);
   return orNull(list(base, array), nullable && !field.omitEmpty);
 }
 

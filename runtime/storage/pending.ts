@@ -1,0 +1,62 @@
+/**
+ * The table of objects no row holds (docs/storage.md "Orphans"):
+ * `storage_pending`, migration set `storage`.
+ *
+ * An object is listed, state `uploaded`, before its first byte is written;
+ * attaching it to a row deletes the entry in the row's transaction, so
+ * "attached" commits or rolls back with the row. Detaching (a row replaced
+ * or deleted) lists the old object, state `detached`, in the same
+ * transaction: it is removed only once that commits. Whatever stays listed
+ * — a request that never attached its upload, a crash — the sweep removes.
+ */
+import { sql } from 'kysely';
+import type { AnyKysely } from '../db/any-kysely.js';
+
+/** Why an object is listed. */
+export type PendingState = 'uploaded' | 'detached';
+
+/** One listed object. */
+export interface PendingObject {
+  readonly disk: string;
+  readonly key: string;
+  readonly state: PendingState;
+}
+
+/** List an object (or mark a listed one `state`). */
+export async function listPending(db: AnyKysely, object: PendingObject): Promise<void> {
+  await sql`insert into storage_pending (disk, key, state) values (${object.disk}, ${object.key}, ${object.state})
+    on conflict (disk, key) do update set state = excluded.state`.execute(db);
+}
+
+/** Remove an `uploaded` entry (the object is attached); false when there was none. */
+export async function claimPending(db: AnyKysely, disk: string, key: string): Promise<boolean> {
+  const result = await sql`delete from storage_pending where disk = ${disk} and key = ${key} and state = 'uploaded'`.execute(db);
+  return Number(result.numAffectedRows ?? 0) > 0;
+}
+
+/** Whether `disk`/`key` is listed as `state`. */
+export async function isPending(db: AnyKysely, disk: string, key: string, state: PendingState): Promise<boolean> {
+  const result = await sql<{
+    one: number;
+  }>`select 1 as one from storage_pending where disk = ${disk} and key = ${key} and state = ${state}`.execute(db);
+  return result.rows.length > 0;
+}
+
+/** Forget an entry (its object is gone). */
+export async function forgetPending(db: AnyKysely, disk: string, key: string): Promise<void> {
+  await sql`delete from storage_pending where disk = ${disk} and key = ${key}`.execute(db);
+}
+
+/**
+ * Entries the sweep removes: `uploaded` ones listed more than `uploadedAgeMs`
+ * ago, `detached` ones more than `detachedAgeMs` ago (the write that detached
+ * them committed, and whoever made it did not finish removing them), oldest
+ * first, at most `limit`.
+ */
+export async function expiredPending(db: AnyKysely, uploadedAgeMs: number, detachedAgeMs: number, limit: number): Promise<PendingObject[]> {
+  const result = await sql<PendingObject>`select disk, key, state from storage_pending
+    where (state = 'uploaded' and created_at < now() - make_interval(secs => ${uploadedAgeMs / 1000}))
+       or (state = 'detached' and created_at < now() - make_interval(secs => ${detachedAgeMs / 1000}))
+    order by created_at limit ${limit}`.execute(db);
+  return result.rows;
+}
