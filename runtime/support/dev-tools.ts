@@ -7,6 +7,7 @@
  * the install command.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { codedError, type CodedError } from '../errors/coded-error.js';
 import { binderyPackageRoot } from './package-root.js';
@@ -71,5 +72,20 @@ export async function withDevTool<T>(
   } catch (error) {
     if (isMissingPackage(error, tool)) throw devToolMissing(tool, { ...options, cause: error });
     throw error;
+  }
+}
+
+/**
+ * Check that `tool` can be resolved from bindery (as its own modules import
+ * it), before running code that loads it lazily — the generator loads
+ * ts-morph only once there is work to do.
+ * @throws {CodedError} `BINDERY_TOOL_MISSING` when it cannot.
+ * @example needDevTool('ts-morph', { task: 'bindery generate' });
+ */
+export function needDevTool(tool: DevTool, options: { task?: string; alternative?: string } = {}): void {
+  try {
+    createRequire(import.meta.url).resolve(`${tool}/package.json`);
+  } catch (error) {
+    throw devToolMissing(tool, { ...options, cause: error });
   }
 }

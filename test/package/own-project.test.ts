@@ -204,6 +204,12 @@ describe('a project made from the packed tarball', () => {
     for (const tool of DEV_TOOLS) expect(existsSync(join(fromTarball, 'node_modules', tool, 'package.json')), tool).toBe(false);
 
     const bin = join(fromTarball, 'node_modules/bindery/bin/bindery.mjs');
+    // A development command says what is missing and how to install it.
+    const generate = await command([process.execPath, bin, 'generate'], fromTarball, baseEnv());
+    expect(generate.code).toBe(1);
+    expect(generate.output).toContain('bindery generate needs the ts-morph package, which is not installed here');
+    expect(generate.output).toMatch(/npm install --save-dev ts-morph@\S+/);
+    expect(generate.output).toContain('BINDERY_TOOL_MISSING');
     // The README's key line works without the development tools.
     const key = (await ok([process.execPath, bin, 'key:generate', '--show'], fromTarball)).trim();
     expect(key).toMatch(/^base64:/);

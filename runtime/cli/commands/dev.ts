@@ -17,7 +17,7 @@ import { ensureEnvFile } from '../env-setup.js';
 import { DEFAULT_APP_MODULE } from '../../app/load-app.js';
 import { startAppProcess, type AppProcess } from '../dev/app-process.js';
 import { watchTree, type ChangeBatch } from '../dev/watch-tree.js';
-import { withDevTool } from '../../support/dev-tools.js';
+import { needDevTool } from '../../support/dev-tools.js';
 
 /** How many changed paths a "Changed:" line names before "and N more". */
 const SHOWN_PATHS = 4;
@@ -81,9 +81,8 @@ export class DevCommand extends BinderyCommand {
     const created = await ensureEnvFile(this.root);
     if (created)
       this.out(`Created .env (${created.from === '.env.example' ? 'copied from .env.example' : 'every setting at its default'}).\n`);
-    const { generate, formatDiagnostic } = await withDevTool('ts-morph', () => import('../../../generator/index.js'), {
-      task: 'bindery dev',
-    });
+    needDevTool('ts-morph', { task: 'bindery dev' });
+    const { generate, formatDiagnostic } = await import('../../../generator/index.js');
     /** Content hashes of what the last regeneration wrote, to tell its own file events from edits by others. */
     const written = new Map<string, string>();
     const hash = (path: string) =>

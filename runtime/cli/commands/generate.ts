@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command, Option } from 'clipanion';
 import { BinderyCommand } from '../../app/base-command.js';
-import { withDevTool } from '../../support/dev-tools.js';
+import { needDevTool } from '../../support/dev-tools.js';
 
 /** `bindery generate [--check] [--allow-destructive]`: calls `generate()` of `generator/index.ts`; exit 1 on schema errors or, with `--check`, a stale `generated/`. */
 export class GenerateCommand extends BinderyCommand {
@@ -36,9 +36,8 @@ export class GenerateCommand extends BinderyCommand {
   });
 
   protected async run(): Promise<number> {
-    const { generate, formatDiagnostic } = await withDevTool('ts-morph', () => import('../../../generator/index.js'), {
-      task: 'bindery generate',
-    });
+    needDevTool('ts-morph', { task: 'bindery generate' });
+    const { generate, formatDiagnostic } = await import('../../../generator/index.js');
     const result = await generate({
       root: this.root,
       check: this.check,
@@ -72,9 +71,7 @@ export class GenerateCommand extends BinderyCommand {
 
 /** The "what this migration loses" comment of each written migration, as warning lines for the terminal. */
 async function destructiveWarnings(root: string, changed: readonly string[]): Promise<string[]> {
-  const { LOSS_COMMENT } = await withDevTool('ts-morph', () => import('../../../generator/emit/migrations/emit-migrations.js'), {
-    task: 'bindery generate',
-  });
+  const { LOSS_COMMENT } = await import('../../../generator/emit/migrations/emit-migrations.js');
   const warnings: string[] = [];
   for (const path of changed.filter((p) => /\/migrations\/[^/]+\.sql$/.test(p))) {
     const text = await readFile(join(root, path), 'utf8').catch(() => '');

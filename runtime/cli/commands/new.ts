@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
 import { binderyPackageRoot } from '../../support/package-root.js';
-import { withDevTool } from '../../support/dev-tools.js';
+import { needDevTool } from '../../support/dev-tools.js';
 import { BinderyCommand } from '../../app/base-command.js';
 
 /** What a new project includes besides the starter resource. */
@@ -216,7 +216,8 @@ export async function writeNewProject(
     flag: 'wx',
   });
   files.push('.env.example');
-  const { generate } = await withDevTool('ts-morph', () => import('../../../generator/index.js'), { task: 'bindery new' });
+  needDevTool('ts-morph', { task: 'bindery new' });
+  const { generate } = await import('../../../generator/index.js');
   const result = await generate({ root: dir });
   return { files: files.sort(), generated: result };
 }
@@ -276,7 +277,8 @@ export class NewCommand extends BinderyCommand {
       throw error;
     }
     if (!written.generated.ok) {
-      const { formatDiagnostic } = await withDevTool('ts-morph', () => import('../../../generator/index.js'), { task: 'bindery new' });
+      needDevTool('ts-morph', { task: 'bindery new' });
+      const { formatDiagnostic } = await import('../../../generator/index.js');
       for (const d of written.generated.diagnostics) this.err(`${formatDiagnostic(d as Parameters<typeof formatDiagnostic>[0])}\n`);
       await cleanUp(dir, existed);
       this.err('new: the starter schema did not generate; nothing was kept.\n');
