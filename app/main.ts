@@ -25,6 +25,11 @@ import { databaseUsers } from './auth/users.js';
 import { links } from 'bindery/auth/links';
 import { oauth } from 'bindery/auth/oauth';
 import { tokens } from 'bindery/auth/tokens';
+import { passwordConfirmation } from 'bindery/auth/confirm';
+import { devices } from 'bindery/auth/devices';
+import { passkeys } from 'bindery/auth/passkeys';
+import { profile } from 'bindery/auth/profile';
+import { twoFactor } from 'bindery/auth/two-factor';
 import { mail } from 'bindery/mail';
 import { apiDocs } from 'bindery/http';
 import { storage } from 'bindery/storage';
@@ -49,6 +54,11 @@ export default defineApp({
     links(),
     oauth({ providers: ['example'] }),
     assets(),
+    profile(),
+    passwordConfirmation(),
+    devices(),
+    twoFactor(),
+    passkeys(),
     apiDocs(),
     schedule({ tasks: scheduledTasks }),
     events(),

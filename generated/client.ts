@@ -346,6 +346,126 @@ export interface OauthCallbackInput {
   provider: string;
 }
 
+/** Input of `profile.update` (PUT /user/profile-information). */
+export interface ProfileUpdateInput {
+  /** Sent as the JSON member `name`. Rules: required, max:255. */
+  name: string;
+  /** Sent as the JSON member `email`. Rules: required, email, max:255. */
+  email: string;
+}
+
+/** Input of `profile.password` (PUT /user/password). */
+export interface ProfilePasswordInput {
+  /** Sent as the JSON member `current_password`. Rules: required, max:1000. */
+  current_password: string;
+  /** Sent as the JSON member `password`. Rules: required, min:8, max:255, confirmed. */
+  password: string;
+  /** Sent as the JSON member `password_confirmation`. */
+  password_confirmation?: string;
+}
+
+/** Input of `profile.confirmEmail` (GET /user/confirm-email). */
+export interface ProfileConfirmEmailInput {
+  /** Sent as the query value `token`. The token of the emailed link (encrypted with APP_KEY). */
+  token?: string;
+}
+
+/** Input of `confirm.store` (POST /user/confirm-password). */
+export interface ConfirmStoreInput {
+  /** Sent as the JSON member `password`. Rules: required, max:1000. */
+  password: string;
+}
+
+/** Input of `confirm.status` (GET /user/confirmed-password-status). */
+export interface ConfirmStatusInput {
+  /** Sent as the query value `seconds`. Rules: min:1. */
+  seconds?: number;
+}
+
+/** Input of `sessions.index` (GET /user/sessions). */
+export type SessionsIndexInput = Record<string, never>;
+
+/** Input of `sessions.destroy` (DELETE /user/sessions/{id}). */
+export interface SessionsDestroyInput {
+  /** Sent as the path parameter `id`. */
+  id: string;
+}
+
+/** Input of `sessions.others` (DELETE /user/other-browser-sessions). */
+export interface SessionsOthersInput {
+  /** Sent as the JSON member `password`. Rules: required, max:1000. */
+  password: string;
+}
+
+/** Input of `twoFactor.show` (GET /user/two-factor-authentication). */
+export type TwoFactorShowInput = Record<string, never>;
+
+/** Input of `twoFactor.enable` (POST /user/two-factor-authentication). */
+export interface TwoFactorEnableInput {
+  /** Sent as the JSON member `force`. Default: false. */
+  force?: boolean;
+}
+
+/** Input of `twoFactor.confirm` (POST /user/confirmed-two-factor-authentication). */
+export interface TwoFactorConfirmInput {
+  /** Sent as the JSON member `code`. Rules: required, max:20. */
+  code: string;
+}
+
+/** Input of `twoFactor.disable` (DELETE /user/two-factor-authentication). */
+export type TwoFactorDisableInput = Record<string, never>;
+
+/** Input of `twoFactor.qrCode` (GET /user/two-factor-qr-code). */
+export type TwoFactorQrCodeInput = Record<string, never>;
+
+/** Input of `twoFactor.secretKey` (GET /user/two-factor-secret-key). */
+export type TwoFactorSecretKeyInput = Record<string, never>;
+
+/** Input of `twoFactor.recoveryCodes` (GET /user/two-factor-recovery-codes). */
+export type TwoFactorRecoveryCodesInput = Record<string, never>;
+
+/** Input of `twoFactor.regenerateCodes` (POST /user/two-factor-recovery-codes). */
+export type TwoFactorRegenerateCodesInput = Record<string, never>;
+
+/** Input of `twoFactor.challenge` (POST /two-factor-challenge). */
+export interface TwoFactorChallengeInput {
+  /** Sent as the JSON member `code`. Rules: max:20. */
+  code?: string;
+  /** Sent as the JSON member `recovery_code`. Rules: max:40. */
+  recovery_code?: string;
+}
+
+/** Input of `passkeys.index` (GET /user/passkeys). */
+export type PasskeysIndexInput = Record<string, never>;
+
+/** Input of `passkeys.options` (POST /user/passkeys/options). */
+export type PasskeysOptionsInput = Record<string, never>;
+
+/** Input of `passkeys.store` (POST /user/passkeys). */
+export interface PasskeysStoreInput {
+  /** Sent as the JSON member `name`. Rules: max:100. */
+  name?: string;
+  /** Sent as the JSON member `credential`. Rules: required. */
+  credential: JsonValue;
+}
+
+/** Input of `passkeys.destroy` (DELETE /user/passkeys/{id}). */
+export interface PasskeysDestroyInput {
+  /** Sent as the path parameter `id`. */
+  id: string;
+}
+
+/** Input of `passkeys.loginOptions` (POST /passkeys/login/options). */
+export type PasskeysLoginOptionsInput = Record<string, never>;
+
+/** Input of `passkeys.login` (POST /passkeys/login). */
+export interface PasskeysLoginInput {
+  /** Sent as the JSON member `credential`. Rules: required. */
+  credential: JsonValue;
+  /** Sent as the JSON member `remember`. Default: false. */
+  remember?: boolean;
+}
+
 /** Input of `accounts.home` (GET /). */
 export type AccountsHomeInput = Record<string, never>;
 
@@ -624,6 +744,246 @@ export function createClient(options: ClientOptions) {
           { route: 'oauth.callback', method: 'GET', path: '/auth/{provider}/callback', path_: [['provider', 'provider']], query: [], headers: [], body: [], encoding: 'none', answer: 'redirect' },
           input, init,
         ) as Promise<Redirect>,
+    },
+    profile: {
+      /**
+       * Change the name at once and the email once the new address follows the link mailed to it (the old address is notified). JSON 200; forms go back with a status.
+       * `PUT /user/profile-information`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      update: (input: ProfileUpdateInput, init?: CallOptions): Promise<unknown> =>
+        send(
+          { route: 'profile.update', method: 'PUT', path: '/user/profile-information', path_: [], query: [], headers: [], body: [['name', 'name'], ['email', 'email']], encoding: 'json', answer: 'json' },
+          input, init,
+        ) as Promise<unknown>,
+      /**
+       * Change the password (the current one required); other sessions, remembered browsers and API tokens end. JSON 200; forms go back with a status.
+       * `PUT /user/password`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      password: (input: ProfilePasswordInput, init?: CallOptions): Promise<unknown> =>
+        send(
+          { route: 'profile.password', method: 'PUT', path: '/user/password', path_: [], query: [], headers: [], body: [['current_password', 'current_password'], ['password', 'password'], ['password_confirmation', 'password_confirmation']], encoding: 'json', answer: 'json' },
+          input, init,
+        ) as Promise<unknown>,
+      /**
+       * Follow an email change link; the new address takes effect (verified). 400 for a bad or outdated link, 422 on email when another account has the address.
+       * `GET /user/confirm-email`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      confirmEmail: (input: ProfileConfirmEmailInput = {} as ProfileConfirmEmailInput, init?: CallOptions): Promise<Redirect> =>
+        send(
+          { route: 'profile.confirmEmail', method: 'GET', path: '/user/confirm-email', path_: [], query: [['token', 'token']], headers: [], body: [], encoding: 'none', answer: 'redirect' },
+          input, init,
+        ) as Promise<Redirect>,
+    },
+    confirm: {
+      /**
+       * Confirm the password; JSON 201, forms go back to the page that asked. 422 on password when wrong (throttled like a login).
+       * `POST /user/confirm-password`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      store: (input: ConfirmStoreInput, init?: CallOptions): Promise<unknown> =>
+        send(
+          { route: 'confirm.store', method: 'POST', path: '/user/confirm-password', path_: [], query: [], headers: [], body: [['password', 'password']], encoding: 'json', answer: 'json' },
+          input, init,
+        ) as Promise<unknown>,
+      /**
+       * Whether the last password confirmation is younger than `seconds` (default AUTH_PASSWORD_TIMEOUT): { confirmed }.
+       * `GET /user/confirmed-password-status`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      status: (input: ConfirmStatusInput = {} as ConfirmStatusInput, init?: CallOptions): Promise<unknown> =>
+        send(
+          { route: 'confirm.status', method: 'GET', path: '/user/confirmed-password-status', path_: [], query: [['seconds', 'seconds']], headers: [], body: [], encoding: 'none', answer: 'json' },
+          input, init,
+        ) as Promise<unknown>,
+    },
+    sessions: {
+      /**
+       * The account's signed-in browsers (created, last used, client address, user agent); the whole list with SESSION_DRIVER=database.
+       * `GET /user/sessions`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      index: (input: SessionsIndexInput = {} as SessionsIndexInput, init?: CallOptions): Promise<unknown> =>
+        send(
+          { route: 'sessions.index', method: 'GET', path: '/user/sessions', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
+          input, init,
+        ) as Promise<unknown>,
+      /**
+       * End one of the account's sessions by its identifier; 404 for one it does not have.
+       * `DELETE /user/sessions/{id}`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      destroy: (input: SessionsDestroyInput, init?: CallOptions): Promise<void> =>
+        send(
+          { route: 'sessions.destroy', method: 'DELETE', path: '/user/sessions/{id}', path_: [['id', 'id']], query: [], headers: [], body: [], encoding: 'none', answer: 'none' },
+          input, init,
+        ) as Promise<void>,
+      /**
+       * Sign out every other browser (the password required); this one stays signed in.
+       * `DELETE /user/other-browser-sessions`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      others: (input: SessionsOthersInput, init?: CallOptions): Promise<void> =>
+        send(
+          { route: 'sessions.others', method: 'DELETE', path: '/user/other-browser-sessions', path_: [], query: [], headers: [], body: [['password', 'password']], encoding: 'json', answer: 'none' },
+          input, init,
+        ) as Promise<void>,
+    },
+    twoFactor: {
+      /**
+       * The two-factor page (JSON: { enabled, confirmed, recovery_codes_left }).
+       * `GET /user/two-factor-authentication`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      show: (input: TwoFactorShowInput = {} as TwoFactorShowInput, init?: CallOptions): Promise<unknown> =>
+        send(
+          { route: 'twoFactor.show', method: 'GET', path: '/user/two-factor-authentication', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
+          input, init,
+        ) as Promise<unknown>,
+      /**
+       * Make a secret and ten recovery codes (unconfirmed until a first code); force replaces an existing secret.
+       * `POST /user/two-factor-authentication`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      enable: (input: TwoFactorEnableInput = {} as TwoFactorEnableInput, init?: CallOptions): Promise<unknown> =>
+        send(
+          { route: 'twoFactor.enable', method: 'POST', path: '/user/two-factor-authentication', path_: [], query: [], headers: [], body: [['force', 'force']], encoding: 'json', answer: 'json' },
+          input, init,
+        ) as Promise<unknown>,
+      /**
+       * Confirm two-factor with a first code of the authenticator; from then on logins ask for a code. 422 on code.
+       * `POST /user/confirmed-two-factor-authentication`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      confirm: (input: TwoFactorConfirmInput, init?: CallOptions): Promise<unknown> =>
+        send(
+          { route: 'twoFactor.confirm', method: 'POST', path: '/user/confirmed-two-factor-authentication', path_: [], query: [], headers: [], body: [['code', 'code']], encoding: 'json', answer: 'json' },
+          input, init,
+        ) as Promise<unknown>,
+      /**
+       * Turn two-factor authentication off (a fresh password confirmation required).
+       * `DELETE /user/two-factor-authentication`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      disable: (input: TwoFactorDisableInput = {} as TwoFactorDisableInput, init?: CallOptions): Promise<unknown> =>
+        send(
+          { route: 'twoFactor.disable', method: 'DELETE', path: '/user/two-factor-authentication', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
+          input, init,
+        ) as Promise<unknown>,
+      /**
+       * The otpauth:// URI and its QR code as inline SVG: { svg, url } ([] without a secret).
+       * `GET /user/two-factor-qr-code`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      qrCode: (input: TwoFactorQrCodeInput = {} as TwoFactorQrCodeInput, init?: CallOptions): Promise<unknown> =>
+        send(
+          { route: 'twoFactor.qrCode', method: 'GET', path: '/user/two-factor-qr-code', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
+          input, init,
+        ) as Promise<unknown>,
+      /**
+       * The secret key for typing into an authenticator: { secretKey }; 404 without a secret.
+       * `GET /user/two-factor-secret-key`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      secretKey: (input: TwoFactorSecretKeyInput = {} as TwoFactorSecretKeyInput, init?: CallOptions): Promise<unknown> =>
+        send(
+          { route: 'twoFactor.secretKey', method: 'GET', path: '/user/two-factor-secret-key', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
+          input, init,
+        ) as Promise<unknown>,
+      /**
+       * The recovery codes made by the last enable or regenerate, shown once (they are stored hashed); [] afterwards.
+       * `GET /user/two-factor-recovery-codes`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      recoveryCodes: (input: TwoFactorRecoveryCodesInput = {} as TwoFactorRecoveryCodesInput, init?: CallOptions): Promise<unknown> =>
+        send(
+          { route: 'twoFactor.recoveryCodes', method: 'GET', path: '/user/two-factor-recovery-codes', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
+          input, init,
+        ) as Promise<unknown>,
+      /**
+       * Replace the recovery codes with ten new ones (shown once).
+       * `POST /user/two-factor-recovery-codes`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      regenerateCodes: (input: TwoFactorRegenerateCodesInput = {} as TwoFactorRegenerateCodesInput, init?: CallOptions): Promise<unknown> =>
+        send(
+          { route: 'twoFactor.regenerateCodes', method: 'POST', path: '/user/two-factor-recovery-codes', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
+          input, init,
+        ) as Promise<unknown>,
+      /**
+       * Finish a login with a code or a recovery code; JSON 204, forms go to the page asked for before. 422 on code or recovery_code (counted per account).
+       * `POST /two-factor-challenge`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      challenge: (input: TwoFactorChallengeInput = {} as TwoFactorChallengeInput, init?: CallOptions): Promise<unknown> =>
+        send(
+          { route: 'twoFactor.challenge', method: 'POST', path: '/two-factor-challenge', path_: [], query: [], headers: [], body: [['code', 'code'], ['recovery_code', 'recovery_code']], encoding: 'json', answer: 'json' },
+          input, init,
+        ) as Promise<unknown>,
+    },
+    passkeys: {
+      /**
+       * The account's passkeys (page, or JSON list).
+       * `GET /user/passkeys`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      index: (input: PasskeysIndexInput = {} as PasskeysIndexInput, init?: CallOptions): Promise<unknown> =>
+        send(
+          { route: 'passkeys.index', method: 'GET', path: '/user/passkeys', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
+          input, init,
+        ) as Promise<unknown>,
+      /**
+       * Options for navigator.credentials.create() with a fresh challenge (single use).
+       * `POST /user/passkeys/options`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      options: (input: PasskeysOptionsInput = {} as PasskeysOptionsInput, init?: CallOptions): Promise<unknown> =>
+        send(
+          { route: 'passkeys.options', method: 'POST', path: '/user/passkeys/options', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
+          input, init,
+        ) as Promise<unknown>,
+      /**
+       * Register a passkey from the browser's response to the options; 201 with the passkey. 422 on credential when it does not verify.
+       * `POST /user/passkeys`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      store: (input: PasskeysStoreInput, init?: CallOptions): Promise<unknown> =>
+        send(
+          { route: 'passkeys.store', method: 'POST', path: '/user/passkeys', path_: [], query: [], headers: [], body: [['name', 'name'], ['credential', 'credential']], encoding: 'json', answer: 'json' },
+          input, init,
+        ) as Promise<unknown>,
+      /**
+       * Remove one of the account's passkeys; 404 for one it does not have.
+       * `DELETE /user/passkeys/{id}`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      destroy: (input: PasskeysDestroyInput, init?: CallOptions): Promise<void> =>
+        send(
+          { route: 'passkeys.destroy', method: 'DELETE', path: '/user/passkeys/{id}', path_: [['id', 'id']], query: [], headers: [], body: [], encoding: 'none', answer: 'none' },
+          input, init,
+        ) as Promise<void>,
+      /**
+       * Options for navigator.credentials.get() with a fresh challenge (single use; usernameless).
+       * `POST /passkeys/login/options`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      loginOptions: (input: PasskeysLoginOptionsInput = {} as PasskeysLoginOptionsInput, init?: CallOptions): Promise<unknown> =>
+        send(
+          { route: 'passkeys.loginOptions', method: 'POST', path: '/passkeys/login/options', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
+          input, init,
+        ) as Promise<unknown>,
+      /**
+       * Sign in with a passkey assertion; JSON { redirect }. 422 on credential when it does not verify (unknown passkey, another origin, a used challenge, a counter going backwards).
+       * `POST /passkeys/login`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      login: (input: PasskeysLoginInput, init?: CallOptions): Promise<unknown> =>
+        send(
+          { route: 'passkeys.login', method: 'POST', path: '/passkeys/login', path_: [], query: [], headers: [], body: [['credential', 'credential'], ['remember', 'remember']], encoding: 'json', answer: 'json' },
+          input, init,
+        ) as Promise<unknown>,
     },
     accounts: {
       /**

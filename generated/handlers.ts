@@ -2,7 +2,7 @@
 import type { RouteHandler } from 'bindery/http';
 import type { ResultFor } from 'bindery/results';
 import type { ListPage } from 'bindery/routing';
-import type { AccountsDashboardInput, AccountsHomeInput, AccountsLoginFormInput, AccountsLoginInput, AccountsLogoutInput, AccountsRegisterFormInput, AccountsRegisterInput, AdminIndexInput, ApiMeInput, Attachment, AttachmentsConfirmInput, AttachmentsCreateInput, AttachmentsDeleteInput, AttachmentsListInput, AttachmentsUploadInput, Document, DocumentsArchiveInput, DocumentsCreateInput, DocumentsDeleteInput, DocumentsExportInput, DocumentsHistoryInput, DocumentsListInput, DocumentsRestoreInput, DocumentsShowInput, DocumentsUpdateInput, LinksForgotFormInput, LinksForgotInput, LinksResendVerificationInput, LinksResetFormInput, LinksResetInput, LinksVerifyEmailInput, Note, NotesCreateInput, NotesDeleteInput, NotesListInput, NotesNewInput, NotesShowInput, OauthCallbackInput, OauthRedirectInput, TokensCreateInput, TokensDeleteInput, User, UsersAvatarInput, UsersShowInput } from './types.js';
+import type { AccountsDashboardInput, AccountsHomeInput, AccountsLoginFormInput, AccountsLoginInput, AccountsLogoutInput, AccountsRegisterFormInput, AccountsRegisterInput, AdminIndexInput, ApiMeInput, Attachment, AttachmentsConfirmInput, AttachmentsCreateInput, AttachmentsDeleteInput, AttachmentsListInput, AttachmentsUploadInput, ConfirmFormInput, ConfirmStatusInput, ConfirmStoreInput, Document, DocumentsArchiveInput, DocumentsCreateInput, DocumentsDeleteInput, DocumentsExportInput, DocumentsHistoryInput, DocumentsListInput, DocumentsRestoreInput, DocumentsShowInput, DocumentsUpdateInput, LinksForgotFormInput, LinksForgotInput, LinksResendVerificationInput, LinksResetFormInput, LinksResetInput, LinksVerifyEmailInput, Note, NotesCreateInput, NotesDeleteInput, NotesListInput, NotesNewInput, NotesShowInput, OauthCallbackInput, OauthRedirectInput, PasskeysDestroyInput, PasskeysIndexInput, PasskeysLoginInput, PasskeysLoginOptionsInput, PasskeysOptionsInput, PasskeysStoreInput, ProfileConfirmEmailInput, ProfilePasswordInput, ProfileShowInput, ProfileUpdateInput, SessionsDestroyInput, SessionsIndexInput, SessionsOthersInput, TokensCreateInput, TokensDeleteInput, TwoFactorChallengeFormInput, TwoFactorChallengeInput, TwoFactorConfirmInput, TwoFactorDisableInput, TwoFactorEnableInput, TwoFactorQrCodeInput, TwoFactorRecoveryCodesInput, TwoFactorRegenerateCodesInput, TwoFactorSecretKeyInput, TwoFactorShowInput, User, UsersAvatarInput, UsersShowInput } from './types.js';
 
 /** The handler of every route, by route name. */
 export interface Handlers {
@@ -22,6 +22,58 @@ export interface Handlers {
   'oauth.redirect': RouteHandler<OauthRedirectInput, ResultFor<'redirect', never>>;
   /** GET /auth/{provider}/callback — Complete signing in with an external provider; the account is found (or created) by the provider's verified email. */
   'oauth.callback': RouteHandler<OauthCallbackInput, ResultFor<'redirect', never>>;
+  /** GET /user/profile — The account page (name, email, password, and links to the security pages). */
+  'profile.show': RouteHandler<ProfileShowInput, ResultFor<'page', never>>;
+  /** PUT /user/profile-information — Change the name at once and the email once the new address follows the link mailed to it (the old address is notified). JSON 200; forms go back with a status. */
+  'profile.update': RouteHandler<ProfileUpdateInput, ResultFor<'ok', unknown>>;
+  /** PUT /user/password — Change the password (the current one required); other sessions, remembered browsers and API tokens end. JSON 200; forms go back with a status. */
+  'profile.password': RouteHandler<ProfilePasswordInput, ResultFor<'ok', unknown>>;
+  /** GET /user/confirm-email — Follow an email change link; the new address takes effect (verified). 400 for a bad or outdated link, 422 on email when another account has the address. */
+  'profile.confirmEmail': RouteHandler<ProfileConfirmEmailInput, ResultFor<'redirect', never>>;
+  /** GET /user/confirm-password — The form asking for the password again before a sensitive page or action. */
+  'confirm.form': RouteHandler<ConfirmFormInput, ResultFor<'page', never>>;
+  /** POST /user/confirm-password — Confirm the password; JSON 201, forms go back to the page that asked. 422 on password when wrong (throttled like a login). */
+  'confirm.store': RouteHandler<ConfirmStoreInput, ResultFor<'ok', unknown>>;
+  /** GET /user/confirmed-password-status — Whether the last password confirmation is younger than `seconds` (default AUTH_PASSWORD_TIMEOUT): { confirmed }. */
+  'confirm.status': RouteHandler<ConfirmStatusInput, ResultFor<'ok', unknown>>;
+  /** GET /user/sessions — The account's signed-in browsers (created, last used, client address, user agent); the whole list with SESSION_DRIVER=database. */
+  'sessions.index': RouteHandler<SessionsIndexInput, ResultFor<'ok', unknown>>;
+  /** DELETE /user/sessions/{id} — End one of the account's sessions by its identifier; 404 for one it does not have. */
+  'sessions.destroy': RouteHandler<SessionsDestroyInput, ResultFor<'noContent', never>>;
+  /** DELETE /user/other-browser-sessions — Sign out every other browser (the password required); this one stays signed in. */
+  'sessions.others': RouteHandler<SessionsOthersInput, ResultFor<'noContent', never>>;
+  /** GET /user/two-factor-authentication — The two-factor page (JSON: { enabled, confirmed, recovery_codes_left }). */
+  'twoFactor.show': RouteHandler<TwoFactorShowInput, ResultFor<'ok', unknown>>;
+  /** POST /user/two-factor-authentication — Make a secret and ten recovery codes (unconfirmed until a first code); force replaces an existing secret. */
+  'twoFactor.enable': RouteHandler<TwoFactorEnableInput, ResultFor<'ok', unknown>>;
+  /** POST /user/confirmed-two-factor-authentication — Confirm two-factor with a first code of the authenticator; from then on logins ask for a code. 422 on code. */
+  'twoFactor.confirm': RouteHandler<TwoFactorConfirmInput, ResultFor<'ok', unknown>>;
+  /** DELETE /user/two-factor-authentication — Turn two-factor authentication off (a fresh password confirmation required). */
+  'twoFactor.disable': RouteHandler<TwoFactorDisableInput, ResultFor<'ok', unknown>>;
+  /** GET /user/two-factor-qr-code — The otpauth:// URI and its QR code as inline SVG: { svg, url } ([] without a secret). */
+  'twoFactor.qrCode': RouteHandler<TwoFactorQrCodeInput, ResultFor<'ok', unknown>>;
+  /** GET /user/two-factor-secret-key — The secret key for typing into an authenticator: { secretKey }; 404 without a secret. */
+  'twoFactor.secretKey': RouteHandler<TwoFactorSecretKeyInput, ResultFor<'ok', unknown>>;
+  /** GET /user/two-factor-recovery-codes — The recovery codes made by the last enable or regenerate, shown once (they are stored hashed); [] afterwards. */
+  'twoFactor.recoveryCodes': RouteHandler<TwoFactorRecoveryCodesInput, ResultFor<'ok', unknown>>;
+  /** POST /user/two-factor-recovery-codes — Replace the recovery codes with ten new ones (shown once). */
+  'twoFactor.regenerateCodes': RouteHandler<TwoFactorRegenerateCodesInput, ResultFor<'ok', unknown>>;
+  /** GET /two-factor-challenge — The page asking for the code after the password (back to the login page when no login is pending). */
+  'twoFactor.challengeForm': RouteHandler<TwoFactorChallengeFormInput, ResultFor<'page', never>>;
+  /** POST /two-factor-challenge — Finish a login with a code or a recovery code; JSON 204, forms go to the page asked for before. 422 on code or recovery_code (counted per account). */
+  'twoFactor.challenge': RouteHandler<TwoFactorChallengeInput, ResultFor<'ok', unknown>>;
+  /** GET /user/passkeys — The account's passkeys (page, or JSON list). */
+  'passkeys.index': RouteHandler<PasskeysIndexInput, ResultFor<'ok', unknown>>;
+  /** POST /user/passkeys/options — Options for navigator.credentials.create() with a fresh challenge (single use). */
+  'passkeys.options': RouteHandler<PasskeysOptionsInput, ResultFor<'ok', unknown>>;
+  /** POST /user/passkeys — Register a passkey from the browser's response to the options; 201 with the passkey. 422 on credential when it does not verify. */
+  'passkeys.store': RouteHandler<PasskeysStoreInput, ResultFor<'created', unknown>>;
+  /** DELETE /user/passkeys/{id} — Remove one of the account's passkeys; 404 for one it does not have. */
+  'passkeys.destroy': RouteHandler<PasskeysDestroyInput, ResultFor<'noContent', never>>;
+  /** POST /passkeys/login/options — Options for navigator.credentials.get() with a fresh challenge (single use; usernameless). */
+  'passkeys.loginOptions': RouteHandler<PasskeysLoginOptionsInput, ResultFor<'ok', unknown>>;
+  /** POST /passkeys/login — Sign in with a passkey assertion; JSON { redirect }. 422 on credential when it does not verify (unknown passkey, another origin, a used challenge, a counter going backwards). */
+  'passkeys.login': RouteHandler<PasskeysLoginInput, ResultFor<'ok', unknown>>;
   /** GET / — Sends the visitor to the dashboard. */
   'accounts.home': RouteHandler<AccountsHomeInput, ResultFor<'redirect', never>>;
   /** GET /register — The registration page. */

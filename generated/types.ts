@@ -209,6 +209,129 @@ export interface OauthCallbackInput {
   provider: string;
 }
 
+/** Input of route `profile.show` (GET /user/profile). */
+export type ProfileShowInput = Record<string, never>;
+
+/** Input of route `profile.update` (PUT /user/profile-information). */
+export interface ProfileUpdateInput {
+  /** From the JSON member `name` or form field `name`. Rules: required, max:255. */
+  name: string;
+  /** From the JSON member `email` or form field `email`. Rules: required, email, max:255. */
+  email: string;
+}
+
+/** Input of route `profile.password` (PUT /user/password). */
+export interface ProfilePasswordInput {
+  /** From the JSON member `current_password` or form field `current_password`. Rules: required, max:1000. */
+  current_password: string;
+  /** From the JSON member `password` or form field `password`. Rules: required, min:8, max:255, confirmed. */
+  password: string;
+  /** From the JSON member `password_confirmation` or form field `password_confirmation`. */
+  password_confirmation?: string;
+}
+
+/** Input of route `profile.confirmEmail` (GET /user/confirm-email). */
+export interface ProfileConfirmEmailInput {
+  /** From the query value `token`. The token of the emailed link (encrypted with APP_KEY). */
+  token?: string;
+}
+
+/** Input of route `confirm.form` (GET /user/confirm-password). */
+export type ConfirmFormInput = Record<string, never>;
+
+/** Input of route `confirm.store` (POST /user/confirm-password). */
+export interface ConfirmStoreInput {
+  /** From the JSON member `password` or form field `password`. Rules: required, max:1000. */
+  password: string;
+}
+
+/** Input of route `confirm.status` (GET /user/confirmed-password-status). */
+export interface ConfirmStatusInput {
+  /** From the query value `seconds`. Rules: min:1. */
+  seconds?: number;
+}
+
+/** Input of route `sessions.index` (GET /user/sessions). */
+export type SessionsIndexInput = Record<string, never>;
+
+/** Input of route `sessions.destroy` (DELETE /user/sessions/{id}). */
+export interface SessionsDestroyInput {
+  /** From the path parameter `id`. */
+  id: string;
+}
+
+/** Input of route `sessions.others` (DELETE /user/other-browser-sessions). */
+export interface SessionsOthersInput {
+  /** From the JSON member `password` or form field `password`. Rules: required, max:1000. */
+  password: string;
+}
+
+/** Input of route `twoFactor.show` (GET /user/two-factor-authentication). */
+export type TwoFactorShowInput = Record<string, never>;
+
+/** Input of route `twoFactor.enable` (POST /user/two-factor-authentication). */
+export interface TwoFactorEnableInput {
+  /** From the JSON member `force` or form field `force`. Default: false. */
+  force: boolean;
+}
+
+/** Input of route `twoFactor.confirm` (POST /user/confirmed-two-factor-authentication). */
+export interface TwoFactorConfirmInput {
+  /** From the JSON member `code` or form field `code`. Rules: required, max:20. */
+  code: string;
+}
+
+/** Input of route `twoFactor.disable` (DELETE /user/two-factor-authentication). */
+export type TwoFactorDisableInput = Record<string, never>;
+/** Input of route `twoFactor.qrCode` (GET /user/two-factor-qr-code). */
+export type TwoFactorQrCodeInput = Record<string, never>;
+/** Input of route `twoFactor.secretKey` (GET /user/two-factor-secret-key). */
+export type TwoFactorSecretKeyInput = Record<string, never>;
+/** Input of route `twoFactor.recoveryCodes` (GET /user/two-factor-recovery-codes). */
+export type TwoFactorRecoveryCodesInput = Record<string, never>;
+/** Input of route `twoFactor.regenerateCodes` (POST /user/two-factor-recovery-codes). */
+export type TwoFactorRegenerateCodesInput = Record<string, never>;
+/** Input of route `twoFactor.challengeForm` (GET /two-factor-challenge). */
+export type TwoFactorChallengeFormInput = Record<string, never>;
+
+/** Input of route `twoFactor.challenge` (POST /two-factor-challenge). */
+export interface TwoFactorChallengeInput {
+  /** From the JSON member `code` or form field `code`. Rules: max:20. */
+  code?: string;
+  /** From the JSON member `recovery_code` or form field `recovery_code`. Rules: max:40. */
+  recovery_code?: string;
+}
+
+/** Input of route `passkeys.index` (GET /user/passkeys). */
+export type PasskeysIndexInput = Record<string, never>;
+/** Input of route `passkeys.options` (POST /user/passkeys/options). */
+export type PasskeysOptionsInput = Record<string, never>;
+
+/** Input of route `passkeys.store` (POST /user/passkeys). */
+export interface PasskeysStoreInput {
+  /** From the JSON member `name` or form field `name`. Rules: max:100. */
+  name?: string;
+  /** From the JSON member `credential`. Rules: required. */
+  credential: JsonValue;
+}
+
+/** Input of route `passkeys.destroy` (DELETE /user/passkeys/{id}). */
+export interface PasskeysDestroyInput {
+  /** From the path parameter `id`. */
+  id: string;
+}
+
+/** Input of route `passkeys.loginOptions` (POST /passkeys/login/options). */
+export type PasskeysLoginOptionsInput = Record<string, never>;
+
+/** Input of route `passkeys.login` (POST /passkeys/login). */
+export interface PasskeysLoginInput {
+  /** From the JSON member `credential`. Rules: required. */
+  credential: JsonValue;
+  /** From the JSON member `remember` or form field `remember`. Default: false. */
+  remember: boolean;
+}
+
 /** Input of route `accounts.home` (GET /). */
 export type AccountsHomeInput = Record<string, never>;
 /** Input of route `accounts.registerForm` (GET /register). */

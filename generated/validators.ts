@@ -157,6 +157,650 @@ function linksReset_validate(data, { instancePath = "", parentData, parentDataPr
 /** Validates the input of route `links.reset` (POST /reset-password): password. */
 export const linksReset: CompiledValidator = linksReset_validate;
 
+// fingerprint: 620703540a627c4050888934d07db933
+const profileUpdate_schema = { "properties": { "name": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "format": "email" }, { "maxLength": 255 }] } }, "required": ["name", "email"] };
+const profileUpdate_pattern = new RegExp("\\S", "u");
+const profileUpdate_func = require("ajv/dist/runtime/ucs2length").default;
+const profileUpdate_formats = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+
+function profileUpdate_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.name === undefined) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property '" + "name" + "'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      }
+      else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.email === undefined) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "email" }, message: "must have required property '" + "email" + "'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      }
+      else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.name !== undefined) {
+      let data0 = data.name;
+      if (typeof data0 === "string") {
+        if (!profileUpdate_pattern.test(data0)) {
+          const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          }
+          else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        }
+        else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+      if (typeof data0 === "string") {
+        if (profileUpdate_func(data0) > 255) {
+          const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          }
+          else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.email !== undefined) {
+      let data1 = data.email;
+      if (typeof data1 === "string") {
+        if (!profileUpdate_pattern.test(data1)) {
+          const err5 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          }
+          else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err6 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        }
+        else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+      if (typeof data1 === "string") {
+        if (!(profileUpdate_formats.test(data1))) {
+          const err7 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/format", keyword: "format", params: { format: "email" }, message: "must match format \"" + "email" + "\"" };
+          if (vErrors === null) {
+            vErrors = [err7];
+          }
+          else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      }
+      if (typeof data1 === "string") {
+        if (profileUpdate_func(data1) > 255) {
+          const err8 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          }
+          else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      }
+    }
+  }
+  profileUpdate_validate.errors = vErrors;
+  return errors === 0;
+}
+/** Validates the input of route `profile.update` (PUT /user/profile-information): name, email. */
+export const profileUpdate: CompiledValidator = profileUpdate_validate;
+
+// fingerprint: bf487137b4770b6844c62a4eedf8450d
+const profilePassword_schema = { "properties": { "current_password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 1000 }] }, "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "minLength": 8 }, { "maxLength": 255 }, {}] } }, "required": ["current_password", "password"] };
+const profilePassword_pattern = new RegExp("\\S", "u");
+const profilePassword_func = require("ajv/dist/runtime/ucs2length").default;
+
+function profilePassword_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.current_password === undefined) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "current_password" }, message: "must have required property '" + "current_password" + "'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      }
+      else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.password === undefined) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "password" }, message: "must have required property '" + "password" + "'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      }
+      else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.current_password !== undefined) {
+      let data0 = data.current_password;
+      if (typeof data0 === "string") {
+        if (!profilePassword_pattern.test(data0)) {
+          const err2 = { instancePath: instancePath + "/current_password", schemaPath: "#/properties/current_password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          }
+          else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err3 = { instancePath: instancePath + "/current_password", schemaPath: "#/properties/current_password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        }
+        else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+      if (typeof data0 === "string") {
+        if (profilePassword_func(data0) > 1000) {
+          const err4 = { instancePath: instancePath + "/current_password", schemaPath: "#/properties/current_password/allOf/1/maxLength", keyword: "maxLength", params: { limit: 1000 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          }
+          else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.password !== undefined) {
+      let data1 = data.password;
+      if (typeof data1 === "string") {
+        if (!profilePassword_pattern.test(data1)) {
+          const err5 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          }
+          else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err6 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        }
+        else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+      if (typeof data1 === "string") {
+        if (profilePassword_func(data1) < 8) {
+          const err7 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/minLength", keyword: "minLength", params: { limit: 8 }, message: "must NOT have fewer than 8 characters" };
+          if (vErrors === null) {
+            vErrors = [err7];
+          }
+          else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      }
+      if (typeof data1 === "string") {
+        if (profilePassword_func(data1) > 255) {
+          const err8 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          }
+          else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      }
+    }
+  }
+  profilePassword_validate.errors = vErrors;
+  return errors === 0;
+}
+/** Validates the input of route `profile.password` (PUT /user/password): current_password, password. */
+export const profilePassword: CompiledValidator = profilePassword_validate;
+
+// fingerprint: aa4b16bc3ab12b2522c7d78346045f9f
+const confirmStore_schema = { "properties": { "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 1000 }] } }, "required": ["password"] };
+const confirmStore_pattern = new RegExp("\\S", "u");
+const confirmStore_func = require("ajv/dist/runtime/ucs2length").default;
+
+function confirmStore_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.password === undefined) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "password" }, message: "must have required property '" + "password" + "'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      }
+      else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.password !== undefined) {
+      let data0 = data.password;
+      if (typeof data0 === "string") {
+        if (!confirmStore_pattern.test(data0)) {
+          const err1 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          }
+          else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err2 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        }
+        else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+      if (typeof data0 === "string") {
+        if (confirmStore_func(data0) > 1000) {
+          const err3 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/maxLength", keyword: "maxLength", params: { limit: 1000 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          }
+          else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      }
+    }
+  }
+  confirmStore_validate.errors = vErrors;
+  return errors === 0;
+}
+/** Validates the input of route `confirm.store` (POST /user/confirm-password): password. */
+export const confirmStore: CompiledValidator = confirmStore_validate;
+
+// fingerprint: 234305801c0af0219c824b2c27f5058c
+const confirmStatus_schema = { "properties": { "seconds": { "allOf": [{ "minimum": 1 }] } } };
+
+function confirmStatus_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.seconds !== undefined) {
+      let data0 = data.seconds;
+      if ((typeof data0 == "number") && (isFinite(data0))) {
+        if (data0 < 1 || isNaN(data0)) {
+          const err0 = { instancePath: instancePath + "/seconds", schemaPath: "#/properties/seconds/allOf/0/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          }
+          else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      }
+    }
+  }
+  confirmStatus_validate.errors = vErrors;
+  return errors === 0;
+}
+/** Validates the input of route `confirm.status` (GET /user/confirmed-password-status): seconds. */
+export const confirmStatus: CompiledValidator = confirmStatus_validate;
+
+// fingerprint: 20216bea9e3621b0d25f954eff2a9ba4
+const sessionsOthers_schema = { "properties": { "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 1000 }] } }, "required": ["password"] };
+const sessionsOthers_pattern = new RegExp("\\S", "u");
+const sessionsOthers_func = require("ajv/dist/runtime/ucs2length").default;
+
+function sessionsOthers_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.password === undefined) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "password" }, message: "must have required property '" + "password" + "'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      }
+      else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.password !== undefined) {
+      let data0 = data.password;
+      if (typeof data0 === "string") {
+        if (!sessionsOthers_pattern.test(data0)) {
+          const err1 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          }
+          else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err2 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        }
+        else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+      if (typeof data0 === "string") {
+        if (sessionsOthers_func(data0) > 1000) {
+          const err3 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/maxLength", keyword: "maxLength", params: { limit: 1000 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          }
+          else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      }
+    }
+  }
+  sessionsOthers_validate.errors = vErrors;
+  return errors === 0;
+}
+/** Validates the input of route `sessions.others` (DELETE /user/other-browser-sessions): password. */
+export const sessionsOthers: CompiledValidator = sessionsOthers_validate;
+
+// fingerprint: c1dae35901c7746f68737217016f09a9
+const twoFactorConfirm_schema = { "properties": { "code": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 20 }] } }, "required": ["code"] };
+const twoFactorConfirm_pattern = new RegExp("\\S", "u");
+const twoFactorConfirm_func = require("ajv/dist/runtime/ucs2length").default;
+
+function twoFactorConfirm_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.code === undefined) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "code" }, message: "must have required property '" + "code" + "'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      }
+      else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.code !== undefined) {
+      let data0 = data.code;
+      if (typeof data0 === "string") {
+        if (!twoFactorConfirm_pattern.test(data0)) {
+          const err1 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          }
+          else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err2 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        }
+        else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+      if (typeof data0 === "string") {
+        if (twoFactorConfirm_func(data0) > 20) {
+          const err3 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/allOf/1/maxLength", keyword: "maxLength", params: { limit: 20 }, message: "must NOT have more than 20 characters" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          }
+          else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      }
+    }
+  }
+  twoFactorConfirm_validate.errors = vErrors;
+  return errors === 0;
+}
+/** Validates the input of route `twoFactor.confirm` (POST /user/confirmed-two-factor-authentication): code. */
+export const twoFactorConfirm: CompiledValidator = twoFactorConfirm_validate;
+
+// fingerprint: 744f4725e7cfcf742134fb3bf009388e
+const twoFactorChallenge_schema = { "properties": { "code": { "allOf": [{ "maxLength": 20 }] }, "recovery_code": { "allOf": [{ "maxLength": 40 }] } } };
+const twoFactorChallenge_func = require("ajv/dist/runtime/ucs2length").default;
+
+function twoFactorChallenge_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.code !== undefined) {
+      let data0 = data.code;
+      if (typeof data0 === "string") {
+        if (twoFactorChallenge_func(data0) > 20) {
+          const err0 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/allOf/0/maxLength", keyword: "maxLength", params: { limit: 20 }, message: "must NOT have more than 20 characters" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          }
+          else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.recovery_code !== undefined) {
+      let data1 = data.recovery_code;
+      if (typeof data1 === "string") {
+        if (twoFactorChallenge_func(data1) > 40) {
+          const err1 = { instancePath: instancePath + "/recovery_code", schemaPath: "#/properties/recovery_code/allOf/0/maxLength", keyword: "maxLength", params: { limit: 40 }, message: "must NOT have more than 40 characters" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          }
+          else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+    }
+  }
+  twoFactorChallenge_validate.errors = vErrors;
+  return errors === 0;
+}
+/** Validates the input of route `twoFactor.challenge` (POST /two-factor-challenge): code, recovery_code. */
+export const twoFactorChallenge: CompiledValidator = twoFactorChallenge_validate;
+
+// fingerprint: 7dc43ac0ad9f82661c9e2e364826b987
+const passkeysStore_schema = { "properties": { "name": { "allOf": [{ "maxLength": 100 }] }, "credential": { "allOf": [{ "not": { "type": "null" } }] } }, "required": ["credential"] };
+const passkeysStore_func = require("ajv/dist/runtime/ucs2length").default;
+
+function passkeysStore_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.credential === undefined) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "credential" }, message: "must have required property '" + "credential" + "'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      }
+      else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.name !== undefined) {
+      let data0 = data.name;
+      if (typeof data0 === "string") {
+        if (passkeysStore_func(data0) > 100) {
+          const err1 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          }
+          else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.credential !== undefined) {
+      const _errs4 = errors;
+      const _errs5 = errors;
+      if (data.credential !== null) {
+        const err2 = {};
+        if (vErrors === null) {
+          vErrors = [err2];
+        }
+        else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+      var valid3 = _errs5 === errors;
+      if (valid3) {
+        const err3 = { instancePath: instancePath + "/credential", schemaPath: "#/properties/credential/allOf/0/not", keyword: "not", params: {}, message: "must NOT be valid" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        }
+        else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+      else {
+        errors = _errs4;
+        if (vErrors !== null) {
+          if (_errs4) {
+            vErrors.length = _errs4;
+          }
+          else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+  }
+  passkeysStore_validate.errors = vErrors;
+  return errors === 0;
+}
+/** Validates the input of route `passkeys.store` (POST /user/passkeys): name, credential. */
+export const passkeysStore: CompiledValidator = passkeysStore_validate;
+
+// fingerprint: c42af903500ffb9ba9e400872db559d6
+const passkeysLogin_schema = { "properties": { "credential": { "allOf": [{ "not": { "type": "null" } }] } }, "required": ["credential"] };
+
+function passkeysLogin_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.credential === undefined) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "credential" }, message: "must have required property '" + "credential" + "'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      }
+      else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.credential !== undefined) {
+      const _errs2 = errors;
+      const _errs3 = errors;
+      if (data.credential !== null) {
+        const err1 = {};
+        if (vErrors === null) {
+          vErrors = [err1];
+        }
+        else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+      var valid2 = _errs3 === errors;
+      if (valid2) {
+        const err2 = { instancePath: instancePath + "/credential", schemaPath: "#/properties/credential/allOf/0/not", keyword: "not", params: {}, message: "must NOT be valid" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        }
+        else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+      else {
+        errors = _errs2;
+        if (vErrors !== null) {
+          if (_errs2) {
+            vErrors.length = _errs2;
+          }
+          else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+  }
+  passkeysLogin_validate.errors = vErrors;
+  return errors === 0;
+}
+/** Validates the input of route `passkeys.login` (POST /passkeys/login): credential. */
+export const passkeysLogin: CompiledValidator = passkeysLogin_validate;
+
 // fingerprint: b929f8543f2a08219786a2b19e2ec111
 const accountsRegister_schema = { "properties": { "name": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "format": "email" }, { "maxLength": 255 }] }, "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "minLength": 8 }, { "maxLength": 255 }, {}] } }, "required": ["name", "email", "password"] };
 const accountsRegister_pattern = new RegExp("\\S", "u");

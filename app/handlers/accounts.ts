@@ -13,6 +13,7 @@ import { page, redirect, redirectToRoute } from 'bindery/results';
 import { storageOf } from 'bindery/storage';
 import { accounts, currentUser } from '../auth/users.js';
 import { tokensPageData } from './tokens.js';
+import { twoFactorPending } from './two-factor.js';
 
 type AccountsHandlers = Pick<
   Handlers,
@@ -71,6 +72,8 @@ export const accountsHandlers = {
   'accounts.login': async (input, ctx) => {
     const service = accounts(ctx);
     await service.attempt(ctx, input.email, input.password, { remember: input.remember });
+    // An account with two-factor authentication is not signed in yet: the code comes next.
+    if (!ctx.auth.signedIn) return twoFactorPending(ctx);
     return redirect(service.intendedUrl(ctx));
   },
 

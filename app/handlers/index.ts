@@ -11,6 +11,10 @@ import { linksHandlers } from './links.js';
 import { notesHandlers } from './notes.js';
 import { oauthHandlers } from './oauth.js';
 import { tokensHandlers } from './tokens.js';
+import { passkeysHandlers } from './passkeys.js';
+import { profileHandlers } from './profile.js';
+import { sessionsHandlers } from './sessions.js';
+import { twoFactorHandlers } from './two-factor.js';
 
 export const handlers = {
   ...accountsHandlers,
@@ -19,6 +23,10 @@ export const handlers = {
   ...linksHandlers,
   ...tokensHandlers,
   ...oauthHandlers,
+  ...profileHandlers,
+  ...sessionsHandlers,
+  ...twoFactorHandlers,
+  ...passkeysHandlers,
   ...avatarHandlers,
   ...attachmentsHandlers,
 } satisfies Handlers;

@@ -106,6 +106,8 @@ export interface RawRoute {
   readonly rateLimit?: RawRateLimit;
   /** Abilities a bearer token needs for the route (checked by the `token` middleware). */
   readonly abilities?: readonly string[];
+  /** Password confirmation ("sudo mode"): a window like `15m`, or `true` for the app's AUTH_PASSWORD_TIMEOUT. */
+  readonly confirmPassword?: string | true;
   readonly summary?: string;
   readonly description?: string;
   readonly input?: Readonly<Record<string, RawInputField>>;

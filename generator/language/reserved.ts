@@ -27,7 +27,11 @@ export const RESERVED_TABLES: readonly ReservedTable[] = [
   { name: 'bindery_cache', owner: 'the cache setup step (runtime/cache)' },
   { name: 'bindery_migrations', owner: 'the migrator, which records applied migrations in it' },
   { name: 'bindery_migration_failures', owner: 'the migrator, which records failed migrations in it' },
+  { name: 'bindery_passkey_users', owner: 'the passkeys setup step (runtime/auth/passkeys)' },
+  { name: 'bindery_passkeys', owner: 'the passkeys setup step (runtime/auth/passkeys)' },
+  { name: 'bindery_recovery_codes', owner: 'the two-factor setup step (runtime/auth/two-factor)' },
   { name: 'bindery_sessions', owner: 'the session setup step (runtime/session)' },
+  { name: 'bindery_two_factor', owner: 'the two-factor setup step (runtime/auth/two-factor)' },
   { name: 'mail_outbox', owner: 'the mail setup step (runtime/mail)' },
   { name: 'storage_pending', owner: 'the storage setup step (runtime/storage)' },
 ];

@@ -164,6 +164,8 @@ export interface Route {
   readonly rateLimit: RateLimitPlan | null;
   /** Its group's CORS, or null. */
   readonly cors: CorsPlan | null;
+  /** Password confirmation window in ms (YAML `confirmPassword: 15m`), `true` for the app's setting, or null. */
+  readonly confirmPassword: number | true | null;
   /** A list route (YAML `list:`), or null. Its `limit`, `cursor`, `sort` and filter fields are in `input`. */
   readonly list: RouteList | null;
   /** Relations expanded in every output row (YAML `include:`); empty when none. */

@@ -11,11 +11,15 @@ import { resolveIncludes } from './includes.js';
 import type { Group, Include, InputField, Resource, Route } from './model.js';
 import { clashesWithValidatorInternals, inputTypeName, validatorName } from './names.js';
 import { pathParams, pathShape } from './paths.js';
+import { parseDuration } from '../../runtime/support/duration.js';
 import { didYouMean } from '../suggest.js';
 import { formatPosition, type Reporter } from './reporter.js';
 
 /** The middleware that reads bearer tokens and checks a route's `abilities` (runtime/auth/tokens). */
 export const TOKEN_MIDDLEWARE = 'token';
+
+/** The middleware a route with `confirmPassword` needs in its group (the confirmation time lives in the session). */
+export const SESSION_MIDDLEWARE = 'session';
 
 /** What routes can refer to. */
 export interface RouteScope {
@@ -51,6 +55,23 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
       ['abilities'],
       `abilities are checked by the "${TOKEN_MIDDLEWARE}" middleware, which ${group ? `group "${group.name}" does not list (middleware: [${group.middleware.join(', ')}])` : 'a route without a group does not run'}; put the route in a group with "${TOKEN_MIDDLEWARE}" or remove "abilities"`,
     );
+  }
+
+  let confirmPassword: number | true | null = null;
+  if (raw.confirmPassword !== undefined) {
+    const ms = raw.confirmPassword === true ? true : parseDuration(raw.confirmPassword);
+    if (ms === undefined || (ms !== true && (ms < 1000 || !Number.isInteger(ms)))) {
+      fail(
+        ['confirmPassword'],
+        'confirmPassword takes a window of at least one second, e.g. 15m or 2h, or true for the AUTH_PASSWORD_TIMEOUT setting',
+        'value',
+      );
+    } else if (!(group?.middleware ?? []).includes(SESSION_MIDDLEWARE)) {
+      fail(
+        ['confirmPassword'],
+        `the time of the last password confirmation lives in the session, which ${group ? `group "${group.name}" does not load (middleware: [${group.middleware.join(', ')}])` : 'a route without a group has not'}; put the route in a group with "${SESSION_MIDDLEWARE}" and "auth" (e.g. member)`,
+      );
+    } else confirmPassword = ms;
   }
 
   let output: Route['output'] = null;
@@ -160,6 +181,7 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
     result: raw.result,
     rateLimit: ownLimit === false ? null : (ownLimit ?? group?.rateLimit ?? null),
     cors: group?.cors ?? null,
+    confirmPassword,
     list,
     include,
     origin: r.at(path),

@@ -58,7 +58,7 @@ export function assetContentType(path: string): string {
 
 /** The assets of an app, by path. */
 export class AssetManifest implements AssetUrls {
-  readonly #assets: ReadonlyMap<string, Asset>;
+  readonly #assets: Map<string, Asset>;
   /** URL prefix, e.g. `/assets`. */
   readonly prefix: string;
 
@@ -70,6 +70,26 @@ export class AssetManifest implements AssetUrls {
   /** Every asset, sorted by path. */
   get assets(): Asset[] {
     return [...this.#assets.values()];
+  }
+
+  /**
+   * Add an asset made by code — a setup step's browser script, e.g.
+   * `bindery/passkeys.js` — hashed now like the folder's files. The caller
+   * serves it (`assetRoutes({ assets: [asset] })`): the assets step's routes
+   * are made before later steps run.
+   * @throws {BinderyError} `BINDERY_ASSETS_INVALID` when the path is taken or not a servable name.
+   */
+  add(path: string, body: Buffer, contentType: string = assetContentType(path)): Asset {
+    if (this.#assets.has(path) || !path.split('/').every((segment) => SEGMENT.test(segment))) {
+      throw new BinderyError(
+        'BINDERY_ASSETS_INVALID',
+        `The asset "${path}" cannot be added: ${this.#assets.has(path) ? 'the assets folder has a file of that name' : 'use letters, digits, ".", "_" and "-"'}.`,
+      );
+    }
+    const hash = createHash('sha256').update(body).digest('hex').slice(0, 16);
+    const asset: Asset = { path, urlPath: `${this.prefix}/${path}`, hash, etag: `"${hash}"`, contentType, body };
+    this.#assets.set(path, asset);
+    return asset;
   }
 
   /** The asset at `path` (`app.css`, also accepted with a leading `/`), or `undefined`. */

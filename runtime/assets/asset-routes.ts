@@ -15,7 +15,7 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'no-cache';
 
 /** The routes and handlers serving every asset of `manifest`. */
-export function assetRoutes(manifest: AssetManifest): {
+export function assetRoutes(manifest: Pick<AssetManifest, 'assets'>): {
   routes: RouteDefinition[];
   handlers: Record<string, RouteHandler<{ v: string | undefined }, unknown>>;
 } {

@@ -6,11 +6,26 @@
 import type { RequestContext } from '../http/context.js';
 import type { UserProvider } from './user-provider.js';
 import type { UntypedUser } from '../context/request-auth.js';
+import type { LoginMethod } from './events.js';
 
 /** Options of {@link AuthService.login}. */
 export interface LoginOptions {
   /** Set the remember-me cookie (docs/spec.md 5.2); without it, a remember cookie is cleared. */
   readonly remember?: boolean;
+  /** How the user proved who they are, for the `session:login_succeeded` event (default `direct`). */
+  readonly method?: LoginMethod;
+}
+
+/**
+ * A second factor asked for after the password (docs/auth.md "Two-factor
+ * authentication"); the `twoFactor()` step registers one with
+ * {@link AuthService.useSecondFactor}.
+ */
+export interface SecondFactorGate<U = UntypedUser> {
+  /** Whether `user` must pass the second factor before being signed in. */
+  required(user: U): Promise<boolean>;
+  /** Start the pending login of `user` in this request's session (not signed in). */
+  challenge(ctx: RequestContext, user: U, options: { readonly remember: boolean }): Promise<void>;
 }
 
 export interface AuthService<U = UntypedUser> {
@@ -34,7 +49,10 @@ export interface AuthService<U = UntypedUser> {
    * Check a login and password and sign the user in (docs/spec.md 5.1 rules 6, 8, 9):
    * throttled per login+IP and per IP, same error and about the same time for
    * an unknown account and a wrong password, hash upgraded when the writer is
-   * supplied, session regenerated.
+   * supplied, session regenerated. When a second factor is registered
+   * ({@link useSecondFactor}) and the account has one, the user is not
+   * signed in: the session holds a pending login and `ctx.auth` stays a
+   * guest (check `ctx.auth.signedIn` after the call).
    * @throws {ValidationError} on `email` ("These credentials do not match our records." / "Too many login attempts. Please try again in N seconds.").
    */
   attempt(ctx: RequestContext, login: string, password: string, options?: LoginOptions): Promise<U>;
@@ -53,6 +71,13 @@ export interface AuthService<U = UntypedUser> {
 
   /** The fingerprint of a password hash kept in the session (never the hash itself): a change ends other sessions on their next request. */
   fingerprint(hash: string): string;
+
+  /**
+   * Ask `gate` after every right password of {@link attempt} (one gate per
+   * app; the `twoFactor()` step registers it).
+   * @throws {Error} when a gate is registered already.
+   */
+  useSecondFactor(gate: SecondFactorGate<U>): void;
 
   /**
    * End every session and remembered browser of `user` except the current

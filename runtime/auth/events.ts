@@ -6,7 +6,8 @@
 import { defineEvent } from '../events/define-event.js';
 
 /** How a user was signed in. */
-export type LoginMethod = 'password' | 'remember' | 'direct';
+/** `two-factor`: the password, then a code (docs/auth.md "Two-factor authentication"); `passkey`: a passkey assertion. */
+export type LoginMethod = 'password' | 'remember' | 'direct' | 'two-factor' | 'passkey';
 
 /** Payload of `session:login_succeeded`. */
 export interface LoginSucceededPayload {

@@ -10,7 +10,7 @@ import type { RequestContext } from '../http/context.js';
 import type { HttpRequestContext } from '../http/request-context.js';
 import type { SessionService } from '../session/session-service.js';
 import type { SessionUser } from '../session/session.js';
-import type { AuthService, LoginOptions } from './auth-service.js';
+import type { AuthService, LoginOptions, SecondFactorGate } from './auth-service.js';
 import { AuthSetupError, LoginFailedError, LoginThrottledError } from './errors.js';
 import type { LoginMethod } from './events.js';
 import type { LoginThrottle } from './login-throttle.js';
@@ -52,6 +52,7 @@ export class SessionAuth<U> implements AuthService<U> {
   readonly loginUrl: string;
   readonly homeUrl: string;
   readonly #p: SessionAuthParts<U>;
+  #secondFactor: SecondFactorGate<U> | undefined;
 
   constructor(parts: SessionAuthParts<U>) {
     this.users = parts.users;
@@ -95,8 +96,18 @@ export class SessionAuth<U> implements AuthService<U> {
       signedIn = (await users.findById(userId!)) ?? user;
     }
     await throttle.clear(subject, ip);
+    // An account with a second factor is not signed in yet: the session holds a pending login.
+    if (this.#secondFactor !== undefined && (await this.#secondFactor.required(signedIn))) {
+      await this.#secondFactor.challenge(ctx, signedIn, { remember: options.remember === true });
+      return signedIn;
+    }
     await this.#signIn(ctx, signedIn, userId!, current, options.remember === true, 'password');
     return signedIn;
+  }
+
+  useSecondFactor(gate: SecondFactorGate<U>): void {
+    if (this.#secondFactor !== undefined) throw new Error('A second factor is registered already: set up twoFactor() once.');
+    this.#secondFactor = gate;
   }
 
   /**
@@ -140,7 +151,14 @@ export class SessionAuth<U> implements AuthService<U> {
 
   async login(ctx: RequestContext, user: U, options: LoginOptions = {}): Promise<void> {
     if (options.remember === true) this.#needRememberLookups();
-    await this.#signIn(ctx, user, this.users.idOf(user), this.users.passwordHashOf(user), options.remember === true, 'direct');
+    await this.#signIn(
+      ctx,
+      user,
+      this.users.idOf(user),
+      this.users.passwordHashOf(user),
+      options.remember === true,
+      options.method ?? 'direct',
+    );
   }
 
   async logout(ctx: RequestContext): Promise<void> {

@@ -248,6 +248,36 @@ export const ERROR_CODES = {
     status: 429,
     summary: 'Too many requests of one kind in the window (e.g. 5 password reset mails a minute per address).',
   },
+  BINDERY_PASSWORD_CONFIRMATION_REQUIRED: {
+    status: 423,
+    summary:
+      'A route declared with confirmPassword was asked for by a JSON client whose last password confirmation is older than the window.',
+  },
+  BINDERY_PASSWORD_INCORRECT: {
+    status: 422,
+    summary: "The password given to confirm an action is not the signed-in user's (a field error).",
+  },
+  BINDERY_EMAIL_CHANGE_LINK_INVALID: {
+    status: 400,
+    summary: 'The email change link is invalid, has expired, or the account changed its address since the link was made.',
+  },
+  BINDERY_TWO_FACTOR_CODE_INVALID: {
+    status: 422,
+    summary: 'A two-factor code or recovery code is wrong, used already, or there is no pending two-factor login (a field error).',
+  },
+  BINDERY_TWO_FACTOR_THROTTLED: {
+    status: 422,
+    summary: 'Too many two-factor codes tried for one account in a minute (a field error on code).',
+  },
+  BINDERY_TWO_FACTOR_NOT_ENABLED: {
+    status: 404,
+    summary: 'The account has no two-factor secret (enable two-factor authentication first).',
+  },
+  BINDERY_PASSKEY_REFUSED: {
+    status: 422,
+    summary:
+      'A passkey registration or assertion did not verify (challenge, origin, RP ID, signature, counter); nothing was signed in or stored.',
+  },
   BINDERY_VERIFY_LINK_INVALID: {
     status: 400,
     summary: 'The email verification link is invalid, has expired, or was made for another address.',

@@ -30,6 +30,7 @@ import { securityHeaders, StandardHeaders } from './security-headers.js';
 import type { HttpServerOptions } from './server-options.js';
 import { setServerLogger } from './request-log.js';
 import { pino } from 'pino';
+import { withPasswordConfirmation } from './route-password-confirmation.js';
 import { withRateLimit } from './route-rate-limit.js';
 import type { RouteDefinition } from '../routing/route-table.js';
 import { registerCorsRoutes } from './cors.js';
@@ -99,7 +100,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     const handler = options.handlers[route.name];
     if (handler === undefined) continue;
     const chain = route.middleware.map((name) => middleware[name]).filter((m): m is Middleware => m !== undefined);
-    const pipeline = problems.capture(() => compileRoutePipeline(route, handler, withRateLimit(route, chain, options.services), env));
+    const pipeline = problems.capture(() =>
+      compileRoutePipeline(route, handler, withPasswordConfirmation(route, withRateLimit(route, chain, options.services), middleware), env),
+    );
     if (pipeline !== undefined) pipelines.set(route.name, pipeline);
   }
   problems.throwIfAny();

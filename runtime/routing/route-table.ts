@@ -170,6 +170,15 @@ export interface RouteDefinition {
   readonly rawBody?: boolean;
   /** The route's rate limit (YAML `rateLimit:` of the route or its group). Absent: none. */
   readonly rateLimit?: RateLimitPlan;
+  /**
+   * Password confirmation ("sudo mode", YAML `confirmPassword: 15m`; docs/auth.md
+   * "Password confirmation"): a signed-in user whose last confirmation is
+   * older than this many ms is asked for the password again (pages: 303 to
+   * the confirm form and back; JSON: 423). `true`: the app's
+   * `AUTH_PASSWORD_TIMEOUT`. Enforced by the middleware the
+   * `passwordConfirmation()` step provides. Absent: none.
+   */
+  readonly confirmPassword?: number | true;
   /** Cross-origin access (YAML `cors:` of the route's group). Absent: same-origin only (no CORS headers). */
   readonly cors?: CorsPlan;
   /**

@@ -15,7 +15,14 @@ export {
 } from './session-manager.js';
 export { createSessionMiddleware } from './session-middleware.js';
 export { sessionService, type SessionService } from './session-service.js';
-export { TOO_LARGE, type SessionDriver, type SessionDriverContext, type SessionStore } from './session-store.js';
+export {
+  TOO_LARGE,
+  type SessionClient,
+  type SessionDriver,
+  type SessionDriverContext,
+  type SessionStore,
+  type StoredSession,
+} from './session-store.js';
 export { newSessionRecord, parseRecord, serializeRecord, type SessionRecord } from './session-record.js';
 export { cookieDriver, SESSION_PURPOSE } from './drivers/cookie-driver.js';
 export { databaseDriver, SESSION_ID_PURPOSE } from './drivers/database-driver.js';

@@ -5,6 +5,7 @@
  */
 import type { Encrypter } from '../crypto/encrypter.js';
 import type { SessionManager } from './session-manager.js';
+import type { StoredSession } from './session-store.js';
 
 /** The app-wide side of sessions. */
 export interface SessionService {
@@ -23,6 +24,12 @@ export interface SessionService {
    * password fingerprint no longer matches.
    */
   revokeUser(userId: string, exceptId?: string | null): Promise<number | undefined>;
+  /** True when the store can list a user's sessions (`listUser` gives them; `SESSION_DRIVER=database`). */
+  readonly listable: boolean;
+  /** The live sessions of `userId`, most recently used first; `undefined` when the store cannot list them (cookie sessions). */
+  listUser(userId: string): Promise<StoredSession[] | undefined>;
+  /** End one session of `userId` by its ID; resolves to whether it existed (false when the store cannot). */
+  revokeUserSession(userId: string, id: string): Promise<boolean>;
 }
 
 /** The service of a session manager. */
@@ -34,5 +41,8 @@ export function sessionService(manager: SessionManager): SessionService {
     encrypter: manager.encrypter,
     cookieName: manager.cookieName,
     revokeUser: async (userId, exceptId = null) => (store.revokeUser === undefined ? undefined : store.revokeUser(userId, exceptId)),
+    listable: typeof store.listUser === 'function',
+    listUser: async (userId) => (store.listUser === undefined ? undefined : store.listUser(userId)),
+    revokeUserSession: async (userId, id) => (store.revokeUserSession === undefined ? false : store.revokeUserSession(userId, id)),
   };
 }

@@ -15,6 +15,26 @@ import type { SessionRecord } from './session-record.js';
 /** Returned by {@link SessionStore.write} when the cookie would be larger than the limit. */
 export const TOO_LARGE: unique symbol = Symbol('bindery.session.tooLarge');
 
+/** The client a session was last written for (kept by server-side stores for the list of a user's sessions). */
+export interface SessionClient {
+  /** The client address (`request.ip`, which follows `HTTP_TRUST_PROXY`). */
+  readonly ip: string;
+  /** The `User-Agent` header, at most 512 characters, or `null`. */
+  readonly userAgent: string | null;
+}
+
+/** One stored session of a user, as {@link SessionStore.listUser} gives it. */
+export interface StoredSession {
+  /** The session ID (secret: never shown to clients as is). */
+  readonly id: string;
+  /** When the session started (sign-in), ms since the epoch. */
+  readonly startedAt: number;
+  /** When it was last written, ms since the epoch. */
+  readonly lastUsedAt: number;
+  readonly ip: string | null;
+  readonly userAgent: string | null;
+}
+
 /** Where sessions are kept. */
 export interface SessionStore {
   /**
@@ -35,7 +55,11 @@ export interface SessionStore {
    * @param revoke the ID the request started with when the session got a new
    *   ID (regenerate): a server-side store deletes it in the same step.
    */
-  write(record: SessionRecord, revoke: string | null): string | typeof TOO_LARGE | Promise<string | typeof TOO_LARGE>;
+  write(
+    record: SessionRecord,
+    revoke: string | null,
+    client?: SessionClient,
+  ): string | typeof TOO_LARGE | Promise<string | typeof TOO_LARGE>;
   /** End a session by ID (invalidate, logout): a server-side store deletes it; the cookie store has nothing to do. */
   revoke(id: string): void | Promise<void>;
   /**
@@ -46,6 +70,13 @@ export interface SessionStore {
    * matches, docs/spec.md 3).
    */
   revokeUser?(userId: string, exceptId?: string | null): Promise<number>;
+  /**
+   * The live sessions of a user, most recently used first (server-side
+   * stores only: the list of a user's sessions, docs/sessions.md).
+   */
+  listUser?(userId: string): Promise<StoredSession[]>;
+  /** End one session of a user by ID; resolves to whether it existed (server-side stores only). */
+  revokeUserSession?(userId: string, id: string): Promise<boolean>;
   /** Stop timers and release resources (at shutdown). */
   close?(): void | Promise<void>;
 }

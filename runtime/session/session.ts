@@ -16,7 +16,7 @@ import { maskCsrfToken, verifyCsrfToken } from './csrf-token.js';
 import type { PageSession } from '../views/page-session.js';
 import { readCookie, serializeSetCookie } from './cookie-header.js';
 import { newCsrfToken, newSessionId, newSessionRecord, type SessionRecord } from './session-record.js';
-import { TOO_LARGE } from './session-store.js';
+import { TOO_LARGE, type SessionClient } from './session-store.js';
 import type { SessionManager } from './session-manager.js';
 import { addVary } from '../support/vary.js';
 
@@ -317,14 +317,15 @@ export class Session implements PageSession {
       if (this.#dirty || this.#drop || now - record.lastUsedAt >= m.refreshMs) {
         record.lastUsedAt = now;
         const revoke = this.#revoke !== null && this.#revoke !== record.id ? this.#revoke : null;
-        let value = await m.store.write(record, revoke);
+        const client = this.#client();
+        let value = await m.store.write(record, revoke, client);
         if (value === TOO_LARGE && Object.hasOwn(record.flash, OLD_INPUT_KEY)) {
           delete record.flash[OLD_INPUT_KEY];
           this.#host.log.warn(
             { code: 'BINDERY_SESSION_TOO_LARGE', route: this.#host.route.name },
             'the session cookie would exceed 4 KB: the old input of the failed form was dropped (its errors are kept)',
           );
-          value = await m.store.write(record, revoke);
+          value = await m.store.write(record, revoke, client);
         }
         if (value === TOO_LARGE) {
           this.#host.log.warn(
@@ -340,6 +341,12 @@ export class Session implements PageSession {
     if (setCookie !== undefined) reply.header('set-cookie', setCookie);
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'private');
     addVary(reply, 'Cookie');
+  }
+
+  /** Who this request comes from, for server-side stores' list of sessions. */
+  #client(): SessionClient {
+    const agent = this.#host.request.headers['user-agent'];
+    return { ip: this.#host.request.ip, userAgent: typeof agent === 'string' ? agent.slice(0, 512) : null };
   }
 
   #cookieValue(): string | undefined {

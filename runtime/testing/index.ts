@@ -3,7 +3,16 @@
  * embedded PostgreSQL or `DATABASE_URL`, the app booted in process, requests
  * by route name, signed-in browsers, API tokens, the mail outbox.
  */
-export { bootTestKit, type TestKit, type TestKitFactoryOptions, type TestKitOptions } from './test-kit.js';
+export {
+  bootTestKit,
+  type PasskeyRoutes,
+  type SignInOptions,
+  type SignInUser,
+  type TestKit,
+  type TestKitFactoryOptions,
+  type TestKitOptions,
+} from './test-kit.js';
+export { TestPasskey, type CreationOptionsJSON, type RequestOptionsJSON, type ResponseOverrides } from './passkey-authenticator.js';
 export { TestCaller, type TestResponse, type RequestOptions, type InputOf, type BodyOf } from './caller.js';
 export { createTestDatabase, testServerUrl, type TestDatabase } from './test-database.js';
 export { startTestServer, type TestServer } from './test-server.js';

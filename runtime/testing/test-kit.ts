@@ -13,6 +13,18 @@ import type { RouteTable } from '../routing/route-table.js';
 import { TestCaller, type InputOf, type RequestOptions, type TestResponse, type BodyOf } from './caller.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import type { TestClock } from './test-clock.js';
+import { TestPasskey } from './passkey-authenticator.js';
+import {
+  registerPasskey,
+  signInPastSecondFactor,
+  signInWith,
+  signInWithPasskey,
+  type PasskeyRoutes,
+  type SignInOptions,
+  type SignInUser,
+} from './sign-in.js';
+
+export type { PasskeyRoutes, SignInOptions, SignInUser };
 import type { AnyKysely } from '../db/any-kysely.js';
 import type { UntypedTables } from '../db/any-kysely.js';
 import { requireService } from '../http/require-service.js';
@@ -81,6 +93,41 @@ export interface TestKit<H, DB, F = undefined> {
     page?: string,
   ): Promise<TestCaller<H>>;
   /**
+   * A browser signed in with `user`'s email and password through the app's
+   * login (`options.loginRoute`, default `accounts.login`, from
+   * `options.page`, default `/login`), past its second factor: with
+   * `totp: true` the kit computes a code the account accepts now from its
+   * stored secret (`ctx.services.twoFactor`; the current time step's, or
+   * the next one's when that was used) and posts it to
+   * `options.challengeRoute` (default `twoFactor.challenge`); with
+   * `recoveryCode` it posts that instead (docs/testing.md "Two-factor").
+   *
+   * @throws {Error} when the password step or the code is refused.
+   * @example const browser = await t.signIn({ email: user.email, password: 'correct horse battery' }, { totp: true });
+   */
+  signIn(user: SignInUser, options?: SignInOptions): Promise<TestCaller<H>>;
+  /** A software passkey for the app's origin (`APP_URL`), to register and sign in with over HTTP (docs/testing.md "Passkeys"). */
+  passkey(): TestPasskey;
+  /**
+   * Register `key` for the user signed in on `browser` through
+   * `passkeys.options` and `passkeys.store` (route names of the reference
+   * app; `routes` to change them). When the options need a fresh password
+   * confirmation (423) and `password` is given, it is confirmed first
+   * (`confirm.store`).
+   * @throws {Error} when a step is refused.
+   */
+  registerPasskey(
+    browser: TestCaller<H>,
+    key: TestPasskey,
+    options?: { readonly name?: string; readonly password?: string; readonly routes?: PasskeyRoutes },
+  ): Promise<TestResponse>;
+  /**
+   * A fresh browser signed in with `key` (usernameless) through
+   * `passkeys.loginOptions` and `passkeys.login`.
+   * @throws {Error} when the sign-in is refused.
+   */
+  signInWithPasskey(key: TestPasskey, options?: { readonly routes?: PasskeyRoutes }): Promise<TestCaller<H>>;
+  /**
    * An API client carrying a new bearer token of user `userId` (through the
    * app's `ctx.services.apiTokens`; the app needs the `tokens()` setup step),
    * with `abilities` (default none) and, given `options.lifetimeMs`, an expiry
@@ -147,18 +194,13 @@ export async function bootTestKit<H, DB = UntypedTables, F = undefined>(
     clock: options.clock,
     request: (name, input, requestOptions) => api.request(name, input, requestOptions),
     browser: () => new TestCaller<H>(booted.url, routes, { browser: true }),
-    async signIn(loginRoute, credentials, page = '/login') {
-      const browser = new TestCaller<H>(booted.url, routes, { browser: true });
-      await browser.send('GET', page, { headers: { accept: 'text/html' } });
-      const res = await browser.request(loginRoute, credentials, { form: true });
-      const back = res.location !== undefined && new URL(res.location, booted.url).pathname === new URL(page, booted.url).pathname;
-      if (res.status < 300 || res.status >= 400 || back) {
-        throw new Error(
-          `bindery/testing: sign-in through "${loginRoute}" failed: ${res.status}${back ? ` back to ${page}` : ''} (wrong credentials, unverified, or throttled?)`,
-        );
-      }
-      return browser;
+    async signIn(first: string | SignInUser, second?: unknown, third?: string) {
+      if (typeof first !== 'string') return signInPastSecondFactor(booted, routes, first, (second ?? {}) as SignInOptions);
+      return signInWith<H>(booted, routes, first, second as Record<string, unknown>, third ?? '/login');
     },
+    passkey: () => new TestPasskey((booted.running.settings['APP_URL'] as URL).origin),
+    registerPasskey: (browser, key, options = {}) => registerPasskey(browser, key, options),
+    signInWithPasskey: (key, options = {}) => signInWithPasskey(new TestCaller<H>(booted.url, routes, { browser: true }), key, options),
     async withToken(userId, abilities = [], tokenOptions = {}) {
       const tokens = requireService(
         booted.running.services as unknown as Services,

@@ -232,6 +232,7 @@ describe('GET /dashboard, /users/{id}, /admin | pages and access', () => {
     expect(json.status).toBe(200);
     expect(Object.keys(json.body as object).sort()).toEqual([
       'admin',
+      'avatar',
       'created_at',
       'email',
       'email_verified_at',
@@ -239,6 +240,7 @@ describe('GET /dashboard, /users/{id}, /admin | pages and access', () => {
       'name',
       'updated_at',
     ]);
+    expect((json.body as { avatar: unknown }).avatar).toBeNull();
     const forbidden = await c.page(`/users/${other.id}`);
     expect(forbidden.status).toBe(403);
     const missing = await c.request('users.show', { id: 999999 });

@@ -121,6 +121,7 @@ describe.skipIf(!chromiumAvailable)('accounts | in headless Chromium', () => {
       email: 'ada@example.test',
       email_verified_at: row.email_verified_at!.toISOString(),
       admin: false,
+      avatar_url: null,
     });
   }, 60_000);
 });

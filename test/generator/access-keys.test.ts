@@ -106,3 +106,35 @@ describe('cors | checks', () => {
     ]);
   });
 });
+
+describe('confirmPassword | password confirmation per route', () => {
+  const yaml = (value: string, middleware = '[session, csrf, auth, require]') => `groups:
+  member:
+    middleware: ${middleware}
+routes:
+  a.one:
+    method: DELETE
+    path: /one
+    group: member
+    confirmPassword: ${value}
+    result: noContent
+`;
+
+  it('a window becomes milliseconds in the route table; true leaves it to AUTH_PASSWORD_TIMEOUT', async () => {
+    const minutes = await run(yaml('15m'));
+    expect(minutes.errors).toEqual([]);
+    expect(minutes.routes).toContain('confirmPassword: 900000');
+    const setting = await run(yaml('true'));
+    expect(setting.errors).toEqual([]);
+    expect(setting.routes).toContain('confirmPassword: true');
+  });
+
+  it('a window under a second, or a route whose group has no session, is an error at its position', async () => {
+    const short = await run(yaml('500ms'));
+    expect(short.errors).toEqual([expect.stringMatching(/^schema\/a\.yaml:9:22: .*at least one second/)]);
+    const noSession = await run(yaml('15m', '[token]'));
+    expect(noSession.errors).toEqual([expect.stringMatching(/^schema\/a\.yaml:9:5: .*group "member" does not load/)]);
+    const bad = await run(yaml('soon'));
+    expect(bad.errors).toEqual([expect.stringMatching(/^schema\/a\.yaml:9:22: .*at least one second/)]);
+  });
+});

@@ -94,6 +94,13 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile {
           ? { Forbidden: problemResponse('The bearer token lacks an ability the route needs.') }
           : {}),
         NotFound: problemResponse('Not found.'),
+        ...(routes.some((r) => r.confirmPassword !== null)
+          ? {
+              PasswordConfirmationRequired: problemResponse(
+                'The route needs a recent password confirmation (`code`: `BINDERY_PASSWORD_CONFIRMATION_REQUIRED`): POST the password to the confirm route, then retry.',
+              ),
+            }
+          : {}),
         ...(routes.some((r) => r.rateLimit !== null) ? { TooManyRequests: tooManyRequests() } : {}),
         ...(tokenRoutes.length > 0
           ? {
@@ -129,6 +136,7 @@ function operation(route: Route): OpenAPIV3_1.OperationObject {
   if (usesToken(route)) responses['401'] = problemRef('Unauthorized');
   if (usesToken(route) && route.abilities.length > 0) responses['403'] = problemRef('Forbidden');
   if (route.rateLimit !== null) responses['429'] = problemRef('TooManyRequests');
+  if (route.confirmPassword !== null) responses['423'] = problemRef('PasswordConfirmationRequired');
   responses['default'] = problemRef('Error');
   return {
     operationId: camelCase(route.name),

@@ -72,19 +72,21 @@ export const databaseDriver: SessionDriver = async (ctx) => {
       const record = parseRecord(row.data);
       return record !== null && record.id === id ? record : null;
     },
-    async write(record: SessionRecord, revoke) {
+    async write(record: SessionRecord, revoke, client) {
       const data = serializeRecord(record);
       const started = new Date(record.startedAt);
       const used = new Date(record.lastUsedAt);
+      const ip = client?.ip ?? null;
+      const agent = client?.userAgent ?? null;
       if (revoke !== null && revoke !== record.id) {
         await sql`WITH gone AS (DELETE FROM bindery_sessions WHERE id = ${revoke})
-          INSERT INTO bindery_sessions (id, data, user_id, started_at, last_used_at) VALUES (${record.id}, ${data}::jsonb, ${record.userId}, ${started}, ${used})
-          ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, user_id = EXCLUDED.user_id, started_at = EXCLUDED.started_at, last_used_at = EXCLUDED.last_used_at`.execute(
+          INSERT INTO bindery_sessions (id, data, user_id, started_at, last_used_at, ip_address, user_agent) VALUES (${record.id}, ${data}::jsonb, ${record.userId}, ${started}, ${used}, ${ip}, ${agent})
+          ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, user_id = EXCLUDED.user_id, started_at = EXCLUDED.started_at, last_used_at = EXCLUDED.last_used_at, ip_address = EXCLUDED.ip_address, user_agent = EXCLUDED.user_agent`.execute(
           db,
         );
       } else {
-        await sql`INSERT INTO bindery_sessions (id, data, user_id, started_at, last_used_at) VALUES (${record.id}, ${data}::jsonb, ${record.userId}, ${started}, ${used})
-          ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, user_id = EXCLUDED.user_id, started_at = EXCLUDED.started_at, last_used_at = EXCLUDED.last_used_at`.execute(
+        await sql`INSERT INTO bindery_sessions (id, data, user_id, started_at, last_used_at, ip_address, user_agent) VALUES (${record.id}, ${data}::jsonb, ${record.userId}, ${started}, ${used}, ${ip}, ${agent})
+          ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, user_id = EXCLUDED.user_id, started_at = EXCLUDED.started_at, last_used_at = EXCLUDED.last_used_at, ip_address = EXCLUDED.ip_address, user_agent = EXCLUDED.user_agent`.execute(
           db,
         );
       }
@@ -99,6 +101,31 @@ export const databaseDriver: SessionDriver = async (ctx) => {
           ? await sql`DELETE FROM bindery_sessions WHERE user_id = ${userId}`.execute(db)
           : await sql`DELETE FROM bindery_sessions WHERE user_id = ${userId} AND id <> ${exceptId}`.execute(db);
       return Number(result.numAffectedRows ?? 0n);
+    },
+    async listUser(userId) {
+      const t = now();
+      const idle = new Date(t - lifetimeMs);
+      const oldest = new Date(maxLifetimeMs > 0 ? t - maxLifetimeMs : 0);
+      const result = await sql<{
+        id: string;
+        started_at: Date;
+        last_used_at: Date;
+        ip_address: string | null;
+        user_agent: string | null;
+      }>`SELECT id, started_at, last_used_at, ip_address, user_agent FROM bindery_sessions
+          WHERE user_id = ${userId} AND last_used_at >= ${idle} AND started_at >= ${oldest}
+          ORDER BY last_used_at DESC, id`.execute(db);
+      return result.rows.map((r) => ({
+        id: r.id,
+        startedAt: r.started_at.getTime(),
+        lastUsedAt: r.last_used_at.getTime(),
+        ip: r.ip_address,
+        userAgent: r.user_agent,
+      }));
+    },
+    async revokeUserSession(userId, id) {
+      const result = await sql`DELETE FROM bindery_sessions WHERE user_id = ${userId} AND id = ${id}`.execute(db);
+      return Number(result.numAffectedRows ?? 0n) > 0;
     },
     close() {
       clearInterval(timer);

@@ -168,7 +168,9 @@ export async function auditFixture(settings: Partial<AuditSettings> = {}): Promi
     Tag,
     Gadget,
     async reset() {
-      await sql`truncate documents, accounts, tags, gadgets, audit_log, audit_bulk, audit_bulk_items restart identity`.execute(database.db);
+      await sql`truncate documents, accounts, tags, gadgets, audit_log, audit_bulk, audit_bulk_items restart identity cascade`.execute(
+        database.db,
+      );
     },
     async close() {
       log.close();

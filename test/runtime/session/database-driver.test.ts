@@ -45,7 +45,10 @@ const rows = () => t.db.selectFrom('bindery_sessions').select(['id', 'user_id', 
 describe('Database sessions | storage', () => {
   it('applies the session migration set (source "session")', async () => {
     const applied = await t.db.selectFrom('bindery_migrations').select(['source', 'name']).where('source', '=', 'session').execute();
-    expect(applied).toEqual([{ source: 'session', name: '0001_create_bindery_sessions.sql' }]);
+    expect(applied).toEqual([
+      { source: 'session', name: '0001_create_bindery_sessions.sql' },
+      { source: 'session', name: '0002_session_client.sql' },
+    ]);
   });
 
   it('keeps the session in a row; the cookie holds only the encrypted ID', async () => {

@@ -82,6 +82,9 @@ export const TEST_RING = new KeyRing(Buffer.alloc(32, 7));
 export async function storageFixture(options: { extra?: Disk[]; defaultDisk?: string; now?: () => number } = {}): Promise<StorageFixture> {
   const database = await createTestDatabase('storage');
   const pool = new pg.Pool({ connectionString: database.url, max: 4 });
+  // Dropping the test database ends its sessions; an idle client then emits
+  // `error`, which without a listener is an uncaught exception.
+  pool.on('error', () => {});
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   for (const file of (await readdir(STORAGE_MIGRATIONS_DIR)).sort())
     await sql.raw(await readFile(join(STORAGE_MIGRATIONS_DIR, file), 'utf8')).execute(db);

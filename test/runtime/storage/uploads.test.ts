@@ -99,10 +99,12 @@ describe('Uploads | streamed to the disk', () => {
     await until(async () => (await filesUnder(fx.root)).length === 0 && (await fx.pending()).length === 0);
   });
 
-  it('memory stays flat: a 192 MiB file while the heap and buffers grow by less than 32 MiB', async () => {
+  it('memory stays flat: a 320 MiB file while the heap and buffers grow by less than 64 MiB', async () => {
     // The client is curl in its own process, so only the server's memory is measured.
+    // The allowance covers garbage the collector has not reclaimed yet on a busy
+    // machine (up to ~45 MiB seen); a buffered upload would grow by the whole file.
     const chunk = Buffer.alloc(1024 * 1024, 0x61);
-    const big = await bigFile(chunk, 192);
+    const big = await bigFile(chunk, 320);
     const png = await bigFile(PNG_1X1, 1);
     const before = used();
     let peak = before;
@@ -120,7 +122,7 @@ describe('Uploads | streamed to the disk', () => {
     );
     clearInterval(timer);
     expect(JSON.parse(out).type).toEqual({ mime: 'image/png', ext: 'png' });
-    expect(peak - before).toBeLessThan(32 * 1024 * 1024);
+    expect(peak - before).toBeLessThan(64 * 1024 * 1024);
   }, 120_000);
 });
 

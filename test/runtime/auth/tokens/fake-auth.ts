@@ -93,6 +93,9 @@ export function fakeAuth(calls: FakeAuthCalls = { logins: [], signedOutEverywher
         logout: () => {
           throw new Error('not in the stand-in');
         },
+        useSecondFactor: () => {
+          throw new Error('not in the stand-in');
+        },
         async hashPassword(plain) {
           await calls.beforeHash?.();
           return fakeHash(plain);

@@ -1,0 +1,69 @@
+/**
+ * Handlers of the account page and credential changes (docs/auth.md
+ * "Profile and credentials", "Password confirmation"; schema/account-security.yaml).
+ */
+import type { Handlers } from '../../generated/handlers.js';
+import 'bindery/auth/confirm';
+import 'bindery/auth/profile';
+import { type RequestContext, requireService } from 'bindery/http';
+import { json, page, redirect, redirectToRoute } from 'bindery/results';
+import { accounts, currentUser } from '../auth/users.js';
+import { answersJson, done } from './answer.js';
+
+type ProfileHandlers = Pick<
+  Handlers,
+  'profile.show' | 'profile.update' | 'profile.password' | 'profile.confirmEmail' | 'confirm.form' | 'confirm.store' | 'confirm.status'
+>;
+
+const profileOf = (ctx: RequestContext) => requireService(ctx.services, 'profile', 'profile()');
+const confirmationOf = (ctx: RequestContext) => requireService(ctx.services, 'passwordConfirmation', 'passwordConfirmation()');
+
+export const profileHandlers = {
+  'profile.show': async (_input, ctx) => {
+    const user = await currentUser(ctx);
+    return page('user/profile', { title: 'Your account', user });
+  },
+
+  'profile.update': async (input, ctx) => {
+    const user = await currentUser(ctx);
+    const outcome = await profileOf(ctx).update(ctx, user, input);
+    const message =
+      outcome.emailPending === null
+        ? 'Your profile was saved.'
+        : `We sent a link to ${outcome.emailPending}: your email address changes once it is followed.`;
+    return done(ctx, message);
+  },
+
+  'profile.password': async (input, ctx) => {
+    const user = await currentUser(ctx);
+    await profileOf(ctx).updatePassword(ctx, user, input.current_password, input.password);
+    return done(ctx, 'Your password was changed; your other sessions were signed out.');
+  },
+
+  'profile.confirmEmail': async (input, ctx) => {
+    const outcome = await profileOf(ctx).confirmEmailChange(input.token ?? '');
+    ctx.session.flash('status', outcome === 'changed' ? 'Your email address was changed.' : 'Your email address was changed already.');
+    return redirectToRoute('accounts.dashboard');
+  },
+
+  'confirm.form': () => page('user/confirm-password', { title: 'Confirm your password' }),
+
+  'confirm.store': async (input, ctx) => {
+    const user = await currentUser(ctx);
+    const back = await confirmationOf(ctx).confirm(ctx, user, input.password);
+    if (answersJson(ctx)) return json('', 201);
+    return redirect(back);
+  },
+
+  'confirm.status': (input, ctx) => {
+    const status = confirmationOf(ctx).status(ctx, input.seconds);
+    return json(
+      { confirmed: status.confirmed },
+      200,
+      status.secondsAgo === null ? undefined : { 'x-retry-after': String(status.secondsAgo) },
+    );
+  },
+} satisfies ProfileHandlers;
+
+/** The intended page after a login (used by the two-factor and passkey sign-ins). */
+export const intendedUrl = (ctx: RequestContext): string => accounts(ctx).intendedUrl(ctx);

@@ -1,0 +1,71 @@
+/**
+ * The `passkeys()` setup step (docs/boot.md "Setup steps"; docs/auth.md
+ * "Passkeys").
+ */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { SetupStep } from '../../app/setup-step.js';
+import type { AssetManifest } from '../../assets/asset-manifest.js';
+import { assetRoutes } from '../../assets/asset-routes.js';
+import type { AuthService } from '../auth-service.js';
+import { PasskeyStore } from './passkey-store.js';
+import { Passkeys } from './passkeys.js';
+
+declare module '../../http/context.js' {
+  interface Services {
+    /** Passkeys (WebAuthn); present once `passkeys()` is set up. */
+    readonly passkeys?: Passkeys;
+  }
+}
+
+/** The folder of the `passkeys` migration set. */
+export const PASSKEYS_MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+/** The browser script's path among the assets: pages load it with `it.asset('bindery/passkeys.js')`. */
+export const PASSKEYS_SCRIPT = 'bindery/passkeys.js';
+
+/** Options of {@link passkeys}. */
+export interface PasskeysStepOptions {
+  /** The relying party's name authenticators show (default: the app's name). */
+  readonly rpName?: string;
+  /** Clock in ms since the epoch (default the app's, `ctx.now`). */
+  readonly now?: () => number;
+}
+
+/**
+ * Passkeys (`ctx.services.passkeys`): WebAuthn registration and
+ * usernameless sign-in with @simplewebauthn/server, the relying party taken
+ * from `APP_URL` (RP ID its host name, the only origin accepted its
+ * origin); credentials in the migration set `passkeys` (tables
+ * `bindery_passkeys`, `bindery_passkey_users`); and the browser script
+ * served by the assets as `bindery/passkeys.js`. Needs `auth()` and
+ * `assets()` before it.
+ *
+ * @example setup: [cache(), session(), auth({ users }), assets(), passkeys()]
+ */
+export function passkeys(options: PasskeysStepOptions = {}): SetupStep {
+  return {
+    name: 'passkeys',
+    call: 'passkeys()',
+    requires: [
+      { name: 'auth', call: 'auth()' },
+      { name: 'assets', call: 'assets()' },
+    ],
+    migrations: [{ source: 'passkeys', dir: PASSKEYS_MIGRATIONS_DIR }],
+    async setup(ctx) {
+      const appUrl = ctx.settings.APP_URL as URL;
+      const manifest = ctx.services.assets as AssetManifest;
+      const script = await readFile(new URL('./browser/passkeys.js', import.meta.url));
+      const served = assetRoutes({ assets: [manifest.add(PASSKEYS_SCRIPT, script)] });
+      ctx.addRoutes(served.routes, served.handlers);
+      ctx.services.passkeys = new Passkeys({
+        auth: ctx.services.auth as AuthService,
+        store: new PasskeyStore(ctx.database.db),
+        rpName: options.rpName ?? ctx.app.name,
+        rpId: appUrl.hostname,
+        origin: appUrl.origin,
+        services: ctx.services,
+        now: options.now ?? ctx.now,
+      });
+    },
+  };
+}

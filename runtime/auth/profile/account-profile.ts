@@ -1,0 +1,216 @@
+/**
+ * Profile and credentials of the signed-in user (docs/auth.md "Profile and
+ * credentials"): the name, the email address (changed only once the new
+ * address follows its link), the password (the current one required; other
+ * sessions, remembered browsers and API tokens end, as after a reset).
+ */
+import type { Cache } from '../../cache/cache.js';
+import type { Encrypter } from '../../crypto/encrypter.js';
+import type { AnyKysely } from '../../db/any-kysely.js';
+import { HttpError } from '../../errors/http-error.js';
+import { ValidationError } from '../../errors/validation-error.js';
+import type { RequestContext } from '../../http/context.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { hitRateLimit, rateLimitedError } from '../../rate-limit/rate-limiter.js';
+import type { AuthService } from '../auth-service.js';
+import { recordAccountEvent } from '../account/account-audit.js';
+import { checkPassword } from '../account/password-check.js';
+import type { RevokeAllTokens } from '../links/account-links.js';
+import type { ResolvedUsersTable } from '../links/users-table.js';
+import { normalizeLogin } from '../user-provider.js';
+import { openEmailChange, sealEmailChange } from './email-change-token.js';
+import { emailChangeLinkMail, emailChangeNoticeMail } from './profile-mails.js';
+
+/** The field error of an address another account has (the registration's wording). */
+export const EMAIL_TAKEN = 'The email has already been taken.';
+/** The detail of a bad email change link (400). */
+export const EMAIL_CHANGE_LINK_INVALID = 'This email change link is invalid or has expired. Sign in and ask for the change again.';
+
+/** Email change mails per account a minute. */
+export const EMAIL_CHANGE_LIMIT = { name: 'email-change', limit: 5, windowMs: 60_000 } as const;
+
+/** What an {@link AccountProfile} is built from (the `profile()` step). */
+export interface AccountProfileOptions {
+  readonly auth: AuthService;
+  readonly db: AnyKysely;
+  readonly users: ResolvedUsersTable;
+  readonly mailer: Mailer;
+  readonly encrypter: Encrypter;
+  readonly cache: Cache;
+  /** `APP_URL`. */
+  readonly appUrl: URL;
+  /** Path of the page that follows an email change link (default `/user/confirm-email`). */
+  readonly confirmEmailPath: string;
+  readonly appName: string;
+  /** `AUTH_EMAIL_CHANGE_TTL`, ms. */
+  readonly emailChangeTtlMs: number;
+  /** `AUTH_HIDE_ACCOUNTS`: a taken address is refused only once its owner follows the link. */
+  readonly hideAccounts: boolean;
+  /** `AUTH_PASSWORD_CHANGE_SIGN_OUT`. */
+  readonly passwordChangeSignsOut: boolean;
+  /** Password checks per account a minute (`AUTH_THROTTLE`). */
+  readonly throttle: number;
+  /** Revokes every API token of a user in a transaction; absent without tokens(). */
+  readonly revokeAllTokens: () => RevokeAllTokens | undefined;
+  readonly services: object;
+  readonly now: () => number;
+}
+
+/** Outcome of {@link AccountProfile.update}. */
+export interface ProfileUpdate {
+  /** Whether the name changed. */
+  readonly nameChanged: boolean;
+  /** The address a link was mailed to (the change waits for it), or `null`. */
+  readonly emailPending: string | null;
+}
+
+/** `ctx.services.profile`. */
+export class AccountProfile {
+  readonly #o: AccountProfileOptions;
+
+  constructor(options: AccountProfileOptions) {
+    this.#o = options;
+  }
+
+  /**
+   * `PUT /user/profile-information` (`name`, `email`): the name is saved at
+   * once; a new address is mailed a link (and the old one a notice) and the
+   * account keeps its old address until the link is followed. An address
+   * another account has is 422 on `email` — or, with `AUTH_HIDE_ACCOUNTS`,
+   * answered like a free one and refused when its link is followed.
+   * Audited as `auth.profile_updated` and `auth.email_change_requested`.
+   * @throws {ValidationError} 422 on `email` for a taken address (unless hidden).
+   * @throws {HttpError} 429 past 5 email change mails a minute for the account.
+   */
+  async update(_ctx: RequestContext, user: unknown, input: { readonly name: string; readonly email: string }): Promise<ProfileUpdate> {
+    const o = this.#o;
+    const u = o.users;
+    const row = user as Record<string, unknown>;
+    const id = o.auth.users.idOf(user);
+    const name = input.name.trim();
+    const email = normalizeLogin(input.email);
+    const current = String(row[u.email] ?? '').toLowerCase();
+    let emailPending: string | null = null;
+    if (email !== current) {
+      if (!o.hideAccounts && (await this.#taken(email, id))) throw new ValidationError({ email: EMAIL_TAKEN });
+      const state = await hitRateLimit(o.cache, EMAIL_CHANGE_LIMIT, id);
+      if (!state.allowed) throw rateLimitedError(state, 'Too many email changes asked for. Please wait a minute.', o.now());
+      const token = sealEmailChange(o.encrypter, { user: id, from: current, to: email }, o.now() + o.emailChangeTtlMs);
+      await o.mailer.send(emailChangeLinkMail(o.appName, email, this.#link(token), o.emailChangeTtlMs));
+      await o.mailer.send(emailChangeNoticeMail(o.appName, current, email));
+      await recordAccountEvent(o.services, id, { action: 'auth.email_change_requested' });
+      emailPending = email;
+    }
+    const nameChanged = name !== row[u.name];
+    if (nameChanged) {
+      await o.db
+        .updateTable(u.table)
+        .set({ [u.name]: name, ...this.#touched() })
+        .where(u.id, '=', id)
+        .execute();
+      await recordAccountEvent(o.services, id, { action: 'auth.profile_updated', details: { fields: ['name'] } });
+    }
+    return { nameChanged, emailPending };
+  }
+
+  /**
+   * Follow an email change link: the account's address becomes the new one,
+   * verified (the link proved it), if the account still has the address the
+   * change was asked from. A second use of a link that worked answers
+   * `already-changed`. Audited as `auth.email_changed`.
+   * @throws {HttpError} 400 `BINDERY_EMAIL_CHANGE_LINK_INVALID` for a bad, expired or outdated link.
+   * @throws {ValidationError} 422 on `email` when another account has the address by now.
+   */
+  async confirmEmailChange(token: string): Promise<'changed' | 'already-changed'> {
+    const o = this.#o;
+    const u = o.users;
+    const claim = openEmailChange(o.encrypter, token, o.now());
+    if (claim === null) throw invalidLink();
+    const user = await o.auth.users.findById(claim.user);
+    if (user === null) throw invalidLink();
+    const current = String((user as Record<string, unknown>)[u.email] ?? '').toLowerCase();
+    if (current === claim.to) return 'already-changed';
+    if (current !== claim.from) throw invalidLink();
+    if (await this.#taken(claim.to, claim.user)) throw new ValidationError({ email: EMAIL_TAKEN });
+    const now = new Date(o.now());
+    let changed: bigint;
+    try {
+      const result = await o.db
+        .updateTable(u.table)
+        .set({ [u.email]: claim.to, [u.emailVerifiedAt]: now, ...this.#touched() })
+        .where(u.id, '=', claim.user)
+        .where(u.email, '=', claim.from)
+        .executeTakeFirst();
+      changed = result.numUpdatedRows;
+    } catch (error) {
+      // Another account took the address between the check and the update (the unique index answers).
+      if ((error as { code?: unknown })?.code === '23505') throw new ValidationError({ email: EMAIL_TAKEN });
+      throw error;
+    }
+    if (changed === 0n) throw invalidLink();
+    await recordAccountEvent(o.services, claim.user, { action: 'auth.email_changed' });
+    return 'changed';
+  }
+
+  /**
+   * `PUT /user/password` (`current_password`, `password`): the current
+   * password is checked (throttled; 422 on `current_password`), the new
+   * hash written only while the row still holds the old one. With
+   * `AUTH_PASSWORD_CHANGE_SIGN_OUT` (default) every API token is revoked in
+   * the same transaction, and every other session and remembered browser
+   * ends; this request stays signed in. Audited as `auth.password_changed`.
+   * @throws {HttpError} 422 on `current_password` (`BINDERY_PASSWORD_INCORRECT`, `BINDERY_AUTH_THROTTLED`), or when the password changed meanwhile.
+   */
+  async updatePassword(ctx: RequestContext, user: unknown, currentPassword: string, password: string): Promise<void> {
+    const o = this.#o;
+    const { auth, users: u } = o;
+    await checkPassword({ auth, cache: o.cache, limit: o.throttle, now: o.now }, user, currentPassword, 'current_password');
+    const id = auth.users.idOf(user);
+    const oldHash = auth.users.passwordHashOf(user);
+    const newHash = await auth.hashPassword(password);
+    const revoke = o.passwordChangeSignsOut ? o.revokeAllTokens() : undefined;
+    const changed = await o.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable(u.table)
+        .set({ [u.password]: newHash, ...this.#touched() })
+        .where(u.id, '=', id)
+        .where(u.password, '=', oldHash)
+        .executeTakeFirst();
+      if (result.numUpdatedRows === 0n) return false;
+      if (revoke !== undefined) await revoke(trx, id);
+      return true;
+    });
+    if (!changed) {
+      throw new HttpError('BINDERY_PASSWORD_INCORRECT', 'The given data was invalid.', {
+        fieldErrors: { current_password: 'The password was changed meanwhile; type the new one.' },
+      });
+    }
+    const updated = (await auth.users.findById(id)) ?? user;
+    if (o.passwordChangeSignsOut) await auth.signOutEverywhere(updated, { except: ctx });
+    else ctx.session.setUser(id, auth.fingerprint(newHash));
+    await recordAccountEvent(o.services, id, { action: 'auth.password_changed', details: { signed_out_others: o.passwordChangeSignsOut } });
+  }
+
+  /** Whether an account other than `exceptId` has `email`. */
+  async #taken(email: string, exceptId: string): Promise<boolean> {
+    const u = this.#o.users;
+    const row = await this.#o.db.selectFrom(u.table).select(u.id).where(u.email, '=', email).executeTakeFirst();
+    return row !== undefined && String((row as Record<string, unknown>)[u.id]) !== exceptId;
+  }
+
+  #touched(): Record<string, Date> {
+    const column = this.#o.users.updatedAt;
+    return column === null ? {} : { [column]: new Date(this.#o.now()) };
+  }
+
+  #link(token: string): string {
+    const base = this.#o.appUrl;
+    const url = new URL(`${base.pathname.replace(/\/+$/, '')}${this.#o.confirmEmailPath}`, base.origin);
+    url.searchParams.set('token', token);
+    return url.href;
+  }
+}
+
+function invalidLink(): HttpError {
+  return new HttpError('BINDERY_EMAIL_CHANGE_LINK_INVALID', EMAIL_CHANGE_LINK_INVALID);
+}

@@ -1,0 +1,83 @@
+/**
+ * The `twoFactor()` setup step (docs/boot.md "Setup steps"; docs/auth.md
+ * "Two-factor authentication").
+ */
+import { fileURLToPath } from 'node:url';
+import type { SetupStep } from '../../app/setup-step.js';
+import type { Cache } from '../../cache/cache.js';
+import { defineSettings } from '../../config/define-settings.js';
+import { integerSetting } from '../../config/parsers.js';
+import { Encrypter } from '../../crypto/encrypter.js';
+import { KeyRing } from '../../crypto/key-ring.js';
+import type { AuthService } from '../auth-service.js';
+import { TwoFactor } from './two-factor.js';
+import { TwoFactorStore } from './two-factor-store.js';
+
+declare module '../../http/context.js' {
+  interface Services {
+    /** Two-factor authentication (TOTP); present once `twoFactor()` is set up. */
+    readonly twoFactor?: TwoFactor;
+  }
+}
+
+/** The folder of the `two-factor` migration set. */
+export const TWO_FACTOR_MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+
+/** The settings declaration of the `twoFactor()` step. */
+export const twoFactorSettings = defineSettings({
+  AUTH_TWO_FACTOR_THROTTLE: {
+    description: 'Two-factor codes (and recovery codes) tried per account in a minute; more are refused without a check. At least 1.',
+    parser: integerSetting({ min: 1 }),
+    default: '5',
+  },
+});
+
+/** Options of {@link twoFactor}. */
+export interface TwoFactorStepOptions {
+  /** The issuer authenticator apps show next to the account (default: the app's name). */
+  readonly issuer?: string;
+  /** Clock in ms since the epoch (default the app's, `ctx.now`). */
+  readonly now?: () => number;
+}
+
+/**
+ * TOTP two-factor authentication (`ctx.services.twoFactor`): secrets
+ * encrypted with `APP_KEY` and ten hashed recovery codes in the migration
+ * set `two-factor` (tables `bindery_two_factor`, `bindery_recovery_codes`),
+ * and the login's second step: once an account confirmed two-factor, a
+ * right password leaves the session with a pending login instead of signing
+ * in (`AuthService.attempt`), finished by a code. Adds the setting
+ * `AUTH_TWO_FACTOR_THROTTLE` (5). Needs `cache()` and `auth()` before it.
+ *
+ * @throws {SettingsError} at boot for a bad setting (named).
+ * @example setup: [cache(), session(), auth({ users }), passwordConfirmation(), twoFactor()]
+ */
+export function twoFactor(options: TwoFactorStepOptions = {}): SetupStep {
+  return {
+    name: 'two-factor',
+    call: 'twoFactor()',
+    requires: [
+      { name: 'cache', call: 'cache()' },
+      { name: 'auth', call: 'auth()' },
+    ],
+    settings: twoFactorSettings,
+    migrations: [{ source: 'two-factor', dir: TWO_FACTOR_MIGRATIONS_DIR }],
+    setup(ctx) {
+      const s = ctx.settingsOf(twoFactorSettings);
+      const encrypter = new Encrypter(KeyRing.fromSettings(ctx.settings));
+      const auth = ctx.services.auth as AuthService;
+      const service = new TwoFactor({
+        auth,
+        store: new TwoFactorStore(ctx.database.db, encrypter),
+        cache: ctx.services.cache as Cache,
+        encrypter,
+        issuer: options.issuer ?? ctx.app.name,
+        throttle: s.AUTH_TWO_FACTOR_THROTTLE,
+        services: ctx.services,
+        now: options.now ?? ctx.now,
+      });
+      auth.useSecondFactor(service);
+      ctx.services.twoFactor = service;
+    },
+  };
+}

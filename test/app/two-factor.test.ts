@@ -1,0 +1,219 @@
+/**
+ * Two-factor authentication over HTTP with the reference app (docs/auth.md
+ * "Two-factor authentication"): enabling behind a password confirmation,
+ * confirming with a first code, the login's second step, codes computed
+ * independently of the app's library (RFC 6238 with node:crypto), replay,
+ * recovery codes, the per-account throttle, disabling. Real HTTP, real
+ * PostgreSQL, the kit's clock.
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { testClock, type TestCaller } from 'bindery/testing';
+import type { Handlers } from '../../generated/handlers.js';
+import type { User } from '../../generated/types.js';
+import { bootReferenceKit, clearCache, makeUser, type ReferenceKit } from './kit-support.js';
+import { totpAt } from './totp-reference.js';
+
+const PASSWORD = 'correct horse battery';
+const clock = testClock(Date.UTC(2026, 0, 5, 9, 0, 0));
+let t: ReferenceKit;
+
+beforeAll(async () => {
+  t = await bootReferenceKit('twofactor', { clock });
+});
+afterAll(async () => {
+  await t?.close();
+});
+beforeEach(async () => {
+  await clearCache(t);
+  clock.advance(60_000); // a fresh TOTP step and throttle window for each test
+});
+
+/** A signed-in browser whose password was just confirmed. */
+async function confirmed(user: User): Promise<TestCaller<Handlers>> {
+  const browser = await t.signIn({ email: user.email, password: PASSWORD });
+  const res = await browser.request('confirm.store', { password: PASSWORD });
+  expect(res.status).toBe(201);
+  return browser;
+}
+
+/** Enable and confirm two-factor for `user`; its secret and recovery codes. */
+async function enable(user: User): Promise<{ secret: string; codes: string[]; browser: TestCaller<Handlers> }> {
+  const browser = await confirmed(user);
+  expect((await browser.request('twoFactor.enable', {})).status).toBe(200);
+  const secret = ((await browser.request('twoFactor.secretKey')).body as { secretKey: string }).secretKey;
+  const codes = (await browser.request('twoFactor.recoveryCodes')).body as string[];
+  const res = await browser.request('twoFactor.confirm', { code: totpAt(secret, clock.now()) });
+  expect(res.status, res.text).toBe(200);
+  clock.advance(30_000);
+  return { secret, codes, browser };
+}
+
+/** The password step of a login from a fresh browser (JSON). */
+async function passwordStep(user: User): Promise<TestCaller<Handlers>> {
+  const browser = t.browser();
+  await browser.page('/login');
+  const res = await browser.request('accounts.login', { email: user.email, password: PASSWORD });
+  expect(res.status).toBe(200);
+  expect(res.body).toEqual({ two_factor: true });
+  return browser;
+}
+
+describe('RFC 6238 | the reference TOTP of the tests', () => {
+  it('gives the RFC test vector (SHA-1, T=59 s)', () => {
+    expect(totpAt('GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', 59_000)).toBe('287082');
+  });
+});
+
+describe('Two-factor | enabling', () => {
+  it('needs a fresh password confirmation: JSON gets 423, a page is sent to the confirm form and comes back', async () => {
+    const user = await makeUser(t, { password: PASSWORD });
+    const browser = await t.signIn({ email: user.email, password: PASSWORD });
+    clock.advance(16 * 60_000); // older than AUTH_PASSWORD_TIMEOUT (15m)
+    const json = await browser.request('twoFactor.enable', {});
+    expect(json.status).toBe(423);
+    expect((json.body as { detail: string }).detail).toMatch(/^Password confirmation required/);
+    const page = await browser.page('/user/two-factor-authentication');
+    expect(page.status).toBe(303);
+    expect(page.location).toBe('/user/confirm-password');
+    await browser.page('/user/confirm-password');
+    const wrong = await browser.request('confirm.store', { password: 'not the password' }, { form: true });
+    expect(wrong.location).toBe('/user/confirm-password');
+    const back = await browser.request('confirm.store', { password: PASSWORD }, { form: true });
+    expect(back.status).toBe(303);
+    expect(back.location).toBe('/user/two-factor-authentication');
+    const status = await browser.request('confirm.status');
+    expect(status.body).toEqual({ confirmed: true });
+    expect((await browser.page('/user/two-factor-authentication')).status).toBe(200);
+  });
+
+  it('shows a QR code (inline SVG of the otpauth URI) and the secret; a first code confirms it; recovery codes are shown once', async () => {
+    const user = await makeUser(t, { password: PASSWORD });
+    const browser = await confirmed(user);
+    expect((await browser.request('twoFactor.qrCode')).body).toEqual([]);
+    await browser.request('twoFactor.enable', {});
+    const qr = (await browser.request('twoFactor.qrCode')).body as { svg: string; url: string };
+    expect(qr.svg).toMatch(/^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    const secret = ((await browser.request('twoFactor.secretKey')).body as { secretKey: string }).secretKey;
+    expect(qr.url).toBe(`otpauth://totp/bindery:${encodeURIComponent(user.email)}?secret=${secret}&issuer=bindery`);
+    const codes = (await browser.request('twoFactor.recoveryCodes')).body as string[];
+    expect(codes).toHaveLength(10);
+    expect(new Set(codes).size).toBe(10);
+    expect((await browser.request('twoFactor.recoveryCodes')).body).toEqual([]);
+    const rows = await t.db
+      .selectFrom('bindery_recovery_codes' as never)
+      .selectAll()
+      .execute();
+    expect(JSON.stringify(rows)).not.toContain(codes[0]);
+    const stored = await t.db
+      .selectFrom('bindery_two_factor' as never)
+      .selectAll()
+      .execute();
+    expect(JSON.stringify(stored)).not.toContain(secret);
+    const wrong = await browser.request('twoFactor.confirm', { code: '000000' === totpAt(secret, clock.now()) ? '111111' : '000000' });
+    expect(wrong.status).toBe(422);
+    expect((wrong.body as { errors: Record<string, string> }).errors).toEqual({
+      code: 'The provided two factor authentication code was invalid.',
+    });
+    expect((await browser.request('twoFactor.confirm', { code: totpAt(secret, clock.now()) })).status).toBe(200);
+    expect((await browser.request('twoFactor.show')).body).toEqual({ enabled: true, confirmed: true, recovery_codes_left: 10 });
+  });
+});
+
+describe('Two-factor | the login asks for a code after the password', () => {
+  it('the password leaves a pending login, not a signed-in one; a right code signs in; the same code again is refused', async () => {
+    const user = await makeUser(t, { password: PASSWORD });
+    const { secret } = await enable(user);
+    const browser = await passwordStep(user);
+    expect((await browser.send('GET', '/dashboard', { headers: { accept: 'application/json' } })).status).toBe(401);
+    const wrong = await browser.request('twoFactor.challenge', { code: '12345' });
+    expect(wrong.status).toBe(422);
+    expect((wrong.body as { errors: Record<string, string> }).errors).toHaveProperty('code');
+    const code = totpAt(secret, clock.now());
+    const ok = await browser.request('twoFactor.challenge', { code });
+    expect(ok.status, ok.text).toBe(204);
+    expect((await browser.send('GET', '/dashboard', { headers: { accept: 'text/html' } })).status).toBe(200);
+    const again = await passwordStep(user);
+    const replay = await again.request('twoFactor.challenge', { code });
+    expect(replay.status).toBe(422);
+    expect((replay.body as { errors: Record<string, string> }).errors.code).toBe(
+      'The provided two factor authentication code was invalid.',
+    );
+    clock.advance(30_000);
+    expect((await again.request('twoFactor.challenge', { code: totpAt(secret, clock.now()) })).status).toBe(204);
+  });
+
+  it('a browser is sent to the challenge form and on to the dashboard; t.signIn(user, { totp: true }) does the same', async () => {
+    const user = await makeUser(t, { password: PASSWORD });
+    const { secret } = await enable(user);
+    const browser = t.browser();
+    await browser.page('/login');
+    const login = await browser.request('accounts.login', { email: user.email, password: PASSWORD }, { form: true });
+    expect(login.location).toBe('/two-factor-challenge');
+    expect((await browser.page('/two-factor-challenge')).status).toBe(200);
+    const done = await browser.request('twoFactor.challenge', { code: totpAt(secret, clock.now()) }, { form: true });
+    expect(done.location).toBe('/dashboard');
+    clock.advance(30_000);
+    const kit = await t.signIn({ email: user.email, password: PASSWORD }, { totp: true });
+    expect((await kit.page('/dashboard')).status).toBe(200);
+  });
+
+  it('wrong codes are counted per account: past AUTH_TWO_FACTOR_THROTTLE a right code is refused too', async () => {
+    const user = await makeUser(t, { password: PASSWORD });
+    const { secret } = await enable(user);
+    const browser = await passwordStep(user);
+    const right = totpAt(secret, clock.now());
+    const wrong = right === '999999' ? '999998' : '999999';
+    for (let i = 0; i < 5; i++) expect((await browser.request('twoFactor.challenge', { code: wrong })).status).toBe(422);
+    const throttled = await browser.request('twoFactor.challenge', { code: right });
+    expect(throttled.status).toBe(422);
+    expect((throttled.body as { errors: Record<string, string> }).errors.code).toMatch(
+      /^Too many two-factor attempts\. Please try again in \d+ seconds?\.$/,
+    );
+    clock.advance(61_000);
+    expect((await browser.request('twoFactor.challenge', { code: totpAt(secret, clock.now()) })).status).toBe(204);
+  });
+
+  it('a recovery code signs in once; used twice it is refused', async () => {
+    const user = await makeUser(t, { password: PASSWORD });
+    const { codes } = await enable(user);
+    const first = await passwordStep(user);
+    expect((await first.request('twoFactor.challenge', { recovery_code: codes[3]!.toUpperCase() })).status).toBe(204);
+    const second = await passwordStep(user);
+    const reused = await second.request('twoFactor.challenge', { recovery_code: codes[3]! });
+    expect(reused.status).toBe(422);
+    expect((reused.body as { errors: Record<string, string> }).errors).toEqual({
+      recovery_code: 'The provided two factor recovery code was invalid.',
+    });
+    const kit = await t.signIn({ email: user.email, password: PASSWORD }, { recoveryCode: codes[4]! });
+    expect((await kit.request('twoFactor.show')).status).toBe(423); // signed in; the page itself needs a confirmation
+    const entries = (
+      await sql<{
+        action: string;
+        actor_id: string | null;
+        properties: unknown;
+      }>`SELECT action, actor_id, properties FROM audit_log WHERE subject_id = ${String(user.id)}`.execute(t.db)
+    ).rows;
+    expect(entries.map((e) => e.action)).toEqual(
+      expect.arrayContaining(['auth.two_factor_enabled', 'auth.two_factor_confirmed', 'auth.recovery_code_used', 'auth.two_factor_failed']),
+    );
+    expect(entries.every((e) => e.actor_id === String(user.id))).toBe(true);
+    expect(JSON.stringify(entries)).not.toContain(codes[3]!);
+  });
+
+  it('regenerating replaces the codes; disabling needs a fresh confirmation and turns the second step off', async () => {
+    const user = await makeUser(t, { password: PASSWORD });
+    const { codes, browser } = await enable(user);
+    expect((await browser.request('twoFactor.regenerateCodes', {})).status).toBe(200);
+    const fresh = (await browser.request('twoFactor.recoveryCodes')).body as string[];
+    expect(fresh).toHaveLength(10);
+    expect(fresh).not.toContain(codes[0]);
+    clock.advance(16 * 60_000);
+    expect((await browser.request('twoFactor.disable')).status).toBe(423);
+    expect((await browser.request('confirm.store', { password: PASSWORD })).status).toBe(201);
+    expect((await browser.request('twoFactor.disable')).status).toBe(200);
+    const login = t.browser();
+    await login.page('/login');
+    expect((await login.request('accounts.login', { email: user.email, password: PASSWORD }, { form: true })).location).toBe('/dashboard');
+  });
+});
