@@ -62,6 +62,7 @@ export const routes = [
     validate: null,
     output: null,
     origin: 'schema/account-links.yaml',
+    bodyLimit: 65536,
   },
   {
     name: 'links.forgot',
@@ -88,6 +89,7 @@ export const routes = [
     output: null,
     origin: 'schema/account-links.yaml',
     rateLimit: { limit: 5, windowMs: 60000, by: 'ip' },
+    bodyLimit: 65536,
   },
   {
     name: 'links.resetForm',
@@ -108,6 +110,7 @@ export const routes = [
     validate: null,
     output: null,
     origin: 'schema/account-links.yaml',
+    bodyLimit: 65536,
   },
   {
     name: 'links.reset',
@@ -150,6 +153,7 @@ export const routes = [
     validate: linksReset,
     output: null,
     origin: 'schema/account-links.yaml',
+    bodyLimit: 65536,
   },
   {
     name: 'oauth.redirect',
@@ -170,6 +174,7 @@ export const routes = [
     validate: null,
     output: null,
     origin: 'schema/account-links.yaml',
+    bodyLimit: 65536,
   },
   {
     name: 'oauth.callback',
@@ -190,6 +195,7 @@ export const routes = [
     validate: null,
     output: null,
     origin: 'schema/account-links.yaml',
+    bodyLimit: 65536,
   },
   {
     name: 'profile.show',
@@ -776,6 +782,7 @@ export const routes = [
     validate: null,
     output: null,
     origin: 'schema/account-security.yaml',
+    bodyLimit: 65536,
   },
   {
     name: 'twoFactor.challenge',
@@ -806,6 +813,7 @@ export const routes = [
     output: null,
     origin: 'schema/account-security.yaml',
     rateLimit: { limit: 20, windowMs: 60000, by: 'ip' },
+    bodyLimit: 65536,
   },
   {
     name: 'passkeys.index',
@@ -951,6 +959,7 @@ export const routes = [
     output: null,
     origin: 'schema/account-security.yaml',
     rateLimit: { limit: 20, windowMs: 60000, by: 'ip' },
+    bodyLimit: 65536,
   },
   {
     name: 'passkeys.login',
@@ -981,6 +990,7 @@ export const routes = [
     output: null,
     origin: 'schema/account-security.yaml',
     rateLimit: { limit: 20, windowMs: 60000, by: 'ip' },
+    bodyLimit: 65536,
   },
   {
     name: 'accounts.home',
@@ -1005,6 +1015,7 @@ export const routes = [
     validate: null,
     output: null,
     origin: 'schema/accounts.yaml',
+    bodyLimit: 65536,
   },
   {
     name: 'accounts.register',
@@ -1060,6 +1071,7 @@ export const routes = [
     output: null,
     origin: 'schema/accounts.yaml',
     rateLimit: { limit: 5, windowMs: 60000, by: 'ip' },
+    bodyLimit: 65536,
   },
   {
     name: 'accounts.loginForm',
@@ -1072,6 +1084,7 @@ export const routes = [
     validate: null,
     output: null,
     origin: 'schema/accounts.yaml',
+    bodyLimit: 65536,
   },
   {
     name: 'accounts.login',
@@ -1110,6 +1123,7 @@ export const routes = [
     validate: accountsLogin,
     output: null,
     origin: 'schema/accounts.yaml',
+    bodyLimit: 65536,
   },
   {
     name: 'accounts.logout',

@@ -6,7 +6,7 @@ import type { CompiledValidator } from 'bindery/routing';
 // ajv standalone code calls require() for format and helper functions.
 const require = createRequire(import.meta.url);
 
-// fingerprint: e41a825a68229ff81f2a20a529af6810
+// fingerprint: 9b7030ce628baef8814a4943f2c1dc01
 const linksForgot_schema = { "properties": { "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "format": "email" }, { "maxLength": 255 }] } }, "required": ["email"] };
 const linksForgot_pattern = new RegExp("\\S", "u");
 const linksForgot_formats = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
@@ -28,50 +28,64 @@ function linksForgot_validate(data, { instancePath = "", parentData, parentDataP
     }
     if (data.email !== undefined) {
       let data0 = data.email;
-      if (typeof data0 === "string") {
-        if (!linksForgot_pattern.test(data0)) {
-          const err1 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err1];
+      const _errs1 = errors;
+      if (errors === _errs1) {
+        if (typeof data0 === "string") {
+          if (!linksForgot_pattern.test(data0)) {
+            const err1 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err2 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err2];
         }
         else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      if (typeof data0 === "string") {
-        if (!(linksForgot_formats.test(data0))) {
-          const err3 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/format", keyword: "format", params: { format: "email" }, message: "must match format \"" + "email" + "\"" };
+          const err2 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err3];
+            vErrors = [err2];
           }
           else {
-            vErrors.push(err3);
+            vErrors.push(err2);
           }
           errors++;
         }
       }
-      if (typeof data0 === "string") {
-        if (linksForgot_func(data0) > 255) {
-          const err4 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
-          if (vErrors === null) {
-            vErrors = [err4];
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs3 = errors;
+        if (errors === _errs3) {
+          if (typeof data0 === "string") {
+            if (!(linksForgot_formats.test(data0))) {
+              const err3 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/format", keyword: "format", params: { format: "email" }, message: "must match format \"" + "email" + "\"" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              }
+              else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
           }
-          else {
-            vErrors.push(err4);
+        }
+        var valid1 = _errs3 === errors;
+        if (valid1) {
+          const _errs4 = errors;
+          if (typeof data0 === "string") {
+            if (data0.length > 255 && (data0.length > 2 * 255 || linksForgot_func(data0) > 255)) {
+              const err4 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              }
+              else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
           }
-          errors++;
+          var valid1 = _errs4 === errors;
         }
       }
     }
@@ -82,7 +96,7 @@ function linksForgot_validate(data, { instancePath = "", parentData, parentDataP
 /** Validates the input of route `links.forgot` (POST /forgot-password): email. */
 export const linksForgot: CompiledValidator = linksForgot_validate;
 
-// fingerprint: b0103536b6dd6b118037a58164c83faa
+// fingerprint: af6269a3133cd351cf37724455e35cad
 const linksReset_schema = { "properties": { "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "minLength": 8 }, { "maxLength": 255 }, {}] } }, "required": ["password"] };
 const linksReset_pattern = new RegExp("\\S", "u");
 const linksReset_func = require("ajv/dist/runtime/ucs2length").default;
@@ -103,50 +117,62 @@ function linksReset_validate(data, { instancePath = "", parentData, parentDataPr
     }
     if (data.password !== undefined) {
       let data0 = data.password;
-      if (typeof data0 === "string") {
-        if (!linksReset_pattern.test(data0)) {
-          const err1 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err1];
+      const _errs1 = errors;
+      if (errors === _errs1) {
+        if (typeof data0 === "string") {
+          if (!linksReset_pattern.test(data0)) {
+            const err1 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err2 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err2];
         }
         else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      if (typeof data0 === "string") {
-        if (linksReset_func(data0) < 8) {
-          const err3 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/minLength", keyword: "minLength", params: { limit: 8 }, message: "must NOT have fewer than 8 characters" };
+          const err2 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err3];
+            vErrors = [err2];
           }
           else {
-            vErrors.push(err3);
+            vErrors.push(err2);
           }
           errors++;
         }
       }
-      if (typeof data0 === "string") {
-        if (linksReset_func(data0) > 255) {
-          const err4 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
-          if (vErrors === null) {
-            vErrors = [err4];
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs3 = errors;
+        if (typeof data0 === "string") {
+          if (data0.length < 8 || (data0.length < 2 * 8 && linksReset_func(data0) < 8)) {
+            const err3 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/minLength", keyword: "minLength", params: { limit: 8 }, message: "must NOT have fewer than 8 characters" };
+            if (vErrors === null) {
+              vErrors = [err3];
+            }
+            else {
+              vErrors.push(err3);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err4);
+        }
+        var valid1 = _errs3 === errors;
+        if (valid1) {
+          const _errs4 = errors;
+          if (typeof data0 === "string") {
+            if (data0.length > 255 && (data0.length > 2 * 255 || linksReset_func(data0) > 255)) {
+              const err4 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+              if (vErrors === null) {
+                vErrors = [err4];
+              }
+              else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
           }
-          errors++;
+          var valid1 = _errs4 === errors;
         }
       }
     }
@@ -157,7 +183,7 @@ function linksReset_validate(data, { instancePath = "", parentData, parentDataPr
 /** Validates the input of route `links.reset` (POST /reset-password): password. */
 export const linksReset: CompiledValidator = linksReset_validate;
 
-// fingerprint: 620703540a627c4050888934d07db933
+// fingerprint: dfd2bb7d9084fa8596c7c3f88515ecd1
 const profileUpdate_schema = { "properties": { "name": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "format": "email" }, { "maxLength": 255 }] } }, "required": ["name", "email"] };
 const profileUpdate_pattern = new RegExp("\\S", "u");
 const profileUpdate_func = require("ajv/dist/runtime/ucs2length").default;
@@ -189,87 +215,109 @@ function profileUpdate_validate(data, { instancePath = "", parentData, parentDat
     }
     if (data.name !== undefined) {
       let data0 = data.name;
-      if (typeof data0 === "string") {
-        if (!profileUpdate_pattern.test(data0)) {
-          const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err2];
+      const _errs1 = errors;
+      if (errors === _errs1) {
+        if (typeof data0 === "string") {
+          if (!profileUpdate_pattern.test(data0)) {
+            const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err2];
+            }
+            else {
+              vErrors.push(err2);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err3];
         }
         else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-      if (typeof data0 === "string") {
-        if (profileUpdate_func(data0) > 255) {
-          const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+          const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err4];
+            vErrors = [err3];
           }
           else {
-            vErrors.push(err4);
+            vErrors.push(err3);
           }
           errors++;
         }
+      }
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs3 = errors;
+        if (typeof data0 === "string") {
+          if (data0.length > 255 && (data0.length > 2 * 255 || profileUpdate_func(data0) > 255)) {
+            const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+            if (vErrors === null) {
+              vErrors = [err4];
+            }
+            else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
+        var valid1 = _errs3 === errors;
       }
     }
     if (data.email !== undefined) {
       let data1 = data.email;
-      if (typeof data1 === "string") {
-        if (!profileUpdate_pattern.test(data1)) {
-          const err5 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err5];
+      const _errs5 = errors;
+      if (errors === _errs5) {
+        if (typeof data1 === "string") {
+          if (!profileUpdate_pattern.test(data1)) {
+            const err5 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err5];
+            }
+            else {
+              vErrors.push(err5);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err6 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
         }
         else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-      if (typeof data1 === "string") {
-        if (!(profileUpdate_formats.test(data1))) {
-          const err7 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/format", keyword: "format", params: { format: "email" }, message: "must match format \"" + "email" + "\"" };
+          const err6 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err7];
+            vErrors = [err6];
           }
           else {
-            vErrors.push(err7);
+            vErrors.push(err6);
           }
           errors++;
         }
       }
-      if (typeof data1 === "string") {
-        if (profileUpdate_func(data1) > 255) {
-          const err8 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
-          if (vErrors === null) {
-            vErrors = [err8];
+      var valid2 = _errs5 === errors;
+      if (valid2) {
+        const _errs7 = errors;
+        if (errors === _errs7) {
+          if (typeof data1 === "string") {
+            if (!(profileUpdate_formats.test(data1))) {
+              const err7 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/format", keyword: "format", params: { format: "email" }, message: "must match format \"" + "email" + "\"" };
+              if (vErrors === null) {
+                vErrors = [err7];
+              }
+              else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
           }
-          else {
-            vErrors.push(err8);
+        }
+        var valid2 = _errs7 === errors;
+        if (valid2) {
+          const _errs8 = errors;
+          if (typeof data1 === "string") {
+            if (data1.length > 255 && (data1.length > 2 * 255 || profileUpdate_func(data1) > 255)) {
+              const err8 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+              if (vErrors === null) {
+                vErrors = [err8];
+              }
+              else {
+                vErrors.push(err8);
+              }
+              errors++;
+            }
           }
-          errors++;
+          var valid2 = _errs8 === errors;
         }
       }
     }
@@ -280,7 +328,7 @@ function profileUpdate_validate(data, { instancePath = "", parentData, parentDat
 /** Validates the input of route `profile.update` (PUT /user/profile-information): name, email. */
 export const profileUpdate: CompiledValidator = profileUpdate_validate;
 
-// fingerprint: bf487137b4770b6844c62a4eedf8450d
+// fingerprint: 2611986696deee412913de4e7fdd3572
 const profilePassword_schema = { "properties": { "current_password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 1000 }] }, "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "minLength": 8 }, { "maxLength": 255 }, {}] } }, "required": ["current_password", "password"] };
 const profilePassword_pattern = new RegExp("\\S", "u");
 const profilePassword_func = require("ajv/dist/runtime/ucs2length").default;
@@ -311,87 +359,107 @@ function profilePassword_validate(data, { instancePath = "", parentData, parentD
     }
     if (data.current_password !== undefined) {
       let data0 = data.current_password;
-      if (typeof data0 === "string") {
-        if (!profilePassword_pattern.test(data0)) {
-          const err2 = { instancePath: instancePath + "/current_password", schemaPath: "#/properties/current_password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err2];
+      const _errs1 = errors;
+      if (errors === _errs1) {
+        if (typeof data0 === "string") {
+          if (!profilePassword_pattern.test(data0)) {
+            const err2 = { instancePath: instancePath + "/current_password", schemaPath: "#/properties/current_password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err2];
+            }
+            else {
+              vErrors.push(err2);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err3 = { instancePath: instancePath + "/current_password", schemaPath: "#/properties/current_password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err3];
         }
         else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-      if (typeof data0 === "string") {
-        if (profilePassword_func(data0) > 1000) {
-          const err4 = { instancePath: instancePath + "/current_password", schemaPath: "#/properties/current_password/allOf/1/maxLength", keyword: "maxLength", params: { limit: 1000 }, message: "must NOT have more than 1000 characters" };
+          const err3 = { instancePath: instancePath + "/current_password", schemaPath: "#/properties/current_password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err4];
+            vErrors = [err3];
           }
           else {
-            vErrors.push(err4);
+            vErrors.push(err3);
           }
           errors++;
         }
+      }
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs3 = errors;
+        if (typeof data0 === "string") {
+          if (data0.length > 1000 && (data0.length > 2 * 1000 || profilePassword_func(data0) > 1000)) {
+            const err4 = { instancePath: instancePath + "/current_password", schemaPath: "#/properties/current_password/allOf/1/maxLength", keyword: "maxLength", params: { limit: 1000 }, message: "must NOT have more than 1000 characters" };
+            if (vErrors === null) {
+              vErrors = [err4];
+            }
+            else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
+        var valid1 = _errs3 === errors;
       }
     }
     if (data.password !== undefined) {
       let data1 = data.password;
-      if (typeof data1 === "string") {
-        if (!profilePassword_pattern.test(data1)) {
-          const err5 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err5];
+      const _errs5 = errors;
+      if (errors === _errs5) {
+        if (typeof data1 === "string") {
+          if (!profilePassword_pattern.test(data1)) {
+            const err5 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err5];
+            }
+            else {
+              vErrors.push(err5);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err6 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
         }
         else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-      if (typeof data1 === "string") {
-        if (profilePassword_func(data1) < 8) {
-          const err7 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/minLength", keyword: "minLength", params: { limit: 8 }, message: "must NOT have fewer than 8 characters" };
+          const err6 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err7];
+            vErrors = [err6];
           }
           else {
-            vErrors.push(err7);
+            vErrors.push(err6);
           }
           errors++;
         }
       }
-      if (typeof data1 === "string") {
-        if (profilePassword_func(data1) > 255) {
-          const err8 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
-          if (vErrors === null) {
-            vErrors = [err8];
+      var valid2 = _errs5 === errors;
+      if (valid2) {
+        const _errs7 = errors;
+        if (typeof data1 === "string") {
+          if (data1.length < 8 || (data1.length < 2 * 8 && profilePassword_func(data1) < 8)) {
+            const err7 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/minLength", keyword: "minLength", params: { limit: 8 }, message: "must NOT have fewer than 8 characters" };
+            if (vErrors === null) {
+              vErrors = [err7];
+            }
+            else {
+              vErrors.push(err7);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err8);
+        }
+        var valid2 = _errs7 === errors;
+        if (valid2) {
+          const _errs8 = errors;
+          if (typeof data1 === "string") {
+            if (data1.length > 255 && (data1.length > 2 * 255 || profilePassword_func(data1) > 255)) {
+              const err8 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+              if (vErrors === null) {
+                vErrors = [err8];
+              }
+              else {
+                vErrors.push(err8);
+              }
+              errors++;
+            }
           }
-          errors++;
+          var valid2 = _errs8 === errors;
         }
       }
     }
@@ -402,7 +470,7 @@ function profilePassword_validate(data, { instancePath = "", parentData, parentD
 /** Validates the input of route `profile.password` (PUT /user/password): current_password, password. */
 export const profilePassword: CompiledValidator = profilePassword_validate;
 
-// fingerprint: aa4b16bc3ab12b2522c7d78346045f9f
+// fingerprint: 84e471642d3bbea2a71dcda2a4f4bd8f
 const confirmStore_schema = { "properties": { "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 1000 }] } }, "required": ["password"] };
 const confirmStore_pattern = new RegExp("\\S", "u");
 const confirmStore_func = require("ajv/dist/runtime/ucs2length").default;
@@ -423,39 +491,47 @@ function confirmStore_validate(data, { instancePath = "", parentData, parentData
     }
     if (data.password !== undefined) {
       let data0 = data.password;
-      if (typeof data0 === "string") {
-        if (!confirmStore_pattern.test(data0)) {
-          const err1 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err1];
+      const _errs1 = errors;
+      if (errors === _errs1) {
+        if (typeof data0 === "string") {
+          if (!confirmStore_pattern.test(data0)) {
+            const err1 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err2 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err2];
         }
         else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      if (typeof data0 === "string") {
-        if (confirmStore_func(data0) > 1000) {
-          const err3 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/maxLength", keyword: "maxLength", params: { limit: 1000 }, message: "must NOT have more than 1000 characters" };
+          const err2 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err3];
+            vErrors = [err2];
           }
           else {
-            vErrors.push(err3);
+            vErrors.push(err2);
           }
           errors++;
         }
+      }
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs3 = errors;
+        if (typeof data0 === "string") {
+          if (data0.length > 1000 && (data0.length > 2 * 1000 || confirmStore_func(data0) > 1000)) {
+            const err3 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/maxLength", keyword: "maxLength", params: { limit: 1000 }, message: "must NOT have more than 1000 characters" };
+            if (vErrors === null) {
+              vErrors = [err3];
+            }
+            else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        var valid1 = _errs3 === errors;
       }
     }
   }
@@ -465,7 +541,7 @@ function confirmStore_validate(data, { instancePath = "", parentData, parentData
 /** Validates the input of route `confirm.store` (POST /user/confirm-password): password. */
 export const confirmStore: CompiledValidator = confirmStore_validate;
 
-// fingerprint: 234305801c0af0219c824b2c27f5058c
+// fingerprint: 473c436ae9e3b295b6f76a5b393c430b
 const confirmStatus_schema = { "properties": { "seconds": { "allOf": [{ "minimum": 1 }] } } };
 
 function confirmStatus_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -494,7 +570,7 @@ function confirmStatus_validate(data, { instancePath = "", parentData, parentDat
 /** Validates the input of route `confirm.status` (GET /user/confirmed-password-status): seconds. */
 export const confirmStatus: CompiledValidator = confirmStatus_validate;
 
-// fingerprint: 20216bea9e3621b0d25f954eff2a9ba4
+// fingerprint: f5e6d0cb457bab22e46eeb079daca69c
 const sessionsOthers_schema = { "properties": { "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 1000 }] } }, "required": ["password"] };
 const sessionsOthers_pattern = new RegExp("\\S", "u");
 const sessionsOthers_func = require("ajv/dist/runtime/ucs2length").default;
@@ -515,39 +591,47 @@ function sessionsOthers_validate(data, { instancePath = "", parentData, parentDa
     }
     if (data.password !== undefined) {
       let data0 = data.password;
-      if (typeof data0 === "string") {
-        if (!sessionsOthers_pattern.test(data0)) {
-          const err1 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err1];
+      const _errs1 = errors;
+      if (errors === _errs1) {
+        if (typeof data0 === "string") {
+          if (!sessionsOthers_pattern.test(data0)) {
+            const err1 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err2 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err2];
         }
         else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      if (typeof data0 === "string") {
-        if (sessionsOthers_func(data0) > 1000) {
-          const err3 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/maxLength", keyword: "maxLength", params: { limit: 1000 }, message: "must NOT have more than 1000 characters" };
+          const err2 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err3];
+            vErrors = [err2];
           }
           else {
-            vErrors.push(err3);
+            vErrors.push(err2);
           }
           errors++;
         }
+      }
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs3 = errors;
+        if (typeof data0 === "string") {
+          if (data0.length > 1000 && (data0.length > 2 * 1000 || sessionsOthers_func(data0) > 1000)) {
+            const err3 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/maxLength", keyword: "maxLength", params: { limit: 1000 }, message: "must NOT have more than 1000 characters" };
+            if (vErrors === null) {
+              vErrors = [err3];
+            }
+            else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        var valid1 = _errs3 === errors;
       }
     }
   }
@@ -557,7 +641,7 @@ function sessionsOthers_validate(data, { instancePath = "", parentData, parentDa
 /** Validates the input of route `sessions.others` (DELETE /user/other-browser-sessions): password. */
 export const sessionsOthers: CompiledValidator = sessionsOthers_validate;
 
-// fingerprint: c1dae35901c7746f68737217016f09a9
+// fingerprint: 936ed50860c1f9aa6efad14e5b843199
 const twoFactorConfirm_schema = { "properties": { "code": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 20 }] } }, "required": ["code"] };
 const twoFactorConfirm_pattern = new RegExp("\\S", "u");
 const twoFactorConfirm_func = require("ajv/dist/runtime/ucs2length").default;
@@ -578,39 +662,47 @@ function twoFactorConfirm_validate(data, { instancePath = "", parentData, parent
     }
     if (data.code !== undefined) {
       let data0 = data.code;
-      if (typeof data0 === "string") {
-        if (!twoFactorConfirm_pattern.test(data0)) {
-          const err1 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err1];
+      const _errs1 = errors;
+      if (errors === _errs1) {
+        if (typeof data0 === "string") {
+          if (!twoFactorConfirm_pattern.test(data0)) {
+            const err1 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err2 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err2];
         }
         else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      if (typeof data0 === "string") {
-        if (twoFactorConfirm_func(data0) > 20) {
-          const err3 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/allOf/1/maxLength", keyword: "maxLength", params: { limit: 20 }, message: "must NOT have more than 20 characters" };
+          const err2 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err3];
+            vErrors = [err2];
           }
           else {
-            vErrors.push(err3);
+            vErrors.push(err2);
           }
           errors++;
         }
+      }
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs3 = errors;
+        if (typeof data0 === "string") {
+          if (data0.length > 20 && (data0.length > 2 * 20 || twoFactorConfirm_func(data0) > 20)) {
+            const err3 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/allOf/1/maxLength", keyword: "maxLength", params: { limit: 20 }, message: "must NOT have more than 20 characters" };
+            if (vErrors === null) {
+              vErrors = [err3];
+            }
+            else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        var valid1 = _errs3 === errors;
       }
     }
   }
@@ -620,7 +712,7 @@ function twoFactorConfirm_validate(data, { instancePath = "", parentData, parent
 /** Validates the input of route `twoFactor.confirm` (POST /user/confirmed-two-factor-authentication): code. */
 export const twoFactorConfirm: CompiledValidator = twoFactorConfirm_validate;
 
-// fingerprint: 744f4725e7cfcf742134fb3bf009388e
+// fingerprint: 58b7f5e6a8be5c395876d37099ecd467
 const twoFactorChallenge_schema = { "properties": { "code": { "allOf": [{ "maxLength": 20 }] }, "recovery_code": { "allOf": [{ "maxLength": 40 }] } } };
 const twoFactorChallenge_func = require("ajv/dist/runtime/ucs2length").default;
 
@@ -631,7 +723,7 @@ function twoFactorChallenge_validate(data, { instancePath = "", parentData, pare
     if (data.code !== undefined) {
       let data0 = data.code;
       if (typeof data0 === "string") {
-        if (twoFactorChallenge_func(data0) > 20) {
+        if (data0.length > 20 && (data0.length > 2 * 20 || twoFactorChallenge_func(data0) > 20)) {
           const err0 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/allOf/0/maxLength", keyword: "maxLength", params: { limit: 20 }, message: "must NOT have more than 20 characters" };
           if (vErrors === null) {
             vErrors = [err0];
@@ -646,7 +738,7 @@ function twoFactorChallenge_validate(data, { instancePath = "", parentData, pare
     if (data.recovery_code !== undefined) {
       let data1 = data.recovery_code;
       if (typeof data1 === "string") {
-        if (twoFactorChallenge_func(data1) > 40) {
+        if (data1.length > 40 && (data1.length > 2 * 40 || twoFactorChallenge_func(data1) > 40)) {
           const err1 = { instancePath: instancePath + "/recovery_code", schemaPath: "#/properties/recovery_code/allOf/0/maxLength", keyword: "maxLength", params: { limit: 40 }, message: "must NOT have more than 40 characters" };
           if (vErrors === null) {
             vErrors = [err1];
@@ -665,7 +757,7 @@ function twoFactorChallenge_validate(data, { instancePath = "", parentData, pare
 /** Validates the input of route `twoFactor.challenge` (POST /two-factor-challenge): code, recovery_code. */
 export const twoFactorChallenge: CompiledValidator = twoFactorChallenge_validate;
 
-// fingerprint: 7dc43ac0ad9f82661c9e2e364826b987
+// fingerprint: 33dca68c5c8a172ffb32a3e83f6fce1d
 const passkeysStore_schema = { "properties": { "name": { "allOf": [{ "maxLength": 100 }] }, "credential": { "allOf": [{ "not": { "type": "null" } }] } }, "required": ["credential"] };
 const passkeysStore_func = require("ajv/dist/runtime/ucs2length").default;
 
@@ -686,7 +778,7 @@ function passkeysStore_validate(data, { instancePath = "", parentData, parentDat
     if (data.name !== undefined) {
       let data0 = data.name;
       if (typeof data0 === "string") {
-        if (passkeysStore_func(data0) > 100) {
+        if (data0.length > 100 && (data0.length > 2 * 100 || passkeysStore_func(data0) > 100)) {
           const err1 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
           if (vErrors === null) {
             vErrors = [err1];
@@ -741,7 +833,7 @@ function passkeysStore_validate(data, { instancePath = "", parentData, parentDat
 /** Validates the input of route `passkeys.store` (POST /user/passkeys): name, credential. */
 export const passkeysStore: CompiledValidator = passkeysStore_validate;
 
-// fingerprint: c42af903500ffb9ba9e400872db559d6
+// fingerprint: 3247a935dce00fcfdb156efbc65c728e
 const passkeysLogin_schema = { "properties": { "credential": { "allOf": [{ "not": { "type": "null" } }] } }, "required": ["credential"] };
 
 function passkeysLogin_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -801,7 +893,7 @@ function passkeysLogin_validate(data, { instancePath = "", parentData, parentDat
 /** Validates the input of route `passkeys.login` (POST /passkeys/login): credential. */
 export const passkeysLogin: CompiledValidator = passkeysLogin_validate;
 
-// fingerprint: b929f8543f2a08219786a2b19e2ec111
+// fingerprint: 40cd104234b68d531d1d4ae7cbfa898a
 const accountsRegister_schema = { "properties": { "name": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "format": "email" }, { "maxLength": 255 }] }, "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "minLength": 8 }, { "maxLength": 255 }, {}] } }, "required": ["name", "email", "password"] };
 const accountsRegister_pattern = new RegExp("\\S", "u");
 const accountsRegister_func = require("ajv/dist/runtime/ucs2length").default;
@@ -843,136 +935,170 @@ function accountsRegister_validate(data, { instancePath = "", parentData, parent
     }
     if (data.name !== undefined) {
       let data0 = data.name;
-      if (typeof data0 === "string") {
-        if (!accountsRegister_pattern.test(data0)) {
-          const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err3];
+      const _errs1 = errors;
+      if (errors === _errs1) {
+        if (typeof data0 === "string") {
+          if (!accountsRegister_pattern.test(data0)) {
+            const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err3];
+            }
+            else {
+              vErrors.push(err3);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
         }
         else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      if (typeof data0 === "string") {
-        if (accountsRegister_func(data0) > 255) {
-          const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+          const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err5];
+            vErrors = [err4];
           }
           else {
-            vErrors.push(err5);
+            vErrors.push(err4);
           }
           errors++;
         }
+      }
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs3 = errors;
+        if (typeof data0 === "string") {
+          if (data0.length > 255 && (data0.length > 2 * 255 || accountsRegister_func(data0) > 255)) {
+            const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+            if (vErrors === null) {
+              vErrors = [err5];
+            }
+            else {
+              vErrors.push(err5);
+            }
+            errors++;
+          }
+        }
+        var valid1 = _errs3 === errors;
       }
     }
     if (data.email !== undefined) {
       let data1 = data.email;
-      if (typeof data1 === "string") {
-        if (!accountsRegister_pattern.test(data1)) {
-          const err6 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err6];
+      const _errs5 = errors;
+      if (errors === _errs5) {
+        if (typeof data1 === "string") {
+          if (!accountsRegister_pattern.test(data1)) {
+            const err6 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            }
+            else {
+              vErrors.push(err6);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err7 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
         }
         else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      if (typeof data1 === "string") {
-        if (!(accountsRegister_formats.test(data1))) {
-          const err8 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/format", keyword: "format", params: { format: "email" }, message: "must match format \"" + "email" + "\"" };
+          const err7 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err8];
+            vErrors = [err7];
           }
           else {
-            vErrors.push(err8);
+            vErrors.push(err7);
           }
           errors++;
         }
       }
-      if (typeof data1 === "string") {
-        if (accountsRegister_func(data1) > 255) {
-          const err9 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
-          if (vErrors === null) {
-            vErrors = [err9];
+      var valid2 = _errs5 === errors;
+      if (valid2) {
+        const _errs7 = errors;
+        if (errors === _errs7) {
+          if (typeof data1 === "string") {
+            if (!(accountsRegister_formats.test(data1))) {
+              const err8 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/format", keyword: "format", params: { format: "email" }, message: "must match format \"" + "email" + "\"" };
+              if (vErrors === null) {
+                vErrors = [err8];
+              }
+              else {
+                vErrors.push(err8);
+              }
+              errors++;
+            }
           }
-          else {
-            vErrors.push(err9);
+        }
+        var valid2 = _errs7 === errors;
+        if (valid2) {
+          const _errs8 = errors;
+          if (typeof data1 === "string") {
+            if (data1.length > 255 && (data1.length > 2 * 255 || accountsRegister_func(data1) > 255)) {
+              const err9 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+              if (vErrors === null) {
+                vErrors = [err9];
+              }
+              else {
+                vErrors.push(err9);
+              }
+              errors++;
+            }
           }
-          errors++;
+          var valid2 = _errs8 === errors;
         }
       }
     }
     if (data.password !== undefined) {
       let data2 = data.password;
-      if (typeof data2 === "string") {
-        if (!accountsRegister_pattern.test(data2)) {
-          const err10 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err10];
+      const _errs10 = errors;
+      if (errors === _errs10) {
+        if (typeof data2 === "string") {
+          if (!accountsRegister_pattern.test(data2)) {
+            const err10 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err10];
+            }
+            else {
+              vErrors.push(err10);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err10);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err11 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err11];
         }
         else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-      if (typeof data2 === "string") {
-        if (accountsRegister_func(data2) < 8) {
-          const err12 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/minLength", keyword: "minLength", params: { limit: 8 }, message: "must NOT have fewer than 8 characters" };
+          const err11 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err12];
+            vErrors = [err11];
           }
           else {
-            vErrors.push(err12);
+            vErrors.push(err11);
           }
           errors++;
         }
       }
-      if (typeof data2 === "string") {
-        if (accountsRegister_func(data2) > 255) {
-          const err13 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
-          if (vErrors === null) {
-            vErrors = [err13];
+      var valid3 = _errs10 === errors;
+      if (valid3) {
+        const _errs12 = errors;
+        if (typeof data2 === "string") {
+          if (data2.length < 8 || (data2.length < 2 * 8 && accountsRegister_func(data2) < 8)) {
+            const err12 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/minLength", keyword: "minLength", params: { limit: 8 }, message: "must NOT have fewer than 8 characters" };
+            if (vErrors === null) {
+              vErrors = [err12];
+            }
+            else {
+              vErrors.push(err12);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err13);
+        }
+        var valid3 = _errs12 === errors;
+        if (valid3) {
+          const _errs13 = errors;
+          if (typeof data2 === "string") {
+            if (data2.length > 255 && (data2.length > 2 * 255 || accountsRegister_func(data2) > 255)) {
+              const err13 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+              if (vErrors === null) {
+                vErrors = [err13];
+              }
+              else {
+                vErrors.push(err13);
+              }
+              errors++;
+            }
           }
-          errors++;
+          var valid3 = _errs13 === errors;
         }
       }
     }
@@ -983,7 +1109,7 @@ function accountsRegister_validate(data, { instancePath = "", parentData, parent
 /** Validates the input of route `accounts.register` (POST /register): name, email, password. */
 export const accountsRegister: CompiledValidator = accountsRegister_validate;
 
-// fingerprint: 50470f6d92d4cdd0f63aa6a029f40e85
+// fingerprint: 268c73a4f6292fd811205684c27500c8
 const accountsLogin_schema = { "properties": { "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 1000 }] } }, "required": ["email", "password"] };
 const accountsLogin_pattern = new RegExp("\\S", "u");
 const accountsLogin_func = require("ajv/dist/runtime/ucs2length").default;
@@ -1014,76 +1140,92 @@ function accountsLogin_validate(data, { instancePath = "", parentData, parentDat
     }
     if (data.email !== undefined) {
       let data0 = data.email;
-      if (typeof data0 === "string") {
-        if (!accountsLogin_pattern.test(data0)) {
-          const err2 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err2];
+      const _errs1 = errors;
+      if (errors === _errs1) {
+        if (typeof data0 === "string") {
+          if (!accountsLogin_pattern.test(data0)) {
+            const err2 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err2];
+            }
+            else {
+              vErrors.push(err2);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err3 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err3];
         }
         else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-      if (typeof data0 === "string") {
-        if (accountsLogin_func(data0) > 255) {
-          const err4 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+          const err3 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err4];
+            vErrors = [err3];
           }
           else {
-            vErrors.push(err4);
+            vErrors.push(err3);
           }
           errors++;
         }
+      }
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs3 = errors;
+        if (typeof data0 === "string") {
+          if (data0.length > 255 && (data0.length > 2 * 255 || accountsLogin_func(data0) > 255)) {
+            const err4 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+            if (vErrors === null) {
+              vErrors = [err4];
+            }
+            else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
+        var valid1 = _errs3 === errors;
       }
     }
     if (data.password !== undefined) {
       let data1 = data.password;
-      if (typeof data1 === "string") {
-        if (!accountsLogin_pattern.test(data1)) {
-          const err5 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err5];
+      const _errs5 = errors;
+      if (errors === _errs5) {
+        if (typeof data1 === "string") {
+          if (!accountsLogin_pattern.test(data1)) {
+            const err5 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err5];
+            }
+            else {
+              vErrors.push(err5);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err6 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
         }
         else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-      if (typeof data1 === "string") {
-        if (accountsLogin_func(data1) > 1000) {
-          const err7 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/maxLength", keyword: "maxLength", params: { limit: 1000 }, message: "must NOT have more than 1000 characters" };
+          const err6 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err7];
+            vErrors = [err6];
           }
           else {
-            vErrors.push(err7);
+            vErrors.push(err6);
           }
           errors++;
         }
+      }
+      var valid2 = _errs5 === errors;
+      if (valid2) {
+        const _errs7 = errors;
+        if (typeof data1 === "string") {
+          if (data1.length > 1000 && (data1.length > 2 * 1000 || accountsLogin_func(data1) > 1000)) {
+            const err7 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/maxLength", keyword: "maxLength", params: { limit: 1000 }, message: "must NOT have more than 1000 characters" };
+            if (vErrors === null) {
+              vErrors = [err7];
+            }
+            else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+        }
+        var valid2 = _errs7 === errors;
       }
     }
   }
@@ -1093,7 +1235,7 @@ function accountsLogin_validate(data, { instancePath = "", parentData, parentDat
 /** Validates the input of route `accounts.login` (POST /login): email, password. */
 export const accountsLogin: CompiledValidator = accountsLogin_validate;
 
-// fingerprint: e5aa5fa0004c3ab5db6eda126f783554
+// fingerprint: cebc12dbf31a3c0689e52bc005d1df1e
 const usersAvatar_schema = { "properties": { "avatar": { "allOf": [{ "not": { "type": "null" } }, { "properties": { "size": { "maximum": 2097152 } } }, { "required": ["type"], "properties": { "type": { "type": "object", "anyOf": [{ "required": ["ext"], "properties": { "ext": { "enum": ["jpg", "png", "webp"] } } }] } } }] } }, "required": ["avatar"] };
 
 function usersAvatar_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -1112,6 +1254,7 @@ function usersAvatar_validate(data, { instancePath = "", parentData, parentDataP
     }
     if (data.avatar !== undefined) {
       let data0 = data.avatar;
+      const _errs1 = errors;
       const _errs2 = errors;
       const _errs3 = errors;
       if (data0 !== null) {
@@ -1146,97 +1289,112 @@ function usersAvatar_validate(data, { instancePath = "", parentData, parentDataP
           }
         }
       }
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        if (data0.size !== undefined) {
-          let data1 = data0.size;
-          if ((typeof data1 == "number") && (isFinite(data1))) {
-            if (data1 > 2097152 || isNaN(data1)) {
-              const err3 = { instancePath: instancePath + "/avatar/size", schemaPath: "#/properties/avatar/allOf/1/properties/size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2097152 }, message: "must be <= 2097152" };
-              if (vErrors === null) {
-                vErrors = [err3];
-              }
-              else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-          }
-        }
-      }
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        if (data0.type === undefined) {
-          const err4 = { instancePath: instancePath + "/avatar", schemaPath: "#/properties/avatar/allOf/2/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property '" + "type" + "'" };
-          if (vErrors === null) {
-            vErrors = [err4];
-          }
-          else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-        if (data0.type !== undefined) {
-          let data2 = data0.type;
-          if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-            const err5 = { instancePath: instancePath + "/avatar/type", schemaPath: "#/properties/avatar/allOf/2/properties/type/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err5];
-            }
-            else {
-              vErrors.push(err5);
-            }
-            errors++;
-          }
-          const _errs10 = errors;
-          let valid5 = false;
-          const _errs11 = errors;
-          if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
-            if (data2.ext === undefined) {
-              const err6 = { instancePath: instancePath + "/avatar/type", schemaPath: "#/properties/avatar/allOf/2/properties/type/anyOf/0/required", keyword: "required", params: { missingProperty: "ext" }, message: "must have required property '" + "ext" + "'" };
-              if (vErrors === null) {
-                vErrors = [err6];
-              }
-              else {
-                vErrors.push(err6);
-              }
-              errors++;
-            }
-            if (data2.ext !== undefined) {
-              let data3 = data2.ext;
-              if (!(((data3 === "jpg") || (data3 === "png")) || (data3 === "webp"))) {
-                const err7 = { instancePath: instancePath + "/avatar/type/ext", schemaPath: "#/properties/avatar/allOf/2/properties/type/anyOf/0/properties/ext/enum", keyword: "enum", params: { allowedValues: usersAvatar_schema.properties.avatar.allOf[2].properties.type.anyOf[0].properties.ext.enum }, message: "must be equal to one of the allowed values" };
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs5 = errors;
+        if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+          if (data0.size !== undefined) {
+            let data1 = data0.size;
+            if ((typeof data1 == "number") && (isFinite(data1))) {
+              if (data1 > 2097152 || isNaN(data1)) {
+                const err3 = { instancePath: instancePath + "/avatar/size", schemaPath: "#/properties/avatar/allOf/1/properties/size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2097152 }, message: "must be <= 2097152" };
                 if (vErrors === null) {
-                  vErrors = [err7];
+                  vErrors = [err3];
                 }
                 else {
-                  vErrors.push(err7);
+                  vErrors.push(err3);
                 }
                 errors++;
               }
             }
           }
-          var _valid0 = _errs11 === errors;
-          valid5 = valid5 || _valid0;
-          if (!valid5) {
-            const err8 = { instancePath: instancePath + "/avatar/type", schemaPath: "#/properties/avatar/allOf/2/properties/type/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-            if (vErrors === null) {
-              vErrors = [err8];
-            }
-            else {
-              vErrors.push(err8);
-            }
-            errors++;
-          }
-          else {
-            errors = _errs10;
-            if (vErrors !== null) {
-              if (_errs10) {
-                vErrors.length = _errs10;
+        }
+        var valid1 = _errs5 === errors;
+        if (valid1) {
+          const _errs7 = errors;
+          if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+            let missing0;
+            if ((data0.type === undefined) && (missing0 = "type")) {
+              const err4 = { instancePath: instancePath + "/avatar", schemaPath: "#/properties/avatar/allOf/2/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" };
+              if (vErrors === null) {
+                vErrors = [err4];
               }
               else {
-                vErrors = null;
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+            else {
+              if (data0.type !== undefined) {
+                let data2 = data0.type;
+                if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+                  const err5 = { instancePath: instancePath + "/avatar/type", schemaPath: "#/properties/avatar/allOf/2/properties/type/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                  if (vErrors === null) {
+                    vErrors = [err5];
+                  }
+                  else {
+                    vErrors.push(err5);
+                  }
+                  errors++;
+                }
+                const _errs10 = errors;
+                let valid5 = false;
+                const _errs11 = errors;
+                if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
+                  let missing1;
+                  if ((data2.ext === undefined) && (missing1 = "ext")) {
+                    const err6 = { instancePath: instancePath + "/avatar/type", schemaPath: "#/properties/avatar/allOf/2/properties/type/anyOf/0/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" };
+                    if (vErrors === null) {
+                      vErrors = [err6];
+                    }
+                    else {
+                      vErrors.push(err6);
+                    }
+                    errors++;
+                  }
+                  else {
+                    if (data2.ext !== undefined) {
+                      let data3 = data2.ext;
+                      if (!(((data3 === "jpg") || (data3 === "png")) || (data3 === "webp"))) {
+                        const err7 = { instancePath: instancePath + "/avatar/type/ext", schemaPath: "#/properties/avatar/allOf/2/properties/type/anyOf/0/properties/ext/enum", keyword: "enum", params: { allowedValues: usersAvatar_schema.properties.avatar.allOf[2].properties.type.anyOf[0].properties.ext.enum }, message: "must be equal to one of the allowed values" };
+                        if (vErrors === null) {
+                          vErrors = [err7];
+                        }
+                        else {
+                          vErrors.push(err7);
+                        }
+                        errors++;
+                      }
+                    }
+                  }
+                }
+                var _valid0 = _errs11 === errors;
+                valid5 = valid5 || _valid0;
+                if (!valid5) {
+                  const err8 = { instancePath: instancePath + "/avatar/type", schemaPath: "#/properties/avatar/allOf/2/properties/type/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                  if (vErrors === null) {
+                    vErrors = [err8];
+                  }
+                  else {
+                    vErrors.push(err8);
+                  }
+                  errors++;
+                }
+                else {
+                  errors = _errs10;
+                  if (vErrors !== null) {
+                    if (_errs10) {
+                      vErrors.length = _errs10;
+                    }
+                    else {
+                      vErrors = null;
+                    }
+                  }
+                }
               }
             }
           }
+          var valid1 = _errs7 === errors;
         }
       }
     }
@@ -1247,7 +1405,7 @@ function usersAvatar_validate(data, { instancePath = "", parentData, parentDataP
 /** Validates the input of route `users.avatar` (POST /user/avatar): avatar. */
 export const usersAvatar: CompiledValidator = usersAvatar_validate;
 
-// fingerprint: 39ffc28bc5d6e680ce37dc7655f85ff6
+// fingerprint: 7bf9ccdbb22dfbe0702461e81975f7f4
 const documentsCreate_schema = { "properties": { "slug": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }, { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" }] }, "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "body": { "allOf": [{ "maxLength": 100000 }] }, "status": { "allOf": [{ "enum": ["draft", "published", "archived"] }] } }, "required": ["slug", "title"] };
 const documentsCreate_pattern = new RegExp("\\S", "u");
 const documentsCreate_pattern2 = new RegExp("^[\\p{L}\\p{M}\\p{N}_-]+$", "u");
@@ -1279,94 +1437,114 @@ function documentsCreate_validate(data, { instancePath = "", parentData, parentD
     }
     if (data.slug !== undefined) {
       let data0 = data.slug;
-      if (typeof data0 === "string") {
-        if (!documentsCreate_pattern.test(data0)) {
-          const err2 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err2];
+      const _errs1 = errors;
+      if (errors === _errs1) {
+        if (typeof data0 === "string") {
+          if (!documentsCreate_pattern.test(data0)) {
+            const err2 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err2];
+            }
+            else {
+              vErrors.push(err2);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err3 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err3];
         }
         else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-      if (typeof data0 === "string") {
-        if (documentsCreate_func(data0) > 100) {
-          const err4 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+          const err3 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err4];
+            vErrors = [err3];
           }
           else {
-            vErrors.push(err4);
+            vErrors.push(err3);
           }
           errors++;
         }
       }
-      if (typeof data0 === "string") {
-        if (!documentsCreate_pattern2.test(data0)) {
-          const err5 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/2/pattern", keyword: "pattern", params: { pattern: "^[\\p{L}\\p{M}\\p{N}_-]+$" }, message: "must match pattern \"" + "^[\\p{L}\\p{M}\\p{N}_-]+$" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err5];
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs3 = errors;
+        if (typeof data0 === "string") {
+          if (data0.length > 100 && (data0.length > 2 * 100 || documentsCreate_func(data0) > 100)) {
+            const err4 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+            if (vErrors === null) {
+              vErrors = [err4];
+            }
+            else {
+              vErrors.push(err4);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err5);
+        }
+        var valid1 = _errs3 === errors;
+        if (valid1) {
+          const _errs4 = errors;
+          if (typeof data0 === "string") {
+            if (!documentsCreate_pattern2.test(data0)) {
+              const err5 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/allOf/2/pattern", keyword: "pattern", params: { pattern: "^[\\p{L}\\p{M}\\p{N}_-]+$" }, message: "must match pattern \"" + "^[\\p{L}\\p{M}\\p{N}_-]+$" + "\"" };
+              if (vErrors === null) {
+                vErrors = [err5];
+              }
+              else {
+                vErrors.push(err5);
+              }
+              errors++;
+            }
           }
-          errors++;
+          var valid1 = _errs4 === errors;
         }
       }
     }
     if (data.title !== undefined) {
       let data1 = data.title;
-      if (typeof data1 === "string") {
-        if (!documentsCreate_pattern.test(data1)) {
-          const err6 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err6];
+      const _errs6 = errors;
+      if (errors === _errs6) {
+        if (typeof data1 === "string") {
+          if (!documentsCreate_pattern.test(data1)) {
+            const err6 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            }
+            else {
+              vErrors.push(err6);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err7 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
         }
         else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      if (typeof data1 === "string") {
-        if (documentsCreate_func(data1) > 255) {
-          const err8 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+          const err7 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err8];
+            vErrors = [err7];
           }
           else {
-            vErrors.push(err8);
+            vErrors.push(err7);
           }
           errors++;
         }
+      }
+      var valid2 = _errs6 === errors;
+      if (valid2) {
+        const _errs8 = errors;
+        if (typeof data1 === "string") {
+          if (data1.length > 255 && (data1.length > 2 * 255 || documentsCreate_func(data1) > 255)) {
+            const err8 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+            if (vErrors === null) {
+              vErrors = [err8];
+            }
+            else {
+              vErrors.push(err8);
+            }
+            errors++;
+          }
+        }
+        var valid2 = _errs8 === errors;
       }
     }
     if (data.body !== undefined) {
       let data2 = data.body;
       if (typeof data2 === "string") {
-        if (documentsCreate_func(data2) > 100000) {
+        if (data2.length > 100000 && (data2.length > 2 * 100000 || documentsCreate_func(data2) > 100000)) {
           const err9 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/allOf/0/maxLength", keyword: "maxLength", params: { limit: 100000 }, message: "must NOT have more than 100000 characters" };
           if (vErrors === null) {
             vErrors = [err9];
@@ -1398,7 +1576,7 @@ function documentsCreate_validate(data, { instancePath = "", parentData, parentD
 /** Validates the input of route `documents.create` (POST /api/documents): slug, title, body, status. */
 export const documentsCreate: CompiledValidator = documentsCreate_validate;
 
-// fingerprint: 22dbcfb0f4576202dceaa146d6b1a275
+// fingerprint: 52a64d2a83c0b69313e0fc44e81463b3
 const documentsList_schema = { "properties": { "limit": { "allOf": [{ "minimum": 0 }, { "maximum": 100 }] }, "sort": { "allOf": [{ "enum": ["id", "-id"] }] } } };
 
 function documentsList_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -1407,6 +1585,7 @@ function documentsList_validate(data, { instancePath = "", parentData, parentDat
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.limit !== undefined) {
       let data0 = data.limit;
+      const _errs1 = errors;
       if ((typeof data0 == "number") && (isFinite(data0))) {
         if (data0 < 0 || isNaN(data0)) {
           const err0 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/0/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
@@ -1419,17 +1598,22 @@ function documentsList_validate(data, { instancePath = "", parentData, parentDat
           errors++;
         }
       }
-      if ((typeof data0 == "number") && (isFinite(data0))) {
-        if (data0 > 100 || isNaN(data0)) {
-          const err1 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/1/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
-          if (vErrors === null) {
-            vErrors = [err1];
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs2 = errors;
+        if ((typeof data0 == "number") && (isFinite(data0))) {
+          if (data0 > 100 || isNaN(data0)) {
+            const err1 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/1/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err1);
-          }
-          errors++;
         }
+        var valid1 = _errs2 === errors;
       }
     }
     if (data.sort !== undefined) {
@@ -1452,7 +1636,7 @@ function documentsList_validate(data, { instancePath = "", parentData, parentDat
 /** Validates the input of route `documents.list` (GET /api/documents): limit, sort. */
 export const documentsList: CompiledValidator = documentsList_validate;
 
-// fingerprint: 32f5310089512d93055ecde6ab6713d6
+// fingerprint: bc04d211b83db95cd34c4989e2155c00
 const documentsUpdate_schema = { "properties": { "title": { "allOf": [{ "allOf": [{ "minLength": 1 }, { "maxLength": 255 }] }] }, "body": { "allOf": [{ "maxLength": 100000 }] }, "status": { "allOf": [{ "enum": ["draft", "published", "archived"] }] } } };
 const documentsUpdate_func = require("ajv/dist/runtime/ucs2length").default;
 
@@ -1462,8 +1646,9 @@ function documentsUpdate_validate(data, { instancePath = "", parentData, parentD
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.title !== undefined) {
       let data0 = data.title;
+      const _errs2 = errors;
       if (typeof data0 === "string") {
-        if (documentsUpdate_func(data0) < 1) {
+        if (data0.length < 1 || (data0.length < 2 * 1 && documentsUpdate_func(data0) < 1)) {
           const err0 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/allOf/0/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err0];
@@ -1474,23 +1659,28 @@ function documentsUpdate_validate(data, { instancePath = "", parentData, parentD
           errors++;
         }
       }
-      if (typeof data0 === "string") {
-        if (documentsUpdate_func(data0) > 255) {
-          const err1 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
-          if (vErrors === null) {
-            vErrors = [err1];
+      var valid2 = _errs2 === errors;
+      if (valid2) {
+        const _errs3 = errors;
+        if (typeof data0 === "string") {
+          if (data0.length > 255 && (data0.length > 2 * 255 || documentsUpdate_func(data0) > 255)) {
+            const err1 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err1);
-          }
-          errors++;
         }
+        var valid2 = _errs3 === errors;
       }
     }
     if (data.body !== undefined) {
       let data1 = data.body;
       if (typeof data1 === "string") {
-        if (documentsUpdate_func(data1) > 100000) {
+        if (data1.length > 100000 && (data1.length > 2 * 100000 || documentsUpdate_func(data1) > 100000)) {
           const err2 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/allOf/0/maxLength", keyword: "maxLength", params: { limit: 100000 }, message: "must NOT have more than 100000 characters" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -1522,7 +1712,7 @@ function documentsUpdate_validate(data, { instancePath = "", parentData, parentD
 /** Validates the input of route `documents.update` (PATCH /api/documents/{id}): title, body, status. */
 export const documentsUpdate: CompiledValidator = documentsUpdate_validate;
 
-// fingerprint: 5a92070c23cdaac6231cbdd14bb85e39
+// fingerprint: 062c0ee5f65e3606867e1392bb72dd72
 const attachmentsCreate_schema = { "properties": { "file": { "allOf": [{ "not": { "type": "null" } }, { "properties": { "size": { "maximum": 52428800 } } }] } }, "required": ["file"] };
 
 function attachmentsCreate_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -1541,6 +1731,7 @@ function attachmentsCreate_validate(data, { instancePath = "", parentData, paren
     }
     if (data.file !== undefined) {
       let data0 = data.file;
+      const _errs1 = errors;
       const _errs2 = errors;
       const _errs3 = errors;
       if (data0 !== null) {
@@ -1575,22 +1766,27 @@ function attachmentsCreate_validate(data, { instancePath = "", parentData, paren
           }
         }
       }
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        if (data0.size !== undefined) {
-          let data1 = data0.size;
-          if ((typeof data1 == "number") && (isFinite(data1))) {
-            if (data1 > 52428800 || isNaN(data1)) {
-              const err3 = { instancePath: instancePath + "/file/size", schemaPath: "#/properties/file/allOf/1/properties/size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 52428800 }, message: "must be <= 52428800" };
-              if (vErrors === null) {
-                vErrors = [err3];
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs5 = errors;
+        if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+          if (data0.size !== undefined) {
+            let data1 = data0.size;
+            if ((typeof data1 == "number") && (isFinite(data1))) {
+              if (data1 > 52428800 || isNaN(data1)) {
+                const err3 = { instancePath: instancePath + "/file/size", schemaPath: "#/properties/file/allOf/1/properties/size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 52428800 }, message: "must be <= 52428800" };
+                if (vErrors === null) {
+                  vErrors = [err3];
+                }
+                else {
+                  vErrors.push(err3);
+                }
+                errors++;
               }
-              else {
-                vErrors.push(err3);
-              }
-              errors++;
             }
           }
         }
+        var valid1 = _errs5 === errors;
       }
     }
   }
@@ -1600,7 +1796,7 @@ function attachmentsCreate_validate(data, { instancePath = "", parentData, paren
 /** Validates the input of route `attachments.create` (POST /api/documents/{id}/attachments): file. */
 export const attachmentsCreate: CompiledValidator = attachmentsCreate_validate;
 
-// fingerprint: 72cae07db2901cadbfb5c1d3d0f9fd0b
+// fingerprint: 18ff5ad6d048e283c3944d114f6b22c8
 const attachmentsConfirm_schema = { "properties": { "token": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 2048 }] }, "name": { "allOf": [{ "maxLength": 255 }] } }, "required": ["token"] };
 const attachmentsConfirm_pattern = new RegExp("\\S", "u");
 const attachmentsConfirm_func = require("ajv/dist/runtime/ucs2length").default;
@@ -1621,45 +1817,53 @@ function attachmentsConfirm_validate(data, { instancePath = "", parentData, pare
     }
     if (data.token !== undefined) {
       let data0 = data.token;
-      if (typeof data0 === "string") {
-        if (!attachmentsConfirm_pattern.test(data0)) {
-          const err1 = { instancePath: instancePath + "/token", schemaPath: "#/properties/token/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err1];
+      const _errs1 = errors;
+      if (errors === _errs1) {
+        if (typeof data0 === "string") {
+          if (!attachmentsConfirm_pattern.test(data0)) {
+            const err1 = { instancePath: instancePath + "/token", schemaPath: "#/properties/token/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err2 = { instancePath: instancePath + "/token", schemaPath: "#/properties/token/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err2];
         }
         else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      if (typeof data0 === "string") {
-        if (attachmentsConfirm_func(data0) > 2048) {
-          const err3 = { instancePath: instancePath + "/token", schemaPath: "#/properties/token/allOf/1/maxLength", keyword: "maxLength", params: { limit: 2048 }, message: "must NOT have more than 2048 characters" };
+          const err2 = { instancePath: instancePath + "/token", schemaPath: "#/properties/token/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err3];
+            vErrors = [err2];
           }
           else {
-            vErrors.push(err3);
+            vErrors.push(err2);
           }
           errors++;
         }
+      }
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs3 = errors;
+        if (typeof data0 === "string") {
+          if (data0.length > 2048 && (data0.length > 2 * 2048 || attachmentsConfirm_func(data0) > 2048)) {
+            const err3 = { instancePath: instancePath + "/token", schemaPath: "#/properties/token/allOf/1/maxLength", keyword: "maxLength", params: { limit: 2048 }, message: "must NOT have more than 2048 characters" };
+            if (vErrors === null) {
+              vErrors = [err3];
+            }
+            else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        var valid1 = _errs3 === errors;
       }
     }
     if (data.name !== undefined) {
       let data1 = data.name;
       if (typeof data1 === "string") {
-        if (attachmentsConfirm_func(data1) > 255) {
+        if (data1.length > 255 && (data1.length > 2 * 255 || attachmentsConfirm_func(data1) > 255)) {
           const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
           if (vErrors === null) {
             vErrors = [err4];
@@ -1678,12 +1882,12 @@ function attachmentsConfirm_validate(data, { instancePath = "", parentData, pare
 /** Validates the input of route `attachments.confirm` (POST /api/documents/{id}/attachments/confirm): token, name. */
 export const attachmentsConfirm: CompiledValidator = attachmentsConfirm_validate;
 
-// fingerprint: 1308e76dc89ba7e2eb6b420ed14a241c
+// fingerprint: 7d2bbbfd65c910257918bedf0309b7f7
 const notesCreate_schema = { "properties": { "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 200 }] }, "body": { "allOf": [{ "maxLength": 10000 }] }, "tags": { "allOf": [{ "maxItems": 5 }, { "uniqueItems": true }, { "items": { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" } }] } }, "required": ["title"] };
 const notesCreate_pattern = new RegExp("\\S", "u");
 const notesCreate_pattern2 = new RegExp("^[\\p{L}\\p{M}\\p{N}_-]+$", "u");
 const notesCreate_func = require("ajv/dist/runtime/ucs2length").default;
-const notesCreate_func2 = require("ajv/dist/runtime/equal").default;
+const notesCreate_func2 = (item) => item instanceof Date ? "date:" + item.getTime() : "json:" + JSON.stringify(item, (k, v) => v === null || typeof v !== "object" || Array.isArray(v) ? v : Object.keys(v).sort().reduce((o, key) => Object.defineProperty(o, key, { value: v[key], enumerable: true }), {}));
 
 function notesCreate_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -1701,45 +1905,53 @@ function notesCreate_validate(data, { instancePath = "", parentData, parentDataP
     }
     if (data.title !== undefined) {
       let data0 = data.title;
-      if (typeof data0 === "string") {
-        if (!notesCreate_pattern.test(data0)) {
-          const err1 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err1];
+      const _errs1 = errors;
+      if (errors === _errs1) {
+        if (typeof data0 === "string") {
+          if (!notesCreate_pattern.test(data0)) {
+            const err1 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err2 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err2];
         }
         else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      if (typeof data0 === "string") {
-        if (notesCreate_func(data0) > 200) {
-          const err3 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/1/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          const err2 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err3];
+            vErrors = [err2];
           }
           else {
-            vErrors.push(err3);
+            vErrors.push(err2);
           }
           errors++;
         }
+      }
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs3 = errors;
+        if (typeof data0 === "string") {
+          if (data0.length > 200 && (data0.length > 2 * 200 || notesCreate_func(data0) > 200)) {
+            const err3 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/1/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+            if (vErrors === null) {
+              vErrors = [err3];
+            }
+            else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        var valid1 = _errs3 === errors;
       }
     }
     if (data.body !== undefined) {
       let data1 = data.body;
       if (typeof data1 === "string") {
-        if (notesCreate_func(data1) > 10000) {
+        if (data1.length > 10000 && (data1.length > 2 * 10000 || notesCreate_func(data1) > 10000)) {
           const err4 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/allOf/0/maxLength", keyword: "maxLength", params: { limit: 10000 }, message: "must NOT have more than 10000 characters" };
           if (vErrors === null) {
             vErrors = [err4];
@@ -1753,6 +1965,7 @@ function notesCreate_validate(data, { instancePath = "", parentData, parentDataP
     }
     if (data.tags !== undefined) {
       let data2 = data.tags;
+      const _errs7 = errors;
       if (Array.isArray(data2)) {
         if (data2.length > 5) {
           const err5 = { instancePath: instancePath + "/tags", schemaPath: "#/properties/tags/allOf/0/maxItems", keyword: "maxItems", params: { limit: 5 }, message: "must NOT have more than 5 items" };
@@ -1765,44 +1978,64 @@ function notesCreate_validate(data, { instancePath = "", parentData, parentDataP
           errors++;
         }
       }
-      if (Array.isArray(data2)) {
-        let i0 = data2.length;
-        let j0;
-        if (i0 > 1) {
-          outer0:
-          for (; i0--;) {
-            for (j0 = i0; j0--;) {
-              if (notesCreate_func2(data2[i0], data2[j0])) {
-                const err6 = { instancePath: instancePath + "/tags", schemaPath: "#/properties/tags/allOf/1/uniqueItems", keyword: "uniqueItems", params: { i: i0, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i0 + " are identical)" };
-                if (vErrors === null) {
-                  vErrors = [err6];
-                }
-                else {
-                  vErrors.push(err6);
-                }
-                errors++;
-                break outer0;
-              }
+      var valid3 = _errs7 === errors;
+      if (valid3) {
+        const _errs8 = errors;
+        if (Array.isArray(data2)) {
+          let i0 = 0;
+          let j0;
+          const scalars0 = new Map();
+          const objects0 = new Map();
+          let item0;
+          for (; i0 < data2.length; i0++) {
+            item0 = data2[i0];
+            const seen0 = item0 !== null && typeof item0 == "object" ? objects0 : scalars0;
+            if (seen0 === objects0) {
+              item0 = notesCreate_func2(item0);
             }
-          }
-        }
-      }
-      if (Array.isArray(data2)) {
-        const len0 = data2.length;
-        for (let i1 = 0; i1 < len0; i1++) {
-          let data3 = data2[i1];
-          if (typeof data3 === "string") {
-            if (!notesCreate_pattern2.test(data3)) {
-              const err7 = { instancePath: instancePath + "/tags/" + i1, schemaPath: "#/properties/tags/allOf/2/items/pattern", keyword: "pattern", params: { pattern: "^[\\p{L}\\p{M}\\p{N}_-]+$" }, message: "must match pattern \"" + "^[\\p{L}\\p{M}\\p{N}_-]+$" + "\"" };
+            j0 = seen0.get(item0);
+            if (j0 !== undefined) {
+              const err6 = { instancePath: instancePath + "/tags", schemaPath: "#/properties/tags/allOf/1/uniqueItems", keyword: "uniqueItems", params: { i: i0, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i0 + " are identical)" };
               if (vErrors === null) {
-                vErrors = [err7];
+                vErrors = [err6];
               }
               else {
-                vErrors.push(err7);
+                vErrors.push(err6);
               }
               errors++;
+              break;
+            }
+            seen0.set(item0, i0);
+          }
+        }
+        var valid3 = _errs8 === errors;
+        if (valid3) {
+          const _errs9 = errors;
+          if (Array.isArray(data2)) {
+            var valid5 = true;
+            const len0 = data2.length;
+            for (let i1 = 0; i1 < len0; i1++) {
+              let data3 = data2[i1];
+              const _errs10 = errors;
+              if (typeof data3 === "string") {
+                if (!notesCreate_pattern2.test(data3)) {
+                  const err7 = { instancePath: instancePath + "/tags/" + i1, schemaPath: "#/properties/tags/allOf/2/items/pattern", keyword: "pattern", params: { pattern: "^[\\p{L}\\p{M}\\p{N}_-]+$" }, message: "must match pattern \"" + "^[\\p{L}\\p{M}\\p{N}_-]+$" + "\"" };
+                  if (vErrors === null) {
+                    vErrors = [err7];
+                  }
+                  else {
+                    vErrors.push(err7);
+                  }
+                  errors++;
+                }
+              }
+              var valid5 = _errs10 === errors;
+              if (!valid5) {
+                break;
+              }
             }
           }
+          var valid3 = _errs9 === errors;
         }
       }
     }
@@ -1813,7 +2046,7 @@ function notesCreate_validate(data, { instancePath = "", parentData, parentDataP
 /** Validates the input of route `notes.create` (POST /notes): title, body, tags. */
 export const notesCreate: CompiledValidator = notesCreate_validate;
 
-// fingerprint: b1bb2c6d05d64eb7020a33f14dfbab46
+// fingerprint: 3cdef965de259ab7632638ae6aafc5fb
 const notesList_schema = { "properties": { "limit": { "allOf": [{ "minimum": 0 }, { "maximum": 100 }] }, "sort": { "allOf": [{ "enum": ["created_at", "-created_at", "title", "-title", "id", "-id"] }] } } };
 
 function notesList_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -1822,6 +2055,7 @@ function notesList_validate(data, { instancePath = "", parentData, parentDataPro
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.limit !== undefined) {
       let data0 = data.limit;
+      const _errs1 = errors;
       if ((typeof data0 == "number") && (isFinite(data0))) {
         if (data0 < 0 || isNaN(data0)) {
           const err0 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/0/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
@@ -1834,17 +2068,22 @@ function notesList_validate(data, { instancePath = "", parentData, parentDataPro
           errors++;
         }
       }
-      if ((typeof data0 == "number") && (isFinite(data0))) {
-        if (data0 > 100 || isNaN(data0)) {
-          const err1 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/1/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
-          if (vErrors === null) {
-            vErrors = [err1];
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs2 = errors;
+        if ((typeof data0 == "number") && (isFinite(data0))) {
+          if (data0 > 100 || isNaN(data0)) {
+            const err1 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/1/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err1);
-          }
-          errors++;
         }
+        var valid1 = _errs2 === errors;
       }
     }
     if (data.sort !== undefined) {
@@ -1867,7 +2106,7 @@ function notesList_validate(data, { instancePath = "", parentData, parentDataPro
 /** Validates the input of route `notes.list` (GET /notes): limit, sort. */
 export const notesList: CompiledValidator = notesList_validate;
 
-// fingerprint: 97e4376881014c9de261a959859e4b91
+// fingerprint: cde09584187a97084c460911b5601f73
 const tokensCreate_schema = { "properties": { "name": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }] } }, "required": ["name"] };
 const tokensCreate_pattern = new RegExp("\\S", "u");
 const tokensCreate_func = require("ajv/dist/runtime/ucs2length").default;
@@ -1888,39 +2127,47 @@ function tokensCreate_validate(data, { instancePath = "", parentData, parentData
     }
     if (data.name !== undefined) {
       let data0 = data.name;
-      if (typeof data0 === "string") {
-        if (!tokensCreate_pattern.test(data0)) {
-          const err1 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err1];
+      const _errs1 = errors;
+      if (errors === _errs1) {
+        if (typeof data0 === "string") {
+          if (!tokensCreate_pattern.test(data0)) {
+            const err1 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err2];
         }
         else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      if (typeof data0 === "string") {
-        if (tokensCreate_func(data0) > 100) {
-          const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+          const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err3];
+            vErrors = [err2];
           }
           else {
-            vErrors.push(err3);
+            vErrors.push(err2);
           }
           errors++;
         }
+      }
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs3 = errors;
+        if (typeof data0 === "string") {
+          if (data0.length > 100 && (data0.length > 2 * 100 || tokensCreate_func(data0) > 100)) {
+            const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+            if (vErrors === null) {
+              vErrors = [err3];
+            }
+            else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        var valid1 = _errs3 === errors;
       }
     }
   }

@@ -18,7 +18,12 @@ type LinksHandlers = Pick<
   'links.verifyEmail' | 'links.resendVerification' | 'links.forgotForm' | 'links.forgot' | 'links.resetForm' | 'links.reset'
 >;
 
-/** POST /forgot-password: 5 a minute per address (docs/spec.md 8). */
+/**
+ * POST /forgot-password: 5 a minute per address and client (docs/spec.md 8):
+ * counted per client too, so requests from someone else cannot use up the
+ * address owner's own (docs/auth.md "Password reset"). Mails are coalesced
+ * besides: at most one per address a minute, whoever asks.
+ */
 export const FORGOT_PASSWORD_LIMIT: RateLimit = { name: 'forgot-password', limit: 5, windowMs: 60_000 };
 /** POST /verify-email/resend: 5 a minute per user. */
 export const RESEND_VERIFICATION_LIMIT: RateLimit = { name: 'resend-verification', limit: 5, windowMs: 60_000 };
@@ -72,7 +77,12 @@ export const linksHandlers = {
 
   'links.forgot': async (input, ctx) => {
     const email = normalizeLogin(input.email);
-    await limit(ctx, FORGOT_PASSWORD_LIMIT, email, 'Too many password reset requests for this address. Please wait before trying again.');
+    await limit(
+      ctx,
+      FORGOT_PASSWORD_LIMIT,
+      `${ctx.request.ip} ${email}`,
+      'Too many password reset requests for this address. Please wait before trying again.',
+    );
     // Queued as a job whatever the address, so the answer takes as long for an unknown one (docs/auth.md).
     await accountLinksOf(ctx).requestReset(email);
     ctx.session.flash('status', FORGOT_PASSWORD_STATUS);

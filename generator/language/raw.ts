@@ -28,6 +28,8 @@ export interface RawGroup {
   readonly cors?: RawCors;
   /** The limit of every route of the group, unless the route gives its own. */
   readonly rateLimit?: RawRateLimit;
+  /** The largest body of every route of the group (`64KiB`, bytes), unless the route gives its own. */
+  readonly bodyLimit?: string | number;
 }
 
 /** `groups.<name>.cors`. */
@@ -104,6 +106,8 @@ export interface RawRoute {
   readonly group?: string;
   /** The route's rate limit (overrides the group's). */
   readonly rateLimit?: RawRateLimit;
+  /** The largest body the route accepts (`64KiB`, bytes; overrides the group's). */
+  readonly bodyLimit?: string | number;
   /** Abilities a bearer token needs for the route (checked by the `token` middleware). */
   readonly abilities?: readonly string[];
   /** Password confirmation ("sudo mode"): a window like `15m`, or `true` for the app's AUTH_PASSWORD_TIMEOUT. */

@@ -6,6 +6,7 @@
 import type { RawCors, RawRateLimit } from '../language/raw.js';
 import type { CorsPlan, RateLimitPlan } from '../../runtime/routing/route-table.js';
 import type { DataPath } from '../load/node-position.js';
+import { parseByteSize } from '../../runtime/support/size.js';
 import type { Reporter } from './reporter.js';
 
 /** Window units of a rate, in ms. */
@@ -78,6 +79,21 @@ export function resolveRateLimit(r: Reporter, path: DataPath, raw: RawRateLimit 
     return undefined;
   }
   return { ...parsed, by: typeof raw === 'string' ? 'ip' : (raw.by ?? 'ip') };
+}
+
+/**
+ * Resolve `bodyLimit:` at `path` (a group's or a route's): a number of bytes
+ * or a size with a unit (`64KiB`, `2MiB`, `1MB`).
+ * @returns bytes, or `undefined` when absent or wrong (errors go to `r`).
+ */
+export function resolveBodyLimit(r: Reporter, path: DataPath, raw: string | number | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const bytes = typeof raw === 'number' ? raw : parseByteSize(raw);
+  if (bytes === undefined || !Number.isSafeInteger(bytes) || bytes < 1) {
+    r.error(path, `bodyLimit "${raw}" is not a size; write bytes or a size with a unit, e.g. 64KiB, 2MiB or 1MB`, 'value');
+    return undefined;
+  }
+  return bytes;
 }
 
 /**

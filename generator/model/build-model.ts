@@ -7,7 +7,7 @@ import type { Diagnostics } from '../diagnostics.js';
 import type { RawSchemaFile } from '../language/raw.js';
 import type { DataPath } from '../load/node-position.js';
 import type { SchemaFile } from '../load/schema-file.js';
-import { resolveCors, resolveRateLimit } from './access.js';
+import { resolveBodyLimit, resolveCors, resolveRateLimit } from './access.js';
 import type { ApiInfo, Group, Model, Resource, Route } from './model.js';
 import { RESERVED_TYPE_NAMES, resourceTypeNames } from './names.js';
 import { formatPosition, reporter, type Reporter } from './reporter.js';
@@ -56,12 +56,14 @@ export function buildModel(
       }
       const cors = resolveCors(r, ['groups', name, 'cors'], raw.cors);
       const rateLimit = resolveRateLimit(r, ['groups', name, 'rateLimit'], raw.rateLimit);
+      const bodyLimit = resolveBodyLimit(r, ['groups', name, 'bodyLimit'], raw.bodyLimit);
       groups.set(name, {
         name,
         ...(raw.description !== undefined ? { description: raw.description } : {}),
         middleware: raw.middleware,
         ...(cors !== undefined ? { cors } : {}),
         ...(rateLimit ? { rateLimit } : {}),
+        ...(bodyLimit !== undefined ? { bodyLimit } : {}),
         origin: r.at(['groups', name]),
       });
     }

@@ -132,6 +132,8 @@ export interface Group {
   readonly cors?: CorsPlan;
   /** The limit of the group's routes (a route may give its own, or `false`), or absent. */
   readonly rateLimit?: RateLimitPlan;
+  /** The largest body of the group's routes in bytes (a route may give its own), or absent. */
+  readonly bodyLimit?: number;
   readonly origin: SourcePosition;
 }
 
@@ -162,6 +164,8 @@ export interface Route {
   readonly result: ResultKind;
   /** The route's limit (its own, else its group's), or null. */
   readonly rateLimit: RateLimitPlan | null;
+  /** The largest body in bytes (YAML `bodyLimit:` of the route, else its group's), or null: implied by the input at run time. */
+  readonly bodyLimit: number | null;
   /** Its group's CORS, or null. */
   readonly cors: CorsPlan | null;
   /** Password confirmation window in ms (YAML `confirmPassword: 15m`), `true` for the app's setting, or null. */

@@ -4,7 +4,7 @@
  * names).
  */
 import type { RawRoute } from '../language/raw.js';
-import { resolveRateLimit } from './access.js';
+import { resolveBodyLimit, resolveRateLimit } from './access.js';
 import { checkCrossFieldRules, resolveInputField } from './input-fields.js';
 import { LIST_KEYS, resolveList } from './list-routes.js';
 import { resolveIncludes } from './includes.js';
@@ -164,6 +164,8 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
 
   const ownLimit = resolveRateLimit(r, [...path, 'rateLimit'], raw.rateLimit);
   if (raw.rateLimit !== undefined && raw.rateLimit !== false && ownLimit === undefined) ok = false;
+  const ownBodyLimit = resolveBodyLimit(r, [...path, 'bodyLimit'], raw.bodyLimit);
+  if (raw.bodyLimit !== undefined && ownBodyLimit === undefined) ok = false;
 
   if (!ok) return undefined;
   return {
@@ -180,6 +182,7 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
     output,
     result: raw.result,
     rateLimit: ownLimit === false ? null : (ownLimit ?? group?.rateLimit ?? null),
+    bodyLimit: ownBodyLimit ?? group?.bodyLimit ?? null,
     cors: group?.cors ?? null,
     confirmPassword,
     list,

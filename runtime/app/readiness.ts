@@ -26,8 +26,19 @@ async function withTimeout(check: ReadinessCheck): Promise<string> {
   }
 }
 
+/** Why the database refuses writes (a standby, `default_transaction_read_only`), or `undefined` when it takes them. */
+async function readOnlyReason(database: Database): Promise<string | undefined> {
+  const { rows } = await database.pool.query<{ standby: boolean; read_only: string }>(
+    "select pg_is_in_recovery() as standby, current_setting('default_transaction_read_only') as read_only",
+  );
+  const row = rows[0];
+  if (row?.standby) return 'read-only (a standby in recovery): writes are answered 503';
+  if (row?.read_only === 'on') return 'read-only (default_transaction_read_only = on): writes are answered 503';
+  return undefined;
+}
+
 /**
- * Build the probe: `database` (`select 1`), `migrations` (`ok`, `2 pending`,
+ * Build the probe: `database` (`select 1`, and not read-only), `migrations` (`ok`, `2 pending`,
  * or the changed files), then the checks added by setup steps. Ready when
  * every check says `ok`. Each check has 5 s.
  */
@@ -41,7 +52,7 @@ export function createReadiness(
       'database',
       async () => {
         await database.ping();
-        return 'ok';
+        return (await readOnlyReason(database)) ?? 'ok';
       },
     ],
     [

@@ -123,6 +123,8 @@ export async function startApp(app: App, options: StartAppOptions = {}): Promise
       environment: core.APP_ENV,
       debug: core.APP_DEBUG,
       maxBodyBytes: core.HTTP_MAX_BODY,
+      maxJsonDepth: core.HTTP_MAX_JSON_DEPTH,
+      maxJsonKeys: core.HTTP_MAX_JSON_KEYS,
       trustProxy: core.HTTP_TRUST_PROXY,
       requestTimeoutMs: core.HTTP_REQUEST_TIMEOUT,
       ...(core.HTTP_BODY_TIMEOUT !== undefined ? { bodyTimeoutMs: core.HTTP_BODY_TIMEOUT } : {}),

@@ -3,15 +3,28 @@
  */
 import { HttpError } from '../errors/http-error.js';
 
+/** Where a route's body limit comes from (docs/http.md "Body limits"), named in the 413 message. */
+export type BodyLimitSource = 'route' | 'implied' | 'HTTP_MAX_BODY';
+
 /**
- * 413: the body is larger than `HTTP_MAX_BODY`.
- * @param maxBodyBytes the limit in bytes, named in the message.
+ * 413: the body is larger than the route's limit.
+ * @param limitBytes the limit in bytes, named in the message.
+ * @param source where the limit comes from: the route's `bodyLimit`, its input, or `HTTP_MAX_BODY` (default).
  */
-export function bodyTooLarge(maxBodyBytes: number, reason?: string): HttpError {
-  return new HttpError(
-    'BINDERY_BODY_TOO_LARGE',
-    reason ?? `The request body is larger than the limit of ${maxBodyBytes} bytes (HTTP_MAX_BODY).`,
-  );
+export function bodyTooLarge(limitBytes: number, reason?: string, source: BodyLimitSource = 'HTTP_MAX_BODY'): HttpError {
+  const why =
+    source === 'HTTP_MAX_BODY'
+      ? `the limit of ${limitBytes} bytes (HTTP_MAX_BODY)`
+      : source === 'route'
+        ? `this route's limit of ${limitBytes} bytes (bodyLimit)`
+        : `this route's limit of ${limitBytes} bytes (implied by its input fields; bodyLimit changes it)`;
+  return new HttpError('BINDERY_BODY_TOO_LARGE', reason ?? `The request body is larger than ${why}.`);
+}
+
+/** The body limit source a route's Fastify config carries (`config.bodyLimitSource`, set by the server). */
+export function bodyLimitSourceOf(config: unknown): BodyLimitSource {
+  const source = (config as { bodyLimitSource?: BodyLimitSource } | undefined)?.bodyLimitSource;
+  return source ?? 'HTTP_MAX_BODY';
 }
 
 /** 415: a body of a content type other than JSON or a form. */

@@ -20,7 +20,7 @@ import { Busboy } from '@fastify/busboy';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { UploadedFile } from '../routing/route-table.js';
-import { bodyTooLarge, malformedBody } from './body-errors.js';
+import { bodyLimitSourceOf, bodyTooLarge, malformedBody, type BodyLimitSource } from './body-errors.js';
 import type { FileReceiver } from './file-receiver.js';
 import type { UploadPlan } from './upload-plan.js';
 
@@ -67,12 +67,14 @@ export function multipartParser(
   return function parseMultipart(request, payload, done) {
     const plan = (request.routeOptions.config as { uploads?: UploadPlan } | undefined)?.uploads;
     const limit = plan?.maxBodyBytes ?? (request.routeOptions.bodyLimit as number | undefined) ?? maxBodyBytes;
+    // The route's own or implied limit is named as such; a route with files is limited by HTTP_MAX_BODY and its files.
+    const source: BodyLimitSource = plan === undefined ? bodyLimitSourceOf(request.routeOptions.config) : 'HTTP_MAX_BODY';
     const declared = Number(request.headers['content-length']);
     if (declared > limit) {
-      done(bodyTooLarge(limit));
+      done(bodyTooLarge(limit, undefined, source));
       return;
     }
-    new MultipartReader(request, payload, limit, maxBodyBytes, plan, receiver, done).start();
+    new MultipartReader(request, payload, limit, source, maxBodyBytes, plan, receiver, done).start();
   };
 }
 
@@ -91,6 +93,7 @@ class MultipartReader {
     request: FastifyRequest,
     private readonly payload: NodeJS.ReadableStream,
     private readonly limit: number,
+    private readonly source: BodyLimitSource,
     private readonly fieldLimit: number,
     private readonly plan: UploadPlan | undefined,
     private readonly receiver: FileReceiver,
@@ -120,7 +123,7 @@ class MultipartReader {
     bb.on('file', (name: string, stream: Readable, filename: string, encoding: string, mimetype: string) =>
       this.onFile(name, stream, filename, encoding, mimetype),
     );
-    bb.on('partsLimit', () => this.fail(bodyTooLarge(this.limit, 'The form has more than 1000 parts.')));
+    bb.on('partsLimit', () => this.fail(bodyTooLarge(this.limit, 'The form has more than 1000 parts.', this.source)));
     bb.on('error', (err: Error) => {
       if (this.received === 0 && /Unexpected end/i.test(err.message)) {
         this.finished = true;
@@ -167,7 +170,7 @@ class MultipartReader {
 
   private readonly onData = (chunk: Buffer | string): void => {
     this.received += chunk.length;
-    if (this.received > this.limit) this.fail(bodyTooLarge(this.limit));
+    if (this.received > this.limit) this.fail(bodyTooLarge(this.limit, undefined, this.source));
   };
 
   private maybeDone(): void {

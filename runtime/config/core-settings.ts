@@ -120,15 +120,28 @@ export const coreSettings = defineSettings(
     },
     HTTP_TRUST_PROXY: {
       description:
-        'Which proxies in front of the app to believe about the client address and protocol (X-Forwarded-For, -Proto, -Host): the client IP feeds login throttling and the audit log. Set it when the app runs behind a load balancer or reverse proxy.',
+        "Which proxies in front of the app to believe about the client address and protocol (X-Forwarded-For, -Proto, -Host): the client IP feeds login throttling, rate limits and the audit log. Set it when the app runs behind a load balancer or reverse proxy. true or a hop count lets a client that reaches the port directly choose its own address: list the front's addresses unless only the front can reach the port.",
       parser: trustProxySetting(),
       default: 'false',
       example: '10.0.0.0/8',
     },
     HTTP_MAX_BODY: {
-      description: 'The largest request body accepted; a larger one gets 413.',
+      description:
+        'The largest request body a route accepts unless it has its own bodyLimit; a route whose input implies less (a login form) gets that smaller limit. A larger body gets 413.',
       parser: sizeSetting({ min: 1 }),
-      default: '10MiB',
+      default: '1MiB',
+    },
+    HTTP_MAX_JSON_DEPTH: {
+      description:
+        'How deep a JSON body may nest objects and arrays (the body itself is level 1); a deeper one gets 400 before it is parsed.',
+      parser: integerSetting({ min: 1, max: 10_000 }),
+      default: '32',
+    },
+    HTTP_MAX_JSON_KEYS: {
+      description:
+        'How many object members and array items a JSON body may hold in all (and how many fields a URL-encoded form); more gets 413 before the body is parsed.',
+      parser: integerSetting({ min: 1, max: 100_000_000 }),
+      default: '10000',
     },
     HTTP_REQUEST_TIMEOUT: {
       description:

@@ -51,7 +51,7 @@ export function showSettingValue(spec: SettingSpec<unknown> | undefined, raw: st
  * @param env environment variables (e.g. `process.env` merged with `.env` by `loadEnvironment`).
  * @returns the typed values, frozen, keyed by setting name.
  * @throws {SettingsError} listing every bad setting, each named with the value seen and the allowed values.
- * @example const settings = loadSettings(coreSettings, process.env); settings.HTTP_MAX_BODY // 10485760
+ * @example const settings = loadSettings(coreSettings, process.env); settings.HTTP_MAX_BODY // 1048576
  */
 export function loadSettings<S extends SettingSpecs>(definition: SettingsDefinition<S>, env: Env): SettingsValues<S> {
   const values: Record<string, unknown> = {};

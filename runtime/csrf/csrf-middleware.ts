@@ -36,10 +36,16 @@ export const CSRF_HEADER = 'x-csrf-token';
 /** Form field carrying the token. */
 export const CSRF_FIELD = '_token';
 
-/** The `csrf` middleware. */
-export function createCsrfMiddleware(): BeforeMiddleware {
+/**
+ * The `csrf` middleware.
+ * @param options.sessionCookie the session cookie's name (`SessionManager.cookieName`): with it, a
+ *   JSON request carrying that cookie without an `X-CSRF-Token` header is refused before its body is
+ *   read. Absent: only the remember-me cookie is known early (the middleware still checks in full).
+ */
+export function createCsrfMiddleware(options: { readonly sessionCookie?: string } = {}): BeforeMiddleware {
+  const early = [...REMEMBER_NAMES, ...(options.sessionCookie === undefined ? [] : [options.sessionCookie])];
   return {
-    beforeBody: csrfBeforeBody,
+    beforeBody: csrfBeforeBody(early),
     before(context) {
       const ctx = context as HttpRequestContext;
       const request = ctx.request;

@@ -7,7 +7,7 @@ export { createDatabaseIfMissing, withDatabaseName } from './create-database.js'
 export { binderyTypes, parseInt8 } from './type-parsers.js';
 export { compiledQuery, executeBuilt } from './compiled-query.js';
 export { redactUrl } from './redact-url.js';
-export { asUnavailable, DatabaseUnavailableError, isConnectionFailure } from './unavailable.js';
+export { asUnavailable, DatabaseReadOnlyError, DatabaseUnavailableError, isConnectionFailure, isReadOnlyFailure } from './unavailable.js';
 export { DatabaseUnreachableError, EmbeddedPostgresError, UnsafeIntegerError } from './errors.js';
 export { startEmbeddedPostgres, type EmbeddedPostgres, type EmbeddedPostgresOptions } from './embedded/index.js';
 export * from './migrator/index.js';

@@ -1,8 +1,9 @@
 /**
  * A database that cannot serve a query right now: the connection was lost
  * (the server restarted, an operator terminated the backend, the network
- * dropped) or no connection could be opened. Requests caught by it get 503
- * with `Retry-After`, instead of a 500 (docs/database.md "Lost connections").
+ * dropped) or no connection could be opened, or the database refuses
+ * writes (read-only). Requests caught by it get 503 with `Retry-After`,
+ * instead of a 500 (docs/database.md "Lost connections", "Read-only").
  */
 import { HttpError } from '../errors/http-error.js';
 
@@ -23,6 +24,30 @@ export class DatabaseUnavailableError extends HttpError {
   override get name(): string {
     return 'DatabaseUnavailableError';
   }
+}
+
+/** `detail` of the 503 for a read-only database. */
+export const DATABASE_READ_ONLY_DETAIL = 'The database accepts no writes right now (it is read-only); try again later.';
+
+/**
+ * 503 `BINDERY_DATABASE_READ_ONLY`: a write was refused because the
+ * database is read-only (SQLSTATE 25006: `default_transaction_read_only`,
+ * a standby after a failover, a read-only replica). The pg error is the
+ * `cause`. Sent with `Retry-After: 5` (seconds).
+ */
+export class DatabaseReadOnlyError extends HttpError {
+  constructor(cause: unknown) {
+    super('BINDERY_DATABASE_READ_ONLY', DATABASE_READ_ONLY_DETAIL, { cause, headers: { 'retry-after': '5' } });
+  }
+
+  override get name(): string {
+    return 'DatabaseReadOnlyError';
+  }
+}
+
+/** True when `error` is PostgreSQL's "cannot execute … in a read-only transaction" (SQLSTATE 25006). Never throws. */
+export function isReadOnlyFailure(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '25006';
 }
 
 /**
@@ -65,9 +90,15 @@ export function isConnectionFailure(error: unknown): boolean {
   return typeof message === 'string' && PG_MESSAGES.test(message);
 }
 
-/** `error` as a {@link DatabaseUnavailableError} when it is a connection failure, else unchanged. */
+/**
+ * `error` as a {@link DatabaseUnavailableError} when it is a connection
+ * failure, as a {@link DatabaseReadOnlyError} when a write met a read-only
+ * database, else unchanged.
+ */
 export function asUnavailable(error: unknown): unknown {
-  return error instanceof DatabaseUnavailableError || !isConnectionFailure(error) ? error : new DatabaseUnavailableError(error);
+  if (error instanceof DatabaseUnavailableError || error instanceof DatabaseReadOnlyError) return error;
+  if (isReadOnlyFailure(error)) return new DatabaseReadOnlyError(error);
+  return isConnectionFailure(error) ? new DatabaseUnavailableError(error) : error;
 }
 
 /**

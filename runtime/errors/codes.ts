@@ -27,7 +27,10 @@ export const ERROR_CODES = {
   // ── http: binding, validation, results, routing (runtime/http, runtime/binding) ──
   BINDERY_BAD_REQUEST: { status: 400, summary: 'The request has invalid values (conversion failure).' },
   BINDERY_BODY_TIMEOUT: { status: 408, summary: 'The request body did not arrive within HTTP_BODY_TIMEOUT; the connection is closed.' },
-  BINDERY_BODY_TOO_LARGE: { status: 413, summary: 'The request body is larger than HTTP_MAX_BODY.' },
+  BINDERY_BODY_TOO_LARGE: {
+    status: 413,
+    summary: "The request body is larger than the route's limit (bodyLimit, implied by its input, or HTTP_MAX_BODY).",
+  },
   BINDERY_CLIENT_CLOSED_REQUEST: {
     status: 499,
     summary: 'The client went away before the response was written; nothing is written, only logged.',
@@ -44,6 +47,11 @@ export const ERROR_CODES = {
   BINDERY_INTERNAL_ERROR: {
     status: 500,
     summary: 'An error without an HTTP status of its own; the message is hidden unless APP_DEBUG=true.',
+  },
+  BINDERY_JSON_TOO_DEEP: { status: 400, summary: 'The JSON body nests objects and arrays deeper than HTTP_MAX_JSON_DEPTH.' },
+  BINDERY_JSON_TOO_MANY_KEYS: {
+    status: 413,
+    summary: 'The JSON body has more keys and items than HTTP_MAX_JSON_KEYS (or a form more fields).',
   },
   BINDERY_LIST_CURSOR_INVALID: {
     status: 400,
@@ -128,6 +136,11 @@ export const ERROR_CODES = {
   },
 
   // ── database and migrations (runtime/db) ──
+  BINDERY_DATABASE_READ_ONLY: {
+    status: 503,
+    summary:
+      'A write was refused because the database is read-only (a standby, default_transaction_read_only); answered 503 with Retry-After.',
+  },
   BINDERY_DATABASE_UNAVAILABLE: {
     status: 503,
     summary: 'A query failed because its database connection was lost or none could be opened; answered 503 with Retry-After.',
@@ -295,6 +308,10 @@ export const ERROR_CODES = {
   BINDERY_OAUTH_EMAIL_UNVERIFIED: {
     status: 403,
     summary: 'The provider gave no verified email address, so the sign-in cannot be matched to an account.',
+  },
+  BINDERY_OAUTH_PROFILE_INVALID: {
+    status: 422,
+    summary: "The provider's verified email address cannot be an account's (over 254 characters, control characters, not name@domain).",
   },
   BINDERY_OAUTH_PROVIDER_FAILED: {
     status: 502,

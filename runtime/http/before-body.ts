@@ -16,8 +16,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { RouteDefinition } from '../routing/route-table.js';
+import type { Services } from './context.js';
 import { sendError } from './error-response.js';
 import type { BeforeBodyCheck, Middleware } from './handler.js';
+import { isThenable } from './middleware-chain.js';
 
 export type { BeforeBodyCheck };
 import type { StandardHeaders } from './security-headers.js';
@@ -29,14 +31,17 @@ export function announcesBody(headers: IncomingHttpHeaders): boolean {
 }
 
 /**
- * The `onRequest` hook of `route` running the early checks of `middleware`,
- * or `undefined` when none of them has one.
+ * The `onRequest` hook of `route` running the early checks of `middleware`
+ * (a `beforeBody` property of a middleware of either form), or `undefined`
+ * when none of them has one.
+ * @param services the app's services, handed to each check.
  */
 export function compileBeforeBody(
   route: RouteDefinition,
   middleware: readonly Middleware[],
   headers: StandardHeaders,
   debug: boolean,
+  services: Services = {} as Services,
 ): onRequestHookHandler | undefined {
   const checks = middleware
     .map((m) => (m as { beforeBody?: BeforeBodyCheck }).beforeBody)
@@ -47,22 +52,39 @@ export function compileBeforeBody(
       done();
       return;
     }
-    for (const check of checks) {
-      let location: string | undefined;
-      try {
-        location = check(request, route);
-      } catch (error) {
-        headers.apply(reply);
-        reply.header('connection', 'close');
-        sendError(request, reply, error, debug, route);
-        return;
+    const refuse = (error: unknown): void => {
+      headers.apply(reply);
+      reply.header('connection', 'close');
+      sendError(request, reply, error, debug, route);
+    };
+    // Runs the checks from `from` on; a check returning a promise resumes the rest when it settles.
+    const run = (from: number): void => {
+      for (let i = from; i < checks.length; i++) {
+        let outcome: string | undefined | Promise<string | undefined>;
+        try {
+          outcome = checks[i]!(request, route, services);
+        } catch (error) {
+          refuse(error);
+          return;
+        }
+        if (isThenable(outcome)) {
+          (outcome as Promise<string | undefined>).then((location) => {
+            if (location === undefined) run(i + 1);
+            else redirect(location);
+          }, refuse);
+          return;
+        }
+        if (outcome !== undefined) {
+          redirect(outcome);
+          return;
+        }
       }
-      if (location !== undefined) {
-        headers.apply(reply);
-        reply.header('connection', 'close').code(303).header('location', location).send();
-        return;
-      }
-    }
-    done();
+      done();
+    };
+    const redirect = (location: string): void => {
+      headers.apply(reply);
+      reply.header('connection', 'close').code(303).header('location', location).send();
+    };
+    run(0);
   };
 }

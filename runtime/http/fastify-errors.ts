@@ -4,18 +4,19 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from '../errors/http-error.js';
-import { bodyTooLarge, malformedBody, unsupportedMediaType } from '../binding/body-errors.js';
+import { bodyTooLarge, malformedBody, unsupportedMediaType, type BodyLimitSource } from '../binding/body-errors.js';
 
 /**
  * The bindery error for a Fastify error code, or `error` unchanged.
- * @param maxBodyBytes HTTP_MAX_BODY, named in the 413 message.
+ * @param maxBodyBytes the route's body limit (HTTP_MAX_BODY without a route), named in the 413 message.
+ * @param source where that limit comes from (default HTTP_MAX_BODY).
  */
-export function fromFastifyError(error: unknown, request: FastifyRequest, maxBodyBytes: number): unknown {
+export function fromFastifyError(error: unknown, request: FastifyRequest, maxBodyBytes: number, source?: BodyLimitSource): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return error;
   switch (code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return withCause(bodyTooLarge(maxBodyBytes), error);
+      return withCause(bodyTooLarge(maxBodyBytes, undefined, source), error);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return withCause(unsupportedMediaType(request.headers['content-type']), error);
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

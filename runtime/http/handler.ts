@@ -4,17 +4,22 @@
  * The generated `generated/handlers.ts` declares one {@link RouteHandler} per
  * route, so a missing or mistyped handler in `app/` fails `tsc`.
  */
-import type { RequestContext } from './context.js';
+import type { RequestContext, Services } from './context.js';
 import type { FastifyRequest } from 'fastify';
 import type { RouteDefinition } from '../routing/route-table.js';
 
 /**
  * A header-only check of a middleware: `undefined` to go on, a path to
  * answer 303 See Other to it (a guest's page request sent to log in), or a
- * throw to answer with that error (a 403, a 401). It must not read the body
- * nor return a promise.
+ * throw to answer with that error (a 403, a 401). It must not read the body.
+ * It may return a promise (a credential check that counts failures in the
+ * cache); synchronous checks cost no promise. `services` are the app's.
  */
-export type BeforeBodyCheck = (request: FastifyRequest, route: RouteDefinition) => string | undefined;
+export type BeforeBodyCheck = (
+  request: FastifyRequest,
+  route: RouteDefinition,
+  services: Services,
+) => string | undefined | Promise<string | undefined>;
 
 /** The handler function: typed input in, result out (see `runtime/results/result.ts`). */
 export type HandlerFn<I, R> = (input: I, ctx: RequestContext) => R | Promise<R>;
@@ -36,7 +41,8 @@ export type RouteHandler<I, R> =
 
 /**
  * A middleware that wraps the rest of the pipeline (binding, validation,
- * handler), koa-style: it may short-circuit by returning a result without
+ * handler), koa-style (it may carry a `beforeBody` check as a property, like
+ * {@link BeforeMiddleware}): it may short-circuit by returning a result without
  * calling `next`, transform the result, or catch an error thrown by `next`.
  * The result is not yet written when `next` resolves, so a middleware may
  * still set headers or cookies. Costs a promise and a closure per request;

@@ -40,6 +40,31 @@ function validOverride(value: string | null): string | undefined {
   return OVERRIDES.has(upper) ? upper : undefined;
 }
 
+const NAME = Buffer.from('_method=');
+
+/**
+ * The first `_method` value of a URL-encoded body, found with `indexOf`
+ * instead of parsing the whole body (a 10 MB form costs a millisecond, not
+ * a parse). The name must be written as is (`_method=`, as browsers send
+ * it); the value is percent-decoded (`+` as a space). `null` when absent.
+ */
+export function bodyOverride(body: Buffer): string | null {
+  for (let at = body.indexOf(NAME); at !== -1; at = body.indexOf(NAME, at + 1)) {
+    if (at !== 0 && body[at - 1] !== 0x26) continue;
+    const start = at + NAME.length;
+    const end = body.indexOf(0x26, start);
+    // An override is a short word: a longer value is no override (and is not decoded).
+    if ((end === -1 ? body.length : end) - start > 32) return null;
+    const raw = body.toString('latin1', start, end === -1 ? body.length : end).replace(/\+/g, ' ');
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
 /** Method override for a server whose bodies are limited to `maxBodyBytes` (see the module comment). */
 export class MethodOverride {
   readonly #maxBodyBytes: number;
@@ -88,7 +113,7 @@ function readThenReplay(req: IncomingMessage, res: ServerResponse, length: numbe
     req.pause();
     const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
     req.unshift(body);
-    const method = validOverride(new URLSearchParams(body.toString('utf8')).get('_method'));
+    const method = validOverride(bodyOverride(body));
     if (method !== undefined) req.method = method;
     next(req, res);
   };

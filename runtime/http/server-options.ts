@@ -36,8 +36,16 @@ export interface HttpServerOptions {
   readonly debug: boolean;
   /** `HTTP_TRUST_PROXY`: which proxies' `X-Forwarded-*` headers to believe (Fastify's `trustProxy`). Default false. */
   readonly trustProxy?: boolean | number | readonly string[];
-  /** `HTTP_MAX_BODY` in bytes (default 10 MiB = 10485760); larger bodies get 413. */
+  /**
+   * `HTTP_MAX_BODY` in bytes (default 1 MiB = 1048576): the body limit of
+   * a route without its own `bodyLimit`, and the most its input may imply
+   * (docs/http.md "Body limits"); larger bodies get 413.
+   */
   readonly maxBodyBytes: number;
+  /** `HTTP_MAX_JSON_DEPTH` (default 32): a JSON body nested deeper gets 400, before it is parsed. */
+  readonly maxJsonDepth?: number;
+  /** `HTTP_MAX_JSON_KEYS` (default 10000): a JSON body with more keys and items (a form with more fields) gets 413, before it is parsed. */
+  readonly maxJsonKeys?: number;
   /** `HTTP_REQUEST_TIMEOUT` in milliseconds (default 30000); a handler still running then gets 503. */
   readonly requestTimeoutMs: number;
   /**

@@ -7,6 +7,7 @@ import { BinderyError } from '../errors/bindery-error.js';
 import { HttpError } from '../errors/http-error.js';
 import { malformedBody } from '../binding/body-errors.js';
 import { registerBodyParsers } from '../binding/body-parsers.js';
+import { DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_JSON_KEYS } from '../binding/json-limits.js';
 import { memoryReceiver, storageReceiver } from '../binding/file-receiver.js';
 import { compileUploadPlan } from '../binding/upload-plan.js';
 import { Storage } from '../storage/storage.js';
@@ -14,6 +15,7 @@ import { UrlBuilder } from '../results/url-builder.js';
 import { createViewRenderer } from '../views/view-renderer.js';
 import { BootProblems, checkRouteTable } from './boot-checks.js';
 import { compileBeforeBody } from './before-body.js';
+import { routeBodyLimit, type BodyLimit } from './body-limit.js';
 import { answerShuttingDown, clientErrorHandler } from './client-errors.js';
 import { Deadlines } from './deadlines.js';
 import { sendError } from './error-response.js';
@@ -159,11 +161,18 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   });
   if (deadlines !== null) app.addHook('onClose', async () => deadlines.stop());
   const storage = (options.services as { storage?: unknown }).storage;
-  registerBodyParsers(app, options.maxBodyBytes, storage instanceof Storage ? storageReceiver(storage) : memoryReceiver);
+  registerBodyParsers(
+    app,
+    options.maxBodyBytes,
+    { maxDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH, maxKeys: options.maxJsonKeys ?? DEFAULT_MAX_JSON_KEYS },
+    storage instanceof Storage ? storageReceiver(storage) : memoryReceiver,
+  );
+  const bodyLimits = new Map<string, BodyLimit>(options.routes.map((r) => [r.name, routeBodyLimit(r, options.maxBodyBytes)]));
   app.setErrorHandler((error, request, reply) => {
     headers.apply(reply);
     const route = options.routes.find((r) => r.name === (request.routeOptions.config as { bindery?: string } | undefined)?.bindery) ?? null;
-    const mapped = fromFastifyError(error, request, route?.bodyLimit ?? options.maxBodyBytes);
+    const limit = route === null ? undefined : bodyLimits.get(route.name);
+    const mapped = fromFastifyError(error, request, limit?.bytes ?? options.maxBodyBytes, limit?.source);
     const refused =
       route?.jsonOnly && mapped instanceof HttpError && mapped.status === 415
         ? malformedBody(
@@ -182,16 +191,18 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
 
   const routeOptions = (route: RouteDefinition): RouteOptions => {
     const chain = route.middleware.map((name) => middleware[name]).filter((m): m is Middleware => m !== undefined);
-    const beforeBody = compileBeforeBody(route, chain, headers, options.debug);
+    const beforeBody = compileBeforeBody(route, chain, headers, options.debug, options.services);
+    const limit = bodyLimits.get(route.name)!;
     return {
       method: route.method,
       url: fastifyPath(route.path),
       config: {
         bindery: route.name,
+        bodyLimitSource: limit.source,
         uploads: compileUploadPlan(route, route.bodyLimit ?? options.maxBodyBytes) ?? undefined,
         rawBody: route.rawBody === true,
       },
-      ...(route.bodyLimit !== undefined ? { bodyLimit: route.bodyLimit } : {}),
+      bodyLimit: limit.bytes,
       ...(beforeBody !== undefined ? { onRequest: beforeBody } : {}),
       handler: pipelines.get(route.name)!,
     };

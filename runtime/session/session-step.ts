@@ -56,7 +56,7 @@ export function session(options: SessionStepOptions = {}): SetupStep {
       });
       ctx.onClose(() => manager.close());
       ctx.addMiddleware('session', createSessionMiddleware(manager));
-      ctx.addMiddleware('csrf', createCsrfMiddleware());
+      ctx.addMiddleware('csrf', createCsrfMiddleware({ sessionCookie: manager.cookieName }));
       ctx.services.sessions = sessionService(manager);
     },
   };

@@ -9,7 +9,12 @@
  * Rules are written as strings: `name` or `name:params`. Lists are
  * comma-separated (`in:draft,published`); `regex:` takes the rest of the
  * string as is; `each:<rule>` applies `<rule>` to every item of a list.
+ *
+ * A `regex:` pattern runs on RE2, a linear-time engine (docs/schema-language.md
+ * "Rules"): it must compile both there (no lookaround, no backreferences) and
+ * as a JavaScript `u` pattern (what the OpenAPI document and clients see).
  */
+import { RE2JS } from 're2js';
 import type { FieldTypePlan, RuleRef } from '../routing/route-table.js';
 import { closest } from '../support/closest.js';
 import { FILE_RULES } from './file-rules.js';
@@ -326,6 +331,14 @@ export function parseRule(source: string, type: FieldTypePlan): ParsedRule {
         new RegExp(raw, 'u');
       } catch (err) {
         return { ok: false, message: `rule "regex" has an invalid pattern: ${(err as Error).message}` };
+      }
+      try {
+        RE2JS.compile(raw);
+      } catch (err) {
+        return {
+          ok: false,
+          message: `rule "regex" has a pattern the linear-time engine (RE2) cannot run: ${(err as Error).message}; lookaround and backreferences are not supported (they can take exponential time)`,
+        };
       }
       return { ok: true, rule: { name, params: [raw] } };
     }

@@ -137,6 +137,35 @@ describe('GET /auth/{provider}/callback | signing in', () => {
   });
 });
 
+describe('GET /auth/{provider}/callback | the profile is input', () => {
+  it('an email over 254 characters, with U+0000 or not name@domain is 422 problem details, never a database error; nothing is created', async () => {
+    const long = `${'a'.repeat(250)}@example.test`;
+    for (const email of [long, 'nul\u0000@example.test', 'no-at-sign.example.test', '@example.test', 'lone\uD800@example.test']) {
+      profile = { email, email_verified: true, name: 'Hostile' };
+      const c = new Client(a.url);
+      const res = await c.send('GET', pathOf((await authorize(await begin(c))).href), { headers: { accept: 'application/json' } });
+      expect(res.status, JSON.stringify(email)).toBe(422);
+      expect(res.json().detail).toContain('cannot be used for an account');
+      expect((await c.send('GET', '/dashboard', { headers: { ...BROWSER } })).location).toBe('/login');
+    }
+    const count = await a.t.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('name', '=', 'Hostile')
+      .executeTakeFirst();
+    expect(Number(count!.n)).toBe(0);
+  });
+
+  it('a display name with control characters or over 255 characters is cleaned, and the account is created', async () => {
+    profile = { email: 'named@example.test', email_verified: true, name: `Bad\u0000Name${'x'.repeat(400)}` };
+    const c = new Client(a.url);
+    const res = await callback(c, await authorize(await begin(c)));
+    expect(res.status).toBe(303);
+    const user = await userByEmail('named@example.test');
+    expect(user!.name).toBe(`BadName${'x'.repeat(248)}`);
+  });
+});
+
 describe('GET /auth/{provider}/callback | state and PKCE', () => {
   it("a state that is not this browser's is 400, and the started sign-in is used up", async () => {
     profile = { email: 'state@example.test', email_verified: true };

@@ -1,5 +1,5 @@
 /**
- * The `rateLimit:` and `cors:` keys: resolved into the route table, and
+ * The `rateLimit:`, `bodyLimit:` and `cors:` keys: resolved into the route table, and
  * wrong values reported at their file:line:column.
  */
 import { readFile } from 'node:fs/promises';
@@ -88,6 +88,48 @@ describe('rateLimit | syntax', () => {
     const { errors } = await run(`${group('    rateLimit: { rate: 5/minute, by: cookie }')}`);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/^schema\/a\.yaml:4:\d+: groups\.api\.rateLimit\.by: .*ip.*user.*token/);
+  });
+});
+
+describe('bodyLimit | syntax', () => {
+  it('a group limit reaches its routes, a route gives its own; sizes with units become bytes', async () => {
+    const { errors, routes } = await run(`${group('    bodyLimit: 64KiB')}
+  a.two:
+    method: POST
+    path: /two
+    group: api
+    bodyLimit: 2mb
+    result: noContent
+  a.three:
+    method: POST
+    path: /three
+    bodyLimit: 4096
+    result: noContent
+  a.four:
+    method: POST
+    path: /four
+    result: noContent
+`);
+    expect(errors).toEqual([]);
+    const block = (name: string) =>
+      routes.slice(routes.indexOf(`name: '${name}'`), routes.indexOf('origin:', routes.indexOf(`name: '${name}'`)) + 200);
+    expect(block('a.one')).toContain('bodyLimit: 65536');
+    expect(block('a.two')).toContain('bodyLimit: 2000000');
+    expect(block('a.three')).toContain('bodyLimit: 4096');
+    expect(block('a.four')).not.toContain('bodyLimit');
+  });
+
+  it('a value that is not a size is reported at its position', async () => {
+    const { errors } = await run(`${group('    bodyLimit: 64 kilobytes')}
+  a.two:
+    method: POST
+    path: /two
+    bodyLimit: 0
+    result: noContent
+`);
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toMatch(/^schema\/a\.yaml:4:16: groups\.api\.bodyLimit: /);
+    expect(errors[1]).toMatch(/^schema\/a\.yaml:15:16: routes\.a\.two\.bodyLimit: /);
   });
 });
 

@@ -52,10 +52,10 @@ describe('validators | generated ajv standalone code', () => {
     expect(failures(validators.accountRegister, { name: 'Ann', email: 'ann@example.com', password: 'secret12', terms: true })).toEqual([]);
   });
 
-  it('rejects each rule with the field and the rule index', () => {
+  it('rejects each rule with the field and the rule index; a field stops at its first failing rule', () => {
     const cases: [Record<string, unknown>, string[]][] = [
       [{ title: 'x', status: 'draft', ttl: 1 }, ['slug#required']],
-      [{ ...DOCUMENT, slug: '   ' }, ['slug#0', 'slug#2']],
+      [{ ...DOCUMENT, slug: '   ' }, ['slug#0']],
       [{ ...DOCUMENT, slug: 'x'.repeat(101) }, ['slug#1']],
       [{ ...DOCUMENT, slug: 'not a slug' }, ['slug#2']],
       [{ ...DOCUMENT, title: 'x'.repeat(256) }, ['title#1']],
@@ -69,7 +69,7 @@ describe('validators | generated ajv standalone code', () => {
       [{ ...DOCUMENT, rating: 6 }, ['rating#0']],
       [{ ...DOCUMENT, homepage: 'ftp://example.com' }, ['homepage#0']],
       [{ ...DOCUMENT, code: 'abcdez' }, ['code#2']],
-      [{ ...DOCUMENT, code: 'abc1x' }, ['code#0', 'code#1']],
+      [{ ...DOCUMENT, code: 'abc1x' }, ['code#0']],
       [{ ...DOCUMENT, alias: 'doc-1' }, ['alias#1']],
       [{ ...DOCUMENT, alias: 'note' }, ['alias#2']],
       [{ ...DOCUMENT, ttl: 86_400_001 }, ['ttl#0']],

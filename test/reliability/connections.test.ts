@@ -160,6 +160,29 @@ describe('Before the body | refusals that need no body are answered before it is
     expect(ms).toBeLessThan(BODY_TIMEOUT);
     expectProblem(raw, 401);
   });
+
+  it('a JSON post carrying the session cookie without X-CSRF-Token: 403 at once (its token can only be in that header)', async () => {
+    const { raw, ms } = await announce(
+      'POST /notes HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json\r\nCookie: app_session=x\r\n',
+    );
+    expect(ms).toBeLessThan(BODY_TIMEOUT);
+    expectProblem(raw, 403);
+  });
+
+  it('the mail-provider webhook without its Basic credentials: 401 at once, with the challenge', async () => {
+    const { raw, ms } = await announce(
+      'POST /mailprovider/webhook HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json\r\nAuthorization: Basic eDp5\r\n',
+    );
+    expect(ms).toBeLessThan(BODY_TIMEOUT);
+    expect(parseResponse(raw).headers['www-authenticate']).toBe('Basic realm="mailprovider"');
+    expectProblem(raw, 401);
+  });
+
+  it("a body over the route's own limit (the login form: 64 KiB): 413 at once", async () => {
+    const { raw, ms } = await announce('POST /login HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json\r\n');
+    expect(ms).toBeLessThan(BODY_TIMEOUT);
+    expect(expectProblem(raw, 413).detail).toBe("The request body is larger than this route's limit of 65536 bytes (bodyLimit).");
+  });
 });
 
 describe('Malformed requests | problem details, security headers, request ID', () => {

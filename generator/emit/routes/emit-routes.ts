@@ -88,6 +88,7 @@ function routeLiteral(route: Route, resources: ReadonlyMap<string, Resource>): L
       : null,
     origin: route.origin.file,
     ...(route.rateLimit !== null ? { rateLimit: { ...route.rateLimit } } : {}),
+    ...(route.bodyLimit !== null ? { bodyLimit: route.bodyLimit } : {}),
     ...(route.confirmPassword !== null ? { confirmPassword: route.confirmPassword } : {}),
     ...(route.cors !== null
       ? {

@@ -26,6 +26,7 @@ import { validatorName } from '../../model/names.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { fingerprintLine, validatorInputs, writtenValidators } from './fingerprint.js';
 import { ajvFormatMemory, fillTemplate, formatAjvCode, identifierTemplate, type AjvFormatMemory } from './format-ajv.js';
+import { addBudgetKeywords } from './budget-keywords.js';
 import { validatorSchema } from './validator-schema.js';
 
 type AddFormats = (ajv: Ajv) => Ajv;
@@ -158,11 +159,11 @@ function compileBatch(groups: readonly (readonly Use[])[], memory: AjvFormatMemo
  */
 const SCHEMAS_PER_AJV = 25;
 
-/** An ajv instance with the generator's options and the formats of ajv-formats. */
+/** An ajv instance with the generator's options, the formats of ajv-formats and the bounded keywords (`budget-keywords.ts`). */
 function newAjv(): Ajv {
   const ajv = new Ajv({ allErrors: true, strictTypes: false, code: { source: true, esm: true, lines: true } });
   addFormats(ajv);
-  return ajv;
+  return addBudgetKeywords(ajv);
 }
 
 /** Renames ajv's numbered names to `<route>_<kind>`, `<route>_<kind>2`, … in order of first appearance. */

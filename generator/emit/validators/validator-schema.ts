@@ -9,12 +9,20 @@
  *   `{}` keeps the indexes aligned (the runtime checks them after ajv);
  * - on a nullable field every rule but `required` lets `null` through
  *   (`{ if: { type: 'null' }, else: fragment }`);
- * - `required: [...]` lists the fields with a `required` rule.
+ * - `required: [...]` lists the fields with a `required` rule;
+ * - a `regex:` rule (alone or in `each:`) is `{ linearPattern: … }`, run on
+ *   RE2 (`budget-keywords.ts`), not ajv's backtracking `pattern`.
+ *
+ * The validators' ajv stops a field's `allOf` at its first failing rule
+ * (`budget-keywords.ts`), so later rules never run on a value an earlier
+ * one refused.
  *
  * No `type` keyword for the fields' own types: the binder guarantees them.
  */
+import type { RuleRef } from '../../../runtime/routing/route-table.js';
 import { ruleSchema } from '../../../runtime/validation/rules.js';
 import type { Route } from '../../model/model.js';
+import { LINEAR_PATTERN } from './budget-keywords.js';
 
 /** The validator's JSON Schema of `route`, or null when no field has a rule. */
 export function validatorSchema(route: Route): Record<string, unknown> | null {
@@ -24,7 +32,7 @@ export function validatorSchema(route: Route): Record<string, unknown> | null {
   for (const field of fields) {
     properties[field.key] = {
       allOf: field.rules.map((rule) => {
-        const fragment = ruleSchema(rule, field.type) ?? {};
+        const fragment = linear(rule, ruleSchema(rule, field.type) ?? {});
         return field.type.nullable && rule.name !== 'required' && Object.keys(fragment).length > 0
           ? { if: { type: 'null' }, else: fragment }
           : fragment;
@@ -33,4 +41,12 @@ export function validatorSchema(route: Route): Record<string, unknown> | null {
   }
   const required = route.input.filter((f) => f.required).map((f) => f.key);
   return required.length > 0 ? { properties, required } : { properties };
+}
+
+/** A `regex:` rule's fragment with its pattern on RE2 (`{ pattern }` → `{ linearPattern }`, inside `items` for `each:`). */
+function linear(rule: RuleRef, fragment: Record<string, unknown>): Record<string, unknown> {
+  if (rule.name === 'regex') return { [LINEAR_PATTERN]: fragment['pattern'] };
+  if (rule.name === 'each' && rule.inner?.name === 'regex')
+    return { items: linear(rule.inner, fragment['items'] as Record<string, unknown>) };
+  return fragment;
 }

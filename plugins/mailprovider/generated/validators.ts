@@ -6,7 +6,7 @@ import type { CompiledValidator } from 'bindery/routing';
 // ajv standalone code calls require() for format and helper functions.
 const require = createRequire(import.meta.url);
 
-// fingerprint: 7c47dd502b742a9affa3e514cd1bf9bc
+// fingerprint: 9fb5509be630d17927e1b77e5250fd39
 const mailproviderWebhook_schema = { "properties": { "recordType": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }] }, "type": { "allOf": [{ "if": { "type": "null" }, "else": { "maxLength": 100 } }] }, "suppressionReason": { "allOf": [{ "if": { "type": "null" }, "else": { "maxLength": 200 } }] }, "messageId": { "allOf": [{ "if": { "type": "null" }, "else": { "maxLength": 200 } }] } }, "required": ["recordType"] };
 const mailproviderWebhook_pattern = new RegExp("\\S", "u");
 const mailproviderWebhook_func = require("ajv/dist/runtime/ucs2length").default;
@@ -27,39 +27,47 @@ function mailproviderWebhook_validate(data, { instancePath = "", parentData, par
     }
     if (data.recordType !== undefined) {
       let data0 = data.recordType;
-      if (typeof data0 === "string") {
-        if (!mailproviderWebhook_pattern.test(data0)) {
-          const err1 = { instancePath: instancePath + "/recordType", schemaPath: "#/properties/recordType/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-          if (vErrors === null) {
-            vErrors = [err1];
+      const _errs1 = errors;
+      if (errors === _errs1) {
+        if (typeof data0 === "string") {
+          if (!mailproviderWebhook_pattern.test(data0)) {
+            const err1 = { instancePath: instancePath + "/recordType", schemaPath: "#/properties/recordType/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err2 = { instancePath: instancePath + "/recordType", schemaPath: "#/properties/recordType/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err2];
         }
         else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      if (typeof data0 === "string") {
-        if (mailproviderWebhook_func(data0) > 100) {
-          const err3 = { instancePath: instancePath + "/recordType", schemaPath: "#/properties/recordType/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+          const err2 = { instancePath: instancePath + "/recordType", schemaPath: "#/properties/recordType/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err3];
+            vErrors = [err2];
           }
           else {
-            vErrors.push(err3);
+            vErrors.push(err2);
           }
           errors++;
         }
+      }
+      var valid1 = _errs1 === errors;
+      if (valid1) {
+        const _errs3 = errors;
+        if (typeof data0 === "string") {
+          if (data0.length > 100 && (data0.length > 2 * 100 || mailproviderWebhook_func(data0) > 100)) {
+            const err3 = { instancePath: instancePath + "/recordType", schemaPath: "#/properties/recordType/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+            if (vErrors === null) {
+              vErrors = [err3];
+            }
+            else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        var valid1 = _errs3 === errors;
       }
     }
     if (data.type !== undefined) {
@@ -90,7 +98,7 @@ function mailproviderWebhook_validate(data, { instancePath = "", parentData, par
       if (!_valid0) {
         const _errs9 = errors;
         if (typeof data1 === "string") {
-          if (mailproviderWebhook_func(data1) > 100) {
+          if (data1.length > 100 && (data1.length > 2 * 100 || mailproviderWebhook_func(data1) > 100)) {
             const err5 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/allOf/0/else/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
             if (vErrors === null) {
               vErrors = [err5];
@@ -143,7 +151,7 @@ function mailproviderWebhook_validate(data, { instancePath = "", parentData, par
       if (!_valid1) {
         const _errs15 = errors;
         if (typeof data2 === "string") {
-          if (mailproviderWebhook_func(data2) > 200) {
+          if (data2.length > 200 && (data2.length > 2 * 200 || mailproviderWebhook_func(data2) > 200)) {
             const err8 = { instancePath: instancePath + "/suppressionReason", schemaPath: "#/properties/suppressionReason/allOf/0/else/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
             if (vErrors === null) {
               vErrors = [err8];
@@ -196,7 +204,7 @@ function mailproviderWebhook_validate(data, { instancePath = "", parentData, par
       if (!_valid2) {
         const _errs21 = errors;
         if (typeof data3 === "string") {
-          if (mailproviderWebhook_func(data3) > 200) {
+          if (data3.length > 200 && (data3.length > 2 * 200 || mailproviderWebhook_func(data3) > 200)) {
             const err11 = { instancePath: instancePath + "/messageId", schemaPath: "#/properties/messageId/allOf/0/else/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
             if (vErrors === null) {
               vErrors = [err11];

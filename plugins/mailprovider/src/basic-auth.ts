@@ -5,10 +5,14 @@
  * `WWW-Authenticate: Basic realm="mailprovider"`; without configured
  * credentials every request is refused. Wrong credentials are counted per
  * address; past the limit the address gets 429 (webhook-guard.ts).
+ *
+ * The credentials need no body: the middleware checks them before the body
+ * is read (its `beforeBody`, docs/http.md "Before the body"), so a caller
+ * without them never makes the server read or parse a byte of it.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { HttpError } from 'bindery/errors';
-import type { AroundMiddleware } from 'bindery/http';
+import type { AroundMiddleware, BeforeBodyCheck } from 'bindery/http';
 
 /** The credentials the webhook accepts; `undefined` when not configured. */
 export interface WebhookCredentials {
@@ -60,31 +64,50 @@ export interface FailureLimit {
 }
 
 /**
- * The middleware `mailprovider.basic_auth`.
+ * The middleware `mailprovider.basic_auth`, with the same check as its
+ * `beforeBody` (run before the body is read when there is one; the
+ * middleware then does not check again).
  * @param credentials read per request (the plugin's service holds the settings once booted; `undefined` before).
  * @param limit the per-address limit on wrong credentials, read per request (absent: none).
  */
 export function basicAuth(
   credentials: (services: object) => WebhookCredentials | undefined,
   limit?: (services: object) => FailureLimit | undefined,
-): AroundMiddleware {
-  return async (ctx, next) => {
-    const expected = credentials(ctx.services);
-    const failures = limit?.(ctx.services);
-    const ip = ctx.request.ip;
+): AroundMiddleware & { readonly beforeBody: BeforeBodyCheck } {
+  /** Requests whose credentials the early check accepted. */
+  const accepted = new WeakSet<object>();
+  /** Throws the refusal; false when the webhook is not configured and no logger was given (the middleware logs and refuses then). */
+  const check = async (
+    services: object,
+    request: { readonly ip: string; readonly headers: { authorization?: string } },
+    log: { error(o: object, m: string): void } | undefined,
+  ): Promise<boolean> => {
+    const expected = credentials(services);
+    const failures = limit?.(services);
+    const ip = request.ip;
     // An address past its limit is refused before its credentials are looked at.
     if (failures !== undefined) await failures.checkAddress(ip);
     if (!expected?.user || !expected.password) {
-      ctx.log.error(
+      if (log === undefined) return false;
+      log.error(
         { code: 'MAILPROVIDER_NOT_CONFIGURED' },
         'mailprovider webhook called without MAILPROVIDER_WEBHOOK_USER and MAILPROVIDER_WEBHOOK_PASSWORD; refused',
       );
       throw unauthorized('The webhook is not configured to accept any credentials.');
     }
-    if (!credentialsMatch(ctx.request.headers.authorization, expected)) {
+    if (!credentialsMatch(request.headers.authorization, expected)) {
       if (failures !== undefined) await failures.failed(ip);
       throw unauthorized('The webhook needs valid HTTP Basic credentials.');
     }
+    return true;
+  };
+  const middleware: AroundMiddleware = async (ctx, next) => {
+    if (!accepted.has(ctx.request)) await check(ctx.services, ctx.request, ctx.log);
     return next();
   };
+  const beforeBody: BeforeBodyCheck = async (request, _route, services) => {
+    if (await check(services, request, undefined)) accepted.add(request);
+    return undefined;
+  };
+  return Object.assign(middleware, { beforeBody });
 }

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { Cache } from '../../cache/cache.js';
 import { escapeHtml } from '../../errors/html.js';
 import { HttpError } from '../../errors/http-error.js';
 import { ValidationError } from '../../errors/validation-error.js';
@@ -46,7 +48,17 @@ export interface AccountLinksOptions {
   readonly queueReset?: (login: string) => Promise<unknown>;
   /** Where a background reset mail that failed is logged (without `queueReset`). */
   readonly log?: { error(object: object, message: string): void };
+  /**
+   * Counts reset mails per address (the app's cache, shared by every
+   * instance): at most one reset mail per address every
+   * {@link RESET_MAIL_INTERVAL_MS}; further requests in that window send
+   * nothing (the link already mailed still works). Absent: every request mails.
+   */
+  readonly cache?: Pick<Cache, 'increment' | 'forget'>;
 }
+
+/** The window in which repeated reset mails to one address are coalesced into the first (ms). */
+export const RESET_MAIL_INTERVAL_MS = 60_000;
 
 /**
  * Verification and reset links: building, mailing, and following them.
@@ -156,7 +168,9 @@ export class AccountLinks {
   }
 
   /**
-   * Mail a reset link to the account with this login now, if there is one.
+   * Mail a reset link to the account with this login now, if there is one
+   * and no reset mail went to it in the last {@link RESET_MAIL_INTERVAL_MS}
+   * (with `cache`; the earlier mail's link still works).
    * Its duration shows whether the account exists: requests use
    * {@link requestReset}; the reset job calls this.
    * @returns whether an account was found (and mailed, unless suppressed).
@@ -165,7 +179,20 @@ export class AccountLinks {
   async sendResetTo(login: string): Promise<boolean> {
     const user = await this.#o.auth.users.findByLogin(login);
     if (user === null) return false;
-    await this.sendReset(user);
+    const cache = this.#o.cache;
+    // One mail per address and window, whoever asks how often: a stranger cannot flood the inbox.
+    const key = `links:reset-mail:${createHash('sha256').update(login).digest('base64url')}`;
+    if (cache !== undefined && (await cache.increment(key, RESET_MAIL_INTERVAL_MS)).count > 1) return true;
+    let result: MailResult;
+    try {
+      result = await this.sendReset(user);
+    } catch (error) {
+      // Not sent: a retry (or the next request) may send it.
+      await cache?.forget(key).catch(() => {});
+      throw error;
+    }
+    // Suppressed (nothing delivered): nothing to coalesce with.
+    if (result.delivered.length === 0) await cache?.forget(key).catch(() => {});
     return true;
   }
 

@@ -3,6 +3,7 @@
  * email verification and password reset links for an app with `auth()` and
  * `mail()`.
  */
+import type { Cache } from '../../cache/cache.js';
 import type { SetupStep } from '../../app/setup-step.js';
 import { KeyRing } from '../../crypto/key-ring.js';
 import { Encrypter } from '../../crypto/encrypter.js';
@@ -96,6 +97,7 @@ export function links(options: LinksStepOptions = {}): SetupStep {
         resetTtlMs: s.AUTH_RESET_TTL,
         appName: ctx.app.name,
         revokeAllTokens: () => services.apiTokens?.revokeAllIn,
+        cache: ctx.services.cache as Cache,
         now: options.now ?? ctx.now,
       });
     },

@@ -126,7 +126,8 @@ export class ExternalSignIn {
    * sign it in (`AuthService.login`, which gives the session a new ID). The
    * pending sign-in is used once, whatever the outcome.
    * @throws {HttpError} 400 `BINDERY_OAUTH_CALLBACK_INVALID` (no sign-in started here, state mismatch, provider error, code or verifier refused, ID token invalid);
-   *   403 `BINDERY_OAUTH_EMAIL_UNVERIFIED` (no verified email); 409 `BINDERY_OAUTH_ACCOUNT_UNVERIFIED` (the address belongs to an account whose address is not verified);
+   *   403 `BINDERY_OAUTH_EMAIL_UNVERIFIED` (no verified email); 422 `BINDERY_OAUTH_PROFILE_INVALID` (an address over 254 characters,
+   *   with control characters or without the shape `local@domain`: the provider's profile is input like any other); 409 `BINDERY_OAUTH_ACCOUNT_UNVERIFIED` (the address belongs to an account whose address is not verified);
    *   404 unknown provider; 502 provider unreachable.
    */
   async complete(ctx: RequestContext, name: string): Promise<CompletedSignIn> {
@@ -184,9 +185,18 @@ export class ExternalSignIn {
         {},
       );
     }
+    const address = normalizeLogin(email);
+    const problem = emailProblem(address);
+    if (problem !== undefined) {
+      throw new HttpError(
+        'BINDERY_OAUTH_PROFILE_INVALID',
+        `${provider.label} gave an email address that cannot be used for an account (${problem}). Register with email and password instead.`,
+        {},
+      );
+    }
     const { user, created } = await this.#findOrCreate(
-      normalizeLogin(email),
-      typeof displayName === 'string' ? displayName : undefined,
+      address,
+      typeof displayName === 'string' ? cleanName(displayName) : undefined,
       provider,
     );
     await this.#o.auth.login(ctx, user);
@@ -207,7 +217,7 @@ export class ExternalSignIn {
     const { auth, users: u } = this.#o;
     const existing = await auth.users.findByLogin(email);
     if (existing !== null) return { user: this.#linkable(existing, email, provider), created: false };
-    const name = (displayName?.trim() || email.split('@')[0]!).slice(0, 255);
+    const name = displayName ?? Array.from(email.split('@')[0]!).slice(0, 255).join('');
     // Nobody knows this password: the account signs in through the provider, or after a password reset.
     const password = await auth.hashPassword(randomBytes(32).toString('base64url'));
     const inserted = await this.#o.db
@@ -240,4 +250,29 @@ export class ExternalSignIn {
     }
     return user;
   }
+}
+
+/** The longest email address (RFC 5321: a forward path of 256 octets, less the angle brackets). */
+export const MAX_EMAIL_LENGTH = 254;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATE_G = new RegExp(LONE_SURROGATE.source, 'g');
+
+/** Why `email` cannot be an account's address, or `undefined` when it can. */
+function emailProblem(email: string): string | undefined {
+  if (email.length > MAX_EMAIL_LENGTH) return `longer than ${MAX_EMAIL_LENGTH} characters`;
+  // Control characters (NUL included, which PostgreSQL refuses in text) and lone surrogates.
+  if (/[\u0000-\u001f\u007f]/.test(email) || LONE_SURROGATE.test(email)) return 'it holds control characters';
+  const at = email.lastIndexOf('@');
+  if (at < 1 || at === email.length - 1 || /\s/.test(email)) return 'it is not of the form name@domain';
+  return undefined;
+}
+
+/** A display name fit for the users table: control characters dropped, at most 255 characters (whole code points). */
+function cleanName(name: string): string | undefined {
+  const cleaned = name
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .replace(LONE_SURROGATE_G, '\uFFFD')
+    .trim();
+  return cleaned === '' ? undefined : Array.from(cleaned).slice(0, 255).join('');
 }

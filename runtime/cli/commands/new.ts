@@ -163,6 +163,7 @@ export async function writeNewProject(
     name: options.name,
     kyselyRange: range('kysely'),
     ajvRange: range('ajv'),
+    re2jsRange: range('re2js'),
     typescriptRange: range('typescript'),
     vitestRange: range('vitest'),
     typesNodeRange: range('@types/node'),

@@ -5,16 +5,26 @@
  * row and invalidating deletes the row, so a copy of the cookie made before
  * login, logout or `invalidate()` stops working.
  *
+ * No row until the session holds something worth keeping: a session with
+ * nothing but its ID and CSRF token (a visitor who loaded a form) lives in
+ * the cookie, encrypted like a cookie session, so page views without a
+ * cookie write nothing to the table (docs/sessions.md "Drivers"). Its first
+ * value, flash or sign-in moves it into a row; a session read from a row
+ * stays there.
+ *
  * Expired rows are deleted once an hour (and at boot).
  */
 import { sql } from 'kysely';
 import { SessionError } from '../errors.js';
-import { parseRecord, serializeRecord, type SessionRecord } from '../session-record.js';
+import { parseRecord, recordIsEmpty, serializeRecord, type SessionRecord } from '../session-record.js';
 import type { SessionDriver, SessionStore } from '../session-store.js';
 import type { AnyKysely } from '../../db/any-kysely.js';
 
 /** Encryption purpose of the database driver's cookie (the session ID). */
 export const SESSION_ID_PURPOSE = 'session-id';
+
+/** Encryption purpose of the database driver's cookie for a session without a row (the whole, empty record). */
+export const EMPTY_SESSION_PURPOSE = 'session-empty';
 
 /** How often expired rows are deleted (ms). */
 export const PRUNE_INTERVAL_MS = 3_600_000;
@@ -60,19 +70,31 @@ export const databaseDriver: SessionDriver = async (ctx) => {
   const timer = setInterval(runPrune, PRUNE_INTERVAL_MS);
   timer.unref();
 
+  // Records that have a row (read from one, or written to one): they keep it even when they become empty.
+  const stored = new WeakSet<SessionRecord>();
   const store: SessionStore = {
     eager: true,
     async read(cookieValue) {
       const opened = encrypter.open(SESSION_ID_PURPOSE, cookieValue, options);
-      if (opened === null) return null;
+      if (opened === null) {
+        const empty = encrypter.open(EMPTY_SESSION_PURPOSE, cookieValue, options);
+        return empty === null ? null : parseRecord(empty.plaintext.toString('utf8'));
+      }
       const id = opened.plaintext.toString('utf8');
       const result = await sql<{ data: unknown }>`SELECT data FROM bindery_sessions WHERE id = ${id}`.execute(db);
       const row = result.rows[0];
       if (row === undefined) return null;
       const record = parseRecord(row.data);
-      return record !== null && record.id === id ? record : null;
+      if (record === null || record.id !== id) return null;
+      stored.add(record);
+      return record;
     },
     async write(record: SessionRecord, revoke, client) {
+      if (!stored.has(record) && recordIsEmpty(record)) {
+        if (revoke !== null) await sql`DELETE FROM bindery_sessions WHERE id = ${revoke}`.execute(db);
+        return encrypter.seal(EMPTY_SESSION_PURPOSE, serializeRecord(record), options);
+      }
+      stored.add(record);
       const data = serializeRecord(record);
       const started = new Date(record.startedAt);
       const used = new Date(record.lastUsedAt);

@@ -48,6 +48,6 @@ describe('.env.example | the committed example lists every core setting', () => 
     expect(text).toContain('\nAPP_KEY=base64:x\n');
     expect(text).toContain('\n# APP_ENV=development\n');
     expect(text).toContain('\n# HTTP_ADDR=127.0.0.1:3000\n');
-    expect(text).toContain('\n# HTTP_MAX_BODY=10MiB\n');
+    expect(text).toContain('\n# HTTP_MAX_BODY=1MiB\n');
   });
 });

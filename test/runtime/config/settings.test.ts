@@ -34,7 +34,7 @@ describe('loadSettings | core settings defaults', () => {
     expect(s.APP_URL.href).toBe('http://127.0.0.1:3000/'); // the address the server prints
     expect(s.HTTP_ADDR).toEqual({ host: '127.0.0.1', port: 3000 });
     expect(s.PORT).toBeUndefined();
-    expect(s.HTTP_MAX_BODY).toBe(10_485_760);
+    expect(s.HTTP_MAX_BODY).toBe(1_048_576);
     expect(s.HTTP_REQUEST_TIMEOUT).toBe(30_000);
     expect(s.DATABASE_URL).toBeUndefined();
     expect(s.LOG_LEVEL).toBe('info');

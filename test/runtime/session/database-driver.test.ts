@@ -64,6 +64,38 @@ describe('Database sessions | storage', () => {
   });
 });
 
+describe('Database sessions | no row until there is something to keep', () => {
+  it('1,000 cookie-less views of a page that hands out a CSRF token write no row; the token round-trips in the cookie', async () => {
+    const before = (await rows()).length;
+    for (let i = 0; i < 1000; i++) {
+      const res = await fetch(`${t.url}/s/token`);
+      expect(setCookies(res)[0]?.name).toBe(NAME);
+      await res.arrayBuffer();
+    }
+    expect((await rows()).length - before).toBe(0);
+
+    // The token of an empty session is checked like any other, and storing a value moves the session into a row (same ID).
+    const jar = new Jar();
+    const { token } = (await (await jar.fetch(`${t.url}/s/token`)).json()) as { token: string };
+    const ok = await jar.fetch(`${t.url}/csrf`, {
+      method: 'POST',
+      headers: { 'x-csrf-token': token, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(ok.status).toBe(204);
+    expect((await rows()).length - before).toBe(0);
+    await jar.fetch(`${t.url}/s/put?key=colour&value=teal`);
+    expect((await rows()).length - before).toBe(1);
+    const again = await jar.fetch(`${t.url}/csrf`, {
+      method: 'POST',
+      headers: { 'x-csrf-token': token, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(again.status).toBe(204);
+    expect(await (await jar.fetch(`${t.url}/s/get?key=colour`)).json()).toEqual({ value: 'teal', exists: true });
+  });
+});
+
 describe('Database sessions | revocation', () => {
   it('a cookie copied before logout (invalidate) stops working after it', async () => {
     const jar = new Jar();
