@@ -13,7 +13,7 @@ const LAYERS = [
   ['support'],
   ['context', 'config'],
   ['crypto', 'db', 'cache', 'views', 'rate-limit', 'storage'],
-  ['routing'],
+  ['routing', 'authorization'],
   ['binding'],
   ['validation'],
   ['results'],

@@ -32,6 +32,9 @@ import { profile } from 'bindery/auth/profile';
 import { twoFactor } from 'bindery/auth/two-factor';
 import { mail } from 'bindery/mail';
 import { apiDocs } from 'bindery/http';
+import { authorization } from 'bindery/authorization';
+import { policies } from '../generated/policies.js';
+import { usersPolicy } from './policies/users.js';
 import { storage } from 'bindery/storage';
 
 export default defineApp({
@@ -50,6 +53,7 @@ export default defineApp({
     auth({ users: ({ db }) => databaseUsers(db) }),
     mail(),
     tokens(),
+    authorization({ policies, definitions: [usersPolicy] }),
     jobs(),
     links(),
     oauth({ providers: ['example'] }),

@@ -28,10 +28,11 @@ export interface Redirect {
 /**
  * A failed call: any answer that is not a success (a non-2xx status; for
  * redirect routes, neither 2xx nor 3xx), or a network failure (`status` 0).
+ * `isApiError(error, route)` types `status` by the route's answers (`RouteErrors`).
  */
-export class ApiError extends Error {
+export class ApiError<S extends number = number> extends Error {
   /** The HTTP status (0: no answer, e.g. the server is down). */
-  readonly status: number;
+  readonly status: S;
   /** The problem details of the answer (built from the status when the body was not JSON). */
   readonly problem: ProblemDetails;
   /** The route called, e.g. `notes.create`. */
@@ -43,7 +44,7 @@ export class ApiError extends Error {
     super(route + ': ' + status + ' ' + problem.title + (problem.detail ? ': ' + problem.detail : ''), options);
     this.name = 'ApiError';
     this.route = route;
-    this.status = status;
+    this.status = status as S;
     this.problem = problem;
     this.response = response;
   }
@@ -51,6 +52,16 @@ export class ApiError extends Error {
   /** Field name → message (400, 422); `{}` when the answer has none. */
   get errors(): Record<string, string> {
     return this.problem.errors ?? {};
+  }
+
+  /** 401: the caller must sign in, or send a valid bearer token. */
+  get unauthorized(): boolean {
+    return this.status === 401;
+  }
+
+  /** 403: the token lacks an ability the route needs, or the route's policy refuses the caller (docs/authorization.md). */
+  get forbidden(): boolean {
+    return this.status === 403;
   }
 }
 
@@ -672,6 +683,85 @@ export interface TokensDeleteInput {
 export type ApiMeInput = Record<string, never>;
 
 /**
+ * The error statuses each route answers, besides 500 (any other failure) and
+ * 0 (no answer): 400 and 422 for bad input, 401 when the caller must sign
+ * in (or send a valid token), 403 when a token lacks an ability or the
+ * route's policy refuses, 404 for a row that does not exist (or is hidden),
+ * 429 when rate-limited.
+ */
+export interface RouteErrors {
+  'links.verifyEmail': 400 | 422;
+  'links.resendVerification': 401;
+  'links.forgot': 400 | 422 | 429;
+  'links.reset': 400 | 422;
+  'oauth.redirect': 400 | 404 | 422;
+  'oauth.callback': 400 | 404 | 422;
+  'profile.update': 400 | 401 | 422;
+  'profile.password': 400 | 401 | 422;
+  'profile.confirmEmail': 400 | 422;
+  'confirm.store': 400 | 401 | 422;
+  'confirm.status': 400 | 401 | 422;
+  'sessions.index': 401;
+  'sessions.destroy': 400 | 401 | 404 | 422;
+  'sessions.others': 400 | 401 | 422;
+  'twoFactor.show': 401;
+  'twoFactor.enable': 400 | 401 | 422;
+  'twoFactor.confirm': 400 | 401 | 422;
+  'twoFactor.disable': 401;
+  'twoFactor.qrCode': 401;
+  'twoFactor.secretKey': 401;
+  'twoFactor.recoveryCodes': 401;
+  'twoFactor.regenerateCodes': 401;
+  'twoFactor.challenge': 400 | 422 | 429;
+  'passkeys.index': 401;
+  'passkeys.options': 401;
+  'passkeys.store': 400 | 401 | 422;
+  'passkeys.destroy': 400 | 401 | 404 | 422;
+  'passkeys.loginOptions': 429;
+  'passkeys.login': 400 | 422 | 429;
+  'accounts.home': never;
+  'accounts.register': 400 | 422 | 429;
+  'accounts.login': 400 | 422;
+  'accounts.logout': 401;
+  'users.avatar': 400 | 401 | 422;
+  'users.show': 400 | 401 | 403 | 404 | 422;
+  'documents.create': 400 | 401 | 403 | 422;
+  'documents.list': 400 | 401 | 403 | 422;
+  'documents.export': 401 | 403;
+  'documents.archive': 401 | 403;
+  'documents.show': 400 | 401 | 403 | 404 | 422;
+  'documents.update': 400 | 401 | 403 | 404 | 422;
+  'documents.delete': 400 | 401 | 403 | 404 | 422;
+  'documents.restore': 400 | 401 | 403 | 404 | 422;
+  'documents.history': 400 | 401 | 403 | 404 | 422;
+  'attachments.create': 400 | 401 | 403 | 404 | 422;
+  'attachments.list': 400 | 401 | 403 | 404 | 422;
+  'attachments.delete': 400 | 401 | 403 | 404 | 422;
+  'attachments.upload': 400 | 401 | 403 | 404 | 422;
+  'attachments.confirm': 400 | 401 | 403 | 404 | 422;
+  'notes.create': 400 | 422;
+  'notes.list': 400 | 422;
+  'notes.show': 400 | 404 | 422;
+  'notes.delete': 400 | 404 | 422;
+  'tokens.create': 400 | 401 | 403 | 422;
+  'tokens.delete': 400 | 401 | 403 | 404 | 422;
+  'api.me': 401 | 403;
+}
+
+/** The statuses an `ApiError` of route `R` can carry. */
+export type ErrorStatusOf<R extends keyof RouteErrors> = RouteErrors[R] | 500 | 0;
+
+/**
+ * Whether `error` is the `ApiError` of a call to `route`: its `status` is then typed by the route's answers.
+ * @example
+ *   try { await api.documents.update({ id, title }); }
+ *   catch (error) { if (isApiError(error, 'documents.update') && error.status === 403) showReadOnly(); }
+ */
+export function isApiError<R extends keyof RouteErrors>(error: unknown, route: R): error is ApiError<ErrorStatusOf<R>> & { readonly route: R } {
+  return error instanceof ApiError && error.route === route;
+}
+
+/**
  * A client of the API at `options.baseUrl`: one method per route, keyed by
  * route name (`client.notes.create(input)`).
  * @param options where and how to call; see {@link ClientOptions}.
@@ -1247,7 +1337,7 @@ export function createClient(options: ClientOptions) {
           input, init,
         ) as Promise<Redirect>,
       /**
-       * Revoke one of your tokens (another user's token ID changes nothing and answers the same); 303 to the dashboard.
+       * Revoke one of your tokens (another user's token, like an unknown one, is 404); 303 to the dashboard.
        * `POST /tokens/{id}/delete`.
        * @throws {ApiError} for any answer that is not a success.
        */

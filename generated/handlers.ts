@@ -2,6 +2,7 @@
 import type { RouteHandler } from 'bindery/http';
 import type { ResultFor } from 'bindery/results';
 import type { ListPage } from 'bindery/routing';
+import type { ApiTokenRow } from 'bindery/auth/tokens';
 import type { AccountsDashboardInput, AccountsHomeInput, AccountsLoginFormInput, AccountsLoginInput, AccountsLogoutInput, AccountsRegisterFormInput, AccountsRegisterInput, AdminIndexInput, ApiMeInput, Attachment, AttachmentsConfirmInput, AttachmentsCreateInput, AttachmentsDeleteInput, AttachmentsListInput, AttachmentsUploadInput, ConfirmFormInput, ConfirmStatusInput, ConfirmStoreInput, Document, DocumentsArchiveInput, DocumentsCreateInput, DocumentsDeleteInput, DocumentsExportInput, DocumentsHistoryInput, DocumentsListInput, DocumentsRestoreInput, DocumentsShowInput, DocumentsUpdateInput, LinksForgotFormInput, LinksForgotInput, LinksResendVerificationInput, LinksResetFormInput, LinksResetInput, LinksVerifyEmailInput, Note, NotesCreateInput, NotesDeleteInput, NotesListInput, NotesNewInput, NotesShowInput, OauthCallbackInput, OauthRedirectInput, PasskeysDestroyInput, PasskeysIndexInput, PasskeysLoginInput, PasskeysLoginOptionsInput, PasskeysOptionsInput, PasskeysStoreInput, ProfileConfirmEmailInput, ProfilePasswordInput, ProfileShowInput, ProfileUpdateInput, SessionsDestroyInput, SessionsIndexInput, SessionsOthersInput, TokensCreateInput, TokensDeleteInput, TwoFactorChallengeFormInput, TwoFactorChallengeInput, TwoFactorConfirmInput, TwoFactorDisableInput, TwoFactorEnableInput, TwoFactorQrCodeInput, TwoFactorRecoveryCodesInput, TwoFactorRegenerateCodesInput, TwoFactorSecretKeyInput, TwoFactorShowInput, User, UsersAvatarInput, UsersShowInput } from './types.js';
 
 /** The handler of every route, by route name. */
@@ -91,7 +92,7 @@ export interface Handlers {
   /** POST /user/avatar — Replace your profile picture (multipart field avatar: png, jpeg or webp by content, at most 2 MB); 200 with its signed URL (a browser form is sent back to the dashboard). */
   'users.avatar': RouteHandler<UsersAvatarInput, ResultFor<'ok', unknown>>;
   /** GET /users/{id} — A user's page (JSON for API clients); your own, or anyone's for an admin. */
-  'users.show': RouteHandler<UsersShowInput, ResultFor<'ok', User>>;
+  'users.show': RouteHandler<UsersShowInput, ResultFor<'ok', User>, User>;
   /** GET /admin — The admin page listing the users; admins only. */
   'admin.index': RouteHandler<AdminIndexInput, ResultFor<'page', never>>;
   /** POST /api/documents — Create a document owned by the caller. */
@@ -103,25 +104,25 @@ export interface Handlers {
   /** POST /api/documents/archive — Archive the caller's published documents in one statement (one bulk audit entry). */
   'documents.archive': RouteHandler<DocumentsArchiveInput, ResultFor<'ok', unknown>>;
   /** GET /api/documents/{id} — One document of the caller (a view, not logged). */
-  'documents.show': RouteHandler<DocumentsShowInput, ResultFor<'ok', Document>>;
+  'documents.show': RouteHandler<DocumentsShowInput, ResultFor<'ok', Document>, Document>;
   /** PATCH /api/documents/{id} — Change title, body or status; absent fields stay unchanged. */
-  'documents.update': RouteHandler<DocumentsUpdateInput, ResultFor<'ok', Document>>;
+  'documents.update': RouteHandler<DocumentsUpdateInput, ResultFor<'ok', Document>, Document>;
   /** DELETE /api/documents/{id} — Soft-delete a document. */
-  'documents.delete': RouteHandler<DocumentsDeleteInput, ResultFor<'noContent', never>>;
+  'documents.delete': RouteHandler<DocumentsDeleteInput, ResultFor<'noContent', never>, Document>;
   /** POST /api/documents/{id}/restore — Restore a soft-deleted document. */
-  'documents.restore': RouteHandler<DocumentsRestoreInput, ResultFor<'ok', Document>>;
+  'documents.restore': RouteHandler<DocumentsRestoreInput, ResultFor<'ok', Document>, Document>;
   /** GET /api/documents/{id}/history — The document's audit events, newest first, 50 per page (deleted documents included). */
-  'documents.history': RouteHandler<DocumentsHistoryInput, ResultFor<'ok', unknown>>;
+  'documents.history': RouteHandler<DocumentsHistoryInput, ResultFor<'ok', unknown>, Document>;
   /** POST /api/documents/{id}/attachments — Attach a file to one of your documents (multipart field file, at most 50 MB); 201 with the attachment and its signed URL. */
-  'attachments.create': RouteHandler<AttachmentsCreateInput, ResultFor<'created', Attachment>>;
+  'attachments.create': RouteHandler<AttachmentsCreateInput, ResultFor<'created', Attachment>, Document>;
   /** GET /api/documents/{id}/attachments — The attachments of one of your documents, oldest first, each with a signed URL. */
-  'attachments.list': RouteHandler<AttachmentsListInput, ResultFor<'ok', Attachment[]>>;
+  'attachments.list': RouteHandler<AttachmentsListInput, ResultFor<'ok', Attachment[]>, Document>;
   /** DELETE /api/documents/{id}/attachments/{attachment} — Remove an attachment; its file is deleted once the removal commits. */
-  'attachments.delete': RouteHandler<AttachmentsDeleteInput, ResultFor<'noContent', never>>;
+  'attachments.delete': RouteHandler<AttachmentsDeleteInput, ResultFor<'noContent', never>, Document>;
   /** POST /api/documents/{id}/attachments/uploads — Start a direct upload of a large file (at most 50 MB): 201 with the URL to PUT the bytes to (presigned on S3, signed on the local disk) and the token to confirm with. */
-  'attachments.upload': RouteHandler<AttachmentsUploadInput, ResultFor<'created', unknown>>;
+  'attachments.upload': RouteHandler<AttachmentsUploadInput, ResultFor<'created', unknown>, Document>;
   /** POST /api/documents/{id}/attachments/confirm — Attach a directly uploaded file after checking its size and type; 201 with the attachment. */
-  'attachments.confirm': RouteHandler<AttachmentsConfirmInput, ResultFor<'created', Attachment>>;
+  'attachments.confirm': RouteHandler<AttachmentsConfirmInput, ResultFor<'created', Attachment>, Document>;
   /** POST /notes — Create a note from JSON or a form. */
   'notes.create': RouteHandler<NotesCreateInput, ResultFor<'created', Note>>;
   /** GET /notes — One page of notes, newest first: ?limit=, ?cursor= (the next of the previous page), ?sort=title or -created_at, ?filter[title]=, ?filter[tags]=, ?filter[created_at][gte]=. */
@@ -134,8 +135,8 @@ export interface Handlers {
   'notes.delete': RouteHandler<NotesDeleteInput, ResultFor<'noContent', never>>;
   /** POST /tokens — Create a token with the ability profile:read and a 90-day lifetime; the plain token is flashed once under the key "token"; 303 to the dashboard. */
   'tokens.create': RouteHandler<TokensCreateInput, ResultFor<'redirect', never>>;
-  /** POST /tokens/{id}/delete — Revoke one of your tokens (another user's token ID changes nothing and answers the same); 303 to the dashboard. */
-  'tokens.delete': RouteHandler<TokensDeleteInput, ResultFor<'redirect', never>>;
+  /** POST /tokens/{id}/delete — Revoke one of your tokens (another user's token, like an unknown one, is 404); 303 to the dashboard. */
+  'tokens.delete': RouteHandler<TokensDeleteInput, ResultFor<'redirect', never>, ApiTokenRow>;
   /** GET /api/me — The current user (id, name, email, email_verified_at, admin, avatar_url); needs a token with the ability profile:read. */
   'api.me': RouteHandler<ApiMeInput, ResultFor<'ok', unknown>>;
 }

@@ -1232,7 +1232,7 @@ export const routes = [
       },
     ],
     validate: null,
-    output: { resource: 'User', array: false, serialize: serializeUser, files: ['avatar'] },
+    output: { resource: 'User', array: false, serialize: serializeUser, policy: 'users', files: ['avatar'] },
     origin: 'schema/accounts.yaml',
     cors: {
       origins: ['http://localhost:5173'],
@@ -1248,6 +1248,7 @@ export const routes = [
         'X-RateLimit-Reset',
       ],
     },
+    authorize: { policy: 'users', action: 'view', target: { field: 'id', column: 'id', withDeleted: false } },
   },
   {
     name: 'admin.index',
@@ -1274,6 +1275,7 @@ export const routes = [
         'X-RateLimit-Reset',
       ],
     },
+    authorize: { policy: 'users', action: 'admin' },
   },
   {
     name: 'documents.create',
@@ -1321,7 +1323,7 @@ export const routes = [
       },
     ],
     validate: documentsCreate,
-    output: { resource: 'Document', array: false, serialize: serializeDocument },
+    output: { resource: 'Document', array: false, serialize: serializeDocument, policy: 'documents' },
     origin: 'schema/documents.yaml',
     cors: {
       origins: ['http://localhost:5173'],
@@ -1337,6 +1339,7 @@ export const routes = [
         'X-RateLimit-Reset',
       ],
     },
+    authorize: { policy: 'documents', action: 'create' },
   },
   {
     name: 'documents.list',
@@ -1378,7 +1381,7 @@ export const routes = [
       },
     ],
     validate: documentsList,
-    output: { resource: 'Document', array: true, serialize: serializeDocument },
+    output: { resource: 'Document', array: true, serialize: serializeDocument, policy: 'documents' },
     origin: 'schema/documents.yaml',
     cors: {
       origins: ['http://localhost:5173'],
@@ -1418,9 +1421,11 @@ export const routes = [
         table: 'users',
         key: 'id',
         serialize: serializeUser,
+        policy: 'users',
         files: ['avatar'],
       },
     ],
+    authorize: { policy: 'documents', action: 'view' },
   },
   {
     name: 'documents.export',
@@ -1431,7 +1436,7 @@ export const routes = [
     result: 'ok',
     fields: [],
     validate: null,
-    output: { resource: 'Document', array: true, serialize: serializeDocument },
+    output: { resource: 'Document', array: true, serialize: serializeDocument, policy: 'documents' },
     origin: 'schema/documents.yaml',
     cors: {
       origins: ['http://localhost:5173'],
@@ -1447,6 +1452,7 @@ export const routes = [
         'X-RateLimit-Reset',
       ],
     },
+    authorize: { policy: 'documents', action: 'export' },
   },
   {
     name: 'documents.archive',
@@ -1473,6 +1479,7 @@ export const routes = [
         'X-RateLimit-Reset',
       ],
     },
+    authorize: { policy: 'documents', action: 'archive' },
   },
   {
     name: 'documents.show',
@@ -1491,7 +1498,7 @@ export const routes = [
       },
     ],
     validate: null,
-    output: { resource: 'Document', array: false, serialize: serializeDocument },
+    output: { resource: 'Document', array: false, serialize: serializeDocument, policy: 'documents' },
     origin: 'schema/documents.yaml',
     cors: {
       origins: ['http://localhost:5173'],
@@ -1506,6 +1513,11 @@ export const routes = [
         'X-RateLimit-Remaining',
         'X-RateLimit-Reset',
       ],
+    },
+    authorize: {
+      policy: 'documents',
+      action: 'view',
+      target: { field: 'id', column: 'id', withDeleted: false },
     },
   },
   {
@@ -1549,7 +1561,7 @@ export const routes = [
       },
     ],
     validate: documentsUpdate,
-    output: { resource: 'Document', array: false, serialize: serializeDocument },
+    output: { resource: 'Document', array: false, serialize: serializeDocument, policy: 'documents' },
     origin: 'schema/documents.yaml',
     cors: {
       origins: ['http://localhost:5173'],
@@ -1564,6 +1576,11 @@ export const routes = [
         'X-RateLimit-Remaining',
         'X-RateLimit-Reset',
       ],
+    },
+    authorize: {
+      policy: 'documents',
+      action: 'update',
+      target: { field: 'id', column: 'id', withDeleted: false },
     },
   },
   {
@@ -1599,6 +1616,11 @@ export const routes = [
         'X-RateLimit-Reset',
       ],
     },
+    authorize: {
+      policy: 'documents',
+      action: 'delete',
+      target: { field: 'id', column: 'id', withDeleted: false },
+    },
   },
   {
     name: 'documents.restore',
@@ -1617,7 +1639,7 @@ export const routes = [
       },
     ],
     validate: null,
-    output: { resource: 'Document', array: false, serialize: serializeDocument },
+    output: { resource: 'Document', array: false, serialize: serializeDocument, policy: 'documents' },
     origin: 'schema/documents.yaml',
     cors: {
       origins: ['http://localhost:5173'],
@@ -1632,6 +1654,11 @@ export const routes = [
         'X-RateLimit-Remaining',
         'X-RateLimit-Reset',
       ],
+    },
+    authorize: {
+      policy: 'documents',
+      action: 'restore',
+      target: { field: 'id', column: 'id', withDeleted: true },
     },
   },
   {
@@ -1674,6 +1701,11 @@ export const routes = [
         'X-RateLimit-Reset',
       ],
     },
+    authorize: {
+      policy: 'documents',
+      action: 'history',
+      target: { field: 'id', column: 'id', withDeleted: true },
+    },
   },
   {
     name: 'attachments.create',
@@ -1715,6 +1747,11 @@ export const routes = [
         'X-RateLimit-Reset',
       ],
     },
+    authorize: {
+      policy: 'documents',
+      action: 'update',
+      target: { field: 'id', column: 'id', withDeleted: false },
+    },
   },
   {
     name: 'attachments.list',
@@ -1748,6 +1785,11 @@ export const routes = [
         'X-RateLimit-Remaining',
         'X-RateLimit-Reset',
       ],
+    },
+    authorize: {
+      policy: 'documents',
+      action: 'view',
+      target: { field: 'id', column: 'id', withDeleted: false },
     },
   },
   {
@@ -1790,6 +1832,11 @@ export const routes = [
         'X-RateLimit-Reset',
       ],
     },
+    authorize: {
+      policy: 'documents',
+      action: 'update',
+      target: { field: 'id', column: 'id', withDeleted: false },
+    },
   },
   {
     name: 'attachments.upload',
@@ -1823,6 +1870,11 @@ export const routes = [
         'X-RateLimit-Remaining',
         'X-RateLimit-Reset',
       ],
+    },
+    authorize: {
+      policy: 'documents',
+      action: 'update',
+      target: { field: 'id', column: 'id', withDeleted: false },
     },
   },
   {
@@ -1873,6 +1925,11 @@ export const routes = [
         'X-RateLimit-Remaining',
         'X-RateLimit-Reset',
       ],
+    },
+    authorize: {
+      policy: 'documents',
+      action: 'update',
+      target: { field: 'id', column: 'id', withDeleted: false },
     },
   },
   {
@@ -2141,6 +2198,7 @@ export const routes = [
         'X-RateLimit-Reset',
       ],
     },
+    authorize: { policy: 'tokens', action: 'create' },
   },
   {
     name: 'tokens.delete',
@@ -2174,6 +2232,11 @@ export const routes = [
         'X-RateLimit-Remaining',
         'X-RateLimit-Reset',
       ],
+    },
+    authorize: {
+      policy: 'tokens',
+      action: 'delete',
+      target: { field: 'id', column: 'id', withDeleted: false },
     },
   },
   {

@@ -2,13 +2,15 @@
  * Handlers of the account pages of the auth core (docs/spec.md 4.1; docs/auth.md
  * "Pages"): home, register, login, logout, dashboard, a user's page and the
  * admin page. Email verification, password reset and tokens have their own
- * handlers.
+ * handlers. Who may see a user's page or the admin page is the policy
+ * `users` (schema/accounts.yaml, app/policies/users.ts), checked by the
+ * runtime before these handlers run.
  */
 import type { Handlers } from '../../generated/handlers.js';
 import type { User } from '../../generated/types.js';
 import { normalizeLogin } from 'bindery/auth';
 import { sendVerificationLink } from 'bindery/auth/links';
-import { HttpError, NotFoundError, ValidationError } from 'bindery/errors';
+import { ValidationError } from 'bindery/errors';
 import { page, redirect, redirectToRoute } from 'bindery/results';
 import { storageOf } from 'bindery/storage';
 import { accounts, currentUser } from '../auth/users.js';
@@ -33,10 +35,6 @@ export const EMAIL_TAKEN = 'The email has already been taken.';
 
 /** How many users the admin page lists (newest first). */
 export const ADMIN_PAGE_SIZE = 500;
-
-function forbidden(message: string): HttpError {
-  return new HttpError(403, message, { code: 'BINDERY_AUTH_FORBIDDEN' });
-}
 
 /** PostgreSQL's unique_violation: two registrations of one address at the same moment. */
 function isUniqueViolation(error: unknown): boolean {
@@ -90,19 +88,15 @@ export const accountsHandlers = {
     return page('dashboard', { title: 'Dashboard', user, avatarUrl, ...(await tokensPageData(ctx)) });
   },
 
-  'users.show': async (input, ctx) => {
-    const me = await currentUser(ctx);
-    if (input.id !== me.id && !me.admin) throw forbidden('You may only see your own user page.');
-    const user =
-      input.id === me.id ? me : await ctx.services.db.selectFrom('users').selectAll().where('id', '=', input.id).executeTakeFirst();
-    if (user === undefined) throw new NotFoundError(`User ${input.id} does not exist.`);
-    if (ctx.client.isBrowser && !ctx.client.wantsJson) return page('users/show', { title: user.name, user, me });
+  // The policy users.view found the user and allowed the caller (their own page, or an admin).
+  'users.show': async (_input, ctx, user) => {
+    if (ctx.client.isBrowser && !ctx.client.wantsJson) return page('users/show', { title: user.name, user, me: await currentUser(ctx) });
     return user;
   },
 
+  // The policy users.admin lets only admins in.
   'admin.index': async (_input, ctx) => {
     const me = await currentUser(ctx);
-    if (!me.admin) throw forbidden('The admin page is for administrators only.');
     const users = await ctx.services.db.selectFrom('users').selectAll().orderBy('id', 'desc').limit(ADMIN_PAGE_SIZE).execute();
     const count = await ctx.services.db
       .selectFrom('users')

@@ -4,15 +4,17 @@
  * tracked model `ctx.services.models.Document`, so each has its audit entry;
  * reads (show, export, history) use the database directly and are not logged.
  *
- * A document of another user is 404, like one that does not exist.
+ * Who may do what is the policy `documents` (schema/documents.yaml;
+ * docs/authorization.md), which the runtime enforces before a handler runs:
+ * a route naming one document hands its handler that document (the third
+ * argument), already found and allowed — another user's is 404, like one
+ * that does not exist; the list is narrowed to the caller's documents; the
+ * archive's bulk write is narrowed by the policy too.
  */
 import { randomBytes } from 'node:crypto';
-import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Handlers } from '../../generated/handlers.js';
-import type { Database } from '../../generated/types.js';
 import { NotFoundError, ValidationError } from 'bindery/errors';
 import { created, noContent } from 'bindery/results';
-import { compiledQuery } from 'bindery/db';
 import { callerId } from './caller.js';
 import { lists } from '../../generated/lists.js';
 
@@ -35,20 +37,8 @@ export const HISTORY_PAGE = 50;
 /** The partial unique index keeping live slugs unique (schema/documents.yaml). */
 const SLUG_INDEX = 'documents_slug_live_key';
 
-/** `owner_id = <caller>`: the condition every write of a handler adds. */
-const ownedBy = (owner: number) => (eb: ExpressionBuilder<Database, 'documents'>) => eb('owner_id', '=', owner);
-
+/** A document that went away between the policy's check and the write (or, for restore, one that is not deleted). */
 const missing = (id: number) => new NotFoundError(`Document ${id} does not exist.`);
-
-/** A live document of its owner: the API's hot read, compiled once (docs/database.md "Compiled queries"). */
-const documentOf = compiledQuery((db, id: number, owner: number) =>
-  (db as Kysely<Database>)
-    .selectFrom('documents')
-    .selectAll()
-    .where('id', '=', id)
-    .where('owner_id', '=', owner)
-    .where('deleted_at', 'is', null),
-);
 
 /** A duplicate live slug is a field error on `slug` (422); anything else is rethrown. */
 function slugTaken(error: unknown): never {
@@ -70,74 +60,59 @@ export const documentsHandlers = {
     return created(document, { location: ctx.url('documents.show', { id: document.id }) });
   },
 
-  // The caller's documents only: the list's query, scoped to the owner.
-  'documents.list': (input, ctx) => {
-    const owner = callerId(ctx);
-    return lists['documents.list'](ctx, input, (q) => q.where('owner_id', '=', owner));
-  },
+  // The policy's view scope narrows the page to the caller's documents.
+  'documents.list': (input, ctx) => lists['documents.list'](ctx, input),
 
   'documents.export': async (_input, ctx) => {
-    const owner = callerId(ctx);
     const documents = await ctx.services.db
       .selectFrom('documents')
       .selectAll()
-      .where('owner_id', '=', owner)
+      .where(await ctx.scope('documents.export'))
       .where('deleted_at', 'is', null)
       .orderBy('id')
       .execute();
     await ctx.services.audit.record({
       action: 'documents.exported',
-      subject: { type: 'users', id: owner },
+      subject: { type: 'users', id: callerId(ctx) },
       details: { documents: documents.length },
     });
     return documents;
   },
 
+  // One statement over the rows the policy's archive scope allows: the caller's.
   'documents.archive': async (_input, ctx) => {
     const archived = await ctx.services.models.Document.query()
-      .where('owner_id', '=', callerId(ctx))
+      .authorize('archive')
       .where('status', '=', 'published')
       .update({ status: 'archived' });
     return { archived };
   },
 
-  'documents.show': async (input, ctx) => {
-    const [document] = await documentOf(ctx.services.db, input.id, callerId(ctx));
-    if (!document) throw missing(input.id);
-    return document;
+  'documents.show': (_input, _ctx, document) => document,
+
+  'documents.update': async (input, ctx, document) => {
+    const updated = await ctx.services.models.Document.update(document.id, {
+      title: input.title,
+      body: input.body,
+      status: input.status,
+    });
+    if (!updated) throw missing(document.id);
+    return updated;
   },
 
-  'documents.update': async (input, ctx) => {
-    const document = await ctx.services.models.Document.update(
-      input.id,
-      { title: input.title, body: input.body, status: input.status },
-      { where: ownedBy(callerId(ctx)) },
-    );
-    if (!document) throw missing(input.id);
-    return document;
-  },
-
-  'documents.delete': async (input, ctx) => {
-    const document = await ctx.services.models.Document.delete(input.id, { where: ownedBy(callerId(ctx)) });
-    if (!document) throw missing(input.id);
+  'documents.delete': async (_input, ctx, document) => {
+    const deleted = await ctx.services.models.Document.delete(document.id);
+    if (!deleted) throw missing(document.id);
     return noContent();
   },
 
-  'documents.restore': async (input, ctx) => {
-    const document = await ctx.services.models.Document.restore(input.id, { where: ownedBy(callerId(ctx)) }).catch(slugTaken);
-    if (!document) throw missing(input.id);
-    return document;
+  'documents.restore': async (_input, ctx, document) => {
+    const restored = await ctx.services.models.Document.restore(document.id).catch(slugTaken);
+    if (!restored) throw missing(document.id);
+    return restored;
   },
 
-  'documents.history': async (input, ctx) => {
-    // Deleted documents keep their history (docs/spec.md 4.2); another user's is 404.
-    const document = await ctx.services.db
-      .selectFrom('documents')
-      .select('id')
-      .where('id', '=', input.id)
-      .where('owner_id', '=', callerId(ctx))
-      .executeTakeFirst();
-    if (!document) throw missing(input.id);
-    return ctx.services.models.Document.history(input.id, { cursor: input.cursor, limit: HISTORY_PAGE });
-  },
+  // Deleted documents keep their history (docs/spec.md 4.2): the route finds them too (withDeleted).
+  'documents.history': (input, ctx, document) =>
+    ctx.services.models.Document.history(document.id, { cursor: input.cursor, limit: HISTORY_PAGE }),
 } satisfies DocumentsHandlers;

@@ -57,9 +57,9 @@ export const tokensHandlers = {
     return redirectToRoute('accounts.dashboard');
   },
 
-  'tokens.delete': async (input, ctx) => {
-    // Another user's token ID (or an unknown one) changes nothing and answers the same.
-    await apiTokens(ctx).revoke(userId(ctx), input.id);
+  // The policy tokens.delete found the token and allowed it: the caller's own (another user's is 404, like an unknown one).
+  'tokens.delete': async (_input, ctx, token) => {
+    await apiTokens(ctx).revoke(userId(ctx), token.id);
     ctx.session.flash('status', 'Token revoked.');
     return redirectToRoute('accounts.dashboard');
   },

@@ -13,6 +13,7 @@ import { emitLists } from './lists/emit-lists.js';
 import { emitMigrations, MIGRATIONS_DIR, SNAPSHOT_FILE } from './migrations/emit-migrations.js';
 import { emitOpenApi } from './openapi/emit-openapi.js';
 import { emitPluginList } from './plugins/emit-plugin-list.js';
+import { emitPolicies } from './policies/emit-policies.js';
 import { emitRoutes } from './routes/emit-routes.js';
 import { emitSerializers } from './serializers/emit-serializers.js';
 import { emitTypes } from './types/emit-types.js';
@@ -57,6 +58,7 @@ export function emitAll(ctx: EmitContext, inputs: EmitInputs, diagnostics: Diagn
   const audit = emitAudit(ctx);
   const lists = emitLists(ctx);
   const factories = emitFactories(ctx);
+  const policies = emitPolicies(ctx);
   return [
     emitTypes(ctx),
     emitSerializers(ctx),
@@ -68,6 +70,7 @@ export function emitAll(ctx: EmitContext, inputs: EmitInputs, diagnostics: Diagn
     ...(audit ? [audit] : []),
     ...(lists ? [lists] : []),
     ...(factories ? [factories] : []),
+    ...(policies ? [policies] : []),
     ...migrations,
     ...(inputs.plugins !== undefined ? [emitPluginList(inputs.plugins, ctx.runtime)] : []),
   ];

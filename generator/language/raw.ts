@@ -11,6 +11,8 @@ export interface RawSchemaFile {
   readonly groups?: Readonly<Record<string, RawGroup>>;
   readonly resources?: Readonly<Record<string, RawResource>>;
   readonly routes?: Readonly<Record<string, RawRoute>>;
+  /** Authorization policies by name (docs/authorization.md). */
+  readonly policies?: Readonly<Record<string, RawPolicy>>;
 }
 
 /** `info:` — title and version of the API (OpenAPI `info`). */
@@ -121,7 +123,55 @@ export interface RawRoute {
   readonly list?: RawList;
   /** Relations expanded in every row of the output (`[owner]` for `owner_id`). */
   readonly include?: readonly string[];
+  /** The policy action the route needs (`documents.update`), its long form, or `false` for none (docs/authorization.md "Routes"). */
+  readonly authorize?: RawAuthorize;
 }
+
+/** `routes.<name>.authorize`. */
+export type RawAuthorize =
+  | string
+  | false
+  | {
+      readonly action: string;
+      /** The input field naming the row, or false for no row. */
+      readonly target?: string | false;
+      /** The column the field is compared with (default: the field's key). */
+      readonly column?: string;
+      /** Soft-deleted rows are found too. */
+      readonly withDeleted?: boolean;
+    };
+
+/** `policies.<name>` — who may do what to the rows of one resource (docs/authorization.md). */
+export interface RawPolicy {
+  readonly description?: string;
+  /** The resource whose rows it governs (default: the one whose table is the policy's name). */
+  readonly resource?: string;
+  /** A table of the framework instead of a resource (`api_tokens`). */
+  readonly table?: string;
+  /** Deny as 404 when the caller may not view the row either. */
+  readonly hideExistence?: boolean;
+  /** Token abilities → the actions each grants (default: `<policy>:<action>` per action). */
+  readonly abilities?: Readonly<Record<string, readonly string[]>>;
+  readonly actions: Readonly<Record<string, RawPolicyRule>>;
+}
+
+/** A YAML policy rule: a word, or an object of conditions (all must hold), or `{ code: true, scope?: true }`. */
+export type RawPolicyRule =
+  | 'public'
+  | 'signedIn'
+  | 'nobody'
+  | 'code'
+  | {
+      readonly owner?: string;
+      readonly user?: Readonly<Record<string, RawPolicyValue>>;
+      readonly row?: Readonly<Record<string, RawPolicyValue>>;
+      readonly anyOf?: readonly RawPolicyRule[];
+      readonly code?: true;
+      readonly scope?: boolean;
+    };
+
+/** A value (or list of values) a column is compared with. */
+export type RawPolicyValue = string | number | boolean | null | readonly (string | number | boolean | null)[];
 
 /** A binding tag's value: the client name, or `true` for the field's own key. */
 export type RawTag = string | true;

@@ -4,7 +4,7 @@
  * references resolved, binding and rules valid).
  */
 import type { Diagnostics } from '../diagnostics.js';
-import type { RawSchemaFile } from '../language/raw.js';
+import type { RawPolicy, RawSchemaFile } from '../language/raw.js';
 import type { DataPath } from '../load/node-position.js';
 import type { SchemaFile } from '../load/schema-file.js';
 import { resolveBodyLimit, resolveCors, resolveRateLimit } from './access.js';
@@ -14,6 +14,9 @@ import { formatPosition, reporter, type Reporter } from './reporter.js';
 import { checkPrototypeKeys, checkTableName } from './reserved-names.js';
 import { checkResources, resolveResource, type DeclaredResource } from './resources.js';
 import { checkRoutes, resolveRoute, type DeclaredRoute } from './routes.js';
+import { checkPolicies, resolvePolicy, USERS_TABLE, type DeclaredPolicy } from './policies.js';
+import type { Policy } from './policy-model.js';
+import { authorizeRoutes } from './route-authorization.js';
 
 /** API info used when no file has an `info:` key. */
 const DEFAULT_INFO: ApiInfo = { title: 'API', version: '0.0.0' };
@@ -39,6 +42,7 @@ export function buildModel(
   const groups = new Map<string, Group>();
   const resources = collect<NonNullable<RawSchemaFile['resources']>[string]>('resource');
   const routes = collect<NonNullable<RawSchemaFile['routes']>[string]>('route');
+  const policies = collect<NonNullable<RawSchemaFile['policies']>[string]>('policy');
 
   for (const file of files) {
     const r = reporter(file, diagnostics);
@@ -72,6 +76,7 @@ export function buildModel(
       resources.add(r, ['resources', name], name, raw);
     }
     for (const [name, raw] of Object.entries(data.routes ?? {})) routes.add(r, ['routes', name], name, raw);
+    for (const [name, raw] of Object.entries(data.policies ?? {})) policies.add(r, ['policies', name], name, raw);
   }
 
   const resolvedResources: DeclaredResource[] = [];
@@ -93,14 +98,34 @@ export function buildModel(
     if (route) resolvedRoutes.push({ route, r: d.r });
   }
   checkRoutes(resolvedRoutes, typeNames);
+  const resolvedPolicies = resolvePolicies(policies.list, scope.resolved);
+  const rawRoutes = new Map(routes.list.map((x) => [x.name, x.raw]));
+  const authorizations = authorizeRoutes(
+    resolvedRoutes.map((d) => ({ ...d, raw: rawRoutes.get(d.route.name)! })),
+    resolvedPolicies,
+    new Set(policies.list.map((d) => d.name)),
+  );
 
   if (diagnostics.any) return undefined;
   return {
     info: info?.value ?? DEFAULT_INFO,
     groups: [...groups.values()],
     resources: resolvedResources.map((d): Resource => d.resource),
-    routes: resolvedRoutes.map((d): Route => d.route),
+    routes: resolvedRoutes.map((d): Route => ({ ...d.route, authorize: authorizations.get(d.route.name) ?? null })),
+    policies: resolvedPolicies,
   };
+}
+
+/** Resolve every policy against the resolved resources, with the checks across policies. */
+function resolvePolicies(declared: readonly Declaration<RawPolicy>[], resources: ReadonlyMap<string, Resource>): Policy[] {
+  const users = [...resources.values()].find((x) => x.table === USERS_TABLE);
+  const resolved: DeclaredPolicy[] = [];
+  for (const d of declared) {
+    const policy = resolvePolicy(d.r, d.name, d.raw, { resources, users });
+    if (policy) resolved.push({ policy, r: d.r });
+  }
+  checkPolicies(resolved);
+  return resolved.map((d) => d.policy);
 }
 
 /** Declarations of one kind, reporting a name declared twice (in one or several files). */

@@ -5,6 +5,7 @@
 import type { CorsPlan, FieldPlan, HttpMethod, ListFilterOp, RateLimitPlan } from '../../runtime/routing/route-table.js';
 import type { ResultKind } from '../../runtime/results/result.js';
 import type { SourcePosition } from '../diagnostics.js';
+import type { Policy, RouteAuthorize } from './policy-model.js';
 
 /** Column types of resource fields (SQL mapping in docs/schema-language.md). */
 /** `file`: a stored file's reference (`FileRef`, a `jsonb` column; docs/storage.md "Files of rows"). */
@@ -174,6 +175,8 @@ export interface Route {
   readonly list: RouteList | null;
   /** Relations expanded in every output row (YAML `include:`); empty when none. */
   readonly include: readonly Include[];
+  /** The policy action it needs (YAML `authorize:`, or implied by its kind), or null. */
+  readonly authorize: RouteAuthorize | null;
   readonly origin: SourcePosition;
 }
 
@@ -216,4 +219,6 @@ export interface Model {
   readonly groups: readonly Group[];
   readonly resources: readonly Resource[];
   readonly routes: readonly Route[];
+  /** Authorization policies (YAML `policies:`; docs/authorization.md), in file order. */
+  readonly policies: readonly Policy[];
 }

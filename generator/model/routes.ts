@@ -187,6 +187,7 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
     confirmPassword,
     list,
     include,
+    authorize: null,
     origin: r.at(path),
   };
 }

@@ -19,6 +19,7 @@ import { runRead, type WriteTarget } from './sql-runner.js';
 import type { ResolvedModel } from './tracked-config.js';
 import type { Selectable } from 'kysely';
 import type { UntypedTables } from '../db/any-kysely.js';
+import { currentContext } from '../context/execution-context.js';
 
 type Scope = 'live' | 'all' | 'deleted';
 // biome-ignore lint/suspicious/noExplicitAny: a filter applies to the select, update and delete builders of a table named at run time; Kysely types each builder by its (static) table, so one filter for all three takes `any`.
@@ -28,6 +29,10 @@ interface State {
   readonly filters: readonly Filter[];
   readonly scope: Scope;
   readonly limit: number | undefined;
+  /** The policy action whose scope narrows the write (default: the write's own, see {@link BulkQuery.authorize}). */
+  readonly action?: string;
+  /** The write is not narrowed by a policy ({@link BulkQuery.unscoped}). */
+  readonly unscoped?: boolean;
 }
 
 /** The primary key value of table `T` (column `PK`). */
@@ -48,6 +53,12 @@ export type KeyOf<DB, T extends keyof DB, PK extends string> = PK extends keyof 
  * row count, the values before (and after) for up to `AUDIT_BULK_MAX_VALUES`
  * rows, and every key in `audit_bulk_items`. Nothing is recorded when no row
  * matched.
+ *
+ * Inside a request of an app with policies, a write on a table with a policy
+ * touches only the rows the caller may: the scope of the policy's `update`,
+ * `delete`, `restore` (or `forceDelete`, else `delete`) action is added to
+ * the condition — no row when the policy does not declare the action
+ * (docs/authorization.md "Bulk writes"). Jobs and commands are not narrowed.
  */
 export class BulkQuery<DB = UntypedTables, T extends keyof DB & string = UntypedTables, PK extends string = string> {
   readonly #core: AuditCore;
@@ -84,6 +95,23 @@ export class BulkQuery<DB = UntypedTables, T extends keyof DB & string = Untyped
     return this.#with({ scope: 'deleted' });
   }
 
+  /**
+   * Narrow the write by the scope of policy action `action` (`archive`)
+   * instead of the write's own (`update` for {@link update}, …).
+   */
+  authorize(action: string): BulkQuery<DB, T, PK> {
+    return this.#with({ action });
+  }
+
+  /**
+   * Do not narrow the write by the table's policy: for a request that
+   * writes on the app's behalf (a counter, a cleanup), never with a
+   * condition the caller chose.
+   */
+  unscoped(): BulkQuery<DB, T, PK> {
+    return this.#with({ unscoped: true });
+  }
+
   /** Select at most `n` rows (the first by key). */
   limit(n: number): BulkQuery<DB, T, PK> {
     if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`limit must be a non-negative integer, got ${n}`);
@@ -111,7 +139,8 @@ export class BulkQuery<DB = UntypedTables, T extends keyof DB & string = Untyped
    * @returns the number of rows updated.
    */
   async update(values: UpdateObject<DB, T>): Promise<number> {
-    return bulkUpdate(this.#core, this.#model, this.#target, this.#selection(), values as Record<string, unknown>, 'updated');
+    const selection = await this.#authorized('update', this.#selection());
+    return bulkUpdate(this.#core, this.#model, this.#target, selection, values as Record<string, unknown>, 'updated');
   }
 
   /**
@@ -122,7 +151,8 @@ export class BulkQuery<DB = UntypedTables, T extends keyof DB & string = Untyped
   async delete(): Promise<number> {
     const m = this.#model;
     if (m.softDelete === null) return this.forceDelete();
-    return bulkUpdate(this.#core, this.#model, this.#target, this.#selection('live'), { [m.softDelete]: sql`now()` }, 'deleted');
+    const selection = await this.#authorized('delete', this.#selection('live'));
+    return bulkUpdate(this.#core, this.#model, this.#target, selection, { [m.softDelete]: sql`now()` }, 'deleted');
   }
 
   /**
@@ -133,7 +163,8 @@ export class BulkQuery<DB = UntypedTables, T extends keyof DB & string = Untyped
     const m = this.#model;
     if (m.softDelete === null)
       throw new AuditModelError(`${m.config.resource} (table ${m.table}) has no soft delete, so its rows cannot be restored.`);
-    return bulkUpdate(this.#core, this.#model, this.#target, this.#selection('deleted'), { [m.softDelete]: null }, 'restored');
+    const selection = await this.#authorized('restore', this.#selection('deleted'));
+    return bulkUpdate(this.#core, this.#model, this.#target, selection, { [m.softDelete]: null }, 'restored');
   }
 
   /**
@@ -141,11 +172,20 @@ export class BulkQuery<DB = UntypedTables, T extends keyof DB & string = Untyped
    * @returns the number of rows removed.
    */
   async forceDelete(): Promise<number> {
-    return bulkForceDelete(this.#core, this.#model, this.#target, this.#selection());
+    return bulkForceDelete(this.#core, this.#model, this.#target, await this.#authorized('forceDelete', this.#selection()));
   }
 
   #with(change: Partial<State>): BulkQuery<DB, T, PK> {
     return new BulkQuery<DB, T, PK>(this.#core, this.#model, this.#target, { ...this.#state, ...change });
+  }
+
+  /** `selection` narrowed by the policy of the table for the caller of the request running now, if any. */
+  async #authorized(write: 'update' | 'delete' | 'restore' | 'forceDelete', selection: Selection): Promise<Selection> {
+    const context = this.#state.unscoped === true ? undefined : currentContext();
+    if (context?.policyScope === undefined) return selection;
+    const condition = await context.policyScope(this.#model.table, this.#state.action ?? write);
+    if (condition === undefined) return selection;
+    return { limit: selection.limit, apply: (query) => selection.apply(query).where(condition) };
   }
 
   #selection(scope: Scope = this.#state.scope): Selection {

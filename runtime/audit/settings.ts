@@ -4,7 +4,7 @@
  * step, so a bad value stops the boot naming the setting and the allowed values.
  */
 import { defineSettings } from '../config/define-settings.js';
-import { enumSetting, integerSetting } from '../config/parsers.js';
+import { booleanSetting, enumSetting, integerSetting } from '../config/parsers.js';
 
 /** Values of `AUDIT_IP`. */
 export const AUDIT_IP_MODES = ['off', 'masked', 'full'] as const;
@@ -28,6 +28,12 @@ export const auditSettings = defineSettings({
     parser: integerSetting({ min: 0, max: 36_500 }),
     default: '0',
   },
+  AUDIT_DENIALS: {
+    description:
+      'Record every request a policy refused (401, 403, 404) as an audit entry "authorization.denied" (needs authorization() after audit()); logged either way.',
+    parser: booleanSetting(),
+    default: 'false',
+  },
 });
 
 /** The typed audit settings. */
@@ -35,6 +41,7 @@ export interface AuditSettings {
   readonly AUDIT_IP: AuditIpMode;
   readonly AUDIT_BULK_MAX_VALUES: number;
   readonly AUDIT_RETENTION_DAYS: number;
+  readonly AUDIT_DENIALS: boolean;
 }
 
 /** The defaults, for audit logs made outside an app (tests, scripts). */
@@ -42,4 +49,5 @@ export const DEFAULT_AUDIT_SETTINGS: AuditSettings = Object.freeze({
   AUDIT_IP: 'off',
   AUDIT_BULK_MAX_VALUES: 10_000,
   AUDIT_RETENTION_DAYS: 0,
+  AUDIT_DENIALS: false,
 });

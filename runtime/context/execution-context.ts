@@ -46,6 +46,14 @@ export interface ExecutionContext {
   readonly resolveUser?: () => Promise<Actor | null>;
   /** The actor of the work that queued this job or listener (rule 3). */
   readonly origin?: Actor;
+  /**
+   * The condition a policy puts on `table`'s rows for `action` (a Kysely
+   * `where` argument), or undefined when no policy covers the table: the
+   * audit layer's bulk writes apply it (docs/authorization.md "Bulk
+   * writes"). Requests of an app with `authorization()` give it; jobs,
+   * commands and listeners do not, so their bulk writes are not narrowed.
+   */
+  readonly policyScope?: (table: string, action: string) => Promise<unknown>;
 }
 
 const storage = new AsyncLocalStorage<ExecutionContext>();
@@ -79,6 +87,7 @@ export function withActor<T>(actor: Actor, fn: () => T): T {
           ip: current.ip,
           resolveUser: current.resolveUser?.bind(current),
           origin: current.origin,
+          policyScope: current.policyScope?.bind(current),
           actor,
         };
   return storage.run(next, fn);

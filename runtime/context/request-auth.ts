@@ -38,7 +38,7 @@ export interface RequestAuthOptions<U> {
  *
  * @example
  *   const user = await ctx.auth.user();          // null for a guest
- *   if (!ctx.auth.can('profile:read')) …         // session users may do anything
+ *   if (!ctx.auth.can('profile:read')) …         // a token's ability; session users have every one
  */
 export class RequestAuth<U = unknown> {
   readonly #options: RequestAuthOptions<U> | null;
@@ -99,7 +99,9 @@ export class RequestAuth<U = unknown> {
 
   /**
    * Whether the request may use `ability` (docs/spec.md 5.5): a user signed in by
-   * session may do anything; a token only what it lists; a guest nothing.
+   * session has every ability; a token only what it lists; a guest nothing.
+   * Abilities narrow tokens; what a user may do to which rows is the
+   * policies' (`ctx.can`, docs/authorization.md).
    */
   can(ability: string): boolean {
     if (this.#options === null) return false;

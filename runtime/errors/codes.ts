@@ -180,7 +180,6 @@ export const ERROR_CODES = {
 
   // ── auth core: session guard, guards, login, remember-me, cache (runtime/auth, runtime/cache) ──
   BINDERY_AUTH_FAILED: { status: 422, summary: 'The login and password do not match an account (a field error on email).' },
-  BINDERY_AUTH_FORBIDDEN: { status: 403, summary: "The signed-in user may not see this page (another user's page, the admin page)." },
   BINDERY_AUTH_MIDDLEWARE_MISSING: {
     summary: 'A route guarded by require or guest has no auth (or token) middleware before the guard; the boot stops.',
   },
@@ -197,6 +196,24 @@ export const ERROR_CODES = {
     summary: 'A guest asked a guarded route for something other than a page (JSON, htmx, no session).',
   },
   BINDERY_CACHE_UNAVAILABLE: { summary: 'The cache driver cannot use its table bindery_cache (migrations not applied?); the boot stops.' },
+
+  // ── authorization: policies (runtime/authorization) ──
+  BINDERY_POLICY_DENIED: {
+    status: 403,
+    summary: "The route's policy (or ctx.authorize) does not allow the signed-in user this action on this row.",
+  },
+  BINDERY_POLICY_FAILED: {
+    status: 500,
+    summary: 'A policy written in TypeScript threw, or its scope could not be built; the request is refused, never allowed.',
+  },
+  BINDERY_POLICY_INVALID: {
+    summary:
+      'The policies and the app disagree: an unknown policy or action, a code action without its definePolicy function or scope; the boot stops.',
+  },
+  BINDERY_POLICY_UNSCOPED: {
+    status: 500,
+    summary: 'A list, an included relation, a bulk write or ctx.scope needs the scope of a policy action that has none.',
+  },
 
   // ── generator (generator/) ──
   BINDERY_MIGRATION_DESTRUCTIVE: {

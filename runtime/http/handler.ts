@@ -21,22 +21,26 @@ export type BeforeBodyCheck = (
   services: Services,
 ) => string | undefined | Promise<string | undefined>;
 
-/** The handler function: typed input in, result out (see `runtime/results/result.ts`). */
-export type HandlerFn<I, R> = (input: I, ctx: RequestContext) => R | Promise<R>;
+/**
+ * The handler function: typed input in, result out (see `runtime/results/result.ts`).
+ * A route whose policy names a row (`authorize:` with a target; docs/authorization.md)
+ * gets that row, loaded and authorized, as `target`; other routes get `undefined`.
+ */
+export type HandlerFn<I, R, T = undefined> = (input: I, ctx: RequestContext, target: T) => R | Promise<R>;
 
 /**
  * A route handler: a bare function, or an object with the function and the
  * input's own extra validation.
  *
  * `validate` runs only after the field rules passed (docs/spec.md 4.5, binding step
- * 5). It throws a `ValidationError` for field failures (422), an error that
+ * 5), and after the route's policy allowed the request. It throws a `ValidationError` for field failures (422), an error that
  * carries an HTTP status (kept), or anything else (500).
  */
-export type RouteHandler<I, R> =
-  | HandlerFn<I, R>
+export type RouteHandler<I, R, T = undefined> =
+  | HandlerFn<I, R, T>
   | {
-      readonly validate?: (input: I, ctx: RequestContext) => void | Promise<void>;
-      readonly handle: HandlerFn<I, R>;
+      readonly validate?: (input: I, ctx: RequestContext, target: T) => void | Promise<void>;
+      readonly handle: HandlerFn<I, R, T>;
     };
 
 /**
@@ -83,4 +87,4 @@ export type Middleware = AroundMiddleware | BeforeMiddleware;
  * bound and validated at run time.
  */
 // biome-ignore lint/suspicious/noExplicitAny: a table mixes handlers of different input types; the input is contravariant, so only `any` (not `unknown` or `never`) admits every typed handler and still lets the pipeline call it.
-export type AnyRouteHandler = RouteHandler<any, any>;
+export type AnyRouteHandler = RouteHandler<any, any, any>;

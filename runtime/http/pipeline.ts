@@ -1,6 +1,7 @@
 /**
  * The request pipeline of one route (docs/spec.md 4.5; ARCHITECTURE.md "Request flow"):
- * middleware → list parameters (422) → binder (400) → rules (422) → the handler's own `validate`
+ * middleware → list parameters (422) → binder (400) → the route's policy (401/403/404,
+ * docs/authorization.md) → rules (422) → the handler's own `validate`
  * → handler → result → response, with errors rendered per docs/spec.md 7, the
  * request timeout (503), and 499 for clients that went away.
  *
@@ -31,6 +32,7 @@ import { runInContext } from '../context/execution-context.js';
 import type { StandardHeaders } from './security-headers.js';
 import type { AnyRouteHandler } from './handler.js';
 import type { AnyKysely } from '../db/any-kysely.js';
+import { compileAuthorizationStage, includeScopes, withViewableOutput, type AnyHandle } from './route-authorization.js';
 import { MultipartBody } from '../binding/multipart.js';
 import { Storage } from '../storage/storage.js';
 
@@ -76,24 +78,34 @@ export function compileRoutePipeline(
   middleware: readonly Middleware[],
   env: PipelineEnv,
 ): FastifyRouteHandler {
+  const { headers, services, urls, debug, deadlines, executionContext } = env;
   const bind = compileBinder(route);
   const checkList = compileListParamCheck(route);
+  const authorize = compileAuthorizationStage(route, services);
   const validateInput = compileInputValidator(route);
-  const handle = withFileUrls(route, withIncludes(route, typeof handler === 'function' ? handler : handler.handle));
+  const handle = withFileUrls(
+    route,
+    withIncludes(route, withViewableOutput(route, services, typeof handler === 'function' ? handler : handler.handle)),
+  );
   const extra = typeof handler === 'function' ? undefined : handler.validate;
-  const { headers, services, urls, debug, deadlines, executionContext } = env;
 
-  // Binding, rules, the handler's own validate, the handler: synchronous
-  // unless one of them returns a promise (then the rest follows it).
+  // Rules, the handler's own validate, the handler, given the route's
+  // target row (docs/authorization.md): synchronous unless one of them
+  // returns a promise (then the rest follows it).
+  const checked = (ctx: HttpRequestContext, input: Record<string, unknown>, target: unknown): unknown => {
+    if (validateInput !== null) validateInput(input, ctx.request);
+    if (extra !== undefined) {
+      const done = extra(input, ctx, target);
+      if (done !== undefined && isThenable(done)) return Promise.resolve(done).then(() => handle(input, ctx, target));
+    }
+    return handle(input, ctx, target);
+  };
+  // Binding, then the route's policy (its row loaded and checked), then the rest.
   const core = (ctx: HttpRequestContext): unknown => {
     if (checkList !== null) checkList(ctx.request);
     const input = bind(ctx.request);
-    if (validateInput !== null) validateInput(input, ctx.request);
-    if (extra !== undefined) {
-      const checked = extra(input, ctx);
-      if (checked !== undefined && isThenable(checked)) return Promise.resolve(checked).then(() => handle(input, ctx));
-    }
-    return handle(input, ctx);
+    if (authorize === null) return checked(ctx, input, undefined);
+    return authorize(ctx, input).then((target) => checked(ctx, input, target));
   };
   const stages = middleware.length === 0 ? core : composeMiddleware(middleware, core);
 
@@ -179,14 +191,13 @@ export function compileRoutePipeline(
  * page reads its relations itself): its output rows get their related rows,
  * one query per relation, before they are serialized.
  */
-// biome-ignore lint/suspicious/noExplicitAny: wraps the handler of any route, whose input type is its own (contravariant); see AnyRouteHandler.
-function withIncludes(route: RouteDefinition, handle: (input: any, ctx: any) => unknown): (input: any, ctx: HttpRequestContext) => unknown {
+function withIncludes(route: RouteDefinition, handle: AnyHandle): AnyHandle {
   const include = route.include;
   if (include === undefined || include.length === 0 || route.list !== undefined) return handle;
-  return async (input, ctx) => {
-    const value = await handle(input, ctx);
+  return async (input, ctx: HttpRequestContext, target) => {
+    const value = await handle(input, ctx, target);
     const rows = outputRows(value);
-    if (rows.length > 0) await loadIncludes((ctx.services as unknown as { db: AnyKysely }).db, include, rows);
+    if (rows.length > 0) await loadIncludes((ctx.services as unknown as { db: AnyKysely }).db, include, rows, includeScopes(ctx));
     return value;
   };
 }
@@ -197,13 +208,12 @@ function withIncludes(route: RouteDefinition, handle: (input: any, ctx: any) => 
  * are serialized (docs/storage.md "Files of rows"), when the `storage()`
  * step is set up.
  */
-// biome-ignore lint/suspicious/noExplicitAny: wraps the handler of any route, whose input type is its own (contravariant); see AnyRouteHandler.
-function withFileUrls(route: RouteDefinition, handle: (input: any, ctx: any) => unknown): (input: any, ctx: HttpRequestContext) => unknown {
+function withFileUrls(route: RouteDefinition, handle: AnyHandle): AnyHandle {
   const own = route.output?.files ?? [];
   const related = (route.include ?? []).filter((i) => i.files !== undefined && i.files.length > 0);
   if (own.length === 0 && related.length === 0) return handle;
-  return async (input, ctx) => {
-    const value = await handle(input, ctx);
+  return async (input, ctx: HttpRequestContext, target) => {
+    const value = await handle(input, ctx, target);
     const storage = (ctx.services as { storage?: unknown }).storage;
     if (!(storage instanceof Storage)) return value;
     let rows = outputRows(value);

@@ -14,7 +14,12 @@ import { BinderyError } from '../errors/bindery-error.js';
 import type { Session } from '../session/session.js';
 import { GUEST } from '../context/request-auth.js';
 import './auth-context.js';
+import './policy-context.js';
 import type { AnyRequestAuth } from '../context/request-auth.js';
+import type { Policies } from '../authorization/policies.js';
+import { authorizeRequest } from '../authorization/request-authorizer.js';
+import { NO_ROWS, type RowScope } from '../authorization/scopes.js';
+import type { Row } from '../authorization/rules.js';
 
 /**
  * The runtime's {@link RequestContext}: one object per request, built
@@ -107,5 +112,46 @@ export class HttpRequestContext implements RequestContext, ExecutionContext, Dea
 
   url(route: string, params?: Readonly<Record<string, string | number>>): string {
     return this.#urls.build(route, params);
+  }
+
+  /** See `ctx.can` (runtime/http/policy-context.ts; docs/authorization.md). */
+  async can(action: string, row?: unknown): Promise<boolean> {
+    return (await this.#policies('ctx.can').decide(this.auth, action, row as Row | undefined)).allowed;
+  }
+
+  /** See `ctx.authorize` (runtime/http/policy-context.ts). */
+  authorize(action: string, row?: unknown): Promise<void> {
+    return authorizeRequest(this, this.#policies('ctx.authorize'), action, row as Row | undefined, this.route.name);
+  }
+
+  /** See `ctx.scope` (runtime/http/policy-context.ts). */
+  scope(action: string): Promise<RowScope> {
+    return this.#policies('ctx.scope').scope(this.auth, action);
+  }
+
+  /**
+   * The condition the policy of `table` puts on the rows a bulk write of
+   * `action` touches (ExecutionContext.policyScope; docs/authorization.md
+   * "Bulk writes"): undefined when no policy covers the table; no row when
+   * the policy does not declare the action (`forceDelete` falls back to `delete`).
+   */
+  async policyScope(table: string, action: string): Promise<RowScope | undefined> {
+    const policies = (this.services as { policies?: Policies }).policies;
+    const policy = policies?.policyOfTable(table);
+    if (policies === undefined || policy === undefined) return undefined;
+    let name = `${policy}.${action}`;
+    if (action === 'forceDelete' && !policies.has(name)) name = `${policy}.delete`;
+    return policies.has(name) ? policies.scope(this.auth, name) : NO_ROWS;
+  }
+
+  #policies(use: string): Policies {
+    const policies = (this.services as { policies?: Policies }).policies;
+    if (policies === undefined) {
+      throw new BinderyError(
+        'BINDERY_SERVICE_NOT_SET_UP',
+        `${use} needs the app's policies: add authorization({ policies }) (policies from generated/policies.ts) to the setup list of app/main.ts.`,
+      );
+    }
+    return policies;
   }
 }

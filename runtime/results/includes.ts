@@ -1,22 +1,29 @@
 import { isTaggedResult, RESULT } from './result.js';
 import type { IncludePlan, RouteDefinition } from '../routing/route-table.js';
 import type { AnyKysely } from '../db/any-kysely.js';
+import type { RowScope } from '../authorization/scopes.js';
 
 /**
  * Add each relation of `include` to every row: `row[name]` becomes the
- * related row, or null when the key is null or no row has it.
+ * related row, or null when the key is null or no row has it — or when the
+ * related resource's policy does not let the caller view it
+ * (docs/authorization.md "Included relations").
  * @param rows rows as the table has them; changed in place.
+ * @param scopeOf the caller's scope of a policy's `view` action, for relations whose resource has a policy; absent: none are narrowed.
  */
 export async function loadIncludes(
   db: AnyKysely,
   include: readonly IncludePlan[],
   rows: readonly Record<string, unknown>[],
+  scopeOf?: (policy: string) => Promise<RowScope>,
 ): Promise<void> {
   for (const inc of include) {
     const keys = [...new Set(rows.map((r) => r[inc.column]).filter((v) => v !== null && v !== undefined))];
     const found = new Map<string, unknown>();
     if (keys.length > 0) {
-      const related = (await db.selectFrom(inc.table).selectAll().where(inc.key, 'in', keys).execute()) as Record<string, unknown>[];
+      let query = db.selectFrom(inc.table).selectAll().where(inc.key, 'in', keys);
+      if (inc.policy !== undefined && scopeOf !== undefined) query = query.where(await scopeOf(inc.policy));
+      const related = (await query.execute()) as Record<string, unknown>[];
       for (const r of related) found.set(String(r[inc.key]), r);
     }
     for (const row of rows)

@@ -19,7 +19,9 @@ import type { OutputPlan, RouteDefinition } from '../routing/route-table.js';
 import { BinderyError } from '../errors/bindery-error.js';
 import { clientGone, logClientGone } from '../support/client-connection.js';
 import { addVary } from '../support/vary.js';
-import { pageHelpers, type AssetUrls } from '../views/page-data.js';
+import { pageHelpers, type AssetUrls, type PageTarget } from '../views/page-data.js';
+import type { Policies, PolicySubject } from '../authorization/policies.js';
+import { GUEST } from '../context/request-auth.js';
 import type { PageSession } from '../views/page-session.js';
 import type { ViewRenderer } from '../views/view-renderer.js';
 import { isLocalPath } from './local-path.js';
@@ -43,8 +45,10 @@ export interface ResultTarget {
    * once the page is rendered (docs/pages.md).
    */
   readonly sessionState?: PageSession | undefined;
-  /** The app's services; pages read `assets` (runtime/assets) for asset URLs. */
+  /** The app's services; pages read `assets` (runtime/assets) for asset URLs and `policies` for `it.can`. */
   readonly services?: object;
+  /** Who asks (`ctx.auth`), for `it.can` in pages. */
+  readonly auth?: PolicySubject;
 }
 
 /** What results need from the server. */
@@ -184,9 +188,10 @@ async function sendPage(target: ResultTarget, env: ResponderEnv, result: PageRes
   }
   const session = target.sessionState;
   const assets = (target.services as { assets?: AssetUrls } | undefined)?.assets;
+  const page = await pagePolicies(target);
   let html: string;
   try {
-    html = await env.views.render(result.view, { ...pageHelpers(target, session, assets), ...result.data });
+    html = await env.views.render(result.view, { ...pageHelpers(page, session, assets), ...result.data });
   } catch (err) {
     throw new BinderyError(
       'BINDERY_VIEW_FAILED',
@@ -200,6 +205,21 @@ async function sendPage(target: ResultTarget, env: ResponderEnv, result: PageRes
   // A page may answer htmx requests differently (docs/spec.md 4.6).
   addVary(target.reply, 'HX-Request');
   send(target, result.status, HTML_CONTENT_TYPE, html);
+}
+
+/**
+ * The page's request with a synchronous `can` (docs/authorization.md "In
+ * views"): the user is loaded before rendering, so the view's checks need no promise.
+ */
+async function pagePolicies(target: ResultTarget): Promise<PageTarget> {
+  const policies = (target.services as { policies?: Policies } | undefined)?.policies;
+  if (policies === undefined) return target;
+  const auth = target.auth ?? GUEST;
+  const user = auth.id === null ? null : await auth.user();
+  return {
+    url: (route, params) => target.url(route, params),
+    can: (action, row) => policies.decideNow(auth, user, action, row as Readonly<Record<string, unknown>> | undefined),
+  };
 }
 
 async function sendCustom(target: ResultTarget, env: ResponderEnv, result: Responder): Promise<void> {

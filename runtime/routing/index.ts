@@ -24,5 +24,16 @@ export type {
   ListFilterPlan,
   IncludePlan,
 } from './route-table.js';
+export type {
+  AuthorizePlan,
+  AuthorizeTargetPlan,
+  ColumnConditions,
+  PolicyActionPlan,
+  PolicyConditions,
+  PolicyPlan,
+  PolicyRule,
+  PolicyTable,
+  PolicyValue,
+} from './policy-plan.js';
 export { runList, type ListPage, type ListContext, type ListScope } from '../results/list/run-list.js';
 export { ListCursorError } from '../results/list/list-errors.js';

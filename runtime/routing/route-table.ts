@@ -7,6 +7,8 @@
  * else. It implements the binding plan of docs/spec.md 4.5.
  */
 
+import type { AuthorizePlan } from './policy-plan.js';
+
 /** HTTP methods a route may declare. HEAD is served by GET routes. */
 /** The result a route declares in the YAML `result:` key. */
 export type ResultKind = 'ok' | 'created' | 'noContent' | 'redirect' | 'page' | 'text' | 'custom';
@@ -100,6 +102,8 @@ export interface OutputPlan {
   /** Row (DB names) → JSON (JSON names, hidden fields dropped, `omitEmpty` applied, timestamps RFC 3339). */
   // biome-ignore lint/suspicious/noExplicitAny: each generated serializer takes its own resource's row type; a route table mixes resources and the parameter is contravariant, so `unknown` would refuse them all.
   readonly serialize: (row: any) => unknown;
+  /** The policy of the resource (docs/authorization.md): a list of rows the handler returns keeps only those the caller may `view`. */
+  readonly policy?: string;
   /**
    * Columns of the resource holding files (`type: file`): each gets its
    * signed URL before the row is serialized (docs/storage.md "Files of
@@ -130,7 +134,8 @@ export interface RouteDefinition {
    * Abilities a bearer token must carry to call the route (YAML
    * `abilities: [profile:read]`; docs/spec.md 5.5 "An ability check is made per
    * route"). Checked by the `token` middleware: a token without one of them
-   * gets 403; a user signed in by session may do anything. Absent: none.
+   * gets 403; a user signed in by session has every ability (and is bound by
+   * the route's policy alone, {@link RouteDefinition.authorize}). Absent: none.
    */
   readonly abilities?: readonly string[];
   /** The result the handler normally returns (documents the success status; see docs/spec.md 4.5 "Handler results"). */
@@ -193,6 +198,12 @@ export interface RouteDefinition {
    * relation for the whole output, added under their names. Absent: none.
    */
   readonly include?: readonly IncludePlan[];
+  /**
+   * The policy action the route needs (YAML `authorize:`, or the one its kind
+   * implies; docs/authorization.md): checked after binding, before the rules.
+   * Absent: no policy.
+   */
+  readonly authorize?: AuthorizePlan;
 }
 
 /** A sort key of a list route: `sort=<name>` or `sort=-<name>`. */
@@ -233,6 +244,8 @@ export interface IncludePlan {
   /** The referenced resource's serializer. */
   // biome-ignore lint/suspicious/noExplicitAny: each generated serializer takes its own resource's row type; the parameter is contravariant, so `unknown` would refuse them all.
   readonly serialize: (row: any) => unknown;
+  /** The policy of the related resource: only related rows the caller may `view` are included (others are null). */
+  readonly policy?: string;
   /** Columns of the referenced resource holding files (see {@link OutputPlan.files}). Absent: none. */
   readonly files?: readonly string[];
 }

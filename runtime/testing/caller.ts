@@ -8,9 +8,9 @@ import type { JsonResult } from '../results/result.js';
 import type { RouteHandler } from '../http/handler.js';
 
 /** The input type of a route handler. */
-export type InputOf<H> = H extends RouteHandler<infer I, unknown> ? I : never;
+export type InputOf<H> = H extends RouteHandler<infer I, unknown, never> ? I : never;
 /** The JSON body a route's handler declares (its output type); `unknown` for pages, redirects and no content. */
-export type BodyOf<H> = H extends RouteHandler<never, infer R> ? OrUnknown<R extends JsonResult<infer T> ? T : never> : unknown;
+export type BodyOf<H> = H extends RouteHandler<never, infer R, never> ? OrUnknown<R extends JsonResult<infer T> ? T : never> : unknown;
 type OrUnknown<T> = [T] extends [never] ? unknown : T;
 
 /** A response, read whole. */

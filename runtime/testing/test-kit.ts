@@ -1,7 +1,7 @@
 /**
  * The test kit (docs/testing.md): an app booted in process on its own
- * database, callers by route name, signed-in browsers, API tokens, the mail
- * outbox.
+ * database, callers by route name, signed-in browsers, API tokens, the
+ * app's policies asked directly, the mail outbox.
  */
 import type { Kysely } from 'kysely';
 import type { App } from '../app/define-app.js';
@@ -29,6 +29,32 @@ import type { AnyKysely } from '../db/any-kysely.js';
 import type { UntypedTables } from '../db/any-kysely.js';
 import { requireService } from '../http/require-service.js';
 import type { Services } from '../http/context.js';
+import type { Policies } from '../authorization/policies.js';
+import type { RowScope } from '../authorization/scopes.js';
+import { RequestAuth } from '../context/request-auth.js';
+import { BinderyError } from '../errors/bindery-error.js';
+
+/** The identity of `user` (a guest for null): signed in by session, or by a bearer token with `abilities`. */
+function callerAuth(user: { readonly id: string | number } | null, abilities: readonly string[] | undefined): RequestAuth {
+  if (user === null) return new RequestAuth(null);
+  return new RequestAuth({
+    via: abilities === undefined ? 'session' : 'token',
+    id: String(user.id),
+    load: () => Promise.resolve(user),
+    ...(abilities === undefined ? {} : { token: { id: 'test', name: 'test token', abilities } }),
+  });
+}
+
+/** The app's policies, or a `BINDERY_SERVICE_NOT_SET_UP` naming the setup call. */
+function policiesOf(services: object, use: string): Policies {
+  const policies = (services as { policies?: Policies }).policies;
+  if (policies === undefined)
+    throw new BinderyError(
+      'BINDERY_SERVICE_NOT_SET_UP',
+      `${use} needs the app's policies: add authorization({ policies }) to the setup list of app/main.ts.`,
+    );
+  return policies;
+}
 
 /** Options of {@link bootTestKit}. */
 export interface TestKitOptions {
@@ -140,6 +166,31 @@ export interface TestKit<H, DB, F = undefined> {
     abilities?: readonly string[],
     options?: { readonly lifetimeMs?: number },
   ): Promise<TestCaller<H> & { readonly token: string }>;
+  /**
+   * Ask the app's policies (docs/authorization.md "Testing a policy") as
+   * `user` — a row of the users table (or `null`, a guest), or with
+   * `abilities` a bearer token of theirs: may they do `action` to `row`
+   * (without a row: to some row)? No request is made.
+   *
+   * @throws {BinderyError} `BINDERY_SERVICE_NOT_SET_UP` without `authorization()`; `BINDERY_POLICY_INVALID` for an unknown action.
+   * @example expect(await t.can(author, 'documents.update', doc)).toBe(true);
+   */
+  can(
+    user: { readonly id: string | number } | null,
+    action: string,
+    row?: object,
+    options?: { readonly abilities?: readonly string[] },
+  ): Promise<boolean>;
+  /**
+   * The rows `user` may do `action` to, as a condition for Kysely's `where`
+   * (the scope a list of the action is narrowed by).
+   * @example await t.db.selectFrom('documents').select('id').where(await t.scope(author, 'documents.view')).execute()
+   */
+  scope(
+    user: { readonly id: string | number } | null,
+    action: string,
+    options?: { readonly abilities?: readonly string[] },
+  ): Promise<RowScope>;
   /** The mail outbox (`MAIL_DRIVER=outbox`), newest first, optionally only to `to`. */
   outbox(to?: string): Promise<OutboxMessage[]>;
   /** Stop the app and drop its database. Call it in `afterAll`. */
@@ -214,6 +265,15 @@ export async function bootTestKit<H, DB = UntypedTables, F = undefined>(
         ...(tokenOptions.lifetimeMs === undefined ? {} : { lifetimeMs: tokenOptions.lifetimeMs }),
       });
       return Object.assign(new TestCaller<H>(booted.url, routes, { headers: { authorization: `Bearer ${plain}` } }), { token: plain });
+    },
+    async can(user, action, row, askOptions = {}) {
+      const policies = policiesOf(booted.running.services, 'bindery/testing can');
+      return (await policies.decide(callerAuth(user, askOptions.abilities), action, row as Readonly<Record<string, unknown>> | undefined))
+        .allowed;
+    },
+    scope(user, action, askOptions = {}) {
+      const policies = policiesOf(booted.running.services, 'bindery/testing scope');
+      return policies.scope(callerAuth(user, askOptions.abilities), action);
     },
     outbox: (to) => readOutbox(booted.db as AnyKysely, to === undefined ? {} : { to }),
     async close() {

@@ -1,7 +1,8 @@
 /**
  * The helpers every page gets (docs/pages.md "Page data"; docs/spec.md 4.6,
  * 5.4, 7 rule 6): route URLs, asset URLs, the masked CSRF token (form field
- * and htmx header), flashed messages, field errors and old input.
+ * and htmx header), flashed messages, field errors and old input, and the
+ * caller's policies (`can`).
  *
  * Templates read them on `it` next to the handler's data (which wins on a
  * name clash). Values written with `<%~ %>` are already HTML; everything
@@ -44,11 +45,19 @@ export interface PageHelpers {
   old(name: string, fallback?: string): string;
   /** Every value a list field had in the failed form, else `fallback` (default `[]`). */
   oldList(name: string, fallback?: readonly string[]): string[];
+  /**
+   * May the signed-in user do `action` (`documents.update`) to `row` — or,
+   * without a row, to some row? To show or hide a button
+   * (docs/authorization.md "In views"); the route itself is still checked.
+   */
+  can(action: string, row?: object): boolean;
 }
 
 /** What the helpers read from the request. */
 export interface PageTarget {
   url(route: string, params?: Readonly<Record<string, string | number>>): string;
+  /** The caller's policies, synchronously (runtime/authorization); absent when the app has none, and then `it.can` throws. */
+  readonly can?: (action: string, row?: object) => boolean;
 }
 
 const NO_ERRORS: Readonly<Record<string, string>> = Object.freeze({});
@@ -85,6 +94,14 @@ export function pageHelpers(target: PageTarget, session: PageSession | undefined
       if (typeof v === 'string') return v;
       if (Array.isArray(v) && v.length > 0) return v[0]!;
       return fallback;
+    },
+    can(action, row) {
+      if (target.can === undefined)
+        throw new BinderyError(
+          'BINDERY_SERVICE_NOT_SET_UP',
+          `it.can(${JSON.stringify(action)}) needs the app's policies: add authorization({ policies }) to the setup list of app/main.ts.`,
+        );
+      return target.can(action, row);
     },
     oldList(name, fallback = []) {
       const v = Object.hasOwn(old, name) ? old[name] : undefined;

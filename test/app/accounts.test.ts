@@ -222,7 +222,7 @@ describe('GET /dashboard, /users/{id}, /admin | pages and access', () => {
     expect(res.text).toMatch(/<form method="post" action="\/logout"[^>]*>\s*<input type="hidden" name="_token"/);
   });
 
-  it("your own user page is 200 (page and JSON without hidden fields); another user's is 403", async () => {
+  it("your own user page is 200 (page and JSON without hidden fields); another user's is 404, like an unknown one (the policy users hides existence)", async () => {
     const { c, user } = await signedIn();
     const other = await makeUser(t);
     const own = await c.page(`/users/${user.id}`);
@@ -241,21 +241,29 @@ describe('GET /dashboard, /users/{id}, /admin | pages and access', () => {
       'updated_at',
     ]);
     expect((json.body as { avatar: unknown }).avatar).toBeNull();
-    const forbidden = await c.page(`/users/${other.id}`);
-    expect(forbidden.status).toBe(403);
+    const hidden = await c.request('users.show', { id: other.id });
     const missing = await c.request('users.show', { id: 999999 });
-    expect(missing.status).toBe(403);
+    expect(hidden.status).toBe(404);
+    expect(missing.status).toBe(404);
+    // The same answer for both: nothing tells which user IDs exist.
+    expect((hidden.body as unknown as { detail: string }).detail).toBe(`User ${other.id} does not exist.`);
+    expect((missing.body as unknown as { detail: string }).detail).toBe('User 999999 does not exist.');
+    expect((await c.page(`/users/${other.id}`)).status).toBe(404);
   });
 
   it("an admin sees anyone's page (404 for nobody) and the admin page listing users HTML-escaped; others get 403", async () => {
     const { c: member } = await signedIn();
-    expect((await member.page('/admin')).status).toBe(403);
+    const refused = await member.page('/admin');
+    expect(refused.status).toBe(403);
+    expect((await member.page('/dashboard')).text).not.toContain('href="/admin"');
     const victim = await makeUser(t, { name: '<img src=x onerror=alert(1)>', email: 'quote"amp&@example.test' });
     const { c: admin } = await signedIn({ admin: true });
     expect((await admin.page(`/users/${victim.id}`)).status).toBe(200);
     expect((await admin.request('users.show', { id: 999999 })).status).toBe(404);
     const page = await admin.page('/admin');
     expect(page.status).toBe(200);
+    // The navigation shows the admin link by the policy users.admin (it.can in the view).
+    expect(page.text).toContain('href="/admin"');
     expect(page.text).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(page.text).not.toContain('<img src=x');
     expect(page.text).toContain('quote&quot;amp&amp;@example.test');

@@ -306,7 +306,8 @@ describe('documents.archive | POST /api/documents/archive (docs/spec.md 3 "Docum
       actor_type: 'user',
       actor_id: '1',
       via_name: 'POST /api/documents/archive',
-      where_clause: { sql: '"deleted_at" is null and "owner_id" = $1 and "status" = $2', args: [1, 'published'] },
+      // The handler's condition, then the policy's archive scope (the caller's authentication ID): docs/authorization.md "Bulk writes".
+      where_clause: { sql: '"deleted_at" is null and "status" = $1 and "documents"."owner_id" = $2', args: ['published', '1'] },
       assignments: { status: 'archived' },
       values_before: { [a.id]: { status: 'published' }, [b.id]: { status: 'published' } },
       values_complete: true,

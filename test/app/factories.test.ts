@@ -54,7 +54,7 @@ describe('factories | generated from the schema, on the reference app', () => {
     expect(posted.status).toBe(201);
 
     const user = await t.factories.User.create();
-    const api = await t.withToken(user.id);
+    const api = await t.withToken(user.id, ['documents:write']);
     const doc = t.factories.Document.build({ owner_id: user.id });
     const created = await api.request('documents.create', { slug: doc.slug, title: doc.title, status: 'published' });
     expect(created.status).toBe(201);

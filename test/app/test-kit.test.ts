@@ -83,3 +83,43 @@ describe('bindery/testing | bootTestKit on the reference app', () => {
     expect((await t.request('api.me')).status).toBe(401);
   });
 });
+
+describe('bindery/testing | asking the policies directly (docs/authorization.md "Testing a policy")', () => {
+  it('t.can and t.scope answer as a user, a guest or a token, without a request', async () => {
+    const insertUser = (email: string, admin = false) =>
+      t.db.insertInto('users').values({ name: email, email, password: 'x', admin }).returningAll().executeTakeFirstOrThrow();
+    const author = await insertUser('author@kit.test');
+    const reader = await insertUser('reader@kit.test');
+    const chief = await insertUser('chief@kit.test', true);
+    const doc = await t.db
+      .insertInto('documents')
+      .values({ owner_id: author.id, slug: 'kit-doc', title: 'Kit' })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    expect(await t.can(author, 'documents.update', doc)).toBe(true);
+    expect(await t.can(reader, 'documents.update', doc)).toBe(false);
+    expect(await t.can(chief, 'documents.update', doc)).toBe(false);
+    expect(await t.can(null, 'documents.create')).toBe(false);
+    expect(await t.can(author, 'documents.create')).toBe(true);
+    // A token needs the action's ability too.
+    expect(await t.can(author, 'documents.update', doc, { abilities: ['documents:read'] })).toBe(false);
+    expect(await t.can(author, 'documents.update', doc, { abilities: ['documents:write'] })).toBe(true);
+    // The TypeScript policy users.view (app/policies/users.ts): yourself, or anyone for an admin.
+    expect(await t.can(reader, 'users.view', author)).toBe(false);
+    expect(await t.can(chief, 'users.view', author)).toBe(true);
+    expect(await t.can(chief, 'users.admin')).toBe(true);
+    expect(await t.can(reader, 'users.admin')).toBe(false);
+    const visible = async (user: { id: number } | null) =>
+      (
+        await t.db
+          .selectFrom('documents')
+          .select('slug')
+          .where(await t.scope(user, 'documents.view'))
+          .execute()
+      ).map((r) => r.slug);
+    expect(await visible(author)).toContain('kit-doc');
+    expect(await visible(reader)).not.toContain('kit-doc');
+    expect(await visible(null)).toEqual([]);
+    await expect(t.can(author, 'documents.edit')).rejects.toThrow(/No policy action is named "documents\.edit"/);
+  });
+});

@@ -18,12 +18,16 @@ import { bootAccounts, clearCache, makeUser, type AccountsApp } from './accounts
 
 const made = new WeakMap<object, Map<string, string>>();
 
+/** The abilities the documents API asks of a token (the policy documents in schema/documents.yaml). */
+export const DOCUMENT_ABILITIES: readonly string[] = ['documents:read', 'documents:write'];
+
 /**
  * The plain token (`<id>|<secret>`) of user `userId`, creating the user
  * (`users` row with that ID, email `user<id>@example.test`) and the token on
- * first use; the same token afterwards for the same app and abilities.
+ * first use; the same token afterwards for the same app and abilities
+ * (default: those of the documents API).
  */
-export async function bearerFor(t: TestApp<any>, userId: number, abilities: readonly string[] = []): Promise<string> {
+export async function bearerFor(t: TestApp<any>, userId: number, abilities: readonly string[] = DOCUMENT_ABILITIES): Promise<string> {
   let byUser = made.get(t);
   if (byUser === undefined) made.set(t, (byUser = new Map()));
   const key = `${userId}:${[...abilities].sort().join(',')}`;

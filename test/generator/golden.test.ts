@@ -61,7 +61,7 @@ describe.each(cases)('generate | golden fixture %s', (name) => {
         // into the interface only when the entry's TypeScript source is read
         // before the augmentation (an installed package's .d.ts has no such
         // order dependence).
-        files: [join(REPO, 'runtime/http/index.ts')],
+        files: [join(REPO, 'runtime/http/index.ts'), join(REPO, 'runtime/authorization/index.ts')],
         include: ['generated', 'probe.ts'],
       }),
     });
@@ -79,6 +79,7 @@ function probe(name: string): string {
   if (name !== 'full') return 'export {};\n';
   return `import type { Handlers } from './generated/handlers.js';
 import { routes, type RouteName, type RouteParams } from './generated/routes.js';
+import { definePolicy } from 'bindery/authorization';
 
 export const show: Handlers['documents.show'] = async (input, ctx) => {
   const row = await ctx.services.db.selectFrom('documents').selectAll().where('id', '=', input.id).executeTakeFirstOrThrow();
@@ -99,6 +100,29 @@ export const audited: Handlers['documents.show'] = async (input, ctx) => {
   // @ts-expect-error the key of users is a number
   await ctx.services.models.User.find('1');
   return doc!;
+};
+
+// Policies: the route's target row is typed; definePolicy takes the code actions, typed by the row and user types.
+export const target: Handlers['documents.show'] = (_input, _ctx, doc) => doc;
+// @ts-expect-error the target of documents.show is a Document
+export const wrongTarget: Handlers['documents.show'] = (_input, _ctx, doc: string) => ({ ...JSON.parse(doc) });
+export const documentsPolicy = definePolicy('documents', {
+  delete: {
+    check: (user, doc) => user.admin || doc.owner_id === user.id,
+    scope: (user, eb) => user.admin || eb('documents.owner_id', '=', user.id),
+  },
+  archive: (user, doc) => doc.status === 'published' && doc.owner_id === user.id,
+});
+// @ts-expect-error update has a rule in the schema: only code actions are written in TypeScript
+export const notCode = definePolicy('documents', { delete: () => true, archive: () => true, update: () => true });
+// @ts-expect-error "nope" is not a column of documents
+export const badScope = definePolicy('documents', { delete: { scope: (_user, eb) => eb('documents.nope', '=', 1) }, archive: () => true });
+export const asks: Handlers['documents.show'] = async (_input, ctx, doc) => {
+  if (!(await ctx.can('documents.update', doc))) await ctx.authorize('documents.view', doc);
+  const rows = await ctx.services.db.selectFrom('documents').selectAll().where(await ctx.scope('documents.view')).execute();
+  // @ts-expect-error documents.nope is no policy action
+  await ctx.can('documents.nope');
+  return rows[0] ?? doc;
 };
 `;
 }

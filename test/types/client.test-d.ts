@@ -4,7 +4,16 @@
  * route's answer type. Run by `npm run test:types` (and the type check of `npm run check`).
  */
 import { describe, expectTypeOf, it } from 'vitest';
-import { createClient, type ApiError, type NoteJson, type NotesCreateInput, type Redirect } from '../../generated/client.js';
+import {
+  createClient,
+  isApiError,
+  type ApiError,
+  type ErrorStatusOf,
+  type NoteJson,
+  type NotesCreateInput,
+  type Redirect,
+  type RouteErrors,
+} from '../../generated/client.js';
 
 type Client = ReturnType<typeof createClient>;
 
@@ -32,5 +41,21 @@ describe('generated API client', () => {
 
   it('throws ApiError with problem details', () => {
     expectTypeOf<ApiError>().toHaveProperty('status').toEqualTypeOf<number>();
+    expectTypeOf<ApiError>().toHaveProperty('forbidden').toEqualTypeOf<boolean>();
+    expectTypeOf<ApiError>().toHaveProperty('unauthorized').toEqualTypeOf<boolean>();
+  });
+
+  it('types an error\'s status by its route: 401 and 403 for guarded routes (docs/authorization.md "Clients")', () => {
+    expectTypeOf<RouteErrors['documents.update']>().toEqualTypeOf<400 | 401 | 403 | 404 | 422>();
+    expectTypeOf<RouteErrors['documents.list']>().toEqualTypeOf<400 | 401 | 403 | 422>();
+    expectTypeOf<RouteErrors['users.show']>().toEqualTypeOf<400 | 401 | 403 | 404 | 422>();
+    expectTypeOf<RouteErrors['notes.create']>().toEqualTypeOf<400 | 422>();
+    const caught: unknown = new Error('x');
+    if (isApiError(caught, 'documents.delete')) {
+      expectTypeOf(caught.status).toEqualTypeOf<ErrorStatusOf<'documents.delete'>>();
+      expectTypeOf(caught.status).toEqualTypeOf<400 | 401 | 403 | 404 | 422 | 500 | 0>();
+      // @ts-expect-error documents.delete never answers 429
+      void (caught.status === 429);
+    }
   });
 });

@@ -30,10 +30,11 @@ export interface Redirect {
 /**
  * A failed call: any answer that is not a success (a non-2xx status; for
  * redirect routes, neither 2xx nor 3xx), or a network failure (\`status\` 0).
+ * \`isApiError(error, route)\` types \`status\` by the route's answers (\`RouteErrors\`).
  */
-export class ApiError extends Error {
+export class ApiError<S extends number = number> extends Error {
   /** The HTTP status (0: no answer, e.g. the server is down). */
-  readonly status: number;
+  readonly status: S;
   /** The problem details of the answer (built from the status when the body was not JSON). */
   readonly problem: ProblemDetails;
   /** The route called, e.g. \`notes.create\`. */
@@ -45,7 +46,7 @@ export class ApiError extends Error {
     super(route + ': ' + status + ' ' + problem.title + (problem.detail ? ': ' + problem.detail : ''), options);
     this.name = 'ApiError';
     this.route = route;
-    this.status = status;
+    this.status = status as S;
     this.problem = problem;
     this.response = response;
   }
@@ -53,6 +54,16 @@ export class ApiError extends Error {
   /** Field name → message (400, 422); \`{}\` when the answer has none. */
   get errors(): Record<string, string> {
     return this.problem.errors ?? {};
+  }
+
+  /** 401: the caller must sign in, or send a valid bearer token. */
+  get unauthorized(): boolean {
+    return this.status === 401;
+  }
+
+  /** 403: the token lacks an ability the route needs, or the route's policy refuses the caller (docs/authorization.md). */
+  get forbidden(): boolean {
+    return this.status === 403;
   }
 }
 

@@ -22,6 +22,7 @@ import type { EmitContext, GeneratedFile } from '../context.js';
 import { docText, propertyName, quote } from '../ts-source.js';
 import { CLIENT_LIST_RUNTIME, CLIENT_RUNTIME } from './client-runtime.js';
 import { jsonRowType } from '../row-types.js';
+import { routeErrorsSource } from './route-errors.js';
 
 /** Routes the client offers: every route but pages. */
 export function clientRoutes(routes: readonly Route[]): Route[] {
@@ -40,6 +41,7 @@ export function emitClient(ctx: EmitContext): GeneratedFile {
     ...(resources.some((r) => r.fields.some((f) => f.type.kind === 'file' && !f.hidden)) ? [FILE_JSON] : []),
     ...resources.map(resourceInterface),
     ...routes.map(inputInterface),
+    routeErrorsSource(routes, ctx.model),
     createClientFunction(routes),
   ];
   return { path: 'client.ts', content: `// ${ctx.header}\n${parts.join('\n\n')}\n` };

@@ -3,6 +3,9 @@
  * `RouteHandler<Input, ResultFor<kind, Output>>` per route, so a missing or
  * mistyped handler in `app/` fails `tsc` (ARCHITECTURE.md "Generator pipeline").
  *
+ * A route whose policy names a row (docs/authorization.md) gets that row's
+ * type as the third type argument: its handler's `target`.
+ *
  * The output type is the row type (`Note`, `Note[]`): the runtime serializes
  * it with the route's output plan; a list route's is its page
  * (`ListPage<Note>`, from `generated/lists.ts`). Routes without output use `unknown` for
@@ -14,15 +17,25 @@ import { inputTypeName } from '../../model/names.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { createTsPrinter, docText, quote } from '../ts-source.js';
 import { rowType } from '../row-types.js';
+import { targetRowType } from '../policies/route-policies.js';
 
 /** Emit `handlers.ts` (see the module comment). */
 export function emitHandlers(ctx: EmitContext): GeneratedFile {
   const printer = createTsPrinter();
   const statements: StatementStructures[] = [];
   const routes = ctx.model.routes;
+  const targets = new Map(routes.map((r) => [r.name, targetRowType(r, ctx.model)]));
   const rows = [
-    ...new Set(routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...(r.list ? r.include.map((i) => i.resource) : [])])),
+    ...new Set(
+      routes.flatMap((r) => [
+        ...(r.output ? [r.output.resource] : []),
+        ...(r.list ? r.include.map((i) => i.resource) : []),
+        ...(targets.get(r.name) && targets.get(r.name)!.entry === undefined ? [targets.get(r.name)!.name] : []),
+      ]),
+    ),
   ];
+  const external = new Map<string, Set<string>>();
+  for (const t of targets.values()) if (t?.entry !== undefined) external.set(t.entry, (external.get(t.entry) ?? new Set()).add(t.name));
   const hasLists = routes.some((r) => r.list !== null);
   if (routes.length > 0) {
     statements.push({
@@ -44,6 +57,13 @@ export function emitHandlers(ctx: EmitContext): GeneratedFile {
         moduleSpecifier: `${ctx.runtime}/routing`,
         namedImports: ['ListPage'],
       });
+    for (const [entry, names] of [...external].sort(([a], [b]) => (a < b ? -1 : 1)))
+      statements.push({
+        kind: StructureKind.ImportDeclaration,
+        isTypeOnly: true,
+        moduleSpecifier: `${ctx.runtime}/${entry}`,
+        namedImports: [...names].sort(),
+      });
     statements.push({
       kind: StructureKind.ImportDeclaration,
       isTypeOnly: true,
@@ -58,7 +78,7 @@ export function emitHandlers(ctx: EmitContext): GeneratedFile {
     docs: ['The handler of every route, by route name.'],
     properties: routes.map((r) => ({
       name: quote(r.name),
-      type: `RouteHandler<${inputTypeName(r.name)}, ResultFor<${quote(r.result)}, ${outputType(r)}>>`,
+      type: `RouteHandler<${inputTypeName(r.name)}, ResultFor<${quote(r.result)}, ${outputType(r)}>${targets.get(r.name) ? `, ${targets.get(r.name)!.name}` : ''}>`,
       docs: [docText(`${r.method} ${r.path}${r.summary ? ` — ${r.summary}` : ''}`)],
     })),
   });

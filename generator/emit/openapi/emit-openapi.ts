@@ -2,15 +2,17 @@
  * `generated/openapi.json`: an OpenAPI 3.1 document of the routes that answer
  * JSON or text (every result kind but `page`), with problem details
  * (docs/spec.md 2.8, `application/problem+json`) for 400, 404, 422 and the rest.
- * Rate-limited routes list their 429. Paths sorted, methods in OpenAPI
+ * Rate-limited routes list their 429; guarded routes their 401 and 403 and
+ * their security (openapi/authorization.ts). Paths sorted, methods in OpenAPI
  * order, components sorted; the header is the root `x-generated-by`.
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { Include, Route } from '../../model/model.js';
+import type { Include, Model, Route } from '../../model/model.js';
 import { camelCase } from '../../model/names.js';
 import { TOKEN_MIDDLEWARE } from '../../model/routes.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { inputSchema, resourceJsonSchema } from './schemas.js';
+import { authorizationExtension, BEARER, mayForbid, refusesGuests, securityOf, sessionScheme } from './authorization.js';
 
 const METHOD_ORDER = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -19,8 +21,6 @@ const PROBLEM = 'application/problem+json';
 /** The root extension carrying the "generated — do not edit" header. */
 export const GENERATED_BY = 'x-generated-by';
 
-/** The security scheme of routes with the `token` middleware (docs/spec.md 5.5). */
-const BEARER = 'bearerToken';
 const BEARER_SCHEME: OpenAPIV3_1.SecuritySchemeObject = {
   type: 'http',
   scheme: 'bearer',
@@ -69,7 +69,7 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile {
     const methods = byPath.get(path)!;
     for (const method of METHOD_ORDER) {
       const route = methods.get(method);
-      if (route) item[method] = operation(route);
+      if (route) item[method] = operation(route, ctx.model);
     }
     paths[path] = item;
   }
@@ -90,10 +90,17 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile {
       responses: {
         BadRequest: problemResponse('A value could not be converted to its type; `errors` lists each field.'),
         Error: problemResponse('Any other error (e.g. 500).'),
-        ...(tokenRoutes.some((r) => r.abilities.length > 0)
-          ? { Forbidden: problemResponse('The bearer token lacks an ability the route needs.') }
+        ...(routes.some(mayForbid)
+          ? {
+              Forbidden: problemResponse(
+                "The bearer token lacks an ability the route needs, or the route's policy does not allow the caller this action (docs/authorization.md).",
+              ),
+            }
           : {}),
         NotFound: problemResponse('Not found.'),
+        ...(routes.some((r) => !usesToken(r) && refusesGuests(r, ctx.model))
+          ? { SignInRequired: problemResponse('The caller is not signed in (no session, or it has ended).') }
+          : {}),
         ...(routes.some((r) => r.confirmPassword !== null)
           ? {
               PasswordConfirmationRequired: problemResponse(
@@ -111,14 +118,16 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile {
           : {}),
         ValidationFailed: problemResponse('The given data was invalid; `errors` has a message per field.'),
       },
-      ...(tokenRoutes.length > 0 ? { securitySchemes: { [BEARER]: BEARER_SCHEME } } : {}),
+      ...(tokenRoutes.length > 0 || Object.keys(sessionScheme(routes, ctx.model)).length > 0
+        ? { securitySchemes: { ...(tokenRoutes.length > 0 ? { [BEARER]: BEARER_SCHEME } : {}), ...sessionScheme(routes, ctx.model) } }
+        : {}),
     },
   };
   // OpenAPI 3.1 allows no `$comment` at the root: the header is an `x-` extension.
   return { path: 'openapi.json', content: `${JSON.stringify({ [GENERATED_BY]: ctx.header, ...document }, null, 2)}\n` };
 }
 
-function operation(route: Route): OpenAPIV3_1.OperationObject {
+function operation(route: Route, model: Model): OpenAPIV3_1.OperationObject {
   const parameters: OpenAPIV3_1.ParameterObject[] = route.input
     .filter((f) => f.source !== 'body')
     .map((f) => ({
@@ -131,10 +140,11 @@ function operation(route: Route): OpenAPIV3_1.OperationObject {
   const body = requestBody(route);
   const responses: OpenAPIV3_1.ResponsesObject = { ...success(route) };
   if (route.input.length > 0) responses['400'] = problemRef('BadRequest');
-  if (route.pathParams.length > 0) responses['404'] = problemRef('NotFound');
+  if (route.pathParams.length > 0 || route.authorize?.target) responses['404'] = problemRef('NotFound');
   if (route.input.length > 0) responses['422'] = problemRef('ValidationFailed');
   if (usesToken(route)) responses['401'] = problemRef('Unauthorized');
-  if (usesToken(route) && route.abilities.length > 0) responses['403'] = problemRef('Forbidden');
+  else if (refusesGuests(route, model)) responses['401'] = problemRef('SignInRequired');
+  if (mayForbid(route)) responses['403'] = problemRef('Forbidden');
   if (route.rateLimit !== null) responses['429'] = problemRef('TooManyRequests');
   if (route.confirmPassword !== null) responses['423'] = problemRef('PasswordConfirmationRequired');
   responses['default'] = problemRef('Error');
@@ -146,7 +156,8 @@ function operation(route: Route): OpenAPIV3_1.OperationObject {
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body ? { requestBody: body } : {}),
     responses,
-    ...(usesToken(route) ? { security: [{ [BEARER]: [...route.abilities] }] } : {}),
+    ...securityOf(route, model),
+    ...authorizationExtension(route),
     ...(route.rateLimit !== null
       ? { 'x-rate-limit': { limit: route.rateLimit.limit, windowSeconds: route.rateLimit.windowMs / 1000, by: route.rateLimit.by } }
       : {}),

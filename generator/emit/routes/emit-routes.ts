@@ -12,6 +12,7 @@ import type { EmitContext, GeneratedFile } from '../context.js';
 import { Code, printLiteral, type Literal } from '../ts-literal.js';
 import { createTsPrinter, exportedConst, quote } from '../ts-source.js';
 import { validatorSchema } from '../validators/validator-schema.js';
+import { authorizeLiteral, policyByResource, policyMember } from '../policies/route-policies.js';
 
 /** Emit `routes.ts` (see the module comment). */
 export function emitRoutes(ctx: EmitContext): GeneratedFile {
@@ -28,6 +29,7 @@ export function emitRoutes(ctx: EmitContext): GeneratedFile {
     ),
   ].sort();
   const resources = new Map(ctx.model.resources.map((r) => [r.name, r]));
+  const policies = policyByResource(ctx.model);
 
   statements.push({
     kind: StructureKind.ImportDeclaration,
@@ -44,7 +46,7 @@ export function emitRoutes(ctx: EmitContext): GeneratedFile {
     exportedConst(
       'Every route, in schema order (files sorted by name, then YAML order).',
       'routes',
-      `${printLiteral(routes.map((r) => routeLiteral(r, resources)))} as const satisfies RouteTable`,
+      `${printLiteral(routes.map((r) => routeLiteral(r, resources, policies)))} as const satisfies RouteTable`,
     ),
   );
   statements.push({
@@ -67,7 +69,7 @@ export function emitRoutes(ctx: EmitContext): GeneratedFile {
   return { path: 'routes.ts', content: printer.print('routes.ts', statements, ctx.header) };
 }
 
-function routeLiteral(route: Route, resources: ReadonlyMap<string, Resource>): Literal {
+function routeLiteral(route: Route, resources: ReadonlyMap<string, Resource>, policies: ReadonlyMap<string, string>): Literal {
   return {
     name: route.name,
     method: route.method,
@@ -83,6 +85,7 @@ function routeLiteral(route: Route, resources: ReadonlyMap<string, Resource>): L
           resource: route.output.resource,
           array: route.output.array,
           serialize: new Code(serializerName(route.output.resource)),
+          ...policyMember(route.output.resource, policies),
           ...fileColumns(resources.get(route.output.resource)),
         }
       : null,
@@ -109,10 +112,12 @@ function routeLiteral(route: Route, resources: ReadonlyMap<string, Resource>): L
             table: i.table,
             key: i.key,
             serialize: new Code(serializerName(i.resource)),
+            ...policyMember(i.resource, policies),
             ...fileColumns(resources.get(i.resource)),
           })),
         }
       : {}),
+    ...authorizeLiteral(route),
   };
 }
 

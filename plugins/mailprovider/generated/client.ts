@@ -28,10 +28,11 @@ export interface Redirect {
 /**
  * A failed call: any answer that is not a success (a non-2xx status; for
  * redirect routes, neither 2xx nor 3xx), or a network failure (`status` 0).
+ * `isApiError(error, route)` types `status` by the route's answers (`RouteErrors`).
  */
-export class ApiError extends Error {
+export class ApiError<S extends number = number> extends Error {
   /** The HTTP status (0: no answer, e.g. the server is down). */
-  readonly status: number;
+  readonly status: S;
   /** The problem details of the answer (built from the status when the body was not JSON). */
   readonly problem: ProblemDetails;
   /** The route called, e.g. `notes.create`. */
@@ -43,7 +44,7 @@ export class ApiError extends Error {
     super(route + ': ' + status + ' ' + problem.title + (problem.detail ? ': ' + problem.detail : ''), options);
     this.name = 'ApiError';
     this.route = route;
-    this.status = status;
+    this.status = status as S;
     this.problem = problem;
     this.response = response;
   }
@@ -51,6 +52,16 @@ export class ApiError extends Error {
   /** Field name → message (400, 422); `{}` when the answer has none. */
   get errors(): Record<string, string> {
     return this.problem.errors ?? {};
+  }
+
+  /** 401: the caller must sign in, or send a valid bearer token. */
+  get unauthorized(): boolean {
+    return this.status === 401;
+  }
+
+  /** 403: the token lacks an ability the route needs, or the route's policy refuses the caller (docs/authorization.md). */
+  get forbidden(): boolean {
+    return this.status === 403;
   }
 }
 
@@ -231,6 +242,30 @@ export interface MailproviderWebhookInput {
   description?: string | null;
   /** Sent as the JSON member `MessageID`. Rules: max:200. */
   messageId?: string | null;
+}
+
+/**
+ * The error statuses each route answers, besides 500 (any other failure) and
+ * 0 (no answer): 400 and 422 for bad input, 401 when the caller must sign
+ * in (or send a valid token), 403 when a token lacks an ability or the
+ * route's policy refuses, 404 for a row that does not exist (or is hidden),
+ * 429 when rate-limited.
+ */
+export interface RouteErrors {
+  'mailprovider.webhook': 400 | 422;
+}
+
+/** The statuses an `ApiError` of route `R` can carry. */
+export type ErrorStatusOf<R extends keyof RouteErrors> = RouteErrors[R] | 500 | 0;
+
+/**
+ * Whether `error` is the `ApiError` of a call to `route`: its `status` is then typed by the route's answers.
+ * @example
+ *   try { await api.documents.update({ id, title }); }
+ *   catch (error) { if (isApiError(error, 'documents.update') && error.status === 403) showReadOnly(); }
+ */
+export function isApiError<R extends keyof RouteErrors>(error: unknown, route: R): error is ApiError<ErrorStatusOf<R>> & { readonly route: R } {
+  return error instanceof ApiError && error.route === route;
 }
 
 /**

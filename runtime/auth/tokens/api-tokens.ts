@@ -9,7 +9,7 @@
  * written at most once a minute per token, by a conditional update, so
  * several instances together still write at most once.
  */
-import type { Generated, Kysely } from 'kysely';
+import type { Generated, Kysely, Selectable } from 'kysely';
 import { compiledQuery } from '../../db/compiled-query.js';
 import { ValidationError } from '../../errors/validation-error.js';
 import { formatToken, hashSecret, newSecret, parseToken, secretMatches } from './token-format.js';
@@ -28,6 +28,9 @@ export interface ApiTokensTable {
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
+
+/** A row of `api_tokens` as selected: what a route authorized by a `tokens` policy gets as its target (docs/authorization.md). */
+export type ApiTokenRow = Selectable<ApiTokensTable>;
 
 /** The database seen by the tokens. */
 export interface ApiTokensDatabase {

@@ -8,6 +8,7 @@ export {
   LAST_USED_INTERVAL_MS,
   TOKEN_NAME_MAX,
   type ApiToken,
+  type ApiTokenRow,
   type ApiTokensDatabase,
   type ApiTokensTable,
   type CreateTokenOptions,

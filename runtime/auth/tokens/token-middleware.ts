@@ -13,8 +13,8 @@
  *   it is (a guest, or the user of a session when `auth` ran before). A 401
  *   from later on (the `require` guard) then carries `WWW-Authenticate: Bearer`.
  * - The route's `abilities`: a token lacking one is 403 (`WWW-Authenticate:
- *   Bearer error="insufficient_scope"`); a session user may do anything; a
- *   guest is 401.
+ *   Bearer error="insufficient_scope"`); a session user has every ability
+ *   (policies still bind it: docs/authorization.md); a guest is 401.
  */
 import { HttpError } from '../../errors/http-error.js';
 import type { RequestContext } from '../../http/context.js';

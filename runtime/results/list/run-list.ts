@@ -17,6 +17,10 @@ import type { CursorSealer } from '../../crypto/cursor-codec.js';
 import { ListCursorError } from './list-errors.js';
 import { filterArg, KEY_TEXT, readListRows, shapeText, SORT_TEXT } from './list-query.js';
 import type { AnyKysely } from '../../db/any-kysely.js';
+import type { Policies, PolicySubject } from '../../authorization/policies.js';
+import { NO_ROWS } from '../../authorization/scopes.js';
+import { GUEST } from '../../context/request-auth.js';
+import { BinderyError } from '../../errors/bindery-error.js';
 
 /** One page of a list route, as its handler returns it and clients receive it (rows serialized). */
 export interface ListPage<Row> {
@@ -32,6 +36,8 @@ export interface ListPage<Row> {
  */
 export interface ListContext {
   readonly services: object;
+  /** Who asks (`ctx.auth`): the list route's policy narrows the rows to those they may view. Absent: a guest. */
+  readonly auth?: PolicySubject;
 }
 
 /**
@@ -44,7 +50,9 @@ export type ListScope<DB, TB extends keyof DB & string> = (query: SelectQueryBui
 
 /**
  * Read one page of `route`'s list with the bound `input` (`limit`, `sort`,
- * `cursor`, the filter fields), narrowed by `scope`.
+ * `cursor`, the filter fields), narrowed by `scope` and by the scope of the
+ * route's policy action for the caller (docs/authorization.md "Lists"); its
+ * included relations narrowed by their own policies.
  *
  * @returns `{ data, next }`: rows as the table has them (each with its
  *   included relations under their names, null when absent), `next` sealed
@@ -53,6 +61,7 @@ export type ListScope<DB, TB extends keyof DB & string> = (query: SelectQueryBui
  * @throws {ListCursorError} (400, field `cursor`) for a cursor this list did
  *   not make, or made for another sort or other filters.
  * @throws {Error} when the route is not a list route or the services lack `db` or `cursors`.
+ * @throws {BinderyError} `BINDERY_SERVICE_NOT_SET_UP` when the route has a policy and the app no `authorization()`.
  */
 export async function runList<Row>(
   ctx: ListContext,
@@ -92,7 +101,9 @@ export async function runList<Row>(
   if (cursor !== undefined) args.push(cursor.sort, cursor.key);
   args.push(limit + 1);
   const shape = { key, desc, filters, after: cursor !== undefined };
-  const rows = await readListRows(db, plan, shape, shapeText(sortText, cursor !== undefined, filterIndexes), args, scope);
+  const policies = (ctx.services as { policies?: Policies }).policies;
+  const narrowed = await withPolicyScope(route, policies, ctx.auth ?? GUEST, scope);
+  const rows = await readListRows(db, plan, shape, shapeText(sortText, cursor !== undefined, filterIndexes), args, narrowed);
 
   const page = rows.length > limit ? rows.slice(0, limit) : rows;
   const last = page[page.length - 1];
@@ -103,8 +114,37 @@ export async function runList<Row>(
     delete row[KEY_TEXT];
     delete row[SORT_TEXT];
   }
-  if (route.include !== undefined && route.include.length > 0) await loadIncludes(db, route.include, page);
+  if (route.include !== undefined && route.include.length > 0) {
+    const auth = ctx.auth ?? GUEST;
+    const scopeOf =
+      policies === undefined
+        ? undefined
+        : (policy: string) =>
+            policies.has(`${policy}.view`) ? policies.scope(auth, `${policy}.view`, { ability: false }) : Promise.resolve(NO_ROWS);
+    await loadIncludes(db, route.include, page, scopeOf);
+  }
   return { data: page as Row[], next };
+}
+
+/** The handler's scope with the route's policy scope after it (both must hold). */
+async function withPolicyScope(
+  route: RouteDefinition,
+  policies: Policies | undefined,
+  auth: PolicySubject,
+  // biome-ignore lint/suspicious/noExplicitAny: see runList.
+  scope: ListScope<any, any> | undefined,
+  // biome-ignore lint/suspicious/noExplicitAny: see runList.
+): Promise<ListScope<any, any> | undefined> {
+  const plan = route.authorize;
+  if (plan === undefined) return scope;
+  if (policies === undefined) {
+    throw new BinderyError(
+      'BINDERY_SERVICE_NOT_SET_UP',
+      `runList: route "${route.name}" lists rows of the policy ${plan.policy}, but the app has no policies: add authorization({ policies }) to the setup list of app/main.ts.`,
+    );
+  }
+  const condition = await policies.scope(auth, `${plan.policy}.${plan.action}`);
+  return scope === undefined ? (q) => q.where(condition) : (q) => scope(q).where(condition);
 }
 
 /** The fingerprint of no filters, by route name (the same text {@link filterFingerprint} gives for none). */
