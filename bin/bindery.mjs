@@ -11,8 +11,14 @@
 // Outside production tsx is registered (when installed) for the app's own
 // TypeScript (app/main.ts, generated/), which the CLI loads.
 import { existsSync } from 'node:fs';
-import { register as registerHooks } from 'node:module';
+import module, { register as registerHooks } from 'node:module';
 import { fileURLToPath } from 'node:url';
+
+// Node 22.1 and later keep V8's compiled code of the modules on disk (in the
+// temporary folder): every later command, and each app process of `bindery
+// dev`, loads bindery and its dependencies about twice as fast.
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off; Node 20 has no such cache.
+module.enableCompileCache?.();
 
 const sourceMain = new URL('../runtime/cli/main.ts', import.meta.url);
 const distMain = new URL('../dist/runtime/cli/main.js', import.meta.url);

@@ -531,7 +531,7 @@ export interface DocumentsCreateInput {
 
 /** Input of `documents.list` (GET /api/documents). */
 export interface DocumentsListInput {
-  /** Sent as the query value `limit`. Rules: min:1, max:100. Default: 20. Rows per page, 1 to 100. */
+  /** Sent as the query value `limit`. Rules: min:0, max:100. Default: 20. Rows per page, 0 to 100 (0: an empty page). */
   limit?: number;
   /** Sent as the query value `cursor`. The `next` of the previous page; absent for the first page. */
   cursor?: string;
@@ -635,7 +635,7 @@ export interface NotesCreateInput {
 
 /** Input of `notes.list` (GET /notes). */
 export interface NotesListInput {
-  /** Sent as the query value `limit`. Rules: min:1, max:100. Default: 20. Rows per page, 1 to 100. */
+  /** Sent as the query value `limit`. Rules: min:0, max:100. Default: 20. Rows per page, 0 to 100 (0: an empty page). */
   limit?: number;
   /** Sent as the query value `cursor`. The `next` of the previous page; absent for the first page. */
   cursor?: string;

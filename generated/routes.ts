@@ -1355,7 +1355,7 @@ export const routes = [
         source: 'query',
         name: 'limit',
         default: 20,
-        rules: [{ name: 'min', params: [1] }, { name: 'max', params: [100] }],
+        rules: [{ name: 'min', params: [0] }, { name: 'max', params: [100] }],
       },
       {
         key: 'cursor',
@@ -1987,7 +1987,7 @@ export const routes = [
         source: 'query',
         name: 'limit',
         default: 20,
-        rules: [{ name: 'min', params: [1] }, { name: 'max', params: [100] }],
+        rules: [{ name: 'min', params: [0] }, { name: 'max', params: [100] }],
       },
       {
         key: 'cursor',

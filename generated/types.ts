@@ -396,7 +396,7 @@ export interface DocumentsCreateInput {
 
 /** Input of route `documents.list` (GET /api/documents). */
 export interface DocumentsListInput {
-  /** From the query value `limit`. Rules: min:1, max:100. Default: 20. Rows per page, 1 to 100. */
+  /** From the query value `limit`. Rules: min:0, max:100. Default: 20. Rows per page, 0 to 100 (0: an empty page). */
   limit: number;
   /** From the query value `cursor`. The `next` of the previous page; absent for the first page. */
   cursor?: string;
@@ -499,7 +499,7 @@ export interface NotesCreateInput {
 
 /** Input of route `notes.list` (GET /notes). */
 export interface NotesListInput {
-  /** From the query value `limit`. Rules: min:1, max:100. Default: 20. Rows per page, 1 to 100. */
+  /** From the query value `limit`. Rules: min:0, max:100. Default: 20. Rows per page, 0 to 100 (0: an empty page). */
   limit: number;
   /** From the query value `cursor`. The `next` of the previous page; absent for the first page. */
   cursor?: string;

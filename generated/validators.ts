@@ -1576,8 +1576,8 @@ function documentsCreate_validate(data, { instancePath = "", parentData, parentD
 /** Validates the input of route `documents.create` (POST /api/documents): slug, title, body, status. */
 export const documentsCreate: CompiledValidator = documentsCreate_validate;
 
-// fingerprint: 4f39a97aa00ac6118289ee155e135d93
-const documentsList_schema = { "properties": { "limit": { "allOf": [{ "minimum": 1 }, { "maximum": 100 }] }, "sort": { "allOf": [{ "enum": ["id", "-id"] }] } } };
+// fingerprint: 52a64d2a83c0b69313e0fc44e81463b3
+const documentsList_schema = { "properties": { "limit": { "allOf": [{ "minimum": 0 }, { "maximum": 100 }] }, "sort": { "allOf": [{ "enum": ["id", "-id"] }] } } };
 
 function documentsList_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -1587,8 +1587,8 @@ function documentsList_validate(data, { instancePath = "", parentData, parentDat
       let data0 = data.limit;
       const _errs1 = errors;
       if ((typeof data0 == "number") && (isFinite(data0))) {
-        if (data0 < 1 || isNaN(data0)) {
-          const err0 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/0/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (data0 < 0 || isNaN(data0)) {
+          const err0 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/0/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
           if (vErrors === null) {
             vErrors = [err0];
           }
@@ -2046,8 +2046,8 @@ function notesCreate_validate(data, { instancePath = "", parentData, parentDataP
 /** Validates the input of route `notes.create` (POST /notes): title, body, tags. */
 export const notesCreate: CompiledValidator = notesCreate_validate;
 
-// fingerprint: ddb1bca74eac1c00a90187da58a05600
-const notesList_schema = { "properties": { "limit": { "allOf": [{ "minimum": 1 }, { "maximum": 100 }] }, "sort": { "allOf": [{ "enum": ["created_at", "-created_at", "title", "-title", "id", "-id"] }] } } };
+// fingerprint: 3cdef965de259ab7632638ae6aafc5fb
+const notesList_schema = { "properties": { "limit": { "allOf": [{ "minimum": 0 }, { "maximum": 100 }] }, "sort": { "allOf": [{ "enum": ["created_at", "-created_at", "title", "-title", "id", "-id"] }] } } };
 
 function notesList_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -2057,8 +2057,8 @@ function notesList_validate(data, { instancePath = "", parentData, parentDataPro
       let data0 = data.limit;
       const _errs1 = errors;
       if ((typeof data0 == "number") && (isFinite(data0))) {
-        if (data0 < 1 || isNaN(data0)) {
-          const err0 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/0/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (data0 < 0 || isNaN(data0)) {
+          const err0 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/allOf/0/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
           if (vErrors === null) {
             vErrors = [err0];
           }

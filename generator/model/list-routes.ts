@@ -148,9 +148,10 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
       name: 'limit',
       type: { kind: 'integer', array: false, nullable: false },
       default: limit,
-      rules: [rule('min', 1), rule('max', maxLimit)],
+      // 0 is a valid size: an empty page (docs/schema-language.md "The query parameters").
+      rules: [rule('min', 0), rule('max', maxLimit)],
       required: false,
-      description: `Rows per page, 1 to ${maxLimit}.`,
+      description: `Rows per page, 0 to ${maxLimit} (0: an empty page).`,
     },
     {
       key: 'cursor',

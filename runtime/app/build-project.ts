@@ -20,6 +20,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { AppDefinitionError } from './errors.js';
 import { binderyPackageRoot, binderyVersion } from '../support/package-root.js';
+import { devToolMissing } from '../support/dev-tools.js';
 
 const run = promisify(execFile);
 
@@ -73,7 +74,8 @@ const posix = (path: string) => path.split(sep).join('/');
  * Compile and copy (see the module comment). The output folder is emptied
  * first, except an embedded PostgreSQL's `.data/` in it.
  *
- * @throws {AppDefinitionError} when an entry is missing or outside the root, TypeScript is not installed, or tsc reports errors (its output is in the message).
+ * @throws {AppDefinitionError} when an entry is missing or outside the root, or tsc reports errors (its output is in the message).
+ * @throws {CodedError} `BINDERY_TOOL_MISSING` when TypeScript is not installed.
  */
 export async function buildProject(options: BuildOptions): Promise<BuildResult> {
   const started = Date.now();
@@ -197,7 +199,10 @@ async function compile(root: string, outDir: string, options: BuildOptions): Pro
   }
 }
 
-/** tsc's script: the project's `typescript`, else the one bindery depends on. */
+/**
+ * tsc's script: the project's `typescript`, else one bindery can resolve.
+ * @throws {CodedError} `BINDERY_TOOL_MISSING` when neither is installed.
+ */
 function tscPath(root: string): string {
   for (const from of [join(root, 'package.json'), join(binderyPackageRoot(), 'package.json')]) {
     try {
@@ -207,7 +212,7 @@ function tscPath(root: string): string {
       // next
     }
   }
-  throw new AppDefinitionError('The build needs TypeScript: npm install --save-dev typescript');
+  throw devToolMissing('typescript', { task: 'bindery build' });
 }
 
 /** The TypeScript source of an emitted `.js` (relative to the output folder), when it exists. */

@@ -16,7 +16,7 @@ import {
   urlSetting,
   trustProxySetting,
 } from './parsers.js';
-import type { Env, SettingsValues } from './setting.js';
+import type { CrossSettingProblem, Env, SettingsValues } from './setting.js';
 
 /** Log levels of `LOG_LEVEL` (pino's, plus `silent`). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -35,13 +35,48 @@ export function defaultHttpAddr(env: Env): string {
   return '127.0.0.1:3000';
 }
 
+/** The values of `APP_ENV`. */
+export const APP_ENVIRONMENTS = ['development', 'testing', 'production'] as const;
+
+/**
+ * `APP_ENV` as the boot will read it: the variable when set, else
+ * `production` under `NODE_ENV=production`, else `development`
+ * (docs/settings.md "One production switch"). Defaults that depend on the
+ * environment (the mail driver, the API docs) read it through this, so
+ * `NODE_ENV=production` alone is enough for every one of them.
+ * @returns the trimmed `APP_ENV` text when set (even an invalid one, which
+ *   the `APP_ENV` parser then refuses), else the environment `NODE_ENV` implies.
+ */
+export function appEnvironment(env: Env): string {
+  const given = env.APP_ENV?.trim();
+  if (given) return given;
+  return env.NODE_ENV?.trim() === 'production' ? 'production' : 'development';
+}
+
+/**
+ * `APP_URL` when unset: the URL the server prints when it starts —
+ * `http://127.0.0.1:3000` by default; the port of `HTTP_ADDR` (or `PORT`)
+ * when they choose one, with its host unless that is a wildcard (shown as
+ * `127.0.0.1`, as the server prints it). With port 0 (any free port, known
+ * only once listening) it stays `http://127.0.0.1:3000`.
+ */
+export function defaultAppUrl(env: Env): string {
+  const fallback = 'http://127.0.0.1:3000';
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(env.HTTP_ADDR?.trim() || defaultHttpAddr(env));
+  if (!m || Number(m[3]) === 0 || Number(m[3]) > 65535) return fallback;
+  const host = m[1] ?? m[2]!;
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${Number(m[3])}`;
+}
+
 /** The core settings declaration. */
 export const coreSettings = defineSettings(
   {
     APP_ENV: {
-      description: 'Where the app runs: decides Secure cookies, HSTS and whether debug pages are allowed.',
-      parser: enumSetting(['development', 'testing', 'production']),
-      default: 'development',
+      description:
+        'Where the app runs: decides Secure cookies, HSTS, the mail driver and whether debug pages are allowed. Unset: production under NODE_ENV=production, else development; set to something else under NODE_ENV=production, the boot stops.',
+      parser: enumSetting(APP_ENVIRONMENTS),
+      default: appEnvironment,
     },
     APP_DEBUG: {
       description:
@@ -65,9 +100,10 @@ export const coreSettings = defineSettings(
       secret: true,
     },
     APP_URL: {
-      description: 'The public base URL of the app; emailed links (verification, password reset) are built on it.',
+      description:
+        'The public base URL of the app; emailed links (verification, password reset) are built on it. Unset: the address the server prints, http://127.0.0.1:3000 by default (the port of HTTP_ADDR or PORT when set).',
       parser: urlSetting({ protocols: ['http', 'https'] }),
-      default: 'http://localhost:3000',
+      default: defaultAppUrl,
       example: 'https://notes.example.com',
     },
     HTTP_ADDR: {
@@ -138,7 +174,8 @@ export const coreSettings = defineSettings(
       example: "default-src 'self'; img-src 'self' https://images.example.com",
     },
     DATABASE_URL: {
-      description: 'The PostgreSQL server to use. Unset: an embedded PostgreSQL is started with its data in .data/postgres.',
+      description:
+        'The PostgreSQL server to use. Unset: an embedded PostgreSQL is started with its data in .data/postgres, in development and testing only; production refuses to boot without it.',
       parser: urlSetting({ protocols: ['postgres', 'postgresql'] }),
       secret: true,
       example: 'postgres://bindery:secret@localhost:5432/bindery',
@@ -150,16 +187,30 @@ export const coreSettings = defineSettings(
     },
   },
   {
-    check(values) {
-      if (values.APP_DEBUG && values.APP_ENV === 'production') {
-        return [
-          {
-            names: ['APP_DEBUG', 'APP_ENV'],
-            message: 'debug pages would show stack traces and request details to every visitor; set APP_DEBUG=false in production',
-          },
-        ];
+    check(values, env) {
+      const problems: CrossSettingProblem[] = [];
+      const nodeEnv = env.NODE_ENV?.trim();
+      if (nodeEnv === 'production' && values.APP_ENV !== 'production') {
+        problems.push({
+          names: ['APP_ENV', 'NODE_ENV'],
+          message:
+            'NODE_ENV=production runs the production build, and APP_ENV would serve it without production settings (no Secure cookie, debug allowed, mail kept in the outbox); unset APP_ENV (it follows NODE_ENV) or set APP_ENV=production',
+        });
       }
-      return [];
+      if (values.APP_DEBUG && values.APP_ENV === 'production') {
+        problems.push({
+          names: ['APP_DEBUG', 'APP_ENV'],
+          message: 'debug pages would show stack traces and request details to every visitor; set APP_DEBUG=false in production',
+        });
+      }
+      if (values.APP_ENV === 'production' && values.DATABASE_URL === undefined) {
+        problems.push({
+          names: ['DATABASE_URL'],
+          message:
+            'DATABASE_URL is missing: production needs a PostgreSQL server of its own (postgres://user:password@host:5432/database); the embedded PostgreSQL is for development and testing only',
+        });
+      }
+      return problems;
     },
   },
 );

@@ -5,14 +5,14 @@
  * combines every concept's declaration with {@link combineSettings} and loads
  * them together, so one error lists every bad setting of the whole app.
  */
-import type { CrossSettingProblem, SettingSpecs, SettingsValues } from './setting.js';
+import type { CrossSettingProblem, Env, SettingSpecs, SettingsValues } from './setting.js';
 import { BinderyError } from '../errors/bindery-error.js';
 
 /** A validated declaration of settings, with optional cross-setting checks. */
 export interface SettingsDefinition<S extends SettingSpecs> {
   readonly specs: S;
-  /** Checks across settings, run only when every setting parsed; each returns problems (empty when fine). */
-  readonly checks: ReadonlyArray<(values: Readonly<Record<string, unknown>>) => readonly CrossSettingProblem[]>;
+  /** Checks across settings, run only when every setting parsed; each returns problems (empty when fine). `env` is the environment the values came from. */
+  readonly checks: ReadonlyArray<(values: Readonly<Record<string, unknown>>, env: Env) => readonly CrossSettingProblem[]>;
 }
 
 const NAME = /^[A-Z][A-Z0-9_]*$/;
@@ -24,7 +24,8 @@ const NAME = /^[A-Z][A-Z0-9_]*$/;
  * `_`); a required setting has no default.
  *
  * @param specs name → spec (see {@link SettingSpec}).
- * @param options `check`: a cross-setting rule over the typed values; return one problem per refused combination.
+ * @param options `check`: a cross-setting rule over the typed values (and the environment they came from, for
+ *   variables that are not settings, such as `NODE_ENV`); return one problem per refused combination.
  * @returns the definition to pass to `loadSettings` or `combineSettings`.
  * @throws {Error} on a malformed name or a required setting with a default (a programming error).
  * @example
@@ -34,7 +35,7 @@ const NAME = /^[A-Z][A-Z0-9_]*$/;
  */
 export function defineSettings<const S extends SettingSpecs>(
   specs: S,
-  options: { readonly check?: (values: SettingsValues<S>) => readonly CrossSettingProblem[] } = {},
+  options: { readonly check?: (values: SettingsValues<S>, env: Env) => readonly CrossSettingProblem[] } = {},
 ): SettingsDefinition<S> {
   for (const [name, spec] of Object.entries(specs)) {
     if (!NAME.test(name))
@@ -45,7 +46,7 @@ export function defineSettings<const S extends SettingSpecs>(
   const check = options.check;
   return {
     specs,
-    checks: check ? [(values) => check(values as SettingsValues<S>)] : [],
+    checks: check ? [(values, env) => check(values as SettingsValues<S>, env)] : [],
   };
 }
 

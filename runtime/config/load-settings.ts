@@ -77,7 +77,7 @@ export function loadSettings<S extends SettingSpecs>(definition: SettingsDefinit
   }
   if (problems.length === 0) {
     for (const check of definition.checks) {
-      for (const p of check(values)) {
+      for (const p of check(values, env)) {
         const shown = p.names.map((n) => {
           const raw = env[n]?.trim();
           return raw ? `${n}=${showSettingValue(definition.specs[n], raw)}` : n;

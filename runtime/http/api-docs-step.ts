@@ -15,6 +15,8 @@ import { resolve } from 'node:path';
 import type { SetupStep } from '../app/setup-step.js';
 import { defineSettings } from '../config/define-settings.js';
 import { booleanSetting } from '../config/parsers.js';
+import { appEnvironment } from '../config/core-settings.js';
+import { devToolMissing, isMissingPackage } from '../support/dev-tools.js';
 import { BinderyError } from '../errors/bindery-error.js';
 import { respond } from '../results/result.js';
 import type { RouteDefinition } from '../routing/route-table.js';
@@ -26,7 +28,7 @@ export const apiDocsSettings = defineSettings({
     description:
       'Serve the OpenAPI document at /openapi.json and the API reference page at /docs. Default: on, except with APP_ENV=production.',
     parser: booleanSetting(),
-    default: (env) => (env['APP_ENV'] === 'production' ? 'false' : 'true'),
+    default: (env) => (appEnvironment(env) === 'production' ? 'false' : 'true'),
   },
 });
 
@@ -58,7 +60,8 @@ export interface ApiDocsOptions {
  * `/docs/redoc.<hash>.js` (Redoc's standalone bundle from node_modules,
  * cacheable for a year).
  *
- * @throws {BinderyError} `BINDERY_API_DOCS_UNAVAILABLE` at boot when the document or the bundle cannot be read.
+ * @throws {BinderyError} `BINDERY_API_DOCS_UNAVAILABLE` at boot when the document or the bundle cannot be read;
+ *   `BINDERY_TOOL_MISSING` when the `redoc` package is not installed (a devDependency of the project).
  * @example setup: [cache(), session(), apiDocs()]
  */
 export function apiDocs(options: ApiDocsOptions = {}): SetupStep {
@@ -81,11 +84,17 @@ export function apiDocs(options: ApiDocsOptions = {}): SetupStep {
       try {
         cached = await load();
         JSON.parse(cached.body);
-        bundle = await readFile(createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js'));
+        bundle = await readFile(redocBundle(ctx.app.root));
       } catch (error) {
+        if (isMissingPackage(error, 'redoc'))
+          throw devToolMissing('redoc', {
+            task: 'The API reference page (API_DOCS is on)',
+            alternative: ', or set API_DOCS=false',
+            cause: error,
+          });
         throw new BinderyError(
           'BINDERY_API_DOCS_UNAVAILABLE',
-          `API_DOCS is on, but the API docs cannot be served: ${(error as Error).message}. Run "bindery generate" (it writes ${options.document ?? 'generated/openapi.json'}) and "npm install" (redoc), or set API_DOCS=false.`,
+          `API_DOCS is on, but the API docs cannot be served: ${(error as Error).message}. Run "bindery generate" (it writes ${options.document ?? 'generated/openapi.json'}), or set API_DOCS=false.`,
           { cause: error },
         );
       }
@@ -134,6 +143,16 @@ export function apiDocs(options: ApiDocsOptions = {}): SetupStep {
       );
     },
   };
+}
+
+/** Redoc's standalone bundle: the app's `redoc` (a devDependency), else one bindery can resolve. */
+function redocBundle(root: string): string {
+  const file = 'redoc/bundles/redoc.standalone.js';
+  try {
+    return createRequire(resolve(root, 'package.json')).resolve(file);
+  } catch {
+    return createRequire(import.meta.url).resolve(file);
+  }
 }
 
 /** The page: Redoc renders the `<redoc spec-url>` element by itself once its bundle has loaded (no inline script). */

@@ -5,6 +5,7 @@ import type { FastifyReply } from 'fastify';
 import type { AppEnvironment } from './server-options.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 import { DEFAULT_CONTENT_SECURITY_POLICY } from '../config/content-security-policy.js';
+import { addVary } from '../support/vary.js';
 
 /** A header name (lower case) and value. */
 export type HeaderPair = readonly [name: string, value: string];
@@ -39,7 +40,11 @@ export function securityHeaders(environment: AppEnvironment, options: SecurityHe
 }
 
 /**
- * Sets the standard headers (request ID and security headers) on replies.
+ * Sets the standard headers (request ID and security headers) on replies,
+ * and `Vary: HX-Request` on the reply to an htmx request (`HX-Request: true`;
+ * docs/http.md "Headers"): whatever the route's group, a response to htmx
+ * may differ from the one a plain request gets (a 422 instead of a redirect,
+ * a fragment instead of a page).
  * Built once per server; `apply` runs on every response path (routes,
  * 404/405, errors, health) and is cheap (a few `reply.header` calls).
  */
@@ -55,11 +60,17 @@ export class StandardHeaders {
     reply.header(REQUEST_ID_HEADER, reply.request.id);
     const pairs = this.#pairs;
     for (let i = 0; i < pairs.length; i++) reply.header(pairs[i]![0], pairs[i]![1]);
+    if (reply.request.headers['hx-request'] === 'true') addVary(reply, 'HX-Request');
   }
 
   /** Set the headers on the raw response, for custom responders that bypass `reply.send`. */
   applyRaw(reply: FastifyReply): void {
     reply.raw.setHeader(REQUEST_ID_HEADER, reply.request.id);
     for (const [name, value] of this.#pairs) reply.raw.setHeader(name, value);
+    if (reply.request.headers['hx-request'] === 'true') {
+      const vary = reply.raw.getHeader('vary');
+      const text = vary === undefined ? '' : Array.isArray(vary) ? vary.join(', ') : String(vary);
+      if (!/(^|,)\s*(hx-request|\*)\s*(,|$)/i.test(text)) reply.raw.setHeader('vary', text === '' ? 'HX-Request' : `${text}, HX-Request`);
+    }
   }
 }

@@ -4,6 +4,7 @@
  */
 import { defineSettings } from '../config/define-settings.js';
 import { enumSetting, integerSetting, stringSetting } from '../config/parsers.js';
+import { appEnvironment } from '../config/core-settings.js';
 import type { CrossSettingProblem, Env, SettingParser, SettingsValues } from '../config/setting.js';
 
 /** The drivers of `MAIL_DRIVER`. */
@@ -13,9 +14,9 @@ export type MailDriver = (typeof MAIL_DRIVERS)[number];
 /** The sender of the outbox driver when `MAIL_FROM` is unset. */
 export const OUTBOX_DEFAULT_FROM = 'no-reply@localhost';
 
-/** `MAIL_DRIVER` when unset: `smtp` in production, `outbox` in development and testing. */
+/** `MAIL_DRIVER` when unset: `smtp` in production (`APP_ENV`, or `NODE_ENV` when `APP_ENV` is unset), `outbox` in development and testing. */
 export function defaultMailDriver(env: Env): MailDriver {
-  return env.APP_ENV?.trim() === 'production' ? 'smtp' : 'outbox';
+  return appEnvironment(env) === 'production' ? 'smtp' : 'outbox';
 }
 
 /** An address, bare (`app@example.com`) or with a display name (`Example <app@example.com>`). */

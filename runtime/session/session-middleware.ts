@@ -14,7 +14,6 @@ import type { RequestContext } from '../http/context.js';
 import type { BeforeMiddleware } from '../http/handler.js';
 import type { OutcomeHook } from '../http/outcome-hook.js';
 import type { HttpRequestContext } from '../http/request-context.js';
-import { addVary } from '../support/vary.js';
 import { RESULT, redirect, type TaggedResult } from '../results/result.js';
 import { flashRoundTrip, roundTripErrors } from './form-round-trip.js';
 import { Session } from './session.js';
@@ -41,7 +40,6 @@ const SESSION_OUTCOME: OutcomeHook = {
   onResult(context, result) {
     const ctx = context as HttpRequestContext;
     const s = ctx.sessionState!;
-    if (ctx.request.headers['hx-request'] === 'true') addVary(ctx.reply, 'HX-Request');
     if (isPage(result)) {
       s.deferCommit();
       return result;
@@ -56,7 +54,6 @@ const SESSION_OUTCOME: OutcomeHook = {
 
 async function failed(ctx: HttpRequestContext & RequestContext, error: unknown): Promise<unknown> {
   const s = ctx.sessionState!;
-  if (ctx.request.headers['hx-request'] === 'true') addVary(ctx.reply, 'HX-Request');
   const fieldErrors = roundTripErrors(ctx, error);
   if (fieldErrors !== undefined) {
     const target = flashRoundTrip(ctx, fieldErrors);

@@ -249,14 +249,31 @@ describe('notes.list | bad input', () => {
     });
   });
 
-  it('answers 422 for limit over maxLimit or under 1, 400 for a value of the wrong type', async () => {
+  it('answers 422 for limit over maxLimit or under 0, 400 for a value of the wrong type', async () => {
     const over = await get('?limit=101');
     expect(over.status).toBe(422);
     expect(over.body.errors).toEqual({ limit: 'The limit field must not be greater than 100.' });
-    expect((await get('?limit=0')).status).toBe(422);
+    const under = await get('?limit=-1');
+    expect(under.status).toBe(422);
+    expect(Object.keys(under.body.errors)).toEqual(['limit']);
     const badDate = await get('?filter[created_at][gte]=yesterday');
     expect(badDate.status).toBe(400);
     expect(Object.keys(badDate.body.errors)).toEqual(['filter[created_at][gte]']);
+  });
+});
+
+describe('notes.list | limit 0 to 100 (docs/spec.md 4.3, 8)', () => {
+  it('limit=0 answers 200 with an empty page; limit=100 a full page of 100', async () => {
+    expect(await page('?limit=0')).toEqual({ data: [], next: null });
+    expect(await page('?limit=0&sort=title&filter[title]=n0')).toEqual({ data: [], next: null });
+    const full = await page('?limit=100&sort=title&filter[title]=n0');
+    expect(full.data).toHaveLength(100);
+    expect(full.data[0]!.title).toBe('n00001');
+    expect(full.next).toEqual(expect.any(String));
+    // An empty page still checks its cursor.
+    const forged = await get(`?limit=0&sort=title&filter[title]=n0&cursor=${encodeURIComponent(`${full.next!.slice(0, -2)}xx`)}`);
+    expect(forged.status).toBe(400);
+    expect(Object.keys(forged.body.errors)).toEqual(['cursor']);
   });
 });
 

@@ -143,7 +143,8 @@ describe('notes.list | GET /notes', () => {
     expect(all.next).toEqual(expect.any(String));
     const three = (await t.request('notes.list', { limit: 3 })).body;
     expect(three.data.map((n) => n.title)).toEqual(['note 22', 'note 21', 'note 20']);
-    expect((await t.request('notes.list', { limit: 0 })).status).toBe(422);
+    expect((await t.request('notes.list', { limit: 0 })).body).toEqual({ data: [], next: null });
+    expect((await t.request('notes.list', { limit: -1 })).status).toBe(422);
   });
 
   it('treats an empty limit as absent, refuses 101 (422) and non-integers (400)', async () => {

@@ -65,7 +65,7 @@ describe('GET /auth/{provider}/redirect', () => {
     const q = url.searchParams;
     expect(q.get('response_type')).toBe('code');
     expect(q.get('client_id')).toBe('bindery-test');
-    expect(q.get('redirect_uri')).toBe('http://localhost:3000/auth/example/callback');
+    expect(q.get('redirect_uri')).toBe('http://127.0.0.1:3000/auth/example/callback');
     expect(q.get('scope')).toBe('openid email profile');
     expect(q.get('code_challenge_method')).toBe('S256');
     expect(q.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);

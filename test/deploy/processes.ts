@@ -5,11 +5,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { waitFor } from '../runtime/jobs/wait-for.js';
 
-/** A minimal environment (PATH, HOME, NO_COLOR, the npm cache settings) plus `env`. */
+/**
+ * What a process needs to reach the npm registry as this one does: npm's
+ * cache, registry and config files, and the certificate authorities and
+ * proxies of the machine (a Node.js from the registry, as CI runs, trusts
+ * only its own bundled authorities and reads no global npmrc of its own).
+ */
+const NETWORK =
+  /^(npm_config_(cache|registry|globalconfig|userconfig|cafile|ca|strict_ssl|proxy|https_proxy|noproxy)|NODE_EXTRA_CA_CERTS|SSL_CERT_(FILE|DIR)|(HTTPS?|NO)_PROXY)$/i;
+
+/** A minimal environment (PATH, HOME, TMPDIR, NO_COLOR, and what reaching the npm registry needs) plus `env`. */
 export function baseEnv(env: Record<string, string> = {}): Record<string, string> {
-  const keep = ['PATH', 'HOME', 'TMPDIR', 'npm_config_cache', 'npm_config_registry'];
   const out: Record<string, string> = { NO_COLOR: '1' };
-  for (const k of keep) if (process.env[k] !== undefined) out[k] = process.env[k]!;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && (k === 'PATH' || k === 'HOME' || k === 'TMPDIR' || NETWORK.test(k))) out[k] = v;
   return { ...out, ...env };
 }
 

@@ -17,9 +17,34 @@ import { ensureEnvFile } from '../env-setup.js';
 import { DEFAULT_APP_MODULE } from '../../app/load-app.js';
 import { startAppProcess, type AppProcess } from '../dev/app-process.js';
 import { watchTree, type ChangeBatch } from '../dev/watch-tree.js';
+import { needDevTool } from '../../support/dev-tools.js';
 
 /** How many changed paths a "Changed:" line names before "and N more". */
 const SHOWN_PATHS = 4;
+
+/** Where the time of a restart went, in milliseconds. */
+interface LaunchTimes {
+  /** Waiting for the standby to finish loading bindery (0 when it was ready). */
+  readonly standbyMs: number;
+  /** The new app process importing the app, applying migrations and running the setup steps (the old one still serving). */
+  readonly setupMs: number;
+  /** The old process releasing the port, the new one listening. */
+  readonly switchMs: number;
+}
+
+/**
+ * The line after a restart: the time from the change to the new build answering, and where it went,
+ * e.g. `Restarted in 812 ms (regenerate 240 ms, app setup 420 ms, switch-over 30 ms)`; parts of 0 ms are left out.
+ */
+export function restartLine(totalMs: number, times: LaunchTimes & { readonly regenerateMs: number }): string {
+  const parts = [
+    ['regenerate', times.regenerateMs],
+    ['waiting for the standby to load bindery', times.standbyMs],
+    ['app setup', times.setupMs],
+    ['switch-over', times.switchMs],
+  ].filter(([, ms]) => (ms as number) > 0);
+  return `Restarted in ${totalMs} ms (${parts.map(([what, ms]) => `${what} ${ms} ms`).join(', ')})`;
+}
 
 /** `bindery dev [--app <file>]`: serve, watch, regenerate, restart — until SIGINT or SIGTERM (exit 0). */
 export class DevCommand extends BinderyCommand {
@@ -56,6 +81,7 @@ export class DevCommand extends BinderyCommand {
     const created = await ensureEnvFile(this.root);
     if (created)
       this.out(`Created .env (${created.from === '.env.example' ? 'copied from .env.example' : 'every setting at its default'}).\n`);
+    needDevTool('ts-morph', { task: 'bindery dev' });
     const { generate, formatDiagnostic } = await import('../../../generator/index.js');
     /** Content hashes of what the last regeneration wrote, to tell its own file events from edits by others. */
     const written = new Map<string, string>();
@@ -125,40 +151,55 @@ export class DevCommand extends BinderyCommand {
     let url: string | undefined;
     /** The app's embedded database, once an app process opened it: later ones connect to it directly. */
     let database: { app: string; url: string } | undefined;
-    /** Whether the last {@link launch} had to wait for its standby to load the framework. */
-    let cold = false;
-    /** Replace the app process by the warm standby, then start the next standby. @returns whether the new one serves. */
-    const launch = async (): Promise<boolean> => {
+    /**
+     * Start the next build in the warm standby while the current one keeps serving; only once it
+     * is set up (app imported, migrations applied, setup steps run) does it replace the current one.
+     * A build that fails to load or boot is printed and the last good one keeps serving.
+     * @returns where the time went, or undefined when the new build does not serve.
+     */
+    const launch = async (): Promise<LaunchTimes | undefined> => {
+      const t0 = Date.now();
       const next = standby ?? spawnChild();
-      standby = undefined;
-      cold = !next.warm;
-      // The next process loads and sets up the app while the current one stops; it listens once the port is free.
-      const preparing = next.standby.then((warm) => {
-        if (!warm) return false;
-        next.go(database);
-        return next.prepared;
-      });
+      // The next standby starts loading bindery now, while this one sets up the app: an edit
+      // soon after this one then finds it warm (or nearly so).
+      standby = spawnChild();
+      const wasWarm = next.warm;
+      const warm = await next.standby;
+      const t1 = Date.now();
+      if (warm) next.go(database);
+      const prepared = warm && (await next.prepared);
+      const t2 = Date.now();
+      if (!prepared) {
+        const code = await next.exited;
+        if (current?.alive)
+          this.err(`The new build did not start (exit ${code}); fix the error above. Still serving the last good build: ${url}\n`);
+        else this.err(`The app stopped (exit ${code}); fix the error above, dev restarts it on the next change.\n`);
+        return undefined;
+      }
       const old = current;
       void old?.stop();
-      const [, prepared] = await Promise.all([old?.released, preparing]);
+      await old?.released;
       current = next;
-      if (prepared) next.serve();
-      const ready = prepared ? await next.ready : undefined;
-      standby = spawnChild();
+      next.serve();
+      const ready = await next.ready;
+      const t3 = Date.now();
       if (ready === undefined) {
         this.err(`The app stopped (exit ${await next.exited}); fix the error above, dev restarts it on the next change.\n`);
-        return false;
+        return undefined;
       }
       url = ready.url;
       if (embedded !== undefined) database = { app: ready.app, url: embedded.url(ready.app) };
       void next.exited.then((code) => {
         if (current === next && code !== 0) this.err(`The app exited (${code}); dev restarts it on the next change.\n`);
       });
-      return true;
+      return { standbyMs: wasWarm ? 0 : t1 - t0, setupMs: t2 - t1, switchMs: t3 - t2 };
     };
 
     const startedAt = Date.now();
     await launch();
+    const { startTypeChecker } = await import('../dev/type-check.js');
+    const typeCheck = startTypeChecker({ root: this.root, out: this.out, err: this.err });
+    typeCheck?.request();
     const shown = (dirs: string[]) => dirs.filter((d) => existsSync(join(this.root, d)));
     const watched = shown(['schema', 'app', 'views', 'plugins', 'generated']);
 
@@ -166,21 +207,23 @@ export class DevCommand extends BinderyCommand {
       const paths: string[] = [];
       for (const p of batch) if (!(written.has(p) && written.get(p) === (await hash(p)))) paths.push(p);
       if (paths.length === 0) return;
+      const t0 = Date.now();
       const names = paths.slice(0, SHOWN_PATHS).join(', ') + (paths.length > SHOWN_PATHS ? ` and ${paths.length - SHOWN_PATHS} more` : '');
       this.out(`Changed: ${names}\n`);
       const schema = paths.some((p) => p.startsWith('schema/'));
       const others = paths.some((p) => !p.startsWith('schema/'));
+      let regenerateMs = 0;
       if (schema) {
         const changed = await regenerate();
+        regenerateMs = Date.now() - t0;
         if (changed === undefined || (!changed && !others)) {
           if (changed === false) this.out('generated/ is up to date; nothing to restart.\n');
           return;
         }
       }
-      const t0 = Date.now();
-      if (await launch()) {
-        this.out(`Restarted in ${Date.now() - t0} ms${cold ? ' (the standby was still loading bindery)' : ''}: ${url}\n`);
-      }
+      const times = await launch();
+      typeCheck?.request();
+      if (times !== undefined) this.out(`${restartLine(Date.now() - t0, { regenerateMs, ...times })}: ${url}\n`);
     };
     const watch = watchTree({ root: this.root, dirs: watched, files: ['.env'], onChange });
     await watch.ready;
@@ -193,6 +236,7 @@ export class DevCommand extends BinderyCommand {
       const remove = onShutdownSignals((signal) => {
         this.out(`Received ${signal}: stopping …\n`);
         watch.close();
+        typeCheck?.close();
         remove();
         void (async () => {
           await Promise.all([current?.stop(), standby?.stop()]);

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command, Option } from 'clipanion';
 import { BinderyCommand } from '../../app/base-command.js';
+import { needDevTool } from '../../support/dev-tools.js';
 
 /** `bindery generate [--check] [--allow-destructive]`: calls `generate()` of `generator/index.ts`; exit 1 on schema errors or, with `--check`, a stale `generated/`. */
 export class GenerateCommand extends BinderyCommand {
@@ -35,6 +36,7 @@ export class GenerateCommand extends BinderyCommand {
   });
 
   protected async run(): Promise<number> {
+    needDevTool('ts-morph', { task: 'bindery generate' });
     const { generate, formatDiagnostic } = await import('../../../generator/index.js');
     const result = await generate({
       root: this.root,

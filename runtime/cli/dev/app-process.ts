@@ -65,6 +65,8 @@ export interface AppProcess {
   readonly ready: Promise<{ readonly url: string; readonly app: string } | undefined>;
   /** Resolves with the exit code (or the signal's name) once the child exited. */
   readonly exited: Promise<number | string>;
+  /** Whether the child is still running. */
+  readonly alive: boolean;
   /** Resolves once the child stopped listening (after {@link stop}) or exited: its port is free. */
   readonly released: Promise<void>;
   /** SIGTERM, then SIGKILL after `graceMs` (default 5000); resolves once exited. Idempotent. */
@@ -129,6 +131,9 @@ export function startAppProcess(options: AppProcessOptions): AppProcess {
     prepared,
     ready,
     exited,
+    get alive() {
+      return child.exitCode === null && child.signalCode === null;
+    },
     released,
     stop(graceMs = 5000) {
       stopping ??= (async () => {

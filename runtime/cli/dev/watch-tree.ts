@@ -34,10 +34,10 @@ export interface TreeWatch {
   close(): void;
 }
 
-/** Editor and OS noise: swap and backup files, `.DS_Store`, `node_modules`. */
+/** Editor and OS noise: swap and backup files (vim's `.swp`…`.swa`, its `.swx` probe and `4913`), `.DS_Store`, `node_modules`. */
 export function isNoise(path: string): boolean {
   const base = path.split(/[\\/]/).pop() ?? path;
-  return /(^|[\\/])node_modules([\\/]|$)/.test(path) || /^\.#|~$|\.sw[a-p]$|^\.DS_Store$|^\d+$|\.tmp$/.test(base);
+  return /(^|[\\/])node_modules([\\/]|$)/.test(path) || /^\.#|~$|\.sw[a-px]$|^\.DS_Store$|^\d+$|\.tmp$/.test(base);
 }
 
 /**

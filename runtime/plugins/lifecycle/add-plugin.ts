@@ -31,6 +31,7 @@ import { FileSnapshot } from './file-snapshot.js';
 import { planFramework } from './framework-upgrade.js';
 import { inspectPackage, isInside, type PackageInfo } from './inspect-package.js';
 import { outputTail, runProcess } from './run-process.js';
+import { needDevTool } from '../../support/dev-tools.js';
 
 /** Files `add` and `remove` may change, relative to the project root. */
 export const LIFECYCLE_FILES = [
@@ -91,6 +92,7 @@ export async function regenerate(root: string, spawned: boolean): Promise<void> 
     if (r.code !== 0) throw new Error(`bindery generate failed:\n${outputTail(r)}`);
     return;
   }
+  needDevTool('ts-morph', { task: 'Adding or removing a plugin' });
   const { generate, formatDiagnostic } = await import('../../../generator/index.js');
   const result = await generate({ root });
   if (!result.ok)

@@ -56,7 +56,8 @@ export type ListScope<DB, TB extends keyof DB & string> = (query: SelectQueryBui
  *
  * @returns `{ data, next }`: rows as the table has them (each with its
  *   included relations under their names, null when absent), `next` sealed
- *   with the app key.
+ *   with the app key; for `limit` 0, `{ data: [], next: null }` without
+ *   reading rows.
  * @throws {ListCursorError} (400, field `cursor`) for a cursor this list did
  *   not make, or made for another sort or other filters.
  * @throws {Error} when the route is not a list route or the services lack `db` or `cursors`.
@@ -95,6 +96,8 @@ export async function runList<Row>(
     typeof values.cursor === 'string' && values.cursor !== ''
       ? openCursor(cursors, values.cursor, route.name, fingerprint, sortText)
       : undefined;
+  // limit=0 asks for an empty page: nothing to read (the cursor was still checked above).
+  if (limit === 0) return { data: [], next: null };
   if (cursor !== undefined) args.push(cursor.sort, cursor.key);
   args.push(limit + 1);
   const shape = { key, desc, filters, after: cursor !== undefined };

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN } from './run-cli.js';
+import { strictTsconfig } from '../../support/strict-tsconfig.js';
 
 const NODE_MODULES = fileURLToPath(new URL('../../../node_modules', import.meta.url));
 const root = await mkdtemp(join(tmpdir(), 'bindery-dev-'));
@@ -48,7 +49,7 @@ import { routes } from '../generated/routes.js';
 import { handlers } from './handlers.js';
 
 // Only the handlers of routes that exist, so the schema can grow before the handlers.
-const names = new Set(routes.map((r) => r.name));
+const names = new Set<string>(routes.map((r) => r.name));
 export default defineApp({
   name: 'dev_fixture',
   root: fileURLToPath(new URL('..', import.meta.url)),
@@ -57,6 +58,13 @@ export default defineApp({
   migrations: [{ source: 'app', dir: 'generated/migrations' }],
 });
 `;
+
+// The type check reads bindery's TypeScript sources (no dist/ here), as this repository's own tsconfig
+// does; runtime/http/index.ts first, for the generated Services augmentation (docs/package.md).
+const TSCONFIG = strictTsconfig({
+  files: [fileURLToPath(new URL('../../../runtime/http/index.ts', import.meta.url))],
+  include: ['app', 'generated'],
+});
 
 const handlersFile = (title: string) => `export const handlers = {
   'notes.list': async (_input: unknown, ctx: any) => {
@@ -104,6 +112,7 @@ describe('bindery dev', () => {
     await writeFile(join(root, 'schema/notes.yaml'), SCHEMA);
     await writeFile(join(root, 'app/main.ts'), MAIN);
     await writeFile(join(root, 'app/handlers.ts'), handlersFile('first'));
+    await writeFile(join(root, 'tsconfig.json'), TSCONFIG);
 
     const child = spawn(process.execPath, [BIN, 'dev'], {
       cwd: root,
@@ -124,18 +133,42 @@ describe('bindery dev', () => {
       const url = await until('the URL', () => /bindery dev: (http:\/\/\S+) \(ready/.exec(out)?.[1], 30_000);
       expect(await get(`${url}/notes`)).toEqual({ status: 200, body: [{ id: 1, title: 'first' }] });
 
-      // A handler edit with sed -i (the file is replaced by a rename): served after a restart.
+      // A handler edit with sed -i (the file is replaced by a rename): served after a restart,
+      // the restart line saying where the time went.
       execFileSync('sed', ['-i', 's/first/second/', join(root, 'app/handlers.ts')]);
       await until('the edited handler', async () => ((await get(`${url}/notes`))?.body as any)?.[0]?.title === 'second' || undefined);
       expect(out).toContain('Changed: app/handlers.ts\n');
-      expect(out).toMatch(/Restarted in \d+ ms( \(the standby was still loading bindery\))?: http:/);
+      expect(out).toMatch(
+        /Restarted in \d+ ms \((waiting for the standby to load bindery \d+ ms, )?app setup \d+ ms, switch-over \d+ ms\): http:/,
+      );
+
+      // A type error: the background type check prints it as file:line:column; the app still runs.
+      const typed = out.length;
+      await writeFile(join(root, 'app/handlers.ts'), `${handlersFile('second')}\nexport const wrong: number = 'text';\n`);
+      await until('the type error', () => (/Type check: 1 error/.test(out.slice(typed)) ? true : undefined), 40_000);
+      expect(out.slice(typed)).toMatch(/^app\/handlers\.ts:9:14: error TS2322: Type 'string' is not assignable to type 'number'\.$/m);
+      expect(await get(`${url}/notes`)).toEqual({ status: 200, body: [{ id: 1, title: 'second' }] });
+      await writeFile(join(root, 'app/handlers.ts'), handlersFile('second'));
+      await until('the all-clear', () => (/Type check: no errors/.test(out.slice(typed)) ? true : undefined), 40_000);
+
+      // A syntax error: the new build does not start, the last good build keeps serving; fixed, it is served.
+      const broken = out.length;
+      await writeFile(
+        join(root, 'app/handlers.ts'),
+        handlersFile('third').replace('export const handlers = {', 'export const handlers = {{'),
+      );
+      await until('the refused build', () => (/Still serving the last good build/.test(out.slice(broken)) ? true : undefined));
+      expect(await get(`${url}/notes`)).toEqual({ status: 200, body: [{ id: 1, title: 'second' }] });
+      await writeFile(join(root, 'app/handlers.ts'), handlersFile('third'));
+      await until('the fixed handler', async () => ((await get(`${url}/notes`))?.body as any)?.[0]?.title === 'third' || undefined);
 
       // A route added to the schema by an editor's atomic save (a temporary file renamed over it): regenerated, then served.
       expect((await get(`${url}/notes/count`))?.status).toBe(404);
       await writeFile(join(root, 'schema/.notes.yaml.swx'), SCHEMA + COUNT_ROUTE);
       await rename(join(root, 'schema/.notes.yaml.swx'), join(root, 'schema/notes.yaml'));
       await until('the new route', async () => (await get(`${url}/notes/count`))?.status === 200 || undefined);
-      expect(out).toContain('Changed: schema/notes.yaml\n');
+      expect(out).toMatch(/^Changed: schema\/notes\.yaml\n/m); // the temporary file is editor noise, never a change of its own
+      expect(out).not.toContain('.swx');
       expect(out).toMatch(/Regenerated \d+ files?/);
       expect(await readFile(join(root, 'generated/routes.ts'), 'utf8')).toContain('notes.count');
 
@@ -145,7 +178,7 @@ describe('bindery dev', () => {
       await until('the diagnostics', () => (out.slice(mark).includes('still serving the last good build') ? true : undefined));
       expect(out.slice(mark)).toMatch(/schema\/notes\.yaml:\d+:\d+/);
       expect(await get(`${url}/notes/count`)).toEqual({ status: 200, body: { id: 42, title: 'count' } });
-      expect(await get(`${url}/notes`)).toEqual({ status: 200, body: [{ id: 1, title: 'second' }] });
+      expect(await get(`${url}/notes`)).toEqual({ status: 200, body: [{ id: 1, title: 'third' }] });
 
       // A destructive change (dropping notes.title) is refused with what to run; nothing is dropped.
       const before = out.length;
@@ -165,7 +198,7 @@ describe('bindery dev', () => {
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
-  }, 60_000);
+  }, 120_000);
 });
 
 /** The postmaster's pid (from postmaster.pid) and the app process's (the one listening on the URL's port, per /proc). */

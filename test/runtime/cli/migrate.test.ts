@@ -1,4 +1,8 @@
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { chmod, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateAppKey } from '../../../runtime/config/index.js';
@@ -75,9 +79,46 @@ describe('bindery migrate | against a test database', () => {
     expect(r.stderr).toContain('(BINDERY_DATABASE_UNREACHABLE;');
   });
 
+  it('production without DATABASE_URL stops before any database is started, naming the setting', async () => {
+    for (const command of [['serve'], ['migrate']]) {
+      const r = await runCli(command, { cwd, env: { APP_ENV: 'production', APP_KEY: generateAppKey() } });
+      expect(r.code, command[0]).toBe(1);
+      expect(r.stderr).toContain('  - DATABASE_URL: DATABASE_URL is missing: production needs a PostgreSQL server of its own');
+      expect(r.stdout).not.toContain('embedded');
+      expect(existsSync(join(cwd, '.data')), 'no embedded PostgreSQL created').toBe(false);
+    }
+  });
+
   it('APP_DEBUG=true adds the stack trace', async () => {
     const r = await runCli(['migrate'], { cwd, env: { ...env, APP_ENV: 'prod', APP_DEBUG: 'true' } });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/\n {4}at /);
   });
+});
+
+describe('bindery migrate | on the embedded PostgreSQL (DATABASE_URL unset)', () => {
+  it('--status prints the status and nothing else: its own pool ends before the server stops (no "connection lost" warnings)', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'bindery-migrate-embedded-'));
+    try {
+      await chmod(root, 0o755); // as root, the embedded PostgreSQL runs as "postgres", which must enter the folder
+      await mkdir(join(root, 'app'));
+      await writeFile(join(root, 'package.json'), '{ "type": "module", "private": true }\n');
+      await cp(join(cwd, 'migrations'), join(root, 'migrations'), { recursive: true });
+      const runtimeApp = pathToFileURL(fileURLToPath(new URL('../../../runtime/app/index.js', import.meta.url))).href;
+      await writeFile(
+        join(root, 'app/main.ts'),
+        `import { fileURLToPath } from 'node:url';
+import { defineApp } from '${runtimeApp}';
+export default defineApp({ name: 'embedded_status', root: fileURLToPath(new URL('..', import.meta.url)), routes: [], handlers: {}, migrations: [{ source: 'app', dir: 'migrations' }] });
+`,
+      );
+      const r = await runCli(['migrate', '--status'], { cwd: root, env: { APP_KEY: generateAppKey(), LOG_LEVEL: 'info' } });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toContain('"level"');
+      expect(r.stdout).toMatch(/\n0 applied, 2 pending\.\n$/);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

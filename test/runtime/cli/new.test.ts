@@ -2,9 +2,10 @@
  * `bindery new <dir>`: the refusals write nothing; a new project has its
  * files, an up-to-date generated/ without warnings, a list route for
  * `GET /notes`, a seed, and type-checks against this repository's package
- * (node_modules/bindery linked to the repository, as a `file:` install
- * does). Installing from a packed tarball and running the project's own
- * tests: test/package/tarball-install.test.ts.
+ * (node_modules/bindery and the packages it shares with the project linked
+ * to the repository's: a quick check). Installing from the checkout (`file:`)
+ * and from a packed tarball with npm alone, and running the project's own
+ * tests, build and make:resource: test/package/own-project.test.ts.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -140,6 +141,10 @@ describe('bindery new: a project', () => {
     };
     expect(pkg.name).toBe('my-app');
     expect(pkg.dependencies['bindery']).toBe(`file:${REPO}`);
+    // A file: dependency installs as a packed copy, sharing the project's Kysely (test/package/own-project.test.ts).
+    expect(await readFile(join(dir, '.npmrc'), 'utf8')).toMatch(/^install-links=true$/m);
+    const own = JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { engines: { node: string } };
+    expect((pkg as unknown as { engines: { node: string } }).engines.node).toBe(own.engines.node);
     expect(pkg.scripts['test']).toContain('vitest run');
     expect(pkg.scripts['db:seed']).toBe('bindery db:seed');
     const readme = await readFile(join(dir, 'README.md'), 'utf8');
@@ -176,6 +181,7 @@ describe('bindery new: a project', () => {
     expect(await readFile(join(dir, 'app/handlers/notes.ts'), 'utf8')).not.toContain('models.Note');
     const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(pkg.dependencies['bindery']).toBe('^0.3.0');
+    expect(existsSync(join(dir, '.npmrc'))).toBe(false);
     await expectListStarter(dir);
     await linkModules(dir);
     expect(await typecheck(dir)).toBe('');

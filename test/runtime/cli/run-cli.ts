@@ -2,6 +2,7 @@
  * Runs `node bin/bindery.mjs …` as a child process, the way users do.
  */
 import { spawn } from 'node:child_process';
+import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../../bin/bindery.mjs', import.meta.url));
@@ -38,4 +39,36 @@ export function runCli(args: readonly string[], options: { cwd: string; env?: Re
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/**
+ * Runs the CLI's `main` in this process, with its own streams, working
+ * directory and environment (only `env`, plus NO_COLOR): the same command
+ * code as {@link runCli} without starting a process, which loads every
+ * source module through tsx again (seconds each on a loaded machine). Use
+ * {@link runCli} at least once where the real `bin/bindery.mjs` matters.
+ */
+export async function runCliInProcess(args: readonly string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliRun> {
+  const { main } = await import('../../../runtime/cli/main.js');
+  let stdout = '';
+  let stderr = '';
+  const stream = (append: (text: string) => void) =>
+    new Writable({
+      write(chunk: Buffer | string, _encoding, done) {
+        append(chunk.toString());
+        done();
+      },
+    });
+  const code = await main(args, {
+    cwd: options.cwd,
+    env: { NO_COLOR: '1', ...options.env },
+    stdin: process.stdin,
+    stdout: stream((t) => {
+      stdout += t;
+    }),
+    stderr: stream((t) => {
+      stderr += t;
+    }),
+  });
+  return { code, stdout, stderr };
 }

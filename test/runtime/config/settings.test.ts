@@ -9,6 +9,7 @@ import {
   SettingsError,
   stringSetting,
 } from '../../../runtime/config/index.js';
+import { mailSettings } from '../../../runtime/mail/settings.js';
 
 const KEY = generateAppKey();
 const load = (env: Record<string, string | undefined>) => loadSettings(coreSettings, { APP_KEY: KEY, ...env });
@@ -30,7 +31,7 @@ describe('loadSettings | core settings defaults', () => {
     expect(s.APP_DEBUG).toBe(false);
     expect(s.APP_KEY).toHaveLength(32);
     expect(s.APP_PREVIOUS_KEYS).toEqual([]);
-    expect(s.APP_URL.href).toBe('http://localhost:3000/');
+    expect(s.APP_URL.href).toBe('http://127.0.0.1:3000/'); // the address the server prints
     expect(s.HTTP_ADDR).toEqual({ host: '127.0.0.1', port: 3000 });
     expect(s.PORT).toBeUndefined();
     expect(s.HTTP_MAX_BODY).toBe(1_048_576);
@@ -46,15 +47,16 @@ describe('loadSettings | core settings defaults', () => {
       HTTP_MAX_BODY: '512KiB',
       HTTP_REQUEST_TIMEOUT: '2m',
       LOG_LEVEL: 'silent',
-      DATABASE_URL: '',
+      DATABASE_URL: 'postgres://db.internal/app',
       APP_URL: '  ',
     });
     expect(s.APP_ENV).toBe('production');
     expect(s.HTTP_MAX_BODY).toBe(524_288);
     expect(s.HTTP_REQUEST_TIMEOUT).toBe(120_000);
     expect(s.LOG_LEVEL).toBe('silent');
-    expect(s.DATABASE_URL).toBeUndefined();
-    expect(s.APP_URL.href).toBe('http://localhost:3000/');
+    expect(s.DATABASE_URL?.href).toBe('postgres://db.internal/app');
+    expect(s.APP_URL.href).toBe('http://127.0.0.1:3000/');
+    expect(load({ DATABASE_URL: '' }).DATABASE_URL).toBeUndefined();
   });
 
   it('PORT without HTTP_ADDR listens on all interfaces; HTTP_ADDR wins over PORT', () => {
@@ -142,13 +144,54 @@ describe('loadSettings | APP_KEY', () => {
 
 describe('loadSettings | APP_DEBUG in production', () => {
   it('is refused, naming both settings', () => {
-    expect(problems(() => load({ APP_ENV: 'production', APP_DEBUG: 'true' }))).toEqual([
+    expect(problems(() => load({ APP_ENV: 'production', APP_DEBUG: 'true', DATABASE_URL: 'postgres://db/app' }))).toEqual([
       'APP_DEBUG="true" with APP_ENV="production": debug pages would show stack traces and request details to every visitor; set APP_DEBUG=false in production',
     ]);
   });
 
   it('is allowed outside production', () => {
     expect(load({ APP_ENV: 'development', APP_DEBUG: '1' }).APP_DEBUG).toBe(true);
+  });
+});
+
+describe('loadSettings | APP_URL defaults to the address the server prints', () => {
+  it('follows HTTP_ADDR and PORT; a wildcard host is shown as 127.0.0.1; port 0 keeps the default', () => {
+    expect(load({ PORT: '8080' }).APP_URL.href).toBe('http://127.0.0.1:8080/');
+    expect(load({ HTTP_ADDR: '0.0.0.0:4000' }).APP_URL.href).toBe('http://127.0.0.1:4000/');
+    expect(load({ HTTP_ADDR: 'notes.local:4000' }).APP_URL.href).toBe('http://notes.local:4000/');
+    expect(load({ HTTP_ADDR: '[::1]:3001' }).APP_URL.href).toBe('http://[::1]:3001/');
+    expect(load({ HTTP_ADDR: '127.0.0.1:0' }).APP_URL.href).toBe('http://127.0.0.1:3000/');
+    expect(load({ HTTP_ADDR: '0.0.0.0:4000', APP_URL: 'https://notes.example.com' }).APP_URL.href).toBe('https://notes.example.com/');
+  });
+});
+
+describe('loadSettings | one production switch (NODE_ENV and APP_ENV)', () => {
+  const db = { DATABASE_URL: 'postgres://db.internal/app' };
+  it('APP_ENV follows NODE_ENV=production when unset, and the defaults that depend on it follow too', () => {
+    expect(load({ NODE_ENV: 'production', ...db }).APP_ENV).toBe('production');
+    expect(
+      loadSettings(mailSettings, { NODE_ENV: 'production', MAIL_HOST: 'smtp.example.com', MAIL_FROM: 'a@example.com' }).MAIL_DRIVER,
+    ).toBe('smtp');
+    expect(load({ NODE_ENV: 'development' }).APP_ENV).toBe('development');
+    expect(load({ NODE_ENV: 'test' }).APP_ENV).toBe('development');
+    expect(load({ NODE_ENV: 'production', APP_ENV: 'production', ...db }).APP_ENV).toBe('production');
+  });
+
+  it('NODE_ENV=production with APP_ENV set to something else is refused, naming both', () => {
+    expect(problems(() => load({ NODE_ENV: 'production', APP_ENV: 'development', ...db }))).toEqual([
+      'APP_ENV="development" with NODE_ENV="production": NODE_ENV=production runs the production build, and APP_ENV would serve it without production settings (no Secure cookie, debug allowed, mail kept in the outbox); unset APP_ENV (it follows NODE_ENV) or set APP_ENV=production',
+    ]);
+    expect(problems(() => load({ NODE_ENV: 'production', APP_ENV: 'testing', ...db }))).toHaveLength(1);
+  });
+
+  it('production without DATABASE_URL is refused, naming the setting (no embedded PostgreSQL in production)', () => {
+    const expected = [
+      'DATABASE_URL: DATABASE_URL is missing: production needs a PostgreSQL server of its own (postgres://user:password@host:5432/database); the embedded PostgreSQL is for development and testing only',
+    ];
+    expect(problems(() => load({ APP_ENV: 'production' }))).toEqual(expected);
+    expect(problems(() => load({ NODE_ENV: 'production' }))).toEqual(expected);
+    expect(problems(() => load({ NODE_ENV: 'production', DATABASE_URL: '  ' }))).toEqual(expected);
+    expect(load({ APP_ENV: 'development' }).DATABASE_URL).toBeUndefined();
   });
 });
 

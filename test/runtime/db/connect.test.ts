@@ -12,6 +12,7 @@ import {
 } from '../../../runtime/db/index.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { freePort } from '../../../runtime/support/free-port.js';
+import { waitFor } from '../jobs/wait-for.js';
 
 describe('connectDatabase | Kysely over pg with bindery type parsers', () => {
   let testDb: TestDatabase;
@@ -93,6 +94,22 @@ describe('connectDatabase | Kysely over pg with bindery type parsers', () => {
   it('close() is idempotent', async () => {
     const d = await connectDatabase({ url: testDb.url });
     await Promise.all([d.close(), d.close()]);
+  });
+
+  it('close() ends the pool when only the pool was used (no Kysely query): no idle connection is left', async () => {
+    const d = await connectDatabase({ url: testDb.url, applicationName: 'bindery:close-test' });
+    await d.pool.query('select 1'); // as the migrator does
+    await d.close();
+    expect(d.pool.ended).toBe(true);
+    expect(d.pool.totalCount).toBe(0);
+    // The server lists a backend until it has seen its connection close.
+    const left = async () =>
+      (
+        await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where application_name = 'bindery:close-test'`.execute(
+          database.db,
+        )
+      ).rows[0]!.n;
+    await waitFor(async () => (await left()) === 0, 'the closed connections to leave pg_stat_activity');
   });
 
   it('an unreachable server gives a coded error naming the URL without its password', async () => {

@@ -83,6 +83,28 @@ describe('Headers | security headers on every response', () => {
   });
 });
 
+describe('Headers | Vary: HX-Request on every response to an htmx request, whatever the group', () => {
+  const htmx = { 'hx-request': 'true' };
+  const cases: Array<[string, () => Promise<{ status: number; headers: Headers }>, number]> = [
+    ['200', () => call(`${server.url}/ok`, { headers: htmx }), 200],
+    ['404', () => call(`${server.url}/missing`, { headers: htmx }), 404],
+    ['405', () => call(`${server.url}/ok`, { method: 'DELETE', headers: htmx }), 405],
+    ['413', () => postJson(`${server.url}/rules`, { n: 'x'.repeat(100) }, htmx), 413],
+    ['422', () => postJson(`${server.url}/rules`, { n: 5 }, htmx), 422],
+    ['500', () => call(`${server.url}/crash`, { headers: htmx }), 500],
+  ];
+  it.each(cases)('%s', async (_label, send, status) => {
+    const res = await send();
+    expect(res.status).toBe(status);
+    expect(res.headers.get('vary')).toBe('HX-Request');
+  });
+
+  it('a request without HX-Request gets no Vary of its own', async () => {
+    expect((await call(`${server.url}/ok`)).headers.get('vary')).toBeNull();
+    expect((await call(`${server.url}/ok`, { headers: { 'hx-request': 'false' } })).headers.get('vary')).toBeNull();
+  });
+});
+
 describe('Headers | Content-Security-Policy', () => {
   it('the default is strict: no inline script or eval, no plugins, no <base>, forms and frames only from this origin', () => {
     const directives = Object.fromEntries(DEFAULT_CONTENT_SECURITY_POLICY.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));

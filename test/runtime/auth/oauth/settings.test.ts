@@ -57,7 +57,7 @@ describe('oauthSettings | per provider, turned on by AUTH_PROVIDERS', () => {
   it('an http issuer is refused in production only', () => {
     const env = { AUTH_PROVIDERS: 'example', AUTH_EXAMPLE_ISSUER: 'http://127.0.0.1:9000', AUTH_EXAMPLE_CLIENT_ID: 'app' };
     expect(problems(env)).toEqual([]);
-    expect(problems({ ...env, APP_ENV: 'production' })).toEqual([
+    expect(problems({ ...env, APP_ENV: 'production', DATABASE_URL: 'postgres://db/app' })).toEqual([
       expect.stringMatching(/the issuer of "example" must be https in production/),
     ]);
   });

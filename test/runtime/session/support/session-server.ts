@@ -161,7 +161,8 @@ export interface SessionServer extends TestServer {
 
 /** Start a server with the session layer (close it with `closeAll()` of the HTTP helpers, and `manager.close()`). */
 export async function startSessionServer(options: SessionServerOptions = {}): Promise<SessionServer> {
-  const env = { APP_ENV: 'testing', APP_KEY: generateAppKey(), ...options.env };
+  // DATABASE_URL is only read by the boot, which this server skips; production requires it to be set.
+  const env = { APP_ENV: 'testing', APP_KEY: generateAppKey(), DATABASE_URL: 'postgres://127.0.0.1/unused', ...options.env };
   const drivers = { ...BUILT_IN_DRIVERS, ...options.drivers };
   const settings = loadSettings(combineSettings(coreSettings, sessionSettings(Object.keys(drivers))), env) as Readonly<
     Record<string, unknown>
