@@ -37,7 +37,9 @@ export interface Detected {
 /**
  * A pass-through stream counting, hashing and keeping the head of what
  * flows through it. Past `limit` bytes it fails with {@link SizeLimitError}
- * (before passing the byte on), so the consumer never stores more.
+ * (before passing the byte on), so the consumer never stores more. The
+ * error reaches the consumer through `pipeline`/`finished`, whenever it
+ * attaches.
  */
 export class Inspector extends Transform {
   /** Bytes seen. */
@@ -49,6 +51,12 @@ export class Inspector extends Transform {
   /** @param limit the most bytes allowed (`Infinity` for none). */
   constructor(private readonly limit: number) {
     super();
+    // The source flows as soon as it is piped in, so the limit can be passed
+    // before the consumer (a disk's `pipeline`) attaches its listeners. The
+    // error is kept on the stream (`errored`) and `pipeline`/`finished`
+    // report it to the consumer; the emitted event itself must not be an
+    // uncaught exception.
+    this.on('error', () => {});
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
