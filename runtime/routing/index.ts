@@ -37,3 +37,12 @@ export type {
 } from './policy-plan.js';
 export { runList, type ListPage, type ListContext, type ListScope } from '../results/list/run-list.js';
 export { ListCursorError } from '../results/list/list-errors.js';
+export type { OffsetPage } from '../results/list/run-offset-list.js';
+export {
+  loadRelations,
+  planPaths,
+  type Loaded,
+  type LoadContext,
+  type RelationGraph,
+  type RelationStep,
+} from '../results/relation-loader.js';

@@ -236,6 +236,12 @@ export interface ListPage<Row> {
   next: string | null;
 }
 
+/** One page of an offset list route: rows, and how many rows match over every page. */
+export interface OffsetPage<Row> {
+  data: Row[];
+  total: number;
+}
+
 /** A list method of the client (\`api.notes.list\`). */
 type ListMethod = (input: any, init?: CallOptions) => Promise<ListPage<unknown>>;
 

@@ -22,6 +22,7 @@ import type { EmitContext, GeneratedFile } from '../context.js';
 import { docText, propertyName, quote } from '../ts-source.js';
 import { CLIENT_LIST_RUNTIME, CLIENT_RUNTIME } from './client-runtime.js';
 import { jsonRowType } from '../row-types.js';
+import { rowIncludes } from '../../model/includes.js';
 import { routeErrorsSource } from './route-errors.js';
 
 /** Routes the client offers: every route but pages. */
@@ -32,7 +33,7 @@ export function clientRoutes(routes: readonly Route[]): Route[] {
 /** Emit `client.ts` (see the module comment). */
 export function emitClient(ctx: EmitContext): GeneratedFile {
   const routes = clientRoutes(ctx.model.routes);
-  const outputs = new Set(routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...r.include.map((i) => i.resource)]));
+  const outputs = new Set(routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...rowIncludes(r.include).map((i) => i.resource)]));
   const resources = ctx.model.resources.filter((r) => outputs.has(r.name));
   const parts: string[] = [
     `/**\n * A typed client of ${docText(ctx.model.info.title)} ${docText(ctx.model.info.version)}: one method per route (page routes excluded).\n * Needs only \`fetch\`; see docs/client.md.\n */`,
@@ -173,7 +174,7 @@ function outputType(route: Route): string {
     case 'created': {
       if (!route.output) return 'unknown';
       const json = jsonRowType(route.output.resource, route.include);
-      if (route.list) return `ListPage<${json}>`;
+      if (route.list) return `${route.list.paging === 'offset' ? 'OffsetPage' : 'ListPage'}<${json}>`;
       return route.output.array ? (route.include.length > 0 ? `(${json})[]` : `${json}[]`) : json;
     }
     case 'noContent':

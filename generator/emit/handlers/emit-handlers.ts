@@ -18,6 +18,7 @@ import type { EmitContext, GeneratedFile } from '../context.js';
 import { createTsPrinter, docText, quote } from '../ts-source.js';
 import { rowType } from '../row-types.js';
 import { targetRowType } from '../policies/route-policies.js';
+import { rowIncludes } from '../../model/includes.js';
 
 /** Emit `handlers.ts` (see the module comment). */
 export function emitHandlers(ctx: EmitContext): GeneratedFile {
@@ -29,7 +30,7 @@ export function emitHandlers(ctx: EmitContext): GeneratedFile {
     ...new Set(
       routes.flatMap((r) => [
         ...(r.output ? [r.output.resource] : []),
-        ...(r.list ? r.include.map((i) => i.resource) : []),
+        ...(r.list ? rowIncludes(r.include).map((i) => i.resource) : []),
         ...(targets.get(r.name) && targets.get(r.name)!.entry === undefined ? [targets.get(r.name)!.name] : []),
       ]),
     ),
@@ -55,7 +56,7 @@ export function emitHandlers(ctx: EmitContext): GeneratedFile {
         kind: StructureKind.ImportDeclaration,
         isTypeOnly: true,
         moduleSpecifier: `${ctx.runtime}/routing`,
-        namedImports: ['ListPage'],
+        namedImports: [...new Set(routes.filter((r) => r.list !== null).map((r) => pageType(r)))].sort(),
       });
     for (const [entry, names] of [...external].sort(([a], [b]) => (a < b ? -1 : 1)))
       statements.push({
@@ -86,7 +87,12 @@ export function emitHandlers(ctx: EmitContext): GeneratedFile {
 }
 
 function outputType(route: Route): string {
-  if (route.list) return `ListPage<${rowType(route.list.resource, route.include)}>`;
+  if (route.list) return `${pageType(route)}<${rowType(route.list.resource, route.include)}>`;
   if (route.output) return route.output.array ? `${route.output.resource}[]` : route.output.resource;
   return route.result === 'ok' || route.result === 'created' ? 'unknown' : 'never';
+}
+
+/** The page type of a list route: `ListPage` (cursor) or `OffsetPage`. */
+function pageType(route: Route): string {
+  return route.list?.paging === 'offset' ? 'OffsetPage' : 'ListPage';
 }

@@ -21,6 +21,7 @@ import type { Policies, PolicySubject } from '../../authorization/policies.js';
 import { NO_ROWS } from '../../authorization/scopes.js';
 import { GUEST } from '../../context/request-auth.js';
 import { BinderyError } from '../../errors/bindery-error.js';
+import { runOffsetList } from './run-offset-list.js';
 
 /** One page of a list route, as its handler returns it and clients receive it (rows serialized). */
 export interface ListPage<Row> {
@@ -72,6 +73,7 @@ export async function runList<Row>(
 ): Promise<ListPage<Row>> {
   const plan = route.list;
   if (plan === undefined) throw new Error(`runList: route "${route.name}" is not a list route (it has no list: in its schema).`);
+  if (plan.paging === 'offset') return runOffsetList<Row>(ctx, route, input, scope) as unknown as Promise<ListPage<Row>>;
   const { db, cursors } = ctx.services as { db?: AnyKysely; cursors?: CursorSealer };
   if (db === undefined || cursors === undefined)
     throw new Error('runList: ctx.services needs db and cursors (both are set up by the app boot).');
@@ -114,20 +116,30 @@ export async function runList<Row>(
     delete row[KEY_TEXT];
     delete row[SORT_TEXT];
   }
-  if (route.include !== undefined && route.include.length > 0) {
-    const auth = ctx.auth ?? GUEST;
-    const scopeOf =
-      policies === undefined
-        ? undefined
-        : (policy: string) =>
-            policies.has(`${policy}.view`) ? policies.scope(auth, `${policy}.view`, { ability: false }) : Promise.resolve(NO_ROWS);
-    await loadIncludes(db, route.include, page, scopeOf);
-  }
+  await loadPageIncludes(ctx, route, db, page);
   return { data: page as Row[], next };
 }
 
+/** The included paths of a page's rows, narrowed by the related resources' `view` scopes for the caller. */
+export async function loadPageIncludes(
+  ctx: ListContext,
+  route: RouteDefinition,
+  db: AnyKysely,
+  page: readonly Record<string, unknown>[],
+): Promise<void> {
+  if (route.include === undefined || route.include.length === 0) return;
+  const policies = (ctx.services as { policies?: Policies }).policies;
+  const auth = ctx.auth ?? GUEST;
+  const scopeOf =
+    policies === undefined
+      ? undefined
+      : (policy: string) =>
+          policies.has(`${policy}.view`) ? policies.scope(auth, `${policy}.view`, { ability: false }) : Promise.resolve(NO_ROWS);
+  await loadIncludes(db, route.include, page, scopeOf, auth.id);
+}
+
 /** The handler's scope with the route's policy scope after it (both must hold). */
-async function withPolicyScope(
+export async function withPolicyScope(
   route: RouteDefinition,
   policies: Policies | undefined,
   auth: PolicySubject,
