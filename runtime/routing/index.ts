@@ -37,7 +37,7 @@ export type {
 } from './policy-plan.js';
 export { runList, type ListPage, type ListContext, type ListScope } from '../results/list/run-list.js';
 export { ListCursorError } from '../results/list/list-errors.js';
-export type { OffsetPage } from '../results/list/run-offset-list.js';
+export { runOffsetList, type OffsetPage } from '../results/list/run-offset-list.js';
 export {
   loadRelations,
   planPaths,

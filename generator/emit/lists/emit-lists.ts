@@ -31,7 +31,7 @@ export function emitLists(ctx: EmitContext): GeneratedFile | null {
  * one page (\`{ data, next }\`, or \`{ data, total }\` for an offset list) for the route's bound input; \`scope\` narrows the
  * rows (e.g. to the signed-in user's). See docs/schema-language.md "List routes".
  */
-import { runList, type ListContext, ${pages(entries.map((e) => e.route))}type ListScope } from '${ctx.runtime}/routing';
+import { ${runners(entries.map((e) => e.route))}type ListContext, ${pages(entries.map((e) => e.route))}type ListScope } from '${ctx.runtime}/routing';
 import { routes } from './routes.js';
 import type { ${[...types].sort().join(', ')} } from './types.js';
 
@@ -47,7 +47,7 @@ function member(route: Route, index: number, table: string): string {
   const doc = `${route.method} ${route.path}${route.summary ? ` — ${docText(route.summary)}` : ''}`;
   return `  /** ${doc} */
   ${quote(route.name)}: (ctx: ListContext, input: ${inputTypeName(route.name)}, scope?: ListScope<Database, ${quote(table)}>): Promise<${route.list!.paging === 'offset' ? 'OffsetPage' : 'ListPage'}<${rowType(route.list!.resource, route.include)}>> =>
-    runList(ctx, routes[${index}], input, scope),`;
+    ${route.list!.paging === 'offset' ? 'runOffsetList' : 'runList'}(ctx, routes[${index}], input, scope),`;
 }
 
 /** `type ListPage, type OffsetPage, ` as the routes use them. */
@@ -56,5 +56,14 @@ function pages(routes: readonly Route[]): string {
   return [...used]
     .sort()
     .map((t) => `type ${t}, `)
+    .join('');
+}
+
+/** `runList, runOffsetList, ` as the routes use them. */
+function runners(routes: readonly Route[]): string {
+  const used = new Set(routes.map((r) => (r.list!.paging === 'offset' ? 'runOffsetList' : 'runList')));
+  return [...used]
+    .sort()
+    .map((t) => `${t}, `)
     .join('');
 }

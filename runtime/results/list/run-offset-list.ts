@@ -25,9 +25,9 @@ export interface OffsetPage<Row> {
  * Read one page of the offset list `route` (`list.paging: offset`) with the
  * bound `input` (`limit`, `offset`, `sort`, the filter fields), narrowed by
  * `scope` and the route's policy for the caller, its included paths loaded
- * in batch. Called by `runList` for offset lists.
+ * in batch (`generated/lists.ts` calls it; `runList` too, for offset lists).
  * @returns `{ data, total }`: rows as the table has them (with their included paths).
- * @throws {Error} when the services lack `db` or the sort is not one of the list's.
+ * @throws {Error} when the route is no offset list, the services lack `db` or the sort is not one of the list's.
  */
 export async function runOffsetList<Row>(
   ctx: ListContext,
@@ -36,7 +36,8 @@ export async function runOffsetList<Row>(
   // biome-ignore lint/suspicious/noExplicitAny: see runList.
   scope?: ListScope<any, any>,
 ): Promise<OffsetPage<Row>> {
-  const plan = route.list!;
+  const plan = route.list;
+  if (plan?.paging !== 'offset') throw new Error(`runOffsetList: route "${route.name}" is not an offset list (list.paging: offset in its schema).`);
   const { db } = ctx.services as { db?: AnyKysely };
   if (db === undefined) throw new Error('runList: ctx.services needs db (set up by the app boot).');
   const values = input as Record<string, unknown>;
