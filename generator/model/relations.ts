@@ -67,7 +67,7 @@ function takenNames(resource: Resource): Map<string, string> {
   const taken = new Map<string, string>();
   for (const f of resource.fields) {
     taken.set(f.name, `the field "${f.name}"`);
-    if (!f.hidden) taken.set(f.json, `the JSON member of the field "${f.name}"`);
+    if (!f.hidden && !taken.has(f.json)) taken.set(f.json, `the JSON member of the field "${f.name}"`);
     if (f.references && f.name.endsWith('_id')) taken.set(f.name.slice(0, -3), `the belongs-to relation of "${f.name}" (include: [${f.name.slice(0, -3)}])`);
   }
   return taken;
