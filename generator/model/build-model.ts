@@ -88,7 +88,11 @@ export function buildModel(
   }
   checkResources(declaredResources);
   const withRelations = resolveRelations(
-    declaredResources.map((d) => ({ ...d, relations: rawResources.get(d.resource.name)!.relations, computed: rawResources.get(d.resource.name)!.computed })),
+    declaredResources.map((d) => ({
+      ...d,
+      relations: rawResources.get(d.resource.name)!.relations,
+      computed: rawResources.get(d.resource.name)!.computed,
+    })),
   );
   const resolvedResources: DeclaredResource[] = declaredResources.map((d, i) => ({ resource: withRelations[i]!, r: d.r }));
   const typeNames = checkTypeNames(resolvedResources);

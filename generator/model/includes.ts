@@ -53,7 +53,9 @@ export function resolveIncludes(
       }
       if (depth < parts.length - 1) {
         if (node.include.kind === 'count' || node.include.kind === 'viewerIn') {
-          fail(`"${name}" is a computed field of ${on.name} (a ${node.include.kind === 'count' ? 'number' : 'boolean'}); a path cannot go past it`);
+          fail(
+            `"${name}" is a computed field of ${on.name} (a ${node.include.kind === 'count' ? 'number' : 'boolean'}); a path cannot go past it`,
+          );
           return;
         }
         on = resources.get(node.include.resource)!;

@@ -129,7 +129,10 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
       }
     } else {
       if (long?.field !== undefined) {
-        fail(['filter', name, 'field'], '"field" goes with "through" (a field of the related resource); without it the filter\'s name is the field');
+        fail(
+          ['filter', name, 'field'],
+          '"field" goes with "through" (a field of the related resource); without it the filter\'s name is the field',
+        );
         continue;
       }
       field = fieldOf(['filter', name], name, 'a filter', 'key');

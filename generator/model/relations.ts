@@ -68,7 +68,8 @@ function takenNames(resource: Resource): Map<string, string> {
   for (const f of resource.fields) {
     taken.set(f.name, `the field "${f.name}"`);
     if (!f.hidden && !taken.has(f.json)) taken.set(f.json, `the JSON member of the field "${f.name}"`);
-    if (f.references && f.name.endsWith('_id')) taken.set(f.name.slice(0, -3), `the belongs-to relation of "${f.name}" (include: [${f.name.slice(0, -3)}])`);
+    if (f.references && f.name.endsWith('_id'))
+      taken.set(f.name.slice(0, -3), `the belongs-to relation of "${f.name}" (include: [${f.name.slice(0, -3)}])`);
   }
   return taken;
 }
@@ -103,7 +104,14 @@ function resolveRelation(
     if (!from?.references || from.references.table !== resource.table) {
       r.error(
         [...path, 'from'],
-        `${join.name}.${raw.from} ${from ? `does not reference ${resource.table}` : `is not a field${didYouMean(raw.from, join.fields.map((f) => f.name))}`}; from names the field of ${join.name} referencing ${resource.table} (references fields: ${describe(refs)})`,
+        `${join.name}.${raw.from} ${
+          from
+            ? `does not reference ${resource.table}`
+            : `is not a field${didYouMean(
+                raw.from,
+                join.fields.map((f) => f.name),
+              )}`
+        }; from names the field of ${join.name} referencing ${resource.table} (references fields: ${describe(refs)})`,
         'value',
       );
       return undefined;
@@ -128,7 +136,16 @@ function resolveRelation(
     if (!to?.references || to === from) {
       r.error(
         [...path, 'to'],
-        `${join.name}.${raw.to} ${to === from ? 'is the from key as well' : to ? 'has no "references"' : `is not a field${didYouMean(raw.to, join.fields.map((f) => f.name))}`}; to names the field of ${join.name} referencing the related resource (references fields: ${describe(refs)})`,
+        `${join.name}.${raw.to} ${
+          to === from
+            ? 'is the from key as well'
+            : to
+              ? 'has no "references"'
+              : `is not a field${didYouMean(
+                  raw.to,
+                  join.fields.map((f) => f.name),
+                )}`
+        }; to names the field of ${join.name} referencing the related resource (references fields: ${describe(refs)})`,
         'value',
       );
       return undefined;

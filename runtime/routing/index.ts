@@ -45,4 +45,4 @@ export {
   type LoadContext,
   type RelationGraph,
   type RelationStep,
-} from '../results/relation-loader.js';
+} from '../results/list/load-relations.js';

@@ -165,8 +165,19 @@ describe('the JSON Schema for editors | list routes', () => {
   it('offers list: on a route, with its keys and the filter operators', async () => {
     const schema = JSON.parse(await readFile(new URL('../../generator/language/bindery.schema.json', import.meta.url), 'utf8'));
     expect(schema.definitions.route.properties.list).toEqual({ $ref: '#/definitions/list' });
-    expect(Object.keys(schema.definitions.list.properties)).toEqual(['resource', 'sort', 'defaultSort', 'paging', 'filter', 'limit', 'maxLimit']);
-    expect(schema.definitions.route.properties.include.items).toEqual({ type: 'string', pattern: '^[a-z][A-Za-z0-9_]*(\\.[a-z][A-Za-z0-9_]*)*$' });
+    expect(Object.keys(schema.definitions.list.properties)).toEqual([
+      'resource',
+      'sort',
+      'defaultSort',
+      'paging',
+      'filter',
+      'limit',
+      'maxLimit',
+    ]);
+    expect(schema.definitions.route.properties.include.items).toEqual({
+      type: 'string',
+      pattern: '^[a-z][A-Za-z0-9_]*(\\.[a-z][A-Za-z0-9_]*)*$',
+    });
     expect(schema.definitions.list.properties.filter.additionalProperties.oneOf[0].enum).toEqual(['eq', 'prefix', 'contains', 'range']);
   });
 });

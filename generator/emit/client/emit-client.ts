@@ -20,7 +20,7 @@ import { jsonTsType } from '../types/ts-types.js';
 import { enumUnion } from '../../model/enum-values.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { docText, propertyName, quote } from '../ts-source.js';
-import { CLIENT_LIST_RUNTIME, CLIENT_RUNTIME } from './client-runtime.js';
+import { CLIENT_LIST_RUNTIME, CLIENT_OFFSET_RUNTIME, CLIENT_RUNTIME } from './client-runtime.js';
 import { jsonRowType } from '../row-types.js';
 import { rowIncludes } from '../../model/includes.js';
 import { routeErrorsSource } from './route-errors.js';
@@ -33,12 +33,15 @@ export function clientRoutes(routes: readonly Route[]): Route[] {
 /** Emit `client.ts` (see the module comment). */
 export function emitClient(ctx: EmitContext): GeneratedFile {
   const routes = clientRoutes(ctx.model.routes);
-  const outputs = new Set(routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...rowIncludes(r.include).map((i) => i.resource)]));
+  const outputs = new Set(
+    routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...rowIncludes(r.include).map((i) => i.resource)]),
+  );
   const resources = ctx.model.resources.filter((r) => outputs.has(r.name));
   const parts: string[] = [
     `/**\n * A typed client of ${docText(ctx.model.info.title)} ${docText(ctx.model.info.version)}: one method per route (page routes excluded).\n * Needs only \`fetch\`; see docs/client.md.\n */`,
     CLIENT_RUNTIME.trim(),
     ...(routes.some((r) => r.list !== null) ? [CLIENT_LIST_RUNTIME.trim()] : []),
+    ...(routes.some((r) => r.list?.paging === 'offset') ? [CLIENT_OFFSET_RUNTIME.trim()] : []),
     ...(resources.some((r) => r.fields.some((f) => f.type.kind === 'file' && !f.hidden)) ? [FILE_JSON] : []),
     ...resources.map(resourceInterface),
     ...routes.map(inputInterface),

@@ -28,7 +28,7 @@ export function emitLists(ctx: EmitContext): GeneratedFile | null {
   const text = `// ${ctx.header}
 /**
  * The pages of the list routes: \`lists['<route>'](ctx, input, scope?)\` reads
- * one page (\`{ data, next }\`, or \`{ data, total }\` for an offset list) for the route's bound input; \`scope\` narrows the
+ * one page (\`{ data, next }\`) for the route's bound input; \`scope\` narrows the
  * rows (e.g. to the signed-in user's). See docs/schema-language.md "List routes".
  */
 import { ${runners(entries.map((e) => e.route))}type ListContext, ${pages(entries.map((e) => e.route))}type ListScope } from '${ctx.runtime}/routing';

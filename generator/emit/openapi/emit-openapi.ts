@@ -75,7 +75,9 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile {
     paths[path] = item;
   }
   const schemas: Record<string, OpenAPIV3_1.SchemaObject> = {};
-  const outputs = new Set(routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...rowIncludes(r.include).map((i) => i.resource)]));
+  const outputs = new Set(
+    routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...rowIncludes(r.include).map((i) => i.resource)]),
+  );
   for (const resource of [...ctx.model.resources].filter((r) => outputs.has(r.name)).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     schemas[resource.name] = resourceJsonSchema(resource);
   }

@@ -120,7 +120,13 @@ function includeLiteral(i: Include, resources: ReadonlyMap<string, Resource>, po
     table: i.table,
     key: i.key,
     ...(i.through !== undefined ? { through: { ...i.through } } : {}),
-    ...(rows ? { serialize: new Code(serializerName(i.resource)), ...policyMember(i.resource, policies), ...fileColumns(resources.get(i.resource)) } : {}),
+    ...(rows
+      ? {
+          serialize: new Code(serializerName(i.resource)),
+          ...policyMember(i.resource, policies),
+          ...fileColumns(resources.get(i.resource)),
+        }
+      : {}),
     ...(i.include.length > 0 ? { include: i.include.map((x) => includeLiteral(x, resources, policies)) } : {}),
   };
 }

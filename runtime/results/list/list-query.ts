@@ -215,9 +215,7 @@ function buildListQuery(base: SelectQueryBuilder<any, any, {}>, plan: ListPlan, 
  * {@link filterArg} made them), on `base` (the table's query): what an
  * offset list counts when its page holds no row.
  */
-// biome-ignore lint/suspicious/noExplicitAny: see buildListQuery.
-// biome-ignore lint/complexity/noBannedTypes: see buildListQuery.
-export function countListRows(base: SelectQueryBuilder<any, any, {}>, plan: ListPlan, filters: readonly ListFilterPlan[], values: ListArgs) {
+export function countListRows(base: ReturnType<Scope>, plan: ListPlan, filters: readonly ListFilterPlan[], values: ListArgs) {
   let query = base;
   if (plan.softDelete) query = query.where(sql.ref(`${plan.table}.deleted_at`), 'is', null);
   filters.forEach((f, i) => {

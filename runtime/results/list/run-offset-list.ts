@@ -11,7 +11,7 @@ import type { Policies } from '../../authorization/policies.js';
 import { GUEST } from '../../context/request-auth.js';
 import { executeBuilt } from '../../db/compiled-query.js';
 import { countListRows, filterArg, readListRows, shapeText, TOTAL } from './list-query.js';
-import { loadPageIncludes, withPolicyScope, type ListContext, type ListScope } from './run-list.js';
+import { loadPageIncludes, withPolicyScope, type ListContext, type ListScope } from './list-scope.js';
 
 /** One page of an offset list, as its handler returns it and clients receive it (rows serialized). */
 export interface OffsetPage<Row> {
@@ -37,7 +37,8 @@ export async function runOffsetList<Row>(
   scope?: ListScope<any, any>,
 ): Promise<OffsetPage<Row>> {
   const plan = route.list;
-  if (plan?.paging !== 'offset') throw new Error(`runOffsetList: route "${route.name}" is not an offset list (list.paging: offset in its schema).`);
+  if (plan?.paging !== 'offset')
+    throw new Error(`runOffsetList: route "${route.name}" is not an offset list (list.paging: offset in its schema).`);
   const { db } = ctx.services as { db?: AnyKysely };
   if (db === undefined) throw new Error('runList: ctx.services needs db (set up by the app boot).');
   const values = input as Record<string, unknown>;

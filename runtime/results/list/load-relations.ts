@@ -3,14 +3,15 @@
  * paths and batch loading"): `load.<Resource>(ctx, rows, paths)` of
  * `generated/relations.ts` calls {@link loadRelations} with the schema's
  * relation graph; the rows get the same members, read in the same batches
- * and narrowed by the same policies as a route's `include:`.
+ * and narrowed by the same policies as a route's `include:`. It lives with
+ * the list runner: both are what generated code calls through `bindery/routing`.
  */
-import type { IncludePlan } from '../routing/route-table.js';
-import type { AnyKysely } from '../db/any-kysely.js';
-import type { Policies, PolicySubject } from '../authorization/policies.js';
-import { NO_ROWS } from '../authorization/scopes.js';
-import { GUEST } from '../context/request-auth.js';
-import { loadIncludes } from './includes.js';
+import type { IncludePlan } from '../../routing/route-table.js';
+import type { AnyKysely } from '../../db/any-kysely.js';
+import type { Policies, PolicySubject } from '../../authorization/policies.js';
+import { NO_ROWS } from '../../authorization/scopes.js';
+import { GUEST } from '../../context/request-auth.js';
+import { loadIncludes } from '../includes.js';
 
 /** One step of the relation graph: an include of the resource's rows, and the resource of the related rows (absent for computed fields). */
 export interface RelationStep extends IncludePlan {
@@ -37,15 +38,17 @@ type Rest<P extends string, H extends string> = P extends `${H}.${infer T}` ? T 
  * relations `R` (generated: `{ author: { one: User; of: UserRelations }; tags:
  * { many: Tag; of: TagRelations }; favorited: { value: boolean } }`).
  */
-export type Loaded<Row, R, P extends string> = Row & {
-  [K in Head<P> & keyof R & string]: R[K] extends { value: infer V }
-    ? V
-    : R[K] extends { many: infer T; of: infer TR }
-      ? Loaded<T, TR, Rest<P, K>>[]
-      : R[K] extends { one: infer T; of: infer TR }
-        ? Loaded<T, TR, Rest<P, K>> | null
-        : never;
-};
+export type Loaded<Row, R, P extends string> = [P] extends [never]
+  ? Row
+  : Row & {
+      [K in Head<P> & keyof R & string]: R[K] extends { value: infer V }
+        ? V
+        : R[K] extends { many: infer T; of: infer TR }
+          ? Loaded<T, TR, Rest<P, K>>[]
+          : R[K] extends { one: infer T; of: infer TR }
+            ? Loaded<T, TR, Rest<P, K>> | null
+            : never;
+    };
 
 /**
  * The include plans of `paths` on rows of `resource`, merged into a tree
