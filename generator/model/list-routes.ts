@@ -60,7 +60,14 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
   const columns = resource.fields.filter((f) => !f.hidden).map((f) => f.name);
   const fieldOf = (sub: DataPath, name: string, what: string, at: 'key' | 'value'): ResourceField | undefined => {
     const field = resource.fields.find((f) => f.name === name);
-    if (!field)
+    const computed = resource.computed?.find((c) => c.name === name);
+    if (!field && computed)
+      fail(
+        sub,
+        `"${name}" is a computed field of ${resource.name}, not a column; a list ${what === 'a sort key' ? 'sorts' : 'filters'} by columns${what === 'a sort key' ? '' : ` — filter through its relation instead: { through: ${computed.relation}, field: <a field of the related resource> }`}`,
+        at,
+      );
+    else if (!field)
       fail(
         sub,
         `${resource.name} has no field "${name}"${didYouMean(name, columns)}; ${what} names a field of the resource: ${columns.join(', ')}`,

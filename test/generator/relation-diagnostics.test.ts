@@ -174,6 +174,34 @@ describe('generate | relations and computed fields', () => {
     ]);
   });
 
+  it('refuses sorting or filtering a list by a computed field', async () => {
+    expect(
+      await errorsOf(
+        schema(
+          `    relations:
+      tags: { through: ArticleTag }
+    computed:
+      tag_count: { count: tags }
+`,
+          '',
+          `routes:
+  articles.list:
+    method: GET
+    path: /articles
+    list:
+      resource: Article
+      sort: [tag_count]
+      filter: { tag_count: eq }
+    result: ok
+`,
+        ),
+      ),
+    ).toEqual([
+      'schema/a.yaml:38:14: routes.articles.list.list.sort[0]: "tag_count" is a computed field of Article, not a column; a list sorts by columns',
+      'schema/a.yaml:39:17: routes.articles.list.list.filter.tag_count: "tag_count" is a computed field of Article, not a column; a list filters by columns — filter through its relation instead: { through: tags, field: <a field of the related resource> }',
+    ]);
+  });
+
   it('refuses a policy comparing a computed field', async () => {
     expect(
       await errorsOf(
