@@ -17,6 +17,7 @@ import { connectDatabase, type Database as OpenDatabase } from '../../../runtime
 import { CursorSealer } from '../../../runtime/crypto/cursor-codec.js';
 import { KeyRing } from '../../../runtime/crypto/key-ring.js';
 import { RequestAuth } from '../../../runtime/context/request-auth.js';
+import { runList } from '../../../runtime/routing/index.js';
 import { Policies } from '../../../runtime/authorization/policies.js';
 import type { Middleware } from '../../../runtime/http/handler.js';
 import type { IncludePlan, RouteDefinition } from '../../../runtime/routing/route-table.js';
@@ -251,6 +252,30 @@ describe('offset list with included paths | GET /api/articles', () => {
     expect(admin.body.data[1]).toMatchObject({ slug: 'a23', author: { id: 2, following: true } });
     const guest = await get(`${url}/api/articles?limit=2`);
     expect(guest.body.data.map((a: any) => a.author)).toEqual([null, null]);
+  });
+});
+
+describe('filters through relations on a cursor list', () => {
+  it('follows next page by page with a tag filter, each row with its paths', async () => {
+    const offsetRoute = (routes as RouteDefinition[]).find((r) => r.name === 'articles.index')!;
+    const { paging: _offset, ...cursorPlan } = offsetRoute.list!;
+    const route: RouteDefinition = {
+      ...offsetRoute,
+      name: 'articles.cursor',
+      list: cursorPlan,
+      include: withoutPolicies(offsetRoute.include!),
+    };
+    const ctx = { services: { db, cursors: new CursorSealer(new KeyRing(randomBytes(32))) } };
+    const slugs: string[] = [];
+    let cursor: string | undefined;
+    for (let i = 0; i < 10; i++) {
+      const page = await runList<any>(ctx, route, { limit: 5, sort: '-created_at', filter_tag: 'green', ...(cursor ? { cursor } : {}) });
+      slugs.push(...page.data.map((a) => a.slug));
+      expect(page.data.every((a) => a.tags.some((t: any) => t.name === 'green'))).toBe(true);
+      if (page.next === null) break;
+      cursor = page.next;
+    }
+    expect(slugs).toEqual(Array.from({ length: 13 }, (_, i) => `a${24 - 2 * i}`));
   });
 });
 
