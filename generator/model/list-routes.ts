@@ -111,7 +111,85 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
     else defaultSort = `${desc ? '-' : ''}${key.name}`;
   }
 
-  // Filters.
+  const { filters, fields } = resolveFilters(r, path, raw, resource, resources, fail, fieldOf);
+
+  const maxLimit = raw.maxLimit ?? DEFAULT_MAX_LIMIT;
+  const limit = raw.limit ?? Math.min(DEFAULT_LIMIT, maxLimit);
+  if (limit > maxLimit) fail(['limit'], `the default page size ${limit} is over maxLimit ${maxLimit}; lower it or raise maxLimit`);
+  if (!ok) return undefined;
+
+  const paging = raw.paging ?? 'cursor';
+  const listFields = pageFields(paging, limit, maxLimit, defaultSort, allowed);
+  return {
+    list: { resource: resource.name, sort, defaultSort, filters, limit, maxLimit, paging },
+    fields: [...listFields, ...fields],
+  };
+}
+
+/** The query fields of a page: `limit`, `cursor` or `offset`, `sort`. */
+function pageFields(
+  paging: 'cursor' | 'offset',
+  limit: number,
+  maxLimit: number,
+  defaultSort: string,
+  allowed: readonly string[],
+): InputField[] {
+  const rule = (name: string, ...params: (string | number)[]): RuleRef => ({ name, params });
+  return [
+    {
+      key: 'limit',
+      source: 'query',
+      name: 'limit',
+      type: { kind: 'integer', array: false, nullable: false },
+      default: limit,
+      // 0 is a valid size: an empty page (docs/schema-language.md "The query parameters").
+      rules: [rule('min', 0), rule('max', maxLimit)],
+      required: false,
+      description: `Rows per page, 0 to ${maxLimit} (0: an empty page).`,
+    },
+    paging === 'offset'
+      ? {
+          key: 'offset',
+          source: 'query',
+          name: 'offset',
+          type: { kind: 'integer', array: false, nullable: false },
+          default: 0,
+          rules: [rule('min', 0)],
+          required: false,
+          description: 'Rows skipped before the page (default 0).',
+        }
+      : {
+          key: 'cursor',
+          source: 'query',
+          name: 'cursor',
+          type: { kind: 'string', array: false, nullable: false },
+          rules: [],
+          required: false,
+          description: 'The `next` of the previous page; absent for the first page.',
+        },
+    {
+      key: 'sort',
+      source: 'query',
+      name: 'sort',
+      type: { kind: 'string', array: false, nullable: false },
+      default: defaultSort,
+      rules: [rule('in', ...allowed)],
+      required: false,
+      description: `The order: a sort key, descending with a leading -: ${allowed.join(', ')}.`,
+    },
+  ];
+}
+
+/** The filters of a list (short and long forms, through relations) and the input fields they add; errors go to `fail`. */
+function resolveFilters(
+  r: Reporter,
+  path: DataPath,
+  raw: RawList,
+  resource: Resource,
+  resources: ReadonlyMap<string, Resource>,
+  fail: (sub: DataPath, message: string, at?: 'key' | 'value') => void,
+  fieldOf: (sub: DataPath, name: string, what: string, at: 'key' | 'value') => ResourceField | undefined,
+): { filters: RouteListFilter[]; fields: InputField[] } {
   const filters: RouteListFilter[] = [];
   const fields: InputField[] = [];
   for (const [name, rawFilter] of Object.entries(raw.filter ?? {})) {
@@ -171,61 +249,7 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
       });
     }
   }
-
-  const maxLimit = raw.maxLimit ?? DEFAULT_MAX_LIMIT;
-  const limit = raw.limit ?? Math.min(DEFAULT_LIMIT, maxLimit);
-  if (limit > maxLimit) fail(['limit'], `the default page size ${limit} is over maxLimit ${maxLimit}; lower it or raise maxLimit`);
-  if (!ok) return undefined;
-
-  const rule = (name: string, ...params: (string | number)[]): RuleRef => ({ name, params });
-  const paging = raw.paging ?? 'cursor';
-  const listFields: InputField[] = [
-    {
-      key: 'limit',
-      source: 'query',
-      name: 'limit',
-      type: { kind: 'integer', array: false, nullable: false },
-      default: limit,
-      // 0 is a valid size: an empty page (docs/schema-language.md "The query parameters").
-      rules: [rule('min', 0), rule('max', maxLimit)],
-      required: false,
-      description: `Rows per page, 0 to ${maxLimit} (0: an empty page).`,
-    },
-    paging === 'offset'
-      ? {
-          key: 'offset',
-          source: 'query',
-          name: 'offset',
-          type: { kind: 'integer', array: false, nullable: false },
-          default: 0,
-          rules: [rule('min', 0)],
-          required: false,
-          description: 'Rows skipped before the page (default 0).',
-        }
-      : {
-          key: 'cursor',
-          source: 'query',
-          name: 'cursor',
-          type: { kind: 'string', array: false, nullable: false },
-          rules: [],
-          required: false,
-          description: 'The `next` of the previous page; absent for the first page.',
-        },
-    {
-      key: 'sort',
-      source: 'query',
-      name: 'sort',
-      type: { kind: 'string', array: false, nullable: false },
-      default: defaultSort,
-      rules: [rule('in', ...allowed)],
-      required: false,
-      description: `The order: a sort key, descending with a leading -: ${allowed.join(', ')}.`,
-    },
-  ];
-  return {
-    list: { resource: resource.name, sort, defaultSort, filters, limit, maxLimit, paging },
-    fields: [...listFields, ...fields],
-  };
+  return { filters, fields };
 }
 
 /** Why `op` cannot filter `field`, or undefined when it can. */
