@@ -84,6 +84,7 @@ function resolveStep(name: string, on: Resource, resources: ReadonlyMap<string, 
       nullable: false,
       through: { table: relation.joinTable, from: relation.from, to: relation.to },
       include: [],
+      ...(relation.description !== undefined ? { description: relation.description } : {}),
     };
   }
   const computed = on.computed?.find((x) => x.name === name);
@@ -99,6 +100,7 @@ function resolveStep(name: string, on: Resource, resources: ReadonlyMap<string, 
       nullable: false,
       through: { table: rel.joinTable, from: rel.from, to: rel.to },
       include: [],
+      ...(computed.description !== undefined ? { description: computed.description } : {}),
     };
   }
   const referencing = on.fields.filter((f) => f.references && f.name.endsWith('_id')).map((f) => f.name.slice(0, -3));

@@ -274,6 +274,8 @@ export interface Include {
   readonly through?: { readonly table: string; readonly from: string; readonly to: string };
   /** Paths of the related rows (`author.following`); empty for none and for computed fields. */
   readonly include: readonly Include[];
+  /** The relation's or computed field's `description` (OpenAPI). */
+  readonly description?: string;
 }
 
 /** Title and version of the API. */

@@ -247,11 +247,18 @@ function rowSchema(resource: string, include: readonly Include[]): OpenAPIV3_1.S
   const member = (i: Include): OpenAPIV3_1.SchemaObject | OpenAPIV3_1.ReferenceObject => {
     switch (i.kind) {
       case 'count':
-        return { type: 'integer', minimum: 0 };
+        return { type: 'integer', minimum: 0, description: i.description ?? `How many ${i.resource} rows are related.` };
       case 'viewerIn':
-        return { type: 'boolean', description: 'Whether the signed-in user is among the related rows (false for a guest).' };
+        return {
+          type: 'boolean',
+          description: i.description ?? 'Whether the signed-in user is among the related rows (false for a guest).',
+        };
       case 'many':
-        return { type: 'array', items: rowSchema(i.resource, i.include) };
+        return {
+          type: 'array',
+          items: rowSchema(i.resource, i.include),
+          ...(i.description !== undefined ? { description: i.description } : {}),
+        };
       default:
         return { oneOf: [rowSchema(i.resource, i.include), { type: 'null' }] };
     }
