@@ -42,14 +42,20 @@ export async function loadIncludes(
     const key = `${t.table}\0${t.from}\0${t.to}\0${inc.column}`;
     joins.set(key, [...(joins.get(key) ?? []), inc]);
   }
-  for (const group of joins.values()) await loadComputed(db, group, rows, viewer);
+  // The statements of one level are independent: they run together (on a
+  // transaction's single connection, pg queues them in order).
+  const tasks: Promise<void>[] = [...joins.values()].map((group) => loadComputed(db, group, rows, viewer));
   for (const inc of include) {
-    let related: Record<string, unknown>[];
-    if (inc.kind === 'many') related = await loadMany(db, inc, rows, scopeOf);
-    else if (inc.kind === undefined) related = await loadOne(db, inc, rows, scopeOf);
-    else continue;
-    if (inc.include !== undefined && inc.include.length > 0) await loadIncludes(db, inc.include, related, scopeOf, viewer);
+    if (inc.kind !== 'many' && inc.kind !== undefined) continue;
+    tasks.push(
+      (async () => {
+        const related = inc.kind === 'many' ? await loadMany(db, inc, rows, scopeOf) : await loadOne(db, inc, rows, scopeOf);
+        if (inc.include !== undefined && inc.include.length > 0) await loadIncludes(db, inc.include, related, scopeOf, viewer);
+      })(),
+    );
   }
+  if (tasks.length === 1) await tasks[0];
+  else await Promise.all(tasks);
 }
 
 /** The distinct non-null values of `column` in `rows`. */
