@@ -9,7 +9,7 @@ import type { DataPath } from '../load/node-position.js';
 import type { SchemaFile } from '../load/schema-file.js';
 import { resolveBodyLimit, resolveCors, resolveRateLimit } from './access.js';
 import type { ApiInfo, Group, Model, Resource, Route, Shape } from './model.js';
-import { RESERVED_TYPE_NAMES, resourceTypeNames, shapeTypeNames } from './names.js';
+import { RESERVED_SHAPE_NAMES, RESERVED_TYPE_NAMES, resourceTypeNames, shapeTypeNames } from './names.js';
 import { checkShapeCycles, resolveShape, type ShapeScope } from './shapes.js';
 import { formatPosition, reporter, type Reporter } from './reporter.js';
 import { checkPrototypeKeys, checkTableName } from './reserved-names.js';
@@ -127,7 +127,12 @@ function resolveShapes(declared: readonly Declaration<RawShape>[], scope: ShapeS
   const resolved: { shape: Shape; r: Reporter }[] = [];
   for (const d of declared) {
     for (const typeName of shapeTypeNames(d.name)) {
-      const owner = d.name === typeName && scope.resources.has(d.name) ? `resource ${d.name}` : typeNames.get(typeName);
+      const owner =
+        d.name === typeName && scope.resources.has(d.name)
+          ? `resource ${d.name}`
+          : RESERVED_SHAPE_NAMES.includes(typeName)
+            ? 'bindery itself (the typed client)'
+            : typeNames.get(typeName);
       if (owner !== undefined)
         d.r.error(['shapes', d.name], `shape ${d.name} would declare the type ${typeName}, already declared by ${owner}; rename the shape`);
       typeNames.set(typeName, `shape ${d.name}`);

@@ -73,6 +73,19 @@ export const RESERVED_TYPE_NAMES: readonly string[] = [
   'Handlers',
 ];
 
+/** Names the typed client and the OpenAPI document declare themselves: no shape may take them. */
+export const RESERVED_SHAPE_NAMES: readonly string[] = [
+  'ApiError',
+  'CallOptions',
+  'Client',
+  'ClientOptions',
+  'ErrorStatusOf',
+  'ListPage',
+  'ProblemDetails',
+  'Redirect',
+  'RouteErrors',
+];
+
 /** Whether a validator export name would clash with names inside the ajv standalone module. */
 export function clashesWithValidatorInternals(name: string): boolean {
   return /^(validate|schema|pattern|func|formats)\d+$/.test(name) || name === 'require' || name === 'createRequire';

@@ -9,8 +9,8 @@ import { checkCrossFieldRules, resolveInputField } from './input-fields.js';
 import { LIST_KEYS, resolveList } from './list-routes.js';
 import { resolveIncludes } from './includes.js';
 import { resolveShapeMember, type ShapeScope } from './shapes.js';
-import type { Group, Include, InputField, Route } from './model.js';
-import { clashesWithValidatorInternals, inputTypeName, validatorName } from './names.js';
+import type { Group, Include, InputField, OutputShape, Route } from './model.js';
+import { clashesWithValidatorInternals, inputTypeName, outputTypeName, shapeTypeNames, validatorName } from './names.js';
 import { pathParams, pathShape } from './paths.js';
 import { parseDuration } from '../../runtime/support/duration.js';
 import { didYouMean } from '../suggest.js';
@@ -254,6 +254,15 @@ export function checkRoutes(declared: readonly DeclaredRoute[], typeNames: Reado
       );
     }
     inputNames.set(typeName, route);
+    if (route.shape !== null && ownsOutputType(route.shape)) {
+      for (const name of shapeTypeNames(outputTypeName(route.name))) {
+        const taken = inputNames.get(name);
+        const owner = taken ? `route "${taken.name}"` : typeNames.get(name);
+        if (owner !== undefined)
+          r.error(['routes', route.name, 'output'], `route "${route.name}" would declare the type ${name}, already declared for ${owner}; rename the route`);
+        inputNames.set(name, route);
+      }
+    }
 
     if (route.input.some((f) => f.rules.length > 0)) {
       const exportName = validatorName(route.name);
@@ -272,4 +281,11 @@ export function checkRoutes(declared: readonly DeclaredRoute[], typeNames: Reado
       validators.set(exportName, route);
     }
   }
+}
+
+/** Whether a shape output gets its own `<Route>Output` types: anything but a named shape or a list of one. */
+export function ownsOutputType(shape: OutputShape): boolean {
+  if (shape.nullable) return true;
+  const named = shape.type.kind === 'array' ? shape.type.items : shape.type;
+  return named.kind !== 'shape';
 }
