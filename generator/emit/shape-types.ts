@@ -42,7 +42,7 @@ function baseType(type: ShapeType, side: ShapeSide): string {
       return /[ |&]/.test(items) ? `(${items})[]` : `${items}[]`;
     }
     case 'object':
-      return `{ ${type.members.map((m) => `${memberSignature(m, side)};`).join(' ')} }`;
+      return `{ ${type.members.map((m) => memberSignature(m, side)).join('; ')} }`;
   }
 }
 
