@@ -15,10 +15,11 @@ const VALUE: Readonly<Record<ShapeScalar, string>> = {
   number: 'number',
   boolean: 'boolean',
   datetime: 'Date | string',
-  json: 'JsonValue',
+  // Any value JSON.stringify writes: library types (interfaces) have no index signature, so they would not pass as JsonValue.
+  json: 'unknown',
 };
 
-const JSON_TYPE: Readonly<Record<ShapeScalar, string>> = { ...VALUE, datetime: 'string' };
+const JSON_TYPE: Readonly<Record<ShapeScalar, string>> = { ...VALUE, datetime: 'string', json: 'JsonValue' };
 
 /** Which side of the serializer a type describes: the handler's value, or the JSON sent. */
 export type ShapeSide = 'value' | 'json';
@@ -46,9 +47,9 @@ function baseType(type: ShapeType, side: ShapeSide): string {
   }
 }
 
-/** `name: type` of a member; on the value side a nullable member may be left out (it is written as null). */
+/** `name: type` of a member; an optional member may be left out, and on the value side a nullable one too (it is written as null). */
 export function memberSignature(member: ShapeMember, side: ShapeSide): string {
-  const optional = side === 'value' && member.nullable ? '?' : '';
+  const optional = member.optional || (side === 'value' && member.nullable) ? '?' : '';
   return `${propertyName(member.name)}${optional}: ${shapeTsType(member.type, side, member.nullable)}`;
 }
 

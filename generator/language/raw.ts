@@ -210,10 +210,10 @@ export interface RawList {
 /** A member type: a type name (`string`, `Profile`, `Article[]`) or an inline object (member → member). */
 export type RawShapeType = string | { readonly [member: string]: RawShapeMember };
 
-/** A member: its type, or the long form `{ type, nullable, description }` (a map with a `type` key). */
+/** A member: its type, or the long form `{ type, nullable, optional, description }` (a map with a `type` key). */
 export type RawShapeMember =
   | RawShapeType
-  | { readonly type: RawShapeType; readonly nullable?: boolean; readonly description?: string };
+  | { readonly type: RawShapeType; readonly nullable?: boolean; readonly optional?: boolean; readonly description?: string };
 
 /** `shapes.<Name>` (docs/schema-language.md "Output shapes"). */
 export interface RawShape {

@@ -246,6 +246,8 @@ export interface ShapeMember {
   readonly type: ShapeType;
   /** `null` allowed. */
   readonly nullable: boolean;
+  /** May be absent: written only when the value has it (not `undefined`). */
+  readonly optional: boolean;
   readonly description?: string;
 }
 

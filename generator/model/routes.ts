@@ -76,14 +76,15 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
   if (raw.output !== undefined) {
     const resolved = resolveShapeMember(r, [...path, 'output'], raw.output, scope);
     if (!resolved) ok = false;
+    else if (resolved.optional) fail(['output', 'optional'], 'optional applies to members of an object; a JSON body is always written');
     else if (raw.result !== 'ok' && raw.result !== 'created') {
       fail(['output'], `a "${raw.result}" result has no JSON body; remove "output" or use result ok or created`);
     } else {
-      const { type } = resolved;
+      const { type, optional: _, ...rest } = resolved;
       const items = type.kind === 'array' ? type.items : null;
       if (!resolved.nullable && type.kind === 'resource') output = { resource: type.name, array: false };
       else if (!resolved.nullable && items?.kind === 'resource') output = { resource: items.name, array: true };
-      else shape = resolved;
+      else shape = { type, ...rest };
     }
   }
 
@@ -259,7 +260,10 @@ export function checkRoutes(declared: readonly DeclaredRoute[], typeNames: Reado
         const taken = inputNames.get(name);
         const owner = taken ? `route "${taken.name}"` : typeNames.get(name);
         if (owner !== undefined)
-          r.error(['routes', route.name, 'output'], `route "${route.name}" would declare the type ${name}, already declared for ${owner}; rename the route`);
+          r.error(
+            ['routes', route.name, 'output'],
+            `route "${route.name}" would declare the type ${name}, already declared for ${owner}; rename the route`,
+          );
         inputNames.set(name, route);
       }
     }

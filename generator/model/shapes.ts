@@ -33,7 +33,9 @@ export interface ShapeScope {
 }
 
 /** Whether a raw member is the long form `{ type, nullable?, description? }`. */
-function isLongForm(raw: RawShapeMember): raw is { readonly type: RawShapeType; readonly nullable?: boolean; readonly description?: string } {
+function isLongForm(
+  raw: RawShapeMember,
+): raw is { readonly type: RawShapeType; readonly nullable?: boolean; readonly optional?: boolean; readonly description?: string } {
   return typeof raw === 'object' && raw !== null && Object.hasOwn(raw, 'type');
 }
 
@@ -41,14 +43,24 @@ function isLongForm(raw: RawShapeMember): raw is { readonly type: RawShapeType; 
  * Resolve a member (or a route's `output:`) at `path`: a type, or the long
  * form. Errors go to `r`; returns undefined on an error.
  */
-export function resolveShapeMember(r: Reporter, path: DataPath, raw: RawShapeMember, scope: ShapeScope): OutputShape | undefined {
+export function resolveShapeMember(
+  r: Reporter,
+  path: DataPath,
+  raw: RawShapeMember,
+  scope: ShapeScope,
+): (OutputShape & { readonly optional: boolean }) | undefined {
   if (!isLongForm(raw)) {
     const type = resolveShapeType(r, path, raw, scope);
-    return type && { type, nullable: false };
+    return type && { type, nullable: false, optional: false };
   }
   const type = resolveShapeType(r, [...path, 'type'], raw.type, scope);
   if (!type) return undefined;
-  return { type, nullable: raw.nullable === true, ...(raw.description !== undefined ? { description: raw.description } : {}) };
+  return {
+    type,
+    nullable: raw.nullable === true,
+    optional: raw.optional === true,
+    ...(raw.description !== undefined ? { description: raw.description } : {}),
+  };
 }
 
 /**
@@ -86,8 +98,7 @@ function unknownTypeMessage(name: string, scope: ShapeScope): string {
   if (column !== undefined) return `"${name}" is a column type; a member of a shape is written "${column}"`;
   const candidates = [...SHAPE_SCALARS, ...scope.resources, ...scope.shapes];
   const hint = didYouMean(name, candidates);
-  if (/^[A-Z]/.test(name))
-    return `unknown resource or shape "${name}"${hint}; declare it under "resources:" or "shapes:"`;
+  if (/^[A-Z]/.test(name)) return `unknown resource or shape "${name}"${hint}; declare it under "resources:" or "shapes:"`;
   return `unknown type "${name}"${hint}; a member type is ${SHAPE_SCALARS.join(', ')}, a resource, a shape, T[] or an inline object { member: type }`;
 }
 
@@ -209,10 +220,8 @@ function projectedFields(r: Reporter, path: DataPath, raw: RawShape, resource: R
  */
 export function checkShapeCycles(declared: readonly { readonly shape: Shape; readonly r: Reporter }[]): void {
   const byName = new Map(declared.map((d) => [d.shape.name, d.shape]));
-  const needs = (members: readonly ShapeMember[]): string[] =>
-    members.flatMap((m) => (m.nullable ? [] : required(m.type)));
-  const required = (type: ShapeType): string[] =>
-    type.kind === 'shape' ? [type.name] : type.kind === 'object' ? needs(type.members) : [];
+  const needs = (members: readonly ShapeMember[]): string[] => members.flatMap((m) => (m.nullable ? [] : required(m.type)));
+  const required = (type: ShapeType): string[] => (type.kind === 'shape' ? [type.name] : type.kind === 'object' ? needs(type.members) : []);
   for (const { shape, r } of declared) {
     const seen = new Set<string>();
     const stack = needs(shape.members);

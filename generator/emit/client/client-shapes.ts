@@ -29,7 +29,9 @@ export function clientShapeTypes(model: Model, routes: readonly Route[], reached
       ...shape.members.map((m) => `${m.description ? `  /** ${docText(m.description)} */\n` : ''}  ${memberSignature(m, 'json')};`),
     ];
     const about = shape.description ? ` ${docText(shape.description)}` : '';
-    parts.push(`/** Shape ${shape.name} as the API sends it.${about} */\nexport interface ${shapeTypeNames(shape.name)[1]} {\n${lines.join('\n')}\n}`);
+    parts.push(
+      `/** Shape ${shape.name} as the API sends it.${about} */\nexport interface ${shapeTypeNames(shape.name)[1]} {\n${lines.join('\n')}\n}`,
+    );
   }
   for (const route of shapeRoutes(routes)) {
     const names = outputNames(route);

@@ -34,7 +34,10 @@ export function clientRoutes(routes: readonly Route[]): Route[] {
 /** Emit `client.ts` (see the module comment). */
 export function emitClient(ctx: EmitContext): GeneratedFile {
   const routes = clientRoutes(ctx.model.routes);
-  const reached = reachedByShapes(ctx.model, shapeRoutes(routes).map((r) => r.shape.type));
+  const reached = reachedByShapes(
+    ctx.model,
+    shapeRoutes(routes).map((r) => r.shape.type),
+  );
   const outputs = new Set([
     ...routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...r.include.map((i) => i.resource)]),
     ...reached.resources,

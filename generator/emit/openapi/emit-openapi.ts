@@ -76,7 +76,10 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile {
     paths[path] = item;
   }
   const schemas: Record<string, OpenAPIV3_1.SchemaObject> = {};
-  const reached = reachedByShapes(ctx.model, shapeRoutes(routes).map((r) => r.shape.type));
+  const reached = reachedByShapes(
+    ctx.model,
+    shapeRoutes(routes).map((r) => r.shape.type),
+  );
   const outputs = new Set([
     ...routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...r.include.map((i) => i.resource)]),
     ...reached.resources,

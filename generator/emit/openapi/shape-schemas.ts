@@ -47,7 +47,7 @@ function objectSchema(fields: readonly Resource['fields'][number][], members: re
   const properties: Record<string, Schema> = {};
   for (const f of fields) properties[f.json] = columnSchema(f);
   for (const m of members) properties[m.name] = shapeTypeSchema(m.type, m.nullable, m.description);
-  const required = [...fields.filter((f) => !f.omitEmpty).map((f) => f.json), ...members.map((m) => m.name)];
+  const required = [...fields.filter((f) => !f.omitEmpty).map((f) => f.json), ...members.filter((m) => !m.optional).map((m) => m.name)];
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
 }
 

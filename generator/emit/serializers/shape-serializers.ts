@@ -7,9 +7,9 @@
  * client — in straight-line code, like the resource serializers.
  */
 import { StructureKind, type StatementStructures } from 'ts-morph';
-import type { Model, Resource, Shape, ShapeType } from '../../model/model.js';
+import type { Model, Resource, Shape, ShapeMember, ShapeType } from '../../model/model.js';
 import { serializerName, shapeTypeNames } from '../../model/names.js';
-import { outputNames, shapeRoutes, usesScalar } from '../shape-types.js';
+import { outputNames, shapeRoutes, shapeTsType, usesScalar } from '../shape-types.js';
 import { propertyName } from '../ts-source.js';
 import { present, value } from './field-json.js';
 
@@ -18,6 +18,7 @@ const DATETIME_TEXT = 'datetimeText';
 /** The type-only import of the shapes' types from `./types.js`, or nothing when there are none. */
 export function shapeImports(model: Model): StatementStructures[] {
   const names = [
+    ...(usesScalar(model, 'json') ? ['JsonValue'] : []),
     ...model.shapes.flatMap((s) => shapeTypeNames(s.name)),
     ...shapeRoutes(model.routes)
       .map(outputNames)
@@ -88,7 +89,11 @@ function shapeBody(shape: Shape, resource: Resource | null, json: string): strin
         ...(f.omitEmpty ? { when: { condition: present(f, 'value'), known: value(f, true, 'value') } } : {}),
       }),
     ),
-    ...shape.members.map((m): Entry => ({ key: m.name, expr: expression(m.type, m.nullable, access('value', m.name), 0) })),
+    ...shape.members.map((m): Entry => {
+      const read = access('value', m.name);
+      const expr = expression(m.type, m.nullable, read, 0);
+      return { key: m.name, expr, ...(m.optional ? { when: { condition: `${read} !== undefined`, known: expr } } : {}) };
+    }),
   ];
   const first = entries.findIndex((e) => e.when !== undefined);
   if (first === -1) return [`return {\n${entries.map((e) => `  ${propertyName(e.key)}: ${e.expr},\n`).join('')}};`];
@@ -111,9 +116,22 @@ function access(base: string, name: string): string {
 
 /** The JSON of `read`, a value of `type`; `depth` names the variables of nested lists. */
 function expression(type: ShapeType, nullable: boolean, read: string, depth: number): string {
+  if (plain(type)) {
+    const value = nullable ? `${read} ?? null` : read;
+    // A json member's value is `unknown` on the handler's side: written as it is, typed as JSON.
+    return hasJson(type) ? `${nullable ? `(${value})` : value} as ${shapeTsType(type, 'json', nullable)}` : value;
+  }
   const inner = nonNull(type, read, depth);
-  if (!nullable) return inner;
-  return inner === read ? `${read} ?? null` : `${read} === null || ${read} === undefined ? null : ${inner}`;
+  return nullable ? `${read} === null || ${read} === undefined ? null : ${inner}` : inner;
+}
+
+/** Scalars other than datetime, and lists of them: written as they are (they carry no members). */
+function plain(type: ShapeType): boolean {
+  return (type.kind === 'scalar' && type.scalar !== 'datetime') || (type.kind === 'array' && plain(type.items));
+}
+
+function hasJson(type: ShapeType): boolean {
+  return type.kind === 'array' ? hasJson(type.items) : type.kind === 'scalar' && type.scalar === 'json';
 }
 
 function nonNull(type: ShapeType, read: string, depth: number): string {
@@ -125,12 +143,17 @@ function nonNull(type: ShapeType, read: string, depth: number): string {
       return `${serializerName(type.name)}(${read})`;
     case 'array': {
       const item = `item${depth}`;
-      const each = nonNull(type.items, item, depth + 1);
-      // Lists of plain scalars are written as they are: their items carry no members.
-      if (each === item) return read;
+      const each = expression(type.items, false, item, depth + 1);
       return `${read}.map((${item}) => ${each.startsWith('{') ? `(${each})` : each})`;
     }
     case 'object':
-      return `{ ${type.members.map((m) => `${propertyName(m.name)}: ${expression(m.type, m.nullable, access(read, m.name), depth)}`).join(', ')} }`;
+      return `{ ${type.members.map((m) => objectMember(m, read, depth)).join(', ')} }`;
   }
+}
+
+/** A member in an object literal; an optional one is spread in only when the value has it. */
+function objectMember(m: ShapeMember, read: string, depth: number): string {
+  const from = access(read, m.name);
+  const entry = `${propertyName(m.name)}: ${expression(m.type, m.nullable, from, depth)}`;
+  return m.optional ? `...(${from} === undefined ? {} : { ${entry} })` : entry;
 }

@@ -79,7 +79,7 @@ function member(m: ShapeMember, side: ShapeSide): OptionalKind<PropertySignature
   return {
     name: propertyName(m.name),
     type: shapeTsType(m.type, side, m.nullable),
-    hasQuestionToken: side === 'value' && m.nullable,
+    hasQuestionToken: m.optional || (side === 'value' && m.nullable),
     ...(m.description ? { docs: [docText(m.description)] } : {}),
   };
 }
