@@ -5,7 +5,7 @@
  * |---|---|
  * | plain value | 200 JSON through the route's output serializer (lists item by item; a list route's page as `{ data, next }`; included relations row by row) |
  * | `created(body, { location })` | 201 JSON, `Location` |
- * | `json(body, status, headers)` | that status, JSON (a shape output's body as given: it is not checked against the shape) |
+ * | `json(body, status, headers)` | that status, JSON |
  * | `noContent()`, `undefined` | 204 |
  * | `redirect(url)`, `redirectToRoute(name, params)` | 303 with `Location` |
  * | `text(body, status, type)` | plain text |
@@ -70,8 +70,7 @@ export function sendResult(target: ResultTarget, env: ResponderEnv, result: unkn
   switch (result[RESULT]) {
     case 'json':
       if (result.headers !== undefined) target.reply.headers(result.headers);
-      // A shape output checks plain values and created() bodies by type; json() takes any body (JsonResult<unknown>), so it is written as given.
-      return sendJson(target, result.status, result.body, target.route.output?.shape !== undefined);
+      return sendJson(target, result.status, result.body);
     case 'created':
       if (result.location !== undefined) target.reply.header('location', result.location);
       return sendJson(target, 201, result.body);
@@ -110,10 +109,9 @@ export function serializeOutput(output: OutputPlan | null, value: unknown): unkn
   return Array.isArray(value) ? value.map(output.serialize) : output.serialize(value);
 }
 
-function sendJson(target: ResultTarget, status: number, value: unknown, asGiven = false): undefined {
-  const out = asGiven
-    ? value
-    : target.route.list === undefined && target.route.include === undefined
+function sendJson(target: ResultTarget, status: number, value: unknown): undefined {
+  const out =
+    target.route.list === undefined && target.route.include === undefined
       ? serializeOutput(target.route.output, value)
       : serializeRouteOutput(target.route, value);
   const reply = target.reply;
