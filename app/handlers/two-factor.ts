@@ -6,7 +6,7 @@
 import type { Handlers } from '../../generated/handlers.js';
 import 'bindery/auth/two-factor';
 import { type RequestContext, requireService } from 'bindery/http';
-import { json, noContent, page, redirect, redirectToRoute, text } from 'bindery/results';
+import { noContent, page, redirect, redirectToRoute, text } from 'bindery/results';
 import { accounts, currentUser } from '../auth/users.js';
 import { answersJson, done } from './answer.js';
 

@@ -5,7 +5,7 @@
  * JSON. Run by `npm run test:types` (and the type check of `npm run check`).
  */
 import { describe, expectTypeOf, it } from 'vitest';
-import { createClient, type DocumentsHistoryOutputJson, type HistoryEventJson, type MeJson } from '../../generated/client.js';
+import type { createClient, DocumentsHistoryOutputJson, HistoryEventJson, MeJson } from '../../generated/client.js';
 import type { Handlers } from '../../generated/handlers.js';
 import type { Document, DocumentsHistoryOutput, Me, User } from '../../generated/types.js';
 import { json } from '../../runtime/results/result.js';
