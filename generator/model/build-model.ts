@@ -135,7 +135,7 @@ function resolveShapes(declared: readonly Declaration<RawShape>[], scope: ShapeS
             : typeNames.get(typeName);
       if (owner !== undefined)
         d.r.error(['shapes', d.name], `shape ${d.name} would declare the type ${typeName}, already declared by ${owner}; rename the shape`);
-      typeNames.set(typeName, `shape ${d.name}`);
+      if (owner === undefined) typeNames.set(typeName, `shape ${d.name}`);
     }
     const shape = resolveShape(d.r, d.name, d.raw, scope);
     if (shape) resolved.push({ shape, r: d.r });
