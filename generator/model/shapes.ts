@@ -214,13 +214,13 @@ function projectedFields(r: Reporter, path: DataPath, raw: RawShape, resource: R
 }
 
 /**
- * Report shapes that contain themselves with no list or nullable member in
+ * Report shapes that contain themselves with no list, nullable or optional member in
  * between: no value of them could ever be written.
  * @param declared every resolved shape with the reporter of its file.
  */
 export function checkShapeCycles(declared: readonly { readonly shape: Shape; readonly r: Reporter }[]): void {
   const byName = new Map(declared.map((d) => [d.shape.name, d.shape]));
-  const needs = (members: readonly ShapeMember[]): string[] => members.flatMap((m) => (m.nullable ? [] : required(m.type)));
+  const needs = (members: readonly ShapeMember[]): string[] => members.flatMap((m) => (m.nullable || m.optional ? [] : required(m.type)));
   const required = (type: ShapeType): string[] => (type.kind === 'shape' ? [type.name] : type.kind === 'object' ? needs(type.members) : []);
   for (const { shape, r } of declared) {
     const seen = new Set<string>();
@@ -230,7 +230,7 @@ export function checkShapeCycles(declared: readonly { readonly shape: Shape; rea
       if (next === shape.name) {
         r.error(
           ['shapes', shape.name],
-          `shape ${shape.name} contains itself through members that are neither lists nor nullable, so no value of it can be written; make one of them nullable or a list`,
+          `shape ${shape.name} contains itself through members that are neither lists, nullable nor optional, so no value of it can be written; make one of them nullable, optional or a list`,
         );
         break;
       }

@@ -124,12 +124,13 @@ routes:
     members:
       next: Loop
       ok: { type: Loop, nullable: true }
+      fine: { type: Loop, optional: true }
 `);
     expect(errors).toEqual([
       'schema/a.yaml:9:3: shapes.User: shape User would declare the type User, already declared by resource User; rename the shape',
       'schema/a.yaml:9:3: shapes.User: shape User would declare the type UserJson, already declared by resource User; rename the shape',
       'schema/a.yaml:11:3: shapes.UserJson: shape UserJson would declare the type UserJson, already declared by resource User; rename the shape',
-      'schema/a.yaml:13:3: shapes.Loop: shape Loop contains itself through members that are neither lists nor nullable, so no value of it can be written; make one of them nullable or a list',
+      'schema/a.yaml:13:3: shapes.Loop: shape Loop contains itself through members that are neither lists, nullable nor optional, so no value of it can be written; make one of them nullable, optional or a list',
     ]);
   });
 
