@@ -204,6 +204,32 @@ export interface RouteDefinition {
    * Absent: no policy.
    */
   readonly authorize?: AuthorizePlan;
+  /**
+   * The `Authorization` scheme the `token` middleware reads on this route
+   * (YAML `groups.<name>.token.scheme`; docs/tokens.md "The scheme of a
+   * group"), e.g. `Token`. Absent: the app's default (`Bearer` unless
+   * `tokens({ scheme })` says otherwise).
+   */
+  readonly tokenScheme?: string;
+  /**
+   * The shape of the route's error responses (YAML `groups.<name>.errors`;
+   * docs/errors.md "Error formats"). Absent: problem details.
+   */
+  readonly errorFormat?: ErrorFormatPlan;
+}
+
+/**
+ * An error format other than problem details (docs/errors.md "Error formats"):
+ * `lists` answers `{ "errors": { "<name>": ["<message>", …] } }`.
+ */
+export interface ErrorFormatPlan {
+  readonly format: 'lists';
+  /** `path`: a nested field under its whole client path (`user.email`); `leaf`: under its last name (`email`). */
+  readonly keys: 'path' | 'leaf';
+  /** The member holding an error that is about no field (401, 404…). */
+  readonly other: string;
+  /** A rule's sentence by rule name (`required` → `can't be empty`), with `:attribute` and the rule's parameters. */
+  readonly messages?: Readonly<Record<string, string>>;
 }
 
 /** A sort key of a list route: `sort=<name>` or `sort=-<name>`. */

@@ -71,7 +71,7 @@ export class ApiError<S extends number = number> extends Error {
 export interface ClientOptions {
   /** Where the API is, e.g. \`https://api.example.com\` or \`''\` for the page's own origin in a browser. */
   baseUrl: string;
-  /** A bearer token (\`<id>|<secret>\`), or a function giving the current one; sent as \`Authorization: Bearer …\`. */
+  /** An API token (\`<id>|<secret>\`), or a function giving the current one; sent as \`Authorization: Bearer …\` (or the scheme of the route's group, e.g. \`Token …\`). */
   token?: string | (() => string | undefined | Promise<string | undefined>);
   /** The fetch to use (default: the global \`fetch\`). */
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
@@ -105,6 +105,8 @@ interface RouteSpec {
   body: [string, string][];
   encoding: 'none' | 'json' | 'form' | 'multipart';
   answer: 'json' | 'none' | 'redirect' | 'text' | 'response';
+  /** The Authorization scheme of the route's group when not Bearer (docs/tokens.md "The scheme of a group"). */
+  scheme?: string;
 }
 
 type Page = { document?: { querySelector(selector: string): { getAttribute(name: string): string | null } | null } };
@@ -144,7 +146,7 @@ function sender(options: ClientOptions) {
       if (value !== undefined && value !== null) headers[header] = Array.isArray(value) ? value.map(text).join(', ') : text(value);
     }
     const token = typeof options.token === 'function' ? await options.token() : options.token;
-    if (token) headers['authorization'] = 'Bearer ' + token;
+    if (token) headers['authorization'] = (spec.scheme ?? 'Bearer') + ' ' + token;
     if (spec.method !== 'GET' && spec.method !== 'OPTIONS') {
       const csrf = typeof options.csrfToken === 'function' ? options.csrfToken() : options.csrfToken ?? pageCsrfToken();
       if (csrf) headers['x-csrf-token'] = csrf;

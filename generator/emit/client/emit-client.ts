@@ -147,7 +147,8 @@ function specLiteral(route: Route): string {
       route.input.filter((f) => f.source === 'header'),
       (f) => f.name,
     )}, ` +
-    `body: ${pairs(body, bodyName)}, encoding: ${quote(encoding)}, answer: ${quote(answer)} }`
+    `body: ${pairs(body, bodyName)}, encoding: ${quote(encoding)}, answer: ${quote(answer)}` +
+    `${route.tokenScheme !== null && route.tokenScheme !== 'Bearer' ? `, scheme: ${quote(route.tokenScheme)}` : ''} }`
   );
 }
 
@@ -216,7 +217,7 @@ function createClientFunction(routes: readonly Route[]): string {
       const optional = route.input.every((f) => !(f.required || f.source === 'path'));
       const doc = [
         route.summary ? docText(route.summary) : `${route.method} ${route.path}`,
-        `\`${route.method} ${route.path}\`${route.middleware.includes('token') ? ' — needs a bearer token' : ''}.`,
+        `\`${route.method} ${route.path}\`${route.middleware.includes('token') ? (route.tokenScheme !== null && route.tokenScheme !== 'Bearer' ? ` — takes a token (\`Authorization: ${route.tokenScheme}\`)` : ' — needs a bearer token') : ''}.`,
         '@throws {ApiError} for any answer that is not a success.',
       ];
       members.push(

@@ -12,7 +12,7 @@ import { camelCase } from '../../model/names.js';
 import { TOKEN_MIDDLEWARE } from '../../model/routes.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { inputSchema, resourceJsonSchema } from './schemas.js';
-import { authorizationExtension, BEARER, mayForbid, refusesGuests, securityOf, sessionScheme } from './authorization.js';
+import { authorizationExtension, mayForbid, refusesGuests, securityOf, sessionScheme, tokenSchemes } from './authorization.js';
 
 const METHOD_ORDER = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -119,7 +119,7 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile {
         ValidationFailed: problemResponse('The given data was invalid; `errors` has a message per field.'),
       },
       ...(tokenRoutes.length > 0 || Object.keys(sessionScheme(routes, ctx.model)).length > 0
-        ? { securitySchemes: { ...(tokenRoutes.length > 0 ? { [BEARER]: BEARER_SCHEME } : {}), ...sessionScheme(routes, ctx.model) } }
+        ? { securitySchemes: { ...tokenSchemes(tokenRoutes, BEARER_SCHEME), ...sessionScheme(routes, ctx.model) } }
         : {}),
     },
   };

@@ -118,7 +118,14 @@ function routeLiteral(route: Route, resources: ReadonlyMap<string, Resource>, po
         }
       : {}),
     ...authorizeLiteral(route),
+    ...(route.tokenScheme !== null ? { tokenScheme: route.tokenScheme } : {}),
+    ...(route.errorFormat !== null ? { errorFormat: errorFormatLiteral(route.errorFormat) } : {}),
   };
+}
+
+/** The runtime's `ErrorFormatPlan` as a literal (fresh objects: the literal printer takes plain data). */
+function errorFormatLiteral(format: NonNullable<Route['errorFormat']>): Literal {
+  return { ...format, ...(format.messages !== undefined ? { messages: { ...format.messages } } : {}) };
 }
 
 /** `{ files: [...] }` with the visible `type: file` columns of `resource`, or nothing when it has none (docs/storage.md "Files of rows"). */
