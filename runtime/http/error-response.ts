@@ -110,7 +110,24 @@ export function clientFieldErrors(
       out[name] = message.includes(':attribute') ? message.replaceAll(':attribute', attributeName(name)) : message;
     }
   }
-  for (const [key, message] of rest)
-    out[key] = message.includes(':attribute') ? message.replaceAll(':attribute', attributeName(key)) : message;
+  for (const [key, message] of rest) {
+    const name = nestedClientName(key, route, request);
+    out[name] = message.includes(':attribute')
+      ? message.replaceAll(':attribute', attributeName(name.slice(name.lastIndexOf('.') + 1)))
+      : message;
+  }
   return out;
+}
+
+/**
+ * The client's path of a nested field's key path (`user.email` → the JSON
+ * name of the object field `user`, then the nested keys, which are their
+ * own JSON names; docs/schema-language.md "Nested input"); any other key as it is.
+ */
+function nestedClientName(key: string, route: RouteDefinition | null, request: FastifyRequest): string {
+  const dot = key.indexOf('.');
+  if (dot === -1 || route === null) return key;
+  const top = key.slice(0, dot);
+  const field = route.fields.find((f) => f.key === top && f.fields !== undefined);
+  return field === undefined ? key : `${clientName(field, bodyKindOf(request))}${key.slice(dot)}`;
 }

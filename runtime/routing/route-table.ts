@@ -26,8 +26,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
  * - `timestamp`: a `Date`; from an RFC 3339 date-time string.
  * - `file`: an uploaded file ({@link UploadedFile}); only from multipart form fields.
  * - `json`: any JSON value, unconverted (body only).
+ * - `object`: a JSON object whose members are bound by the field's own
+ *   {@link FieldPlan.fields} (body only; docs/schema-language.md "Nested input").
  */
-export type ScalarKind = 'string' | 'integer' | 'number' | 'boolean' | 'duration' | 'timestamp' | 'file' | 'json';
+export type ScalarKind = 'string' | 'integer' | 'number' | 'boolean' | 'duration' | 'timestamp' | 'file' | 'json' | 'object';
 
 /** The full type of a bound field: scalar kind, whether it is a list, whether `null` is a value. */
 export interface FieldTypePlan {
@@ -74,6 +76,12 @@ export interface FieldPlan {
   readonly default?: unknown;
   /** The field's rules in YAML order; rule index = position here. */
   readonly rules: readonly RuleRef[];
+  /**
+   * The fields of an `object` field, bound from the members of its JSON
+   * object (each a body field whose `json` is its member name). Absent for
+   * other kinds.
+   */
+  readonly fields?: readonly FieldPlan[];
 }
 
 /**

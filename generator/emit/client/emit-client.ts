@@ -83,11 +83,16 @@ const INPUT_TS: Readonly<Record<InputField['type']['kind'], string>> = {
   timestamp: 'Date | string',
   file: 'Blob',
   json: 'JsonValue',
+  object: 'object',
 };
 
-/** A field's type as the client takes it: durations as ms or text, timestamps as Date or RFC 3339 text, files as Blob. */
+/** A field's type as the client takes it: durations as ms or text, timestamps as Date or RFC 3339 text, files as Blob, objects as their members. */
 function clientFieldType(f: InputField): string {
-  const base = f.values ? enumUnion(f.values) : INPUT_TS[f.type.kind];
+  const base = f.fields
+    ? `{ ${f.fields.map((c) => `${propertyName(c.key)}${c.required ? '' : '?'}: ${clientFieldType(c)}`).join('; ')} }`
+    : f.values
+      ? enumUnion(f.values)
+      : INPUT_TS[f.type.kind];
   const list = f.type.array ? (base.includes(' ') ? `(${base})[]` : `${base}[]`) : base;
   return f.type.nullable ? `${list} | null` : list;
 }

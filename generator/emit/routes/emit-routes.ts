@@ -162,5 +162,6 @@ function fieldLiteral(field: InputField): Literal {
     name: field.name,
     default: field.default as Literal,
     rules: field.rules as unknown as Literal,
+    ...(field.fields ? { fields: field.fields.map(fieldLiteral) } : {}),
   };
 }
