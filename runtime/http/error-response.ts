@@ -3,7 +3,9 @@
  *
  * API clients (see `ClientKind.wantsJson`) get problem details
  * (`application/problem+json`); others an HTML error page, or with
- * `APP_DEBUG=true` for 5xx the debug page. Field errors are keyed by the
+ * `APP_DEBUG=true` for 5xx the debug page; a route whose group has its own
+ * error format (`errors: lists`) answers in it instead (error-lists.ts).
+ * Field errors are keyed by the
  * client's names in the input's field order. Every 5xx is logged with the
  * request ID (the request logger carries it). When the response has already
  * started, the error is logged and the connection aborted; when the client
@@ -23,9 +25,11 @@ import type { ClientKind } from './context.js';
 import { decideClientKind } from './client-kind.js';
 import { requestLog } from './request-log.js';
 import { observationOf } from './request-observer.js';
+import { errorLists } from './error-lists.js';
 
 const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 const PROBLEM_HEADER = `${PROBLEM_CONTENT_TYPE}; charset=utf-8`;
+const JSON_HEADER = 'application/json; charset=utf-8';
 
 /**
  * Write the error response for `thrown` (or log and abort / log 499). Never throws.
@@ -61,6 +65,12 @@ export function sendError(
     const errors = info.fieldErrors === undefined ? undefined : clientFieldErrors(info.fieldErrors, route, request);
     reply.code(info.status);
     if (info.headers !== undefined) reply.headers(info.headers);
+    const format = route?.errorFormat;
+    if (format !== undefined) {
+      // The group's own format (docs/errors.md "Error formats"), whoever the client is.
+      reply.header('content-type', JSON_HEADER).send(JSON.stringify(errorLists(format, errors, info.detail)));
+      return;
+    }
     if ((client ?? decideClientKind(request.headers)).wantsJson) {
       reply.header('content-type', PROBLEM_HEADER).send(JSON.stringify(problemDetails(info.status, info.detail, request.id, errors)));
       return;
