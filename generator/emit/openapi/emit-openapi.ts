@@ -12,6 +12,7 @@ import { camelCase } from '../../model/names.js';
 import { TOKEN_MIDDLEWARE } from '../../model/routes.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { inputSchema, resourceJsonSchema } from './schemas.js';
+import { applyErrorFormats } from './error-formats.js';
 import { authorizationExtension, mayForbid, refusesGuests, securityOf, sessionScheme, tokenSchemes } from './authorization.js';
 
 const METHOD_ORDER = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -123,6 +124,7 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile {
         : {}),
     },
   };
+  applyErrorFormats(document, routes);
   // OpenAPI 3.1 allows no `$comment` at the root: the header is an `x-` extension.
   return { path: 'openapi.json', content: `${JSON.stringify({ [GENERATED_BY]: ctx.header, ...document }, null, 2)}\n` };
 }

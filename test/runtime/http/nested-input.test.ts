@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError } from '../../../runtime/errors/http-error.js';
 import { ValidationError } from '../../../runtime/errors/validation-error.js';
-import type { HandlerMap } from '../../../runtime/http/handler.js';
+import type { HttpServerOptions } from '../../../runtime/http/server-options.js';
 import { closeAll, postJson, startServer, call, type TestServer } from './support/server.js';
 import { routesFromYaml } from './support/model-routes.js';
 
@@ -72,7 +72,7 @@ let server: TestServer;
 
 beforeAll(async () => {
   const routes = await routesFromYaml(SCHEMA);
-  const handlers: HandlerMap = {
+  const handlers: HttpServerOptions['handlers'] = {
     'problem.users': echo,
     'conduit.users': (input: any) => {
       if (input.user.email === 'taken@example.com') throw new ValidationError({ 'user.email': 'has already been taken' });
