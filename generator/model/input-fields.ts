@@ -98,6 +98,11 @@ export function resolveInputField(r: Reporter, path: DataPath, key: string, raw:
 
   const rules: RuleRef[] = [];
   (raw.validate ?? []).forEach((text, i) => {
+    if (type.kind === 'object' && text !== 'required') {
+      ok = false;
+      r.error([...path, 'validate', i], `an object takes only the rule "required"; put "${text}" on its fields`, 'value');
+      return;
+    }
     const rule = parseRule(text, type);
     const duplicate = rule.ok ? duplicateListValue(rule.rule, type) : undefined;
     if (rule.ok && duplicate === undefined) rules.push(rule.rule);
@@ -124,7 +129,7 @@ export function resolveInputField(r: Reporter, path: DataPath, key: string, raw:
     }
   }
 
-  const fields = nestedFields(r, path, raw, type, rules);
+  const fields = nestedFields(r, path, raw, type);
   if (fields === null) ok = false;
 
   if (!ok) return undefined;
@@ -148,24 +153,13 @@ export function resolveInputField(r: Reporter, path: DataPath, key: string, raw:
  * object takes only the rule `required`; its fields' cross-field rules name
  * fields of the same object.
  */
-function nestedFields(
-  r: Reporter,
-  path: DataPath,
-  raw: RawInputField,
-  type: FieldTypePlan,
-  rules: readonly RuleRef[],
-): InputField[] | null | undefined {
+function nestedFields(r: Reporter, path: DataPath, raw: RawInputField, type: FieldTypePlan): InputField[] | null | undefined {
   if (type.kind !== 'object') {
     if (raw.fields === undefined) return undefined;
     r.error([...path, 'fields'], `"fields" lists the fields of an object; use "type: object" or remove "fields"`);
     return null;
   }
   let ok = true;
-  rules.forEach((rule, i) => {
-    if (rule.name === 'required') return;
-    ok = false;
-    r.error([...path, 'validate', i], `an object takes only the rule "required"; put "${rule.name}" on its fields`, 'value');
-  });
   if (raw.fields === undefined || Object.keys(raw.fields).length === 0) {
     r.error([...path, 'type'], 'an object field lists its fields under "fields", e.g. fields: { email: { type: string } }', 'value');
     return null;
