@@ -83,7 +83,8 @@ export function securityOf(route: Route, model: Model): { security?: OpenAPIV3_1
   const security: OpenAPIV3_1.SecurityRequirementObject[] = [
     ...(bearer ? [{ [tokenSecurityName(route)]: scopes }] : []),
     ...(session && (guarded || route.authorize !== null) ? [{ [SESSION]: [] }] : []),
-    ...(!guarded && route.authorize !== null ? [{}] : []),
+    // A guest may call it too: a route with a policy that admits guests, or optional authentication (a token route without require).
+    ...(!guarded && (route.authorize !== null || bearer) ? [{}] : []),
   ];
   return { security };
 }
