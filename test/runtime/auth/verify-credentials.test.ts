@@ -68,8 +68,8 @@ describe('verifyCredentials', () => {
     const unknown = await login('nobody@example.test', 'not it');
     expect(wrong.status).toBe(422);
     expect(unknown.status).toBe(422);
-    const a = await wrong.json();
-    const b = await unknown.json();
+    const a = (await wrong.json()) as any;
+    const b = (await unknown.json()) as any;
     expect(a.errors).toEqual({ email: 'These credentials do not match our records.' });
     expect(b.errors).toEqual(a.errors);
   });
@@ -79,9 +79,9 @@ describe('verifyCredentials', () => {
     let last: Response | undefined;
     for (let i = 0; i < 6; i++) last = await login('flood@example.test', 'nope');
     expect(last!.status).toBe(422);
-    expect((await last!.json()).errors.email).toMatch(/^Too many login attempts/);
+    expect(((await last!.json()) as any).errors.email).toMatch(/^Too many login attempts/);
     const right = await login('flood@example.test', PASSWORD);
     expect(right.status).toBe(422);
-    expect((await right.json()).errors.email).toMatch(/^Too many login attempts/);
+    expect(((await right.json()) as any).errors.email).toMatch(/^Too many login attempts/);
   });
 });
