@@ -113,13 +113,19 @@ export function compileBinder(route: RouteDefinition): Binder {
     }
     const input: Record<string, unknown> = {};
     let failures: FieldFailure[] | undefined;
-    const nul: Record<string, string> = {};
+    let nul: Record<string, string> | undefined;
     for (let i = 0; i < fields.length; i++) {
       const f = fields[i]!;
       let value: unknown;
       switch (f.source) {
         case BODY:
-          value = json !== undefined ? fromJsonBody(f, json, f.key, nul) : form !== undefined ? fromForm(f, form, files, stray) : ABSENT;
+          // Only an object field needs the record of nested NUL failures up front.
+          value =
+            json !== undefined
+              ? fromJsonBody(f, json, f.key, f.children === undefined ? undefined : (nul ??= {}))
+              : form !== undefined
+                ? fromForm(f, form, files, stray)
+                : ABSENT;
           break;
         case QUERY: {
           const query = request.query as Record<string, TextValue>;
@@ -138,12 +144,12 @@ export function compileBinder(route: RouteDefinition): Binder {
       else if (value instanceof Failure) (failures ??= []).push([f, value, f.key]);
       else if (value instanceof NestedFailures) (failures ??= []).push(...value.list);
       else {
-        if (f.mayHoldNul && containsNul(value)) nul[f.key] = NUL_MESSAGE;
+        if (f.mayHoldNul && containsNul(value)) (nul ??= {})[f.key] = NUL_MESSAGE;
         input[f.key] = value;
       }
     }
     if (failures !== undefined) throw conversionError(failures, json !== undefined ? 'json' : form !== undefined ? 'form' : 'none');
-    if (hasKeys(nul)) throw new ValidationError(nul);
+    if (nul !== undefined && hasKeys(nul)) throw new ValidationError(nul);
     return input;
   };
 }
@@ -153,13 +159,13 @@ export function compileBinder(route: RouteDefinition): Binder {
  * field's value); `path` is its key path, `nul` collects the paths of
  * nested text holding U+0000.
  */
-function fromJsonBody(f: BoundField, json: Record<string, unknown>, path: string, nul: Record<string, string>): unknown {
+function fromJsonBody(f: BoundField, json: Record<string, unknown>, path: string, nul: Record<string, string> | undefined): unknown {
   if (f.json === undefined) return ABSENT;
   if (f.jsonOwnOnly && !Object.hasOwn(json, f.json)) return ABSENT;
   const v = json[f.json];
   if (v === undefined) return ABSENT;
   if (v === null) return f.nullable ? null : ABSENT;
-  if (f.children !== undefined) return bindObject(f.children, v, path, nul);
+  if (f.children !== undefined) return bindObject(f.children, v, path, nul!);
   if (!f.array) {
     const c = fromJson(f.kind, v);
     return c === INVALID ? SCALAR_FAILURE : c;
