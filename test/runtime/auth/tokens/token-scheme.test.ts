@@ -40,8 +40,9 @@ const app = defineApp({
     route('user', '/user', ['token', 'require'], 'Token'),
     route('articles', '/articles', ['token'], 'Token'),
     route('bearer', '/bearer', ['token', 'require']),
+    { ...route('listed', '/listed', ['token', 'require'], 'Token'), errorFormat: { format: 'lists', keys: 'leaf', other: 'body' } },
   ],
-  handlers: { user: who, articles: who, bearer: who },
+  handlers: { user: who, articles: who, bearer: who, listed: who },
   migrations: [],
   setup: [fakeAuth(), tokens()],
 });
@@ -133,5 +134,18 @@ describe('optional authentication', () => {
     expect((await call('/articles', `Token ${plain}`)).status).toBe(200);
     await apiTokens.revokeAll(id);
     expect((await call('/articles', `Token ${plain}`)).status).toBe(401);
+  });
+});
+
+describe('a 401 in the lists error format', () => {
+  it('keeps the status and the challenge, with the message under body', async () => {
+    const missing = await call('/listed');
+    expect(missing.status).toBe(401);
+    expect(missing.challenge).toBe('Token');
+    expect(missing.body).toEqual({ errors: { body: [expect.any(String)] } });
+    const bad = await call('/listed', 'Token 1|nope');
+    expect(bad.status).toBe(401);
+    expect(bad.challenge).toBe('Token error="invalid_token"');
+    expect(bad.body).toEqual({ errors: { body: ['The token is invalid, expired or revoked; sign in again or create a new one.'] } });
   });
 });
