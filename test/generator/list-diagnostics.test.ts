@@ -130,7 +130,7 @@ describe('generate | list routes', () => {
     expect(result.errors).toEqual([
       'schema/a.yaml:23:13: routes.notes.list.method: a list route answers GET requests; change the method from POST to GET',
       'schema/a.yaml:26:7: routes.notes.list.input.sort: "sort" is a name the list adds to the input (limit, cursor, sort, filter_…); rename the field',
-      'schema/a.yaml:27:5: routes.notes.list.output: a list route\'s output is its page of Note rows; remove "output"',
+      'schema/a.yaml:27:5: routes.notes.list.output: a list route\'s output is its page of Note rows; remove "output", or declare a shape (e.g. { articles: "ArticleView[]", articlesCount: integer }) the handler builds from the page',
       'schema/a.yaml:30:14: routes.notes.list.list.limit: the default page size 50 is over maxLimit 20; lower it or raise maxLimit',
       'schema/a.yaml:32:13: routes.notes.list.result: a list route answers 200 with a page; use "result: ok"',
     ]);

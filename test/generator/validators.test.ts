@@ -26,6 +26,7 @@ describe('validators | generated ajv standalone code', () => {
     expect(Object.keys(validators).sort()).toEqual([
       'accountMe',
       'accountRegister',
+      'articlesFeed',
       'articlesIndex',
       'conduitRegister',
       'documentsCreate',

@@ -91,6 +91,14 @@ const fixtureRoutes = (names: readonly string[], keepPolicies: boolean): RouteDe
 
 const handlers = {
   'articles.index': (input: any, ctx: any) => lists['articles.index'](ctx, input),
+  // The page's rows, built into the route's shape: undeclared members (id, tags) never reach the client.
+  'articles.feed': async (input: any, ctx: any) => {
+    const page = await lists['articles.feed'](ctx, input);
+    return {
+      articles: page.data.map((a: any) => ({ ...a, author: a.author?.name ?? null, tagList: a.tags.map((t: any) => t.name) })),
+      articlesCount: page.total,
+    };
+  },
   'articles.show': async (input: { slug: string }, ctx: any) =>
     ctx.services.db.selectFrom('articles').selectAll().where('slug', '=', input.slug).executeTakeFirstOrThrow(),
 };
@@ -102,7 +110,7 @@ async function serve(withPolicies: boolean): Promise<string> {
     ...(withPolicies ? { policies: new Policies({ users: policies.users } as never, [], { db: open.db } as never) } : {}),
   } as unknown as Services;
   const server = await startServer({
-    routes: fixtureRoutes(['articles.index', 'articles.show'], withPolicies),
+    routes: fixtureRoutes(['articles.index', 'articles.show', 'articles.feed'], withPolicies),
     handlers,
     middleware: { viewer },
     services,
@@ -252,6 +260,21 @@ describe('offset list with included paths | GET /api/articles', () => {
     expect(admin.body.data[1]).toMatchObject({ slug: 'a23', author: { id: 2, following: true } });
     const guest = await get(`${url}/api/articles?limit=2`);
     expect(guest.body.data.map((a: any) => a.author)).toEqual([null, null]);
+  });
+});
+
+describe('an offset list answered in a shape | GET /api/feed', () => {
+  it("answers the handler's envelope built from the page, with only the shape's members", async () => {
+    const url = await serve(false);
+    const feed = await get(`${url}/api/feed?limit=2&tag=green`, 1);
+    expect(feed.status).toBe(200);
+    expect(feed.body).toEqual({
+      articles: [
+        { slug: 'a24', title: 'Article 24', author: 'user1', tagList: ['red', 'green'], favorited: true, favoritesCount: 2 },
+        { slug: 'a22', title: 'Article 22', author: 'user1', tagList: ['red', 'green'], favorited: false, favoritesCount: 0 },
+      ],
+      articlesCount: 13,
+    });
   });
 });
 
