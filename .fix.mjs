@@ -8,12 +8,16 @@ for (const [key, t] of Object.entries(pkg.exports)) if (key !== './package.json'
 const files = process.argv.slice(2);
 const project = new Project({ tsConfigFilePath: 'tsconfig.json', skipAddingFilesFromTsConfig: true });
 const idx = new Map();
-for (const [p, e] of byIndex) { const sf = project.addSourceFileAtPath(p); idx.set(e, new Set(sf.getExportedDeclarations().keys())); }
+for (const [p, e] of byIndex) {
+  const sf = project.addSourceFileAtPath(p);
+  idx.set(e, new Set(sf.getExportedDeclarations().keys()));
+}
 for (const f of files) {
   const sf = project.addSourceFileAtPath(f);
   let changed = false;
   for (const imp of [...sf.getImportDeclarations(), ...sf.getExportDeclarations()]) {
-    const spec = imp.getModuleSpecifierValue?.(); if (!spec) continue;
+    const spec = imp.getModuleSpecifierValue?.();
+    if (!spec) continue;
     let entry;
     if (spec.startsWith('bindery/')) entry = spec.slice(8);
     else if (spec.startsWith('.')) entry = byIndex.get(resolve(dirname(f), spec.replace(/\.js$/, '.ts')));
@@ -24,8 +28,12 @@ for (const f of files) {
       const name = n.getNameNode().getText();
       if (idx.get(entry).has(name)) continue;
       const target = decl[entry]?.[name];
-      if (!target) { console.log('?? ', f, entry, name); continue; }
-      let rel = relative(dirname(f), target).replace(/\.ts$/, '.js'); if (!rel.startsWith('.')) rel = './' + rel;
+      if (!target) {
+        console.log('?? ', f, entry, name);
+        continue;
+      }
+      let rel = relative(dirname(f), target).replace(/\.ts$/, '.js');
+      if (!rel.startsWith('.')) rel = './' + rel;
       const text = n.getText();
       const typeOnly = imp.isTypeOnly();
       (moves.get(rel) ?? moves.set(rel, []).get(rel)).push(typeOnly && !text.startsWith('type ') ? text : text);
@@ -41,7 +49,10 @@ for (const f of files) {
       sf.insertStatements(i + 1, stmt);
     }
     const remaining = imp.getNamedImports ? imp.getNamedImports() : imp.getNamedExports();
-    if (remaining.length === 0 && !(imp.getDefaultImport?.()) && !(imp.getNamespaceImport?.())) imp.remove();
+    if (remaining.length === 0 && !imp.getDefaultImport?.() && !imp.getNamespaceImport?.()) imp.remove();
   }
-  if (changed) { sf.saveSync(); console.log('fixed', f); }
+  if (changed) {
+    sf.saveSync();
+    console.log('fixed', f);
+  }
 }

@@ -21,4 +21,4 @@ export {
   type SoftDeletePruneResult,
 } from './prune.js';
 export { anonymizeActor, type AnonymizeResult } from './anonymize.js';
-export { type TrackedResourceConfig } from './tracked-config.js';
+export type { TrackedResourceConfig } from './tracked-config.js';

@@ -17,9 +17,9 @@ export {
 } from './define-job.js';
 export { Queue, type AddJobOptions, type JobName, type QueuedJob } from './queue.js';
 export { jobs, type JobsOptions } from './jobs-step.js';
-export {
-  type RunningWorker,
-  type WorkerOptions,
+export type {
+  RunningWorker,
+  WorkerOptions,
 } from './jobs-runtime.js';
 export { listFailedJobs, retryJob, type FailedJob } from './failed-jobs.js';
 

@@ -6,4 +6,4 @@ export { mail } from './mail-step.js';
 export { AppMailer } from './app-mailer.js';
 export type { Mailer, MailMessage, MailResult } from './mailer.js';
 export { linksOf, readOutbox, type OutboxMessage, type ReadOutboxOptions } from './outbox.js';
-export { type MailDriver } from './settings.js';
+export type { MailDriver } from './settings.js';

@@ -6,14 +6,14 @@ import './context.js';
 
 export { session, type SessionStepOptions } from './session-step.js';
 export { Session, type SessionUser } from './session.js';
-export { type SessionService } from './session-service.js';
-export {
-  type SessionDriver,
-  type SessionDriverContext,
-  type SessionStore,
-  type StoredSession,
+export type { SessionService } from './session-service.js';
+export type {
+  SessionDriver,
+  SessionDriverContext,
+  SessionStore,
+  StoredSession,
 } from './session-store.js';
 export { cookieDriver } from './drivers/cookie-driver.js';
 export { databaseDriver } from './drivers/database-driver.js';
-export { type SessionSettings } from './settings.js';
+export type { SessionSettings } from './settings.js';
 export { backTarget, oldInput, roundTripErrors } from './form-round-trip.js';

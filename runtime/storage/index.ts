@@ -5,13 +5,13 @@
  */
 export { storage, type StorageStepOptions } from './storage-step.js';
 export { Storage, type StoredObject, type Download, type DownloadQuery } from './storage.js';
-export {
-  type Disk,
-  type PutOptions,
-  type ObjectInfo,
-  type DownloadUrlOptions,
-  type UploadTarget,
-  type UploadUrlOptions,
+export type {
+  Disk,
+  PutOptions,
+  ObjectInfo,
+  DownloadUrlOptions,
+  UploadTarget,
+  UploadUrlOptions,
 } from './disk.js';
 export { LocalDisk, type LocalDiskOptions } from './local-disk.js';
 export { S3Disk, type S3DiskOptions } from './s3-disk.js';

@@ -10,7 +10,7 @@ import { sql, type Generated, type Insertable } from 'kysely';
 import { trackedResources } from '../../../generated/audit.js';
 import type { Database as AppDatabase } from '../../../generated/types.js';
 import { AuditLog, type TrackedModel, type TrackedResourceConfig } from '../../../runtime/audit/index.js';
-import { type AuditSettings } from '../../../runtime/audit/settings.js';
+import type { AuditSettings } from '../../../runtime/audit/settings.js';
 import { AUDIT_MIGRATIONS_DIR } from '../../../runtime/audit/audit-step.js';
 import { connectDatabase, type Database } from '../../../runtime/db/index.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
