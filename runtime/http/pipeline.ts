@@ -17,7 +17,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteDefinition } from '../routing/route-table.js';
 import { compileBinder } from '../binding/binder.js';
-import { compileListParamCheck } from '../results/list/list-params.js';
+import { compileListParamCheck } from '../validation/list-params.js';
 import { loadIncludes, outputRows } from '../results/includes.js';
 import { HttpError } from '../errors/http-error.js';
 import { formatDuration } from '../support/duration.js';
