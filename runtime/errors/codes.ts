@@ -124,6 +124,7 @@ export const ERROR_CODES = {
   BINDERY_SERVICE_NOT_SET_UP: {
     status: 500,
     summary: 'A service (ctx.services.auth, accountLinks, audit, …) was used by an app whose setup list lacks the step providing it.',
+    message: '{what} needs {setup} set up: add {setup} to the setup list of app/main.ts (docs/errors.md).',
   },
   BINDERY_SETUP_INVALID: {
     summary: 'An app setup step is duplicated, out of order, needs a step that is not set up, or was given invalid options.',

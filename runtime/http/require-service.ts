@@ -28,9 +28,7 @@ export function requireService<K extends keyof Services & string>(
 ): NonNullable<Services[K]> {
   const service = (services as Services)[name];
   if (service === undefined || service === null) {
-    throw new ServiceNotSetUpError(
-      `${what ?? `ctx.services.${name}`} needs ${setup} set up: add ${setup} to the setup list of app/main.ts (docs/errors.md).`,
-    );
+    throw ServiceNotSetUpError.from({ what: what ?? `ctx.services.${name}`, setup });
   }
   return service as NonNullable<Services[K]>;
 }
