@@ -15,7 +15,7 @@ import { runTransaction, type Runner, type WriteTarget } from './sql-runner.js';
 import { quoteId, type ResolvedModel } from './tracked-config.js';
 import type { AnyKysely } from '../db/any-kysely.js';
 
-/** The rows a bulk write acts on: its conditions (soft-delete scope included) and limit. @internal */
+/** The rows a bulk write acts on: its conditions (soft-delete scope included) and limit. (framework-internal: not exported by an entry). */
 export interface Selection {
   // biome-ignore lint/suspicious/noExplicitAny: the selection applies to select, update and delete builders of a table named at run time (see the Filter of bulk-query.ts).
   apply(query: any): any;
