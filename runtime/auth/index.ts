@@ -12,7 +12,7 @@ export type { AuthService, LoginOptions } from './auth-service.js';
 export { authService } from './auth-service-of.js';
 export { auth, type AuthStepOptions, type UserProviderContext } from './auth-step.js';
 export { PasswordHasher } from './passwords/index.js';
-export { LoginFailedError, LoginThrottledError } from './errors.js';
+export { LoginFailedError, LoginThrottledError, SecondFactorRequiredError } from './errors.js';
 export {
   loginSucceeded,
   loginFailed,

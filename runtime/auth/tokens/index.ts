@@ -13,3 +13,4 @@ export {
   type NewApiToken,
 } from './api-tokens.js';
 export { bearerToken } from './token-middleware.js';
+export { presentedToken } from './token-scheme.js';
