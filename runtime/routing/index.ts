@@ -36,7 +36,6 @@ export type {
   PolicyValue,
 } from './policy-plan.js';
 export { runList, type ListPage, type ListContext, type ListScope } from '../results/list/run-list.js';
-export { ListCursorError } from '../results/list/list-errors.js';
 export { runOffsetList, type OffsetPage } from '../results/list/run-offset-list.js';
 export {
   loadRelations,
