@@ -9,12 +9,13 @@
  * `observability` suite compares the reference app without its
  * observability() step, with it and tracing off, and with tracing on.
  */
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { median, runNotesBench, VERDICT_SERVER } from './notes-binding.js';
 import { runAuditBench } from './audit-writes.js';
 import { runGeneratorBench } from './generator.js';
 import { formatHttpResults, runHttpBench } from './http.js';
 import { formatObservabilityResults, runObservabilityBench } from './observability.js';
+import { benchNodes, formatCliResults, runCliBench } from './cli.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -126,6 +127,23 @@ if (runs('observability')) {
   );
   log('Cells: server CPU time per request (user + system), side by side · requests per second alone.\n');
   for (const line of formatObservabilityResults(results)) log(line);
+  log('');
+}
+
+if (runs('cli')) {
+  const cliRuns = Number(process.env.BENCH_CLI_RUNS ?? 10);
+  log(
+    `bindery CLI in a project made by \`bindery new\` (development mode), fresh processes, commands in turn, ${cliRuns} runs each; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  const { rows, where } = await runCliBench({ runs: cliRuns, nodes: benchNodes() }, log);
+  log(
+    `\nDatabase: ${where}. Load average after: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}.\n`,
+  );
+  for (const line of formatCliResults(rows)) log(line);
   log('');
 }
 
