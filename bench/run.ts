@@ -14,6 +14,7 @@ import { median, runNotesBench, VERDICT_SERVER } from './notes-binding.js';
 import { runAuditBench } from './audit-writes.js';
 import { runGeneratorBench } from './generator.js';
 import { formatHttpResults, runHttpBench } from './http.js';
+import { httpRuntimes } from './http/runtimes.js';
 import { formatObservabilityResults, runObservabilityBench } from './observability.js';
 import { benchNodes, formatCliResults, runCliBench } from './cli.js';
 
@@ -101,18 +102,27 @@ if (runs('http')) {
   const httpConnections = Number(process.env.BENCH_CONNECTIONS ?? 10);
   const only = new Set((process.env.BENCH_HTTP_CASES ?? '').split(',').filter((k) => k !== ''));
   log(
-    'Request cost as users run it: the reference app under bindery serve (production, real groups, execution context, PostgreSQL) vs hand-written servers doing the same work',
+    'Request cost as users run it: the reference app as bindery serve runs it (production, real groups, execution context, PostgreSQL) vs hand-written servers doing the same work',
   );
   log(
     `Load: autocannon, ${httpConnections} connections, ${rounds} rounds of fresh processes, ${seconds} s per measurement; medians; loopback.`,
   );
-  const { results, where, pinned } = await runHttpBench({ seconds, rounds, connections: httpConnections }, log, only);
-  log(
-    `Database: ${where}. ${pinned ? 'Servers pinned to CPU 1, the load generator to CPU 0.' : 'Not pinned.'} Runtime: ${process.execArgv.join(' ') || 'plain node'} for every server.`,
-  );
-  log('Cells: server CPU time per request (user + system), side by side · requests per second alone.\n');
-  for (const line of formatHttpResults(results)) log(line);
-  log('');
+  for (const runtime of await httpRuntimes(benchNodes())) {
+    log(
+      `\n${runtime.label} (${new Date().toISOString().slice(0, 10)}; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')})`,
+    );
+    const { results, where, pinned } = await runHttpBench({ seconds, rounds, connections: httpConnections }, log, only, runtime);
+    log(
+      `Database: ${where}. ${pinned ? 'Servers pinned to CPU 1, the load generator to CPU 0.' : 'Not pinned.'} Runtime: ${runtime.label}, for every server. Load average after: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}.`,
+    );
+    log('Cells: server CPU time per request (user + system), side by side · requests per second alone.\n');
+    for (const line of formatHttpResults(results)) log(line);
+    log('');
+  }
 }
 
 if (runs('observability')) {

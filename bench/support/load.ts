@@ -55,9 +55,17 @@ function processCpuMs(pid: number): number {
   }
 }
 
-/** Start `script` (a TypeScript file) with this process's loader flags; resolves when it listens. */
-export async function startServer(script: string, env: Record<string, string> = {}): Promise<BenchServer> {
-  const child: ChildProcess = spawn(process.execPath, [...process.execArgv, script], {
+/**
+ * Start `script` and resolve when it listens. By default a TypeScript file
+ * run with this process's node and loader flags (tsx); `runtime` names
+ * another node binary and its flags (plain JavaScript under plain node: `{ node, execArgv: [] }`).
+ */
+export async function startServer(
+  script: string,
+  env: Record<string, string> = {},
+  runtime: { readonly node: string; readonly execArgv: readonly string[] } = { node: process.execPath, execArgv: process.execArgv },
+): Promise<BenchServer> {
+  const child: ChildProcess = spawn(runtime.node, [...runtime.execArgv, script], {
     env: { ...process.env, ...env, PORT: '0' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
