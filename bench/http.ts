@@ -201,7 +201,7 @@ export async function runHttpBench(
       try {
         for (const s of HTTP_SERVERS) {
           // BENCH_HTTP_PROFILE=<dir>: bindery's server writes a V8 CPU profile there when it stops (node --cpu-prof).
-          const profile =
+          const profile: Record<string, string> =
             s.key === 'bindery' && process.env.BENCH_HTTP_PROFILE
               ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_HTTP_PROFILE}` }
               : {};
