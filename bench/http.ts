@@ -201,11 +201,10 @@ export async function runHttpBench(
       try {
         for (const s of HTTP_SERVERS) {
           // BENCH_HTTP_PROFILE=<dir>: bindery's server writes a V8 CPU profile there when it stops (node --cpu-prof).
-          const profile: Record<string, string> =
-            s.key === 'bindery' && process.env.BENCH_HTTP_PROFILE
-              ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_HTTP_PROFILE}` }
-              : {};
-          running.set(s.key, await startServer(scriptOf(s), { ...env, ...profile }, runtime));
+          const base = runtime ?? { node: process.execPath, execArgv: process.execArgv };
+          const profile =
+            s.key === 'bindery' && process.env.BENCH_HTTP_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_HTTP_PROFILE}`] : [];
+          running.set(s.key, await startServer(scriptOf(s), env, { node: base.node, execArgv: [...profile, ...base.execArgv] }));
         }
         fixture = await currentCookies(`http://127.0.0.1:${running.get('bindery')!.port}`, fixture);
         await checkAll(cases, running, fixture);
