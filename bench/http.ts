@@ -117,6 +117,8 @@ export const HTTP_CASES: readonly Case[] = [
 export interface HttpFigures {
   readonly rps: number;
   readonly cpuUs: number;
+  /** The kernel's part of `cpuUs` (system time: socket writes, wake-ups). */
+  readonly systemUs: number;
   readonly p99: number;
 }
 
@@ -167,14 +169,16 @@ async function measure(
   label: string,
 ): Promise<HttpFigures> {
   const before = server.cpuMs();
+  const systemBefore = server.systemMs();
   const r = await runLoad(server.port, { ...c.load(f), seconds, connections });
   const cpuMs = server.cpuMs() - before;
+  const systemMs = server.systemMs() - systemBefore;
   const wanted = r.statuses[String(c.status)] ?? 0;
   if (r.errors > 0 || wanted !== r.requests)
     throw new Error(
       `${label}, ${c.name}: ${r.errors} errors and statuses ${JSON.stringify(r.statuses)} under load (expected only ${c.status})`,
     );
-  return { rps: r.rps, cpuUs: (cpuMs * 1000) / r.requests, p99: r.p99 };
+  return { rps: r.rps, cpuUs: (cpuMs * 1000) / r.requests, systemUs: (systemMs * 1000) / r.requests, p99: r.p99 };
 }
 
 /**
@@ -229,10 +233,15 @@ export async function runHttpBench(
                   ),
                 );
           for (const s of c.servers) {
-            const fig = { rps: alone.get(s)!.rps, p99: alone.get(s)!.p99, cpuUs: together.get(s)!.cpuUs };
+            const fig = {
+              rps: alone.get(s)!.rps,
+              p99: alone.get(s)!.p99,
+              cpuUs: together.get(s)!.cpuUs,
+              systemUs: together.get(s)!.systemUs,
+            };
             samples.get(c.key)!.get(s)!.push(fig);
             log(
-              `  round ${round}: ${c.name.padEnd(62)} ${s.padEnd(8)} ${Math.round(fig.rps).toString().padStart(6)} req/s alone ${alone.get(s)!.cpuUs.toFixed(1).padStart(7)} µs CPU/request alone ${fig.cpuUs.toFixed(1).padStart(7)} side by side`,
+              `  round ${round}: ${c.name.padEnd(62)} ${s.padEnd(8)} ${Math.round(fig.rps).toString().padStart(6)} req/s alone ${alone.get(s)!.cpuUs.toFixed(1).padStart(7)} µs CPU/request alone ${fig.cpuUs.toFixed(1).padStart(7)} side by side (${fig.systemUs.toFixed(1)} system)`,
             );
           }
         }
@@ -251,6 +260,7 @@ export async function runHttpBench(
       row.set(s, {
         rps: median(figs.map((x) => x.rps)),
         cpuUs: median(figs.map((x) => x.cpuUs)),
+        systemUs: median(figs.map((x) => x.systemUs)),
         p99: median(figs.map((x) => x.p99)),
         binderyOver: figs.map((x, i) => ours[i]!.cpuUs / x.cpuUs),
       });
