@@ -15,7 +15,8 @@
  *
  * The CLI runs bindery from its TypeScript sources through tsx, as in the
  * repository; with `dist: true` (BENCH_GENERATOR_DIST=1, after `npm run
- * build`) it runs the compiled dist/ instead (BINDERY_DIST=1).
+ * build`) it runs the compiled dist/ instead (BINDERY_DIST=1), as a
+ * project made by `bindery new` does; BENCH_GENERATOR_NODE names the node binary.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
@@ -28,6 +29,8 @@ import { writeSyntheticSchema } from '../test/support/synthetic-schema.js';
 const REPO = fileURLToPath(new URL('../', import.meta.url));
 const BINDERY = join(REPO, 'bin/bindery.mjs');
 const MEASURE = join(REPO, 'bench/support/measure-child.mjs');
+/** The node that runs `bindery generate`: BENCH_GENERATOR_NODE (e.g. `.node/24/bin/node`), else this process's. */
+const GENERATOR_NODE = process.env.BENCH_GENERATOR_NODE ?? process.execPath;
 
 /** One measured process. */
 export interface Sample {
@@ -59,7 +62,7 @@ export async function measure(
   env: Readonly<Record<string, string>> = {},
 ): Promise<Sample> {
   const started = performance.now();
-  const child = spawn(process.execPath, [MEASURE, script, ...args], {
+  const child = spawn(GENERATOR_NODE, [MEASURE, script, ...args], {
     cwd,
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
