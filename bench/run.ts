@@ -3,7 +3,9 @@
  * table (copy them into docs/benchmarks.md with the machine line).
  *
  * Environment: BENCH_SECONDS (per measurement, default 5), BENCH_ROUNDS (default 5 for notes and http, 3 for audit and generator),
- * BENCH_CONNECTIONS (default 50; 10 for http), BENCH_GENERATOR_SIZES (routes, default 50,200,1000), BENCH_GENERATOR_DIST=1 (run dist/, after `npm run build`). Pass suite names to run only some:
+ * BENCH_CONNECTIONS (default 50; 10 for http), BENCH_GENERATOR_SIZES (routes, default 50,200,1000), BENCH_GENERATOR_DIST=1 (run dist/, after `npm run build`),
+ * BENCH_GENERATOR_NODE (the node that runs the generator), BENCH_NODES (further node binaries for the http and cli suites, e.g. `.node/24/bin/node`),
+ * BENCH_HTTP_RUNTIMES (`built`, the production build under plain node — default —, and/or `tsx`), BENCH_CLI_RUNS (default 10). Pass suite names to run only some:
  * `npm run bench -- notes`. `BENCH_HTTP_CASES` (comma-separated keys of
  * bench/http.ts, e.g. `create,invalid`) narrows the http suite. The
  * `observability` suite compares the reference app without its
