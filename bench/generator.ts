@@ -60,9 +60,10 @@ export async function measure(
   script: string,
   args: readonly string[],
   env: Readonly<Record<string, string>> = {},
+  node: string = GENERATOR_NODE,
 ): Promise<Sample> {
   const started = performance.now();
-  const child = spawn(GENERATOR_NODE, [MEASURE, script, ...args], {
+  const child = spawn(node, [MEASURE, script, ...args], {
     cwd,
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
@@ -164,7 +165,7 @@ async function timeTsc(root: string, rounds: number): Promise<Sample[]> {
   await symlink(join(REPO, 'node_modules'), join(root, 'node_modules'));
   const samples: Sample[] = [];
   for (let round = 0; round < rounds; round++) {
-    const sample = await measure(root, join(REPO, 'node_modules/typescript/bin/tsc'), ['--noEmit', '-p', root]);
+    const sample = await measure(root, join(REPO, 'node_modules/typescript/bin/tsc'), ['--noEmit', '-p', root], {}, process.execPath);
     if (sample.exitCode !== 0) {
       const tsc = spawn(join(REPO, 'node_modules/.bin/tsc'), ['--noEmit', '-p', root], { stdio: ['ignore', 'pipe', 'inherit'] });
       let out = '';
