@@ -11,6 +11,7 @@ export interface RawSchemaFile {
   readonly groups?: Readonly<Record<string, RawGroup>>;
   readonly resources?: Readonly<Record<string, RawResource>>;
   readonly routes?: Readonly<Record<string, RawRoute>>;
+  readonly shapes?: Readonly<Record<string, RawShape>>;
   /** Authorization policies by name (docs/authorization.md). */
   readonly policies?: Readonly<Record<string, RawPolicy>>;
 }
@@ -32,7 +33,21 @@ export interface RawGroup {
   readonly rateLimit?: RawRateLimit;
   /** The largest body of every route of the group (`64KiB`, bytes), unless the route gives its own. */
   readonly bodyLimit?: string | number;
+  /** The token middleware's `Authorization` scheme for the group (docs/tokens.md). */
+  readonly token?: { readonly scheme: string };
+  /** The group's error format (docs/errors.md "Error formats"). */
+  readonly errors?: RawErrorFormat;
 }
+
+/** `groups.<name>.errors`: a format name, or the long form. */
+export type RawErrorFormat =
+  | string
+  | {
+      readonly format: string;
+      readonly keys?: string;
+      readonly other?: string;
+      readonly messages?: Readonly<Record<string, string>>;
+    };
 
 /** `groups.<name>.cors`. */
 export interface RawCors {
@@ -117,7 +132,8 @@ export interface RawRoute {
   readonly summary?: string;
   readonly description?: string;
   readonly input?: Readonly<Record<string, RawInputField>>;
-  readonly output?: string;
+  /** The JSON body (docs/schema-language.md "Output shapes"): a type string, an inline object or a member's long form. */
+  readonly output?: RawShapeMember;
   readonly result: 'ok' | 'created' | 'noContent' | 'redirect' | 'page' | 'text' | 'custom';
   /** A list route: pages of a resource's rows (docs/schema-language.md "List routes"). */
   readonly list?: RawList;
@@ -125,6 +141,8 @@ export interface RawRoute {
   readonly include?: readonly string[];
   /** The policy action the route needs (`documents.update`), its long form, or `false` for none (docs/authorization.md "Routes"). */
   readonly authorize?: RawAuthorize;
+  /** `optional`: without the group's `require` guard; `required`: with it (docs/schema-language.md "Optional authentication"). */
+  readonly auth?: 'optional' | 'required';
 }
 
 /** `routes.<name>.authorize`. */
@@ -190,6 +208,8 @@ export interface RawInputField {
   readonly validate?: readonly string[];
   /** The values of a `type: enum` (or `"enum[]"`) field. */
   readonly values?: readonly string[];
+  /** The fields of a `type: object` field (docs/schema-language.md "Nested input"). */
+  readonly fields?: Readonly<Record<string, RawInputField>>;
 }
 
 /** A filter operator of a list route (docs/schema-language.md "List routes"). */
@@ -203,4 +223,22 @@ export interface RawList {
   readonly filter?: Readonly<Record<string, RawFilterOp>>;
   readonly limit?: number;
   readonly maxLimit?: number;
+}
+
+/** A member type: a type name (`string`, `Profile`, `Article[]`) or an inline object (member → member). */
+export type RawShapeType = string | { readonly [member: string]: RawShapeMember };
+
+/** A member: its type, or the long form `{ type, nullable, optional, description }` (a map with a `type` key). */
+export type RawShapeMember =
+  | RawShapeType
+  | { readonly type: RawShapeType; readonly nullable?: boolean; readonly optional?: boolean; readonly description?: string };
+
+/** `shapes.<Name>` (docs/schema-language.md "Output shapes"). */
+export interface RawShape {
+  readonly description?: string;
+  /** A projection: the resource whose fields the shape takes. */
+  readonly from?: string;
+  readonly pick?: readonly string[];
+  readonly omit?: readonly string[];
+  readonly members?: { readonly [member: string]: RawShapeMember };
 }

@@ -12,7 +12,10 @@ import { camelCase } from '../../model/names.js';
 import { TOKEN_MIDDLEWARE } from '../../model/routes.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { inputSchema, resourceJsonSchema } from './schemas.js';
-import { authorizationExtension, BEARER, mayForbid, refusesGuests, securityOf, sessionScheme } from './authorization.js';
+import { shapeComponentSchema, shapeTypeSchema } from './shape-schemas.js';
+import { reachedByShapes, shapeRoutes } from '../shape-types.js';
+import { applyErrorFormats } from './error-formats.js';
+import { authorizationExtension, mayForbid, refusesGuests, securityOf, sessionScheme, tokenSchemes } from './authorization.js';
 
 const METHOD_ORDER = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -74,10 +77,20 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile {
     paths[path] = item;
   }
   const schemas: Record<string, OpenAPIV3_1.SchemaObject> = {};
-  const outputs = new Set(routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...r.include.map((i) => i.resource)]));
+  const reached = reachedByShapes(
+    ctx.model,
+    shapeRoutes(routes).map((r) => r.shape.type),
+  );
+  const outputs = new Set([
+    ...routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...r.include.map((i) => i.resource)]),
+    ...reached.resources,
+  ]);
   for (const resource of [...ctx.model.resources].filter((r) => outputs.has(r.name)).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     schemas[resource.name] = resourceJsonSchema(resource);
   }
+  const resources = new Map(ctx.model.resources.map((r) => [r.name, r]));
+  for (const shape of ctx.model.shapes.filter((s) => reached.shapes.has(s.name)))
+    schemas[shape.name] = shapeComponentSchema(shape, shape.from ? resources.get(shape.from.resource)! : null);
   schemas['ProblemDetails'] = PROBLEM_DETAILS;
   const info = ctx.model.info;
   const tokenRoutes = routes.filter(usesToken);
@@ -119,10 +132,11 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile {
         ValidationFailed: problemResponse('The given data was invalid; `errors` has a message per field.'),
       },
       ...(tokenRoutes.length > 0 || Object.keys(sessionScheme(routes, ctx.model)).length > 0
-        ? { securitySchemes: { ...(tokenRoutes.length > 0 ? { [BEARER]: BEARER_SCHEME } : {}), ...sessionScheme(routes, ctx.model) } }
+        ? { securitySchemes: { ...tokenSchemes(tokenRoutes, BEARER_SCHEME), ...sessionScheme(routes, ctx.model) } }
         : {}),
     },
   };
+  applyErrorFormats(document, routes);
   // OpenAPI 3.1 allows no `$comment` at the root: the header is an `x-` extension.
   return { path: 'openapi.json', content: `${JSON.stringify({ [GENERATED_BY]: ctx.header, ...document }, null, 2)}\n` };
 }
@@ -214,6 +228,7 @@ function success(route: Route): OpenAPIV3_1.ResponsesObject {
     Location: { description: 'URL of the new resource, when the handler gives one.', schema: { type: 'string' } },
   } as const;
   const json = (): OpenAPIV3_1.MediaTypeObject => {
+    if (route.shape !== null) return { schema: shapeTypeSchema(route.shape.type, route.shape.nullable, route.shape.description) };
     if (!route.output) return { schema: {} };
     const ref = rowSchema(route.output.resource, route.include);
     if (route.list) return { schema: listPageSchema(ref) };

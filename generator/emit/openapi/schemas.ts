@@ -34,7 +34,7 @@ const COLUMN: Readonly<Record<ColumnKind, Schema>> = {
 };
 
 /** Allow `null` besides the schema's type (`json`, which has no type, already allows it). */
-function nullable(schema: Schema): Schema {
+export function nullable(schema: Schema): Schema {
   if (schema.type === undefined) return schema;
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   const values = schema.enum ? { enum: [...schema.enum, null] } : {};
@@ -54,7 +54,8 @@ export function resourceJsonSchema(resource: Resource): Schema {
   };
 }
 
-function columnSchema(f: ResourceField): Schema {
+/** The JSON Schema of a visible field in its resource's JSON (also a projection's; docs/schema-language.md "Output shapes"). */
+export function columnSchema(f: ResourceField): Schema {
   const scalar: Schema = {
     ...COLUMN[f.type.kind],
     ...(f.type.max !== undefined ? { maxLength: f.type.max } : {}),
@@ -74,6 +75,7 @@ const INPUT: Readonly<Record<InputField['type']['kind'], Schema>> = {
   timestamp: { type: 'string', format: 'date-time' },
   file: { type: 'string', format: 'binary' },
   json: {},
+  object: { type: 'object' },
 };
 
 /**
@@ -91,6 +93,7 @@ export function inputSchema(field: InputField): Schema {
       if (fragment) schema = merge(schema, field.type.nullable && rule.name !== 'required' ? admitNull(fragment) : fragment);
     }
   }
+  if (field.fields) schema = { ...schema, ...nestedObject(field.fields) };
   if (field.default !== undefined) schema = { ...schema, default: field.default };
   return field.description ? { ...schema, description: field.description } : schema;
 }
@@ -117,4 +120,13 @@ function merge(schema: Schema, fragment: Record<string, unknown>): Schema {
   }
   if (Object.keys(rest).length > 0) out['allOf'] = [...((out['allOf'] as unknown[] | undefined) ?? []), rest];
   return out as Schema;
+}
+
+/** The members of an object field's schema: its fields by JSON name, and the required ones (docs/schema-language.md "Nested input"). */
+function nestedObject(fields: readonly InputField[]): Schema {
+  const required = fields.filter((f) => f.required).map((f) => f.json ?? f.key);
+  return {
+    properties: Object.fromEntries(fields.map((f) => [f.json ?? f.key, inputSchema(f)])),
+    ...(required.length > 0 ? { required } : {}),
+  } as Schema;
 }
