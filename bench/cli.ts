@@ -14,9 +14,9 @@
  * commands are timed against a running server either way).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { benchDatabase } from './support/database.js';
 
 const REPO = join(import.meta.dirname, '..');
@@ -108,6 +108,7 @@ export async function runCliBench(
   options: { readonly runs: number; readonly nodes: readonly string[] },
   log: (line: string) => void,
 ): Promise<{ rows: CliRow[]; project: string; where: string }> {
+  const made = process.env.BENCH_CLI_PROJECT === undefined;
   const project = process.env.BENCH_CLI_PROJECT ?? makeProject(log);
   const database = await benchDatabase('bindery_bench_cli', log);
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, NODE_ENV: undefined, APP_ENV: undefined, LOG_LEVEL: 'warn' };
@@ -142,6 +143,8 @@ export async function runCliBench(
     return { rows, project, where: database.where };
   } finally {
     await database.dispose();
+    // The project this run made (and the tarball next to it) goes; one given by BENCH_CLI_PROJECT stays.
+    if (made) rmSync(dirname(project), { recursive: true, force: true });
   }
 }
 
