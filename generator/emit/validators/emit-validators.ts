@@ -25,7 +25,7 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 import { validatorName } from '../../model/names.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { fingerprintLine, validatorInputs, writtenValidators } from './fingerprint.js';
-import { ajvFormatMemory, fillTemplate, formatAjvCode, identifierTemplate, type AjvFormatMemory } from './format-ajv.js';
+import { ajvFormatMemory, fillTemplate, formatAjvTemplate, joinTemplates, type AjvFormatMemory } from './format-ajv.js';
 import { addBudgetKeywords } from './budget-keywords.js';
 import { validatorSchema } from './validator-schema.js';
 
@@ -135,11 +135,11 @@ function compileBatch(groups: readonly (readonly Use[])[], memory: AjvFormatMemo
   // between tokens and keeps the line count; a name is a name, so
   // formatting before renaming gives the same text as after), then cut it
   // back into one template per compilation.
-  const formatted = formatAjvCode(codes.join('\n\n'), memory).split('\n');
+  const formatted = formatAjvTemplate(codes.join('\n\n'), memory, (id) => AJV_NAME.test(id));
   let line = 0;
   codes.forEach((code, k) => {
     const count = code.split('\n').length;
-    const template = identifierTemplate(formatted.slice(line, line + count).join('\n'), (id) => AJV_NAME.test(id));
+    const template = joinTemplates(formatted.slice(line, line + count));
     line += count + 1;
     for (const use of groups[k]!) {
       const renamed = localNames(use.name);
@@ -161,7 +161,10 @@ const SCHEMAS_PER_AJV = 25;
 
 /** An ajv instance with the generator's options, the formats of ajv-formats and the bounded keywords (`budget-keywords.ts`). */
 function newAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, strictTypes: false, code: { source: true, esm: true, lines: true } });
+  // validateSchema: false: the schemas are bindery's own (validator-schema.ts), so
+  // checking each against the draft-07 meta-schema (compiled anew per instance)
+  // only cost time; ajv's strict mode still refuses an unknown keyword.
+  const ajv = new Ajv({ allErrors: true, strictTypes: false, validateSchema: false, code: { source: true, esm: true, lines: true } });
   addFormats(ajv);
   return addBudgetKeywords(ajv);
 }
