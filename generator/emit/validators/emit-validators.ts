@@ -12,7 +12,7 @@
  * added to one route changes only that route's lines (see docs/generator.md,
  * "Stable output"). Each route's code is followed by its export, and
  * preceded by its fingerprint line (`fingerprint.ts`), which lets
- * `generate --check` reuse the code on disk instead of compiling it again.
+ * `generate` (and `--check`) reuse the code on disk instead of compiling it again.
  *
  * The ajv body is plain JavaScript, so the module carries `// @ts-nocheck`
  * after the header; its exports are annotated, so importers are fully typed.
@@ -50,7 +50,7 @@ const AJV_NAME = /^(validate|schema|pattern|func|formats)\d+$/;
 /**
  * Emit `validators.ts` (see the module comment).
  * @param written the file's text on disk, to reuse each route's code whose
- *   fingerprint matches instead of compiling it (`generate --check`; see
+ *   fingerprint matches instead of compiling it (see
  *   `fingerprint.ts`); undefined compiles every route.
  * @throws {Error} when ajv rejects a schema or its output does not have the expected export line (a bug in bindery, not in the schema).
  */
