@@ -16,7 +16,8 @@
 import { type StatementStructures, StructureKind } from 'ts-morph';
 import type { Route } from '../../model/model.js';
 import { inputTypeName } from '../../model/names.js';
-import type { EmitContext, GeneratedFile } from '../context.js';
+import type { EmitContext } from '../context.js';
+import type { GeneratedFile } from '../../write/generated-file.js';
 import { createTsPrinter, docText, quote } from '../ts-source.js';
 import { rowType } from '../row-types.js';
 import { targetRowType } from '../policies/route-policies.js';

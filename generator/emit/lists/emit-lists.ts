@@ -10,7 +10,8 @@ import type { Route } from '../../model/model.js';
 import { inputTypeName } from '../../model/names.js';
 import { rowType } from '../row-types.js';
 import { rowIncludes } from '../../model/includes.js';
-import type { EmitContext, GeneratedFile } from '../context.js';
+import type { EmitContext } from '../context.js';
+import type { GeneratedFile } from '../../write/generated-file.js';
 import { docText, quote } from '../ts-source.js';
 
 /** Emit `lists.ts`, or nothing when no route has a list. */

@@ -9,7 +9,8 @@
 import type { Model, Resource } from '../../model/model.js';
 import { serializerName } from '../../model/names.js';
 import { policyByResource } from '../policies/route-policies.js';
-import type { EmitContext, GeneratedFile } from '../context.js';
+import type { EmitContext } from '../context.js';
+import type { GeneratedFile } from '../../write/generated-file.js';
 import { quote } from '../ts-source.js';
 import { printLiteral, Code, type Literal } from '../ts-literal.js';
 
