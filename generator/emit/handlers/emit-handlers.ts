@@ -56,15 +56,8 @@ export function emitHandlers(ctx: EmitContext): GeneratedFile {
       kind: StructureKind.ImportDeclaration,
       isTypeOnly: true,
       moduleSpecifier: `${ctx.runtime}/results`,
-      namedImports: ['ResultFor'],
+      namedImports: [...(hasLists ? [...new Set(pages.map((r) => pageType(r)))].sort() : []), 'ResultFor'],
     });
-    if (hasLists)
-      statements.push({
-        kind: StructureKind.ImportDeclaration,
-        isTypeOnly: true,
-        moduleSpecifier: `${ctx.runtime}/routing`,
-        namedImports: [...new Set(pages.map((r) => pageType(r)))].sort(),
-      });
     for (const [entry, names] of [...external].sort(([a], [b]) => (a < b ? -1 : 1)))
       statements.push({
         kind: StructureKind.ImportDeclaration,

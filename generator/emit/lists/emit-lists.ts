@@ -32,7 +32,7 @@ export function emitLists(ctx: EmitContext): GeneratedFile | null {
  * one page (\`{ data, next }\`) for the route's bound input; \`scope\` narrows the
  * rows (e.g. to the signed-in user's). See docs/schema-language.md "List routes".
  */
-import { ${runners(entries.map((e) => e.route))}type ListContext, ${pages(entries.map((e) => e.route))}type ListScope } from '${ctx.runtime}/routing';
+import { ${runners(entries.map((e) => e.route))}type ListContext, ${pages(entries.map((e) => e.route))}type ListScope } from '${ctx.runtime}/results';
 import { routes } from './routes.js';
 import type { ${[...types].sort().join(', ')} } from './types.js';
 
