@@ -41,7 +41,10 @@ export function registerBodyParsers(
   const json = (request: FastifyRequest, body: string | Buffer, done: Done): void => {
     // An empty body is no body (clients such as Postman send `Content-Type: application/json`
     // on body-less DELETEs): the route binds as without one, and its required fields are 422.
-    if (body.length === 0) return done(null, undefined);
+    if (body.length === 0) {
+      done(null, undefined);
+      return;
+    }
     const refused = checkJsonShape(body as string, limits);
     if (refused !== undefined) done(refused);
     else parseJson(request, body as string, done);

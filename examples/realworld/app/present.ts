@@ -42,9 +42,19 @@ export async function presentArticles(ctx: RequestContext, rows: Article[], with
   const viewer = viewerId(ctx);
   const ids = rows.map((r) => r.id);
   const [authors, counts, mine] = await Promise.all([
-    authorsOf(ctx, rows.map((r) => r.author_id)),
-    db.selectFrom('favorites').select((eb) => ['article_id', eb.fn.countAll<string>().as('n')]).where('article_id', 'in', ids).groupBy('article_id').execute(),
-    viewer === null ? [] : db.selectFrom('favorites').select('article_id').where('user_id', '=', viewer).where('article_id', 'in', ids).execute(),
+    authorsOf(
+      ctx,
+      rows.map((r) => r.author_id),
+    ),
+    db
+      .selectFrom('favorites')
+      .select((eb) => ['article_id', eb.fn.countAll<string>().as('n')])
+      .where('article_id', 'in', ids)
+      .groupBy('article_id')
+      .execute(),
+    viewer === null
+      ? []
+      : db.selectFrom('favorites').select('article_id').where('user_id', '=', viewer).where('article_id', 'in', ids).execute(),
   ]);
   const countOf = new Map(counts.map((c) => [c.article_id, Number(c.n)]));
   const favorited = new Set(mine.map((m) => m.article_id));
@@ -69,7 +79,13 @@ export async function presentArticle(ctx: RequestContext, row: Article) {
 
 /** Comments with their authors. */
 export async function presentComments(ctx: RequestContext, rows: Comment[]) {
-  const authors = rows.length === 0 ? new Map() : await authorsOf(ctx, rows.map((r) => r.author_id));
+  const authors =
+    rows.length === 0
+      ? new Map()
+      : await authorsOf(
+          ctx,
+          rows.map((r) => r.author_id),
+        );
   return rows.map((r) => ({
     id: r.id,
     createdAt: r.created_at.toISOString(),

@@ -6,7 +6,9 @@ import type { Database, User } from '../../generated/types.js';
 /** The user lookups over the `users` table; authentication IDs are the decimal `users.id`. */
 export function databaseUsers(db: Kysely<Database>): UserProvider<User> {
   const byId = async (id: string) =>
-    /^[1-9]\d{0,15}$/.test(id) ? ((await db.selectFrom('users').selectAll().where('id', '=', Number(id)).executeTakeFirst()) ?? null) : null;
+    /^[1-9]\d{0,15}$/.test(id)
+      ? ((await db.selectFrom('users').selectAll().where('id', '=', Number(id)).executeTakeFirst()) ?? null)
+      : null;
   return {
     idOf: (user) => String(user.id),
     passwordHashOf: (user) => user.password,

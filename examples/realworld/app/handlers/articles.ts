@@ -34,7 +34,13 @@ async function page(ctx: RequestContext, q: ArticleQuery, limit: number, offset:
 
 /** A URL word from the title, made unique with a random suffix when taken. */
 async function slugFor(ctx: RequestContext, title: string): Promise<string> {
-  const base = title.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 200) || 'article';
+  const base =
+    title
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 200) || 'article';
   const taken = await ctx.services.db.selectFrom('articles').select('id').where('slug', '=', base).executeTakeFirst();
   return taken === undefined ? base : `${base}-${randomBytes(4).toString('hex')}`;
 }
@@ -46,9 +52,13 @@ export const articlesHandlers = {
     const db = ctx.services.db;
     let q: ArticleQuery = db.selectFrom('articles');
     if (input.tag !== undefined) q = q.where(sql<boolean>`tag_list @> ARRAY[${input.tag}]::text[]`);
-    if (input.author !== undefined) q = q.where('author_id', 'in', db.selectFrom('users').select('id').where('username', '=', input.author));
+    if (input.author !== undefined)
+      q = q.where('author_id', 'in', db.selectFrom('users').select('id').where('username', '=', input.author));
     if (input.favorited !== undefined) {
-      const fans = db.selectFrom('favorites').innerJoin('users', 'users.id', 'favorites.user_id').where('users.username', '=', input.favorited);
+      const fans = db
+        .selectFrom('favorites')
+        .innerJoin('users', 'users.id', 'favorites.user_id')
+        .where('users.username', '=', input.favorited);
       q = q.where('id', 'in', fans.select('favorites.article_id'));
     }
     return page(ctx, q, input.limit, input.offset);
@@ -84,7 +94,12 @@ export const articlesHandlers = {
       tag_list: input.tagList === undefined ? undefined : tagsOf(input.tagList),
       updated_at: new Date(),
     };
-    const row = await ctx.services.db.updateTable('articles').set(changes).where('id', '=', article.id).returningAll().executeTakeFirstOrThrow();
+    const row = await ctx.services.db
+      .updateTable('articles')
+      .set(changes)
+      .where('id', '=', article.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return presentArticle(ctx, row);
   },
 

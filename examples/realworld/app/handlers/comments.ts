@@ -17,7 +17,13 @@ async function articleId(ctx: RequestContext, slug: string): Promise<number> {
 export const commentsHandlers = {
   'comments.list': async (input, ctx) => {
     const id = await articleId(ctx, input.slug);
-    const rows = await ctx.services.db.selectFrom('comments').selectAll().where('article_id', '=', id).orderBy('created_at').orderBy('id').execute();
+    const rows = await ctx.services.db
+      .selectFrom('comments')
+      .selectAll()
+      .where('article_id', '=', id)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     return { comments: await presentComments(ctx, rows) };
   },
 

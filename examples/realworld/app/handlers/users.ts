@@ -43,7 +43,11 @@ export const usersHandlers = {
     const email = normalizeLogin(input.email);
     await ensureFree(ctx, { email, username: input.username });
     const password = await authService(ctx).hashPassword(input.password);
-    const user = await ctx.services.db.insertInto('users').values({ email, username: input.username, password }).returningAll().executeTakeFirstOrThrow();
+    const user = await ctx.services.db
+      .insertInto('users')
+      .values({ email, username: input.username, password })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return created(presentUser(user, await issueToken(ctx, user)));
   },
 
@@ -73,7 +77,12 @@ export const usersHandlers = {
     const viewer = viewerId(ctx);
     const follows =
       viewer !== null &&
-      (await ctx.services.db.selectFrom('follows').select('id').where('follower_id', '=', viewer).where('followed_id', '=', user.id).executeTakeFirst()) !== undefined;
+      (await ctx.services.db
+        .selectFrom('follows')
+        .select('id')
+        .where('follower_id', '=', viewer)
+        .where('followed_id', '=', user.id)
+        .executeTakeFirst()) !== undefined;
     return { profile: profileOf(user, follows) };
   },
 
