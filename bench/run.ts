@@ -128,14 +128,22 @@ if (runs('realworld')) {
     runRealworldBench(
       o: { seconds: number; rounds: number; connections: number },
       l: typeof log,
-    ): Promise<{ rows: { name: string; cpuUs: number; rps: number; p99: number }[]; where: string; pinned: boolean }>;
+    ): Promise<{
+      rows: { name: string; cpuUs: number; rps: number; p99: number }[];
+      ratios: number[];
+      ratio: number;
+      where: string;
+      pinned: boolean;
+    }>;
   };
-  const { rows, where, pinned } = await runRealworldBench({ seconds, rounds, connections: rwConnections }, log);
+  const { rows, ratios, ratio, where, pinned } = await runRealworldBench({ seconds, rounds, connections: rwConnections }, log);
   log(`Database: ${where}. ${pinned ? 'Servers pinned to CPU 1, the load generator to CPU 0.' : 'Not pinned.'}\n`);
   log('| server | CPU µs/request (side by side) | req/s alone | p99 ms alone |');
   log('|---|---:|---:|---:|');
   for (const r of rows) log(`| ${r.name} | ${r.cpuUs.toFixed(0)} | ${Math.round(r.rps)} | ${r.p99} |`);
-  log(`\nbindery ÷ Fastify (CPU per request): ${(rows[1]!.cpuUs / rows[0]!.cpuUs).toFixed(2)}×\n`);
+  log(
+    `\nbindery ÷ Fastify (CPU per request, side by side): ${ratio.toFixed(2)}× (rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')})\n`,
+  );
 }
 
 if (runs('observability')) {

@@ -86,12 +86,12 @@ export async function makeFixture(databaseUrl: string): Promise<{ env: Record<st
 
 /**
  * Run the benchmark.
- * @returns the medians per server and where the database was.
+ * @returns the medians per server, bindery ÷ Fastify per round and its median, and where the database was.
  */
 export async function runRealworldBench(
   options: RealworldBenchOptions,
   log: (line: string) => void,
-): Promise<{ rows: RealworldRow[]; where: string; pinned: boolean }> {
+): Promise<{ rows: RealworldRow[]; ratios: number[]; ratio: number; where: string; pinned: boolean }> {
   const here = fileURLToPath(new URL('.', import.meta.url));
   const database = await benchDatabase(`bench_realworld_${process.pid}`, log);
   const samples = new Map<string, { rps: number; p99: number; cpuUs: number }[]>(SERVERS.map((s) => [s.key, []]));
@@ -150,5 +150,7 @@ export async function runRealworldBench(
       cpuUs: median(figs.map((f) => f.cpuUs)),
     };
   });
-  return { rows, where: database.where, pinned };
+  // bindery's CPU per request ÷ Fastify's, per round (the pair ran side by side), and their median.
+  const ratios = samples.get('bindery')!.map((b, i) => b.cpuUs / samples.get('fastify')![i]!.cpuUs);
+  return { rows, ratios, ratio: median(ratios), where: database.where, pinned };
 }
