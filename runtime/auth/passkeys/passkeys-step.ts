@@ -3,6 +3,7 @@
  * "Passkeys").
  */
 import { readFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { SetupStep } from '../../app/setup-step.js';
 import type { AssetManifest } from '../../assets/asset-manifest.js';
@@ -53,6 +54,13 @@ export function passkeys(options: PasskeysStepOptions = {}): SetupStep {
     migrations: [{ source: 'passkeys', dir: PASSKEYS_MIGRATIONS_DIR }],
     async setup(ctx) {
       const appUrl = ctx.settings.APP_URL as URL;
+      if (isIP(appUrl.hostname.replace(/^\[|\]$/g, '')) !== 0) {
+        // Browsers refuse an IP address as the relying party: every passkey
+        // ceremony would fail with a browser error, not one of ours.
+        ctx.log.warn(
+          `passkeys: APP_URL (${appUrl.origin}) names an IP address, which cannot be a WebAuthn relying party; open the app as http://localhost:${appUrl.port || '80'} with APP_URL set to it (docs/auth.md "Passkeys")`,
+        );
+      }
       const manifest = ctx.services.assets as AssetManifest;
       const script = await readFile(new URL('./browser/passkeys.js', import.meta.url));
       const served = assetRoutes({ assets: [manifest.add(PASSKEYS_SCRIPT, script)] });
