@@ -101,7 +101,7 @@ afterAll(async () => {
   await server?.stop();
   await database?.drop();
   rmSync(work, { recursive: true, force: true });
-});
+}, 180_000);
 
 describe('a project made from the checkout (file:)', () => {
   it('installs with npm alone: bindery is a packed copy sharing the project’s dependencies (one Kysely)', async () => {

@@ -15,9 +15,12 @@ export interface CliRun {
 
 /**
  * @param args CLI arguments.
- * @param options `cwd` (the project root), `env` (added to a minimal environment: PATH, HOME, NO_COLOR).
+ * @param options `cwd` (the project root), `env` (added to a minimal environment: PATH, HOME, NO_COLOR), `timeoutMs` (the child is killed after it; default 60 000 ms).
  */
-export function runCli(args: readonly string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliRun> {
+export function runCli(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string>; timeoutMs?: number },
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd,
@@ -32,7 +35,7 @@ export function runCli(args: readonly string[], options: { cwd: string; env?: Re
     child.stderr.on('data', (c: Buffer) => {
       stderr += c.toString();
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -48,7 +51,10 @@ export function runCli(args: readonly string[], options: { cwd: string; env?: Re
  * source module through tsx again (seconds each on a loaded machine). Use
  * {@link runCli} at least once where the real `bin/bindery.mjs` matters.
  */
-export async function runCliInProcess(args: readonly string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliRun> {
+export async function runCliInProcess(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string>; timeoutMs?: number },
+): Promise<CliRun> {
   const { main } = await import('../../../runtime/cli/main.js');
   let stdout = '';
   let stderr = '';
