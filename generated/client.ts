@@ -320,6 +320,131 @@ export interface NoteJson {
   created_at: string;
 }
 
+/** Shape DeviceSession as the API sends it. A browser signed in to the account (docs/auth.md "Sessions and devices"). */
+export interface DeviceSessionJson {
+  /** A public identifier of the session (a hash of its ID). */
+  id: string;
+  /** When it signed in; null when unknown (cookie sessions). */
+  created_at: string | null;
+  last_used_at: string;
+  ip_address: string | null;
+  user_agent: string | null;
+  /** Whether it is the session of this request. */
+  current: boolean;
+}
+
+/** Shape TwoFactorStatus as the API sends it. */
+export interface TwoFactorStatusJson {
+  /** A secret exists (perhaps not yet confirmed). */
+  enabled: boolean;
+  /** A first code confirmed it; logins ask for a code. */
+  confirmed: boolean;
+  recovery_codes_left: number;
+}
+
+/** Shape Passkey as the API sends it. A passkey of the account (docs/auth.md "Passkeys"). */
+export interface PasskeyJson {
+  id: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+  /** singleDevice or multiDevice (synced). */
+  device_type: string;
+  backed_up: boolean;
+}
+
+/** Shape HistoryEvent as the API sends it. One event of a row's history (docs/audit.md "History"). */
+export interface HistoryEventJson {
+  at: string;
+  /** user:<id>, system, erased or <type>:<id>. */
+  actor: string;
+  action: string;
+  /** The request's method and path, the command or job name; null when unknown. */
+  via: string | null;
+  /** Single-row entries: old and new values, each absent when empty. */
+  changes?: { old?: JsonValue; new?: JsonValue };
+  /** Application events: the details recorded with them. */
+  details?: JsonValue;
+  /** Bulk entries: how many rows the write touched. */
+  rows?: number;
+}
+
+/** Shape DirectUpload as the API sends it. Where to PUT the bytes of a direct upload, and the token that confirms it (docs/storage.md "Direct uploads"). */
+export interface DirectUploadJson {
+  url: string;
+  method: string;
+  /** Headers to send with the PUT. */
+  headers: JsonValue;
+  token: string;
+  expires_at: string;
+  max_bytes: number;
+}
+
+/** Shape Me as the API sends it. The signed-in user, as GET /api/me answers. */
+export interface MeJson {
+  /** Its decimal string is the user's authentication ID. */
+  id: number;
+  name: string;
+  /** Stored in lower case (the app lower-cases it on every write and lookup). */
+  email: string;
+  /** Null until the address is verified. */
+  email_verified_at: string | null;
+  admin: boolean;
+  /** A signed URL of the profile picture (it expires), or null. */
+  avatar_url: string | null;
+}
+
+/** The JSON body of `profile.update` (PUT /user/profile-information). */
+export type ProfileUpdateOutputJson = string;
+
+/** The JSON body of `profile.password` (PUT /user/password). */
+export type ProfilePasswordOutputJson = string;
+
+/** The JSON body of `confirm.store` (POST /user/confirm-password). */
+export type ConfirmStoreOutputJson = string;
+
+/** The JSON body of `confirm.status` (GET /user/confirmed-password-status). */
+export type ConfirmStatusOutputJson = { confirmed: boolean };
+
+/** The JSON body of `twoFactor.enable` (POST /user/two-factor-authentication). */
+export type TwoFactorEnableOutputJson = string;
+
+/** The JSON body of `twoFactor.confirm` (POST /user/confirmed-two-factor-authentication). */
+export type TwoFactorConfirmOutputJson = string;
+
+/** The JSON body of `twoFactor.disable` (DELETE /user/two-factor-authentication). */
+export type TwoFactorDisableOutputJson = string;
+
+/** The JSON body of `twoFactor.qrCode` (GET /user/two-factor-qr-code). */
+export type TwoFactorQrCodeOutputJson = { svg: string; url: string };
+
+/** The JSON body of `twoFactor.secretKey` (GET /user/two-factor-secret-key). */
+export type TwoFactorSecretKeyOutputJson = { secretKey: string };
+
+/** The JSON body of `twoFactor.recoveryCodes` (GET /user/two-factor-recovery-codes). */
+export type TwoFactorRecoveryCodesOutputJson = string[];
+
+/** The JSON body of `twoFactor.regenerateCodes` (POST /user/two-factor-recovery-codes). */
+export type TwoFactorRegenerateCodesOutputJson = string;
+
+/** The JSON body of `passkeys.options` (POST /user/passkeys/options). */
+export type PasskeysOptionsOutputJson = JsonValue;
+
+/** The JSON body of `passkeys.loginOptions` (POST /passkeys/login/options). */
+export type PasskeysLoginOptionsOutputJson = JsonValue;
+
+/** The JSON body of `passkeys.login` (POST /passkeys/login). */
+export type PasskeysLoginOutputJson = { redirect: string };
+
+/** The JSON body of `users.avatar` (POST /user/avatar). */
+export type UsersAvatarOutputJson = { avatar_url: string | null };
+
+/** The JSON body of `documents.archive` (POST /api/documents/archive). */
+export type DocumentsArchiveOutputJson = { archived: number };
+
+/** The JSON body of `documents.history` (GET /api/documents/{id}/history). */
+export type DocumentsHistoryOutputJson = { events: HistoryEventJson[]; next?: string };
+
 /** Input of `links.verifyEmail` (GET /verify-email). */
 export interface LinksVerifyEmailInput {
   /** Sent as the query value `token`. The token of the emailed link (encrypted with APP_KEY). */
@@ -841,21 +966,21 @@ export function createClient(options: ClientOptions) {
        * `PUT /user/profile-information`.
        * @throws {ApiError} for any answer that is not a success.
        */
-      update: (input: ProfileUpdateInput, init?: CallOptions): Promise<unknown> =>
+      update: (input: ProfileUpdateInput, init?: CallOptions): Promise<ProfileUpdateOutputJson> =>
         send(
           { route: 'profile.update', method: 'PUT', path: '/user/profile-information', path_: [], query: [], headers: [], body: [['name', 'name'], ['email', 'email']], encoding: 'json', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<ProfileUpdateOutputJson>,
       /**
        * Change the password (the current one required); other sessions, remembered browsers and API tokens end. JSON 200; forms go back with a status.
        * `PUT /user/password`.
        * @throws {ApiError} for any answer that is not a success.
        */
-      password: (input: ProfilePasswordInput, init?: CallOptions): Promise<unknown> =>
+      password: (input: ProfilePasswordInput, init?: CallOptions): Promise<ProfilePasswordOutputJson> =>
         send(
           { route: 'profile.password', method: 'PUT', path: '/user/password', path_: [], query: [], headers: [], body: [['current_password', 'current_password'], ['password', 'password'], ['password_confirmation', 'password_confirmation']], encoding: 'json', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<ProfilePasswordOutputJson>,
       /**
        * Follow an email change link; the new address takes effect (verified). 400 for a bad or outdated link, 422 on email when another account has the address.
        * `GET /user/confirm-email`.
@@ -873,21 +998,21 @@ export function createClient(options: ClientOptions) {
        * `POST /user/confirm-password`.
        * @throws {ApiError} for any answer that is not a success.
        */
-      store: (input: ConfirmStoreInput, init?: CallOptions): Promise<unknown> =>
+      store: (input: ConfirmStoreInput, init?: CallOptions): Promise<ConfirmStoreOutputJson> =>
         send(
           { route: 'confirm.store', method: 'POST', path: '/user/confirm-password', path_: [], query: [], headers: [], body: [['password', 'password']], encoding: 'json', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<ConfirmStoreOutputJson>,
       /**
        * Whether the last password confirmation is younger than `seconds` (default AUTH_PASSWORD_TIMEOUT): { confirmed }.
        * `GET /user/confirmed-password-status`.
        * @throws {ApiError} for any answer that is not a success.
        */
-      status: (input: ConfirmStatusInput = {} as ConfirmStatusInput, init?: CallOptions): Promise<unknown> =>
+      status: (input: ConfirmStatusInput = {} as ConfirmStatusInput, init?: CallOptions): Promise<ConfirmStatusOutputJson> =>
         send(
           { route: 'confirm.status', method: 'GET', path: '/user/confirmed-password-status', path_: [], query: [['seconds', 'seconds']], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<ConfirmStatusOutputJson>,
     },
     sessions: {
       /**
@@ -895,11 +1020,11 @@ export function createClient(options: ClientOptions) {
        * `GET /user/sessions`.
        * @throws {ApiError} for any answer that is not a success.
        */
-      index: (input: SessionsIndexInput = {} as SessionsIndexInput, init?: CallOptions): Promise<unknown> =>
+      index: (input: SessionsIndexInput = {} as SessionsIndexInput, init?: CallOptions): Promise<DeviceSessionJson[]> =>
         send(
           { route: 'sessions.index', method: 'GET', path: '/user/sessions', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<DeviceSessionJson[]>,
       /**
        * End one of the account's sessions by its identifier; 404 for one it does not have.
        * `DELETE /user/sessions/{id}`.
@@ -927,81 +1052,81 @@ export function createClient(options: ClientOptions) {
        * `GET /user/two-factor-authentication`.
        * @throws {ApiError} for any answer that is not a success.
        */
-      show: (input: TwoFactorShowInput = {} as TwoFactorShowInput, init?: CallOptions): Promise<unknown> =>
+      show: (input: TwoFactorShowInput = {} as TwoFactorShowInput, init?: CallOptions): Promise<TwoFactorStatusJson> =>
         send(
           { route: 'twoFactor.show', method: 'GET', path: '/user/two-factor-authentication', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<TwoFactorStatusJson>,
       /**
        * Make a secret and ten recovery codes (unconfirmed until a first code); force replaces an existing secret.
        * `POST /user/two-factor-authentication`.
        * @throws {ApiError} for any answer that is not a success.
        */
-      enable: (input: TwoFactorEnableInput = {} as TwoFactorEnableInput, init?: CallOptions): Promise<unknown> =>
+      enable: (input: TwoFactorEnableInput = {} as TwoFactorEnableInput, init?: CallOptions): Promise<TwoFactorEnableOutputJson> =>
         send(
           { route: 'twoFactor.enable', method: 'POST', path: '/user/two-factor-authentication', path_: [], query: [], headers: [], body: [['force', 'force']], encoding: 'json', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<TwoFactorEnableOutputJson>,
       /**
        * Confirm two-factor with a first code of the authenticator; from then on logins ask for a code. 422 on code.
        * `POST /user/confirmed-two-factor-authentication`.
        * @throws {ApiError} for any answer that is not a success.
        */
-      confirm: (input: TwoFactorConfirmInput, init?: CallOptions): Promise<unknown> =>
+      confirm: (input: TwoFactorConfirmInput, init?: CallOptions): Promise<TwoFactorConfirmOutputJson> =>
         send(
           { route: 'twoFactor.confirm', method: 'POST', path: '/user/confirmed-two-factor-authentication', path_: [], query: [], headers: [], body: [['code', 'code']], encoding: 'json', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<TwoFactorConfirmOutputJson>,
       /**
        * Turn two-factor authentication off (a fresh password confirmation required).
        * `DELETE /user/two-factor-authentication`.
        * @throws {ApiError} for any answer that is not a success.
        */
-      disable: (input: TwoFactorDisableInput = {} as TwoFactorDisableInput, init?: CallOptions): Promise<unknown> =>
+      disable: (input: TwoFactorDisableInput = {} as TwoFactorDisableInput, init?: CallOptions): Promise<TwoFactorDisableOutputJson> =>
         send(
           { route: 'twoFactor.disable', method: 'DELETE', path: '/user/two-factor-authentication', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<TwoFactorDisableOutputJson>,
       /**
        * The otpauth:// URI and its QR code as inline SVG: { svg, url } ([] without a secret).
        * `GET /user/two-factor-qr-code`.
        * @throws {ApiError} for any answer that is not a success.
        */
-      qrCode: (input: TwoFactorQrCodeInput = {} as TwoFactorQrCodeInput, init?: CallOptions): Promise<unknown> =>
+      qrCode: (input: TwoFactorQrCodeInput = {} as TwoFactorQrCodeInput, init?: CallOptions): Promise<TwoFactorQrCodeOutputJson> =>
         send(
           { route: 'twoFactor.qrCode', method: 'GET', path: '/user/two-factor-qr-code', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<TwoFactorQrCodeOutputJson>,
       /**
        * The secret key for typing into an authenticator: { secretKey }; 404 without a secret.
        * `GET /user/two-factor-secret-key`.
        * @throws {ApiError} for any answer that is not a success.
        */
-      secretKey: (input: TwoFactorSecretKeyInput = {} as TwoFactorSecretKeyInput, init?: CallOptions): Promise<unknown> =>
+      secretKey: (input: TwoFactorSecretKeyInput = {} as TwoFactorSecretKeyInput, init?: CallOptions): Promise<TwoFactorSecretKeyOutputJson> =>
         send(
           { route: 'twoFactor.secretKey', method: 'GET', path: '/user/two-factor-secret-key', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<TwoFactorSecretKeyOutputJson>,
       /**
        * The recovery codes made by the last enable or regenerate, shown once (they are stored hashed); [] afterwards.
        * `GET /user/two-factor-recovery-codes`.
        * @throws {ApiError} for any answer that is not a success.
        */
-      recoveryCodes: (input: TwoFactorRecoveryCodesInput = {} as TwoFactorRecoveryCodesInput, init?: CallOptions): Promise<unknown> =>
+      recoveryCodes: (input: TwoFactorRecoveryCodesInput = {} as TwoFactorRecoveryCodesInput, init?: CallOptions): Promise<TwoFactorRecoveryCodesOutputJson> =>
         send(
           { route: 'twoFactor.recoveryCodes', method: 'GET', path: '/user/two-factor-recovery-codes', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<TwoFactorRecoveryCodesOutputJson>,
       /**
        * Replace the recovery codes with ten new ones (shown once).
        * `POST /user/two-factor-recovery-codes`.
        * @throws {ApiError} for any answer that is not a success.
        */
-      regenerateCodes: (input: TwoFactorRegenerateCodesInput = {} as TwoFactorRegenerateCodesInput, init?: CallOptions): Promise<unknown> =>
+      regenerateCodes: (input: TwoFactorRegenerateCodesInput = {} as TwoFactorRegenerateCodesInput, init?: CallOptions): Promise<TwoFactorRegenerateCodesOutputJson> =>
         send(
           { route: 'twoFactor.regenerateCodes', method: 'POST', path: '/user/two-factor-recovery-codes', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<TwoFactorRegenerateCodesOutputJson>,
       /**
        * Finish a login with a code or a recovery code; JSON 204, forms go to the page asked for before. 422 on code or recovery_code (counted per account).
        * `POST /two-factor-challenge`.
@@ -1019,31 +1144,31 @@ export function createClient(options: ClientOptions) {
        * `GET /user/passkeys`.
        * @throws {ApiError} for any answer that is not a success.
        */
-      index: (input: PasskeysIndexInput = {} as PasskeysIndexInput, init?: CallOptions): Promise<unknown> =>
+      index: (input: PasskeysIndexInput = {} as PasskeysIndexInput, init?: CallOptions): Promise<PasskeyJson[]> =>
         send(
           { route: 'passkeys.index', method: 'GET', path: '/user/passkeys', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<PasskeyJson[]>,
       /**
        * Options for navigator.credentials.create() with a fresh challenge (single use).
        * `POST /user/passkeys/options`.
        * @throws {ApiError} for any answer that is not a success.
        */
-      options: (input: PasskeysOptionsInput = {} as PasskeysOptionsInput, init?: CallOptions): Promise<unknown> =>
+      options: (input: PasskeysOptionsInput = {} as PasskeysOptionsInput, init?: CallOptions): Promise<PasskeysOptionsOutputJson> =>
         send(
           { route: 'passkeys.options', method: 'POST', path: '/user/passkeys/options', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<PasskeysOptionsOutputJson>,
       /**
        * Register a passkey from the browser's response to the options; 201 with the passkey. 422 on credential when it does not verify.
        * `POST /user/passkeys`.
        * @throws {ApiError} for any answer that is not a success.
        */
-      store: (input: PasskeysStoreInput, init?: CallOptions): Promise<unknown> =>
+      store: (input: PasskeysStoreInput, init?: CallOptions): Promise<PasskeyJson> =>
         send(
           { route: 'passkeys.store', method: 'POST', path: '/user/passkeys', path_: [], query: [], headers: [], body: [['name', 'name'], ['credential', 'credential']], encoding: 'json', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<PasskeyJson>,
       /**
        * Remove one of the account's passkeys; 404 for one it does not have.
        * `DELETE /user/passkeys/{id}`.
@@ -1059,21 +1184,21 @@ export function createClient(options: ClientOptions) {
        * `POST /passkeys/login/options`.
        * @throws {ApiError} for any answer that is not a success.
        */
-      loginOptions: (input: PasskeysLoginOptionsInput = {} as PasskeysLoginOptionsInput, init?: CallOptions): Promise<unknown> =>
+      loginOptions: (input: PasskeysLoginOptionsInput = {} as PasskeysLoginOptionsInput, init?: CallOptions): Promise<PasskeysLoginOptionsOutputJson> =>
         send(
           { route: 'passkeys.loginOptions', method: 'POST', path: '/passkeys/login/options', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<PasskeysLoginOptionsOutputJson>,
       /**
        * Sign in with a passkey assertion; JSON { redirect }. 422 on credential when it does not verify (unknown passkey, another origin, a used challenge, a counter going backwards).
        * `POST /passkeys/login`.
        * @throws {ApiError} for any answer that is not a success.
        */
-      login: (input: PasskeysLoginInput, init?: CallOptions): Promise<unknown> =>
+      login: (input: PasskeysLoginInput, init?: CallOptions): Promise<PasskeysLoginOutputJson> =>
         send(
           { route: 'passkeys.login', method: 'POST', path: '/passkeys/login', path_: [], query: [], headers: [], body: [['credential', 'credential'], ['remember', 'remember']], encoding: 'json', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<PasskeysLoginOutputJson>,
     },
     accounts: {
       /**
@@ -1123,11 +1248,11 @@ export function createClient(options: ClientOptions) {
        * `POST /user/avatar`.
        * @throws {ApiError} for any answer that is not a success.
        */
-      avatar: (input: UsersAvatarInput, init?: CallOptions): Promise<unknown> =>
+      avatar: (input: UsersAvatarInput, init?: CallOptions): Promise<UsersAvatarOutputJson> =>
         send(
           { route: 'users.avatar', method: 'POST', path: '/user/avatar', path_: [], query: [], headers: [], body: [['avatar', 'avatar']], encoding: 'multipart', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<UsersAvatarOutputJson>,
       /**
        * A user's page (JSON for API clients); your own, or anyone's for an admin.
        * `GET /users/{id}`.
@@ -1175,11 +1300,11 @@ export function createClient(options: ClientOptions) {
        * `POST /api/documents/archive` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */
-      archive: (input: DocumentsArchiveInput = {} as DocumentsArchiveInput, init?: CallOptions): Promise<unknown> =>
+      archive: (input: DocumentsArchiveInput = {} as DocumentsArchiveInput, init?: CallOptions): Promise<DocumentsArchiveOutputJson> =>
         send(
           { route: 'documents.archive', method: 'POST', path: '/api/documents/archive', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<DocumentsArchiveOutputJson>,
       /**
        * One document of the caller (a view, not logged).
        * `GET /api/documents/{id}` — needs a bearer token.
@@ -1225,11 +1350,11 @@ export function createClient(options: ClientOptions) {
        * `GET /api/documents/{id}/history` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */
-      history: (input: DocumentsHistoryInput, init?: CallOptions): Promise<unknown> =>
+      history: (input: DocumentsHistoryInput, init?: CallOptions): Promise<DocumentsHistoryOutputJson> =>
         send(
           { route: 'documents.history', method: 'GET', path: '/api/documents/{id}/history', path_: [['id', 'id']], query: [['cursor', 'cursor']], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<DocumentsHistoryOutputJson>,
     },
     attachments: {
       /**
@@ -1267,11 +1392,11 @@ export function createClient(options: ClientOptions) {
        * `POST /api/documents/{id}/attachments/uploads` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */
-      upload: (input: AttachmentsUploadInput, init?: CallOptions): Promise<unknown> =>
+      upload: (input: AttachmentsUploadInput, init?: CallOptions): Promise<DirectUploadJson> =>
         send(
           { route: 'attachments.upload', method: 'POST', path: '/api/documents/{id}/attachments/uploads', path_: [['id', 'id']], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<DirectUploadJson>,
       /**
        * Attach a directly uploaded file after checking its size and type; 201 with the attachment.
        * `POST /api/documents/{id}/attachments/confirm` — needs a bearer token.
@@ -1353,11 +1478,11 @@ export function createClient(options: ClientOptions) {
        * `GET /api/me` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */
-      me: (input: ApiMeInput = {} as ApiMeInput, init?: CallOptions): Promise<unknown> =>
+      me: (input: ApiMeInput = {} as ApiMeInput, init?: CallOptions): Promise<MeJson> =>
         send(
           { route: 'api.me', method: 'GET', path: '/api/me', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<MeJson>,
     },
   };
 }

@@ -3,7 +3,7 @@ import type { RouteHandler } from 'bindery/http';
 import type { ResultFor } from 'bindery/results';
 import type { ListPage } from 'bindery/routing';
 import type { ApiTokenRow } from 'bindery/auth/tokens';
-import type { AccountsDashboardInput, AccountsHomeInput, AccountsLoginFormInput, AccountsLoginInput, AccountsLogoutInput, AccountsRegisterFormInput, AccountsRegisterInput, AdminIndexInput, ApiMeInput, Attachment, AttachmentsConfirmInput, AttachmentsCreateInput, AttachmentsDeleteInput, AttachmentsListInput, AttachmentsUploadInput, ConfirmFormInput, ConfirmStatusInput, ConfirmStoreInput, Document, DocumentsArchiveInput, DocumentsCreateInput, DocumentsDeleteInput, DocumentsExportInput, DocumentsHistoryInput, DocumentsListInput, DocumentsRestoreInput, DocumentsShowInput, DocumentsUpdateInput, LinksForgotFormInput, LinksForgotInput, LinksResendVerificationInput, LinksResetFormInput, LinksResetInput, LinksVerifyEmailInput, Note, NotesCreateInput, NotesDeleteInput, NotesListInput, NotesNewInput, NotesShowInput, OauthCallbackInput, OauthRedirectInput, PasskeysDestroyInput, PasskeysIndexInput, PasskeysLoginInput, PasskeysLoginOptionsInput, PasskeysOptionsInput, PasskeysStoreInput, ProfileConfirmEmailInput, ProfilePasswordInput, ProfileShowInput, ProfileUpdateInput, SessionsDestroyInput, SessionsIndexInput, SessionsOthersInput, TokensCreateInput, TokensDeleteInput, TwoFactorChallengeFormInput, TwoFactorChallengeInput, TwoFactorConfirmInput, TwoFactorDisableInput, TwoFactorEnableInput, TwoFactorQrCodeInput, TwoFactorRecoveryCodesInput, TwoFactorRegenerateCodesInput, TwoFactorSecretKeyInput, TwoFactorShowInput, User, UsersAvatarInput, UsersShowInput } from './types.js';
+import type { AccountsDashboardInput, AccountsHomeInput, AccountsLoginFormInput, AccountsLoginInput, AccountsLogoutInput, AccountsRegisterFormInput, AccountsRegisterInput, AdminIndexInput, ApiMeInput, Attachment, AttachmentsConfirmInput, AttachmentsCreateInput, AttachmentsDeleteInput, AttachmentsListInput, AttachmentsUploadInput, ConfirmFormInput, ConfirmStatusInput, ConfirmStatusOutput, ConfirmStoreInput, ConfirmStoreOutput, DeviceSession, DirectUpload, Document, DocumentsArchiveInput, DocumentsArchiveOutput, DocumentsCreateInput, DocumentsDeleteInput, DocumentsExportInput, DocumentsHistoryInput, DocumentsHistoryOutput, DocumentsListInput, DocumentsRestoreInput, DocumentsShowInput, DocumentsUpdateInput, LinksForgotFormInput, LinksForgotInput, LinksResendVerificationInput, LinksResetFormInput, LinksResetInput, LinksVerifyEmailInput, Me, Note, NotesCreateInput, NotesDeleteInput, NotesListInput, NotesNewInput, NotesShowInput, OauthCallbackInput, OauthRedirectInput, Passkey, PasskeysDestroyInput, PasskeysIndexInput, PasskeysLoginInput, PasskeysLoginOptionsInput, PasskeysLoginOptionsOutput, PasskeysLoginOutput, PasskeysOptionsInput, PasskeysOptionsOutput, PasskeysStoreInput, ProfileConfirmEmailInput, ProfilePasswordInput, ProfilePasswordOutput, ProfileShowInput, ProfileUpdateInput, ProfileUpdateOutput, SessionsDestroyInput, SessionsIndexInput, SessionsOthersInput, TokensCreateInput, TokensDeleteInput, TwoFactorChallengeFormInput, TwoFactorChallengeInput, TwoFactorConfirmInput, TwoFactorConfirmOutput, TwoFactorDisableInput, TwoFactorDisableOutput, TwoFactorEnableInput, TwoFactorEnableOutput, TwoFactorQrCodeInput, TwoFactorQrCodeOutput, TwoFactorRecoveryCodesInput, TwoFactorRecoveryCodesOutput, TwoFactorRegenerateCodesInput, TwoFactorRegenerateCodesOutput, TwoFactorSecretKeyInput, TwoFactorSecretKeyOutput, TwoFactorShowInput, TwoFactorStatus, User, UsersAvatarInput, UsersAvatarOutput, UsersShowInput } from './types.js';
 
 /** The handler of every route, by route name. */
 export interface Handlers {
@@ -26,55 +26,55 @@ export interface Handlers {
   /** GET /user/profile — The account page (name, email, password, and links to the security pages). */
   'profile.show': RouteHandler<ProfileShowInput, ResultFor<'page', never>>;
   /** PUT /user/profile-information — Change the name at once and the email once the new address follows the link mailed to it (the old address is notified). JSON 200; forms go back with a status. */
-  'profile.update': RouteHandler<ProfileUpdateInput, ResultFor<'ok', unknown>>;
+  'profile.update': RouteHandler<ProfileUpdateInput, ResultFor<'ok', ProfileUpdateOutput>>;
   /** PUT /user/password — Change the password (the current one required); other sessions, remembered browsers and API tokens end. JSON 200; forms go back with a status. */
-  'profile.password': RouteHandler<ProfilePasswordInput, ResultFor<'ok', unknown>>;
+  'profile.password': RouteHandler<ProfilePasswordInput, ResultFor<'ok', ProfilePasswordOutput>>;
   /** GET /user/confirm-email — Follow an email change link; the new address takes effect (verified). 400 for a bad or outdated link, 422 on email when another account has the address. */
   'profile.confirmEmail': RouteHandler<ProfileConfirmEmailInput, ResultFor<'redirect', never>>;
   /** GET /user/confirm-password — The form asking for the password again before a sensitive page or action. */
   'confirm.form': RouteHandler<ConfirmFormInput, ResultFor<'page', never>>;
   /** POST /user/confirm-password — Confirm the password; JSON 201, forms go back to the page that asked. 422 on password when wrong (throttled like a login). */
-  'confirm.store': RouteHandler<ConfirmStoreInput, ResultFor<'ok', unknown>>;
+  'confirm.store': RouteHandler<ConfirmStoreInput, ResultFor<'ok', ConfirmStoreOutput>>;
   /** GET /user/confirmed-password-status — Whether the last password confirmation is younger than `seconds` (default AUTH_PASSWORD_TIMEOUT): { confirmed }. */
-  'confirm.status': RouteHandler<ConfirmStatusInput, ResultFor<'ok', unknown>>;
+  'confirm.status': RouteHandler<ConfirmStatusInput, ResultFor<'ok', ConfirmStatusOutput>>;
   /** GET /user/sessions — The account's signed-in browsers (created, last used, client address, user agent); the whole list with SESSION_DRIVER=database. */
-  'sessions.index': RouteHandler<SessionsIndexInput, ResultFor<'ok', unknown>>;
+  'sessions.index': RouteHandler<SessionsIndexInput, ResultFor<'ok', DeviceSession[]>>;
   /** DELETE /user/sessions/{id} — End one of the account's sessions by its identifier; 404 for one it does not have. */
   'sessions.destroy': RouteHandler<SessionsDestroyInput, ResultFor<'noContent', never>>;
   /** DELETE /user/other-browser-sessions — Sign out every other browser (the password required); this one stays signed in. */
   'sessions.others': RouteHandler<SessionsOthersInput, ResultFor<'noContent', never>>;
   /** GET /user/two-factor-authentication — The two-factor page (JSON: { enabled, confirmed, recovery_codes_left }). */
-  'twoFactor.show': RouteHandler<TwoFactorShowInput, ResultFor<'ok', unknown>>;
+  'twoFactor.show': RouteHandler<TwoFactorShowInput, ResultFor<'ok', TwoFactorStatus>>;
   /** POST /user/two-factor-authentication — Make a secret and ten recovery codes (unconfirmed until a first code); force replaces an existing secret. */
-  'twoFactor.enable': RouteHandler<TwoFactorEnableInput, ResultFor<'ok', unknown>>;
+  'twoFactor.enable': RouteHandler<TwoFactorEnableInput, ResultFor<'ok', TwoFactorEnableOutput>>;
   /** POST /user/confirmed-two-factor-authentication — Confirm two-factor with a first code of the authenticator; from then on logins ask for a code. 422 on code. */
-  'twoFactor.confirm': RouteHandler<TwoFactorConfirmInput, ResultFor<'ok', unknown>>;
+  'twoFactor.confirm': RouteHandler<TwoFactorConfirmInput, ResultFor<'ok', TwoFactorConfirmOutput>>;
   /** DELETE /user/two-factor-authentication — Turn two-factor authentication off (a fresh password confirmation required). */
-  'twoFactor.disable': RouteHandler<TwoFactorDisableInput, ResultFor<'ok', unknown>>;
+  'twoFactor.disable': RouteHandler<TwoFactorDisableInput, ResultFor<'ok', TwoFactorDisableOutput>>;
   /** GET /user/two-factor-qr-code — The otpauth:// URI and its QR code as inline SVG: { svg, url } ([] without a secret). */
-  'twoFactor.qrCode': RouteHandler<TwoFactorQrCodeInput, ResultFor<'ok', unknown>>;
+  'twoFactor.qrCode': RouteHandler<TwoFactorQrCodeInput, ResultFor<'ok', TwoFactorQrCodeOutput>>;
   /** GET /user/two-factor-secret-key — The secret key for typing into an authenticator: { secretKey }; 404 without a secret. */
-  'twoFactor.secretKey': RouteHandler<TwoFactorSecretKeyInput, ResultFor<'ok', unknown>>;
+  'twoFactor.secretKey': RouteHandler<TwoFactorSecretKeyInput, ResultFor<'ok', TwoFactorSecretKeyOutput>>;
   /** GET /user/two-factor-recovery-codes — The recovery codes made by the last enable or regenerate, shown once (they are stored hashed); [] afterwards. */
-  'twoFactor.recoveryCodes': RouteHandler<TwoFactorRecoveryCodesInput, ResultFor<'ok', unknown>>;
+  'twoFactor.recoveryCodes': RouteHandler<TwoFactorRecoveryCodesInput, ResultFor<'ok', TwoFactorRecoveryCodesOutput>>;
   /** POST /user/two-factor-recovery-codes — Replace the recovery codes with ten new ones (shown once). */
-  'twoFactor.regenerateCodes': RouteHandler<TwoFactorRegenerateCodesInput, ResultFor<'ok', unknown>>;
+  'twoFactor.regenerateCodes': RouteHandler<TwoFactorRegenerateCodesInput, ResultFor<'ok', TwoFactorRegenerateCodesOutput>>;
   /** GET /two-factor-challenge — The page asking for the code after the password (back to the login page when no login is pending). */
   'twoFactor.challengeForm': RouteHandler<TwoFactorChallengeFormInput, ResultFor<'page', never>>;
   /** POST /two-factor-challenge — Finish a login with a code or a recovery code; JSON 204, forms go to the page asked for before. 422 on code or recovery_code (counted per account). */
   'twoFactor.challenge': RouteHandler<TwoFactorChallengeInput, ResultFor<'ok', unknown>>;
   /** GET /user/passkeys — The account's passkeys (page, or JSON list). */
-  'passkeys.index': RouteHandler<PasskeysIndexInput, ResultFor<'ok', unknown>>;
+  'passkeys.index': RouteHandler<PasskeysIndexInput, ResultFor<'ok', Passkey[]>>;
   /** POST /user/passkeys/options — Options for navigator.credentials.create() with a fresh challenge (single use). */
-  'passkeys.options': RouteHandler<PasskeysOptionsInput, ResultFor<'ok', unknown>>;
+  'passkeys.options': RouteHandler<PasskeysOptionsInput, ResultFor<'ok', PasskeysOptionsOutput>>;
   /** POST /user/passkeys — Register a passkey from the browser's response to the options; 201 with the passkey. 422 on credential when it does not verify. */
-  'passkeys.store': RouteHandler<PasskeysStoreInput, ResultFor<'created', unknown>>;
+  'passkeys.store': RouteHandler<PasskeysStoreInput, ResultFor<'created', Passkey>>;
   /** DELETE /user/passkeys/{id} — Remove one of the account's passkeys; 404 for one it does not have. */
   'passkeys.destroy': RouteHandler<PasskeysDestroyInput, ResultFor<'noContent', never>>;
   /** POST /passkeys/login/options — Options for navigator.credentials.get() with a fresh challenge (single use; usernameless). */
-  'passkeys.loginOptions': RouteHandler<PasskeysLoginOptionsInput, ResultFor<'ok', unknown>>;
+  'passkeys.loginOptions': RouteHandler<PasskeysLoginOptionsInput, ResultFor<'ok', PasskeysLoginOptionsOutput>>;
   /** POST /passkeys/login — Sign in with a passkey assertion; JSON { redirect }. 422 on credential when it does not verify (unknown passkey, another origin, a used challenge, a counter going backwards). */
-  'passkeys.login': RouteHandler<PasskeysLoginInput, ResultFor<'ok', unknown>>;
+  'passkeys.login': RouteHandler<PasskeysLoginInput, ResultFor<'ok', PasskeysLoginOutput>>;
   /** GET / — Sends the visitor to the dashboard. */
   'accounts.home': RouteHandler<AccountsHomeInput, ResultFor<'redirect', never>>;
   /** GET /register — The registration page. */
@@ -90,7 +90,7 @@ export interface Handlers {
   /** GET /dashboard — The signed-in user's dashboard (their API tokens). */
   'accounts.dashboard': RouteHandler<AccountsDashboardInput, ResultFor<'page', never>>;
   /** POST /user/avatar — Replace your profile picture (multipart field avatar: png, jpeg or webp by content, at most 2 MB); 200 with its signed URL (a browser form is sent back to the dashboard). */
-  'users.avatar': RouteHandler<UsersAvatarInput, ResultFor<'ok', unknown>>;
+  'users.avatar': RouteHandler<UsersAvatarInput, ResultFor<'ok', UsersAvatarOutput>>;
   /** GET /users/{id} — A user's page (JSON for API clients); your own, or anyone's for an admin. */
   'users.show': RouteHandler<UsersShowInput, ResultFor<'ok', User>, User>;
   /** GET /admin — The admin page listing the users; admins only. */
@@ -102,7 +102,7 @@ export interface Handlers {
   /** GET /api/documents/export — The caller's documents; records the application event documents.exported. */
   'documents.export': RouteHandler<DocumentsExportInput, ResultFor<'ok', Document[]>>;
   /** POST /api/documents/archive — Archive the caller's published documents in one statement (one bulk audit entry). */
-  'documents.archive': RouteHandler<DocumentsArchiveInput, ResultFor<'ok', unknown>>;
+  'documents.archive': RouteHandler<DocumentsArchiveInput, ResultFor<'ok', DocumentsArchiveOutput>>;
   /** GET /api/documents/{id} — One document of the caller (a view, not logged). */
   'documents.show': RouteHandler<DocumentsShowInput, ResultFor<'ok', Document>, Document>;
   /** PATCH /api/documents/{id} — Change title, body or status; absent fields stay unchanged. */
@@ -112,7 +112,7 @@ export interface Handlers {
   /** POST /api/documents/{id}/restore — Restore a soft-deleted document. */
   'documents.restore': RouteHandler<DocumentsRestoreInput, ResultFor<'ok', Document>, Document>;
   /** GET /api/documents/{id}/history — The document's audit events, newest first, 50 per page (deleted documents included). */
-  'documents.history': RouteHandler<DocumentsHistoryInput, ResultFor<'ok', unknown>, Document>;
+  'documents.history': RouteHandler<DocumentsHistoryInput, ResultFor<'ok', DocumentsHistoryOutput>, Document>;
   /** POST /api/documents/{id}/attachments — Attach a file to one of your documents (multipart field file, at most 50 MB); 201 with the attachment and its signed URL. */
   'attachments.create': RouteHandler<AttachmentsCreateInput, ResultFor<'created', Attachment>, Document>;
   /** GET /api/documents/{id}/attachments — The attachments of one of your documents, oldest first, each with a signed URL. */
@@ -120,7 +120,7 @@ export interface Handlers {
   /** DELETE /api/documents/{id}/attachments/{attachment} — Remove an attachment; its file is deleted once the removal commits. */
   'attachments.delete': RouteHandler<AttachmentsDeleteInput, ResultFor<'noContent', never>, Document>;
   /** POST /api/documents/{id}/attachments/uploads — Start a direct upload of a large file (at most 50 MB): 201 with the URL to PUT the bytes to (presigned on S3, signed on the local disk) and the token to confirm with. */
-  'attachments.upload': RouteHandler<AttachmentsUploadInput, ResultFor<'created', unknown>, Document>;
+  'attachments.upload': RouteHandler<AttachmentsUploadInput, ResultFor<'created', DirectUpload>, Document>;
   /** POST /api/documents/{id}/attachments/confirm — Attach a directly uploaded file after checking its size and type; 201 with the attachment. */
   'attachments.confirm': RouteHandler<AttachmentsConfirmInput, ResultFor<'created', Attachment>, Document>;
   /** POST /notes — Create a note from JSON or a form. */
@@ -138,5 +138,5 @@ export interface Handlers {
   /** POST /tokens/{id}/delete — Revoke one of your tokens (another user's token, like an unknown one, is 404); 303 to the dashboard. */
   'tokens.delete': RouteHandler<TokensDeleteInput, ResultFor<'redirect', never>, ApiTokenRow>;
   /** GET /api/me — The current user (id, name, email, email_verified_at, admin, avatar_url); needs a token with the ability profile:read. */
-  'api.me': RouteHandler<ApiMeInput, ResultFor<'ok', unknown>>;
+  'api.me': RouteHandler<ApiMeInput, ResultFor<'ok', Me>>;
 }

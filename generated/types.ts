@@ -549,6 +549,212 @@ export interface TokensDeleteInput {
 /** Input of route `api.me` (GET /api/me). */
 export type ApiMeInput = Record<string, never>;
 
+/** Shape DeviceSession: what a handler returns for it (`serializeDeviceSession` writes it as `DeviceSessionJson`). A browser signed in to the account (docs/auth.md "Sessions and devices"). */
+export interface DeviceSession {
+  /** A public identifier of the session (a hash of its ID). */
+  id: string;
+  /** When it signed in; null when unknown (cookie sessions). */
+  created_at?: Date | string | null;
+  last_used_at: Date | string;
+  ip_address?: string | null;
+  user_agent?: string | null;
+  /** Whether it is the session of this request. */
+  current: boolean;
+}
+
+/** Shape DeviceSession as JSON. A browser signed in to the account (docs/auth.md "Sessions and devices"). */
+export interface DeviceSessionJson {
+  /** A public identifier of the session (a hash of its ID). */
+  id: string;
+  /** When it signed in; null when unknown (cookie sessions). */
+  created_at: string | null;
+  last_used_at: string;
+  ip_address: string | null;
+  user_agent: string | null;
+  /** Whether it is the session of this request. */
+  current: boolean;
+}
+
+/** Shape TwoFactorStatus: what a handler returns for it (`serializeTwoFactorStatus` writes it as `TwoFactorStatusJson`). */
+export interface TwoFactorStatus {
+  /** A secret exists (perhaps not yet confirmed). */
+  enabled: boolean;
+  /** A first code confirmed it; logins ask for a code. */
+  confirmed: boolean;
+  recovery_codes_left: number;
+}
+
+/** Shape TwoFactorStatus as JSON. */
+export interface TwoFactorStatusJson {
+  /** A secret exists (perhaps not yet confirmed). */
+  enabled: boolean;
+  /** A first code confirmed it; logins ask for a code. */
+  confirmed: boolean;
+  recovery_codes_left: number;
+}
+
+/** Shape Passkey: what a handler returns for it (`serializePasskey` writes it as `PasskeyJson`). A passkey of the account (docs/auth.md "Passkeys"). */
+export interface Passkey {
+  id: string;
+  name: string;
+  created_at: Date | string;
+  last_used_at?: Date | string | null;
+  /** singleDevice or multiDevice (synced). */
+  device_type: string;
+  backed_up: boolean;
+}
+
+/** Shape Passkey as JSON. A passkey of the account (docs/auth.md "Passkeys"). */
+export interface PasskeyJson {
+  id: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+  /** singleDevice or multiDevice (synced). */
+  device_type: string;
+  backed_up: boolean;
+}
+
+/** Shape HistoryEvent: what a handler returns for it (`serializeHistoryEvent` writes it as `HistoryEventJson`). One event of a row's history (docs/audit.md "History"). */
+export interface HistoryEvent {
+  at: Date | string;
+  /** user:<id>, system, erased or <type>:<id>. */
+  actor: string;
+  action: string;
+  /** The request's method and path, the command or job name; null when unknown. */
+  via?: string | null;
+  /** Single-row entries: old and new values, each absent when empty. */
+  changes?: { old?: unknown; new?: unknown };
+  /** Application events: the details recorded with them. */
+  details?: unknown;
+  /** Bulk entries: how many rows the write touched. */
+  rows?: number;
+}
+
+/** Shape HistoryEvent as JSON. One event of a row's history (docs/audit.md "History"). */
+export interface HistoryEventJson {
+  at: string;
+  /** user:<id>, system, erased or <type>:<id>. */
+  actor: string;
+  action: string;
+  /** The request's method and path, the command or job name; null when unknown. */
+  via: string | null;
+  /** Single-row entries: old and new values, each absent when empty. */
+  changes?: { old?: JsonValue; new?: JsonValue };
+  /** Application events: the details recorded with them. */
+  details?: JsonValue;
+  /** Bulk entries: how many rows the write touched. */
+  rows?: number;
+}
+
+/** Shape DirectUpload: what a handler returns for it (`serializeDirectUpload` writes it as `DirectUploadJson`). Where to PUT the bytes of a direct upload, and the token that confirms it (docs/storage.md "Direct uploads"). */
+export interface DirectUpload {
+  url: string;
+  method: string;
+  /** Headers to send with the PUT. */
+  headers: unknown;
+  token: string;
+  expires_at: Date | string;
+  max_bytes: number;
+}
+
+/** Shape DirectUpload as JSON. Where to PUT the bytes of a direct upload, and the token that confirms it (docs/storage.md "Direct uploads"). */
+export interface DirectUploadJson {
+  url: string;
+  method: string;
+  /** Headers to send with the PUT. */
+  headers: JsonValue;
+  token: string;
+  expires_at: string;
+  max_bytes: number;
+}
+
+/** Shape Me: what a handler returns for it (`serializeMe` writes it as `MeJson`). The signed-in user, as GET /api/me answers. */
+export interface Me extends Pick<User, 'id' | 'name' | 'email' | 'email_verified_at' | 'admin'> {
+  /** A signed URL of the profile picture (it expires), or null. */
+  avatar_url?: string | null;
+}
+
+/** Shape Me as JSON. The signed-in user, as GET /api/me answers. */
+export interface MeJson {
+  id: number;
+  name: string;
+  email: string;
+  email_verified_at: string | null;
+  admin: boolean;
+  /** A signed URL of the profile picture (it expires), or null. */
+  avatar_url: string | null;
+}
+
+/** What the handler of route `profile.update` (PUT /user/profile-information) returns; the runtime writes it as `ProfileUpdateOutputJson`. */
+export type ProfileUpdateOutput = string;
+/** The JSON body of route `profile.update` (PUT /user/profile-information). */
+export type ProfileUpdateOutputJson = string;
+/** What the handler of route `profile.password` (PUT /user/password) returns; the runtime writes it as `ProfilePasswordOutputJson`. */
+export type ProfilePasswordOutput = string;
+/** The JSON body of route `profile.password` (PUT /user/password). */
+export type ProfilePasswordOutputJson = string;
+/** What the handler of route `confirm.store` (POST /user/confirm-password) returns; the runtime writes it as `ConfirmStoreOutputJson`. */
+export type ConfirmStoreOutput = string;
+/** The JSON body of route `confirm.store` (POST /user/confirm-password). */
+export type ConfirmStoreOutputJson = string;
+/** What the handler of route `confirm.status` (GET /user/confirmed-password-status) returns; the runtime writes it as `ConfirmStatusOutputJson`. */
+export type ConfirmStatusOutput = { confirmed: boolean };
+/** The JSON body of route `confirm.status` (GET /user/confirmed-password-status). */
+export type ConfirmStatusOutputJson = { confirmed: boolean };
+/** What the handler of route `twoFactor.enable` (POST /user/two-factor-authentication) returns; the runtime writes it as `TwoFactorEnableOutputJson`. */
+export type TwoFactorEnableOutput = string;
+/** The JSON body of route `twoFactor.enable` (POST /user/two-factor-authentication). */
+export type TwoFactorEnableOutputJson = string;
+/** What the handler of route `twoFactor.confirm` (POST /user/confirmed-two-factor-authentication) returns; the runtime writes it as `TwoFactorConfirmOutputJson`. */
+export type TwoFactorConfirmOutput = string;
+/** The JSON body of route `twoFactor.confirm` (POST /user/confirmed-two-factor-authentication). */
+export type TwoFactorConfirmOutputJson = string;
+/** What the handler of route `twoFactor.disable` (DELETE /user/two-factor-authentication) returns; the runtime writes it as `TwoFactorDisableOutputJson`. */
+export type TwoFactorDisableOutput = string;
+/** The JSON body of route `twoFactor.disable` (DELETE /user/two-factor-authentication). */
+export type TwoFactorDisableOutputJson = string;
+/** What the handler of route `twoFactor.qrCode` (GET /user/two-factor-qr-code) returns; the runtime writes it as `TwoFactorQrCodeOutputJson`. */
+export type TwoFactorQrCodeOutput = { svg: string; url: string };
+/** The JSON body of route `twoFactor.qrCode` (GET /user/two-factor-qr-code). */
+export type TwoFactorQrCodeOutputJson = { svg: string; url: string };
+/** What the handler of route `twoFactor.secretKey` (GET /user/two-factor-secret-key) returns; the runtime writes it as `TwoFactorSecretKeyOutputJson`. */
+export type TwoFactorSecretKeyOutput = { secretKey: string };
+/** The JSON body of route `twoFactor.secretKey` (GET /user/two-factor-secret-key). */
+export type TwoFactorSecretKeyOutputJson = { secretKey: string };
+/** What the handler of route `twoFactor.recoveryCodes` (GET /user/two-factor-recovery-codes) returns; the runtime writes it as `TwoFactorRecoveryCodesOutputJson`. */
+export type TwoFactorRecoveryCodesOutput = string[];
+/** The JSON body of route `twoFactor.recoveryCodes` (GET /user/two-factor-recovery-codes). */
+export type TwoFactorRecoveryCodesOutputJson = string[];
+/** What the handler of route `twoFactor.regenerateCodes` (POST /user/two-factor-recovery-codes) returns; the runtime writes it as `TwoFactorRegenerateCodesOutputJson`. */
+export type TwoFactorRegenerateCodesOutput = string;
+/** The JSON body of route `twoFactor.regenerateCodes` (POST /user/two-factor-recovery-codes). */
+export type TwoFactorRegenerateCodesOutputJson = string;
+/** What the handler of route `passkeys.options` (POST /user/passkeys/options) returns; the runtime writes it as `PasskeysOptionsOutputJson`. */
+export type PasskeysOptionsOutput = unknown;
+/** The JSON body of route `passkeys.options` (POST /user/passkeys/options). */
+export type PasskeysOptionsOutputJson = JsonValue;
+/** What the handler of route `passkeys.loginOptions` (POST /passkeys/login/options) returns; the runtime writes it as `PasskeysLoginOptionsOutputJson`. */
+export type PasskeysLoginOptionsOutput = unknown;
+/** The JSON body of route `passkeys.loginOptions` (POST /passkeys/login/options). */
+export type PasskeysLoginOptionsOutputJson = JsonValue;
+/** What the handler of route `passkeys.login` (POST /passkeys/login) returns; the runtime writes it as `PasskeysLoginOutputJson`. */
+export type PasskeysLoginOutput = { redirect: string };
+/** The JSON body of route `passkeys.login` (POST /passkeys/login). */
+export type PasskeysLoginOutputJson = { redirect: string };
+/** What the handler of route `users.avatar` (POST /user/avatar) returns; the runtime writes it as `UsersAvatarOutputJson`. */
+export type UsersAvatarOutput = { avatar_url?: string | null };
+/** The JSON body of route `users.avatar` (POST /user/avatar). */
+export type UsersAvatarOutputJson = { avatar_url: string | null };
+/** What the handler of route `documents.archive` (POST /api/documents/archive) returns; the runtime writes it as `DocumentsArchiveOutputJson`. */
+export type DocumentsArchiveOutput = { archived: number };
+/** The JSON body of route `documents.archive` (POST /api/documents/archive). */
+export type DocumentsArchiveOutputJson = { archived: number };
+/** What the handler of route `documents.history` (GET /api/documents/{id}/history) returns; the runtime writes it as `DocumentsHistoryOutputJson`. */
+export type DocumentsHistoryOutput = { events: HistoryEvent[]; next?: string };
+/** The JSON body of route `documents.history` (GET /api/documents/{id}/history). */
+export type DocumentsHistoryOutputJson = { events: HistoryEventJson[]; next?: string };
+
 declare module 'bindery/http' {
   interface Services {
     /** The application database (Kysely over pg). */

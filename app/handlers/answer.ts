@@ -16,8 +16,8 @@ import { backTarget } from 'bindery/session';
 export function done(
   ctx: RequestContext,
   message: string,
-  options: { body?: unknown; status?: number; to?: string } = {},
-): JsonResult<unknown> | RedirectResult {
+  options: { body?: string; status?: number; to?: string } = {},
+): JsonResult<string> | RedirectResult {
   if (answersJson(ctx)) return json(options.body ?? '', options.status ?? 200);
   ctx.session.flash('status', message);
   return redirect(options.to ?? backTarget(ctx.request));

@@ -66,7 +66,7 @@ export const tokensHandlers = {
 
   'api.me': async (_input, ctx) => {
     const user: User = await currentUser(ctx);
-    const avatar_url = await storageOf(ctx.services).url(user.avatar);
-    return { id: user.id, name: user.name, email: user.email, email_verified_at: user.email_verified_at, admin: user.admin, avatar_url };
+    // The whole row goes back: the route's shape (Me, schema/tokens.yaml) writes only its members — never the password hash.
+    return { ...user, avatar_url: await storageOf(ctx.services).url(user.avatar) };
   },
 } satisfies TokensHandlers;

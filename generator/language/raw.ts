@@ -11,6 +11,7 @@ export interface RawSchemaFile {
   readonly groups?: Readonly<Record<string, RawGroup>>;
   readonly resources?: Readonly<Record<string, RawResource>>;
   readonly routes?: Readonly<Record<string, RawRoute>>;
+  readonly shapes?: Readonly<Record<string, RawShape>>;
   /** Authorization policies by name (docs/authorization.md). */
   readonly policies?: Readonly<Record<string, RawPolicy>>;
 }
@@ -117,7 +118,8 @@ export interface RawRoute {
   readonly summary?: string;
   readonly description?: string;
   readonly input?: Readonly<Record<string, RawInputField>>;
-  readonly output?: string;
+  /** The JSON body (docs/schema-language.md "Output shapes"): a type string, an inline object or a member's long form. */
+  readonly output?: RawShapeMember;
   readonly result: 'ok' | 'created' | 'noContent' | 'redirect' | 'page' | 'text' | 'custom';
   /** A list route: pages of a resource's rows (docs/schema-language.md "List routes"). */
   readonly list?: RawList;
@@ -203,4 +205,22 @@ export interface RawList {
   readonly filter?: Readonly<Record<string, RawFilterOp>>;
   readonly limit?: number;
   readonly maxLimit?: number;
+}
+
+/** A member type: a type name (`string`, `Profile`, `Article[]`) or an inline object (member → member). */
+export type RawShapeType = string | { readonly [member: string]: RawShapeMember };
+
+/** A member: its type, or the long form `{ type, nullable, optional, description }` (a map with a `type` key). */
+export type RawShapeMember =
+  | RawShapeType
+  | { readonly type: RawShapeType; readonly nullable?: boolean; readonly optional?: boolean; readonly description?: string };
+
+/** `shapes.<Name>` (docs/schema-language.md "Output shapes"). */
+export interface RawShape {
+  readonly description?: string;
+  /** A projection: the resource whose fields the shape takes. */
+  readonly from?: string;
+  readonly pick?: readonly string[];
+  readonly omit?: readonly string[];
+  readonly members?: { readonly [member: string]: RawShapeMember };
 }

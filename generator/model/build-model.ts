@@ -4,12 +4,13 @@
  * references resolved, binding and rules valid).
  */
 import type { Diagnostics } from '../diagnostics.js';
-import type { RawPolicy, RawSchemaFile } from '../language/raw.js';
+import type { RawPolicy, RawSchemaFile, RawShape } from '../language/raw.js';
 import type { DataPath } from '../load/node-position.js';
 import type { SchemaFile } from '../load/schema-file.js';
 import { resolveBodyLimit, resolveCors, resolveRateLimit } from './access.js';
-import type { ApiInfo, Group, Model, Resource, Route } from './model.js';
-import { RESERVED_TYPE_NAMES, resourceTypeNames } from './names.js';
+import type { ApiInfo, Group, Model, Resource, Route, Shape } from './model.js';
+import { RESERVED_SHAPE_NAMES, RESERVED_TYPE_NAMES, resourceTypeNames, shapeTypeNames } from './names.js';
+import { checkShapeCycles, resolveShape, type ShapeScope } from './shapes.js';
 import { formatPosition, reporter, type Reporter } from './reporter.js';
 import { checkPrototypeKeys, checkTableName } from './reserved-names.js';
 import { checkResources, resolveResource, type DeclaredResource } from './resources.js';
@@ -43,6 +44,7 @@ export function buildModel(
   const resources = collect<NonNullable<RawSchemaFile['resources']>[string]>('resource');
   const routes = collect<NonNullable<RawSchemaFile['routes']>[string]>('route');
   const policies = collect<NonNullable<RawSchemaFile['policies']>[string]>('policy');
+  const shapes = collect<NonNullable<RawSchemaFile['shapes']>[string]>('shape');
 
   for (const file of files) {
     const r = reporter(file, diagnostics);
@@ -77,6 +79,7 @@ export function buildModel(
     }
     for (const [name, raw] of Object.entries(data.routes ?? {})) routes.add(r, ['routes', name], name, raw);
     for (const [name, raw] of Object.entries(data.policies ?? {})) policies.add(r, ['policies', name], name, raw);
+    for (const [name, raw] of Object.entries(data.shapes ?? {})) shapes.add(r, ['shapes', name], name, raw);
   }
 
   const resolvedResources: DeclaredResource[] = [];
@@ -91,7 +94,9 @@ export function buildModel(
     groups,
     resources: new Set(resources.list.map((d) => d.name)),
     resolved: new Map(resolvedResources.map((d) => [d.resource.name, d.resource])),
+    shapes: new Set(shapes.list.map((d) => d.name)),
   };
+  const resolvedShapes = resolveShapes(shapes.list, scope, typeNames);
   const resolvedRoutes: DeclaredRoute[] = [];
   for (const d of routes.list) {
     const route = resolveRoute(d.r, d.name, d.raw, scope);
@@ -113,7 +118,30 @@ export function buildModel(
     resources: resolvedResources.map((d): Resource => d.resource),
     routes: resolvedRoutes.map((d): Route => ({ ...d.route, authorize: authorizations.get(d.route.name) ?? null })),
     policies: resolvedPolicies,
+    shapes: resolvedShapes,
   };
+}
+
+/** Resolve every shape; a shape's name and the types it adds must be free type names (they join `typeNames`). */
+function resolveShapes(declared: readonly Declaration<RawShape>[], scope: ShapeScope, typeNames: Map<string, string>): Shape[] {
+  const resolved: { shape: Shape; r: Reporter }[] = [];
+  for (const d of declared) {
+    for (const typeName of shapeTypeNames(d.name)) {
+      const owner =
+        d.name === typeName && scope.resources.has(d.name)
+          ? `resource ${d.name}`
+          : RESERVED_SHAPE_NAMES.includes(typeName)
+            ? 'bindery itself (the typed client)'
+            : typeNames.get(typeName);
+      if (owner !== undefined)
+        d.r.error(['shapes', d.name], `shape ${d.name} would declare the type ${typeName}, already declared by ${owner}; rename the shape`);
+      if (owner === undefined) typeNames.set(typeName, `shape ${d.name}`);
+    }
+    const shape = resolveShape(d.r, d.name, d.raw, scope);
+    if (shape) resolved.push({ shape, r: d.r });
+  }
+  checkShapeCycles(resolved);
+  return resolved.map((d) => d.shape);
 }
 
 /** Resolve every policy against the resolved resources, with the checks across policies. */

@@ -161,7 +161,10 @@ export interface Route {
   readonly summary?: string;
   readonly description?: string;
   readonly input: readonly InputField[];
+  /** A resource output (`Note`, `Note[]`), or null. */
   readonly output: { readonly resource: string; readonly array: boolean } | null;
+  /** Any other output (a shape, an inline object, a list of them, a scalar; docs/schema-language.md "Output shapes"), or null. */
+  readonly shape: OutputShape | null;
   readonly result: ResultKind;
   /** The route's limit (its own, else its group's), or null. */
   readonly rateLimit: RateLimitPlan | null;
@@ -221,4 +224,47 @@ export interface Model {
   readonly routes: readonly Route[];
   /** Authorization policies (YAML `policies:`; docs/authorization.md), in file order. */
   readonly policies: readonly Policy[];
+  /** Named output shapes (YAML `shapes:`), in file order. */
+  readonly shapes: readonly Shape[];
+}
+
+/** The scalar member types of a shape (`datetime`: a `Date` written as RFC 3339 text; `json`: any JSON value). */
+export type ShapeScalar = 'string' | 'integer' | 'number' | 'boolean' | 'datetime' | 'json';
+
+/** A member type of an output shape (docs/schema-language.md "Member types"). */
+export type ShapeType =
+  | { readonly kind: 'scalar'; readonly scalar: ShapeScalar }
+  | { readonly kind: 'resource'; readonly name: string }
+  | { readonly kind: 'shape'; readonly name: string }
+  | { readonly kind: 'array'; readonly items: ShapeType }
+  | { readonly kind: 'object'; readonly members: readonly ShapeMember[] };
+
+/** A member of a shape or inline object. */
+export interface ShapeMember {
+  /** The JSON member name (and the property of the handler's value). */
+  readonly name: string;
+  readonly type: ShapeType;
+  /** `null` allowed. */
+  readonly nullable: boolean;
+  /** May be absent: written only when the value has it (not `undefined`). */
+  readonly optional: boolean;
+  readonly description?: string;
+}
+
+/** A route's output other than a resource: a type, maybe nullable. */
+export interface OutputShape {
+  readonly type: ShapeType;
+  readonly nullable: boolean;
+  readonly description?: string;
+}
+
+/** A named shape (YAML `shapes.<Name>`). */
+export interface Shape {
+  readonly name: string;
+  readonly description?: string;
+  /** A projection: the resource and the column names of the fields it keeps (resource order), or null. */
+  readonly from: { readonly resource: string; readonly fields: readonly string[] } | null;
+  /** Members (added after a projection's fields), in YAML order. */
+  readonly members: readonly ShapeMember[];
+  readonly origin: SourcePosition;
 }

@@ -44,6 +44,16 @@ export function serializerName(resource: string): string {
   return `serialize${resource}`;
 }
 
+/** The type names a shape (or a route's output, by its `<Route>Output` name) adds to `generated/types.ts`: its value and its JSON. */
+export function shapeTypeNames(shape: string): readonly [value: string, json: string] {
+  return [shape, `${shape}Json`];
+}
+
+/** `ArticlesShowOutput`: the output type of a route whose output is not a resource or a named shape. */
+export function outputTypeName(route: string): string {
+  return `${pascalCase(route)}Output`;
+}
+
 /** Names `generated/types.ts` declares or imports besides the per-resource and per-route ones. */
 export const RESERVED_TYPE_NAMES: readonly string[] = [
   'Database',
@@ -55,6 +65,25 @@ export const RESERVED_TYPE_NAMES: readonly string[] = [
   'Kysely',
   'Selectable',
   'Updateable',
+  'FileJson',
+  'FileRef',
+  'RouteHandler',
+  'ResultFor',
+  'ListPage',
+  'Handlers',
+];
+
+/** Names the typed client and the OpenAPI document declare themselves: no shape may take them. */
+export const RESERVED_SHAPE_NAMES: readonly string[] = [
+  'ApiError',
+  'CallOptions',
+  'Client',
+  'ClientOptions',
+  'ErrorStatusOf',
+  'ListPage',
+  'ProblemDetails',
+  'Redirect',
+  'RouteErrors',
 ];
 
 /** Whether a validator export name would clash with names inside the ajv standalone module. */

@@ -8,8 +8,9 @@ import { resolveBodyLimit, resolveRateLimit } from './access.js';
 import { checkCrossFieldRules, resolveInputField } from './input-fields.js';
 import { LIST_KEYS, resolveList } from './list-routes.js';
 import { resolveIncludes } from './includes.js';
-import type { Group, Include, InputField, Resource, Route } from './model.js';
-import { clashesWithValidatorInternals, inputTypeName, validatorName } from './names.js';
+import { resolveShapeMember, type ShapeScope } from './shapes.js';
+import type { Group, Include, InputField, OutputShape, Route } from './model.js';
+import { clashesWithValidatorInternals, inputTypeName, outputTypeName, shapeTypeNames, validatorName } from './names.js';
 import { pathParams, pathShape } from './paths.js';
 import { parseDuration } from '../../runtime/support/duration.js';
 import { didYouMean } from '../suggest.js';
@@ -21,13 +22,9 @@ export const TOKEN_MIDDLEWARE = 'token';
 /** The middleware a route with `confirmPassword` needs in its group (the confirmation time lives in the session). */
 export const SESSION_MIDDLEWARE = 'session';
 
-/** What routes can refer to. */
-export interface RouteScope {
+/** What routes can refer to: groups, resources and shapes. */
+export interface RouteScope extends ShapeScope {
   readonly groups: ReadonlyMap<string, Group>;
-  /** Names of the declared resources. */
-  readonly resources: ReadonlySet<string>;
-  /** The resources that resolved without error, by name (list routes read their fields). */
-  readonly resolved: ReadonlyMap<string, Resource>;
 }
 
 /**
@@ -75,19 +72,19 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
   }
 
   let output: Route['output'] = null;
+  let shape: Route['shape'] = null;
   if (raw.output !== undefined) {
-    const array = raw.output.endsWith('[]');
-    const resource = array ? raw.output.slice(0, -2) : raw.output;
-    if (!scope.resources.has(resource)) {
-      fail(
-        ['output'],
-        `unknown resource "${resource}"${didYouMean(resource, scope.resources.keys())}; declare it under "resources:"`,
-        'value',
-      );
-    } else if (raw.result !== 'ok' && raw.result !== 'created') {
+    const resolved = resolveShapeMember(r, [...path, 'output'], raw.output, scope);
+    if (!resolved) ok = false;
+    else if (resolved.optional) fail(['output', 'optional'], 'optional applies to members of an object; a JSON body is always written');
+    else if (raw.result !== 'ok' && raw.result !== 'created') {
       fail(['output'], `a "${raw.result}" result has no JSON body; remove "output" or use result ok or created`);
     } else {
-      output = { resource, array };
+      const { type, optional: _, ...rest } = resolved;
+      const items = type.kind === 'array' ? type.items : null;
+      if (!resolved.nullable && type.kind === 'resource') output = { resource: type.name, array: false };
+      else if (!resolved.nullable && items?.kind === 'resource') output = { resource: items.name, array: true };
+      else shape = { type, ...rest };
     }
   }
 
@@ -148,7 +145,9 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
   if (raw.include !== undefined && raw.include.length > 0) {
     const resource = output ? scope.resolved.get(output.resource) : undefined;
     if (!output) {
-      if (raw.output === undefined && raw.list === undefined)
+      if (shape !== null)
+        fail(['include'], 'include expands rows of a resource output; in a shape, declare the related row as a member (e.g. author: User)');
+      else if (raw.output === undefined && raw.list === undefined)
         fail(['include'], 'include expands rows of the output; give the route an "output" (or a "list")');
       else ok = false; // the output has an error of its own
     } else if (!resource) {
@@ -180,6 +179,7 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
     ...(raw.description !== undefined ? { description: raw.description } : {}),
     input: fields,
     output,
+    shape,
     result: raw.result,
     rateLimit: ownLimit === false ? null : (ownLimit ?? group?.rateLimit ?? null),
     bodyLimit: ownBodyLimit ?? group?.bodyLimit ?? null,
@@ -255,6 +255,18 @@ export function checkRoutes(declared: readonly DeclaredRoute[], typeNames: Reado
       );
     }
     inputNames.set(typeName, route);
+    if (route.shape !== null && ownsOutputType(route.shape)) {
+      for (const name of shapeTypeNames(outputTypeName(route.name))) {
+        const taken = inputNames.get(name);
+        const owner = taken ? `route "${taken.name}"` : typeNames.get(name);
+        if (owner !== undefined)
+          r.error(
+            ['routes', route.name, 'output'],
+            `route "${route.name}" would declare the type ${name}, already declared for ${owner}; rename the route`,
+          );
+        inputNames.set(name, route);
+      }
+    }
 
     if (route.input.some((f) => f.rules.length > 0)) {
       const exportName = validatorName(route.name);
@@ -273,4 +285,11 @@ export function checkRoutes(declared: readonly DeclaredRoute[], typeNames: Reado
       validators.set(exportName, route);
     }
   }
+}
+
+/** Whether a shape output gets its own `<Route>Output` types: anything but a named shape or a list of one. */
+export function ownsOutputType(shape: OutputShape): boolean {
+  if (shape.nullable) return true;
+  const named = shape.type.kind === 'array' ? shape.type.items : shape.type;
+  return named.kind !== 'shape';
 }

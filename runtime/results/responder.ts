@@ -92,9 +92,20 @@ export function sendResult(target: ResultTarget, env: ResponderEnv, result: unkn
   }
 }
 
-/** Serialize a handler's value through the route's output plan (lists item by item). */
+/**
+ * Serialize a handler's value through the route's output plan (lists item by
+ * item). A shape's serializer takes the value the plan declares: a list
+ * when `array`, else the whole value (docs/schema-language.md "Output shapes").
+ * @throws {TypeError} when a shape output declared as a list is not one.
+ */
 export function serializeOutput(output: OutputPlan | null, value: unknown): unknown {
   if (output === null) return value;
+  if (output.shape !== undefined) {
+    if (!output.array) return output.serialize(value);
+    if (!Array.isArray(value))
+      throw new TypeError(`The handler must return a list of ${output.shape}, got ${value === null ? 'null' : typeof value}.`);
+    return value.map(output.serialize);
+  }
   return Array.isArray(value) ? value.map(output.serialize) : output.serialize(value);
 }
 

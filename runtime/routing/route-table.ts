@@ -93,11 +93,20 @@ export interface CompiledValidator {
   }> | null;
 }
 
-/** How a route's output resource becomes JSON: a generated serializer of the row type. */
+/**
+ * How a route's output becomes JSON: a generated serializer of the row type
+ * of its resource, or of its shape (docs/schema-language.md "Output shapes").
+ */
 export interface OutputPlan {
-  /** Resource name in the YAML (e.g. `Note`). */
-  readonly resource: string;
-  /** The handler returns a list of rows. */
+  /** Resource name in the YAML (e.g. `Note`); absent for a shape output. */
+  readonly resource?: string;
+  /**
+   * The shape of a shape output (`Profile`, or `<Route>Output` for an inline
+   * one): `serialize` rebuilds the handler's value with the declared members
+   * only. Absent for a resource output.
+   */
+  readonly shape?: string;
+  /** The handler returns a list of rows (of shape values), each through `serialize`. */
   readonly array: boolean;
   /** Row (DB names) → JSON (JSON names, hidden fields dropped, `omitEmpty` applied, timestamps RFC 3339). */
   // biome-ignore lint/suspicious/noExplicitAny: each generated serializer takes its own resource's row type; a route table mixes resources and the parameter is contravariant, so `unknown` would refuse them all.

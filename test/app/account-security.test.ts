@@ -93,7 +93,7 @@ describe('Profile | password change', () => {
       password_confirmation: 'a brand new one',
     });
     expect(wrong.status).toBe(422);
-    expect(Object.keys((wrong.body as { errors: object }).errors)).toEqual(['current_password']);
+    expect(Object.keys((wrong.body as unknown as { errors: object }).errors)).toEqual(['current_password']);
     const ok = await a.request('profile.password', {
       current_password: PASSWORD,
       password: 'a brand new one',
@@ -155,7 +155,7 @@ describe('Profile | email change', () => {
     const browser = await signIn(user, 'A');
     const res = await browser.request('profile.update', { name: user.name, email: taken.email });
     expect(res.status).toBe(422);
-    expect((res.body as { errors: Record<string, string> }).errors).toEqual({ email: 'The email has already been taken.' });
+    expect((res.body as unknown as { errors: Record<string, string> }).errors).toEqual({ email: 'The email has already been taken.' });
     expect(await t.outbox(taken.email)).toEqual([]);
   });
 });
@@ -190,7 +190,7 @@ describe("Passkeys | with the kit's software authenticator", () => {
       const res = await guest.request('passkeys.login', { credential: credential as never });
       expect(res.status).toBe(422);
       expect(await signedIn(guest)).toBe(false);
-      return (res.body as { errors: Record<string, string> }).errors.credential;
+      return (res.body as unknown as { errors: Record<string, string> }).errors.credential;
     };
     const offer = async () => (await guest.request('passkeys.loginOptions', {})).body as { challenge: string };
     expect(await refusedWith(key.get(await offer(), { origin: 'https://evil.example' }))).toMatch(/origin/i);
@@ -206,7 +206,7 @@ describe("Passkeys | with the kit's software authenticator", () => {
     const backwards = key.get((await other.request('passkeys.loginOptions', {})).body as { challenge: string }, { counter: 1 });
     const res = await other.request('passkeys.login', { credential: backwards as never });
     expect(res.status).toBe(422);
-    expect((res.body as { errors: Record<string, string> }).errors.credential).toMatch(/counter/i);
+    expect((res.body as unknown as { errors: Record<string, string> }).errors.credential).toMatch(/counter/i);
   });
 });
 

@@ -121,6 +121,14 @@ describe('GET /api/me | API group: token, then require', () => {
     });
   });
 
+  it('writes only the members of its declared shape: the handler returns the whole row, the hash and timestamps never reach the client', async () => {
+    const user = await makeUser(t, { name: 'Ada' });
+    const res = await me(await createOnDashboard(await signIn(user), 'api'));
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body as object)).toEqual(['id', 'name', 'email', 'email_verified_at', 'admin', 'avatar_url']);
+    expect(JSON.stringify(res.body)).not.toMatch(/password|remember_token|created_at|argon2/);
+  });
+
   it('no token: 401 with WWW-Authenticate: Bearer — a session cookie does not count (no session middleware)', async () => {
     const c = await signIn(await makeUser(t));
     const cookie = [...c.cookies!].map(([n, v]) => `${n}=${v}`).join('; ');

@@ -72,7 +72,7 @@ describe('Two-factor | enabling', () => {
     clock.advance(16 * 60_000); // older than AUTH_PASSWORD_TIMEOUT (15m)
     const json = await browser.request('twoFactor.enable', {});
     expect(json.status).toBe(423);
-    expect((json.body as { detail: string }).detail).toMatch(/^Password confirmation required/);
+    expect((json.body as unknown as { detail: string }).detail).toMatch(/^Password confirmation required/);
     const page = await browser.page('/user/two-factor-authentication');
     expect(page.status).toBe(303);
     expect(page.location).toBe('/user/confirm-password');
@@ -112,7 +112,7 @@ describe('Two-factor | enabling', () => {
     expect(JSON.stringify(stored)).not.toContain(secret);
     const wrong = await browser.request('twoFactor.confirm', { code: '000000' === totpAt(secret, clock.now()) ? '111111' : '000000' });
     expect(wrong.status).toBe(422);
-    expect((wrong.body as { errors: Record<string, string> }).errors).toEqual({
+    expect((wrong.body as unknown as { errors: Record<string, string> }).errors).toEqual({
       code: 'The provided two factor authentication code was invalid.',
     });
     expect((await browser.request('twoFactor.confirm', { code: totpAt(secret, clock.now()) })).status).toBe(200);

@@ -117,7 +117,7 @@ describe('generate | write mode', () => {
     expect(result.ok).toBe(false);
     expect(result.changed).toEqual([]);
     expect(result.diagnostics.map((d) => d.message)).toEqual([
-      'unknown resource "Nope" (did you mean "Note"?); declare it under "resources:"',
+      'unknown resource or shape "Nope" (did you mean "Note"?); declare it under "resources:" or "shapes:"',
     ]);
     expect(await readTree(join(project.root, 'generated'))).toEqual(before);
   });

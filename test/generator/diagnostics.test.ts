@@ -104,7 +104,7 @@ groups:
 `;
     expect(await errorsOf({ 'a.yaml': schema })).toEqual([
       'schema/a.yaml:11:12: routes.notes.show.group: unknown group "wbe" (did you mean "web"?); declare it under "groups:"',
-      'schema/a.yaml:12:13: routes.notes.show.output: unknown resource "Notes" (did you mean "Note"?); declare it under "resources:"',
+      'schema/a.yaml:12:13: routes.notes.show.output: unknown resource or shape "Notes" (did you mean "Note"?); declare it under "resources:" or "shapes:"',
     ]);
   });
 

@@ -23,6 +23,8 @@ import { docText, propertyName, quote } from '../ts-source.js';
 import { CLIENT_LIST_RUNTIME, CLIENT_RUNTIME } from './client-runtime.js';
 import { jsonRowType } from '../row-types.js';
 import { routeErrorsSource } from './route-errors.js';
+import { clientShapeTypes } from './client-shapes.js';
+import { outputNames, reachedByShapes, shapeRoutes } from '../shape-types.js';
 
 /** Routes the client offers: every route but pages. */
 export function clientRoutes(routes: readonly Route[]): Route[] {
@@ -32,7 +34,14 @@ export function clientRoutes(routes: readonly Route[]): Route[] {
 /** Emit `client.ts` (see the module comment). */
 export function emitClient(ctx: EmitContext): GeneratedFile {
   const routes = clientRoutes(ctx.model.routes);
-  const outputs = new Set(routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...r.include.map((i) => i.resource)]));
+  const reached = reachedByShapes(
+    ctx.model,
+    shapeRoutes(routes).map((r) => r.shape.type),
+  );
+  const outputs = new Set([
+    ...routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...r.include.map((i) => i.resource)]),
+    ...reached.resources,
+  ]);
   const resources = ctx.model.resources.filter((r) => outputs.has(r.name));
   const parts: string[] = [
     `/**\n * A typed client of ${docText(ctx.model.info.title)} ${docText(ctx.model.info.version)}: one method per route (page routes excluded).\n * Needs only \`fetch\`; see docs/client.md.\n */`,
@@ -40,6 +49,7 @@ export function emitClient(ctx: EmitContext): GeneratedFile {
     ...(routes.some((r) => r.list !== null) ? [CLIENT_LIST_RUNTIME.trim()] : []),
     ...(resources.some((r) => r.fields.some((f) => f.type.kind === 'file' && !f.hidden)) ? [FILE_JSON] : []),
     ...resources.map(resourceInterface),
+    ...clientShapeTypes(ctx.model, routes, reached.shapes),
     ...routes.map(inputInterface),
     routeErrorsSource(routes, ctx.model),
     createClientFunction(routes),
@@ -171,6 +181,7 @@ function outputType(route: Route): string {
   switch (route.result) {
     case 'ok':
     case 'created': {
+      if (route.shape !== null) return outputNames({ ...route, shape: route.shape }).json;
       if (!route.output) return 'unknown';
       const json = jsonRowType(route.output.resource, route.include);
       if (route.list) return `ListPage<${json}>`;

@@ -8,7 +8,9 @@
  *
  * The output type is the row type (`Note`, `Note[]`): the runtime serializes
  * it with the route's output plan; a list route's is its page
- * (`ListPage<Note>`, from `generated/lists.ts`). Routes without output use `unknown` for
+ * (`ListPage<Note>`, from `generated/lists.ts`); a shape output's is the
+ * shape's value (`Profile`, `<Route>Output`; docs/schema-language.md "Output
+ * shapes"). Routes without output use `unknown` for
  * `ok`/`created` and `never` for the other kinds.
  */
 import { type StatementStructures, StructureKind } from 'ts-morph';
@@ -18,6 +20,7 @@ import type { EmitContext, GeneratedFile } from '../context.js';
 import { createTsPrinter, docText, quote } from '../ts-source.js';
 import { rowType } from '../row-types.js';
 import { targetRowType } from '../policies/route-policies.js';
+import { outputNames } from '../shape-types.js';
 
 /** Emit `handlers.ts` (see the module comment). */
 export function emitHandlers(ctx: EmitContext): GeneratedFile {
@@ -29,6 +32,7 @@ export function emitHandlers(ctx: EmitContext): GeneratedFile {
     ...new Set(
       routes.flatMap((r) => [
         ...(r.output ? [r.output.resource] : []),
+        ...(r.shape !== null ? [outputNames({ ...r, shape: r.shape }).value.replace(/\[\]$/, '')] : []),
         ...(r.list ? r.include.map((i) => i.resource) : []),
         ...(targets.get(r.name) && targets.get(r.name)!.entry === undefined ? [targets.get(r.name)!.name] : []),
       ]),
@@ -88,5 +92,6 @@ export function emitHandlers(ctx: EmitContext): GeneratedFile {
 function outputType(route: Route): string {
   if (route.list) return `ListPage<${rowType(route.list.resource, route.include)}>`;
   if (route.output) return route.output.array ? `${route.output.resource}[]` : route.output.resource;
+  if (route.shape !== null) return outputNames({ ...route, shape: route.shape }).value;
   return route.result === 'ok' || route.result === 'created' ? 'unknown' : 'never';
 }

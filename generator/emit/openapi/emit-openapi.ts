@@ -12,6 +12,8 @@ import { camelCase } from '../../model/names.js';
 import { TOKEN_MIDDLEWARE } from '../../model/routes.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { inputSchema, resourceJsonSchema } from './schemas.js';
+import { shapeComponentSchema, shapeTypeSchema } from './shape-schemas.js';
+import { reachedByShapes, shapeRoutes } from '../shape-types.js';
 import { authorizationExtension, BEARER, mayForbid, refusesGuests, securityOf, sessionScheme } from './authorization.js';
 
 const METHOD_ORDER = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -74,10 +76,20 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile {
     paths[path] = item;
   }
   const schemas: Record<string, OpenAPIV3_1.SchemaObject> = {};
-  const outputs = new Set(routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...r.include.map((i) => i.resource)]));
+  const reached = reachedByShapes(
+    ctx.model,
+    shapeRoutes(routes).map((r) => r.shape.type),
+  );
+  const outputs = new Set([
+    ...routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...r.include.map((i) => i.resource)]),
+    ...reached.resources,
+  ]);
   for (const resource of [...ctx.model.resources].filter((r) => outputs.has(r.name)).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     schemas[resource.name] = resourceJsonSchema(resource);
   }
+  const resources = new Map(ctx.model.resources.map((r) => [r.name, r]));
+  for (const shape of ctx.model.shapes.filter((s) => reached.shapes.has(s.name)))
+    schemas[shape.name] = shapeComponentSchema(shape, shape.from ? resources.get(shape.from.resource)! : null);
   schemas['ProblemDetails'] = PROBLEM_DETAILS;
   const info = ctx.model.info;
   const tokenRoutes = routes.filter(usesToken);
@@ -214,6 +226,7 @@ function success(route: Route): OpenAPIV3_1.ResponsesObject {
     Location: { description: 'URL of the new resource, when the handler gives one.', schema: { type: 'string' } },
   } as const;
   const json = (): OpenAPIV3_1.MediaTypeObject => {
+    if (route.shape !== null) return { schema: shapeTypeSchema(route.shape.type, route.shape.nullable, route.shape.description) };
     if (!route.output) return { schema: {} };
     const ref = rowSchema(route.output.resource, route.include);
     if (route.list) return { schema: listPageSchema(ref) };

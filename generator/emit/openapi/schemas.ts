@@ -34,7 +34,7 @@ const COLUMN: Readonly<Record<ColumnKind, Schema>> = {
 };
 
 /** Allow `null` besides the schema's type (`json`, which has no type, already allows it). */
-function nullable(schema: Schema): Schema {
+export function nullable(schema: Schema): Schema {
   if (schema.type === undefined) return schema;
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   const values = schema.enum ? { enum: [...schema.enum, null] } : {};
@@ -54,7 +54,8 @@ export function resourceJsonSchema(resource: Resource): Schema {
   };
 }
 
-function columnSchema(f: ResourceField): Schema {
+/** The JSON Schema of a visible field in its resource's JSON (also a projection's; docs/schema-language.md "Output shapes"). */
+export function columnSchema(f: ResourceField): Schema {
   const scalar: Schema = {
     ...COLUMN[f.type.kind],
     ...(f.type.max !== undefined ? { maxLength: f.type.max } : {}),

@@ -5,7 +5,8 @@
  * building.
  */
 import { type StatementStructures, StructureKind } from 'ts-morph';
-import type { InputField, Resource, Route, RouteList } from '../../model/model.js';
+import type { InputField, OutputShape, Resource, Route, RouteList, Shape } from '../../model/model.js';
+import { outputNames } from '../shape-types.js';
 import { sqlType } from '../migrations/sql-types.js';
 import { serializerName, validatorName } from '../../model/names.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
@@ -24,12 +25,14 @@ export function emitRoutes(ctx: EmitContext): GeneratedFile {
     ...new Set(
       routes.flatMap((r) => [
         ...(r.output ? [serializerName(r.output.resource)] : []),
+        ...(r.shape !== null ? [outputNames({ ...r, shape: r.shape }).serializer] : []),
         ...r.include.map((i) => serializerName(i.resource)),
       ]),
     ),
   ].sort();
   const resources = new Map(ctx.model.resources.map((r) => [r.name, r]));
   const policies = policyByResource(ctx.model);
+  const shapes = new Map(ctx.model.shapes.map((s) => [s.name, s]));
 
   statements.push({
     kind: StructureKind.ImportDeclaration,
@@ -46,7 +49,7 @@ export function emitRoutes(ctx: EmitContext): GeneratedFile {
     exportedConst(
       'Every route, in schema order (files sorted by name, then YAML order).',
       'routes',
-      `${printLiteral(routes.map((r) => routeLiteral(r, resources, policies)))} as const satisfies RouteTable`,
+      `${printLiteral(routes.map((r) => routeLiteral(r, resources, policies, shapes)))} as const satisfies RouteTable`,
     ),
   );
   statements.push({
@@ -69,7 +72,12 @@ export function emitRoutes(ctx: EmitContext): GeneratedFile {
   return { path: 'routes.ts', content: printer.print('routes.ts', statements, ctx.header) };
 }
 
-function routeLiteral(route: Route, resources: ReadonlyMap<string, Resource>, policies: ReadonlyMap<string, string>): Literal {
+function routeLiteral(
+  route: Route,
+  resources: ReadonlyMap<string, Resource>,
+  policies: ReadonlyMap<string, string>,
+  shapes: ReadonlyMap<string, Shape>,
+): Literal {
   return {
     name: route.name,
     method: route.method,
@@ -88,7 +96,9 @@ function routeLiteral(route: Route, resources: ReadonlyMap<string, Resource>, po
           ...policyMember(route.output.resource, policies),
           ...fileColumns(resources.get(route.output.resource)),
         }
-      : null,
+      : route.shape !== null
+        ? shapeOutput({ ...route, shape: route.shape }, resources, shapes)
+        : null,
     origin: route.origin.file,
     ...(route.rateLimit !== null ? { rateLimit: { ...route.rateLimit } } : {}),
     ...(route.bodyLimit !== null ? { bodyLimit: route.bodyLimit } : {}),
@@ -118,6 +128,27 @@ function routeLiteral(route: Route, resources: ReadonlyMap<string, Resource>, po
         }
       : {}),
     ...authorizeLiteral(route),
+  };
+}
+
+/**
+ * The output plan of a shape output: its serializer (one item of a list of
+ * a named shape), and the file columns of a projection, which get their
+ * signed URLs like a resource's (docs/storage.md "Files of rows").
+ */
+function shapeOutput(
+  route: Route & { readonly shape: OutputShape },
+  resources: ReadonlyMap<string, Resource>,
+  shapes: ReadonlyMap<string, Shape>,
+): Literal {
+  const names = outputNames(route);
+  const from = names.own ? null : shapes.get(names.shape)!.from;
+  const files = from ? fileColumns(resources.get(from.resource)).files?.filter((f) => from.fields.includes(f)) : undefined;
+  return {
+    shape: names.shape,
+    array: names.array,
+    serialize: new Code(names.serializer),
+    ...(files !== undefined && files.length > 0 ? { files } : {}),
   };
 }
 

@@ -5,10 +5,12 @@
  * in YAML field order. Straight-line code: these run for every JSON response.
  */
 import { type StatementStructures, StructureKind } from 'ts-morph';
-import type { Resource, ResourceField } from '../../model/model.js';
+import type { Resource } from '../../model/model.js';
 import { resourceTypeNames, serializerName } from '../../model/names.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { createTsPrinter, propertyName } from '../ts-source.js';
+import { present, value } from './field-json.js';
+import { shapeImports, shapeSerializers } from './shape-serializers.js';
 
 /** Emit `serializers.ts` (see the module comment). */
 export function emitSerializers(ctx: EmitContext): GeneratedFile {
@@ -27,6 +29,7 @@ export function emitSerializers(ctx: EmitContext): GeneratedFile {
     if (resources.some((r) => r.fields.some((f) => f.type.kind === 'file' && !f.hidden)))
       statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: `${ctx.runtime}/storage`, namedImports: ['fileJson'] });
   }
+  statements.push(...shapeImports(ctx.model));
   for (const resource of resources) {
     const names = resourceTypeNames(resource.name);
     statements.push({
@@ -39,6 +42,7 @@ export function emitSerializers(ctx: EmitContext): GeneratedFile {
       statements: body(resource),
     });
   }
+  statements.push(...shapeSerializers(ctx.model));
   return { path: 'serializers.ts', content: printer.print('serializers.ts', statements, ctx.header) };
 }
 
@@ -60,22 +64,4 @@ function body(resource: Resource): string[] {
   }
   statements.push('return json;');
   return statements;
-}
-
-/** The JSON value of the field; `known` when the caller already ruled out null. */
-function value(f: ResourceField, known: boolean): string {
-  const read = `row.${f.name}`;
-  if (f.type.kind === 'file') return `fileJson(${read})`;
-  if (f.type.kind !== 'timestamp') return read;
-  const text = f.type.array ? `${read}.map((d) => d.toISOString())` : `${read}.toISOString()`;
-  return f.type.nullable && !known ? `${read} === null ? null : ${text}` : text;
-}
-
-/** The condition under which an `omitEmpty` field is written. */
-function present(f: ResourceField): string {
-  const read = `row.${f.name}`;
-  const notNull = f.type.nullable ? [`${read} !== null`] : [];
-  if (f.type.array) return [...notNull, `${read}.length !== 0`].join(' && ');
-  if (f.type.kind === 'string' || f.type.kind === 'text') return [...notNull, `${read} !== ''`].join(' && ');
-  return notNull.join(' && ');
 }

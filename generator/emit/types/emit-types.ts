@@ -1,7 +1,8 @@
 /**
  * `generated/types.ts`: per resource the Kysely table interface and its row,
  * insert, update and JSON types; the Kysely `Database`; per route the input
- * type; and the `Services` augmentation giving handlers `ctx.services.db`.
+ * type; per output shape its value and JSON types (docs/schema-language.md
+ * "Output shapes"); and the `Services` augmentation giving handlers `ctx.services.db`.
  */
 import {
   ModuleDeclarationKind,
@@ -16,6 +17,7 @@ import type { EmitContext, GeneratedFile } from '../context.js';
 import { sqlType } from '../migrations/sql-types.js';
 import { createTsPrinter, docText, propertyName } from '../ts-source.js';
 import { columnTsType, inputTsType, jsonTsType } from './ts-types.js';
+import { shapeStatements } from './shape-statements.js';
 
 /**
  * Emit `types.ts` (see the module comment). Type names: `<Name>Table`,
@@ -75,6 +77,7 @@ export function emitTypes(ctx: EmitContext): GeneratedFile {
     properties: ctx.model.resources.map((r) => ({ name: propertyName(r.table), type: resourceTypeNames(r.name).table })),
   });
   for (const route of ctx.model.routes) statements.push(inputStatement(route));
+  statements.push(...shapeStatements(ctx.model));
   if (ctx.augmentServices) {
     statements.push({
       kind: StructureKind.Module,
