@@ -12,7 +12,7 @@
  */
 import type { AroundMiddleware, RequestContext } from 'bindery/http';
 import { HttpError } from 'bindery/errors';
-import { json } from 'bindery/results';
+import { text } from 'bindery/results';
 
 const ENVELOPES = ['user', 'article', 'comment'];
 
@@ -30,11 +30,12 @@ export const conduit: AroundMiddleware = async (ctx, next) => {
     return await next();
   } catch (error) {
     if (!(error instanceof HttpError) || error.status >= 500) throw error;
-    if (error.status === 401) {
-      const message = error.code === undefined ? error.message : UNAUTHORIZED; // a login refused, or no (good) token
-      return json({ errors: { body: [message] } }, 401, { 'www-authenticate': 'Token' });
-    }
-    return json({ errors: { body: Object.values(error.fieldErrors ?? { error: error.message }) } }, error.status);
+    // A login refused keeps its message; no (good) token gets ours.
+    const messages =
+      error.status === 401 && error.code !== undefined ? [UNAUTHORIZED] : Object.values(error.fieldErrors ?? { error: error.message });
+    if (error.status === 401) ctx.reply.header('www-authenticate', 'Token');
+    // Not the route's output shape: written as it is.
+    return text(JSON.stringify({ errors: { body: messages } }), error.status, 'application/json; charset=utf-8');
   }
 };
 

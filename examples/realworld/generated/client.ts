@@ -222,6 +222,144 @@ async function problemOf(response: Response): Promise<ProblemDetails> {
   return { type: 'about:blank', title: response.statusText || 'Error', status: response.status, ...(body ? { detail: body.slice(0, 500) } : {}) };
 }
 
+/** Article as the API sends it (JSON names, timestamps as RFC 3339 text). */
+export interface ArticleJson {
+  id: number;
+  slug: string;
+  title: string;
+  description: string;
+  body: string;
+  tagList: string[];
+  author_id: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Comment as the API sends it (JSON names, timestamps as RFC 3339 text). */
+export interface CommentJson {
+  id: number;
+  article_id: number;
+  author_id: number;
+  body: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** User as the API sends it (JSON names, timestamps as RFC 3339 text). */
+export interface UserJson {
+  id: number;
+  email: string;
+  username: string;
+  bio: string;
+  image: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Shape ArticleView as the API sends it. */
+export interface ArticleViewJson {
+  slug: string;
+  title: string;
+  description: string;
+  body: string;
+  tagList: string[];
+  createdAt: string;
+  updatedAt: string;
+  favorited: boolean;
+  favoritesCount: number;
+  author: ProfileJson;
+}
+
+/** Shape ArticleItem as the API sends it. An article in a list (without its body). */
+export interface ArticleItemJson {
+  slug: string;
+  title: string;
+  description: string;
+  tagList: string[];
+  createdAt: string;
+  updatedAt: string;
+  favorited: boolean;
+  favoritesCount: number;
+  author: ProfileJson;
+}
+
+/** Shape CommentView as the API sends it. */
+export interface CommentViewJson {
+  id: number;
+  body: string;
+  createdAt: string;
+  updatedAt: string;
+  author: ProfileJson;
+}
+
+/** Shape Profile as the API sends it. A user as other users see them. */
+export interface ProfileJson {
+  username: string;
+  bio: string;
+  image: string | null;
+  following: boolean;
+}
+
+/** Shape AuthUser as the API sends it. The signed-in user, with the token that signs them in. */
+export interface AuthUserJson {
+  email: string;
+  username: string;
+  bio: string;
+  image: string | null;
+  token: string;
+}
+
+/** The JSON body of `articles.list` (GET /api/articles). */
+export type ArticlesListOutputJson = { articles: ArticleItemJson[]; articlesCount: number };
+
+/** The JSON body of `articles.feed` (GET /api/articles/feed). */
+export type ArticlesFeedOutputJson = { articles: ArticleItemJson[]; articlesCount: number };
+
+/** The JSON body of `articles.show` (GET /api/articles/{slug}). */
+export type ArticlesShowOutputJson = { article: ArticleViewJson };
+
+/** The JSON body of `articles.create` (POST /api/articles). */
+export type ArticlesCreateOutputJson = { article: ArticleViewJson };
+
+/** The JSON body of `articles.update` (PUT /api/articles/{slug}). */
+export type ArticlesUpdateOutputJson = { article: ArticleViewJson };
+
+/** The JSON body of `articles.favorite` (POST /api/articles/{slug}/favorite). */
+export type ArticlesFavoriteOutputJson = { article: ArticleViewJson };
+
+/** The JSON body of `articles.unfavorite` (DELETE /api/articles/{slug}/favorite). */
+export type ArticlesUnfavoriteOutputJson = { article: ArticleViewJson };
+
+/** The JSON body of `comments.list` (GET /api/articles/{slug}/comments). */
+export type CommentsListOutputJson = { comments: CommentViewJson[] };
+
+/** The JSON body of `comments.create` (POST /api/articles/{slug}/comments). */
+export type CommentsCreateOutputJson = { comment: CommentViewJson };
+
+/** The JSON body of `tags.list` (GET /api/tags). */
+export type TagsListOutputJson = { tags: string[] };
+
+/** The JSON body of `users.register` (POST /api/users). */
+export type UsersRegisterOutputJson = { user: AuthUserJson };
+
+/** The JSON body of `users.login` (POST /api/users/login). */
+export type UsersLoginOutputJson = { user: AuthUserJson };
+
+/** The JSON body of `user.show` (GET /api/user). */
+export type UserShowOutputJson = { user: AuthUserJson };
+
+/** The JSON body of `user.update` (PUT /api/user). */
+export type UserUpdateOutputJson = { user: AuthUserJson };
+
+/** The JSON body of `profiles.show` (GET /api/profiles/{username}). */
+export type ProfilesShowOutputJson = { profile: ProfileJson };
+
+/** The JSON body of `profiles.follow` (POST /api/profiles/{username}/follow). */
+export type ProfilesFollowOutputJson = { profile: ProfileJson };
+
+/** The JSON body of `profiles.unfollow` (DELETE /api/profiles/{username}/follow). */
+export type ProfilesUnfollowOutputJson = { profile: ProfileJson };
+
 /** Input of `articles.list` (GET /api/articles). */
 export interface ArticlesListInput {
   /** Sent as the query value `tag`. */
@@ -430,51 +568,51 @@ export function createClient(options: ClientOptions) {
        * `GET /api/articles` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */
-      list: (input: ArticlesListInput = {} as ArticlesListInput, init?: CallOptions): Promise<unknown> =>
+      list: (input: ArticlesListInput = {} as ArticlesListInput, init?: CallOptions): Promise<ArticlesListOutputJson> =>
         send(
           { route: 'articles.list', method: 'GET', path: '/api/articles', path_: [], query: [['tag', 'tag'], ['author', 'author'], ['favorited', 'favorited'], ['limit', 'limit'], ['offset', 'offset']], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<ArticlesListOutputJson>,
       /**
        * Recent articles of the users the caller follows.
        * `GET /api/articles/feed` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */
-      feed: (input: ArticlesFeedInput = {} as ArticlesFeedInput, init?: CallOptions): Promise<unknown> =>
+      feed: (input: ArticlesFeedInput = {} as ArticlesFeedInput, init?: CallOptions): Promise<ArticlesFeedOutputJson> =>
         send(
           { route: 'articles.feed', method: 'GET', path: '/api/articles/feed', path_: [], query: [['limit', 'limit'], ['offset', 'offset']], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<ArticlesFeedOutputJson>,
       /**
        * One article.
        * `GET /api/articles/{slug}` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */
-      show: (input: ArticlesShowInput, init?: CallOptions): Promise<unknown> =>
+      show: (input: ArticlesShowInput, init?: CallOptions): Promise<ArticlesShowOutputJson> =>
         send(
           { route: 'articles.show', method: 'GET', path: '/api/articles/{slug}', path_: [['slug', 'slug']], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<ArticlesShowOutputJson>,
       /**
        * Write an article.
        * `POST /api/articles` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */
-      create: (input: ArticlesCreateInput, init?: CallOptions): Promise<unknown> =>
+      create: (input: ArticlesCreateInput, init?: CallOptions): Promise<ArticlesCreateOutputJson> =>
         send(
           { route: 'articles.create', method: 'POST', path: '/api/articles', path_: [], query: [], headers: [], body: [['title', 'title'], ['description', 'description'], ['body', 'body'], ['tagList', 'tagList']], encoding: 'json', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<ArticlesCreateOutputJson>,
       /**
        * Change an article (a new title gives a new slug); the author only.
        * `PUT /api/articles/{slug}` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */
-      update: (input: ArticlesUpdateInput, init?: CallOptions): Promise<unknown> =>
+      update: (input: ArticlesUpdateInput, init?: CallOptions): Promise<ArticlesUpdateOutputJson> =>
         send(
           { route: 'articles.update', method: 'PUT', path: '/api/articles/{slug}', path_: [['slug', 'slug']], query: [], headers: [], body: [['title', 'title'], ['description', 'description'], ['body', 'body'], ['tagList', 'tagList']], encoding: 'json', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<ArticlesUpdateOutputJson>,
       /**
        * Delete an article; the author only.
        * `DELETE /api/articles/{slug}` — needs a bearer token.
@@ -490,21 +628,21 @@ export function createClient(options: ClientOptions) {
        * `POST /api/articles/{slug}/favorite` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */
-      favorite: (input: ArticlesFavoriteInput, init?: CallOptions): Promise<unknown> =>
+      favorite: (input: ArticlesFavoriteInput, init?: CallOptions): Promise<ArticlesFavoriteOutputJson> =>
         send(
           { route: 'articles.favorite', method: 'POST', path: '/api/articles/{slug}/favorite', path_: [['slug', 'slug']], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<ArticlesFavoriteOutputJson>,
       /**
        * Unfavorite an article.
        * `DELETE /api/articles/{slug}/favorite` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */
-      unfavorite: (input: ArticlesUnfavoriteInput, init?: CallOptions): Promise<unknown> =>
+      unfavorite: (input: ArticlesUnfavoriteInput, init?: CallOptions): Promise<ArticlesUnfavoriteOutputJson> =>
         send(
           { route: 'articles.unfavorite', method: 'DELETE', path: '/api/articles/{slug}/favorite', path_: [['slug', 'slug']], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<ArticlesUnfavoriteOutputJson>,
     },
     comments: {
       /**
@@ -512,21 +650,21 @@ export function createClient(options: ClientOptions) {
        * `GET /api/articles/{slug}/comments` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */
-      list: (input: CommentsListInput, init?: CallOptions): Promise<unknown> =>
+      list: (input: CommentsListInput, init?: CallOptions): Promise<CommentsListOutputJson> =>
         send(
           { route: 'comments.list', method: 'GET', path: '/api/articles/{slug}/comments', path_: [['slug', 'slug']], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<CommentsListOutputJson>,
       /**
        * Comment on an article.
        * `POST /api/articles/{slug}/comments` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */
-      create: (input: CommentsCreateInput, init?: CallOptions): Promise<unknown> =>
+      create: (input: CommentsCreateInput, init?: CallOptions): Promise<CommentsCreateOutputJson> =>
         send(
           { route: 'comments.create', method: 'POST', path: '/api/articles/{slug}/comments', path_: [['slug', 'slug']], query: [], headers: [], body: [['body', 'body']], encoding: 'json', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<CommentsCreateOutputJson>,
       /**
        * Delete a comment; its author only.
        * `DELETE /api/articles/{slug}/comments/{id}` — needs a bearer token.
@@ -544,11 +682,11 @@ export function createClient(options: ClientOptions) {
        * `GET /api/tags` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */
-      list: (input: TagsListInput = {} as TagsListInput, init?: CallOptions): Promise<unknown> =>
+      list: (input: TagsListInput = {} as TagsListInput, init?: CallOptions): Promise<TagsListOutputJson> =>
         send(
           { route: 'tags.list', method: 'GET', path: '/api/tags', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<TagsListOutputJson>,
     },
     users: {
       /**
@@ -556,21 +694,21 @@ export function createClient(options: ClientOptions) {
        * `POST /api/users` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */
-      register: (input: UsersRegisterInput, init?: CallOptions): Promise<unknown> =>
+      register: (input: UsersRegisterInput, init?: CallOptions): Promise<UsersRegisterOutputJson> =>
         send(
           { route: 'users.register', method: 'POST', path: '/api/users', path_: [], query: [], headers: [], body: [['username', 'username'], ['email', 'email'], ['password', 'password']], encoding: 'json', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<UsersRegisterOutputJson>,
       /**
        * Log in; answers the user with a new token.
        * `POST /api/users/login` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */
-      login: (input: UsersLoginInput, init?: CallOptions): Promise<unknown> =>
+      login: (input: UsersLoginInput, init?: CallOptions): Promise<UsersLoginOutputJson> =>
         send(
           { route: 'users.login', method: 'POST', path: '/api/users/login', path_: [], query: [], headers: [], body: [['email', 'email'], ['password', 'password']], encoding: 'json', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<UsersLoginOutputJson>,
     },
     user: {
       /**
@@ -578,21 +716,21 @@ export function createClient(options: ClientOptions) {
        * `GET /api/user` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */
-      show: (input: UserShowInput = {} as UserShowInput, init?: CallOptions): Promise<unknown> =>
+      show: (input: UserShowInput = {} as UserShowInput, init?: CallOptions): Promise<UserShowOutputJson> =>
         send(
           { route: 'user.show', method: 'GET', path: '/api/user', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<UserShowOutputJson>,
       /**
        * Change the current user's email, username, password, bio or image.
        * `PUT /api/user` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */
-      update: (input: UserUpdateInput = {} as UserUpdateInput, init?: CallOptions): Promise<unknown> =>
+      update: (input: UserUpdateInput = {} as UserUpdateInput, init?: CallOptions): Promise<UserUpdateOutputJson> =>
         send(
           { route: 'user.update', method: 'PUT', path: '/api/user', path_: [], query: [], headers: [], body: [['email', 'email'], ['username', 'username'], ['password', 'password'], ['bio', 'bio'], ['image', 'image']], encoding: 'json', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<UserUpdateOutputJson>,
     },
     profiles: {
       /**
@@ -600,31 +738,31 @@ export function createClient(options: ClientOptions) {
        * `GET /api/profiles/{username}` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */
-      show: (input: ProfilesShowInput, init?: CallOptions): Promise<unknown> =>
+      show: (input: ProfilesShowInput, init?: CallOptions): Promise<ProfilesShowOutputJson> =>
         send(
           { route: 'profiles.show', method: 'GET', path: '/api/profiles/{username}', path_: [['username', 'username']], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<ProfilesShowOutputJson>,
       /**
        * Follow a user.
        * `POST /api/profiles/{username}/follow` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */
-      follow: (input: ProfilesFollowInput, init?: CallOptions): Promise<unknown> =>
+      follow: (input: ProfilesFollowInput, init?: CallOptions): Promise<ProfilesFollowOutputJson> =>
         send(
           { route: 'profiles.follow', method: 'POST', path: '/api/profiles/{username}/follow', path_: [['username', 'username']], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<ProfilesFollowOutputJson>,
       /**
        * Stop following a user.
        * `DELETE /api/profiles/{username}/follow` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */
-      unfollow: (input: ProfilesUnfollowInput, init?: CallOptions): Promise<unknown> =>
+      unfollow: (input: ProfilesUnfollowInput, init?: CallOptions): Promise<ProfilesUnfollowOutputJson> =>
         send(
           { route: 'profiles.unfollow', method: 'DELETE', path: '/api/profiles/{username}/follow', path_: [['username', 'username']], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
-        ) as Promise<unknown>,
+        ) as Promise<ProfilesUnfollowOutputJson>,
     },
   };
 }

@@ -40,10 +40,10 @@ export interface ArticleJson {
   title: string;
   description: string;
   body: string;
-  tag_list: string[];
+  tagList: string[];
   author_id: number;
-  created_at: string;
-  updated_at: string;
+  createdAt: string;
+  updatedAt: string;
 }
 
 /** Columns of table `favorites` (resource Favorite). */
@@ -99,8 +99,8 @@ export interface CommentJson {
   article_id: number;
   author_id: number;
   body: string;
-  created_at: string;
-  updated_at: string;
+  createdAt: string;
+  updatedAt: string;
 }
 
 /** Columns of table `users` (resource User). */
@@ -323,6 +323,160 @@ export interface ProfilesUnfollowInput {
   /** From the path parameter `username`. */
   username: string;
 }
+
+/** Shape ArticleView: what a handler returns for it (`serializeArticleView` writes it as `ArticleViewJson`). */
+export interface ArticleView extends Pick<Article, 'slug' | 'title' | 'description' | 'body' | 'tag_list' | 'created_at' | 'updated_at'> {
+  favorited: boolean;
+  favoritesCount: number;
+  author: Profile;
+}
+
+/** Shape ArticleView as JSON. */
+export interface ArticleViewJson {
+  slug: string;
+  title: string;
+  description: string;
+  body: string;
+  tagList: string[];
+  createdAt: string;
+  updatedAt: string;
+  favorited: boolean;
+  favoritesCount: number;
+  author: ProfileJson;
+}
+
+/** Shape ArticleItem: what a handler returns for it (`serializeArticleItem` writes it as `ArticleItemJson`). An article in a list (without its body). */
+export interface ArticleItem extends Pick<Article, 'slug' | 'title' | 'description' | 'tag_list' | 'created_at' | 'updated_at'> {
+  favorited: boolean;
+  favoritesCount: number;
+  author: Profile;
+}
+
+/** Shape ArticleItem as JSON. An article in a list (without its body). */
+export interface ArticleItemJson {
+  slug: string;
+  title: string;
+  description: string;
+  tagList: string[];
+  createdAt: string;
+  updatedAt: string;
+  favorited: boolean;
+  favoritesCount: number;
+  author: ProfileJson;
+}
+
+/** Shape CommentView: what a handler returns for it (`serializeCommentView` writes it as `CommentViewJson`). */
+export interface CommentView extends Pick<Comment, 'id' | 'body' | 'created_at' | 'updated_at'> {
+  author: Profile;
+}
+
+/** Shape CommentView as JSON. */
+export interface CommentViewJson {
+  id: number;
+  body: string;
+  createdAt: string;
+  updatedAt: string;
+  author: ProfileJson;
+}
+
+/** Shape Profile: what a handler returns for it (`serializeProfile` writes it as `ProfileJson`). A user as other users see them. */
+export interface Profile {
+  username: string;
+  bio: string;
+  image?: string | null;
+  following: boolean;
+}
+
+/** Shape Profile as JSON. A user as other users see them. */
+export interface ProfileJson {
+  username: string;
+  bio: string;
+  image: string | null;
+  following: boolean;
+}
+
+/** Shape AuthUser: what a handler returns for it (`serializeAuthUser` writes it as `AuthUserJson`). The signed-in user, with the token that signs them in. */
+export interface AuthUser extends Pick<User, 'email' | 'username' | 'bio' | 'image'> {
+  token: string;
+}
+
+/** Shape AuthUser as JSON. The signed-in user, with the token that signs them in. */
+export interface AuthUserJson {
+  email: string;
+  username: string;
+  bio: string;
+  image: string | null;
+  token: string;
+}
+
+/** What the handler of route `articles.list` (GET /api/articles) returns; the runtime writes it as `ArticlesListOutputJson`. */
+export type ArticlesListOutput = { articles: ArticleItem[]; articlesCount: number };
+/** The JSON body of route `articles.list` (GET /api/articles). */
+export type ArticlesListOutputJson = { articles: ArticleItemJson[]; articlesCount: number };
+/** What the handler of route `articles.feed` (GET /api/articles/feed) returns; the runtime writes it as `ArticlesFeedOutputJson`. */
+export type ArticlesFeedOutput = { articles: ArticleItem[]; articlesCount: number };
+/** The JSON body of route `articles.feed` (GET /api/articles/feed). */
+export type ArticlesFeedOutputJson = { articles: ArticleItemJson[]; articlesCount: number };
+/** What the handler of route `articles.show` (GET /api/articles/{slug}) returns; the runtime writes it as `ArticlesShowOutputJson`. */
+export type ArticlesShowOutput = { article: ArticleView };
+/** The JSON body of route `articles.show` (GET /api/articles/{slug}). */
+export type ArticlesShowOutputJson = { article: ArticleViewJson };
+/** What the handler of route `articles.create` (POST /api/articles) returns; the runtime writes it as `ArticlesCreateOutputJson`. */
+export type ArticlesCreateOutput = { article: ArticleView };
+/** The JSON body of route `articles.create` (POST /api/articles). */
+export type ArticlesCreateOutputJson = { article: ArticleViewJson };
+/** What the handler of route `articles.update` (PUT /api/articles/{slug}) returns; the runtime writes it as `ArticlesUpdateOutputJson`. */
+export type ArticlesUpdateOutput = { article: ArticleView };
+/** The JSON body of route `articles.update` (PUT /api/articles/{slug}). */
+export type ArticlesUpdateOutputJson = { article: ArticleViewJson };
+/** What the handler of route `articles.favorite` (POST /api/articles/{slug}/favorite) returns; the runtime writes it as `ArticlesFavoriteOutputJson`. */
+export type ArticlesFavoriteOutput = { article: ArticleView };
+/** The JSON body of route `articles.favorite` (POST /api/articles/{slug}/favorite). */
+export type ArticlesFavoriteOutputJson = { article: ArticleViewJson };
+/** What the handler of route `articles.unfavorite` (DELETE /api/articles/{slug}/favorite) returns; the runtime writes it as `ArticlesUnfavoriteOutputJson`. */
+export type ArticlesUnfavoriteOutput = { article: ArticleView };
+/** The JSON body of route `articles.unfavorite` (DELETE /api/articles/{slug}/favorite). */
+export type ArticlesUnfavoriteOutputJson = { article: ArticleViewJson };
+/** What the handler of route `comments.list` (GET /api/articles/{slug}/comments) returns; the runtime writes it as `CommentsListOutputJson`. */
+export type CommentsListOutput = { comments: CommentView[] };
+/** The JSON body of route `comments.list` (GET /api/articles/{slug}/comments). */
+export type CommentsListOutputJson = { comments: CommentViewJson[] };
+/** What the handler of route `comments.create` (POST /api/articles/{slug}/comments) returns; the runtime writes it as `CommentsCreateOutputJson`. */
+export type CommentsCreateOutput = { comment: CommentView };
+/** The JSON body of route `comments.create` (POST /api/articles/{slug}/comments). */
+export type CommentsCreateOutputJson = { comment: CommentViewJson };
+/** What the handler of route `tags.list` (GET /api/tags) returns; the runtime writes it as `TagsListOutputJson`. */
+export type TagsListOutput = { tags: string[] };
+/** The JSON body of route `tags.list` (GET /api/tags). */
+export type TagsListOutputJson = { tags: string[] };
+/** What the handler of route `users.register` (POST /api/users) returns; the runtime writes it as `UsersRegisterOutputJson`. */
+export type UsersRegisterOutput = { user: AuthUser };
+/** The JSON body of route `users.register` (POST /api/users). */
+export type UsersRegisterOutputJson = { user: AuthUserJson };
+/** What the handler of route `users.login` (POST /api/users/login) returns; the runtime writes it as `UsersLoginOutputJson`. */
+export type UsersLoginOutput = { user: AuthUser };
+/** The JSON body of route `users.login` (POST /api/users/login). */
+export type UsersLoginOutputJson = { user: AuthUserJson };
+/** What the handler of route `user.show` (GET /api/user) returns; the runtime writes it as `UserShowOutputJson`. */
+export type UserShowOutput = { user: AuthUser };
+/** The JSON body of route `user.show` (GET /api/user). */
+export type UserShowOutputJson = { user: AuthUserJson };
+/** What the handler of route `user.update` (PUT /api/user) returns; the runtime writes it as `UserUpdateOutputJson`. */
+export type UserUpdateOutput = { user: AuthUser };
+/** The JSON body of route `user.update` (PUT /api/user). */
+export type UserUpdateOutputJson = { user: AuthUserJson };
+/** What the handler of route `profiles.show` (GET /api/profiles/{username}) returns; the runtime writes it as `ProfilesShowOutputJson`. */
+export type ProfilesShowOutput = { profile: Profile };
+/** The JSON body of route `profiles.show` (GET /api/profiles/{username}). */
+export type ProfilesShowOutputJson = { profile: ProfileJson };
+/** What the handler of route `profiles.follow` (POST /api/profiles/{username}/follow) returns; the runtime writes it as `ProfilesFollowOutputJson`. */
+export type ProfilesFollowOutput = { profile: Profile };
+/** The JSON body of route `profiles.follow` (POST /api/profiles/{username}/follow). */
+export type ProfilesFollowOutputJson = { profile: ProfileJson };
+/** What the handler of route `profiles.unfollow` (DELETE /api/profiles/{username}/follow) returns; the runtime writes it as `ProfilesUnfollowOutputJson`. */
+export type ProfilesUnfollowOutput = { profile: Profile };
+/** The JSON body of route `profiles.unfollow` (DELETE /api/profiles/{username}/follow). */
+export type ProfilesUnfollowOutputJson = { profile: ProfileJson };
 
 declare module 'bindery/http' {
   interface Services {

@@ -16,7 +16,7 @@ async function page(ctx: RequestContext, q: ArticleQuery, limit: number, offset:
     q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
     q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
   ]);
-  return { articles: await presentArticles(ctx, rows, false), articlesCount: Number(count.n) };
+  return { articles: await presentArticles(ctx, rows), articlesCount: Number(count.n) };
 }
 
 /** A URL word from the title, made unique with a random suffix when taken. */

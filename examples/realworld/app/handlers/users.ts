@@ -6,7 +6,7 @@ import { created } from 'bindery/results';
 import type { Handlers } from '../../generated/handlers.js';
 import type { User } from '../../generated/types.js';
 import { callerToken, viewerId } from '../conduit.js';
-import { presentUser, profileOf } from '../present.js';
+import { presentUser } from '../present.js';
 
 /** A new token for the user (it signs in as `Authorization: Token <token>`). */
 async function issueToken(ctx: RequestContext, user: User): Promise<string> {
@@ -75,7 +75,7 @@ export const usersHandlers = {
         .where('follower_id', '=', viewer)
         .where('followed_id', '=', user.id)
         .executeTakeFirst()) !== undefined;
-    return { profile: profileOf(user, follows) };
+    return { profile: { ...user, following: follows } };
   },
 
   'profiles.follow': async (input, ctx) => {
@@ -85,12 +85,12 @@ export const usersHandlers = {
       .values({ follower_id: viewerId(ctx)!, followed_id: user.id })
       .onConflict((oc) => oc.columns(['follower_id', 'followed_id']).doNothing())
       .execute();
-    return { profile: profileOf(user, true) };
+    return { profile: { ...user, following: true } };
   },
 
   'profiles.unfollow': async (input, ctx) => {
     const user = await userNamed(ctx, input.username);
     await ctx.services.db.deleteFrom('follows').where('follower_id', '=', viewerId(ctx)!).where('followed_id', '=', user.id).execute();
-    return { profile: profileOf(user, false) };
+    return { profile: { ...user, following: false } };
   },
 } satisfies Partial<Handlers>;
