@@ -33,7 +33,21 @@ export interface RawGroup {
   readonly rateLimit?: RawRateLimit;
   /** The largest body of every route of the group (`64KiB`, bytes), unless the route gives its own. */
   readonly bodyLimit?: string | number;
+  /** The token middleware's `Authorization` scheme for the group (docs/tokens.md). */
+  readonly token?: { readonly scheme: string };
+  /** The group's error format (docs/errors.md "Error formats"). */
+  readonly errors?: RawErrorFormat;
 }
+
+/** `groups.<name>.errors`: a format name, or the long form. */
+export type RawErrorFormat =
+  | string
+  | {
+      readonly format: string;
+      readonly keys?: string;
+      readonly other?: string;
+      readonly messages?: Readonly<Record<string, string>>;
+    };
 
 /** `groups.<name>.cors`. */
 export interface RawCors {
@@ -127,6 +141,8 @@ export interface RawRoute {
   readonly include?: readonly string[];
   /** The policy action the route needs (`documents.update`), its long form, or `false` for none (docs/authorization.md "Routes"). */
   readonly authorize?: RawAuthorize;
+  /** `optional`: without the group's `require` guard; `required`: with it (docs/schema-language.md "Optional authentication"). */
+  readonly auth?: 'optional' | 'required';
 }
 
 /** `routes.<name>.authorize`. */
@@ -192,6 +208,8 @@ export interface RawInputField {
   readonly validate?: readonly string[];
   /** The values of a `type: enum` (or `"enum[]"`) field. */
   readonly values?: readonly string[];
+  /** The fields of a `type: object` field (docs/schema-language.md "Nested input"). */
+  readonly fields?: Readonly<Record<string, RawInputField>>;
 }
 
 /** A filter operator of a list route (docs/schema-language.md "List routes"). */

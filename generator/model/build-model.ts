@@ -9,6 +9,7 @@ import type { DataPath } from '../load/node-position.js';
 import type { SchemaFile } from '../load/schema-file.js';
 import { resolveBodyLimit, resolveCors, resolveRateLimit } from './access.js';
 import type { ApiInfo, Group, Model, Resource, Route, Shape } from './model.js';
+import { resolveErrorFormat, resolveTokenScheme } from './group-options.js';
 import { RESERVED_SHAPE_NAMES, RESERVED_TYPE_NAMES, resourceTypeNames, shapeTypeNames } from './names.js';
 import { checkShapeCycles, resolveShape, type ShapeScope } from './shapes.js';
 import { formatPosition, reporter, type Reporter } from './reporter.js';
@@ -63,6 +64,8 @@ export function buildModel(
       const cors = resolveCors(r, ['groups', name, 'cors'], raw.cors);
       const rateLimit = resolveRateLimit(r, ['groups', name, 'rateLimit'], raw.rateLimit);
       const bodyLimit = resolveBodyLimit(r, ['groups', name, 'bodyLimit'], raw.bodyLimit);
+      const tokenScheme = resolveTokenScheme(r, ['groups', name], raw);
+      const errorFormat = resolveErrorFormat(r, ['groups', name, 'errors'], raw.errors);
       groups.set(name, {
         name,
         ...(raw.description !== undefined ? { description: raw.description } : {}),
@@ -70,6 +73,8 @@ export function buildModel(
         ...(cors !== undefined ? { cors } : {}),
         ...(rateLimit ? { rateLimit } : {}),
         ...(bodyLimit !== undefined ? { bodyLimit } : {}),
+        ...(tokenScheme !== undefined ? { tokenScheme } : {}),
+        ...(errorFormat ? { errorFormat } : {}),
         origin: r.at(['groups', name]),
       });
     }

@@ -40,6 +40,7 @@ export function columnDefault(type: ColumnType, raw: unknown): Converted<ColumnD
  */
 export function inputDefault(type: FieldTypePlan, raw: unknown): Converted<JsonValue> {
   if (type.kind === 'file') return { ok: false, message: 'a file field cannot have a default; remove "default"' };
+  if (type.kind === 'object') return { ok: false, message: 'an object field cannot have a default; give its fields defaults instead' };
   return convert(type.kind, type.array, type.nullable, raw, undefined);
 }
 

@@ -24,12 +24,14 @@ import type { Reporter } from './reporter.js';
 import { parseTypeName } from './resource-field.js';
 
 const OUTSIDE_BODY = ['query', 'path', 'header'] as const;
+const ALL_TAGS = ['json', 'form', 'query', 'path', 'header'] as const;
 
 /**
  * Resolve input field `key` at `path`. Errors go to `r`; returns undefined
  * when the field has an error.
+ * @param nested a field of an object field (docs/schema-language.md "Nested input"): bound from its object's member `key`, no tags.
  */
-export function resolveInputField(r: Reporter, path: DataPath, key: string, raw: RawInputField): InputField | undefined {
+export function resolveInputField(r: Reporter, path: DataPath, key: string, raw: RawInputField, nested = false): InputField | undefined {
   let ok = true;
   const fail = (sub: string | number | undefined, message: string): void => {
     ok = false;
@@ -47,7 +49,17 @@ export function resolveInputField(r: Reporter, path: DataPath, key: string, raw:
   const outside = OUTSIDE_BODY.filter((t) => raw[t] !== undefined);
   let source: FieldSource = 'body';
   let binding: { json?: string; form?: string; name?: string } = {};
-  if (outside.length > 0) {
+  if (nested) {
+    for (const tag of ALL_TAGS) {
+      if (raw[tag] !== undefined)
+        fail(tag, `a nested field is read from the member "${key}" of its object; remove "${tag}" (rename the key instead)`);
+    }
+    if (type.kind === 'file') fail('type', 'a file comes only from a multipart form field, never from inside a JSON object');
+    binding = { json: key };
+  } else if (type.kind === 'object' && (outside.length > 0 || raw.form !== undefined)) {
+    for (const tag of [...outside, ...(raw.form !== undefined ? (['form'] as const) : [])])
+      fail(tag, `an object field is read from a JSON body only; remove "${tag}"`);
+  } else if (outside.length > 0) {
     const tag = outside[0]!;
     source = tag;
     for (const other of [...outside.slice(1), ...(['json', 'form'] as const).filter((t) => raw[t] !== undefined)]) {
@@ -63,8 +75,8 @@ export function resolveInputField(r: Reporter, path: DataPath, key: string, raw:
   } else if (type.kind === 'file') {
     if (raw.json !== undefined) fail('json', 'a file comes only from a multipart form field; use "form" instead of "json"');
     binding = { form: raw.form === undefined ? key : nameOf(raw.form) };
-  } else if (type.kind === 'json') {
-    if (raw.form !== undefined) fail('form', 'a json field is read from a JSON body only; remove "form"');
+  } else if (type.kind === 'json' || type.kind === 'object') {
+    if (raw.form !== undefined) fail('form', `a ${type.kind} field is read from a JSON body only; remove "form"`);
     binding = { json: raw.json === undefined ? key : nameOf(raw.json) };
   } else if (raw.form !== undefined) {
     binding = raw.json === undefined ? { form: nameOf(raw.form) } : { json: nameOf(raw.json), form: nameOf(raw.form) };
@@ -86,6 +98,11 @@ export function resolveInputField(r: Reporter, path: DataPath, key: string, raw:
 
   const rules: RuleRef[] = [];
   (raw.validate ?? []).forEach((text, i) => {
+    if (type.kind === 'object' && text !== 'required') {
+      ok = false;
+      r.error([...path, 'validate', i], `an object takes only the rule "required"; put "${text}" on its fields`, 'value');
+      return;
+    }
     const rule = parseRule(text, type);
     const duplicate = rule.ok ? duplicateListValue(rule.rule, type) : undefined;
     if (rule.ok && duplicate === undefined) rules.push(rule.rule);
@@ -112,6 +129,9 @@ export function resolveInputField(r: Reporter, path: DataPath, key: string, raw:
     }
   }
 
+  const fields = nestedFields(r, path, raw, type);
+  if (fields === null) ok = false;
+
   if (!ok) return undefined;
   return {
     key,
@@ -123,7 +143,35 @@ export function resolveInputField(r: Reporter, path: DataPath, key: string, raw:
     required: rules.some((rule) => rule.name === 'required'),
     ...(raw.description !== undefined ? { description: raw.description } : {}),
     ...(values ? { values } : {}),
+    ...(fields ? { fields } : {}),
   };
+}
+
+/**
+ * The fields of an object field, resolved (docs/schema-language.md "Nested
+ * input"): `undefined` for another type, `null` on an error (reported). An
+ * object takes only the rule `required`; its fields' cross-field rules name
+ * fields of the same object.
+ */
+function nestedFields(r: Reporter, path: DataPath, raw: RawInputField, type: FieldTypePlan): InputField[] | null | undefined {
+  if (type.kind !== 'object') {
+    if (raw.fields === undefined) return undefined;
+    r.error([...path, 'fields'], `"fields" lists the fields of an object; use "type: object" or remove "fields"`);
+    return null;
+  }
+  let ok = true;
+  if (raw.fields === undefined || Object.keys(raw.fields).length === 0) {
+    r.error([...path, 'type'], 'an object field lists its fields under "fields", e.g. fields: { email: { type: string } }', 'value');
+    return null;
+  }
+  const fields: InputField[] = [];
+  for (const [key, child] of Object.entries(raw.fields)) {
+    const field = resolveInputField(r, [...path, 'fields', key], key, child, true);
+    if (field) fields.push(field);
+    else ok = false;
+  }
+  if (ok && !checkCrossFieldRules(r, [...path, 'fields'], fields)) ok = false;
+  return ok ? fields : null;
 }
 
 /**

@@ -2,7 +2,7 @@
  * The resolved model: every schema file merged, names resolved, defaults
  * applied, rules parsed. Emitters read only this (never the YAML).
  */
-import type { CorsPlan, FieldPlan, HttpMethod, ListFilterOp, RateLimitPlan } from '../../runtime/routing/route-table.js';
+import type { CorsPlan, ErrorFormatPlan, FieldPlan, HttpMethod, ListFilterOp, RateLimitPlan } from '../../runtime/routing/route-table.js';
 import type { ResultKind } from '../../runtime/results/result.js';
 import type { SourcePosition } from '../diagnostics.js';
 import type { Policy, RouteAuthorize } from './policy-model.js';
@@ -135,6 +135,10 @@ export interface Group {
   readonly rateLimit?: RateLimitPlan;
   /** The largest body of the group's routes in bytes (a route may give its own), or absent. */
   readonly bodyLimit?: number;
+  /** The token middleware's `Authorization` scheme (YAML `token: { scheme }`), or absent: the app's default. */
+  readonly tokenScheme?: string;
+  /** The error format of its routes (YAML `errors:`), or absent: problem details. */
+  readonly errorFormat?: ErrorFormatPlan;
   readonly origin: SourcePosition;
 }
 
@@ -145,6 +149,8 @@ export interface InputField extends FieldPlan {
   readonly description?: string;
   /** The values of an enum field (YAML `type: enum`; bound as `string`, checked by the implied `enum` rule). */
   readonly values?: readonly string[];
+  /** The fields of an `object` field (docs/schema-language.md "Nested input"), bound from its JSON members. */
+  readonly fields?: readonly InputField[];
 }
 
 /** A route. */
@@ -180,6 +186,10 @@ export interface Route {
   readonly include: readonly Include[];
   /** The policy action it needs (YAML `authorize:`, or implied by its kind), or null. */
   readonly authorize: RouteAuthorize | null;
+  /** Its group's token scheme (YAML `groups.<name>.token.scheme`), or null: the app's default. */
+  readonly tokenScheme: string | null;
+  /** Its group's error format (YAML `groups.<name>.errors`), or null: problem details. */
+  readonly errorFormat: ErrorFormatPlan | null;
   readonly origin: SourcePosition;
 }
 

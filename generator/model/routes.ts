@@ -9,7 +9,8 @@ import { checkCrossFieldRules, resolveInputField } from './input-fields.js';
 import { LIST_KEYS, resolveList } from './list-routes.js';
 import { resolveIncludes } from './includes.js';
 import { resolveShapeMember, type ShapeScope } from './shapes.js';
-import type { Group, Include, InputField, OutputShape, Route } from './model.js';
+import { routeMiddleware } from './group-options.js';
+import type { Group, Include, InputField, OutputShape, Resource, Route } from './model.js';
 import { clashesWithValidatorInternals, inputTypeName, outputTypeName, shapeTypeNames, validatorName } from './names.js';
 import { pathParams, pathShape } from './paths.js';
 import { parseDuration } from '../../runtime/support/duration.js';
@@ -46,6 +47,8 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
       fail(['group'], `unknown group "${raw.group}"${didYouMean(raw.group, scope.groups.keys())}; declare it under "groups:"`, 'value');
   }
 
+  const middleware = routeMiddleware(r, path, raw.auth, group);
+  if (middleware === undefined) ok = false;
   const abilities = raw.abilities ?? [];
   if (abilities.length > 0 && !(group?.middleware ?? []).includes(TOKEN_MIDDLEWARE)) {
     fail(
@@ -173,7 +176,7 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
     path: raw.path,
     pathParams: params,
     group: group?.name ?? null,
-    middleware: group?.middleware ?? [],
+    middleware: middleware ?? [],
     abilities: [...abilities],
     ...(raw.summary !== undefined ? { summary: raw.summary } : {}),
     ...(raw.description !== undefined ? { description: raw.description } : {}),
@@ -188,6 +191,8 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
     list,
     include,
     authorize: null,
+    tokenScheme: group?.tokenScheme ?? null,
+    errorFormat: group?.errorFormat ?? null,
     origin: r.at(path),
   };
 }

@@ -57,6 +57,19 @@ export interface AuthService<U = UntypedUser> {
    */
   attempt(ctx: RequestContext, login: string, password: string, options?: LoginOptions): Promise<U>;
 
+  /**
+   * Check a login and password without signing anyone in: for an API that
+   * issues a token at login (docs/tokens.md "Issuing a token at login").
+   * Throttled like {@link attempt} (per login+IP and per IP, one attempt at a
+   * time per address), the same error and about the same time for an
+   * unknown account and a wrong password, the hash upgraded when the writer
+   * is supplied. Needs no session.
+   * @returns the user.
+   * @throws {ValidationError} on `email` (`LoginFailedError`: "These credentials do not match our records."; `LoginThrottledError`: "Too many login attempts…", with `Retry-After`).
+   * @throws {HttpError} 403 `BINDERY_AUTH_SECOND_FACTOR_REQUIRED` when the account has a second factor (a password alone is not enough).
+   */
+  verifyCredentials(ctx: RequestContext, login: string, password: string): Promise<U>;
+
   /** Sign `user` in to this request's session: regenerate the session, store the user ID and password fingerprint, set or clear the remember-me cookie. */
   login(ctx: RequestContext, user: U, options?: LoginOptions): Promise<void>;
 

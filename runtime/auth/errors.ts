@@ -42,3 +42,14 @@ export class LoginThrottledError extends HttpError {
 
 /** A boot or programming error of the auth setup (`BINDERY_AUTH_MIDDLEWARE_MISSING`, `BINDERY_AUTH_REMEMBER_UNSUPPORTED`). */
 export class AuthSetupError extends CodedError {}
+
+/** 403: `verifyCredentials` on an account with a second factor (docs/tokens.md "Issuing a token at login"). */
+export class SecondFactorRequiredError extends HttpError {
+  constructor() {
+    super('BINDERY_AUTH_SECOND_FACTOR_REQUIRED', 'This account has a second factor: sign in on the web to use it.');
+  }
+
+  override get name(): string {
+    return 'SecondFactorRequiredError';
+  }
+}

@@ -14,6 +14,7 @@ import { redirect } from '../results/result.js';
 import { RequestAuth } from '../context/request-auth.js';
 import { isLocalPath } from '../results/local-path.js';
 import { INTENDED_URL_KEY, type SessionAuth } from './session-auth.js';
+import { tokenSchemeOf } from './tokens/token-scheme.js';
 
 /**
  * `auth`: sets `ctx.auth` from the session. The user ID in the session
@@ -96,8 +97,9 @@ function asksForPage(client: ClientKind, route: RouteDefinition): boolean {
 /** The 401 of a guest on `route` (a bearer-token route says how to send one). */
 function unauthenticated(route: RouteDefinition): HttpError {
   if (route.middleware.includes('token')) {
-    return new HttpError('BINDERY_TOKEN_MISSING', 'This route needs a bearer token: send Authorization: Bearer <id>|<secret>.', {
-      headers: { 'www-authenticate': 'Bearer' },
+    const scheme = tokenSchemeOf(route);
+    return new HttpError('BINDERY_TOKEN_MISSING', `This route needs an API token: send Authorization: ${scheme} <token>.`, {
+      headers: { 'www-authenticate': scheme },
     });
   }
   return new HttpError('BINDERY_AUTH_UNAUTHENTICATED', 'You are not signed in; sign in and try again.');

@@ -19,7 +19,7 @@ export { LoginThrottle, THROTTLE_WINDOW_MS, type ThrottleLimits } from './login-
 export { PasswordFingerprints, type FingerprintMatch } from './password-fingerprint.js';
 export { RememberCookie, REMEMBER_COOKIE, REMEMBER_PURPOSE, newRememberToken, type RememberPayload } from './remember-cookie.js';
 export { PasswordHasher, ARGON2_DEFAULTS, hashKind, Semaphore, type Argon2Params, type HashKind } from './passwords/index.js';
-export { AuthSetupError, LoginFailedError, LoginThrottledError, LOGIN_FAILED_MESSAGE } from './errors.js';
+export { AuthSetupError, LoginFailedError, LoginThrottledError, LOGIN_FAILED_MESSAGE, SecondFactorRequiredError } from './errors.js';
 export {
   loginSucceeded,
   loginFailed,

@@ -11,7 +11,7 @@ import type { HttpRequestContext } from '../http/request-context.js';
 import type { SessionService } from '../session/session-service.js';
 import type { SessionUser } from '../session/session.js';
 import type { AuthService, LoginOptions, SecondFactorGate } from './auth-service.js';
-import { AuthSetupError, LoginFailedError, LoginThrottledError } from './errors.js';
+import { AuthSetupError, LoginFailedError, LoginThrottledError, SecondFactorRequiredError } from './errors.js';
 import type { LoginMethod } from './events.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { LANE_FULL, type AddressLanes } from './address-lanes.js';
@@ -103,6 +103,27 @@ export class SessionAuth<U> implements AuthService<U> {
     }
     await this.#signIn(ctx, signedIn, userId!, current, options.remember === true, 'password');
     return signedIn;
+  }
+
+  async verifyCredentials(ctx: RequestContext, login: string, password: string): Promise<U> {
+    const { users, hasher } = this.#p;
+    const ip = ctx.request.ip;
+    const normalized = normalizeLogin(login);
+    const checked = await this.#p.lanes.run(ip, () => this.#check(login, normalized, password, ip));
+    if (checked === LANE_FULL) {
+      await emitEvent(this.#p.services, 'session:login_failed', { login: normalized, userId: null, reason: 'throttled', ip });
+      throw new LoginThrottledError(1);
+    }
+    const { user, userId, subject, hash } = checked;
+    let verified = user;
+    if (users.writePasswordHash !== undefined && hasher.needsUpgrade(hash)) {
+      await users.writePasswordHash(user, await hasher.hash(password));
+      verified = (await users.findById(userId)) ?? user;
+    }
+    await this.#p.throttle.clear(subject, ip);
+    // A password alone does not sign in an account with a second factor (docs/tokens.md "Issuing a token at login").
+    if (this.#secondFactor !== undefined && (await this.#secondFactor.required(verified))) throw new SecondFactorRequiredError();
+    return verified;
   }
 
   useSecondFactor(gate: SecondFactorGate<U>): void {

@@ -33,7 +33,17 @@ const QUERY = 1;
 const PATH = 2;
 const HEADER = 3;
 const SOURCES = { body: BODY, query: QUERY, path: PATH, header: HEADER } as const;
-const KINDS: ReadonlySet<string> = new Set<ScalarKind>(['string', 'integer', 'number', 'boolean', 'duration', 'timestamp', 'file', 'json']);
+const KINDS: ReadonlySet<string> = new Set<ScalarKind>([
+  'string',
+  'integer',
+  'number',
+  'boolean',
+  'duration',
+  'timestamp',
+  'file',
+  'json',
+  'object',
+]);
 
 type TextValue = string | string[] | undefined;
 
@@ -46,6 +56,14 @@ class Failure {
 }
 const SCALAR_FAILURE = new Failure(undefined, false);
 const NOT_A_LIST = new Failure(undefined, true);
+
+/** A failing field with its path of keys (`user.email` for a nested one). */
+type FieldFailure = [BoundField, Failure, string];
+
+/** The failures inside an object field's value. */
+class NestedFailures {
+  constructor(readonly list: FieldFailure[]) {}
+}
 
 interface BoundField {
   readonly plan: FieldPlan;
@@ -64,6 +82,8 @@ interface BoundField {
   readonly makeDefault: (() => unknown) | undefined;
   /** A string, json or file field: its values are checked for U+0000. */
   readonly mayHoldNul: boolean;
+  /** The fields of an object field (docs/schema-language.md "Nested input"), else undefined. */
+  readonly children: readonly BoundField[] | undefined;
 }
 
 /**
@@ -92,14 +112,20 @@ export function compileBinder(route: RouteDefinition): Binder {
       }
     }
     const input: Record<string, unknown> = {};
-    let failures: Array<[BoundField, Failure]> | undefined;
+    let failures: FieldFailure[] | undefined;
     let nul: Record<string, string> | undefined;
     for (let i = 0; i < fields.length; i++) {
       const f = fields[i]!;
       let value: unknown;
       switch (f.source) {
         case BODY:
-          value = json !== undefined ? fromJsonBody(f, json) : form !== undefined ? fromForm(f, form, files, stray) : ABSENT;
+          // Only an object field needs the record of nested NUL failures up front.
+          value =
+            json !== undefined
+              ? fromJsonBody(f, json, f.key, f.children === undefined ? undefined : (nul ??= {}))
+              : form !== undefined
+                ? fromForm(f, form, files, stray)
+                : ABSENT;
           break;
         case QUERY: {
           const query = request.query as Record<string, TextValue>;
@@ -115,24 +141,31 @@ export function compileBinder(route: RouteDefinition): Binder {
         }
       }
       if (value === ABSENT) input[f.key] = f.makeDefault === undefined ? undefined : f.makeDefault();
-      else if (value instanceof Failure) (failures ??= []).push([f, value]);
+      else if (value instanceof Failure) (failures ??= []).push([f, value, f.key]);
+      else if (value instanceof NestedFailures) (failures ??= []).push(...value.list);
       else {
         if (f.mayHoldNul && containsNul(value)) (nul ??= {})[f.key] = NUL_MESSAGE;
         input[f.key] = value;
       }
     }
     if (failures !== undefined) throw conversionError(failures, json !== undefined ? 'json' : form !== undefined ? 'form' : 'none');
-    if (nul !== undefined) throw new ValidationError(nul);
+    if (nul !== undefined && hasKeys(nul)) throw new ValidationError(nul);
     return input;
   };
 }
 
-function fromJsonBody(f: BoundField, json: Record<string, unknown>): unknown {
+/**
+ * The value of `f` from the JSON object `json` (the body, or an object
+ * field's value); `path` is its key path, `nul` collects the paths of
+ * nested text holding U+0000.
+ */
+function fromJsonBody(f: BoundField, json: Record<string, unknown>, path: string, nul: Record<string, string> | undefined): unknown {
   if (f.json === undefined) return ABSENT;
   if (f.jsonOwnOnly && !Object.hasOwn(json, f.json)) return ABSENT;
   const v = json[f.json];
   if (v === undefined) return ABSENT;
   if (v === null) return f.nullable ? null : ABSENT;
+  if (f.children !== undefined) return bindObject(f.children, v, path, nul!);
   if (!f.array) {
     const c = fromJson(f.kind, v);
     return c === INVALID ? SCALAR_FAILURE : c;
@@ -147,6 +180,30 @@ function fromJsonBody(f: BoundField, json: Record<string, unknown>): unknown {
     if (out !== undefined) out[i] = c;
   }
   return out ?? v;
+}
+
+/**
+ * An object field's value: its fields bound from the members of `v`, in
+ * field order (absent ones `undefined` or their default); members not
+ * declared are left out. A value that is not an object fails as a whole.
+ */
+function bindObject(children: readonly BoundField[], v: unknown, path: string, nul: Record<string, string>): unknown {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return SCALAR_FAILURE;
+  const source = v as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  let failures: FieldFailure[] | undefined;
+  for (const c of children) {
+    const at = `${path}.${c.key}`;
+    const value = fromJsonBody(c, source, at, nul);
+    if (value === ABSENT) out[c.key] = c.makeDefault === undefined ? undefined : c.makeDefault();
+    else if (value instanceof Failure) (failures ??= []).push([c, value, at]);
+    else if (value instanceof NestedFailures) (failures ??= []).push(...value.list);
+    else {
+      if (c.mayHoldNul && containsNul(value)) nul[at] = NUL_MESSAGE;
+      out[c.key] = value;
+    }
+  }
+  return failures === undefined ? out : new NestedFailures(failures);
 }
 
 function fromForm(
@@ -216,15 +273,20 @@ function concat<T>(a: T[] | undefined, b: T[] | undefined): T[] | undefined {
   return a === undefined ? b : b === undefined ? a : [...a, ...b];
 }
 
+function hasKeys(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
+}
+
 function hasText(v: TextValue): boolean {
   return v !== undefined && (typeof v === 'string' ? v !== '' : v.some((s) => s !== ''));
 }
 
-function conversionError(failures: ReadonlyArray<[BoundField, Failure]>, bodyKind: BodyKind): ConversionError {
+function conversionError(failures: readonly FieldFailure[], bodyKind: BodyKind): ConversionError {
   const fieldErrors: Record<string, string> = {};
-  for (const [f, failure] of failures) {
+  for (const [f, failure, path] of failures) {
     const attribute = attributeName(clientName(f.plan, bodyKind), failure.item);
-    fieldErrors[f.key] = conversionMessage(f.kind, attribute, failure.notAList);
+    fieldErrors[path] = conversionMessage(f.kind, attribute, failure.notAList);
   }
   return new ConversionError(fieldErrors);
 }
@@ -241,6 +303,9 @@ function compileField(route: RouteDefinition, plan: FieldPlan): BoundField {
   if (plan.type.kind === 'file' && (source !== BODY || plan.form === undefined))
     fail('a file binds only from a multipart form field (form tag)');
   if (plan.type.kind === 'json' && source !== BODY) fail('a json field binds only from the body');
+  if (plan.type.kind === 'object' && (source !== BODY || plan.json === undefined || plan.type.array || plan.fields === undefined))
+    fail('an object field binds only from a JSON body member, as one object with its fields');
+  const children = plan.type.kind === 'object' ? (plan.fields ?? []).map((child) => compileField(route, child)) : undefined;
   let makeDefault: (() => unknown) | undefined;
   try {
     makeDefault = defaultMaker(plan);
@@ -263,5 +328,6 @@ function compileField(route: RouteDefinition, plan: FieldPlan): BoundField {
     nameList: `${name}[]`,
     makeDefault,
     mayHoldNul: plan.type.kind === 'string' || plan.type.kind === 'json' || plan.type.kind === 'file',
+    children,
   };
 }

@@ -110,6 +110,7 @@ const EXPECTED: Readonly<Record<ScalarKind, string>> = {
   timestamp: 'must be an RFC 3339 date-time such as 2024-05-01T12:00:00Z',
   file: 'must be a file',
   json: 'must be valid JSON',
+  object: 'must be an object',
 };
 
 /**

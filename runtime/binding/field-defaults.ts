@@ -60,6 +60,8 @@ function prepare(kind: FieldPlan['type']['kind'], value: unknown): unknown {
       return value;
     case 'file':
       throw new Error('a file field cannot have a default');
+    case 'object':
+      throw new Error('an object field cannot have a default (its fields can)');
     case 'json':
       return value;
   }

@@ -187,6 +187,10 @@ export const ERROR_CODES = {
     status: 500,
     summary: 'Remember-me was asked for, but the user provider lacks readRememberToken or writeRememberToken.',
   },
+  BINDERY_AUTH_SECOND_FACTOR_REQUIRED: {
+    status: 403,
+    summary: 'verifyCredentials was asked about an account with a second factor: a password alone does not sign it in.',
+  },
   BINDERY_AUTH_THROTTLED: {
     status: 422,
     summary: 'Too many login attempts for this login from this address, or too many failures from it; the password was not checked.',

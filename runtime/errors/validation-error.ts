@@ -16,6 +16,8 @@ export const CONVERSION_DETAIL = 'The request has invalid values.';
  * under the client's names, in the input's field order (keys that are not
  * input fields follow, in their own order). A message may contain
  * `:attribute`, replaced by the client's name of the field with `_` as spaces.
+ * A field of an object field is keyed by its key path, `user.email`
+ * (docs/schema-language.md "Nested input"), and answered under the client's path.
  *
  * @param fieldErrors message per input key, e.g. `{ title: 'The title must not be "untitled".' }`.
  * @example throw new ValidationError({ title: 'The :attribute must not be "untitled".' })

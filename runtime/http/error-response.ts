@@ -3,7 +3,9 @@
  *
  * API clients (see `ClientKind.wantsJson`) get problem details
  * (`application/problem+json`); others an HTML error page, or with
- * `APP_DEBUG=true` for 5xx the debug page. Field errors are keyed by the
+ * `APP_DEBUG=true` for 5xx the debug page; a route whose group has its own
+ * error format (`errors: lists`) answers in it instead (error-lists.ts).
+ * Field errors are keyed by the
  * client's names in the input's field order. Every 5xx is logged with the
  * request ID (the request logger carries it). When the response has already
  * started, the error is logged and the connection aborted; when the client
@@ -23,9 +25,11 @@ import type { ClientKind } from './context.js';
 import { decideClientKind } from './client-kind.js';
 import { requestLog } from './request-log.js';
 import { observationOf } from './request-observer.js';
+import { errorLists } from './error-lists.js';
 
 const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 const PROBLEM_HEADER = `${PROBLEM_CONTENT_TYPE}; charset=utf-8`;
+const JSON_HEADER = 'application/json; charset=utf-8';
 
 /**
  * Write the error response for `thrown` (or log and abort / log 499). Never throws.
@@ -61,6 +65,12 @@ export function sendError(
     const errors = info.fieldErrors === undefined ? undefined : clientFieldErrors(info.fieldErrors, route, request);
     reply.code(info.status);
     if (info.headers !== undefined) reply.headers(info.headers);
+    const format = route?.errorFormat;
+    if (format !== undefined) {
+      // The group's own format (docs/errors.md "Error formats"), whoever the client is.
+      reply.header('content-type', JSON_HEADER).send(JSON.stringify(errorLists(format, errors, info.detail)));
+      return;
+    }
     if ((client ?? decideClientKind(request.headers)).wantsJson) {
       reply.header('content-type', PROBLEM_HEADER).send(JSON.stringify(problemDetails(info.status, info.detail, request.id, errors)));
       return;
@@ -110,7 +120,24 @@ export function clientFieldErrors(
       out[name] = message.includes(':attribute') ? message.replaceAll(':attribute', attributeName(name)) : message;
     }
   }
-  for (const [key, message] of rest)
-    out[key] = message.includes(':attribute') ? message.replaceAll(':attribute', attributeName(key)) : message;
+  for (const [key, message] of rest) {
+    const name = nestedClientName(key, route, request);
+    out[name] = message.includes(':attribute')
+      ? message.replaceAll(':attribute', attributeName(name.slice(name.lastIndexOf('.') + 1)))
+      : message;
+  }
   return out;
+}
+
+/**
+ * The client's path of a nested field's key path (`user.email` → the JSON
+ * name of the object field `user`, then the nested keys, which are their
+ * own JSON names; docs/schema-language.md "Nested input"); any other key as it is.
+ */
+function nestedClientName(key: string, route: RouteDefinition | null, request: FastifyRequest): string {
+  const dot = key.indexOf('.');
+  if (dot === -1 || route === null) return key;
+  const top = key.slice(0, dot);
+  const field = route.fields.find((f) => f.key === top && f.fields !== undefined);
+  return field === undefined ? key : `${clientName(field, bodyKindOf(request))}${key.slice(dot)}`;
 }

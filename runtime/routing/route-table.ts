@@ -26,8 +26,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
  * - `timestamp`: a `Date`; from an RFC 3339 date-time string.
  * - `file`: an uploaded file ({@link UploadedFile}); only from multipart form fields.
  * - `json`: any JSON value, unconverted (body only).
+ * - `object`: a JSON object whose members are bound by the field's own
+ *   {@link FieldPlan.fields} (body only; docs/schema-language.md "Nested input").
  */
-export type ScalarKind = 'string' | 'integer' | 'number' | 'boolean' | 'duration' | 'timestamp' | 'file' | 'json';
+export type ScalarKind = 'string' | 'integer' | 'number' | 'boolean' | 'duration' | 'timestamp' | 'file' | 'json' | 'object';
 
 /** The full type of a bound field: scalar kind, whether it is a list, whether `null` is a value. */
 export interface FieldTypePlan {
@@ -74,6 +76,12 @@ export interface FieldPlan {
   readonly default?: unknown;
   /** The field's rules in YAML order; rule index = position here. */
   readonly rules: readonly RuleRef[];
+  /**
+   * The fields of an `object` field, bound from the members of its JSON
+   * object (each a body field whose `json` is its member name). Absent for
+   * other kinds.
+   */
+  readonly fields?: readonly FieldPlan[];
 }
 
 /**
@@ -213,6 +221,32 @@ export interface RouteDefinition {
    * Absent: no policy.
    */
   readonly authorize?: AuthorizePlan;
+  /**
+   * The `Authorization` scheme the `token` middleware reads on this route
+   * (YAML `groups.<name>.token.scheme`; docs/tokens.md "The scheme of a
+   * group"), e.g. `Token`. Absent: the app's default (`Bearer` unless
+   * `tokens({ scheme })` says otherwise).
+   */
+  readonly tokenScheme?: string;
+  /**
+   * The shape of the route's error responses (YAML `groups.<name>.errors`;
+   * docs/errors.md "Error formats"). Absent: problem details.
+   */
+  readonly errorFormat?: ErrorFormatPlan;
+}
+
+/**
+ * An error format other than problem details (docs/errors.md "Error formats"):
+ * `lists` answers `{ "errors": { "<name>": ["<message>", …] } }`.
+ */
+export interface ErrorFormatPlan {
+  readonly format: 'lists';
+  /** `path`: a nested field under its whole client path (`user.email`); `leaf`: under its last name (`email`). */
+  readonly keys: 'path' | 'leaf';
+  /** The member holding an error that is about no field (401, 404…). */
+  readonly other: string;
+  /** A rule's sentence by rule name (`required` → `can't be empty`), with `:attribute` and the rule's parameters. */
+  readonly messages?: Readonly<Record<string, string>>;
 }
 
 /** A sort key of a list route: `sort=<name>` or `sort=-<name>`. */

@@ -32,6 +32,10 @@ interface CrossRule {
 
 interface CheckedField {
   readonly plan: FieldPlan;
+  /** Its key path: `title`, or `user.email` for a field of the object field `user`. */
+  readonly path: string;
+  /** The keys of the object holding it in the input (empty for a top-level field). */
+  readonly parents: readonly string[];
   /** Index of the `required` rule, or -1. */
   readonly requiredIndex: number;
   readonly cross: readonly CrossRule[];
@@ -49,7 +53,7 @@ interface FieldFailure {
  * @throws {BinderyError} `BINDERY_ROUTE_INVALID` when a field names a rule missing from the catalog, or an `each` rule without its inner rule.
  */
 export function compileInputValidator(route: RouteDefinition): InputValidator | null {
-  const fields: CheckedField[] = route.fields.map((plan) => {
+  const fields: CheckedField[] = flatten(route.fields, []).map(({ plan, parents }) => {
     const cross: CrossRule[] = [];
     plan.rules.forEach((rule, index) => {
       const spec = RULES[rule.name];
@@ -67,12 +71,14 @@ export function compileInputValidator(route: RouteDefinition): InputValidator | 
       }
       if (spec.check !== undefined) cross.push({ index, rule, spec });
     });
-    return { plan, requiredIndex: plan.rules.findIndex((r) => r.name === 'required'), cross };
+    const path = [...parents, plan.key].join('.');
+    return { plan, path, parents, requiredIndex: plan.rules.findIndex((r) => r.name === 'required'), cross };
   });
   const validate = route.validate;
   const hasCross = fields.some((f) => f.cross.length > 0);
   if (validate === null && !hasCross) return null;
-  const byKey = new Map(fields.map((f, i) => [f.plan.key, i]));
+  const byKey = new Map(fields.map((f, i) => [f.path, i]));
+  const messages = route.errorFormat?.messages;
 
   return function validateInput(input, request) {
     if ((validate === null || validate(input)) && !hasCross) return;
@@ -90,12 +96,12 @@ export function compileInputValidator(route: RouteDefinition): InputValidator | 
     for (let i = 0; i < fields.length; i++) {
       const failure = failures[i];
       if (failure === undefined) continue;
-      const { plan } = fields[i]!;
+      const { plan, path } = fields[i]!;
       bodyKind ??= bodyKindOf(request);
       const rule = plan.rules[failure.rule];
       const item = rule?.name === 'each' ? failure.item : undefined;
       const attribute = attributeName(clientName(plan, bodyKind), item);
-      fieldErrors[plan.key] = rule === undefined ? `The ${attribute} field is invalid.` : ruleMessage(rule, plan.type, attribute);
+      fieldErrors[path] = rule === undefined ? `The ${attribute} field is invalid.` : ruleMessage(rule, plan.type, attribute, messages);
       failed = true;
     }
     // ajv said no but named no field we know: still a 422, without field errors.
@@ -111,19 +117,24 @@ function locate(
   byKey: ReadonlyMap<string, number>,
   fields: readonly CheckedField[],
 ): [number, number, number | undefined] | undefined {
-  if (error.keyword === 'required' && error.schemaPath === '#/required') {
+  if (error.keyword === 'required') {
+    const at = /^#((?:\/properties\/[^/]+)*)\/required$/.exec(error.schemaPath);
     const key = error.params['missingProperty'];
-    const index = typeof key === 'string' ? byKey.get(key) : undefined;
+    if (at === null || typeof key !== 'string') return undefined;
+    const index = byKey.get([...propertyPath(at[1]!), key].join('.'));
     if (index === undefined) return undefined;
     const rule = fields[index]!.requiredIndex;
     return [index, rule === -1 ? 0 : rule, undefined];
   }
-  const m = /^#\/properties\/([^/]+)\/allOf\/(\d+)(?:\/|$)/.exec(error.schemaPath);
+  const m = /^#((?:\/properties\/[^/]+)+)\/allOf\/(\d+)(?:\/|$)/.exec(error.schemaPath);
   if (m === null) return undefined;
-  const index = byKey.get(unescapePointer(m[1]!));
+  const keys = propertyPath(m[1]!);
+  const index = byKey.get(keys.join('.'));
   if (index === undefined) return undefined;
+  // instancePath: /<key>/…/<key>/<item>
   const segments = error.instancePath.split('/');
-  const item = segments.length > 2 && /^\d+$/.test(segments[2]!) ? Number(segments[2]) : undefined;
+  const at = keys.length + 1;
+  const item = segments.length > at && /^\d+$/.test(segments[at]!) ? Number(segments[at]) : undefined;
   return [index, Number(m[2]), item];
 }
 
@@ -141,17 +152,38 @@ function runCrossRules(fields: readonly CheckedField[], input: Record<string, un
   for (let i = 0; i < fields.length; i++) {
     const f = fields[i]!;
     if (f.cross.length === 0) continue;
-    const value = input[f.plan.key];
+    const holder = holderOf(input, f.parents);
+    const value = holder?.[f.plan.key];
     if (value === undefined || value === null) continue;
     for (const c of f.cross) {
       const seen = failures[i];
       if (seen !== undefined && seen.rule < c.index) break;
-      if (!c.spec.check!(value, input, c.rule.params, f.plan.key)) {
+      if (!c.spec.check!(value, holder!, c.rule.params, f.plan.key)) {
         note(failures, i, c.index, undefined);
         break;
       }
     }
   }
+}
+
+/** Every field of `plans` with the keys of the object holding it, nested fields right after their object. */
+function flatten(plans: readonly FieldPlan[], parents: readonly string[]): { plan: FieldPlan; parents: readonly string[] }[] {
+  return plans.flatMap((plan) => [{ plan, parents }, ...(plan.fields ? flatten(plan.fields, [...parents, plan.key]) : [])]);
+}
+
+/** The object at `keys` of the input (the input itself for none), or undefined when one is absent. */
+function holderOf(input: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> | undefined {
+  let at: unknown = input;
+  for (const key of keys) {
+    if (typeof at !== 'object' || at === null) return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return typeof at === 'object' && at !== null ? (at as Record<string, unknown>) : undefined;
+}
+
+/** The keys of a schema path's `/properties/<key>` chain. */
+function propertyPath(chain: string): string[] {
+  return chain.split('/properties/').slice(1).map(unescapePointer);
 }
 
 function unescapePointer(segment: string): string {

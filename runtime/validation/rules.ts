@@ -40,6 +40,7 @@ export function categoryOf(type: FieldTypePlan): RuleCategory {
     case 'timestamp':
       return 'timestamp';
     case 'json':
+    case 'object':
       return 'any';
   }
 }
@@ -374,11 +375,14 @@ export function ruleSchema(rule: RuleRef, type: FieldTypePlan): Record<string, u
  * Word the message of a failed rule.
  * @param attribute the client's name of the field with `_` as spaces (`created at`), or `tags.1` for an item.
  * @param type the field's type (the item type for `each`).
+ * @param templates a group's own sentences by rule name (docs/errors.md "Error formats"), with the same placeholders.
  */
-export function ruleMessage(rule: RuleRef, type: FieldTypePlan, attribute: string): string {
-  if (rule.name === 'each' && rule.inner) return ruleMessage(rule.inner, { kind: type.kind, array: false, nullable: false }, attribute);
+export function ruleMessage(rule: RuleRef, type: FieldTypePlan, attribute: string, templates?: Readonly<Record<string, string>>): string {
+  if (rule.name === 'each' && rule.inner)
+    return ruleMessage(rule.inner, { kind: type.kind, array: false, nullable: false }, attribute, templates);
   const spec = RULES[rule.name];
-  const template = spec?.messages[categoryOf(type)] ?? spec?.messages['*'] ?? 'The :attribute field is invalid.';
+  const own = templates !== undefined && Object.hasOwn(templates, rule.name) ? templates[rule.name] : undefined;
+  const template = own ?? spec?.messages[categoryOf(type)] ?? spec?.messages['*'] ?? 'The :attribute field is invalid.';
   let out = template.replace(':attribute', attribute);
   const names = spec?.placeholders ?? [];
   names.forEach((ph, i) => {

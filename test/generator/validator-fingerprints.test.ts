@@ -125,7 +125,7 @@ describe('validator fingerprints | format version', () => {
   // record the new hash and format version here.
   const RECORDED = {
     format: 4,
-    hash: 'd4adff7fe07793d6cc3fd04d987a91342ccfaafc3b0d130faa19fee9538e9d00 5c83f85adf744347eb5347d947f8b011951d0d4112a7858f6f51d3d97edda8a2 88d163931fe2f33c0c2b24eb7beec2d27f102f4acd98c88f2bcf358afe005852',
+    hash: 'bc53acbbc664a272656158ee954cd4f4030a1e256e7714e135b1cbd6e1fca34a 5c83f85adf744347eb5347d947f8b011951d0d4112a7858f6f51d3d97edda8a2 88d163931fe2f33c0c2b24eb7beec2d27f102f4acd98c88f2bcf358afe005852',
   };
 
   it('is bumped (or confirmed) whenever the validator emitter changes', async () => {

@@ -26,6 +26,7 @@ describe('validators | generated ajv standalone code', () => {
     expect(Object.keys(validators).sort()).toEqual([
       'accountMe',
       'accountRegister',
+      'conduitRegister',
       'documentsCreate',
       'documentsList',
       'documentsPages',
@@ -111,5 +112,21 @@ describe('validators | generated ajv standalone code', () => {
       'file#1',
       'attachments#1',
     ]);
+  });
+
+  it('checks nested fields under the object\'s own properties (docs/schema-language.md "Nested input")', () => {
+    const validate = validators.conduitRegister;
+    expect(validate({})).toBe(false);
+    expect(validate.errors!.map((e) => [e.schemaPath, e.params['missingProperty']])).toEqual([['#/required', 'user']]);
+    expect(
+      validate({ user: { email: 'x', username: 'a', password_confirmation: 'p', prefs: { theme: 'light', tags: ['ok', 'not ok'] } } }),
+    ).toBe(false);
+    const paths = validate.errors!.map((e) => e.schemaPath);
+    expect(paths).toContain('#/properties/user/required');
+    expect(paths.some((p) => p.startsWith('#/properties/user/properties/email/allOf/1/'))).toBe(true);
+    expect(paths.some((p) => p.startsWith('#/properties/user/properties/prefs/properties/tags/allOf/1/'))).toBe(true);
+    expect(
+      validate({ user: { email: 'ada@example.com', username: 'ada', password: 'long enough', password_confirmation: 'x', prefs: null } }),
+    ).toBe(true);
   });
 });

@@ -93,11 +93,16 @@ const INPUT_TS: Readonly<Record<InputField['type']['kind'], string>> = {
   timestamp: 'Date | string',
   file: 'Blob',
   json: 'JsonValue',
+  object: 'object',
 };
 
-/** A field's type as the client takes it: durations as ms or text, timestamps as Date or RFC 3339 text, files as Blob. */
+/** A field's type as the client takes it: durations as ms or text, timestamps as Date or RFC 3339 text, files as Blob, objects as their members. */
 function clientFieldType(f: InputField): string {
-  const base = f.values ? enumUnion(f.values) : INPUT_TS[f.type.kind];
+  const base = f.fields
+    ? `{ ${f.fields.map((c) => `${propertyName(c.key)}${c.required ? '' : '?'}: ${clientFieldType(c)}`).join('; ')} }`
+    : f.values
+      ? enumUnion(f.values)
+      : INPUT_TS[f.type.kind];
   const list = f.type.array ? (base.includes(' ') ? `(${base})[]` : `${base}[]`) : base;
   return f.type.nullable ? `${list} | null` : list;
 }
@@ -157,7 +162,8 @@ function specLiteral(route: Route): string {
       route.input.filter((f) => f.source === 'header'),
       (f) => f.name,
     )}, ` +
-    `body: ${pairs(body, bodyName)}, encoding: ${quote(encoding)}, answer: ${quote(answer)} }`
+    `body: ${pairs(body, bodyName)}, encoding: ${quote(encoding)}, answer: ${quote(answer)}` +
+    `${route.tokenScheme !== null && route.tokenScheme !== 'Bearer' ? `, scheme: ${quote(route.tokenScheme)}` : ''} }`
   );
 }
 
@@ -227,7 +233,7 @@ function createClientFunction(routes: readonly Route[]): string {
       const optional = route.input.every((f) => !(f.required || f.source === 'path'));
       const doc = [
         route.summary ? docText(route.summary) : `${route.method} ${route.path}`,
-        `\`${route.method} ${route.path}\`${route.middleware.includes('token') ? ' — needs a bearer token' : ''}.`,
+        `\`${route.method} ${route.path}\`${route.middleware.includes('token') ? (route.tokenScheme !== null && route.tokenScheme !== 'Bearer' ? ` — takes a token (\`Authorization: ${route.tokenScheme}\`)` : ' — needs a bearer token') : ''}.`,
         '@throws {ApiError} for any answer that is not a success.',
       ];
       members.push(

@@ -10,6 +10,35 @@ import { allowsGuests } from '../../model/route-authorization.js';
 
 /** The security scheme of routes with the `token` middleware (docs/spec.md 5.5). */
 export const BEARER = 'bearerToken';
+/** The security scheme of a route's tokens: {@link BEARER}, or `<scheme>Token` for a group's own scheme (`tokenToken` for `Token`). */
+export function tokenSecurityName(route: Route): string {
+  return route.tokenScheme === null || route.tokenScheme === 'Bearer' ? BEARER : `${route.tokenScheme.toLowerCase()}Token`;
+}
+
+/** The OpenAPI security scheme named by {@link tokenSecurityName} for a scheme other than Bearer: the whole `Authorization` header. */
+export function tokenSecurityScheme(scheme: string): OpenAPIV3_1.SecuritySchemeObject {
+  return {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description: `An API token, \`<id>|<secret>\`, sent as \`Authorization: ${scheme} <token>\` (docs/tokens.md). The scopes of a requirement are the abilities the token needs.`,
+  };
+}
+
+/** The security schemes of the token routes among `routes`, by name (the Bearer one is `bearer`). */
+export function tokenSchemes(
+  routes: readonly Route[],
+  bearer: OpenAPIV3_1.SecuritySchemeObject,
+): Record<string, OpenAPIV3_1.SecuritySchemeObject> {
+  const out: Record<string, OpenAPIV3_1.SecuritySchemeObject> = {};
+  for (const route of routes) {
+    if (!route.middleware.includes('token')) continue;
+    const name = tokenSecurityName(route);
+    out[name] ??= name === BEARER ? bearer : tokenSecurityScheme(route.tokenScheme!);
+  }
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
 /** The security scheme of routes signed in by the session (`session` and `auth` middleware). */
 export const SESSION = 'sessionCookie';
 
@@ -52,9 +81,10 @@ export function securityOf(route: Route, model: Model): { security?: OpenAPIV3_1
   const guarded = refusesGuests(route, model);
   if (!bearer && !guarded && route.authorize === null) return {};
   const security: OpenAPIV3_1.SecurityRequirementObject[] = [
-    ...(bearer ? [{ [BEARER]: scopes }] : []),
+    ...(bearer ? [{ [tokenSecurityName(route)]: scopes }] : []),
     ...(session && (guarded || route.authorize !== null) ? [{ [SESSION]: [] }] : []),
-    ...(!guarded && route.authorize !== null ? [{}] : []),
+    // A guest may call it too: a route with a policy that admits guests, or optional authentication (a token route without require).
+    ...(!guarded && (route.authorize !== null || bearer) ? [{}] : []),
   ];
   return { security };
 }

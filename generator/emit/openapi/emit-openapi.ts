@@ -14,7 +14,8 @@ import type { EmitContext, GeneratedFile } from '../context.js';
 import { inputSchema, resourceJsonSchema } from './schemas.js';
 import { shapeComponentSchema, shapeTypeSchema } from './shape-schemas.js';
 import { reachedByShapes, shapeRoutes } from '../shape-types.js';
-import { authorizationExtension, BEARER, mayForbid, refusesGuests, securityOf, sessionScheme } from './authorization.js';
+import { applyErrorFormats } from './error-formats.js';
+import { authorizationExtension, mayForbid, refusesGuests, securityOf, sessionScheme, tokenSchemes } from './authorization.js';
 
 const METHOD_ORDER = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -131,10 +132,11 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile {
         ValidationFailed: problemResponse('The given data was invalid; `errors` has a message per field.'),
       },
       ...(tokenRoutes.length > 0 || Object.keys(sessionScheme(routes, ctx.model)).length > 0
-        ? { securitySchemes: { ...(tokenRoutes.length > 0 ? { [BEARER]: BEARER_SCHEME } : {}), ...sessionScheme(routes, ctx.model) } }
+        ? { securitySchemes: { ...tokenSchemes(tokenRoutes, BEARER_SCHEME), ...sessionScheme(routes, ctx.model) } }
         : {}),
     },
   };
+  applyErrorFormats(document, routes);
   // OpenAPI 3.1 allows no `$comment` at the root: the header is an `x-` extension.
   return { path: 'openapi.json', content: `${JSON.stringify({ [GENERATED_BY]: ctx.header, ...document }, null, 2)}\n` };
 }

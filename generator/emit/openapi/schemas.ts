@@ -75,6 +75,7 @@ const INPUT: Readonly<Record<InputField['type']['kind'], Schema>> = {
   timestamp: { type: 'string', format: 'date-time' },
   file: { type: 'string', format: 'binary' },
   json: {},
+  object: { type: 'object' },
 };
 
 /**
@@ -92,6 +93,7 @@ export function inputSchema(field: InputField): Schema {
       if (fragment) schema = merge(schema, field.type.nullable && rule.name !== 'required' ? admitNull(fragment) : fragment);
     }
   }
+  if (field.fields) schema = { ...schema, ...nestedObject(field.fields) };
   if (field.default !== undefined) schema = { ...schema, default: field.default };
   return field.description ? { ...schema, description: field.description } : schema;
 }
@@ -118,4 +120,13 @@ function merge(schema: Schema, fragment: Record<string, unknown>): Schema {
   }
   if (Object.keys(rest).length > 0) out['allOf'] = [...((out['allOf'] as unknown[] | undefined) ?? []), rest];
   return out as Schema;
+}
+
+/** The members of an object field's schema: its fields by JSON name, and the required ones (docs/schema-language.md "Nested input"). */
+function nestedObject(fields: readonly InputField[]): Schema {
+  const required = fields.filter((f) => f.required).map((f) => f.json ?? f.key);
+  return {
+    properties: Object.fromEntries(fields.map((f) => [f.json ?? f.key, inputSchema(f)])),
+    ...(required.length > 0 ? { required } : {}),
+  } as Schema;
 }

@@ -128,6 +128,8 @@ function routeLiteral(
         }
       : {}),
     ...authorizeLiteral(route),
+    ...(route.tokenScheme !== null ? { tokenScheme: route.tokenScheme } : {}),
+    ...(route.errorFormat !== null ? { errorFormat: errorFormatLiteral(route.errorFormat) } : {}),
   };
 }
 
@@ -150,6 +152,11 @@ function shapeOutput(
     serialize: new Code(names.serializer),
     ...(files !== undefined && files.length > 0 ? { files } : {}),
   };
+}
+
+/** The runtime's `ErrorFormatPlan` as a literal (fresh objects: the literal printer takes plain data). */
+function errorFormatLiteral(format: NonNullable<Route['errorFormat']>): Literal {
+  return { ...format, ...(format.messages !== undefined ? { messages: { ...format.messages } } : {}) };
 }
 
 /** `{ files: [...] }` with the visible `type: file` columns of `resource`, or nothing when it has none (docs/storage.md "Files of rows"). */
@@ -186,5 +193,6 @@ function fieldLiteral(field: InputField): Literal {
     name: field.name,
     default: field.default as Literal,
     rules: field.rules as unknown as Literal,
+    ...(field.fields ? { fields: field.fields.map(fieldLiteral) } : {}),
   };
 }

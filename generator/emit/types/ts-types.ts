@@ -5,6 +5,7 @@
 import type { FieldTypePlan } from '../../../runtime/routing/route-table.js';
 import { enumUnion } from '../../model/enum-values.js';
 import type { ColumnKind, ColumnType, InputField, ResourceField } from '../../model/model.js';
+import { propertyName } from '../ts-source.js';
 
 const SELECT: Readonly<Record<ColumnKind, string>> = {
   string: 'string',
@@ -77,10 +78,20 @@ const INPUT: Readonly<Record<FieldTypePlan['kind'], string>> = {
   timestamp: 'Date',
   file: 'UploadedFile',
   json: 'JsonValue',
+  object: 'object',
 };
 
-/** A bound input field's type: durations in milliseconds, timestamps as `Date`, files as `UploadedFile`, enums as their literal union. */
-export function inputTsType(field: Pick<InputField, 'type' | 'values'>): string {
+/**
+ * A bound input field's type: durations in milliseconds, timestamps as
+ * `Date`, files as `UploadedFile`, enums as their literal union, an object
+ * as its fields (`{ email: string; bio?: string | null }`).
+ */
+export function inputTsType(field: Pick<InputField, 'type' | 'values' | 'fields'>): string {
   const type: FieldTypePlan = field.type;
-  return orNull(list(field.values ? enumUnion(field.values) : INPUT[type.kind], type.array), type.nullable);
+  const base = field.fields
+    ? `{ ${field.fields.map((f) => `${propertyName(f.key)}${f.required || f.default !== undefined ? '' : '?'}: ${inputTsType(f)}`).join('; ')} }`
+    : field.values
+      ? enumUnion(field.values)
+      : INPUT[type.kind];
+  return orNull(list(base, type.array), type.nullable);
 }

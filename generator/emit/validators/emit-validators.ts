@@ -61,7 +61,7 @@ export function emitValidators(ctx: EmitContext, written?: string): GeneratedFil
     const schema = validatorSchema(route);
     if (!schema) continue;
     const name = validatorName(route.name);
-    const keys = route.input.filter((f) => f.rules.length > 0).map((f) => f.key);
+    const keys = route.input.filter((f) => f.rules.length > 0 || f.fields !== undefined).map((f) => f.key);
     const doc = `Validates the input of route \`${route.name}\` (${route.method} ${route.path}): ${keys.join(', ')}.`;
     const json = JSON.stringify(schema);
     uses.push({ name, doc, json, schema, inputs: validatorInputs(name, doc, json) });

@@ -21,25 +21,44 @@
  */
 import type { RuleRef } from '../../../runtime/routing/route-table.js';
 import { ruleSchema } from '../../../runtime/validation/rules.js';
-import type { Route } from '../../model/model.js';
+import type { InputField, Route } from '../../model/model.js';
 import { LINEAR_PATTERN } from './budget-keywords.js';
 
 /** The validator's JSON Schema of `route`, or null when no field has a rule. */
 export function validatorSchema(route: Route): Record<string, unknown> | null {
-  const fields = route.input.filter((f) => f.rules.length > 0);
-  if (fields.length === 0) return null;
+  return objectSchema(route.input);
+}
+
+/** Whether a field or one of its nested fields has a rule. */
+function checked(field: InputField): boolean {
+  return field.rules.length > 0 || (field.fields ?? []).some(checked);
+}
+
+/**
+ * The schema of an object of `fields` (the input, or an object field's
+ * value): `properties.<key>.allOf` per rule, an object field's own fields
+ * under its `properties` beside its `allOf` (`#/properties/user/properties/email/allOf/0`),
+ * and `required`. Null when no field has a rule.
+ */
+function objectSchema(fields: readonly InputField[]): Record<string, unknown> | null {
+  const withRules = fields.filter(checked);
+  if (withRules.length === 0) return null;
   const properties: Record<string, unknown> = {};
-  for (const field of fields) {
+  for (const field of withRules) {
+    const nested = field.fields ? objectSchema(field.fields) : null;
+    const allOf = field.rules.map((rule) => {
+      const fragment = linear(rule, ruleSchema(rule, field.type) ?? {});
+      return field.type.nullable && rule.name !== 'required' && Object.keys(fragment).length > 0
+        ? { if: { type: 'null' }, else: fragment }
+        : fragment;
+    });
+    // An object field without rules of its own has no allOf (ajv refuses an empty one).
     properties[field.key] = {
-      allOf: field.rules.map((rule) => {
-        const fragment = linear(rule, ruleSchema(rule, field.type) ?? {});
-        return field.type.nullable && rule.name !== 'required' && Object.keys(fragment).length > 0
-          ? { if: { type: 'null' }, else: fragment }
-          : fragment;
-      }),
+      ...(allOf.length > 0 ? { allOf } : {}),
+      ...(nested ?? {}),
     };
   }
-  const required = route.input.filter((f) => f.required).map((f) => f.key);
+  const required = fields.filter((f) => f.required).map((f) => f.key);
   return required.length > 0 ? { properties, required } : { properties };
 }
 

@@ -7,7 +7,7 @@
 /** A JSON value. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-/** RFC 9457 problem details, as every error of the API is answered (docs/errors.md). */
+/** RFC 9457 problem details, as every error of the API is answered (docs/errors.md) — or built from a group's lists format. */
 export interface ProblemDetails {
   type: string;
   /** The HTTP status phrase. */
@@ -16,6 +16,8 @@ export interface ProblemDetails {
   detail?: string;
   /** Field name → message, for 400 (a value of the wrong type) and 422 (a rule failed). */
   errors?: Record<string, string>;
+  /** Field name → messages, when the route's group answers in the lists format (docs/errors.md "Error formats"); `errors` then joins each list. */
+  lists?: Record<string, string[]>;
   request_id?: string;
   [member: string]: unknown;
 }
@@ -69,7 +71,7 @@ export class ApiError<S extends number = number> extends Error {
 export interface ClientOptions {
   /** Where the API is, e.g. `https://api.example.com` or `''` for the page's own origin in a browser. */
   baseUrl: string;
-  /** A bearer token (`<id>|<secret>`), or a function giving the current one; sent as `Authorization: Bearer …`. */
+  /** An API token (`<id>|<secret>`), or a function giving the current one; sent as `Authorization: Bearer …` (or the scheme of the route's group, e.g. `Token …`). */
   token?: string | (() => string | undefined | Promise<string | undefined>);
   /** The fetch to use (default: the global `fetch`). */
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
@@ -103,6 +105,8 @@ interface RouteSpec {
   body: [string, string][];
   encoding: 'none' | 'json' | 'form' | 'multipart';
   answer: 'json' | 'none' | 'redirect' | 'text' | 'response';
+  /** The Authorization scheme of the route's group when not Bearer (docs/tokens.md "The scheme of a group"). */
+  scheme?: string;
 }
 
 type Page = { document?: { querySelector(selector: string): { getAttribute(name: string): string | null } | null } };
@@ -142,7 +146,7 @@ function sender(options: ClientOptions) {
       if (value !== undefined && value !== null) headers[header] = Array.isArray(value) ? value.map(text).join(', ') : text(value);
     }
     const token = typeof options.token === 'function' ? await options.token() : options.token;
-    if (token) headers['authorization'] = 'Bearer ' + token;
+    if (token) headers['authorization'] = (spec.scheme ?? 'Bearer') + ' ' + token;
     if (spec.method !== 'GET' && spec.method !== 'OPTIONS') {
       const csrf = typeof options.csrfToken === 'function' ? options.csrfToken() : options.csrfToken ?? pageCsrfToken();
       if (csrf) headers['x-csrf-token'] = csrf;
@@ -208,12 +212,23 @@ function sender(options: ClientOptions) {
   };
 }
 
+function isLists(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Object.values(value).every((v) => Array.isArray(v));
+}
+
 async function problemOf(response: Response): Promise<ProblemDetails> {
   const type = response.headers.get('content-type') ?? '';
   const body = await response.text();
   if (/json/i.test(type)) {
     try {
       const parsed = JSON.parse(body) as ProblemDetails;
+      if (parsed !== null && typeof parsed === 'object' && parsed.title === undefined && isLists(parsed.errors)) {
+        // A group's lists format (docs/errors.md "Error formats"): each field's messages joined, the lists kept as `lists`.
+        const lists = parsed.errors as unknown as Record<string, string[]>;
+        const errors: Record<string, string> = {};
+        for (const key of Object.keys(lists)) errors[key] = lists[key]!.join(' ');
+        return { type: 'about:blank', title: response.statusText || 'Error', status: response.status, errors, lists };
+      }
       if (parsed !== null && typeof parsed === 'object') return { ...parsed, status: parsed.status ?? response.status };
     } catch {
       // Not JSON after all: described below.

@@ -15,4 +15,5 @@ export {
   type NewApiToken,
 } from './api-tokens.js';
 export { bearerToken, createTokenMiddleware } from './token-middleware.js';
+export { DEFAULT_TOKEN_SCHEME, presentedToken, tokenSchemeOf } from './token-scheme.js';
 export { formatToken, hashSecret, newSecret, parseToken, secretMatches, SECRET_BYTES, SECRET_CHARS } from './token-format.js';

@@ -3,7 +3,9 @@
  * 5.5, 7 "401 … API route without a valid token"; RFC 6750 section 3;
  * docs/tokens.md "The token middleware").
  *
- * - `Authorization: Bearer <id>|<secret>` (the scheme in any case): the
+ * - `Authorization: Bearer <id>|<secret>` (the scheme in any case; a group
+ *   may name another, `token: { scheme: Token }`, docs/tokens.md "The
+ *   scheme of a group"): the
  *   token is checked; a valid one signs the request in as its owner
  *   (`ctx.auth.via === 'token'`, `ctx.auth.token`) and its last use is
  *   recorded (at most once a minute). A malformed, unknown, wrong, expired or
@@ -23,29 +25,30 @@ import type { AuthService } from '../auth-service.js';
 import { RequestAuth } from '../../context/request-auth.js';
 import '../../http/auth-context.js';
 import type { ApiTokens } from './api-tokens.js';
+import { DEFAULT_TOKEN_SCHEME, presentedToken, tokenSchemeOf } from './token-scheme.js';
 
-const CHALLENGE = 'Bearer';
-const INVALID_TOKEN = 'Bearer error="invalid_token"';
-const INSUFFICIENT_SCOPE = (abilities: readonly string[]) => `Bearer error="insufficient_scope", scope="${abilities.join(' ')}"`;
-const BEARER = /^bearer(?:[ \t]+(.*))?$/i;
+const INVALID_TOKEN = (scheme: string) => `${scheme} error="invalid_token"`;
+const INSUFFICIENT_SCOPE = (scheme: string, abilities: readonly string[]) =>
+  `${scheme} error="insufficient_scope", scope="${abilities.join(' ')}"`;
 
-/** The bearer credentials of a request: `undefined` without an `Authorization: Bearer` header, else the token text (possibly empty). */
-export function bearerToken(ctx: Pick<RequestContext, 'request'>): string | undefined {
-  const header = ctx.request.headers.authorization;
-  if (header === undefined) return undefined;
-  const m = BEARER.exec(header.trim());
-  return m === null ? undefined : (m[1] ?? '').trim();
+/**
+ * The bearer credentials of a request: `undefined` without an
+ * `Authorization: Bearer` header, else the token text (possibly empty).
+ * For the scheme of the route's group, use {@link presentedToken}.
+ */
+export function bearerToken(ctx: Pick<RequestContext, 'request' | 'route'>): string | undefined {
+  return presentedToken(ctx, DEFAULT_TOKEN_SCHEME);
 }
 
-function invalidToken(): HttpError {
-  return new HttpError('BINDERY_TOKEN_INVALID', 'The bearer token is invalid, expired or revoked; create a new one.', {
-    headers: { 'www-authenticate': INVALID_TOKEN },
+function invalidToken(scheme: string): HttpError {
+  return new HttpError('BINDERY_TOKEN_INVALID', 'The token is invalid, expired or revoked; sign in again or create a new one.', {
+    headers: { 'www-authenticate': INVALID_TOKEN(scheme) },
   });
 }
 
-function missingToken(): HttpError {
-  return new HttpError('BINDERY_TOKEN_MISSING', 'This route needs an API token: send Authorization: Bearer <token>.', {
-    headers: { 'www-authenticate': CHALLENGE },
+function missingToken(scheme: string): HttpError {
+  return new HttpError('BINDERY_TOKEN_MISSING', `This route needs an API token: send Authorization: ${scheme} <token>.`, {
+    headers: { 'www-authenticate': scheme },
   });
 }
 
@@ -55,13 +58,14 @@ function missingToken(): HttpError {
  */
 export function createTokenMiddleware(tokens: ApiTokens, auth: () => AuthService): Middleware {
   return async (ctx, next) => {
-    const plain = bearerToken(ctx);
+    const scheme = tokenSchemeOf(ctx.route);
+    const plain = presentedToken(ctx, scheme);
     if (plain !== undefined) {
       const token = await tokens.check(plain);
-      if (token === null) throw invalidToken();
+      if (token === null) throw invalidToken(scheme);
       const users = auth().users;
       const user = await users.findById(token.userId);
-      if (user === null) throw invalidToken();
+      if (user === null) throw invalidToken(scheme);
       ctx.auth = new RequestAuth({
         via: 'token',
         id: token.userId,
@@ -72,13 +76,13 @@ export function createTokenMiddleware(tokens: ApiTokens, auth: () => AuthService
     }
     const abilities = ctx.route.abilities;
     if (!ctx.auth.signedIn) {
-      if (abilities !== undefined && abilities.length > 0) throw missingToken();
+      if (abilities !== undefined && abilities.length > 0) throw missingToken(scheme);
       try {
         return await next();
       } catch (error) {
         // The require guard's 401 (or any later one) tells an API client how to authenticate.
         if ((error as { status?: unknown })?.status === 401 && !ctx.reply.hasHeader('www-authenticate'))
-          ctx.reply.header('www-authenticate', CHALLENGE);
+          ctx.reply.header('www-authenticate', scheme);
         throw error;
       }
     }
@@ -89,7 +93,7 @@ export function createTokenMiddleware(tokens: ApiTokens, auth: () => AuthService
           'BINDERY_TOKEN_ABILITY_MISSING',
           `This token may not do this: it lacks the ${missing.length === 1 ? 'ability' : 'abilities'} ${missing.join(', ')}.`,
           {
-            headers: { 'www-authenticate': INSUFFICIENT_SCOPE(abilities) },
+            headers: { 'www-authenticate': INSUFFICIENT_SCOPE(scheme, abilities) },
           },
         );
       }

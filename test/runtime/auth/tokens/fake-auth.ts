@@ -87,6 +87,9 @@ export function fakeAuth(calls: FakeAuthCalls = { logins: [], signedOutEverywher
         attempt: () => {
           throw new Error('not in the stand-in');
         },
+        verifyCredentials: () => {
+          throw new Error('not in the stand-in');
+        },
         async login(_ctx, user) {
           calls.logins.push(String(user.id));
         },
