@@ -3,8 +3,9 @@
  *
  * Routes and types come from `schema/*.yaml` through `bindery generate`;
  * handlers live in `app/handlers/`. Users sign in with API tokens
- * (`Authorization: Token <token>`), and the policies of schema/articles.yaml
- * keep articles and comments to their authors.
+ * (`Authorization: Token <token>`, the group `api` of schema/users.yaml),
+ * and the policies of schema/articles.yaml keep articles and comments to
+ * their authors.
  */
 import { fileURLToPath } from 'node:url';
 import { defineApp } from 'bindery/app';
@@ -17,7 +18,6 @@ import { session } from 'bindery/session';
 import { policies } from '../generated/policies.js';
 import { routes } from '../generated/routes.js';
 import { databaseUsers } from './auth/users.js';
-import { conduit } from './conduit.js';
 import { handlers } from './handlers/index.js';
 
 export default defineApp({
@@ -25,7 +25,6 @@ export default defineApp({
   root: fileURLToPath(new URL('..', import.meta.url)),
   routes,
   handlers,
-  middleware: { conduit },
   migrations: [{ source: 'app', dir: 'generated/migrations' }],
   setup: [cache(), session(), auth({ users: ({ db }) => databaseUsers(db) }), tokens(), authorization({ policies }), apiDocs()],
 });

@@ -6,7 +6,9 @@
  */
 import type { RequestContext } from 'bindery/http';
 import type { Article, AuthUser, Comment, Profile, User } from '../generated/types.js';
-import { viewerId } from './conduit.js';
+
+/** The caller's user ID, or null for a guest. */
+export const viewerId = (ctx: RequestContext): number | null => (ctx.auth.id === null ? null : Number(ctx.auth.id));
 
 /** The signed-in user's answer: `{ user: { email, token, username, bio, image } }`. */
 export const presentUser = (user: User, token: string): { user: AuthUser } => ({ user: { ...user, token } });

@@ -7,7 +7,7 @@
 /** A JSON value. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-/** RFC 9457 problem details, as every error of the API is answered (docs/errors.md). */
+/** RFC 9457 problem details, as every error of the API is answered (docs/errors.md) — or built from a group's lists format. */
 export interface ProblemDetails {
   type: string;
   /** The HTTP status phrase. */
@@ -16,6 +16,8 @@ export interface ProblemDetails {
   detail?: string;
   /** Field name → message, for 400 (a value of the wrong type) and 422 (a rule failed). */
   errors?: Record<string, string>;
+  /** Field name → messages, when the route's group answers in the lists format (docs/errors.md "Error formats"); `errors` then joins each list. */
+  lists?: Record<string, string[]>;
   request_id?: string;
   [member: string]: unknown;
 }
@@ -69,7 +71,7 @@ export class ApiError<S extends number = number> extends Error {
 export interface ClientOptions {
   /** Where the API is, e.g. `https://api.example.com` or `''` for the page's own origin in a browser. */
   baseUrl: string;
-  /** A bearer token (`<id>|<secret>`), or a function giving the current one; sent as `Authorization: Bearer …`. */
+  /** An API token (`<id>|<secret>`), or a function giving the current one; sent as `Authorization: Bearer …` (or the scheme of the route's group, e.g. `Token …`). */
   token?: string | (() => string | undefined | Promise<string | undefined>);
   /** The fetch to use (default: the global `fetch`). */
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
@@ -103,6 +105,8 @@ interface RouteSpec {
   body: [string, string][];
   encoding: 'none' | 'json' | 'form' | 'multipart';
   answer: 'json' | 'none' | 'redirect' | 'text' | 'response';
+  /** The Authorization scheme of the route's group when not Bearer (docs/tokens.md "The scheme of a group"). */
+  scheme?: string;
 }
 
 type Page = { document?: { querySelector(selector: string): { getAttribute(name: string): string | null } | null } };
@@ -142,7 +146,7 @@ function sender(options: ClientOptions) {
       if (value !== undefined && value !== null) headers[header] = Array.isArray(value) ? value.map(text).join(', ') : text(value);
     }
     const token = typeof options.token === 'function' ? await options.token() : options.token;
-    if (token) headers['authorization'] = 'Bearer ' + token;
+    if (token) headers['authorization'] = (spec.scheme ?? 'Bearer') + ' ' + token;
     if (spec.method !== 'GET' && spec.method !== 'OPTIONS') {
       const csrf = typeof options.csrfToken === 'function' ? options.csrfToken() : options.csrfToken ?? pageCsrfToken();
       if (csrf) headers['x-csrf-token'] = csrf;
@@ -208,12 +212,23 @@ function sender(options: ClientOptions) {
   };
 }
 
+function isLists(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Object.values(value).every((v) => Array.isArray(v));
+}
+
 async function problemOf(response: Response): Promise<ProblemDetails> {
   const type = response.headers.get('content-type') ?? '';
   const body = await response.text();
   if (/json/i.test(type)) {
     try {
       const parsed = JSON.parse(body) as ProblemDetails;
+      if (parsed !== null && typeof parsed === 'object' && parsed.title === undefined && isLists(parsed.errors)) {
+        // A group's lists format (docs/errors.md "Error formats"): each field's messages joined, the lists kept as `lists`.
+        const lists = parsed.errors as unknown as Record<string, string[]>;
+        const errors: Record<string, string> = {};
+        for (const key of Object.keys(lists)) errors[key] = lists[key]!.join(' ');
+        return { type: 'about:blank', title: response.statusText || 'Error', status: response.status, errors, lists };
+      }
       if (parsed !== null && typeof parsed === 'object') return { ...parsed, status: parsed.status ?? response.status };
     } catch {
       // Not JSON after all: described below.
@@ -390,28 +405,16 @@ export interface ArticlesShowInput {
 
 /** Input of `articles.create` (POST /api/articles). */
 export interface ArticlesCreateInput {
-  /** Sent as the JSON member `title`. Rules: required, max:255. */
-  title: string;
-  /** Sent as the JSON member `description`. Rules: required, max:10000. */
-  description: string;
-  /** Sent as the JSON member `body`. Rules: required, max:100000. */
-  body: string;
-  /** Sent as the JSON member `tagList`. Rules: max:20, each:max:100. */
-  tagList?: string[];
+  /** Sent as the JSON member `article`. Rules: required. */
+  article: { title: string; description: string; body: string; tagList?: string[] };
 }
 
 /** Input of `articles.update` (PUT /api/articles/{slug}). */
 export interface ArticlesUpdateInput {
   /** Sent as the path parameter `slug`. */
   slug: string;
-  /** Sent as the JSON member `title`. Rules: min:1, max:255. */
-  title?: string;
-  /** Sent as the JSON member `description`. Rules: min:1, max:10000. */
-  description?: string;
-  /** Sent as the JSON member `body`. Rules: min:1, max:100000. */
-  body?: string;
-  /** Sent as the JSON member `tagList`. Rules: max:20, each:max:100. */
-  tagList?: string[];
+  /** Sent as the JSON member `article`. Rules: required. */
+  article: { title?: string; description?: string; body?: string; tagList?: string[] };
 }
 
 /** Input of `articles.delete` (DELETE /api/articles/{slug}). */
@@ -442,8 +445,8 @@ export interface CommentsListInput {
 export interface CommentsCreateInput {
   /** Sent as the path parameter `slug`. */
   slug: string;
-  /** Sent as the JSON member `body`. Rules: required, max:10000. */
-  body: string;
+  /** Sent as the JSON member `comment`. Rules: required. */
+  comment: { body: string };
 }
 
 /** Input of `comments.delete` (DELETE /api/articles/{slug}/comments/{id}). */
@@ -459,20 +462,14 @@ export type TagsListInput = Record<string, never>;
 
 /** Input of `users.register` (POST /api/users). */
 export interface UsersRegisterInput {
-  /** Sent as the JSON member `username`. Rules: required, max:100. */
-  username: string;
-  /** Sent as the JSON member `email`. Rules: required, email, max:255. */
-  email: string;
-  /** Sent as the JSON member `password`. Rules: required, min:8, max:200. */
-  password: string;
+  /** Sent as the JSON member `user`. Rules: required. */
+  user: { username: string; email: string; password: string };
 }
 
 /** Input of `users.login` (POST /api/users/login). */
 export interface UsersLoginInput {
-  /** Sent as the JSON member `email`. Rules: required. */
-  email: string;
-  /** Sent as the JSON member `password`. Rules: required. */
-  password: string;
+  /** Sent as the JSON member `user`. Rules: required. */
+  user: { email: string; password: string };
 }
 
 /** Input of `user.show` (GET /api/user). */
@@ -480,16 +477,8 @@ export type UserShowInput = Record<string, never>;
 
 /** Input of `user.update` (PUT /api/user). */
 export interface UserUpdateInput {
-  /** Sent as the JSON member `email`. Rules: email, max:255. */
-  email?: string;
-  /** Sent as the JSON member `username`. Rules: min:1, max:100. */
-  username?: string;
-  /** Sent as the JSON member `password`. Rules: min:8, max:200. */
-  password?: string;
-  /** Sent as the JSON member `bio`. Rules: max:10000. */
-  bio?: string | null;
-  /** Sent as the JSON member `image`. Rules: max:1000. */
-  image?: string | null;
+  /** Sent as the JSON member `user`. Rules: required. */
+  user: { email?: string; username?: string; password?: string; bio?: string | null; image?: string | null };
 }
 
 /** Input of `profiles.show` (GET /api/profiles/{username}). */
@@ -531,7 +520,7 @@ export interface RouteErrors {
   'comments.delete': 400 | 401 | 403 | 404 | 422;
   'tags.list': 401;
   'users.register': 400 | 401 | 422;
-  'users.login': 400 | 401 | 422 | 429;
+  'users.login': 400 | 401 | 422;
   'user.show': 401;
   'user.update': 400 | 401 | 422;
   'profiles.show': 400 | 401 | 404 | 422;
@@ -565,202 +554,202 @@ export function createClient(options: ClientOptions) {
     articles: {
       /**
        * Recent articles, newest first, filtered by tag, author or favorited (usernames).
-       * `GET /api/articles` — needs a bearer token.
+       * `GET /api/articles` — takes a token (`Authorization: Token`).
        * @throws {ApiError} for any answer that is not a success.
        */
       list: (input: ArticlesListInput = {} as ArticlesListInput, init?: CallOptions): Promise<ArticlesListOutputJson> =>
         send(
-          { route: 'articles.list', method: 'GET', path: '/api/articles', path_: [], query: [['tag', 'tag'], ['author', 'author'], ['favorited', 'favorited'], ['limit', 'limit'], ['offset', 'offset']], headers: [], body: [], encoding: 'none', answer: 'json' },
+          { route: 'articles.list', method: 'GET', path: '/api/articles', path_: [], query: [['tag', 'tag'], ['author', 'author'], ['favorited', 'favorited'], ['limit', 'limit'], ['offset', 'offset']], headers: [], body: [], encoding: 'none', answer: 'json', scheme: 'Token' },
           input, init,
         ) as Promise<ArticlesListOutputJson>,
       /**
        * Recent articles of the users the caller follows.
-       * `GET /api/articles/feed` — needs a bearer token.
+       * `GET /api/articles/feed` — takes a token (`Authorization: Token`).
        * @throws {ApiError} for any answer that is not a success.
        */
       feed: (input: ArticlesFeedInput = {} as ArticlesFeedInput, init?: CallOptions): Promise<ArticlesFeedOutputJson> =>
         send(
-          { route: 'articles.feed', method: 'GET', path: '/api/articles/feed', path_: [], query: [['limit', 'limit'], ['offset', 'offset']], headers: [], body: [], encoding: 'none', answer: 'json' },
+          { route: 'articles.feed', method: 'GET', path: '/api/articles/feed', path_: [], query: [['limit', 'limit'], ['offset', 'offset']], headers: [], body: [], encoding: 'none', answer: 'json', scheme: 'Token' },
           input, init,
         ) as Promise<ArticlesFeedOutputJson>,
       /**
        * One article.
-       * `GET /api/articles/{slug}` — needs a bearer token.
+       * `GET /api/articles/{slug}` — takes a token (`Authorization: Token`).
        * @throws {ApiError} for any answer that is not a success.
        */
       show: (input: ArticlesShowInput, init?: CallOptions): Promise<ArticlesShowOutputJson> =>
         send(
-          { route: 'articles.show', method: 'GET', path: '/api/articles/{slug}', path_: [['slug', 'slug']], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
+          { route: 'articles.show', method: 'GET', path: '/api/articles/{slug}', path_: [['slug', 'slug']], query: [], headers: [], body: [], encoding: 'none', answer: 'json', scheme: 'Token' },
           input, init,
         ) as Promise<ArticlesShowOutputJson>,
       /**
        * Write an article.
-       * `POST /api/articles` — needs a bearer token.
+       * `POST /api/articles` — takes a token (`Authorization: Token`).
        * @throws {ApiError} for any answer that is not a success.
        */
       create: (input: ArticlesCreateInput, init?: CallOptions): Promise<ArticlesCreateOutputJson> =>
         send(
-          { route: 'articles.create', method: 'POST', path: '/api/articles', path_: [], query: [], headers: [], body: [['title', 'title'], ['description', 'description'], ['body', 'body'], ['tagList', 'tagList']], encoding: 'json', answer: 'json' },
+          { route: 'articles.create', method: 'POST', path: '/api/articles', path_: [], query: [], headers: [], body: [['article', 'article']], encoding: 'json', answer: 'json', scheme: 'Token' },
           input, init,
         ) as Promise<ArticlesCreateOutputJson>,
       /**
        * Change an article (a new title gives a new slug); the author only.
-       * `PUT /api/articles/{slug}` — needs a bearer token.
+       * `PUT /api/articles/{slug}` — takes a token (`Authorization: Token`).
        * @throws {ApiError} for any answer that is not a success.
        */
       update: (input: ArticlesUpdateInput, init?: CallOptions): Promise<ArticlesUpdateOutputJson> =>
         send(
-          { route: 'articles.update', method: 'PUT', path: '/api/articles/{slug}', path_: [['slug', 'slug']], query: [], headers: [], body: [['title', 'title'], ['description', 'description'], ['body', 'body'], ['tagList', 'tagList']], encoding: 'json', answer: 'json' },
+          { route: 'articles.update', method: 'PUT', path: '/api/articles/{slug}', path_: [['slug', 'slug']], query: [], headers: [], body: [['article', 'article']], encoding: 'json', answer: 'json', scheme: 'Token' },
           input, init,
         ) as Promise<ArticlesUpdateOutputJson>,
       /**
        * Delete an article; the author only.
-       * `DELETE /api/articles/{slug}` — needs a bearer token.
+       * `DELETE /api/articles/{slug}` — takes a token (`Authorization: Token`).
        * @throws {ApiError} for any answer that is not a success.
        */
       delete: (input: ArticlesDeleteInput, init?: CallOptions): Promise<void> =>
         send(
-          { route: 'articles.delete', method: 'DELETE', path: '/api/articles/{slug}', path_: [['slug', 'slug']], query: [], headers: [], body: [], encoding: 'none', answer: 'none' },
+          { route: 'articles.delete', method: 'DELETE', path: '/api/articles/{slug}', path_: [['slug', 'slug']], query: [], headers: [], body: [], encoding: 'none', answer: 'none', scheme: 'Token' },
           input, init,
         ) as Promise<void>,
       /**
        * Favorite an article.
-       * `POST /api/articles/{slug}/favorite` — needs a bearer token.
+       * `POST /api/articles/{slug}/favorite` — takes a token (`Authorization: Token`).
        * @throws {ApiError} for any answer that is not a success.
        */
       favorite: (input: ArticlesFavoriteInput, init?: CallOptions): Promise<ArticlesFavoriteOutputJson> =>
         send(
-          { route: 'articles.favorite', method: 'POST', path: '/api/articles/{slug}/favorite', path_: [['slug', 'slug']], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
+          { route: 'articles.favorite', method: 'POST', path: '/api/articles/{slug}/favorite', path_: [['slug', 'slug']], query: [], headers: [], body: [], encoding: 'none', answer: 'json', scheme: 'Token' },
           input, init,
         ) as Promise<ArticlesFavoriteOutputJson>,
       /**
        * Unfavorite an article.
-       * `DELETE /api/articles/{slug}/favorite` — needs a bearer token.
+       * `DELETE /api/articles/{slug}/favorite` — takes a token (`Authorization: Token`).
        * @throws {ApiError} for any answer that is not a success.
        */
       unfavorite: (input: ArticlesUnfavoriteInput, init?: CallOptions): Promise<ArticlesUnfavoriteOutputJson> =>
         send(
-          { route: 'articles.unfavorite', method: 'DELETE', path: '/api/articles/{slug}/favorite', path_: [['slug', 'slug']], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
+          { route: 'articles.unfavorite', method: 'DELETE', path: '/api/articles/{slug}/favorite', path_: [['slug', 'slug']], query: [], headers: [], body: [], encoding: 'none', answer: 'json', scheme: 'Token' },
           input, init,
         ) as Promise<ArticlesUnfavoriteOutputJson>,
     },
     comments: {
       /**
        * The comments of an article, oldest first.
-       * `GET /api/articles/{slug}/comments` — needs a bearer token.
+       * `GET /api/articles/{slug}/comments` — takes a token (`Authorization: Token`).
        * @throws {ApiError} for any answer that is not a success.
        */
       list: (input: CommentsListInput, init?: CallOptions): Promise<CommentsListOutputJson> =>
         send(
-          { route: 'comments.list', method: 'GET', path: '/api/articles/{slug}/comments', path_: [['slug', 'slug']], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
+          { route: 'comments.list', method: 'GET', path: '/api/articles/{slug}/comments', path_: [['slug', 'slug']], query: [], headers: [], body: [], encoding: 'none', answer: 'json', scheme: 'Token' },
           input, init,
         ) as Promise<CommentsListOutputJson>,
       /**
        * Comment on an article.
-       * `POST /api/articles/{slug}/comments` — needs a bearer token.
+       * `POST /api/articles/{slug}/comments` — takes a token (`Authorization: Token`).
        * @throws {ApiError} for any answer that is not a success.
        */
       create: (input: CommentsCreateInput, init?: CallOptions): Promise<CommentsCreateOutputJson> =>
         send(
-          { route: 'comments.create', method: 'POST', path: '/api/articles/{slug}/comments', path_: [['slug', 'slug']], query: [], headers: [], body: [['body', 'body']], encoding: 'json', answer: 'json' },
+          { route: 'comments.create', method: 'POST', path: '/api/articles/{slug}/comments', path_: [['slug', 'slug']], query: [], headers: [], body: [['comment', 'comment']], encoding: 'json', answer: 'json', scheme: 'Token' },
           input, init,
         ) as Promise<CommentsCreateOutputJson>,
       /**
        * Delete a comment; its author only.
-       * `DELETE /api/articles/{slug}/comments/{id}` — needs a bearer token.
+       * `DELETE /api/articles/{slug}/comments/{id}` — takes a token (`Authorization: Token`).
        * @throws {ApiError} for any answer that is not a success.
        */
       delete: (input: CommentsDeleteInput, init?: CallOptions): Promise<void> =>
         send(
-          { route: 'comments.delete', method: 'DELETE', path: '/api/articles/{slug}/comments/{id}', path_: [['slug', 'slug'], ['id', 'id']], query: [], headers: [], body: [], encoding: 'none', answer: 'none' },
+          { route: 'comments.delete', method: 'DELETE', path: '/api/articles/{slug}/comments/{id}', path_: [['slug', 'slug'], ['id', 'id']], query: [], headers: [], body: [], encoding: 'none', answer: 'none', scheme: 'Token' },
           input, init,
         ) as Promise<void>,
     },
     tags: {
       /**
        * Every tag in use.
-       * `GET /api/tags` — needs a bearer token.
+       * `GET /api/tags` — takes a token (`Authorization: Token`).
        * @throws {ApiError} for any answer that is not a success.
        */
       list: (input: TagsListInput = {} as TagsListInput, init?: CallOptions): Promise<TagsListOutputJson> =>
         send(
-          { route: 'tags.list', method: 'GET', path: '/api/tags', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
+          { route: 'tags.list', method: 'GET', path: '/api/tags', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json', scheme: 'Token' },
           input, init,
         ) as Promise<TagsListOutputJson>,
     },
     users: {
       /**
        * Register; answers the user with a token.
-       * `POST /api/users` — needs a bearer token.
+       * `POST /api/users` — takes a token (`Authorization: Token`).
        * @throws {ApiError} for any answer that is not a success.
        */
       register: (input: UsersRegisterInput, init?: CallOptions): Promise<UsersRegisterOutputJson> =>
         send(
-          { route: 'users.register', method: 'POST', path: '/api/users', path_: [], query: [], headers: [], body: [['username', 'username'], ['email', 'email'], ['password', 'password']], encoding: 'json', answer: 'json' },
+          { route: 'users.register', method: 'POST', path: '/api/users', path_: [], query: [], headers: [], body: [['user', 'user']], encoding: 'json', answer: 'json', scheme: 'Token' },
           input, init,
         ) as Promise<UsersRegisterOutputJson>,
       /**
        * Log in; answers the user with a new token.
-       * `POST /api/users/login` — needs a bearer token.
+       * `POST /api/users/login` — takes a token (`Authorization: Token`).
        * @throws {ApiError} for any answer that is not a success.
        */
       login: (input: UsersLoginInput, init?: CallOptions): Promise<UsersLoginOutputJson> =>
         send(
-          { route: 'users.login', method: 'POST', path: '/api/users/login', path_: [], query: [], headers: [], body: [['email', 'email'], ['password', 'password']], encoding: 'json', answer: 'json' },
+          { route: 'users.login', method: 'POST', path: '/api/users/login', path_: [], query: [], headers: [], body: [['user', 'user']], encoding: 'json', answer: 'json', scheme: 'Token' },
           input, init,
         ) as Promise<UsersLoginOutputJson>,
     },
     user: {
       /**
        * The current user.
-       * `GET /api/user` — needs a bearer token.
+       * `GET /api/user` — takes a token (`Authorization: Token`).
        * @throws {ApiError} for any answer that is not a success.
        */
       show: (input: UserShowInput = {} as UserShowInput, init?: CallOptions): Promise<UserShowOutputJson> =>
         send(
-          { route: 'user.show', method: 'GET', path: '/api/user', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
+          { route: 'user.show', method: 'GET', path: '/api/user', path_: [], query: [], headers: [], body: [], encoding: 'none', answer: 'json', scheme: 'Token' },
           input, init,
         ) as Promise<UserShowOutputJson>,
       /**
        * Change the current user's email, username, password, bio or image.
-       * `PUT /api/user` — needs a bearer token.
+       * `PUT /api/user` — takes a token (`Authorization: Token`).
        * @throws {ApiError} for any answer that is not a success.
        */
-      update: (input: UserUpdateInput = {} as UserUpdateInput, init?: CallOptions): Promise<UserUpdateOutputJson> =>
+      update: (input: UserUpdateInput, init?: CallOptions): Promise<UserUpdateOutputJson> =>
         send(
-          { route: 'user.update', method: 'PUT', path: '/api/user', path_: [], query: [], headers: [], body: [['email', 'email'], ['username', 'username'], ['password', 'password'], ['bio', 'bio'], ['image', 'image']], encoding: 'json', answer: 'json' },
+          { route: 'user.update', method: 'PUT', path: '/api/user', path_: [], query: [], headers: [], body: [['user', 'user']], encoding: 'json', answer: 'json', scheme: 'Token' },
           input, init,
         ) as Promise<UserUpdateOutputJson>,
     },
     profiles: {
       /**
        * A user's profile; following is false for a guest.
-       * `GET /api/profiles/{username}` — needs a bearer token.
+       * `GET /api/profiles/{username}` — takes a token (`Authorization: Token`).
        * @throws {ApiError} for any answer that is not a success.
        */
       show: (input: ProfilesShowInput, init?: CallOptions): Promise<ProfilesShowOutputJson> =>
         send(
-          { route: 'profiles.show', method: 'GET', path: '/api/profiles/{username}', path_: [['username', 'username']], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
+          { route: 'profiles.show', method: 'GET', path: '/api/profiles/{username}', path_: [['username', 'username']], query: [], headers: [], body: [], encoding: 'none', answer: 'json', scheme: 'Token' },
           input, init,
         ) as Promise<ProfilesShowOutputJson>,
       /**
        * Follow a user.
-       * `POST /api/profiles/{username}/follow` — needs a bearer token.
+       * `POST /api/profiles/{username}/follow` — takes a token (`Authorization: Token`).
        * @throws {ApiError} for any answer that is not a success.
        */
       follow: (input: ProfilesFollowInput, init?: CallOptions): Promise<ProfilesFollowOutputJson> =>
         send(
-          { route: 'profiles.follow', method: 'POST', path: '/api/profiles/{username}/follow', path_: [['username', 'username']], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
+          { route: 'profiles.follow', method: 'POST', path: '/api/profiles/{username}/follow', path_: [['username', 'username']], query: [], headers: [], body: [], encoding: 'none', answer: 'json', scheme: 'Token' },
           input, init,
         ) as Promise<ProfilesFollowOutputJson>,
       /**
        * Stop following a user.
-       * `DELETE /api/profiles/{username}/follow` — needs a bearer token.
+       * `DELETE /api/profiles/{username}/follow` — takes a token (`Authorization: Token`).
        * @throws {ApiError} for any answer that is not a success.
        */
       unfollow: (input: ProfilesUnfollowInput, init?: CallOptions): Promise<ProfilesUnfollowOutputJson> =>
         send(
-          { route: 'profiles.unfollow', method: 'DELETE', path: '/api/profiles/{username}/follow', path_: [['username', 'username']], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
+          { route: 'profiles.unfollow', method: 'DELETE', path: '/api/profiles/{username}/follow', path_: [['username', 'username']], query: [], headers: [], body: [], encoding: 'none', answer: 'json', scheme: 'Token' },
           input, init,
         ) as Promise<ProfilesUnfollowOutputJson>,
     },

@@ -9,9 +9,9 @@ export const factoryPlans = {
     table: 'articles',
     fields: {
       slug: { kind: 'string', maxLength: 300, unique: true },
-      title: { kind: 'string', minLength: 1, maxLength: 255 },
-      description: { kind: 'string', minLength: 1, maxLength: 10000 },
-      body: { kind: 'string', minLength: 1, maxLength: 10000 },
+      title: { kind: 'string', maxLength: 255 },
+      description: { kind: 'string' },
+      body: { kind: 'string' },
       author_id: { kind: 'integer', references: { resource: 'User', column: 'id' } },
     },
   },
@@ -27,15 +27,15 @@ export const factoryPlans = {
     fields: {
       article_id: { kind: 'integer', references: { resource: 'Article', column: 'id' } },
       author_id: { kind: 'integer', references: { resource: 'User', column: 'id' } },
-      body: { kind: 'string', minLength: 1, maxLength: 10000 },
+      body: { kind: 'string' },
     },
   },
   User: {
     table: 'users',
     fields: {
-      email: { kind: 'string', maxLength: 255, format: 'email', unique: true },
-      username: { kind: 'string', minLength: 1, maxLength: 100, unique: true },
-      password: { kind: 'string', minLength: 8, maxLength: 200 },
+      email: { kind: 'string', maxLength: 255, unique: true },
+      username: { kind: 'string', maxLength: 100, unique: true },
+      password: { kind: 'string', maxLength: 255 },
     },
   },
   Follow: {

@@ -204,28 +204,16 @@ export interface ArticlesShowInput {
 
 /** Input of route `articles.create` (POST /api/articles). */
 export interface ArticlesCreateInput {
-  /** From the JSON member `title` or form field `title`. Rules: required, max:255. */
-  title: string;
-  /** From the JSON member `description` or form field `description`. Rules: required, max:10000. */
-  description: string;
-  /** From the JSON member `body` or form field `body`. Rules: required, max:100000. */
-  body: string;
-  /** From the JSON member `tagList` or form field `tagList`. Rules: max:20, each:max:100. */
-  tagList?: string[];
+  /** From the JSON member `article`. Rules: required. */
+  article: { title: string; description: string; body: string; tagList?: string[] };
 }
 
 /** Input of route `articles.update` (PUT /api/articles/{slug}). */
 export interface ArticlesUpdateInput {
   /** From the path parameter `slug`. */
   slug: string;
-  /** From the JSON member `title` or form field `title`. Rules: min:1, max:255. */
-  title?: string;
-  /** From the JSON member `description` or form field `description`. Rules: min:1, max:10000. */
-  description?: string;
-  /** From the JSON member `body` or form field `body`. Rules: min:1, max:100000. */
-  body?: string;
-  /** From the JSON member `tagList` or form field `tagList`. Rules: max:20, each:max:100. */
-  tagList?: string[];
+  /** From the JSON member `article`. Rules: required. */
+  article: { title?: string; description?: string; body?: string; tagList?: string[] };
 }
 
 /** Input of route `articles.delete` (DELETE /api/articles/{slug}). */
@@ -256,8 +244,8 @@ export interface CommentsListInput {
 export interface CommentsCreateInput {
   /** From the path parameter `slug`. */
   slug: string;
-  /** From the JSON member `body` or form field `body`. Rules: required, max:10000. */
-  body: string;
+  /** From the JSON member `comment`. Rules: required. */
+  comment: { body: string };
 }
 
 /** Input of route `comments.delete` (DELETE /api/articles/{slug}/comments/{id}). */
@@ -273,20 +261,14 @@ export type TagsListInput = Record<string, never>;
 
 /** Input of route `users.register` (POST /api/users). */
 export interface UsersRegisterInput {
-  /** From the JSON member `username` or form field `username`. Rules: required, max:100. */
-  username: string;
-  /** From the JSON member `email` or form field `email`. Rules: required, email, max:255. */
-  email: string;
-  /** From the JSON member `password` or form field `password`. Rules: required, min:8, max:200. */
-  password: string;
+  /** From the JSON member `user`. Rules: required. */
+  user: { username: string; email: string; password: string };
 }
 
 /** Input of route `users.login` (POST /api/users/login). */
 export interface UsersLoginInput {
-  /** From the JSON member `email` or form field `email`. Rules: required. */
-  email: string;
-  /** From the JSON member `password` or form field `password`. Rules: required. */
-  password: string;
+  /** From the JSON member `user`. Rules: required. */
+  user: { email: string; password: string };
 }
 
 /** Input of route `user.show` (GET /api/user). */
@@ -294,16 +276,8 @@ export type UserShowInput = Record<string, never>;
 
 /** Input of route `user.update` (PUT /api/user). */
 export interface UserUpdateInput {
-  /** From the JSON member `email` or form field `email`. Rules: email, max:255. */
-  email?: string;
-  /** From the JSON member `username` or form field `username`. Rules: min:1, max:100. */
-  username?: string;
-  /** From the JSON member `password` or form field `password`. Rules: min:8, max:200. */
-  password?: string;
-  /** From the JSON member `bio` or form field `bio`. Rules: max:10000. */
-  bio?: string | null;
-  /** From the JSON member `image` or form field `image`. Rules: max:1000. */
-  image?: string | null;
+  /** From the JSON member `user`. Rules: required. */
+  user: { email?: string; username?: string; password?: string; bio?: string | null; image?: string | null };
 }
 
 /** Input of route `profiles.show` (GET /api/profiles/{username}). */

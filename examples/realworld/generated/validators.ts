@@ -130,8 +130,8 @@ function articlesFeed_validate(data, { instancePath = "", parentData, parentData
 /** Validates the input of route `articles.feed` (GET /api/articles/feed): limit, offset. */
 export const articlesFeed: CompiledValidator = articlesFeed_validate;
 
-// fingerprint: 44b55246e7f0fd9c2440470c47541cf7
-const articlesCreate_schema = { "properties": { "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "description": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 10000 }] }, "body": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100000 }] }, "tagList": { "allOf": [{ "maxItems": 20 }, { "items": { "maxLength": 100 } }] } }, "required": ["title", "description", "body"] };
+// fingerprint: 9f5dd1217fa00f41aca86c2b68541b78
+const articlesCreate_schema = { "properties": { "article": { "allOf": [{ "not": { "type": "null" } }], "properties": { "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "description": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 10000 }] }, "body": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100000 }] }, "tagList": { "allOf": [{ "maxItems": 20 }, { "items": { "maxLength": 100 } }] } }, "required": ["title", "description", "body"] } }, "required": ["article"] };
 const articlesCreate_pattern = new RegExp("\\S", "u");
 const articlesCreate_func = require("ajv/dist/runtime/ucs2length").default;
 
@@ -139,8 +139,8 @@ function articlesCreate_validate(data, { instancePath = "", parentData, parentDa
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.title === undefined) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "title" }, message: "must have required property '" + "title" + "'" };
+    if (data.article === undefined) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "article" }, message: "must have required property '" + "article" + "'" };
       if (vErrors === null) {
         vErrors = [err0];
       }
@@ -149,44 +149,55 @@ function articlesCreate_validate(data, { instancePath = "", parentData, parentDa
       }
       errors++;
     }
-    if (data.description === undefined) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property '" + "description" + "'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      }
-      else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.body === undefined) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "body" }, message: "must have required property '" + "body" + "'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      }
-      else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.title !== undefined) {
-      let data0 = data.title;
-      const _errs1 = errors;
-      if (errors === _errs1) {
-        if (typeof data0 === "string") {
-          if (!articlesCreate_pattern.test(data0)) {
-            const err3 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-            if (vErrors === null) {
-              vErrors = [err3];
-            }
-            else {
-              vErrors.push(err3);
-            }
-            errors++;
-          }
+    if (data.article !== undefined) {
+      let data0 = data.article;
+      const _errs2 = errors;
+      const _errs3 = errors;
+      if (data0 !== null) {
+        const err1 = {};
+        if (vErrors === null) {
+          vErrors = [err1];
         }
         else {
-          const err4 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+      var valid2 = _errs3 === errors;
+      if (valid2) {
+        const err2 = { instancePath: instancePath + "/article", schemaPath: "#/properties/article/allOf/0/not", keyword: "not", params: {}, message: "must NOT be valid" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        }
+        else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+      else {
+        errors = _errs2;
+        if (vErrors !== null) {
+          if (_errs2) {
+            vErrors.length = _errs2;
+          }
+          else {
+            vErrors = null;
+          }
+        }
+      }
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.title === undefined) {
+          const err3 = { instancePath: instancePath + "/article", schemaPath: "#/properties/article/required", keyword: "required", params: { missingProperty: "title" }, message: "must have required property '" + "title" + "'" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          }
+          else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+        if (data0.description === undefined) {
+          const err4 = { instancePath: instancePath + "/article", schemaPath: "#/properties/article/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property '" + "description" + "'" };
           if (vErrors === null) {
             vErrors = [err4];
           }
@@ -195,142 +206,735 @@ function articlesCreate_validate(data, { instancePath = "", parentData, parentDa
           }
           errors++;
         }
-      }
-      var valid1 = _errs1 === errors;
-      if (valid1) {
-        const _errs3 = errors;
-        if (typeof data0 === "string") {
-          if (data0.length > 255 && (data0.length > 2 * 255 || articlesCreate_func(data0) > 255)) {
-            const err5 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
-            if (vErrors === null) {
-              vErrors = [err5];
-            }
-            else {
-              vErrors.push(err5);
-            }
-            errors++;
-          }
-        }
-        var valid1 = _errs3 === errors;
-      }
-    }
-    if (data.description !== undefined) {
-      let data1 = data.description;
-      const _errs5 = errors;
-      if (errors === _errs5) {
-        if (typeof data1 === "string") {
-          if (!articlesCreate_pattern.test(data1)) {
-            const err6 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-            if (vErrors === null) {
-              vErrors = [err6];
-            }
-            else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
-        }
-        else {
-          const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (data0.body === undefined) {
+          const err5 = { instancePath: instancePath + "/article", schemaPath: "#/properties/article/required", keyword: "required", params: { missingProperty: "body" }, message: "must have required property '" + "body" + "'" };
           if (vErrors === null) {
-            vErrors = [err7];
+            vErrors = [err5];
           }
           else {
-            vErrors.push(err7);
+            vErrors.push(err5);
           }
           errors++;
         }
+        if (data0.title !== undefined) {
+          let data1 = data0.title;
+          const _errs6 = errors;
+          if (errors === _errs6) {
+            if (typeof data1 === "string") {
+              if (!articlesCreate_pattern.test(data1)) {
+                const err6 = { instancePath: instancePath + "/article/title", schemaPath: "#/properties/article/properties/title/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+                if (vErrors === null) {
+                  vErrors = [err6];
+                }
+                else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+            }
+            else {
+              const err7 = { instancePath: instancePath + "/article/title", schemaPath: "#/properties/article/properties/title/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              if (vErrors === null) {
+                vErrors = [err7];
+              }
+              else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+          }
+          var valid4 = _errs6 === errors;
+          if (valid4) {
+            const _errs8 = errors;
+            if (typeof data1 === "string") {
+              if (data1.length > 255 && (data1.length > 2 * 255 || articlesCreate_func(data1) > 255)) {
+                const err8 = { instancePath: instancePath + "/article/title", schemaPath: "#/properties/article/properties/title/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                if (vErrors === null) {
+                  vErrors = [err8];
+                }
+                else {
+                  vErrors.push(err8);
+                }
+                errors++;
+              }
+            }
+            var valid4 = _errs8 === errors;
+          }
+        }
+        if (data0.description !== undefined) {
+          let data2 = data0.description;
+          const _errs10 = errors;
+          if (errors === _errs10) {
+            if (typeof data2 === "string") {
+              if (!articlesCreate_pattern.test(data2)) {
+                const err9 = { instancePath: instancePath + "/article/description", schemaPath: "#/properties/article/properties/description/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+                if (vErrors === null) {
+                  vErrors = [err9];
+                }
+                else {
+                  vErrors.push(err9);
+                }
+                errors++;
+              }
+            }
+            else {
+              const err10 = { instancePath: instancePath + "/article/description", schemaPath: "#/properties/article/properties/description/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              if (vErrors === null) {
+                vErrors = [err10];
+              }
+              else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+          }
+          var valid5 = _errs10 === errors;
+          if (valid5) {
+            const _errs12 = errors;
+            if (typeof data2 === "string") {
+              if (data2.length > 10000 && (data2.length > 2 * 10000 || articlesCreate_func(data2) > 10000)) {
+                const err11 = { instancePath: instancePath + "/article/description", schemaPath: "#/properties/article/properties/description/allOf/1/maxLength", keyword: "maxLength", params: { limit: 10000 }, message: "must NOT have more than 10000 characters" };
+                if (vErrors === null) {
+                  vErrors = [err11];
+                }
+                else {
+                  vErrors.push(err11);
+                }
+                errors++;
+              }
+            }
+            var valid5 = _errs12 === errors;
+          }
+        }
+        if (data0.body !== undefined) {
+          let data3 = data0.body;
+          const _errs14 = errors;
+          if (errors === _errs14) {
+            if (typeof data3 === "string") {
+              if (!articlesCreate_pattern.test(data3)) {
+                const err12 = { instancePath: instancePath + "/article/body", schemaPath: "#/properties/article/properties/body/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+                if (vErrors === null) {
+                  vErrors = [err12];
+                }
+                else {
+                  vErrors.push(err12);
+                }
+                errors++;
+              }
+            }
+            else {
+              const err13 = { instancePath: instancePath + "/article/body", schemaPath: "#/properties/article/properties/body/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              if (vErrors === null) {
+                vErrors = [err13];
+              }
+              else {
+                vErrors.push(err13);
+              }
+              errors++;
+            }
+          }
+          var valid6 = _errs14 === errors;
+          if (valid6) {
+            const _errs16 = errors;
+            if (typeof data3 === "string") {
+              if (data3.length > 100000 && (data3.length > 2 * 100000 || articlesCreate_func(data3) > 100000)) {
+                const err14 = { instancePath: instancePath + "/article/body", schemaPath: "#/properties/article/properties/body/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100000 }, message: "must NOT have more than 100000 characters" };
+                if (vErrors === null) {
+                  vErrors = [err14];
+                }
+                else {
+                  vErrors.push(err14);
+                }
+                errors++;
+              }
+            }
+            var valid6 = _errs16 === errors;
+          }
+        }
+        if (data0.tagList !== undefined) {
+          let data4 = data0.tagList;
+          const _errs18 = errors;
+          if (Array.isArray(data4)) {
+            if (data4.length > 20) {
+              const err15 = { instancePath: instancePath + "/article/tagList", schemaPath: "#/properties/article/properties/tagList/allOf/0/maxItems", keyword: "maxItems", params: { limit: 20 }, message: "must NOT have more than 20 items" };
+              if (vErrors === null) {
+                vErrors = [err15];
+              }
+              else {
+                vErrors.push(err15);
+              }
+              errors++;
+            }
+          }
+          var valid7 = _errs18 === errors;
+          if (valid7) {
+            const _errs19 = errors;
+            if (Array.isArray(data4)) {
+              var valid8 = true;
+              const len0 = data4.length;
+              for (let i0 = 0; i0 < len0; i0++) {
+                let data5 = data4[i0];
+                const _errs20 = errors;
+                if (typeof data5 === "string") {
+                  if (data5.length > 100 && (data5.length > 2 * 100 || articlesCreate_func(data5) > 100)) {
+                    const err16 = { instancePath: instancePath + "/article/tagList/" + i0, schemaPath: "#/properties/article/properties/tagList/allOf/1/items/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+                    if (vErrors === null) {
+                      vErrors = [err16];
+                    }
+                    else {
+                      vErrors.push(err16);
+                    }
+                    errors++;
+                  }
+                }
+                var valid8 = _errs20 === errors;
+                if (!valid8) {
+                  break;
+                }
+              }
+            }
+            var valid7 = _errs19 === errors;
+          }
+        }
       }
-      var valid2 = _errs5 === errors;
+    }
+  }
+  articlesCreate_validate.errors = vErrors;
+  return errors === 0;
+}
+/** Validates the input of route `articles.create` (POST /api/articles): article. */
+export const articlesCreate: CompiledValidator = articlesCreate_validate;
+
+// fingerprint: 84df9619954447487a13c3d2142cae8a
+const articlesUpdate_schema = { "properties": { "article": { "allOf": [{ "not": { "type": "null" } }], "properties": { "title": { "allOf": [{ "minLength": 1 }, { "maxLength": 255 }] }, "description": { "allOf": [{ "minLength": 1 }, { "maxLength": 10000 }] }, "body": { "allOf": [{ "minLength": 1 }, { "maxLength": 100000 }] }, "tagList": { "allOf": [{ "maxItems": 20 }, { "items": { "maxLength": 100 } }] } } } }, "required": ["article"] };
+const articlesUpdate_func = require("ajv/dist/runtime/ucs2length").default;
+
+function articlesUpdate_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.article === undefined) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "article" }, message: "must have required property '" + "article" + "'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      }
+      else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.article !== undefined) {
+      let data0 = data.article;
+      const _errs2 = errors;
+      const _errs3 = errors;
+      if (data0 !== null) {
+        const err1 = {};
+        if (vErrors === null) {
+          vErrors = [err1];
+        }
+        else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+      var valid2 = _errs3 === errors;
       if (valid2) {
-        const _errs7 = errors;
-        if (typeof data1 === "string") {
-          if (data1.length > 10000 && (data1.length > 2 * 10000 || articlesCreate_func(data1) > 10000)) {
-            const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/allOf/1/maxLength", keyword: "maxLength", params: { limit: 10000 }, message: "must NOT have more than 10000 characters" };
-            if (vErrors === null) {
-              vErrors = [err8];
-            }
-            else {
-              vErrors.push(err8);
-            }
-            errors++;
-          }
-        }
-        var valid2 = _errs7 === errors;
-      }
-    }
-    if (data.body !== undefined) {
-      let data2 = data.body;
-      const _errs9 = errors;
-      if (errors === _errs9) {
-        if (typeof data2 === "string") {
-          if (!articlesCreate_pattern.test(data2)) {
-            const err9 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-            if (vErrors === null) {
-              vErrors = [err9];
-            }
-            else {
-              vErrors.push(err9);
-            }
-            errors++;
-          }
+        const err2 = { instancePath: instancePath + "/article", schemaPath: "#/properties/article/allOf/0/not", keyword: "not", params: {}, message: "must NOT be valid" };
+        if (vErrors === null) {
+          vErrors = [err2];
         }
         else {
-          const err10 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-          if (vErrors === null) {
-            vErrors = [err10];
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+      else {
+        errors = _errs2;
+        if (vErrors !== null) {
+          if (_errs2) {
+            vErrors.length = _errs2;
           }
           else {
-            vErrors.push(err10);
+            vErrors = null;
           }
-          errors++;
         }
       }
-      var valid3 = _errs9 === errors;
-      if (valid3) {
-        const _errs11 = errors;
-        if (typeof data2 === "string") {
-          if (data2.length > 100000 && (data2.length > 2 * 100000 || articlesCreate_func(data2) > 100000)) {
-            const err11 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100000 }, message: "must NOT have more than 100000 characters" };
-            if (vErrors === null) {
-              vErrors = [err11];
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.title !== undefined) {
+          let data1 = data0.title;
+          const _errs6 = errors;
+          if (typeof data1 === "string") {
+            if (data1.length < 1 || (data1.length < 2 * 1 && articlesUpdate_func(data1) < 1)) {
+              const err3 = { instancePath: instancePath + "/article/title", schemaPath: "#/properties/article/properties/title/allOf/0/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              }
+              else {
+                vErrors.push(err3);
+              }
+              errors++;
             }
-            else {
-              vErrors.push(err11);
+          }
+          var valid4 = _errs6 === errors;
+          if (valid4) {
+            const _errs7 = errors;
+            if (typeof data1 === "string") {
+              if (data1.length > 255 && (data1.length > 2 * 255 || articlesUpdate_func(data1) > 255)) {
+                const err4 = { instancePath: instancePath + "/article/title", schemaPath: "#/properties/article/properties/title/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                if (vErrors === null) {
+                  vErrors = [err4];
+                }
+                else {
+                  vErrors.push(err4);
+                }
+                errors++;
+              }
             }
-            errors++;
+            var valid4 = _errs7 === errors;
           }
         }
-        var valid3 = _errs11 === errors;
+        if (data0.description !== undefined) {
+          let data2 = data0.description;
+          const _errs9 = errors;
+          if (typeof data2 === "string") {
+            if (data2.length < 1 || (data2.length < 2 * 1 && articlesUpdate_func(data2) < 1)) {
+              const err5 = { instancePath: instancePath + "/article/description", schemaPath: "#/properties/article/properties/description/allOf/0/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err5];
+              }
+              else {
+                vErrors.push(err5);
+              }
+              errors++;
+            }
+          }
+          var valid5 = _errs9 === errors;
+          if (valid5) {
+            const _errs10 = errors;
+            if (typeof data2 === "string") {
+              if (data2.length > 10000 && (data2.length > 2 * 10000 || articlesUpdate_func(data2) > 10000)) {
+                const err6 = { instancePath: instancePath + "/article/description", schemaPath: "#/properties/article/properties/description/allOf/1/maxLength", keyword: "maxLength", params: { limit: 10000 }, message: "must NOT have more than 10000 characters" };
+                if (vErrors === null) {
+                  vErrors = [err6];
+                }
+                else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+            }
+            var valid5 = _errs10 === errors;
+          }
+        }
+        if (data0.body !== undefined) {
+          let data3 = data0.body;
+          const _errs12 = errors;
+          if (typeof data3 === "string") {
+            if (data3.length < 1 || (data3.length < 2 * 1 && articlesUpdate_func(data3) < 1)) {
+              const err7 = { instancePath: instancePath + "/article/body", schemaPath: "#/properties/article/properties/body/allOf/0/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err7];
+              }
+              else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+          }
+          var valid6 = _errs12 === errors;
+          if (valid6) {
+            const _errs13 = errors;
+            if (typeof data3 === "string") {
+              if (data3.length > 100000 && (data3.length > 2 * 100000 || articlesUpdate_func(data3) > 100000)) {
+                const err8 = { instancePath: instancePath + "/article/body", schemaPath: "#/properties/article/properties/body/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100000 }, message: "must NOT have more than 100000 characters" };
+                if (vErrors === null) {
+                  vErrors = [err8];
+                }
+                else {
+                  vErrors.push(err8);
+                }
+                errors++;
+              }
+            }
+            var valid6 = _errs13 === errors;
+          }
+        }
+        if (data0.tagList !== undefined) {
+          let data4 = data0.tagList;
+          const _errs15 = errors;
+          if (Array.isArray(data4)) {
+            if (data4.length > 20) {
+              const err9 = { instancePath: instancePath + "/article/tagList", schemaPath: "#/properties/article/properties/tagList/allOf/0/maxItems", keyword: "maxItems", params: { limit: 20 }, message: "must NOT have more than 20 items" };
+              if (vErrors === null) {
+                vErrors = [err9];
+              }
+              else {
+                vErrors.push(err9);
+              }
+              errors++;
+            }
+          }
+          var valid7 = _errs15 === errors;
+          if (valid7) {
+            const _errs16 = errors;
+            if (Array.isArray(data4)) {
+              var valid8 = true;
+              const len0 = data4.length;
+              for (let i0 = 0; i0 < len0; i0++) {
+                let data5 = data4[i0];
+                const _errs17 = errors;
+                if (typeof data5 === "string") {
+                  if (data5.length > 100 && (data5.length > 2 * 100 || articlesUpdate_func(data5) > 100)) {
+                    const err10 = { instancePath: instancePath + "/article/tagList/" + i0, schemaPath: "#/properties/article/properties/tagList/allOf/1/items/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+                    if (vErrors === null) {
+                      vErrors = [err10];
+                    }
+                    else {
+                      vErrors.push(err10);
+                    }
+                    errors++;
+                  }
+                }
+                var valid8 = _errs17 === errors;
+                if (!valid8) {
+                  break;
+                }
+              }
+            }
+            var valid7 = _errs16 === errors;
+          }
+        }
       }
     }
-    if (data.tagList !== undefined) {
-      let data3 = data.tagList;
-      const _errs13 = errors;
-      if (Array.isArray(data3)) {
-        if (data3.length > 20) {
-          const err12 = { instancePath: instancePath + "/tagList", schemaPath: "#/properties/tagList/allOf/0/maxItems", keyword: "maxItems", params: { limit: 20 }, message: "must NOT have more than 20 items" };
-          if (vErrors === null) {
-            vErrors = [err12];
+  }
+  articlesUpdate_validate.errors = vErrors;
+  return errors === 0;
+}
+/** Validates the input of route `articles.update` (PUT /api/articles/{slug}): article. */
+export const articlesUpdate: CompiledValidator = articlesUpdate_validate;
+
+// fingerprint: 97c24e26c42cfdb2848a61a5f81241cf
+const commentsCreate_schema = { "properties": { "comment": { "allOf": [{ "not": { "type": "null" } }], "properties": { "body": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 10000 }] } }, "required": ["body"] } }, "required": ["comment"] };
+const commentsCreate_pattern = new RegExp("\\S", "u");
+const commentsCreate_func = require("ajv/dist/runtime/ucs2length").default;
+
+function commentsCreate_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.comment === undefined) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "comment" }, message: "must have required property '" + "comment" + "'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      }
+      else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.comment !== undefined) {
+      let data0 = data.comment;
+      const _errs2 = errors;
+      const _errs3 = errors;
+      if (data0 !== null) {
+        const err1 = {};
+        if (vErrors === null) {
+          vErrors = [err1];
+        }
+        else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+      var valid2 = _errs3 === errors;
+      if (valid2) {
+        const err2 = { instancePath: instancePath + "/comment", schemaPath: "#/properties/comment/allOf/0/not", keyword: "not", params: {}, message: "must NOT be valid" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        }
+        else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+      else {
+        errors = _errs2;
+        if (vErrors !== null) {
+          if (_errs2) {
+            vErrors.length = _errs2;
           }
           else {
-            vErrors.push(err12);
+            vErrors = null;
+          }
+        }
+      }
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.body === undefined) {
+          const err3 = { instancePath: instancePath + "/comment", schemaPath: "#/properties/comment/required", keyword: "required", params: { missingProperty: "body" }, message: "must have required property '" + "body" + "'" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          }
+          else {
+            vErrors.push(err3);
           }
           errors++;
         }
+        if (data0.body !== undefined) {
+          let data1 = data0.body;
+          const _errs6 = errors;
+          if (errors === _errs6) {
+            if (typeof data1 === "string") {
+              if (!commentsCreate_pattern.test(data1)) {
+                const err4 = { instancePath: instancePath + "/comment/body", schemaPath: "#/properties/comment/properties/body/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+                if (vErrors === null) {
+                  vErrors = [err4];
+                }
+                else {
+                  vErrors.push(err4);
+                }
+                errors++;
+              }
+            }
+            else {
+              const err5 = { instancePath: instancePath + "/comment/body", schemaPath: "#/properties/comment/properties/body/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              if (vErrors === null) {
+                vErrors = [err5];
+              }
+              else {
+                vErrors.push(err5);
+              }
+              errors++;
+            }
+          }
+          var valid4 = _errs6 === errors;
+          if (valid4) {
+            const _errs8 = errors;
+            if (typeof data1 === "string") {
+              if (data1.length > 10000 && (data1.length > 2 * 10000 || commentsCreate_func(data1) > 10000)) {
+                const err6 = { instancePath: instancePath + "/comment/body", schemaPath: "#/properties/comment/properties/body/allOf/1/maxLength", keyword: "maxLength", params: { limit: 10000 }, message: "must NOT have more than 10000 characters" };
+                if (vErrors === null) {
+                  vErrors = [err6];
+                }
+                else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+            }
+            var valid4 = _errs8 === errors;
+          }
+        }
       }
-      var valid4 = _errs13 === errors;
-      if (valid4) {
-        const _errs14 = errors;
-        if (Array.isArray(data3)) {
-          var valid5 = true;
-          const len0 = data3.length;
-          for (let i0 = 0; i0 < len0; i0++) {
-            let data4 = data3[i0];
-            const _errs15 = errors;
-            if (typeof data4 === "string") {
-              if (data4.length > 100 && (data4.length > 2 * 100 || articlesCreate_func(data4) > 100)) {
-                const err13 = { instancePath: instancePath + "/tagList/" + i0, schemaPath: "#/properties/tagList/allOf/1/items/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+    }
+  }
+  commentsCreate_validate.errors = vErrors;
+  return errors === 0;
+}
+/** Validates the input of route `comments.create` (POST /api/articles/{slug}/comments): comment. */
+export const commentsCreate: CompiledValidator = commentsCreate_validate;
+
+// fingerprint: 27fa496a55cf7f9c45415a7566ed7f38
+const usersRegister_schema = { "properties": { "user": { "allOf": [{ "not": { "type": "null" } }], "properties": { "username": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }] }, "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "format": "email" }, { "maxLength": 255 }] }, "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "minLength": 8 }, { "maxLength": 200 }] } }, "required": ["username", "email", "password"] } }, "required": ["user"] };
+const usersRegister_pattern = new RegExp("\\S", "u");
+const usersRegister_func = require("ajv/dist/runtime/ucs2length").default;
+const usersRegister_formats = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+
+function usersRegister_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.user === undefined) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "user" }, message: "must have required property '" + "user" + "'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      }
+      else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.user !== undefined) {
+      let data0 = data.user;
+      const _errs2 = errors;
+      const _errs3 = errors;
+      if (data0 !== null) {
+        const err1 = {};
+        if (vErrors === null) {
+          vErrors = [err1];
+        }
+        else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+      var valid2 = _errs3 === errors;
+      if (valid2) {
+        const err2 = { instancePath: instancePath + "/user", schemaPath: "#/properties/user/allOf/0/not", keyword: "not", params: {}, message: "must NOT be valid" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        }
+        else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+      else {
+        errors = _errs2;
+        if (vErrors !== null) {
+          if (_errs2) {
+            vErrors.length = _errs2;
+          }
+          else {
+            vErrors = null;
+          }
+        }
+      }
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.username === undefined) {
+          const err3 = { instancePath: instancePath + "/user", schemaPath: "#/properties/user/required", keyword: "required", params: { missingProperty: "username" }, message: "must have required property '" + "username" + "'" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          }
+          else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+        if (data0.email === undefined) {
+          const err4 = { instancePath: instancePath + "/user", schemaPath: "#/properties/user/required", keyword: "required", params: { missingProperty: "email" }, message: "must have required property '" + "email" + "'" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          }
+          else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+        if (data0.password === undefined) {
+          const err5 = { instancePath: instancePath + "/user", schemaPath: "#/properties/user/required", keyword: "required", params: { missingProperty: "password" }, message: "must have required property '" + "password" + "'" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          }
+          else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        if (data0.username !== undefined) {
+          let data1 = data0.username;
+          const _errs6 = errors;
+          if (errors === _errs6) {
+            if (typeof data1 === "string") {
+              if (!usersRegister_pattern.test(data1)) {
+                const err6 = { instancePath: instancePath + "/user/username", schemaPath: "#/properties/user/properties/username/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+                if (vErrors === null) {
+                  vErrors = [err6];
+                }
+                else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+            }
+            else {
+              const err7 = { instancePath: instancePath + "/user/username", schemaPath: "#/properties/user/properties/username/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              if (vErrors === null) {
+                vErrors = [err7];
+              }
+              else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+          }
+          var valid4 = _errs6 === errors;
+          if (valid4) {
+            const _errs8 = errors;
+            if (typeof data1 === "string") {
+              if (data1.length > 100 && (data1.length > 2 * 100 || usersRegister_func(data1) > 100)) {
+                const err8 = { instancePath: instancePath + "/user/username", schemaPath: "#/properties/user/properties/username/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+                if (vErrors === null) {
+                  vErrors = [err8];
+                }
+                else {
+                  vErrors.push(err8);
+                }
+                errors++;
+              }
+            }
+            var valid4 = _errs8 === errors;
+          }
+        }
+        if (data0.email !== undefined) {
+          let data2 = data0.email;
+          const _errs10 = errors;
+          if (errors === _errs10) {
+            if (typeof data2 === "string") {
+              if (!usersRegister_pattern.test(data2)) {
+                const err9 = { instancePath: instancePath + "/user/email", schemaPath: "#/properties/user/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+                if (vErrors === null) {
+                  vErrors = [err9];
+                }
+                else {
+                  vErrors.push(err9);
+                }
+                errors++;
+              }
+            }
+            else {
+              const err10 = { instancePath: instancePath + "/user/email", schemaPath: "#/properties/user/properties/email/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              if (vErrors === null) {
+                vErrors = [err10];
+              }
+              else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+          }
+          var valid5 = _errs10 === errors;
+          if (valid5) {
+            const _errs12 = errors;
+            if (errors === _errs12) {
+              if (typeof data2 === "string") {
+                if (!(usersRegister_formats.test(data2))) {
+                  const err11 = { instancePath: instancePath + "/user/email", schemaPath: "#/properties/user/properties/email/allOf/1/format", keyword: "format", params: { format: "email" }, message: "must match format \"" + "email" + "\"" };
+                  if (vErrors === null) {
+                    vErrors = [err11];
+                  }
+                  else {
+                    vErrors.push(err11);
+                  }
+                  errors++;
+                }
+              }
+            }
+            var valid5 = _errs12 === errors;
+            if (valid5) {
+              const _errs13 = errors;
+              if (typeof data2 === "string") {
+                if (data2.length > 255 && (data2.length > 2 * 255 || usersRegister_func(data2) > 255)) {
+                  const err12 = { instancePath: instancePath + "/user/email", schemaPath: "#/properties/user/properties/email/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err12];
+                  }
+                  else {
+                    vErrors.push(err12);
+                  }
+                  errors++;
+                }
+              }
+              var valid5 = _errs13 === errors;
+            }
+          }
+        }
+        if (data0.password !== undefined) {
+          let data3 = data0.password;
+          const _errs15 = errors;
+          if (errors === _errs15) {
+            if (typeof data3 === "string") {
+              if (!usersRegister_pattern.test(data3)) {
+                const err13 = { instancePath: instancePath + "/user/password", schemaPath: "#/properties/user/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
                 if (vErrors === null) {
                   vErrors = [err13];
                 }
@@ -340,102 +944,127 @@ function articlesCreate_validate(data, { instancePath = "", parentData, parentDa
                 errors++;
               }
             }
-            var valid5 = _errs15 === errors;
-            if (!valid5) {
-              break;
+            else {
+              const err14 = { instancePath: instancePath + "/user/password", schemaPath: "#/properties/user/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              if (vErrors === null) {
+                vErrors = [err14];
+              }
+              else {
+                vErrors.push(err14);
+              }
+              errors++;
+            }
+          }
+          var valid6 = _errs15 === errors;
+          if (valid6) {
+            const _errs17 = errors;
+            if (typeof data3 === "string") {
+              if (data3.length < 8 || (data3.length < 2 * 8 && usersRegister_func(data3) < 8)) {
+                const err15 = { instancePath: instancePath + "/user/password", schemaPath: "#/properties/user/properties/password/allOf/1/minLength", keyword: "minLength", params: { limit: 8 }, message: "must NOT have fewer than 8 characters" };
+                if (vErrors === null) {
+                  vErrors = [err15];
+                }
+                else {
+                  vErrors.push(err15);
+                }
+                errors++;
+              }
+            }
+            var valid6 = _errs17 === errors;
+            if (valid6) {
+              const _errs18 = errors;
+              if (typeof data3 === "string") {
+                if (data3.length > 200 && (data3.length > 2 * 200 || usersRegister_func(data3) > 200)) {
+                  const err16 = { instancePath: instancePath + "/user/password", schemaPath: "#/properties/user/properties/password/allOf/2/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err16];
+                  }
+                  else {
+                    vErrors.push(err16);
+                  }
+                  errors++;
+                }
+              }
+              var valid6 = _errs18 === errors;
             }
           }
         }
-        var valid4 = _errs14 === errors;
       }
     }
   }
-  articlesCreate_validate.errors = vErrors;
+  usersRegister_validate.errors = vErrors;
   return errors === 0;
 }
-/** Validates the input of route `articles.create` (POST /api/articles): title, description, body, tagList. */
-export const articlesCreate: CompiledValidator = articlesCreate_validate;
+/** Validates the input of route `users.register` (POST /api/users): user. */
+export const usersRegister: CompiledValidator = usersRegister_validate;
 
-// fingerprint: bd548ac809c2e2d4f22fe0510f1fb2d2
-const articlesUpdate_schema = { "properties": { "title": { "allOf": [{ "minLength": 1 }, { "maxLength": 255 }] }, "description": { "allOf": [{ "minLength": 1 }, { "maxLength": 10000 }] }, "body": { "allOf": [{ "minLength": 1 }, { "maxLength": 100000 }] }, "tagList": { "allOf": [{ "maxItems": 20 }, { "items": { "maxLength": 100 } }] } } };
-const articlesUpdate_func = require("ajv/dist/runtime/ucs2length").default;
+// fingerprint: 0d594bb9103c51ea34e4e096f68cbeaa
+const usersLogin_schema = { "properties": { "user": { "allOf": [{ "not": { "type": "null" } }], "properties": { "email": { "allOf": [{ "type": "string", "pattern": "\\S" }] }, "password": { "allOf": [{ "type": "string", "pattern": "\\S" }] } }, "required": ["email", "password"] } }, "required": ["user"] };
+const usersLogin_pattern = new RegExp("\\S", "u");
 
-function articlesUpdate_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function usersLogin_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.title !== undefined) {
-      let data0 = data.title;
-      const _errs1 = errors;
-      if (typeof data0 === "string") {
-        if (data0.length < 1 || (data0.length < 2 * 1 && articlesUpdate_func(data0) < 1)) {
-          const err0 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/0/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          }
-          else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
+    if (data.user === undefined) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "user" }, message: "must have required property '" + "user" + "'" };
+      if (vErrors === null) {
+        vErrors = [err0];
       }
-      var valid1 = _errs1 === errors;
-      if (valid1) {
-        const _errs2 = errors;
-        if (typeof data0 === "string") {
-          if (data0.length > 255 && (data0.length > 2 * 255 || articlesUpdate_func(data0) > 255)) {
-            const err1 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
-            if (vErrors === null) {
-              vErrors = [err1];
-            }
-            else {
-              vErrors.push(err1);
-            }
-            errors++;
-          }
-        }
-        var valid1 = _errs2 === errors;
+      else {
+        vErrors.push(err0);
       }
+      errors++;
     }
-    if (data.description !== undefined) {
-      let data1 = data.description;
-      const _errs4 = errors;
-      if (typeof data1 === "string") {
-        if (data1.length < 1 || (data1.length < 2 * 1 && articlesUpdate_func(data1) < 1)) {
-          const err2 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/allOf/0/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err2];
-          }
-          else {
-            vErrors.push(err2);
-          }
-          errors++;
+    if (data.user !== undefined) {
+      let data0 = data.user;
+      const _errs2 = errors;
+      const _errs3 = errors;
+      if (data0 !== null) {
+        const err1 = {};
+        if (vErrors === null) {
+          vErrors = [err1];
         }
+        else {
+          vErrors.push(err1);
+        }
+        errors++;
       }
-      var valid2 = _errs4 === errors;
+      var valid2 = _errs3 === errors;
       if (valid2) {
-        const _errs5 = errors;
-        if (typeof data1 === "string") {
-          if (data1.length > 10000 && (data1.length > 2 * 10000 || articlesUpdate_func(data1) > 10000)) {
-            const err3 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/allOf/1/maxLength", keyword: "maxLength", params: { limit: 10000 }, message: "must NOT have more than 10000 characters" };
-            if (vErrors === null) {
-              vErrors = [err3];
-            }
-            else {
-              vErrors.push(err3);
-            }
-            errors++;
+        const err2 = { instancePath: instancePath + "/user", schemaPath: "#/properties/user/allOf/0/not", keyword: "not", params: {}, message: "must NOT be valid" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        }
+        else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+      else {
+        errors = _errs2;
+        if (vErrors !== null) {
+          if (_errs2) {
+            vErrors.length = _errs2;
+          }
+          else {
+            vErrors = null;
           }
         }
-        var valid2 = _errs5 === errors;
       }
-    }
-    if (data.body !== undefined) {
-      let data2 = data.body;
-      const _errs7 = errors;
-      if (typeof data2 === "string") {
-        if (data2.length < 1 || (data2.length < 2 * 1 && articlesUpdate_func(data2) < 1)) {
-          const err4 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/allOf/0/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.email === undefined) {
+          const err3 = { instancePath: instancePath + "/user", schemaPath: "#/properties/user/required", keyword: "required", params: { missingProperty: "email" }, message: "must have required property '" + "email" + "'" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          }
+          else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+        if (data0.password === undefined) {
+          const err4 = { instancePath: instancePath + "/user", schemaPath: "#/properties/user/required", keyword: "required", params: { missingProperty: "password" }, message: "must have required property '" + "password" + "'" };
           if (vErrors === null) {
             vErrors = [err4];
           }
@@ -444,52 +1073,41 @@ function articlesUpdate_validate(data, { instancePath = "", parentData, parentDa
           }
           errors++;
         }
-      }
-      var valid3 = _errs7 === errors;
-      if (valid3) {
-        const _errs8 = errors;
-        if (typeof data2 === "string") {
-          if (data2.length > 100000 && (data2.length > 2 * 100000 || articlesUpdate_func(data2) > 100000)) {
-            const err5 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100000 }, message: "must NOT have more than 100000 characters" };
-            if (vErrors === null) {
-              vErrors = [err5];
+        if (data0.email !== undefined) {
+          let data1 = data0.email;
+          const _errs6 = errors;
+          if (errors === _errs6) {
+            if (typeof data1 === "string") {
+              if (!usersLogin_pattern.test(data1)) {
+                const err5 = { instancePath: instancePath + "/user/email", schemaPath: "#/properties/user/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+                if (vErrors === null) {
+                  vErrors = [err5];
+                }
+                else {
+                  vErrors.push(err5);
+                }
+                errors++;
+              }
             }
             else {
-              vErrors.push(err5);
+              const err6 = { instancePath: instancePath + "/user/email", schemaPath: "#/properties/user/properties/email/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              if (vErrors === null) {
+                vErrors = [err6];
+              }
+              else {
+                vErrors.push(err6);
+              }
+              errors++;
             }
-            errors++;
           }
         }
-        var valid3 = _errs8 === errors;
-      }
-    }
-    if (data.tagList !== undefined) {
-      let data3 = data.tagList;
-      const _errs10 = errors;
-      if (Array.isArray(data3)) {
-        if (data3.length > 20) {
-          const err6 = { instancePath: instancePath + "/tagList", schemaPath: "#/properties/tagList/allOf/0/maxItems", keyword: "maxItems", params: { limit: 20 }, message: "must NOT have more than 20 items" };
-          if (vErrors === null) {
-            vErrors = [err6];
-          }
-          else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-      }
-      var valid4 = _errs10 === errors;
-      if (valid4) {
-        const _errs11 = errors;
-        if (Array.isArray(data3)) {
-          var valid5 = true;
-          const len0 = data3.length;
-          for (let i0 = 0; i0 < len0; i0++) {
-            let data4 = data3[i0];
-            const _errs12 = errors;
-            if (typeof data4 === "string") {
-              if (data4.length > 100 && (data4.length > 2 * 100 || articlesUpdate_func(data4) > 100)) {
-                const err7 = { instancePath: instancePath + "/tagList/" + i0, schemaPath: "#/properties/tagList/allOf/1/items/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+        if (data0.password !== undefined) {
+          let data2 = data0.password;
+          const _errs9 = errors;
+          if (errors === _errs9) {
+            if (typeof data2 === "string") {
+              if (!usersLogin_pattern.test(data2)) {
+                const err7 = { instancePath: instancePath + "/user/password", schemaPath: "#/properties/user/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
                 if (vErrors === null) {
                   vErrors = [err7];
                 }
@@ -499,212 +1117,8 @@ function articlesUpdate_validate(data, { instancePath = "", parentData, parentDa
                 errors++;
               }
             }
-            var valid5 = _errs12 === errors;
-            if (!valid5) {
-              break;
-            }
-          }
-        }
-        var valid4 = _errs11 === errors;
-      }
-    }
-  }
-  articlesUpdate_validate.errors = vErrors;
-  return errors === 0;
-}
-/** Validates the input of route `articles.update` (PUT /api/articles/{slug}): title, description, body, tagList. */
-export const articlesUpdate: CompiledValidator = articlesUpdate_validate;
-
-// fingerprint: aa9746ea3e7d4e06ff4e405c517fc856
-const commentsCreate_schema = { "properties": { "body": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 10000 }] } }, "required": ["body"] };
-const commentsCreate_pattern = new RegExp("\\S", "u");
-const commentsCreate_func = require("ajv/dist/runtime/ucs2length").default;
-
-function commentsCreate_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.body === undefined) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "body" }, message: "must have required property '" + "body" + "'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      }
-      else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.body !== undefined) {
-      let data0 = data.body;
-      const _errs1 = errors;
-      if (errors === _errs1) {
-        if (typeof data0 === "string") {
-          if (!commentsCreate_pattern.test(data0)) {
-            const err1 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-            if (vErrors === null) {
-              vErrors = [err1];
-            }
             else {
-              vErrors.push(err1);
-            }
-            errors++;
-          }
-        }
-        else {
-          const err2 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-          if (vErrors === null) {
-            vErrors = [err2];
-          }
-          else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      }
-      var valid1 = _errs1 === errors;
-      if (valid1) {
-        const _errs3 = errors;
-        if (typeof data0 === "string") {
-          if (data0.length > 10000 && (data0.length > 2 * 10000 || commentsCreate_func(data0) > 10000)) {
-            const err3 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/allOf/1/maxLength", keyword: "maxLength", params: { limit: 10000 }, message: "must NOT have more than 10000 characters" };
-            if (vErrors === null) {
-              vErrors = [err3];
-            }
-            else {
-              vErrors.push(err3);
-            }
-            errors++;
-          }
-        }
-        var valid1 = _errs3 === errors;
-      }
-    }
-  }
-  commentsCreate_validate.errors = vErrors;
-  return errors === 0;
-}
-/** Validates the input of route `comments.create` (POST /api/articles/{slug}/comments): body. */
-export const commentsCreate: CompiledValidator = commentsCreate_validate;
-
-// fingerprint: daa3a0f7840d383d7e923bb6c9f7fe69
-const usersRegister_schema = { "properties": { "username": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }] }, "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "format": "email" }, { "maxLength": 255 }] }, "password": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "minLength": 8 }, { "maxLength": 200 }] } }, "required": ["username", "email", "password"] };
-const usersRegister_pattern = new RegExp("\\S", "u");
-const usersRegister_func = require("ajv/dist/runtime/ucs2length").default;
-const usersRegister_formats = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-
-function usersRegister_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.username === undefined) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "username" }, message: "must have required property '" + "username" + "'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      }
-      else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.email === undefined) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "email" }, message: "must have required property '" + "email" + "'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      }
-      else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.password === undefined) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "password" }, message: "must have required property '" + "password" + "'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      }
-      else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.username !== undefined) {
-      let data0 = data.username;
-      const _errs1 = errors;
-      if (errors === _errs1) {
-        if (typeof data0 === "string") {
-          if (!usersRegister_pattern.test(data0)) {
-            const err3 = { instancePath: instancePath + "/username", schemaPath: "#/properties/username/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-            if (vErrors === null) {
-              vErrors = [err3];
-            }
-            else {
-              vErrors.push(err3);
-            }
-            errors++;
-          }
-        }
-        else {
-          const err4 = { instancePath: instancePath + "/username", schemaPath: "#/properties/username/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-          if (vErrors === null) {
-            vErrors = [err4];
-          }
-          else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-      }
-      var valid1 = _errs1 === errors;
-      if (valid1) {
-        const _errs3 = errors;
-        if (typeof data0 === "string") {
-          if (data0.length > 100 && (data0.length > 2 * 100 || usersRegister_func(data0) > 100)) {
-            const err5 = { instancePath: instancePath + "/username", schemaPath: "#/properties/username/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
-            if (vErrors === null) {
-              vErrors = [err5];
-            }
-            else {
-              vErrors.push(err5);
-            }
-            errors++;
-          }
-        }
-        var valid1 = _errs3 === errors;
-      }
-    }
-    if (data.email !== undefined) {
-      let data1 = data.email;
-      const _errs5 = errors;
-      if (errors === _errs5) {
-        if (typeof data1 === "string") {
-          if (!usersRegister_pattern.test(data1)) {
-            const err6 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-            if (vErrors === null) {
-              vErrors = [err6];
-            }
-            else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
-        }
-        else {
-          const err7 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-          if (vErrors === null) {
-            vErrors = [err7];
-          }
-          else {
-            vErrors.push(err7);
-          }
-          errors++;
-        }
-      }
-      var valid2 = _errs5 === errors;
-      if (valid2) {
-        const _errs7 = errors;
-        if (errors === _errs7) {
-          if (typeof data1 === "string") {
-            if (!(usersRegister_formats.test(data1))) {
-              const err8 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/format", keyword: "format", params: { format: "email" }, message: "must match format \"" + "email" + "\"" };
+              const err8 = { instancePath: instancePath + "/user/password", schemaPath: "#/properties/user/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
               if (vErrors === null) {
                 vErrors = [err8];
               }
@@ -715,103 +1129,26 @@ function usersRegister_validate(data, { instancePath = "", parentData, parentDat
             }
           }
         }
-        var valid2 = _errs7 === errors;
-        if (valid2) {
-          const _errs8 = errors;
-          if (typeof data1 === "string") {
-            if (data1.length > 255 && (data1.length > 2 * 255 || usersRegister_func(data1) > 255)) {
-              const err9 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/2/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
-              if (vErrors === null) {
-                vErrors = [err9];
-              }
-              else {
-                vErrors.push(err9);
-              }
-              errors++;
-            }
-          }
-          var valid2 = _errs8 === errors;
-        }
-      }
-    }
-    if (data.password !== undefined) {
-      let data2 = data.password;
-      const _errs10 = errors;
-      if (errors === _errs10) {
-        if (typeof data2 === "string") {
-          if (!usersRegister_pattern.test(data2)) {
-            const err10 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-            if (vErrors === null) {
-              vErrors = [err10];
-            }
-            else {
-              vErrors.push(err10);
-            }
-            errors++;
-          }
-        }
-        else {
-          const err11 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-          if (vErrors === null) {
-            vErrors = [err11];
-          }
-          else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-      }
-      var valid3 = _errs10 === errors;
-      if (valid3) {
-        const _errs12 = errors;
-        if (typeof data2 === "string") {
-          if (data2.length < 8 || (data2.length < 2 * 8 && usersRegister_func(data2) < 8)) {
-            const err12 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/minLength", keyword: "minLength", params: { limit: 8 }, message: "must NOT have fewer than 8 characters" };
-            if (vErrors === null) {
-              vErrors = [err12];
-            }
-            else {
-              vErrors.push(err12);
-            }
-            errors++;
-          }
-        }
-        var valid3 = _errs12 === errors;
-        if (valid3) {
-          const _errs13 = errors;
-          if (typeof data2 === "string") {
-            if (data2.length > 200 && (data2.length > 2 * 200 || usersRegister_func(data2) > 200)) {
-              const err13 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/2/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
-              if (vErrors === null) {
-                vErrors = [err13];
-              }
-              else {
-                vErrors.push(err13);
-              }
-              errors++;
-            }
-          }
-          var valid3 = _errs13 === errors;
-        }
       }
     }
   }
-  usersRegister_validate.errors = vErrors;
+  usersLogin_validate.errors = vErrors;
   return errors === 0;
 }
-/** Validates the input of route `users.register` (POST /api/users): username, email, password. */
-export const usersRegister: CompiledValidator = usersRegister_validate;
+/** Validates the input of route `users.login` (POST /api/users/login): user. */
+export const usersLogin: CompiledValidator = usersLogin_validate;
 
-// fingerprint: ed3521981bece64da8c3a602ad3d387a
-const usersLogin_schema = { "properties": { "email": { "allOf": [{ "type": "string", "pattern": "\\S" }] }, "password": { "allOf": [{ "type": "string", "pattern": "\\S" }] } }, "required": ["email", "password"] };
-const usersLogin_pattern = new RegExp("\\S", "u");
+// fingerprint: 9516de31b522305ef5f123b4edfa032a
+const userUpdate_schema = { "properties": { "user": { "allOf": [{ "not": { "type": "null" } }], "properties": { "email": { "allOf": [{ "format": "email" }, { "maxLength": 255 }] }, "username": { "allOf": [{ "minLength": 1 }, { "maxLength": 100 }] }, "password": { "allOf": [{ "minLength": 8 }, { "maxLength": 200 }] }, "bio": { "allOf": [{ "if": { "type": "null" }, "else": { "maxLength": 10000 } }] }, "image": { "allOf": [{ "if": { "type": "null" }, "else": { "maxLength": 1000 } }] } } } }, "required": ["user"] };
+const userUpdate_formats = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+const userUpdate_func = require("ajv/dist/runtime/ucs2length").default;
 
-function usersLogin_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function userUpdate_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.email === undefined) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "email" }, message: "must have required property '" + "email" + "'" };
+    if (data.user === undefined) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "user" }, message: "must have required property '" + "user" + "'" };
       if (vErrors === null) {
         vErrors = [err0];
       }
@@ -820,298 +1157,255 @@ function usersLogin_validate(data, { instancePath = "", parentData, parentDataPr
       }
       errors++;
     }
-    if (data.password === undefined) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "password" }, message: "must have required property '" + "password" + "'" };
-      if (vErrors === null) {
-        vErrors = [err1];
+    if (data.user !== undefined) {
+      let data0 = data.user;
+      const _errs2 = errors;
+      const _errs3 = errors;
+      if (data0 !== null) {
+        const err1 = {};
+        if (vErrors === null) {
+          vErrors = [err1];
+        }
+        else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+      var valid2 = _errs3 === errors;
+      if (valid2) {
+        const err2 = { instancePath: instancePath + "/user", schemaPath: "#/properties/user/allOf/0/not", keyword: "not", params: {}, message: "must NOT be valid" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        }
+        else {
+          vErrors.push(err2);
+        }
+        errors++;
       }
       else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.email !== undefined) {
-      let data0 = data.email;
-      const _errs1 = errors;
-      if (errors === _errs1) {
-        if (typeof data0 === "string") {
-          if (!usersLogin_pattern.test(data0)) {
-            const err2 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
-            if (vErrors === null) {
-              vErrors = [err2];
-            }
-            else {
-              vErrors.push(err2);
-            }
-            errors++;
-          }
-        }
-        else {
-          const err3 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-          if (vErrors === null) {
-            vErrors = [err3];
+        errors = _errs2;
+        if (vErrors !== null) {
+          if (_errs2) {
+            vErrors.length = _errs2;
           }
           else {
-            vErrors.push(err3);
+            vErrors = null;
           }
-          errors++;
         }
       }
-    }
-    if (data.password !== undefined) {
-      let data1 = data.password;
-      const _errs4 = errors;
-      if (errors === _errs4) {
-        if (typeof data1 === "string") {
-          if (!usersLogin_pattern.test(data1)) {
-            const err4 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/pattern", keyword: "pattern", params: { pattern: "\\S" }, message: "must match pattern \"" + "\\S" + "\"" };
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.email !== undefined) {
+          let data1 = data0.email;
+          const _errs6 = errors;
+          if (errors === _errs6) {
+            if (typeof data1 === "string") {
+              if (!(userUpdate_formats.test(data1))) {
+                const err3 = { instancePath: instancePath + "/user/email", schemaPath: "#/properties/user/properties/email/allOf/0/format", keyword: "format", params: { format: "email" }, message: "must match format \"" + "email" + "\"" };
+                if (vErrors === null) {
+                  vErrors = [err3];
+                }
+                else {
+                  vErrors.push(err3);
+                }
+                errors++;
+              }
+            }
+          }
+          var valid4 = _errs6 === errors;
+          if (valid4) {
+            const _errs7 = errors;
+            if (typeof data1 === "string") {
+              if (data1.length > 255 && (data1.length > 2 * 255 || userUpdate_func(data1) > 255)) {
+                const err4 = { instancePath: instancePath + "/user/email", schemaPath: "#/properties/user/properties/email/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                if (vErrors === null) {
+                  vErrors = [err4];
+                }
+                else {
+                  vErrors.push(err4);
+                }
+                errors++;
+              }
+            }
+            var valid4 = _errs7 === errors;
+          }
+        }
+        if (data0.username !== undefined) {
+          let data2 = data0.username;
+          const _errs9 = errors;
+          if (typeof data2 === "string") {
+            if (data2.length < 1 || (data2.length < 2 * 1 && userUpdate_func(data2) < 1)) {
+              const err5 = { instancePath: instancePath + "/user/username", schemaPath: "#/properties/user/properties/username/allOf/0/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err5];
+              }
+              else {
+                vErrors.push(err5);
+              }
+              errors++;
+            }
+          }
+          var valid5 = _errs9 === errors;
+          if (valid5) {
+            const _errs10 = errors;
+            if (typeof data2 === "string") {
+              if (data2.length > 100 && (data2.length > 2 * 100 || userUpdate_func(data2) > 100)) {
+                const err6 = { instancePath: instancePath + "/user/username", schemaPath: "#/properties/user/properties/username/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+                if (vErrors === null) {
+                  vErrors = [err6];
+                }
+                else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+            }
+            var valid5 = _errs10 === errors;
+          }
+        }
+        if (data0.password !== undefined) {
+          let data3 = data0.password;
+          const _errs12 = errors;
+          if (typeof data3 === "string") {
+            if (data3.length < 8 || (data3.length < 2 * 8 && userUpdate_func(data3) < 8)) {
+              const err7 = { instancePath: instancePath + "/user/password", schemaPath: "#/properties/user/properties/password/allOf/0/minLength", keyword: "minLength", params: { limit: 8 }, message: "must NOT have fewer than 8 characters" };
+              if (vErrors === null) {
+                vErrors = [err7];
+              }
+              else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+          }
+          var valid6 = _errs12 === errors;
+          if (valid6) {
+            const _errs13 = errors;
+            if (typeof data3 === "string") {
+              if (data3.length > 200 && (data3.length > 2 * 200 || userUpdate_func(data3) > 200)) {
+                const err8 = { instancePath: instancePath + "/user/password", schemaPath: "#/properties/user/properties/password/allOf/1/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+                if (vErrors === null) {
+                  vErrors = [err8];
+                }
+                else {
+                  vErrors.push(err8);
+                }
+                errors++;
+              }
+            }
+            var valid6 = _errs13 === errors;
+          }
+        }
+        if (data0.bio !== undefined) {
+          let data4 = data0.bio;
+          const _errs16 = errors;
+          let valid8 = true;
+          const _errs17 = errors;
+          if (data4 !== null) {
+            const err9 = {};
             if (vErrors === null) {
-              vErrors = [err4];
+              vErrors = [err9];
             }
             else {
-              vErrors.push(err4);
+              vErrors.push(err9);
+            }
+            errors++;
+          }
+          var _valid0 = _errs17 === errors;
+          errors = _errs16;
+          if (vErrors !== null) {
+            if (_errs16) {
+              vErrors.length = _errs16;
+            }
+            else {
+              vErrors = null;
+            }
+          }
+          if (!_valid0) {
+            const _errs19 = errors;
+            if (typeof data4 === "string") {
+              if (data4.length > 10000 && (data4.length > 2 * 10000 || userUpdate_func(data4) > 10000)) {
+                const err10 = { instancePath: instancePath + "/user/bio", schemaPath: "#/properties/user/properties/bio/allOf/0/else/maxLength", keyword: "maxLength", params: { limit: 10000 }, message: "must NOT have more than 10000 characters" };
+                if (vErrors === null) {
+                  vErrors = [err10];
+                }
+                else {
+                  vErrors.push(err10);
+                }
+                errors++;
+              }
+            }
+            var _valid0 = _errs19 === errors;
+            valid8 = _valid0;
+          }
+          if (!valid8) {
+            const err11 = { instancePath: instancePath + "/user/bio", schemaPath: "#/properties/user/properties/bio/allOf/0/if", keyword: "if", params: { failingKeyword: "else" }, message: "must match \"else\" schema" };
+            if (vErrors === null) {
+              vErrors = [err11];
+            }
+            else {
+              vErrors.push(err11);
             }
             errors++;
           }
         }
-        else {
-          const err5 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-          if (vErrors === null) {
-            vErrors = [err5];
-          }
-          else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      }
-    }
-  }
-  usersLogin_validate.errors = vErrors;
-  return errors === 0;
-}
-/** Validates the input of route `users.login` (POST /api/users/login): email, password. */
-export const usersLogin: CompiledValidator = usersLogin_validate;
-
-// fingerprint: 414667173ec9a142ab7da888335c6a7e
-const userUpdate_schema = { "properties": { "email": { "allOf": [{ "format": "email" }, { "maxLength": 255 }] }, "username": { "allOf": [{ "minLength": 1 }, { "maxLength": 100 }] }, "password": { "allOf": [{ "minLength": 8 }, { "maxLength": 200 }] }, "bio": { "allOf": [{ "if": { "type": "null" }, "else": { "maxLength": 10000 } }] }, "image": { "allOf": [{ "if": { "type": "null" }, "else": { "maxLength": 1000 } }] } } };
-const userUpdate_formats = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-const userUpdate_func = require("ajv/dist/runtime/ucs2length").default;
-
-function userUpdate_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.email !== undefined) {
-      let data0 = data.email;
-      const _errs1 = errors;
-      if (errors === _errs1) {
-        if (typeof data0 === "string") {
-          if (!(userUpdate_formats.test(data0))) {
-            const err0 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/0/format", keyword: "format", params: { format: "email" }, message: "must match format \"" + "email" + "\"" };
+        if (data0.image !== undefined) {
+          let data5 = data0.image;
+          const _errs22 = errors;
+          let valid10 = true;
+          const _errs23 = errors;
+          if (data5 !== null) {
+            const err12 = {};
             if (vErrors === null) {
-              vErrors = [err0];
+              vErrors = [err12];
             }
             else {
-              vErrors.push(err0);
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+          var _valid1 = _errs23 === errors;
+          errors = _errs22;
+          if (vErrors !== null) {
+            if (_errs22) {
+              vErrors.length = _errs22;
+            }
+            else {
+              vErrors = null;
+            }
+          }
+          if (!_valid1) {
+            const _errs25 = errors;
+            if (typeof data5 === "string") {
+              if (data5.length > 1000 && (data5.length > 2 * 1000 || userUpdate_func(data5) > 1000)) {
+                const err13 = { instancePath: instancePath + "/user/image", schemaPath: "#/properties/user/properties/image/allOf/0/else/maxLength", keyword: "maxLength", params: { limit: 1000 }, message: "must NOT have more than 1000 characters" };
+                if (vErrors === null) {
+                  vErrors = [err13];
+                }
+                else {
+                  vErrors.push(err13);
+                }
+                errors++;
+              }
+            }
+            var _valid1 = _errs25 === errors;
+            valid10 = _valid1;
+          }
+          if (!valid10) {
+            const err14 = { instancePath: instancePath + "/user/image", schemaPath: "#/properties/user/properties/image/allOf/0/if", keyword: "if", params: { failingKeyword: "else" }, message: "must match \"else\" schema" };
+            if (vErrors === null) {
+              vErrors = [err14];
+            }
+            else {
+              vErrors.push(err14);
             }
             errors++;
           }
         }
-      }
-      var valid1 = _errs1 === errors;
-      if (valid1) {
-        const _errs2 = errors;
-        if (typeof data0 === "string") {
-          if (data0.length > 255 && (data0.length > 2 * 255 || userUpdate_func(data0) > 255)) {
-            const err1 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/allOf/1/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
-            if (vErrors === null) {
-              vErrors = [err1];
-            }
-            else {
-              vErrors.push(err1);
-            }
-            errors++;
-          }
-        }
-        var valid1 = _errs2 === errors;
-      }
-    }
-    if (data.username !== undefined) {
-      let data1 = data.username;
-      const _errs4 = errors;
-      if (typeof data1 === "string") {
-        if (data1.length < 1 || (data1.length < 2 * 1 && userUpdate_func(data1) < 1)) {
-          const err2 = { instancePath: instancePath + "/username", schemaPath: "#/properties/username/allOf/0/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err2];
-          }
-          else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      }
-      var valid2 = _errs4 === errors;
-      if (valid2) {
-        const _errs5 = errors;
-        if (typeof data1 === "string") {
-          if (data1.length > 100 && (data1.length > 2 * 100 || userUpdate_func(data1) > 100)) {
-            const err3 = { instancePath: instancePath + "/username", schemaPath: "#/properties/username/allOf/1/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
-            if (vErrors === null) {
-              vErrors = [err3];
-            }
-            else {
-              vErrors.push(err3);
-            }
-            errors++;
-          }
-        }
-        var valid2 = _errs5 === errors;
-      }
-    }
-    if (data.password !== undefined) {
-      let data2 = data.password;
-      const _errs7 = errors;
-      if (typeof data2 === "string") {
-        if (data2.length < 8 || (data2.length < 2 * 8 && userUpdate_func(data2) < 8)) {
-          const err4 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/0/minLength", keyword: "minLength", params: { limit: 8 }, message: "must NOT have fewer than 8 characters" };
-          if (vErrors === null) {
-            vErrors = [err4];
-          }
-          else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-      }
-      var valid3 = _errs7 === errors;
-      if (valid3) {
-        const _errs8 = errors;
-        if (typeof data2 === "string") {
-          if (data2.length > 200 && (data2.length > 2 * 200 || userUpdate_func(data2) > 200)) {
-            const err5 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/allOf/1/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
-            if (vErrors === null) {
-              vErrors = [err5];
-            }
-            else {
-              vErrors.push(err5);
-            }
-            errors++;
-          }
-        }
-        var valid3 = _errs8 === errors;
-      }
-    }
-    if (data.bio !== undefined) {
-      let data3 = data.bio;
-      const _errs11 = errors;
-      let valid5 = true;
-      const _errs12 = errors;
-      if (data3 !== null) {
-        const err6 = {};
-        if (vErrors === null) {
-          vErrors = [err6];
-        }
-        else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-      var _valid0 = _errs12 === errors;
-      errors = _errs11;
-      if (vErrors !== null) {
-        if (_errs11) {
-          vErrors.length = _errs11;
-        }
-        else {
-          vErrors = null;
-        }
-      }
-      if (!_valid0) {
-        const _errs14 = errors;
-        if (typeof data3 === "string") {
-          if (data3.length > 10000 && (data3.length > 2 * 10000 || userUpdate_func(data3) > 10000)) {
-            const err7 = { instancePath: instancePath + "/bio", schemaPath: "#/properties/bio/allOf/0/else/maxLength", keyword: "maxLength", params: { limit: 10000 }, message: "must NOT have more than 10000 characters" };
-            if (vErrors === null) {
-              vErrors = [err7];
-            }
-            else {
-              vErrors.push(err7);
-            }
-            errors++;
-          }
-        }
-        var _valid0 = _errs14 === errors;
-        valid5 = _valid0;
-      }
-      if (!valid5) {
-        const err8 = { instancePath: instancePath + "/bio", schemaPath: "#/properties/bio/allOf/0/if", keyword: "if", params: { failingKeyword: "else" }, message: "must match \"else\" schema" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        }
-        else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.image !== undefined) {
-      let data4 = data.image;
-      const _errs17 = errors;
-      let valid7 = true;
-      const _errs18 = errors;
-      if (data4 !== null) {
-        const err9 = {};
-        if (vErrors === null) {
-          vErrors = [err9];
-        }
-        else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-      var _valid1 = _errs18 === errors;
-      errors = _errs17;
-      if (vErrors !== null) {
-        if (_errs17) {
-          vErrors.length = _errs17;
-        }
-        else {
-          vErrors = null;
-        }
-      }
-      if (!_valid1) {
-        const _errs20 = errors;
-        if (typeof data4 === "string") {
-          if (data4.length > 1000 && (data4.length > 2 * 1000 || userUpdate_func(data4) > 1000)) {
-            const err10 = { instancePath: instancePath + "/image", schemaPath: "#/properties/image/allOf/0/else/maxLength", keyword: "maxLength", params: { limit: 1000 }, message: "must NOT have more than 1000 characters" };
-            if (vErrors === null) {
-              vErrors = [err10];
-            }
-            else {
-              vErrors.push(err10);
-            }
-            errors++;
-          }
-        }
-        var _valid1 = _errs20 === errors;
-        valid7 = _valid1;
-      }
-      if (!valid7) {
-        const err11 = { instancePath: instancePath + "/image", schemaPath: "#/properties/image/allOf/0/if", keyword: "if", params: { failingKeyword: "else" }, message: "must match \"else\" schema" };
-        if (vErrors === null) {
-          vErrors = [err11];
-        }
-        else {
-          vErrors.push(err11);
-        }
-        errors++;
       }
     }
   }
   userUpdate_validate.errors = vErrors;
   return errors === 0;
 }
-/** Validates the input of route `user.update` (PUT /api/user): email, username, password, bio, image. */
+/** Validates the input of route `user.update` (PUT /api/user): user. */
 export const userUpdate: CompiledValidator = userUpdate_validate;

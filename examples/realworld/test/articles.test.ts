@@ -49,7 +49,7 @@ describe('articles', () => {
   it('refuses an article without a title (422) or from a guest (401)', async () => {
     const bad = await call(t, 'POST', '/articles', { article: { description: 'd', body: 'b' } }, author);
     expect(bad.status).toBe(422);
-    expect(bad.body).toEqual({ errors: { body: [expect.stringContaining('title')] } });
+    expect(bad.body).toEqual({ errors: { title: ["can't be empty"] } });
     expect((await call(t, 'POST', '/articles', { article: { title: 'x', description: 'd', body: 'b' } })).status).toBe(401);
   });
 
@@ -179,7 +179,7 @@ describe('comments', () => {
     const slug = await write(t, author, 'Quiet');
     const empty = await call(t, 'POST', `/articles/${slug}/comments`, { comment: { body: '' } }, reader);
     expect(empty.status).toBe(422);
-    expect(empty.body.errors.body).toEqual([expect.stringContaining('body')]);
+    expect(empty.body).toEqual({ errors: { body: ["can't be empty"] } });
     expect((await call(t, 'GET', '/articles/unknown/comments')).status).toBe(404);
     expect((await call(t, 'POST', '/articles/unknown/comments', { comment: { body: 'x' } }, reader)).status).toBe(404);
     expect((await call(t, 'DELETE', `/articles/${slug}/comments/999999`, undefined, reader)).status).toBe(404);

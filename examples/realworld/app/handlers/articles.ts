@@ -5,8 +5,7 @@ import type { RequestContext } from 'bindery/http';
 import { created, noContent } from 'bindery/results';
 import type { Handlers } from '../../generated/handlers.js';
 import type { Database } from '../../generated/types.js';
-import { viewerId } from '../conduit.js';
-import { presentArticle, presentArticles } from '../present.js';
+import { presentArticle, presentArticles, viewerId } from '../present.js';
 
 type ArticleQuery = SelectQueryBuilder<Database, 'articles', object>;
 
@@ -59,7 +58,7 @@ export const articlesHandlers = {
 
   'articles.show': (_input, ctx, article) => presentArticle(ctx, article),
 
-  'articles.create': async (input, ctx) => {
+  'articles.create': async ({ article: input }, ctx) => {
     const values = {
       slug: await slugFor(ctx, input.title),
       title: input.title,
@@ -72,7 +71,7 @@ export const articlesHandlers = {
     return created(await presentArticle(ctx, row));
   },
 
-  'articles.update': async (input, ctx, article) => {
+  'articles.update': async ({ article: input }, ctx, article) => {
     const changes = {
       slug: input.title === undefined || input.title === article.title ? undefined : await slugFor(ctx, input.title),
       title: input.title,

@@ -3,8 +3,7 @@ import { NotFoundError } from 'bindery/errors';
 import type { RequestContext } from 'bindery/http';
 import { noContent } from 'bindery/results';
 import type { Handlers } from '../../generated/handlers.js';
-import { viewerId } from '../conduit.js';
-import { presentComments } from '../present.js';
+import { presentComments, viewerId } from '../present.js';
 
 async function articleId(ctx: RequestContext, slug: string): Promise<number> {
   const row = await ctx.services.db.selectFrom('articles').select('id').where('slug', '=', slug).executeTakeFirst();
@@ -26,7 +25,7 @@ export const commentsHandlers = {
   },
 
   'comments.create': async (input, ctx) => {
-    const values = { article_id: await articleId(ctx, input.slug), author_id: viewerId(ctx)!, body: input.body };
+    const values = { article_id: await articleId(ctx, input.slug), author_id: viewerId(ctx)!, body: input.comment.body };
     const row = await ctx.services.db.insertInto('comments').values(values).returningAll().executeTakeFirstOrThrow();
     return { comment: (await presentComments(ctx, [row]))[0]! };
   },

@@ -1,12 +1,12 @@
 /** Registration, login, the current user and profiles. */
 import { authService, normalizeLogin } from 'bindery/auth';
-import { HttpError, NotFoundError, ValidationError } from 'bindery/errors';
+import { presentedToken } from 'bindery/auth/tokens';
+import { NotFoundError, ValidationError } from 'bindery/errors';
 import type { RequestContext } from 'bindery/http';
 import { created } from 'bindery/results';
 import type { Handlers } from '../../generated/handlers.js';
 import type { User } from '../../generated/types.js';
-import { callerToken, viewerId } from '../conduit.js';
-import { presentUser } from '../present.js';
+import { presentUser, viewerId } from '../present.js';
 
 /** A new token for the user (it signs in as `Authorization: Token <token>`). */
 async function issueToken(ctx: RequestContext, user: User): Promise<string> {
@@ -18,7 +18,7 @@ async function ensureFree(ctx: RequestContext, fields: { email?: string | undefi
   for (const [column, value] of Object.entries(fields) as ['email' | 'username', string | undefined][]) {
     if (value === undefined) continue;
     const q = ctx.services.db.selectFrom('users').select('id').where(column, '=', value).where('id', '<>', self);
-    if ((await q.executeTakeFirst()) !== undefined) throw new ValidationError({ [column]: `${column} has already been taken` });
+    if ((await q.executeTakeFirst()) !== undefined) throw new ValidationError({ [column]: 'has already been taken' });
   }
 }
 
@@ -31,37 +31,38 @@ async function userNamed(ctx: RequestContext, username: string) {
 }
 
 export const usersHandlers = {
-  'users.register': async (input, ctx) => {
-    const email = normalizeLogin(input.email);
-    await ensureFree(ctx, { email, username: input.username });
-    const password = await authService(ctx).hashPassword(input.password);
-    const user = await ctx.services.db
-      .insertInto('users')
-      .values({ email, username: input.username, password })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+  'users.register': async ({ user: fields }, ctx) => {
+    const email = normalizeLogin(fields.email);
+    await ensureFree(ctx, { email, username: fields.username });
+    const password = await authService(ctx).hashPassword(fields.password);
+    const values = { email, username: fields.username, password };
+    const user = await ctx.services.db.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
     return created(presentUser(user, await issueToken(ctx, user)));
   },
 
-  'users.login': async (input, ctx) => {
-    const service = authService(ctx);
-    const user = (await service.users.findByLogin(input.email)) as User | null;
-    if (user === null || !(await service.verifyPassword(user.password, input.password))) {
-      throw new HttpError(401, 'email or password is invalid');
-    }
+  // A wrong email or password: 422 on email (the same words for both), throttled.
+  'users.login': async ({ user: fields }, ctx) => {
+    const user = (await authService(ctx).verifyCredentials(ctx, fields.email, fields.password)) as User;
     return presentUser(user, await issueToken(ctx, user));
   },
 
-  'user.show': async (_input, ctx) => presentUser(await currentUser(ctx), callerToken(ctx)),
+  'user.show': async (_input, ctx) => presentUser(await currentUser(ctx), presentedToken(ctx)!),
 
-  'user.update': async (input, ctx) => {
+  'user.update': async ({ user: fields }, ctx) => {
     const me = await currentUser(ctx);
-    const email = input.email === undefined ? undefined : normalizeLogin(input.email);
-    await ensureFree(ctx, { email, username: input.username }, me.id);
-    const password = input.password === undefined ? undefined : await authService(ctx).hashPassword(input.password);
-    const changes = { email, username: input.username, password, bio: input.bio ?? undefined, image: input.image, updated_at: new Date() };
+    const email = fields.email === undefined ? undefined : normalizeLogin(fields.email);
+    await ensureFree(ctx, { email, username: fields.username }, me.id);
+    const password = fields.password === undefined ? undefined : await authService(ctx).hashPassword(fields.password);
+    const changes = {
+      email,
+      username: fields.username,
+      password,
+      bio: fields.bio ?? undefined,
+      image: fields.image,
+      updated_at: new Date(),
+    };
     const user = await ctx.services.db.updateTable('users').set(changes).where('id', '=', me.id).returningAll().executeTakeFirstOrThrow();
-    return presentUser(user, callerToken(ctx));
+    return presentUser(user, presentedToken(ctx)!);
   },
 
   'profiles.show': async (input, ctx) => {
