@@ -285,7 +285,7 @@ export interface ArticleViewJson {
   author: ProfileJson;
 }
 
-/** Shape ArticleItem as the API sends it. An article in a list (without its body). */
+/** Shape ArticleItem as the API sends it. */
 export interface ArticleItemJson {
   slug: string;
   title: string;
@@ -307,7 +307,7 @@ export interface CommentViewJson {
   author: ProfileJson;
 }
 
-/** Shape Profile as the API sends it. A user as other users see them. */
+/** Shape Profile as the API sends it. */
 export interface ProfileJson {
   username: string;
   bio: string;
@@ -315,7 +315,7 @@ export interface ProfileJson {
   following: boolean;
 }
 
-/** Shape AuthUser as the API sends it. The signed-in user, with the token that signs them in. */
+/** Shape AuthUser as the API sends it. */
 export interface AuthUserJson {
   email: string;
   username: string;

@@ -319,14 +319,14 @@ export interface ArticleViewJson {
   author: ProfileJson;
 }
 
-/** Shape ArticleItem: what a handler returns for it (`serializeArticleItem` writes it as `ArticleItemJson`). An article in a list (without its body). */
+/** Shape ArticleItem: what a handler returns for it (`serializeArticleItem` writes it as `ArticleItemJson`). */
 export interface ArticleItem extends Pick<Article, 'slug' | 'title' | 'description' | 'tag_list' | 'created_at' | 'updated_at'> {
   favorited: boolean;
   favoritesCount: number;
   author: Profile;
 }
 
-/** Shape ArticleItem as JSON. An article in a list (without its body). */
+/** Shape ArticleItem as JSON. */
 export interface ArticleItemJson {
   slug: string;
   title: string;
@@ -353,7 +353,7 @@ export interface CommentViewJson {
   author: ProfileJson;
 }
 
-/** Shape Profile: what a handler returns for it (`serializeProfile` writes it as `ProfileJson`). A user as other users see them. */
+/** Shape Profile: what a handler returns for it (`serializeProfile` writes it as `ProfileJson`). */
 export interface Profile {
   username: string;
   bio: string;
@@ -361,7 +361,7 @@ export interface Profile {
   following: boolean;
 }
 
-/** Shape Profile as JSON. A user as other users see them. */
+/** Shape Profile as JSON. */
 export interface ProfileJson {
   username: string;
   bio: string;
@@ -369,12 +369,12 @@ export interface ProfileJson {
   following: boolean;
 }
 
-/** Shape AuthUser: what a handler returns for it (`serializeAuthUser` writes it as `AuthUserJson`). The signed-in user, with the token that signs them in. */
+/** Shape AuthUser: what a handler returns for it (`serializeAuthUser` writes it as `AuthUserJson`). */
 export interface AuthUser extends Pick<User, 'email' | 'username' | 'bio' | 'image'> {
   token: string;
 }
 
-/** Shape AuthUser as JSON. The signed-in user, with the token that signs them in. */
+/** Shape AuthUser as JSON. */
 export interface AuthUserJson {
   email: string;
   username: string;

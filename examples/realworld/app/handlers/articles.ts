@@ -20,13 +20,11 @@ async function page(ctx: RequestContext, q: ArticleQuery, limit: number, offset:
 
 /** A URL word from the title, made unique with a random suffix when taken. */
 async function slugFor(ctx: RequestContext, title: string): Promise<string> {
-  const base =
-    title
-      .toLowerCase()
-      .normalize('NFKD')
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 200) || 'article';
+  const words = title
+    .toLowerCase()
+    .normalize('NFKD')
+    .match(/[a-z0-9]+/g) ?? ['article'];
+  const base = words.join('-').slice(0, 200);
   const taken = await ctx.services.db.selectFrom('articles').select('id').where('slug', '=', base).executeTakeFirst();
   return taken === undefined ? base : `${base}-${randomBytes(4).toString('hex')}`;
 }
