@@ -42,13 +42,9 @@ const GENERATOR_MAY_IMPORT_FILES = ['^runtime/db/factories\\.ts$'];
 const JUSTIFIED = [
   // The request context implements the `ctx.session` slot the session folder declares.
   { from: '^runtime/http/request-context\\.ts$', to: '^runtime/session/session\\.ts$' },
-  // `bindery/rate-limit` keeps exporting the route wrapper that now lives with the HTTP pipeline.
-  { from: '^runtime/rate-limit/index\\.ts$', to: '^runtime/http/route-rate-limit\\.ts$' },
   // `bindery/routing` keeps exporting `runList` (generated/lists.ts calls it); list pages are run with the results.
   { from: '^runtime/routing/index\\.ts$', to: '^runtime/results/list/' },
 ];
-/** An app and its setup steps name each other's types (a step's commands run with the app). */
-const JUSTIFIED_CYCLE = '^runtime/app/(define-app|setup-step)\\.ts$';
 
 const WIRING = '(-step\\.ts$|/commands/)';
 const folders = (list) => `^runtime/(${list.join('|')})/`;
@@ -82,7 +78,7 @@ module.exports = {
       comment: 'Modules may not import each other in a cycle, types included (ARCHITECTURE.md#layers).',
       severity: 'error',
       from: {},
-      to: { circular: true, pathNot: JUSTIFIED_CYCLE },
+      to: { circular: true },
     },
     {
       name: 'generator-reads-contracts-only',

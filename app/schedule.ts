@@ -4,14 +4,14 @@
  * workers (`bindery worker`, or `bindery serve --worker`), by `system` via
  * the task, and catch up a missed night when a worker starts.
  */
-import { AuditLog, pruneAuditLog, pruneSoftDeleted } from 'bindery/audit';
+import type { AuditLog } from 'bindery/audit';
+import { pruneAuditLog, pruneSoftDeleted } from 'bindery/audit';
+import { requireService, type Services } from 'bindery/http';
 import { defineScheduledTask } from 'bindery/schedule';
 import { storageOf, sweepOrphans } from 'bindery/storage';
 
-function auditLogOf(services: object): AuditLog {
-  const log = (services as { audit?: unknown }).audit;
-  if (!(log instanceof AuditLog)) throw new Error('the scheduled prunes need the audit log: add audit() to the setup list of app/main.ts');
-  return log;
+function auditLogOf(services: Services): AuditLog {
+  return requireService(services, 'audit', 'audit()', 'the scheduled prunes');
 }
 
 /** `documents:prune`: remove documents soft-deleted more than 30 days ago (what `bindery prune` does), daily at 03:30 UTC. */

@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { generateAppKey } from 'bindery/config';
+import { generateAppKey } from '../runtime/config/app-key.js';
 import { benchDatabase } from './support/database.js';
 import { runLoad, startServer, type LoadFigures } from './support/load.js';
 

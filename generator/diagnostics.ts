@@ -2,7 +2,7 @@
  * Schema diagnostics: what went wrong, where in the YAML (independent of the behaviour spec;
  * docs/generator.md).
  */
-import type { ErrorCode } from '../runtime/errors/codes.js';
+import { errorMessage, type ErrorCode, type MessageParams, type TemplatedCode } from '../runtime/errors/codes.js';
 
 /** A position in a schema file (1-based line and column) or in a generated file. */
 export interface SourcePosition {
@@ -51,6 +51,14 @@ export class Diagnostics {
   /** Record one diagnostic. */
   add(at: SourcePosition, path: string, message: string, code: DiagnosticCode = 'BINDERY_SCHEMA_INVALID'): void {
     this.list.push({ file: at.file, line: at.line, column: at.column, path, message, code });
+  }
+
+  /**
+   * Record one diagnostic whose message is its code's template (runtime/errors/codes.ts) filled with `params`.
+   * @throws {RangeError} when a placeholder has no value.
+   */
+  addFrom<C extends DiagnosticCode & TemplatedCode>(at: SourcePosition, path: string, code: C, params: MessageParams<C>): void {
+    this.add(at, path, errorMessage(code, params), code);
   }
 
   private readonly warningList: SchemaDiagnostic[] = [];

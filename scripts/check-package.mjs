@@ -9,7 +9,11 @@
 //   that is not an entry;
 // - the declared types do not resolve: a probe project outside the package
 //   imports every entry under tsc (against dist/*.d.ts with --dist, or when
-//   dist/ exists; against the sources otherwise).
+//   dist/ exists; against the sources otherwise);
+// - an entry exports a name that no consumer (app/, plugins/, generated/,
+//   templates/, examples/) uses and docs/package.md "What each entry
+//   exports" does not list, or that list names what the entry does not
+//   export (checked when docs/package.md has that section).
 //
 //   node scripts/check-package.mjs [--dist] [--root <package folder>]
 import { execFileSync } from 'node:child_process';
@@ -112,6 +116,9 @@ for (const dir of CONSUMERS) {
   }
 }
 
+// Every exported name is used by a consumer or listed in docs/package.md.
+problems.push(...(await unlistedExports(root, entries)));
+
 // The declared types resolve from a project outside the package.
 if (problems.length === 0 && entries.size > 0) {
   const probe = mkdtempSync(join(tmpdir(), 'bindery-package-check-'));
@@ -158,6 +165,97 @@ if (problems.length === 0 && entries.size > 0) {
   } finally {
     rmSync(probe, { recursive: true, force: true });
   }
+}
+
+/**
+ * Names each entry exports (ts-morph, `export *` followed) against the names
+ * consumers import and the lists of docs/package.md "What each entry
+ * exports"; one problem line per unlisted or stale name.
+ */
+async function unlistedExports(root, entries) {
+  const docsFile = join(root, 'docs', 'package.md');
+  if (!existsSync(docsFile)) return [];
+  const section = readFileSync(docsFile, 'utf8')
+    .split(/^## What each entry exports$/m)[1]
+    ?.split(/^## /m)[0];
+  if (section === undefined) return [];
+  const listed = new Map();
+  for (const part of section.split(/^### /m).slice(1)) {
+    const entry = /^`bindery\/([^`]+)`/.exec(part)?.[1];
+    // The names are the entry's last paragraph; the text above it may mention names too.
+    const names =
+      part
+        .trim()
+        .split(/\n\s*\n/)
+        .at(-1) ?? '';
+    if (entry !== undefined) listed.set(entry, new Set([...names.matchAll(/`([A-Za-z_$][\w$]*)`/g)].map((m) => m[1])));
+  }
+  const used = new Map();
+  const note = (entry, name) => (used.get(entry) ?? used.set(entry, new Set()).get(entry)).add(name);
+  const USES =
+    /(?:import|export)\s+(?:type\s+)?(\{[^}]*\}|\*\s+as\s+\w+)\s+from\s+['"]bindery\/([^'"]+)['"]|declare module\s+['"]bindery\/([^'"]+)['"]\s*\{([\s\S]*?)\n\}|import\(['"]bindery\/([^'"]+)['"]\)\.(\w+)/g;
+  for (const dir of [...CONSUMERS, 'templates', 'examples']) {
+    for (const file of walk(join(root, dir))) {
+      if (!/\.(ts|mts|tmpl)$/.test(file)) continue;
+      for (const m of readFileSync(file, 'utf8').matchAll(USES)) {
+        if (m[2] !== undefined) {
+          if (m[1].startsWith('*')) note(m[2], '*');
+          else
+            for (const part of m[1].slice(1, -1).split(','))
+              note(
+                m[2],
+                part
+                  .trim()
+                  .replace(/^type\s+/, '')
+                  .split(/\s+as\s+/)[0]
+                  .trim(),
+              );
+        } else if (m[3] !== undefined) for (const [, name] of m[4].matchAll(/^\s*(?:interface|namespace)\s+(\w+)/gm)) note(m[3], name);
+        else note(m[5], m[6]);
+      }
+    }
+  }
+  const { Node, Project } = await import('ts-morph');
+  const project = new Project({ skipAddingFilesFromTsConfig: true, skipFileDependencyResolution: true });
+  // Exported names read from the syntax (no type checker: a program over the whole runtime takes half a minute).
+  const exportedNames = (file, seen = new Set()) => {
+    const names = new Set();
+    if (seen.has(file) || !existsSync(file)) return names;
+    seen.add(file);
+    const sf = project.addSourceFileAtPath(file);
+    for (const statement of sf.getStatements()) {
+      if (Node.isExportDeclaration(statement)) {
+        const named = statement.getNamedExports();
+        const spec = statement.getModuleSpecifierValue();
+        if (named.length > 0) for (const n of named) names.add((n.getAliasNode() ?? n.getNameNode()).getText());
+        else if (statement.getNamespaceExport()) names.add(statement.getNamespaceExport().getName());
+        else if (spec?.startsWith('.'))
+          for (const n of exportedNames(resolve(dirname(file), spec.replace(/\.js$/, '.ts')), seen)) names.add(n);
+      } else if (Node.isVariableStatement(statement) && statement.isExported()) {
+        for (const d of statement.getDeclarations()) names.add(d.getName());
+      } else if (Node.isExportable(statement) && statement.isExported() && typeof statement.getName === 'function') {
+        names.add(statement.getName());
+      }
+    }
+    return names;
+  };
+  const out = [];
+  for (const [entry, target] of entries) {
+    const source = join(root, target['bindery-source']);
+    if (!existsSync(source)) continue;
+    const names = [...exportedNames(source)];
+    const uses = used.get(entry) ?? new Set();
+    const list = listed.get(entry) ?? new Set();
+    for (const name of names)
+      if (!uses.has(name) && !uses.has('*') && !list.has(name))
+        out.push(
+          `bindery/${entry} exports ${name}, which no consumer uses and docs/package.md does not list: list it under "bindery/${entry}" if it is public, or stop exporting it`,
+        );
+    const exported = new Set(names);
+    for (const name of list)
+      if (!exported.has(name)) out.push(`docs/package.md lists ${name} under "bindery/${entry}", which that entry does not export`);
+  }
+  return out;
 }
 
 for (const p of problems) console.error(p);

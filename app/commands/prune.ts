@@ -6,6 +6,7 @@
  */
 import { Command, Option } from 'clipanion';
 import { AppCommand } from 'bindery/cli';
+import { requireService } from 'bindery/http';
 
 export class PruneCommand extends AppCommand {
   static override paths = [['prune']];
@@ -24,9 +25,8 @@ export class PruneCommand extends AppCommand {
 
   protected async run(): Promise<number> {
     const booted = await this.boot();
-    const { AuditLog, pruneSoftDeleted } = await import('bindery/audit');
-    const log = booted.services.audit;
-    if (!(log instanceof AuditLog)) throw new Error('bindery prune needs the audit log: add audit() to the setup list of app/main.ts.');
+    const { pruneSoftDeleted } = await import('bindery/audit');
+    const log = requireService(booted.services, 'audit', 'audit()', 'bindery prune');
     const results = await pruneSoftDeleted(log, {
       dryRun: this.dryRun,
       onBatch: ({ table, deleted }) => this.out(`${table}: deleted ${deleted} ${deleted === 1 ? 'row' : 'rows'}\n`),

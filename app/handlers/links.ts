@@ -7,8 +7,7 @@ import type { Handlers } from '../../generated/handlers.js';
 import { normalizeLogin } from 'bindery/auth';
 import { accountLinksOf } from 'bindery/auth/links';
 import type { Cache } from 'bindery/cache';
-import { BinderyError } from 'bindery/errors';
-import type { RequestContext } from 'bindery/http';
+import { requireService, type RequestContext } from 'bindery/http';
 import { hitRateLimit, rateLimitedError, rateLimitHeaders, type RateLimit } from 'bindery/rate-limit';
 import { page, redirect, redirectToRoute } from 'bindery/results';
 import { accounts, currentUser } from '../auth/users.js';
@@ -32,10 +31,7 @@ export const RESEND_VERIFICATION_LIMIT: RateLimit = { name: 'resend-verification
 export const FORGOT_PASSWORD_STATUS = 'If an account uses that address, we have emailed it a link to reset the password.';
 
 function cacheOf(ctx: RequestContext): Cache {
-  const cache = ctx.services.cache;
-  if (cache === undefined)
-    throw new BinderyError('BINDERY_INTERNAL_ERROR', 'ctx.services.cache is not set up: add cache() to the setup list of app/main.ts.');
-  return cache;
+  return requireService(ctx.services, 'cache', 'cache()');
 }
 
 /** Count a hit; 429 when over the limit, else the limit headers on the response. */

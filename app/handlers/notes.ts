@@ -4,7 +4,7 @@
  * missing or mistyped handler fails `tsc`.
  */
 import type { Handlers } from '../../generated/handlers.js';
-import { NotFoundError, ValidationError } from 'bindery/errors';
+import { BinderyError, NotFoundError, ValidationError } from 'bindery/errors';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../generated/types.js';
 import { lists } from '../../generated/lists.js';
@@ -32,7 +32,7 @@ export const notesHandlers = {
     },
     async handle(input, ctx) {
       const [note] = await insertNote(ctx.services.db, input.title, input.body ?? '', input.tags ?? []);
-      if (note === undefined) throw new Error('INSERT … RETURNING gave no row');
+      if (note === undefined) throw new BinderyError('BINDERY_INTERNAL_ERROR', 'INSERT … RETURNING gave no row');
       // A browser form post goes on to the new note, with a status message; API clients get 201 JSON.
       if (ctx.client.isBrowser && !ctx.client.wantsJson) {
         ctx.session.flash('status', 'Note created.');

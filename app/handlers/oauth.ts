@@ -6,21 +6,14 @@
  */
 import type { Handlers } from '../../generated/handlers.js';
 import type { ExternalSignIn } from 'bindery/auth/oauth';
-import { BinderyError } from 'bindery/errors';
-import type { RequestContext } from 'bindery/http';
+import { requireService, type RequestContext } from 'bindery/http';
 import { redirect, redirectExternal } from 'bindery/results';
 import { accounts } from '../auth/users.js';
 
 type OauthHandlers = Pick<Handlers, 'oauth.redirect' | 'oauth.callback'>;
 
 function externalSignIn(ctx: Pick<RequestContext, 'services'>): ExternalSignIn {
-  const service = ctx.services.externalSignIn;
-  if (service === undefined)
-    throw new BinderyError(
-      'BINDERY_INTERNAL_ERROR',
-      'ctx.services.externalSignIn is not set up: add oauth({ providers }) after auth() in the setup list of app/main.ts.',
-    );
-  return service;
+  return requireService(ctx.services, 'externalSignIn', 'auth() and oauth({ providers })');
 }
 
 export const oauthHandlers = {

@@ -5,8 +5,7 @@
 import type { Handlers } from '../../generated/handlers.js';
 import type { User } from '../../generated/types.js';
 import type { ApiToken, ApiTokens } from 'bindery/auth/tokens';
-import { BinderyError } from 'bindery/errors';
-import type { RequestContext } from 'bindery/http';
+import { requireService, type RequestContext } from 'bindery/http';
 import { redirectToRoute } from 'bindery/results';
 import { storageOf } from 'bindery/storage';
 import { currentUser } from '../auth/users.js';
@@ -21,13 +20,7 @@ export const DASHBOARD_TOKEN_LIFETIME_MS = 90 * 24 * 3_600_000;
 export const NEW_TOKEN_FLASH = 'token';
 
 function apiTokens(ctx: Pick<RequestContext, 'services'>): ApiTokens {
-  const service = ctx.services.apiTokens;
-  if (service === undefined)
-    throw new BinderyError(
-      'BINDERY_INTERNAL_ERROR',
-      'ctx.services.apiTokens is not set up: add tokens() after auth() in the setup list of app/main.ts.',
-    );
-  return service;
+  return requireService(ctx.services, 'apiTokens', 'auth() and tokens()');
 }
 
 /** The signed-in user's authentication ID (member and api routes: the guards signed someone in). */

@@ -1,12 +1,4 @@
-/**
- * The data the HTTP benchmark needs, made once per run through the
- * reference app itself: migrations applied, a user (password hashed by the
- * app), a document of theirs, an API token made by the app's token
- * service, thirty notes (so the first page of `GET /notes?limit=20` has a
- * next page and a cursor to seal), and a browser's signed-in cookies (session and
- * remember-me) from a real login through the login form.
- */
-import { generateAppKey } from 'bindery/config';
+import { generateAppKey } from '../../runtime/config/app-key.js';
 import { startApp } from 'bindery/app';
 import type { AuthService } from 'bindery/auth';
 import type { ApiTokens } from 'bindery/auth/tokens';

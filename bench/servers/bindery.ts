@@ -12,12 +12,16 @@
  */
 import { routes } from '../../generated/routes.js';
 import { notesHandlers } from '../../app/handlers/notes.js';
-import { createHttpServer } from 'bindery/http';
+import { createHttpServer } from '../../runtime/http/server.js';
 import { created } from 'bindery/results';
-import { createLogger } from 'bindery/app';
-import { combineSettings, coreSettings, generateAppKey, loadSettings } from 'bindery/config';
-import { createCsrfMiddleware } from 'bindery/csrf';
-import { BUILT_IN_DRIVERS, createSessionManager, createSessionMiddleware, sessionSettings } from 'bindery/session';
+import { createLogger } from '../../runtime/app/logger.js';
+import { combineSettings, coreSettings } from 'bindery/config';
+import { loadSettings } from '../../runtime/config/load-settings.js';
+import { generateAppKey } from '../../runtime/config/app-key.js';
+import { createCsrfMiddleware } from '../../runtime/csrf/csrf-middleware.js';
+import { sessionSettings } from '../../runtime/session/settings.js';
+import { createSessionMiddleware } from '../../runtime/session/session-middleware.js';
+import { BUILT_IN_DRIVERS, createSessionManager } from '../../runtime/session/session-manager.js';
 import type { Note } from '../../generated/types.js';
 import { listenForBench } from './listen.js';
 

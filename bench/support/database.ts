@@ -7,7 +7,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { startEmbeddedPostgres } from 'bindery/db';
+import { startEmbeddedPostgres } from '../../runtime/db/embedded/embedded-postgres.js';
 
 export interface BenchDatabase {
   /** Connection URL of the database. */

@@ -10,7 +10,7 @@ import { LIST_KEYS, resolveList } from './list-routes.js';
 import { resolveIncludes } from './includes.js';
 import { resolveShapeMember, type ShapeScope } from './shapes.js';
 import { routeMiddleware } from './group-options.js';
-import type { Group, Include, InputField, OutputShape, Resource, Route } from './model.js';
+import type { Group, Include, InputField, OutputShape, Route } from './model.js';
 import { clashesWithValidatorInternals, inputTypeName, outputTypeName, shapeTypeNames, validatorName } from './names.js';
 import { pathParams, pathShape } from './paths.js';
 import { parseDuration } from '../../runtime/support/duration.js';

@@ -8,62 +8,13 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { MigrationSet } from '../db/migrator/migration-set.js';
 import { validateMigrationSets } from '../db/migrator/migration-set.js';
-import type { Middleware } from '../http/handler.js';
-import type { RouteTable } from '../routing/route-table.js';
 import { checkPolicy } from '../config/content-security-policy.js';
 import { AppDefinitionError, SetupError } from './errors.js';
-import { stepCall, type SetupStep } from './setup-step.js';
+import { stepCall } from './setup-step.js';
 import type { CommandClass } from 'clipanion';
-import type { BaseContext } from 'clipanion';
-import type { AnyRouteHandler } from '../http/handler.js';
+import { APP_BRAND, type App, type AppDefinition, type BinderyContext, type SetupStep } from './app-contract.js';
 
-/** Clipanion's context (streams, environment, colours) plus the project root. */
-export interface BinderyContext extends BaseContext {
-  /** The project root: the working directory the CLI was started in. */
-  readonly cwd: string;
-  /** The app module, when the CLI loaded it to find the app's own commands. */
-  app?: App;
-}
-
-/** What an app declares. Paths may be relative to `root`. */
-export interface AppDefinition {
-  /** Lower-case name (`a-z`, digits, `_`, `-`); also the embedded PostgreSQL database's name. */
-  readonly name: string;
-  /** Project root, absolute: `fileURLToPath(new URL('..', import.meta.url))` from `app/main.ts`. */
-  readonly root: string;
-  /** The generated route table (`generated/routes.ts`). */
-  readonly routes: RouteTable;
-  /** One handler per route name. */
-  readonly handlers: Readonly<Record<string, AnyRouteHandler>>;
-  /** Middleware by the names the YAML groups use. */
-  readonly middleware?: Readonly<Record<string, Middleware>>;
-  /** Views folder (default none; pages then fail to render). */
-  readonly viewsDir?: string;
-  /** The app's migration sets, usually `[{ source: 'app', dir: 'generated/migrations' }]`. */
-  readonly migrations: readonly MigrationSet[];
-  /** Setup steps in order (sessions, auth, audit, jobs, plugins last). */
-  readonly setup?: readonly SetupStep[];
-  /** The app's own CLI commands (extend `AppCommand`), e.g. `bindery prune`. */
-  readonly commands?: readonly CommandClass<BinderyContext>[];
-  /**
-   * The `Content-Security-Policy` of every response, replacing bindery's
-   * strict default (`DEFAULT_CONTENT_SECURITY_POLICY` from `bindery/http`);
-   * `false` sends none. The `HTTP_CSP` setting, when set, wins over it.
-   * An invalid policy stops the boot. See docs/http.md "Content-Security-Policy".
-   */
-  readonly contentSecurityPolicy?: string | false;
-}
-
-/** A checked app definition, paths made absolute. Create it with {@link defineApp}. */
-export interface App extends AppDefinition {
-  readonly viewsDir: string | undefined;
-  readonly setup: readonly SetupStep[];
-  /** Brand telling the CLI the module's default export came from `defineApp`. */
-  readonly [APP_BRAND]: true;
-}
-
-/** Marks values made by {@link defineApp} (shared across module copies). */
-export const APP_BRAND: unique symbol = Symbol.for('bindery.app') as never;
+export { APP_BRAND, type App, type AppDefinition, type BinderyContext } from './app-contract.js';
 
 const NAME = /^[a-z][a-z0-9_-]*$/;
 

@@ -16,13 +16,14 @@ import type { Env } from '../config/setting.js';
 import type { Database } from '../db/connect.js';
 import type { Services } from '../http/context.js';
 import { createHttpServer } from '../http/server.js';
+import type { HttpServerOptions } from '../http/server-options.js';
 import { resolvePolicy } from '../config/content-security-policy.js';
 import type { App } from './define-app.js';
 import { ListenError } from './errors.js';
-import { openApp } from './open-app.js';
+import { openApp, type OpenedApp } from './open-app.js';
 import { createReadiness } from './readiness.js';
 import { runMigrations } from './run-migrations.js';
-import { runSetupSteps } from './run-setup.js';
+import { runSetupSteps, type SetupResult } from './run-setup.js';
 import { onShutdownSignals } from './shutdown.js';
 import type { AnyKysely } from '../db/any-kysely.js';
 
@@ -103,56 +104,13 @@ export async function startApp(app: App, options: StartAppOptions = {}): Promise
   let server: FastifyInstance | undefined;
   let services: Record<string, unknown> = {};
   try {
-    if (options.migrate) await runMigrations(opened.migrator, out);
-    else {
-      const pending = await opened.migrator.pending();
-      if (pending.length > 0) {
-        out(
-          `${pending.length} migration${pending.length === 1 ? ' is' : 's are'} pending; run "bindery migrate" (GET /health/ready reports not ready until then).\n`,
-        );
-      }
-    }
+    await migrateOrReport(opened, options.migrate === true, out);
     const setup = await runSetupSteps(opened, options.now === undefined ? {} : { now: options.now });
     closeHooks = setup.closeHooks;
     services = setup.services;
-    server = await createHttpServer({
-      routes: setup.routes,
-      handlers: setup.handlers,
-      middleware: setup.middleware,
-      services: setup.services as unknown as Services,
-      environment: core.APP_ENV,
-      debug: core.APP_DEBUG,
-      maxBodyBytes: core.HTTP_MAX_BODY,
-      maxJsonDepth: core.HTTP_MAX_JSON_DEPTH,
-      maxJsonKeys: core.HTTP_MAX_JSON_KEYS,
-      trustProxy: core.HTTP_TRUST_PROXY,
-      requestTimeoutMs: core.HTTP_REQUEST_TIMEOUT,
-      ...(core.HTTP_BODY_TIMEOUT !== undefined ? { bodyTimeoutMs: core.HTTP_BODY_TIMEOUT } : {}),
-      headersTimeoutMs: core.HTTP_HEADERS_TIMEOUT,
-      keepAliveTimeoutMs: core.HTTP_KEEP_ALIVE_TIMEOUT,
-      contentSecurityPolicy: resolvePolicy(core.HTTP_CSP, app.contentSecurityPolicy),
-      ...(app.viewsDir ? { viewsDir: app.viewsDir } : {}),
-      executionContext: setup.executionContext,
-      ...(setup.requestObserver === undefined ? {} : { observer: setup.requestObserver }),
-      readiness: createReadiness(opened.db.database, opened.migrator, setup.readinessChecks),
-      logger: opened.log,
-    });
+    server = await createHttpServer(httpServerOptions(app, opened, setup));
     await options.beforeListen?.();
-    const { host, port } = core.HTTP_ADDR;
-    try {
-      await server.listen({ host, port });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const why =
-        code === 'EADDRINUSE'
-          ? 'the port is in use'
-          : code === 'EADDRNOTAVAIL'
-            ? 'the address is not on this machine'
-            : code === 'EACCES'
-              ? 'permission denied'
-              : (error as Error).message;
-      throw ListenError.from({ address: `${hostInUrl(host)}:${port}`, reason: why }, { cause: error });
-    }
+    await listen(server, core.HTTP_ADDR.host, core.HTTP_ADDR.port);
   } catch (error) {
     await server?.close().catch(() => {});
     await runCloseHooks();
@@ -217,4 +175,66 @@ export async function startApp(app: App, options: StartAppOptions = {}): Promise
     close,
     closed,
   };
+}
+
+/** Apply the pending migrations (`migrate`), or say how many are pending. */
+async function migrateOrReport(opened: OpenedApp, migrate: boolean, out: (text: string) => void): Promise<void> {
+  if (migrate) {
+    await runMigrations(opened.migrator, out);
+    return;
+  }
+  const pending = await opened.migrator.pending();
+  if (pending.length > 0) {
+    out(
+      `${pending.length} migration${pending.length === 1 ? ' is' : 's are'} pending; run "bindery migrate" (GET /health/ready reports not ready until then).\n`,
+    );
+  }
+}
+
+/** The HTTP server's options: the setup steps' routes, handlers and services, and the core settings. */
+function httpServerOptions(app: App, opened: OpenedApp, setup: SetupResult): HttpServerOptions {
+  const core = opened.settings.core;
+  return {
+    routes: setup.routes,
+    handlers: setup.handlers,
+    middleware: setup.middleware,
+    services: setup.services as unknown as Services,
+    environment: core.APP_ENV,
+    debug: core.APP_DEBUG,
+    maxBodyBytes: core.HTTP_MAX_BODY,
+    maxJsonDepth: core.HTTP_MAX_JSON_DEPTH,
+    maxJsonKeys: core.HTTP_MAX_JSON_KEYS,
+    trustProxy: core.HTTP_TRUST_PROXY,
+    requestTimeoutMs: core.HTTP_REQUEST_TIMEOUT,
+    ...(core.HTTP_BODY_TIMEOUT !== undefined ? { bodyTimeoutMs: core.HTTP_BODY_TIMEOUT } : {}),
+    headersTimeoutMs: core.HTTP_HEADERS_TIMEOUT,
+    keepAliveTimeoutMs: core.HTTP_KEEP_ALIVE_TIMEOUT,
+    contentSecurityPolicy: resolvePolicy(core.HTTP_CSP, app.contentSecurityPolicy),
+    ...(app.viewsDir ? { viewsDir: app.viewsDir } : {}),
+    executionContext: setup.executionContext,
+    ...(setup.requestObserver === undefined ? {} : { observer: setup.requestObserver }),
+    readiness: createReadiness(opened.db.database, opened.migrator, setup.readinessChecks),
+    logger: opened.log,
+  };
+}
+
+/**
+ * Listen on `host:port`.
+ * @throws {ListenError} naming the address and why (in use, not on this machine, permission denied).
+ */
+async function listen(server: FastifyInstance, host: string, port: number): Promise<void> {
+  try {
+    await server.listen({ host, port });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'EADDRINUSE'
+        ? 'the port is in use'
+        : code === 'EADDRNOTAVAIL'
+          ? 'the address is not on this machine'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : (error as Error).message;
+    throw ListenError.from({ address: `${hostInUrl(host)}:${port}`, reason: why }, { cause: error });
+  }
 }

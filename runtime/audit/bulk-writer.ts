@@ -1,29 +1,21 @@
 /**
  * The bulk write engine behind `BulkQuery`, `createMany` and `upsert`
- * (docs/spec.md 2.5, 6.1 rules 3, 5, 6, 7; docs/audit.md "Bulk writes").
- *
- * In one transaction (or a savepoint of the caller's): select the matching
- * keys `FOR UPDATE`, in key order; reserve the entry's ID; write chunks of
- * 1,000 keys, each one statement that also stores the chunk's keys in
- * `audit_bulk_items` and, while under `AUDIT_BULK_MAX_VALUES`, returns the
- * values before and after; a chunk changing fewer rows than it holds rolls
- * everything back; finally write the `audit_bulk` entry.
+ * (docs/spec.md 2.5, 6.1 rules 3, 5, 6, 7; docs/audit.md "Bulk writes"):
+ * each operation's chunk statement and entry, on the shared skeleton of
+ * bulk-skeleton.ts (lock the keys, write the chunks, record the entry) and
+ * the stored forms of bulk-record.ts.
  */
-import { isExpression, isOperationNodeSource, sql, type RawBuilder } from 'kysely';
-import { attribute, type Attribution } from './attribution.js';
+import { sql } from 'kysely';
+import { attribute } from './attribution.js';
 import type { AuditCore } from './core.js';
-import { BULK_CHUNK, checkKey, jsonSafe, keyChange, rethrowWriteError } from './entries.js';
+import { BULK_CHUNK, checkKey, keyChange, rethrowWriteError } from './entries.js';
 import { AuditBulkConflictError, AuditUpsertKeyError } from './errors.js';
-import { runStatement, runTransaction, type Runner, type WriteTarget } from './sql-runner.js';
-import { REDACTED, quoteId, rowJsonSql, type ResolvedModel } from './tracked-config.js';
-import type { AnyKysely } from '../db/any-kysely.js';
+import { runStatement, runTransaction, type WriteTarget } from './sql-runner.js';
+import { quoteId, rowJsonSql, type ResolvedModel } from './tracked-config.js';
+import { insertBulkEntry, itemsInsert, reserveBulkId, writeBulk, type Selection, type Values } from './bulk-skeleton.js';
+import { loggedColumnsOf, recordAssignments, recordCondition } from './bulk-record.js';
 
-/** The rows a bulk write acts on: its conditions (soft-delete scope included) and limit. @internal */
-export interface Selection {
-  // biome-ignore lint/suspicious/noExplicitAny: the selection applies to select, update and delete builders of a table named at run time (see the Filter of bulk-query.ts).
-  apply(query: any): any;
-  readonly limit: number | undefined;
-}
+export type { Selection } from './bulk-skeleton.js';
 
 /** Options of `upsert`. */
 export interface UpsertOptions<Row> {
@@ -31,25 +23,6 @@ export interface UpsertOptions<Row> {
   readonly conflict?: readonly (keyof Row & string)[];
   /** The columns to overwrite when a row exists (default: every given column but the conflict columns and the key). */
   readonly update?: readonly (keyof Row & string)[];
-}
-
-type Action = 'updated' | 'deleted' | 'restored' | 'force_deleted' | 'created' | 'upserted';
-type Values = Record<string, unknown>;
-
-interface BulkEntry {
-  readonly action: Action;
-  readonly rowCount: number;
-  readonly where: { sql: string; args: unknown[] } | null;
-  readonly assignments: Values | null;
-  readonly before: Values | null;
-  readonly after: Values | null;
-  readonly complete: boolean;
-}
-
-interface ChunkRow {
-  readonly n: number;
-  readonly before?: Values | null;
-  readonly after?: Values | null;
 }
 
 /**
@@ -303,136 +276,4 @@ export async function bulkUpsert(
   } catch (error) {
     rethrowWriteError(model, error);
   }
-}
-
-/**
- * The common path of selected-row writes: lock the keys, write the chunks,
- * record the entry.
- */
-async function writeBulk(
-  core: AuditCore,
-  model: ResolvedModel,
-  target: WriteTarget,
-  a: Attribution,
-  selection: Selection,
-  chunkQuery: (keys: unknown[], bulkId: number, withValues: boolean) => RawBuilder<unknown>,
-  entry: (rowCount: number, before: Values, after: Values, complete: boolean) => BulkEntry,
-): Promise<number> {
-  const db = core.db;
-  const pk = model.pk;
-  const max = core.settings.AUDIT_BULK_MAX_VALUES;
-  try {
-    return await runTransaction(target, async (run) => {
-      let select = selection.apply(db.selectFrom(model.table).select(pk)).orderBy(pk);
-      if (selection.limit !== undefined) select = select.limit(selection.limit);
-      const keys = (await run.run<Values>(select.forUpdate().compile(), { prepare: false })).rows.map((r) => r[pk]);
-      if (keys.length === 0) return 0;
-      for (const key of keys) checkKey(model, key);
-      const bulkId = await reserveBulkId(db, run);
-      const before: Values = {};
-      const after: Values = {};
-      for (let offset = 0; offset < keys.length; offset += BULK_CHUNK) {
-        const chunk = keys.slice(offset, offset + BULK_CHUNK);
-        const room = Math.max(0, max - offset);
-        const result = (await run.run<ChunkRow>(chunkQuery(chunk, bulkId, room > 0).compile(db))).rows[0]!;
-        if (result.n !== chunk.length) throw new AuditBulkConflictError(model.table, chunk.length, result.n);
-        for (const key of chunk.slice(0, room)) {
-          const k = String(key);
-          if (result.before && k in result.before) before[k] = result.before[k];
-          if (result.after && k in result.after) after[k] = result.after[k];
-        }
-      }
-      await insertBulkEntry(db, run, model, a, bulkId, entry(keys.length, before, after, keys.length <= max));
-      return keys.length;
-    });
-  } catch (error) {
-    rethrowWriteError(model, error);
-  }
-}
-
-/** The `audit_bulk_items` insert of a chunk: one item per row of `source`. */
-function itemsInsert(model: ResolvedModel, bulkId: number, source: string): RawBuilder<unknown> {
-  return sql`insert into audit_bulk_items (bulk_id, subject_type, subject_id) select cast(${bulkId} as bigint), ${sql.lit(model.table)}, cast(${sql.raw(`${source}.${quoteId(model.pk)}`)} as text) from ${sql.raw(source)}`;
-}
-
-async function reserveBulkId(db: AnyKysely, run: Runner): Promise<number> {
-  const result = await run.run<{ id: number }>(sql`select nextval(pg_get_serial_sequence('audit_bulk', 'id')) as id`.compile(db));
-  return result.rows[0]!.id;
-}
-
-async function insertBulkEntry(
-  db: AnyKysely,
-  run: Runner,
-  model: ResolvedModel,
-  a: Attribution,
-  bulkId: number,
-  entry: BulkEntry,
-): Promise<void> {
-  const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
-  await run.run(
-    db
-      .insertInto('audit_bulk')
-      .values({
-        id: bulkId,
-        actor_type: a.actorType,
-        actor_id: a.actorId,
-        action: entry.action,
-        subject_type: model.table,
-        row_count: entry.rowCount,
-        where_clause: json(entry.where),
-        assignments: json(entry.assignments),
-        values_before: json(entry.before),
-        values_after: json(entry.after),
-        values_complete: entry.complete,
-        via_kind: a.viaKind,
-        via_name: a.viaName,
-        request_id: a.requestId,
-        ip: a.ip,
-      })
-      .compile(),
-  );
-}
-
-/** Logged, non-timestamp columns that any of `rows` gives a value for, plus the key. */
-function loggedColumnsOf(model: ResolvedModel, rows: readonly Values[]): string[] {
-  const given = new Set(rows.flatMap((r) => Object.keys(r)));
-  return model.columns.filter((c) => c === model.pk || (given.has(c) && model.compared.includes(c)));
-}
-
-/**
- * The condition as stored: the SQL after `where` and its arguments — all
- * `[redacted]` when the condition names a hidden or redacted column (docs/spec.md
- * 6.1 rule 5). Values written inside raw SQL text stay as written.
- */
-export function recordCondition(db: AnyKysely, model: ResolvedModel, selection: Selection): { sql: string; args: unknown[] } | null {
-  const compiled = selection.apply(db.selectFrom(model.table).select(model.pk)).compile();
-  const prefix = `select ${quoteId(model.pk)} from ${quoteId(model.table)} where `;
-  if (!compiled.sql.startsWith(prefix)) return null;
-  const text = compiled.sql.slice(prefix.length);
-  const hidden = model.sensitive.some((c) => new RegExp(`(?<![A-Za-z0-9_$])${c}(?![A-Za-z0-9_$])`, 'i').test(text));
-  return { sql: text, args: compiled.parameters.map((p: unknown) => (hidden ? REDACTED : jsonSafe(p))) };
-}
-
-/** The assignments as stored: values as JSON, expressions as `{ sql, args }`, redacted columns as `[redacted]`. */
-function recordAssignments(db: AnyKysely, model: ResolvedModel, set: Values, columns: readonly string[]): Values {
-  const out: Values = {};
-  for (const column of columns) {
-    const value = set[column];
-    if (model.redacted.has(column)) {
-      out[column] = value === null ? null : REDACTED;
-    } else if (isExpression(value) || isOperationNodeSource(value) || typeof value === 'function') {
-      const compiled = db
-        .updateTable(model.table)
-        .set({ [column]: value })
-        .compile();
-      const prefix = `update ${quoteId(model.table)} set ${quoteId(column)} = `;
-      out[column] = {
-        sql: compiled.sql.startsWith(prefix) ? compiled.sql.slice(prefix.length) : compiled.sql,
-        args: compiled.parameters.map(jsonSafe),
-      };
-    } else {
-      out[column] = jsonSafe(value);
-    }
-  }
-  return out;
 }

@@ -6,9 +6,9 @@
  * with `ctx.services.audit.record(...)`; jobs schedule `pruneAuditLog` and
  * `pruneSoftDeleted`.
  */
-export { audit, AUDIT_MIGRATIONS_DIR, type AuditStepOptions } from './audit-step.js';
-export { AuditLog, type AuditEvent, type AuditLogOptions, type ModelsOf, type PrunableModel } from './audit-log.js';
-export { TrackedModel, type KeyOf, type RowCondition, type RowOf, type RowOptions } from './tracked-model.js';
+export { audit, type AuditStepOptions } from './audit-step.js';
+export { AuditLog, type AuditEvent } from './audit-log.js';
+export { TrackedModel, type RowCondition, type RowOf, type RowOptions } from './tracked-model.js';
 export { BulkQuery } from './bulk-query.js';
 export type { UpsertOptions } from './bulk-writer.js';
 export { readHistory, type HistoryEvent, type HistoryOptions, type HistoryPage } from './history.js';
@@ -20,19 +20,5 @@ export {
   type PruneSoftDeletedOptions,
   type SoftDeletePruneResult,
 } from './prune.js';
-export { anonymizeActor, ERASED, type AnonymizeResult } from './anonymize.js';
-export { auditSettings, AUDIT_IP_MODES, DEFAULT_AUDIT_SETTINGS, type AuditIpMode, type AuditSettings } from './settings.js';
-export { maskIp } from './ip.js';
-export { actorLabel, attribute, MAX_ACTOR_ID_BYTES, type Attribution } from './attribution.js';
-export { REDACTED, SENSITIVE_NAME, type TrackedResourceConfig } from './tracked-config.js';
-export { BULK_CHUNK, MAX_KEY_BYTES } from './entries.js';
-export {
-  AuditActorTooLongError,
-  AuditBulkConflictError,
-  AuditCursorError,
-  AuditKeyTooLongError,
-  AuditModelError,
-  AuditUpsertKeyError,
-} from './errors.js';
-export { AuditPruneCommand } from './commands/audit-prune-command.js';
-export { AuditAnonymizeCommand } from './commands/audit-anonymize-command.js';
+export { anonymizeActor, type AnonymizeResult } from './anonymize.js';
+export type { TrackedResourceConfig } from './tracked-config.js';

@@ -5,7 +5,7 @@
  * `authorization()` setup step, `definePolicy`, the `Policies` registry
  * (`ctx.services.policies`) and the types generated code fills in.
  */
-export { authorization, DENIAL_AUDIT_ACTION, type AuthorizationStepOptions } from './authorization-step.js';
+export { authorization, type AuthorizationStepOptions } from './authorization-step.js';
 export {
   definePolicy,
   type AnyPolicyCode,
@@ -24,21 +24,7 @@ export {
   Policies,
   type Decision,
   type Denial,
-  type DenialListener,
   type DenialReason,
-  type PoliciesOptions,
   type PolicySubject,
 } from './policies.js';
-export { evaluateRule, type RuleCaller, type Verdict } from './rules.js';
-export { ALL_ROWS, NO_ROWS, ruleScope, type RowScope } from './scopes.js';
-export type {
-  AuthorizePlan,
-  AuthorizeTargetPlan,
-  ColumnConditions,
-  PolicyActionPlan,
-  PolicyConditions,
-  PolicyPlan,
-  PolicyRule,
-  PolicyTable,
-  PolicyValue,
-} from '../routing/policy-plan.js';
+export type { PolicyTable } from '../routing/policy-plan.js';

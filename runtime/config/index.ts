@@ -3,17 +3,14 @@
  * (docs/settings.md).
  */
 export type {
-  CrossSettingProblem,
   Env,
-  ParseOutcome,
   SettingParser,
   SettingSpec,
   SettingSpecs,
-  SettingValue,
   SettingsValues,
 } from './setting.js';
 export { combineSettings, defineSettings, type SettingsDefinition } from './define-settings.js';
-export { loadSettings, SettingsError, showSettingValue, type SettingProblem } from './load-settings.js';
+export { SettingsError } from './load-settings.js';
 export {
   addressSetting,
   booleanSetting,
@@ -26,7 +23,5 @@ export {
   urlSetting,
   type ListenAddress,
 } from './parsers.js';
-export { APP_KEY_BYTES, appKeySetting, decodeAppKey, generateAppKey } from './app-key.js';
-export { coreSettings, defaultHttpAddr, LOG_LEVELS, type CoreSettings, type LogLevel } from './core-settings.js';
-export { envFilePath, loadEnvironment, readEnvFile, setEnvFileValues } from './env-file.js';
-export { renderEnvFile } from './env-example.js';
+export { appKeySetting } from './app-key.js';
+export { coreSettings, type CoreSettings } from './core-settings.js';

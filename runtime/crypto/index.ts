@@ -4,5 +4,5 @@
  * HKDF-SHA256 keys, a purpose and an authenticated context
  * (docs/sessions.md "Encryption").
  */
-export { KeyRing, keyIdOf, KEY_ID_BYTES, type AppKey } from './key-ring.js';
+export { KeyRing, type AppKey } from './key-ring.js';
 export { Encrypter, type Opened, type OpenedJson, type OpenJsonOptions, type SealJsonOptions, type SealOptions } from './encrypter.js';

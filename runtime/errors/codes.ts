@@ -124,6 +124,7 @@ export const ERROR_CODES = {
   BINDERY_SERVICE_NOT_SET_UP: {
     status: 500,
     summary: 'A service (ctx.services.auth, accountLinks, audit, …) was used by an app whose setup list lacks the step providing it.',
+    message: '{what} needs {setup} set up: add {setup} to the setup list of app/main.ts (docs/errors.md).',
   },
   BINDERY_SETUP_INVALID: {
     summary: 'An app setup step is duplicated, out of order, needs a step that is not set up, or was given invalid options.',
@@ -156,7 +157,11 @@ export const ERROR_CODES = {
     message:
       'The database returned the bigint {value}, beyond ±9007199254740991 where JavaScript numbers lose precision; keep such values below 2^53, or cast the column to text or numeric in the query.',
   },
-  BINDERY_MIGRATION_CHANGED: { summary: 'An applied migration file was changed after it was applied (checksum differs).' },
+  BINDERY_MIGRATION_CHANGED: {
+    summary: 'An applied migration file was changed after it was applied (checksum differs).',
+    message:
+      '{what} changed after being applied:\n{details}Migrations are append-only: restore the applied text and add a new migration for the change.',
+  },
   BINDERY_MIGRATION_FAILED: {
     summary: 'A migration file failed; its transaction was rolled back and nothing was recorded.',
     message:
@@ -222,6 +227,7 @@ export const ERROR_CODES = {
   // ── generator (generator/) ──
   BINDERY_MIGRATION_DESTRUCTIVE: {
     summary: 'The schema change would drop a table or column or narrow a column type; refused without allowDestructive.',
+    message: '{change}; to write this migration anyway, pass allowDestructive (bindery generate --allow-destructive)',
   },
   BINDERY_MIGRATION_UNSUPPORTED: {
     summary:
@@ -260,7 +266,10 @@ export const ERROR_CODES = {
       "A plugin manifest is invalid (a name outside the plugin's namespace, a setting without its prefix, a route outside its path).",
   },
   BINDERY_PLUGIN_LIFECYCLE_FAILED: { summary: 'bindery add or remove failed at one step; every file it changed was restored.' },
-  BINDERY_PLUGIN_NAME_RESERVED: { summary: 'A plugin uses a name reserved for the framework (auth, session, queue, jobs, …).' },
+  BINDERY_PLUGIN_NAME_RESERVED: {
+    summary: 'A plugin uses a name reserved for the framework (auth, session, queue, jobs, …).',
+    message: 'The plugin name "{name}" is reserved for the framework (reserved: {reserved}); the plugin must use another name.',
+  },
   BINDERY_PLUGIN_NAME_TAKEN: { summary: 'Two plugins of the app have the same name.' },
   BINDERY_PLUGIN_NEEDS_SETUP: {
     summary: 'A plugin needs a service whose setup step is missing from the app (the message names the setup call).',

@@ -19,12 +19,6 @@ export {
 } from './codes.js';
 export { BinderyError } from './bindery-error.js';
 export { HttpError, type HttpErrorOptions } from './http-error.js';
-export { ValidationError, ConversionError, VALIDATION_DETAIL, CONVERSION_DETAIL } from './validation-error.js';
+export { ValidationError, ConversionError } from './validation-error.js';
 export { NotFoundError } from './not-found-error.js';
-export { describeError, toError, HIDDEN_DETAIL, type ErrorInfo } from './error-info.js';
 export { problemDetails, PROBLEM_CONTENT_TYPE, type ProblemDetails } from './problem-details.js';
-export { errorPageHtml, type ErrorPage } from './html-page.js';
-export { debugPageHtml, errorChain, type DebugPage, type DebugRequest } from './debug-page.js';
-export { redactHeaders, redactUrl, REDACTED_HEADERS, REDACTED } from './redact.js';
-export { statusPhrase } from './status.js';
-export { escapeHtml } from './html.js';

@@ -5,8 +5,6 @@
 export {
   defineEvent,
   defineListener,
-  isEventDefinition,
-  isListener,
   type EventDefinition,
   type EventName,
   type EventSpec,
@@ -15,9 +13,7 @@ export {
   type ListenerSpec,
 } from './define-event.js';
 export { EventBus, type EmitOptions, type EmitResult } from './event-bus.js';
-export { emitEvent, eventBusOf, events, type EventsOptions } from './events-step.js';
-export { EventError } from './errors.js';
-export { tapEvents, type EventTap } from './event-taps.js';
+export { emitEvent, events, type EventsOptions } from './events-step.js';
 // `EventPayloads` comes through `export type *`, not a named re-export: an
 // app's `declare module 'bindery/events' { interface EventPayloads { … } }`
 // then merges into the interface itself, also from an installed package's

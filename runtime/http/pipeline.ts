@@ -17,7 +17,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteDefinition } from '../routing/route-table.js';
 import { compileBinder } from '../binding/binder.js';
-import { compileListParamCheck } from '../results/list/list-params.js';
+import { compileListParamCheck } from '../validation/list-params.js';
 import { loadIncludes, outputRows } from '../results/includes.js';
 import { HttpError } from '../errors/http-error.js';
 import { formatDuration } from '../support/duration.js';
@@ -83,7 +83,56 @@ export function compileRoutePipeline(
   middleware: readonly Middleware[],
   env: PipelineEnv,
 ): FastifyRouteHandler {
-  const { headers, services, urls, debug, deadlines, executionContext, observer } = env;
+  const { headers, services, urls, deadlines, executionContext, observer } = env;
+  const core = compileCore(route, handler, env);
+  const stages = middleware.length === 0 ? core : composeMiddleware(middleware, core);
+  const settle = compileSettle(route, env);
+
+  const run = (ctx: HttpRequestContext): void => {
+    if (deadlines !== null) deadlines.track(ctx);
+    let value: unknown;
+    try {
+      value = stages(ctx);
+    } catch (err) {
+      settle(ctx, true, err);
+      return;
+    }
+    if (isThenable(value))
+      Promise.resolve(value).then(
+        (v) => settle(ctx, false, v),
+        (err: unknown) => settle(ctx, true, err),
+      );
+    else settle(ctx, false, value);
+  };
+
+  if (observer === null)
+    return function routeHandler(request: FastifyRequest, reply: FastifyReply): void {
+      headers.apply(reply);
+      const ctx = new HttpRequestContext(request, reply, route, services, urls);
+      // The context is also the execution context (actor, via, request ID) that
+      // the audit log and queued jobs read (runtime/context).
+      if (executionContext) runInContext(ctx, run, ctx);
+      else run(ctx);
+    };
+  const start = (ctx: HttpRequestContext): void => {
+    if (executionContext) runInContext(ctx, run, ctx);
+    else run(ctx);
+  };
+  return function observedRouteHandler(request: FastifyRequest, reply: FastifyReply): void {
+    headers.apply(reply);
+    const ctx = new HttpRequestContext(request, reply, route, services, urls);
+    const observation = observationOf(request);
+    if (observation === undefined) start(ctx);
+    else observation.enter(ctx, () => start(ctx));
+  };
+}
+
+/**
+ * The route's own stages, after its middleware: list parameters, binding, the policy, rules, the
+ * handler's `validate`, the handler. Observed servers time them as stages.
+ */
+function compileCore(route: RouteDefinition, handler: AnyRouteHandler, env: PipelineEnv): (ctx: HttpRequestContext) => unknown {
+  const { services, observer } = env;
   const bind = compileBinder(route);
   const checkList = compileListParamCheck(route);
   const authorize = compileAuthorizationStage(route, services);
@@ -118,7 +167,6 @@ export function compileRoutePipeline(
   // request pays only for what its route has.
   const observeStages = observer?.stages === true;
   const timeValidate = checkList !== null || route.fields.length > 0 || extra !== undefined || authorize !== null;
-  const timeRender = observeStages && (route.result === 'page' || route.list !== undefined);
   // The rules and the handler's own validate alone (observed requests time them apart from the handler).
   const validate = (ctx: HttpRequestContext, input: Record<string, unknown>, target: unknown): unknown => {
     if (validateInput !== null) validateInput(input, ctx.request);
@@ -145,8 +193,17 @@ export function compileRoutePipeline(
       return Promise.resolve(ready).then(() => observation.stage('handler', () => handle(input, ctx, target)));
     return observation.stage('handler', () => handle(input, ctx, target));
   };
-  const core = observeStages ? observedCore : plainCore;
-  const stages = middleware.length === 0 ? core : composeMiddleware(middleware, core);
+  return observeStages ? observedCore : plainCore;
+}
+
+/**
+ * Settling a request: the middleware's outcome hook, then writing the result or rendering the error.
+ * The returned function never throws.
+ */
+function compileSettle(route: RouteDefinition, env: PipelineEnv): (ctx: HttpRequestContext, failed: boolean, value: unknown) => void {
+  const { debug, deadlines, observer } = env;
+  // Pages and list pages of observed servers time their rendering.
+  const timeRender = observer?.stages === true && (route.result === 'page' || route.list !== undefined);
   const writeObserved = (ctx: HttpRequestContext, value: unknown): Promise<void> | undefined => {
     const observation = observationOf(ctx.request);
     return observation === undefined ? sendResult(ctx, env, value) : observation.stage('render', () => sendResult(ctx, env, value));
@@ -202,43 +259,7 @@ export function compileRoutePipeline(
     else finish(ctx, false, outcome);
   };
 
-  const run = (ctx: HttpRequestContext): void => {
-    if (deadlines !== null) deadlines.track(ctx);
-    let value: unknown;
-    try {
-      value = stages(ctx);
-    } catch (err) {
-      settle(ctx, true, err);
-      return;
-    }
-    if (isThenable(value))
-      Promise.resolve(value).then(
-        (v) => settle(ctx, false, v),
-        (err: unknown) => settle(ctx, true, err),
-      );
-    else settle(ctx, false, value);
-  };
-
-  if (observer === null)
-    return function routeHandler(request: FastifyRequest, reply: FastifyReply): void {
-      headers.apply(reply);
-      const ctx = new HttpRequestContext(request, reply, route, services, urls);
-      // The context is also the execution context (actor, via, request ID) that
-      // the audit log and queued jobs read (runtime/context).
-      if (executionContext) runInContext(ctx, run, ctx);
-      else run(ctx);
-    };
-  const start = (ctx: HttpRequestContext): void => {
-    if (executionContext) runInContext(ctx, run, ctx);
-    else run(ctx);
-  };
-  return function observedRouteHandler(request: FastifyRequest, reply: FastifyReply): void {
-    headers.apply(reply);
-    const ctx = new HttpRequestContext(request, reply, route, services, urls);
-    const observation = observationOf(request);
-    if (observation === undefined) start(ctx);
-    else observation.enter(ctx, () => start(ctx));
-  };
+  return settle;
 }
 
 /**

@@ -13,7 +13,7 @@ export type ServiceNotSetUpError = InstanceType<typeof ServiceNotSetUpError>;
 
 /**
  * `services[name]`, or a {@link ServiceNotSetUpError} naming the setup calls to add.
- * @param services the app's services (`ctx.services`, a booted app's `services`).
+ * @param services the app's services (`ctx.services`, a job's or scheduled task's `services`, a booted app's `services`).
  * @param name the service, e.g. `auth`, `accountLinks`, `audit`.
  * @param setup the setup calls that provide it, for the message, e.g. `cache(), session() and auth({ users })`.
  * @param what who needs it, for the message (default `ctx.services.<name>`), e.g. `bindery audit:prune`.
@@ -21,16 +21,14 @@ export type ServiceNotSetUpError = InstanceType<typeof ServiceNotSetUpError>;
  * @example const auth = requireService(ctx.services, 'auth', 'cache(), session() and auth({ users })');
  */
 export function requireService<K extends keyof Services & string>(
-  services: Services,
+  services: Services | Readonly<Record<string, unknown>>,
   name: K,
   setup: string,
   what?: string,
 ): NonNullable<Services[K]> {
-  const service = services[name];
+  const service = (services as Services)[name];
   if (service === undefined || service === null) {
-    throw new ServiceNotSetUpError(
-      `${what ?? `ctx.services.${name}`} needs ${setup} set up: add ${setup} to the setup list of app/main.ts (docs/errors.md).`,
-    );
+    throw ServiceNotSetUpError.from({ what: what ?? `ctx.services.${name}`, setup });
   }
   return service as NonNullable<Services[K]>;
 }

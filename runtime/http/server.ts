@@ -2,7 +2,7 @@
  * The HTTP server: the route table on Fastify (docs/spec.md 4, 4.5, 7; ARCHITECTURE.md "Request flow").
  */
 import { createServer } from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { BinderyError } from '../errors/bindery-error.js';
 import { HttpError } from '../errors/http-error.js';
 import { malformedBody } from '../binding/body-errors.js';
@@ -66,6 +66,38 @@ import { registerCorsRoutes } from './cors.js';
  * await app.listen({ host: '127.0.0.1', port: 3000 });
  */
 export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
+  checkServerOptions(options);
+  const env = pipelineEnv(options);
+  const { headers, deadlines } = env;
+  const pipelines = compilePipelines(options, env);
+  const { app, serverLog } = createFastify(options, headers);
+  // Fastify gets no logger (it would cost every request); bindery logs through
+  // the app's logger with a per-request child made on demand (request-log.ts).
+  setServerLogger(app.server, serverLog);
+  if (deadlines !== null) app.addHook('onClose', async () => deadlines.stop());
+  if (options.observer !== undefined) observeRequests(app, options.observer, options.routes);
+  const storage = (options.services as { storage?: unknown }).storage;
+  registerBodyParsers(
+    app,
+    options.maxBodyBytes,
+    { maxDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH, maxKeys: options.maxJsonKeys ?? DEFAULT_MAX_JSON_KEYS },
+    storage instanceof Storage ? storageReceiver(storage) : memoryReceiver,
+  );
+  const bodyLimits = new Map<string, BodyLimit>(options.routes.map((r) => [r.name, routeBodyLimit(r, options.maxBodyBytes)]));
+  setErrorHandler(app, options, headers, bodyLimits);
+
+  const methods = new MethodIndex();
+  for (const path of HEALTH_PATHS) methods.add(path, 'GET');
+  for (const route of options.routes) methods.add(route.path, route.method);
+  app.setNotFoundHandler(notFoundHandler(methods, headers, options.debug));
+  registerHealthRoutes(app, headers, options.readiness);
+  registerRoutes(app, options, headers, bodyLimits, pipelines);
+  await app.ready();
+  return app;
+}
+
+/** Refuse `debug` in production and a body limit that is not a positive integer. */
+function checkServerOptions(options: HttpServerOptions): void {
   if (options.debug && options.environment === 'production') {
     throw new BinderyError(
       'BINDERY_DEBUG_IN_PRODUCTION',
@@ -75,9 +107,10 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   if (!Number.isSafeInteger(options.maxBodyBytes) || options.maxBodyBytes <= 0) {
     throw new RangeError(`maxBodyBytes must be a positive integer number of bytes, got ${String(options.maxBodyBytes)}`);
   }
-  const problems = new BootProblems();
-  checkRouteTable(options, problems);
+}
 
+/** What every route's pipeline shares: services, URLs, standard headers, deadlines, views. */
+function pipelineEnv(options: HttpServerOptions): PipelineEnv & { readonly headers: StandardHeaders } {
   const headers = new StandardHeaders(
     options.environment,
     options.contentSecurityPolicy === undefined ? {} : { contentSecurityPolicy: options.contentSecurityPolicy },
@@ -87,7 +120,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   const timeoutMs = options.requestTimeoutMs;
   const deadlines =
     timeoutMs > 0 ? new Deadlines<HttpRequestContext>(timeoutMs, (ctx) => answerTimeout(ctx, timeoutMs, options.debug)) : null;
-  const env: PipelineEnv = {
+  return {
     services: options.services,
     urls: new UrlBuilder(options.routes),
     headers,
@@ -98,19 +131,41 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     views,
     copyHeadersToRaw: (reply) => headers.applyRaw(reply),
   };
+}
+
+/** The route's middleware functions, in its order (names the app does not provide are reported by the boot checks). */
+function middlewareOf(route: RouteDefinition, options: HttpServerOptions): Middleware[] {
+  const middleware = options.middleware ?? {};
+  return route.middleware.map((name) => middleware[name]).filter((m): m is Middleware => m !== undefined);
+}
+
+/**
+ * Check the route table and compile every route's pipeline, by route name.
+ * @throws {BinderyError} every boot problem together (see {@link createHttpServer}).
+ */
+function compilePipelines(options: HttpServerOptions, env: PipelineEnv): Map<string, FastifyRouteHandler> {
+  const problems = new BootProblems();
+  checkRouteTable(options, problems);
   const middleware = options.middleware ?? {};
   const pipelines = new Map<string, FastifyRouteHandler>();
   for (const route of options.routes) {
     const handler = options.handlers[route.name];
     if (handler === undefined) continue;
-    const chain = route.middleware.map((name) => middleware[name]).filter((m): m is Middleware => m !== undefined);
+    const chain = middlewareOf(route, options);
     const pipeline = problems.capture(() =>
       compileRoutePipeline(route, handler, withPasswordConfirmation(route, withRateLimit(route, chain, options.services), middleware), env),
     );
     if (pipeline !== undefined) pipelines.set(route.name, pipeline);
   }
   problems.throwIfAny();
+  return pipelines;
+}
 
+/**
+ * The Fastify instance on bindery's own `http.Server`: connection deadlines, client errors, the method
+ * override before routing, and 503 for requests arriving once the server started to close.
+ */
+function createFastify(options: HttpServerOptions, headers: StandardHeaders): { app: FastifyInstance; serverLog: FastifyBaseLogger } {
   const override = new MethodOverride(options.maxBodyBytes);
   const limits = connectionLimits(options);
   const serverLog = options.logger ?? pino({ level: 'info' });
@@ -153,24 +208,20 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
       return server;
     },
   }) as unknown as FastifyInstance;
-
-  // Fastify gets no logger (it would cost every request); bindery logs through
-  // the app's logger with a per-request child made on demand (request-log.ts).
-  setServerLogger(app.server, serverLog);
   app.addHook('preClose', (done) => {
     closing = true;
     done();
   });
-  if (deadlines !== null) app.addHook('onClose', async () => deadlines.stop());
-  if (options.observer !== undefined) observeRequests(app, options.observer, options.routes);
-  const storage = (options.services as { storage?: unknown }).storage;
-  registerBodyParsers(
-    app,
-    options.maxBodyBytes,
-    { maxDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH, maxKeys: options.maxJsonKeys ?? DEFAULT_MAX_JSON_KEYS },
-    storage instanceof Storage ? storageReceiver(storage) : memoryReceiver,
-  );
-  const bodyLimits = new Map<string, BodyLimit>(options.routes.map((r) => [r.name, routeBodyLimit(r, options.maxBodyBytes)]));
+  return { app, serverLog };
+}
+
+/** Errors Fastify raises before a route's pipeline runs (body parsing, limits), rendered like every other error. */
+function setErrorHandler(
+  app: FastifyInstance,
+  options: HttpServerOptions,
+  headers: StandardHeaders,
+  bodyLimits: ReadonlyMap<string, BodyLimit>,
+): void {
   app.setErrorHandler((error, request, reply) => {
     headers.apply(reply);
     const route = options.routes.find((r) => r.name === (request.routeOptions.config as { bindery?: string } | undefined)?.bindery) ?? null;
@@ -185,16 +236,18 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
         : mapped;
     sendError(request, reply, refused, options.debug, route);
   });
+}
 
-  const methods = new MethodIndex();
-  for (const path of HEALTH_PATHS) methods.add(path, 'GET');
-  for (const route of options.routes) methods.add(route.path, route.method);
-  app.setNotFoundHandler(notFoundHandler(methods, headers, options.debug));
-  registerHealthRoutes(app, headers, options.readiness);
-
+/** Register every route on Fastify (routes with CORS together with their preflight). */
+function registerRoutes(
+  app: FastifyInstance,
+  options: HttpServerOptions,
+  headers: StandardHeaders,
+  bodyLimits: ReadonlyMap<string, BodyLimit>,
+  pipelines: ReadonlyMap<string, FastifyRouteHandler>,
+): void {
   const routeOptions = (route: RouteDefinition): RouteOptions => {
-    const chain = route.middleware.map((name) => middleware[name]).filter((m): m is Middleware => m !== undefined);
-    const beforeBody = compileBeforeBody(route, chain, headers, options.debug, options.services);
+    const beforeBody = compileBeforeBody(route, middlewareOf(route, options), headers, options.debug, options.services);
     const limit = bodyLimits.get(route.name)!;
     return {
       method: route.method,
@@ -217,8 +270,6 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     options.routes,
     routeOptions,
   );
-  await app.ready();
-  return app;
 }
 
 /** The connection deadlines in milliseconds, with their defaults (see {@link HttpServerOptions}). */

@@ -9,29 +9,19 @@ import { requireJobsRuntime } from './jobs-runtime.js';
 
 export {
   defineJob,
-  isJobDefinition,
   type JobContext,
   type JobDefinition,
-  type JobOrigin,
   type JobSpec,
   type PayloadOf,
   type RetryPolicy,
 } from './define-job.js';
 export { Queue, type AddJobOptions, type JobName, type QueuedJob } from './queue.js';
-export { jobs, jobsSettings, type JobsOptions } from './jobs-step.js';
-export {
-  jobsRuntimeOf,
-  requireJobsRuntime,
-  JobsRuntime,
-  type RunningWorker,
-  type TaskRegistration,
-  type WorkerOptions,
+export { jobs, type JobsOptions } from './jobs-step.js';
+export type {
+  RunningWorker,
+  WorkerOptions,
 } from './jobs-runtime.js';
 export { listFailedJobs, retryJob, type FailedJob } from './failed-jobs.js';
-export { observeJobRuns, type JobRun, type JobRunObservation, type JobRunObserver } from './job-observer.js';
-export { JobDefinitionError, JobPayloadError, JobsNotSetUpError, UnknownJobError } from './errors.js';
-export { isNamespacedName, namespaceOf, NAMESPACED_NAME } from './names.js';
-export { formatTable } from '../support/format-table.js';
 
 /**
  * Start the worker of a booted app in this process (what `bindery worker`

@@ -4,6 +4,3 @@
  * access log and the development dashboard at `/_bindery`.
  */
 export { observability, type ObservabilityOptions } from './observability-step.js';
-export { observabilitySettings } from './settings.js';
-export { DURATION_BUCKETS } from './metrics.js';
-export { PROMETHEUS_CONTENT_TYPE } from './metrics-endpoint.js';

@@ -40,9 +40,7 @@ export function checkPluginName(plugin: unknown, seen: Set<string>, where: strin
     );
   }
   if (isReservedPluginName(name)) {
-    throw new PluginNameReservedError(
-      `The plugin name "${name}" is reserved for the framework (reserved: ${RESERVED_PLUGIN_NAMES.join(', ')}); the plugin must use another name.`,
-    );
+    throw PluginNameReservedError.from({ name, reserved: RESERVED_PLUGIN_NAMES.join(', ') });
   }
   if (seen.has(name))
     throw new PluginNameTakenError(

@@ -8,44 +8,12 @@
  */
 export {
   definePlugin,
-  isPlugin,
-  PLUGIN_BRAND,
   type Plugin,
   type PluginRouteOptions,
   type PluginRoutes,
   type PluginSetupContext,
   type PluginSpec,
 } from './define-plugin.js';
-export { plugins, isPluginStep, PLUGIN_STEP, type PluginsOptions, type PluginStep, type PluginStepInfo } from './plugin-step.js';
-export {
-  checkPluginManifest,
-  checkPluginName,
-  checkPluginVersion,
-  neededSteps,
-  PLUGIN_NAME,
-  pluginLabel,
-  settingsPrefix,
-} from './check-plugin.js';
-export { FRAMEWORK_VERSION, frameworkSatisfies, isValidRange } from './framework-version.js';
-export { isReservedPluginName, RESERVED_PLUGIN_NAMES } from './reserved-names.js';
+export { plugins, type PluginsOptions } from './plugin-step.js';
 export { addMailSuppression, deliverableRecipients, normalizeEmail, type MailSuppression } from '../mail/mail-suppression.js';
-export { addsSummary, pluginEnvText, routesSummary } from './describe-plugin.js';
-export {
-  importPluginPackage,
-  loadProjectPlugins,
-  locatePackage,
-  PLUGIN_LIST_FILE,
-  readPluginPackages,
-  readProjectPackage,
-  type ProjectPlugin,
-} from './project-plugins.js';
-export {
-  PluginError,
-  PluginLifecycleError,
-  PluginNameReservedError,
-  PluginNameTakenError,
-  PluginNeedsSetupError,
-  PluginNotFoundError,
-  PluginVersionError,
-} from './errors.js';
 export { formatTable } from '../support/format-table.js';

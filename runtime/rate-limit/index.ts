@@ -3,4 +3,3 @@
  * "The forgot-password limit").
  */
 export { hitRateLimit, rateLimitedError, rateLimitHeaders, type RateLimit, type RateLimitState } from './rate-limiter.js';
-export { routeRateLimit, withRateLimit } from '../http/route-rate-limit.js';

@@ -36,4 +36,3 @@ export type {
   PolicyValue,
 } from './policy-plan.js';
 export { runList, type ListPage, type ListContext, type ListScope } from '../results/list/run-list.js';
-export { ListCursorError } from '../results/list/list-errors.js';

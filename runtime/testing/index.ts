@@ -5,14 +5,13 @@
  */
 export {
   bootTestKit,
-  type PasskeyRoutes,
   type SignInOptions,
   type SignInUser,
   type TestKit,
   type TestKitFactoryOptions,
   type TestKitOptions,
 } from './test-kit.js';
-export { TestPasskey, type CreationOptionsJSON, type RequestOptionsJSON, type ResponseOverrides } from './passkey-authenticator.js';
+export { TestPasskey } from './passkey-authenticator.js';
 export { TestCaller, type TestResponse, type RequestOptions, type InputOf, type BodyOf } from './caller.js';
 export { createTestDatabase, testServerUrl, type TestDatabase } from './test-database.js';
 export { startTestServer, type TestServer } from './test-server.js';

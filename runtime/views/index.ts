@@ -1,4 +1,4 @@
 /** Views: pages rendered with eta (docs/spec.md 4.5, 4.6; docs/pages.md). */
-export { createViewRenderer, type ViewRenderer } from './view-renderer.js';
-export { pageHelpers, type AssetUrls, type PageHelpers, type PageTarget } from './page-data.js';
+export type { ViewRenderer } from './view-renderer.js';
+export type { PageHelpers, PageTarget } from './page-data.js';
 export type { PageSession } from './page-session.js';

@@ -10,7 +10,7 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import app from '../../app/main.js';
 import { createTestApp, type TestApp } from '../../runtime/app/index.js';
-import { API_DOCS_CSP } from '../../runtime/http/index.js';
+import { API_DOCS_CSP } from '../../runtime/http/api-docs-step.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
 import { REPO } from '../generator/support.js';

@@ -90,7 +90,7 @@ describe('bindery prune [--dry-run]', () => {
 
     const again = await bindery(['prune']);
     expect(again.stdout).toMatch(/^documents: nothing soft-deleted before /);
-  });
+  }, 90_000);
 });
 
 describe('bindery audit:prune', () => {

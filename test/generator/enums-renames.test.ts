@@ -9,7 +9,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatDiagnostic, generate } from '../../generator/index.js';
-import { connectDatabase, createMigrator, type Database } from '../../runtime/db/index.js';
+import { connectDatabase, type Database } from '../../runtime/db/index.js';
+import { createMigrator } from '../../runtime/db/migrator/migrator.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { tempProject, type TempProject } from './support.js';
 

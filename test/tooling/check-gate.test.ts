@@ -1,9 +1,12 @@
 /**
  * The `npm run check` gate fails on what it is there to catch: an import
  * cycle or an upward import between layers (dependency-cruiser), an
- * unformatted file (Biome format) and a lint error (Biome lint). Each tool
- * runs with the repository's own configuration and the command of its
- * package.json script, on a small project in a temporary folder.
+ * unformatted file (Biome format), a lint error (Biome lint), an entry
+ * exporting a name nobody uses and docs/package.md does not list (the
+ * package check), and `throw new Error(` in app/ or a function over 120
+ * lines (the source check). Each tool runs with the repository's own
+ * configuration and the command of its package.json script, on a small
+ * project in a temporary folder.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -24,7 +27,10 @@ afterAll(() => {
 function project(files: Readonly<Record<string, string>>): string {
   const dir = mkdtempSync(join(tmpdir(), 'bindery-gate-'));
   dirs.push(dir);
-  for (const name of ['biome.json', '.dependency-cruiser.cjs', 'tsconfig.json']) cpSync(join(repo, name), join(dir, name));
+  for (const name of ['biome.json', '.dependency-cruiser.cjs', 'tsconfig.json', 'scripts/check-source.mjs', 'scripts/check-package.mjs']) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    cpSync(join(repo, name), join(dir, name));
+  }
   symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'), 'dir');
   // Biome reads .gitignore through git (vcs.useIgnoreFile): make the folder a repository of its own.
   writeFileSync(join(dir, '.gitignore'), 'node_modules/\n');
@@ -105,5 +111,48 @@ describe('npm run check | fails on a planted problem', () => {
     const result = await run('lint', dir);
     expect(result.code).not.toBe(0);
     expect(result.output).toContain('noExplicitAny');
+  }, 60_000);
+
+  it('an entry exporting a name that no consumer uses and docs/package.md does not list', async () => {
+    const entry = {
+      'bindery-source': './runtime/errors/index.ts',
+      types: './dist/runtime/errors/index.d.ts',
+      default: './dist/runtime/errors/index.js',
+    };
+    const files = {
+      ...CLEAN,
+      'package.json': JSON.stringify({ name: 'bindery', type: 'module', exports: { './errors': entry } }),
+      'runtime/errors/index.ts': "export { base } from './base.js';\nexport { planted } from './planted.js';\n",
+      'runtime/errors/planted.ts': '/** Planted. */\nexport const planted = 2;\n',
+      'app/main.ts': "import { base } from 'bindery/errors';\n\n/** Uses base. */\nexport const uses = base;\n",
+      'docs/package.md': '# The bindery package\n\n## What each entry exports\n\n### `bindery/errors`\n\nErrors.\n\n`base`\n\n## Next\n',
+    };
+    const listed = await run('check:package', project({ ...files, 'runtime/errors/index.ts': "export { base } from './base.js';\n" }));
+    expect(listed.code, listed.output).toBe(0);
+    const result = await run('check:package', project(files));
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain('bindery/errors exports planted, which no consumer uses and docs/package.md does not list');
+  }, 60_000);
+
+  it('throw new Error( in app/', async () => {
+    const dir = project({
+      ...CLEAN,
+      'app/handlers/notes.ts': "/** A handler. */\nexport function notes(): never {\n  throw new Error('no');\n}\n",
+    });
+    const result = await run('check:source', dir);
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain('app/handlers/notes.ts:3: throw new Error( in app/');
+  }, 60_000);
+
+  it('a function over 120 lines, and passes one of 120', async () => {
+    const body = (n: number) => Array.from({ length: n }, (_, i) => `  total += ${i};`).join('\n');
+    // 130 lines: the signature, 127 statements and the two around them, the closing brace.
+    const long = `/** Long. */\nexport function long(): number {\n  let total = 0;\n${body(126)}\n  return total;\n}\n`;
+    const fine = `/** Fine. */\nexport function fine(): number {\n  let total = 0;\n${body(116)}\n  return total;\n}\n`;
+    const passing = await run('check:source', project({ ...CLEAN, 'runtime/jobs/fine.ts': fine }));
+    expect(passing.code, passing.output).toBe(0);
+    const result = await run('check:source', project({ ...CLEAN, 'runtime/jobs/long.ts': long }));
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain('runtime/jobs/long.ts:2: long is 130 lines (at most 120');
   }, 60_000);
 });

@@ -59,16 +59,15 @@ export function emitMigrations(
 function report(refused: RefusedChange, model: Model, history: MigrationHistory, diagnostics: Diagnostics): void {
   const resource = model.resources.find((r) => r.table === refused.table);
   const field = resource?.fields.find((f) => f.name === refused.column);
-  const todo =
-    refused.kind === 'destructive' ? '; to write this migration anyway, pass allowDestructive (bindery generate --allow-destructive)' : '';
-  const code = refused.kind === 'destructive' ? 'BINDERY_MIGRATION_DESTRUCTIVE' : 'BINDERY_MIGRATION_UNSUPPORTED';
-  if (resource) {
-    const path = field ? `resources.${resource.name}.fields.${field.name}` : `resources.${resource.name}`;
-    diagnostics.add(field?.origin ?? resource.origin, path, `${refused.message}${todo}`, code);
-  } else {
-    const at = tablePosition(history, refused.table);
-    diagnostics.add(at, `tables.${refused.table}`, `${refused.message} (its resource is gone from the schema)${todo}`, code);
-  }
+  const at = resource ? (field?.origin ?? resource.origin) : tablePosition(history, refused.table);
+  const path = resource
+    ? field
+      ? `resources.${resource.name}.fields.${field.name}`
+      : `resources.${resource.name}`
+    : `tables.${refused.table}`;
+  const change = resource ? refused.message : `${refused.message} (its resource is gone from the schema)`;
+  if (refused.kind === 'destructive') diagnostics.addFrom(at, path, 'BINDERY_MIGRATION_DESTRUCTIVE', { change });
+  else diagnostics.add(at, path, change, 'BINDERY_MIGRATION_UNSUPPORTED');
 }
 
 /** Position of a table's key in the snapshot text (for tables no longer in the schema). */

@@ -4,13 +4,12 @@
  */
 import { Command, Option } from 'clipanion';
 import { AppCommand } from 'bindery/cli';
+import { requireService } from 'bindery/http';
 import { formatTable } from 'bindery/plugins';
 import type { MailproviderService } from './service.js';
 
 function serviceOf(services: Readonly<Record<string, unknown>>): MailproviderService {
-  const service = services.mailprovider as MailproviderService | undefined;
-  if (!service) throw new Error('The mailprovider plugin is not set up in this app: "bindery add @bindery/mailprovider".');
-  return service;
+  return requireService(services, 'mailprovider', 'the mailprovider plugin (bindery add @bindery/mailprovider)', 'This command');
 }
 
 /** `bindery mailprovider:suppressions`: the suppression list, sorted by email. */

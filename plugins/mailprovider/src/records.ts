@@ -8,6 +8,7 @@
  * are ignored.
  */
 import type { MailproviderWebhookInput } from '../generated/types.js';
+import { BinderyError } from 'bindery/errors';
 
 /** The record types the plugin acts on. */
 export const RECORD_TYPES = ['Bounce', 'SpamComplaint', 'SubscriptionChange'] as const;
@@ -71,19 +72,22 @@ export function toWebhookRecord(input: MailproviderWebhookInput): WebhookRecord 
 
 /**
  * The payload check of the job (queued by the webhook, or by hand).
- * @throws {Error} saying what is wrong.
+ * @throws {BinderyError} `BINDERY_JOB_PAYLOAD_INVALID`, saying what is wrong.
  */
 export function parseWebhookRecord(raw: unknown): WebhookRecord {
-  if (typeof raw !== 'object' || raw === null) throw new Error('the payload must be an object');
+  if (typeof raw !== 'object' || raw === null) throw new BinderyError('BINDERY_JOB_PAYLOAD_INVALID', 'the payload must be an object');
   const r = raw as Record<string, unknown>;
-  if (!isRecordType(r.recordType)) throw new Error(`recordType must be one of ${RECORD_TYPES.join(', ')}`);
+  if (!isRecordType(r.recordType))
+    throw new BinderyError('BINDERY_JOB_PAYLOAD_INVALID', `recordType must be one of ${RECORD_TYPES.join(', ')}`);
   const email = normalizeAddress(r.email);
-  if (email === null) throw new Error('email must be an address of 1 to 254 bytes');
-  if (r.type !== null && r.type !== undefined && typeof r.type !== 'string') throw new Error('type must be a string or null');
-  if (typeof r.inactive !== 'boolean') throw new Error('inactive must be a boolean');
+  if (email === null) throw new BinderyError('BINDERY_JOB_PAYLOAD_INVALID', 'email must be an address of 1 to 254 bytes');
+  if (r.type !== null && r.type !== undefined && typeof r.type !== 'string')
+    throw new BinderyError('BINDERY_JOB_PAYLOAD_INVALID', 'type must be a string or null');
+  if (typeof r.inactive !== 'boolean') throw new BinderyError('BINDERY_JOB_PAYLOAD_INVALID', 'inactive must be a boolean');
   if (r.suppressSending !== null && r.suppressSending !== undefined && typeof r.suppressSending !== 'boolean')
-    throw new Error('suppressSending must be a boolean or null');
-  if (r.reason !== undefined && typeof r.reason !== 'string') throw new Error('reason must be a string');
+    throw new BinderyError('BINDERY_JOB_PAYLOAD_INVALID', 'suppressSending must be a boolean or null');
+  if (r.reason !== undefined && typeof r.reason !== 'string')
+    throw new BinderyError('BINDERY_JOB_PAYLOAD_INVALID', 'reason must be a string');
   return {
     recordType: r.recordType,
     email,

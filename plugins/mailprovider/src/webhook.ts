@@ -3,13 +3,12 @@
  * 4.4) and the job it queues, `mailprovider:webhook` (docs/spec.md 6.2).
  */
 import { HttpError } from 'bindery/errors';
-import type { AroundMiddleware } from 'bindery/http';
+import { requireService, type AroundMiddleware } from 'bindery/http';
 import { defineJob } from 'bindery/jobs';
 import { noContent } from 'bindery/results';
 import type { Handlers } from '../generated/handlers.js';
 import { applyRecord } from './apply-record.js';
 import { parseWebhookRecord, toWebhookRecord, type WebhookRecord } from './records.js';
-import type { MailproviderService } from './service.js';
 
 /** Largest webhook body: 1 MiB (larger gets 413). */
 export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
@@ -37,8 +36,12 @@ export const webhookJob = defineJob<WebhookRecord>({
   payload: parseWebhookRecord,
   maxAttempts: 10,
   async handle(record, ctx) {
-    const service = (ctx.services as unknown as { mailprovider?: MailproviderService }).mailprovider;
-    if (!service) throw new Error('the mailprovider plugin is not set up in this app');
+    const service = requireService(
+      ctx.services,
+      'mailprovider',
+      'the mailprovider plugin (bindery add @bindery/mailprovider)',
+      'The mailprovider:webhook job',
+    );
     const outcome = await applyRecord(service.db, service.suppressions, record);
     ctx.log.info(
       { email: record.email, record_type: record.recordType, type: record.type, outcome },

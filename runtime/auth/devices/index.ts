@@ -3,4 +3,4 @@
  * `devices()` step and `ctx.services.devices`.
  */
 export { devices, type DevicesStepOptions } from './devices-step.js';
-export { AccountDevices, publicSessionId, type AccountDevicesOptions, type DeviceSession } from './account-devices.js';
+export { AccountDevices, type DeviceSession } from './account-devices.js';

@@ -5,7 +5,4 @@
  */
 export { links, type LinksStepOptions } from './links-step.js';
 export { sendVerificationLink, accountLinksOf } from './send-verification-link.js';
-export { AccountLinks, RESET_LINK_INVALID, VERIFY_LINK_INVALID, type AccountLinksOptions, type VerifyOutcome } from './account-links.js';
-export { LinkTokens, RESET_PURPOSE, VERIFY_PURPOSE, type ResetClaim, type VerificationClaim } from './link-tokens.js';
-export { linkSettings, MIN_LINK_TTL_MS, type LinkSettings } from './settings.js';
-export type { LinkUsersTable } from './users-table.js';
+export { AccountLinks, type VerifyOutcome } from './account-links.js';

@@ -3,6 +3,5 @@
  * setup step and `ctx.services.externalSignIn`.
  */
 export { oauth, type OAuthStepOptions } from './oauth-step.js';
-export { ExternalSignIn, PENDING_KEY, PENDING_TTL_MS, type CompletedSignIn, type ExternalSignInOptions } from './external-sign-in.js';
+export { ExternalSignIn, type CompletedSignIn } from './external-sign-in.js';
 export { OAuthProvider, type OAuthProviderOptions } from './oauth-provider.js';
-export { oauthSettings, providerSettingNames, DEFAULT_SCOPES, PROVIDER_NAME } from './settings.js';

@@ -8,8 +8,6 @@
  * file:line:column and the last good build keeps serving.
  */
 import { existsSync } from 'node:fs';
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command, Option } from 'clipanion';
 import { BinderyCommand } from '../../app/base-command.js';
@@ -17,6 +15,8 @@ import { ensureEnvFile } from '../env-setup.js';
 import { DEFAULT_APP_MODULE } from '../../app/load-app.js';
 import { startAppProcess, type AppProcess } from '../dev/app-process.js';
 import { watchTree, type ChangeBatch } from '../dev/watch-tree.js';
+import { devRegenerator } from '../dev/regenerate.js';
+import { appProcessEnv, startDevDatabase, withoutRepeatedLines } from '../dev/dev-database.js';
 import { needDevTool } from '../../support/dev-tools.js';
 
 /** How many changed paths a "Changed:" line names before "and N more". */
@@ -82,70 +82,13 @@ export class DevCommand extends BinderyCommand {
     if (created)
       this.out(`Created .env (${created.from === '.env.example' ? 'copied from .env.example' : 'every setting at its default'}).\n`);
     needDevTool('ts-morph', { task: 'bindery dev' });
-    const { generate, formatDiagnostic } = await import('../../../generator/index.js');
-    /** Content hashes of what the last regeneration wrote, to tell its own file events from edits by others. */
-    const written = new Map<string, string>();
-    const hash = (path: string) =>
-      readFile(join(this.root, path)).then(
-        (b) => createHash('sha1').update(b).digest('hex'),
-        () => 'missing',
-      );
-    /** Regenerate; print what changed or the diagnostics. @returns whether generated/ changed, or undefined on schema errors. */
-    const regenerate = async (): Promise<boolean | undefined> => {
-      const result = await generate({ root: this.root });
-      if (!result.ok) {
-        for (const d of result.diagnostics) this.err(`${formatDiagnostic(d)}\n`);
-        const n = result.diagnostics.length;
-        this.err(`${n} schema error${n === 1 ? '' : 's'}; generated/ unchanged, still serving the last good build.\n`);
-        if (result.diagnostics.some((d) => /allow-destructive/.test(d.message))) {
-          this.err(
-            'To apply a destructive change, run "bindery generate --allow-destructive" (it writes the migration); dev then restarts and applies it.\n',
-          );
-        }
-        return undefined;
-      }
-      if (result.changed.length === 0) return false;
-      for (const path of result.changed) written.set(path, await hash(path));
-      const migrations = result.changed.filter((p) => /\/migrations\/[^/]+\.sql$/.test(p));
-      this.out(
-        `Regenerated ${result.changed.length} file${result.changed.length === 1 ? '' : 's'}${migrations.length > 0 ? ` (new migration${migrations.length === 1 ? '' : 's'}: ${migrations.map((m) => m.split('/').pop()).join(', ')}, applied on restart)` : ''}.\n`,
-      );
-      return true;
-    };
-    await regenerate();
-
+    const generator = await devRegenerator({ root: this.root, out: this.out, err: this.err });
+    await generator.regenerate();
     const env = await this.env();
-    let embedded: { url(database?: string): string; stop(): Promise<void> } | undefined;
-    if (!env.DATABASE_URL) {
-      const { startEmbeddedPostgres } = await import('../../db/embedded/index.js');
-      const { EMBEDDED_DATA_DIR } = await import('../../app/app-database.js');
-      // Started here so it outlives each app process; the app processes attach to it.
-      embedded = await startEmbeddedPostgres({
-        dataDir: join(this.root, EMBEDDED_DATA_DIR),
-        displayDir: EMBEDDED_DATA_DIR,
-        onProgress: this.out,
-      });
-    }
-
-    // Every app process listens on the same port: a port 0 ("any free port") is chosen once, here.
-    const childEnv: NodeJS.ProcessEnv = { ...process.env, ...this.context.env };
-    const anyPort = /^(.*):0$/.exec(env.HTTP_ADDR?.trim() ?? '');
-    if (anyPort) {
-      const { freePort } = await import('../../support/free-port.js');
-      const host = anyPort[1]!.replace(/^\[|\]$/g, '');
-      childEnv.HTTP_ADDR = `${anyPort[1]}:${await freePort(host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host)}`;
-    }
-
-    // The app processes' own progress lines that would repeat on every restart.
-    const repeated =
-      /^(Using the embedded PostgreSQL already running for this project .*|Migrations: nothing to apply\.|Serving \S+ at \S+|Worker running in this process \(.*\)\.|\{.*"msg":"Worker connected and looking for jobs.*\})$/;
-    const quiet = (text: string) =>
-      text
-        .split(/(?<=\n)/)
-        .filter((line) => !repeated.test(line.trimEnd()))
-        .join('');
+    const embedded = await startDevDatabase(this.root, env, this.out);
+    const childEnv = await appProcessEnv(env, this.context.env);
     const spawnChild = () =>
-      startAppProcess({ root: this.root, app: this.app, env: childEnv, out: (t) => this.out(quiet(t)), err: this.err });
+      startAppProcess({ root: this.root, app: this.app, env: childEnv, out: (t) => this.out(withoutRepeatedLines(t)), err: this.err });
     let current: AppProcess | undefined;
     let standby: AppProcess | undefined = spawnChild();
     let url: string | undefined;
@@ -205,7 +148,7 @@ export class DevCommand extends BinderyCommand {
 
     const onChange = async (batch: ChangeBatch): Promise<void> => {
       const paths: string[] = [];
-      for (const p of batch) if (!(written.has(p) && written.get(p) === (await hash(p)))) paths.push(p);
+      for (const p of batch) if (!(await generator.wroteItself(p))) paths.push(p);
       if (paths.length === 0) return;
       const t0 = Date.now();
       const names = paths.slice(0, SHOWN_PATHS).join(', ') + (paths.length > SHOWN_PATHS ? ` and ${paths.length - SHOWN_PATHS} more` : '');
@@ -214,7 +157,7 @@ export class DevCommand extends BinderyCommand {
       const others = paths.some((p) => !p.startsWith('schema/'));
       let regenerateMs = 0;
       if (schema) {
-        const changed = await regenerate();
+        const changed = await generator.regenerate();
         regenerateMs = Date.now() - t0;
         if (changed === undefined || (!changed && !others)) {
           if (changed === false) this.out('generated/ is up to date; nothing to restart.\n');
@@ -231,21 +174,27 @@ export class DevCommand extends BinderyCommand {
       `bindery dev: ${url ?? 'app not running'} (ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s); watching ${watched.map((d) => `${d}/`).join(', ')}. Ctrl-C stops.\n`,
     );
 
+    await this.untilShutdown(async () => {
+      watch.close();
+      typeCheck?.close();
+      await Promise.all([current?.stop(), standby?.stop()]);
+      await embedded?.stop();
+    });
+    return 0;
+  }
+
+  /** Wait for SIGINT or SIGTERM, then run `stop` and print "Stopped." */
+  private async untilShutdown(stop: () => Promise<void>): Promise<void> {
     const { onShutdownSignals } = await import('../../app/shutdown.js');
     await new Promise<void>((resolve) => {
       const remove = onShutdownSignals((signal) => {
         this.out(`Received ${signal}: stopping …\n`);
-        watch.close();
-        typeCheck?.close();
         remove();
-        void (async () => {
-          await Promise.all([current?.stop(), standby?.stop()]);
-          await embedded?.stop();
+        void stop().then(() => {
           this.out('Stopped.\n');
           resolve();
-        })();
+        });
       }, this.out);
     });
-    return 0;
   }
 }

@@ -29,9 +29,10 @@ export class MigrationChangedError extends CodedError {
   constructor(migrations: readonly string[], details: readonly string[]) {
     super(
       'BINDERY_MIGRATION_CHANGED',
-      `${migrations.length === 1 ? 'An applied migration was' : `${migrations.length} applied migrations were`} changed after being applied:\n` +
-        details.map((d) => `  - ${d}\n`).join('') +
-        'Migrations are append-only: restore the applied text and add a new migration for the change.',
+      errorMessage('BINDERY_MIGRATION_CHANGED', {
+        what: migrations.length === 1 ? 'An applied migration was' : `${migrations.length} applied migrations were`,
+        details: details.map((d) => `  - ${d}\n`).join(''),
+      }),
     );
     this.migrations = migrations;
   }

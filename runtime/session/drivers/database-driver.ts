@@ -17,7 +17,7 @@
 import { sql } from 'kysely';
 import { SessionError } from '../errors.js';
 import { parseRecord, recordIsEmpty, serializeRecord, type SessionRecord } from '../session-record.js';
-import type { SessionDriver, SessionStore } from '../session-store.js';
+import type { SessionDriver, SessionDriverContext, SessionStore } from '../session-store.js';
 import type { AnyKysely } from '../../db/any-kysely.js';
 
 /** Encryption purpose of the database driver's cookie (the session ID). */
@@ -31,7 +31,7 @@ export const PRUNE_INTERVAL_MS = 3_600_000;
 
 /** `SESSION_DRIVER=database`. */
 export const databaseDriver: SessionDriver = async (ctx) => {
-  const { encrypter, cookieName, database, lifetimeMs, maxLifetimeMs, now, log } = ctx;
+  const { encrypter, cookieName, database, lifetimeMs, maxLifetimeMs, now } = ctx;
   if (database === undefined) {
     throw new SessionError(
       'BINDERY_SESSION_DRIVER_FAILED',
@@ -41,34 +41,7 @@ export const databaseDriver: SessionDriver = async (ctx) => {
   const db = database.db as AnyKysely;
   const options = { context: cookieName };
 
-  const prune = async (): Promise<number> => {
-    const t = now();
-    const idle = new Date(t - lifetimeMs);
-    const result =
-      maxLifetimeMs > 0
-        ? await sql`DELETE FROM bindery_sessions WHERE last_used_at < ${idle} OR started_at < ${new Date(t - maxLifetimeMs)}`.execute(db)
-        : await sql`DELETE FROM bindery_sessions WHERE last_used_at < ${idle}`.execute(db);
-    return Number(result.numAffectedRows ?? 0n);
-  };
-  const runPrune = () => {
-    prune().then(
-      (n) => {
-        if (n > 0) log.debug({ deleted: n }, 'expired sessions deleted');
-      },
-      (error: unknown) => log.warn({ err: error, code: 'BINDERY_SESSION_DRIVER_FAILED' }, 'deleting expired sessions failed'),
-    );
-  };
-  try {
-    await prune();
-  } catch (error) {
-    throw new SessionError(
-      'BINDERY_SESSION_DRIVER_FAILED',
-      `SESSION_DRIVER=database cannot use the table bindery_sessions: ${(error as Error).message}. Run "bindery migrate" (the session migration set creates it).`,
-      { cause: error },
-    );
-  }
-  const timer = setInterval(runPrune, PRUNE_INTERVAL_MS);
-  timer.unref();
+  const timer = await startPruning(db, ctx);
 
   // Records that have a row (read from one, or written to one): they keep it even when they become empty.
   const stored = new WeakSet<SessionRecord>();
@@ -155,3 +128,42 @@ export const databaseDriver: SessionDriver = async (ctx) => {
   };
   return store;
 };
+
+/**
+ * Delete the expired rows now (which also checks that the table is there), then every
+ * {@link PRUNE_INTERVAL_MS}; later failures are logged, not thrown.
+ * @returns the interval timer (unref'd), cleared by the store's `close`.
+ * @throws {SessionError} `BINDERY_SESSION_DRIVER_FAILED` when the table cannot be used (not migrated).
+ */
+async function startPruning(db: AnyKysely, ctx: SessionDriverContext): Promise<NodeJS.Timeout> {
+  const { lifetimeMs, maxLifetimeMs, now, log } = ctx;
+  const prune = async (): Promise<number> => {
+    const t = now();
+    const idle = new Date(t - lifetimeMs);
+    const result =
+      maxLifetimeMs > 0
+        ? await sql`DELETE FROM bindery_sessions WHERE last_used_at < ${idle} OR started_at < ${new Date(t - maxLifetimeMs)}`.execute(db)
+        : await sql`DELETE FROM bindery_sessions WHERE last_used_at < ${idle}`.execute(db);
+    return Number(result.numAffectedRows ?? 0n);
+  };
+  const runPrune = () => {
+    prune().then(
+      (n) => {
+        if (n > 0) log.debug({ deleted: n }, 'expired sessions deleted');
+      },
+      (error: unknown) => log.warn({ err: error, code: 'BINDERY_SESSION_DRIVER_FAILED' }, 'deleting expired sessions failed'),
+    );
+  };
+  try {
+    await prune();
+  } catch (error) {
+    throw new SessionError(
+      'BINDERY_SESSION_DRIVER_FAILED',
+      `SESSION_DRIVER=database cannot use the table bindery_sessions: ${(error as Error).message}. Run "bindery migrate" (the session migration set creates it).`,
+      { cause: error },
+    );
+  }
+  const timer = setInterval(runPrune, PRUNE_INTERVAL_MS);
+  timer.unref();
+  return timer;
+}

@@ -10,7 +10,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { generateAppKey } from '../../../runtime/config/index.js';
+import { generateAppKey } from '../../../runtime/config/app-key.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { referenceAppEnv } from '../../support/reference-app-env.js';
 import { BIN, runCli } from '../../runtime/cli/run-cli.js';

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateAppKey } from '../../../runtime/config/index.js';
+import { generateAppKey } from '../../../runtime/config/app-key.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { BIN, runCli } from '../cli/run-cli.js';
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, defineApp, SetupError, startApp, type SetupStep, type TestApp } from '../../../runtime/app/index.js';
+import { createTestApp, defineApp, startApp, type SetupStep, type TestApp } from '../../../runtime/app/index.js';
+import { SetupError } from '../../../runtime/app/errors.js';
 import { defineSettings, integerSetting, SettingsError } from '../../../runtime/config/index.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import slowApp from './fixtures/slow-app.js';

@@ -2,7 +2,7 @@
  * Client IP addresses in entries (docs/spec.md 6.1 rule 10).
  */
 import { describe, expect, it } from 'vitest';
-import { maskIp } from '../../../runtime/audit/index.js';
+import { maskIp } from '../../../runtime/audit/ip.js';
 
 describe('maskIp | AUDIT_IP=masked', () => {
   it('zeroes the last octet of an IPv4 address', () => {

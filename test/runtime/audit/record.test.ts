@@ -3,7 +3,8 @@
  * application", rule 10).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AuditLog, type AuditIpMode } from '../../../runtime/audit/index.js';
+import { AuditLog } from '../../../runtime/audit/index.js';
+import type { AuditIpMode } from '../../../runtime/audit/settings.js';
 import { runInContext } from '../../../runtime/context/execution-context.js';
 import { auditFixture, type AuditFixture } from './support.js';
 

@@ -9,13 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { sql, type Generated, type Insertable } from 'kysely';
 import { trackedResources } from '../../../generated/audit.js';
 import type { Database as AppDatabase } from '../../../generated/types.js';
-import {
-  AUDIT_MIGRATIONS_DIR,
-  AuditLog,
-  type AuditSettings,
-  type TrackedModel,
-  type TrackedResourceConfig,
-} from '../../../runtime/audit/index.js';
+import { AuditLog, type TrackedModel, type TrackedResourceConfig } from '../../../runtime/audit/index.js';
+import type { AuditSettings } from '../../../runtime/audit/settings.js';
+import { AUDIT_MIGRATIONS_DIR } from '../../../runtime/audit/audit-step.js';
 import { connectDatabase, type Database } from '../../../runtime/db/index.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 

@@ -4,7 +4,7 @@
  * changes with the hash and survives key rotation.
  */
 import { describe, expect, it } from 'vitest';
-import { PasswordFingerprints } from '../../../runtime/auth/index.js';
+import { PasswordFingerprints } from '../../../runtime/auth/password-fingerprint.js';
 import { decodeAppKey, generateAppKey } from '../../../runtime/config/app-key.js';
 import { KeyRing } from '../../../runtime/crypto/key-ring.js';
 

@@ -7,7 +7,9 @@ import { availableParallelism } from 'node:os';
 import argon2 from 'argon2';
 import bcrypt from 'bcryptjs';
 import { describe, expect, it, vi } from 'vitest';
-import { ARGON2_DEFAULTS, hashKind, PasswordHasher, Semaphore } from '../../../runtime/auth/index.js';
+import { PasswordHasher } from '../../../runtime/auth/index.js';
+import { Semaphore } from '../../../runtime/auth/passwords/semaphore.js';
+import { ARGON2_DEFAULTS, hashKind } from '../../../runtime/auth/passwords/password-hasher.js';
 
 const hasher = new PasswordHasher();
 

@@ -6,9 +6,14 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, defineApp, loadAppSettings, SetupError } from '../../../runtime/app/index.js';
-import { auth, authSettings, checkGuardedRoutes, RequestAuth } from '../../../runtime/auth/index.js';
-import { cache, cacheSettings } from '../../../runtime/cache/index.js';
+import { createTestApp, defineApp } from '../../../runtime/app/index.js';
+import { SetupError } from '../../../runtime/app/errors.js';
+import { loadAppSettings } from '../../../runtime/app/app-settings.js';
+import { auth, RequestAuth } from '../../../runtime/auth/index.js';
+import { checkGuardedRoutes } from '../../../runtime/auth/route-check.js';
+import { authSettings } from '../../../runtime/auth/settings.js';
+import { cache } from '../../../runtime/cache/index.js';
+import { cacheSettings } from '../../../runtime/cache/settings.js';
 import { generateAppKey } from '../../../runtime/config/app-key.js';
 import { SettingsError } from '../../../runtime/config/load-settings.js';
 import { session } from '../../../runtime/session/index.js';

@@ -7,7 +7,9 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, defineApp, type TestApp } from '../../../runtime/app/index.js';
-import { cache, DatabaseCache, MemoryCache, type Cache } from '../../../runtime/cache/index.js';
+import { cache, type Cache } from '../../../runtime/cache/index.js';
+import { MemoryCache } from '../../../runtime/cache/drivers/memory-cache.js';
+import { DatabaseCache } from '../../../runtime/cache/drivers/database-cache.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 
 let clock = 1_700_000_000_000;

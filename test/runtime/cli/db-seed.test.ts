@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateAppKey } from '../../../runtime/config/index.js';
+import { generateAppKey } from '../../../runtime/config/app-key.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { referenceAppEnv } from '../../support/reference-app-env.js';
 import { runCli } from './run-cli.js';

@@ -5,7 +5,7 @@ import { parseEnv } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ensureEnvFile } from '../../../runtime/cli/env-setup.js';
 import { formatCliError } from '../../../runtime/app/format-error.js';
-import { decodeAppKey } from '../../../runtime/config/index.js';
+import { decodeAppKey } from '../../../runtime/config/app-key.js';
 import { SettingsError } from '../../../runtime/config/index.js';
 
 describe('ensureEnvFile | the .env that npm start creates', () => {

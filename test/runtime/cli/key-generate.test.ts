@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { decodeAppKey } from '../../../runtime/config/index.js';
+import { decodeAppKey } from '../../../runtime/config/app-key.js';
 import { runCli } from './run-cli.js';
 
 const readEnv = async (dir: string) => parseEnv(await readFile(join(dir, '.env'), 'utf8')) as Record<string, string>;

@@ -159,7 +159,7 @@ describe('bindery new: a project', () => {
     await expectListStarter(dir);
     await linkModules(dir);
     expect(await typecheck(dir)).toBe('');
-  });
+  }, 120_000);
 
   it('leaves out accounts, audit and jobs when asked, and takes --bindery as given', async () => {
     const dir = join(base, 'lean');

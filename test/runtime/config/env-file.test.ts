@@ -2,7 +2,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { coreSettings, loadEnvironment, renderEnvFile, setEnvFileValues } from '../../../runtime/config/index.js';
+import { coreSettings } from '../../../runtime/config/index.js';
+import { renderEnvFile } from '../../../runtime/config/env-example.js';
+import { loadEnvironment, setEnvFileValues } from '../../../runtime/config/env-file.js';
 
 describe('.env | loading', () => {
   let dir: string;

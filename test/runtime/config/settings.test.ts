@@ -3,12 +3,12 @@ import {
   coreSettings,
   defineSettings,
   combineSettings,
-  generateAppKey,
   integerSetting,
-  loadSettings,
   SettingsError,
   stringSetting,
 } from '../../../runtime/config/index.js';
+import { loadSettings } from '../../../runtime/config/load-settings.js';
+import { generateAppKey } from '../../../runtime/config/app-key.js';
 import { mailSettings } from '../../../runtime/mail/settings.js';
 
 const KEY = generateAppKey();

@@ -1,6 +1,7 @@
 import { CamelCasePlugin, sql, type Generated, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compiledQuery, connectDatabase, executeBuilt, type Database } from '../../../runtime/db/index.js';
+import { compiledQuery, connectDatabase, type Database } from '../../../runtime/db/index.js';
+import { executeBuilt } from '../../../runtime/db/compiled-query.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 
 interface DB {

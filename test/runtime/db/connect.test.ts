@@ -1,15 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectDatabase,
-  createDatabaseIfMissing,
-  DatabaseUnavailableError,
-  DatabaseUnreachableError,
-  isConnectionFailure,
-  UnsafeIntegerError,
-  withDatabaseName,
-  type Database,
-} from '../../../runtime/db/index.js';
+import { connectDatabase, DatabaseUnavailableError, UnsafeIntegerError, type Database } from '../../../runtime/db/index.js';
+import { isConnectionFailure } from '../../../runtime/db/unavailable.js';
+import { DatabaseUnreachableError } from '../../../runtime/db/errors.js';
+import { createDatabaseIfMissing, withDatabaseName } from '../../../runtime/db/create-database.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { freePort } from '../../../runtime/support/free-port.js';
 import { waitFor } from '../jobs/wait-for.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../../runtime/db/index.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../../runtime/db/embedded/embedded-postgres.js';
 
 const alive = (pid: number) => {
   try {

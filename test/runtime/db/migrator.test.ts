@@ -2,18 +2,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  connectDatabase,
-  createMigrator,
-  migrationChecksum,
-  MigrationChangedError,
-  MigrationFailedError,
-  MigrationSetError,
-  printMigrationProgress,
-  type Database,
-  type MigrationEvent,
-  type MigrationSet,
-} from '../../../runtime/db/index.js';
+import { connectDatabase, type Database } from '../../../runtime/db/index.js';
+import { printMigrationProgress } from '../../../runtime/db/migrator/progress.js';
+import { MigrationChangedError, MigrationFailedError, MigrationSetError } from '../../../runtime/db/migrator/errors.js';
+import { migrationChecksum, type MigrationSet } from '../../../runtime/db/migrator/migration-set.js';
+import { createMigrator, type MigrationEvent } from '../../../runtime/db/migrator/migrator.js';
 import { formatMigrationStatus } from '../../../runtime/cli/commands/migrate.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 

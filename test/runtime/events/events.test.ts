@@ -7,8 +7,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, defineApp, type TestApp } from '../../../runtime/app/index.js';
 import { currentContext, withActor } from '../../../runtime/context/execution-context.js';
-import { defineEvent, defineListener, emitEvent, EventError, events, type EventBus } from '../../../runtime/events/index.js';
-import { jobs, JobDefinitionError, jobsRuntimeOf, startWorker, defineJob } from '../../../runtime/jobs/index.js';
+import { defineEvent, defineListener, emitEvent, events, type EventBus } from '../../../runtime/events/index.js';
+import { EventError } from '../../../runtime/events/errors.js';
+import { jobs, startWorker, defineJob } from '../../../runtime/jobs/index.js';
+import { jobsRuntimeOf } from '../../../runtime/jobs/jobs-runtime.js';
+import { JobDefinitionError } from '../../../runtime/jobs/errors.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { waitFor } from '../jobs/wait-for.js';
 

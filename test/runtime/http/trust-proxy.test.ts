@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, closeAll, startServer } from './support/server.js';
 import { route } from './support/routes.js';
-import { coreSettings, loadSettings } from '../../../runtime/config/index.js';
+import { coreSettings } from '../../../runtime/config/index.js';
+import { loadSettings } from '../../../runtime/config/load-settings.js';
 import { Client } from '../auth/support/client.js';
 import { bearerFor, bootReferenceApp, makeAccount, type ReferenceApp } from '../../app/tokens-support.js';
 

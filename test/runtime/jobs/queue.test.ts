@@ -10,17 +10,8 @@ import { createTestApp, defineApp, type TestApp } from '../../../runtime/app/ind
 import { currentContext, withActor, type ExecutionContext } from '../../../runtime/context/execution-context.js';
 import type { RequestContext } from '../../../runtime/http/context.js';
 import type { HttpRequestContext } from '../../../runtime/http/request-context.js';
-import {
-  defineJob,
-  jobs,
-  JobPayloadError,
-  listFailedJobs,
-  retryJob,
-  startWorker,
-  UnknownJobError,
-  type JobContext,
-  type Queue,
-} from '../../../runtime/jobs/index.js';
+import { defineJob, jobs, listFailedJobs, retryJob, startWorker, type JobContext, type Queue } from '../../../runtime/jobs/index.js';
+import { JobPayloadError, UnknownJobError } from '../../../runtime/jobs/errors.js';
 import { json } from '../../../runtime/results/index.js';
 import type { RouteDefinition } from '../../../runtime/routing/route-table.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';

@@ -7,11 +7,13 @@
 import { readFile } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../runtime/app/index.js';
-import { loadSettings } from '../../../runtime/config/index.js';
+import { createLogger } from '../../../runtime/app/logger.js';
+import { loadSettings } from '../../../runtime/config/load-settings.js';
 import { connectDatabase } from '../../../runtime/db/index.js';
 import { createMigrator } from '../../../runtime/db/migrator/index.js';
-import { AppMailer, MAIL_MIGRATIONS_DIR, linksOf, mailSettings, readOutbox } from '../../../runtime/mail/index.js';
+import { AppMailer, linksOf, readOutbox } from '../../../runtime/mail/index.js';
+import { mailSettings } from '../../../runtime/mail/settings.js';
+import { MAIL_MIGRATIONS_DIR } from '../../../runtime/mail/mail-step.js';
 import type { MailSuppression } from '../../../runtime/mail/mail-suppression.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { startFakeSmtp, type FakeSmtp } from './fake-smtp.js';

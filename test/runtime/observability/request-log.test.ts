@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateAppKey } from '../../../runtime/config/index.js';
+import { generateAppKey } from '../../../runtime/config/app-key.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { BIN } from '../cli/run-cli.js';
 import { waitFor } from '../jobs/wait-for.js';

@@ -4,7 +4,8 @@
  * formats, each bad one named at boot.
  */
 import { describe, expect, it } from 'vitest';
-import { loadSettings, SettingsError } from '../../../runtime/config/index.js';
+import { SettingsError } from '../../../runtime/config/index.js';
+import { loadSettings } from '../../../runtime/config/load-settings.js';
 import { observabilityConfig } from '../../../runtime/observability/observability-config.js';
 import { observabilitySettings } from '../../../runtime/observability/settings.js';
 

@@ -10,20 +10,19 @@ import { createTestApp, defineApp, type SetupStep } from '../../../runtime/app/i
 import { AppCommand } from '../../../runtime/app/app-command.js';
 import { defineSettings, integerSetting, SettingsError, stringSetting } from '../../../runtime/config/index.js';
 import { defineEvent, defineListener, events } from '../../../runtime/events/index.js';
-import { defineJob, jobs, jobsRuntimeOf } from '../../../runtime/jobs/index.js';
+import { defineJob, jobs } from '../../../runtime/jobs/index.js';
+import { jobsRuntimeOf } from '../../../runtime/jobs/jobs-runtime.js';
+import { definePlugin, plugins, type PluginSpec } from '../../../runtime/plugins/index.js';
+import { RESERVED_PLUGIN_NAMES } from '../../../runtime/plugins/reserved-names.js';
 import {
-  definePlugin,
-  FRAMEWORK_VERSION,
-  isPluginStep,
   PluginError,
   PluginNameReservedError,
   PluginNameTakenError,
   PluginNeedsSetupError,
-  plugins,
   PluginVersionError,
-  RESERVED_PLUGIN_NAMES,
-  type PluginSpec,
-} from '../../../runtime/plugins/index.js';
+} from '../../../runtime/plugins/errors.js';
+import { isPluginStep } from '../../../runtime/plugins/plugin-step.js';
+import { FRAMEWORK_VERSION } from '../../../runtime/plugins/framework-version.js';
 import { text } from '../../../runtime/results/index.js';
 import type { RequestContext } from '../../../runtime/http/context.js';
 import type { RouteDefinition } from '../../../runtime/routing/route-table.js';

@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { RequestAuth } from '../../../runtime/context/request-auth.js';
-import { MemoryCache } from '../../../runtime/cache/index.js';
+import { MemoryCache } from '../../../runtime/cache/drivers/memory-cache.js';
 import { createHttpServer } from '../../../runtime/http/server.js';
 import type { BeforeMiddleware } from '../../../runtime/http/handler.js';
 import type { RateLimitPlan, RouteDefinition } from '../../../runtime/routing/route-table.js';

@@ -9,7 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { KeyRing } from '../../../runtime/crypto/key-ring.js';
 import { ValidationError } from '../../../runtime/errors/validation-error.js';
-import { compileListParamCheck } from '../../../runtime/results/list/list-params.js';
+import { compileListParamCheck } from '../../../runtime/validation/list-params.js';
 import type { RouteDefinition } from '../../../runtime/routing/route-table.js';
 import { CursorSealer, decodeCursor, encodeCursor } from '../../../runtime/crypto/cursor-codec.js';
 

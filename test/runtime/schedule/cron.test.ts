@@ -12,15 +12,12 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, defineApp, type TestApp } from '../../../runtime/app/index.js';
 import { currentContext } from '../../../runtime/context/execution-context.js';
-import { jobs, jobsRuntimeOf, JobDefinitionError, startWorker } from '../../../runtime/jobs/index.js';
-import {
-  defineScheduledTask,
-  nextRun,
-  schedule,
-  ScheduleError,
-  scheduledTasksOf,
-  type ScheduledTaskContext,
-} from '../../../runtime/schedule/index.js';
+import { jobs, startWorker } from '../../../runtime/jobs/index.js';
+import { JobDefinitionError } from '../../../runtime/jobs/errors.js';
+import { jobsRuntimeOf } from '../../../runtime/jobs/jobs-runtime.js';
+import { defineScheduledTask, nextRun, schedule, type ScheduledTaskContext } from '../../../runtime/schedule/index.js';
+import { scheduledTasksOf } from '../../../runtime/schedule/register-task.js';
+import { ScheduleError } from '../../../runtime/schedule/errors.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { waitFor } from '../jobs/wait-for.js';
 

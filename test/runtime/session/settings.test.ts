@@ -5,10 +5,12 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createTestApp, defineApp, loadAppSettings } from '../../../runtime/app/index.js';
+import { createTestApp, defineApp } from '../../../runtime/app/index.js';
+import { loadAppSettings } from '../../../runtime/app/app-settings.js';
 import { generateAppKey } from '../../../runtime/config/app-key.js';
 import { SettingsError } from '../../../runtime/config/load-settings.js';
-import { session, sessionSettings } from '../../../runtime/session/index.js';
+import { session } from '../../../runtime/session/index.js';
+import { sessionSettings } from '../../../runtime/session/settings.js';
 
 const app = defineApp({
   name: 'sessionsettings',

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, defineApp, type TestApp } from '../../../runtime/app/index.js';
-import { loadAssets } from '../../../runtime/assets/index.js';
+import { loadAssets } from '../../../runtime/assets/asset-manifest.js';
 import { assets } from '../../../runtime/assets/index.js';
 import { page } from '../../../runtime/results/result.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';

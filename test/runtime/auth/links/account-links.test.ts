@@ -8,13 +8,8 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, defineApp, type TestApp } from '../../../../runtime/app/index.js';
-import {
-  RESET_LINK_INVALID,
-  VERIFY_LINK_INVALID,
-  links,
-  sendVerificationLink,
-  type AccountLinks,
-} from '../../../../runtime/auth/links/index.js';
+import { links, sendVerificationLink, type AccountLinks } from '../../../../runtime/auth/links/index.js';
+import { RESET_LINK_INVALID, VERIFY_LINK_INVALID } from '../../../../runtime/auth/links/account-links.js';
 import { BinderyError } from '../../../../runtime/errors/index.js';
 import { tokens, type ApiTokens } from '../../../../runtime/auth/tokens/index.js';
 import { cache } from '../../../../runtime/cache/index.js';

@@ -5,9 +5,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { linkSettings } from '../../../../runtime/auth/links/index.js';
-import { oauthSettings } from '../../../../runtime/auth/oauth/index.js';
-import { combineSettings, coreSettings, loadSettings } from '../../../../runtime/config/index.js';
+import { linkSettings } from '../../../../runtime/auth/links/settings.js';
+import { oauthSettings } from '../../../../runtime/auth/oauth/settings.js';
+import { combineSettings, coreSettings } from '../../../../runtime/config/index.js';
+import { loadSettings } from '../../../../runtime/config/load-settings.js';
 
 const definition = combineSettings(coreSettings, oauthSettings(['example', 'corp']));
 const KEY = `base64:${Buffer.alloc(32, 1).toString('base64')}`;

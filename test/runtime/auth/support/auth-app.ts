@@ -7,7 +7,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { defineApp, type App } from '../../../../runtime/app/index.js';
-import { auth, GUEST, PasswordHasher, type UserProvider } from '../../../../runtime/auth/index.js';
+import { auth, PasswordHasher, type UserProvider } from '../../../../runtime/auth/index.js';
+import { GUEST } from '../../../../runtime/context/request-auth.js';
 import { cache } from '../../../../runtime/cache/index.js';
 import { defineListener, events } from '../../../../runtime/events/index.js';
 import type { Middleware, RouteHandler } from '../../../../runtime/http/handler.js';

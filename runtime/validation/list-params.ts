@@ -5,8 +5,8 @@
  * naming the parameter and listing the allowed values. Runs before binding.
  */
 import type { FastifyRequest } from 'fastify';
-import { ValidationError } from '../../errors/validation-error.js';
-import type { RouteDefinition } from '../../routing/route-table.js';
+import { ValidationError } from '../errors/validation-error.js';
+import type { RouteDefinition } from '../routing/route-table.js';
 
 /** A check of the request's query, or null for a route that is not a list route. */
 export type ListParamCheck = (request: FastifyRequest) => void;
