@@ -11,11 +11,11 @@
  * each server alone (its throughput) and both side by side (the CPU time
  * per request from /proc, the verdict figure); medians over the rounds.
  */
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { startApp } from 'bindery/app';
 import type { AuthService } from 'bindery/auth';
 import type { ApiTokens } from 'bindery/auth/tokens';
-import { generateAppKey } from 'bindery/config';
 import { benchDatabase } from '../../../bench/support/database.js';
 import { pinProcesses, runLoad, startServer, type BenchServer } from '../../../bench/support/load.js';
 import app from '../app/main.js';
@@ -43,7 +43,12 @@ const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[
 
 /** Migrate, then 6 authors, 40 articles (2 or 3 tags each), favorites and follows, and the caller's token. */
 export async function makeFixture(databaseUrl: string): Promise<{ env: Record<string, string>; authorization: string }> {
-  const env = { APP_ENV: 'production', APP_KEY: generateAppKey(), LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl };
+  const env = {
+    APP_ENV: 'production',
+    APP_KEY: `base64:${randomBytes(32).toString('base64')}`,
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: databaseUrl,
+  };
   const running = await startApp(app, { env: { ...env, HTTP_ADDR: '127.0.0.1:0' }, migrate: true, handleSignals: false, out: () => {} });
   try {
     const db = running.db;
