@@ -15,7 +15,8 @@
  *
  * The CLI runs bindery from its TypeScript sources through tsx, as in the
  * repository; with `dist: true` (BENCH_GENERATOR_DIST=1, after `npm run
- * build`) it runs the compiled dist/ instead (BINDERY_DIST=1).
+ * build`) it runs the compiled dist/ instead (BINDERY_DIST=1), as a
+ * project made by `bindery new` does; BENCH_GENERATOR_NODE names the node binary.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
@@ -28,6 +29,8 @@ import { writeSyntheticSchema } from '../test/support/synthetic-schema.js';
 const REPO = fileURLToPath(new URL('../', import.meta.url));
 const BINDERY = join(REPO, 'bin/bindery.mjs');
 const MEASURE = join(REPO, 'bench/support/measure-child.mjs');
+/** The node that runs `bindery generate`: BENCH_GENERATOR_NODE (e.g. `.node/24/bin/node`), else this process's. */
+const GENERATOR_NODE = process.env.BENCH_GENERATOR_NODE ?? process.execPath;
 
 /** One measured process. */
 export interface Sample {
@@ -57,9 +60,10 @@ export async function measure(
   script: string,
   args: readonly string[],
   env: Readonly<Record<string, string>> = {},
+  node: string = GENERATOR_NODE,
 ): Promise<Sample> {
   const started = performance.now();
-  const child = spawn(process.execPath, [MEASURE, script, ...args], {
+  const child = spawn(node, [MEASURE, script, ...args], {
     cwd,
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
@@ -161,7 +165,7 @@ async function timeTsc(root: string, rounds: number): Promise<Sample[]> {
   await symlink(join(REPO, 'node_modules'), join(root, 'node_modules'));
   const samples: Sample[] = [];
   for (let round = 0; round < rounds; round++) {
-    const sample = await measure(root, join(REPO, 'node_modules/typescript/bin/tsc'), ['--noEmit', '-p', root]);
+    const sample = await measure(root, join(REPO, 'node_modules/typescript/bin/tsc'), ['--noEmit', '-p', root], {}, process.execPath);
     if (sample.exitCode !== 0) {
       const tsc = spawn(join(REPO, 'node_modules/.bin/tsc'), ['--noEmit', '-p', root], { stdio: ['ignore', 'pipe', 'inherit'] });
       let out = '';

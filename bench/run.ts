@@ -3,18 +3,22 @@
  * table (copy them into docs/benchmarks.md with the machine line).
  *
  * Environment: BENCH_SECONDS (per measurement, default 5), BENCH_ROUNDS (default 5 for notes and http, 3 for audit and generator),
- * BENCH_CONNECTIONS (default 50; 10 for http), BENCH_GENERATOR_SIZES (routes, default 50,200,1000), BENCH_GENERATOR_DIST=1 (run dist/, after `npm run build`). Pass suite names to run only some:
+ * BENCH_CONNECTIONS (default 50; 10 for http), BENCH_GENERATOR_SIZES (routes, default 50,200,1000), BENCH_GENERATOR_DIST=1 (run dist/, after `npm run build`),
+ * BENCH_GENERATOR_NODE (the node that runs the generator), BENCH_NODES (further node binaries for the http and cli suites, e.g. `.node/24/bin/node`),
+ * BENCH_HTTP_RUNTIMES (`built`, the production build under plain node — default —, and/or `tsx`), BENCH_CLI_RUNS (default 10). Pass suite names to run only some:
  * `npm run bench -- notes`. The `realworld` suite measures examples/realworld's `GET /api/articles?limit=20`. `BENCH_HTTP_CASES` (comma-separated keys of
  * bench/http.ts, e.g. `create,invalid`) narrows the http suite. The
  * `observability` suite compares the reference app without its
  * observability() step, with it and tracing off, and with tracing on.
  */
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { median, runNotesBench, VERDICT_SERVER } from './notes-binding.js';
 import { runAuditBench } from './audit-writes.js';
 import { runGeneratorBench } from './generator.js';
 import { formatHttpResults, runHttpBench } from './http.js';
+import { httpRuntimes } from './http/runtimes.js';
 import { formatObservabilityResults, runObservabilityBench } from './observability.js';
+import { benchNodes, formatCliResults, runCliBench } from './cli.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -100,18 +104,27 @@ if (runs('http')) {
   const httpConnections = Number(process.env.BENCH_CONNECTIONS ?? 10);
   const only = new Set((process.env.BENCH_HTTP_CASES ?? '').split(',').filter((k) => k !== ''));
   log(
-    'Request cost as users run it: the reference app under bindery serve (production, real groups, execution context, PostgreSQL) vs hand-written servers doing the same work',
+    'Request cost as users run it: the reference app as bindery serve runs it (production, real groups, execution context, PostgreSQL) vs hand-written servers doing the same work',
   );
   log(
     `Load: autocannon, ${httpConnections} connections, ${rounds} rounds of fresh processes, ${seconds} s per measurement; medians; loopback.`,
   );
-  const { results, where, pinned } = await runHttpBench({ seconds, rounds, connections: httpConnections }, log, only);
-  log(
-    `Database: ${where}. ${pinned ? 'Servers pinned to CPU 1, the load generator to CPU 0.' : 'Not pinned.'} Runtime: ${process.execArgv.join(' ') || 'plain node'} for every server.`,
-  );
-  log('Cells: server CPU time per request (user + system), side by side · requests per second alone.\n');
-  for (const line of formatHttpResults(results)) log(line);
-  log('');
+  for (const runtime of await httpRuntimes(benchNodes())) {
+    log(
+      `\n${runtime.label} (${new Date().toISOString().slice(0, 10)}; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')})`,
+    );
+    const { results, where, pinned } = await runHttpBench({ seconds, rounds, connections: httpConnections }, log, only, runtime);
+    log(
+      `Database: ${where}. ${pinned ? 'Servers pinned to CPU 1, the load generator to CPU 0.' : 'Not pinned.'} Runtime: ${runtime.label}, for every server. Load average after: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}.`,
+    );
+    log('Cells: server CPU time per request (user + system), side by side · requests per second alone.\n');
+    for (const line of formatHttpResults(results)) log(line);
+    log('');
+  }
 }
 
 if (runs('realworld')) {
@@ -158,6 +171,23 @@ if (runs('observability')) {
   );
   log('Cells: server CPU time per request (user + system), side by side · requests per second alone.\n');
   for (const line of formatObservabilityResults(results)) log(line);
+  log('');
+}
+
+if (runs('cli')) {
+  const cliRuns = Number(process.env.BENCH_CLI_RUNS ?? 10);
+  log(
+    `bindery CLI in a project made by \`bindery new\` (development mode), fresh processes, commands in turn, ${cliRuns} runs each; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  const { rows, where } = await runCliBench({ runs: cliRuns, nodes: benchNodes() }, log);
+  log(
+    `\nDatabase: ${where}. Load average after: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}.\n`,
+  );
+  for (const line of formatCliResults(rows)) log(line);
   log('');
 }
 

@@ -25,7 +25,14 @@ const distMain = new URL('../dist/runtime/cli/main.js', import.meta.url);
 const production = process.env.NODE_ENV?.trim() === 'production';
 const fromSource = !production && existsSync(sourceMain) && (process.env.BINDERY_DIST !== '1' || !existsSync(distMain));
 
-if (!production) {
+// A help line (`--help`, `<command> --help`, `--version`) is answered
+// without the app, so tsx is not registered for it (docs/cli.md "Help
+// without loading the app"); the sources in the repository need it anyway.
+const argv = process.argv.slice(2);
+const mainModule = !production && !fromSource && existsSync(distMain) ? await import(distMain.href) : undefined;
+const withoutApp = mainModule?.answersWithoutApp(argv, process.cwd()) === true;
+
+if (!production && !withoutApp) {
   let tsx;
   try {
     tsx = await import('tsx/esm/api');
@@ -59,8 +66,8 @@ if (production && existsSync(sourceMain)) {
     process.exit(1);
   }
 }
-const { main } = await import(fromSource ? sourceMain.href : distMain.href);
-process.exitCode = await main(process.argv.slice(2));
+const { main } = mainModule ?? (await import(fromSource ? sourceMain.href : distMain.href));
+process.exitCode = await main(argv);
 // Everything the commands open is closed by now; if a stray handle kept the
 // process alive, leave anyway (the timer itself does not keep it alive).
 setTimeout(() => process.exit(), 2000).unref();

@@ -72,7 +72,10 @@ export async function makeHttpFixture(databaseUrl: string): Promise<HttpFixture>
       })
       .returning('id')
       .executeTakeFirstOrThrow()) as { id: number };
-    const { plain } = await (running.services.apiTokens as ApiTokens).create(String(user.id), { name: 'bench', abilities: [] });
+    const { plain } = await (running.services.apiTokens as ApiTokens).create(String(user.id), {
+      name: 'bench',
+      abilities: ['documents:read'],
+    });
     for (let i = 0; i < 30; i++) {
       await db
         .insertInto('notes')

@@ -40,24 +40,34 @@ export interface BenchServer {
   readonly pid: number;
   /** CPU time (user + system) the server process has used so far, in milliseconds (Linux /proc; NaN elsewhere). */
   cpuMs(): number;
+  /** The system (kernel) part of {@link cpuMs}. */
+  systemMs(): number;
   stop(): Promise<void>;
 }
 
 /** CPU time of a process from /proc/<pid>/stat (utime + stime), in milliseconds; NaN when unavailable. */
-function processCpuMs(pid: number): number {
+function processCpuMs(pid: number, which: 'all' | 'system' = 'all'): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // Fields after the command: state is [0], utime is [11], stime is [12] (in clock ticks, 100 per second on Linux).
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    return (((which === 'all' ? Number(fields[11]) : 0) + Number(fields[12])) * 1000) / 100;
   } catch {
     return Number.NaN;
   }
 }
 
-/** Start `script` (a TypeScript file) with this process's loader flags; resolves when it listens. */
-export async function startServer(script: string, env: Record<string, string> = {}): Promise<BenchServer> {
-  const child: ChildProcess = spawn(process.execPath, [...process.execArgv, script], {
+/**
+ * Start `script` and resolve when it listens. By default a TypeScript file
+ * run with this process's node and loader flags (tsx); `runtime` names
+ * another node binary and its flags (plain JavaScript under plain node: `{ node, execArgv: [] }`).
+ */
+export async function startServer(
+  script: string,
+  env: Record<string, string> = {},
+  runtime: { readonly node: string; readonly execArgv: readonly string[] } = { node: process.execPath, execArgv: process.execArgv },
+): Promise<BenchServer> {
+  const child: ChildProcess = spawn(runtime.node, [...runtime.execArgv, script], {
     env: { ...process.env, ...env, PORT: '0' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -84,6 +94,7 @@ export async function startServer(script: string, env: Record<string, string> = 
     port,
     pid: child.pid!,
     cpuMs: () => processCpuMs(child.pid!),
+    systemMs: () => processCpuMs(child.pid!, 'system'),
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');

@@ -10,6 +10,7 @@ import { emitFactories } from './factories/emit-factories.js';
 import type { EmitContext, GeneratedFile } from './context.js';
 import { emitHandlers } from './handlers/emit-handlers.js';
 import { emitLists } from './lists/emit-lists.js';
+import { emitRelations } from './lists/emit-relations.js';
 import { emitMigrations, MIGRATIONS_DIR, SNAPSHOT_FILE } from './migrations/emit-migrations.js';
 import { emitOpenApi } from './openapi/emit-openapi.js';
 import { emitPluginList } from './plugins/emit-plugin-list.js';
@@ -57,6 +58,7 @@ export function emitAll(ctx: EmitContext, inputs: EmitInputs, diagnostics: Diagn
   if (diagnostics.any) return null;
   const audit = emitAudit(ctx);
   const lists = emitLists(ctx);
+  const relations = emitRelations(ctx);
   const factories = emitFactories(ctx);
   const policies = emitPolicies(ctx);
   return [
@@ -69,6 +71,7 @@ export function emitAll(ctx: EmitContext, inputs: EmitInputs, diagnostics: Diagn
     emitClient(ctx),
     ...(audit ? [audit] : []),
     ...(lists ? [lists] : []),
+    ...(relations ? [relations] : []),
     ...(factories ? [factories] : []),
     ...(policies ? [policies] : []),
     ...migrations,

@@ -76,6 +76,25 @@ export interface RawResource {
   readonly audit?: RawAudit;
   /** The table's previous name: the migration renames that table (docs/schema-language.md "Renames"). */
   readonly renamedFrom?: string;
+  /** Many-to-many relations through join resources (docs/schema-language.md "Many-to-many relations"). */
+  readonly relations?: Readonly<Record<string, RawRelation>>;
+  /** Fields read from a relation (docs/schema-language.md "Computed fields"). */
+  readonly computed?: Readonly<Record<string, RawComputed>>;
+}
+
+/** `resources.<Name>.relations.<name>`. */
+export interface RawRelation {
+  readonly through: string;
+  readonly from?: string;
+  readonly to?: string;
+  readonly description?: string;
+}
+
+/** `resources.<Name>.computed.<name>`: one of `count` or `viewerIn`. */
+export interface RawComputed {
+  readonly count?: string;
+  readonly viewerIn?: string;
+  readonly description?: string;
 }
 
 /** `ON DELETE` action of a foreign key, as written. */
@@ -215,12 +234,22 @@ export interface RawInputField {
 /** A filter operator of a list route (docs/schema-language.md "List routes"). */
 export type RawFilterOp = 'eq' | 'prefix' | 'contains' | 'range';
 
+/** A filter's long form: `{ op, through, field, query }`. */
+export interface RawFilter {
+  readonly op?: RawFilterOp;
+  readonly through?: string;
+  readonly field?: string;
+  readonly query?: string;
+}
+
 /** `routes.<name>.list` — the route answers pages of a resource's rows. */
 export interface RawList {
   readonly resource: string;
+  /** `cursor` (default) or `offset` (docs/schema-language.md "Offset lists"). */
+  readonly paging?: 'cursor' | 'offset';
   readonly sort?: readonly string[];
   readonly defaultSort?: string;
-  readonly filter?: Readonly<Record<string, RawFilterOp>>;
+  readonly filter?: Readonly<Record<string, RawFilterOp | RawFilter>>;
   readonly limit?: number;
   readonly maxLimit?: number;
 }

@@ -19,6 +19,7 @@ import { checkRoutes, resolveRoute, type DeclaredRoute } from './routes.js';
 import { checkPolicies, resolvePolicy, USERS_TABLE, type DeclaredPolicy } from './policies.js';
 import type { Policy } from './policy-model.js';
 import { authorizeRoutes } from './route-authorization.js';
+import { resolveRelations } from './relations.js';
 
 /** API info used when no file has an `info:` key. */
 const DEFAULT_INFO: ApiInfo = { title: 'API', version: '0.0.0' };
@@ -87,12 +88,21 @@ export function buildModel(
     for (const [name, raw] of Object.entries(data.shapes ?? {})) shapes.add(r, ['shapes', name], name, raw);
   }
 
-  const resolvedResources: DeclaredResource[] = [];
+  const declaredResources: DeclaredResource[] = [];
+  const rawResources = new Map(resources.list.map((d) => [d.name, d.raw]));
   for (const d of resources.list) {
     const resource = resolveResource(d.r, d.name, d.raw);
-    if (resource) resolvedResources.push({ resource, r: d.r });
+    if (resource) declaredResources.push({ resource, r: d.r });
   }
-  checkResources(resolvedResources);
+  checkResources(declaredResources);
+  const withRelations = resolveRelations(
+    declaredResources.map((d) => ({
+      ...d,
+      relations: rawResources.get(d.resource.name)!.relations,
+      computed: rawResources.get(d.resource.name)!.computed,
+    })),
+  );
+  const resolvedResources: DeclaredResource[] = declaredResources.map((d, i) => ({ resource: withRelations[i]!, r: d.r }));
   const typeNames = checkTypeNames(resolvedResources);
 
   const scope = {

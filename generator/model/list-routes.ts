@@ -11,7 +11,7 @@
 import type { ListFilterOp, RuleRef } from '../../runtime/routing/route-table.js';
 import type { RawFilterOp, RawList } from '../language/raw.js';
 import type { DataPath } from '../load/node-position.js';
-import type { InputField, Resource, ResourceField, RouteList } from './model.js';
+import type { FilterThrough, InputField, Resource, ResourceField, RouteList, RouteListFilter } from './model.js';
 import { didYouMean } from '../suggest.js';
 import type { Reporter } from './reporter.js';
 
@@ -20,7 +20,7 @@ export const DEFAULT_LIMIT = 20;
 export const DEFAULT_MAX_LIMIT = 100;
 
 /** The input keys a list route adds (its own `input:` cannot use them). */
-export const LIST_KEYS = ['limit', 'cursor', 'sort'] as const;
+export const LIST_KEYS = ['limit', 'cursor', 'offset', 'sort'] as const;
 
 /** The resolved list and the input fields it adds. */
 export interface ResolvedList {
@@ -60,7 +60,14 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
   const columns = resource.fields.filter((f) => !f.hidden).map((f) => f.name);
   const fieldOf = (sub: DataPath, name: string, what: string, at: 'key' | 'value'): ResourceField | undefined => {
     const field = resource.fields.find((f) => f.name === name);
-    if (!field)
+    const computed = resource.computed?.find((c) => c.name === name);
+    if (!field && computed)
+      fail(
+        sub,
+        `"${name}" is a computed field of ${resource.name}, not a column; a list ${what === 'a sort key' ? 'sorts' : 'filters'} by columns${what === 'a sort key' ? '' : ` — filter through its relation instead: { through: ${computed.relation}, field: <a field of the related resource> }`}`,
+        at,
+      );
+    else if (!field)
       fail(
         sub,
         `${resource.name} has no field "${name}"${didYouMean(name, columns)}; ${what} names a field of the resource: ${columns.join(', ')}`,
@@ -104,44 +111,31 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
     else defaultSort = `${desc ? '-' : ''}${key.name}`;
   }
 
-  // Filters.
-  const filters: { key: string; param: string; column: string; op: ListFilterOp }[] = [];
-  const fields: InputField[] = [];
-  for (const [name, op] of Object.entries(raw.filter ?? {})) {
-    const field = fieldOf(['filter', name], name, 'a filter', 'key');
-    if (!field) continue;
-    const problem = filterProblem(field, op);
-    if (problem !== undefined) {
-      fail(['filter', name], `"${name}: ${op}": ${problem}`);
-      continue;
-    }
-    if (op !== 'contains') indexAdvice(r, [...path, 'filter', name], resource, field.name, `filtering by "${name}"`);
-    const bounds: readonly ListFilterOp[] = op === 'range' ? ['gte', 'gt', 'lte', 'lt'] : [op];
-    for (const bound of bounds) {
-      const key = op === 'range' ? `filter_${field.name}_${bound}` : `filter_${field.name}`;
-      const param = op === 'range' ? `filter[${field.json}][${bound}]` : `filter[${field.json}]`;
-      filters.push({ key, param, column: field.name, op: bound });
-      const kind =
-        field.type.kind === 'bigint' ? 'integer' : field.type.kind === 'text' || field.type.kind === 'uuid' ? 'string' : field.type.kind;
-      fields.push({
-        key,
-        source: 'query',
-        name: param,
-        rules: [],
-        required: false,
-        type: { kind: kind as InputField['type']['kind'], array: false, nullable: false },
-        description: filterText(op, bound, field.json),
-      });
-    }
-  }
+  const { filters, fields } = resolveFilters(r, path, raw, resource, resources, fail, fieldOf);
 
   const maxLimit = raw.maxLimit ?? DEFAULT_MAX_LIMIT;
   const limit = raw.limit ?? Math.min(DEFAULT_LIMIT, maxLimit);
   if (limit > maxLimit) fail(['limit'], `the default page size ${limit} is over maxLimit ${maxLimit}; lower it or raise maxLimit`);
   if (!ok) return undefined;
 
+  const paging = raw.paging ?? 'cursor';
+  const listFields = pageFields(paging, limit, maxLimit, defaultSort, allowed);
+  return {
+    list: { resource: resource.name, sort, defaultSort, filters, limit, maxLimit, paging },
+    fields: [...listFields, ...fields],
+  };
+}
+
+/** The query fields of a page: `limit`, `cursor` or `offset`, `sort`. */
+function pageFields(
+  paging: 'cursor' | 'offset',
+  limit: number,
+  maxLimit: number,
+  defaultSort: string,
+  allowed: readonly string[],
+): InputField[] {
   const rule = (name: string, ...params: (string | number)[]): RuleRef => ({ name, params });
-  const listFields: InputField[] = [
+  return [
     {
       key: 'limit',
       source: 'query',
@@ -153,15 +147,26 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
       required: false,
       description: `Rows per page, 0 to ${maxLimit} (0: an empty page).`,
     },
-    {
-      key: 'cursor',
-      source: 'query',
-      name: 'cursor',
-      type: { kind: 'string', array: false, nullable: false },
-      rules: [],
-      required: false,
-      description: 'The `next` of the previous page; absent for the first page.',
-    },
+    paging === 'offset'
+      ? {
+          key: 'offset',
+          source: 'query',
+          name: 'offset',
+          type: { kind: 'integer', array: false, nullable: false },
+          default: 0,
+          rules: [rule('min', 0)],
+          required: false,
+          description: 'Rows skipped before the page (default 0).',
+        }
+      : {
+          key: 'cursor',
+          source: 'query',
+          name: 'cursor',
+          type: { kind: 'string', array: false, nullable: false },
+          rules: [],
+          required: false,
+          description: 'The `next` of the previous page; absent for the first page.',
+        },
     {
       key: 'sort',
       source: 'query',
@@ -173,10 +178,78 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
       description: `The order: a sort key, descending with a leading -: ${allowed.join(', ')}.`,
     },
   ];
-  return {
-    list: { resource: resource.name, sort, defaultSort, filters, limit, maxLimit },
-    fields: [...listFields, ...fields],
-  };
+}
+
+/** The filters of a list (short and long forms, through relations) and the input fields they add; errors go to `fail`. */
+function resolveFilters(
+  r: Reporter,
+  path: DataPath,
+  raw: RawList,
+  resource: Resource,
+  resources: ReadonlyMap<string, Resource>,
+  fail: (sub: DataPath, message: string, at?: 'key' | 'value') => void,
+  fieldOf: (sub: DataPath, name: string, what: string, at: 'key' | 'value') => ResourceField | undefined,
+): { filters: RouteListFilter[]; fields: InputField[] } {
+  const filters: RouteListFilter[] = [];
+  const fields: InputField[] = [];
+  for (const [name, rawFilter] of Object.entries(raw.filter ?? {})) {
+    const long = typeof rawFilter === 'object' ? rawFilter : undefined;
+    const op: RawFilterOp = long ? (long.op ?? 'eq') : (rawFilter as RawFilterOp);
+    let field: ResourceField | undefined;
+    let through: FilterThrough | undefined;
+    if (long?.through !== undefined) {
+      const found = throughOf(fail, ['filter', name, 'through'], long.through, resource, resources);
+      if (!found) continue;
+      through = found.through;
+      const target = found.target;
+      const column = long.field ?? name;
+      field = target.fields.find((f) => f.name === column);
+      const visible = target.fields.filter((f) => !f.hidden).map((f) => f.name);
+      if (!field || field.hidden) {
+        fail(
+          ['filter', name, long.field !== undefined ? 'field' : 'through'],
+          `${target.name} has no ${field ? 'visible ' : ''}field "${column}"${didYouMean(column, visible)}; with through, field names a field of the related resource ${target.name}: ${visible.join(', ')}`,
+        );
+        continue;
+      }
+    } else {
+      if (long?.field !== undefined) {
+        fail(
+          ['filter', name, 'field'],
+          '"field" goes with "through" (a field of the related resource); without it the filter\'s name is the field',
+        );
+        continue;
+      }
+      field = fieldOf(['filter', name], name, 'a filter', 'key');
+      if (!field) continue;
+    }
+    const problem = filterProblem(field, op);
+    if (problem !== undefined) {
+      fail(['filter', name], `"${name}: ${op}": ${problem}`);
+      continue;
+    }
+    if (op !== 'contains' && !through) indexAdvice(r, [...path, 'filter', name], resource, field.name, `filtering by "${name}"`);
+    const bounds: readonly ListFilterOp[] = op === 'range' ? ['gte', 'gt', 'lte', 'lt'] : [op];
+    const json = through ? name : field.json;
+    for (const bound of bounds) {
+      const key = op === 'range' ? `filter_${name}_${bound}` : `filter_${name}`;
+      const base = long?.query ?? `filter[${json}]`;
+      const param = op === 'range' ? `${base}[${bound}]` : base;
+      filters.push({ key, param, column: field.name, op: bound, ...(through ? { through } : {}) });
+      const kind =
+        field.type.kind === 'bigint' ? 'integer' : field.type.kind === 'text' || field.type.kind === 'uuid' ? 'string' : field.type.kind;
+      fields.push({
+        key,
+        source: 'query',
+        name: param,
+        rules: [],
+        required: false,
+        type: { kind: kind as InputField['type']['kind'], array: false, nullable: false },
+        description: filterText(op, bound, through ? `${long!.through}.${field.json}` : field.json),
+      });
+    }
+  }
+  return { filters, fields };
 }
 
 /** Why `op` cannot filter `field`, or undefined when it can. */
@@ -221,4 +294,41 @@ function indexAdvice(r: Reporter, at: DataPath, resource: Resource, column: stri
     `${what} reads the whole table of ${resource.name}: no index starts with "${column}"; add "- { columns: [${column}] }" under resources.${resource.name}.indexes`,
     'value',
   );
+}
+
+/** The relation `name` of `resource` a filter goes through (belongs-to or many-to-many), with its related resource; reports and returns undefined when there is none. */
+function throughOf(
+  fail: (sub: DataPath, message: string, at?: 'key' | 'value') => void,
+  at: DataPath,
+  name: string,
+  resource: Resource,
+  resources: ReadonlyMap<string, Resource>,
+): { through: FilterThrough; target: Resource } | undefined {
+  const relation = resource.relations?.find((x) => x.name === name);
+  if (relation) {
+    return {
+      through: {
+        resource: relation.resource,
+        table: relation.table,
+        key: relation.key,
+        column: relation.ownerKey,
+        join: { table: relation.joinTable, from: relation.from, to: relation.to },
+      },
+      target: resources.get(relation.resource)!,
+    };
+  }
+  const field = resource.fields.find((f) => f.name === `${name}_id` && f.references);
+  const target = field ? [...resources.values()].find((x) => x.table === field.references!.table) : undefined;
+  if (!field || !target) {
+    const known = [
+      ...resource.fields.filter((f) => f.references && f.name.endsWith('_id')).map((f) => f.name.slice(0, -3)),
+      ...(resource.relations ?? []).map((x) => x.name),
+    ];
+    fail(
+      at,
+      `${resource.name} has no relation "${name}"${didYouMean(name, known)}; through names a many-to-many relation or a references field without its _id${known.length > 0 ? ` (here: ${known.join(', ')})` : ''}`,
+    );
+    return undefined;
+  }
+  return { through: { resource: target.name, table: target.table, key: field.references!.column, column: field.name }, target };
 }

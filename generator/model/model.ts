@@ -121,6 +121,42 @@ export interface Resource {
   readonly primaryKey: string | null;
   /** The table's previous name (YAML `renamedFrom`). */
   readonly renamedFrom?: RenamedFrom;
+  /** Many-to-many relations through join resources (YAML `relations:`), in YAML order; absent: none. */
+  readonly relations?: readonly Relation[];
+  /** Fields read from a relation (YAML `computed:`), in YAML order; absent: none. */
+  readonly computed?: readonly ComputedField[];
+  readonly origin: SourcePosition;
+}
+
+/**
+ * A many-to-many relation (docs/schema-language.md "Many-to-many
+ * relations"): the rows of `resource` whose `key` a row of the join table
+ * holds in `to`, for the join rows whose `from` holds this row's `ownerKey`.
+ */
+export interface Relation {
+  readonly name: string;
+  /** The join resource and its table. */
+  readonly through: string;
+  readonly joinTable: string;
+  /** The join's column holding this resource's `ownerKey`. */
+  readonly from: string;
+  readonly ownerKey: string;
+  /** The join's column holding the related resource's `key`. */
+  readonly to: string;
+  readonly resource: string;
+  readonly table: string;
+  readonly key: string;
+  readonly description?: string;
+  readonly origin: SourcePosition;
+}
+
+/** A computed field (docs/schema-language.md "Computed fields"): a count of a relation, or whether the signed-in user is in it. */
+export interface ComputedField {
+  readonly name: string;
+  readonly kind: 'count' | 'viewerIn';
+  /** The many-to-many relation it reads. */
+  readonly relation: string;
+  readonly description?: string;
   readonly origin: SourcePosition;
 }
 
@@ -202,21 +238,57 @@ export interface RouteList {
   /** The order without `sort=`, as the client writes it (`-created_at`). */
   readonly defaultSort: string;
   /** Filter parameters, each bound as the input field `key`. */
-  readonly filters: readonly { readonly key: string; readonly param: string; readonly column: string; readonly op: ListFilterOp }[];
+  readonly filters: readonly RouteListFilter[];
   /** Rows per page without `limit=`; the largest `limit=`. */
   readonly limit: number;
   readonly maxLimit: number;
+  /** `cursor` (`{ data, next }`) or `offset` (`limit`/`offset`, `{ data, total }`; docs/schema-language.md "Offset lists"). */
+  readonly paging: 'cursor' | 'offset';
 }
 
-/** An included relation (YAML `include:`): `name` (`owner`) holds the `resource` row whose `key` equals the row's `column`. */
+/** A filter of a list: the input field `key`, read from the query parameter `param`, compares `column` with `op`. */
+export interface RouteListFilter {
+  readonly key: string;
+  readonly param: string;
+  /** The listed resource's column, or with `through` the related resource's. */
+  readonly column: string;
+  readonly op: ListFilterOp;
+  /** A filter through a relation: rows with at least one related row matching. */
+  readonly through?: FilterThrough;
+}
+
+/** The relation a filter goes through: belongs-to (`column` of the row → `key` of `table`) or many-to-many (`join`). */
+export interface FilterThrough {
+  readonly resource: string;
+  readonly table: string;
+  readonly key: string;
+  /** belongs-to: the listed row's column; many-to-many: the listed row's key the join's `from` holds. */
+  readonly column: string;
+  readonly join?: { readonly table: string; readonly from: string; readonly to: string };
+}
+
+/**
+ * An included path (YAML `include:`; docs/schema-language.md "Included
+ * paths and batch loading"):
+ * - `one` (belongs-to): `name` (`owner`) holds the `resource` row whose `key` equals the row's `column`;
+ * - `many`: `name` holds the `resource` rows linked `through` the join (its `from` holds the row's `column`, its `to` their `key`);
+ * - `count` / `viewerIn`: a computed field of the row, read from the join `through` (a number / a boolean).
+ */
 export interface Include {
   readonly name: string;
+  readonly kind: 'one' | 'many' | 'count' | 'viewerIn';
   readonly column: string;
+  /** The related resource (for a computed field: its relation's). */
   readonly resource: string;
   readonly table: string;
   readonly key: string;
   /** The column is nullable (the member may be null). */
   readonly nullable: boolean;
+  readonly through?: { readonly table: string; readonly from: string; readonly to: string };
+  /** Paths of the related rows (`author.following`); empty for none and for computed fields. */
+  readonly include: readonly Include[];
+  /** The relation's or computed field's `description` (OpenAPI). */
+  readonly description?: string;
 }
 
 /** Title and version of the API. */

@@ -60,7 +60,8 @@ export function resolvePolicy(r: Reporter, name: string, raw: RawPolicy, scope: 
       }
     });
   }
-  const checker = new RuleChecker(r, subject.columns, scope.users, subject.label);
+  const subjectResource = subject.resource !== null ? scope.resources.get(subject.resource) : undefined;
+  const checker = new RuleChecker(r, subject.columns, scope.users, subject.label, [subjectResource, scope.users]);
   const actions: PolicyAction[] = [];
   for (const [action, rawRule] of Object.entries(raw.actions)) {
     const at: DataPath = [...path, 'actions', action];
@@ -160,6 +161,8 @@ class RuleChecker {
     private readonly columns: ReadonlyMap<string, PolicyColumn>,
     private readonly users: Resource | undefined,
     private readonly label: string,
+    /** The policy's resource and the users resource: their relations and computed fields are named in the error when a rule uses one. */
+    private readonly virtualOwners: readonly (Resource | undefined)[] = [],
   ) {}
 
   /** One action's rule, or undefined on an error. */
@@ -275,6 +278,17 @@ class RuleChecker {
     owner: string,
     where: 'key' | 'value' = 'value',
   ): false {
+    for (const resource of this.virtualOwners) {
+      const computed = resource?.computed?.find((c) => c.name === name);
+      const relation = resource?.relations?.find((x) => x.name === name);
+      if (computed === undefined && relation === undefined) continue;
+      this.r.error(
+        at,
+        `"${name}" is a ${computed ? 'computed field' : 'relation'} of ${resource!.name}, not a column; a policy compares the row's own columns (${[...columns.keys()].join(', ')}) — decide on ${computed ? 'a computed field' : 'a relation'} in a code rule (docs/authorization.md)`,
+        where,
+      );
+      return false;
+    }
     this.r.error(
       at,
       `unknown column "${name}" of ${owner}${didYouMean(name, columns.keys())}; its columns: ${[...columns.keys()].join(', ')}`,

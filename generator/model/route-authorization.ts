@@ -12,6 +12,7 @@ import type { DataPath } from '../load/node-position.js';
 import { didYouMean } from '../suggest.js';
 import type { Route } from './model.js';
 import type { Policy, PolicyAction, RouteAuthorize } from './policy-model.js';
+import { rowIncludes } from './includes.js';
 import type { Reporter } from './reporter.js';
 
 /** A route to authorize: resolved, with its YAML and the reporter of its file. */
@@ -214,16 +215,18 @@ function checkUse(r: Reporter, at: DataPath, route: Route, policy: Policy, actio
 
 /** Included relations and listed outputs of a resource with a policy are narrowed by its `view`: it must exist and have a scope. */
 function checkRelated(r: Reporter, route: Route, byResource: ReadonlyMap<string, Policy>): void {
-  route.include.forEach((inc, i) => {
-    const policy = byResource.get(inc.resource);
-    const view = policy?.actions.find((a) => a.name === 'view');
-    if (policy === undefined) return;
-    if (view === undefined || !view.scoped)
-      r.error(
-        ['routes', route.name, 'include', i],
-        `${inc.resource} rows are governed by the policy ${policy.name}, whose view action ${view === undefined ? 'is not declared' : 'has no scope'}, so "${inc.name}" could not be narrowed to the rows the caller may see; ${view === undefined ? 'declare view' : 'mark it { code: true, scope: true }'}`,
-        'value',
-      );
+  route.include.forEach((root, i) => {
+    for (const inc of rowIncludes([root])) {
+      const policy = byResource.get(inc.resource);
+      const view = policy?.actions.find((a) => a.name === 'view');
+      if (policy === undefined) continue;
+      if (view === undefined || !view.scoped)
+        r.error(
+          ['routes', route.name, 'include', i],
+          `${inc.resource} rows are governed by the policy ${policy.name}, whose view action ${view === undefined ? 'is not declared' : 'has no scope'}, so "${inc.name}" could not be narrowed to the rows the caller may see; ${view === undefined ? 'declare view' : 'mark it { code: true, scope: true }'}`,
+          'value',
+        );
+    }
   });
   const output = route.output;
   if (output?.array === true && route.list === null) {

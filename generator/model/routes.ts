@@ -127,7 +127,11 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
   if (raw.list !== undefined) {
     if (raw.method !== 'GET') fail(['method'], `a list route answers GET requests; change the method from ${raw.method} to GET`, 'value');
     if (raw.result !== 'ok') fail(['result'], `a list route answers 200 with a page; use "result: ok"`, 'value');
-    if (raw.output !== undefined) fail(['output'], `a list route's output is its page of ${raw.list.resource} rows; remove "output"`);
+    if (raw.output !== undefined && output !== null)
+      fail(
+        ['output'],
+        `a list route's output is its page of ${raw.list.resource} rows; remove "output", or declare a shape (e.g. { articles: "ArticleView[]", articlesCount: integer }) the handler builds from the page`,
+      );
     for (const key of Object.keys(raw.input ?? {})) {
       if ((LIST_KEYS as readonly string[]).includes(key) || key.startsWith('filter_'))
         fail(['input', key], `"${key}" is a name the list adds to the input (limit, cursor, sort, filter_…); rename the field`);
@@ -139,15 +143,17 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
       if (!resolved) ok = false;
       else {
         list = resolved.list;
-        output = { resource: resolved.list.resource, array: true };
+        // With a shape output, the handler builds the answer from the page; the list's rows (and their includes) are the page's.
+        if (shape === null) output = { resource: resolved.list.resource, array: true };
         fields.push(...resolved.fields);
       }
     }
   }
   let include: Include[] = [];
   if (raw.include !== undefined && raw.include.length > 0) {
-    const resource = output ? scope.resolved.get(output.resource) : undefined;
-    if (!output) {
+    const rowsOf = output?.resource ?? list?.resource;
+    const resource = rowsOf !== undefined ? scope.resolved.get(rowsOf) : undefined;
+    if (rowsOf === undefined) {
       if (shape !== null)
         fail(['include'], 'include expands rows of a resource output; in a shape, declare the related row as a member (e.g. author: User)');
       else if (raw.output === undefined && raw.list === undefined)

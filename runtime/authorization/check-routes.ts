@@ -6,7 +6,7 @@
  * Plugins' routes are checked too (it runs once every step has added its).
  */
 import { BinderyError } from '../errors/bindery-error.js';
-import type { RouteTable } from '../routing/route-table.js';
+import type { IncludePlan, RouteTable } from '../routing/route-table.js';
 import type { Policies } from './policies.js';
 
 /** @throws {BinderyError} `BINDERY_POLICY_INVALID` listing every problem, each with the route's schema file. */
@@ -25,7 +25,7 @@ export function checkRoutePolicies(routes: RouteTable, policies: Policies): void
     const outputPolicy = route.output?.policy;
     if (outputPolicy !== undefined && !known(outputPolicy))
       problems.push(`${at(route)} outputs rows of the unknown policy "${outputPolicy}"`);
-    for (const inc of route.include ?? []) {
+    for (const inc of flatIncludes(route.include ?? [])) {
       if (inc.policy === undefined) continue;
       const view = `${inc.policy}.view`;
       if (!known(inc.policy)) problems.push(`${at(route)} includes ${inc.name} of the unknown policy "${inc.policy}"`);
@@ -39,4 +39,9 @@ export function checkRoutePolicies(routes: RouteTable, policies: Policies): void
       `The route table and the policies disagree:\n${problems.map((p) => `  - ${p}`).join('\n')}\nRegenerate (bindery generate) with the policies given to authorization().`,
     );
   }
+}
+
+/** Every include plan of a tree (`author.following` nests under `author`), depth first. */
+export function flatIncludes(include: readonly IncludePlan[]): IncludePlan[] {
+  return include.flatMap((i) => [i, ...flatIncludes(i.include ?? [])]);
 }

@@ -6,6 +6,7 @@
  */
 import { sql } from 'kysely';
 import type { AnyKysely } from '../db/any-kysely.js';
+import { compiledQuery } from '../db/compiled-query.js';
 import type { AuthorizePlan } from '../routing/policy-plan.js';
 import { refuse, rowNotFound, type DenialContext } from './denials.js';
 import type { Decision, Policies } from './policies.js';
@@ -96,12 +97,15 @@ export function compileRouteAuthorization(routeName: string, plan: AuthorizePlan
   }
   const column = sql.ref(`${policy.table}.${target.column}`);
   const live = !target.withDeleted && policy.softDelete !== null ? sql.ref(`${policy.table}.${policy.softDelete}`) : null;
+  // Built and compiled once, run on the pool (docs/database.md "Compiled queries"): the same SQL per request.
+  const loadRow = compiledQuery((q, key: unknown) => {
+    const query = q.selectFrom(policy.table).selectAll().where(column, '=', key);
+    return live === null ? query : query.where(live, 'is', null);
+  });
   return async (ctx, input) => {
     await authorizeRequest(ctx, policies, name, undefined, routeName);
     const key = input[target.field];
-    let query = db.selectFrom(policy.table).selectAll().where(column, '=', key);
-    if (live !== null) query = query.where(live, 'is', null);
-    const row = (await query.executeTakeFirst()) as Row | undefined;
+    const [row] = (await loadRow(db, key)) as (Row | undefined)[];
     if (row === undefined) throw rowNotFound(policy.label, key);
     await authorizeRequest(ctx, policies, name, row, routeName, key);
     return row;

@@ -273,7 +273,8 @@ function withIncludes(route: RouteDefinition, handle: AnyHandle): AnyHandle {
   return async (input, ctx: HttpRequestContext, target) => {
     const value = await handle(input, ctx, target);
     const rows = outputRows(value);
-    if (rows.length > 0) await loadIncludes((ctx.services as unknown as { db: AnyKysely }).db, include, rows, includeScopes(ctx));
+    if (rows.length > 0)
+      await loadIncludes((ctx.services as unknown as { db: AnyKysely }).db, include, rows, includeScopes(ctx), ctx.auth.id);
     return value;
   };
 }
@@ -297,7 +298,9 @@ function withFileUrls(route: RouteDefinition, handle: AnyHandle): AnyHandle {
     if (own.length > 0) await storage.signRows(rows, own);
     for (const inc of related)
       await storage.signRows(
-        rows.map((r) => r[inc.name]).filter((r): r is object => r !== null && typeof r === 'object'),
+        rows
+          .flatMap((r) => (Array.isArray(r[inc.name]) ? (r[inc.name] as unknown[]) : [r[inc.name]]))
+          .filter((r): r is object => r !== null && typeof r === 'object'),
         inc.files!,
       );
     return value;

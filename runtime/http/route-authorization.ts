@@ -5,6 +5,7 @@
  * those the caller may view, and the scopes of its included relations.
  */
 import type { Policies } from '../authorization/policies.js';
+import { flatIncludes } from '../authorization/check-routes.js';
 import { compileRouteAuthorization, viewableRows, type RouteAuthorization } from '../authorization/request-authorizer.js';
 import { NO_ROWS, type RowScope } from '../authorization/scopes.js';
 import type { AnyKysely } from '../db/any-kysely.js';
@@ -33,7 +34,7 @@ export function compileAuthorizationStage(route: RouteDefinition, services: Serv
   const needs =
     plan !== undefined
       ? `${plan.policy}.${plan.action}`
-      : (route.output?.policy ?? route.include?.find((i) => i.policy !== undefined)?.policy ?? null);
+      : (route.output?.policy ?? flatIncludes(route.include ?? []).find((i) => i.policy !== undefined)?.policy ?? null);
   if (needs !== null && policies === undefined) {
     throw new BinderyError(
       'BINDERY_SERVICE_NOT_SET_UP',

@@ -110,8 +110,9 @@ export function serializeOutput(output: OutputPlan | null, value: unknown): unkn
 }
 
 function sendJson(target: ResultTarget, status: number, value: unknown): undefined {
+  // A shape output is written from the shape, also on a list route whose handler builds it from the page.
   const out =
-    target.route.list === undefined && target.route.include === undefined
+    (target.route.list === undefined && target.route.include === undefined) || target.route.output?.shape !== undefined
       ? serializeOutput(target.route.output, value)
       : serializeRouteOutput(target.route, value);
   const reply = target.reply;

@@ -273,20 +273,43 @@ export interface ListFilterPlan {
   readonly sqlType: string;
   /** The column is a list (`contains`: the list holds the value). */
   readonly array: boolean;
+  /**
+   * A filter through a relation (docs/schema-language.md "Offset lists"):
+   * `column` is the related `table`'s; a row passes when a related row
+   * matches. belongs-to: the row's `column` holds the related `key`;
+   * many-to-many: a `join` row holds the row's `column` in `from` and the
+   * related `key` in `to`. Absent: `column` is the listed table's.
+   */
+  readonly through?: {
+    readonly table: string;
+    readonly key: string;
+    readonly column: string;
+    readonly join?: { readonly table: string; readonly from: string; readonly to: string };
+  };
 }
 
-/** A relation expanded in every output row (YAML `include: [owner]`). */
+/**
+ * A path added to every output row (YAML `include:`; docs/schema-language.md
+ * "Included paths and batch loading"): a belongs-to relation (no `kind`),
+ * a many-to-many relation (`many`) or a computed field (`count`, `viewerIn`).
+ */
 export interface IncludePlan {
   /** The member added to each row (`owner`). */
   readonly name: string;
-  /** The row's column holding the key (`owner_id`). */
+  /** Absent: belongs-to (one related row or null); `many`: the related rows; `count`: a number; `viewerIn`: a boolean. */
+  readonly kind?: 'many' | 'count' | 'viewerIn';
+  /** The row's column holding the key (`owner_id`; for the others the key the join's `from` holds). */
   readonly column: string;
-  /** The referenced table and column (`users`, `id`). */
+  /** The related table and column (`users`, `id`). */
   readonly table: string;
   readonly key: string;
-  /** The referenced resource's serializer. */
+  /** The join of a many-to-many relation or computed field: its table, the column holding the row's key and the one holding the related key. */
+  readonly through?: { readonly table: string; readonly from: string; readonly to: string };
+  /** Paths of the related rows (`author.following`). Absent: none. */
+  readonly include?: readonly IncludePlan[];
+  /** The related resource's serializer (relations only). */
   // biome-ignore lint/suspicious/noExplicitAny: each generated serializer takes its own resource's row type; the parameter is contravariant, so `unknown` would refuse them all.
-  readonly serialize: (row: any) => unknown;
+  readonly serialize?: (row: any) => unknown;
   /** The policy of the related resource: only related rows the caller may `view` are included (others are null). */
   readonly policy?: string;
   /** Columns of the referenced resource holding files (see {@link OutputPlan.files}). Absent: none. */
@@ -304,6 +327,8 @@ export interface ListPlan {
   readonly softDelete: boolean;
   readonly sort: readonly ListSortPlan[];
   readonly filters: readonly ListFilterPlan[];
+  /** `offset`: pages by `limit` and `offset`, answered `{ data, total }` (docs/schema-language.md "Offset lists"). Absent: cursor pages. */
+  readonly paging?: 'offset';
 }
 
 /**

@@ -130,7 +130,7 @@ describe('generate | list routes', () => {
     expect(result.errors).toEqual([
       'schema/a.yaml:23:13: routes.notes.list.method: a list route answers GET requests; change the method from POST to GET',
       'schema/a.yaml:26:7: routes.notes.list.input.sort: "sort" is a name the list adds to the input (limit, cursor, sort, filter_…); rename the field',
-      'schema/a.yaml:27:5: routes.notes.list.output: a list route\'s output is its page of Note rows; remove "output"',
+      'schema/a.yaml:27:5: routes.notes.list.output: a list route\'s output is its page of Note rows; remove "output", or declare a shape (e.g. { articles: "ArticleView[]", articlesCount: integer }) the handler builds from the page',
       'schema/a.yaml:30:14: routes.notes.list.list.limit: the default page size 50 is over maxLimit 20; lower it or raise maxLimit',
       'schema/a.yaml:32:13: routes.notes.list.result: a list route answers 200 with a page; use "result: ok"',
     ]);
@@ -154,8 +154,8 @@ describe('generate | include', () => {
     result: noContent
 `);
     expect(result.errors).toEqual([
-      'schema/a.yaml:28:15: routes.notes.show.include[0]: Note has no field "ownr_id" with "references" (did you mean "owner"?); include names a references field without its _id (here: owner)',
-      'schema/a.yaml:28:21: routes.notes.show.include[1]: Note has no field "title_id" with "references"; include names a references field without its _id (here: owner)',
+      'schema/a.yaml:28:15: routes.notes.show.include[0]: Note has no relation or computed field "ownr" (nor a field "ownr_id" with "references") (did you mean "owner"?); include names a references field without its _id, a relation or a computed field (here: owner)',
+      'schema/a.yaml:28:21: routes.notes.show.include[1]: Note has no relation or computed field "title" (nor a field "title_id" with "references"); include names a references field without its _id, a relation or a computed field (here: owner)',
       'schema/a.yaml:33:5: routes.notes.touch.include: include expands rows of the output; give the route an "output" (or a "list")',
     ]);
   });
@@ -165,8 +165,19 @@ describe('the JSON Schema for editors | list routes', () => {
   it('offers list: on a route, with its keys and the filter operators', async () => {
     const schema = JSON.parse(await readFile(new URL('../../generator/language/bindery.schema.json', import.meta.url), 'utf8'));
     expect(schema.definitions.route.properties.list).toEqual({ $ref: '#/definitions/list' });
-    expect(Object.keys(schema.definitions.list.properties)).toEqual(['resource', 'sort', 'defaultSort', 'filter', 'limit', 'maxLimit']);
-    expect(schema.definitions.route.properties.include.items).toEqual({ type: 'string', pattern: '^[a-z][a-z0-9_]*$' });
-    expect(schema.definitions.list.properties.filter.additionalProperties.enum).toEqual(['eq', 'prefix', 'contains', 'range']);
+    expect(Object.keys(schema.definitions.list.properties)).toEqual([
+      'resource',
+      'sort',
+      'defaultSort',
+      'paging',
+      'filter',
+      'limit',
+      'maxLimit',
+    ]);
+    expect(schema.definitions.route.properties.include.items).toEqual({
+      type: 'string',
+      pattern: '^[a-z][A-Za-z0-9_]*(\\.[a-z][A-Za-z0-9_]*)*$',
+    });
+    expect(schema.definitions.list.properties.filter.additionalProperties.oneOf[0].enum).toEqual(['eq', 'prefix', 'contains', 'range']);
   });
 });

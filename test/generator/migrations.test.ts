@@ -60,7 +60,7 @@ describe('migrations | golden fixture on PostgreSQL', () => {
     const client = await connect();
     try {
       expect(await applyMigrations(client, join(FIXTURES, 'full', 'expected', 'migrations'))).toEqual([
-        '0001_create_documents_create_user_tokens_create_users.sql',
+        '0001_create_article_tags_create_articles_create_documents_and_mor.sql',
       ]);
       const user = (await client.query(`INSERT INTO users (name, email, password) VALUES ('Ann', 'ann@example.com', 'x') RETURNING *`))
         .rows[0];

@@ -26,6 +26,8 @@ describe('validators | generated ajv standalone code', () => {
     expect(Object.keys(validators).sort()).toEqual([
       'accountMe',
       'accountRegister',
+      'articlesFeed',
+      'articlesIndex',
       'conduitRegister',
       'documentsCreate',
       'documentsList',

@@ -237,6 +237,45 @@ async function problemOf(response: Response): Promise<ProblemDetails> {
   return { type: 'about:blank', title: response.statusText || 'Error', status: response.status, ...(body ? { detail: body.slice(0, 500) } : {}) };
 }
 
+/** One page of a list route: rows, and the cursor of the next page (null on the last). */
+export interface ListPage<Row> {
+  data: Row[];
+  next: string | null;
+}
+
+/** A list method of the client (`api.notes.list`). */
+type ListMethod = (input: any, init?: CallOptions) => Promise<ListPage<unknown>>;
+
+/**
+ * Every page of a list method, following `next` until the last page.
+ * @param method a list method of the client, e.g. `api.notes.list`.
+ * @param input its input (sort, filters, limit); `cursor` is set page by page.
+ * @example for await (const page of pages(api.notes.list, { sort: 'title' })) console.log(page.data.length);
+ */
+export async function* pages<M extends ListMethod>(method: M, input: NonNullable<Parameters<M>[0]>, init?: CallOptions): AsyncGenerator<Awaited<ReturnType<M>>, void, undefined> {
+  let cursor: string | undefined = (input as { cursor?: string }).cursor;
+  for (;;) {
+    const page = await method({ ...input, ...(cursor !== undefined ? { cursor } : {}) }, init) as Awaited<ReturnType<M>>;
+    yield page;
+    if (page.next === null) return;
+    cursor = page.next;
+  }
+}
+
+/**
+ * Every row of a list method, page after page.
+ * @example for await (const note of rows(api.notes.list, { filter_title: 'Shop' })) console.log(note.title);
+ */
+export async function* rows<M extends ListMethod>(method: M, input: NonNullable<Parameters<M>[0]>, init?: CallOptions): AsyncGenerator<Awaited<ReturnType<M>>['data'][number], void, undefined> {
+  for await (const page of pages(method, input, init)) yield* page.data as Awaited<ReturnType<M>>['data'][number][];
+}
+
+/** One page of an offset list route: rows, and how many rows match over every page. */
+export interface OffsetPage<Row> {
+  data: Row[];
+  total: number;
+}
+
 /** Article as the API sends it (JSON names, timestamps as RFC 3339 text). */
 export interface ArticleJson {
   id: number;
@@ -244,10 +283,15 @@ export interface ArticleJson {
   title: string;
   description: string;
   body: string;
-  tagList: string[];
   author_id: number;
   createdAt: string;
   updatedAt: string;
+}
+
+/** Tag as the API sends it (JSON names, timestamps as RFC 3339 text). */
+export interface TagJson {
+  id: number;
+  name: string;
 }
 
 /** Comment as the API sends it (JSON names, timestamps as RFC 3339 text). */
@@ -277,9 +321,9 @@ export interface ArticleViewJson {
   title: string;
   description: string;
   body: string;
-  tagList: string[];
   createdAt: string;
   updatedAt: string;
+  tagList: string[];
   favorited: boolean;
   favoritesCount: number;
   author: ProfileJson;
@@ -290,9 +334,9 @@ export interface ArticleItemJson {
   slug: string;
   title: string;
   description: string;
-  tagList: string[];
   createdAt: string;
   updatedAt: string;
+  tagList: string[];
   favorited: boolean;
   favoritesCount: number;
   author: ProfileJson;
@@ -377,24 +421,28 @@ export type ProfilesUnfollowOutputJson = { profile: ProfileJson };
 
 /** Input of `articles.list` (GET /api/articles). */
 export interface ArticlesListInput {
-  /** Sent as the query value `tag`. */
-  tag?: string;
-  /** Sent as the query value `author`. */
-  author?: string;
-  /** Sent as the query value `favorited`. */
-  favorited?: string;
-  /** Sent as the query value `limit`. Rules: min:0, max:100. Default: 20. */
+  /** Sent as the query value `limit`. Rules: min:0, max:100. Default: 20. Rows per page, 0 to 100 (0: an empty page). */
   limit?: number;
-  /** Sent as the query value `offset`. Rules: min:0. Default: 0. */
+  /** Sent as the query value `offset`. Rules: min:0. Default: 0. Rows skipped before the page (default 0). */
   offset?: number;
+  /** Sent as the query value `sort`. Rules: in:createdAt,-createdAt. Default: "-createdAt". The order: a sort key, descending with a leading -: createdAt, -createdAt. */
+  sort?: string;
+  /** Sent as the query value `tag`. Only rows whose tags.name equals the value. */
+  filter_tag?: string;
+  /** Sent as the query value `author`. Only rows whose author.username equals the value. */
+  filter_author?: string;
+  /** Sent as the query value `favorited`. Only rows whose favoritedBy.username equals the value. */
+  filter_favorited?: string;
 }
 
 /** Input of `articles.feed` (GET /api/articles/feed). */
 export interface ArticlesFeedInput {
-  /** Sent as the query value `limit`. Rules: min:0, max:100. Default: 20. */
+  /** Sent as the query value `limit`. Rules: min:0, max:100. Default: 20. Rows per page, 0 to 100 (0: an empty page). */
   limit?: number;
-  /** Sent as the query value `offset`. Rules: min:0. Default: 0. */
+  /** Sent as the query value `offset`. Rules: min:0. Default: 0. Rows skipped before the page (default 0). */
   offset?: number;
+  /** Sent as the query value `sort`. Rules: in:createdAt,-createdAt. Default: "-createdAt". The order: a sort key, descending with a leading -: createdAt, -createdAt. */
+  sort?: string;
 }
 
 /** Input of `articles.show` (GET /api/articles/{slug}). */
@@ -507,8 +555,8 @@ export interface ProfilesUnfollowInput {
  * 429 when rate-limited.
  */
 export interface RouteErrors {
-  'articles.list': 400 | 401 | 422;
-  'articles.feed': 400 | 401 | 422;
+  'articles.list': 400 | 401 | 403 | 422;
+  'articles.feed': 400 | 401 | 403 | 422;
   'articles.show': 400 | 401 | 403 | 404 | 422;
   'articles.create': 400 | 401 | 403 | 422;
   'articles.update': 400 | 401 | 403 | 404 | 422;
@@ -559,7 +607,7 @@ export function createClient(options: ClientOptions) {
        */
       list: (input: ArticlesListInput = {} as ArticlesListInput, init?: CallOptions): Promise<ArticlesListOutputJson> =>
         send(
-          { route: 'articles.list', method: 'GET', path: '/api/articles', path_: [], query: [['tag', 'tag'], ['author', 'author'], ['favorited', 'favorited'], ['limit', 'limit'], ['offset', 'offset']], headers: [], body: [], encoding: 'none', answer: 'json', scheme: 'Token' },
+          { route: 'articles.list', method: 'GET', path: '/api/articles', path_: [], query: [['limit', 'limit'], ['offset', 'offset'], ['sort', 'sort'], ['filter_tag', 'tag'], ['filter_author', 'author'], ['filter_favorited', 'favorited']], headers: [], body: [], encoding: 'none', answer: 'json', scheme: 'Token' },
           input, init,
         ) as Promise<ArticlesListOutputJson>,
       /**
@@ -569,7 +617,7 @@ export function createClient(options: ClientOptions) {
        */
       feed: (input: ArticlesFeedInput = {} as ArticlesFeedInput, init?: CallOptions): Promise<ArticlesFeedOutputJson> =>
         send(
-          { route: 'articles.feed', method: 'GET', path: '/api/articles/feed', path_: [], query: [['limit', 'limit'], ['offset', 'offset']], headers: [], body: [], encoding: 'none', answer: 'json', scheme: 'Token' },
+          { route: 'articles.feed', method: 'GET', path: '/api/articles/feed', path_: [], query: [['limit', 'limit'], ['offset', 'offset'], ['sort', 'sort']], headers: [], body: [], encoding: 'none', answer: 'json', scheme: 'Token' },
           input, init,
         ) as Promise<ArticlesFeedOutputJson>,
       /**

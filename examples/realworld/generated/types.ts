@@ -16,8 +16,6 @@ export interface ArticleTable {
   description: string;
   /** `text`. */
   body: string;
-  /** `text[]`. */
-  tag_list: Generated<string[]>;
   /** `bigint`. */
   author_id: number;
   /** `timestamptz`. */
@@ -40,10 +38,54 @@ export interface ArticleJson {
   title: string;
   description: string;
   body: string;
-  tagList: string[];
   author_id: number;
   createdAt: string;
   updatedAt: string;
+}
+
+/** Columns of table `tags` (resource Tag). */
+export interface TagTable {
+  /** `bigint` primary key, identity. */
+  id: Generated<number>;
+  /** `varchar(100)`. */
+  name: string;
+}
+
+/** A row of `tags` as selected. */
+export type Tag = Selectable<TagTable>;
+/** A new row of `tags` to insert. */
+export type NewTag = Insertable<TagTable>;
+/** Changes to a row of `tags`. */
+export type TagUpdate = Updateable<TagTable>;
+
+/** Tag as JSON (`serializeTag`): JSON names, hidden fields absent, timestamps as RFC 3339 text. */
+export interface TagJson {
+  id: number;
+  name: string;
+}
+
+/** Columns of table `article_tags` (resource ArticleTag). */
+export interface ArticleTagTable {
+  /** `bigint` primary key, identity. */
+  id: Generated<number>;
+  /** `bigint`. */
+  article_id: number;
+  /** `bigint`. */
+  tag_id: number;
+}
+
+/** A row of `article_tags` as selected. */
+export type ArticleTag = Selectable<ArticleTagTable>;
+/** A new row of `article_tags` to insert. */
+export type NewArticleTag = Insertable<ArticleTagTable>;
+/** Changes to a row of `article_tags`. */
+export type ArticleTagUpdate = Updateable<ArticleTagTable>;
+
+/** ArticleTag as JSON (`serializeArticleTag`): JSON names, hidden fields absent, timestamps as RFC 3339 text. */
+export interface ArticleTagJson {
+  id: number;
+  article_id: number;
+  tag_id: number;
 }
 
 /** Columns of table `favorites` (resource Favorite). */
@@ -168,6 +210,8 @@ export interface FollowJson {
 /** The database for Kysely: table name → columns. */
 export interface Database {
   articles: ArticleTable;
+  tags: TagTable;
+  article_tags: ArticleTagTable;
   favorites: FavoriteTable;
   comments: CommentTable;
   users: UserTable;
@@ -176,24 +220,28 @@ export interface Database {
 
 /** Input of route `articles.list` (GET /api/articles). */
 export interface ArticlesListInput {
-  /** From the query value `tag`. */
-  tag?: string;
-  /** From the query value `author`. */
-  author?: string;
-  /** From the query value `favorited`. */
-  favorited?: string;
-  /** From the query value `limit`. Rules: min:0, max:100. Default: 20. */
+  /** From the query value `limit`. Rules: min:0, max:100. Default: 20. Rows per page, 0 to 100 (0: an empty page). */
   limit: number;
-  /** From the query value `offset`. Rules: min:0. Default: 0. */
+  /** From the query value `offset`. Rules: min:0. Default: 0. Rows skipped before the page (default 0). */
   offset: number;
+  /** From the query value `sort`. Rules: in:createdAt,-createdAt. Default: "-createdAt". The order: a sort key, descending with a leading -: createdAt, -createdAt. */
+  sort: string;
+  /** From the query value `tag`. Only rows whose tags.name equals the value. */
+  filter_tag?: string;
+  /** From the query value `author`. Only rows whose author.username equals the value. */
+  filter_author?: string;
+  /** From the query value `favorited`. Only rows whose favoritedBy.username equals the value. */
+  filter_favorited?: string;
 }
 
 /** Input of route `articles.feed` (GET /api/articles/feed). */
 export interface ArticlesFeedInput {
-  /** From the query value `limit`. Rules: min:0, max:100. Default: 20. */
+  /** From the query value `limit`. Rules: min:0, max:100. Default: 20. Rows per page, 0 to 100 (0: an empty page). */
   limit: number;
-  /** From the query value `offset`. Rules: min:0. Default: 0. */
+  /** From the query value `offset`. Rules: min:0. Default: 0. Rows skipped before the page (default 0). */
   offset: number;
+  /** From the query value `sort`. Rules: in:createdAt,-createdAt. Default: "-createdAt". The order: a sort key, descending with a leading -: createdAt, -createdAt. */
+  sort: string;
 }
 
 /** Input of route `articles.show` (GET /api/articles/{slug}). */
@@ -299,7 +347,8 @@ export interface ProfilesUnfollowInput {
 }
 
 /** Shape ArticleView: what a handler returns for it (`serializeArticleView` writes it as `ArticleViewJson`). */
-export interface ArticleView extends Pick<Article, 'slug' | 'title' | 'description' | 'body' | 'tag_list' | 'created_at' | 'updated_at'> {
+export interface ArticleView extends Pick<Article, 'slug' | 'title' | 'description' | 'body' | 'created_at' | 'updated_at'> {
+  tagList: string[];
   favorited: boolean;
   favoritesCount: number;
   author: Profile;
@@ -311,16 +360,17 @@ export interface ArticleViewJson {
   title: string;
   description: string;
   body: string;
-  tagList: string[];
   createdAt: string;
   updatedAt: string;
+  tagList: string[];
   favorited: boolean;
   favoritesCount: number;
   author: ProfileJson;
 }
 
 /** Shape ArticleItem: what a handler returns for it (`serializeArticleItem` writes it as `ArticleItemJson`). */
-export interface ArticleItem extends Pick<Article, 'slug' | 'title' | 'description' | 'tag_list' | 'created_at' | 'updated_at'> {
+export interface ArticleItem extends Pick<Article, 'slug' | 'title' | 'description' | 'created_at' | 'updated_at'> {
+  tagList: string[];
   favorited: boolean;
   favoritesCount: number;
   author: Profile;
@@ -331,9 +381,9 @@ export interface ArticleItemJson {
   slug: string;
   title: string;
   description: string;
-  tagList: string[];
   createdAt: string;
   updatedAt: string;
+  tagList: string[];
   favorited: boolean;
   favoritesCount: number;
   author: ProfileJson;

@@ -6,8 +6,8 @@ import type { CompiledValidator } from 'bindery/routing';
 // ajv standalone code calls require() for format and helper functions.
 const require = createRequire(import.meta.url);
 
-// fingerprint: 84ef76ade1e44937d3d57214369f2f2b
-const articlesList_schema = { "properties": { "limit": { "allOf": [{ "minimum": 0 }, { "maximum": 100 }] }, "offset": { "allOf": [{ "minimum": 0 }] } } };
+// fingerprint: beda9a396b3c35cd78341e9d8a93784b
+const articlesList_schema = { "properties": { "limit": { "allOf": [{ "minimum": 0 }, { "maximum": 100 }] }, "offset": { "allOf": [{ "minimum": 0 }] }, "sort": { "allOf": [{ "enum": ["createdAt", "-createdAt"] }] } } };
 
 function articlesList_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -61,15 +61,28 @@ function articlesList_validate(data, { instancePath = "", parentData, parentData
         }
       }
     }
+    if (data.sort !== undefined) {
+      let data2 = data.sort;
+      if (!((data2 === "createdAt") || (data2 === "-createdAt"))) {
+        const err3 = { instancePath: instancePath + "/sort", schemaPath: "#/properties/sort/allOf/0/enum", keyword: "enum", params: { allowedValues: articlesList_schema.properties.sort.allOf[0].enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        }
+        else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
   }
   articlesList_validate.errors = vErrors;
   return errors === 0;
 }
-/** Validates the input of route `articles.list` (GET /api/articles): limit, offset. */
+/** Validates the input of route `articles.list` (GET /api/articles): limit, offset, sort. */
 export const articlesList: CompiledValidator = articlesList_validate;
 
-// fingerprint: 14138f978008de4ce444a2a8ab54f4f6
-const articlesFeed_schema = { "properties": { "limit": { "allOf": [{ "minimum": 0 }, { "maximum": 100 }] }, "offset": { "allOf": [{ "minimum": 0 }] } } };
+// fingerprint: 09c9749778c362e6d7c2ee50b4810950
+const articlesFeed_schema = { "properties": { "limit": { "allOf": [{ "minimum": 0 }, { "maximum": 100 }] }, "offset": { "allOf": [{ "minimum": 0 }] }, "sort": { "allOf": [{ "enum": ["createdAt", "-createdAt"] }] } } };
 
 function articlesFeed_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -123,11 +136,24 @@ function articlesFeed_validate(data, { instancePath = "", parentData, parentData
         }
       }
     }
+    if (data.sort !== undefined) {
+      let data2 = data.sort;
+      if (!((data2 === "createdAt") || (data2 === "-createdAt"))) {
+        const err3 = { instancePath: instancePath + "/sort", schemaPath: "#/properties/sort/allOf/0/enum", keyword: "enum", params: { allowedValues: articlesFeed_schema.properties.sort.allOf[0].enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        }
+        else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
   }
   articlesFeed_validate.errors = vErrors;
   return errors === 0;
 }
-/** Validates the input of route `articles.feed` (GET /api/articles/feed): limit, offset. */
+/** Validates the input of route `articles.feed` (GET /api/articles/feed): limit, offset, sort. */
 export const articlesFeed: CompiledValidator = articlesFeed_validate;
 
 // fingerprint: 9f5dd1217fa00f41aca86c2b68541b78

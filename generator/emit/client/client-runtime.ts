@@ -278,3 +278,12 @@ export async function* rows<M extends ListMethod>(method: M, input: NonNullable<
   for await (const page of pages(method, input, init)) yield* page.data as Awaited<ReturnType<M>>['data'][number][];
 }
 `.replace(/\\`/g, '`');
+
+/** The part of \`generated/client.ts\` emitted when the schema has offset lists (docs/schema-language.md "Offset lists"). */
+export const CLIENT_OFFSET_RUNTIME = `
+/** One page of an offset list route: rows, and how many rows match over every page. */
+export interface OffsetPage<Row> {
+  data: Row[];
+  total: number;
+}
+`;

@@ -20,8 +20,9 @@ import { jsonTsType } from '../types/ts-types.js';
 import { enumUnion } from '../../model/enum-values.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { docText, propertyName, quote } from '../ts-source.js';
-import { CLIENT_LIST_RUNTIME, CLIENT_RUNTIME } from './client-runtime.js';
+import { CLIENT_LIST_RUNTIME, CLIENT_OFFSET_RUNTIME, CLIENT_RUNTIME } from './client-runtime.js';
 import { jsonRowType } from '../row-types.js';
+import { rowIncludes } from '../../model/includes.js';
 import { routeErrorsSource } from './route-errors.js';
 import { clientShapeTypes } from './client-shapes.js';
 import { outputNames, reachedByShapes, shapeRoutes } from '../shape-types.js';
@@ -39,7 +40,7 @@ export function emitClient(ctx: EmitContext): GeneratedFile {
     shapeRoutes(routes).map((r) => r.shape.type),
   );
   const outputs = new Set([
-    ...routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...r.include.map((i) => i.resource)]),
+    ...routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...rowIncludes(r.include).map((i) => i.resource)]),
     ...reached.resources,
   ]);
   const resources = ctx.model.resources.filter((r) => outputs.has(r.name));
@@ -47,6 +48,7 @@ export function emitClient(ctx: EmitContext): GeneratedFile {
     `/**\n * A typed client of ${docText(ctx.model.info.title)} ${docText(ctx.model.info.version)}: one method per route (page routes excluded).\n * Needs only \`fetch\`; see docs/client.md.\n */`,
     CLIENT_RUNTIME.trim(),
     ...(routes.some((r) => r.list !== null) ? [CLIENT_LIST_RUNTIME.trim()] : []),
+    ...(routes.some((r) => r.list?.paging === 'offset') ? [CLIENT_OFFSET_RUNTIME.trim()] : []),
     ...(resources.some((r) => r.fields.some((f) => f.type.kind === 'file' && !f.hidden)) ? [FILE_JSON] : []),
     ...resources.map(resourceInterface),
     ...clientShapeTypes(ctx.model, routes, reached.shapes),
@@ -190,7 +192,7 @@ function outputType(route: Route): string {
       if (route.shape !== null) return outputNames({ ...route, shape: route.shape }).json;
       if (!route.output) return 'unknown';
       const json = jsonRowType(route.output.resource, route.include);
-      if (route.list) return `ListPage<${json}>`;
+      if (route.list) return `${route.list.paging === 'offset' ? 'OffsetPage' : 'ListPage'}<${json}>`;
       return route.output.array ? (route.include.length > 0 ? `(${json})[]` : `${json}[]`) : json;
     }
     case 'noContent':

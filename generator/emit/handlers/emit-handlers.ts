@@ -20,6 +20,7 @@ import type { EmitContext, GeneratedFile } from '../context.js';
 import { createTsPrinter, docText, quote } from '../ts-source.js';
 import { rowType } from '../row-types.js';
 import { targetRowType } from '../policies/route-policies.js';
+import { rowIncludes } from '../../model/includes.js';
 import { outputNames } from '../shape-types.js';
 
 /** Emit `handlers.ts` (see the module comment). */
@@ -33,14 +34,16 @@ export function emitHandlers(ctx: EmitContext): GeneratedFile {
       routes.flatMap((r) => [
         ...(r.output ? [r.output.resource] : []),
         ...(r.shape !== null ? [outputNames({ ...r, shape: r.shape }).value.replace(/\[\]$/, '')] : []),
-        ...(r.list ? r.include.map((i) => i.resource) : []),
+        ...(r.list && r.shape === null ? [r.list.resource, ...rowIncludes(r.include).map((i) => i.resource)] : []),
         ...(targets.get(r.name) && targets.get(r.name)!.entry === undefined ? [targets.get(r.name)!.name] : []),
       ]),
     ),
   ];
   const external = new Map<string, Set<string>>();
   for (const t of targets.values()) if (t?.entry !== undefined) external.set(t.entry, (external.get(t.entry) ?? new Set()).add(t.name));
-  const hasLists = routes.some((r) => r.list !== null);
+  /** List routes whose handler returns the page (not a shape built from it). */
+  const pages = routes.filter((r) => r.list !== null && r.shape === null);
+  const hasLists = pages.length > 0;
   if (routes.length > 0) {
     statements.push({
       kind: StructureKind.ImportDeclaration,
@@ -59,7 +62,7 @@ export function emitHandlers(ctx: EmitContext): GeneratedFile {
         kind: StructureKind.ImportDeclaration,
         isTypeOnly: true,
         moduleSpecifier: `${ctx.runtime}/routing`,
-        namedImports: ['ListPage'],
+        namedImports: [...new Set(pages.map((r) => pageType(r)))].sort(),
       });
     for (const [entry, names] of [...external].sort(([a], [b]) => (a < b ? -1 : 1)))
       statements.push({
@@ -90,8 +93,13 @@ export function emitHandlers(ctx: EmitContext): GeneratedFile {
 }
 
 function outputType(route: Route): string {
-  if (route.list) return `ListPage<${rowType(route.list.resource, route.include)}>`;
+  if (route.list && route.shape === null) return `${pageType(route)}<${rowType(route.list.resource, route.include)}>`;
   if (route.output) return route.output.array ? `${route.output.resource}[]` : route.output.resource;
   if (route.shape !== null) return outputNames({ ...route, shape: route.shape }).value;
   return route.result === 'ok' || route.result === 'created' ? 'unknown' : 'never';
+}
+
+/** The page type of a list route: `ListPage` (cursor) or `OffsetPage`. */
+function pageType(route: Route): string {
+  return route.list?.paging === 'offset' ? 'OffsetPage' : 'ListPage';
 }

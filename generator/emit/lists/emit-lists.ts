@@ -9,6 +9,7 @@
 import type { Route } from '../../model/model.js';
 import { inputTypeName } from '../../model/names.js';
 import { rowType } from '../row-types.js';
+import { rowIncludes } from '../../model/includes.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
 import { docText, quote } from '../ts-source.js';
 
@@ -21,7 +22,7 @@ export function emitLists(ctx: EmitContext): GeneratedFile | null {
   for (const { route } of entries) {
     types.add(route.list!.resource);
     types.add(inputTypeName(route.name));
-    for (const inc of route.include) types.add(inc.resource);
+    for (const inc of rowIncludes(route.include)) types.add(inc.resource);
   }
   const members = entries.map(({ route, index }) => member(route, index, resources.get(route.list!.resource)!.table));
   const text = `// ${ctx.header}
@@ -30,7 +31,7 @@ export function emitLists(ctx: EmitContext): GeneratedFile | null {
  * one page (\`{ data, next }\`) for the route's bound input; \`scope\` narrows the
  * rows (e.g. to the signed-in user's). See docs/schema-language.md "List routes".
  */
-import { runList, type ListContext, type ListPage, type ListScope } from '${ctx.runtime}/routing';
+import { ${runners(entries.map((e) => e.route))}type ListContext, ${pages(entries.map((e) => e.route))}type ListScope } from '${ctx.runtime}/routing';
 import { routes } from './routes.js';
 import type { ${[...types].sort().join(', ')} } from './types.js';
 
@@ -45,6 +46,24 @@ ${members.join('\n')}
 function member(route: Route, index: number, table: string): string {
   const doc = `${route.method} ${route.path}${route.summary ? ` — ${docText(route.summary)}` : ''}`;
   return `  /** ${doc} */
-  ${quote(route.name)}: (ctx: ListContext, input: ${inputTypeName(route.name)}, scope?: ListScope<Database, ${quote(table)}>): Promise<ListPage<${rowType(route.list!.resource, route.include)}>> =>
-    runList(ctx, routes[${index}], input, scope),`;
+  ${quote(route.name)}: (ctx: ListContext, input: ${inputTypeName(route.name)}, scope?: ListScope<Database, ${quote(table)}>): Promise<${route.list!.paging === 'offset' ? 'OffsetPage' : 'ListPage'}<${rowType(route.list!.resource, route.include)}>> =>
+    ${route.list!.paging === 'offset' ? 'runOffsetList' : 'runList'}(ctx, routes[${index}], input, scope),`;
+}
+
+/** `type ListPage, type OffsetPage, ` as the routes use them. */
+function pages(routes: readonly Route[]): string {
+  const used = new Set(routes.map((r) => (r.list!.paging === 'offset' ? 'OffsetPage' : 'ListPage')));
+  return [...used]
+    .sort()
+    .map((t) => `type ${t}, `)
+    .join('');
+}
+
+/** `runList, runOffsetList, ` as the routes use them. */
+function runners(routes: readonly Route[]): string {
+  const used = new Set(routes.map((r) => (r.list!.paging === 'offset' ? 'runOffsetList' : 'runList')));
+  return [...used]
+    .sort()
+    .map((t) => `${t}, `)
+    .join('');
 }

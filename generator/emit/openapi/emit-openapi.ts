@@ -8,6 +8,7 @@
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Include, Model, Route } from '../../model/model.js';
+import { rowIncludes } from '../../model/includes.js';
 import { camelCase } from '../../model/names.js';
 import { TOKEN_MIDDLEWARE } from '../../model/routes.js';
 import type { EmitContext, GeneratedFile } from '../context.js';
@@ -82,7 +83,7 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile {
     shapeRoutes(routes).map((r) => r.shape.type),
   );
   const outputs = new Set([
-    ...routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...r.include.map((i) => i.resource)]),
+    ...routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...rowIncludes(r.include).map((i) => i.resource)]),
     ...reached.resources,
   ]);
   for (const resource of [...ctx.model.resources].filter((r) => outputs.has(r.name)).sort((a, b) => (a.name < b.name ? -1 : 1))) {
@@ -231,7 +232,7 @@ function success(route: Route): OpenAPIV3_1.ResponsesObject {
     if (route.shape !== null) return { schema: shapeTypeSchema(route.shape.type, route.shape.nullable, route.shape.description) };
     if (!route.output) return { schema: {} };
     const ref = rowSchema(route.output.resource, route.include);
-    if (route.list) return { schema: listPageSchema(ref) };
+    if (route.list) return { schema: route.list.paging === 'offset' ? offsetPageSchema(ref) : listPageSchema(ref) };
     return { schema: route.output.array ? { type: 'array', items: ref } : ref };
   };
   switch (route.result) {
@@ -252,19 +253,50 @@ function success(route: Route): OpenAPIV3_1.ResponsesObject {
   }
 }
 
-/** An output row: the resource, with its included relations (each the related resource or null). */
+/** An output row: the resource, with its included paths (related rows or null, lists of rows, computed numbers and booleans). */
 function rowSchema(resource: string, include: readonly Include[]): OpenAPIV3_1.SchemaObject | OpenAPIV3_1.ReferenceObject {
   const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
   if (include.length === 0) return ref(resource);
+  const member = (i: Include): OpenAPIV3_1.SchemaObject | OpenAPIV3_1.ReferenceObject => {
+    switch (i.kind) {
+      case 'count':
+        return { type: 'integer', minimum: 0, description: i.description ?? `How many ${i.resource} rows are related.` };
+      case 'viewerIn':
+        return {
+          type: 'boolean',
+          description: i.description ?? 'Whether the signed-in user is among the related rows (false for a guest).',
+        };
+      case 'many':
+        return {
+          type: 'array',
+          items: rowSchema(i.resource, i.include),
+          ...(i.description !== undefined ? { description: i.description } : {}),
+        };
+      default:
+        return { oneOf: [rowSchema(i.resource, i.include), { type: 'null' }] };
+    }
+  };
   return {
     allOf: [
       ref(resource),
       {
         type: 'object',
-        properties: Object.fromEntries(include.map((i) => [i.name, { oneOf: [ref(i.resource), { type: 'null' }] }])),
+        properties: Object.fromEntries(include.map((i) => [i.name, member(i)])),
         required: include.map((i) => i.name),
       },
     ],
+  };
+}
+
+/** An offset list's page: `{ data: [rows], total }`. */
+function offsetPageSchema(row: OpenAPIV3_1.SchemaObject | OpenAPIV3_1.ReferenceObject): OpenAPIV3_1.SchemaObject {
+  return {
+    type: 'object',
+    properties: {
+      data: { type: 'array', items: row },
+      total: { type: 'integer', minimum: 0, description: 'How many rows match, over every page.' },
+    },
+    required: ['data', 'total'],
   };
 }
 

@@ -5,7 +5,8 @@
  * building.
  */
 import { type StatementStructures, StructureKind } from 'ts-morph';
-import type { InputField, OutputShape, Resource, Route, RouteList, Shape } from '../../model/model.js';
+import type { Include, InputField, OutputShape, Resource, Route, RouteList, Shape } from '../../model/model.js';
+import { rowIncludes } from '../../model/includes.js';
 import { outputNames } from '../shape-types.js';
 import { sqlType } from '../migrations/sql-types.js';
 import { serializerName, validatorName } from '../../model/names.js';
@@ -26,7 +27,7 @@ export function emitRoutes(ctx: EmitContext): GeneratedFile {
       routes.flatMap((r) => [
         ...(r.output ? [serializerName(r.output.resource)] : []),
         ...(r.shape !== null ? [outputNames({ ...r, shape: r.shape }).serializer] : []),
-        ...r.include.map((i) => serializerName(i.resource)),
+        ...rowIncludes(r.include).map((i) => serializerName(i.resource)),
       ]),
     ),
   ].sort();
@@ -113,23 +114,32 @@ function routeLiteral(
           },
         }
       : {}),
-    ...(route.list !== null ? { list: listLiteral(route.list, resources.get(route.list.resource)!) } : {}),
-    ...(route.include.length > 0
-      ? {
-          include: route.include.map((i) => ({
-            name: i.name,
-            column: i.column,
-            table: i.table,
-            key: i.key,
-            serialize: new Code(serializerName(i.resource)),
-            ...policyMember(i.resource, policies),
-            ...fileColumns(resources.get(i.resource)),
-          })),
-        }
-      : {}),
+    ...(route.list !== null ? { list: listLiteral(route.list, resources.get(route.list.resource)!, resources) } : {}),
+    ...(route.include.length > 0 ? { include: route.include.map((i) => includeLiteral(i, resources, policies)) } : {}),
     ...authorizeLiteral(route),
     ...(route.tokenScheme !== null ? { tokenScheme: route.tokenScheme } : {}),
     ...(route.errorFormat !== null ? { errorFormat: errorFormatLiteral(route.errorFormat) } : {}),
+  };
+}
+
+/** The runtime's `IncludePlan` of an included path, its own paths nested. */
+function includeLiteral(i: Include, resources: ReadonlyMap<string, Resource>, policies: ReadonlyMap<string, string>): Literal {
+  const rows = i.kind === 'one' || i.kind === 'many';
+  return {
+    name: i.name,
+    ...(i.kind !== 'one' ? { kind: i.kind } : {}),
+    column: i.column,
+    table: i.table,
+    key: i.key,
+    ...(i.through !== undefined ? { through: { ...i.through } } : {}),
+    ...(rows
+      ? {
+          serialize: new Code(serializerName(i.resource)),
+          ...policyMember(i.resource, policies),
+          ...fileColumns(resources.get(i.resource)),
+        }
+      : {}),
+    ...(i.include.length > 0 ? { include: i.include.map((x) => includeLiteral(x, resources, policies)) } : {}),
   };
 }
 
@@ -166,7 +176,7 @@ function fileColumns(resource: Resource | undefined): { files?: string[] } {
 }
 
 /** The runtime's `ListPlan` of a list route: columns with their SQL types (cursor values and filter values are cast to them). */
-function listLiteral(list: RouteList, resource: Resource): Literal {
+function listLiteral(list: RouteList, resource: Resource, resources: ReadonlyMap<string, Resource>): Literal {
   const field = (column: string) => resource.fields.find((f) => f.name === column)!;
   const pk = field(resource.primaryKey!);
   return {
@@ -176,10 +186,28 @@ function listLiteral(list: RouteList, resource: Resource): Literal {
     softDelete: resource.softDelete,
     sort: list.sort.map((s) => ({ name: s.name, column: s.column, sqlType: sqlType(field(s.column).type) })),
     filters: list.filters.map((f) => {
-      const type = field(f.column).type;
+      const type = (f.through ? resources.get(f.through.resource)!.fields.find((x) => x.name === f.column)! : field(f.column)).type;
       const array = f.op === 'contains' && type.array;
-      return { key: f.key, param: f.param, column: f.column, op: f.op, sqlType: sqlType({ ...type, array: false }), array };
+      return {
+        key: f.key,
+        param: f.param,
+        column: f.column,
+        op: f.op,
+        sqlType: sqlType({ ...type, array: false }),
+        array,
+        ...(f.through
+          ? {
+              through: {
+                table: f.through.table,
+                key: f.through.key,
+                column: f.through.column,
+                ...(f.through.join ? { join: { ...f.through.join } } : {}),
+              },
+            }
+          : {}),
+      };
     }),
+    ...(list.paging === 'offset' ? { paging: 'offset' } : {}),
   };
 }
 

@@ -18,6 +18,8 @@ import type { AnyKysely } from '../../db/any-kysely.js';
 /** Internal columns selected for the cursor, removed from the rows returned. */
 export const SORT_TEXT = '__bindery_sort';
 export const KEY_TEXT = '__bindery_key';
+/** Internal column of an offset page: the count of every matching row. */
+export const TOTAL = '__bindery_total';
 
 /** Shapes kept per list; past it, the oldest shape is compiled again when next used. */
 const MAX_SHAPES = 256;
@@ -31,6 +33,8 @@ export interface ListShape {
   readonly filters: readonly ListFilterPlan[];
   /** A cursor is followed (rows after its keys). */
   readonly after: boolean;
+  /** An offset page: `limit` then `offset` are the last values, and each row carries the {@link TOTAL}. */
+  readonly offset?: boolean;
 }
 
 /**
@@ -174,8 +178,18 @@ function buildListQuery(base: SelectQueryBuilder<any, any, {}>, plan: ListPlan, 
   let query = base;
   if (plan.softDelete) query = query.where(column('deleted_at'), 'is', null);
   let i = 0;
-  for (const f of shape.filters) query = query.where(filterCondition(column(f.column), f, args[i++]));
+  for (const f of shape.filters) query = query.where(filterWhere(table, f, args[i++]));
   const { key, desc } = shape;
+  if (shape.offset === true) {
+    const direction = desc ? 'desc' : 'asc';
+    return query
+      .selectAll(table)
+      .select(sql<number>`count(*) over ()`.as(TOTAL))
+      .orderBy(column(key.column), direction)
+      .orderBy(column(plan.primaryKey), direction)
+      .limit(args[i] as number)
+      .offset(args[i + 1] as number);
+  }
   if (shape.after) {
     const cmp = sql.raw(desc ? '<' : '>');
     const sortValue = args[i++];
@@ -194,6 +208,37 @@ function buildListQuery(base: SelectQueryBuilder<any, any, {}>, plan: ListPlan, 
     .orderBy(column(key.column), direction)
     .orderBy(column(plan.primaryKey), direction)
     .limit(args[i] as number);
+}
+
+/**
+ * The rows matching every filter of `filters` with their `values` (as
+ * {@link filterArg} made them), on `base` (the table's query): what an
+ * offset list counts when its page holds no row.
+ */
+export function countListRows(base: ReturnType<Scope>, plan: ListPlan, filters: readonly ListFilterPlan[], values: ListArgs) {
+  let query = base;
+  if (plan.softDelete) query = query.where(sql.ref(`${plan.table}.deleted_at`), 'is', null);
+  filters.forEach((f, i) => {
+    query = query.where(filterWhere(plan.table, f, values[i]));
+  });
+  return query.select(sql<number>`count(*)::int`.as('total'));
+}
+
+/** Internal alias of a related table (and of a join) in a filter's subquery. */
+const RELATED = '__bindery_r';
+const LINK = '__bindery_j';
+
+/** One filter's condition on the rows of `table`: on its own column, or through a relation (an `exists` subquery). */
+function filterWhere(table: string, f: ListFilterPlan, value: unknown) {
+  const t = f.through;
+  if (t === undefined) return filterCondition(sql.ref(`${table}.${f.column}`), f, value);
+  const condition = filterCondition(sql.ref(`${RELATED}.${f.column}`), f, value);
+  const related = sql`${sql.table(t.table)} as ${sql.id(RELATED)}`;
+  const owner = sql.ref(`${table}.${t.column}`);
+  if (t.join === undefined)
+    return sql<boolean>`exists (select 1 from ${related} where ${sql.ref(`${RELATED}.${t.key}`)} = ${owner} and ${condition})`;
+  const j = t.join;
+  return sql<boolean>`exists (select 1 from ${sql.table(j.table)} as ${sql.id(LINK)} join ${related} on ${sql.ref(`${RELATED}.${t.key}`)} = ${sql.ref(`${LINK}.${j.to}`)} where ${sql.ref(`${LINK}.${j.from}`)} = ${owner} and ${condition})`;
 }
 
 /** The `where` condition of one filter parameter, its value as {@link filterArg} made it. */

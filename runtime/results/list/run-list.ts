@@ -10,17 +10,17 @@
  * whole walk is seen exactly once, in order.
  */
 import { createHash } from 'node:crypto';
-import type { SelectQueryBuilder } from 'kysely';
 import type { ListFilterPlan, RouteDefinition } from '../../routing/route-table.js';
-import { loadIncludes } from '../includes.js';
 import type { CursorSealer } from '../../crypto/cursor-codec.js';
 import { ListCursorError } from './list-errors.js';
 import { filterArg, KEY_TEXT, readListRows, shapeText, SORT_TEXT } from './list-query.js';
 import type { AnyKysely } from '../../db/any-kysely.js';
-import type { Policies, PolicySubject } from '../../authorization/policies.js';
-import { NO_ROWS } from '../../authorization/scopes.js';
+import type { Policies } from '../../authorization/policies.js';
 import { GUEST } from '../../context/request-auth.js';
-import { BinderyError } from '../../errors/bindery-error.js';
+import { runOffsetList } from './run-offset-list.js';
+import { loadPageIncludes, withPolicyScope, type ListContext, type ListScope } from './list-scope.js';
+
+export type { ListContext, ListScope } from './list-scope.js';
 
 /** One page of a list route, as its handler returns it and clients receive it (rows serialized). */
 export interface ListPage<Row> {
@@ -29,24 +29,6 @@ export interface ListPage<Row> {
   /** The cursor of the next page, or null on the last page. */
   readonly next: string | null;
 }
-
-/**
- * What {@link runList} needs of the request context: `services.db` (Kysely)
- * and `services.cursors` (the app's {@link CursorSealer}, added at boot).
- */
-export interface ListContext {
-  readonly services: object;
-  /** Who asks (`ctx.auth`): the list route's policy narrows the rows to those they may view. Absent: a guest. */
-  readonly auth?: PolicySubject;
-}
-
-/**
- * Narrows the rows a list may show (e.g. to the signed-in user's): gets the
- * query before any selection, returns it with its own `where`s.
- * @example (q) => q.where('owner_id', '=', userId)
- */
-// biome-ignore lint/complexity/noBannedTypes: `{}` is Kysely's own type for a query that has selected nothing yet.
-export type ListScope<DB, TB extends keyof DB & string> = (query: SelectQueryBuilder<DB, TB, {}>) => SelectQueryBuilder<DB, TB, {}>;
 
 /**
  * Read one page of `route`'s list with the bound `input` (`limit`, `sort`,
@@ -72,6 +54,7 @@ export async function runList<Row>(
 ): Promise<ListPage<Row>> {
   const plan = route.list;
   if (plan === undefined) throw new Error(`runList: route "${route.name}" is not a list route (it has no list: in its schema).`);
+  if (plan.paging === 'offset') return runOffsetList<Row>(ctx, route, input, scope) as unknown as Promise<ListPage<Row>>;
   const { db, cursors } = ctx.services as { db?: AnyKysely; cursors?: CursorSealer };
   if (db === undefined || cursors === undefined)
     throw new Error('runList: ctx.services needs db and cursors (both are set up by the app boot).');
@@ -114,37 +97,8 @@ export async function runList<Row>(
     delete row[KEY_TEXT];
     delete row[SORT_TEXT];
   }
-  if (route.include !== undefined && route.include.length > 0) {
-    const auth = ctx.auth ?? GUEST;
-    const scopeOf =
-      policies === undefined
-        ? undefined
-        : (policy: string) =>
-            policies.has(`${policy}.view`) ? policies.scope(auth, `${policy}.view`, { ability: false }) : Promise.resolve(NO_ROWS);
-    await loadIncludes(db, route.include, page, scopeOf);
-  }
+  await loadPageIncludes(ctx, route, db, page);
   return { data: page as Row[], next };
-}
-
-/** The handler's scope with the route's policy scope after it (both must hold). */
-async function withPolicyScope(
-  route: RouteDefinition,
-  policies: Policies | undefined,
-  auth: PolicySubject,
-  // biome-ignore lint/suspicious/noExplicitAny: see runList.
-  scope: ListScope<any, any> | undefined,
-  // biome-ignore lint/suspicious/noExplicitAny: see runList.
-): Promise<ListScope<any, any> | undefined> {
-  const plan = route.authorize;
-  if (plan === undefined) return scope;
-  if (policies === undefined) {
-    throw new BinderyError(
-      'BINDERY_SERVICE_NOT_SET_UP',
-      `runList: route "${route.name}" lists rows of the policy ${plan.policy}, but the app has no policies: add authorization({ policies }) to the setup list of app/main.ts.`,
-    );
-  }
-  const condition = await policies.scope(auth, `${plan.policy}.${plan.action}`);
-  return scope === undefined ? (q) => q.where(condition) : (q) => scope(q).where(condition);
 }
 
 /** The fingerprint of no filters, by route name (the same text {@link filterFingerprint} gives for none). */

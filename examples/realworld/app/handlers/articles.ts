@@ -1,22 +1,10 @@
 /** Articles: lists and the feed, one article, writing, favorites and tags. */
 import { randomBytes } from 'node:crypto';
-import { sql, type SelectQueryBuilder } from 'kysely';
 import type { RequestContext } from 'bindery/http';
 import { created, noContent } from 'bindery/results';
 import type { Handlers } from '../../generated/handlers.js';
-import type { Database } from '../../generated/types.js';
-import { presentArticle, presentArticles, viewerId } from '../present.js';
-
-type ArticleQuery = SelectQueryBuilder<Database, 'articles', object>;
-
-/** One page, newest first, and the number of articles in all: `{ articles, articlesCount }`. */
-async function page(ctx: RequestContext, q: ArticleQuery, limit: number, offset: number) {
-  const [rows, count] = await Promise.all([
-    q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
-    q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { articles: await presentArticles(ctx, rows), articlesCount: Number(count.n) };
-}
+import { lists } from '../../generated/lists.js';
+import { presentArticle, presentPage, viewerId } from '../present.js';
 
 /** A URL word from the title, made unique with a random suffix when taken. */
 async function slugFor(ctx: RequestContext, title: string): Promise<string> {
@@ -29,29 +17,31 @@ async function slugFor(ctx: RequestContext, title: string): Promise<string> {
   return taken === undefined ? base : `${base}-${randomBytes(4).toString('hex')}`;
 }
 
-const tagsOf = (tags: readonly string[] | undefined) => [...new Set(tags ?? [])].sort();
+/** Link the article to exactly these tags (made when new). */
+async function setTags(ctx: RequestContext, articleId: number, names: readonly string[]): Promise<void> {
+  const db = ctx.services.db;
+  await db.deleteFrom('article_tags').where('article_id', '=', articleId).execute();
+  if (names.length === 0) return;
+  const unique = [...new Set(names)].sort();
+  await db
+    .insertInto('tags')
+    .values(unique.map((name) => ({ name })))
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const tags = db
+    .selectFrom('tags')
+    .select((eb) => [eb.val(articleId).as('article_id'), 'id as tag_id'])
+    .where('name', 'in', unique);
+  await db.insertInto('article_tags').columns(['article_id', 'tag_id']).expression(tags).execute();
+}
 
 export const articlesHandlers = {
-  'articles.list': async (input, ctx) => {
-    const db = ctx.services.db;
-    let q: ArticleQuery = db.selectFrom('articles');
-    if (input.tag !== undefined) q = q.where(sql<boolean>`tag_list @> ARRAY[${input.tag}]::text[]`);
-    if (input.author !== undefined)
-      q = q.where('author_id', 'in', db.selectFrom('users').select('id').where('username', '=', input.author));
-    if (input.favorited !== undefined) {
-      const fans = db
-        .selectFrom('favorites')
-        .innerJoin('users', 'users.id', 'favorites.user_id')
-        .where('users.username', '=', input.favorited);
-      q = q.where('id', 'in', fans.select('favorites.article_id'));
-    }
-    return page(ctx, q, input.limit, input.offset);
-  },
+  'articles.list': async (input, ctx) => presentPage(await lists['articles.list'](ctx, input)),
 
+  // The articles of the authors the caller follows.
   'articles.feed': async (input, ctx) => {
-    const db = ctx.services.db;
-    const followed = db.selectFrom('follows').select('followed_id').where('follower_id', '=', viewerId(ctx)!);
-    return page(ctx, db.selectFrom('articles').where('author_id', 'in', followed), input.limit, input.offset);
+    const followed = ctx.services.db.selectFrom('follows').select('followed_id').where('follower_id', '=', viewerId(ctx)!);
+    return presentPage(await lists['articles.feed'](ctx, input, (q) => q.where('author_id', 'in', followed)));
   },
 
   'articles.show': (_input, ctx, article) => presentArticle(ctx, article),
@@ -62,10 +52,10 @@ export const articlesHandlers = {
       title: input.title,
       description: input.description,
       body: input.body,
-      tag_list: tagsOf(input.tagList),
       author_id: viewerId(ctx)!,
     };
     const row = await ctx.services.db.insertInto('articles').values(values).returningAll().executeTakeFirstOrThrow();
+    await setTags(ctx, row.id, input.tagList ?? []);
     return created(await presentArticle(ctx, row));
   },
 
@@ -75,7 +65,6 @@ export const articlesHandlers = {
       title: input.title,
       description: input.description,
       body: input.body,
-      tag_list: input.tagList === undefined ? undefined : tagsOf(input.tagList),
       updated_at: new Date(),
     };
     const row = await ctx.services.db
@@ -84,6 +73,7 @@ export const articlesHandlers = {
       .where('id', '=', article.id)
       .returningAll()
       .executeTakeFirstOrThrow();
+    if (input.tagList !== undefined) await setTags(ctx, row.id, input.tagList);
     return presentArticle(ctx, row);
   },
 
@@ -107,7 +97,13 @@ export const articlesHandlers = {
   },
 
   'tags.list': async (_input, ctx) => {
-    const rows = await sql<{ tag: string }>`select distinct unnest(tag_list) as tag from articles order by tag`.execute(ctx.services.db);
-    return { tags: rows.rows.map((r) => r.tag) };
+    const db = ctx.services.db;
+    const used = await db
+      .selectFrom('tags')
+      .select('name')
+      .where('id', 'in', db.selectFrom('article_tags').select('tag_id'))
+      .orderBy('name')
+      .execute();
+    return { tags: used.map((t) => t.name) };
   },
 } satisfies Partial<Handlers>;

@@ -5,6 +5,7 @@ import { NotFoundError, ValidationError } from 'bindery/errors';
 import type { RequestContext } from 'bindery/http';
 import { created } from 'bindery/results';
 import type { Handlers } from '../../generated/handlers.js';
+import { load } from '../../generated/relations.js';
 import type { User } from '../../generated/types.js';
 import { presentUser, viewerId } from '../present.js';
 
@@ -66,17 +67,8 @@ export const usersHandlers = {
   },
 
   'profiles.show': async (input, ctx) => {
-    const user = await userNamed(ctx, input.username);
-    const viewer = viewerId(ctx);
-    const follows =
-      viewer !== null &&
-      (await ctx.services.db
-        .selectFrom('follows')
-        .select('id')
-        .where('follower_id', '=', viewer)
-        .where('followed_id', '=', user.id)
-        .executeTakeFirst()) !== undefined;
-    return { profile: { ...user, following: follows } };
+    const [profile] = await load.User(ctx, [await userNamed(ctx, input.username)], ['following']);
+    return { profile: profile! };
   },
 
   'profiles.follow': async (input, ctx) => {
