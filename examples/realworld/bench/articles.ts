@@ -59,18 +59,22 @@ export async function makeFixture(databaseUrl: string): Promise<{ env: Record<st
       .returning('id')
       .execute();
     const ids = users.map((u) => u.id as number);
+    const tags = await db
+      .insertInto('tags')
+      .values(['bench', 'even', 'tag0', 'tag1', 'tag2', 'tag3', 'tag4'].map((name) => ({ name })))
+      .returning(['id', 'name'])
+      .execute();
+    const tagId = new Map(tags.map((t) => [t.name, t.id as number]));
     for (let i = 0; i < 40; i++) {
-      const tags = ['bench', `tag${i % 5}`, ...(i % 2 === 0 ? ['even'] : [])].sort();
-      await db
+      const article = await db
         .insertInto('articles')
-        .values({
-          slug: `article-${i}`,
-          title: `Article ${i}`,
-          description: `About ${i}`,
-          body: 'Text.',
-          tag_list: tags,
-          author_id: ids[i % 6]!,
-        })
+        .values({ slug: `article-${i}`, title: `Article ${i}`, description: `About ${i}`, body: 'Text.', author_id: ids[i % 6]! })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const names = ['bench', `tag${i % 5}`, ...(i % 2 === 0 ? ['even'] : [])];
+      await db
+        .insertInto('article_tags')
+        .values(names.map((name) => ({ article_id: article.id as number, tag_id: tagId.get(name)! })))
         .execute();
     }
     const articles = await db.selectFrom('articles').select('id').execute();
