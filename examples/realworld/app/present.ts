@@ -6,7 +6,7 @@
  * whole page.
  */
 import type { RequestContext } from 'bindery/http';
-import type { Loaded, OffsetPage } from 'bindery/routing';
+import type { Loaded, OffsetPage } from 'bindery/results';
 import { type ArticleRelations, load } from '../generated/relations.js';
 import type { Article, AuthUser, Comment, User } from '../generated/types.js';
 

@@ -4,7 +4,7 @@
  * one page (`{ data, next }`) for the route's bound input; `scope` narrows the
  * rows (e.g. to the signed-in user's). See docs/schema-language.md "List routes".
  */
-import { runOffsetList, type ListContext, type OffsetPage, type ListScope } from 'bindery/routing';
+import { runOffsetList, type ListContext, type OffsetPage, type ListScope } from 'bindery/results';
 import { routes } from './routes.js';
 import type { Article, ArticlesFeedInput, ArticlesListInput, Database, Tag, User } from './types.js';
 

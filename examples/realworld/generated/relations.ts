@@ -4,7 +4,7 @@
  * the related rows and computed fields named by `paths` to rows a handler
  * read, in batch. See docs/schema-language.md "Included paths and batch loading".
  */
-import { loadRelations, type Loaded, type LoadContext, type RelationGraph } from 'bindery/routing';
+import { loadRelations, type Loaded, type LoadContext, type RelationGraph } from 'bindery/results';
 import { serializeArticle, serializeTag, serializeUser } from './serializers.js';
 import type { Article, ArticleTag, Comment, Favorite, Follow, Tag, User } from './types.js';
 
