@@ -159,7 +159,11 @@ export const routes = [
       format: 'lists',
       keys: 'leaf',
       other: 'body',
-      messages: { required: 'can\'t be empty', email: 'is invalid' },
+      messages: {
+        required: 'can\'t be empty',
+        email: 'is invalid',
+        min: 'is too short (minimum is :min characters)',
+      },
     },
   },
   {
@@ -257,7 +261,11 @@ export const routes = [
       format: 'lists',
       keys: 'leaf',
       other: 'body',
-      messages: { required: 'can\'t be empty', email: 'is invalid' },
+      messages: {
+        required: 'can\'t be empty',
+        email: 'is invalid',
+        min: 'is too short (minimum is :min characters)',
+      },
     },
   },
   {
@@ -289,7 +297,11 @@ export const routes = [
       format: 'lists',
       keys: 'leaf',
       other: 'body',
-      messages: { required: 'can\'t be empty', email: 'is invalid' },
+      messages: {
+        required: 'can\'t be empty',
+        email: 'is invalid',
+        min: 'is too short (minimum is :min characters)',
+      },
     },
   },
   {
@@ -350,7 +362,11 @@ export const routes = [
       format: 'lists',
       keys: 'leaf',
       other: 'body',
-      messages: { required: 'can\'t be empty', email: 'is invalid' },
+      messages: {
+        required: 'can\'t be empty',
+        email: 'is invalid',
+        min: 'is too short (minimum is :min characters)',
+      },
     },
   },
   {
@@ -422,7 +438,11 @@ export const routes = [
       format: 'lists',
       keys: 'leaf',
       other: 'body',
-      messages: { required: 'can\'t be empty', email: 'is invalid' },
+      messages: {
+        required: 'can\'t be empty',
+        email: 'is invalid',
+        min: 'is too short (minimum is :min characters)',
+      },
     },
   },
   {
@@ -454,7 +474,11 @@ export const routes = [
       format: 'lists',
       keys: 'leaf',
       other: 'body',
-      messages: { required: 'can\'t be empty', email: 'is invalid' },
+      messages: {
+        required: 'can\'t be empty',
+        email: 'is invalid',
+        min: 'is too short (minimum is :min characters)',
+      },
     },
   },
   {
@@ -486,7 +510,11 @@ export const routes = [
       format: 'lists',
       keys: 'leaf',
       other: 'body',
-      messages: { required: 'can\'t be empty', email: 'is invalid' },
+      messages: {
+        required: 'can\'t be empty',
+        email: 'is invalid',
+        min: 'is too short (minimum is :min characters)',
+      },
     },
   },
   {
@@ -522,7 +550,11 @@ export const routes = [
       format: 'lists',
       keys: 'leaf',
       other: 'body',
-      messages: { required: 'can\'t be empty', email: 'is invalid' },
+      messages: {
+        required: 'can\'t be empty',
+        email: 'is invalid',
+        min: 'is too short (minimum is :min characters)',
+      },
     },
   },
   {
@@ -549,7 +581,11 @@ export const routes = [
       format: 'lists',
       keys: 'leaf',
       other: 'body',
-      messages: { required: 'can\'t be empty', email: 'is invalid' },
+      messages: {
+        required: 'can\'t be empty',
+        email: 'is invalid',
+        min: 'is too short (minimum is :min characters)',
+      },
     },
   },
   {
@@ -593,7 +629,11 @@ export const routes = [
       format: 'lists',
       keys: 'leaf',
       other: 'body',
-      messages: { required: 'can\'t be empty', email: 'is invalid' },
+      messages: {
+        required: 'can\'t be empty',
+        email: 'is invalid',
+        min: 'is too short (minimum is :min characters)',
+      },
     },
   },
   {
@@ -632,7 +672,11 @@ export const routes = [
       format: 'lists',
       keys: 'leaf',
       other: 'body',
-      messages: { required: 'can\'t be empty', email: 'is invalid' },
+      messages: {
+        required: 'can\'t be empty',
+        email: 'is invalid',
+        min: 'is too short (minimum is :min characters)',
+      },
     },
   },
   {
@@ -651,7 +695,11 @@ export const routes = [
       format: 'lists',
       keys: 'leaf',
       other: 'body',
-      messages: { required: 'can\'t be empty', email: 'is invalid' },
+      messages: {
+        required: 'can\'t be empty',
+        email: 'is invalid',
+        min: 'is too short (minimum is :min characters)',
+      },
     },
   },
   {
@@ -709,7 +757,11 @@ export const routes = [
       format: 'lists',
       keys: 'leaf',
       other: 'body',
-      messages: { required: 'can\'t be empty', email: 'is invalid' },
+      messages: {
+        required: 'can\'t be empty',
+        email: 'is invalid',
+        min: 'is too short (minimum is :min characters)',
+      },
     },
   },
   {
@@ -752,7 +804,11 @@ export const routes = [
       format: 'lists',
       keys: 'leaf',
       other: 'body',
-      messages: { required: 'can\'t be empty', email: 'is invalid' },
+      messages: {
+        required: 'can\'t be empty',
+        email: 'is invalid',
+        min: 'is too short (minimum is :min characters)',
+      },
     },
   },
   {
@@ -771,7 +827,11 @@ export const routes = [
       format: 'lists',
       keys: 'leaf',
       other: 'body',
-      messages: { required: 'can\'t be empty', email: 'is invalid' },
+      messages: {
+        required: 'can\'t be empty',
+        email: 'is invalid',
+        min: 'is too short (minimum is :min characters)',
+      },
     },
   },
   {
@@ -835,7 +895,11 @@ export const routes = [
       format: 'lists',
       keys: 'leaf',
       other: 'body',
-      messages: { required: 'can\'t be empty', email: 'is invalid' },
+      messages: {
+        required: 'can\'t be empty',
+        email: 'is invalid',
+        min: 'is too short (minimum is :min characters)',
+      },
     },
   },
   {
@@ -862,7 +926,11 @@ export const routes = [
       format: 'lists',
       keys: 'leaf',
       other: 'body',
-      messages: { required: 'can\'t be empty', email: 'is invalid' },
+      messages: {
+        required: 'can\'t be empty',
+        email: 'is invalid',
+        min: 'is too short (minimum is :min characters)',
+      },
     },
   },
   {
@@ -889,7 +957,11 @@ export const routes = [
       format: 'lists',
       keys: 'leaf',
       other: 'body',
-      messages: { required: 'can\'t be empty', email: 'is invalid' },
+      messages: {
+        required: 'can\'t be empty',
+        email: 'is invalid',
+        min: 'is too short (minimum is :min characters)',
+      },
     },
   },
   {
@@ -916,7 +988,11 @@ export const routes = [
       format: 'lists',
       keys: 'leaf',
       other: 'body',
-      messages: { required: 'can\'t be empty', email: 'is invalid' },
+      messages: {
+        required: 'can\'t be empty',
+        email: 'is invalid',
+        min: 'is too short (minimum is :min characters)',
+      },
     },
   },
 ] as const satisfies RouteTable;

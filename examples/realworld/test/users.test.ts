@@ -30,6 +30,8 @@ describe('users', () => {
     expect(empty.body).toEqual({ errors: { username: ["can't be empty"], email: ["can't be empty"], password: ["can't be empty"] } });
     const bad = await call(t, 'POST', '/users', { user: { username: 'x', email: 'not-an-email', password: 'password' } });
     expect(bad.body).toEqual({ errors: { email: ['is invalid'] } });
+    const short = await call(t, 'POST', '/users', { user: { username: 'y', email: 'y@example.com', password: 'short' } });
+    expect(short.body).toEqual({ errors: { password: ['is too short (minimum is 8 characters)'] } });
     const none = await call(t, 'POST', '/users', {});
     expect(none.body).toEqual({ errors: { user: ["can't be empty"] } });
   });
