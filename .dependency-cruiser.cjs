@@ -42,8 +42,6 @@ const GENERATOR_MAY_IMPORT_FILES = ['^runtime/db/factories\\.ts$'];
 const JUSTIFIED = [
   // The request context implements the `ctx.session` slot the session folder declares.
   { from: '^runtime/http/request-context\\.ts$', to: '^runtime/session/session\\.ts$' },
-  // `bindery/routing` keeps exporting `runList` (generated/lists.ts calls it); list pages are run with the results.
-  { from: '^runtime/routing/index\\.ts$', to: '^runtime/results/list/' },
 ];
 
 const WIRING = '(-step\\.ts$|/commands/)';

@@ -12,7 +12,7 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ['bindery-source'] } },
   test: {
-    include: ['test/**/*.test.ts', 'plugins/*/test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'plugins/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
     globalSetup: ['./test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -6,7 +6,7 @@
  * BENCH_CONNECTIONS (default 50; 10 for http), BENCH_GENERATOR_SIZES (routes, default 50,200,1000), BENCH_GENERATOR_DIST=1 (run dist/, after `npm run build`),
  * BENCH_GENERATOR_NODE (the node that runs the generator), BENCH_NODES (further node binaries for the http and cli suites, e.g. `.node/24/bin/node`),
  * BENCH_HTTP_RUNTIMES (`built`, the production build under plain node — default —, and/or `tsx`), BENCH_CLI_RUNS (default 10). Pass suite names to run only some:
- * `npm run bench -- notes`. `BENCH_HTTP_CASES` (comma-separated keys of
+ * `npm run bench -- notes`. The `realworld` suite measures examples/realworld's `GET /api/articles?limit=20`. `BENCH_HTTP_CASES` (comma-separated keys of
  * bench/http.ts, e.g. `create,invalid`) narrows the http suite. The
  * `observability` suite compares the reference app without its
  * observability() step, with it and tracing off, and with tracing on.
@@ -125,6 +125,38 @@ if (runs('http')) {
     for (const line of formatHttpResults(results)) log(line);
     log('');
   }
+}
+
+if (runs('realworld')) {
+  const rwConnections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+  log(
+    'GET /api/articles?limit=20 of examples/realworld (20 articles with authors, tags, favorites; signed in) vs the same route by hand on Fastify + pg',
+  );
+  log(
+    `Load: autocannon, ${rwConnections} connections, ${rounds} rounds of fresh processes, ${seconds} s per measurement; medians; loopback.`,
+  );
+  // The example's own bench (examples/realworld/bench/articles.ts), outside this program: it types its own generated services.
+  const suite = new URL('../examples/realworld/bench/articles.ts', import.meta.url).href;
+  const { runRealworldBench } = (await import(suite)) as {
+    runRealworldBench(
+      o: { seconds: number; rounds: number; connections: number },
+      l: typeof log,
+    ): Promise<{
+      rows: { name: string; cpuUs: number; rps: number; p99: number }[];
+      ratios: number[];
+      ratio: number;
+      where: string;
+      pinned: boolean;
+    }>;
+  };
+  const { rows, ratios, ratio, where, pinned } = await runRealworldBench({ seconds, rounds, connections: rwConnections }, log);
+  log(`Database: ${where}. ${pinned ? 'Servers pinned to CPU 1, the load generator to CPU 0.' : 'Not pinned.'}\n`);
+  log('| server | CPU µs/request (side by side) | req/s alone | p99 ms alone |');
+  log('|---|---:|---:|---:|');
+  for (const r of rows) log(`| ${r.name} | ${r.cpuUs.toFixed(0)} | ${Math.round(r.rps)} | ${r.p99} |`);
+  log(
+    `\nbindery ÷ Fastify (CPU per request, side by side): ${ratio.toFixed(2)}× (rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')})\n`,
+  );
 }
 
 if (runs('observability')) {

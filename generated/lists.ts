@@ -4,7 +4,7 @@
  * one page (`{ data, next }`) for the route's bound input; `scope` narrows the
  * rows (e.g. to the signed-in user's). See docs/schema-language.md "List routes".
  */
-import { runList, type ListContext, type ListPage, type ListScope } from 'bindery/routing';
+import { runList, type ListContext, type ListPage, type ListScope } from 'bindery/results';
 import { routes } from './routes.js';
 import type { Database, Document, DocumentsListInput, Note, NotesListInput, User } from './types.js';
 

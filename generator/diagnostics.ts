@@ -17,7 +17,11 @@ export interface SourcePosition {
 /** Codes a diagnostic carries (see `runtime/errors/codes.ts` and docs/errors.md). */
 export type DiagnosticCode = Extract<
   ErrorCode,
-  'BINDERY_SCHEMA_INVALID' | 'BINDERY_MIGRATION_DESTRUCTIVE' | 'BINDERY_MIGRATION_UNSUPPORTED'
+  | 'BINDERY_SCHEMA_INVALID'
+  | 'BINDERY_SCHEMA_RESERVED_NAME'
+  | 'BINDERY_SCHEMA_RESERVED_TABLE'
+  | 'BINDERY_MIGRATION_DESTRUCTIVE'
+  | 'BINDERY_MIGRATION_UNSUPPORTED'
 >;
 
 /**
@@ -29,7 +33,7 @@ export interface SchemaDiagnostic extends SourcePosition {
   readonly path: string;
   /** What is wrong, the value seen and what to do. */
   readonly message: string;
-  /** Error code: `BINDERY_SCHEMA_INVALID` for the schema itself, `BINDERY_MIGRATION_…` for refused migrations. */
+  /** Error code: `BINDERY_SCHEMA_…` for the schema itself (`_RESERVED_NAME`, `_RESERVED_TABLE` for a reserved name, else `_INVALID`), `BINDERY_MIGRATION_…` for refused migrations. */
   readonly code: DiagnosticCode;
 }
 

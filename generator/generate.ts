@@ -3,7 +3,8 @@
  */
 import { relative, resolve, sep } from 'node:path';
 import { Diagnostics, type SchemaDiagnostic } from './diagnostics.js';
-import type { EmitContext, GeneratedFile } from './emit/context.js';
+import type { EmitContext } from './emit/context.js';
+import type { GeneratedFile } from './write/generated-file.js';
 import { readProjectConfig } from './load/project-config.js';
 import { compareTree, diffText } from './write/compare.js';
 import { lazyTree, overlayTree } from './write/disk-tree.js';

@@ -1,5 +1,5 @@
 /**
- * What every emitter receives, and what it returns.
+ * What every emitter receives (each returns `GeneratedFile`s, `generator/write/generated-file.ts`).
  */
 import type { Model } from '../model/model.js';
 
@@ -12,11 +12,4 @@ export interface EmitContext {
   readonly runtime: string;
   /** Emit the `Services { db: Kysely<Database> }` augmentation in `types.ts`. */
   readonly augmentServices: boolean;
-}
-
-/** One generated file. */
-export interface GeneratedFile {
-  /** Path relative to the output folder, forward slashes, e.g. `migrations/0001_create_notes.sql`. */
-  readonly path: string;
-  readonly content: string;
 }

@@ -28,12 +28,53 @@ export interface ResolvedList {
   readonly fields: readonly InputField[];
 }
 
+/** Reports a list's errors under `path`, remembering that there was one (`fail`). */
+type Fail = (sub: DataPath, message: string, at?: 'key' | 'value') => void;
+
+/** A visible column of the listed resource by name, or undefined after reporting why it cannot be used (`what`: "a sort key", "a filter"). */
+type FieldOf = (sub: DataPath, name: string, what: string, at: 'key' | 'value') => ResourceField | undefined;
+
 /**
  * Resolve `routes.<name>.list` at `path`. Errors (and index warnings) go to
  * `r`; returns undefined on an error.
  * @param resources the resolved resources by name.
  */
 export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources: ReadonlyMap<string, Resource>): ResolvedList | undefined {
+  const listed = listedResource(r, path, raw, resources);
+  if (!listed) return undefined;
+  const { resource, pk } = listed;
+  let ok = true;
+  const fail: Fail = (sub, message, at = 'value') => {
+    ok = false;
+    r.error([...path, ...sub], message, at);
+  };
+  const fieldOf = columnLookup(resource, fail);
+
+  const { sort, allowed } = resolveSort(r, path, raw, resource, pk, fail, fieldOf);
+  // A defaultSort is checked against the sort keys only when they have no errors.
+  const defaultSort = resolveDefaultSort(ok ? raw.defaultSort : undefined, sort, fail);
+  const { filters, fields } = resolveFilters(r, path, raw, resource, resources, fail, fieldOf);
+
+  const maxLimit = raw.maxLimit ?? DEFAULT_MAX_LIMIT;
+  const limit = raw.limit ?? Math.min(DEFAULT_LIMIT, maxLimit);
+  if (limit > maxLimit) fail(['limit'], `the default page size ${limit} is over maxLimit ${maxLimit}; lower it or raise maxLimit`);
+  if (!ok) return undefined;
+
+  const paging = raw.paging ?? 'cursor';
+  const listFields = pageFields(paging, limit, maxLimit, defaultSort, allowed);
+  return {
+    list: { resource: resource.name, sort, defaultSort, filters, limit, maxLimit, paging },
+    fields: [...listFields, ...fields],
+  };
+}
+
+/** The resource a list pages through, with its primary key (the last order of every page); undefined after reporting when it has none or is unknown. */
+function listedResource(
+  r: Reporter,
+  path: DataPath,
+  raw: RawList,
+  resources: ReadonlyMap<string, Resource>,
+): { resource: Resource; pk: ResourceField } | undefined {
   const resource = resources.get(raw.resource);
   if (!resource) {
     r.error(
@@ -52,13 +93,13 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
     );
     return undefined;
   }
-  let ok = true;
-  const fail = (sub: DataPath, message: string, at: 'key' | 'value' = 'value'): void => {
-    ok = false;
-    r.error([...path, ...sub], message, at);
-  };
+  return { resource, pk };
+}
+
+/** Looks up the columns a list sorts or filters by: not computed, not hidden, with a suggestion when misspelt. */
+function columnLookup(resource: Resource, fail: Fail): FieldOf {
   const columns = resource.fields.filter((f) => !f.hidden).map((f) => f.name);
-  const fieldOf = (sub: DataPath, name: string, what: string, at: 'key' | 'value'): ResourceField | undefined => {
+  return (sub, name, what, at) => {
     const field = resource.fields.find((f) => f.name === name);
     const computed = resource.computed?.find((c) => c.name === name);
     if (!field && computed)
@@ -77,8 +118,18 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
       fail(sub, `"${name}" is hidden (never sent to clients); a client cannot ${what === 'a sort key' ? 'sort' : 'filter'} by it`, at);
     return field?.hidden ? undefined : field;
   };
+}
 
-  // Sort keys (the primary key alone when none are given).
+/** The sort keys (the primary key alone when none are given), each a single non-null value, and the `sort=` values they allow. */
+function resolveSort(
+  r: Reporter,
+  path: DataPath,
+  raw: RawList,
+  resource: Resource,
+  pk: ResourceField,
+  fail: Fail,
+  fieldOf: FieldOf,
+): { sort: RouteList['sort'][number][]; allowed: string[] } {
   const sort: { name: string; column: string }[] = [];
   const sortNames = raw.sort ?? [pk.name];
   sortNames.forEach((name, i) => {
@@ -94,36 +145,25 @@ export function resolveList(r: Reporter, path: DataPath, raw: RawList, resources
     sort.push({ name: field.json, column: field.name });
     indexAdvice(r, [...path, 'sort', i], resource, field.name, `sorting by "${name}"`);
   });
-  const allowed = sort.flatMap((s) => [s.name, `-${s.name}`]);
-  let defaultSort = sort.length > 0 ? `-${sort[0]!.name}` : '';
-  if (raw.defaultSort !== undefined && ok) {
-    const desc = raw.defaultSort.startsWith('-');
-    const column = desc ? raw.defaultSort.slice(1) : raw.defaultSort;
-    const key = sort.find((s) => s.column === column);
-    if (!key)
-      fail(
-        ['defaultSort'],
-        `"${column}" is not a sort key of this list${didYouMean(
-          column,
-          sort.map((s) => s.column),
-        )}; the default order is one of: ${sort.map((s) => s.column).join(', ')} (with - for descending)`,
-      );
-    else defaultSort = `${desc ? '-' : ''}${key.name}`;
-  }
+  return { sort, allowed: sort.flatMap((s) => [s.name, `-${s.name}`]) };
+}
 
-  const { filters, fields } = resolveFilters(r, path, raw, resource, resources, fail, fieldOf);
-
-  const maxLimit = raw.maxLimit ?? DEFAULT_MAX_LIMIT;
-  const limit = raw.limit ?? Math.min(DEFAULT_LIMIT, maxLimit);
-  if (limit > maxLimit) fail(['limit'], `the default page size ${limit} is over maxLimit ${maxLimit}; lower it or raise maxLimit`);
-  if (!ok) return undefined;
-
-  const paging = raw.paging ?? 'cursor';
-  const listFields = pageFields(paging, limit, maxLimit, defaultSort, allowed);
-  return {
-    list: { resource: resource.name, sort, defaultSort, filters, limit, maxLimit, paging },
-    fields: [...listFields, ...fields],
-  };
+/** The order without `sort=` as the client writes it (`-created_at`): `wanted` (YAML `defaultSort:`), else the first sort key descending. */
+function resolveDefaultSort(wanted: string | undefined, sort: RouteList['sort'], fail: Fail): string {
+  const first = sort.length > 0 ? `-${sort[0]!.name}` : '';
+  if (wanted === undefined) return first;
+  const desc = wanted.startsWith('-');
+  const column = desc ? wanted.slice(1) : wanted;
+  const key = sort.find((s) => s.column === column);
+  if (key) return `${desc ? '-' : ''}${key.name}`;
+  fail(
+    ['defaultSort'],
+    `"${column}" is not a sort key of this list${didYouMean(
+      column,
+      sort.map((s) => s.column),
+    )}; the default order is one of: ${sort.map((s) => s.column).join(', ')} (with - for descending)`,
+  );
+  return first;
 }
 
 /** The query fields of a page: `limit`, `cursor` or `offset`, `sort`. */
@@ -187,8 +227,8 @@ function resolveFilters(
   raw: RawList,
   resource: Resource,
   resources: ReadonlyMap<string, Resource>,
-  fail: (sub: DataPath, message: string, at?: 'key' | 'value') => void,
-  fieldOf: (sub: DataPath, name: string, what: string, at: 'key' | 'value') => ResourceField | undefined,
+  fail: Fail,
+  fieldOf: FieldOf,
 ): { filters: RouteListFilter[]; fields: InputField[] } {
   const filters: RouteListFilter[] = [];
   const fields: InputField[] = [];
@@ -298,7 +338,7 @@ function indexAdvice(r: Reporter, at: DataPath, resource: Resource, column: stri
 
 /** The relation `name` of `resource` a filter goes through (belongs-to or many-to-many), with its related resource; reports and returns undefined when there is none. */
 function throughOf(
-  fail: (sub: DataPath, message: string, at?: 'key' | 'value') => void,
+  fail: Fail,
   at: DataPath,
   name: string,
   resource: Resource,

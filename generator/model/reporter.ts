@@ -1,7 +1,8 @@
 /**
  * Reports semantic errors of one schema file at the YAML node they are about.
  */
-import type { Diagnostics, SourcePosition } from '../diagnostics.js';
+import type { DiagnosticCode, Diagnostics, SourcePosition } from '../diagnostics.js';
+import type { MessageParams, TemplatedCode } from '../../runtime/errors/codes.js';
 import { formatPath, positionOf, type DataPath } from '../load/node-position.js';
 import type { SchemaFile } from '../load/schema-file.js';
 
@@ -15,6 +16,12 @@ export interface Reporter {
   at(path: DataPath, at?: 'key' | 'value'): SourcePosition;
   /** Record an error at the node at `path`. */
   error(path: DataPath, message: string, at?: 'key' | 'value'): void;
+  /**
+   * Record an error at the node at `path` whose message is `code`'s template
+   * (runtime/errors/codes.ts) filled with `params`, under that code.
+   * @throws {RangeError} when a placeholder has no value.
+   */
+  errorFrom<C extends DiagnosticCode & TemplatedCode>(path: DataPath, code: C, params: MessageParams<C>, at?: 'key' | 'value'): void;
   /** Record a warning at the node at `path` (generation goes on). */
   warn(path: DataPath, message: string, at?: 'key' | 'value'): void;
 }
@@ -24,6 +31,7 @@ export function reporter(file: SchemaFile, diagnostics: Diagnostics): Reporter {
   return {
     at: (path, at = 'key') => lazyPosition(file, [...path], at),
     error: (path, message, at = 'key') => diagnostics.add(positionOf(file, path, at), formatPath(path), message),
+    errorFrom: (path, code, params, at = 'key') => diagnostics.addFrom(positionOf(file, path, at), formatPath(path), code, params),
     warn: (path, message, at = 'key') => diagnostics.warn(positionOf(file, path, at), formatPath(path), message),
   };
 }

@@ -30,10 +30,12 @@ export function checkPrototypeKeys(r: Reporter, data: unknown): boolean {
     for (const [key, child] of Object.entries(value)) {
       if (isPrototypeKey(key)) {
         ok = false;
-        r.error(
-          [...path, key],
-          `"${key}" is reserved: every JavaScript object already has a "${key}", so a field, input or name called that would read or replace it; rename it (reserved: ${PROTOTYPE_KEYS.join(', ')})`,
-        );
+        r.errorFrom([...path, key], 'BINDERY_SCHEMA_RESERVED_NAME', {
+          name: key,
+          consequence: 'a field, input or name called that would read or replace it',
+          fix: 'rename it',
+          reserved: PROTOTYPE_KEYS.join(', '),
+        });
         continue;
       }
       // The `default:` of a field is data, not a name (a field itself may be called "default").
@@ -41,9 +43,10 @@ export function checkPrototypeKeys(r: Reporter, data: unknown): boolean {
       if (key === 'default' && inField) continue;
       if (NAMING_KEYS.has(key) && typeof child === 'string' && isPrototypeKey(child)) {
         ok = false;
-        r.error(
+        r.errorFrom(
           [...path, key],
-          `"${child}" is reserved: every JavaScript object already has a "${child}", so it cannot be a name; choose another (reserved: ${PROTOTYPE_KEYS.join(', ')})`,
+          'BINDERY_SCHEMA_RESERVED_NAME',
+          { name: child, consequence: 'it cannot be a name', fix: 'choose another', reserved: PROTOTYPE_KEYS.join(', ') },
           'value',
         );
         continue;
@@ -64,9 +67,10 @@ export function checkPrototypeKeys(r: Reporter, data: unknown): boolean {
 export function checkTableName(r: Reporter, resource: string, table: string, pluginTables: ReadonlyMap<string, string>): boolean {
   const owner = tableOwner(table, pluginTables);
   if (owner === undefined) return true;
-  r.error(
+  r.errorFrom(
     ['resources', resource, 'table'],
-    `table "${table}" is reserved: it is created by ${owner}, so this resource's migration would fail with "relation already exists"; choose another table name, e.g. "app_${table.replace(/^bindery_/, '')}" (see "Reserved names" in docs/schema-language.md)`,
+    'BINDERY_SCHEMA_RESERVED_TABLE',
+    { table, owner, suggestion: `app_${table.replace(/^bindery_/, '')}` },
     'value',
   );
   return false;

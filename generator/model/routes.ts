@@ -3,7 +3,8 @@
  * input binding — and the checks across routes (method + path, generated
  * names).
  */
-import type { RawRoute } from '../language/raw.js';
+import type { RawList, RawRoute } from '../language/raw.js';
+import type { DataPath } from '../load/node-position.js';
 import { resolveBodyLimit, resolveRateLimit } from './access.js';
 import { checkCrossFieldRules, resolveInputField } from './input-fields.js';
 import { LIST_KEYS, resolveList } from './list-routes.js';
@@ -28,154 +29,53 @@ export interface RouteScope extends ShapeScope {
   readonly groups: ReadonlyMap<string, Group>;
 }
 
+/** Reports a route's errors under `routes.<name>` and remembers whether there was one. */
+interface RouteCheck {
+  readonly r: Reporter;
+  readonly path: DataPath;
+  /** Report `message` at `sub` (under the route) and mark the route failed. */
+  fail(sub: DataPath, message: string, at?: 'key' | 'value'): void;
+  /** Mark the route failed without a message: the error was reported where it lies (a resource, a shape). */
+  failed(): void;
+  readonly ok: boolean;
+}
+
+function routeCheck(r: Reporter, path: DataPath): RouteCheck {
+  let ok = true;
+  return {
+    r,
+    path,
+    fail(sub, message, at = 'key') {
+      ok = false;
+      r.error([...path, ...sub], message, at);
+    },
+    failed() {
+      ok = false;
+    },
+    get ok() {
+      return ok;
+    },
+  };
+}
+
 /**
  * Resolve route `name`. Errors go to `r`; returns undefined when the route has
  * an error.
  */
 export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: RouteScope): Route | undefined {
   const path = ['routes', name];
-  let ok = true;
-  const fail = (sub: (string | number)[], message: string, at: 'key' | 'value' = 'key'): void => {
-    ok = false;
-    r.error([...path, ...sub], message, at);
-  };
+  const c = routeCheck(r, path);
+  const { group, middleware, abilities } = resolveGuards(c, raw, scope);
+  const confirmPassword = resolveConfirmPassword(c, raw, group);
+  const answer = resolveOutput(c, raw, scope);
+  const { params, fields } = resolveBinding(c, raw);
+  const list = raw.list !== undefined ? resolveRouteList(c, raw, raw.list, scope, answer, fields) : null;
+  const include = resolveRouteIncludes(c, raw, scope, answer, list);
+  if (!checkDistinctNames(r, [...path, 'input'], fields)) c.failed();
+  if (!checkCrossFieldRules(r, [...path, 'input'], fields)) c.failed();
+  const limits = resolveLimits(c, raw, group);
 
-  let group: Group | undefined;
-  if (raw.group !== undefined) {
-    group = scope.groups.get(raw.group);
-    if (!group)
-      fail(['group'], `unknown group "${raw.group}"${didYouMean(raw.group, scope.groups.keys())}; declare it under "groups:"`, 'value');
-  }
-
-  const middleware = routeMiddleware(r, path, raw.auth, group);
-  if (middleware === undefined) ok = false;
-  const abilities = raw.abilities ?? [];
-  if (abilities.length > 0 && !(group?.middleware ?? []).includes(TOKEN_MIDDLEWARE)) {
-    fail(
-      ['abilities'],
-      `abilities are checked by the "${TOKEN_MIDDLEWARE}" middleware, which ${group ? `group "${group.name}" does not list (middleware: [${group.middleware.join(', ')}])` : 'a route without a group does not run'}; put the route in a group with "${TOKEN_MIDDLEWARE}" or remove "abilities"`,
-    );
-  }
-
-  let confirmPassword: number | true | null = null;
-  if (raw.confirmPassword !== undefined) {
-    const ms = raw.confirmPassword === true ? true : parseDuration(raw.confirmPassword);
-    if (ms === undefined || (ms !== true && (ms < 1000 || !Number.isInteger(ms)))) {
-      fail(
-        ['confirmPassword'],
-        'confirmPassword takes a window of at least one second, e.g. 15m or 2h, or true for the AUTH_PASSWORD_TIMEOUT setting',
-        'value',
-      );
-    } else if (!(group?.middleware ?? []).includes(SESSION_MIDDLEWARE)) {
-      fail(
-        ['confirmPassword'],
-        `the time of the last password confirmation lives in the session, which ${group ? `group "${group.name}" does not load (middleware: [${group.middleware.join(', ')}])` : 'a route without a group has not'}; put the route in a group with "${SESSION_MIDDLEWARE}" and "auth" (e.g. member)`,
-      );
-    } else confirmPassword = ms;
-  }
-
-  let output: Route['output'] = null;
-  let shape: Route['shape'] = null;
-  if (raw.output !== undefined) {
-    const resolved = resolveShapeMember(r, [...path, 'output'], raw.output, scope);
-    if (!resolved) ok = false;
-    else if (resolved.optional) fail(['output', 'optional'], 'optional applies to members of an object; a JSON body is always written');
-    else if (raw.result !== 'ok' && raw.result !== 'created') {
-      fail(['output'], `a "${raw.result}" result has no JSON body; remove "output" or use result ok or created`);
-    } else {
-      const { type, optional: _, ...rest } = resolved;
-      const items = type.kind === 'array' ? type.items : null;
-      if (!resolved.nullable && type.kind === 'resource') output = { resource: type.name, array: false };
-      else if (!resolved.nullable && items?.kind === 'resource') output = { resource: items.name, array: true };
-      else shape = { type, ...rest };
-    }
-  }
-
-  const params = pathParams(raw.path);
-  const repeated = params.filter((p, i) => params.indexOf(p) !== i);
-  if (repeated.length > 0)
-    fail(['path'], `path parameter {${repeated[0]}} appears twice in ${raw.path}; give each parameter its own name`, 'value');
-
-  const fields: InputField[] = [];
-  for (const [key, rawField] of Object.entries(raw.input ?? {})) {
-    const field = resolveInputField(r, [...path, 'input', key], key, rawField);
-    if (!field) {
-      ok = false;
-      continue;
-    }
-    fields.push(field);
-    if (field.source === 'body' && (raw.method === 'GET' || raw.method === 'OPTIONS')) {
-      fail(['input', key], `a ${raw.method} request has no body; bind "${key}" with query, path or header`);
-    }
-    if (field.source === 'path' && !params.includes(field.name!)) {
-      fail(
-        ['input', key, 'path'],
-        `"${field.name}" is not a parameter of ${raw.path}${params.length > 0 ? `; its parameters: ${params.join(', ')}` : ''}`,
-      );
-    }
-  }
-  for (const param of params.filter((p, i) => params.indexOf(p) === i)) {
-    if (!fields.some((f) => f.source === 'path' && f.name === param)) {
-      fail(
-        ['path'],
-        `path parameter {${param}} has no input field bound to it; add e.g. "${param}: { type: integer, path: true }" under input`,
-        'value',
-      );
-    }
-  }
-  let list: Route['list'] = null;
-  if (raw.list !== undefined) {
-    if (raw.method !== 'GET') fail(['method'], `a list route answers GET requests; change the method from ${raw.method} to GET`, 'value');
-    if (raw.result !== 'ok') fail(['result'], `a list route answers 200 with a page; use "result: ok"`, 'value');
-    if (raw.output !== undefined && output !== null)
-      fail(
-        ['output'],
-        `a list route's output is its page of ${raw.list.resource} rows; remove "output", or declare a shape (e.g. { articles: "ArticleView[]", articlesCount: integer }) the handler builds from the page`,
-      );
-    for (const key of Object.keys(raw.input ?? {})) {
-      if ((LIST_KEYS as readonly string[]).includes(key) || key.startsWith('filter_'))
-        fail(['input', key], `"${key}" is a name the list adds to the input (limit, cursor, sort, filter_…); rename the field`);
-    }
-    if (scope.resources.has(raw.list.resource) && !scope.resolved.has(raw.list.resource)) {
-      ok = false; // the resource has errors of its own
-    } else {
-      const resolved = resolveList(r, [...path, 'list'], raw.list, scope.resolved);
-      if (!resolved) ok = false;
-      else {
-        list = resolved.list;
-        // With a shape output, the handler builds the answer from the page; the list's rows (and their includes) are the page's.
-        if (shape === null) output = { resource: resolved.list.resource, array: true };
-        fields.push(...resolved.fields);
-      }
-    }
-  }
-  let include: Include[] = [];
-  if (raw.include !== undefined && raw.include.length > 0) {
-    const rowsOf = output?.resource ?? list?.resource;
-    const resource = rowsOf !== undefined ? scope.resolved.get(rowsOf) : undefined;
-    if (rowsOf === undefined) {
-      if (shape !== null)
-        fail(['include'], 'include expands rows of a resource output; in a shape, declare the related row as a member (e.g. author: User)');
-      else if (raw.output === undefined && raw.list === undefined)
-        fail(['include'], 'include expands rows of the output; give the route an "output" (or a "list")');
-      else ok = false; // the output has an error of its own
-    } else if (!resource) {
-      ok = false; // the resource has errors of its own
-    } else {
-      const resolved = resolveIncludes(r, [...path, 'include'], raw.include, resource, scope.resolved);
-      if (resolved) include = resolved;
-      else ok = false;
-    }
-  }
-  if (!checkDistinctNames(r, [...path, 'input'], fields)) ok = false;
-  if (!checkCrossFieldRules(r, [...path, 'input'], fields)) ok = false;
-
-  const ownLimit = resolveRateLimit(r, [...path, 'rateLimit'], raw.rateLimit);
-  if (raw.rateLimit !== undefined && raw.rateLimit !== false && ownLimit === undefined) ok = false;
-  const ownBodyLimit = resolveBodyLimit(r, [...path, 'bodyLimit'], raw.bodyLimit);
-  if (raw.bodyLimit !== undefined && ownBodyLimit === undefined) ok = false;
-
-  if (!ok) return undefined;
+  if (!c.ok) return undefined;
   return {
     name,
     method: raw.method,
@@ -187,11 +87,10 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
     ...(raw.summary !== undefined ? { summary: raw.summary } : {}),
     ...(raw.description !== undefined ? { description: raw.description } : {}),
     input: fields,
-    output,
-    shape,
+    output: answer.output,
+    shape: answer.shape,
     result: raw.result,
-    rateLimit: ownLimit === false ? null : (ownLimit ?? group?.rateLimit ?? null),
-    bodyLimit: ownBodyLimit ?? group?.bodyLimit ?? null,
+    ...limits,
     cors: group?.cors ?? null,
     confirmPassword,
     list,
@@ -200,6 +99,185 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
     tokenScheme: group?.tokenScheme ?? null,
     errorFormat: group?.errorFormat ?? null,
     origin: r.at(path),
+  };
+}
+
+/** The route's group, the middleware it runs and the token abilities it needs (checked against the group's middleware). */
+function resolveGuards(
+  c: RouteCheck,
+  raw: RawRoute,
+  scope: RouteScope,
+): { group: Group | undefined; middleware: readonly string[] | undefined; abilities: readonly string[] } {
+  let group: Group | undefined;
+  if (raw.group !== undefined) {
+    group = scope.groups.get(raw.group);
+    if (!group)
+      c.fail(['group'], `unknown group "${raw.group}"${didYouMean(raw.group, scope.groups.keys())}; declare it under "groups:"`, 'value');
+  }
+
+  const middleware = routeMiddleware(c.r, c.path, raw.auth, group);
+  if (middleware === undefined) c.failed();
+  const abilities = raw.abilities ?? [];
+  if (abilities.length > 0 && !(group?.middleware ?? []).includes(TOKEN_MIDDLEWARE)) {
+    c.fail(
+      ['abilities'],
+      `abilities are checked by the "${TOKEN_MIDDLEWARE}" middleware, which ${group ? `group "${group.name}" does not list (middleware: [${group.middleware.join(', ')}])` : 'a route without a group does not run'}; put the route in a group with "${TOKEN_MIDDLEWARE}" or remove "abilities"`,
+    );
+  }
+  return { group, middleware, abilities };
+}
+
+/** The password confirmation window (`confirmPassword:`), which needs the session: in ms, `true` for the app's setting, or null. */
+function resolveConfirmPassword(c: RouteCheck, raw: RawRoute, group: Group | undefined): number | true | null {
+  if (raw.confirmPassword === undefined) return null;
+  const ms = raw.confirmPassword === true ? true : parseDuration(raw.confirmPassword);
+  if (ms === undefined || (ms !== true && (ms < 1000 || !Number.isInteger(ms)))) {
+    c.fail(
+      ['confirmPassword'],
+      'confirmPassword takes a window of at least one second, e.g. 15m or 2h, or true for the AUTH_PASSWORD_TIMEOUT setting',
+      'value',
+    );
+  } else if (!(group?.middleware ?? []).includes(SESSION_MIDDLEWARE)) {
+    c.fail(
+      ['confirmPassword'],
+      `the time of the last password confirmation lives in the session, which ${group ? `group "${group.name}" does not load (middleware: [${group.middleware.join(', ')}])` : 'a route without a group has not'}; put the route in a group with "${SESSION_MIDDLEWARE}" and "auth" (e.g. member)`,
+    );
+  } else return ms;
+  return null;
+}
+
+/** What a route answers: a resource output (rows of a resource) or a shape; a list route may fill in `output` later. */
+interface RouteAnswer {
+  output: Route['output'];
+  shape: Route['shape'];
+}
+
+/** The route's `output:`: rows of a resource (`Note`, `Note[]`) or any other shape; only ok and created results have a body. */
+function resolveOutput(c: RouteCheck, raw: RawRoute, scope: RouteScope): RouteAnswer {
+  const answer: RouteAnswer = { output: null, shape: null };
+  if (raw.output === undefined) return answer;
+  const resolved = resolveShapeMember(c.r, [...c.path, 'output'], raw.output, scope);
+  if (!resolved) c.failed();
+  else if (resolved.optional) c.fail(['output', 'optional'], 'optional applies to members of an object; a JSON body is always written');
+  else if (raw.result !== 'ok' && raw.result !== 'created') {
+    c.fail(['output'], `a "${raw.result}" result has no JSON body; remove "output" or use result ok or created`);
+  } else {
+    const { type, optional: _, ...rest } = resolved;
+    const items = type.kind === 'array' ? type.items : null;
+    if (!resolved.nullable && type.kind === 'resource') answer.output = { resource: type.name, array: false };
+    else if (!resolved.nullable && items?.kind === 'resource') answer.output = { resource: items.name, array: true };
+    else answer.shape = { type, ...rest };
+  }
+  return answer;
+}
+
+/** The path's `{param}`s and the `input:` fields, each path parameter bound to exactly one field and no body on GET or OPTIONS. */
+function resolveBinding(c: RouteCheck, raw: RawRoute): { params: string[]; fields: InputField[] } {
+  const params = pathParams(raw.path);
+  const repeated = params.filter((p, i) => params.indexOf(p) !== i);
+  if (repeated.length > 0)
+    c.fail(['path'], `path parameter {${repeated[0]}} appears twice in ${raw.path}; give each parameter its own name`, 'value');
+
+  const fields: InputField[] = [];
+  for (const [key, rawField] of Object.entries(raw.input ?? {})) {
+    const field = resolveInputField(c.r, [...c.path, 'input', key], key, rawField);
+    if (!field) {
+      c.failed();
+      continue;
+    }
+    fields.push(field);
+    if (field.source === 'body' && (raw.method === 'GET' || raw.method === 'OPTIONS')) {
+      c.fail(['input', key], `a ${raw.method} request has no body; bind "${key}" with query, path or header`);
+    }
+    if (field.source === 'path' && !params.includes(field.name!)) {
+      c.fail(
+        ['input', key, 'path'],
+        `"${field.name}" is not a parameter of ${raw.path}${params.length > 0 ? `; its parameters: ${params.join(', ')}` : ''}`,
+      );
+    }
+  }
+  for (const param of params.filter((p, i) => params.indexOf(p) === i)) {
+    if (!fields.some((f) => f.source === 'path' && f.name === param)) {
+      c.fail(
+        ['path'],
+        `path parameter {${param}} has no input field bound to it; add e.g. "${param}: { type: integer, path: true }" under input`,
+        'value',
+      );
+    }
+  }
+  return { params, fields };
+}
+
+/**
+ * The route's `list:`, checked against the route (GET, result ok, no resource
+ * output, no input named like a list parameter). Sets the answer's rows when
+ * the route has no shape and adds the list's query fields to `fields`.
+ */
+function resolveRouteList(
+  c: RouteCheck,
+  raw: RawRoute,
+  rawList: RawList,
+  scope: RouteScope,
+  answer: RouteAnswer,
+  fields: InputField[],
+): Route['list'] {
+  if (raw.method !== 'GET') c.fail(['method'], `a list route answers GET requests; change the method from ${raw.method} to GET`, 'value');
+  if (raw.result !== 'ok') c.fail(['result'], `a list route answers 200 with a page; use "result: ok"`, 'value');
+  if (raw.output !== undefined && answer.output !== null)
+    c.fail(
+      ['output'],
+      `a list route's output is its page of ${rawList.resource} rows; remove "output", or declare a shape (e.g. { articles: "ArticleView[]", articlesCount: integer }) the handler builds from the page`,
+    );
+  for (const key of Object.keys(raw.input ?? {})) {
+    if ((LIST_KEYS as readonly string[]).includes(key) || key.startsWith('filter_'))
+      c.fail(['input', key], `"${key}" is a name the list adds to the input (limit, cursor, sort, filter_…); rename the field`);
+  }
+  if (scope.resources.has(rawList.resource) && !scope.resolved.has(rawList.resource)) {
+    c.failed(); // the resource has errors of its own
+    return null;
+  }
+  const resolved = resolveList(c.r, [...c.path, 'list'], rawList, scope.resolved);
+  if (!resolved) {
+    c.failed();
+    return null;
+  }
+  // With a shape output, the handler builds the answer from the page; the list's rows (and their includes) are the page's.
+  if (answer.shape === null) answer.output = { resource: resolved.list.resource, array: true };
+  fields.push(...resolved.fields);
+  return resolved.list;
+}
+
+/** The relations expanded in each row of the route's resource output or list (`include:`). */
+function resolveRouteIncludes(c: RouteCheck, raw: RawRoute, scope: RouteScope, answer: RouteAnswer, list: Route['list']): Include[] {
+  if (raw.include === undefined || raw.include.length === 0) return [];
+  const rowsOf = answer.output?.resource ?? list?.resource;
+  const resource = rowsOf !== undefined ? scope.resolved.get(rowsOf) : undefined;
+  if (rowsOf === undefined) {
+    if (answer.shape !== null)
+      c.fail(['include'], 'include expands rows of a resource output; in a shape, declare the related row as a member (e.g. author: User)');
+    else if (raw.output === undefined && raw.list === undefined)
+      c.fail(['include'], 'include expands rows of the output; give the route an "output" (or a "list")');
+    else c.failed(); // the output has an error of its own
+    return [];
+  }
+  if (!resource) {
+    c.failed(); // the resource has errors of its own
+    return [];
+  }
+  const resolved = resolveIncludes(c.r, [...c.path, 'include'], raw.include, resource, scope.resolved);
+  if (!resolved) c.failed();
+  return resolved ?? [];
+}
+
+/** The route's rate limit and body limit: its own (`rateLimit: false` turns the group's off), else its group's, else null. */
+function resolveLimits(c: RouteCheck, raw: RawRoute, group: Group | undefined): Pick<Route, 'rateLimit' | 'bodyLimit'> {
+  const ownLimit = resolveRateLimit(c.r, [...c.path, 'rateLimit'], raw.rateLimit);
+  if (raw.rateLimit !== undefined && raw.rateLimit !== false && ownLimit === undefined) c.failed();
+  const ownBodyLimit = resolveBodyLimit(c.r, [...c.path, 'bodyLimit'], raw.bodyLimit);
+  if (raw.bodyLimit !== undefined && ownBodyLimit === undefined) c.failed();
+  return {
+    rateLimit: ownLimit === false ? null : (ownLimit ?? group?.rateLimit ?? null),
+    bodyLimit: ownBodyLimit ?? group?.bodyLimit ?? null,
   };
 }
 

@@ -3,7 +3,7 @@
  * stale, and a readable unified diff of them (`bindery generate --check`).
  */
 import { createTwoFilesPatch } from 'diff';
-import type { GeneratedFile } from '../emit/context.js';
+import type { GeneratedFile } from './generated-file.js';
 import type { FileTree } from './disk-tree.js';
 
 /**

@@ -39,6 +39,12 @@ export function registerBodyParsers(
   // Fastify's JSON parser (secure-json-parse: `__proto__` and `constructor` poisoning refused), after the shape scan.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   const json = (request: FastifyRequest, body: string | Buffer, done: Done): void => {
+    // An empty body is no body (clients such as Postman send `Content-Type: application/json`
+    // on body-less DELETEs): the route binds as without one, and its required fields are 422.
+    if (body.length === 0) {
+      done(null, undefined);
+      return;
+    }
     const refused = checkJsonShape(body as string, limits);
     if (refused !== undefined) done(refused);
     else parseJson(request, body as string, done);

@@ -234,6 +234,15 @@ export const ERROR_CODES = {
       'The schema change cannot be migrated safely as written (e.g. a NOT NULL column without default) or the migration history is broken.',
   },
   BINDERY_SCHEMA_INVALID: { summary: 'A schema file has an error; nothing under generated/ changed.' },
+  BINDERY_SCHEMA_RESERVED_NAME: {
+    summary: 'A schema file uses a prototype key (__proto__, constructor, prototype) as a key or a name; nothing under generated/ changed.',
+    message: '"{name}" is reserved: every JavaScript object already has a "{name}", so {consequence}; {fix} (reserved: {reserved})',
+  },
+  BINDERY_SCHEMA_RESERVED_TABLE: {
+    summary: 'A resource uses a table the framework, a setup step or a plugin creates; nothing under generated/ changed.',
+    message:
+      'table "{table}" is reserved: it is created by {owner}, so this resource\'s migration would fail with "relation already exists"; choose another table name, e.g. "{suggestion}" (see "Reserved names" in docs/schema-language.md)',
+  },
 
   // ── audit (runtime/audit) ──
   BINDERY_AUDIT_ACTOR_TOO_LONG: { summary: 'The actor ID of an audited write is longer than 100 bytes; the write is refused.' },

@@ -1,6 +1,9 @@
 /**
  * Handler results (docs/spec.md 4.5 "Handler results"): the constructors handlers
- * return, and the code that writes them.
+ * return, and the code that writes them; `runList` and `runOffsetList`, the
+ * page of a list route (`generated/lists.ts` calls them; docs/schema-language.md
+ * "List routes"); and `loadRelations`, the batch loader `generated/relations.ts`
+ * calls (docs/schema-language.md "Included paths and batch loading").
  */
 export {
   json,
@@ -21,3 +24,6 @@ export {
   type ResultFor,
 } from './result.js';
 export { UrlBuilder } from './url-builder.js';
+export { runList, type ListPage, type ListContext, type ListScope } from './list/run-list.js';
+export { runOffsetList, type OffsetPage } from './list/run-offset-list.js';
+export { loadRelations, type Loaded, type LoadContext, type RelationGraph } from './list/load-relations.js';

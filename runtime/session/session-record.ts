@@ -4,6 +4,7 @@
  * ID and password fingerprint), and its compact JSON form.
  */
 import { randomBytes } from 'node:crypto';
+import { newMaskableSecret } from '../crypto/masked-token.js';
 
 /** One session's data. Times are milliseconds since the epoch. */
 export interface SessionRecord {
@@ -30,9 +31,9 @@ export function newSessionId(): string {
   return randomBytes(16).toString('base64url');
 }
 
-/** A fresh unmasked CSRF token (32 bytes, base64url). */
+/** A fresh unmasked CSRF token (32 bytes, base64url; masked for pages by `runtime/crypto/masked-token.ts`). */
 export function newCsrfToken(): string {
-  return randomBytes(32).toString('base64url');
+  return newMaskableSecret();
 }
 
 /** A new, empty session started at `now`. */

@@ -12,7 +12,7 @@
  * Flash data stored by one request is readable by the next one only.
  */
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import { maskCsrfToken, verifyCsrfToken } from './csrf-token.js';
+import { maskSecret, matchesMaskedSecret } from '../crypto/masked-token.js';
 import type { PageSession } from '../views/page-session.js';
 import { readCookie, serializeSetCookie } from './cookie-header.js';
 import { newCsrfToken, newSessionId, newSessionRecord, type SessionRecord } from './session-record.js';
@@ -234,15 +234,15 @@ export class Session implements PageSession {
 
   // ── CSRF ──
 
-  /** The CSRF token masked with a fresh pad, for a page (starts a session when there is none). */
+  /** The CSRF token masked with a fresh pad, for a page (starts a session when there is none). The `csrf` middleware checks it (runtime/csrf). */
   csrfToken(): string {
-    return maskCsrfToken(this.#ensure().csrf);
+    return maskSecret(this.#ensure().csrf);
   }
 
   /** Whether `submitted` is a masked form of this session's CSRF token (false without a session). Never throws. */
   verifyCsrfToken(submitted: string): boolean {
     const r = this.#load();
-    return r !== null && verifyCsrfToken(submitted, r.csrf);
+    return r !== null && matchesMaskedSecret(submitted, r.csrf);
   }
 
   // ── lifecycle (used by the middleware and the responder) ──

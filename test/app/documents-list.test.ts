@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import app from '../../app/main.js';
-import { runList, type ListContext, type ListScope } from '../../runtime/routing/index.js';
+import { runList, type ListContext, type ListScope } from '../../runtime/results/index.js';
 import { routes } from '../../generated/routes.js';
 import { serializeUser } from '../../generated/serializers.js';
 import type { RouteDefinition } from '../../runtime/routing/route-table.js';

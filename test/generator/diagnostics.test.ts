@@ -247,6 +247,7 @@ routes:
         /^schema\/a\.yaml:3:12: resources\.Note\.table: table "acme_things" is reserved: it is created by the plugin @acme\/things \(listed in package\.json "bindery\.plugins"\)/,
       ),
     ]);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['BINDERY_SCHEMA_RESERVED_TABLE']);
   });
 
   it('refuses prototype keys as field, input, group and binding names', async () => {

@@ -5,7 +5,7 @@
  * adds its member, typed by the relation, and nothing else.
  */
 import { describe, expectTypeOf, it } from 'vitest';
-import type { Loaded } from '../../runtime/routing/index.js';
+import type { Loaded } from '../../runtime/results/index.js';
 
 interface User {
   id: number;

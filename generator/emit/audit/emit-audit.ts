@@ -9,7 +9,8 @@
  */
 import { ModuleDeclarationKind, type StatementStructures, StructureKind } from 'ts-morph';
 import type { Resource } from '../../model/model.js';
-import type { EmitContext, GeneratedFile } from '../context.js';
+import type { EmitContext } from '../context.js';
+import type { GeneratedFile } from '../../write/generated-file.js';
 import { printLiteral, type Literal } from '../ts-literal.js';
 import { createTsPrinter, exportedConst, quote } from '../ts-source.js';
 

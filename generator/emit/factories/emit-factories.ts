@@ -11,7 +11,8 @@ import type { RuleRef } from '../../../runtime/routing/route-table.js';
 import type { FactoryFieldPlan, FactoryPlan } from '../../../runtime/db/factories.js';
 import type { Model, Resource, ResourceField } from '../../model/model.js';
 import { resourceTypeNames } from '../../model/names.js';
-import type { EmitContext, GeneratedFile } from '../context.js';
+import type { EmitContext } from '../context.js';
+import type { GeneratedFile } from '../../write/generated-file.js';
 import { printLiteral, type Literal } from '../ts-literal.js';
 import { createTsPrinter, exportedConst, propertyName } from '../ts-source.js';
 

@@ -16,7 +16,8 @@
 import { type StatementStructures, StructureKind } from 'ts-morph';
 import type { Route } from '../../model/model.js';
 import { inputTypeName } from '../../model/names.js';
-import type { EmitContext, GeneratedFile } from '../context.js';
+import type { EmitContext } from '../context.js';
+import type { GeneratedFile } from '../../write/generated-file.js';
 import { createTsPrinter, docText, quote } from '../ts-source.js';
 import { rowType } from '../row-types.js';
 import { targetRowType } from '../policies/route-policies.js';
@@ -55,15 +56,8 @@ export function emitHandlers(ctx: EmitContext): GeneratedFile {
       kind: StructureKind.ImportDeclaration,
       isTypeOnly: true,
       moduleSpecifier: `${ctx.runtime}/results`,
-      namedImports: ['ResultFor'],
+      namedImports: [...(hasLists ? [...new Set(pages.map((r) => pageType(r)))].sort() : []), 'ResultFor'],
     });
-    if (hasLists)
-      statements.push({
-        kind: StructureKind.ImportDeclaration,
-        isTypeOnly: true,
-        moduleSpecifier: `${ctx.runtime}/routing`,
-        namedImports: [...new Set(pages.map((r) => pageType(r)))].sort(),
-      });
     for (const [entry, names] of [...external].sort(([a], [b]) => (a < b ? -1 : 1)))
       statements.push({
         kind: StructureKind.ImportDeclaration,

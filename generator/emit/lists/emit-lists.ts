@@ -10,7 +10,8 @@ import type { Route } from '../../model/model.js';
 import { inputTypeName } from '../../model/names.js';
 import { rowType } from '../row-types.js';
 import { rowIncludes } from '../../model/includes.js';
-import type { EmitContext, GeneratedFile } from '../context.js';
+import type { EmitContext } from '../context.js';
+import type { GeneratedFile } from '../../write/generated-file.js';
 import { docText, quote } from '../ts-source.js';
 
 /** Emit `lists.ts`, or nothing when no route has a list. */
@@ -31,7 +32,7 @@ export function emitLists(ctx: EmitContext): GeneratedFile | null {
  * one page (\`{ data, next }\`) for the route's bound input; \`scope\` narrows the
  * rows (e.g. to the signed-in user's). See docs/schema-language.md "List routes".
  */
-import { ${runners(entries.map((e) => e.route))}type ListContext, ${pages(entries.map((e) => e.route))}type ListScope } from '${ctx.runtime}/routing';
+import { ${runners(entries.map((e) => e.route))}type ListContext, ${pages(entries.map((e) => e.route))}type ListScope } from '${ctx.runtime}/results';
 import { routes } from './routes.js';
 import type { ${[...types].sort().join(', ')} } from './types.js';
 

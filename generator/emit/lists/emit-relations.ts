@@ -9,7 +9,8 @@
 import type { Model, Resource } from '../../model/model.js';
 import { serializerName } from '../../model/names.js';
 import { policyByResource } from '../policies/route-policies.js';
-import type { EmitContext, GeneratedFile } from '../context.js';
+import type { EmitContext } from '../context.js';
+import type { GeneratedFile } from '../../write/generated-file.js';
 import { quote } from '../ts-source.js';
 import { printLiteral, Code, type Literal } from '../ts-literal.js';
 
@@ -68,7 +69,7 @@ export type ${r.name}Path = ${paths.map(quote).join(' | ')};`;
  * the related rows and computed fields named by \`paths\` to rows a handler
  * read, in batch. See docs/schema-language.md "Included paths and batch loading".
  */
-import { loadRelations, type Loaded, type LoadContext, type RelationGraph } from '${ctx.runtime}/routing';
+import { loadRelations, type Loaded, type LoadContext, type RelationGraph } from '${ctx.runtime}/results';
 ${serializers.size > 0 ? `import { ${[...serializers].sort().join(', ')} } from './serializers.js';\n` : ''}import type { ${[...types].sort().join(', ')} } from './types.js';
 
 ${relationTypes.join('\n\n')}

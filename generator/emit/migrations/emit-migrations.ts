@@ -8,7 +8,8 @@
  */
 import type { Diagnostics, SourcePosition } from '../../diagnostics.js';
 import type { Model } from '../../model/model.js';
-import type { EmitContext, GeneratedFile } from '../context.js';
+import type { EmitContext } from '../context.js';
+import type { GeneratedFile } from '../../write/generated-file.js';
 import { diffTables, type RefusedChange } from './diff.js';
 import { MIGRATIONS_DIR, SNAPSHOT_FILE } from './files.js';
 import { rebuildSnapshot, readSnapshot, type MigrationHistory } from './history.js';

@@ -6,7 +6,7 @@
  * and their package names as `pluginPackages`. `bindery add` and
  * `bindery remove` edit the list in package.json and regenerate this file.
  */
-import type { GeneratedFile } from '../context.js';
+import type { GeneratedFile } from '../../write/generated-file.js';
 
 /** The header line of the plugin list file. */
 export const PLUGIN_LIST_HEADER =

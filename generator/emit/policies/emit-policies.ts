@@ -11,7 +11,8 @@
  */
 import type { Policy } from '../../model/policy-model.js';
 import { USERS_TABLE } from '../../model/policies.js';
-import type { EmitContext, GeneratedFile } from '../context.js';
+import type { EmitContext } from '../context.js';
+import type { GeneratedFile } from '../../write/generated-file.js';
 import { printLiteral, type Literal } from '../ts-literal.js';
 import { exportedConst, propertyName, quote } from '../ts-source.js';
 

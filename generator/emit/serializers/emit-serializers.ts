@@ -7,7 +7,8 @@
 import { type StatementStructures, StructureKind } from 'ts-morph';
 import type { Resource } from '../../model/model.js';
 import { resourceTypeNames, serializerName } from '../../model/names.js';
-import type { EmitContext, GeneratedFile } from '../context.js';
+import type { EmitContext } from '../context.js';
+import type { GeneratedFile } from '../../write/generated-file.js';
 import { createTsPrinter, propertyName } from '../ts-source.js';
 import { present, value } from './field-json.js';
 import { shapeImports, shapeSerializers } from './shape-serializers.js';

@@ -13,7 +13,8 @@ import {
 } from 'ts-morph';
 import type { InputField, Resource, Route } from '../../model/model.js';
 import { inputTypeName, resourceTypeNames } from '../../model/names.js';
-import type { EmitContext, GeneratedFile } from '../context.js';
+import type { EmitContext } from '../context.js';
+import type { GeneratedFile } from '../../write/generated-file.js';
 import { sqlType } from '../migrations/sql-types.js';
 import { createTsPrinter, docText, propertyName } from '../ts-source.js';
 import { columnTsType, inputTsType, jsonTsType } from './ts-types.js';

@@ -71,12 +71,15 @@ describe('bindery migrate | against a test database', () => {
   });
 
   it('an unreachable database is reported without the password, exit 1', async () => {
+    // A password of its own: the server's URL may have none (DATABASE_URL).
     const url = new URL(db.url);
     url.port = '1';
+    url.password = 'secret-password';
     const r = await runCli(['migrate'], { cwd, env: { ...env, DATABASE_URL: url.toString() } });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Error: Cannot connect to the database at postgres://postgres:***@127.0.0.1:1/');
     expect(r.stderr).toContain('(BINDERY_DATABASE_UNREACHABLE;');
+    expect(r.stderr).not.toContain('secret-password');
   });
 
   it('production without DATABASE_URL stops before any database is started, naming the setting', async () => {

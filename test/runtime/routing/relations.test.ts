@@ -17,7 +17,7 @@ import { connectDatabase, type Database as OpenDatabase } from '../../../runtime
 import { CursorSealer } from '../../../runtime/crypto/cursor-codec.js';
 import { KeyRing } from '../../../runtime/crypto/key-ring.js';
 import { RequestAuth } from '../../../runtime/context/request-auth.js';
-import { runList } from '../../../runtime/routing/index.js';
+import { runList } from '../../../runtime/results/index.js';
 import { Policies } from '../../../runtime/authorization/policies.js';
 import type { Middleware } from '../../../runtime/http/handler.js';
 import type { IncludePlan, RouteDefinition } from '../../../runtime/routing/route-table.js';
