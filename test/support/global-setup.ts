@@ -32,10 +32,21 @@ async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The server for the repository's tests (`inject('pgUrl')`) and for tests
+ * written as a project writes them — the examples' — whose `bindery/testing`
+ * reads `BINDERY_TEST_DATABASE_URL`, as `startTestServer()` sets it (test
+ * workers start after this setup and inherit it).
+ */
+function provideServer(project: TestProject, url: string): void {
+  project.provide('pgUrl', url);
+  process.env['BINDERY_TEST_DATABASE_URL'] = url;
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const external = process.env.DATABASE_URL;
   if (external) {
-    project.provide('pgUrl', external);
+    provideServer(project, external);
     return async () => {};
   }
   const dir = await mkdtemp(join(tmpdir(), 'bindery-test-pg-'));
@@ -66,7 +77,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   });
   await pg.initialise();
   await pg.start();
-  project.provide('pgUrl', `postgres://postgres:postgres@127.0.0.1:${port}/postgres`);
+  provideServer(project, `postgres://postgres:postgres@127.0.0.1:${port}/postgres`);
   return async () => {
     await pg.stop();
     await rm(dir, { recursive: true, force: true });
