@@ -5,6 +5,9 @@
  *
  * - cold: no `generated/`, no run record;
  * - unchanged: `generate` again (the run record answers);
+ * - one rule edited: one route's rule parameter changed in its schema file,
+ *   then `generate` (the record misses; the other routes' validators are
+ *   taken from `validators.ts` by their fingerprints);
  * - check: `generate --check` on the unchanged tree (the record answers);
  * - check, no record: `generate --check` with the record deleted (what CI
  *   does on a fresh clone: the whole pipeline, nothing written);
@@ -19,9 +22,9 @@
  * project made by `bindery new` does; BENCH_GENERATOR_NODE names the node binary.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { strictTsconfig } from '../test/support/strict-tsconfig.js';
 import { writeSyntheticSchema } from '../test/support/synthetic-schema.js';
@@ -29,8 +32,8 @@ import { writeSyntheticSchema } from '../test/support/synthetic-schema.js';
 const REPO = fileURLToPath(new URL('../', import.meta.url));
 const BINDERY = join(REPO, 'bin/bindery.mjs');
 const MEASURE = join(REPO, 'bench/support/measure-child.mjs');
-/** The node that runs `bindery generate`: BENCH_GENERATOR_NODE (e.g. `.node/24/bin/node`), else this process's. */
-const GENERATOR_NODE = process.env.BENCH_GENERATOR_NODE ?? process.execPath;
+/** The node that runs `bindery generate`: BENCH_GENERATOR_NODE (e.g. `.node/24/bin/node`, relative to the working directory), else this process's. */
+const GENERATOR_NODE = process.env.BENCH_GENERATOR_NODE ? resolve(process.env.BENCH_GENERATOR_NODE) : process.execPath;
 
 /** One measured process. */
 export interface Sample {
@@ -121,6 +124,7 @@ export async function runGeneratorBench(
         await rm(record, { recursive: true, force: true });
       });
       await take('unchanged generate', ['generate']);
+      await take('one rule edited, generate', ['generate'], () => editOneRule(root));
       await take('check', ['generate', '--check']);
       await take('check, no record (CI)', ['generate', '--check'], () => rm(record, { recursive: true, force: true }));
     }
@@ -150,6 +154,17 @@ export async function runGeneratorBench(
     await rm(root, { recursive: true, force: true });
   }
   return { rows };
+}
+
+/** Change one route's rule parameter in the first resource file (`between:1,200` ⇄ `between:1,150`), as a developer edits a schema. */
+async function editOneRule(root: string): Promise<void> {
+  const file = join(root, 'schema', (await readdir(join(root, 'schema'))).sort().find((name) => name !== '00-groups.yaml')!);
+  const text = await readFile(file, 'utf8');
+  const edited = text.includes('"between:1,200"')
+    ? text.replace('"between:1,200"', '"between:1,150"')
+    : text.replace('"between:1,150"', '"between:1,200"');
+  if (edited === text) throw new Error(`bench: no rule to edit in ${file}`);
+  await writeFile(file, edited);
 }
 
 /**

@@ -33,7 +33,7 @@ export interface EmitInputs {
   readonly allowDestructive: boolean;
   /** Re-derive the snapshot from the migration files (docs/database.md "When a migration fails"). */
   readonly rebuildSnapshot: boolean;
-  /** A `--check` run: validators whose fingerprint matches are taken from `disk` instead of compiled (docs/generator.md "Validator fingerprints"). Default false. */
+  /** A `--check` run (nothing is written). Validators whose fingerprint matches are taken from `disk` instead of compiled either way (docs/generator.md "Validator fingerprints"). Default false. */
   readonly check?: boolean;
 }
 
@@ -65,7 +65,7 @@ export function emitAll(ctx: EmitContext, inputs: EmitInputs, diagnostics: Diagn
   return [
     emitTypes(ctx),
     emitSerializers(ctx),
-    emitValidators(ctx, inputs.check === true ? inputs.disk.get('validators.ts') : undefined),
+    emitValidators(ctx, inputs.disk.get('validators.ts')),
     emitRoutes(ctx),
     emitHandlers(ctx),
     emitOpenApi(ctx),

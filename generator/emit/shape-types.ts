@@ -7,6 +7,7 @@
  */
 import type { Model, OutputShape, Route, Shape, ShapeMember, ShapeScalar, ShapeType } from '../model/model.js';
 import { outputTypeName, resourceTypeNames, serializerName, shapeTypeNames } from '../model/names.js';
+import { rowIncludes } from '../model/includes.js';
 import { propertyName } from './ts-source.js';
 
 const VALUE: Readonly<Record<ShapeScalar, string>> = {
@@ -96,6 +97,24 @@ export function outputNames(route: Route & { readonly shape: OutputShape }): Out
 /** Routes with a shape output, narrowed. */
 export function shapeRoutes(routes: readonly Route[]): (Route & { readonly shape: OutputShape })[] {
   return routes.filter((r): r is Route & { readonly shape: OutputShape } => r.shape !== null);
+}
+
+/**
+ * What the JSON answers of `routes` carry: the shapes their outputs reach,
+ * and every resource written in them — a route's output resource, its
+ * included rows' resources, and those the shapes reach — in first-seen order.
+ * The client and the OpenAPI document describe exactly these.
+ */
+export function answeredTypes(model: Model, routes: readonly Route[]): { resources: Set<string>; shapes: Set<string> } {
+  const reached = reachedByShapes(
+    model,
+    shapeRoutes(routes).map((r) => r.shape.type),
+  );
+  const resources = new Set([
+    ...routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...rowIncludes(r.include).map((i) => i.resource)]),
+    ...reached.resources,
+  ]);
+  return { resources, shapes: reached.shapes };
 }
 
 /**

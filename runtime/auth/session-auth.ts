@@ -74,40 +74,37 @@ export class SessionAuth<U> implements AuthService<U> {
   }
 
   async attempt(ctx: RequestContext, login: string, password: string, options: LoginOptions = {}): Promise<U> {
-    const { users, throttle, hasher } = this.#p;
     if (options.remember === true) this.#needRememberLookups();
-    const ip = ctx.request.ip;
-    const normalized = normalizeLogin(login);
-    // One attempt at a time per address, counts and password check included (docs/auth.md "Throttling"):
-    // a flood from one address waits in its own lane, costs no query or hash while it waits, and is
-    // refused outright past AUTH_THROTTLE_IP waiting attempts.
-    const checked = await this.#p.lanes.run(ip, () => this.#check(login, normalized, password, ip));
-    if (checked === LANE_FULL) {
-      await emitEvent(this.#p.services, 'session:login_failed', { login: normalized, userId: null, reason: 'throttled', ip });
-      throw new LoginThrottledError(1);
-    }
-    const { user, userId, subject, hash } = checked;
-    let signedIn = user;
-    let current = hash;
-    if (users.writePasswordHash !== undefined && hasher.needsUpgrade(hash)) {
-      // bcrypt or a weaker argon2id hash: replace it (this changes the fingerprint once: other sessions end).
-      current = await hasher.hash(password);
-      await users.writePasswordHash(user, current);
-      signedIn = (await users.findById(userId!)) ?? user;
-    }
-    await throttle.clear(subject, ip);
+    const { user, userId, hash } = await this.#verify(login, password, ctx.request.ip);
     // An account with a second factor is not signed in yet: the session holds a pending login.
-    if (this.#secondFactor !== undefined && (await this.#secondFactor.required(signedIn))) {
-      await this.#secondFactor.challenge(ctx, signedIn, { remember: options.remember === true });
-      return signedIn;
+    if (this.#secondFactor !== undefined && (await this.#secondFactor.required(user))) {
+      await this.#secondFactor.challenge(ctx, user, { remember: options.remember === true });
+      return user;
     }
-    await this.#signIn(ctx, signedIn, userId!, current, options.remember === true, 'password');
-    return signedIn;
+    await this.#signIn(ctx, user, userId!, hash, options.remember === true, 'password');
+    return user;
   }
 
   async verifyCredentials(ctx: RequestContext, login: string, password: string): Promise<U> {
-    const { users, hasher } = this.#p;
-    const ip = ctx.request.ip;
+    const { user } = await this.#verify(login, password, ctx.request.ip);
+    // A password alone does not sign in an account with a second factor (docs/tokens.md "Issuing a token at login").
+    if (this.#secondFactor !== undefined && (await this.#secondFactor.required(user))) throw new SecondFactorRequiredError();
+    return user;
+  }
+
+  /**
+   * The account `password` belongs to, for a session login or a token
+   * issued from a JSON handler alike: one attempt at a time per address,
+   * counts and password check included (docs/auth.md "Throttling") — a flood
+   * from one address waits in its own lane, costs no query or hash while it
+   * waits, and is refused outright past AUTH_THROTTLE_IP waiting attempts. A
+   * bcrypt or weaker argon2id hash is replaced (the fingerprint changes once:
+   * other sessions end); the throttle is cleared. Returns the account as it
+   * is now, with its ID and current hash.
+   * @throws LoginThrottledError, or the login error of a wrong password
+   */
+  async #verify(login: string, password: string, ip: string) {
+    const { users, throttle, hasher } = this.#p;
     const normalized = normalizeLogin(login);
     const checked = await this.#p.lanes.run(ip, () => this.#check(login, normalized, password, ip));
     if (checked === LANE_FULL) {
@@ -116,14 +113,14 @@ export class SessionAuth<U> implements AuthService<U> {
     }
     const { user, userId, subject, hash } = checked;
     let verified = user;
+    let current = hash;
     if (users.writePasswordHash !== undefined && hasher.needsUpgrade(hash)) {
-      await users.writePasswordHash(user, await hasher.hash(password));
-      verified = (await users.findById(userId)) ?? user;
+      current = await hasher.hash(password);
+      await users.writePasswordHash(user, current);
+      verified = (await users.findById(userId!)) ?? user;
     }
-    await this.#p.throttle.clear(subject, ip);
-    // A password alone does not sign in an account with a second factor (docs/tokens.md "Issuing a token at login").
-    if (this.#secondFactor !== undefined && (await this.#secondFactor.required(verified))) throw new SecondFactorRequiredError();
-    return verified;
+    await throttle.clear(subject, ip);
+    return { user: verified, userId, hash: current };
   }
 
   useSecondFactor(gate: SecondFactorGate<U>): void {

@@ -1,13 +1,13 @@
 /**
  * Validator fingerprints (docs/generator.md "Validator fingerprints"): every
- * route's code in `validators.ts` carries a fingerprint line; `--check`
- * reuses the code whose fingerprint matches instead of compiling it again,
+ * route's code in `validators.ts` carries a fingerprint line; `generate` and
+ * `--check` reuse the code whose fingerprint matches instead of compiling it again,
  * and still reports any hand edit — to the code, to a fingerprint, to the
  * file's layout — and any schema change as stale. And the guard: the
  * emitter's format version is bumped whenever its code changes.
  */
 import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/index.js';
@@ -54,6 +54,21 @@ describe('generate | validator fingerprints', () => {
     const forged = body.replace('{ "maxLength": 100 }', '{ "maxLength": 101 }');
     await writeFile(file(), written.replace(`${line}\n${body}`, `${fingerprintLine(inputs, forged)}\n${forged}`));
     expect(await check()).toEqual(upToDate);
+  });
+
+  it('generate reuses a matching block too; with validators.ts deleted it compiles every route again', async () => {
+    const { line, body } = writtenValidators(written).get('documentsCreate')!;
+    const doc = /^\/\*\* (.*) \*\/$/m.exec(body)![1]!;
+    const schema = /^const documentsCreate_schema = (.*);$/m.exec(body)![1]!;
+    const inputs = validatorInputs('documentsCreate', doc, JSON.stringify(JSON.parse(schema)));
+    const forged = body.replace('{ "maxLength": 100 }', '{ "maxLength": 101 }');
+    const forgedText = written.replace(`${line}\n${body}`, `${fingerprintLine(inputs, forged)}\n${forged}`);
+    await writeFile(file(), forgedText);
+    expect((await generate({ root: project.root, useRecord: false })).changed).toEqual([]);
+    expect(await readFile(file(), 'utf8')).toBe(forgedText);
+    await rm(file());
+    expect((await generate({ root: project.root, useRecord: false })).changed).toEqual(stale);
+    expect(await readFile(file(), 'utf8')).toBe(written);
   });
 
   it("reports a hand-edited line of a route's code as stale, with the line in the diff", async () => {
@@ -125,7 +140,7 @@ describe('validator fingerprints | format version', () => {
   // record the new hash and format version here.
   const RECORDED = {
     format: 4,
-    hash: '599c832229d445462a677408d34208461c0e804e50bdd3e60510cddfc0b61bda 5c83f85adf744347eb5347d947f8b011951d0d4112a7858f6f51d3d97edda8a2 88d163931fe2f33c0c2b24eb7beec2d27f102f4acd98c88f2bcf358afe005852',
+    hash: 'fc2f71a10eccd365920a99c22268b8ad0e07bc973e11ab7e39cdb430550ea77d ca47cfa09545fb2f8e11fef9f6a9a7b9c43f2725ffd0a513e4158268e20a1247 88d163931fe2f33c0c2b24eb7beec2d27f102f4acd98c88f2bcf358afe005852',
   };
 
   it('is bumped (or confirmed) whenever the validator emitter changes', async () => {

@@ -23,10 +23,9 @@ import type { GeneratedFile } from '../../write/generated-file.js';
 import { docText, propertyName, quote } from '../ts-source.js';
 import { CLIENT_LIST_RUNTIME, CLIENT_OFFSET_RUNTIME, CLIENT_RUNTIME } from './client-runtime.js';
 import { jsonRowType } from '../row-types.js';
-import { rowIncludes } from '../../model/includes.js';
 import { routeErrorsSource } from './route-errors.js';
 import { clientShapeTypes } from './client-shapes.js';
-import { outputNames, reachedByShapes, shapeRoutes } from '../shape-types.js';
+import { answeredTypes, outputNames } from '../shape-types.js';
 
 /** Routes the client offers: every route but pages. */
 export function clientRoutes(routes: readonly Route[]): Route[] {
@@ -36,14 +35,8 @@ export function clientRoutes(routes: readonly Route[]): Route[] {
 /** Emit `client.ts` (see the module comment). */
 export function emitClient(ctx: EmitContext): GeneratedFile {
   const routes = clientRoutes(ctx.model.routes);
-  const reached = reachedByShapes(
-    ctx.model,
-    shapeRoutes(routes).map((r) => r.shape.type),
-  );
-  const outputs = new Set([
-    ...routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...rowIncludes(r.include).map((i) => i.resource)]),
-    ...reached.resources,
-  ]);
+  const answered = answeredTypes(ctx.model, routes);
+  const outputs = answered.resources;
   const resources = ctx.model.resources.filter((r) => outputs.has(r.name));
   const parts: string[] = [
     `/**\n * A typed client of ${docText(ctx.model.info.title)} ${docText(ctx.model.info.version)}: one method per route (page routes excluded).\n * Needs only \`fetch\`; see docs/client.md.\n */`,
@@ -52,7 +45,7 @@ export function emitClient(ctx: EmitContext): GeneratedFile {
     ...(routes.some((r) => r.list?.paging === 'offset') ? [CLIENT_OFFSET_RUNTIME.trim()] : []),
     ...(resources.some((r) => r.fields.some((f) => f.type.kind === 'file' && !f.hidden)) ? [FILE_JSON] : []),
     ...resources.map(resourceInterface),
-    ...clientShapeTypes(ctx.model, routes, reached.shapes),
+    ...clientShapeTypes(ctx.model, routes, answered.shapes),
     ...routes.map(inputInterface),
     routeErrorsSource(routes, ctx.model),
     createClientFunction(routes),

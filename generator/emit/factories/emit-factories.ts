@@ -105,10 +105,25 @@ function fieldPlan(resource: Resource, f: ResourceField, model: Model): FactoryF
   };
 }
 
-/** The rules of every route input named `name` (a column's rules live on the inputs that write it). */
-function inputRules(model: Model, name: string): RuleRef[] {
-  return model.routes.flatMap((r) => r.input.filter((i) => i.key === name && !i.type.array).flatMap((i) => i.rules));
+/** The rules of every route input named `name` (a column's rules live on the inputs that write it), in route and input order. */
+function inputRules(model: Model, name: string): readonly RuleRef[] {
+  let byName = rulesByInput.get(model);
+  if (byName === undefined) {
+    // One pass over the routes per model, not one per column (linear in the schema's size).
+    byName = new Map();
+    for (const route of model.routes)
+      for (const input of route.input) {
+        if (input.type.array) continue;
+        const rules = byName.get(input.key);
+        if (rules) rules.push(...input.rules);
+        else byName.set(input.key, [...input.rules]);
+      }
+    rulesByInput.set(model, byName);
+  }
+  return byName.get(name) ?? [];
 }
+
+const rulesByInput = new WeakMap<Model, Map<string, RuleRef[]>>();
 
 function ruleParams(rules: readonly RuleRef[], name: string): (readonly (string | number)[])[] {
   return rules.filter((r) => r.name === name).map((r) => r.params);

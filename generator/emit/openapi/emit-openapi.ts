@@ -8,14 +8,13 @@
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Include, Model, Route } from '../../model/model.js';
-import { rowIncludes } from '../../model/includes.js';
 import { camelCase } from '../../model/names.js';
 import { TOKEN_MIDDLEWARE } from '../../model/routes.js';
 import type { EmitContext } from '../context.js';
 import type { GeneratedFile } from '../../write/generated-file.js';
 import { inputSchema, resourceJsonSchema } from './schemas.js';
 import { shapeComponentSchema, shapeTypeSchema } from './shape-schemas.js';
-import { reachedByShapes, shapeRoutes } from '../shape-types.js';
+import { answeredTypes } from '../shape-types.js';
 import { applyErrorFormats } from './error-formats.js';
 import { authorizationExtension, mayForbid, refusesGuests, securityOf, sessionScheme, tokenSchemes } from './authorization.js';
 
@@ -79,19 +78,13 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile {
     paths[path] = item;
   }
   const schemas: Record<string, OpenAPIV3_1.SchemaObject> = {};
-  const reached = reachedByShapes(
-    ctx.model,
-    shapeRoutes(routes).map((r) => r.shape.type),
-  );
-  const outputs = new Set([
-    ...routes.flatMap((r) => [...(r.output ? [r.output.resource] : []), ...rowIncludes(r.include).map((i) => i.resource)]),
-    ...reached.resources,
-  ]);
+  const answered = answeredTypes(ctx.model, routes);
+  const outputs = answered.resources;
   for (const resource of [...ctx.model.resources].filter((r) => outputs.has(r.name)).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     schemas[resource.name] = resourceJsonSchema(resource);
   }
   const resources = new Map(ctx.model.resources.map((r) => [r.name, r]));
-  for (const shape of ctx.model.shapes.filter((s) => reached.shapes.has(s.name)))
+  for (const shape of ctx.model.shapes.filter((s) => answered.shapes.has(s.name)))
     schemas[shape.name] = shapeComponentSchema(shape, shape.from ? resources.get(shape.from.resource)! : null);
   schemas['ProblemDetails'] = PROBLEM_DETAILS;
   const info = ctx.model.info;

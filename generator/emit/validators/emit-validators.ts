@@ -12,7 +12,7 @@
  * added to one route changes only that route's lines (see docs/generator.md,
  * "Stable output"). Each route's code is followed by its export, and
  * preceded by its fingerprint line (`fingerprint.ts`), which lets
- * `generate --check` reuse the code on disk instead of compiling it again.
+ * `generate` (and `--check`) reuse the code on disk instead of compiling it again.
  *
  * The ajv body is plain JavaScript, so the module carries `// @ts-nocheck`
  * after the header; its exports are annotated, so importers are fully typed.
@@ -26,7 +26,7 @@ import { validatorName } from '../../model/names.js';
 import type { EmitContext } from '../context.js';
 import type { GeneratedFile } from '../../write/generated-file.js';
 import { fingerprintLine, validatorInputs, writtenValidators } from './fingerprint.js';
-import { ajvFormatMemory, fillTemplate, formatAjvCode, identifierTemplate, type AjvFormatMemory } from './format-ajv.js';
+import { ajvFormatMemory, fillTemplate, formatAjvTemplate, joinTemplates, type AjvFormatMemory } from './format-ajv.js';
 import { addBudgetKeywords } from './budget-keywords.js';
 import { validatorSchema } from './validator-schema.js';
 
@@ -51,7 +51,7 @@ const AJV_NAME = /^(validate|schema|pattern|func|formats)\d+$/;
 /**
  * Emit `validators.ts` (see the module comment).
  * @param written the file's text on disk, to reuse each route's code whose
- *   fingerprint matches instead of compiling it (`generate --check`; see
+ *   fingerprint matches instead of compiling it (see
  *   `fingerprint.ts`); undefined compiles every route.
  * @throws {Error} when ajv rejects a schema or its output does not have the expected export line (a bug in bindery, not in the schema).
  */
@@ -136,11 +136,11 @@ function compileBatch(groups: readonly (readonly Use[])[], memory: AjvFormatMemo
   // between tokens and keeps the line count; a name is a name, so
   // formatting before renaming gives the same text as after), then cut it
   // back into one template per compilation.
-  const formatted = formatAjvCode(codes.join('\n\n'), memory).split('\n');
+  const formatted = formatAjvTemplate(codes.join('\n\n'), memory, (id) => AJV_NAME.test(id));
   let line = 0;
   codes.forEach((code, k) => {
     const count = code.split('\n').length;
-    const template = identifierTemplate(formatted.slice(line, line + count).join('\n'), (id) => AJV_NAME.test(id));
+    const template = joinTemplates(formatted.slice(line, line + count));
     line += count + 1;
     for (const use of groups[k]!) {
       const renamed = localNames(use.name);
@@ -162,7 +162,10 @@ const SCHEMAS_PER_AJV = 25;
 
 /** An ajv instance with the generator's options, the formats of ajv-formats and the bounded keywords (`budget-keywords.ts`). */
 function newAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, strictTypes: false, code: { source: true, esm: true, lines: true } });
+  // validateSchema: false: the schemas are bindery's own (validator-schema.ts), so
+  // checking each against the draft-07 meta-schema (compiled anew per instance)
+  // only cost time; ajv's strict mode still refuses an unknown keyword.
+  const ajv = new Ajv({ allErrors: true, strictTypes: false, validateSchema: false, code: { source: true, esm: true, lines: true } });
   addFormats(ajv);
   return addBudgetKeywords(ajv);
 }

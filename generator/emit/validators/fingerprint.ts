@@ -3,8 +3,9 @@
  * `// fingerprint: <hash>`, a hash of what the code is derived from (the
  * route's validator name, its doc line, its JSON Schema, the emitter's format
  * version and the versions of ajv, ajv-formats and ts-morph) together with the
- * code itself. `generate --check` reuses a route's code from the file on disk
- * when its fingerprint matches instead of compiling it with ajv again; any
+ * code itself. `generate` and `generate --check` reuse a route's code from the
+ * file on disk when its fingerprint matches instead of compiling it with ajv
+ * again; any
  * edit to the code, or to anything it derives from, changes the hash (see
  * docs/generator.md, "Validator fingerprints").
  */
@@ -14,8 +15,8 @@ import { createRequire } from 'node:module';
 /**
  * The version of the text `emit-validators.ts`, `format-ajv.ts` and
  * `budget-keywords.ts` write for given inputs. Bump it with any change to
- * that text: the fingerprints then all change, and `generate --check`
- * compiles every validator again.
+ * that text: the fingerprints then all change, and `generate` compiles every
+ * validator again.
  * `test/generator/validator-fingerprints.test.ts` records a hash of these
  * files and fails when one changes, until this version is bumped (or
  * the change confirmed as leaving the text alone) and the hash recorded

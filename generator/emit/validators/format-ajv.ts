@@ -28,7 +28,16 @@ interface Line {
   readonly delta: number;
   /** The line starts with a closing bracket. */
   readonly closes: boolean;
+  /** Indexes in `tokens` of the identifiers (not property names after `.`). */
+  readonly identifiers: readonly number[];
 }
+
+/**
+ * A formatted line, or its template when it holds identifiers that
+ * {@link formatAjvTemplate}'s `renamed` selects (text at even indexes, the
+ * identifiers at odd ones, as {@link identifierTemplate} cuts it).
+ */
+type FormattedLine = string | readonly string[];
 
 const OPEN = new Set(['{', '(', '[']);
 const CLOSE = new Set(['}', ')', ']']);
@@ -57,6 +66,46 @@ export function ajvFormatMemory(): AjvFormatMemory {
  * learnt (see {@link AjvFormatMemory}); a fresh one by default.
  */
 export function formatAjvCode(code: string, memory: AjvFormatMemory = ajvFormatMemory()): string {
+  const lines = formatLines(code, memory, () => false);
+  return lines === null ? formatTs(code).replace(/\n+$/, '') : (lines as string[]).join('\n');
+}
+
+/**
+ * {@link formatAjvCode} and {@link identifierTemplate} in one pass: the
+ * formatted code's lines, each a string or (when it holds identifiers that
+ * `renamed` selects) a line template. Cut a range of lines into one template
+ * with {@link joinTemplates}. The lines are those of `formatAjvCode`; the
+ * identifiers those `identifierTemplate` finds on its text.
+ */
+export function formatAjvTemplate(code: string, memory: AjvFormatMemory, renamed: (name: string) => boolean): FormattedLine[] {
+  return (
+    formatLines(code, memory, renamed) ??
+    formatTs(code)
+      .replace(/\n+$/, '')
+      .split('\n')
+      .map((line) => {
+        const template = identifierTemplate(line, renamed);
+        return template.length === 1 ? template[0]! : template;
+      })
+  );
+}
+
+/** `lines` (of {@link formatAjvTemplate}) joined by line breaks into one template of {@link identifierTemplate}'s form. */
+export function joinTemplates(lines: readonly FormattedLine[]): string[] {
+  const out: string[] = [''];
+  lines.forEach((line, i) => {
+    const head = i === 0 ? '' : '\n';
+    if (typeof line === 'string') out[out.length - 1] += head + line;
+    else {
+      out[out.length - 1] += head + line[0]!;
+      for (let k = 1; k < line.length; k++) out.push(line[k]!);
+    }
+  });
+  return out;
+}
+
+/** The lines of {@link formatAjvTemplate}, or null when the code must go through the formatter whole. */
+function formatLines(code: string, memory: AjvFormatMemory, renamed: (name: string) => boolean): FormattedLine[] | null {
   const raw = code.split('\n');
   const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard);
   const lines: (Line | string | null)[] = [];
@@ -68,7 +117,7 @@ export function formatAjvCode(code: string, memory: AjvFormatMemory = ajvFormatM
     else if (SCHEMA_LINE.test(trimmed)) lines.push(trimmed);
     else {
       const line = known.get(trimmed) ?? tokenize(scanner, trimmed);
-      if (!line) return formatTs(code).replace(/\n+$/, '');
+      if (!line) return null;
       known.set(trimmed, line);
       lines.push(line);
     }
@@ -94,11 +143,11 @@ export function formatAjvCode(code: string, memory: AjvFormatMemory = ajvFormatM
         fresh = true;
       }
       depth += line.delta;
-      if (depth < 0) return formatTs(code).replace(/\n+$/, '');
+      if (depth < 0) return null;
     }
     if (depth === 0 && fresh) for (let j = start; j <= i; j++) sample.push(j);
   }
-  if (depth !== 0) return formatTs(code).replace(/\n+$/, '');
+  if (depth !== 0) return null;
 
   const sampleText = sample
     .map((i) => {
@@ -107,23 +156,23 @@ export function formatAjvCode(code: string, memory: AjvFormatMemory = ajvFormatM
     })
     .join('\n');
   const formatted = sample.length === 0 ? [] : formatTs(sampleText).replace(/\n+$/, '').split('\n');
-  if (formatted.length !== sample.length) return formatTs(code).replace(/\n+$/, '');
+  if (formatted.length !== sample.length) return null;
   depth = 0;
   for (let k = 0; k < sample.length; k++) {
     const line = lines[sample[k]!]!;
     if (line === null || typeof line === 'string') continue;
     const text = formatted[k]!;
     const indent = text.length - text.trimStart().length;
-    if (indent !== 2 * (depth - (line.closes ? 1 : 0))) return formatTs(code).replace(/\n+$/, '');
+    if (indent !== 2 * (depth - (line.closes ? 1 : 0))) return null;
     depth += line.delta;
     const gaps = gapsOf(scanner, text.trim(), line.tokens);
-    if (!gaps) return formatTs(code).replace(/\n+$/, '');
+    if (!gaps) return null;
     spacing.set(line.shape, gaps);
   }
   for (const [shape, gaps] of spacing) memory.spacing.set(shape, gaps);
 
-  const out: string[] = [];
-  const built = new Map<Line, string>();
+  const out: FormattedLine[] = [];
+  const built = new Map<Line, FormattedLine>();
   const indents: string[] = [];
   const indent = (n: number): string => (indents[n] ??= '  '.repeat(n));
   depth = 0;
@@ -133,21 +182,40 @@ export function formatAjvCode(code: string, memory: AjvFormatMemory = ajvFormatM
       continue;
     }
     if (typeof line === 'string') {
-      out.push(indent(depth) + spaceSchemaLine(line));
+      const spaced = spaceSchemaLine(line);
+      const name = /^const ([\w$]+)/.exec(spaced)![1]!;
+      out.push(renamed(name) ? [`${indent(depth)}const `, name, spaced.slice(6 + name.length)] : indent(depth) + spaced);
       continue;
     }
     let text = built.get(line);
     if (text === undefined) {
-      const gaps = memory.spacing.get(line.shape)!;
-      const parts: string[] = [];
-      for (let t = 0; t < line.tokens.length; t++) parts.push(gaps[t]!, line.tokens[t]!);
-      text = parts.join('');
+      text = buildLine(line, memory.spacing.get(line.shape)!, renamed);
       built.set(line, text);
     }
-    out.push(indent(depth - (line.closes ? 1 : 0)) + text);
+    const head = indent(depth - (line.closes ? 1 : 0));
+    out.push(typeof text === 'string' ? head + text : [head + text[0]!, ...text.slice(1)]);
     depth += line.delta;
   }
-  return out.join('\n');
+  return out;
+}
+
+/** A token line from its shape's spacing: its text, or its template when `renamed` selects one of its identifiers. */
+function buildLine(line: Line, gaps: readonly string[], renamed: (name: string) => boolean): FormattedLine {
+  const parts: string[] = [''];
+  let next = 0;
+  for (let t = 0; t < line.tokens.length; t++) {
+    const token = line.tokens[t]!;
+    parts[parts.length - 1] += gaps[t]!;
+    if (line.identifiers[next] === t) {
+      next++;
+      if (renamed(token)) {
+        parts.push(token, '');
+        continue;
+      }
+    }
+    parts[parts.length - 1] += token;
+  }
+  return parts.length === 1 ? parts[0]! : parts;
 }
 
 /** The tokens of one line, or null when it holds anything but tokens and spaces (a comment). */
@@ -155,6 +223,7 @@ function tokenize(scanner: ts.Scanner, text: string): Line | null {
   scanner.setText(text);
   const tokens: string[] = [];
   const kinds: string[] = [];
+  const identifiers: number[] = [];
   let delta = 0;
   let previous: ts.SyntaxKind | undefined;
   for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
@@ -169,6 +238,7 @@ function tokenize(scanner: ts.Scanner, text: string): Line | null {
       kind = scanner.reScanSlashToken();
     if (kind === ts.SyntaxKind.TemplateHead || kind === ts.SyntaxKind.Unknown) return null;
     const token = scanner.getTokenText();
+    if (kind === ts.SyntaxKind.Identifier && previous !== ts.SyntaxKind.DotToken) identifiers.push(tokens.length);
     tokens.push(token);
     kinds.push(
       kind === ts.SyntaxKind.Identifier ||
@@ -183,7 +253,7 @@ function tokenize(scanner: ts.Scanner, text: string): Line | null {
     else if (CLOSE.has(token)) delta--;
     previous = kind;
   }
-  return { text, tokens, shape: kinds.join(' '), delta, closes: tokens.length > 0 && CLOSE.has(tokens[0]!) };
+  return { text, tokens, shape: kinds.join(' '), delta, closes: tokens.length > 0 && CLOSE.has(tokens[0]!), identifiers };
 }
 
 /** Whether a `/` after this token starts a regular expression (ajv writes them only after `=`, `(` and `,`). */

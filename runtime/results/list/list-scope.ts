@@ -9,7 +9,7 @@ import type { RouteDefinition } from '../../routing/route-table.js';
 import { loadIncludes } from '../includes.js';
 import type { AnyKysely } from '../../db/any-kysely.js';
 import type { Policies, PolicySubject } from '../../authorization/policies.js';
-import { NO_ROWS } from '../../authorization/scopes.js';
+import { NO_ROWS, type RowScope } from '../../authorization/scopes.js';
 import { GUEST } from '../../context/request-auth.js';
 import { BinderyError } from '../../errors/bindery-error.js';
 
@@ -31,6 +31,17 @@ export interface ListContext {
 // biome-ignore lint/complexity/noBannedTypes: `{}` is Kysely's own type for a query that has selected nothing yet.
 export type ListScope<DB, TB extends keyof DB & string> = (query: SelectQueryBuilder<DB, TB, {}>) => SelectQueryBuilder<DB, TB, {}>;
 
+/**
+ * The caller's scope of each policy's `view` action, for narrowing included
+ * rows (no rows for a policy without one); `undefined` when the app has no
+ * policies, so nothing is narrowed.
+ */
+export function viewScopeOf(policies: Policies | undefined, auth: PolicySubject): ((policy: string) => Promise<RowScope>) | undefined {
+  if (policies === undefined) return undefined;
+  return (policy) =>
+    policies.has(`${policy}.view`) ? policies.scope(auth, `${policy}.view`, { ability: false }) : Promise.resolve(NO_ROWS);
+}
+
 /** The included paths of a page's rows, narrowed by the related resources' `view` scopes for the caller. */
 export async function loadPageIncludes(
   ctx: ListContext,
@@ -41,11 +52,7 @@ export async function loadPageIncludes(
   if (route.include === undefined || route.include.length === 0) return;
   const policies = (ctx.services as { policies?: Policies }).policies;
   const auth = ctx.auth ?? GUEST;
-  const scopeOf =
-    policies === undefined
-      ? undefined
-      : (policy: string) =>
-          policies.has(`${policy}.view`) ? policies.scope(auth, `${policy}.view`, { ability: false }) : Promise.resolve(NO_ROWS);
+  const scopeOf = viewScopeOf(policies, auth);
   await loadIncludes(db, route.include, page, scopeOf, auth.id);
 }
 

@@ -9,7 +9,7 @@
 import type { IncludePlan } from '../../routing/route-table.js';
 import type { AnyKysely } from '../../db/any-kysely.js';
 import type { Policies, PolicySubject } from '../../authorization/policies.js';
-import { NO_ROWS } from '../../authorization/scopes.js';
+import { viewScopeOf } from './list-scope.js';
 import { GUEST } from '../../context/request-auth.js';
 import { loadIncludes } from '../includes.js';
 
@@ -97,11 +97,7 @@ export async function loadRelations<Row extends object>(
   const { db, policies } = ctx.services as { db?: AnyKysely; policies?: Policies };
   if (db === undefined) throw new Error('loadRelations: ctx.services needs db (set up by the app boot).');
   const auth = ctx.auth ?? GUEST;
-  const scopeOf =
-    policies === undefined
-      ? undefined
-      : (policy: string) =>
-          policies.has(`${policy}.view`) ? policies.scope(auth, `${policy}.view`, { ability: false }) : Promise.resolve(NO_ROWS);
+  const scopeOf = viewScopeOf(policies, auth);
   await loadIncludes(db, planPaths(graph, resource, paths), rows as unknown as Record<string, unknown>[], scopeOf, auth.id);
   return [...rows];
 }
