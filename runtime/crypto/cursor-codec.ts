@@ -7,7 +7,7 @@
  * their reader; sealed cursors (list routes') are refused unless one of the
  * app's keys signed them, so their values can be trusted as written.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import type { KeyRing } from './key-ring.js';
 
 /** Bytes of the HMAC-SHA256 tag a sealed cursor carries (128 bits). */
@@ -34,11 +34,12 @@ export function decodeCursor(text: string): unknown[] | undefined {
  * cursor is `<base64url JSON>.<base64url tag>`.
  */
 export class CursorSealer {
-  private readonly keys: readonly Buffer[];
+  // Key objects, made once: HMAC over a Buffer key costs several times more per call on Node 24.
+  private readonly keys: readonly KeyObject[];
 
   /** @param ring the app's keys; each is turned into a cursor key by HMAC-SHA256(key, "bindery cursor"). */
   constructor(ring: KeyRing) {
-    this.keys = ring.keys.map((k) => createHmac('sha256', k.bytes).update('bindery cursor').digest());
+    this.keys = ring.keys.map((k) => createSecretKey(createHmac('sha256', k.bytes).update('bindery cursor').digest()));
   }
 
   /** The values as a sealed cursor, tagged with the current key. */
@@ -58,7 +59,7 @@ export class CursorSealer {
     return decodeCursor(body);
   }
 
-  private tag(key: Buffer, body: string): Buffer {
+  private tag(key: KeyObject, body: string): Buffer {
     return createHmac('sha256', key).update(body).digest().subarray(0, TAG_BYTES);
   }
 }

@@ -44,12 +44,12 @@ export function sendError(
   route: RouteDefinition | null,
   client?: ClientKind,
 ): void {
-  const log = requestLog(request);
+  // The request's child logger (requestLog) is made only when a line is written: a 4xx writes none.
   try {
     const info = describeError(thrown, debug);
     observationOf(request)?.failed(info.error, info.status);
     if (reply.raw.headersSent || reply.sent) {
-      log.error(
+      requestLog(request).error(
         { err: info.error, code: 'BINDERY_RESPONSE_ABORTED', cause_code: info.code },
         `request failed after the response had started; aborting the connection: ${info.error.message}`,
       );
@@ -57,11 +57,14 @@ export function sendError(
       return;
     }
     if (clientGone(reply)) {
-      logClientGone(log, info.status >= 500 ? info.error : undefined);
+      logClientGone(requestLog(request), info.status >= 500 ? info.error : undefined);
       return;
     }
     if (info.status >= 500)
-      log.error({ err: info.error, code: info.code, statusCode: info.status }, `request failed with ${info.status}: ${info.error.message}`);
+      requestLog(request).error(
+        { err: info.error, code: info.code, statusCode: info.status },
+        `request failed with ${info.status}: ${info.error.message}`,
+      );
     const errors = info.fieldErrors === undefined ? undefined : clientFieldErrors(info.fieldErrors, route, request);
     reply.code(info.status);
     if (info.headers !== undefined) reply.headers(info.headers);
@@ -77,7 +80,7 @@ export function sendError(
     }
     reply.header('content-type', HTML_CONTENT_TYPE).send(renderPage(info, request, route, errors, debug));
   } catch (err) {
-    log.error({ err, code: 'BINDERY_RESPONSE_ABORTED' }, 'writing the error response failed; aborting the connection');
+    requestLog(request).error({ err, code: 'BINDERY_RESPONSE_ABORTED' }, 'writing the error response failed; aborting the connection');
     reply.raw.destroy();
   }
 }

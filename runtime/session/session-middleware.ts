@@ -52,16 +52,24 @@ const SESSION_OUTCOME: OutcomeHook = {
   },
 };
 
-async function failed(ctx: HttpRequestContext & RequestContext, error: unknown): Promise<unknown> {
+/**
+ * The chain failed: a browser form's validation failure becomes the form
+ * round trip (a redirect), any other error is rethrown, once the session is
+ * written. Synchronous (a throw, no promise) when there is nothing to write.
+ */
+function failed(ctx: HttpRequestContext & RequestContext, error: unknown): unknown {
   const s = ctx.sessionState!;
   const fieldErrors = roundTripErrors(ctx, error);
   if (fieldErrors !== undefined) {
     const target = flashRoundTrip(ctx, fieldErrors);
-    await s.commit();
-    return redirect(target);
+    const writing = s.commit();
+    return writing === undefined ? redirect(target) : writing.then(() => redirect(target));
   }
-  await s.commit();
-  throw error;
+  const writing = s.commit();
+  if (writing === undefined) throw error;
+  return writing.then(() => {
+    throw error;
+  });
 }
 
 function isPage(result: unknown): boolean {

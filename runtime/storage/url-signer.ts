@@ -4,7 +4,7 @@
  * derived from each of the app's keys (`APP_KEY`, then `APP_PREVIOUS_KEYS`,
  * so URLs outlive a key rotation until they expire).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import type { KeyRing } from '../crypto/key-ring.js';
 import { StorageSignatureError } from './errors.js';
 
@@ -26,7 +26,8 @@ export interface UploadClaims {
 
 /** Signs and checks storage URLs and upload tokens (see the module comment). */
 export class UrlSigner {
-  private readonly keys: readonly Buffer[];
+  // Key objects, made once: HMAC over a Buffer key costs several times more per call on Node 24.
+  private readonly keys: readonly KeyObject[];
 
   /**
    * @param ring the app's keys; each becomes a storage key by HMAC-SHA256(key, "bindery storage url").
@@ -36,7 +37,7 @@ export class UrlSigner {
     ring: KeyRing,
     private readonly now: () => number = Date.now,
   ) {
-    this.keys = ring.keys.map((k) => createHmac('sha256', k.bytes).update('bindery storage url').digest());
+    this.keys = ring.keys.map((k) => createSecretKey(createHmac('sha256', k.bytes).update('bindery storage url').digest()));
   }
 
   /** The signature of `payload` with the current key, base64url. */
@@ -97,7 +98,7 @@ export class UrlSigner {
     return claims;
   }
 
-  private tag(key: Buffer, payload: string): Buffer {
+  private tag(key: KeyObject, payload: string): Buffer {
     return createHmac('sha256', key).update(payload).digest().subarray(0, TAG_BYTES);
   }
 }

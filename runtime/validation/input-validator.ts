@@ -79,13 +79,16 @@ export function compileInputValidator(route: RouteDefinition): InputValidator | 
   if (validate === null && !hasCross) return null;
   const byKey = new Map(fields.map((f, i) => [f.path, i]));
   const messages = route.errorFormat?.messages;
+  // Where each schema path points, worked out on its first failure: the paths
+  // come from the route's compiled schema, so the map stays small.
+  const places = new Map<string, Place | null>();
 
   return function validateInput(input, request) {
     if ((validate === null || validate(input)) && !hasCross) return;
     const failures: Array<FieldFailure | undefined> = new Array(fields.length);
     if (validate?.errors) {
       for (const error of validate.errors) {
-        const located = locate(error, byKey, fields);
+        const located = locate(error, byKey, fields, places);
         if (located !== undefined) note(failures, located[0], located[1], located[2]);
       }
     }
@@ -111,31 +114,70 @@ export function compileInputValidator(route: RouteDefinition): InputValidator | 
 
 type AjvError = NonNullable<NonNullable<RouteDefinition['validate']>['errors']>[number];
 
-/** The field index, rule index and item index an ajv error points at, or `undefined`. */
+/** Where an ajv error's schema path points: the field index, the rule index, and how deep the field's key path is. */
+interface Place {
+  readonly field: number;
+  readonly rule: number;
+  readonly depth: number;
+}
+
+/**
+ * The field index, rule index and item index an ajv error points at, or `undefined`.
+ * `places` keeps what a schema path (and missing property) resolved to, `null` for nothing.
+ */
 function locate(
   error: AjvError,
   byKey: ReadonlyMap<string, number>,
   fields: readonly CheckedField[],
+  places: Map<string, Place | null>,
 ): [number, number, number | undefined] | undefined {
   if (error.keyword === 'required') {
-    const at = /^#((?:\/properties\/[^/]+)*)\/required$/.exec(error.schemaPath);
     const key = error.params['missingProperty'];
-    if (at === null || typeof key !== 'string') return undefined;
-    const index = byKey.get([...propertyPath(at[1]!), key].join('.'));
-    if (index === undefined) return undefined;
-    const rule = fields[index]!.requiredIndex;
-    return [index, rule === -1 ? 0 : rule, undefined];
+    if (typeof key !== 'string') return undefined;
+    const id = `${error.schemaPath}\0${key}`;
+    let place = places.get(id);
+    if (place === undefined) {
+      place = placeOfRequired(error.schemaPath, key, byKey, fields);
+      places.set(id, place);
+    }
+    return place === null ? undefined : [place.field, place.rule, undefined];
   }
-  const m = /^#((?:\/properties\/[^/]+)+)\/allOf\/(\d+)(?:\/|$)/.exec(error.schemaPath);
-  if (m === null) return undefined;
-  const keys = propertyPath(m[1]!);
-  const index = byKey.get(keys.join('.'));
-  if (index === undefined) return undefined;
+  let place = places.get(error.schemaPath);
+  if (place === undefined) {
+    place = placeOfRule(error.schemaPath, byKey);
+    places.set(error.schemaPath, place);
+  }
+  if (place === null) return undefined;
   // instancePath: /<key>/…/<key>/<item>
   const segments = error.instancePath.split('/');
-  const at = keys.length + 1;
+  const at = place.depth + 1;
   const item = segments.length > at && /^\d+$/.test(segments[at]!) ? Number(segments[at]) : undefined;
-  return [index, Number(m[2]), item];
+  return [place.field, place.rule, item];
+}
+
+/** The field and its `required` rule a `required` error's schema path and missing property point at, or `null`. */
+function placeOfRequired(
+  schemaPath: string,
+  key: string,
+  byKey: ReadonlyMap<string, number>,
+  fields: readonly CheckedField[],
+): Place | null {
+  const at = /^#((?:\/properties\/[^/]+)*)\/required$/.exec(schemaPath);
+  if (at === null) return null;
+  const index = byKey.get([...propertyPath(at[1]!), key].join('.'));
+  if (index === undefined) return null;
+  const rule = fields[index]!.requiredIndex;
+  return { field: index, rule: rule === -1 ? 0 : rule, depth: 0 };
+}
+
+/** The field and rule an error's schema path `#/properties/<key>…/allOf/<rule>/…` points at, or `null`. */
+function placeOfRule(schemaPath: string, byKey: ReadonlyMap<string, number>): Place | null {
+  const m = /^#((?:\/properties\/[^/]+)+)\/allOf\/(\d+)(?:\/|$)/.exec(schemaPath);
+  if (m === null) return null;
+  const keys = propertyPath(m[1]!);
+  const index = byKey.get(keys.join('.'));
+  if (index === undefined) return null;
+  return { field: index, rule: Number(m[2]), depth: keys.length };
 }
 
 function note(failures: Array<FieldFailure | undefined>, field: number, rule: number, item: number | undefined): void {
