@@ -162,6 +162,42 @@ export function shapeText(sortText: string, after: boolean, filterIndexes: reado
   return `${sortText}|${after ? 'c' : ''}|${filterIndexes.join(',')}`;
 }
 
+/** What a page request asks of a list, read from its bound input: see {@link pageArguments}. */
+export interface PageArguments {
+  readonly limit: number;
+  /** The sort as asked (`-created_at`). */
+  readonly sortText: string;
+  readonly desc: boolean;
+  readonly key: ListSortPlan;
+  /** The indexes (in the plan) of the filters given, their plans, and their SQL arguments in that order. */
+  readonly filterIndexes: number[];
+  readonly filters: ListFilterPlan[];
+  readonly args: unknown[];
+}
+
+/**
+ * The limit, sort and given filters of a page request (cursor and offset
+ * lists alike), from the route's bound input.
+ * @throws {Error} when the sort is not one of the list's (the validator lets none through).
+ */
+export function pageArguments(routeName: string, plan: ListPlan, values: Record<string, unknown>): PageArguments {
+  const sortText = values.sort as string;
+  const desc = sortText.startsWith('-');
+  const key = plan.sort.find((s) => s.name === (desc ? sortText.slice(1) : sortText));
+  if (key === undefined) throw new Error(`runList: "${sortText}" is not a sort key of route "${routeName}".`);
+  const filterIndexes: number[] = [];
+  const filters: ListFilterPlan[] = [];
+  const args: unknown[] = [];
+  plan.filters.forEach((f, i) => {
+    const value = values[f.key];
+    if (value === undefined || value === null) return;
+    filterIndexes.push(i);
+    filters.push(f);
+    args.push(filterArg(f, value));
+  });
+  return { limit: values.limit as number, sortText, desc, key, filterIndexes, filters, args };
+}
+
 /** The value a filter's parameter takes: a `prefix` as its `like` pattern, a text `contains` as text, else as bound. */
 export function filterArg(f: ListFilterPlan, value: unknown): unknown {
   if (f.op === 'prefix') return `${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import type { ListFilterPlan, RouteDefinition } from '../../routing/route-table.js';
 import type { CursorSealer } from '../../crypto/cursor-codec.js';
 import { ListCursorError } from './list-errors.js';
-import { filterArg, KEY_TEXT, readListRows, shapeText, SORT_TEXT } from './list-query.js';
+import { KEY_TEXT, pageArguments, readListRows, shapeText, SORT_TEXT } from './list-query.js';
 import type { AnyKysely } from '../../db/any-kysely.js';
 import type { Policies } from '../../authorization/policies.js';
 import { GUEST } from '../../context/request-auth.js';
@@ -59,21 +59,7 @@ export async function runList<Row>(
   if (db === undefined || cursors === undefined)
     throw new Error('runList: ctx.services needs db and cursors (both are set up by the app boot).');
   const values = input as Record<string, unknown>;
-  const limit = values.limit as number;
-  const sortText = values.sort as string;
-  const desc = sortText.startsWith('-');
-  const key = plan.sort.find((s) => s.name === (desc ? sortText.slice(1) : sortText));
-  if (key === undefined) throw new Error(`runList: "${sortText}" is not a sort key of route "${route.name}".`);
-  const filterIndexes: number[] = [];
-  const filters: ListFilterPlan[] = [];
-  const args: unknown[] = [];
-  plan.filters.forEach((f, i) => {
-    const value = values[f.key];
-    if (value === undefined || value === null) return;
-    filterIndexes.push(i);
-    filters.push(f);
-    args.push(filterArg(f, value));
-  });
+  const { limit, sortText, desc, key, filterIndexes, filters, args } = pageArguments(route.name, plan, values);
   const fingerprint = filters.length === 0 ? noFilterFingerprint(route.name) : filterFingerprint(route.name, filters, values);
   const cursor =
     typeof values.cursor === 'string' && values.cursor !== ''

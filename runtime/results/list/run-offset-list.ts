@@ -5,12 +5,12 @@
  * through — read in the page's own statement (`count(*) over ()`), and in a
  * second one only when the page holds no row.
  */
-import type { ListFilterPlan, RouteDefinition } from '../../routing/route-table.js';
+import type { RouteDefinition } from '../../routing/route-table.js';
 import type { AnyKysely } from '../../db/any-kysely.js';
 import type { Policies } from '../../authorization/policies.js';
 import { GUEST } from '../../context/request-auth.js';
 import { executeBuilt } from '../../db/compiled-query.js';
-import { countListRows, filterArg, readListRows, shapeText, TOTAL } from './list-query.js';
+import { countListRows, pageArguments, readListRows, shapeText, TOTAL } from './list-query.js';
 import { loadPageIncludes, withPolicyScope, type ListContext, type ListScope } from './list-scope.js';
 
 /** One page of an offset list, as its handler returns it and clients receive it (rows serialized). */
@@ -42,22 +42,8 @@ export async function runOffsetList<Row>(
   const { db } = ctx.services as { db?: AnyKysely };
   if (db === undefined) throw new Error('runList: ctx.services needs db (set up by the app boot).');
   const values = input as Record<string, unknown>;
-  const limit = values.limit as number;
+  const { limit, sortText, desc, key, filterIndexes, filters, args } = pageArguments(route.name, plan, values);
   const offset = typeof values.offset === 'number' ? values.offset : 0;
-  const sortText = values.sort as string;
-  const desc = sortText.startsWith('-');
-  const key = plan.sort.find((s) => s.name === (desc ? sortText.slice(1) : sortText));
-  if (key === undefined) throw new Error(`runList: "${sortText}" is not a sort key of route "${route.name}".`);
-  const filterIndexes: number[] = [];
-  const filters: ListFilterPlan[] = [];
-  const args: unknown[] = [];
-  plan.filters.forEach((f, i) => {
-    const value = values[f.key];
-    if (value === undefined || value === null) return;
-    filterIndexes.push(i);
-    filters.push(f);
-    args.push(filterArg(f, value));
-  });
   const policies = (ctx.services as { policies?: Policies }).policies;
   const narrowed = await withPolicyScope(route, policies, ctx.auth ?? GUEST, scope);
   let rows: Record<string, unknown>[] = [];
