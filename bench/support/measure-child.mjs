@@ -11,6 +11,10 @@ import { pathToFileURL } from 'node:url';
 
 const [script, ...rest] = process.argv.slice(2);
 process.argv = [process.argv[0], resolve(script), ...rest];
+// TypeScript 7's tsc script replaces its process with the native program
+// through `process.execve` where Node has it (22.15+), which would skip the
+// exit handler below; without it, the script runs the program as a child.
+process.execve = undefined;
 process.on('exit', () => {
   const usage = process.resourceUsage();
   writeSync(
