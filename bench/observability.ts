@@ -1,9 +1,19 @@
 /**
  * Benchmark: what observability costs per request (docs/observability.md
- * "Cost"; docs/benchmarks.md). The reference app in three variants side by
- * side (bench/servers/bindery-observed.ts): without the `observability()`
- * step, with it and tracing off, with tracing on at 100 % sampling and at
- * 10 %, exporting OTLP/HTTP protobuf to a receiver this process runs.
+ * "Cost"; docs/benchmarks.md). The reference app in five variants side by
+ * side: without the `observability()` step, with it and tracing off, with
+ * tracing on at 100 % sampling (with and without stage spans) and at 10 %,
+ * exporting OTLP/HTTP protobuf to a receiver this process runs.
+ *
+ * As users deploy it by default (bench/servers/bindery-observed-built.mjs):
+ * the reference app's production build under plain `node`,
+ * `NODE_ENV=production`, once per node binary (this process's, then each of
+ * `BENCH_NODES`); `BENCH_HTTP_RUNTIMES=built,tsx` adds the TypeScript
+ * sources under tsx (bench/servers/bindery-observed.ts), as for the HTTP
+ * suite. `BENCH_OBSERVABILITY_PROFILE=<dir>`: the traced server (`on`, or
+ * the variant of `BENCH_OBSERVABILITY_PROFILE_VARIANT`) writes a V8 CPU
+ * profile there when it stops. `BENCH_OBSERVABILITY_CASES=invalid,create`:
+ * some cases only.
  *
  * Method as in bench/http.ts: fresh processes every round, every case
  * checked and warmed up, then per case each variant alone (its throughput)
@@ -14,9 +24,11 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { HTTP_CASES } from './http.js';
 import { currentCookies, makeHttpFixture, type HttpFixture } from './http/fixture.js';
+import { checkProductionBuild } from './http/runtimes.js';
 import { benchDatabase } from './support/database.js';
 import { pinProcesses, runLoad, startServer, type BenchServer } from './support/load.js';
 
@@ -27,11 +39,47 @@ export interface ObservabilityBenchOptions {
 }
 
 /** The variants, in the order of the table. */
-export const VARIANTS = ['without', 'off', 'on', 'sampled'] as const;
+export const VARIANTS = ['without', 'off', 'on', 'lean', 'sampled'] as const;
 type Variant = (typeof VARIANTS)[number];
 
 /** The cases measured: the HTTP suite's, bindery's side. */
 const CASE_KEYS = ['create', 'invalid', 'list', 'token', 'guest'];
+
+/** One way of running the observed servers. */
+export interface ObservabilityRuntime {
+  /** For the report, e.g. `production build, plain node v24.0.0`. */
+  readonly label: string;
+  readonly node: string;
+  readonly execArgv: readonly string[];
+  readonly script: string;
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** The runtimes chosen by `BENCH_HTTP_RUNTIMES` (default `built`), the production build once per node binary of `nodes`. */
+export async function observabilityRuntimes(nodes: readonly string[]): Promise<ObservabilityRuntime[]> {
+  const wanted = (process.env.BENCH_HTTP_RUNTIMES ?? 'built').split(',').map((s) => s.trim());
+  const out: ObservabilityRuntime[] = [];
+  if (wanted.includes('built')) {
+    await checkProductionBuild();
+    for (const node of nodes)
+      out.push({
+        label: `production build, plain node ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()}`,
+        node,
+        execArgv: [],
+        script: fileURLToPath(new URL('./servers/bindery-observed-built.mjs', import.meta.url)),
+        env: { NODE_ENV: 'production' },
+      });
+  }
+  if (wanted.includes('tsx'))
+    out.push({
+      label: `TypeScript sources through tsx, node ${process.version}`,
+      node: process.execPath,
+      execArgv: process.execArgv,
+      script: fileURLToPath(new URL('./servers/bindery-observed.ts', import.meta.url)),
+      env: {},
+    });
+  return out;
+}
 
 /** Targets: CPU per request over the variant without the step. */
 export const TARGETS: Readonly<Record<'off' | 'on', number>> = { off: 1.02, on: 1.15 };
@@ -62,9 +110,10 @@ async function startReceiver(): Promise<{ url: string; stats: { requests: number
 export async function runObservabilityBench(
   options: ObservabilityBenchOptions,
   log: (line: string) => void,
+  runtime: ObservabilityRuntime,
 ): Promise<{ results: ObservabilityResults; where: string; pinned: boolean; received: { requests: number; bytes: number } }> {
-  const script = fileURLToPath(new URL('./servers/bindery-observed.ts', import.meta.url));
-  const cases = HTTP_CASES.filter((c) => CASE_KEYS.includes(c.key));
+  const only = (process.env.BENCH_OBSERVABILITY_CASES ?? '').split(',').filter((k) => k !== '');
+  const cases = HTTP_CASES.filter((c) => (only.length > 0 ? only : CASE_KEYS).includes(c.key));
   const database = await benchDatabase(`bench_otel_${process.pid}`, log);
   const receiver = await startReceiver();
   const results: ObservabilityResults = new Map(cases.map((c) => [c.key, new Map(VARIANTS.map((v) => [v, []]))]));
@@ -74,8 +123,22 @@ export async function runObservabilityBench(
     for (let round = 1; round <= options.rounds; round++) {
       const running = new Map<Variant, BenchServer>();
       try {
-        for (const v of VARIANTS)
-          running.set(v, await startServer(script, { ...fixture.env, BENCH_OBSERVABILITY: v, BENCH_OTLP_URL: receiver.url }));
+        // Started in a different order every round: no variant always gets the same slot.
+        const order = VARIANTS.map((_, i) => VARIANTS[(i + round - 1) % VARIANTS.length]!);
+        for (const v of order) {
+          const profile =
+            v === (process.env.BENCH_OBSERVABILITY_PROFILE_VARIANT ?? 'on') && process.env.BENCH_OBSERVABILITY_PROFILE
+              ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_OBSERVABILITY_PROFILE}`, '--cpu-prof-interval=200']
+              : [];
+          running.set(
+            v,
+            await startServer(
+              runtime.script,
+              { ...fixture.env, ...runtime.env, BENCH_OBSERVABILITY: v, BENCH_OTLP_URL: receiver.url },
+              { node: runtime.node, execArgv: [...profile, ...runtime.execArgv] },
+            ),
+          );
+        }
         fixture = await currentCookies(`http://127.0.0.1:${running.get('without')!.port}`, fixture);
         pinned = pinProcesses(
           process.pid,
@@ -145,10 +208,10 @@ const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[
 /** The Markdown table and verdicts of {@link runObservabilityBench}'s results. */
 export function formatObservabilityResults(results: ObservabilityResults): string[] {
   const lines = [
-    '| case | without the step | tracing off | tracing on (100 %, OTLP) | 10 % sampled | off ÷ without (per round) | on ÷ without (per round) | 10 % ÷ without |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| case | without the step | tracing off | tracing on (100 %, OTLP) | on, no stage spans | 10 % sampled | off ÷ without (per round) | on ÷ without (per round) | no stage spans ÷ without | 10 % ÷ without |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
-  const verdicts: Record<'off' | 'on' | 'sampled', number[]> = { off: [], on: [], sampled: [] };
+  const verdicts: Record<Exclude<Variant, 'without'>, number[]> = { off: [], on: [], lean: [], sampled: [] };
   for (const c of HTTP_CASES) {
     const row = results.get(c.key);
     if (row === undefined) continue;
@@ -157,13 +220,13 @@ export function formatObservabilityResults(results: ObservabilityResults): strin
       const figs = row.get(v)!;
       return `${median(figs.map((f) => f.cpuUs)).toFixed(0)} µs · ${Math.round(median(figs.map((f) => f.rps)))} req/s`;
     };
-    const ratio = (v: 'off' | 'on' | 'sampled') => {
-      const rounds = row.get(v)!.map((f, i) => f.cpuUs / base[i]!.cpuUs);
-      verdicts[v].push(median(rounds));
-      return `**${median(rounds).toFixed(3)}×** (${rounds.map((r) => r.toFixed(2)).join(', ')})`;
+    const ratio = (v: Exclude<Variant, 'without'>, rounds = true) => {
+      const each = row.get(v)!.map((f, i) => f.cpuUs / base[i]!.cpuUs);
+      verdicts[v].push(median(each));
+      return rounds ? `**${median(each).toFixed(2)}×** (${each.map((r) => r.toFixed(2)).join(', ')})` : `${median(each).toFixed(2)}×`;
     };
     lines.push(
-      `| ${c.name} | ${cell('without')} | ${cell('off')} | ${cell('on')} | ${cell('sampled')} | ${ratio('off')} | ${ratio('on')} | ${ratio('sampled')} |`,
+      `| ${c.name} | ${VARIANTS.map(cell).join(' | ')} | ${ratio('off')} | ${ratio('on')} | ${ratio('lean', false)} | ${ratio('sampled', false)} |`,
     );
   }
   for (const v of ['off', 'on'] as const) {

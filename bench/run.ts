@@ -17,7 +17,7 @@ import { runAuditBench } from './audit-writes.js';
 import { runGeneratorBench } from './generator.js';
 import { formatHttpResults, runHttpBench } from './http.js';
 import { httpRuntimes } from './http/runtimes.js';
-import { formatObservabilityResults, runObservabilityBench } from './observability.js';
+import { formatObservabilityResults, observabilityRuntimes, runObservabilityBench } from './observability.js';
 import { benchNodes, formatCliResults, runCliBench } from './cli.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -165,13 +165,26 @@ if (runs('observability')) {
   log(
     `Load: autocannon, ${obsConnections} connections each, ${rounds} rounds of fresh processes, ${seconds} s per measurement; medians; loopback.`,
   );
-  const { results, where, pinned, received } = await runObservabilityBench({ seconds, rounds, connections: obsConnections }, log);
-  log(
-    `Database: ${where}. ${pinned ? 'Servers pinned to CPU 1, the load generator and the OTLP receiver to CPU 0.' : 'Not pinned.'} Runtime: ${process.execArgv.join(' ') || 'plain node'}. The receiver took ${received.requests} OTLP exports (${Math.round(received.bytes / 1024)} KiB).`,
-  );
-  log('Cells: server CPU time per request (user + system), side by side · requests per second alone.\n');
-  for (const line of formatObservabilityResults(results)) log(line);
-  log('');
+  for (const runtime of await observabilityRuntimes(benchNodes())) {
+    log(
+      `\n${runtime.label} (${new Date().toISOString().slice(0, 16)}; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')})`,
+    );
+    const { results, where, pinned, received } = await runObservabilityBench(
+      { seconds, rounds, connections: obsConnections },
+      log,
+      runtime,
+    );
+    log(
+      `Database: ${where}. ${pinned ? 'Servers pinned to CPU 1, the load generator and the OTLP receiver to CPU 0.' : 'Not pinned.'} Runtime: ${runtime.label}. The receiver took ${received.requests} OTLP exports (${Math.round(received.bytes / 1024)} KiB). Load average after: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}.`,
+    );
+    log('Cells: server CPU time per request (user + system), side by side · requests per second alone.\n');
+    for (const line of formatObservabilityResults(results)) log(line);
+    log('');
+  }
 }
 
 if (runs('cli')) {

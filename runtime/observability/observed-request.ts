@@ -9,7 +9,7 @@
  * `traceparent` when it sent a well-formed one (a malformed one is ignored:
  * a new trace), marked as an error for 5xx answers.
  */
-import { type Attributes, type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { type Attributes, type Span, SpanKind, type SpanOptions, SpanStatusCode } from '@opentelemetry/api';
 import type { FastifyRequest } from 'fastify';
 import type { RequestContext } from '../http/context.js';
 import type { PipelineStage, RequestObservation } from '../http/request-observer.js';
@@ -20,6 +20,35 @@ import { errorType, WorkScope } from './work-scope.js';
 
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']);
 const STAGE_NAMES: Readonly<Record<PipelineStage, string>> = { validate: 'bind and validate', handler: 'handler', render: 'render' };
+/** The options of each stage's span: made once (the SDK copies the attributes into each span). */
+const STAGE_OPTIONS: Readonly<Record<PipelineStage, SpanOptions>> = {
+  validate: { kind: SpanKind.INTERNAL, attributes: { 'bindery.stage': 'validate' } },
+  handler: { kind: SpanKind.INTERNAL, attributes: { 'bindery.stage': 'handler' } },
+  render: { kind: SpanKind.INTERNAL, attributes: { 'bindery.stage': 'render' } },
+};
+
+/** What a route's request spans share, made on its first traced request: the span name and the route's attributes. */
+interface RouteSpan {
+  readonly method: string;
+  readonly name: string;
+  readonly attributes: Attributes;
+}
+const routeSpans = new WeakMap<RouteDefinition, RouteSpan>();
+
+/** The span name and route attributes of a request for `route` with `method` (a HEAD on a GET route gets its own). */
+function routeSpan(method: string, route: RouteDefinition): RouteSpan {
+  const known = routeSpans.get(route);
+  if (known !== undefined && known.method === method) return known;
+  const made: RouteSpan = {
+    method,
+    name: `${method} ${route.path}`,
+    attributes: Object.freeze({ 'http.route': route.path, 'bindery.route': route.name }),
+  };
+  if (known === undefined || method === route.method) routeSpans.set(route, made);
+  return made;
+}
+
+const SERVER: SpanOptions = { kind: SpanKind.SERVER };
 
 /** See the module doc. */
 export class ObservedRequest implements RequestObservation {
@@ -46,13 +75,10 @@ export class ObservedRequest implements RequestObservation {
     const tracer = parts.tools.tracer;
     let span: Span | null = null;
     if (tracer !== null) {
-      span = tracer.startSpan(
-        route === null ? method : `${method} ${route.path}`,
-        { kind: SpanKind.SERVER },
-        parts.tools.traceContext!.contextOf(request.headers),
-      );
+      const shared = route === null ? null : routeSpan(method, route);
+      span = tracer.startSpan(shared === null ? method : shared.name, SERVER, parts.tools.traceContext!.contextOf(request.headers));
       // Attributes only for a span that is kept (sampled).
-      if (span.isRecording()) span.setAttributes(requestAttributes(request, route));
+      if (span.isRecording()) span.setAttributes(requestAttributes(request, shared));
     }
     this.#span = span;
     const traceId = this.#span?.isRecording() ? this.#span.spanContext().traceId : undefined;
@@ -80,7 +106,7 @@ export class ObservedRequest implements RequestObservation {
   }
 
   stage<T>(stage: PipelineStage, run: () => T): T {
-    return this.work === undefined ? run() : this.work.stage(STAGE_NAMES[stage], { 'bindery.stage': stage }, run);
+    return this.work === undefined ? run() : this.work.stage(STAGE_NAMES[stage], STAGE_OPTIONS[stage], run);
   }
 
   failed(error: Error, status: number): void {
@@ -151,36 +177,39 @@ function pathOf(url: string): string {
 }
 
 /** The span attributes known when the request arrives (OpenTelemetry HTTP server conventions). */
-function requestAttributes(request: FastifyRequest, route: RouteDefinition | null): Attributes {
+function requestAttributes(request: FastifyRequest, route: RouteSpan | null): Attributes {
   const method = request.method;
-  const known = KNOWN_METHODS.has(method);
-  const agent = request.headers['user-agent'];
+  const attributes: Attributes = route === null ? {} : { ...route.attributes };
+  if (KNOWN_METHODS.has(method)) attributes['http.request.method'] = method;
+  else {
+    attributes['http.request.method'] = '_OTHER';
+    attributes['http.request.method_original'] = method;
+  }
+  attributes['url.path'] = pathOf(request.url);
+  attributes['url.scheme'] = request.protocol;
   const server = serverOf(request.headers.host);
-  return {
-    'http.request.method': known ? method : '_OTHER',
-    ...(known ? {} : { 'http.request.method_original': method }),
-    'url.path': pathOf(request.url),
-    'url.scheme': request.protocol,
-    ...(server === undefined ? {} : server),
-    'client.address': request.ip,
-    ...(agent === undefined ? {} : { 'user_agent.original': agent }),
-    ...(route === null ? {} : { 'http.route': route.path, 'bindery.route': route.name }),
-    'bindery.request_id': request.id,
-  };
+  if (server !== undefined) {
+    attributes['server.address'] = server.address;
+    if (server.port !== undefined) attributes['server.port'] = server.port;
+  }
+  attributes['client.address'] = request.ip;
+  const agent = request.headers['user-agent'];
+  if (agent !== undefined) attributes['user_agent.original'] = agent;
+  attributes['bindery.request_id'] = request.id;
+  return attributes;
 }
 
-const servers = new Map<string, Attributes>();
+const servers = new Map<string, { readonly address: string; readonly port: number | undefined } | null>();
 
 /** `server.address` and `server.port` of a `Host` header (the same few come back: kept, at most a hundred). */
-function serverOf(host: string | undefined): Attributes | undefined {
+function serverOf(host: string | undefined): { readonly address: string; readonly port: number | undefined } | undefined {
   if (host === undefined || host === '') return undefined;
   let server = servers.get(host);
   if (server === undefined) {
     const m = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(host);
-    server =
-      m === null ? {} : { 'server.address': m[1]!.replace(/^\[|\]$/g, ''), ...(m[2] === undefined ? {} : { 'server.port': Number(m[2]) }) };
+    server = m === null ? null : { address: m[1]!.replace(/^\[|\]$/g, ''), port: m[2] === undefined ? undefined : Number(m[2]) };
     if (servers.size >= 100) servers.clear();
     servers.set(host, server);
   }
-  return server;
+  return server ?? undefined;
 }

@@ -30,6 +30,8 @@ export const w3cTraceContext: TraceContextCodec = {
       : { traceparent: carrier['traceparent']!, tracestate: carrier['tracestate'] };
   },
   contextOf(carrier: Readonly<Record<string, unknown>>): Context {
+    // Most requests carry none: no parent, nothing to parse.
+    if (carrier['traceparent'] === undefined) return ROOT_CONTEXT;
     return propagator.extract(ROOT_CONTEXT, carrier, getter);
   },
 };

@@ -13,12 +13,22 @@
  * tracing.ts), so concurrent calls of one request each get the right parent
  * and the app's own `@opentelemetry/api` spans nest with bindery's.
  */
-import { ROOT_CONTEXT, type Attributes, type Context, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  type Attributes,
+  type Context,
+  type Span,
+  SpanKind,
+  type SpanOptions,
+  SpanStatusCode,
+  trace,
+  type Tracer,
+} from '@opentelemetry/api';
 import type { ListenerWork, MailWork, QueuedWork, TraceCarrier, WorkTelemetry } from '../context/work-telemetry.js';
 import type { QueryFinished } from '../db/query-observer.js';
 import { isThenable } from '../http/middleware-chain.js';
 import type { WorkRecord } from './dashboard/records.js';
-import { summarizeSql } from './sql-summary.js';
+import { type SqlSummary, summarizeSql } from './sql-summary.js';
 
 /** Reading and writing W3C trace context (trace-context.ts). */
 export interface TraceContextCodec {
@@ -79,14 +89,16 @@ export class WorkScope implements WorkTelemetry {
 
   /**
    * Run a stage of the work as a child span, active while it runs.
+   * @param options the span's kind and attributes (made once per stage: the SDK copies them).
    * @returns what `run` returns; a promise is followed until it settles.
    */
-  stage<T>(name: string, attributes: Attributes, run: () => T): T {
-    const span = this.#child(name, SpanKind.INTERNAL, attributes);
-    if (span === null) return run();
+  stage<T>(name: string, options: SpanOptions, run: () => T): T {
+    if (this.root === null) return run();
+    const parent = this.#parent();
+    const span = this.#tools.tracer!.startSpan(name, options, parent);
     let value: T;
     try {
-      value = this.within(span, run);
+      value = this.#tools.contexts!.with(trace.setSpan(parent, span), run);
     } catch (error) {
       endStage(span, error);
       throw error;
@@ -112,15 +124,11 @@ export class WorkScope implements WorkTelemetry {
     const record = this.record;
     if (this.root === null && record === null) return undefined;
     const summary = summarizeSql(sql);
-    const span =
-      this.root === null
-        ? null
-        : this.#child(summary.table === undefined ? summary.operation || 'SQL' : `${summary.operation} ${summary.table}`, SpanKind.CLIENT, {
-            ...this.#tools.database,
-            'db.query.text': summary.text,
-            ...(summary.operation === '' ? {} : { 'db.operation.name': summary.operation }),
-            ...(summary.table === undefined ? {} : { 'db.collection.name': summary.table }),
-          });
+    let span: Span | null = null;
+    if (this.root !== null) {
+      const shape = this.#statementSpan(summary);
+      span = this.#tools.tracer!.startSpan(shape.name, shape.options, this.#parent());
+    }
     const start = performance.now();
     return (rows, error) => {
       if (span !== null) {
@@ -201,16 +209,43 @@ export class WorkScope implements WorkTelemetry {
 
   /** A child of the active span (or of the work's own); `null` when the work is not traced. */
   #child(name: string, kind: SpanKind, attributes: Attributes): Span | null {
-    const root = this.root;
-    if (root === null) return null;
+    if (this.root === null) return null;
+    return this.#tools.tracer!.startSpan(name, { kind, attributes }, this.#parent());
+  }
+
+  /** The context of a child span: the active one, or the work's own span's when none is active (a traced work only). */
+  #parent(): Context {
     const active = this.#tools.contexts!.active();
-    return this.#tools.tracer!.startSpan(
-      name,
-      { kind, attributes },
-      trace.getSpan(active) === undefined ? trace.setSpan(active, root) : active,
-    );
+    return trace.getSpan(active) === undefined ? trace.setSpan(active, this.root!) : active;
+  }
+
+  /** The name and options of a statement's span, made once per statement text (the SDK copies the attributes). */
+  #statementSpan(summary: SqlSummary): StatementSpan {
+    const database = this.#tools.database;
+    let shapes = statementSpans.get(database);
+    if (shapes === undefined) statementSpans.set(database, (shapes = new WeakMap()));
+    let shape = shapes.get(summary);
+    if (shape === undefined) {
+      const attributes: Attributes = { ...database, 'db.query.text': summary.text };
+      if (summary.operation !== '') attributes['db.operation.name'] = summary.operation;
+      if (summary.table !== undefined) attributes['db.collection.name'] = summary.table;
+      shape = {
+        name: summary.table === undefined ? summary.operation || 'SQL' : `${summary.operation} ${summary.table}`,
+        options: { kind: SpanKind.CLIENT, attributes },
+      };
+      shapes.set(summary, shape);
+    }
+    return shape;
   }
 }
+
+/** A statement's span name and options. */
+interface StatementSpan {
+  readonly name: string;
+  readonly options: SpanOptions;
+}
+/** By the app's database attributes, then by statement summary (summaries are cached per text, sql-summary.ts). */
+const statementSpans = new WeakMap<Attributes, WeakMap<SqlSummary, StatementSpan>>();
 
 /** End `span`, marked as failed with `error` (when there is one). */
 export function endSpan(span: Span, error: unknown): void {

@@ -134,6 +134,34 @@ describe('Traces | a request, its SQL and the job it queued, in the trace the cl
     expect(span.status).toBe(0);
   });
 
+  it('every request span has its own HTTP attributes; a HEAD on a GET route is named HEAD', async () => {
+    const agent = `probe-${hex(6)}`;
+    const port = Number(new URL(a.url).port);
+    const ids: string[] = [];
+    for (const method of ['GET', 'HEAD', 'GET']) {
+      const res = await fetch(`${a.url}/login?next=${hex(4)}`, { method, headers: { accept: 'text/html', 'user-agent': agent } });
+      expect(res.status).toBe(200);
+      ids.push(res.headers.get('x-request-id')!);
+    }
+    const spanOf = (id: string) => receiver.spans.find((s) => s.kind === SERVER && s.attributes['bindery.request_id'] === id);
+    await waitFor(() => ids.every((id) => spanOf(id) !== undefined), 'the three request spans', 10_000);
+    const [first, head, third] = ids.map((id) => spanOf(id)!);
+    expect([first!.name, head!.name, third!.name]).toEqual(['GET /login', 'HEAD /login', 'GET /login']);
+    for (const [span, method] of [[first!, 'GET'], [head!, 'HEAD'], [third!, 'GET']] as const)
+      expect(span.attributes).toMatchObject({
+        'http.request.method': method,
+        'http.route': '/login',
+        'url.path': '/login',
+        'url.scheme': 'http',
+        'server.address': '127.0.0.1',
+        'server.port': port,
+        'client.address': expect.stringMatching(/127\.0\.0\.1/),
+        'user_agent.original': agent,
+        'http.response.status_code': 200,
+      });
+    expect(first!.attributes['bindery.request_id']).not.toBe(third!.attributes['bindery.request_id']);
+  });
+
   it('metrics go to the same receiver over OTLP', async () => {
     await waitFor(() => receiver.metricNames.has('http.server.request.duration'), 'the request duration metric', 10_000);
     expect(receiver.metricNames).toContain('db.client.connection.count');
@@ -179,18 +207,21 @@ describe('Traces | observability({ stageSpans: false })', () => {
       },
     });
     try {
-      const res = await fetch(`${t.url}/count`);
-      expect(await res.json()).toEqual({ n: 42 });
-      const requestId = res.headers.get('x-request-id');
-      await waitFor(() => receiver.spans.some((s) => s.attributes['bindery.request_id'] === requestId), 'the request span', 10_000);
-      const server = receiver.spans.find((s) => s.attributes['bindery.request_id'] === requestId)!;
-      await waitFor(() => inTrace(server.traceId).length >= 2, 'its statement', 10_000);
-      const spans = inTrace(server.traceId);
-      expect(spans.map((s) => s.name).sort()).toEqual(['GET /count', 'SELECT']);
-      expect(spans.find((s) => s.name === 'SELECT')).toMatchObject({
-        parentSpanId: server.spanId,
-        attributes: { 'db.query.text': 'select ? + ? as n' },
-      });
+      // Twice: each request's statement span is its own, on the statement's attributes made once.
+      for (let i = 0; i < 2; i++) {
+        const res = await fetch(`${t.url}/count`);
+        expect(await res.json()).toEqual({ n: 42 });
+        const requestId = res.headers.get('x-request-id');
+        await waitFor(() => receiver.spans.some((s) => s.attributes['bindery.request_id'] === requestId), 'the request span', 10_000);
+        const server = receiver.spans.find((s) => s.attributes['bindery.request_id'] === requestId)!;
+        await waitFor(() => inTrace(server.traceId).length >= 2, 'its statement', 10_000);
+        const spans = inTrace(server.traceId);
+        expect(spans.map((s) => s.name).sort()).toEqual(['GET /count', 'SELECT']);
+        expect(spans.find((s) => s.name === 'SELECT')).toMatchObject({
+          parentSpanId: server.spanId,
+          attributes: { 'db.query.text': 'select ? + ? as n', 'db.operation.name': 'SELECT', 'db.response.returned_rows': 1 },
+        });
+      }
     } finally {
       await t.close();
       await database.drop();
