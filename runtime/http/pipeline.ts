@@ -195,7 +195,10 @@ function compileCore(
   // The rules and the handler's own validate alone (observed requests time them apart from the handler).
   const validate = (ctx: HttpRequestContext, input: Record<string, unknown>, target: unknown): unknown => {
     const invalid = checkInput === null ? undefined : checkInput(input, ctx.request);
-    if (invalid !== undefined) throw invalid;
+    if (invalid !== undefined) {
+      if (returnFailures) return new Failed(invalid);
+      throw invalid;
+    }
     if (extra === undefined) return undefined;
     const done = extra(input, ctx, target);
     return done !== undefined && isThenable(done) ? done : undefined;
@@ -215,8 +218,9 @@ function compileCore(
         return validate(ctx, input, row);
       });
     });
+    if (ready instanceof Failed) return ready;
     if (ready !== undefined && isThenable(ready))
-      return Promise.resolve(ready).then(() => observation.stage('handler', () => handle(input, ctx, target)));
+      return Promise.resolve(ready).then((v) => (v instanceof Failed ? v : observation.stage('handler', () => handle(input, ctx, target))));
     return observation.stage('handler', () => handle(input, ctx, target));
   };
   return observeStages ? observedCore : plainCore;

@@ -162,6 +162,25 @@ describe('Traces | a request, its SQL and the job it queued, in the trace the cl
     expect(first!.attributes['bindery.request_id']).not.toBe(third!.attributes['bindery.request_id']);
   });
 
+  it('an input failing its rules (422): binding and validation is a span that is not an error, and no handler span', async () => {
+    const res = await fetch(`${a.url}/forgot-password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ email: 'not an address' }),
+    });
+    expect(res.status).toBe(422);
+    expect((await res.json()) as { errors?: unknown }).toHaveProperty('errors');
+    const requestId = res.headers.get('x-request-id');
+    await waitFor(() => receiver.spans.some((s) => s.kind === SERVER && s.attributes['bindery.request_id'] === requestId), 'the 422 span', 10_000);
+    const server = receiver.spans.find((s) => s.kind === SERVER && s.attributes['bindery.request_id'] === requestId)!;
+    await waitFor(() => inTrace(server.traceId).some((s) => s.name === 'bind and validate'), 'its stage', 10_000);
+    expect(server.attributes['http.response.status_code']).toBe(422);
+    expect(server.status).toBe(0);
+    const spans = inTrace(server.traceId);
+    expect(spans.find((s) => s.name === 'bind and validate')).toMatchObject({ parentSpanId: server.spanId, status: 0 });
+    expect(spans.some((s) => s.name === 'handler')).toBe(false);
+  });
+
   it('metrics go to the same receiver over OTLP', async () => {
     await waitFor(() => receiver.metricNames.has('http.server.request.duration'), 'the request duration metric', 10_000);
     expect(receiver.metricNames).toContain('db.client.connection.count');
