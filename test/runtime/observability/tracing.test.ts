@@ -147,7 +147,11 @@ describe('Traces | a request, its SQL and the job it queued, in the trace the cl
     await waitFor(() => ids.every((id) => spanOf(id) !== undefined), 'the three request spans', 10_000);
     const [first, head, third] = ids.map((id) => spanOf(id)!);
     expect([first!.name, head!.name, third!.name]).toEqual(['GET /login', 'HEAD /login', 'GET /login']);
-    for (const [span, method] of [[first!, 'GET'], [head!, 'HEAD'], [third!, 'GET']] as const)
+    for (const [span, method] of [
+      [first!, 'GET'],
+      [head!, 'HEAD'],
+      [third!, 'GET'],
+    ] as const)
       expect(span.attributes).toMatchObject({
         'http.request.method': method,
         'http.route': '/login',
@@ -171,7 +175,11 @@ describe('Traces | a request, its SQL and the job it queued, in the trace the cl
     expect(res.status).toBe(422);
     expect((await res.json()) as { errors?: unknown }).toHaveProperty('errors');
     const requestId = res.headers.get('x-request-id');
-    await waitFor(() => receiver.spans.some((s) => s.kind === SERVER && s.attributes['bindery.request_id'] === requestId), 'the 422 span', 10_000);
+    await waitFor(
+      () => receiver.spans.some((s) => s.kind === SERVER && s.attributes['bindery.request_id'] === requestId),
+      'the 422 span',
+      10_000,
+    );
     const server = receiver.spans.find((s) => s.kind === SERVER && s.attributes['bindery.request_id'] === requestId)!;
     await waitFor(() => inTrace(server.traceId).some((s) => s.name === 'bind and validate'), 'its stage', 10_000);
     expect(server.attributes['http.response.status_code']).toBe(422);
