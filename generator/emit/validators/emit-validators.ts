@@ -24,7 +24,7 @@ import formatsModule from 'ajv-formats';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { validatorName } from '../../model/names.js';
 import type { EmitContext } from '../context.js';
-import type { GeneratedFile } from '../../write/generated-file.js';
+import { fileOfParts, type GeneratedFile } from '../../write/generated-file.js';
 import { fingerprintLine, validatorInputs, writtenValidators } from './fingerprint.js';
 import { ajvFormatMemory, fillTemplate, formatAjvTemplate, joinTemplates, type AjvFormatMemory } from './format-ajv.js';
 import { addBudgetKeywords } from './budget-keywords.js';
@@ -91,7 +91,7 @@ export function emitValidators(ctx: EmitContext, written?: string): GeneratedFil
     '',
     ...body,
   ].join('\n');
-  return { path: 'validators.ts', content: `${head}${content}\n` };
+  return fileOfParts('validators.ts', head, content, '\n');
 }
 
 /**
