@@ -25,6 +25,7 @@ import { benchDatabase } from './support/database.js';
 import { currentCookies, makeHttpFixture, type HttpFixture } from './http/fixture.js';
 import { pinProcesses, runLoad, startServer, type BenchServer, type LoadOptions } from './support/load.js';
 import type { HttpRuntime } from './http/runtimes.js';
+import { DEFAULT_CONTENT_SECURITY_POLICY } from '../runtime/config/content-security-policy.js';
 
 export interface HttpBenchOptions {
   readonly seconds: number;
@@ -133,7 +134,22 @@ export type HttpResults = Map<string, Map<ServerKey, HttpRow>>;
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** A request of the case, checked before measuring so nothing is measured by mistake; its body. */
-async function check(port: number, c: Case, f: HttpFixture, server: string): Promise<string> {
+/** The headers every server must send alike (bindery's standard headers; the request ID's presence). */
+const SAME_HEADERS = [
+  'x-content-type-options',
+  'x-frame-options',
+  'referrer-policy',
+  'cross-origin-opener-policy',
+  'strict-transport-security',
+  'content-security-policy',
+] as const;
+
+function headerSet(res: Response): string {
+  const set = SAME_HEADERS.map((name) => `${name}: ${res.headers.get(name) ?? '(none)'}`);
+  return [...set, `x-request-id: ${res.headers.has('x-request-id') ? 'present' : '(none)'}`].join('\n');
+}
+
+async function check(port: number, c: Case, f: HttpFixture, server: string): Promise<{ body: string; headers: string }> {
   const l = c.load(f);
   const res = await fetch(`http://127.0.0.1:${port}${l.path}`, {
     method: l.method,
@@ -144,19 +160,21 @@ async function check(port: number, c: Case, f: HttpFixture, server: string): Pro
   const text = await res.text();
   if (res.status !== c.status)
     throw new Error(`${server}, ${c.name}: answered ${res.status} instead of ${c.status}: ${text.slice(0, 300)}`);
-  return text;
+  return { body: text, headers: headerSet(res) };
 }
 
-/** Check every server of every case; a `sameBody` case's bodies must equal bindery's. */
+/** Check every server of every case: the same standard headers as bindery's; a `sameBody` case's bodies equal to bindery's. */
 async function checkAll(cases: readonly Case[], running: ReadonlyMap<ServerKey, BenchServer>, f: HttpFixture): Promise<void> {
   for (const c of cases) {
-    const bodies = new Map<ServerKey, string>();
-    for (const s of c.servers) bodies.set(s, await check(running.get(s)!.port, c, f, s));
-    if (c.sameBody !== true) continue;
-    const ours = bodies.get('bindery')!;
-    for (const [s, body] of bodies)
-      if (body !== ours)
-        throw new Error(`${s}, ${c.name}: the body differs from bindery's:\n${body.slice(0, 400)}\nbindery:\n${ours.slice(0, 400)}`);
+    const answers = new Map<ServerKey, { body: string; headers: string }>();
+    for (const s of c.servers) answers.set(s, await check(running.get(s)!.port, c, f, s));
+    const ours = answers.get('bindery')!;
+    for (const [s, { body, headers }] of answers) {
+      if (headers !== ours.headers)
+        throw new Error(`${s}, ${c.name}: the standard headers differ from bindery's:\n${headers}\nbindery:\n${ours.headers}`);
+      if (c.sameBody === true && body !== ours.body)
+        throw new Error(`${s}, ${c.name}: the body differs from bindery's:\n${body.slice(0, 400)}\nbindery:\n${ours.body.slice(0, 400)}`);
+    }
   }
 }
 
@@ -199,15 +217,18 @@ export async function runHttpBench(
   let pinned = false;
   try {
     let fixture = await makeHttpFixture(database.url);
-    const env = { ...fixture.env, BENCH_HTTP: '1', ...runtime?.env };
+    const env = { ...fixture.env, BENCH_HTTP: '1', BENCH_CONTENT_SECURITY_POLICY: DEFAULT_CONTENT_SECURITY_POLICY, ...runtime?.env };
     for (let round = 1; round <= options.rounds; round++) {
       const running = new Map<ServerKey, BenchServer>();
       try {
         for (const s of HTTP_SERVERS) {
-          // BENCH_HTTP_PROFILE=<dir>: bindery's server writes a V8 CPU profile there when it stops (node --cpu-prof).
+          // BENCH_HTTP_PROFILE=<dir>: bindery's server (or those of BENCH_HTTP_PROFILE_SERVERS, e.g. `bindery,fastify`)
+          // writes a V8 CPU profile there when it stops (node --cpu-prof; the file name carries the process ID).
           const base = runtime ?? { node: process.execPath, execArgv: process.execArgv };
           const profile =
-            s.key === 'bindery' && process.env.BENCH_HTTP_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_HTTP_PROFILE}`] : [];
+            (process.env.BENCH_HTTP_PROFILE_SERVERS ?? 'bindery').split(',').includes(s.key) && process.env.BENCH_HTTP_PROFILE
+              ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_HTTP_PROFILE}`]
+              : [];
           running.set(s.key, await startServer(scriptOf(s), env, { node: base.node, execArgv: [...profile, ...base.execArgv] }));
         }
         fixture = await currentCookies(`http://127.0.0.1:${running.get('bindery')!.port}`, fixture);

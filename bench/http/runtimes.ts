@@ -11,6 +11,10 @@
  *   this process's `node --import tsx`.
  *
  * `BENCH_HTTP_RUNTIMES=built,tsx` chooses (default `built`).
+ *
+ * `BENCH_HTTP_BASELINE=<another checkout, built>` (production path only)
+ * puts that checkout's build in the raw peer's place, for an A/B of two
+ * versions of bindery side by side: the `raw` column is then the baseline.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -74,7 +78,9 @@ export async function httpRuntimes(nodes: readonly string[]): Promise<HttpRuntim
         node,
         execArgv: [],
         scripts: {
-          raw: join(peers, 'raw-pg.js'),
+          raw: process.env.BENCH_HTTP_BASELINE
+            ? join(process.env.BENCH_HTTP_BASELINE, 'bench', 'servers', 'bindery-built.mjs')
+            : join(peers, 'raw-pg.js'),
           fastify: join(peers, 'fastify-pg.js'),
           bindery: join(BENCH, 'servers', 'bindery-built.mjs'),
         },

@@ -23,13 +23,18 @@ pg.types.setTypeParser(20, (v: string) => Number(v));
 export const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 pool.on('error', () => {});
 
-/** Headers bindery sends on every response in production. */
+/**
+ * Headers bindery sends on every response in production; its default
+ * Content-Security-Policy comes from the runner (BENCH_CONTENT_SECURITY_POLICY),
+ * which checks that every server answers with the same ones.
+ */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'SAMEORIGIN',
   'referrer-policy': 'strict-origin-when-cross-origin',
   'cross-origin-opener-policy': 'same-origin',
   'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  ...(process.env.BENCH_CONTENT_SECURITY_POLICY ? { 'content-security-policy': process.env.BENCH_CONTENT_SECURITY_POLICY } : {}),
 };
 
 const VALID_ID = /^[A-Za-z0-9._:-]{1,128}$/;

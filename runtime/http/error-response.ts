@@ -112,18 +112,24 @@ export function clientFieldErrors(
   request: FastifyRequest,
 ): Record<string, string> {
   const out: Record<string, string> = {};
-  const rest = new Map(Object.entries(fieldErrors));
+  // Keys that are input fields, in field order; a key is an own, non-empty message of `fieldErrors`.
+  let taken = 0;
   if (route !== null && route.fields.length > 0) {
     const bodyKind = bodyKindOf(request);
     for (const field of route.fields) {
-      const message = rest.get(field.key);
+      const message = Object.hasOwn(fieldErrors, field.key) ? fieldErrors[field.key] : undefined;
       if (message === undefined) continue;
-      rest.delete(field.key);
+      taken++;
       const name = clientName(field, bodyKind);
       out[name] = message.includes(':attribute') ? message.replaceAll(':attribute', attributeName(name)) : message;
     }
   }
-  for (const [key, message] of rest) {
+  const keys = Object.keys(fieldErrors);
+  if (taken === keys.length) return out;
+  const fieldKeys = new Set(route?.fields.map((f) => f.key));
+  for (const key of keys) {
+    const message = fieldErrors[key];
+    if (message === undefined || fieldKeys.has(key)) continue;
     const name = nestedClientName(key, route, request);
     out[name] = message.includes(':attribute')
       ? message.replaceAll(':attribute', attributeName(name.slice(name.lastIndexOf('.') + 1)))

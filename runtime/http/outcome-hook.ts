@@ -14,6 +14,13 @@
  */
 import type { RequestContext } from './context.js';
 
+/**
+ * What {@link OutcomeHook.onError} returns (directly or as a promise) to have
+ * the chain's error rendered as it is. Returning it costs nothing; throwing
+ * the error again would cost a few microseconds per failed request.
+ */
+export const KEEP_ERROR: unique symbol = Symbol('bindery.keepError');
+
 /** What the pipeline calls once the middleware chain has finished. */
 export interface OutcomeHook {
   /**
@@ -23,7 +30,8 @@ export interface OutcomeHook {
   onResult(ctx: RequestContext, result: unknown): unknown;
   /**
    * The chain failed.
-   * @returns a result to write instead, directly or as a promise; or throws (the same error, or another) to have it rendered.
+   * @returns {@link KEEP_ERROR} to have the error rendered, or a result to write instead, directly or as a
+   *   promise; or throws another error to have that one rendered.
    */
   onError(ctx: RequestContext, error: unknown): unknown;
 }

@@ -10,7 +10,10 @@
  * its `validate`, the middleware chain (absent when the route has none).
  * Per request: the standard headers, one context object, its place in the
  * timeout list, and the handler's own work; a synchronous `validate` or
- * handler is not awaited. A server with a request observer
+ * handler is not awaited. An input that fails its rules is answered without
+ * a `throw` where the route has only `before` middleware (its failure is
+ * returned through the stages as a {@link Failed}); with `around`
+ * middleware, which may catch it, it is thrown. A server with a request observer
  * (request-observer.ts) also hands each observed request to its
  * observation, stage by stage; without one, none of that is compiled in.
  */
@@ -23,12 +26,14 @@ import { HttpError } from '../errors/http-error.js';
 import { formatDuration } from '../support/duration.js';
 import { sendResult, type ResponderEnv } from '../results/responder.js';
 import type { UrlBuilder } from '../results/url-builder.js';
-import { compileInputValidator } from '../validation/input-validator.js';
+import { compileInputCheck } from '../validation/input-validator.js';
+import type { ValidationError } from '../errors/validation-error.js';
 import type { Services } from './context.js';
 import type { Deadlines } from './deadlines.js';
 import { sendError } from './error-response.js';
 import type { Middleware } from './handler.js';
 import { composeMiddleware, isThenable } from './middleware-chain.js';
+import { KEEP_ERROR } from './outcome-hook.js';
 import { HttpRequestContext } from './request-context.js';
 import { runInContext } from '../context/execution-context.js';
 import type { StandardHeaders } from './security-headers.js';
@@ -51,6 +56,11 @@ export interface PipelineEnv extends ResponderEnv {
   readonly deadlines: Deadlines<HttpRequestContext> | null;
   /** What observes the requests (see {@link HttpServerOptions.observer}), or `null`. */
   readonly observer: RequestObserver | null;
+}
+
+/** A failure returned through the stages instead of thrown (see the module comment). */
+class Failed {
+  constructor(readonly error: ValidationError) {}
 }
 
 /** A Fastify route handler (it answers through `reply` and returns nothing). */
@@ -84,7 +94,9 @@ export function compileRoutePipeline(
   env: PipelineEnv,
 ): FastifyRouteHandler {
   const { headers, services, urls, deadlines, executionContext, observer } = env;
-  const core = compileCore(route, handler, env);
+  // Without `around` middleware nothing between the stages catches errors: a failure may be returned.
+  const returnFailures = middleware.every((m) => typeof m !== 'function');
+  const core = compileCore(route, handler, env, returnFailures);
   const stages = middleware.length === 0 ? core : composeMiddleware(middleware, core);
   const settle = compileSettle(route, env);
 
@@ -99,9 +111,10 @@ export function compileRoutePipeline(
     }
     if (isThenable(value))
       Promise.resolve(value).then(
-        (v) => settle(ctx, false, v),
+        (v) => (v instanceof Failed ? settle(ctx, true, v.error) : settle(ctx, false, v)),
         (err: unknown) => settle(ctx, true, err),
       );
+    else if (value instanceof Failed) settle(ctx, true, value.error);
     else settle(ctx, false, value);
   };
 
@@ -130,13 +143,19 @@ export function compileRoutePipeline(
 /**
  * The route's own stages, after its middleware: list parameters, binding, the policy, rules, the
  * handler's `validate`, the handler. Observed servers time them as stages.
+ * @param returnFailures return an input's rule failure as a {@link Failed} instead of throwing it.
  */
-function compileCore(route: RouteDefinition, handler: AnyRouteHandler, env: PipelineEnv): (ctx: HttpRequestContext) => unknown {
+function compileCore(
+  route: RouteDefinition,
+  handler: AnyRouteHandler,
+  env: PipelineEnv,
+  returnFailures: boolean,
+): (ctx: HttpRequestContext) => unknown {
   const { services, observer } = env;
   const bind = compileBinder(route);
   const checkList = compileListParamCheck(route);
   const authorize = compileAuthorizationStage(route, services);
-  const validateInput = compileInputValidator(route);
+  const checkInput = compileInputCheck(route);
   const handle = withFileUrls(
     route,
     withIncludes(route, withViewableOutput(route, services, typeof handler === 'function' ? handler : handler.handle)),
@@ -147,7 +166,13 @@ function compileCore(route: RouteDefinition, handler: AnyRouteHandler, env: Pipe
   // target row (docs/authorization.md): synchronous unless one of them
   // returns a promise (then the rest follows it).
   const checked = (ctx: HttpRequestContext, input: Record<string, unknown>, target: unknown): unknown => {
-    if (validateInput !== null) validateInput(input, ctx.request);
+    if (checkInput !== null) {
+      const invalid = checkInput(input, ctx.request);
+      if (invalid !== undefined) {
+        if (returnFailures) return new Failed(invalid);
+        throw invalid;
+      }
+    }
     if (extra !== undefined) {
       const done = extra(input, ctx, target);
       if (done !== undefined && isThenable(done)) return Promise.resolve(done).then(() => handle(input, ctx, target));
@@ -169,7 +194,8 @@ function compileCore(route: RouteDefinition, handler: AnyRouteHandler, env: Pipe
   const timeValidate = checkList !== null || route.fields.length > 0 || extra !== undefined || authorize !== null;
   // The rules and the handler's own validate alone (observed requests time them apart from the handler).
   const validate = (ctx: HttpRequestContext, input: Record<string, unknown>, target: unknown): unknown => {
-    if (validateInput !== null) validateInput(input, ctx.request);
+    const invalid = checkInput === null ? undefined : checkInput(input, ctx.request);
+    if (invalid !== undefined) throw invalid;
     if (extra === undefined) return undefined;
     const done = extra(input, ctx, target);
     return done !== undefined && isThenable(done) ? done : undefined;
@@ -253,9 +279,10 @@ function compileSettle(route: RouteDefinition, env: PipelineEnv): (ctx: HttpRequ
     }
     if (isThenable(outcome))
       Promise.resolve(outcome).then(
-        (v) => finish(ctx, false, v),
+        (v) => (v === KEEP_ERROR ? finish(ctx, true, value) : finish(ctx, false, v)),
         (err: unknown) => finish(ctx, true, err),
       );
+    else if (outcome === KEEP_ERROR) finish(ctx, true, value);
     else finish(ctx, false, outcome);
   };
 

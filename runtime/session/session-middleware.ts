@@ -12,7 +12,7 @@
  */
 import type { RequestContext } from '../http/context.js';
 import type { BeforeMiddleware } from '../http/handler.js';
-import type { OutcomeHook } from '../http/outcome-hook.js';
+import { KEEP_ERROR, type OutcomeHook } from '../http/outcome-hook.js';
 import type { HttpRequestContext } from '../http/request-context.js';
 import { RESULT, redirect, type TaggedResult } from '../results/result.js';
 import { flashRoundTrip, roundTripErrors } from './form-round-trip.js';
@@ -54,8 +54,8 @@ const SESSION_OUTCOME: OutcomeHook = {
 
 /**
  * The chain failed: a browser form's validation failure becomes the form
- * round trip (a redirect), any other error is rethrown, once the session is
- * written. Synchronous (a throw, no promise) when there is nothing to write.
+ * round trip (a redirect), any other error is kept (rendered as it is), once
+ * the session is written. Synchronous when there is nothing to write.
  */
 function failed(ctx: HttpRequestContext & RequestContext, error: unknown): unknown {
   const s = ctx.sessionState!;
@@ -66,10 +66,7 @@ function failed(ctx: HttpRequestContext & RequestContext, error: unknown): unkno
     return writing === undefined ? redirect(target) : writing.then(() => redirect(target));
   }
   const writing = s.commit();
-  if (writing === undefined) throw error;
-  return writing.then(() => {
-    throw error;
-  });
+  return writing === undefined ? KEEP_ERROR : writing.then(() => KEEP_ERROR);
 }
 
 function isPage(result: unknown): boolean {

@@ -24,6 +24,13 @@ import { RULES, ruleMessage, type RuleSpec } from './rules.js';
 /** Checks a bound input; throws {@link ValidationError} (422) when a rule fails. */
 export type InputValidator = (input: Record<string, unknown>, request: FastifyRequest) => void;
 
+/**
+ * Checks a bound input; returns the {@link ValidationError} (422) to answer when a rule fails,
+ * `undefined` when every rule passed. The request pipeline uses it so that an invalid
+ * request is answered without a `throw` (each costs a few microseconds).
+ */
+export type InputCheck = (input: Record<string, unknown>, request: FastifyRequest) => ValidationError | undefined;
+
 interface CrossRule {
   readonly index: number;
   readonly rule: RuleRef;
@@ -53,6 +60,21 @@ interface FieldFailure {
  * @throws {BinderyError} `BINDERY_ROUTE_INVALID` when a field names a rule missing from the catalog, or an `each` rule without its inner rule.
  */
 export function compileInputValidator(route: RouteDefinition): InputValidator | null {
+  const check = compileInputCheck(route);
+  if (check === null) return null;
+  return function validateInput(input, request) {
+    const invalid = check(input, request);
+    if (invalid !== undefined) throw invalid;
+  };
+}
+
+/**
+ * Compile the rule checks of `route`, as {@link compileInputValidator} does, into a check that
+ * returns its failure instead of throwing it.
+ * @returns the check, or `null` when the route has no validator and no cross-field rule.
+ * @throws {BinderyError} `BINDERY_ROUTE_INVALID` as {@link compileInputValidator}.
+ */
+export function compileInputCheck(route: RouteDefinition): InputCheck | null {
   const fields: CheckedField[] = flatten(route.fields, []).map(({ plan, parents }) => {
     const cross: CrossRule[] = [];
     plan.rules.forEach((rule, index) => {
@@ -83,8 +105,8 @@ export function compileInputValidator(route: RouteDefinition): InputValidator | 
   // come from the route's compiled schema, so the map stays small.
   const places = new Map<string, Place | null>();
 
-  return function validateInput(input, request) {
-    if ((validate === null || validate(input)) && !hasCross) return;
+  return function checkInput(input, request) {
+    if ((validate === null || validate(input)) && !hasCross) return undefined;
     const failures: Array<FieldFailure | undefined> = new Array(fields.length);
     if (validate?.errors) {
       for (const error of validate.errors) {
@@ -108,7 +130,7 @@ export function compileInputValidator(route: RouteDefinition): InputValidator | 
       failed = true;
     }
     // ajv said no but named no field we know: still a 422, without field errors.
-    if (failed || (validate?.errors && validate.errors.length > 0)) throw new ValidationError(fieldErrors);
+    return failed || (validate?.errors && validate.errors.length > 0) ? new ValidationError(fieldErrors) : undefined;
   };
 }
 

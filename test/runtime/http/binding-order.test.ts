@@ -322,3 +322,43 @@ describe('Binding | conversions', () => {
     expect(res.json().meta).toEqual({ a: [1, { b: null }] });
   });
 });
+
+describe('Binding order | 4. rules: the failure reaches every middleware kind', () => {
+  // A rule failure is returned through `before` middleware, not thrown (a throw costs
+  // per request); an `around` middleware still sees it as an error it can catch.
+  it('an around middleware catches the 422 as a ValidationError; a before middleware chain answers it the same', async () => {
+    const seen: unknown[] = [];
+    const guarded = route({
+      name: 'guarded',
+      method: 'POST',
+      path: '/guarded',
+      fields: [field('title', 'string', { json: 'title' }, ['required', 'min:5'])],
+      middleware: ['tx'],
+    });
+    const plain = route({ ...guarded, name: 'plain', path: '/plain', middleware: ['mark'] });
+    const s = await startServer({
+      routes: [guarded, plain],
+      handlers: { guarded: echo, plain: echo },
+      middleware: {
+        tx: async (_ctx, next) => {
+          try {
+            return await next();
+          } catch (error) {
+            seen.push(error);
+            throw error;
+          }
+        },
+        mark: { before: () => undefined },
+      },
+    });
+    for (const path of ['/guarded', '/plain']) {
+      const res = await postJson(`${s.url}${path}`, { title: 'abc' });
+      expect(res.status, path).toBe(422);
+      expect(res.json().errors, path).toEqual({ title: 'The title field must be at least 5 characters.' });
+      const ok = await postJson(`${s.url}${path}`, { title: 'abcdef' });
+      expect(ok.json(), path).toEqual({ title: 'abcdef' });
+    }
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBeInstanceOf(ValidationError);
+  });
+});
