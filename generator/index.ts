@@ -1,9 +1,7 @@
 /**
  * The generator's public surface: `bindery generate` calls {@link generate}
- * and prints diagnostics with {@link formatDiagnostic}, after
- * {@link boundYoungGeneration}. Everything else under
+ * and prints diagnostics with {@link formatDiagnostic}. Everything else under
  * `generator/` is internal.
  */
 export { generate, type GenerateOptions, type GenerateResult } from './generate.js';
-export { boundYoungGeneration } from './heap.js';
 export { formatDiagnostic, type DiagnosticCode, type SchemaDiagnostic, type SourcePosition } from './diagnostics.js';
