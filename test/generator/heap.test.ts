@@ -1,24 +1,24 @@
 /**
  * `boundYoungGeneration` (docs/generator.md "Speed"): after it, V8's young
- * generation stays at the size it had, however much survives; without it,
- * it grows. Each case runs in a fresh process (the flag is process-wide).
+ * generation is `YOUNG_GENERATION_MB` and stays so, however much survives;
+ * without it, it grows. Each case runs in a fresh process (the flag is
+ * process-wide).
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { YOUNG_GENERATION_MB } from '../../generator/heap.js';
 import { REPO } from './support.js';
 
 const run = promisify(execFile);
 
-/** The new space's size before and after allocating 3 million objects, a tenth of them kept, in a fresh process. */
+/** The new space's size before allocating 3 million objects, a tenth of them kept, and after, in a fresh process; `bound`: after `boundYoungGeneration`. */
 async function newSpace(bound: boolean): Promise<{ before: number; after: number }> {
   const heap = pathToFileURL(join(REPO, 'generator/heap.ts')).href;
   const script = `
-    import v8 from 'node:v8';
-    const { boundYoungGeneration } = await import(${JSON.stringify(heap)});
-    const size = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
+    const { boundYoungGeneration, youngGenerationSize: size } = await import(${JSON.stringify(heap)});
     if (${bound}) boundYoungGeneration();
     const before = size();
     const kept = [];
@@ -30,8 +30,9 @@ async function newSpace(bound: boolean): Promise<{ before: number; after: number
 }
 
 describe('boundYoungGeneration', () => {
-  it('keeps the young generation at its size; without it the young generation grows', async () => {
+  it('sets the young generation to its size and keeps it there; without it the young generation grows', async () => {
     const [bound, free] = await Promise.all([newSpace(true), newSpace(false)]);
+    expect(bound.before).toBe(YOUNG_GENERATION_MB * 1024 * 1024);
     expect(bound.after).toBe(bound.before);
     expect(free.after).toBeGreaterThan(free.before);
   }, 60_000);
