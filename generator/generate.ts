@@ -4,7 +4,7 @@
 import { relative, resolve, sep } from 'node:path';
 import { Diagnostics, type SchemaDiagnostic } from './diagnostics.js';
 import type { EmitContext } from './emit/context.js';
-import type { GeneratedFile } from './write/generated-file.js';
+import { fileHash, type GeneratedFile } from './write/generated-file.js';
 import { readProjectConfig } from './load/project-config.js';
 import { compareTree, diffText } from './write/compare.js';
 import { lazyTree, overlayTree } from './write/disk-tree.js';
@@ -125,14 +125,16 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   if (!generated) return failed(diagnostics);
   const comparison = compareTree(generated, disk);
   const changed = [...comparison.write.map((f) => f.path), ...comparison.remove].sort().map((p) => `${outName}/${p}`);
-  // The tree as this run leaves it, the generated files' text taken from memory rather than read back.
+  // The tree as this run leaves it, the generated files' text taken from memory rather than read back,
+  // and hashed piece by piece (generated-file.ts: hashing the text whole would make it one flat string).
   const after = () => overlayTree(disk, new Map(generated.map((f) => [f.path, f.content])), comparison.remove);
+  const hashes = () => new Map(generated.map((f) => [f.path, fileHash(f)]));
   if (options.check) {
-    if (record && changed.length === 0) await saveRecord(record, key, after());
+    if (record && changed.length === 0) await saveRecord(record, key, after(), hashes());
     return { ok: true, diagnostics: [], changed, diff: diffText(comparison, disk, outName), warnings: diagnostics.warnings() };
   }
   await writeTree(outDir, comparison);
-  if (record) await saveRecord(record, key, after());
+  if (record) await saveRecord(record, key, after(), hashes());
   return { ok: true, diagnostics: [], changed, diff: '', warnings: diagnostics.warnings() };
 }
 

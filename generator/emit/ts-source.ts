@@ -4,6 +4,7 @@
  * generated-file header on line 1.
  */
 import { IndentationText, NewLineKind, printStructure, Project, QuoteKind, StructureKind, type StatementStructures } from 'ts-morph';
+import { fileOfParts, type GeneratedFile } from '../write/generated-file.js';
 
 /** Prints generated TypeScript files deterministically. */
 export interface TsPrinter {
@@ -21,6 +22,8 @@ export interface TsPrinter {
    * imports (and as the structure printer decides inside a run).
    */
   print(name: string, statements: readonly (string | StatementStructures)[], header: string): string;
+  /** The file `path` of {@link print}'s text, its header line and the rest kept apart (`GeneratedFile.parts`). */
+  file(path: string, statements: readonly (string | StatementStructures)[], header: string): GeneratedFile;
 }
 
 /** The formatting every generated TypeScript file gets. */
@@ -75,22 +78,24 @@ export function createTsPrinter(): TsPrinter {
     });
     return printStructure({ kind: StructureKind.SourceFile, statements: spaced }, PRINT).replace(/\n+$/, '');
   };
-  return {
-    print(name, statements, header) {
-      const pieces: string[] = [];
-      let run: StatementStructures[] = [];
-      for (const statement of statements) {
-        if (typeof statement !== 'string') {
-          run.push(statement);
-          continue;
-        }
-        if (run.length > 0) pieces.push(printRun(name, run));
-        run = [];
-        pieces.push(statement);
+  const body = (name: string, statements: readonly (string | StatementStructures)[]): string => {
+    const pieces: string[] = [];
+    let run: StatementStructures[] = [];
+    for (const statement of statements) {
+      if (typeof statement !== 'string') {
+        run.push(statement);
+        continue;
       }
       if (run.length > 0) pieces.push(printRun(name, run));
-      return `// ${header}\n${pieces.join('\n\n')}\n`;
-    },
+      run = [];
+      pieces.push(statement);
+    }
+    if (run.length > 0) pieces.push(printRun(name, run));
+    return pieces.join('\n\n');
+  };
+  return {
+    print: (name, statements, header) => `// ${header}\n${body(name, statements)}\n`,
+    file: (path, statements, header) => fileOfParts(path, `// ${header}\n`, body(path, statements), '\n'),
   };
 }
 

@@ -57,10 +57,10 @@ export async function inputsKey(root: string, schemaDir: string, settings: unkno
   return hash.digest('hex');
 }
 
-/** Hashes of every file of a tree, by path. */
-export function treeHashes(tree: FileTree): Record<string, string> {
+/** Hashes of every file of a tree, by path; those `known` has (by path) are taken from it instead of hashing the text. */
+export function treeHashes(tree: FileTree, known?: ReadonlyMap<string, string>): Record<string, string> {
   const hashes: Record<string, string> = {};
-  for (const [path, text] of tree) hashes[path] = sha(text);
+  for (const [path, text] of tree) hashes[path] = known?.get(path) ?? sha(text);
   return hashes;
 }
 
@@ -79,12 +79,16 @@ export async function recordMatches(path: string, key: string, tree: FileTree): 
   return true;
 }
 
-/** Save the record of a successful run; failures (a read-only folder) are ignored: the record is only a cache. */
-export async function saveRecord(path: string, key: string, tree: FileTree): Promise<void> {
+/**
+ * Save the record of a successful run; failures (a read-only folder) are
+ * ignored: the record is only a cache. `known`: hashes of some files of the
+ * tree already computed (by path), see {@link treeHashes}.
+ */
+export async function saveRecord(path: string, key: string, tree: FileTree, known?: ReadonlyMap<string, string>): Promise<void> {
   try {
     await mkdir(dirname(path), { recursive: true });
     const temporary = `${path}.${process.pid}.tmp`;
-    await writeFile(temporary, JSON.stringify({ version: RECORD_VERSION, key, tree: treeHashes(tree) }));
+    await writeFile(temporary, JSON.stringify({ version: RECORD_VERSION, key, tree: treeHashes(tree, known) }));
     await rename(temporary, path);
   } catch {
     // A cache that cannot be written only costs the next run its shortcut.

@@ -5,6 +5,7 @@
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Comparison } from './compare.js';
+import { fileParts } from './generated-file.js';
 
 /**
  * Apply a comparison to the output folder `dir`. Call it only once every file
@@ -16,7 +17,7 @@ export async function writeTree(dir: string, comparison: Comparison): Promise<vo
     const target = join(dir, file.path);
     await mkdir(dirname(target), { recursive: true });
     const temporary = `${target}.${process.pid}.tmp`;
-    await writeText(temporary, file.content);
+    await writeText(temporary, fileParts(file));
     await rename(temporary, target);
   }
   for (const path of comparison.remove) await rm(join(dir, path), { force: true });
@@ -26,24 +27,27 @@ export async function writeTree(dir: string, comparison: Comparison): Promise<vo
 const CHUNK = 1 << 16;
 
 /**
- * Write `text` to `path` as UTF-8 (created or truncated), a chunk at a time
- * through one reused buffer: `writeFile` would encode the whole text into a
- * buffer of its own first (up to 7 MB for one file at 1,000 routes), which
- * stays allocated outside the heap until the garbage collector runs.
+ * Write the text of `parts`, one after the other, to `path` as UTF-8
+ * (created or truncated), a chunk at a time through one reused buffer:
+ * `writeFile` would encode the whole text into a buffer of its own first
+ * (up to 7 MB for one file at 1,000 routes), which stays allocated outside
+ * the heap until the garbage collector runs; and the pieces are never joined
+ * (`GeneratedFile.parts`).
  */
-async function writeText(path: string, text: string): Promise<void> {
+async function writeText(path: string, parts: readonly string[]): Promise<void> {
   const buffer = Buffer.allocUnsafe(CHUNK * 3);
   const handle = await open(path, 'w');
   try {
-    for (let start = 0; start < text.length; ) {
-      let end = Math.min(start + CHUNK, text.length);
-      // Never split a surrogate pair: each half alone would be written as U+FFFD.
-      const last = text.charCodeAt(end - 1);
-      if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
-      const bytes = buffer.write(text.slice(start, end), 0, 'utf8');
-      for (let written = 0; written < bytes; ) written += (await handle.write(buffer, written, bytes - written)).bytesWritten;
-      start = end;
-    }
+    for (const text of parts)
+      for (let start = 0; start < text.length; ) {
+        let end = Math.min(start + CHUNK, text.length);
+        // Never split a surrogate pair: each half alone would be written as U+FFFD.
+        const last = text.charCodeAt(end - 1);
+        if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+        const bytes = buffer.write(text.slice(start, end), 0, 'utf8');
+        for (let written = 0; written < bytes; ) written += (await handle.write(buffer, written, bytes - written)).bytesWritten;
+        start = end;
+      }
   } finally {
     await handle.close();
   }

@@ -140,7 +140,7 @@ describe('validator fingerprints | format version', () => {
   // record the new hash and format version here.
   const RECORDED = {
     format: 4,
-    hash: 'fc2f71a10eccd365920a99c22268b8ad0e07bc973e11ab7e39cdb430550ea77d ca47cfa09545fb2f8e11fef9f6a9a7b9c43f2725ffd0a513e4158268e20a1247 88d163931fe2f33c0c2b24eb7beec2d27f102f4acd98c88f2bcf358afe005852',
+    hash: 'bfb88ea68f88d417a00efca41273d09d68fd8bd4e6e36cc1d43b7cedc0ec42a1 ca47cfa09545fb2f8e11fef9f6a9a7b9c43f2725ffd0a513e4158268e20a1247 88d163931fe2f33c0c2b24eb7beec2d27f102f4acd98c88f2bcf358afe005852',
   };
 
   it('is bumped (or confirmed) whenever the validator emitter changes', async () => {

@@ -1,11 +1,15 @@
 /**
  * Writing the output folder: large files are written in chunks, and the
- * bytes on disk are the text's UTF-8, whatever falls on a chunk boundary.
+ * bytes on disk are the text's UTF-8, whatever falls on a chunk boundary; a
+ * file kept in pieces (`GeneratedFile.parts`) is written and hashed as its
+ * whole text.
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { fileHash, fileOfParts } from '../../generator/write/generated-file.js';
 import { writeTree } from '../../generator/write/write-tree.js';
 
 let dir: string;
@@ -29,5 +33,17 @@ describe('writeTree', () => {
       expect((await readFile(join(dir, path))).equals(Buffer.from(content, 'utf8')), path).toBe(true);
     }
     expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('writes a file kept in parts as the text of its parts, and hashes it as that text', async () => {
+    const body = `${'b'.repeat((1 << 16) - 3)}😀€${'c'.repeat(1 << 17)}`;
+    const file = fileOfParts('parts.ts', '// @generated — do not edit\n', body, '\n');
+    const text = `// @generated — do not edit\n${body}\n`;
+    expect(file.content).toBe(text);
+    expect(file.parts).toEqual(['// @generated — do not edit\n', body, '\n']);
+    expect(fileHash(file)).toBe(createHash('sha256').update(text).digest('hex'));
+    expect(fileHash({ path: 'whole.ts', content: text })).toBe(fileHash(file));
+    await writeTree(dir, { write: [file], remove: [] });
+    expect((await readFile(join(dir, 'parts.ts'))).equals(Buffer.from(text, 'utf8'))).toBe(true);
   });
 });

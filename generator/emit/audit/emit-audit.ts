@@ -65,7 +65,7 @@ export function emitAudit(ctx: EmitContext): GeneratedFile | null {
       ],
     });
   }
-  return { path: 'audit.ts', content: printer.print('audit.ts', statements, ctx.header) };
+  return printer.file('audit.ts', statements, ctx.header);
 }
 
 function configLiteral(resource: Resource): Literal {

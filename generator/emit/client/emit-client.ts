@@ -19,7 +19,7 @@ import { inputTypeName, resourceTypeNames } from '../../model/names.js';
 import { jsonTsType } from '../types/ts-types.js';
 import { enumUnion } from '../../model/enum-values.js';
 import type { EmitContext } from '../context.js';
-import type { GeneratedFile } from '../../write/generated-file.js';
+import { fileOfParts, type GeneratedFile } from '../../write/generated-file.js';
 import { docText, propertyName, quote } from '../ts-source.js';
 import { CLIENT_LIST_RUNTIME, CLIENT_OFFSET_RUNTIME, CLIENT_RUNTIME } from './client-runtime.js';
 import { jsonRowType } from '../row-types.js';
@@ -50,7 +50,7 @@ export function emitClient(ctx: EmitContext): GeneratedFile {
     routeErrorsSource(routes, ctx.model),
     createClientFunction(routes),
   ];
-  return { path: 'client.ts', content: `// ${ctx.header}\n${parts.join('\n\n')}\n` };
+  return fileOfParts('client.ts', `// ${ctx.header}\n`, parts.join('\n\n'), '\n');
 }
 
 /** The JSON of a `type: file` field (docs/storage.md "Files of rows"). */

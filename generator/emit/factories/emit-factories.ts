@@ -65,7 +65,7 @@ export function emitFactories(ctx: EmitContext): GeneratedFile | null {
     returnType: 'Factories',
     statements: ['return factoriesOf(db, factoryPlans) as unknown as Factories;'],
   });
-  return { path: 'factories.ts', content: printer.print('factories.ts', statements, ctx.header) };
+  return printer.file('factories.ts', statements, ctx.header);
 }
 
 function planOf(resource: Resource, model: Model): FactoryPlan {

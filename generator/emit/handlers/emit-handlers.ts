@@ -83,7 +83,7 @@ export function emitHandlers(ctx: EmitContext): GeneratedFile {
       docs: [docText(`${r.method} ${r.path}${r.summary ? ` — ${r.summary}` : ''}`)],
     })),
   });
-  return { path: 'handlers.ts', content: printer.print('handlers.ts', statements, ctx.header) };
+  return printer.file('handlers.ts', statements, ctx.header);
 }
 
 function outputType(route: Route): string {

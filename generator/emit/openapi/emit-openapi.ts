@@ -11,7 +11,7 @@ import type { Include, Model, Route } from '../../model/model.js';
 import { camelCase } from '../../model/names.js';
 import { TOKEN_MIDDLEWARE } from '../../model/routes.js';
 import type { EmitContext } from '../context.js';
-import type { GeneratedFile } from '../../write/generated-file.js';
+import { fileOfParts, type GeneratedFile } from '../../write/generated-file.js';
 import { inputSchema, resourceJsonSchema } from './schemas.js';
 import { shapeComponentSchema, shapeTypeSchema } from './shape-schemas.js';
 import { answeredTypes } from '../shape-types.js';
@@ -133,7 +133,9 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile {
   };
   applyErrorFormats(document, routes);
   // OpenAPI 3.1 allows no `$comment` at the root: the header is an `x-` extension.
-  return { path: 'openapi.json', content: `${JSON.stringify({ [GENERATED_BY]: ctx.header, ...document }, null, 2)}\n` };
+  // Printed as `{ [GENERATED_BY]: header, ...document }` would be, the header's line apart (generated-file.ts).
+  const body = JSON.stringify(document, null, 2);
+  return fileOfParts('openapi.json', `{\n  ${JSON.stringify(GENERATED_BY)}: ${JSON.stringify(ctx.header)},\n`, body.slice(2), '\n');
 }
 
 function operation(route: Route, model: Model): OpenAPIV3_1.OperationObject {

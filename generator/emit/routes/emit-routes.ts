@@ -71,7 +71,7 @@ export function emitRoutes(ctx: EmitContext): GeneratedFile {
       type: r.pathParams.length > 0 ? `{ ${r.pathParams.map((p) => `${p}: string | number`).join('; ')} }` : 'Record<string, never>',
     })),
   });
-  return { path: 'routes.ts', content: printer.print('routes.ts', statements, ctx.header) };
+  return printer.file('routes.ts', statements, ctx.header);
 }
 
 function routeLiteral(

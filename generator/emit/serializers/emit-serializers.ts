@@ -44,7 +44,7 @@ export function emitSerializers(ctx: EmitContext): GeneratedFile {
     });
   }
   statements.push(...shapeSerializers(ctx.model));
-  return { path: 'serializers.ts', content: printer.print('serializers.ts', statements, ctx.header) };
+  return printer.file('serializers.ts', statements, ctx.header);
 }
 
 /** One object literal when no field is omitted conditionally; else the literal up to the first such field, then assignments in order. */

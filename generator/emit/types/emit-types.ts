@@ -94,7 +94,7 @@ export function emitTypes(ctx: EmitContext): GeneratedFile {
       ],
     });
   }
-  return { path: 'types.ts', content: printer.print('types.ts', statements, ctx.header) };
+  return printer.file('types.ts', statements, ctx.header);
 }
 
 function resourceStatements(resource: Resource): StatementStructures[] {

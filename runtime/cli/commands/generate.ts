@@ -37,6 +37,8 @@ export class GenerateCommand extends BinderyCommand {
 
   protected async run(): Promise<number> {
     needDevTool('ts-morph', { task: 'bindery generate' });
+    // A one-shot process: a young generation that stays small keeps the peak memory of a large run down.
+    (await import('../../../generator/heap.js')).boundYoungGeneration();
     const { generate, formatDiagnostic } = await import('../../../generator/index.js');
     const result = await generate({
       root: this.root,
