@@ -5,11 +5,11 @@
  * tracing on at 100 % sampling (with and without stage spans) and at 10 %,
  * exporting OTLP/HTTP protobuf to a receiver this process runs.
  *
- * As users deploy it by default (bench/servers/bindery-observed-built.mjs):
+ * As users deploy it by default (bench/servers/bindery-observed.mjs):
  * the reference app's production build under plain `node`,
  * `NODE_ENV=production`, once per node binary (this process's, then each of
  * `BENCH_NODES`); `BENCH_HTTP_RUNTIMES=built,tsx` adds the TypeScript
- * sources under tsx (bench/servers/bindery-observed.ts), as for the HTTP
+ * sources under tsx (bench/servers/bindery-observed.mjs with BENCH_APP_SOURCES=1), as for the HTTP
  * suite. `BENCH_OBSERVABILITY_PROFILE=<dir>`: the traced server (`on`, or
  * the variant of `BENCH_OBSERVABILITY_PROFILE_VARIANT`) writes a V8 CPU
  * profile there when it stops. `BENCH_OBSERVABILITY_CASES=invalid,create`:
@@ -66,7 +66,7 @@ export async function observabilityRuntimes(nodes: readonly string[]): Promise<O
         label: `production build, plain node ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()}`,
         node,
         execArgv: [],
-        script: fileURLToPath(new URL('./servers/bindery-observed-built.mjs', import.meta.url)),
+        script: fileURLToPath(new URL('./servers/bindery-observed.mjs', import.meta.url)),
         env: { NODE_ENV: 'production' },
       });
   }
@@ -75,8 +75,8 @@ export async function observabilityRuntimes(nodes: readonly string[]): Promise<O
       label: `TypeScript sources through tsx, node ${process.version}`,
       node: process.execPath,
       execArgv: process.execArgv,
-      script: fileURLToPath(new URL('./servers/bindery-observed.ts', import.meta.url)),
-      env: {},
+      script: fileURLToPath(new URL('./servers/bindery-observed.mjs', import.meta.url)),
+      env: { BENCH_APP_SOURCES: '1' },
     });
   return out;
 }

@@ -1,13 +1,19 @@
-// Bench server for the cost of observability, the production path: the
-// reference app's production build (`build/app/main.js` made by
-// `npm run build`, on bindery's compiled dist/) served as `bindery serve`
-// serves it under NODE_ENV=production, by plain node — in the variant named
-// by `BENCH_OBSERVABILITY` (the variants of bench/servers/bindery-observed.ts):
-// `without` the observability() step, `off` (the step, nothing configured),
-// `on` (OTLP/HTTP protobuf to `BENCH_OTLP_URL`, every trace recorded),
-// `lean` (as `on`, with `observability({ stageSpans: false })`), `sampled`
-// (a tenth of the traces).
-const { default: app } = await import(new URL('../../build/app/main.js', import.meta.url).href);
+// Bench server for the cost of observability: the reference app served as
+// `bindery serve` serves it — by default its production build
+// (`build/app/main.js` made by `npm run build`, on bindery's compiled dist/)
+// under NODE_ENV=production by plain node; with BENCH_APP_SOURCES=1 (the
+// bench's tsx rows, run under `node --import tsx`) its TypeScript sources —
+// in the variant named by `BENCH_OBSERVABILITY`:
+// - `without`: the app without its observability() step, what every request
+//   cost before the step existed;
+// - `off`: with the step and no observability setting: tracing off;
+// - `on`: `OTEL_EXPORTER_OTLP_ENDPOINT` pointed at the bench's receiver
+//   (`BENCH_OTLP_URL`), every trace recorded (`always_on`), OTLP/HTTP
+//   protobuf, metrics over OTLP too;
+// - `lean`: as `on`, with `observability({ stageSpans: false })`;
+// - `sampled`: as `on`, a tenth of the traces kept (`traceidratio`, 0.1).
+const sources = process.env.BENCH_APP_SOURCES === '1';
+const { default: app } = await import(new URL(sources ? '../../app/main.ts' : '../../build/app/main.js', import.meta.url).href);
 const { startApp } = await import('bindery/app');
 const { observability } = await import('bindery/observability');
 
@@ -26,7 +32,7 @@ const served =
 const running = await startApp(served, {
   env: {
     ...process.env,
-    NODE_ENV: 'production',
+    ...(sources ? {} : { NODE_ENV: 'production' }),
     APP_ENV: 'production',
     LOG_LEVEL: 'warn',
     HTTP_ADDR: '127.0.0.1:0',
