@@ -10,7 +10,7 @@
  * - `file` fields bind only from form fields (default `form: <key>`);
  * - `json` fields bind only from a JSON body (default `json: <key>`).
  */
-import { parseRule } from '../../runtime/validation/rules.js';
+import { parseRule } from '../../runtime/validation/rule-parser.js';
 import type { FieldSource, FieldTypePlan, RuleRef, ScalarKind } from '../../runtime/routing/route-table.js';
 import type { RawInputField, RawTag } from '../language/raw.js';
 import type { DataPath } from '../load/node-position.js';

@@ -9,7 +9,7 @@ import { Ajv } from 'ajv';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { describe, expect, it } from 'vitest';
 import { addBudgetKeywords } from '../../generator/emit/validators/budget-keywords.js';
-import { parseRule } from '../../runtime/validation/rules.js';
+import { parseRule } from '../../runtime/validation/rule-parser.js';
 
 type StandaloneCode = (ajv: Ajv, refs?: unknown) => string;
 const standaloneCode = ((standaloneModule as unknown as { default?: StandaloneCode }).default ?? standaloneModule) as StandaloneCode;

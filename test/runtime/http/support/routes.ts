@@ -16,7 +16,8 @@ import type {
   ScalarKind,
 } from '../../../../runtime/routing/route-table.js';
 import type { ResultKind } from '../../../../runtime/results/result.js';
-import { parseRule, ruleSchema } from '../../../../runtime/validation/rules.js';
+import { parseRule } from '../../../../runtime/validation/rule-parser.js';
+import { ruleSchema } from '../../../../runtime/validation/rules.js';
 
 const addFormats = ((ajvFormatsModule as any).default ?? ajvFormatsModule) as (ajv: Ajv) => Ajv;
 const ajv = addFormats(new Ajv({ allErrors: true, strictTypes: false }));
