@@ -112,7 +112,7 @@ export function clientFieldErrors(
   request: FastifyRequest,
 ): Record<string, string> {
   const out: Record<string, string> = {};
-  // Keys that are input fields, in field order; a key is an own, non-empty message of `fieldErrors`.
+  // Keys that are input fields first, in field order (a key counts when `fieldErrors` has a message of its own for it).
   let taken = 0;
   if (route !== null && route.fields.length > 0) {
     const bodyKind = bodyKindOf(request);

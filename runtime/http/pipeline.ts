@@ -162,17 +162,19 @@ function compileCore(
   );
   const extra = typeof handler === 'function' ? undefined : handler.validate;
 
+  // The rules: `undefined` when they pass, else the failure returned (a Failed) or thrown.
+  const checkRules = (ctx: HttpRequestContext, input: Record<string, unknown>): Failed | undefined => {
+    const invalid = checkInput === null ? undefined : checkInput(input, ctx.request);
+    if (invalid === undefined) return undefined;
+    if (returnFailures) return new Failed(invalid);
+    throw invalid;
+  };
   // Rules, the handler's own validate, the handler, given the route's
   // target row (docs/authorization.md): synchronous unless one of them
   // returns a promise (then the rest follows it).
   const checked = (ctx: HttpRequestContext, input: Record<string, unknown>, target: unknown): unknown => {
-    if (checkInput !== null) {
-      const invalid = checkInput(input, ctx.request);
-      if (invalid !== undefined) {
-        if (returnFailures) return new Failed(invalid);
-        throw invalid;
-      }
-    }
+    const failed = checkRules(ctx, input);
+    if (failed !== undefined) return failed;
     if (extra !== undefined) {
       const done = extra(input, ctx, target);
       if (done !== undefined && isThenable(done)) return Promise.resolve(done).then(() => handle(input, ctx, target));
@@ -194,11 +196,8 @@ function compileCore(
   const timeValidate = checkList !== null || route.fields.length > 0 || extra !== undefined || authorize !== null;
   // The rules and the handler's own validate alone (observed requests time them apart from the handler).
   const validate = (ctx: HttpRequestContext, input: Record<string, unknown>, target: unknown): unknown => {
-    const invalid = checkInput === null ? undefined : checkInput(input, ctx.request);
-    if (invalid !== undefined) {
-      if (returnFailures) return new Failed(invalid);
-      throw invalid;
-    }
+    const failed = checkRules(ctx, input);
+    if (failed !== undefined) return failed;
     if (extra === undefined) return undefined;
     const done = extra(input, ctx, target);
     return done !== undefined && isThenable(done) ? done : undefined;
