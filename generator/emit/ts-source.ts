@@ -1,10 +1,11 @@
 /**
- * ts-morph set-up shared by the TypeScript emitters: one in-memory project,
- * fixed formatting (two spaces, single quotes, LF), and printing with the
- * generated-file header on line 1.
+ * Printing generated TypeScript files (the statements of `ts-structures.ts`
+ * and text statements, with the generated-file header on line 1), and the
+ * TypeScript formatter the generator's tests hold the output to.
  */
-import { IndentationText, NewLineKind, printStructure, Project, QuoteKind, StructureKind, type StatementStructures } from 'ts-morph';
+import { createRequire } from 'node:module';
 import { fileOfParts, type GeneratedFile } from '../write/generated-file.js';
+import { printStatements, type StatementStructures } from './ts-structures.js';
 
 /** Prints generated TypeScript files deterministically. */
 export interface TsPrinter {
@@ -12,14 +13,14 @@ export interface TsPrinter {
    * The text of a file made of `statements` — structures, or source text
    * for a statement — with `// <header>` as line 1 and a final newline.
    *
-   * Each run of structures is printed by ts-morph in one step (printed and
-   * parsed once, however many statements it has: adding them one by one
-   * re-parses the file each time, which is quadratic); text statements are
-   * spliced in as they are, never parsed. Not passed through the formatter
-   * either: the emitters produce formatted text, which the generator's tests
-   * check with {@link formatTs}. Blank lines go where adding the statements
-   * one by one puts them: between statements, except between consecutive
-   * imports (and as the structure printer decides inside a run).
+   * Structures are printed by `printStatements` (as ts-morph's structure
+   * printer prints them, without loading it); text statements are spliced
+   * in as they are. Not passed through the formatter either: the emitters
+   * produce formatted text, which the generator's tests check with
+   * {@link formatTs}. Blank lines go where adding the statements one by one
+   * with ts-morph puts them: between statements, except between
+   * consecutive imports and type aliases (and after a statement ending
+   * with `}`).
    */
   print(name: string, statements: readonly (string | StatementStructures)[], header: string): string;
   /** The file `path` of {@link print}'s text, its header line and the rest kept apart (`GeneratedFile.parts`). */
@@ -29,8 +30,24 @@ export interface TsPrinter {
 /** The formatting every generated TypeScript file gets. */
 const FORMAT = { indentSize: 2, tabSize: 2, convertTabsToSpaces: true, ensureNewLineAtEndOfFile: true } as const;
 
-function newProject(): Project {
-  return new Project({
+/** ts-morph, loaded on first use: the generator's cold path does without it (and without TypeScript). */
+let tsMorph: typeof import('ts-morph') | undefined;
+
+/** The ts-morph module, loaded (synchronously) on first call. */
+export function loadTsMorph(): typeof import('ts-morph') {
+  tsMorph ??= createRequire(import.meta.url)('ts-morph') as typeof import('ts-morph');
+  return tsMorph;
+}
+
+/**
+ * `text` (TypeScript or JavaScript source) formatted by the TypeScript
+ * formatter with the generated files' settings (two spaces, final newline).
+ * One parse and one formatting pass: linear in the text's size, but not
+ * cheap (about 0.6 s per MB here), and it loads ts-morph and TypeScript.
+ */
+export function formatTs(text: string): string {
+  const { IndentationText, NewLineKind, Project, QuoteKind } = loadTsMorph();
+  const project = new Project({
     useInMemoryFileSystem: true,
     skipLoadingLibFiles: true,
     manipulationSettings: {
@@ -40,45 +57,14 @@ function newProject(): Project {
       useTrailingCommas: true,
     },
   });
-}
-
-/**
- * `text` (TypeScript or JavaScript source) formatted by the TypeScript
- * formatter with the generated files' settings (two spaces, final newline).
- * One parse and one formatting pass: linear in the text's size, but not
- * cheap (about 0.6 s per MB here).
- */
-export function formatTs(text: string): string {
-  const file = newProject().createSourceFile('/format.ts', text);
+  const file = project.createSourceFile('/format.ts', text);
   file.formatText(FORMAT);
   return file.getFullText();
 }
 
-/** How the structure printer writes: the same settings as {@link newProject}'s. */
-const PRINT = { indentNumberOfSpaces: 2, newLine: '\n', useSingleQuote: true } as const;
-
-/**
- * A printer using ts-morph's structure printer. Structures are printed to
- * text directly: making a source file of them would also parse the text,
- * which costs more than the printing and changes nothing in it.
- */
+/** A printer of generated files (see {@link TsPrinter}). */
 export function createTsPrinter(): TsPrinter {
-  const printRun = (_name: string, run: readonly StatementStructures[]): string => {
-    // The structure printer leaves no blank line after an import or variable statement followed by another kind of statement.
-    const spaced: (string | StatementStructures)[] = [];
-    run.forEach((statement, i) => {
-      const next = run[i + 1];
-      spaced.push(statement);
-      if (
-        next !== undefined &&
-        (statement.kind === StructureKind.ImportDeclaration || statement.kind === StructureKind.VariableStatement) &&
-        next.kind !== statement.kind
-      )
-        spaced.push('\n');
-    });
-    return printStructure({ kind: StructureKind.SourceFile, statements: spaced }, PRINT).replace(/\n+$/, '');
-  };
-  const body = (name: string, statements: readonly (string | StatementStructures)[]): string => {
+  const body = (statements: readonly (string | StatementStructures)[]): string => {
     const pieces: string[] = [];
     let run: StatementStructures[] = [];
     for (const statement of statements) {
@@ -86,16 +72,16 @@ export function createTsPrinter(): TsPrinter {
         run.push(statement);
         continue;
       }
-      if (run.length > 0) pieces.push(printRun(name, run));
+      if (run.length > 0) pieces.push(printStatements(run));
       run = [];
       pieces.push(statement);
     }
-    if (run.length > 0) pieces.push(printRun(name, run));
+    if (run.length > 0) pieces.push(printStatements(run));
     return pieces.join('\n\n');
   };
   return {
-    print: (name, statements, header) => `// ${header}\n${body(name, statements)}\n`,
-    file: (path, statements, header) => fileOfParts(path, `// ${header}\n`, body(path, statements), '\n'),
+    print: (_name, statements, header) => `// ${header}\n${body(statements)}\n`,
+    file: (path, statements, header) => fileOfParts(path, `// ${header}\n`, body(statements), '\n'),
   };
 }
 

@@ -7,7 +7,7 @@
  * `ctx.services.audit` and `ctx.services.models`. Not emitted when no
  * resource is tracked.
  */
-import { ModuleDeclarationKind, type StatementStructures, StructureKind } from 'ts-morph';
+import { ModuleDeclarationKind, type StatementStructures, StructureKind } from '../ts-structures.js';
 import type { Resource } from '../../model/model.js';
 import type { EmitContext } from '../context.js';
 import type { GeneratedFile } from '../../write/generated-file.js';

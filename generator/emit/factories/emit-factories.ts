@@ -6,7 +6,7 @@
  * the typed `Factories` interface, and `createFactories(db)` for seeds and
  * tests. Not emitted when the schema has no resources.
  */
-import { type StatementStructures, StructureKind } from 'ts-morph';
+import { type StatementStructures, StructureKind } from '../ts-structures.js';
 import type { RuleRef } from '../../../runtime/routing/route-table.js';
 import type { FactoryFieldPlan, FactoryPlan } from '../../../runtime/db/factories.js';
 import type { Model, Resource, ResourceField } from '../../model/model.js';

@@ -13,7 +13,7 @@
  * shapes"). Routes without output use `unknown` for
  * `ok`/`created` and `never` for the other kinds.
  */
-import { type StatementStructures, StructureKind } from 'ts-morph';
+import { type StatementStructures, StructureKind } from '../ts-structures.js';
 import type { Route } from '../../model/model.js';
 import { inputTypeName } from '../../model/names.js';
 import type { EmitContext } from '../context.js';

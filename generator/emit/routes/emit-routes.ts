@@ -4,7 +4,7 @@
  * files sorted by name; plus `RouteName` and `RouteParams` for typed URL
  * building.
  */
-import { type StatementStructures, StructureKind } from 'ts-morph';
+import { type StatementStructures, StructureKind } from '../ts-structures.js';
 import type { Include, InputField, OutputShape, Resource, Route, RouteList, Shape } from '../../model/model.js';
 import { rowIncludes } from '../../model/includes.js';
 import { outputNames } from '../shape-types.js';

@@ -4,7 +4,7 @@
  * omitted when null, '' or [], `Date` as RFC 3339 via `toISOString()`), keys
  * in YAML field order. Straight-line code: these run for every JSON response.
  */
-import { type StatementStructures, StructureKind } from 'ts-morph';
+import { type StatementStructures, StructureKind } from '../ts-structures.js';
 import type { Resource } from '../../model/model.js';
 import { resourceTypeNames, serializerName } from '../../model/names.js';
 import type { EmitContext } from '../context.js';

@@ -6,7 +6,7 @@
  * members only — a member the shape does not declare never reaches the
  * client — in straight-line code, like the resource serializers.
  */
-import { StructureKind, type StatementStructures } from 'ts-morph';
+import { StructureKind, type StatementStructures } from '../ts-structures.js';
 import type { Model, Resource, Shape, ShapeMember, ShapeType } from '../../model/model.js';
 import { serializerName, shapeTypeNames } from '../../model/names.js';
 import { outputNames, shapeRoutes, shapeTsType, usesScalar } from '../shape-types.js';

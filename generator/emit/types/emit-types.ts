@@ -4,13 +4,7 @@
  * type; per output shape its value and JSON types (docs/schema-language.md
  * "Output shapes"); and the `Services` augmentation giving handlers `ctx.services.db`.
  */
-import {
-  ModuleDeclarationKind,
-  StructureKind,
-  type OptionalKind,
-  type PropertySignatureStructure,
-  type StatementStructures,
-} from 'ts-morph';
+import { ModuleDeclarationKind, StructureKind, type PropertySignatureStructure, type StatementStructures } from '../ts-structures.js';
 import type { InputField, Resource, Route } from '../../model/model.js';
 import { inputTypeName, resourceTypeNames } from '../../model/names.js';
 import type { EmitContext } from '../context.js';
@@ -148,7 +142,7 @@ function resourceStatements(resource: Resource): StatementStructures[] {
       properties: resource.fields
         .filter((f) => !f.hidden)
         .map(
-          (f): OptionalKind<PropertySignatureStructure> => ({
+          (f): PropertySignatureStructure => ({
             name: propertyName(f.json),
             type: jsonTsType(f),
             hasQuestionToken: f.omitEmpty,

@@ -5,7 +5,7 @@
  * (`ProfileJson`); per route whose output is not a resource or a named
  * shape, `<Route>Output` and `<Route>OutputJson`.
  */
-import { StructureKind, type OptionalKind, type PropertySignatureStructure, type StatementStructures } from 'ts-morph';
+import { StructureKind, type PropertySignatureStructure, type StatementStructures } from '../ts-structures.js';
 import type { Model, Resource, Shape, ShapeMember } from '../../model/model.js';
 import { resourceTypeNames, shapeTypeNames } from '../../model/names.js';
 import { outputNames, shapeRoutes, shapeTsType, type ShapeSide } from '../shape-types.js';
@@ -62,7 +62,7 @@ function namedShape(shape: Shape, resource: Resource | null): StatementStructure
       docs: [`Shape ${shape.name} as JSON.${about}`],
       properties: [
         ...fields.map(
-          (f): OptionalKind<PropertySignatureStructure> => ({
+          (f): PropertySignatureStructure => ({
             name: propertyName(f.json),
             type: jsonTsType(f),
             hasQuestionToken: f.omitEmpty,
@@ -75,7 +75,7 @@ function namedShape(shape: Shape, resource: Resource | null): StatementStructure
   ];
 }
 
-function member(m: ShapeMember, side: ShapeSide): OptionalKind<PropertySignatureStructure> {
+function member(m: ShapeMember, side: ShapeSide): PropertySignatureStructure {
   return {
     name: propertyName(m.name),
     type: shapeTsType(m.type, side, m.nullable),
