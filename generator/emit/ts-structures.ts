@@ -115,22 +115,25 @@ const INDENT = '  ';
  * `declare module`) drops the blank line before a function.
  */
 export function printStatements(statements: readonly StatementStructures[], indent = '', ambient = false): string {
-  let out = '';
+  // Joined once at the end: reading the last character of a growing concatenation would flatten it each time.
+  const out: string[] = [];
   let previous: StatementStructures | undefined;
+  let last = '';
   for (const statement of statements) {
     if (previous !== undefined) {
       const blank =
-        lastNonSpace(out) === '}' ||
+        lastNonSpace(last) === '}' ||
         statement.kind === StructureKind.Interface ||
         statement.kind === StructureKind.Module ||
         (statement.kind === StructureKind.Function && !ambient) ||
         (previous.kind === StructureKind.ImportDeclaration && statement.kind !== StructureKind.ImportDeclaration);
-      out += blank ? '\n\n' : '\n';
+      out.push(blank ? '\n\n' : '\n');
     }
-    out += printStatement(statement, indent);
+    last = printStatement(statement, indent);
+    out.push(last);
     previous = statement;
   }
-  return out;
+  return out.join('');
 }
 
 function printStatement(s: StatementStructures, indent: string): string {
@@ -166,12 +169,12 @@ function printStatement(s: StatementStructures, indent: string): string {
 
 /** A function body: each statement's lines indented, a blank line after a statement ending with `}`; ends with a line break. */
 function body(statements: readonly string[], indent: string): string {
-  let out = '';
-  for (const statement of statements) {
-    if (out !== '' && lastNonSpace(out) === '}') out += '\n';
-    out += `${indentLines(statement, indent)}\n`;
-  }
-  return out;
+  const out: string[] = [];
+  statements.forEach((statement, i) => {
+    if (i > 0 && lastNonSpace(statements[i - 1]!) === '}') out.push('\n');
+    out.push(`${indentLines(statement, indent)}\n`);
+  });
+  return out.join('');
 }
 
 /** `<separator> <type>` (the type's later lines indented one level more), or '' without a type. */

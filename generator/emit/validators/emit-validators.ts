@@ -165,7 +165,7 @@ function compileBatch(groups: readonly (readonly Use[])[], memory: AjvFormatMemo
 const SCHEMAS_PER_AJV = 5;
 
 /** An ajv instance with the generator's options, the formats of ajv-formats and the bounded keywords (`budget-keywords.ts`). */
-function newAjv(): Ajv {
+export function newAjv(): Ajv {
   // validateSchema: false: the schemas are bindery's own (validator-schema.ts), so
   // checking each against the draft-07 meta-schema (compiled anew per instance)
   // only cost time; ajv's strict mode still refuses an unknown keyword.

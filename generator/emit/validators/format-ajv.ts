@@ -6,23 +6,31 @@
  * spaces around most tokens; the formatter only changes the whitespace
  * between tokens and the indentation. Lines of the same token shape (token
  * kinds, with names, strings and numbers abstracted away) are formatted the
- * same way, and a schema has few shapes however many routes it has. So the
- * formatter runs on a small sample — the top-level statements that bring a
- * shape not seen before — and every line is then rebuilt from its shape's
- * spacing, indented by its brace depth. The JSON schema constants
- * (`const <route>_schema = {…};`) are re-spaced directly.
+ * same way, and a schema has few shapes however many routes it has. Each
+ * shape's spacing comes from `ruleGaps` (`ajv-tokens.ts`: the formatter's
+ * rules for the part of JavaScript ajv writes, no TypeScript loaded); for
+ * a shape those rules do not cover, the formatter runs on a small sample —
+ * the top-level statements that bring such a shape — and every line is
+ * then rebuilt from its shape's spacing, indented by its brace depth. The
+ * JSON schema constants (`const <route>_schema = {…};`) are re-spaced
+ * directly.
  *
- * Whenever the sample disagrees with these assumptions (a comment, a line
- * break or indentation the formatter changed), the whole code is formatted
- * by the TypeScript formatter instead: slower, same result.
+ * Whenever the code or the sample disagrees with these assumptions (a
+ * comment, a template literal, a line break or indentation the formatter
+ * changed), the whole code is formatted by the TypeScript formatter
+ * instead: slower, same result.
  */
-import { ts } from 'ts-morph';
-import { formatTs } from '../ts-source.js';
+import { KEYWORDS, ruleGaps, scanLine, type Token } from './ajv-tokens.js';
+import { formatTs, loadTsMorph } from '../ts-source.js';
+
+type TsSyntaxKind = import('ts-morph').ts.SyntaxKind;
 
 interface Line {
   /** The line as ajv wrote it, trimmed. */
   readonly text: string;
   readonly tokens: readonly string[];
+  /** The tokens as scanned (for `ruleGaps`). */
+  readonly scanned: readonly Token[];
   readonly shape: string;
   /** Net change of the bracket depth after this line. */
   readonly delta: number;
@@ -51,13 +59,15 @@ const SCHEMA_LINE = /^const (?:[\w$]+_)?schema\d* = (\{.*\});$/;
  * code would, while only one piece's lines are held at a time.
  */
 export interface AjvFormatMemory {
-  /** The whitespace before each token of a shape, from the formatter. */
+  /** The whitespace before each token of a shape, from `ruleGaps` or the formatter. */
   readonly spacing: Map<string, readonly string[]>;
+  /** Space the shapes `ruleGaps` covers by its rules (else every shape goes through the formatter: the tests compare both). */
+  readonly rules: boolean;
 }
 
-/** An empty {@link AjvFormatMemory}. */
-export function ajvFormatMemory(): AjvFormatMemory {
-  return { spacing: new Map() };
+/** An empty {@link AjvFormatMemory}; `rules: false` sends every shape through the TypeScript formatter. */
+export function ajvFormatMemory(rules = true): AjvFormatMemory {
+  return { spacing: new Map(), rules };
 }
 
 /**
@@ -107,7 +117,6 @@ export function joinTemplates(lines: readonly FormattedLine[]): string[] {
 /** The lines of {@link formatAjvTemplate}, or null when the code must go through the formatter whole. */
 function formatLines(code: string, memory: AjvFormatMemory, renamed: (name: string) => boolean): FormattedLine[] | null {
   const raw = code.split('\n');
-  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard);
   const lines: (Line | string | null)[] = [];
   // Many lines repeat verbatim (`errors++;`, `}`): tokenized once.
   const known = new Map<string, Line>();
@@ -116,10 +125,14 @@ function formatLines(code: string, memory: AjvFormatMemory, renamed: (name: stri
     if (trimmed === '') lines.push(null);
     else if (SCHEMA_LINE.test(trimmed)) lines.push(trimmed);
     else {
-      const line = known.get(trimmed) ?? tokenize(scanner, trimmed);
+      const line = known.get(trimmed) ?? tokenize(trimmed);
       if (!line) return null;
       known.set(trimmed, line);
       lines.push(line);
+      if (memory.rules && !memory.spacing.has(line.shape)) {
+        const gaps = ruleGaps(line.scanned);
+        if (gaps !== null) memory.spacing.set(line.shape, gaps);
+      }
     }
   }
 
@@ -165,7 +178,7 @@ function formatLines(code: string, memory: AjvFormatMemory, renamed: (name: stri
     const indent = text.length - text.trimStart().length;
     if (indent !== 2 * (depth - (line.closes ? 1 : 0))) return null;
     depth += line.delta;
-    const gaps = gapsOf(scanner, text.trim(), line.tokens);
+    const gaps = gapsOf(text.trim(), line.tokens);
     if (!gaps) return null;
     spacing.set(line.shape, gaps);
   }
@@ -218,70 +231,38 @@ function buildLine(line: Line, gaps: readonly string[], renamed: (name: string) 
   return parts.length === 1 ? parts[0]! : parts;
 }
 
-/** The tokens of one line, or null when it holds anything but tokens and spaces (a comment). */
-function tokenize(scanner: ts.Scanner, text: string): Line | null {
-  scanner.setText(text);
+/** The tokens of one line, or null when it holds anything but tokens and spaces (a comment, a template literal). */
+function tokenize(text: string): Line | null {
+  const scanned = scanLine(text);
+  if (scanned === null) return null;
   const tokens: string[] = [];
   const kinds: string[] = [];
   const identifiers: number[] = [];
   let delta = 0;
-  let previous: ts.SyntaxKind | undefined;
-  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
-    if (kind === ts.SyntaxKind.WhitespaceTrivia) continue;
-    if (
-      kind === ts.SyntaxKind.SingleLineCommentTrivia ||
-      kind === ts.SyntaxKind.MultiLineCommentTrivia ||
-      kind === ts.SyntaxKind.NewLineTrivia
-    )
-      return null;
-    if ((kind === ts.SyntaxKind.SlashToken || kind === ts.SyntaxKind.SlashEqualsToken) && regexAllowedAfter(previous))
-      kind = scanner.reScanSlashToken();
-    if (kind === ts.SyntaxKind.TemplateHead || kind === ts.SyntaxKind.Unknown) return null;
-    const token = scanner.getTokenText();
-    if (kind === ts.SyntaxKind.Identifier && previous !== ts.SyntaxKind.DotToken) identifiers.push(tokens.length);
-    tokens.push(token);
-    kinds.push(
-      kind === ts.SyntaxKind.Identifier ||
-        kind === ts.SyntaxKind.StringLiteral ||
-        kind === ts.SyntaxKind.NumericLiteral ||
-        kind === ts.SyntaxKind.RegularExpressionLiteral ||
-        kind === ts.SyntaxKind.NoSubstitutionTemplateLiteral
-        ? String(kind)
-        : token,
-    );
-    if (OPEN.has(token)) delta++;
-    else if (CLOSE.has(token)) delta--;
-    previous = kind;
-  }
-  return { text, tokens, shape: kinds.join(' '), delta, closes: tokens.length > 0 && CLOSE.has(tokens[0]!), identifiers };
-}
-
-/** Whether a `/` after this token starts a regular expression (ajv writes them only after `=`, `(` and `,`). */
-function regexAllowedAfter(kind: ts.SyntaxKind | undefined): boolean {
-  return (
-    kind === undefined || kind === ts.SyntaxKind.EqualsToken || kind === ts.SyntaxKind.OpenParenToken || kind === ts.SyntaxKind.CommaToken
-  );
+  scanned.forEach((token, i) => {
+    const afterDot = i > 0 && (scanned[i - 1]!.text === '.' || scanned[i - 1]!.text === '?.');
+    const name = token.kind === 'name' && (afterDot || !KEYWORDS.has(token.text));
+    if (name && !afterDot) identifiers.push(i);
+    tokens.push(token.text);
+    kinds.push(name ? 'n' : token.kind === 'name' || token.kind === 'punct' ? token.text : token.kind);
+    if (OPEN.has(token.text)) delta++;
+    else if (CLOSE.has(token.text)) delta--;
+  });
+  return { text, tokens, scanned, shape: kinds.join(' '), delta, closes: tokens.length > 0 && CLOSE.has(tokens[0]!), identifiers };
 }
 
 /** The whitespace before each token of a formatted line whose tokens must equal `tokens`; null when they do not. */
-function gapsOf(scanner: ts.Scanner, text: string, tokens: readonly string[]): string[] | null {
-  scanner.setText(text);
+function gapsOf(text: string, tokens: readonly string[]): string[] | null {
+  const scanned = scanLine(text);
+  if (scanned === null || scanned.length !== tokens.length) return null;
   const gaps: string[] = [];
   let end = 0;
-  let previous: ts.SyntaxKind | undefined;
-  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
-    if (kind === ts.SyntaxKind.WhitespaceTrivia) continue;
-    if ((kind === ts.SyntaxKind.SlashToken || kind === ts.SyntaxKind.SlashEqualsToken) && regexAllowedAfter(previous))
-      kind = scanner.reScanSlashToken();
-    const i = gaps.length;
-    if (scanner.getTokenText() !== tokens[i]) return null;
-    const gap = text.slice(end, scanner.getTokenStart());
-    if (gap.trim() !== '') return null;
-    gaps.push(gap);
-    end = scanner.getTokenEnd();
-    previous = kind;
+  for (let i = 0; i < scanned.length; i++) {
+    if (scanned[i]!.text !== tokens[i]) return null;
+    gaps.push(text.slice(end, scanned[i]!.start));
+    end = scanned[i]!.end;
   }
-  return gaps.length === tokens.length && end === text.length ? gaps : null;
+  return end === text.length ? gaps : null;
 }
 
 /** `const <route>_schema = <JSON>;` spaced as the formatter does: `{ "a": 1, "b": [1, 2] }`, `{}` and `[]` kept. */
@@ -312,16 +293,21 @@ function spaceSchemaLine(line: string): string {
  * times with {@link fillTemplate}.
  */
 export function identifierTemplate(code: string, renamed: (name: string) => boolean): string[] {
+  const { ts } = loadTsMorph();
+  const { SyntaxKind } = ts;
   const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard);
   scanner.setText(code);
   const out: string[] = [];
   let copied = 0;
-  let previous: ts.SyntaxKind | undefined;
-  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
-    if (kind === ts.SyntaxKind.WhitespaceTrivia || kind === ts.SyntaxKind.NewLineTrivia) continue;
-    if ((kind === ts.SyntaxKind.SlashToken || kind === ts.SyntaxKind.SlashEqualsToken) && regexAllowedAfter(previous))
+  let previous: TsSyntaxKind | undefined;
+  // A `/` starts a regular expression where ajv writes them: after `=`, `(` and `,`.
+  const regexAllowed = (kind: TsSyntaxKind | undefined) =>
+    kind === undefined || kind === SyntaxKind.EqualsToken || kind === SyntaxKind.OpenParenToken || kind === SyntaxKind.CommaToken;
+  for (let kind = scanner.scan(); kind !== SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
+    if (kind === SyntaxKind.WhitespaceTrivia || kind === SyntaxKind.NewLineTrivia) continue;
+    if ((kind === SyntaxKind.SlashToken || kind === SyntaxKind.SlashEqualsToken) && regexAllowed(previous))
       kind = scanner.reScanSlashToken();
-    if (kind === ts.SyntaxKind.Identifier && previous !== ts.SyntaxKind.DotToken) {
+    if (kind === SyntaxKind.Identifier && previous !== SyntaxKind.DotToken) {
       const name = scanner.getTokenText();
       if (renamed(name)) {
         out.push(code.slice(copied, scanner.getTokenStart()), name);
