@@ -63,8 +63,9 @@ function cachedCommandHelp(argv: readonly string[], cwd: string): HelpText | und
 /**
  * Whether {@link main} answers this command line without loading the app
  * (so `bin/bindery.mjs` need not register tsx): the full help (without
- * `--app`), the version, a core command's `--help`, and an app command's
- * `--help` while the cached help is fresh (docs/cli.md "Help without loading the app").
+ * `--app`), the version, a core command's `--help`, an app command's
+ * `--help` while the cached help is fresh (docs/cli.md "Help without loading the app"),
+ * and `generate`, which reads only the schema and `package.json`.
  *
  * @param argv arguments after the program name.
  * @param cwd the project root.
@@ -72,7 +73,7 @@ function cachedCommandHelp(argv: readonly string[], cwd: string): HelpText | und
 export function answersWithoutApp(argv: readonly string[], cwd: string): boolean {
   const first = argv[0];
   if (first === undefined || first === '-h' || first === '--help') return !hasAppOption(argv);
-  if (first === '-v' || first === '--version') return true;
+  if (first === '-v' || first === '--version' || first === 'generate') return true;
   if (!asksHelp(argv)) return false;
   if (coreNames().has(first)) return true;
   return cachedCommandHelp(argv, cwd) !== undefined;

@@ -47,6 +47,19 @@ function endsValue(token: Token | undefined, afterDot: boolean): boolean {
   return true;
 }
 
+/** The punctuators by their first character, longest first. */
+const PUNCTUATORS_BY_CHAR = new Map<string, string[]>();
+for (const p of PUNCTUATORS) PUNCTUATORS_BY_CHAR.set(p[0]!, [...(PUNCTUATORS_BY_CHAR.get(p[0]!) ?? []), p]);
+
+/** Whether the character code is a letter, `_` or `$` (`digits`: or a digit). */
+function isNameChar(c: number, digits: boolean): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36 || (digits && c >= 48 && c <= 57);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
 /**
  * The tokens of `text` (one line), or null when it holds anything else
  * than tokens and spaces: a comment, a template literal, a character the
@@ -54,46 +67,51 @@ function endsValue(token: Token | undefined, afterDot: boolean): boolean {
  */
 export function scanLine(text: string): Token[] | null {
   const tokens: Token[] = [];
+  const n = text.length;
   let i = 0;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (c === ' ' || c === '\t') {
+  while (i < n) {
+    const code = text.charCodeAt(i);
+    if (code === 32 || code === 9) {
       i++;
       continue;
     }
+    const c = text[i]!;
     const start = i;
-    const previous = tokens[tokens.length - 1];
-    if (/[A-Za-z_$]/.test(c)) {
-      while (i < text.length && /[\w$]/.test(text[i]!)) i++;
+    if (isNameChar(code, false)) {
+      i++;
+      while (i < n && isNameChar(text.charCodeAt(i), true)) i++;
       tokens.push({ text: text.slice(start, i), kind: 'name', start, end: i });
-    } else if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(text[i + 1] ?? ''))) {
-      while (i < text.length && /[\w.]/.test(text[i]!)) i++;
+    } else if (isDigit(code) || (c === '.' && isDigit(text.charCodeAt(i + 1)))) {
+      i++;
+      while (i < n && (isNameChar(text.charCodeAt(i), true) || text[i] === '.')) i++;
       tokens.push({ text: text.slice(start, i), kind: 'number', start, end: i });
     } else if (c === '"' || c === "'") {
       i++;
-      while (i < text.length && text[i] !== c) i += text[i] === '\\' ? 2 : 1;
-      if (i >= text.length) return null;
+      while (i < n && text[i] !== c) i += text[i] === '\\' ? 2 : 1;
+      if (i >= n) return null;
       i++;
       tokens.push({ text: text.slice(start, i), kind: 'string', start, end: i });
     } else if (c === '`') return null;
     else if (c === '/' && (text[i + 1] === '/' || text[i + 1] === '*')) return null;
-    else if (c === '/' && !endsValue(previous, tokens[tokens.length - 2]?.text === '.')) {
+    else if (c === '/' && !endsValue(tokens[tokens.length - 1], tokens[tokens.length - 2]?.text === '.')) {
       // A regular expression literal: up to the `/` outside a character class, then its flags.
       let inClass = false;
       i++;
-      for (; i < text.length; i++) {
+      for (; i < n; i++) {
         const d = text[i]!;
         if (d === '\\') i++;
         else if (d === '[') inClass = true;
         else if (d === ']') inClass = false;
         else if (d === '/' && !inClass) break;
       }
-      if (i >= text.length) return null;
+      if (i >= n) return null;
       i++;
-      while (i < text.length && /[a-z]/.test(text[i]!)) i++;
+      while (i < n && text.charCodeAt(i) >= 97 && text.charCodeAt(i) <= 122) i++;
       tokens.push({ text: text.slice(start, i), kind: 'regex', start, end: i });
     } else {
-      const punctuator = PUNCTUATORS.find((p) => text.startsWith(p, i) && !(p === '?.' && /[0-9]/.test(text[i + 2] ?? '')));
+      const punctuator = PUNCTUATORS_BY_CHAR.get(c)?.find(
+        (p) => (p.length === 1 || text.startsWith(p, i)) && !(p === '?.' && isDigit(text.charCodeAt(i + 2))),
+      );
       if (punctuator === undefined) return null;
       i += punctuator.length;
       tokens.push({ text: punctuator, kind: 'punct', start, end: i });

@@ -270,19 +270,24 @@ function spaceSchemaLine(line: string): string {
   const match = SCHEMA_LINE.exec(line)!;
   const json = match[1]!;
   const out: string[] = [line.slice(0, line.length - json.length - 1)];
+  // Runs of characters that keep their spacing are copied whole.
+  let copied = 0;
   for (let i = 0; i < json.length; i++) {
     const c = json[i]!;
     if (c === '"') {
       let j = i + 1;
       while (json[j] !== '"') j += json[j] === '\\' ? 2 : 1;
-      out.push(json.slice(i, j + 1));
       i = j;
-    } else if (c === '{') out.push(json[i + 1] === '}' ? '{' : '{ ');
+      continue;
+    }
+    if (c !== '{' && c !== '}' && c !== ':' && c !== ',') continue;
+    out.push(json.slice(copied, i));
+    copied = i + 1;
+    if (c === '{') out.push(json[i + 1] === '}' ? '{' : '{ ');
     else if (c === '}') out.push(json[i - 1] === '{' ? '}' : ' }');
-    else if (c === ':' || c === ',') out.push(`${c} `);
-    else out.push(c);
+    else out.push(`${c} `);
   }
-  out.push(';');
+  out.push(json.slice(copied), ';');
   return out.join('');
 }
 
