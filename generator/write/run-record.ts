@@ -11,7 +11,8 @@
  * full run, and any unreadable or foreign record is ignored.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { type Dirent, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FileTree } from './disk-tree.js';
@@ -27,7 +28,7 @@ const PACKAGES = ['ajv', 'ajv-formats', 'js-yaml', 'ts-morph', 'yaml'];
 /** Where a project's record for one output folder lives, or null when the project has no `node_modules`. */
 export async function recordPath(root: string, outDir: string): Promise<string | null> {
   try {
-    await readdir(join(root, 'node_modules'));
+    if (!statSync(join(root, 'node_modules')).isDirectory()) return null;
   } catch {
     return null;
   }
@@ -42,18 +43,20 @@ export async function recordPath(root: string, outDir: string): Promise<string |
  */
 export async function inputsKey(root: string, schemaDir: string, settings: unknown): Promise<string> {
   const hash = createHash('sha256');
-  hash.update(`v${RECORD_VERSION}\0${await generatorFingerprint()}\0${JSON.stringify(settings)}\0`);
-  hash.update(await readOptional(join(root, 'package.json')));
+  hash.update(`v${RECORD_VERSION}\0${generatorFingerprint()}\0${JSON.stringify(settings)}\0`);
+  hash.update(readOptional(join(root, 'package.json')));
+  // Read synchronously, as are the generator's files: a few hundred small files, each of which
+  // would otherwise wait for several turns of the thread pool (the unchanged run is mostly this).
   let names: string[] = [];
   try {
-    names = (await readdir(schemaDir, { withFileTypes: true }))
+    names = readdirSync(schemaDir, { withFileTypes: true })
       .filter((e) => e.isFile())
       .map((e) => e.name)
       .sort();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  for (const name of names) hash.update(`\0${name}\0`).update(await readFile(join(schemaDir, name)));
+  for (const name of names) hash.update(`\0${name}\0`).update(readFileSync(join(schemaDir, name)));
   return hash.digest('hex');
 }
 
@@ -95,18 +98,15 @@ export async function saveRecord(path: string, key: string, tree: FileTree, know
   }
 }
 
-let fingerprint: Promise<string> | undefined;
+let fingerprint: string | undefined;
 
-function generatorFingerprint(): Promise<string> {
-  fingerprint ??= (async () => {
+function generatorFingerprint(): string {
+  fingerprint ??= (() => {
     const hash = createHash('sha256');
-    const files = [
-      ...(await listFiles(GENERATOR_DIR)),
-      ...(await Promise.all(RUNTIME_INPUTS.map((p) => listFiles(join(REPO_DIR, p))))).flat(),
-    ].sort();
-    for (const file of files) hash.update(`\0${file}\0`).update(await readFile(file));
+    const files = [listFiles(GENERATOR_DIR), ...RUNTIME_INPUTS.map((p) => listFiles(join(REPO_DIR, p)))].flat().sort();
+    for (const file of files) hash.update(`\0${file}\0`).update(readFileSync(file));
     for (const name of PACKAGES) {
-      const version = await readOptional(join(REPO_DIR, 'node_modules', name, 'package.json'));
+      const version = readOptional(join(REPO_DIR, 'node_modules', name, 'package.json'));
       hash.update(`\0${name}\0${(/"version"\s*:\s*"([^"]*)"/.exec(version) ?? [])[1] ?? ''}`);
     }
     return hash.digest('hex');
@@ -114,10 +114,10 @@ function generatorFingerprint(): Promise<string> {
   return fingerprint;
 }
 
-async function listFiles(path: string): Promise<string[]> {
-  let entries: import('node:fs').Dirent[];
+function listFiles(path: string): string[] {
+  let entries: Dirent[];
   try {
-    entries = await readdir(path, { withFileTypes: true });
+    entries = readdirSync(path, { withFileTypes: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOTDIR') return [path];
@@ -127,15 +127,15 @@ async function listFiles(path: string): Promise<string[]> {
   const files: string[] = [];
   for (const entry of entries) {
     const full = join(path, entry.name);
-    if (entry.isDirectory()) files.push(...(await listFiles(full)));
+    if (entry.isDirectory()) files.push(...listFiles(full));
     else if (entry.isFile()) files.push(full);
   }
   return files;
 }
 
-async function readOptional(path: string): Promise<string> {
+function readOptional(path: string): string {
   try {
-    return await readFile(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch {
     return '';
   }
