@@ -2,7 +2,8 @@
 // `npm run build`: compiles the framework (runtime/, generator/; the CLI is
 // runtime/cli) to JavaScript with declarations under dist/ with tsc
 // (tsconfig.build.json), then copies the non-TypeScript files the code reads
-// next to itself (migrations, the schema language's JSON Schema). dist/ is
+// next to itself (migrations, the schema language's JSON Schema) and writes
+// the language schema's compiled validator next to it. dist/ is
 // what an installed package runs (docs/package.md); it is not committed.
 // dist/bindery-build.json records a hash of every source, so that
 // NODE_ENV=production in this repository refuses a stale dist/
@@ -38,6 +39,11 @@ function copyAssets(dir) {
 }
 copyAssets(join(repo, 'generator'));
 copyAssets(join(repo, 'runtime'));
+// The language schema's validator, compiled once here rather than on every cold `generate` (generator/load/language-validator.ts).
+const { LANGUAGE_VALIDATOR_FILE, languageValidatorSource } = await import(
+  new URL('../dist/generator/load/language-validator.js', import.meta.url).href
+);
+writeFileSync(join(dist, 'generator/language', LANGUAGE_VALIDATOR_FILE), languageValidatorSource());
 const { version } = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
 const manifest = { bindery: version, entries: ['runtime/cli/main.ts'], copiedDirs: ['generator', 'runtime'], inputs };
 writeFileSync(join(dist, 'bindery-build.json'), `${JSON.stringify(manifest, null, 2)}\n`);

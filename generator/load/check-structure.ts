@@ -3,27 +3,13 @@
  * (`generator/language/bindery.schema.json`) with ajv, and map every ajv
  * error back to the YAML node it is about.
  */
-import { readFileSync } from 'node:fs';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import type { Diagnostics } from '../diagnostics.js';
 import { describeAjvError } from './ajv-messages.js';
 import { formatPath, positionOf, type DataPath } from './node-position.js';
 import type { SchemaFile } from './schema-file.js';
+import { languageValidator } from './language-validator.js';
 import { splitRuleHint } from './split-rule.js';
-
-/** Absolute URL of the published JSON Schema of the YAML language. */
-const LANGUAGE_SCHEMA_URL = new URL('../language/bindery.schema.json', import.meta.url);
-
-let compiled: ValidateFunction | undefined;
-
-function languageValidator(): ValidateFunction {
-  // validateSchema: false: the language schema is bindery's own, checked against the draft-07 meta-schema by
-  // test/generator/language-schema.test.ts; compiling the meta-schema on every run only cost time.
-  compiled ??= new Ajv({ allErrors: true, verbose: true, allowUnionTypes: true, validateSchema: false }).compile(
-    JSON.parse(readFileSync(LANGUAGE_SCHEMA_URL, 'utf8')) as object,
-  );
-  return compiled;
-}
 
 /**
  * Check `file.data` against the language schema. Each error becomes a
