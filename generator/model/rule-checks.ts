@@ -101,7 +101,9 @@ export function defaultBreaksRule(
   sources: readonly string[],
   written: unknown = value,
 ): string | undefined {
-  ajv ??= addFormats(new Ajv({ allErrors: false, strictTypes: false }));
+  // validateSchema: false: the fragments are bindery's own (ruleSchema), as in the validator emitter's instances;
+  // checking them against the meta-schema compiled the meta-schema on every run.
+  ajv ??= addFormats(new Ajv({ allErrors: false, strictTypes: false, validateSchema: false }));
   const broken = (source: string | undefined): string =>
     `default ${show(written)} breaks the field's own rule "${source}", so every request that leaves the field out would be rejected; change the default or the rule`;
   for (const [i, rule] of rules.entries()) {
