@@ -50,7 +50,8 @@ function acceptLists(accept: string, test: (type: string) => boolean): boolean {
     if (end === -1) end = accept.length;
     const semi = accept.indexOf(';', start);
     const typeEnd = semi !== -1 && semi < end ? semi : end;
-    if (test(accept.slice(start, typeEnd).trim().toLowerCase()) && (typeEnd === end || qAllows(accept.slice(typeEnd + 1, end)))) return true;
+    if (test(accept.slice(start, typeEnd).trim().toLowerCase()) && (typeEnd === end || qAllows(accept.slice(typeEnd + 1, end))))
+      return true;
     start = end + 1;
   }
   return false;

@@ -69,7 +69,8 @@ export class UrlBuilder {
     for (const key in params) if (Object.hasOwn(params, key)) given++;
     if (given === names) return path;
     const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(params)) if (!parts.some((part) => 'param' in part && part.param === key)) query.append(key, String(value));
+    for (const [key, value] of Object.entries(params))
+      if (!parts.some((part) => 'param' in part && part.param === key)) query.append(key, String(value));
     const qs = query.toString();
     return qs === '' ? path : `${path}?${qs}`;
   }

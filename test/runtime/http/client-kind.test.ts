@@ -5,7 +5,10 @@ describe('decideClientKind', () => {
   it('reads Accept ranges with parameters, spaces and case', () => {
     expect(decideClientKind({ accept: 'application/json' }).wantsJson).toBe(true);
     expect(decideClientKind({ accept: 'text/plain, Application/Problem+JSON;q=0.5' }).wantsJson).toBe(true);
-    expect(decideClientKind({ accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8' })).toMatchObject({ isBrowser: true, wantsJson: false });
+    expect(decideClientKind({ accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8' })).toMatchObject({
+      isBrowser: true,
+      wantsJson: false,
+    });
     expect(decideClientKind({ accept: 'text/html;level=1;q=0.2' }).isBrowser).toBe(true);
   });
 
