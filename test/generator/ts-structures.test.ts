@@ -38,10 +38,10 @@ function tsMorphText(statements: readonly StatementStructures[]): string {
     const next = statements[i + 1];
     if (next !== undefined && statement.kind === StructureKind.ImportDeclaration && next.kind !== statement.kind) spaced.push('\n');
   });
-  return printStructure({ kind: TsKind.SourceFile, statements: spaced }, { indentNumberOfSpaces: 2, newLine: '\n', useSingleQuote: true }).replace(
-    /\n+$/,
-    '',
-  );
+  return printStructure(
+    { kind: TsKind.SourceFile, statements: spaced },
+    { indentNumberOfSpaces: 2, newLine: '\n', useSingleQuote: true },
+  ).replace(/\n+$/, '');
 }
 
 const property = (name: string, more: object = {}) => ({ name, type: 'string', ...more });
@@ -49,7 +49,11 @@ const property = (name: string, more: object = {}) => ({ name, type: 'string', .
 const CASES: Record<string, StatementStructures[]> = {
   imports: [
     { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: 'kysely', namedImports: ['Insertable', 'Kysely'] },
-    { kind: StructureKind.ImportDeclaration, moduleSpecifier: 'bindery/db', namedImports: ['createFactories as factoriesOf', 'type Factory'] },
+    {
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: 'bindery/db',
+      namedImports: ['createFactories as factoriesOf', 'type Factory'],
+    },
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: './side-effect.js' },
     { kind: StructureKind.TypeAlias, name: 'A', type: 'string' },
     { kind: StructureKind.TypeAlias, name: 'B', isExported: true, type: "'a' | 'b'", docs: ['Two letters.'] },
@@ -83,7 +87,13 @@ const CASES: Record<string, StatementStructures[]> = {
       returnType: 'NoteJson',
       statements: ['const json = {\n  id: String(row.id),\n} as NoteJson;', "if (row.body !== '') json.body = row.body;", 'return json;'],
     },
-    { kind: StructureKind.Function, name: 'text', parameters: [{ name: 'value', type: 'Date | string' }], returnType: 'string', statements: ['return String(value);'] },
+    {
+      kind: StructureKind.Function,
+      name: 'text',
+      parameters: [{ name: 'value', type: 'Date | string' }],
+      returnType: 'string',
+      statements: ['return String(value);'],
+    },
     {
       kind: StructureKind.Function,
       name: 'blocks',
@@ -101,7 +111,11 @@ const CASES: Record<string, StatementStructures[]> = {
       declarationKind: ModuleDeclarationKind.Module,
       hasDeclareKeyword: true,
       statements: [
-        { kind: StructureKind.Interface, name: 'Services', properties: [property('db', { type: 'Kysely<Database>', docs: ['The database.'] })] },
+        {
+          kind: StructureKind.Interface,
+          name: 'Services',
+          properties: [property('db', { type: 'Kysely<Database>', docs: ['The database.'] })],
+        },
         { kind: StructureKind.Interface, name: 'More', properties: [property('audit')] },
       ],
     },
