@@ -17,10 +17,8 @@ export interface TsPrinter {
    * printer prints them, without loading it); text statements are spliced
    * in as they are. Not passed through the formatter either: the emitters
    * produce formatted text, which the generator's tests check with
-   * {@link formatTs}. Blank lines go where adding the statements one by one
-   * with ts-morph puts them: between statements, except between
-   * consecutive imports and type aliases (and after a statement ending
-   * with `}`).
+   * {@link formatTs}. A blank line separates a text statement from its
+   * neighbours; between structures, `printStatements` puts them.
    */
   print(name: string, statements: readonly (string | StatementStructures)[], header: string): string;
   /** The file `path` of {@link print}'s text, its header line and the rest kept apart (`GeneratedFile.parts`). */

@@ -24,17 +24,17 @@ export interface Token {
 }
 
 /** Words that are not plain names to the formatter (their text is part of a line's shape). */
-export const KEYWORDS = new Set(
-  'break case catch class const continue debugger default delete do else export extends false finally for function if import in instanceof let new null of return super switch this throw true try typeof undefined var void while with yield async await get set static type enum as from'.split(
-    ' ',
-  ),
-);
+export const KEYWORDS = new Set([
+  ...'break case catch class const continue debugger default delete do else export extends false finally'.split(' '),
+  ...'for function if import in instanceof let new null of return super switch this throw true try typeof'.split(' '),
+  ...'undefined var void while with yield async await get set static type enum as from'.split(' '),
+]);
 
 /** Punctuators, longest first. */
-const PUNCTUATORS =
-  '>>>= ... === !== **= <<= >>= >>> &&= ||= ??= => == != <= >= && || ?? ?. ++ -- += -= *= /= %= &= |= ^= ** << >> { } ( ) [ ] ; , . < > + - * / % & | ^ ! ~ ? : ='.split(
-    ' ',
-  );
+const PUNCTUATORS = [
+  ...'>>>= ... === !== **= <<= >>= >>> &&= ||= ??= => == != <= >= && || ?? ?. ++ -- += -= *= /= %= &= |='.split(' '),
+  ...'^= ** << >> { } ( ) [ ] ; , . < > + - * / % & | ^ ! ~ ? : ='.split(' '),
+];
 
 /** Words after which an expression starts (so `/` there starts a regular expression, `-` is unary). */
 const EXPRESSION_KEYWORDS = new Set('return typeof instanceof in of new delete void throw case do else await yield'.split(' '));
@@ -121,11 +121,10 @@ export function scanLine(text: string): Token[] | null {
 }
 
 /** Binary operators: a space on both sides. */
-const BINARY = new Set(
-  '= == === != !== < > <= >= + - * / % ** & | ^ << >> >>> && || ?? += -= *= /= %= **= &= |= ^= <<= >>= >>>= &&= ||= ??= => instanceof in of'.split(
-    ' ',
-  ),
-);
+const BINARY = new Set([
+  ...'= == === != !== < > <= >= + - * / % ** & | ^ << >> >>> && || ?? += -= *= /= %= **= &= |= ^= <<= >>='.split(' '),
+  ...'>>>= &&= ||= ??= => instanceof in of'.split(' '),
+]);
 
 /** Keywords followed by a space before `(`. */
 const SPACED_BEFORE_PAREN = new Set('if for while switch catch return typeof new else await void delete throw in of instanceof'.split(' '));
