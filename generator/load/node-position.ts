@@ -2,8 +2,9 @@
  * From a data path (`['routes', 'notes.create', 'input', 'tags']`) to the
  * YAML node and its line/column, and back from an offset to a path.
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
 import type { SourcePosition } from '../diagnostics.js';
+import { yamlLibrary } from './yaml-library.js';
 
 /** A path into a schema file's data: map keys and list indexes. */
 export type DataPath = readonly (string | number)[];
@@ -41,6 +42,7 @@ export function positionOf(file: PositionSource, path: DataPath, at: 'key' | 'va
 }
 
 function offsetOf(document: Document.Parsed, path: DataPath, at: 'key' | 'value'): number {
+  const { isMap, isScalar, isSeq } = yamlLibrary();
   let node: unknown = document.contents;
   let keyOffset: number | undefined;
   for (const segment of path) {
@@ -64,11 +66,12 @@ function offsetOf(document: Document.Parsed, path: DataPath, at: 'key' | 'value'
 }
 
 function resolve(document: Document.Parsed, node: unknown): unknown {
-  return isAlias(node) ? node.resolve(document) : node;
+  return yamlLibrary().isAlias(node) ? node.resolve(document) : node;
 }
 
 /** The path of the deepest map entry or list item whose source covers `offset` (for YAML errors). */
 export function pathAtOffset(document: Document.Parsed, offset: number): DataPath {
+  const { isMap, isPair, isScalar, isSeq } = yamlLibrary();
   const path: (string | number)[] = [];
   let node: unknown = document.contents;
   for (;;) {

@@ -4,10 +4,11 @@
  * is read by the fast reader first; the document is then built only when a
  * diagnostic asks for a position.
  */
-import { LineCounter, parseDocument, type Document } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
 import type { Diagnostics } from '../diagnostics.js';
 import { fastYamlData } from './fast-yaml.js';
 import { pathAtOffset, formatPath } from './node-position.js';
+import { yamlLibrary } from './yaml-library.js';
 
 /** A parsed schema file. */
 export interface SchemaFile {
@@ -33,6 +34,7 @@ export function parseSchemaFile(file: string, text: string, diagnostics: Diagnos
     let parsed: { document: Document.Parsed; lines: LineCounter } | undefined;
     const parse = () => {
       if (parsed === undefined) {
+        const { LineCounter, parseDocument } = yamlLibrary();
         const lines = new LineCounter();
         parsed = { document: parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true }), lines };
       }
@@ -49,6 +51,7 @@ export function parseSchemaFile(file: string, text: string, diagnostics: Diagnos
       data: data ?? {},
     };
   }
+  const { LineCounter, parseDocument } = yamlLibrary();
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   if (document.errors.length === 0) {
