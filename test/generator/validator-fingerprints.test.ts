@@ -140,7 +140,7 @@ describe('validator fingerprints | format version', () => {
   // record the new hash and format version here.
   const RECORDED = {
     format: 4,
-    hash: '8beffa3697f140e00f263e6e983e35d9a6c23ae8040514b11379fdaafb4c13b8 dfb5201cfeaa9a4df57d4a6977bbcd9a5edd3a4016baecc5b94e852a57aaa743 aa1452b6272f28fc98c6e8770df4173b9a6b7a9d7c3c7f4c747eb5a876b4d6c0 88d163931fe2f33c0c2b24eb7beec2d27f102f4acd98c88f2bcf358afe005852',
+    hash: '8beffa3697f140e00f263e6e983e35d9a6c23ae8040514b11379fdaafb4c13b8 dfb5201cfeaa9a4df57d4a6977bbcd9a5edd3a4016baecc5b94e852a57aaa743 aa1452b6272f28fc98c6e8770df4173b9a6b7a9d7c3c7f4c747eb5a876b4d6c0 e45b478ad926f915a7abc07b733b88e328fef20b8e6049818e07b8f8302724ae',
   };
 
   it('is bumped (or confirmed) whenever the validator emitter changes', async () => {

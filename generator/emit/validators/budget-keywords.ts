@@ -140,6 +140,9 @@ function limitLength(keyword: 'maxLength' | 'minLength'): CodeKeywordDefinition 
   };
 }
 
+/** Compiled patterns by source: each batch's fresh ajv instance asks again for the same patterns (a compiled RE2 is immutable). */
+const compiledPatterns = new Map<string, RE2JS>();
+
 /** `linearPattern`: the `regex:` rule on RE2 (see the module comment). */
 const linearPattern: CodeKeywordDefinition = {
   keyword: LINEAR_PATTERN,
@@ -153,10 +156,16 @@ const linearPattern: CodeKeywordDefinition = {
     const { gen, data, schema } = cxt;
     // The pattern's own code requires re2js: ajv writes a module's constants grouped by kind (patterns
     // before functions), so a pattern may not refer to a function constant.
+    const source = String(schema);
+    let ref = compiledPatterns.get(source);
+    if (ref === undefined) {
+      ref = RE2JS.compile(source);
+      compiledPatterns.set(source, ref);
+    }
     const rx = gen.scopeValue('pattern', {
-      key: `re2:${String(schema)}`,
-      ref: RE2JS.compile(String(schema)),
-      code: _`require("re2js").RE2JS.compile(${String(schema)})`,
+      key: `re2:${source}`,
+      ref,
+      code: _`require("re2js").RE2JS.compile(${source})`,
     });
     cxt.fail(_`!${rx}.test(${data})`);
   },
