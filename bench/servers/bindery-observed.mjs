@@ -39,8 +39,8 @@ const running = await startApp(served, {
     ...(traced
       ? {
           OTEL_EXPORTER_OTLP_ENDPOINT: otlp,
-          OTEL_TRACES_SAMPLER: variant === 'sampled' ? 'traceidratio' : 'always_on',
-          OTEL_TRACES_SAMPLER_ARG: variant === 'sampled' ? '0.1' : '1',
+          OTEL_TRACES_SAMPLER: process.env.BENCH_OTEL_SAMPLER ?? (variant === 'sampled' ? 'traceidratio' : 'always_on'),
+          OTEL_TRACES_SAMPLER_ARG: process.env.BENCH_OTEL_SAMPLER_ARG ?? (variant === 'sampled' ? '0.1' : '1'),
           OTEL_SERVICE_NAME: 'bench',
         }
       : {}),

@@ -96,8 +96,9 @@ export class ObservedRequest implements RequestObservation {
           }
         : null;
     if (this.#record !== null) parts.recorder!.addRequest(this.#record);
+    // A request whose span is not recorded (not sampled) and that has no record reports nothing: no scope to make.
     this.work =
-      this.#span !== null || this.#record !== null ? new WorkScope(parts.tools, this.#span, this.#record, this.#started) : undefined;
+      traceId !== undefined || this.#record !== null ? new WorkScope(parts.tools, this.#span, this.#record, this.#started) : undefined;
   }
 
   enter<T>(ctx: RequestContext, run: () => T): T {
