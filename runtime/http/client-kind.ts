@@ -43,14 +43,25 @@ function mediaType(value: string): string {
 
 /** True when one media range of `accept` satisfies `test` and is not refused with `q=0`. */
 function acceptLists(accept: string, test: (type: string) => boolean): boolean {
-  for (const range of accept.split(',')) {
-    const parts = range.split(';');
-    if (!test(parts[0]!.trim().toLowerCase())) continue;
-    const q = parts
-      .slice(1)
-      .map((p) => p.trim().toLowerCase())
-      .find((p) => p.startsWith('q='));
-    if (q === undefined || Number(q.slice(2)) > 0) return true;
+  // Walks the header in place: no arrays of ranges and parameters per request.
+  let start = 0;
+  while (start < accept.length) {
+    let end = accept.indexOf(',', start);
+    if (end === -1) end = accept.length;
+    const semi = accept.indexOf(';', start);
+    const typeEnd = semi !== -1 && semi < end ? semi : end;
+    if (test(accept.slice(start, typeEnd).trim().toLowerCase()) && (typeEnd === end || qAllows(accept.slice(typeEnd + 1, end))))
+      return true;
+    start = end + 1;
   }
   return false;
+}
+
+/** False when the media range's parameters (`;`-separated, after the type) hold `q=0` (or any q that is not above 0). */
+function qAllows(parameters: string): boolean {
+  for (const parameter of parameters.split(';')) {
+    const p = parameter.trim().toLowerCase();
+    if (p.startsWith('q=')) return Number(p.slice(2)) > 0;
+  }
+  return true;
 }

@@ -7,9 +7,15 @@ import { closest } from '../support/closest.js';
 
 type Part = { readonly text: string } | { readonly param: string };
 
+/** A route's path cut at its wildcards, and how many distinct parameters it names. */
+interface SplitPath {
+  readonly parts: readonly Part[];
+  readonly names: number;
+}
+
 /** Builds URL paths of the routes of a table; route paths are split once, at construction. */
 export class UrlBuilder {
-  readonly #routes = new Map<string, readonly Part[]>();
+  readonly #routes = new Map<string, SplitPath>();
 
   constructor(routes: RouteTable) {
     for (const route of routes) {
@@ -22,7 +28,7 @@ export class UrlBuilder {
         last = m.index + m[0].length;
       }
       if (last < route.path.length) parts.push({ text: route.path.slice(last) });
-      this.#routes.set(route.name, parts);
+      this.#routes.set(route.name, { parts, names: new Set(parts.flatMap((p) => ('param' in p ? [p.param] : []))).size });
     }
   }
 
@@ -34,16 +40,16 @@ export class UrlBuilder {
    * @example urls.build('notes.show', { id: 7 }) // "/notes/7"
    */
   build(name: string, params: Readonly<Record<string, string | number>> = {}): string {
-    const parts = this.#routes.get(name);
-    if (parts === undefined) {
+    const split = this.#routes.get(name);
+    if (split === undefined) {
       const hint = closest(name, [...this.#routes.keys()]);
       throw new BinderyError(
         'BINDERY_UNKNOWN_ROUTE',
         `No route is named "${name}"${hint === undefined ? '' : ` (did you mean "${hint}"?)`}; use a route name from schema/*.yaml.`,
       );
     }
+    const { parts, names } = split;
     let path = '';
-    const used = new Set<string>();
     for (const part of parts) {
       if ('text' in part) {
         path += part.text;
@@ -56,11 +62,15 @@ export class UrlBuilder {
           `The URL of route "${name}" needs the path parameter "${part.param}", which was not given.`,
         );
       }
-      used.add(part.param);
       path += encodeURIComponent(String(value));
     }
+    // Every param filled the path (the usual case; all of the path's are given, checked above): no query string to build.
+    let given = 0;
+    for (const key in params) if (Object.hasOwn(params, key)) given++;
+    if (given === names) return path;
     const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(params)) if (!used.has(key)) query.append(key, String(value));
+    for (const [key, value] of Object.entries(params))
+      if (!parts.some((part) => 'param' in part && part.param === key)) query.append(key, String(value));
     const qs = query.toString();
     return qs === '' ? path : `${path}?${qs}`;
   }

@@ -16,7 +16,7 @@ import { maskSecret, matchesMaskedSecret } from '../crypto/masked-token.js';
 import type { PageSession } from '../views/page-session.js';
 import { readCookie, serializeSetCookie } from './cookie-header.js';
 import { newCsrfToken, newSessionId, newSessionRecord, type SessionRecord } from './session-record.js';
-import { TOO_LARGE, type SessionClient } from './session-store.js';
+import { sessionClient, writeRecord } from './write-record.js';
 import type { SessionManager } from './session-manager.js';
 import { addVary } from '../support/vary.js';
 
@@ -317,36 +317,19 @@ export class Session implements PageSession {
       if (this.#dirty || this.#drop || now - record.lastUsedAt >= m.refreshMs) {
         record.lastUsedAt = now;
         const revoke = this.#revoke !== null && this.#revoke !== record.id ? this.#revoke : null;
-        const client = this.#client();
-        let value = await m.store.write(record, revoke, client);
-        if (value === TOO_LARGE && Object.hasOwn(record.flash, OLD_INPUT_KEY)) {
-          delete record.flash[OLD_INPUT_KEY];
-          this.#host.log.warn(
-            { code: 'BINDERY_SESSION_TOO_LARGE', route: this.#host.route.name },
-            'the session cookie would exceed 4 KB: the old input of the failed form was dropped (its errors are kept)',
-          );
-          value = await m.store.write(record, revoke, client);
-        }
-        if (value === TOO_LARGE) {
-          this.#host.log.warn(
-            { code: 'BINDERY_SESSION_TOO_LARGE', route: this.#host.route.name },
-            'the session cookie would exceed 4 KB: the session was not saved; keep large data out of the session',
-          );
-          if (revoke !== null) await m.store.revoke(revoke);
-        } else {
-          setCookie = serializeSetCookie(m.cookieName, value, m.cookie);
-        }
+        const value = await writeRecord(
+          { store: m.store, log: this.#host.log, route: this.#host.route.name },
+          record,
+          revoke,
+          sessionClient(this.#host.request),
+          OLD_INPUT_KEY,
+        );
+        if (value !== undefined) setCookie = serializeSetCookie(m.cookieName, value, m.cookie);
       }
     }
     if (setCookie !== undefined) reply.header('set-cookie', setCookie);
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'private');
     addVary(reply, 'Cookie');
-  }
-
-  /** Who this request comes from, for server-side stores' list of sessions. */
-  #client(): SessionClient {
-    const agent = this.#host.request.headers['user-agent'];
-    return { ip: this.#host.request.ip, userAgent: typeof agent === 'string' ? agent.slice(0, 512) : null };
   }
 
   #cookieValue(): string | undefined {

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { decideClientKind } from '../../../runtime/http/client-kind.js';
+
+describe('decideClientKind', () => {
+  it('reads Accept ranges with parameters, spaces and case', () => {
+    expect(decideClientKind({ accept: 'application/json' }).wantsJson).toBe(true);
+    expect(decideClientKind({ accept: 'text/plain, Application/Problem+JSON;q=0.5' }).wantsJson).toBe(true);
+    expect(decideClientKind({ accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8' })).toMatchObject({
+      isBrowser: true,
+      wantsJson: false,
+    });
+    expect(decideClientKind({ accept: 'text/html;level=1;q=0.2' }).isBrowser).toBe(true);
+  });
+
+  it('treats a range refused with q=0 as not listed', () => {
+    expect(decideClientKind({ accept: 'application/json;q=0, text/html' })).toMatchObject({ wantsJson: false, isBrowser: true });
+    expect(decideClientKind({ accept: 'text/html; Q=0.0' }).isBrowser).toBe(false);
+    expect(decideClientKind({ accept: 'text/html;charset=utf-8;q=0' }).isBrowser).toBe(false);
+  });
+
+  it('ignores empty ranges and falls back to the body type and X-Requested-With', () => {
+    expect(decideClientKind({ accept: ',, ,' })).toMatchObject({ wantsJson: false, isBrowser: false });
+    expect(decideClientKind({ 'content-type': 'application/vnd.api+json; charset=utf-8' }).wantsJson).toBe(true);
+    expect(decideClientKind({ 'x-requested-with': 'XMLHttpRequest' }).wantsJson).toBe(true);
+    expect(decideClientKind({ 'sec-fetch-mode': 'navigate' }).isBrowser).toBe(true);
+  });
+});
