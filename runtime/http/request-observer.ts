@@ -90,9 +90,10 @@ export function observeRequests(app: FastifyInstance, observer: RequestObserver,
     if (observation !== undefined) {
       (request as unknown as Observed)[OBSERVATION] = observation;
       // One listener, whatever happens: `close` follows `finish`, or comes alone when the client went away first.
-      // A response closes once: `on`, not `once` (no wrapper to make per request).
+      // A response closes once: `on`, not `once` (no wrapper to make per request), and a second `close` would find the slot empty.
       const res = reply.raw;
       res.on('close', () => {
+        if ((request as unknown as Observed)[OBSERVATION] === undefined) return;
         (request as unknown as Observed)[OBSERVATION] = undefined;
         const sent = res.writableFinished;
         observation.finished(sent ? res.statusCode : CLIENT_CLOSED_REQUEST, !sent);
