@@ -12,6 +12,8 @@
 //   protobuf, metrics over OTLP too;
 // - `lean`: as `on`, with `observability({ stageSpans: false })`;
 // - `sampled`: as `on`, a tenth of the traces kept (`traceidratio`, 0.1).
+// BENCH_OTEL_SAMPLER and BENCH_OTEL_SAMPLER_ARG replace the traced variants'
+// sampler (bench/observability-ab.ts: `always_off`, the cost of an unsampled request).
 const sources = process.env.BENCH_APP_SOURCES === '1';
 const { default: app } = await import(new URL(sources ? '../../app/main.ts' : '../../build/app/main.js', import.meta.url).href);
 const { startApp } = await import('bindery/app');
@@ -39,8 +41,8 @@ const running = await startApp(served, {
     ...(traced
       ? {
           OTEL_EXPORTER_OTLP_ENDPOINT: otlp,
-          OTEL_TRACES_SAMPLER: variant === 'sampled' ? 'traceidratio' : 'always_on',
-          OTEL_TRACES_SAMPLER_ARG: variant === 'sampled' ? '0.1' : '1',
+          OTEL_TRACES_SAMPLER: process.env.BENCH_OTEL_SAMPLER ?? (variant === 'sampled' ? 'traceidratio' : 'always_on'),
+          OTEL_TRACES_SAMPLER_ARG: process.env.BENCH_OTEL_SAMPLER_ARG ?? (variant === 'sampled' ? '0.1' : '1'),
           OTEL_SERVICE_NAME: 'bench',
         }
       : {}),

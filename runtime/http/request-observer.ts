@@ -82,14 +82,18 @@ export function observationOf(request: FastifyRequest): RequestObservation | und
  */
 export function observeRequests(app: FastifyInstance, observer: RequestObserver, routes: RouteTable): void {
   const byName = new Map<string, RouteDefinition>(routes.map((r) => [r.name, r]));
+  // Declared up front, so that every request object keeps one shape (no hidden-class change per request).
+  app.decorateRequest(OBSERVATION as unknown as string, undefined);
   app.addHook('onRequest', function observeRequest(request, reply, done) {
     const name = (request.routeOptions.config as { bindery?: string } | undefined)?.bindery;
     const observation = observer.observe(request, name === undefined ? null : (byName.get(name) ?? null));
     if (observation !== undefined) {
       (request as unknown as Observed)[OBSERVATION] = observation;
       // One listener, whatever happens: `close` follows `finish`, or comes alone when the client went away first.
+      // A response closes once: `on`, not `once` (no wrapper to make per request), and a second `close` would find the slot empty.
       const res = reply.raw;
-      res.once('close', () => {
+      res.on('close', () => {
+        if ((request as unknown as Observed)[OBSERVATION] === undefined) return;
         (request as unknown as Observed)[OBSERVATION] = undefined;
         const sent = res.writableFinished;
         observation.finished(sent ? res.statusCode : CLIENT_CLOSED_REQUEST, !sent);

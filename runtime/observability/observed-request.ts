@@ -9,7 +9,7 @@
  * `traceparent` when it sent a well-formed one (a malformed one is ignored:
  * a new trace), marked as an error for 5xx answers.
  */
-import { type Attributes, type Span, SpanKind, type SpanOptions, SpanStatusCode } from '@opentelemetry/api';
+import { type Span, SpanKind, type SpanOptions, SpanStatusCode } from '@opentelemetry/api';
 import type { FastifyRequest } from 'fastify';
 import type { RequestContext } from '../http/context.js';
 import type { PipelineStage, RequestObservation } from '../http/request-observer.js';
@@ -31,7 +31,9 @@ const STAGE_OPTIONS: Readonly<Record<PipelineStage, SpanOptions>> = {
 interface RouteSpan {
   readonly method: string;
   readonly name: string;
-  readonly attributes: Attributes;
+  /** `http.route` and `bindery.route`. */
+  readonly path: string;
+  readonly routeName: string;
 }
 const routeSpans = new WeakMap<RouteDefinition, RouteSpan>();
 
@@ -42,7 +44,8 @@ function routeSpan(method: string, route: RouteDefinition): RouteSpan {
   const made: RouteSpan = {
     method,
     name: `${method} ${route.path}`,
-    attributes: Object.freeze({ 'http.route': route.path, 'bindery.route': route.name }),
+    path: route.path,
+    routeName: route.name,
   };
   if (known === undefined || method === route.method) routeSpans.set(route, made);
   return made;
@@ -78,7 +81,7 @@ export class ObservedRequest implements RequestObservation {
       const shared = route === null ? null : routeSpan(method, route);
       span = tracer.startSpan(shared === null ? method : shared.name, SERVER, parts.tools.traceContext!.contextOf(request.headers));
       // Attributes only for a span that is kept (sampled).
-      if (span.isRecording()) span.setAttributes(requestAttributes(request, shared));
+      if (span.isRecording()) setRequestAttributes(span, request, shared);
     }
     this.#span = span;
     const traceId = this.#span?.isRecording() ? this.#span.spanContext().traceId : undefined;
@@ -96,8 +99,9 @@ export class ObservedRequest implements RequestObservation {
           }
         : null;
     if (this.#record !== null) parts.recorder!.addRequest(this.#record);
+    // A request whose span is not recorded (not sampled) and that has no record reports nothing: no scope to make.
     this.work =
-      this.#span !== null || this.#record !== null ? new WorkScope(parts.tools, this.#span, this.#record, this.#started) : undefined;
+      traceId !== undefined || this.#record !== null ? new WorkScope(parts.tools, this.#span, this.#record, this.#started) : undefined;
   }
 
   enter<T>(ctx: RequestContext, run: () => T): T {
@@ -176,27 +180,32 @@ function pathOf(url: string): string {
   return q === -1 ? url : url.slice(0, q);
 }
 
-/** The span attributes known when the request arrives (OpenTelemetry HTTP server conventions). */
-function requestAttributes(request: FastifyRequest, route: RouteSpan | null): Attributes {
-  const method = request.method;
-  const attributes: Attributes = route === null ? {} : { ...route.attributes };
-  if (KNOWN_METHODS.has(method)) attributes['http.request.method'] = method;
-  else {
-    attributes['http.request.method'] = '_OTHER';
-    attributes['http.request.method_original'] = method;
+/**
+ * Set the span attributes known when the request arrives (OpenTelemetry HTTP server conventions),
+ * one by one: no attribute object is made per request for the SDK to copy.
+ */
+function setRequestAttributes(span: Span, request: FastifyRequest, route: RouteSpan | null): void {
+  if (route !== null) {
+    span.setAttribute('http.route', route.path);
+    span.setAttribute('bindery.route', route.routeName);
   }
-  attributes['url.path'] = pathOf(request.url);
-  attributes['url.scheme'] = request.protocol;
+  const method = request.method;
+  if (KNOWN_METHODS.has(method)) span.setAttribute('http.request.method', method);
+  else {
+    span.setAttribute('http.request.method', '_OTHER');
+    span.setAttribute('http.request.method_original', method);
+  }
+  span.setAttribute('url.path', pathOf(request.url));
+  span.setAttribute('url.scheme', request.protocol);
   const server = serverOf(request.headers.host);
   if (server !== undefined) {
-    attributes['server.address'] = server.address;
-    if (server.port !== undefined) attributes['server.port'] = server.port;
+    span.setAttribute('server.address', server.address);
+    if (server.port !== undefined) span.setAttribute('server.port', server.port);
   }
-  attributes['client.address'] = request.ip;
+  span.setAttribute('client.address', request.ip);
   const agent = request.headers['user-agent'];
-  if (agent !== undefined) attributes['user_agent.original'] = agent;
-  attributes['bindery.request_id'] = request.id;
-  return attributes;
+  if (agent !== undefined) span.setAttribute('user_agent.original', agent);
+  span.setAttribute('bindery.request_id', request.id);
 }
 
 const servers = new Map<string, { readonly address: string; readonly port: number | undefined } | null>();
