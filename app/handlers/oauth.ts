@@ -9,6 +9,7 @@ import type { ExternalSignIn } from 'bindery/auth/oauth';
 import { requireService, type RequestContext } from 'bindery/http';
 import { redirect, redirectExternal } from 'bindery/results';
 import { accounts } from '../auth/users.js';
+import { twoFactorPending } from './two-factor.js';
 
 type OauthHandlers = Pick<Handlers, 'oauth.redirect' | 'oauth.callback'>;
 
@@ -21,6 +22,8 @@ export const oauthHandlers = {
 
   'oauth.callback': async (input, ctx) => {
     const { created, provider } = await externalSignIn(ctx).complete(ctx, input.provider);
+    // An account with two-factor authentication is not signed in yet: its code comes next.
+    if (!ctx.auth.signedIn) return twoFactorPending(ctx);
     ctx.session.flash(
       'status',
       created ? `Welcome! Your account was created with ${provider.label}.` : `Signed in with ${provider.label}.`,

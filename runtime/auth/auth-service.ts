@@ -73,6 +73,15 @@ export interface AuthService<U = UntypedUser> {
   /** Sign `user` in to this request's session: regenerate the session, store the user ID and password fingerprint, set or clear the remember-me cookie. */
   login(ctx: RequestContext, user: U, options?: LoginOptions): Promise<void>;
 
+  /**
+   * Sign `user` in after another proof of identity than the password (an
+   * external provider's callback): {@link login}, unless the account has a
+   * second factor ({@link useSecondFactor}) — then, as after a right
+   * password in {@link attempt}, the session holds a pending login finished
+   * by a code and `ctx.auth` stays a guest (check `ctx.auth.signedIn`).
+   */
+  loginWithSecondFactor(ctx: RequestContext, user: U, options?: LoginOptions): Promise<void>;
+
   /** Sign out: empty the session and replace the user's remember token (every remembered browser is signed out — docs/spec.md 5.2). */
   logout(ctx: RequestContext): Promise<void>;
 

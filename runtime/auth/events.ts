@@ -7,7 +7,7 @@ import { defineEvent } from '../events/define-event.js';
 
 /** How a user was signed in. */
 /** `two-factor`: the password, then a code (docs/auth.md "Two-factor authentication"); `passkey`: a passkey assertion. */
-export type LoginMethod = 'password' | 'remember' | 'direct' | 'two-factor' | 'passkey';
+export type LoginMethod = 'password' | 'remember' | 'direct' | 'two-factor' | 'passkey' | 'oauth';
 
 /** Payload of `session:login_succeeded`. */
 export interface LoginSucceededPayload {

@@ -85,6 +85,14 @@ export class SessionAuth<U> implements AuthService<U> {
     return user;
   }
 
+  async loginWithSecondFactor(ctx: RequestContext, user: U, options: LoginOptions = {}): Promise<void> {
+    if (this.#secondFactor !== undefined && (await this.#secondFactor.required(user))) {
+      await this.#secondFactor.challenge(ctx, user, { remember: options.remember === true });
+      return;
+    }
+    await this.login(ctx, user, options);
+  }
+
   async verifyCredentials(ctx: RequestContext, login: string, password: string): Promise<U> {
     const { user } = await this.#verify(login, password, ctx.request.ip);
     // A password alone does not sign in an account with a second factor (docs/tokens.md "Issuing a token at login").

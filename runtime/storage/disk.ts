@@ -8,6 +8,7 @@
  * a client's file name.
  */
 import type { Readable } from 'node:stream';
+import type { ByteRange } from './byte-range.js';
 import { StorageInvalidError } from './errors.js';
 
 /** Options of {@link Disk.put}. */
@@ -61,10 +62,10 @@ export interface Disk {
    */
   put(key: string, body: Readable, options?: PutOptions): Promise<void>;
   /**
-   * The object's bytes as a stream.
+   * The object's bytes as a stream: all of them, or those of `range` (inclusive offsets, within the object).
    * @throws {StorageObjectMissingError} (404) when there is no object at `key`; {@link StorageUnavailableError} (503).
    */
-  get(key: string): Promise<Readable>;
+  get(key: string, range?: ByteRange): Promise<Readable>;
   /** The object's size, or `null` when there is none. @throws {StorageUnavailableError} (503). */
   head(key: string): Promise<ObjectInfo | null>;
   /** Whether an object is at `key`. @throws {StorageUnavailableError} (503). */

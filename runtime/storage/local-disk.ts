@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ByteRange } from './byte-range.js';
 import { checkKey, type Disk, type DownloadUrlOptions, type ObjectInfo, type UploadTarget, type UploadUrlOptions } from './disk.js';
 import { StorageObjectMissingError, StorageUnavailableError } from './errors.js';
 import { downloadPayload, type UrlSigner } from './url-signer.js';
@@ -67,11 +68,11 @@ export class LocalDisk implements Disk {
     }
   }
 
-  async get(key: string): Promise<Readable> {
+  async get(key: string, range?: ByteRange): Promise<Readable> {
     const path = this.pathOf(key);
     const info = await this.head(key);
     if (info === null) throw new StorageObjectMissingError(this.name, key);
-    return createReadStream(path);
+    return createReadStream(path, range === undefined ? undefined : { start: range.start, end: range.end });
   }
 
   async head(key: string): Promise<ObjectInfo | null> {

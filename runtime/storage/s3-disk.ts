@@ -17,6 +17,7 @@ import {
   type UploadTarget,
   type UploadUrlOptions,
 } from './disk.js';
+import type { ByteRange } from './byte-range.js';
 import { StorageObjectMissingError, StorageUnavailableError } from './errors.js';
 import { contentDisposition } from './disposition.js';
 
@@ -85,10 +86,16 @@ export class S3Disk implements Disk {
     }
   }
 
-  async get(key: string): Promise<Readable> {
+  async get(key: string, range?: ByteRange): Promise<Readable> {
     checkKey(key);
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const out = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          ...(range === undefined ? {} : { Range: `bytes=${range.start}-${range.end}` }),
+        }),
+      );
       return out.Body as Readable;
     } catch (error) {
       if (isNotFound(error)) throw new StorageObjectMissingError(this.name, key);

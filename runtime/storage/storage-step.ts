@@ -97,18 +97,29 @@ export function storage(options: StorageStepOptions = {}): SetupStep {
       });
       ctx.services.storage = service;
       ctx.addRoutes(storageRoutes(prefix), {
-        [DOWNLOAD_ROUTE]: async (input: DownloadInput) => {
-          const download = await service.openDownload(input.disk, input.object, input);
-          return respond((reply) =>
+        [DOWNLOAD_ROUTE]: async (input: DownloadInput, ctx: RequestContext) => {
+          const { range: asked } = ctx.request.headers;
+          const ifRange = ctx.request.headers['if-range'];
+          const download = await service.openDownload(input.disk, input.object, input, {
+            range: asked,
+            'if-range': typeof ifRange === 'string' ? ifRange : undefined,
+          });
+          const { range } = download;
+          return respond((reply) => {
             reply
-              .code(200)
               .header('content-type', download.contentType)
-              .header('content-length', download.size)
+              .header('accept-ranges', 'bytes')
               .header('content-disposition', download.disposition)
               .header('x-content-type-options', 'nosniff')
-              .header('cache-control', 'private, max-age=0, no-store')
-              .send(download.stream),
-          );
+              .header('cache-control', 'private, max-age=0, no-store');
+            if (range === undefined) reply.code(200).header('content-length', download.size);
+            else
+              reply
+                .code(206)
+                .header('content-range', `bytes ${range.start}-${range.end}/${download.size}`)
+                .header('content-length', range.end - range.start + 1);
+            return reply.send(download.stream);
+          });
         },
         [UPLOAD_ROUTE]: async (input: { token: string | undefined }, ctx: RequestContext) => {
           const body = ctx.request.body;

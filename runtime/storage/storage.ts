@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AnyKysely } from '../db/any-kysely.js';
+import { requestedRange, type ByteRange } from './byte-range.js';
+import type { HttpError } from '../errors/http-error.js';
 import type { Disk } from './disk.js';
 import { contentDisposition } from './disposition.js';
 import { StorageInvalidError, StorageObjectMissingError, StorageSignatureError } from './errors.js';
@@ -49,10 +51,20 @@ export interface StoredObject extends Detected {
 
 /** A local download, checked and opened. */
 export interface Download {
+  /** The bytes to send: the whole object, or `range` of it. */
   readonly stream: Readable;
+  /** The whole object's size in bytes. */
   readonly size: number;
+  /** The part of the object the request asked for (a `Range` request: send 206), or `undefined` for all of it. */
+  readonly range: ByteRange | undefined;
   readonly contentType: string;
   readonly disposition: string;
+}
+
+/** The request headers a download reads (`Range`, `If-Range`; docs/storage.md "Downloads"). */
+export interface DownloadHeaders {
+  readonly range?: string | undefined;
+  readonly 'if-range'?: string | undefined;
 }
 
 /** The query of a local signed download URL. */
@@ -196,9 +208,11 @@ export class Storage {
   /**
    * Check a local signed download URL and open its object.
    * @param disk the disk segment of the path; `encodedKey` the key, base64url.
-   * @throws {StorageSignatureError} (403) expired or tampered; {@link StorageObjectMissingError} (404).
+   * @param headers the request's `Range` and `If-Range`: one byte range is opened alone ({@link requestedRange}).
+   * @throws {StorageSignatureError} (403) expired or tampered; {@link StorageObjectMissingError} (404);
+   *   {@link HttpError} 416 for a range outside the object.
    */
-  async openDownload(disk: string, encodedKey: string, query: DownloadQuery): Promise<Download> {
+  async openDownload(disk: string, encodedKey: string, query: DownloadQuery, headers: DownloadHeaders = {}): Promise<Download> {
     const { name, type, expires, signature } = query;
     if (name === undefined || type === undefined || expires === undefined || signature === undefined)
       throw new StorageSignatureError('it is missing its signature');
@@ -212,7 +226,8 @@ export class Storage {
     );
     const info = await target.head(key);
     if (info === null) throw new StorageObjectMissingError(disk, key);
-    return { stream: await target.get(key), size: info.size, contentType: type, disposition: contentDisposition(name, type) };
+    const range = requestedRange(info.size, headers.range, headers['if-range']);
+    return { stream: await target.get(key, range), size: info.size, range, contentType: type, disposition: contentDisposition(name, type) };
   }
 
   /** Store a buffer (an upload held in memory, attached to a row). */

@@ -7,6 +7,8 @@
  */
 import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { TwoFactor } from '../../runtime/auth/two-factor/two-factor.js';
+import type { RequestContext } from '../../runtime/http/context.js';
 import { BROWSER, Client } from '../runtime/auth/support/client.js';
 import { bootReferenceApp, clearCounters, makeAccount, pathOf, signIn, type ReferenceApp } from './tokens-support.js';
 
@@ -134,6 +136,51 @@ describe('GET /auth/{provider}/callback | signing in', () => {
       expect(res.json().detail).toContain('did not give a verified email address');
     }
     expect(await userByEmail('unverified@example.test')).toBeUndefined();
+  });
+});
+
+describe('GET /auth/{provider}/callback | two-factor authentication', () => {
+  it('an account with confirmed two-factor is not signed in by the provider alone: the challenge, then its code signs it in', async () => {
+    const user = await makeAccount(a, { email: 'guarded@example.test', name: 'Guarded', verified: true });
+    const twoFactor = a.t.running.services.twoFactor as TwoFactor;
+    const noSession = { session: { put() {}, pull: () => undefined } } as unknown as RequestContext;
+    await twoFactor.enable(noSession, user);
+    await twoFactor.confirm(user, (await twoFactor.nextCode(String(user.id)))!);
+
+    profile = { email: 'guarded@example.test', email_verified: true };
+    const c = new Client(a.url);
+    const res = await callback(c, await authorize(await begin(c)));
+    expect(res.status).toBe(303);
+    expect(res.location).toBe('/two-factor-challenge');
+    const dash = await c.send('GET', '/dashboard', { headers: { ...BROWSER } });
+    expect(dash.status).toBe(303);
+    expect(dash.location).toBe('/login');
+
+    const form = await c.page('/two-factor-challenge');
+    expect(form.status).toBe(200);
+    const wrong = await c.form('/two-factor-challenge', { code: '000000' });
+    expect(wrong.location).toBe('/two-factor-challenge');
+    const right = await c.form('/two-factor-challenge', { code: (await twoFactor.nextCode(String(user.id)))! });
+    expect(right.status).toBe(303);
+    expect(right.location).toBe('/dashboard');
+    const signedIn = await c.page('/dashboard');
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body).toContain('Signed in as <strong>Guarded</strong>');
+  });
+
+  it('a JSON client is told to send the code (two_factor: true), as after a password', async () => {
+    const user = await makeAccount(a, { email: 'guarded.json@example.test', verified: true });
+    const twoFactor = a.t.running.services.twoFactor as TwoFactor;
+    await twoFactor.enable({ session: { put() {} } } as unknown as RequestContext, user);
+    await twoFactor.confirm(user, (await twoFactor.nextCode(String(user.id)))!);
+    profile = { email: 'guarded.json@example.test', email_verified: true };
+    const c = new Client(a.url);
+    const url = await authorize(await begin(c));
+    const res = await c.send('GET', pathOf(url.href), { headers: { accept: 'application/json' } });
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual({ two_factor: true });
+    const me = await c.send('GET', '/dashboard', { headers: { accept: 'application/json' } });
+    expect(me.status).toBe(401);
   });
 });
 

@@ -123,7 +123,9 @@ export class ExternalSignIn {
    * Complete a sign-in from the provider's callback: check the state, trade
    * the code (with the PKCE verifier) for tokens, check the ID token (issuer,
    * audience, nonce), read the verified email, find or create the account and
-   * sign it in (`AuthService.login`, which gives the session a new ID). The
+   * sign it in (`AuthService.loginWithSecondFactor`: a new session ID; an
+   * account with two-factor authentication is left with a pending login
+   * instead, `ctx.auth` a guest, until its code is given). The
    * pending sign-in is used once, whatever the outcome.
    * @throws {HttpError} 400 `BINDERY_OAUTH_CALLBACK_INVALID` (no sign-in started here, state mismatch, provider error, code or verifier refused, ID token invalid);
    *   403 `BINDERY_OAUTH_EMAIL_UNVERIFIED` (no verified email); 422 `BINDERY_OAUTH_PROFILE_INVALID` (an address over 254 characters,
@@ -199,7 +201,8 @@ export class ExternalSignIn {
       typeof displayName === 'string' ? cleanName(displayName) : undefined,
       provider,
     );
-    await this.#o.auth.login(ctx, user);
+    // An account with a second factor asks for its code here too: the provider vouches for the address, not for this account's second step.
+    await this.#o.auth.loginWithSecondFactor(ctx, user, { method: 'oauth' });
     return { user, created, provider };
   }
 

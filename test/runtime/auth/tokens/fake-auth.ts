@@ -93,6 +93,9 @@ export function fakeAuth(calls: FakeAuthCalls = { logins: [], signedOutEverywher
         async login(_ctx, user) {
           calls.logins.push(String(user.id));
         },
+        async loginWithSecondFactor(_ctx, user) {
+          calls.logins.push(String(user.id));
+        },
         logout: () => {
           throw new Error('not in the stand-in');
         },
