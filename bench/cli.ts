@@ -40,6 +40,7 @@ export const CLI_COMMANDS: readonly { readonly argv: readonly string[]; readonly
   { argv: ['--version'], target: 0.3 },
   { argv: ['migrate', '--status'], target: 1.5 },
   { argv: ['jobs:failed'], target: 1.5 },
+  { argv: ['mail:outbox'], target: 1.5 },
 ];
 
 const npmEnv = {

@@ -13,8 +13,10 @@
  * missing or stale build is refused; then production by the README's lines
  * — `npm prune --omit=dev --omit=optional` (no development tool left; the
  * sizes are printed), `NODE_ENV=production` alone (APP_ENV follows it):
- * refused without `DATABASE_URL`, naming it; with it, `migrate` and
- * `serve` answer with production settings (Secure cookie, HSTS).
+ * refused without `DATABASE_URL`, naming it, and without the SMTP
+ * settings `mail()` needs there; with them (the README's `MAIL_HOST` and
+ * `MAIL_FROM`), `migrate` and `serve` answer with production settings
+ * (Secure cookie, HSTS).
  *
  * Slow: two `npm install`s (from npm's cache when warm) and two `npm test`s;
  * 3–5 minutes on an idle 2-core machine (each step's time is printed).
@@ -90,6 +92,12 @@ async function makeResourceTestAndBuild(project: string, testEnv: Record<string,
   expect(existsSync(join(project, 'build/app/views/notes/new.eta'))).toBe(true);
 }
 
+/** The mail settings of the README's production lines (`export MAIL_HOST=… MAIL_FROM='…'`). */
+function readmeMailSettings(readme: string): Record<string, string> {
+  const line = /^export (MAIL_HOST=.*?)\s+#/m.exec(readme)?.[1] ?? '';
+  return Object.fromEntries([...line.matchAll(/(MAIL_\w+)=(?:'([^']*)'|(\S+))/g)].map((m) => [m[1]!, m[2] ?? m[3]!]));
+}
+
 beforeAll(async () => {
   database = await createTestDatabase('own_project');
   // The checkout, as the README has it: its own install (linked here), then `npm run build`.
@@ -143,7 +151,10 @@ describe('a project made from the packed tarball', () => {
     const dev = await createTestDatabase('own_project_dev');
     try {
       const env = { ...npmEnv, DATABASE_URL: dev.url, APP_KEY: generateAppKey(), LOG_LEVEL: 'warn' };
-      expect(await ok(['npx', 'bindery', 'migrate'], fromTarball, env)).toMatch(/Migrations: applied \d+/);
+      const migrated = await ok(['npx', 'bindery', 'migrate'], fromTarball, env);
+      expect(migrated).toMatch(/Migrations: applied \d+/);
+      expect(migrated).toContain('mail/0001_create_mail_outbox.sql'); // the mail() step's own migration set
+      expect(await ok(['npx', 'bindery', 'mail:outbox'], fromTarball, env)).toBe('The outbox is empty.\n');
       const seeded = await ok(['npm', 'run', 'db:seed'], fromTarball, env);
       expect(seeded).toContain('Seeded app/seeds/0001_demo.ts');
       expect(seeded).toContain('3 notes');
@@ -190,7 +201,7 @@ describe('a project made from the packed tarball', () => {
     }
   }, 120_000);
 
-  it('runs in production by the README: no development tool installed, NODE_ENV=production alone, DATABASE_URL required', async () => {
+  it('runs in production by the README: no development tool installed, NODE_ENV=production alone, DATABASE_URL and SMTP required', async () => {
     await ok(['npx', 'bindery', 'build'], fromTarball);
     const size = () => execFileSync('du', ['-sm', join(fromTarball, 'node_modules')], { encoding: 'utf8' }).split('\t')[0];
     const before = size();
@@ -218,9 +229,13 @@ describe('a project made from the packed tarball', () => {
     const refused = await command([process.execPath, bin, 'serve'], fromTarball, production);
     expect(refused.code).toBe(1);
     expect(refused.output).toContain('DATABASE_URL is missing: production needs a PostgreSQL server of its own');
+    // mail() sends through SMTP in production: it names what the README says to set.
+    expect(refused.output).toContain('MAIL_DRIVER=smtp needs MAIL_HOST');
+    expect(refused.output).toContain('MAIL_DRIVER=smtp needs MAIL_FROM');
     expect(existsSync(join(fromTarball, 'build/.data')), 'no embedded PostgreSQL started').toBe(false);
 
-    const env = { ...production, DATABASE_URL: database.url };
+    const env = { ...production, DATABASE_URL: database.url, ...readmeMailSettings(readFileSync(join(fromTarball, 'README.md'), 'utf8')) };
+    expect(env).toMatchObject({ MAIL_HOST: expect.any(String), MAIL_FROM: expect.any(String) });
     expect(await ok([process.execPath, bin, 'migrate'], fromTarball, env)).toMatch(/Migrations: applied \d+/);
     server = await start([process.execPath, bin, 'serve'], fromTarball, env, /Serving \S+ at http:\/\/\S+/);
     const url = /Serving \S+ at (http:\/\/\S+)/.exec(server.output())![1]!;
@@ -245,5 +260,8 @@ describe('a project made from the packed tarball', () => {
     expect(await server.stop()).toBe(0);
     // The server's own pool ends before the process does: no "connection lost" warnings.
     expect(server.output()).not.toContain('database connection lost');
+    // mail:outbox is there in the production build too, and says where mail goes.
+    const outbox = await ok([process.execPath, bin, 'mail:outbox'], fromTarball, env);
+    expect(outbox).toContain('MAIL_DRIVER is smtp: mail is sent through MAIL_HOST, not kept here.');
   }, 180_000);
 });

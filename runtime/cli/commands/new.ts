@@ -11,6 +11,8 @@ import { Command, Option } from 'clipanion';
 import { binderyPackageRoot } from '../../support/package-root.js';
 import { needDevTool } from '../../support/dev-tools.js';
 import { BinderyCommand } from '../../app/base-command.js';
+import type { SettingsDefinition } from '../../config/define-settings.js';
+import type { SettingSpecs } from '../../config/setting.js';
 
 /** What a new project includes besides the starter resource. */
 export interface NewProjectOptions {
@@ -24,6 +26,8 @@ export interface NewProjectOptions {
   readonly audit: boolean;
   /** Background jobs (`jobs()`). */
   readonly jobs: boolean;
+  /** Mail (`mail()`): the outbox in development, SMTP in production. */
+  readonly mail: boolean;
 }
 
 const validateName = createRequire(import.meta.url)('validate-npm-package-name') as (name: string) => {
@@ -91,6 +95,10 @@ export function mainSource(options: NewProjectOptions): string {
     imports.push(`import { auth } from 'bindery/auth';`, `import { databaseUsers } from './auth/users.js';`);
     steps.push('auth({ users: ({ db }) => databaseUsers(db) })');
   }
+  if (options.mail) {
+    imports.push(`import { mail } from 'bindery/mail';`);
+    steps.push('mail()');
+  }
   if (options.jobs) {
     imports.push(`import { jobs } from 'bindery/jobs';`);
     steps.push('jobs()');
@@ -117,6 +125,26 @@ ${steps.map((s) => `    ${s},`).join('\n')}
   ],
 });
 `;
+}
+
+/**
+ * The settings declarations of the setup steps `mainSource` wires, in setup
+ * order, for `.env.example` (read from the steps themselves, so they match
+ * what the app loads at boot).
+ */
+async function stepSettings(options: NewProjectOptions): Promise<{ step: string; settings: SettingsDefinition<SettingSpecs> }[]> {
+  const chosen: [string, boolean, () => Promise<unknown>][] = [
+    ['observability', true, () => import('../../observability/settings.js').then((m) => m.observabilitySettings)],
+    ['audit', options.audit, () => import('../../audit/settings.js').then((m) => m.auditSettings)],
+    ['cache', options.accounts, () => import('../../cache/settings.js').then((m) => m.cacheSettings)],
+    ['session', true, () => import('../../session/session-step.js').then((m) => m.session().settings)],
+    ['auth', options.accounts, () => import('../../auth/settings.js').then((m) => m.authSettings)],
+    ['mail', options.mail, () => import('../../mail/settings.js').then((m) => m.mailSettings)],
+    ['jobs', options.jobs, () => import('../../jobs/jobs-step.js').then((m) => m.jobsSettings)],
+  ];
+  const out: { step: string; settings: SettingsDefinition<SettingSpecs> }[] = [];
+  for (const [step, wanted, load] of chosen) if (wanted) out.push({ step, settings: (await load()) as SettingsDefinition<SettingSpecs> });
+  return out;
 }
 
 /** The source of `app/handlers/index.ts`: every handler of the app. */
@@ -151,6 +179,7 @@ export async function writeNewProject(
     options.accounts ? 'cache' : '',
     'session',
     options.accounts ? 'auth' : '',
+    options.mail ? 'mail' : '',
     options.jobs ? 'jobs' : '',
   ]
     .filter(Boolean)
@@ -179,6 +208,12 @@ export async function writeNewProject(
     noteAudit: options.audit ? '\n    audit:\n      track: true' : '',
     accountsReadme: options.accounts
       ? '\n\nAccounts: register at <http://127.0.0.1:3000/register>, log in at `/login`; the dashboard (`/dashboard`) is for signed-in users only. The users live in the `users` table (`schema/accounts.yaml`, `app/auth/users.ts`).'
+      : '',
+    mailProduction: options.mail
+      ? "\nexport MAIL_HOST=smtp.example.com MAIL_FROM='Example <no-reply@example.com>'   # or MAIL_DRIVER=outbox: mail kept in the database"
+      : '',
+    mailProductionReadme: options.mail
+      ? '\n\nMail (`mail()`) goes out through SMTP in production: set `MAIL_HOST` and `MAIL_FROM` (and `MAIL_PORT`, `MAIL_USER`, `MAIL_PASSWORD` as your provider needs), or `MAIL_DRIVER=outbox` to keep every mail in the `mail_outbox` table (`npx bindery mail:outbox` prints it). With neither, production stops at boot naming them.'
       : '',
   };
   // Later layers replace files of earlier ones (audit: the notes handlers write through the tracked model).
@@ -214,11 +249,18 @@ export async function writeNewProject(
   // Every setting documented, the same text \`npm start\` turns into \`.env\` (with a fresh APP_KEY).
   const { projectSettings } = await import('../env-setup.js');
   const { renderEnvFile } = await import('../../config/env-example.js');
-  const definitions = await projectSettings(dir);
   const title = `Settings of ${options.name}: copy to .env (or let "npm start" do it) and adjust.\nReal environment variables win over .env. An empty value counts as unset.\nWithout DATABASE_URL, "npm start" runs an embedded PostgreSQL under .data/.`;
-  await writeFile(join(dir, '.env.example'), definitions.map((d, i) => renderEnvFile(d, i === 0 ? { title } : {})).join('\n'), {
-    flag: 'wx',
-  });
+  const sections = [
+    ...(await projectSettings(dir)).map((settings, i) => ({ settings, ...(i === 0 ? { title } : {}) })),
+    ...(await stepSettings(options)).map(({ step, settings }) => ({ settings, title: `The ${step}() setup step (app/main.ts).` })),
+  ];
+  await writeFile(
+    join(dir, '.env.example'),
+    sections.map((s) => renderEnvFile(s.settings, s.title === undefined ? {} : { title: s.title })).join('\n'),
+    {
+      flag: 'wx',
+    },
+  );
   files.push('.env.example');
   needDevTool('ts-morph', { task: 'bindery new' });
   const { generate } = await import('../../../generator/index.js');
@@ -235,7 +277,7 @@ export class NewCommand extends BinderyCommand {
     details: `
       Writes \`package.json\` (depending on bindery: by default \`file:\` the bindery package this command runs from; \`--bindery\` for another npm spec, e.g. a tarball made by \`npm pack\` or a version), \`tsconfig.json\`, \`schema/\` with a starter resource (notes: list, show, create, update and delete as JSON, and a form page), \`app/\` (main.ts, handlers, views), \`generated/\` (already generated), \`test/\` with HTTP tests using \`bindery/testing\`, \`.env.example\`, \`.gitignore\`, \`.ci/run\` and a README.
 
-      By default the app has accounts (a users table; register, login, logout and a dashboard), the audit log and background jobs; \`--no-accounts\`, \`--no-audit\`, \`--no-jobs\` leave them out.
+      By default the app has accounts (a users table; register, login, logout and a dashboard), the audit log, mail (kept in an outbox in development, \`bindery mail:outbox\`) and background jobs; \`--no-accounts\`, \`--no-audit\`, \`--no-mail\`, \`--no-jobs\` leave them out.
 
       The package name is the directory's name unless \`--name\` is given. Refuses (exit 2, nothing written) a non-empty directory, an unknown option and a name that is not a valid npm package name.
     `,
@@ -254,6 +296,9 @@ export class NewCommand extends BinderyCommand {
   });
   audit = Option.Boolean('--audit', true, { description: 'The audit log (--no-audit to leave out).' });
   jobs = Option.Boolean('--jobs', true, { description: 'Background jobs (--no-jobs to leave out).' });
+  mail = Option.Boolean('--mail', true, {
+    description: 'Mail: the outbox in development, SMTP in production (--no-mail to leave out).',
+  });
 
   protected async run(): Promise<number> {
     const dir = resolve(this.root, this.dir);
@@ -271,7 +316,14 @@ export class NewCommand extends BinderyCommand {
       return this.usageError('--bindery needs an npm spec, e.g. /tmp/bindery-0.3.0.tgz or ^0.3.0');
     const spec = this.bindery === undefined ? `file:${binderyPackageRoot()}` : localSpec(this.bindery, this.root);
     const existed = existsSync(dir);
-    const options: NewProjectOptions = { name, bindery: spec, accounts: this.accounts, audit: this.audit, jobs: this.jobs };
+    const options: NewProjectOptions = {
+      name,
+      bindery: spec,
+      accounts: this.accounts,
+      audit: this.audit,
+      jobs: this.jobs,
+      mail: this.mail,
+    };
     let written: Awaited<ReturnType<typeof writeNewProject>>;
     try {
       await mkdir(dir, { recursive: true });

@@ -151,19 +151,47 @@ describe('bindery new: a project', () => {
     expect(readme).toContain('npm run db:seed');
     expect(readme).not.toMatch(/\{\{\w+\}\}/);
     const main = await readFile(join(dir, 'app/main.ts'), 'utf8');
-    for (const step of ['observability()', 'audit({ tracked: trackedResources })', 'cache()', 'session()', 'auth({ users:', 'jobs()'])
+    for (const step of [
+      'observability()',
+      'audit({ tracked: trackedResources })',
+      'cache()',
+      'session()',
+      'auth({ users:',
+      'mail()',
+      'jobs()',
+    ])
       expect(main).toContain(step);
-    expect(await readFile(join(dir, '.env.example'), 'utf8')).toMatch(/^APP_KEY=$/m);
-    expect(await readFile(join(dir, 'README.md'), 'utf8')).toContain('npm install && npm start');
+    // In the reference app's order: mail() after auth(), before jobs().
+    expect(main).toMatch(/auth\(\{ users: [^\n]*\),\n\s+mail\(\),\n\s+jobs\(\),/);
+    expect(main).toContain(`import { mail } from 'bindery/mail';`);
+    const example = await readFile(join(dir, '.env.example'), 'utf8');
+    expect(example).toMatch(/^APP_KEY=$/m);
+    // Every setting of the chosen steps, documented and commented out (nothing set by the example).
+    for (const name of [
+      'OTEL_SDK_DISABLED',
+      'AUDIT_IP',
+      'CACHE_DRIVER',
+      'SESSION_DRIVER',
+      'AUTH_HOME_URL',
+      'MAIL_DRIVER',
+      'MAIL_HOST',
+      'MAIL_FROM',
+      'JOBS_CONCURRENCY',
+    ])
+      expect(example, name).toMatch(new RegExp(`^# ${name}=`, 'm'));
+    expect(readme).toContain('npm install && npm start');
+    // Production sends mail through SMTP: the README says what to set.
+    expect(readme).toMatch(/^export MAIL_HOST=\S+ MAIL_FROM='[^']+'\s+# or MAIL_DRIVER=outbox/m);
+    expect(readme).toContain('`MAIL_DRIVER=outbox`');
 
     await expectListStarter(dir);
     await linkModules(dir);
     expect(await typecheck(dir)).toBe('');
   }, 120_000);
 
-  it('leaves out accounts, audit and jobs when asked, and takes --bindery as given', async () => {
+  it('leaves out accounts, audit, mail and jobs when asked, and takes --bindery as given', async () => {
     const dir = join(base, 'lean');
-    const r = await runCli(['new', dir, '--no-accounts', '--no-audit', '--no-jobs', '--bindery', '^0.3.0'], { cwd: base });
+    const r = await runCli(['new', dir, '--no-accounts', '--no-audit', '--no-jobs', '--no-mail', '--bindery', '^0.3.0'], { cwd: base });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     for (const file of [
@@ -177,7 +205,11 @@ describe('bindery new: a project', () => {
     const main = await readFile(join(dir, 'app/main.ts'), 'utf8');
     expect(main).toContain('session()');
     expect(main).toContain('observability()');
-    for (const step of ['audit(', 'cache()', 'auth(', 'jobs()']) expect(main).not.toContain(step);
+    for (const step of ['audit(', 'cache()', 'auth(', 'mail()', 'bindery/mail', 'jobs()']) expect(main).not.toContain(step);
+    const example = await readFile(join(dir, '.env.example'), 'utf8');
+    expect(example).toMatch(/^# SESSION_DRIVER=/m);
+    for (const prefix of ['MAIL_', 'JOBS_', 'AUTH_', 'AUDIT_', 'CACHE_']) expect(example).not.toContain(prefix);
+    expect(await readFile(join(dir, 'README.md'), 'utf8')).not.toContain('MAIL_');
     expect(await readFile(join(dir, 'app/handlers/notes.ts'), 'utf8')).not.toContain('models.Note');
     const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(pkg.dependencies['bindery']).toBe('^0.3.0');
