@@ -1,4 +1,5 @@
-import { defaultServerConditions } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { defaultServerConditions, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 // `bindery/<entry>` resolves to the TypeScript sources in this repository
@@ -8,7 +9,22 @@ import { defineConfig } from 'vitest/config';
 // Node never would.
 const conditions = ['bindery-source', ...defaultServerConditions.filter((c) => c !== 'module')];
 
+// `bindery/<entry>` imported from an example's files resolves as if imported
+// here: to this checkout's sources, even when the example has a packed copy
+// of bindery in its own node_modules (after `npm install` inside it), which
+// would otherwise win and run stale code.
+const HERE = fileURLToPath(import.meta.url);
+const binderySelf: Plugin = {
+  name: 'bindery-self-reference',
+  enforce: 'pre',
+  resolveId(source, importer, options) {
+    if (importer === undefined || importer === HERE || !/^bindery(?:\/|$)/.test(source) || !importer.includes('/examples/')) return null;
+    return this.resolve(source, HERE, { ...options, skipSelf: true });
+  },
+};
+
 export default defineConfig({
+  plugins: [binderySelf],
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ['bindery-source'] } },
   test: {
