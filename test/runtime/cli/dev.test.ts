@@ -147,7 +147,10 @@ describe('bindery dev', () => {
       await writeFile(join(root, 'app/handlers.ts'), `${handlersFile('second')}\nexport const wrong: number = 'text';\n`);
       await until('the type error', () => (/Type check: 1 error/.test(out.slice(typed)) ? true : undefined), 40_000);
       expect(out.slice(typed)).toMatch(/^app\/handlers\.ts:9:14: error TS2322: Type 'string' is not assignable to type 'number'\.$/m);
-      expect(await get(`${url}/notes`)).toEqual({ status: 200, body: [{ id: 1, title: 'second' }] });
+      // The edit is valid JavaScript, so the app restarted with it (the port is free for a moment while the
+      // processes switch): once the restart is reported, the edited build serves.
+      await until('the restart after the edit', () => (/Restarted in \d+ ms/.test(out.slice(typed)) ? true : undefined), 40_000);
+      expect(await until('an answer', () => get(`${url}/notes`))).toEqual({ status: 200, body: [{ id: 1, title: 'second' }] });
       await writeFile(join(root, 'app/handlers.ts'), handlersFile('second'));
       await until('the all-clear', () => (/Type check: no errors/.test(out.slice(typed)) ? true : undefined), 40_000);
 
