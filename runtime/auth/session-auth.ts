@@ -77,20 +77,20 @@ export class SessionAuth<U> implements AuthService<U> {
     if (options.remember === true) this.#needRememberLookups();
     const { user, userId, hash } = await this.#verify(login, password, ctx.request.ip);
     // An account with a second factor is not signed in yet: the session holds a pending login.
-    if (this.#secondFactor !== undefined && (await this.#secondFactor.required(user))) {
-      await this.#secondFactor.challenge(ctx, user, { remember: options.remember === true });
-      return user;
-    }
+    if (await this.#challenged(ctx, user, options.remember === true)) return user;
     await this.#signIn(ctx, user, userId!, hash, options.remember === true, 'password');
     return user;
   }
 
   async loginWithSecondFactor(ctx: RequestContext, user: U, options: LoginOptions = {}): Promise<void> {
-    if (this.#secondFactor !== undefined && (await this.#secondFactor.required(user))) {
-      await this.#secondFactor.challenge(ctx, user, { remember: options.remember === true });
-      return;
-    }
-    await this.login(ctx, user, options);
+    if (!(await this.#challenged(ctx, user, options.remember === true))) await this.login(ctx, user, options);
+  }
+
+  /** When `user` must pass the second factor: start its pending login in this session and return true. */
+  async #challenged(ctx: RequestContext, user: U, remember: boolean): Promise<boolean> {
+    if (this.#secondFactor === undefined || !(await this.#secondFactor.required(user))) return false;
+    await this.#secondFactor.challenge(ctx, user, { remember });
+    return true;
   }
 
   async verifyCredentials(ctx: RequestContext, login: string, password: string): Promise<U> {
