@@ -9,15 +9,25 @@ import { OTLPMetricExporter as JsonMetricExporter } from '@opentelemetry/exporte
 import { OTLPMetricExporter as ProtobufMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 import type { Resource } from '@opentelemetry/resources';
-import { MeterProvider, PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  InstrumentType,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type IMetricReader,
+} from '@opentelemetry/sdk-metrics';
 import type { FastifyBaseLogger } from 'fastify';
 import { ExportWarnings, warnOnFailedMetrics } from './export-warnings.js';
 import type { ObservabilityConfig } from './observability-config.js';
+import type { DurationHistogram } from './duration-histogram.js';
+import { requestDurationHistogram } from './metrics.js';
 import { SCOPE } from './telemetry-parts.js';
 
 /** An app's metric pipeline. */
 export interface MetricsExport {
   readonly meter: Meter;
+  /** The request-duration histogram, counted by bindery and collected by every reader (duration-histogram.ts). */
+  readonly requestDuration: DurationHistogram;
   /** The metrics now, in the Prometheus text format; `null` when `METRICS_ENDPOINT` is off. */
   readonly scrape: (() => Promise<string>) | null;
   /** Push what is pending, then stop. Idempotent. */
@@ -35,21 +45,28 @@ export function startMetrics(
   version: string,
 ): MetricsExport | null {
   const readers: IMetricReader[] = [];
+  const requestDuration = requestDurationHistogram();
+  const scope = { name: SCOPE, version };
   const otlp = config.otlpMetrics;
   if (otlp !== null) {
     const options = { url: otlp.url, headers: { ...otlp.headers }, timeoutMillis: otlp.timeoutMs };
     const exporter = otlp.protocol === 'http/json' ? new JsonMetricExporter(options) : new ProtobufMetricExporter(options);
+    const temporality = exporter.selectAggregationTemporality(InstrumentType.HISTOGRAM);
     readers.push(
       new PeriodicExportingMetricReader({
         exporter: warnOnFailedMetrics(exporter, new ExportWarnings(log, 'metrics', otlp.url)),
         exportIntervalMillis: otlp.intervalMs,
         exportTimeoutMillis: Math.min(otlp.timeoutMs, otlp.intervalMs),
+        metricProducers: [requestDuration.producer(temporality, scope, resource)],
       }),
     );
   }
   let prometheus: PrometheusExporter | null = null;
   if (config.prometheus !== null) {
-    prometheus = new PrometheusExporter({ preventServerStart: true });
+    prometheus = new PrometheusExporter({
+      preventServerStart: true,
+      metricProducers: [requestDuration.producer(AggregationTemporality.CUMULATIVE, scope, resource)],
+    });
     readers.push(prometheus);
   }
   if (readers.length === 0) return null;
@@ -60,6 +77,7 @@ export function startMetrics(
   let stopping: Promise<void> | undefined;
   return {
     meter: provider.getMeter(SCOPE, version),
+    requestDuration,
     scrape:
       pull === null
         ? null

@@ -15,16 +15,30 @@
  *
  * Gauges are read when the metrics are collected (an export, a scrape): the
  * pool's counts from pg, the job counts by one query on graphile-worker's
- * table. Nothing here runs per request but a histogram sample and an
- * in-flight count kept in a map.
+ * table. Nothing here runs per request but a count in the request-duration
+ * histogram (kept by bindery, duration-histogram.ts) and an in-flight count
+ * kept in a map.
  */
-import { type Attributes, type Counter, type Histogram, type Meter, ROOT_CONTEXT } from '@opentelemetry/api';
+import type { Attributes, Counter, Histogram, Meter } from '@opentelemetry/api';
 import { sql } from 'kysely';
 import type pg from 'pg';
 import type { AnyKysely } from '../db/any-kysely.js';
+import { DURATION_BUCKETS, DurationHistogram } from './duration-histogram.js';
 
-/** The bucket bounds (seconds) OpenTelemetry advises for HTTP server durations; also used for jobs. */
-export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+export { DURATION_BUCKETS };
+
+/**
+ * The most request-duration series (attribute sets) kept; later new ones are
+ * counted in one series marked `otel.metric.overflow` (OpenTelemetry's
+ * cardinality limit, 2,000 by default in its SDK).
+ */
+export const MAX_DURATION_SERIES = 2000;
+const OVERFLOW: Attributes = { 'otel.metric.overflow': true };
+
+/** The request-duration histogram of an app, before it is given to the metric readers. */
+export function requestDurationHistogram(): DurationHistogram {
+  return new DurationHistogram('http.server.request.duration', 'Duration of HTTP server requests, by route and status class.');
+}
 
 /** Where the gauges read from. */
 export interface MetricSources {
@@ -37,22 +51,26 @@ export interface MetricSources {
 
 /** An app's instruments; see the module doc. */
 export class AppMetrics {
-  readonly #requestDuration: Histogram;
+  readonly #requestDuration: DurationHistogram;
   /** Requests being served now, by method: counted here and read at collection (no SDK call per request). */
   readonly #active = new Map<string, number>();
   readonly #jobDuration: Histogram;
   readonly #loginFailures: Counter;
   /** Attribute sets already made, by their values: the same few come back on every request. */
   readonly #attributes = new Map<string, Attributes>();
-  /** The request durations' attribute sets, by route (`''`: none matched), method and status class (bounded: a client may send any method). */
+  /**
+   * The request durations' series (attribute sets), by route (`''`: none
+   * matched), method and status class; each made once and kept, so that
+   * the histogram finds its series by identity. At most {@link MAX_DURATION_SERIES}.
+   */
   readonly #durationAttributes = new Map<string, Map<string, Attributes[]>>();
+  #durationSeries = 0;
 
-  constructor(meter: Meter, sources: MetricSources) {
-    this.#requestDuration = meter.createHistogram('http.server.request.duration', {
-      unit: 's',
-      description: 'Duration of HTTP server requests, by route and status class.',
-      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-    });
+  /**
+   * @param requestDuration from {@link requestDurationHistogram}, given to the metric readers (metrics-export.ts).
+   */
+  constructor(meter: Meter, sources: MetricSources, requestDuration: DurationHistogram) {
+    this.#requestDuration = requestDuration;
     meter
       .createObservableUpDownCounter('http.server.active_requests', {
         unit: '{request}',
@@ -64,7 +82,7 @@ export class AppMetrics {
     this.#jobDuration = meter.createHistogram('bindery.job.duration', {
       unit: 's',
       description: 'Duration of job, scheduled task and asynchronous listener runs in this process.',
-      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+      advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] },
     });
     this.#loginFailures = meter.createCounter('bindery.auth.login_failures', {
       unit: '{attempt}',
@@ -89,24 +107,22 @@ export class AppMetrics {
     const statusClass = Math.floor(status / 100);
     // By route, then method, then status class: no key string to build per request.
     let byMethod = this.#durationAttributes.get(route ?? '');
-    if (byMethod === undefined) {
-      if (this.#durationAttributes.size >= 1000) this.#durationAttributes.clear();
-      this.#durationAttributes.set(route ?? '', (byMethod = new Map()));
-    }
+    if (byMethod === undefined) this.#durationAttributes.set(route ?? '', (byMethod = new Map()));
     let byClass = byMethod.get(method);
-    if (byClass === undefined) {
-      if (byMethod.size >= 100) byMethod.clear();
-      byMethod.set(method, (byClass = []));
-    }
+    if (byClass === undefined) byMethod.set(method, (byClass = []));
     let attributes = byClass[statusClass];
-    if (attributes === undefined)
-      byClass[statusClass] = attributes = {
-        'http.request.method': method,
-        ...(route === undefined ? {} : { 'http.route': route }),
-        'http.response.status_class': `${statusClass}xx`,
-      };
-    // The measurement's context is given, not looked up: it serves nothing here (no exemplars, no baggage-based views).
-    this.#requestDuration.record(seconds, attributes, ROOT_CONTEXT);
+    if (attributes === undefined) {
+      if (this.#durationSeries >= MAX_DURATION_SERIES) attributes = OVERFLOW;
+      else {
+        this.#durationSeries++;
+        byClass[statusClass] = attributes = {
+          'http.request.method': method,
+          ...(route === undefined ? {} : { 'http.route': route }),
+          'http.response.status_class': `${statusClass}xx`,
+        };
+      }
+    }
+    this.#requestDuration.record(attributes, seconds);
   }
 
   #methodAttributes(method: string): Attributes {

@@ -50,11 +50,15 @@ export async function startObservability(
   const metrics =
     exported === null
       ? null
-      : new AppMetrics(exported.meter, {
-          pool: ctx.database.pool,
-          poolName: ctx.app.name,
-          jobsDb: () => (jobsRuntimeOf(services) === undefined ? null : ctx.database.db),
-        });
+      : new AppMetrics(
+          exported.meter,
+          {
+            pool: ctx.database.pool,
+            poolName: ctx.app.name,
+            jobsDb: () => (jobsRuntimeOf(services) === undefined ? null : ctx.database.db),
+          },
+          exported.requestDuration,
+        );
   const recorder = config.dashboard ? new Recorder(options.dashboardSize) : null;
   const telemetry = new AppTelemetry(options.stageSpans, {
     tools: {
