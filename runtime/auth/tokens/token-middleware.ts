@@ -20,7 +20,9 @@
  */
 import { HttpError } from '../../errors/http-error.js';
 import type { RequestContext } from '../../http/context.js';
-import type { Middleware } from '../../http/handler.js';
+import type { BeforeMiddleware } from '../../http/handler.js';
+import { KEEP_ERROR, type OutcomeHook } from '../../http/outcome-hook.js';
+import type { HttpRequestContext } from '../../http/request-context.js';
 import type { AuthService } from '../auth-service.js';
 import { RequestAuth } from '../../context/request-auth.js';
 import '../../http/auth-context.js';
@@ -53,51 +55,74 @@ function missingToken(scheme: string): HttpError {
 }
 
 /**
- * The `token` middleware over `tokens` and the app's user lookups.
+ * The `token` middleware over `tokens` and the app's user lookups. It runs
+ * before the rest of the pipeline (no promise turn of its own around it):
+ * a request it leaves a guest gets an outcome hook that adds the
+ * `WWW-Authenticate` challenge to a later 401 (runtime/http/outcome-hook.ts).
  * @param auth read when a request comes (the `auth()` step sets it up).
  */
-export function createTokenMiddleware(tokens: ApiTokens, auth: () => AuthService): Middleware {
-  return async (ctx, next) => {
-    const scheme = tokenSchemeOf(ctx.route);
-    const plain = presentedToken(ctx, scheme);
-    if (plain !== undefined) {
-      const token = await tokens.check(plain);
-      if (token === null) throw invalidToken(scheme);
-      const users = auth().users;
-      const user = await users.findById(token.userId);
-      if (user === null) throw invalidToken(scheme);
-      ctx.auth = new RequestAuth({
-        via: 'token',
-        id: token.userId,
-        load: () => Promise.resolve(user),
-        token: { id: String(token.id), name: token.name, abilities: token.abilities },
-      });
-      await tokens.touch(token);
-    }
-    const abilities = ctx.route.abilities;
-    if (!ctx.auth.signedIn) {
-      if (abilities !== undefined && abilities.length > 0) throw missingToken(scheme);
-      try {
-        return await next();
-      } catch (error) {
-        // The require guard's 401 (or any later one) tells an API client how to authenticate.
-        if ((error as { status?: unknown })?.status === 401 && !ctx.reply.hasHeader('www-authenticate'))
-          ctx.reply.header('www-authenticate', scheme);
-        throw error;
-      }
-    }
-    if (abilities !== undefined) {
-      const missing = abilities.filter((a) => !ctx.auth.can(a));
-      if (missing.length > 0) {
-        throw new HttpError(
-          'BINDERY_TOKEN_ABILITY_MISSING',
-          `This token may not do this: it lacks the ${missing.length === 1 ? 'ability' : 'abilities'} ${missing.join(', ')}.`,
-          {
-            headers: { 'www-authenticate': INSUFFICIENT_SCOPE(scheme, abilities) },
-          },
-        );
-      }
-    }
-    return next();
+export function createTokenMiddleware(tokens: ApiTokens, auth: () => AuthService): BeforeMiddleware {
+  return {
+    before(ctx) {
+      const scheme = tokenSchemeOf(ctx.route);
+      const plain = presentedToken(ctx, scheme);
+      if (plain === undefined) return checkAbilities(ctx, scheme);
+      return signIn(ctx, plain, scheme, tokens, auth()).then(() => checkAbilities(ctx, scheme));
+    },
+  };
+}
+
+/** Sign the request in as the owner of the token `plain`. @throws {HttpError} 401 for a token that does not check out. */
+async function signIn(ctx: RequestContext, plain: string, scheme: string, tokens: ApiTokens, auth: AuthService): Promise<void> {
+  const token = await tokens.check(plain);
+  if (token === null) throw invalidToken(scheme);
+  const user = await auth.users.findById(token.userId);
+  if (user === null) throw invalidToken(scheme);
+  ctx.auth = new RequestAuth({
+    via: 'token',
+    id: token.userId,
+    load: () => Promise.resolve(user),
+    token: { id: String(token.id), name: token.name, abilities: token.abilities },
+  });
+  await tokens.touch(token);
+}
+
+/**
+ * The route's abilities, once the request is signed in or not: `undefined`
+ * to go on. A guest on a route with abilities is 401; a guest elsewhere
+ * goes on, with the challenge for a later 401 set up.
+ * @throws {HttpError} 401 (no token) or 403 (a token lacking an ability).
+ */
+function checkAbilities(ctx: RequestContext, scheme: string): undefined {
+  const abilities = ctx.route.abilities;
+  if (!ctx.auth.signedIn) {
+    if (abilities !== undefined && abilities.length > 0) throw missingToken(scheme);
+    const http = ctx as HttpRequestContext;
+    http.outcomeHook = challengeOn401(scheme, http.outcomeHook);
+    return undefined;
+  }
+  if (abilities === undefined) return undefined;
+  const missing = abilities.filter((a) => !ctx.auth.can(a));
+  if (missing.length === 0) return undefined;
+  throw new HttpError(
+    'BINDERY_TOKEN_ABILITY_MISSING',
+    `This token may not do this: it lacks the ${missing.length === 1 ? 'ability' : 'abilities'} ${missing.join(', ')}.`,
+    { headers: { 'www-authenticate': INSUFFICIENT_SCOPE(scheme, abilities) } },
+  );
+}
+
+/**
+ * The outcome hook of a guest's request on a token route: a 401 from
+ * later on (the `require` guard, a policy) tells an API client how to
+ * authenticate. An earlier middleware's hook (the session's) still runs after.
+ */
+function challengeOn401(scheme: string, previous: OutcomeHook | undefined): OutcomeHook {
+  return {
+    onResult: (ctx, result) => (previous === undefined ? result : previous.onResult(ctx, result)),
+    onError(ctx, error) {
+      if ((error as { status?: unknown })?.status === 401 && !ctx.reply.hasHeader('www-authenticate'))
+        ctx.reply.header('www-authenticate', scheme);
+      return previous === undefined ? KEEP_ERROR : previous.onError(ctx, error);
+    },
   };
 }

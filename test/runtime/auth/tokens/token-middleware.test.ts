@@ -10,6 +10,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, defineApp, type TestApp } from '../../../../runtime/app/index.js';
 import { type ApiTokens, tokens } from '../../../../runtime/auth/tokens/index.js';
+import { createTokenMiddleware } from '../../../../runtime/auth/tokens/token-middleware.js';
 import { LAST_USED_INTERVAL_MS } from '../../../../runtime/auth/tokens/api-tokens.js';
 import type { RequestContext } from '../../../../runtime/http/context.js';
 import type { RouteDefinition } from '../../../../runtime/routing/route-table.js';
@@ -263,5 +264,32 @@ describe('ApiTokens | list and revoke all', () => {
     expect(await apiTokens.list(String(user.id))).toEqual([]);
     for (const p of [a.plain, b.plain]) expect((await call('/who', `Bearer ${p}`)).status).toBe(401);
     expect((await call('/who', `Bearer ${other.plain}`)).status).toBe(200);
+  });
+});
+
+describe('token middleware | a guest behind another middleware with an outcome hook', () => {
+  it("adds the challenge to a later 401 and still hands the outcome to the earlier middleware's hook", async () => {
+    const seen: string[] = [];
+    const headers = new Map<string, string>();
+    const ctx = {
+      route: route('plain', '/plain', ['session', 'token', 'require']),
+      request: { headers: {} },
+      auth: { signedIn: false },
+      reply: { hasHeader: (n: string) => headers.has(n), header: (n: string, v: string) => headers.set(n, v) },
+      outcomeHook: {
+        onResult: (_c: unknown, r: unknown) => (seen.push('result'), r),
+        onError: (_c: unknown, e: unknown) => (seen.push('error'), e),
+      },
+    };
+    const middleware = createTokenMiddleware(apiTokens, () => t.running.services.auth as never);
+    expect(middleware.before(ctx as never)).toBeUndefined();
+    const refused = Object.assign(new Error('sign in'), { status: 401 });
+    expect(ctx.outcomeHook.onError(ctx, refused)).toBe(refused);
+    expect(headers.get('www-authenticate')).toBe('Bearer');
+    headers.clear();
+    ctx.outcomeHook.onError(ctx, Object.assign(new Error('no'), { status: 403 }));
+    expect(headers.has('www-authenticate')).toBe(false);
+    expect(ctx.outcomeHook.onResult(ctx, 'ok')).toBe('ok');
+    expect(seen).toEqual(['error', 'error', 'result']);
   });
 });
