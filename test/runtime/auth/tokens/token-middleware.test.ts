@@ -277,8 +277,14 @@ describe('token middleware | a guest behind another middleware with an outcome h
       auth: { signedIn: false },
       reply: { hasHeader: (n: string) => headers.has(n), header: (n: string, v: string) => headers.set(n, v) },
       outcomeHook: {
-        onResult: (_c: unknown, r: unknown) => (seen.push('result'), r),
-        onError: (_c: unknown, e: unknown) => (seen.push('error'), e),
+        onResult(_c: unknown, r: unknown) {
+          seen.push('result');
+          return r;
+        },
+        onError(_c: unknown, e: unknown) {
+          seen.push('error');
+          return e;
+        },
       },
     };
     const middleware = createTokenMiddleware(apiTokens, () => t.running.services.auth as never);
