@@ -8,7 +8,7 @@
 import type { Compilable, CompiledQuery } from 'kysely';
 import { createQueryId } from 'kysely';
 import type pg from 'pg';
-import { rethrowUnavailable } from './unavailable.js';
+import { asUnavailable } from './unavailable.js';
 import type { AnyKysely } from './any-kysely.js';
 
 /** The pg pool under each Kysely instance made by `connectDatabase` (transactions are not in it). */
@@ -66,7 +66,14 @@ export function compiledQuery<A extends unknown[], O>(
     const { compiled, slots, pool } = plan;
     const parameters = compiled.parameters.map((constant, i) => (slots[i]! === -1 ? constant : args[slots[i]!]));
     // On a root instance, straight to its pool (text and values apart: pg copies a config object per query); in a transaction, through Kysely (its connection).
-    if (pool !== undefined) return (await pool.query(compiled.sql, parameters).catch(rethrowUnavailable)).rows as O[];
+    if (pool !== undefined) {
+      // try/catch, not `.catch(…)`: no second promise per query.
+      try {
+        return (await pool.query(compiled.sql, parameters)).rows as O[];
+      } catch (error) {
+        throw asUnavailable(error);
+      }
+    }
     const result = await db.executeQuery<O>({ query: compiled.query, queryId: createQueryId(), sql: compiled.sql, parameters });
     return result.rows;
   };
@@ -100,5 +107,9 @@ export async function executeBuilt<O>(db: AnyKysely, query: Compilable<O>): Prom
   const pool = pools.get(db);
   if (pool === undefined || db.getExecutor().plugins.length > 0) return (await db.executeQuery(query)).rows;
   const compiled = query.compile();
-  return (await pool.query(compiled.sql, compiled.parameters as unknown[]).catch(rethrowUnavailable)).rows as O[];
+  try {
+    return (await pool.query(compiled.sql, compiled.parameters as unknown[])).rows as O[];
+  } catch (error) {
+    throw asUnavailable(error);
+  }
 }
