@@ -56,15 +56,29 @@ export function compiledQuery<A extends unknown[], O>(
   build: (db: AnyKysely, ...args: A) => Compilable<O>,
 ): (db: AnyKysely, ...args: A) => Promise<O[]> {
   const plans = new WeakMap<AnyKysely, Plan | null>();
+  // The instance of the last call and its plan: an app's requests use one root instance, so most calls skip the WeakMap.
+  let lastDb: AnyKysely | undefined;
+  let lastPlan: Plan | null = null;
   return async (db, ...args) => {
-    let plan = plans.get(db);
-    if (plan === undefined) {
-      plan = db.getExecutor().plugins.length > 0 ? null : compile(db, build, args.length);
-      plans.set(db, plan);
+    let plan: Plan | null | undefined;
+    if (db === lastDb) plan = lastPlan;
+    else {
+      plan = plans.get(db);
+      if (plan === undefined) {
+        plan = db.getExecutor().plugins.length > 0 ? null : compile(db, build, args.length);
+        plans.set(db, plan);
+      }
+      lastDb = db;
+      lastPlan = plan;
     }
     if (plan === null) return (await db.executeQuery(build(db, ...args))).rows;
     const { compiled, slots, pool } = plan;
-    const parameters = compiled.parameters.map((constant, i) => (slots[i]! === -1 ? constant : args[slots[i]!]));
+    const constants = compiled.parameters;
+    const parameters: unknown[] = new Array(slots.length);
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!;
+      parameters[i] = slot === -1 ? constants[i] : args[slot];
+    }
     // On a root instance, straight to its pool (text and values apart: pg copies a config object per query); in a transaction, through Kysely (its connection).
     if (pool !== undefined) {
       // try/catch, not `.catch(…)`: no second promise per query.

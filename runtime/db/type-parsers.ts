@@ -25,17 +25,23 @@ export function parseInt8(text: string): number {
 type Nested = null | string | Nested[];
 const mapNested = (v: Nested): unknown => (v === null ? null : Array.isArray(v) ? v.map(mapNested) : parseInt8(v));
 
+/** `int8[]` text → numbers (nested arrays and NULLs kept), made once: pg asks for a parser per field of every query. */
+let int8ArrayParser: ((text: string) => unknown) | undefined;
+
+function parseInt8Array(): (text: string) => unknown {
+  if (int8ArrayParser === undefined) {
+    const arrayParser = (pg.types.getTypeParser as (oid: number, format: 'text') => unknown)(INT8_ARRAY, 'text') as (text: string) => Nested;
+    int8ArrayParser = (text: string) => mapNested(arrayParser(text));
+  }
+  return int8ArrayParser;
+}
+
 /** The `types` option of a pg `Pool`/`Client`: int8 → number (safe only), the rest as pg does. */
 export const binderyTypes: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
     if (format !== 'binary') {
       if (oid === INT8) return parseInt8;
-      if (oid === INT8_ARRAY) {
-        const arrayParser = (pg.types.getTypeParser as (oid: number, format: 'text') => unknown)(INT8_ARRAY, 'text') as (
-          text: string,
-        ) => Nested;
-        return (text: string) => mapNested(arrayParser(text));
-      }
+      if (oid === INT8_ARRAY) return parseInt8Array();
     }
     return pg.types.getTypeParser(oid, format ?? 'text');
   }) as pg.CustomTypesConfig['getTypeParser'],

@@ -18,18 +18,50 @@ export function decideClientKind(headers: IncomingHttpHeaders): ClientKind {
   const accept = headers.accept;
   const contentType = headers['content-type'];
   const requestedWith = headers['x-requested-with'];
+  const fetchMode = headers['sec-fetch-mode'];
+  const htmx = headers['hx-request'];
+  const boosted = headers['hx-boosted'];
+  // Clients send the same few header sets again and again: the last decision is kept (a frozen, shared object).
+  const last = lastDecision;
+  if (
+    last !== null &&
+    last.accept === accept &&
+    last.contentType === contentType &&
+    last.requestedWith === requestedWith &&
+    last.fetchMode === fetchMode &&
+    last.htmx === htmx &&
+    last.boosted === boosted
+  )
+    return last.kind;
   const wantsJson =
     (accept !== undefined && acceptLists(accept, isJsonType)) ||
     (contentType !== undefined && isJsonType(mediaType(contentType))) ||
     (typeof requestedWith === 'string' && requestedWith.toLowerCase() === 'xmlhttprequest');
-  const isBrowser = headers['sec-fetch-mode'] === 'navigate' || (accept !== undefined && acceptLists(accept, (t) => t === 'text/html'));
-  return {
+  const isBrowser = fetchMode === 'navigate' || (accept !== undefined && acceptLists(accept, isHtmlType));
+  const kind: ClientKind = Object.freeze({
     wantsJson,
     isBrowser,
-    isHtmx: headers['hx-request'] === 'true',
-    isHtmxBoosted: headers['hx-boosted'] === 'true',
-  };
+    isHtmx: htmx === 'true',
+    isHtmxBoosted: boosted === 'true',
+  });
+  lastDecision = { accept, contentType, requestedWith, fetchMode, htmx, boosted, kind };
+  return kind;
 }
+
+/** The headers of the last decision and the decision (see {@link decideClientKind}). */
+interface Decision {
+  readonly accept: string | undefined;
+  readonly contentType: string | undefined;
+  readonly requestedWith: string | string[] | undefined;
+  readonly fetchMode: string | string[] | undefined;
+  readonly htmx: string | string[] | undefined;
+  readonly boosted: string | string[] | undefined;
+  readonly kind: ClientKind;
+}
+
+let lastDecision: Decision | null = null;
+
+const isHtmlType = (type: string): boolean => type === 'text/html';
 
 /** True for `application/json` and any `type/subtype+json` (lower case, without parameters). */
 export function isJsonType(type: string): boolean {

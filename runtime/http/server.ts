@@ -198,6 +198,8 @@ function createFastify(options: HttpServerOptions, headers: StandardHeaders): { 
       // for the deadlines to hold within a tenth of the shortest.
       const server = createServer({ connectionsCheckingInterval: limits.checkIntervalMs }, (req, res) => {
         if (closing) answerShuttingDown(req, res, security);
+        // Only a POST can carry an override: everything else goes straight to Fastify.
+        else if (req.method !== 'POST') handler(req, res);
         else override.handle(req, res, handler);
       });
       server.headersTimeout = limits.headersTimeoutMs;

@@ -24,4 +24,16 @@ describe('decideClientKind', () => {
     expect(decideClientKind({ 'x-requested-with': 'XMLHttpRequest' }).wantsJson).toBe(true);
     expect(decideClientKind({ 'sec-fetch-mode': 'navigate' }).isBrowser).toBe(true);
   });
+
+  it('decides again when any deciding header differs from the last request, and shares the decision when none does', () => {
+    const json = decideClientKind({ accept: 'application/json' });
+    expect(decideClientKind({ accept: 'application/json' })).toBe(json);
+    expect(decideClientKind({ accept: 'application/json', 'hx-request': 'true' })).toMatchObject({ wantsJson: true, isHtmx: true });
+    expect(decideClientKind({ accept: 'application/json', 'hx-boosted': 'true' })).toMatchObject({ isHtmx: false, isHtmxBoosted: true });
+    expect(decideClientKind({ accept: 'application/json', 'sec-fetch-mode': 'navigate' }).isBrowser).toBe(true);
+    expect(decideClientKind({ 'content-type': 'application/json' })).toMatchObject({ wantsJson: true, isBrowser: false });
+    expect(decideClientKind({ 'x-requested-with': 'xmlhttprequest' }).wantsJson).toBe(true);
+    expect(decideClientKind({})).toMatchObject({ wantsJson: false, isBrowser: false, isHtmx: false, isHtmxBoosted: false });
+    expect(Object.isFrozen(json)).toBe(true);
+  });
 });
