@@ -47,44 +47,48 @@ export function compileBeforeBody(
     .map((m) => (m as { beforeBody?: BeforeBodyCheck }).beforeBody)
     .filter((c): c is BeforeBodyCheck => c !== undefined);
   if (checks.length === 0) return undefined;
+  const refuse = (request: FastifyRequest, reply: FastifyReply, error: unknown): void => {
+    headers.apply(reply);
+    reply.header('connection', 'close');
+    sendError(request, reply, error, debug, route);
+  };
+  const redirect = (reply: FastifyReply, location: string): void => {
+    headers.apply(reply);
+    reply.header('connection', 'close').code(303).header('location', location).send();
+  };
+  // Runs the checks from `from` on; a check returning a promise resumes the rest when it settles.
+  // Built once per route: a request whose checks answer at once makes no closure.
+  const run = (from: number, request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+    for (let i = from; i < checks.length; i++) {
+      let outcome: string | undefined | Promise<string | undefined>;
+      try {
+        outcome = checks[i]!(request, route, services);
+      } catch (error) {
+        refuse(request, reply, error);
+        return;
+      }
+      if (isThenable(outcome)) {
+        (outcome as Promise<string | undefined>).then(
+          (location) => {
+            if (location === undefined) run(i + 1, request, reply, done);
+            else redirect(reply, location);
+          },
+          (error: unknown) => refuse(request, reply, error),
+        );
+        return;
+      }
+      if (outcome !== undefined) {
+        redirect(reply, outcome);
+        return;
+      }
+    }
+    done();
+  };
   return function beforeBody(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
     if (!announcesBody(request.headers)) {
       done();
       return;
     }
-    const refuse = (error: unknown): void => {
-      headers.apply(reply);
-      reply.header('connection', 'close');
-      sendError(request, reply, error, debug, route);
-    };
-    // Runs the checks from `from` on; a check returning a promise resumes the rest when it settles.
-    const run = (from: number): void => {
-      for (let i = from; i < checks.length; i++) {
-        let outcome: string | undefined | Promise<string | undefined>;
-        try {
-          outcome = checks[i]!(request, route, services);
-        } catch (error) {
-          refuse(error);
-          return;
-        }
-        if (isThenable(outcome)) {
-          (outcome as Promise<string | undefined>).then((location) => {
-            if (location === undefined) run(i + 1);
-            else redirect(location);
-          }, refuse);
-          return;
-        }
-        if (outcome !== undefined) {
-          redirect(outcome);
-          return;
-        }
-      }
-      done();
-    };
-    const redirect = (location: string): void => {
-      headers.apply(reply);
-      reply.header('connection', 'close').code(303).header('location', location).send();
-    };
-    run(0);
+    run(0, request, reply, done);
   };
 }
