@@ -30,7 +30,9 @@ let int8ArrayParser: ((text: string) => unknown) | undefined;
 
 function parseInt8Array(): (text: string) => unknown {
   if (int8ArrayParser === undefined) {
-    const arrayParser = (pg.types.getTypeParser as (oid: number, format: 'text') => unknown)(INT8_ARRAY, 'text') as (text: string) => Nested;
+    const arrayParser = (pg.types.getTypeParser as (oid: number, format: 'text') => unknown)(INT8_ARRAY, 'text') as (
+      text: string,
+    ) => Nested;
     int8ArrayParser = (text: string) => mapNested(arrayParser(text));
   }
   return int8ArrayParser;
