@@ -185,6 +185,22 @@ export class Policies {
   }
 
   /**
+   * {@link decide} when the decision needs no waiting (no user to load, no
+   * TypeScript action), else `undefined` (then call {@link decide}): the
+   * request path decides at once when it can, without promises.
+   */
+  decideReady(subject: PolicySubject, name: string, row?: Row): Decision | undefined {
+    const action = this.#action(name);
+    const token = subject.token;
+    if (token !== null && !token.abilities.includes(action.plan.ability))
+      return { allowed: false, reason: 'ability', ability: action.plan.ability };
+    if (action.plan.rule === 'code' || (action.needsUser && subject.id !== null)) return undefined;
+    const caller = callerOf(subject, null);
+    if (evaluateRule(action.plan.rule, caller, row) !== false) return ALLOWED;
+    return { allowed: false, reason: caller.id === null ? 'guest' : 'rule' };
+  }
+
+  /**
    * {@link decide} without waiting, for views (`it.can`): the user must be
    * loaded already (the responder loads it before rendering a page).
    * @param user the loaded user (`await ctx.auth.user()`), null for a guest.

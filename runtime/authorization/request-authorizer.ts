@@ -48,6 +48,23 @@ export async function authorizeRequest(
   throw await refuseRow(ctx, policies, name, decision, row, route, shownKey);
 }
 
+/** {@link authorizeRequest} without a promise when the decision needs no waiting: `undefined` when allowed at once. */
+function authorizeNow(
+  ctx: DenialContext,
+  policies: Policies,
+  name: string,
+  row: Row | undefined,
+  route: string,
+  shownKey?: unknown,
+): Promise<void> | undefined {
+  const decision = policies.decideReady(ctx.auth, name, row);
+  if (decision === undefined) return authorizeRequest(ctx, policies, name, row, route, shownKey);
+  if (decision.allowed) return undefined;
+  return refuseRow(ctx, policies, name, decision, row, route, shownKey).then((error) => {
+    throw error;
+  });
+}
+
 async function refuseRow(
   ctx: DenialContext,
   policies: Policies,
@@ -103,11 +120,13 @@ export function compileRouteAuthorization(routeName: string, plan: AuthorizePlan
     return live === null ? query : query.where(live, 'is', null);
   });
   return async (ctx, input) => {
-    await authorizeRequest(ctx, policies, name, undefined, routeName);
+    const allowed = authorizeNow(ctx, policies, name, undefined, routeName);
+    if (allowed !== undefined) await allowed;
     const key = input[target.field];
     const [row] = (await loadRow(db, key)) as (Row | undefined)[];
     if (row === undefined) throw rowNotFound(policy.label, key);
-    await authorizeRequest(ctx, policies, name, row, routeName, key);
+    const checked = authorizeNow(ctx, policies, name, row, routeName, key);
+    if (checked !== undefined) await checked;
     return row;
   };
 }
