@@ -8,8 +8,10 @@
  * alone (a cross-site form post, a request to a signed-in route carrying no
  * credentials at all) offers a {@link BeforeBodyCheck}; the route runs those
  * checks in middleware order in Fastify's `onRequest` hook, for requests
- * that carry a body, and a refusal is answered at once with
- * `Connection: close`, so the body is never read. The middleware still runs
+ * that carry a body, and a refusal is answered at once: with
+ * `Connection: close`, so the body is never read, unless the body is
+ * announced no larger than {@link DISCARDED_BODY_BYTES} (then it is read
+ * and discarded, and the client's upload does not fail). The middleware still runs
  * in full afterwards: the early check is a subset of it, never a
  * replacement.
  */
@@ -31,6 +33,19 @@ export function announcesBody(headers: IncomingHttpHeaders): boolean {
 }
 
 /**
+ * The largest announced body (bytes, by `Content-Length`) a refusal still
+ * reads and discards, keeping the connection: closing on a client still
+ * sending makes its write fail (EPIPE) before it reads the answer.
+ */
+export const DISCARDED_BODY_BYTES = 65_536;
+
+/** Whether a refusal should close the connection rather than read and discard the body. */
+function closesOnRefusal(headers: IncomingHttpHeaders): boolean {
+  const length = headers['content-length'];
+  return length === undefined || !(Number(length) <= DISCARDED_BODY_BYTES);
+}
+
+/**
  * The `onRequest` hook of `route` running the early checks of `middleware`
  * (a `beforeBody` property of a middleware of either form), or `undefined`
  * when none of them has one.
@@ -49,12 +64,13 @@ export function compileBeforeBody(
   if (checks.length === 0) return undefined;
   const refuse = (request: FastifyRequest, reply: FastifyReply, error: unknown): void => {
     headers.apply(reply);
-    reply.header('connection', 'close');
+    if (closesOnRefusal(request.headers)) reply.header('connection', 'close');
     sendError(request, reply, error, debug, route);
   };
-  const redirect = (reply: FastifyReply, location: string): void => {
+  const redirect = (request: FastifyRequest, reply: FastifyReply, location: string): void => {
     headers.apply(reply);
-    reply.header('connection', 'close').code(303).header('location', location).send();
+    if (closesOnRefusal(request.headers)) reply.header('connection', 'close');
+    reply.code(303).header('location', location).send();
   };
   // Runs the checks from `from` on; a check returning a promise resumes the rest when it settles.
   // Built once per route: a request whose checks answer at once makes no closure.
@@ -71,14 +87,14 @@ export function compileBeforeBody(
         (outcome as Promise<string | undefined>).then(
           (location) => {
             if (location === undefined) run(i + 1, request, reply, done);
-            else redirect(reply, location);
+            else redirect(request, reply, location);
           },
           (error: unknown) => refuse(request, reply, error),
         );
         return;
       }
       if (outcome !== undefined) {
-        redirect(reply, outcome);
+        redirect(request, reply, outcome);
         return;
       }
     }
