@@ -171,10 +171,10 @@ export class Policies {
    * @throws {BinderyError} `BINDERY_POLICY_INVALID` for an unknown action; `BINDERY_POLICY_FAILED` when a TypeScript action throws.
    */
   async decide(subject: PolicySubject, name: string, row?: Row, options: DecideOptions = {}): Promise<Decision> {
+    const ready = this.decideReady(subject, name, row, options);
+    if (ready !== undefined) return ready;
+    // Left: a TypeScript action, or a rule that reads the signed-in user's row.
     const action = this.#action(name);
-    const token = options.ability === false ? null : subject.token;
-    if (token !== null && !token.abilities.includes(action.plan.ability))
-      return { allowed: false, reason: 'ability', ability: action.plan.ability };
     const user = action.needsUser && subject.id !== null ? await subject.user() : null;
     const caller = callerOf(subject, user);
     let verdict: Verdict;
@@ -189,9 +189,9 @@ export class Policies {
    * TypeScript action), else `undefined` (then call {@link decide}): the
    * request path decides at once when it can, without promises.
    */
-  decideReady(subject: PolicySubject, name: string, row?: Row): Decision | undefined {
+  decideReady(subject: PolicySubject, name: string, row?: Row, options: DecideOptions = {}): Decision | undefined {
     const action = this.#action(name);
-    const token = subject.token;
+    const token = options.ability === false ? null : subject.token;
     if (token !== null && !token.abilities.includes(action.plan.ability))
       return { allowed: false, reason: 'ability', ability: action.plan.ability };
     if (action.plan.rule === 'code' || (action.needsUser && subject.id !== null)) return undefined;

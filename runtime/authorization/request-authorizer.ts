@@ -43,9 +43,7 @@ export async function authorizeRequest(
   route: string | null = null,
   shownKey?: unknown,
 ): Promise<void> {
-  const decision = await policies.decide(ctx.auth, name, row);
-  if (decision.allowed) return;
-  throw await refuseRow(ctx, policies, name, decision, row, route, shownKey);
+  await authorizeNow(ctx, policies, name, row, route, shownKey);
 }
 
 /** {@link authorizeRequest} without a promise when the decision needs no waiting: `undefined` when allowed at once. */
@@ -54,15 +52,29 @@ function authorizeNow(
   policies: Policies,
   name: string,
   row: Row | undefined,
-  route: string,
+  route: string | null,
   shownKey?: unknown,
 ): Promise<void> | undefined {
   const decision = policies.decideReady(ctx.auth, name, row);
-  if (decision === undefined) return authorizeRequest(ctx, policies, name, row, route, shownKey);
+  if (decision === undefined)
+    return policies
+      .decide(ctx.auth, name, row)
+      .then((later) => (later.allowed ? undefined : throwRefusal(ctx, policies, name, later, row, route, shownKey)));
   if (decision.allowed) return undefined;
-  return refuseRow(ctx, policies, name, decision, row, route, shownKey).then((error) => {
-    throw error;
-  });
+  return throwRefusal(ctx, policies, name, decision, row, route, shownKey);
+}
+
+/** Throw the refusal of a denied decision (see {@link refuseRow}). */
+async function throwRefusal(
+  ctx: DenialContext,
+  policies: Policies,
+  name: string,
+  decision: Extract<Decision, { allowed: false }>,
+  row: Row | undefined,
+  route: string | null,
+  shownKey?: unknown,
+): Promise<never> {
+  throw await refuseRow(ctx, policies, name, decision, row, route, shownKey);
 }
 
 async function refuseRow(
