@@ -64,7 +64,7 @@ function authorizeNow(
   return throwRefusal(ctx, policies, name, decision, row, route, shownKey);
 }
 
-/** Throw the refusal of a denied decision (see {@link refuseRow}). */
+/** Throw the refusal of a denied decision: 403, or 404 when the row should stay hidden (docs/authorization.md). */
 async function throwRefusal(
   ctx: DenialContext,
   policies: Policies,
@@ -72,20 +72,8 @@ async function throwRefusal(
   decision: Extract<Decision, { allowed: false }>,
   row: Row | undefined,
   route: string | null,
-  shownKey?: unknown,
-): Promise<never> {
-  throw await refuseRow(ctx, policies, name, decision, row, route, shownKey);
-}
-
-async function refuseRow(
-  ctx: DenialContext,
-  policies: Policies,
-  name: string,
-  decision: Extract<Decision, { allowed: false }>,
-  row: Row | undefined,
-  route: string | null,
   shownKey: unknown,
-): Promise<Error> {
+): Promise<never> {
   const [policy, action] = split(name);
   const plan = policies.policy(policy);
   const key = row === undefined ? null : String(row[plan.primaryKey]);
@@ -96,7 +84,7 @@ async function refuseRow(
     plan.hideExistence &&
     decision.reason !== 'ability' &&
     (action === 'view' || !(await mayView(ctx, policies, policy, row)));
-  return refuse(ctx, policies, { policy, action, decision, table: plan.table, key, shown, label: plan.label, hide, route });
+  throw await refuse(ctx, policies, { policy, action, decision, table: plan.table, key, shown, label: plan.label, hide, route });
 }
 
 /** The check of one route's `authorize` plan, compiled at boot: resolves to the target row (or undefined without one). */
