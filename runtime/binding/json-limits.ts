@@ -34,6 +34,9 @@ const CLOSE_ARRAY = 0x5d;
 const COLON = 0x3a;
 const COMMA = 0x2c;
 
+// The scan's per-level flags, kept between calls (the scan is synchronous): no array per body.
+let levels = new Uint8Array(DEFAULT_MAX_JSON_DEPTH + 1);
+
 /**
  * Check the nesting and key count of JSON text without parsing it. Malformed
  * JSON is not reported here (`JSON.parse` does that next); the scan only
@@ -43,8 +46,9 @@ const COMMA = 0x2c;
  */
 export function checkJsonShape(text: string, limits: BodyShapeLimits): HttpError | undefined {
   const { maxDepth, maxKeys } = limits;
-  // 1 for an array, 0 for an object, per open level.
-  const arrays = new Uint8Array(maxDepth + 1);
+  // 1 for an array, 0 for an object, per open level (a level is written when opened, before it is read).
+  if (levels.length < maxDepth + 1) levels = new Uint8Array(maxDepth + 1);
+  const arrays = levels;
   let depth = 0;
   let keys = 0;
   let firstItem = false;

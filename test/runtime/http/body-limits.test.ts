@@ -98,6 +98,12 @@ describe('Body limits | JSON depth and keys, before parsing', () => {
     expect(checkJsonShape('{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6}', limits)?.code).toBe('BINDERY_JSON_TOO_MANY_KEYS');
     expect(checkJsonShape('[1,2,3,4,5,[]]', limits)?.code).toBe('BINDERY_JSON_TOO_MANY_KEYS');
     expect(checkJsonShape('{"a":[]}', limits)).toBeUndefined();
+    // Each scan starts afresh: arrays at depth 2 before do not make the commas of objects at depth 2 count as items.
+    expect(checkJsonShape('[[1,2],[3]]', limits)).toBeUndefined();
+    expect(checkJsonShape('{"x":{"a":1,"b":2,"c":3,"d":4}}', limits)).toBeUndefined();
+    // A deeper limit than any scan before.
+    expect(checkJsonShape('['.repeat(40) + ']'.repeat(40), { maxDepth: 40, maxKeys: 100 })).toBeUndefined();
+    expect(checkJsonShape('['.repeat(41), { maxDepth: 40, maxKeys: 100 })?.code).toBe('BINDERY_JSON_TOO_DEEP');
     // 10 MB of brackets: refused at the 4th, in well under a millisecond per megabyte.
     const started = performance.now();
     expect(checkJsonShape('['.repeat(10_000_000), limits)?.code).toBe('BINDERY_JSON_TOO_DEEP');
