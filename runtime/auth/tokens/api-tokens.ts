@@ -171,6 +171,16 @@ export class ApiTokens {
   }
 
   /**
+   * Whether {@link touch} would write: the token's last use is unknown or at
+   * least a minute old. Lets a caller skip the call (and its promise) on
+   * most requests.
+   * @param now ms since the epoch (default: this instance's clock).
+   */
+  touchDue(token: ApiToken, now: number = this.#now()): boolean {
+    return token.lastUsedAt === null || now - token.lastUsedAt.getTime() >= LAST_USED_INTERVAL_MS;
+  }
+
+  /**
    * Record that `token` was used now — at most once a minute: nothing is
    * written when its last use is less than a minute old, and the update is
    * conditional, so concurrent requests write once.
@@ -178,7 +188,7 @@ export class ApiTokens {
    */
   async touch(token: ApiToken): Promise<boolean> {
     const now = this.#now();
-    if (token.lastUsedAt !== null && now - token.lastUsedAt.getTime() < LAST_USED_INTERVAL_MS) return false;
+    if (!this.touchDue(token, now)) return false;
     const result = await this.#db
       .updateTable('api_tokens')
       .set({ last_used_at: new Date(now) })
