@@ -5,7 +5,11 @@ import type { RouteTable } from '../routing/route-table.js';
 import { BinderyError } from '../errors/bindery-error.js';
 import { closest } from '../support/closest.js';
 
-type Part = { readonly text: string } | { readonly param: string };
+/** A literal piece of the path (`param` null) or a wildcard (`param` its name, `text` empty): one shape for both. */
+interface Part {
+  readonly text: string;
+  readonly param: string | null;
+}
 
 /** A route's path cut at its wildcards, and how many distinct parameters it names. */
 interface SplitPath {
@@ -23,12 +27,12 @@ export class UrlBuilder {
       const re = /\{([^}]+)\}/g;
       let last = 0;
       for (let m = re.exec(route.path); m !== null; m = re.exec(route.path)) {
-        if (m.index > last) parts.push({ text: route.path.slice(last, m.index) });
-        parts.push({ param: m[1]! });
+        if (m.index > last) parts.push({ text: route.path.slice(last, m.index), param: null });
+        parts.push({ text: '', param: m[1]! });
         last = m.index + m[0].length;
       }
-      if (last < route.path.length) parts.push({ text: route.path.slice(last) });
-      this.#routes.set(route.name, { parts, names: new Set(parts.flatMap((p) => ('param' in p ? [p.param] : []))).size });
+      if (last < route.path.length) parts.push({ text: route.path.slice(last), param: null });
+      this.#routes.set(route.name, { parts, names: new Set(parts.flatMap((p) => (p.param === null ? [] : [p.param]))).size });
     }
   }
 
@@ -50,8 +54,9 @@ export class UrlBuilder {
     }
     const { parts, names } = split;
     let path = '';
-    for (const part of parts) {
-      if ('text' in part) {
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i]!;
+      if (part.param === null) {
         path += part.text;
         continue;
       }
@@ -62,15 +67,15 @@ export class UrlBuilder {
           `The URL of route "${name}" needs the path parameter "${part.param}", which was not given.`,
         );
       }
-      path += encodeURIComponent(String(value));
+      // An integer needs no encoding (an ID, the usual case); other numbers may print `e+21`.
+      path += typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : encodeURIComponent(String(value));
     }
     // Every param filled the path (the usual case; all of the path's are given, checked above): no query string to build.
     let given = 0;
     for (const key in params) if (Object.hasOwn(params, key)) given++;
     if (given === names) return path;
     const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(params))
-      if (!parts.some((part) => 'param' in part && part.param === key)) query.append(key, String(value));
+    for (const [key, value] of Object.entries(params)) if (!parts.some((part) => part.param === key)) query.append(key, String(value));
     const qs = query.toString();
     return qs === '' ? path : `${path}?${qs}`;
   }

@@ -16,6 +16,10 @@ describe('UrlBuilder', () => {
     expect(urls.build('notes.show', { id: 7 })).toBe('/notes/7');
     expect(urls.build('files.show', { owner: 'a b', name: 'x/y' })).toBe('/files/a%20b/x%2Fy.txt');
     expect(urls.build('pair', { id: 3 })).toBe('/a/3/b/3');
+    // Numbers: integers as they print, others encoded like text (1e+21's plus sign).
+    expect(urls.build('notes.show', { id: -12 })).toBe('/notes/-12');
+    expect(urls.build('notes.show', { id: 1e21 })).toBe('/notes/1e%2B21');
+    expect(urls.build('notes.show', { id: 1.5 })).toBe('/notes/1.5');
   });
 
   it('puts the other parameters in the query string, in the order given', () => {
