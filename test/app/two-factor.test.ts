@@ -217,3 +217,48 @@ describe('Two-factor | the login asks for a code after the password', () => {
     expect((await login.request('accounts.login', { email: user.email, password: PASSWORD }, { form: true })).location).toBe('/dashboard');
   });
 });
+
+describe('Two-factor | turning it on ends the credentials made before it (database sessions)', () => {
+  let d: ReferenceKit;
+  beforeAll(async () => {
+    d = await bootReferenceKit('twofactorsignout', { clock, env: { SESSION_DRIVER: 'database' } });
+  });
+  afterAll(async () => {
+    await d?.close();
+  });
+
+  it('a remember-me cookie made before signs in no more (no code was asked for it); other sessions and API tokens end; this browser stays', async () => {
+    const user = await makeUser(d, { password: PASSWORD });
+    const remembered = d.browser();
+    await remembered.page('/login');
+    const login = await remembered.request('accounts.login', { email: user.email, password: PASSWORD, remember: true }, { form: true });
+    expect(login.location).toBe('/dashboard');
+    const rememberCookie = [...remembered.cookies!].find(([name]) => name.includes('remember'))!;
+    expect(rememberCookie).toBeDefined();
+    const other = await d.signIn({ email: user.email, password: PASSWORD });
+    const api = await d.withToken(user.id, ['profile:read']);
+    expect((await api.request('api.me')).status).toBe(200);
+
+    const browser = await d.signIn({ email: user.email, password: PASSWORD });
+    expect((await browser.request('confirm.store', { password: PASSWORD })).status).toBe(201);
+    expect((await browser.request('twoFactor.enable', {})).status).toBe(200);
+    const secret = ((await browser.request('twoFactor.secretKey')).body as { secretKey: string }).secretKey;
+    expect((await browser.request('twoFactor.confirm', { code: totpAt(secret, clock.now()) })).status).toBe(200);
+
+    // Only the remember cookie (a browser whose session ended): it would skip the code, so it is refused.
+    const cookieOnly = d.browser();
+    cookieOnly.cookies!.set(rememberCookie[0], rememberCookie[1]);
+    const page = await cookieOnly.page('/dashboard');
+    expect(page.status).toBe(303);
+    expect(page.location).toBe('/login');
+    expect((await other.send('GET', '/dashboard', { headers: { accept: 'application/json' } })).status).toBe(401);
+    expect((await api.request('api.me')).status).toBe(401);
+    expect((await browser.page('/dashboard')).status).toBe(200);
+    const [entry] = (
+      await sql<{
+        properties: unknown;
+      }>`SELECT properties FROM audit_log WHERE subject_id = ${String(user.id)} AND action = 'auth.two_factor_confirmed'`.execute(d.db)
+    ).rows;
+    expect(JSON.stringify(entry?.properties)).toContain('signed_out_others');
+  });
+});

@@ -73,6 +73,8 @@ export function twoFactor(options: TwoFactorStepOptions = {}): SetupStep {
         encrypter,
         issuer: options.issuer ?? ctx.app.name,
         throttle: s.AUTH_TWO_FACTOR_THROTTLE,
+        // Mirror a password change (profile()'s setting; without profile(), a reset's: revoke).
+        revokeApiTokens: (ctx.settings.AUTH_PASSWORD_CHANGE_SIGN_OUT as boolean | undefined) ?? true,
         services: ctx.services,
         now: options.now ?? ctx.now,
       });

@@ -43,6 +43,12 @@ export interface TwoFactorOptions {
   readonly issuer: string;
   /** Codes tried per account a minute (`AUTH_TWO_FACTOR_THROTTLE`). */
   readonly throttle: number;
+  /**
+   * Whether turning two-factor on revokes the user's API tokens, as a
+   * password change does (`AUTH_PASSWORD_CHANGE_SIGN_OUT` when `profile()`
+   * is set up; otherwise true, as a reset does).
+   */
+  readonly revokeApiTokens: boolean;
   readonly services: object;
   readonly now: () => number;
 }
@@ -54,6 +60,11 @@ export interface TwoFactorStatus {
   /** A first code confirmed it: logins ask for a code. */
   readonly confirmed: boolean;
   readonly recovery_codes_left: number;
+}
+
+/** The part of the tokens service (`tokens()`) that turning two-factor on uses. */
+interface RevokesTokens {
+  revokeAll(userId: string): Promise<number>;
 }
 
 /** `ctx.services.twoFactor`. */
@@ -113,15 +124,26 @@ export class TwoFactor implements SecondFactorGate {
   /**
    * `POST /user/confirmed-two-factor-authentication`: a first code from the
    * authenticator turns two-factor on for logins. Counted by the throttle.
-   * Audited as `auth.two_factor_confirmed`.
+   * Then every credential made without a code ends, as after a password
+   * change (docs/auth.md "Two-factor authentication"): the remember token is
+   * replaced (remembered browsers would sign in without a code), the user's
+   * other server-side sessions are deleted, and the API tokens revoked when
+   * a password change revokes them; this request stays signed in. Audited
+   * as `auth.two_factor_confirmed`.
    * @throws {HttpError} 422 on `code` (`BINDERY_TWO_FACTOR_CODE_INVALID`, `BINDERY_TWO_FACTOR_THROTTLED`).
    */
-  async confirm(user: unknown, code: string): Promise<void> {
+  async confirm(ctx: RequestContext, user: unknown, code: string): Promise<void> {
     const id = this.#id(user);
     await this.#count(id, 'code');
     if (!(await this.#acceptCode(id, code, true))) throw codeInvalid('code');
     await this.#o.cache.forget(throttleKey(id));
-    await recordAccountEvent(this.#o.services, id, { action: 'auth.two_factor_confirmed' });
+    const apiTokens = this.#o.revokeApiTokens ? (this.#o.services as { apiTokens?: RevokesTokens }).apiTokens : undefined;
+    const revoked = apiTokens === undefined ? null : await apiTokens.revokeAll(id);
+    await this.#o.auth.signOutEverywhere(user, { except: ctx });
+    await recordAccountEvent(this.#o.services, id, {
+      action: 'auth.two_factor_confirmed',
+      details: { signed_out_others: true, api_tokens_revoked: revoked },
+    });
   }
 
   /** `DELETE /user/two-factor-authentication` (behind a password confirmation): secret and codes removed. Audited as `auth.two_factor_disabled`. */
