@@ -3,14 +3,21 @@
  * app on database sessions (docs/auth.md "Profile and credentials",
  * "Sessions and devices", "Passkeys"): session listing and revocation
  * across two browsers, a password change ending the other sessions, an
- * email change before and after its link, passkeys with the kit's software
- * authenticator and their refusals. Real HTTP, real PostgreSQL.
+ * email change before and after its link (a fresh password confirmation
+ * first, only the latest link), passkeys with the kit's software
+ * authenticator and their refusals (user verification required unless the
+ * app opts out). Real HTTP, real PostgreSQL.
  */
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { TestCaller } from 'bindery/testing';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { defineApp } from 'bindery/app';
+import { passkeys } from 'bindery/auth/passkeys';
+import { bootTestKit, type TestCaller } from 'bindery/testing';
+import app from '../../app/main.js';
 import type { Handlers } from '../../generated/handlers.js';
-import type { User } from '../../generated/types.js';
+import { routes } from '../../generated/routes.js';
+import type { Database, User } from '../../generated/types.js';
+import { referenceAppEnv } from '../support/reference-app-env.js';
 import { bootReferenceKit, clearCache, makeUser, type ReferenceKit } from './kit-support.js';
 
 const PASSWORD = 'correct horse battery';
@@ -272,6 +279,64 @@ describe("Passkeys | with the kit's software authenticator", () => {
     const res = await other.request('passkeys.login', { credential: backwards as never });
     expect(res.status).toBe(422);
     expect((res.body as unknown as { errors: Record<string, string> }).errors.credential).toMatch(/counter/i);
+  });
+});
+
+describe('Passkeys | user verification', () => {
+  it('asks the browser for user verification and refuses an assertion with the user only present (no PIN or biometric)', async () => {
+    const user = await makeUser(t, { password: PASSWORD });
+    const browser = await signIn(user, 'A');
+    const key = t.passkey();
+    await t.registerPasskey(browser, key, { password: PASSWORD });
+    const guest = t.browser();
+    await guest.page('/login');
+    const offer = (await guest.request('passkeys.loginOptions', {})).body as { challenge: string; userVerification?: string };
+    expect(offer.userVerification).toBe('required');
+    const res = await guest.request('passkeys.login', { credential: key.get(offer, { userVerified: false }) as never });
+    expect(res.status).toBe(422);
+    expect((res.body as unknown as { errors: Record<string, string> }).errors.credential).toMatch(/verif/i);
+    expect(await signedIn(guest)).toBe(false);
+    const entries = (
+      await sql<{
+        action: string;
+      }>`SELECT action FROM audit_log WHERE subject_id = ${String(user.id)} AND action LIKE 'auth.passkey_%'`.execute(t.db)
+    ).rows.map((e) => e.action);
+    expect(entries).toContain('auth.passkey_failed');
+    expect(entries).not.toContain('auth.passkey_login');
+    // The same passkey with user verification signs in.
+    const signed = await t.signInWithPasskey(key);
+    expect(await signedIn(signed)).toBe(true);
+  });
+});
+
+describe('Passkeys | passkeys({ requireUserVerification: false })', () => {
+  let lax: ReferenceKit;
+  beforeAll(async () => {
+    const optedOut = defineApp({
+      ...app,
+      setup: (app.setup ?? []).map((step) => (step.name === 'passkeys' ? passkeys({ requireUserVerification: false }) : step)),
+    });
+    lax = await bootTestKit<Handlers, Database>(optedOut, {
+      routes,
+      serverUrl: inject('pgUrl'),
+      prefix: 'passkeyslax',
+      env: referenceAppEnv,
+    });
+  });
+  afterAll(async () => {
+    await lax?.close();
+  });
+
+  it('only prefers user verification and signs in a user who is present', async () => {
+    const user = await makeUser(lax, { password: PASSWORD });
+    const browser = await lax.signIn({ email: user.email, password: PASSWORD });
+    const key = lax.passkey();
+    await lax.registerPasskey(browser, key, { password: PASSWORD });
+    const guest = lax.browser();
+    await guest.page('/login');
+    const offer = (await guest.request('passkeys.loginOptions', {})).body as { challenge: string; userVerification?: string };
+    expect(offer.userVerification).toBe('preferred');
+    expect((await guest.request('passkeys.login', { credential: key.get(offer, { userVerified: false }) as never })).status).toBe(200);
   });
 });
 
