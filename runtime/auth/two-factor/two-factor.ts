@@ -49,7 +49,7 @@ export interface TwoFactorOptions {
   readonly encrypter: Encrypter;
   /** The issuer shown by authenticator apps (the app's name). */
   readonly issuer: string;
-  /** Codes tried per account a minute (`AUTH_TWO_FACTOR_THROTTLE`). */
+  /** `AUTH_TWO_FACTOR_THROTTLE`: recovery codes tried per pending login a minute, and codes per account a minute when confirming. */
   readonly throttle: number;
   /**
    * Whether turning two-factor on revokes the user's API tokens, as a
