@@ -26,7 +26,11 @@ export const profileHandlers = {
 
   'profile.update': async (input, ctx) => {
     const user = await currentUser(ctx);
-    const outcome = await profileOf(ctx).update(ctx, user, input);
+    const service = profileOf(ctx);
+    // A new address needs a fresh password confirmation first (JSON: 423; a form goes to the confirm form and back).
+    const confirmFirst = service.confirmationNeeded(ctx, user, input);
+    if (confirmFirst !== undefined) return confirmFirst;
+    const outcome = await service.update(ctx, user, input);
     const message =
       outcome.emailPending === null
         ? 'Your profile was saved.'

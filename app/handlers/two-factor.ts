@@ -50,8 +50,8 @@ export const twoFactorHandlers = {
   },
 
   'twoFactor.confirm': async (input, ctx) => {
-    await twoFactorOf(ctx).confirm(await currentUser(ctx), input.code);
-    return done(ctx, 'Two-factor authentication is on: logins ask for a code from now on.');
+    await twoFactorOf(ctx).confirm(ctx, await currentUser(ctx), input.code);
+    return done(ctx, 'Two-factor authentication is on: logins ask for a code from now on, and your other sessions were signed out.');
   },
 
   'twoFactor.disable': async (_input, ctx) => {

@@ -13,7 +13,8 @@
 import { createHmac, createSecretKey, hkdfSync, type KeyObject, timingSafeEqual } from 'node:crypto';
 import type { KeyRing } from '../crypto/key-ring.js';
 
-const INFO = 'bindery:v1:password-fingerprint';
+/** The HKDF info of the session fingerprint's key. */
+export const PASSWORD_FINGERPRINT_INFO = 'bindery:v1:password-fingerprint';
 const BYTES = 16;
 
 /** Outcome of {@link PasswordFingerprints.match}. */
@@ -24,9 +25,13 @@ export class PasswordFingerprints {
   // Key objects, made once: HMAC over a Buffer key costs several times more per call on Node 24.
   readonly #keys: ReadonlyArray<{ readonly key: KeyObject; readonly current: boolean }>;
 
-  constructor(ring: KeyRing) {
+  /**
+   * @param ring the app's keys (`APP_KEY` first, then `APP_PREVIOUS_KEYS`).
+   * @param info the HKDF info of the key (default the session fingerprint's); another info gives unrelated fingerprints (the emailed links use their own, runtime/auth/account/link-fingerprint.ts).
+   */
+  constructor(ring: KeyRing, info: string = PASSWORD_FINGERPRINT_INFO) {
     this.#keys = ring.keys.map((k) => ({
-      key: createSecretKey(Buffer.from(hkdfSync('sha256', k.bytes, Buffer.alloc(0), INFO, 32))),
+      key: createSecretKey(Buffer.from(hkdfSync('sha256', k.bytes, Buffer.alloc(0), info, 32))),
       current: k.current,
     }));
   }

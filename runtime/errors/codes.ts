@@ -319,7 +319,12 @@ export const ERROR_CODES = {
   },
   BINDERY_TWO_FACTOR_THROTTLED: {
     status: 422,
-    summary: 'Too many two-factor codes tried for one account in a minute (a field error on code).',
+    summary:
+      'Too many two-factor codes tried in a minute: recovery codes by one pending login, or codes confirming two-factor for one account (a field error).',
+  },
+  BINDERY_TWO_FACTOR_LOCKED: {
+    status: 429,
+    summary: 'Too many wrong two-factor codes in a row for the account: sign-in codes are refused until the lockout ends (Retry-After).',
   },
   BINDERY_TWO_FACTOR_NOT_ENABLED: {
     status: 404,

@@ -4,7 +4,7 @@
  * authenticator would — `none` attestation, a discoverable credential with
  * a user handle, a signature counter — so passkey registration and sign-in
  * can be tested over HTTP without a browser. It can also misbehave on
- * purpose (another origin, a counter going backwards).
+ * purpose (another origin, a counter going backwards, no user verification).
  */
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { isoCBOR } from '@simplewebauthn/server/helpers';
@@ -28,6 +28,8 @@ export interface ResponseOverrides {
   readonly origin?: string;
   /** The signature counter to report instead of the next one. */
   readonly counter?: number;
+  /** `false`: the authenticator reports the user present but not verified (no PIN or biometric; the UV flag clear). Default true. */
+  readonly userVerified?: boolean;
 }
 
 const b64url = (bytes: Uint8Array | Buffer): string => Buffer.from(bytes).toString('base64url');
@@ -79,7 +81,7 @@ export class TestPasskey {
     const idLength = Buffer.alloc(2);
     idLength.writeUInt16BE(credentialId.length);
     const authData = Buffer.concat([
-      this.#header(rpId, 0x45, overrides.counter ?? 0),
+      this.#header(rpId, overrides.userVerified === false ? 0x41 : 0x45, overrides.counter ?? 0),
       Buffer.alloc(16),
       idLength,
       credentialId,
@@ -114,7 +116,8 @@ export class TestPasskey {
     const rpId = options.rpId ?? this.#rpId ?? new URL(this.origin).hostname;
     const counter = overrides.counter ?? this.counter + 1;
     this.counter = counter;
-    const authData = this.#header(rpId, 0x05, counter);
+    // Flags: user present (0x01), user verified (0x04) unless told otherwise.
+    const authData = this.#header(rpId, overrides.userVerified === false ? 0x01 : 0x05, counter);
     const clientDataJSON = this.#clientData('webauthn.get', options.challenge, overrides.origin);
     const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), this.#key.privateKey);
     return {

@@ -3,14 +3,21 @@
  * app on database sessions (docs/auth.md "Profile and credentials",
  * "Sessions and devices", "Passkeys"): session listing and revocation
  * across two browsers, a password change ending the other sessions, an
- * email change before and after its link, passkeys with the kit's software
- * authenticator and their refusals. Real HTTP, real PostgreSQL.
+ * email change before and after its link (a fresh password confirmation
+ * first, only the latest link), passkeys with the kit's software
+ * authenticator and their refusals (user verification required unless the
+ * app opts out). Real HTTP, real PostgreSQL.
  */
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { TestCaller } from 'bindery/testing';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { defineApp } from 'bindery/app';
+import { passkeys } from 'bindery/auth/passkeys';
+import { bootTestKit, type TestCaller } from 'bindery/testing';
+import app from '../../app/main.js';
 import type { Handlers } from '../../generated/handlers.js';
-import type { User } from '../../generated/types.js';
+import { routes } from '../../generated/routes.js';
+import type { Database, User } from '../../generated/types.js';
+import { referenceAppEnv } from '../support/reference-app-env.js';
 import { bootReferenceKit, clearCache, makeUser, type ReferenceKit } from './kit-support.js';
 
 const PASSWORD = 'correct horse battery';
@@ -122,6 +129,7 @@ describe('Profile | email change', () => {
     const user = await makeUser(t, { password: PASSWORD, verified: true });
     const browser = await signIn(user, 'A');
     const next = `moved-${user.id}@example.test`;
+    expect((await browser.request('confirm.store', { password: PASSWORD })).status).toBe(201);
     const res = await browser.request('profile.update', { name: 'New Name', email: next.toUpperCase() });
     expect(res.status).toBe(200);
     const row = await t.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
@@ -153,10 +161,74 @@ describe('Profile | email change', () => {
     const taken = await makeUser(t, { password: PASSWORD });
     const user = await makeUser(t, { password: PASSWORD });
     const browser = await signIn(user, 'A');
+    expect((await browser.request('confirm.store', { password: PASSWORD })).status).toBe(201);
     const res = await browser.request('profile.update', { name: user.name, email: taken.email });
     expect(res.status).toBe(422);
     expect((res.body as unknown as { errors: Record<string, string> }).errors).toEqual({ email: 'The email has already been taken.' });
     expect(await t.outbox(taken.email)).toEqual([]);
+  });
+});
+
+describe('Profile | email change needs the password, and only its latest link works', () => {
+  /** Follow the link of a change mail from a fresh browser (JSON). */
+  const follow = (link: string) => {
+    const url = new URL(link);
+    return t.browser().send('GET', `${url.pathname}${url.search}`, { headers: { accept: 'application/json' } });
+  };
+  const emailOf = async (id: number) =>
+    (await t.db.selectFrom('users').select('email').where('id', '=', id).executeTakeFirstOrThrow()).email;
+
+  it('a new address needs a fresh password confirmation: JSON 423, a form is sent to the confirm form; the name alone changes without', async () => {
+    const user = await makeUser(t, { password: PASSWORD });
+    const browser = await signIn(user, 'A');
+    const next = `sudo-${user.id}@example.test`;
+    const json = await browser.request('profile.update', { name: user.name, email: next });
+    expect(json.status).toBe(423);
+    expect((json.body as unknown as { detail: string }).detail).toMatch(/^Password confirmation required/);
+    await browser.page('/user/profile');
+    const form = await browser.request('profile.update', { name: user.name, email: next }, { form: true });
+    expect(form.status).toBe(303);
+    expect(form.location).toBe('/user/confirm-password');
+    expect(await t.outbox(next)).toEqual([]);
+    expect((await browser.request('profile.update', { name: 'Only The Name', email: user.email })).status).toBe(200);
+    const row = await t.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect({ name: row.name, email: row.email }).toEqual({ name: 'Only The Name', email: user.email });
+    await browser.page('/user/confirm-password');
+    const back = await browser.request('confirm.store', { password: PASSWORD }, { form: true });
+    expect(back.location).toBe('/user/profile');
+    expect((await browser.request('profile.update', { name: user.name, email: next })).status).toBe(200);
+    expect(await t.outbox(next)).toHaveLength(1);
+  });
+
+  it('only the link of the latest change asked for works; a password change ends it too', async () => {
+    const user = await makeUser(t, { password: PASSWORD });
+    const browser = await signIn(user, 'A');
+    expect((await browser.request('confirm.store', { password: PASSWORD })).status).toBe(201);
+    const first = `first-${user.id}@example.test`;
+    const second = `second-${user.id}@example.test`;
+    expect((await browser.request('profile.update', { name: user.name, email: first })).status).toBe(200);
+    expect((await browser.request('profile.update', { name: user.name, email: second })).status).toBe(200);
+    const [firstMail] = await t.outbox(first);
+    const [secondMail] = await t.outbox(second);
+    expect((await follow(firstMail!.links[0]!)).status).toBe(400);
+    expect(await emailOf(user.id)).toBe(user.email);
+
+    // A password change after the request ends the latest link as well.
+    const changed = await browser.request('profile.password', {
+      current_password: PASSWORD,
+      password: 'a brand new one',
+      password_confirmation: 'a brand new one',
+    });
+    expect(changed.status).toBe(200);
+    expect((await follow(secondMail!.links[0]!)).status).toBe(400);
+    expect(await emailOf(user.id)).toBe(user.email);
+
+    // A change asked for now works once.
+    const third = `third-${user.id}@example.test`;
+    expect((await browser.request('profile.update', { name: user.name, email: third })).status).toBe(200);
+    const [thirdMail] = await t.outbox(third);
+    expect((await follow(thirdMail!.links[0]!)).status).toBe(303);
+    expect(await emailOf(user.id)).toBe(third);
   });
 });
 
@@ -210,6 +282,64 @@ describe("Passkeys | with the kit's software authenticator", () => {
   });
 });
 
+describe('Passkeys | user verification', () => {
+  it('asks the browser for user verification and refuses an assertion with the user only present (no PIN or biometric)', async () => {
+    const user = await makeUser(t, { password: PASSWORD });
+    const browser = await signIn(user, 'A');
+    const key = t.passkey();
+    await t.registerPasskey(browser, key, { password: PASSWORD });
+    const guest = t.browser();
+    await guest.page('/login');
+    const offer = (await guest.request('passkeys.loginOptions', {})).body as { challenge: string; userVerification?: string };
+    expect(offer.userVerification).toBe('required');
+    const res = await guest.request('passkeys.login', { credential: key.get(offer, { userVerified: false }) as never });
+    expect(res.status).toBe(422);
+    expect((res.body as unknown as { errors: Record<string, string> }).errors.credential).toMatch(/verif/i);
+    expect(await signedIn(guest)).toBe(false);
+    const entries = (
+      await sql<{
+        action: string;
+      }>`SELECT action FROM audit_log WHERE subject_id = ${String(user.id)} AND action LIKE 'auth.passkey_%'`.execute(t.db)
+    ).rows.map((e) => e.action);
+    expect(entries).toContain('auth.passkey_failed');
+    expect(entries).not.toContain('auth.passkey_login');
+    // The same passkey with user verification signs in.
+    const signed = await t.signInWithPasskey(key);
+    expect(await signedIn(signed)).toBe(true);
+  });
+});
+
+describe('Passkeys | passkeys({ requireUserVerification: false })', () => {
+  let lax: ReferenceKit;
+  beforeAll(async () => {
+    const optedOut = defineApp({
+      ...app,
+      setup: (app.setup ?? []).map((step) => (step.name === 'passkeys' ? passkeys({ requireUserVerification: false }) : step)),
+    });
+    lax = await bootTestKit<Handlers, Database>(optedOut, {
+      routes,
+      serverUrl: inject('pgUrl'),
+      prefix: 'passkeyslax',
+      env: referenceAppEnv,
+    });
+  });
+  afterAll(async () => {
+    await lax?.close();
+  });
+
+  it('only prefers user verification and signs in a user who is present', async () => {
+    const user = await makeUser(lax, { password: PASSWORD });
+    const browser = await lax.signIn({ email: user.email, password: PASSWORD });
+    const key = lax.passkey();
+    await lax.registerPasskey(browser, key, { password: PASSWORD });
+    const guest = lax.browser();
+    await guest.page('/login');
+    const offer = (await guest.request('passkeys.loginOptions', {})).body as { challenge: string; userVerification?: string };
+    expect(offer.userVerification).toBe('preferred');
+    expect((await guest.request('passkeys.login', { credential: key.get(offer, { userVerified: false }) as never })).status).toBe(200);
+  });
+});
+
 describe('Profile | email change with AUTH_HIDE_ACCOUNTS=true', () => {
   let hidden: ReferenceKit;
   beforeAll(async () => {
@@ -223,6 +353,7 @@ describe('Profile | email change with AUTH_HIDE_ACCOUNTS=true', () => {
     const taken = await makeUser(hidden, { password: PASSWORD });
     const user = await makeUser(hidden, { password: PASSWORD });
     const browser = await hidden.signIn({ email: user.email, password: PASSWORD });
+    expect((await browser.request('confirm.store', { password: PASSWORD })).status).toBe(201);
     const free = await browser.request('profile.update', { name: user.name, email: `free-${user.id}@example.test` });
     const inUse = await browser.request('profile.update', { name: user.name, email: taken.email });
     expect([free.status, inUse.status]).toEqual([200, 200]);

@@ -322,6 +322,36 @@ describe('POST /reset-password | following the reset link', () => {
     expect(await a.auth.verifyPassword(hash, other)).toBe(false);
   });
 
+  it('a link mailed to the old address works no more once the owner changed the address: 422 on password, the new password is refused', async () => {
+    const user = await makeAccount(a, { password: 'old password 1', verified: true });
+    const holder = new Client(a.url); // whoever reads the old mailbox
+    await holder.page('/forgot-password');
+    await holder.form('/forgot-password', { email: user.email });
+    const link = await mailedLink(user.email, '/reset-password');
+    // The owner moves to a new address (a fresh password confirmation first) and follows the link mailed there.
+    const owner = await signIn(a, user, 'old password 1');
+    await owner.page('/user/profile');
+    expect((await owner.json('POST', '/user/confirm-password', { password: 'old password 1' })).status).toBe(201);
+    const next = `moved-${user.id}@example.test`;
+    expect((await owner.json('PUT', '/user/profile-information', { name: user.name, email: next })).status).toBe(200);
+    const change = await newestMail(a, next);
+    expect((await new Client(a.url).send('GET', pathOf(change!.links[0]!))).status).toBe(303);
+    expect((await userRow(user.id)).email).toBe(next);
+
+    const token = new URL(link).searchParams.get('token')!;
+    await holder.page(pathOf(link));
+    const res = await holder.json('POST', '/reset-password', {
+      token,
+      password: 'taken over 123',
+      password_confirmation: 'taken over 123',
+    });
+    expect(res.status).toBe(422);
+    expect(res.json().errors).toEqual({ password: 'This password reset link is invalid or has expired. Ask for a new one.' });
+    expect(await a.auth.verifyPassword((await userRow(user.id)).password, 'old password 1')).toBe(true);
+    await expect(signIn(a, { ...user, email: next }, 'taken over 123')).rejects.toThrow();
+    await signIn(a, { ...user, email: next }, 'old password 1');
+  });
+
   it('a signed-in user is sent home from the reset pages (guest group)', async () => {
     const c = await signIn(a, await makeAccount(a));
     const res = await c.send('GET', '/reset-password?token=x', { headers: { accept: 'text/html' } });

@@ -145,7 +145,7 @@ describe('GET /auth/{provider}/callback | two-factor authentication', () => {
     const twoFactor = a.t.running.services.twoFactor as TwoFactor;
     const noSession = { session: { put() {}, pull: () => undefined } } as unknown as RequestContext;
     await twoFactor.enable(noSession, user);
-    await twoFactor.confirm(user, (await twoFactor.nextCode(String(user.id)))!);
+    await twoFactor.confirm(noSession, user, (await twoFactor.nextCode(String(user.id)))!);
 
     profile = { email: 'guarded@example.test', email_verified: true };
     const c = new Client(a.url);
@@ -171,8 +171,9 @@ describe('GET /auth/{provider}/callback | two-factor authentication', () => {
   it('a JSON client is told to send the code (two_factor: true), as after a password', async () => {
     const user = await makeAccount(a, { email: 'guarded.json@example.test', verified: true });
     const twoFactor = a.t.running.services.twoFactor as TwoFactor;
-    await twoFactor.enable({ session: { put() {} } } as unknown as RequestContext, user);
-    await twoFactor.confirm(user, (await twoFactor.nextCode(String(user.id)))!);
+    const noSession = { session: { put() {} } } as unknown as RequestContext;
+    await twoFactor.enable(noSession, user);
+    await twoFactor.confirm(noSession, user, (await twoFactor.nextCode(String(user.id)))!);
     profile = { email: 'guarded.json@example.test', email_verified: true };
     const c = new Client(a.url);
     const url = await authorize(await begin(c));

@@ -11,6 +11,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testClock, type TestCaller } from 'bindery/testing';
 import type { Handlers } from '../../generated/handlers.js';
 import type { User } from '../../generated/types.js';
+import type { AuthService } from 'bindery/auth';
+import { jobsRuntimeOf } from '../../runtime/jobs/jobs-runtime.js';
+import { waitFor } from '../runtime/jobs/wait-for.js';
 import { bootReferenceKit, clearCache, makeUser, type ReferenceKit } from './kit-support.js';
 import { totpAt } from './totp-reference.js';
 
@@ -158,22 +161,6 @@ describe('Two-factor | the login asks for a code after the password', () => {
     expect((await kit.page('/dashboard')).status).toBe(200);
   });
 
-  it('wrong codes are counted per account: past AUTH_TWO_FACTOR_THROTTLE a right code is refused too', async () => {
-    const user = await makeUser(t, { password: PASSWORD });
-    const { secret } = await enable(user);
-    const browser = await passwordStep(user);
-    const right = totpAt(secret, clock.now());
-    const wrong = right === '999999' ? '999998' : '999999';
-    for (let i = 0; i < 5; i++) expect((await browser.request('twoFactor.challenge', { code: wrong })).status).toBe(422);
-    const throttled = await browser.request('twoFactor.challenge', { code: right });
-    expect(throttled.status).toBe(422);
-    expect((throttled.body as { errors: Record<string, string> }).errors.code).toMatch(
-      /^Too many two-factor attempts\. Please try again in \d+ seconds?\.$/,
-    );
-    clock.advance(61_000);
-    expect((await browser.request('twoFactor.challenge', { code: totpAt(secret, clock.now()) })).status).toBe(204);
-  });
-
   it('a recovery code signs in once; used twice it is refused', async () => {
     const user = await makeUser(t, { password: PASSWORD });
     const { codes } = await enable(user);
@@ -215,5 +202,143 @@ describe('Two-factor | the login asks for a code after the password', () => {
     const login = t.browser();
     await login.page('/login');
     expect((await login.request('accounts.login', { email: user.email, password: PASSWORD }, { form: true })).location).toBe('/dashboard');
+  });
+});
+
+describe('Two-factor | wrong codes lock the account out, growing, and its owner is told', () => {
+  type LockRow = { failed_codes: number; locked_until: number | null; lockout_notified_at: Date | null };
+  const lockRow = async (user: User): Promise<LockRow> =>
+    (
+      await sql<LockRow>`SELECT failed_codes, locked_until::float8 AS locked_until, lockout_notified_at FROM bindery_two_factor WHERE user_id = ${String(user.id)}`.execute(
+        t.db,
+      )
+    ).rows[0]!;
+  const wrongFor = (secret: string) => (totpAt(secret, clock.now()) === '999999' ? '999998' : '999999');
+  const lockoutMails = async (user: User) => (await t.outbox(user.email)).filter((m) => /wrong two-factor codes/i.test(m.subject));
+
+  it('five wrong codes lock codes out for a minute for every pending login of the account (429, Retry-After); each further one doubles it', async () => {
+    const user = await makeUser(t, { password: PASSWORD });
+    const { secret } = await enable(user);
+    const attacker = await passwordStep(user);
+    for (let i = 0; i < 5; i++) expect((await attacker.request('twoFactor.challenge', { code: wrongFor(secret) })).status).toBe(422);
+    const locked = await attacker.request('twoFactor.challenge', { code: totpAt(secret, clock.now()) });
+    expect(locked.status).toBe(429);
+    expect(locked.headers.get('retry-after')).toBe('60');
+    expect((locked.body as unknown as { errors: Record<string, string> }).errors.code).toMatch(/^Too many wrong two-factor codes/);
+    // Counted per account: another login (the owner's, elsewhere) is locked too, and the row holds it (every instance, after a restart).
+    const owner = await passwordStep(user);
+    expect((await owner.request('twoFactor.challenge', { code: totpAt(secret, clock.now()) })).status).toBe(429);
+    expect(await lockRow(user)).toMatchObject({ failed_codes: 5, locked_until: clock.now() + 60_000 });
+
+    clock.advance(60_000);
+    expect((await attacker.request('twoFactor.challenge', { code: wrongFor(secret) })).status).toBe(422);
+    expect((await attacker.request('twoFactor.challenge', { code: wrongFor(secret) })).headers.get('retry-after')).toBe('120');
+    clock.advance(120_000);
+    expect((await attacker.request('twoFactor.challenge', { code: wrongFor(secret) })).status).toBe(422);
+    expect((await owner.request('twoFactor.challenge', { code: totpAt(secret, clock.now()) })).headers.get('retry-after')).toBe('240');
+    clock.advance(240_000);
+    // Once the lock has passed, the owner's right code signs in and clears the count.
+    expect((await owner.request('twoFactor.challenge', { code: totpAt(secret, clock.now()) })).status).toBe(204);
+    expect(await lockRow(user)).toMatchObject({ failed_codes: 0, locked_until: null });
+  });
+
+  it('the owner is mailed once per lockout, through the jobs; a recovery code still signs in while locked and ends it', async () => {
+    await jobsRuntimeOf(t.app.running.services)!.startWorker({ pollIntervalMs: 100 });
+    const user = await makeUser(t, { password: PASSWORD });
+    const { secret, codes } = await enable(user);
+    const attacker = await passwordStep(user);
+    for (let i = 0; i < 5; i++) await attacker.request('twoFactor.challenge', { code: wrongFor(secret) });
+    clock.advance(60_000);
+    await attacker.request('twoFactor.challenge', { code: wrongFor(secret) });
+    await waitFor(async () => (await lockoutMails(user)).length > 0, 'the lockout mail');
+    const [mail] = await lockoutMails(user);
+    expect(mail!.text).toMatch(/5 wrong two-factor codes/);
+    expect(mail!.text).toMatch(/change your password/i);
+    expect(mail!.text).not.toContain(secret);
+    expect((await lockRow(user)).lockout_notified_at).not.toBeNull();
+
+    const owner = await passwordStep(user);
+    expect((await owner.request('twoFactor.challenge', { code: totpAt(secret, clock.now()) })).status).toBe(429);
+    expect((await owner.request('twoFactor.challenge', { recovery_code: codes[0]! })).status).toBe(204);
+    expect(await lockRow(user)).toMatchObject({ failed_codes: 0, locked_until: null, lockout_notified_at: null });
+    expect(await lockoutMails(user)).toHaveLength(1);
+  });
+
+  it("a password changed since starts a fresh count: the attacker's failures no longer lock the owner out", async () => {
+    const user = await makeUser(t, { password: PASSWORD });
+    const { secret } = await enable(user);
+    const attacker = await passwordStep(user);
+    for (let i = 0; i < 5; i++) await attacker.request('twoFactor.challenge', { code: wrongFor(secret) });
+    expect((await attacker.request('twoFactor.challenge', { code: wrongFor(secret) })).status).toBe(429);
+    const auth = t.app.running.services['auth'] as AuthService<User>;
+    await t.db
+      .updateTable('users')
+      .set({ password: await auth.hashPassword('a fresh password') })
+      .where('id', '=', user.id)
+      .execute();
+    // The attacker's pending login ended with the password; the owner's new one is not locked.
+    expect((await attacker.request('twoFactor.challenge', { code: totpAt(secret, clock.now()) })).status).toBe(422);
+    const owner = t.browser();
+    await owner.page('/login');
+    expect((await owner.request('accounts.login', { email: user.email, password: 'a fresh password' })).body).toEqual({ two_factor: true });
+    expect((await owner.request('twoFactor.challenge', { code: totpAt(secret, clock.now()) })).status).toBe(204);
+  });
+
+  it("recovery codes are limited per pending login (AUTH_TWO_FACTOR_THROTTLE a minute): another login's tries do not use up the owner's", async () => {
+    const user = await makeUser(t, { password: PASSWORD });
+    const { codes } = await enable(user);
+    const attacker = await passwordStep(user);
+    for (let i = 0; i < 5; i++)
+      expect((await attacker.request('twoFactor.challenge', { recovery_code: `wrong-${i}0000` })).status).toBe(422);
+    const throttled = await attacker.request('twoFactor.challenge', { recovery_code: codes[1]! });
+    expect(throttled.status).toBe(422);
+    expect((throttled.body as { errors: Record<string, string> }).errors.recovery_code).toMatch(/^Too many two-factor attempts/);
+    const owner = await passwordStep(user);
+    expect((await owner.request('twoFactor.challenge', { recovery_code: codes[1]! })).status).toBe(204);
+  });
+});
+
+describe('Two-factor | turning it on ends the credentials made before it (database sessions)', () => {
+  let d: ReferenceKit;
+  beforeAll(async () => {
+    d = await bootReferenceKit('twofactorsignout', { clock, env: { SESSION_DRIVER: 'database' } });
+  });
+  afterAll(async () => {
+    await d?.close();
+  });
+
+  it('a remember-me cookie made before signs in no more (no code was asked for it); other sessions and API tokens end; this browser stays', async () => {
+    const user = await makeUser(d, { password: PASSWORD });
+    const remembered = d.browser();
+    await remembered.page('/login');
+    const login = await remembered.request('accounts.login', { email: user.email, password: PASSWORD, remember: true }, { form: true });
+    expect(login.location).toBe('/dashboard');
+    const rememberCookie = [...remembered.cookies!].find(([name]) => name.includes('remember'))!;
+    expect(rememberCookie).toBeDefined();
+    const other = await d.signIn({ email: user.email, password: PASSWORD });
+    const api = await d.withToken(user.id, ['profile:read']);
+    expect((await api.request('api.me')).status).toBe(200);
+
+    const browser = await d.signIn({ email: user.email, password: PASSWORD });
+    expect((await browser.request('confirm.store', { password: PASSWORD })).status).toBe(201);
+    expect((await browser.request('twoFactor.enable', {})).status).toBe(200);
+    const secret = ((await browser.request('twoFactor.secretKey')).body as { secretKey: string }).secretKey;
+    expect((await browser.request('twoFactor.confirm', { code: totpAt(secret, clock.now()) })).status).toBe(200);
+
+    // Only the remember cookie (a browser whose session ended): it would skip the code, so it is refused.
+    const cookieOnly = d.browser();
+    cookieOnly.cookies!.set(rememberCookie[0], rememberCookie[1]);
+    const page = await cookieOnly.page('/dashboard');
+    expect(page.status).toBe(303);
+    expect(page.location).toBe('/login');
+    expect((await other.send('GET', '/dashboard', { headers: { accept: 'application/json' } })).status).toBe(401);
+    expect((await api.request('api.me')).status).toBe(401);
+    expect((await browser.page('/dashboard')).status).toBe(200);
+    const [entry] = (
+      await sql<{
+        properties: unknown;
+      }>`SELECT properties FROM audit_log WHERE subject_id = ${String(user.id)} AND action = 'auth.two_factor_confirmed'`.execute(d.db)
+    ).rows;
+    expect(JSON.stringify(entry?.properties)).toContain('signed_out_others');
   });
 });

@@ -5,6 +5,7 @@ import { HttpError } from '../../errors/http-error.js';
 import { ValidationError } from '../../errors/validation-error.js';
 import type { Mailer, MailResult } from '../../mail/mailer.js';
 import type { AuthService } from '../auth-service.js';
+import type { LinkFingerprints } from '../account/link-fingerprint.js';
 import type { LinkTokens } from './link-tokens.js';
 import type { ResolvedUsersTable } from './users-table.js';
 import type { AnyKysely } from '../../db/any-kysely.js';
@@ -23,6 +24,8 @@ export type RevokeAllTokens = (db: AnyKysely, userId: string) => Promise<unknown
 /** What an {@link AccountLinks} is built from (the `links()` step fills it). */
 export interface AccountLinksOptions {
   readonly tokens: LinkTokens;
+  /** Binds each link to the account's address and password hash when it was made. */
+  readonly fingerprints: LinkFingerprints;
   readonly db: AnyKysely;
   readonly auth: AuthService;
   readonly mailer: Mailer;
@@ -100,23 +103,41 @@ export class AccountLinks {
     return (user as Record<string, unknown>)[this.#o.users.emailVerifiedAt] ?? null;
   }
 
-  /** An absolute verification link for the user's current address, valid for `AUTH_VERIFY_TTL`. */
+  /**
+   * An absolute verification link for the user's current address, valid for
+   * `AUTH_VERIFY_TTL` and only while the account keeps this address and
+   * password (docs/auth.md "Emailed links end when the account changes").
+   */
   verificationUrl(user: unknown): string {
+    const email = this.emailOf(user).toLowerCase();
     const token = this.#o.tokens.sealVerification(
-      { user: this.#o.auth.users.idOf(user), email: this.emailOf(user).toLowerCase() },
+      { user: this.#o.auth.users.idOf(user), email, fingerprint: this.#fingerprint(user) },
       this.#now() + this.#o.verifyTtlMs,
     );
     return this.#link(this.#o.paths.verify, token);
   }
 
-  /** An absolute reset link for the user's current password, valid for `AUTH_RESET_TTL`. */
+  /**
+   * An absolute reset link for the user as they are now, valid for
+   * `AUTH_RESET_TTL` and only while the account keeps its password and the
+   * address the link is mailed to.
+   */
   resetUrl(user: unknown): string {
-    const auth = this.#o.auth;
     const token = this.#o.tokens.sealReset(
-      { user: auth.users.idOf(user), fingerprint: auth.fingerprint(auth.users.passwordHashOf(user)) },
+      { user: this.#o.auth.users.idOf(user), fingerprint: this.#fingerprint(user) },
       this.#now() + this.#o.resetTtlMs,
     );
     return this.#link(this.#o.paths.reset, token);
+  }
+
+  /** The link fingerprint of `user` now: its address and password hash. */
+  #fingerprint(user: unknown): string {
+    return this.#o.fingerprints.of(this.emailOf(user), this.#o.auth.users.passwordHashOf(user));
+  }
+
+  /** Whether a token's fingerprint is the one `user` has now (same address, same password hash). */
+  #stillFor(user: unknown, fingerprint: string): boolean {
+    return this.#o.fingerprints.matches(fingerprint, this.emailOf(user), this.#o.auth.users.passwordHashOf(user));
   }
 
   /** Mail the user a verification link. */
@@ -138,8 +159,8 @@ export class AccountLinks {
     return this.#o.mailer.send({
       to: this.emailOf(user),
       subject: `Reset your ${this.#o.appName} password`,
-      text: `Someone asked to reset the password of this account. To choose a new one, open the link below:\n\n${url}\n\nThe link works for ${hours}, and only until the password changes. If it was not you, ignore this mail.\n`,
-      html: `<p>Someone asked to reset the password of this account. To choose a new one, open the link below:</p><p><a href="${escapeHtml(url)}">Reset my password</a></p><p>The link works for ${hours}, and only until the password changes. If it was not you, ignore this mail.</p>`,
+      text: `Someone asked to reset the password of this account. To choose a new one, open the link below:\n\n${url}\n\nThe link works for ${hours}, and only until the password or the email address of the account changes. If it was not you, ignore this mail.\n`,
+      html: `<p>Someone asked to reset the password of this account. To choose a new one, open the link below:</p><p><a href="${escapeHtml(url)}">Reset my password</a></p><p>The link works for ${hours}, and only until the password or the email address of the account changes. If it was not you, ignore this mail.</p>`,
     });
   }
 
@@ -199,16 +220,17 @@ export class AccountLinks {
   /**
    * Follow a verification link (docs/spec.md 3 "User email"): an unverified address
    * whose token is valid, unexpired and made for the user's current address
-   * becomes verified (`email_verified_at` = now, UTC); an already verified one
-   * stays as it is (its timestamp unchanged).
-   * @throws {HttpError} 400 `BINDERY_VERIFY_LINK_INVALID` for an invalid or expired token, an account that is gone, or another address.
+   * and password becomes verified (`email_verified_at` = now, UTC); an
+   * already verified one stays as it is (its timestamp unchanged).
+   * @throws {HttpError} 400 `BINDERY_VERIFY_LINK_INVALID` for an invalid or expired token, an account that is gone, another address, or a password changed since.
    */
   async verifyEmail(token: string): Promise<VerifyOutcome> {
     const opened = this.#o.tokens.openVerification(token, this.#now());
     if (!opened.ok) throw invalidVerification();
     const { user: id, email } = opened.claim;
     const user = await this.#o.auth.users.findById(id);
-    if (user === null || this.emailOf(user).toLowerCase() !== email) throw invalidVerification();
+    if (user === null || this.emailOf(user).toLowerCase() !== email || !this.#stillFor(user, opened.claim.fingerprint))
+      throw invalidVerification();
     if (this.emailVerifiedAtOf(user) !== null) return 'already-verified';
     const u = this.#o.users;
     const now = new Date(this.#now());
@@ -230,9 +252,11 @@ export class AccountLinks {
 
   /**
    * Reset a password with a reset link (docs/spec.md 3 "Password reset token", 7
-   * rule 8): the token must be unexpired and made for the current password;
-   * the new hash replaces the old one only if the row still holds the old
-   * one, so a second simultaneous submission changes nothing. On success,
+   * rule 8): the token must be unexpired and made for the current password
+   * and address (a link mailed to an address the account no longer has is
+   * refused); the new hash replaces the old one only if the row still holds
+   * the old hash and address, so a second simultaneous submission (or a
+   * change of address meanwhile) changes nothing. On success,
    * in the same transaction, every API token of the user is revoked; then
    * every session and remembered browser of the user ends
    * (`AuthService.signOutEverywhere`).
@@ -246,7 +270,8 @@ export class AccountLinks {
     const user = await auth.users.findById(opened.claim.user);
     if (user === null) throw invalidReset();
     const oldHash = auth.users.passwordHashOf(user);
-    if (auth.fingerprint(oldHash) !== opened.claim.fingerprint) throw invalidReset();
+    if (!this.#stillFor(user, opened.claim.fingerprint)) throw invalidReset();
+    const email = this.emailOf(user);
     const newHash = await auth.hashPassword(password);
     const id = auth.users.idOf(user);
     const revoke = this.#o.revokeAllTokens?.();
@@ -256,6 +281,7 @@ export class AccountLinks {
         .set({ [u.password]: newHash, ...(u.updatedAt === null ? {} : { [u.updatedAt]: new Date(this.#now()) }) })
         .where(u.id, '=', id)
         .where(u.password, '=', oldHash)
+        .where(u.email, '=', email)
         .executeTakeFirst();
       if (result.numUpdatedRows === 0n) return false;
       if (revoke !== undefined) await revoke(trx, id);

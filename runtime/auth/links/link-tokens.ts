@@ -6,8 +6,13 @@
  *
  * | token | purpose | content |
  * |---|---|---|
- * | verification | `verify-email` | user ID, the address being verified, expiry |
- * | reset | `reset-password` | user ID, fingerprint of the password hash, expiry |
+ * | verification | `verify-email` | user ID, the address being verified, link fingerprint, expiry |
+ * | reset | `reset-password` | user ID, link fingerprint, expiry |
+ *
+ * The link fingerprint (runtime/auth/account/link-fingerprint.ts) is made of
+ * the address the link was mailed to and the password hash: a change of
+ * either ends the link. Tokens made before the fingerprint existed (without
+ * it) are refused as invalid.
  */
 import type { Encrypter } from '../../crypto/encrypter.js';
 
@@ -22,13 +27,15 @@ export interface VerificationClaim {
   readonly user: string;
   /** The address the link verifies (lower case). */
   readonly email: string;
+  /** The link fingerprint of the account (address and password hash) when the link was made. */
+  readonly fingerprint: string;
 }
 
 /** What a reset token says. */
 export interface ResetClaim {
   /** The user's authentication ID. */
   readonly user: string;
-  /** The fingerprint of the password hash the token was made for (AuthService.fingerprint). */
+  /** The link fingerprint of the account (the address mailed and the password hash) when the link was made (LinkFingerprints.of). */
   readonly fingerprint: string;
 }
 
@@ -52,29 +59,34 @@ export class LinkTokens {
 
   /** A verification token valid until `expiresAt` (ms since the epoch). */
   sealVerification(claim: VerificationClaim, expiresAt: number): string {
-    return this.#encrypter.sealJson(VERIFY_PURPOSE, { u: claim.user, e: claim.email }, { expiresAt });
+    return this.#encrypter.sealJson(VERIFY_PURPOSE, { u: claim.user, e: claim.email, l: claim.fingerprint }, { expiresAt });
   }
 
   /** Open a verification token (checked against `now`, default the current time). */
   openVerification(token: string, now?: number): OpenedLink<VerificationClaim> {
-    const opened = this.#encrypter.openJson<{ u?: unknown; e?: unknown }>(VERIFY_PURPOSE, token, now === undefined ? {} : { now });
+    const opened = this.#encrypter.openJson<{ u?: unknown; e?: unknown; l?: unknown }>(
+      VERIFY_PURPOSE,
+      token,
+      now === undefined ? {} : { now },
+    );
     if (!opened.ok) return opened;
-    const { u, e } = opened.value ?? {};
-    if (typeof u !== 'string' || typeof e !== 'string') return { ok: false, reason: 'invalid' };
-    return { ok: true, claim: { user: u, email: e } };
+    const { u, e, l } = opened.value ?? {};
+    if (typeof u !== 'string' || typeof e !== 'string' || typeof l !== 'string') return { ok: false, reason: 'invalid' };
+    return { ok: true, claim: { user: u, email: e, fingerprint: l } };
   }
 
   /** A reset token valid until `expiresAt` (ms since the epoch). */
   sealReset(claim: ResetClaim, expiresAt: number): string {
-    return this.#encrypter.sealJson(RESET_PURPOSE, { u: claim.user, f: claim.fingerprint }, { expiresAt });
+    return this.#encrypter.sealJson(RESET_PURPOSE, { u: claim.user, l: claim.fingerprint }, { expiresAt });
   }
 
   /** Open a reset token (checked against `now`, default the current time). */
   openReset(token: string, now?: number): OpenedLink<ResetClaim> {
-    const opened = this.#encrypter.openJson<{ u?: unknown; f?: unknown }>(RESET_PURPOSE, token, now === undefined ? {} : { now });
+    const opened = this.#encrypter.openJson<{ u?: unknown; l?: unknown }>(RESET_PURPOSE, token, now === undefined ? {} : { now });
     if (!opened.ok) return opened;
-    const { u, f } = opened.value ?? {};
-    if (typeof u !== 'string' || typeof f !== 'string') return { ok: false, reason: 'invalid' };
-    return { ok: true, claim: { user: u, fingerprint: f } };
+    // `l`, not the `f` (password-only fingerprint) of earlier tokens: those open as invalid.
+    const { u, l } = opened.value ?? {};
+    if (typeof u !== 'string' || typeof l !== 'string') return { ok: false, reason: 'invalid' };
+    return { ok: true, claim: { user: u, fingerprint: l } };
   }
 }

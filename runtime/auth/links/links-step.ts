@@ -11,6 +11,7 @@ import type { Mailer } from '../../mail/mailer.js';
 import type { AuthService } from '../auth-service.js';
 import { AccountLinks, type RevokeAllTokens } from './account-links.js';
 import { LinkTokens } from './link-tokens.js';
+import { LinkFingerprints } from '../account/link-fingerprint.js';
 import { linkSettings } from './settings.js';
 import { resetMailJob } from './reset-mail-job.js';
 import { jobsRuntimeOf } from '../../jobs/jobs-runtime.js';
@@ -84,9 +85,11 @@ export function links(options: LinksStepOptions = {}): SetupStep {
           }
         });
       }
+      const ring = KeyRing.fromSettings(ctx.settings);
       ctx.services.accountLinks = new AccountLinks({
         ...(queueReset === undefined ? { log: ctx.log } : { queueReset }),
-        tokens: new LinkTokens(new Encrypter(KeyRing.fromSettings(ctx.settings))),
+        tokens: new LinkTokens(new Encrypter(ring)),
+        fingerprints: new LinkFingerprints(ring),
         db: ctx.database.db,
         auth: services.auth!,
         mailer: services.mailer!,

@@ -18,7 +18,8 @@ export const linkSettings = defineSettings({
     default: '24h',
   },
   AUTH_RESET_TTL: {
-    description: 'How long a password reset link works after it was sent (and only until the password changes). At least one minute.',
+    description:
+      'How long a password reset link works after it was sent (and only until the password or the email address changes). At least one minute.',
     parser: durationSetting({ min: MIN_LINK_TTL_MS }),
     default: '1h',
   },

@@ -28,6 +28,15 @@ export const PASSKEYS_SCRIPT = 'bindery/passkeys.js';
 export interface PasskeysStepOptions {
   /** The relying party's name authenticators show (default: the app's name). */
   readonly rpName?: string;
+  /**
+   * Require user verification — the authenticator's PIN, fingerprint or face
+   * check (WebAuthn's UV flag) — at sign-in and registration (default
+   * true): a passkey sign-in skips both the password and the two-factor
+   * code, so possession of the authenticator alone must not be enough.
+   * `false` asks for it (`preferred`) but accepts a user who is only
+   * present (e.g. security keys without a PIN); docs/auth.md "Passkeys".
+   */
+  readonly requireUserVerification?: boolean;
   /** Clock in ms since the epoch (default the app's, `ctx.now`). */
   readonly now?: () => number;
 }
@@ -38,7 +47,8 @@ export interface PasskeysStepOptions {
  * from `APP_URL` (RP ID its host name, the only origin accepted its
  * origin); credentials in the migration set `passkeys` (tables
  * `bindery_passkeys`, `bindery_passkey_users`); and the browser script
- * served by the assets as `bindery/passkeys.js`. Needs `auth()` and
+ * served by the assets as `bindery/passkeys.js`. User verification is
+ * required unless `requireUserVerification: false`. Needs `auth()` and
  * `assets()` before it.
  *
  * @example setup: [cache(), session(), auth({ users }), assets(), passkeys()]
@@ -71,6 +81,7 @@ export function passkeys(options: PasskeysStepOptions = {}): SetupStep {
         rpName: options.rpName ?? ctx.app.name,
         rpId: appUrl.hostname,
         origin: appUrl.origin,
+        requireUserVerification: options.requireUserVerification ?? true,
         services: ctx.services,
         now: options.now ?? ctx.now,
       });

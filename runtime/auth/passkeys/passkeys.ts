@@ -45,6 +45,12 @@ export interface PasskeysOptions {
   readonly rpId: string;
   /** `APP_URL`'s origin. */
   readonly origin: string;
+  /**
+   * Require user verification (a PIN or biometric on the authenticator, the
+   * UV flag) at sign-in and registration; `false` only asks for it
+   * (`preferred`) and accepts a user who is merely present. Default true.
+   */
+  readonly requireUserVerification?: boolean;
   readonly services: object;
   readonly now: () => number;
 }
@@ -64,9 +70,12 @@ function refused(message: string): HttpError {
 /** `ctx.services.passkeys`. */
 export class Passkeys {
   readonly #o: PasskeysOptions;
+  /** Whether user verification is required (the `passkeys()` option `requireUserVerification`). */
+  readonly #uv: boolean;
 
   constructor(options: PasskeysOptions) {
     this.#o = options;
+    this.#uv = options.requireUserVerification !== false;
   }
 
   /** The relying party: `{ id, origin }` from `APP_URL`. */
@@ -106,7 +115,7 @@ export class Passkeys {
       timeout: CHALLENGE_TTL_MS,
       attestationType: 'none',
       excludeCredentials: existing.map((p) => ({ id: p.id, transports: p.transports })),
-      authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+      authenticatorSelection: { residentKey: 'required', userVerification: this.#uv ? 'required' : 'preferred' },
     });
     this.#keep(ctx, options.challenge, 'register', id);
     return options;
@@ -129,7 +138,7 @@ export class Passkeys {
         expectedChallenge: challenge.c,
         expectedOrigin: this.#o.origin,
         expectedRPID: this.#o.rpId,
-        requireUserVerification: false,
+        requireUserVerification: this.#uv,
       });
     } catch (error) {
       throw refused(`The passkey could not be verified: ${(error as Error).message}`);
@@ -163,9 +172,18 @@ export class Passkeys {
     };
   }
 
-  /** Options for `navigator.credentials.get()` (JSON): a fresh challenge kept in the session for one sign-in; no credential listed (usernameless). */
+  /**
+   * Options for `navigator.credentials.get()` (JSON): a fresh challenge kept
+   * in the session for one sign-in; no credential listed (usernameless);
+   * `userVerification: 'required'` (a sign-in skips the password and the
+   * code, so the authenticator must verify the user) unless the app opted out.
+   */
   async authenticationOptions(ctx: RequestContext): Promise<unknown> {
-    const options = await generateAuthenticationOptions({ rpID: this.#o.rpId, timeout: CHALLENGE_TTL_MS, userVerification: 'preferred' });
+    const options = await generateAuthenticationOptions({
+      rpID: this.#o.rpId,
+      timeout: CHALLENGE_TTL_MS,
+      userVerification: this.#uv ? 'required' : 'preferred',
+    });
     this.#keep(ctx, options.challenge, 'login', null);
     return options;
   }
@@ -174,8 +192,9 @@ export class Passkeys {
    * Sign in with an assertion (`navigator.credentials.get()`'s, as JSON):
    * the session's challenge (used up either way), this origin and RP ID, a
    * known credential whose user handle (when sent) is its account's, a
-   * valid signature, and a counter above the stored one (unless the
-   * authenticator keeps none). Then the user is signed in. Audited as
+   * valid signature, the user verified by the authenticator (the UV flag;
+   * unless the app opted out), and a counter above the stored one (unless
+   * the authenticator keeps none). Then the user is signed in. Audited as
    * `auth.passkey_login` (a refused assertion of a known credential as `auth.passkey_failed`).
    * @returns the user, signed in.
    * @throws {HttpError} 422 on `credential` (`BINDERY_PASSKEY_REFUSED`).
@@ -198,7 +217,8 @@ export class Passkeys {
         expectedOrigin: this.#o.origin,
         expectedRPID: this.#o.rpId,
         credential: { id: stored.id, publicKey: new Uint8Array(stored.publicKey), counter: stored.counter, transports: stored.transports },
-        requireUserVerification: false,
+        // The sign-in replaces the password and the code: "user present" alone is not enough.
+        requireUserVerification: this.#uv,
       });
       if (!result.verified) throw new Error('the signature does not verify');
       newCounter = result.authenticationInfo.newCounter;

@@ -12,6 +12,7 @@ import type { Mailer } from '../../mail/mailer.js';
 import type { AuthService } from '../auth-service.js';
 import type { RevokeAllTokens } from '../links/account-links.js';
 import { resolveUsersTable, type LinkUsersTable } from '../links/users-table.js';
+import { LinkFingerprints } from '../account/link-fingerprint.js';
 import { AccountProfile } from './account-profile.js';
 
 declare module '../../http/context.js' {
@@ -78,12 +79,14 @@ export function profile(options: ProfileStepOptions = {}): SetupStep {
     setup(ctx) {
       const s = ctx.settingsOf(profileSettings);
       const services = ctx.services as { apiTokens?: { revokeAllIn: RevokeAllTokens } };
+      const ring = KeyRing.fromSettings(ctx.settings);
       ctx.services.profile = new AccountProfile({
         auth: ctx.services.auth as AuthService,
         db: ctx.database.db,
         users,
         mailer: ctx.services.mailer as Mailer,
-        encrypter: new Encrypter(KeyRing.fromSettings(ctx.settings)),
+        encrypter: new Encrypter(ring),
+        fingerprints: new LinkFingerprints(ring),
         cache: ctx.services.cache as Cache,
         appUrl: ctx.settings.APP_URL as URL,
         confirmEmailPath: options.confirmEmailPath ?? '/user/confirm-email',

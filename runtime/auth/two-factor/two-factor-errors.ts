@@ -27,3 +27,20 @@ export function codeThrottled(field: 'code' | 'recovery_code', seconds: number):
     headers: { 'retry-after': String(seconds) },
   });
 }
+
+/** `90 seconds`, `2 minutes`, `3 hours`: a wait, rounded up. */
+export function formatWait(ms: number): string {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  const [n, unit] =
+    seconds < 120 ? [seconds, 'second'] : seconds < 7200 ? [Math.ceil(seconds / 60), 'minute'] : [Math.ceil(seconds / 3600), 'hour'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
+
+/** 429 `BINDERY_TWO_FACTOR_LOCKED` on `code` with `Retry-After`: codes are locked out for `retryAfterMs` more (docs/auth.md "Two-factor lockout"). */
+export function codeLocked(retryAfterMs: number): HttpError {
+  const message = `Too many wrong two-factor codes. Codes are refused for ${formatWait(retryAfterMs)}; a recovery code still works.`;
+  return new HttpError('BINDERY_TWO_FACTOR_LOCKED', message, {
+    fieldErrors: { code: message },
+    headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) },
+  });
+}

@@ -1,18 +1,22 @@
 /**
  * Two-factor authentication with TOTP codes (docs/auth.md "Two-factor
  * authentication"): enabling (a secret shown as a QR code), confirming with
- * a first code, recovery codes, the code asked after the password at login,
- * and disabling.
+ * a first code, recovery codes, the code asked after the password at login
+ * (with its lockout), and disabling.
  */
+import { randomBytes } from 'node:crypto';
 import type { Cache } from '../../cache/cache.js';
 import type { Encrypter } from '../../crypto/encrypter.js';
 import { HttpError } from '../../errors/http-error.js';
 import type { RequestContext } from '../../http/context.js';
+import type { Mailer } from '../../mail/mailer.js';
 import type { AuthService, SecondFactorGate } from '../auth-service.js';
 import { recordAccountEvent } from '../account/account-audit.js';
 import { newRecoveryCodes } from './recovery-codes.js';
 import { newTotpSecret, TOTP_DRIFT_STEPS, TOTP_PERIOD, totpCode, totpQrSvg, totpUri, verifyTotp } from './totp.js';
-import { codeInvalid, codeThrottled, LOGIN_EXPIRED } from './two-factor-errors.js';
+import { type CodeLockout, LOCKOUT_AFTER } from './code-lockout.js';
+import { lockoutNoticeMail } from './lockout-notice.js';
+import { codeInvalid, codeLocked, codeThrottled, LOGIN_EXPIRED } from './two-factor-errors.js';
 import type { TwoFactorStore } from './two-factor-store.js';
 
 /** Session key of the pending login (Fortify's `login.id` and `login.remember`). */
@@ -31,18 +35,34 @@ interface Pending {
   readonly fp: string;
   readonly remember: boolean;
   readonly at: number;
+  /** A random nonce naming this pending login: its recovery-code tries are counted under it. */
+  readonly n: string;
 }
 
 /** What {@link TwoFactor} is built from (the `twoFactor()` step). */
 export interface TwoFactorOptions {
   readonly auth: AuthService;
   readonly store: TwoFactorStore;
+  /** The lockout of wrong codes at sign-in (persisted in the two-factor row). */
+  readonly lockout: CodeLockout;
   readonly cache: Cache;
   readonly encrypter: Encrypter;
   /** The issuer shown by authenticator apps (the app's name). */
   readonly issuer: string;
-  /** Codes tried per account a minute (`AUTH_TWO_FACTOR_THROTTLE`). */
+  /** `AUTH_TWO_FACTOR_THROTTLE`: recovery codes tried per pending login a minute, and codes per account a minute when confirming. */
   readonly throttle: number;
+  /**
+   * Whether turning two-factor on revokes the user's API tokens, as a
+   * password change does (`AUTH_PASSWORD_CHANGE_SIGN_OUT` when `profile()`
+   * is set up; otherwise true, as a reset does).
+   */
+  readonly revokeApiTokens: boolean;
+  /** The app's name, in the lockout notice. */
+  readonly appName: string;
+  /** The app's mailer when `mail()` is set up (read when a notice is sent). */
+  readonly mailer: () => Mailer | undefined;
+  /** Have the lockout notice sent for an account (queued as a job, or sent in the background); absent: no notice. */
+  readonly notifyLockout?: (userId: string) => Promise<unknown>;
   readonly services: object;
   readonly now: () => number;
 }
@@ -54,6 +74,11 @@ export interface TwoFactorStatus {
   /** A first code confirmed it: logins ask for a code. */
   readonly confirmed: boolean;
   readonly recovery_codes_left: number;
+}
+
+/** The part of the tokens service (`tokens()`) that turning two-factor on uses. */
+interface RevokesTokens {
+  revokeAll(userId: string): Promise<number>;
 }
 
 /** `ctx.services.twoFactor`. */
@@ -113,15 +138,26 @@ export class TwoFactor implements SecondFactorGate {
   /**
    * `POST /user/confirmed-two-factor-authentication`: a first code from the
    * authenticator turns two-factor on for logins. Counted by the throttle.
-   * Audited as `auth.two_factor_confirmed`.
+   * Then every credential made without a code ends, as after a password
+   * change (docs/auth.md "Two-factor authentication"): the remember token is
+   * replaced (remembered browsers would sign in without a code), the user's
+   * other server-side sessions are deleted, and the API tokens revoked when
+   * a password change revokes them; this request stays signed in. Audited
+   * as `auth.two_factor_confirmed`.
    * @throws {HttpError} 422 on `code` (`BINDERY_TWO_FACTOR_CODE_INVALID`, `BINDERY_TWO_FACTOR_THROTTLED`).
    */
-  async confirm(user: unknown, code: string): Promise<void> {
+  async confirm(ctx: RequestContext, user: unknown, code: string): Promise<void> {
     const id = this.#id(user);
     await this.#count(id, 'code');
     if (!(await this.#acceptCode(id, code, true))) throw codeInvalid('code');
     await this.#o.cache.forget(throttleKey(id));
-    await recordAccountEvent(this.#o.services, id, { action: 'auth.two_factor_confirmed' });
+    const apiTokens = this.#o.revokeApiTokens ? (this.#o.services as { apiTokens?: RevokesTokens }).apiTokens : undefined;
+    const revoked = apiTokens === undefined ? null : await apiTokens.revokeAll(id);
+    await this.#o.auth.signOutEverywhere(user, { except: ctx });
+    await recordAccountEvent(this.#o.services, id, {
+      action: 'auth.two_factor_confirmed',
+      details: { signed_out_others: true, api_tokens_revoked: revoked },
+    });
   }
 
   /** `DELETE /user/two-factor-authentication` (behind a password confirmation): secret and codes removed. Audited as `auth.two_factor_disabled`. */
@@ -192,6 +228,7 @@ export class TwoFactor implements SecondFactorGate {
       fp: auth.fingerprint(auth.users.passwordHashOf(user)),
       remember: options.remember,
       at: this.#o.now(),
+      n: randomBytes(12).toString('base64url'),
     };
     ctx.session.put(PENDING_KEY, pending);
   }
@@ -203,14 +240,18 @@ export class TwoFactor implements SecondFactorGate {
 
   /**
    * `POST /two-factor-challenge` (`code` or `recovery_code`): finish the
-   * pending login. Every attempt counts towards the account's throttle; a
-   * code is accepted once (a replay within its window is refused), a
-   * recovery code once. On success the user is signed in (`remember` as
-   * asked at the password step) and the count cleared. Audited as
-   * `auth.two_factor_login` or `auth.recovery_code_used`; a wrong code as
-   * `auth.two_factor_failed`.
+   * pending login (docs/auth.md "Two-factor lockout"). Every code counts
+   * towards the account's lockout: past {@link LOCKOUT_AFTER} wrong codes in
+   * a row, codes are refused unchecked for a growing time, and the owner is
+   * mailed once. Recovery codes are not locked out; they are limited per
+   * pending login (`AUTH_TWO_FACTOR_THROTTLE` a minute). A code is accepted
+   * once (a replay within its window is refused), a recovery code once. On
+   * success the user is signed in (`remember` as asked at the password
+   * step) and the lockout cleared. Audited as `auth.two_factor_login` or
+   * `auth.recovery_code_used`; a wrong code as `auth.two_factor_failed`.
    * @returns the user, signed in.
    * @throws {HttpError} 422 on `code` or `recovery_code` (`BINDERY_TWO_FACTOR_CODE_INVALID`, `BINDERY_TWO_FACTOR_THROTTLED`).
+   * @throws {HttpError} 429 on `code` while codes are locked out (`BINDERY_TWO_FACTOR_LOCKED`, `Retry-After`).
    */
   async completeLogin(
     ctx: RequestContext,
@@ -225,16 +266,15 @@ export class TwoFactor implements SecondFactorGate {
       ctx.session.forget(PENDING_KEY);
       throw codeInvalid(field, LOGIN_EXPIRED);
     }
-    await this.#count(pending.id, field);
     const ok =
       field === 'recovery_code'
-        ? await this.#o.store.useRecoveryCode(pending.id, input.recovery_code!, new Date(this.#o.now()))
-        : await this.#acceptCode(pending.id, input.code ?? '', false);
+        ? await this.#tryRecoveryCode(pending, input.recovery_code!)
+        : await this.#trySignInCode(pending, input.code ?? '');
     if (!ok) {
       await recordAccountEvent(this.#o.services, pending.id, { action: 'auth.two_factor_failed', details: { field } });
       throw codeInvalid(field);
     }
-    await this.#o.cache.forget(throttleKey(pending.id));
+    await this.#o.lockout.clear(pending.id);
     ctx.session.forget(PENDING_KEY);
     await auth.login(ctx, user, { remember: pending.remember, method: 'two-factor' });
     await recordAccountEvent(this.#o.services, pending.id, {
@@ -244,7 +284,44 @@ export class TwoFactor implements SecondFactorGate {
     return user;
   }
 
+  /**
+   * Mail the owner of account `userId` that its codes were locked out (the
+   * lockout notice job's work). Nothing when the app has no `mail()`, or the
+   * account is gone or has no `email`.
+   * @returns whether a mail was sent.
+   * @throws {BinderyError} `BINDERY_MAIL_FAILED` when the mail cannot be sent (the job retries).
+   */
+  async sendLockoutNotice(userId: string): Promise<boolean> {
+    const mailer = this.#o.mailer();
+    if (mailer === undefined) return false;
+    const user = await this.#o.auth.users.findById(userId);
+    const email = user === null ? undefined : (user as Record<string, unknown>)['email'];
+    if (typeof email !== 'string' || email === '') return false;
+    await mailer.send(lockoutNoticeMail(this.#o.appName, email));
+    return true;
+  }
+
   // ── internals ──
+
+  /** A sign-in code: counted by the lockout before it is checked; refused unchecked while locked out; the owner told once per lockout. */
+  async #trySignInCode(pending: Pending, code: string): Promise<boolean> {
+    const lockout = this.#o.lockout;
+    const attempt = await lockout.reserve(pending.id, pending.fp);
+    if (!attempt.allowed) throw codeLocked(attempt.retryAfterMs);
+    if (await this.#acceptCode(pending.id, code, false)) return true;
+    if (attempt.failures >= LOCKOUT_AFTER && this.#o.notifyLockout !== undefined && (await lockout.claimNotice(pending.id, pending.fp))) {
+      await this.#o.notifyLockout(pending.id);
+    }
+    return false;
+  }
+
+  /** A recovery code: limited per pending login (another login's tries do not use up this one's), not locked out. */
+  async #tryRecoveryCode(pending: Pending, code: string): Promise<boolean> {
+    const state = await this.#o.cache.increment(`auth:two-factor:login:${pending.n}`, 60_000);
+    if (state.count > this.#o.throttle)
+      throw codeThrottled('recovery_code', Math.max(1, Math.ceil((state.resetAt - this.#o.now()) / 1000)));
+    return this.#o.store.useRecoveryCode(pending.id, code, new Date(this.#o.now()));
+  }
 
   #id(user: unknown): string {
     return this.#o.auth.users.idOf(user);
@@ -257,14 +334,21 @@ export class TwoFactor implements SecondFactorGate {
 
   #pending(ctx: RequestContext): Pending | null {
     const p = ctx.session.get<Partial<Pending>>(PENDING_KEY);
-    if (typeof p !== 'object' || p === null || typeof p.id !== 'string' || typeof p.fp !== 'string' || typeof p.at !== 'number')
+    if (
+      typeof p !== 'object' ||
+      p === null ||
+      typeof p.id !== 'string' ||
+      typeof p.fp !== 'string' ||
+      typeof p.at !== 'number' ||
+      typeof p.n !== 'string'
+    )
       return null;
     const age = this.#o.now() - p.at;
     if (age < 0 || age > PENDING_TTL_MS) return null;
-    return { id: p.id, fp: p.fp, remember: p.remember === true, at: p.at };
+    return { id: p.id, fp: p.fp, remember: p.remember === true, at: p.at, n: p.n };
   }
 
-  /** Count an attempt for the account; past the limit it is refused without a check. */
+  /** Count a confirming attempt for the account; past the limit it is refused without a check. */
   async #count(id: string, field: 'code' | 'recovery_code'): Promise<void> {
     const state = await this.#o.cache.increment(throttleKey(id), 60_000);
     if (state.count > this.#o.throttle) throw codeThrottled(field, Math.max(1, Math.ceil((state.resetAt - this.#o.now()) / 1000)));

@@ -160,6 +160,19 @@ describe('User email | docs/spec.md 3 transitions', () => {
     await expect(accountLinks.verifyEmail(goneToken)).rejects.toMatchObject({ status: 400 });
   });
 
+  it('any → unchanged, 400: the password changed since the link was mailed', async () => {
+    const user = await insertUser(db);
+    const token = tokenOf(accountLinks.verificationUrl(user));
+    await db
+      .updateTable('users')
+      .set({ password: fakeHash('changed since') })
+      .where('id', '=', user.id)
+      .execute();
+    await expect(accountLinks.verifyEmail(token)).rejects.toMatchObject({ status: 400, code: 'BINDERY_VERIFY_LINK_INVALID' });
+    expect((await userRow(user.id)).email_verified_at).toBeNull();
+    expect(await accountLinks.verifyEmail(tokenOf(accountLinks.verificationUrl(await userRow(user.id))))).toBe('verified');
+  });
+
   it('a reset token is never accepted as a verification token, nor the reverse', async () => {
     const user = await insertUser(db);
     const reset = tokenOf(accountLinks.resetUrl(user));
@@ -220,6 +233,22 @@ describe('Password reset token | docs/spec.md 3 transitions', () => {
       .execute();
     await expect(accountLinks.resetPassword(token, 'mine now')).rejects.toMatchObject({ status: 422 });
     expect((await userRow(user.id)).password).toBe(fakeHash('changed elsewhere'));
+  });
+
+  it('valid → unchanged, 422 on password: the address changed since the link was mailed (the old mailbox cannot take the account over)', async () => {
+    const user = await insertUser(db, { email: 'before-move@example.test' });
+    const token = tokenOf(accountLinks.resetUrl(user));
+    await db.updateTable('users').set({ email: 'after-move@example.test' }).where('id', '=', user.id).execute();
+    await expect(accountLinks.resetPassword(token, 'taken over now')).rejects.toMatchObject({
+      status: 422,
+      fieldErrors: { password: RESET_LINK_INVALID },
+    });
+    expect((await userRow(user.id)).password).toBe(user.password);
+    expect(calls.signedOutEverywhere).toEqual([]);
+    // Moving back makes the link the account's again: it is bound to the address, not to a change counter.
+    await db.updateTable('users').set({ email: 'before-move@example.test' }).where('id', '=', user.id).execute();
+    await accountLinks.resetPassword(token, 'mine again now');
+    expect((await userRow(user.id)).password).toBe(fakeHash('mine again now'));
   });
 
   it('two submissions at the same moment: exactly one wins, the other gets the invalid-link error and changes nothing', async () => {
