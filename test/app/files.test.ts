@@ -234,6 +234,49 @@ describe.each(['local', 's3'] as const)('Files | the reference app on the %s dis
     expect((await download(attachment.file.url)).status).toBe(diskName === 'local' ? 404 : 404);
   });
 
+  it('attachments: a name with a right-to-left override is kept, listed and downloaded without it', async () => {
+    const token = await bearerFor(a.t, 9500 + (diskName === 'local' ? 0 : 1));
+    const api = (path: string, init: RequestInit = {}) =>
+      fetch(`${a.url}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(init.headers ?? {}) } });
+    const doc = (await (
+      await api('/api/documents', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ slug: `bidi-${diskName}`, title: 'Bidi' }),
+      })
+    ).json()) as { id: number };
+    const form = new FormData();
+    form.append('file', new Blob(['MZ not really a program']), 'invoice\u202Efdp.exe');
+    const res = await api(`/api/documents/${doc.id}/attachments`, { method: 'POST', body: form });
+    expect(res.status).toBe(201);
+    const attachment = (await res.json()) as { id: number; file: { name: string; url: string } };
+    expect(attachment.file.name).toBe('invoicefdp.exe');
+    const row = await a.db.selectFrom('document_attachments').select('file').where('id', '=', attachment.id).executeTakeFirstOrThrow();
+    expect(row.file.name).toBe('invoicefdp.exe');
+    const got = await download(attachment.file.url);
+    expect(got.status).toBe(200);
+    expect(got.headers.get('content-disposition')).toBe('attachment; filename="invoicefdp.exe"');
+    await got.arrayBuffer();
+
+    // The direct upload's name, given as JSON, is cleaned the same way.
+    const start = (await (
+      await api(`/api/documents/${doc.id}/attachments/uploads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    ).json()) as { url: string; method: string; headers: Record<string, string>; token: string };
+    const put = await fetch(diskName === 'local' ? `${a.url}${pathOf(start.url)}` : start.url, {
+      method: start.method,
+      headers: start.headers,
+      body: PNG_1X1,
+    });
+    expect(put.status).toBeLessThan(300);
+    const confirm = await api(`/api/documents/${doc.id}/attachments/confirm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: start.token, name: 'photo\u2067\u200B\u202Egnp.exe' }),
+    });
+    expect(confirm.status).toBe(201);
+    expect(((await confirm.json()) as { file: { name: string } }).file.name).toBe('photognp.exe');
+  });
+
   it('the typed client sends a file (a Blob) and gets the attachment with its signed URL', async () => {
     const token = await bearerFor(a.t, 9400 + (diskName === 'local' ? 0 : 1));
     const client = createClient({ baseUrl: a.url, token });
