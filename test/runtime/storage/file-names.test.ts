@@ -45,7 +45,9 @@ describe('safeFileName | invisible characters', () => {
 describe('contentDisposition | the shown name', () => {
   it('shows the name without bidirectional controls, in both forms', () => {
     expect(contentDisposition('invoice\u202Efdp.exe', 'application/octet-stream')).toBe('attachment; filename="invoicefdp.exe"');
-    expect(contentDisposition('été\u2067.pdf', 'application/pdf')).toBe(`attachment; filename="_t_.pdf"; filename*=UTF-8''%C3%A9t%C3%A9.pdf`);
+    expect(contentDisposition('été\u2067.pdf', 'application/pdf')).toBe(
+      `attachment; filename="_t_.pdf"; filename*=UTF-8''%C3%A9t%C3%A9.pdf`,
+    );
   });
 
   it('never throws, whatever name an older row holds (a lone surrogate, controls, quotes)', () => {
