@@ -1403,7 +1403,7 @@ export function createClient(options: ClientOptions) {
           input, init,
         ) as Promise<void>,
       /**
-       * Start a direct upload of a large file (at most 50 MB): 201 with the URL to PUT the bytes to (presigned on S3, signed on the local disk) and the token to confirm with.
+       * Start a direct upload of a large file (at most 50 MB): 201 with the URL to PUT the bytes to (presigned on S3, signed on the local disk) and the token to confirm with (for you and this document only).
        * `POST /api/documents/{id}/attachments/uploads` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */
@@ -1413,7 +1413,7 @@ export function createClient(options: ClientOptions) {
           input, init,
         ) as Promise<DirectUploadJson>,
       /**
-       * Attach a directly uploaded file after checking its size and type; 201 with the attachment.
+       * Attach a directly uploaded file after checking its size and type; 201 with the attachment. The token must be one you started for this document: another user's, or one started for another document, is 403.
        * `POST /api/documents/{id}/attachments/confirm` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */

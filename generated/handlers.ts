@@ -118,9 +118,9 @@ export interface Handlers {
   'attachments.list': RouteHandler<AttachmentsListInput, ResultFor<'ok', Attachment[]>, Document>;
   /** DELETE /api/documents/{id}/attachments/{attachment} — Remove an attachment; its file is deleted once the removal commits. */
   'attachments.delete': RouteHandler<AttachmentsDeleteInput, ResultFor<'noContent', never>, Document>;
-  /** POST /api/documents/{id}/attachments/uploads — Start a direct upload of a large file (at most 50 MB): 201 with the URL to PUT the bytes to (presigned on S3, signed on the local disk) and the token to confirm with. */
+  /** POST /api/documents/{id}/attachments/uploads — Start a direct upload of a large file (at most 50 MB): 201 with the URL to PUT the bytes to (presigned on S3, signed on the local disk) and the token to confirm with (for you and this document only). */
   'attachments.upload': RouteHandler<AttachmentsUploadInput, ResultFor<'created', DirectUpload>, Document>;
-  /** POST /api/documents/{id}/attachments/confirm — Attach a directly uploaded file after checking its size and type; 201 with the attachment. */
+  /** POST /api/documents/{id}/attachments/confirm — Attach a directly uploaded file after checking its size and type; 201 with the attachment. The token must be one you started for this document: another user's, or one started for another document, is 403. */
   'attachments.confirm': RouteHandler<AttachmentsConfirmInput, ResultFor<'created', Attachment>, Document>;
   /** POST /notes — Create a note from JSON or a form. */
   'notes.create': RouteHandler<NotesCreateInput, ResultFor<'created', Note>>;

@@ -8,6 +8,8 @@
  * does not exist, and each handler gets the document. Rows are written through the
  * tracked model (the audit log records the file's metadata, never its
  * bytes), and a removed attachment's file is deleted once the removal commits.
+ * A direct upload's token is bound to the user who started it and to its
+ * document: another user, or another document, cannot confirm it.
  */
 import type { Handlers } from '../../generated/handlers.js';
 import { NotFoundError } from 'bindery/errors';
@@ -24,6 +26,13 @@ export const ATTACHMENT_MAX_BYTES = 51_200 * 1024;
 
 /** The purpose direct-upload tokens of attachments are made for (a token for another purpose is refused). */
 const UPLOAD_PURPOSE = 'attachments.upload';
+
+/**
+ * The record a direct upload is bound to: the document it was started for.
+ * With the owner (the signed-in user), the token is confirmed by that user
+ * onto that document only; anything else is 403 (docs/storage.md "Direct uploads").
+ */
+const uploadTarget = (documentId: number | string) => `documents/${documentId}`;
 
 export const attachmentsHandlers = {
   'attachments.create': async (input, ctx, document) => {
@@ -47,14 +56,23 @@ export const attachmentsHandlers = {
     return noContent();
   },
 
-  'attachments.upload': async (_input, ctx) =>
-    created(await createDirectUpload(storageOf(ctx.services), { purpose: UPLOAD_PURPOSE, maxBytes: ATTACHMENT_MAX_BYTES })),
+  'attachments.upload': async (_input, ctx, document) =>
+    created(
+      await createDirectUpload(storageOf(ctx.services), {
+        purpose: UPLOAD_PURPOSE,
+        owner: ctx.auth.id,
+        target: uploadTarget(document.id),
+        maxBytes: ATTACHMENT_MAX_BYTES,
+      }),
+    ),
 
   'attachments.confirm': async (input, ctx, document) => {
     const { db, models } = ctx.services;
     const storage = storageOf(ctx.services);
     const upload = await confirmDirectUpload(storage, input.token, {
       purpose: UPLOAD_PURPOSE,
+      owner: ctx.auth.id,
+      target: uploadTarget(document.id),
       field: 'token',
       ...(input.name ? { name: input.name } : {}),
     });

@@ -23,6 +23,14 @@ export interface TracesConfig extends OtlpTarget {
   readonly batch: { readonly delayMs: number; readonly maxQueueSize: number; readonly maxBatchSize: number };
 }
 
+/** `GET /metrics` in the Prometheus text format (docs/observability.md "Prometheus"). */
+export interface PrometheusConfig {
+  /** `METRICS_TOKEN`: the bearer secret a scraper sends; unset, only local clients outside production read. */
+  readonly token: string | undefined;
+  /** Clients on this machine read without the token: outside production only (`APP_ENV` not `production`). */
+  readonly localFree: boolean;
+}
+
 /** The whole decision. */
 export interface ObservabilityConfig {
   /** Resource attributes of every span and metric (`service.name` included). */
@@ -31,8 +39,8 @@ export interface ObservabilityConfig {
   readonly traces: TracesConfig | null;
   /** Metrics over OTLP, or `null` (off). */
   readonly otlpMetrics: (OtlpTarget & { readonly intervalMs: number }) | null;
-  /** `GET /metrics` in the Prometheus text format, or `null` (off); `token` when a scraper may also authenticate. */
-  readonly prometheus: { readonly token: string | undefined } | null;
+  /** `GET /metrics` in the Prometheus text format, or `null` (off). */
+  readonly prometheus: PrometheusConfig | null;
   /** One log line per request. */
   readonly accessLog: boolean;
   /** The development dashboard at `/_bindery`. */
@@ -81,7 +89,7 @@ export function observabilityConfig(settings: Settings, app: { readonly name: st
             },
           },
     otlpMetrics: metricsTarget === null ? null : { ...metricsTarget, intervalMs: settings.OTEL_METRIC_EXPORT_INTERVAL },
-    prometheus: settings.METRICS_ENDPOINT ? { token: settings.METRICS_TOKEN } : null,
+    prometheus: settings.METRICS_ENDPOINT ? { token: settings.METRICS_TOKEN, localFree: app.environment !== 'production' } : null,
     accessLog: settings.HTTP_ACCESS_LOG,
     dashboard: settings.DEV_DASHBOARD && app.environment === 'development',
   };

@@ -34,7 +34,8 @@ export interface ObservabilityOptions {
  *   span per request, per pipeline stage, per SQL statement, per job queued
  *   and run, per mail sent and listener run; exported over OTLP/HTTP.
  * - Metrics: over OTLP (the same endpoint), and/or at `GET /metrics` in the
- *   Prometheus format (`METRICS_ENDPOINT=true`).
+ *   Prometheus format (`METRICS_ENDPOINT=true`; in production only to
+ *   clients sending `METRICS_TOKEN` as a bearer token).
  * - `HTTP_ACCESS_LOG=true`: a log line per request.
  * - With `APP_ENV=development` (and `DEV_DASHBOARD` not `false`): the
  *   dashboard at `/_bindery`. Never in production.
@@ -58,6 +59,10 @@ export function observability(options: ObservabilityOptions = {}): SetupStep {
       const config = observabilityConfig(settings, { name: ctx.app.name, environment });
       if (settings.DEV_DASHBOARD && environment === 'production')
         ctx.log.warn(`DEV_DASHBOARD=true is ignored with APP_ENV=production: ${DASHBOARD_PATH} is never served in production.`);
+      if (config.prometheus !== null && !config.prometheus.localFree && config.prometheus.token === undefined)
+        ctx.log.warn(
+          'METRICS_ENDPOINT=true without METRICS_TOKEN in production: GET /metrics answers 403 to every client. Set METRICS_TOKEN and have the scraper send it as a bearer token (docs/observability.md "Prometheus").',
+        );
       if (config.traces === null && config.otlpMetrics === null && config.prometheus === null && !config.accessLog && !config.dashboard)
         return;
       const { startObservability } = await import('./start-observability.js');

@@ -167,12 +167,13 @@ export const observabilitySettings = defineSettings({
   },
   METRICS_ENDPOINT: {
     description:
-      'Serve the metrics in the Prometheus text format at GET /metrics: to clients on this machine, or to those sending Authorization: Bearer <METRICS_TOKEN>.',
+      'Serve the metrics in the Prometheus text format at GET /metrics, to scrapers sending Authorization: Bearer <METRICS_TOKEN>; outside production, clients on this machine read it without the token too.',
     parser: booleanSetting(),
     default: 'false',
   },
   METRICS_TOKEN: {
-    description: 'The bearer secret a scraper from another machine sends to GET /metrics (at least 16 characters).',
+    description:
+      'The bearer secret a scraper sends to GET /metrics (at least 16 characters). In production every client needs it, this machine included (403 while unset); outside production, clients on this machine need none.',
     parser: {
       allowed: 'at least 16 characters',
       parse: (text) => (text.length >= 16 ? { ok: true, value: text } : { ok: false, message: 'too short' }),

@@ -87,7 +87,7 @@ export async function startObservability(
   const routes: RouteDefinition[] = [];
   const handlers: Record<string, AnyRouteHandler> = {};
   if (config.prometheus !== null && exported?.scrape) {
-    const { route, handler } = metricsRoute(exported.scrape, config.prometheus.token);
+    const { route, handler } = metricsRoute(exported.scrape, config.prometheus);
     routes.push(route);
     handlers[route.name] = handler;
   }

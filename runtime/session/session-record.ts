@@ -50,9 +50,15 @@ export function newSessionRecord(now: number): SessionRecord {
   };
 }
 
-/** Whether the record holds anything worth a cookie besides its ID and CSRF token. */
-export function recordIsEmpty(record: SessionRecord): boolean {
-  return record.userId === null && isEmptyObject(record.values) && isEmptyObject(record.flash);
+/**
+ * Whether the record holds nothing but what is passed on from one request to
+ * the next: no signed-in user and no values, only (at most) flash data — a
+ * guest's failed form (its errors and old input), a status message. A
+ * server-side store may keep such a record in the cookie instead of a row
+ * (docs/sessions.md "Drivers").
+ */
+export function recordIsFlashOnly(record: SessionRecord): boolean {
+  return record.userId === null && isEmptyObject(record.values);
 }
 
 /**

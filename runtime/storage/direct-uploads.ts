@@ -32,6 +32,16 @@ export interface DirectUpload {
 export interface DirectUploadOptions {
   /** What the upload is for (a route name): a token is confirmed only for the same purpose. */
   readonly purpose: string;
+  /**
+   * Who starts the upload: the signed-in user's ID (`ctx.auth.id`), or
+   * `null` when no one is signed in. Only the same owner may confirm it.
+   */
+  readonly owner: string | null;
+  /**
+   * The record the upload is for, in any stable form (`documents/12`): the
+   * token is confirmed for that record only.
+   */
+  readonly target: string;
   /** The most bytes accepted. */
   readonly maxBytes: number;
   /** The disk (default `STORAGE_DISK`'s). */
@@ -40,14 +50,24 @@ export interface DirectUploadOptions {
 
 /**
  * Start a direct upload: a fresh key listed as an upload no row holds, and
- * a URL valid for `STORAGE_UPLOAD_TTL`.
+ * a URL valid for `STORAGE_UPLOAD_TTL`. The token binds the purpose, the
+ * owner and the target (docs/storage.md "Direct uploads").
  * @throws {StorageUnavailableError} (503).
+ * @example createDirectUpload(storage, { purpose: 'attachments.upload', owner: ctx.auth.id, target: `documents/${doc.id}`, maxBytes: 50 * 1024 * 1024 })
  */
 export async function createDirectUpload(storage: Storage, options: DirectUploadOptions): Promise<DirectUpload> {
   const disk = storage.disk(options.disk);
   const key = storage.newKey();
   const expires = storage.signer.expiresIn(storage.uploadTtlMs);
-  const token = storage.signer.uploadToken({ disk: disk.name, key, maxBytes: options.maxBytes, purpose: options.purpose, expires });
+  const token = storage.signer.uploadToken({
+    disk: disk.name,
+    key,
+    maxBytes: options.maxBytes,
+    purpose: options.purpose,
+    owner: options.owner,
+    target: options.target,
+    expires,
+  });
   await listPending(storage.db, { disk: disk.name, key, state: 'uploaded' });
   const target = await disk.uploadUrl(key, { expiresInMs: storage.uploadTtlMs, token });
   return { ...target, token, expires_at: new Date(expires * 1000).toISOString(), max_bytes: options.maxBytes };
@@ -78,6 +98,10 @@ export async function receiveDirectUpload(storage: Storage, token: string, body:
 export interface ConfirmOptions {
   /** The purpose the token was made for. */
   readonly purpose: string;
+  /** Who confirms: the signed-in user's ID (`ctx.auth.id`), or `null`; it must be the upload's owner. */
+  readonly owner: string | null;
+  /** The record the file is being attached to (`documents/12`); it must be the upload's target. */
+  readonly target: string;
   /** The input field named in errors (default `token`). */
   readonly field?: string;
   /** The file's name as the client gives it (reduced to its last segment). */
@@ -88,7 +112,9 @@ export interface ConfirmOptions {
 
 /**
  * Check an uploaded object before a row takes it: the token is this app's
- * and for `purpose`; the object exists and is listed as an upload; its size
+ * and for `purpose`, started by `owner` for `target` (another user's token,
+ * or one started for another record, is refused and its upload left as it
+ * is, still usable by its owner); the object exists and is listed as an upload; its size
  * is within the token's limit and its type (by content) is allowed. An
  * object that fails is removed. The bytes are read once, streaming, for the
  * checksum and the type.
@@ -99,6 +125,12 @@ export async function confirmDirectUpload(storage: Storage, token: string, optio
   const field = options.field ?? 'token';
   const claims = storage.signer.openUploadToken(token, { allowExpired: true });
   if (claims.purpose !== options.purpose) throw new StorageSignatureError('it was made for another upload');
+  if (claims.owner !== options.owner || claims.target !== options.target)
+    throw new StorageSignatureError(
+      'it was started by another user or for another record',
+      'upload token',
+      'Confirm it as the user and for the record it was started for, or start a new upload.',
+    );
   const disk = storage.disk(claims.disk);
   if (!(await isPending(storage.db, claims.disk, claims.key, 'uploaded')))
     throw uploadInvalid(field, `The ${field} upload is unknown or already used; start a new upload.`);

@@ -43,8 +43,13 @@ export class StorageObjectMissingError extends HttpError {
 
 /** 403: a signed URL or upload token is expired, tampered with or foreign. */
 export class StorageSignatureError extends HttpError {
-  constructor(why: string) {
-    super('BINDERY_STORAGE_SIGNATURE_INVALID', `This signed URL is not valid: ${why}. Ask for a new one.`);
+  /**
+   * @param why what is wrong with it (`it has expired`).
+   * @param what what was sent (default `signed URL`).
+   * @param advice what to do (default `Ask for a new one.`).
+   */
+  constructor(why: string, what = 'signed URL', advice = 'Ask for a new one.') {
+    super('BINDERY_STORAGE_SIGNATURE_INVALID', `This ${what} is not valid: ${why}. ${advice}`);
   }
 
   override get name(): string {

@@ -13,7 +13,7 @@ export interface FileRef {
   readonly disk: string;
   /** The object's key on the disk (made by bindery, never from the client's file name). */
   readonly key: string;
-  /** The client's file name, reduced to its last path segment (`../../x.png` → `x.png`). */
+  /** The client's file name, reduced to its last path segment (`../../x.png` → `x.png`) without invisible or bidirectional control characters ({@link safeFileName}). */
   readonly name: string;
   /** Size in bytes. */
   readonly size: number;
@@ -61,14 +61,32 @@ export function fileJson(ref: FileRef | null): FileJson | null {
 }
 
 /**
- * A client's file name made safe to keep and show: its last path segment
- * (after `/` or `\`), control characters removed, at most 255 characters;
- * `file` when nothing is left (`..`, empty).
+ * Characters a file name never keeps: C0 and C1 controls (`Cc`), format
+ * characters (`Cf`: the bidirectional controls U+202A–U+202E, U+2066–U+2069,
+ * U+200E, U+200F, U+061C, the zero-width U+200B–U+200D, U+2060, U+FEFF, the
+ * soft hyphen…), the line and paragraph separators, and lone surrogates
+ * (which no encoding can write). They are invisible, or reorder what is
+ * shown: `invoice\u202Efdp.exe` reads as "invoiceexe.pdf".
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+
+/** The most characters (code points) a kept file name has. */
+const MAX_NAME_CHARACTERS = 255;
+
+/**
+ * A client's file name made safe to keep and show (docs/storage.md "File
+ * names"): its last path segment (after `/` or `\`), without the invisible
+ * and reordering characters of {@link INVISIBLE}, trimmed, at most 255
+ * characters (the end kept, so the extension stays; a character is never
+ * cut in two); `file` when nothing is left (`..`, empty).
  * @example safeFileName('../../etc/passwd') // 'passwd'
+ * @example safeFileName('invoice\u202Efdp.exe') // 'invoicefdp.exe'
  */
 export function safeFileName(name: string): string {
   const last = name.split(/[/\\]/).pop() ?? '';
-  const clean = last.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const clean = last.replace(INVISIBLE, '').trim();
   if (clean === '' || clean === '.' || clean === '..') return 'file';
-  return clean.length > 255 ? clean.slice(clean.length - 255) : clean;
+  if (clean.length <= MAX_NAME_CHARACTERS) return clean;
+  const characters = Array.from(clean);
+  return characters.length > MAX_NAME_CHARACTERS ? characters.slice(-MAX_NAME_CHARACTERS).join('').trimStart() : clean;
 }

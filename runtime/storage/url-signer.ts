@@ -20,6 +20,10 @@ export interface UploadClaims {
   readonly maxBytes: number;
   /** The route or purpose the upload is for (a token of another purpose is refused). */
   readonly purpose: string;
+  /** Who started the upload (the signed-in user's ID), or `null` for no one: only the same may confirm it. */
+  readonly owner: string | null;
+  /** The record the upload is for (`documents/12`): it is confirmed for that record only. */
+  readonly target: string;
   /** Expiry, seconds since the epoch. */
   readonly expires: number;
 }
@@ -62,11 +66,10 @@ export class UrlSigner {
     return Math.ceil((this.now() + ms) / 1000);
   }
 
-  /** An upload token: base64url JSON of the claims, a dot, the signature. */
+  /** An upload token: base64url JSON of the claims (disk, key, size limit, purpose, owner, target, expiry), a dot, the signature. */
   uploadToken(claims: UploadClaims): string {
-    const body = Buffer.from(JSON.stringify([claims.disk, claims.key, claims.maxBytes, claims.purpose, claims.expires])).toString(
-      'base64url',
-    );
+    const fields = [claims.disk, claims.key, claims.maxBytes, claims.purpose, claims.owner, claims.target, claims.expires];
+    const body = Buffer.from(JSON.stringify(fields)).toString('base64url');
     return `${body}.${this.sign(`upload\n${body}`)}`;
   }
 
@@ -81,16 +84,20 @@ export class UrlSigner {
     const body = token.slice(0, dot);
     let claims: UploadClaims;
     try {
-      const [disk, key, maxBytes, purpose, expires] = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as unknown[];
+      const [disk, key, maxBytes, purpose, owner, target, expires] = JSON.parse(
+        Buffer.from(body, 'base64url').toString('utf8'),
+      ) as unknown[];
       if (
         typeof disk !== 'string' ||
         typeof key !== 'string' ||
         typeof maxBytes !== 'number' ||
         typeof purpose !== 'string' ||
+        (owner !== null && typeof owner !== 'string') ||
+        typeof target !== 'string' ||
         typeof expires !== 'number'
       )
         throw new TypeError('claims');
-      claims = { disk, key, maxBytes, purpose, expires };
+      claims = { disk, key, maxBytes, purpose, owner, target, expires };
     } catch {
       throw new StorageSignatureError('it is not an upload token');
     }

@@ -234,6 +234,56 @@ describe.each(['local', 's3'] as const)('Files | the reference app on the %s dis
     expect((await download(attachment.file.url)).status).toBe(diskName === 'local' ? 404 : 404);
   });
 
+  it('attachments: a name with a right-to-left override is kept, listed and downloaded without it', async () => {
+    const token = await bearerFor(a.t, 9500 + (diskName === 'local' ? 0 : 1));
+    const api = (path: string, init: RequestInit = {}) =>
+      fetch(`${a.url}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(init.headers ?? {}) },
+      });
+    const doc = (await (
+      await api('/api/documents', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ slug: `bidi-${diskName}`, title: 'Bidi' }),
+      })
+    ).json()) as { id: number };
+    const form = new FormData();
+    form.append('file', new Blob(['MZ not really a program']), 'invoice\u202Efdp.exe');
+    const res = await api(`/api/documents/${doc.id}/attachments`, { method: 'POST', body: form });
+    expect(res.status).toBe(201);
+    const attachment = (await res.json()) as { id: number; file: { name: string; url: string } };
+    expect(attachment.file.name).toBe('invoicefdp.exe');
+    const row = await a.db.selectFrom('document_attachments').select('file').where('id', '=', attachment.id).executeTakeFirstOrThrow();
+    expect(row.file.name).toBe('invoicefdp.exe');
+    const got = await download(attachment.file.url);
+    expect(got.status).toBe(200);
+    expect(got.headers.get('content-disposition')).toBe('attachment; filename="invoicefdp.exe"');
+    await got.arrayBuffer();
+
+    // The direct upload's name, given as JSON, is cleaned the same way.
+    const start = (await (
+      await api(`/api/documents/${doc.id}/attachments/uploads`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      })
+    ).json()) as { url: string; method: string; headers: Record<string, string>; token: string };
+    const put = await fetch(diskName === 'local' ? `${a.url}${pathOf(start.url)}` : start.url, {
+      method: start.method,
+      headers: start.headers,
+      body: PNG_1X1,
+    });
+    expect(put.status).toBeLessThan(300);
+    const confirm = await api(`/api/documents/${doc.id}/attachments/confirm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: start.token, name: 'photo\u2067\u200B\u202Egnp.exe' }),
+    });
+    expect(confirm.status).toBe(201);
+    expect(((await confirm.json()) as { file: { name: string } }).file.name).toBe('photognp.exe');
+  });
+
   it('the typed client sends a file (a Blob) and gets the attachment with its signed URL', async () => {
     const token = await bearerFor(a.t, 9400 + (diskName === 'local' ? 0 : 1));
     const client = createClient({ baseUrl: a.url, token });
@@ -286,6 +336,53 @@ describe.each(['local', 's3'] as const)('Files | the reference app on the %s dis
       body: JSON.stringify({ token: `${upload.token.slice(0, -2)}AA` }),
     });
     expect(forged.status).toBe(403);
+  });
+
+  it('direct upload: the token is bound to its user and document; another user, or another document, is 403 and the upload stays usable', async () => {
+    const base = 9600 + (diskName === 'local' ? 0 : 10);
+    const alice = await bearerFor(a.t, base);
+    const bob = await bearerFor(a.t, base + 1);
+    const api = (token: string, path: string, body: unknown) =>
+      fetch(`${a.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const newDoc = async (token: string, slug: string) =>
+      ((await (await api(token, '/api/documents', { slug: `${slug}-${diskName}`, title: slug })).json()) as { id: number }).id;
+    const aliceDoc = await newDoc(alice, 'alice-doc');
+    const aliceOther = await newDoc(alice, 'alice-other');
+    const bobDoc = await newDoc(bob, 'bob-doc');
+
+    const upload = (await (await api(alice, `/api/documents/${aliceDoc}/attachments/uploads`, {})).json()) as {
+      url: string;
+      method: string;
+      headers: Record<string, string>;
+      token: string;
+    };
+    const put = await fetch(diskName === 'local' ? `${a.url}${pathOf(upload.url)}` : upload.url, {
+      method: upload.method,
+      headers: upload.headers,
+      body: PNG_1X1,
+    });
+    expect(put.status).toBeLessThan(300);
+
+    const byBob = await api(bob, `/api/documents/${bobDoc}/attachments/confirm`, { token: upload.token, name: 'stolen.png' });
+    expect(byBob.status).toBe(403);
+    expect(byBob.headers.get('content-type')).toContain('application/problem+json');
+    expect(((await byBob.json()) as { detail: string }).detail).toBe(
+      'This upload token is not valid: it was started by another user or for another record. Confirm it as the user and for the record it was started for, or start a new upload.',
+    );
+    const elsewhere = await api(alice, `/api/documents/${aliceOther}/attachments/confirm`, { token: upload.token });
+    expect(elsewhere.status).toBe(403);
+    await elsewhere.arrayBuffer();
+    expect(await a.db.selectFrom('document_attachments').select('id').where('document_id', 'in', [bobDoc, aliceOther]).execute()).toEqual(
+      [],
+    );
+
+    const mine = await api(alice, `/api/documents/${aliceDoc}/attachments/confirm`, { token: upload.token, name: 'mine.png' });
+    expect(mine.status).toBe(201);
+    expect(((await mine.json()) as { file: { name: string } }).file.name).toBe('mine.png');
   });
 });
 

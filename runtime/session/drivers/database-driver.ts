@@ -6,24 +6,31 @@
  * login, logout or `invalidate()` stops working.
  *
  * No row until the session holds something worth keeping: a session with
- * nothing but its ID and CSRF token (a visitor who loaded a form) lives in
- * the cookie, encrypted like a cookie session, so page views without a
- * cookie write nothing to the table (docs/sessions.md "Drivers"). Its first
- * value, flash or sign-in moves it into a row; a session read from a row
- * stays there.
+ * no signed-in user and no values — its ID, its CSRF token and at most flash
+ * data (a visitor who loaded a form; a guest whose form post failed, with
+ * its errors and old input) — lives in the cookie, encrypted like a cookie
+ * session and bounded by its 4 KB, so page views and failed form posts of
+ * anonymous clients write nothing to the table (docs/sessions.md
+ * "Drivers"). Its first value or sign-in moves it into a row; a session read
+ * from a row stays there.
  *
  * Expired rows are deleted once an hour (and at boot).
  */
 import { sql } from 'kysely';
 import { SessionError } from '../errors.js';
-import { parseRecord, recordIsEmpty, serializeRecord, type SessionRecord } from '../session-record.js';
-import type { SessionDriver, SessionDriverContext, SessionStore } from '../session-store.js';
+import { parseRecord, recordIsFlashOnly, serializeRecord, type SessionRecord } from '../session-record.js';
+import { TOO_LARGE, type SessionDriver, type SessionDriverContext, type SessionStore } from '../session-store.js';
 import type { AnyKysely } from '../../db/any-kysely.js';
 
 /** Encryption purpose of the database driver's cookie (the session ID). */
 export const SESSION_ID_PURPOSE = 'session-id';
 
-/** Encryption purpose of the database driver's cookie for a session without a row (the whole, empty record). */
+/**
+ * Encryption purpose of the database driver's cookie for a session without a
+ * row (the whole record: no user, no values, at most flash data). The name
+ * dates from when only empty sessions went without a row; it is kept so
+ * such cookies stay readable.
+ */
 export const EMPTY_SESSION_PURPOSE = 'session-empty';
 
 /** How often expired rows are deleted (ms). */
@@ -31,7 +38,7 @@ export const PRUNE_INTERVAL_MS = 3_600_000;
 
 /** `SESSION_DRIVER=database`. */
 export const databaseDriver: SessionDriver = async (ctx) => {
-  const { encrypter, cookieName, database, lifetimeMs, maxLifetimeMs, now } = ctx;
+  const { encrypter, cookieName, database, lifetimeMs, maxLifetimeMs, maxCookieBytes, now } = ctx;
   if (database === undefined) {
     throw new SessionError(
       'BINDERY_SESSION_DRIVER_FAILED',
@@ -63,9 +70,11 @@ export const databaseDriver: SessionDriver = async (ctx) => {
       return record;
     },
     async write(record: SessionRecord, revoke, client) {
-      if (!stored.has(record) && recordIsEmpty(record)) {
+      if (!stored.has(record) && recordIsFlashOnly(record)) {
         if (revoke !== null) await sql`DELETE FROM bindery_sessions WHERE id = ${revoke}`.execute(db);
-        return encrypter.seal(EMPTY_SESSION_PURPOSE, serializeRecord(record), options);
+        const value = encrypter.seal(EMPTY_SESSION_PURPOSE, serializeRecord(record), options);
+        // Bounded like a cookie session: too large, the old input is dropped (then the save skipped), never a row.
+        return cookieName.length + 1 + value.length > maxCookieBytes ? TOO_LARGE : value;
       }
       stored.add(record);
       const data = serializeRecord(record);

@@ -38,6 +38,31 @@ function sample(exposition: string, name: string, labels: Readonly<Record<string
   return undefined;
 }
 
+/** A small app with one route, `GET /hello`, and `observability()`. */
+function helloApp(name: string) {
+  return defineApp({
+    name,
+    root: fileURLToPath(new URL('.', import.meta.url)),
+    routes: [
+      {
+        name: 'hello',
+        method: 'GET',
+        path: '/hello',
+        group: null,
+        middleware: [],
+        result: 'text',
+        fields: [],
+        validate: null,
+        output: null,
+        origin: 'test',
+      },
+    ],
+    handlers: { hello: () => text('hello') },
+    migrations: [],
+    setup: [observability()],
+  });
+}
+
 describe('GET /metrics | after a known load', () => {
   it('counts requests by route and status class, login failures, and reads the pool and the job queue', async () => {
     const user = await makeUser(a);
@@ -133,27 +158,7 @@ describe('GET /metrics | guarded', () => {
     let t: TestApp;
     beforeAll(async () => {
       database = await createTestDatabase('metrics_local');
-      const app = defineApp({
-        name: 'metrics_local',
-        root: fileURLToPath(new URL('.', import.meta.url)),
-        routes: [
-          {
-            name: 'hello',
-            method: 'GET',
-            path: '/hello',
-            group: null,
-            middleware: [],
-            result: 'text',
-            fields: [],
-            validate: null,
-            output: null,
-            origin: 'test',
-          },
-        ],
-        handlers: { hello: () => text('hello') },
-        migrations: [],
-        setup: [observability()],
-      });
+      const app = helloApp('metrics_local');
       t = await createTestApp(app, { databaseUrl: database.url, env: { METRICS_ENDPOINT: 'true' } });
     });
     afterAll(async () => {
@@ -173,5 +178,61 @@ describe('GET /metrics | guarded', () => {
       ];
       for (const headers of refused) expect((await fetch(`${t.url}/metrics`, { headers })).status).toBe(403);
     });
+  });
+});
+
+describe('GET /metrics | in production', () => {
+  let database: TestDatabase;
+  const app = helloApp('metrics_production');
+  const production = (env: Record<string, string>) =>
+    createTestApp(app, { databaseUrl: database.url, env: { APP_ENV: 'production', METRICS_ENDPOINT: 'true', ...env } });
+  beforeAll(async () => {
+    database = await createTestDatabase('metrics_production');
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it('without METRICS_TOKEN: 403 even from this machine with no proxy header (a same-host proxy that adds none)', async () => {
+    const t = await production({});
+    try {
+      expect((await fetch(`${t.url}/hello`)).status).toBe(200);
+      const local = await fetch(`${t.url}/metrics`, { headers: { accept: 'application/json' } });
+      expect(local.status).toBe(403);
+      expect(local.headers.get('content-type')).toContain('application/problem+json');
+      expect(((await local.json()) as { detail: string }).detail).toBe(
+        'In production GET /metrics needs its own credential: set METRICS_TOKEN and have the scraper send Authorization: Bearer <METRICS_TOKEN> (docs/observability.md "Prometheus").',
+      );
+      const withBearer = await fetch(`${t.url}/metrics`, { headers: { authorization: 'Bearer anything-at-all-here' } });
+      expect(withBearer.status).toBe(403);
+      await withBearer.arrayBuffer();
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('with METRICS_TOKEN: the bearer token is needed from this machine too, whatever the forwarding headers say', async () => {
+    const t = await production({ METRICS_TOKEN: 'a-production-scraper-secret' });
+    try {
+      const refusedHeaders: Array<Record<string, string>> = [
+        {},
+        { 'x-forwarded-for': '203.0.113.7' },
+        { authorization: 'Bearer a-production-scraper-secreT' },
+      ];
+      for (const headers of refusedHeaders) {
+        const refused = await fetch(`${t.url}/metrics`, { headers: { accept: 'application/json', ...headers } });
+        expect(refused.status, JSON.stringify(headers)).toBe(401);
+        expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+        await refused.arrayBuffer();
+      }
+      const allowedFrom: Array<Record<string, string>> = [{}, { 'x-forwarded-for': '203.0.113.7' }];
+      for (const headers of allowedFrom) {
+        const right = await fetch(`${t.url}/metrics`, { headers: { ...headers, authorization: 'Bearer a-production-scraper-secret' } });
+        expect(right.status).toBe(200);
+        expect(await right.text()).toContain('target_info');
+      }
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -69,10 +69,12 @@ describe('observability() | off costs nothing', () => {
   });
 
   it('configured (metrics, access log): the hook on every route', async () => {
-    const on = await boot(true, { METRICS_ENDPOINT: 'true', HTTP_ACCESS_LOG: 'true', LOG_LEVEL: 'silent' });
+    const token = 'a-production-scraper-secret';
+    const on = await boot(true, { METRICS_ENDPOINT: 'true', METRICS_TOKEN: token, HTTP_ACCESS_LOG: 'true', LOG_LEVEL: 'silent' });
     try {
       expect(on.app.printRoutes({ includeHooks: true, commonPrefix: false })).toContain('observeRequest');
-      expect((await fetch(`${on.url}/metrics`)).status).toBe(200);
+      // In production /metrics needs its token, from this machine too (docs/observability.md "Prometheus").
+      expect((await fetch(`${on.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     } finally {
       await on.close();
     }

@@ -96,6 +96,71 @@ describe('Database sessions | no row until there is something to keep', () => {
   });
 });
 
+/** What a browser sends with a form post (the form round trip answers it with 303). */
+const BROWSER = {
+  'content-type': 'application/x-www-form-urlencoded',
+  accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+  'sec-fetch-mode': 'navigate',
+  'sec-fetch-site': 'same-origin',
+};
+
+/** A guest loads the form (its CSRF token), then posts `pairs` to it. */
+async function guestPost(jar: Jar, pairs: Array<[string, string]>): Promise<Response> {
+  const { token } = (await (await jar.fetch(`${t.url}/s/token`)).json()) as { token: string };
+  return jar.fetch(`${t.url}/form`, {
+    method: 'POST',
+    headers: BROWSER,
+    body: new URLSearchParams([['_token', token], ...pairs]).toString(),
+  });
+}
+
+const state = async (jar: Jar) => (await (await jar.fetch(`${t.url}/s/state`)).json()) as { errors: unknown; old: unknown };
+
+describe("Database sessions | a guest's failed form post writes no row", () => {
+  it('200 failed posts of 200 guests add no row; each guest still gets its errors and old input back, once', async () => {
+    const before = (await rows()).length;
+    for (let i = 0; i < 200; i++) {
+      const jar = new Jar();
+      const res = await guestPost(jar, [
+        ['title', `much too long ${i}`],
+        ['note', `kept ${i}`],
+      ]);
+      expect(res.status).toBe(303);
+      expect(await state(jar)).toEqual({
+        errors: { title: 'The title field must not be greater than 10 characters.' },
+        old: { title: `much too long ${i}`, note: `kept ${i}` },
+      });
+      expect(await state(jar)).toEqual({ errors: {}, old: {} });
+    }
+    expect((await rows()).length - before).toBe(0);
+  });
+
+  it("a guest's old input too large for the cookie is dropped, its errors kept: still no row", async () => {
+    const before = (await rows()).length;
+    const jar = new Jar();
+    const res = await guestPost(jar, [
+      ['title', ''],
+      ['note', 'n'.repeat(5000)],
+    ]);
+    expect(res.status).toBe(303);
+    expect(await state(jar)).toEqual({ errors: { title: 'The title field is required.' }, old: {} });
+    expect((await rows()).length - before).toBe(0);
+  });
+
+  it("a signed-in user's failed post stays in the user's row, and the round trip works there too", async () => {
+    const jar = new Jar();
+    await jar.fetch(`${t.url}/s/login?user=314`);
+    expect((await rows()).filter((r) => r.user_id === '314')).toHaveLength(1);
+    const res = await guestPost(jar, [['title', 'much too long here']]);
+    expect(res.status).toBe(303);
+    expect((await rows()).filter((r) => r.user_id === '314')).toHaveLength(1);
+    expect(await state(jar)).toEqual({
+      errors: { title: 'The title field must not be greater than 10 characters.' },
+      old: { title: 'much too long here' },
+    });
+  });
+});
+
 describe('Database sessions | revocation', () => {
   it('a cookie copied before logout (invalidate) stops working after it', async () => {
     const jar = new Jar();
