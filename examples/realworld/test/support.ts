@@ -7,9 +7,9 @@ import type { Database } from '../generated/types.js';
 
 export type Kit = TestKit<Handlers, Database>;
 
-/** Boot the app on a fresh database. */
-export function boot(): Promise<Kit> {
-  return bootTestKit<Handlers, Database>(app, { routes });
+/** Boot the app on a fresh database, with `env` on top of the test settings (e.g. `CORS_ORIGINS`). */
+export function boot(env: Record<string, string> = {}): Promise<Kit> {
+  return bootTestKit<Handlers, Database>(app, { routes, env });
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the answers are checked member by member.
