@@ -980,6 +980,7 @@ export const routes = [
     validate: usersRegister,
     output: { shape: 'UsersRegisterOutput', array: false, serialize: serializeUsersRegisterOutput },
     origin: 'schema/users.yaml',
+    rateLimit: { limit: 20, windowMs: 3600000, by: 'ip' },
     cors: {
       origins: [
         'http://localhost:4100',

@@ -84,7 +84,7 @@ describe.skipIf(!chromiumAvailable)('a front end on another origin, in Chromium'
   describe('the origin in CORS_ORIGINS', () => {
     let t: Kit;
     beforeAll(async () => {
-      t = await boot({ CORS_ORIGINS: pageOrigin });
+      t = await boot({ env: { CORS_ORIGINS: pageOrigin } });
     });
     afterAll(() => t?.close());
 
