@@ -205,6 +205,7 @@ function httpServerOptions(app: App, opened: OpenedApp, setup: SetupResult): Htt
     maxJsonDepth: core.HTTP_MAX_JSON_DEPTH,
     maxJsonKeys: core.HTTP_MAX_JSON_KEYS,
     trustProxy: core.HTTP_TRUST_PROXY,
+    ...(core.CORS_ORIGINS === undefined ? {} : { corsOrigins: core.CORS_ORIGINS }),
     requestTimeoutMs: core.HTTP_REQUEST_TIMEOUT,
     ...(core.HTTP_BODY_TIMEOUT !== undefined ? { bodyTimeoutMs: core.HTTP_BODY_TIMEOUT } : {}),
     headersTimeoutMs: core.HTTP_HEADERS_TIMEOUT,

@@ -5,6 +5,7 @@
 import { appKeySetting, generateAppKey } from './app-key.js';
 import { defineSettings } from './define-settings.js';
 import { policySetting } from './content-security-policy.js';
+import { corsOriginsSetting } from './cors-origins.js';
 import {
   addressSetting,
   booleanSetting,
@@ -172,6 +173,12 @@ export const coreSettings = defineSettings(
         "The Content-Security-Policy header sent with every response, replacing the app's (and bindery's default strict policy); off sends none. Unset: the app's policy, else the default.",
       parser: policySetting(),
       example: "default-src 'self'; img-src 'self' https://images.example.com",
+    },
+    CORS_ORIGINS: {
+      description:
+        "The origins whose pages may call the routes of every group that declares cors: in the YAML, replacing the origins listed there (the other cors: options stay); * allows any origin (refused for a group with credentials: true), none no other origin. Groups without cors: are never affected. Unset: each group's YAML list.",
+      parser: corsOriginsSetting(),
+      example: 'https://app.example.com,https://admin.example.com',
     },
     DATABASE_URL: {
       description:

@@ -11,12 +11,41 @@
  * allowed origin are answered 204 before any middleware runs; of any other
  * origin, like any OPTIONS request (405 with `Allow`).
  *
+ * The `CORS_ORIGINS` setting replaces the origins of every such group
+ * ({@link withCorsOrigins}), once, before the server is built.
+ *
  * CSRF stays: see {@link corsAllowsOrigin}, which the `csrf` middleware uses.
  */
 import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import type { CorsPlan, RouteDefinition } from '../routing/route-table.js';
+import { SettingsError } from '../config/load-settings.js';
+import type { CorsPlan, RouteDefinition, RouteTable } from '../routing/route-table.js';
 import { fastifyPath } from './route-paths.js';
+
+/**
+ * The route table with `origins` (the `CORS_ORIGINS` setting) in place of
+ * the YAML's list on every route whose group declares `cors:`; the other
+ * options of the group (credentials, headers, max age) stay, and routes
+ * without `cors:` are returned as they are (docs/http.md "CORS").
+ * @param origins the allowed origins, `['*']` for any, `[]` for none; `undefined`: the table unchanged.
+ * @returns a new table (the same one when `origins` is undefined).
+ * @throws {SettingsError} `BINDERY_SETTING_INVALID` when `origins` is `*` and a group allows credentials (browsers refuse the pair, and it would let any site act with the user's cookies).
+ */
+export function withCorsOrigins(routes: RouteTable, origins: readonly string[] | undefined): RouteTable {
+  if (origins === undefined) return routes;
+  if (origins.includes('*')) {
+    const groups = [...new Set(routes.filter((r) => r.cors?.credentials === true).map((r) => r.group ?? r.name))];
+    if (groups.length > 0) {
+      throw new SettingsError([
+        {
+          names: ['CORS_ORIGINS'],
+          message: `CORS_ORIGINS="*": the group${groups.length === 1 ? '' : 's'} ${groups.join(', ')} declare${groups.length === 1 ? 's' : ''} cors with credentials: true, which cannot go with any origin; list the origins`,
+        },
+      ]);
+    }
+  }
+  return routes.map((route) => (route.cors === undefined ? route : { ...route, cors: { ...route.cors, origins: [...origins] } }));
+}
 
 /**
  * Whether `plan` lists `origin` by name (`*` does not count): such a

@@ -35,6 +35,12 @@ export interface HttpServerOptions {
   readonly environment: AppEnvironment;
   /** `APP_DEBUG`: error pages show the error chain, stack and request details (never in production). */
   readonly debug: boolean;
+  /**
+   * `CORS_ORIGINS`: the origins allowed by every route whose group declares
+   * `cors:`, replacing the YAML's lists (`['*']` any, `[]` none; docs/http.md
+   * "CORS"). Absent: the YAML's lists.
+   */
+  readonly corsOrigins?: readonly string[];
   /** `HTTP_TRUST_PROXY`: which proxies' `X-Forwarded-*` headers to believe (Fastify's `trustProxy`). Default false. */
   readonly trustProxy?: boolean | number | readonly string[];
   /**

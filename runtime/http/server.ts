@@ -36,7 +36,7 @@ import { pino } from 'pino';
 import { withPasswordConfirmation } from './route-password-confirmation.js';
 import { withRateLimit } from './route-rate-limit.js';
 import type { RouteDefinition } from '../routing/route-table.js';
-import { registerCorsRoutes } from './cors.js';
+import { registerCorsRoutes, withCorsOrigins } from './cors.js';
 
 /**
  * Build the HTTP server of an app: a ready, not yet listening Fastify
@@ -58,15 +58,17 @@ import { registerCorsRoutes } from './cors.js';
  * `app.inject()` skips the method override (it runs in the HTTP server's
  * request listener); everything else behaves the same.
  *
- * @param options see {@link HttpServerOptions}; sizes in bytes, times in milliseconds.
+ * @param given see {@link HttpServerOptions}; sizes in bytes, times in milliseconds.
  * @returns the Fastify instance after `ready()`.
+ * @throws {SettingsError} `BINDERY_SETTING_INVALID` for `corsOrigins` `*` with a CORS group that allows credentials.
  * @throws {BinderyError} `BINDERY_DEBUG_IN_PRODUCTION`, `BINDERY_ROUTE_WITHOUT_HANDLER`, `BINDERY_HANDLER_WITHOUT_ROUTE`, `BINDERY_MIDDLEWARE_MISSING`, `BINDERY_ROUTE_INVALID`, `BINDERY_VIEWS_NOT_CONFIGURED` (several problems: the code of the first, all listed in the message).
  * @example
  * const app = await createHttpServer({ routes, handlers, services: { db }, environment: 'development', debug: false, maxBodyBytes: 10 * 1024 * 1024, requestTimeoutMs: 30_000 });
  * await app.listen({ host: '127.0.0.1', port: 3000 });
  */
-export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
-  checkServerOptions(options);
+export async function createHttpServer(given: HttpServerOptions): Promise<FastifyInstance> {
+  checkServerOptions(given);
+  const options: HttpServerOptions = { ...given, routes: withCorsOrigins(given.routes, given.corsOrigins) };
   const env = pipelineEnv(options);
   const { headers, deadlines } = env;
   const pipelines = compilePipelines(options, env);

@@ -3,7 +3,8 @@
  *
  * Routes and types come from `schema/*.yaml` through `bindery generate`;
  * handlers live in `app/handlers/`. Users sign in with API tokens
- * (`Authorization: Token <token>`, the group `api` of schema/users.yaml),
+ * (`Authorization: Token <token>`, the group `api` of schema/users.yaml)
+ * that expire and are capped per user (app/auth/tokens.ts),
  * and the policies of schema/articles.yaml keep articles and comments to
  * their authors.
  */
@@ -17,6 +18,7 @@ import { apiDocs } from 'bindery/http';
 import { session } from 'bindery/session';
 import { policies } from '../generated/policies.js';
 import { routes } from '../generated/routes.js';
+import { conduitTokens } from './auth/tokens.js';
 import { databaseUsers } from './auth/users.js';
 import { handlers } from './handlers/index.js';
 
@@ -26,5 +28,13 @@ export default defineApp({
   routes,
   handlers,
   migrations: [{ source: 'app', dir: 'generated/migrations' }],
-  setup: [cache(), session(), auth({ users: ({ db }) => databaseUsers(db) }), tokens(), authorization({ policies }), apiDocs()],
+  setup: [
+    cache(),
+    session(),
+    auth({ users: ({ db }) => databaseUsers(db) }),
+    tokens(),
+    conduitTokens(),
+    authorization({ policies }),
+    apiDocs(),
+  ],
 });

@@ -567,7 +567,7 @@ export interface RouteErrors {
   'comments.create': 400 | 401 | 403 | 404 | 422;
   'comments.delete': 400 | 401 | 403 | 404 | 422;
   'tags.list': 401;
-  'users.register': 400 | 401 | 422;
+  'users.register': 400 | 401 | 422 | 429;
   'users.login': 400 | 401 | 422;
   'user.show': 401;
   'user.update': 400 | 401 | 422;

@@ -46,6 +46,33 @@ describe('articles', () => {
     expect(again).toMatch(/^how-to-train-your-dragon-[0-9a-f]{8}$/);
   });
 
+  it('makes slugs of accented and other non-ASCII titles by transliterating them', async () => {
+    expect(await write(t, author, 'Crème brûlée')).toBe('creme-brulee');
+    expect(await write(t, author, 'Déjà vu — ça va?')).toBe('deja-vu-ca-va');
+    expect(await write(t, author, 'Große Straße')).toBe('grosse-strasse');
+    expect(await write(t, author, 'Ærø & Łódź')).toBe('aero-and-lodz');
+    expect(await write(t, author, '日本語')).toBe('article');
+  });
+
+  it('drops blank tags (a front end’s empty tag field) and trims the others; /api/tags never lists ""', async () => {
+    const res = await call(
+      t,
+      'POST',
+      '/articles',
+      { article: { title: 'Tagged', description: 'd', body: 'b', tagList: ['', '  ', ' blank-free ', 'blank-free'] } },
+      author,
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.article.tagList).toEqual(['blank-free']);
+    const updated = await call(t, 'PUT', `/articles/${res.body.article.slug}`, { article: { tagList: [''] } }, author);
+    expect(updated.body.article.tagList).toEqual([]);
+    await write(t, author, 'Tagged again', ['', 'kept']);
+    const tags = (await call(t, 'GET', '/tags')).body.tags as string[];
+    expect(tags).toContain('kept');
+    expect(tags).not.toContain('');
+    expect(tags.every((tag) => tag === tag.trim())).toBe(true);
+  });
+
   it('refuses an article without a title (422) or from a guest (401)', async () => {
     const bad = await call(t, 'POST', '/articles', { article: { description: 'd', body: 'b' } }, author);
     expect(bad.status).toBe(422);

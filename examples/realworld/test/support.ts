@@ -1,5 +1,5 @@
 /** The test kit booted on the app, and a client speaking the specification's JSON. */
-import { bootTestKit, TestCaller, type TestKit, type TestResponse } from 'bindery/testing';
+import { bootTestKit, TestCaller, type TestClock, type TestKit, type TestResponse } from 'bindery/testing';
 import app from '../app/main.js';
 import type { Handlers } from '../generated/handlers.js';
 import { routes } from '../generated/routes.js';
@@ -7,9 +7,9 @@ import type { Database } from '../generated/types.js';
 
 export type Kit = TestKit<Handlers, Database>;
 
-/** Boot the app on a fresh database. */
-export function boot(): Promise<Kit> {
-  return bootTestKit<Handlers, Database>(app, { routes });
+/** Boot the app on a fresh database: `env` on top of the test settings (e.g. `CORS_ORIGINS`), `clock` for the app's time. */
+export function boot(options: { env?: Record<string, string>; clock?: TestClock } = {}): Promise<Kit> {
+  return bootTestKit<Handlers, Database>(app, { routes, ...options });
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the answers are checked member by member.

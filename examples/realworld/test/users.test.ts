@@ -25,6 +25,9 @@ describe('users', () => {
     expect(email.body).toEqual({ errors: { email: ['has already been taken'] } });
     const username = await call(t, 'POST', '/users', { user: { username: 'grace', email: 'g2@example.com', password: 'password' } });
     expect(username.body).toEqual({ errors: { username: ['has already been taken'] } });
+    const both = await call(t, 'POST', '/users', { user: { username: 'grace', email: 'Grace@Example.com', password: 'password' } });
+    expect(both.status).toBe(422);
+    expect(both.body).toEqual({ errors: { username: ['has already been taken'], email: ['has already been taken'] } });
     const empty = await call(t, 'POST', '/users', { user: { email: '' } });
     expect(empty.status).toBe(422);
     expect(empty.body).toEqual({ errors: { username: ["can't be empty"], email: ["can't be empty"], password: ["can't be empty"] } });
@@ -36,14 +39,14 @@ describe('users', () => {
     expect(none.body).toEqual({ errors: { user: ["can't be empty"] } });
   });
 
-  it('logs in with the right password only (422 on email otherwise)', async () => {
+  it('logs in with the right password only (422 on "email or password" otherwise, as RealWorld clients print it)', async () => {
     await register(t, 'linus');
     const ok = await call(t, 'POST', '/users/login', { user: { email: 'linus@example.com', password: 'password' } });
     expect(ok.status).toBe(200);
     expect(ok.body.user).toMatchObject({ email: 'linus@example.com', username: 'linus', token: expect.any(String) });
     const wrong = await call(t, 'POST', '/users/login', { user: { email: 'linus@example.com', password: 'nope-nope' } });
     expect(wrong.status).toBe(422);
-    expect(wrong.body).toEqual({ errors: { email: [expect.any(String)] } });
+    expect(wrong.body).toEqual({ errors: { 'email or password': ['is invalid'] } });
     const unknown = await call(t, 'POST', '/users/login', { user: { email: 'nobody@example.com', password: 'nope-nope' } });
     expect(unknown.body).toEqual(wrong.body);
     const missing = await call(t, 'POST', '/users/login', { user: { email: 'linus@example.com' } });

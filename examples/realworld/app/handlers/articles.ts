@@ -1,28 +1,32 @@
 /** Articles: lists and the feed, one article, writing, favorites and tags. */
 import { randomBytes } from 'node:crypto';
+import slugify from '@sindresorhus/slugify';
 import type { RequestContext } from 'bindery/http';
 import { created, noContent } from 'bindery/results';
 import type { Handlers } from '../../generated/handlers.js';
 import { lists } from '../../generated/lists.js';
 import { presentArticle, presentPage, viewerId } from '../present.js';
 
-/** A URL word from the title, made unique with a random suffix when taken. */
+/**
+ * A URL word from the title — transliterated, lower case, words joined by
+ * `-` ("Crème brûlée" → `creme-brulee`), `article` when nothing is left —
+ * made unique with a random suffix when taken.
+ */
 async function slugFor(ctx: RequestContext, title: string): Promise<string> {
-  const words = title
-    .toLowerCase()
-    .normalize('NFKD')
-    .match(/[a-z0-9]+/g) ?? ['article'];
-  const base = words.join('-').slice(0, 200);
+  const base = slugify(title, { decamelize: false }).slice(0, 200).replace(/-+$/, '') || 'article';
   const taken = await ctx.services.db.selectFrom('articles').select('id').where('slug', '=', base).executeTakeFirst();
   return taken === undefined ? base : `${base}-${randomBytes(4).toString('hex')}`;
 }
 
-/** Link the article to exactly these tags (made when new). */
+/**
+ * Link the article to exactly these tags (made when new), each trimmed; a
+ * blank one is dropped, as front ends send `""` for an empty tag field.
+ */
 async function setTags(ctx: RequestContext, articleId: number, names: readonly string[]): Promise<void> {
   const db = ctx.services.db;
   await db.deleteFrom('article_tags').where('article_id', '=', articleId).execute();
-  if (names.length === 0) return;
-  const unique = [...new Set(names)].sort();
+  const unique = [...new Set(names.map((name) => name.trim()).filter((name) => name !== ''))].sort();
+  if (unique.length === 0) return;
   await db
     .insertInto('tags')
     .values(unique.map((name) => ({ name })))

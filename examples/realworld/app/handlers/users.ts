@@ -1,7 +1,7 @@
 /** Registration, login, the current user and profiles. */
-import { authService, normalizeLogin } from 'bindery/auth';
+import { authService, LoginFailedError, LoginThrottledError, normalizeLogin } from 'bindery/auth';
 import { presentedToken } from 'bindery/auth/tokens';
-import { NotFoundError, ValidationError } from 'bindery/errors';
+import { HttpError, NotFoundError, ValidationError } from 'bindery/errors';
 import type { RequestContext } from 'bindery/http';
 import { created } from 'bindery/results';
 import type { Handlers } from '../../generated/handlers.js';
@@ -9,17 +9,47 @@ import { load } from '../../generated/relations.js';
 import type { User } from '../../generated/types.js';
 import { presentUser, viewerId } from '../present.js';
 
-/** A new token for the user (it signs in as `Authorization: Token <token>`). */
-async function issueToken(ctx: RequestContext, user: User): Promise<string> {
-  return (await ctx.services.apiTokens!.create(String(user.id), { name: 'conduit', abilities: ['conduit'] })).plain;
+/** A new token for the user (it signs in as `Authorization: Token <token>`; app/auth/tokens.ts). */
+const issueToken = (ctx: RequestContext, user: User): Promise<string> => ctx.services.conduitTokens!.issue(String(user.id));
+
+/** 422 when other users have the email or the username, naming every one taken. */
+async function ensureFree(ctx: RequestContext, fields: { email?: string | undefined; username?: string | undefined }, self = 0) {
+  const { email, username } = fields;
+  if (email === undefined && username === undefined) return;
+  const taken = await ctx.services.db
+    .selectFrom('users')
+    .select(['email', 'username'])
+    .where((eb) =>
+      eb.or([
+        ...(email === undefined ? [] : [eb('email', '=', email)]),
+        ...(username === undefined ? [] : [eb('username', '=', username)]),
+      ]),
+    )
+    .where('id', '<>', self)
+    .execute();
+  const errors: Record<string, string> = {};
+  if (username !== undefined && taken.some((u) => u.username === username)) errors['username'] = 'has already been taken';
+  if (email !== undefined && taken.some((u) => u.email === email)) errors['email'] = 'has already been taken';
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 }
 
-/** 422 when another user has the email or username. */
-async function ensureFree(ctx: RequestContext, fields: { email?: string | undefined; username?: string | undefined }, self = 0) {
-  for (const [column, value] of Object.entries(fields) as ['email' | 'username', string | undefined][]) {
-    if (value === undefined) continue;
-    const q = ctx.services.db.selectFrom('users').select('id').where(column, '=', value).where('id', '<>', self);
-    if ((await q.executeTakeFirst()) !== undefined) throw new ValidationError({ [column]: 'has already been taken' });
+/**
+ * The user whose email and password these are, in the words RealWorld
+ * clients print (`{"errors": {"email or password": ["is invalid"]}}`, 422);
+ * too many attempts are 429 with `Retry-After`.
+ */
+async function verifiedUser(ctx: RequestContext, email: string, password: string): Promise<User> {
+  try {
+    return (await authService(ctx).verifyCredentials(ctx, email, password)) as User;
+  } catch (error) {
+    if (error instanceof LoginFailedError) throw new ValidationError({ 'email or password': 'is invalid' });
+    if (error instanceof LoginThrottledError) {
+      const seconds = `${error.retryAfter} second${error.retryAfter === 1 ? '' : 's'}`;
+      throw new HttpError('BINDERY_RATE_LIMITED', `Too many login attempts. Please try again in ${seconds}.`, {
+        headers: { 'retry-after': String(error.retryAfter) },
+      });
+    }
+    throw error;
   }
 }
 
@@ -41,9 +71,8 @@ export const usersHandlers = {
     return created(presentUser(user, await issueToken(ctx, user)));
   },
 
-  // A wrong email or password: 422 on email (the same words for both), throttled.
   'users.login': async ({ user: fields }, ctx) => {
-    const user = (await authService(ctx).verifyCredentials(ctx, fields.email, fields.password)) as User;
+    const user = await verifiedUser(ctx, fields.email, fields.password);
     return presentUser(user, await issueToken(ctx, user));
   },
 
@@ -63,6 +92,8 @@ export const usersHandlers = {
       updated_at: new Date(),
     };
     const user = await ctx.services.db.updateTable('users').set(changes).where('id', '=', me.id).returningAll().executeTakeFirstOrThrow();
+    // A new password ends every other token of the user; the caller's stays (clients keep the token they have).
+    if (password !== undefined) await ctx.services.conduitTokens!.revokeOthers(String(me.id), ctx.auth.token!.id);
     return presentUser(user, presentedToken(ctx)!);
   },
 
