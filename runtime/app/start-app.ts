@@ -20,6 +20,7 @@ import type { HttpServerOptions } from '../http/server-options.js';
 import { resolvePolicy } from '../config/content-security-policy.js';
 import type { App } from './define-app.js';
 import { ListenError } from './errors.js';
+import type { LogDestination } from './logger.js';
 import { openApp, type OpenedApp } from './open-app.js';
 import { createReadiness } from './readiness.js';
 import { runMigrations } from './run-migrations.js';
@@ -37,6 +38,8 @@ export interface StartAppOptions {
   readonly handleSignals?: boolean;
   /** Progress text (default: stdout). */
   readonly out?: (text: string) => void;
+  /** Where the app's log lines go (default: stdout), in the `LOG_FORMAT` (docs/observability.md "Logs"). */
+  readonly logDestination?: LogDestination;
   /**
    * Awaited after everything is set up and right before listening, e.g. to
    * wait until the port is free (`bindery dev` prepares the next app
@@ -94,7 +97,7 @@ export async function startApp(app: App, options: StartAppOptions = {}): Promise
       process.stdout.write(text);
     });
   const env = options.env ?? (await loadEnvironment(app.root));
-  const opened = await openApp(app, env, out);
+  const opened = await openApp(app, env, out, options.logDestination === undefined ? {} : { logDestination: options.logDestination });
   const core = opened.settings.core;
   let closeHooks: Array<() => void | Promise<void>> = [];
   const runCloseHooks = async () => {
