@@ -221,8 +221,7 @@ describe('loadSettings | every problem in one round (cross-setting checks run de
     const step = defineSettings(
       { LIMIT: { description: 'A limit.', parser: integerSetting({ min: 1, max: 10 }), default: '5' } },
       {
-        check: (values) =>
-          values.LIMIT.toFixed() === '5' ? [{ names: ['LIMIT'], message: 'five is not allowed here' }] : [],
+        check: (values) => (values.LIMIT.toFixed() === '5' ? [{ names: ['LIMIT'], message: 'five is not allowed here' }] : []),
       },
     );
     expect(problems(() => loadSettings(combineSettings(coreSettings, step), { LIMIT: '99' }))).toEqual([
