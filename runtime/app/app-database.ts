@@ -34,7 +34,8 @@ export async function openAppDatabase(
   log: FastifyBaseLogger,
   out: (text: string) => void,
 ): Promise<AppDatabase> {
-  const onIdleError = (error: Error) => log.warn({ err: error }, 'database connection lost; the pool replaces it');
+  // Until the database closes (docs/database.md "Lost connections"); the logger writes pg's error by its message and code, never its client.
+  const onIdleError = (error: Error) => log.warn({ err: error }, `database connection lost (${error.message}); the pool replaces it`);
   const applicationName = `bindery:${app.name}`;
   if (settings.DATABASE_URL) {
     const database = await connectDatabase({ url: settings.DATABASE_URL.toString(), applicationName, onIdleError });
