@@ -19,7 +19,7 @@ import { createHttpServer } from '../http/server.js';
 import type { HttpServerOptions } from '../http/server-options.js';
 import { resolvePolicy } from '../config/content-security-policy.js';
 import type { App } from './define-app.js';
-import { ListenError } from './errors.js';
+import { hostPort, listen } from './listen.js';
 import type { LogDestination } from './logger.js';
 import { openApp, type OpenedApp } from './open-app.js';
 import { createReadiness } from './readiness.js';
@@ -75,7 +75,6 @@ export interface RunningApp {
 }
 
 const WILDCARD = new Set(['0.0.0.0', '::', '']);
-const hostInUrl = (host: string) => (host.includes(':') ? `[${host}]` : host);
 
 /**
  * Boot and serve `app`.
@@ -84,7 +83,7 @@ const hostInUrl = (host: string) => (host.includes(':') ? `[${host}]` : host);
  * @throws {SettingsError} listing every bad setting (nothing started).
  * @throws {DatabaseUnreachableError} | {EmbeddedPostgresError} when the database cannot be opened.
  * @throws {MigrationChangedError} | {MigrationFailedError} when `migrate` is on and migrating fails.
- * @throws {ListenError} when `HTTP_ADDR` cannot be bound.
+ * @throws {ListenError} when `HTTP_ADDR` (or `0.0.0.0:$PORT`) cannot be bound, naming the setting.
  * Whatever fails, what was started is stopped before the error is thrown.
  * @example
  *   const running = await startApp(app, { migrate: true });
@@ -113,7 +112,7 @@ export async function startApp(app: App, options: StartAppOptions = {}): Promise
     services = setup.services;
     server = await createHttpServer(httpServerOptions(app, opened, setup));
     await options.beforeListen?.();
-    await listen(server, core.HTTP_ADDR.host, core.HTTP_ADDR.port);
+    await listen(server, core.HTTP_ADDR, opened.settings.given, core.PORT);
   } catch (error) {
     await server?.close().catch(() => {});
     await runCloseHooks();
@@ -122,10 +121,8 @@ export async function startApp(app: App, options: StartAppOptions = {}): Promise
   }
   const bound = server.server.address() as AddressInfo;
   const wildcard = WILDCARD.has(core.HTTP_ADDR.host);
-  const url = `http://${wildcard ? '127.0.0.1' : hostInUrl(core.HTTP_ADDR.host)}:${bound.port}`;
-  out(
-    `Serving ${app.name} at ${url}${wildcard ? ` (listening on all interfaces, ${hostInUrl(core.HTTP_ADDR.host)}:${bound.port})` : ''}\n`,
-  );
+  const url = `http://${wildcard ? hostPort('127.0.0.1', bound.port) : hostPort(core.HTTP_ADDR.host, bound.port)}`;
+  out(`Serving ${app.name} at ${url}${wildcard ? ` (listening on all interfaces, ${hostPort(core.HTTP_ADDR.host, bound.port)})` : ''}\n`);
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((r) => {
@@ -219,25 +216,4 @@ function httpServerOptions(app: App, opened: OpenedApp, setup: SetupResult): Htt
     readiness: createReadiness(opened.db.database, opened.migrator, setup.readinessChecks),
     logger: opened.log,
   };
-}
-
-/**
- * Listen on `host:port`.
- * @throws {ListenError} naming the address and why (in use, not on this machine, permission denied).
- */
-async function listen(server: FastifyInstance, host: string, port: number): Promise<void> {
-  try {
-    await server.listen({ host, port });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === 'EADDRINUSE'
-        ? 'the port is in use'
-        : code === 'EADDRNOTAVAIL'
-          ? 'the address is not on this machine'
-          : code === 'EACCES'
-            ? 'permission denied'
-            : (error as Error).message;
-    throw ListenError.from({ address: `${hostInUrl(host)}:${port}`, reason: why }, { cause: error });
-  }
 }

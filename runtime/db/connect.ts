@@ -40,6 +40,8 @@ export interface ConnectDatabaseOptions {
   readonly verify?: boolean;
   /** Milliseconds to wait for a connection (default 10000). */
   readonly connectTimeoutMs?: number;
+  /** What to do, ending the message of the {@link DatabaseUnreachableError} (default {@link UNREACHABLE_ADVICE}). */
+  readonly unreachableAdvice?: string;
   /**
    * Errors of idle pooled connections (e.g. the server restarted), until
    * `close()` is called: connections failing while the pool ends them are
@@ -47,6 +49,10 @@ export interface ConnectDatabaseOptions {
    */
   readonly onIdleError?: (error: Error) => void;
 }
+
+/** The advice of a {@link DatabaseUnreachableError} by default. */
+const UNREACHABLE_ADVICE =
+  'Check that the PostgreSQL server is up and reachable from here, and the URL (host, port, user, password, database).';
 
 /**
  * Open a pool and Kysely on `url`.
@@ -109,7 +115,11 @@ export async function connectDatabase<DB = UntypedTables>(options: ConnectDataba
       await database.ping();
     } catch (error) {
       await database.close().catch(() => {});
-      throw DatabaseUnreachableError.from({ url: displayUrl, reason: (error as Error).message || String(error) }, { cause: error });
+      const reason = (error as Error).message || String(error);
+      throw DatabaseUnreachableError.from(
+        { url: displayUrl, reason, advice: options.unreachableAdvice ?? UNREACHABLE_ADVICE },
+        { cause: error },
+      );
     }
   }
   return database;

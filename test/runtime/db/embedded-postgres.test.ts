@@ -144,9 +144,9 @@ describe('embedded PostgreSQL | start, query, stop, restart', () => {
     const { server } = await start();
     const ending = new pg.Client({ connectionString: server.url() });
     const staying = new pg.Client({ connectionString: server.url() });
-    const errors: Record<string, string[]> = { ending: [], staying: [] };
-    ending.on('error', (e: Error) => errors.ending!.push(e.message));
-    staying.on('error', (e: Error) => errors.staying!.push(e.message));
+    const errors = { ending: [] as string[], staying: [] as string[] };
+    ending.on('error', (e: Error) => errors.ending.push(e.message));
+    staying.on('error', (e: Error) => errors.staying.push(e.message));
     await ending.connect();
     await staying.connect();
     const started = Date.now();
