@@ -45,7 +45,7 @@ export function createLogger(level: LogLevel, name?: string, options: LoggerOpti
     serializers: { err: errorForLog },
     formatters: { log: errorsForLog },
   };
-  if (options.format === 'pretty') return pino(settings, prettyLines(options.destination));
+  if (options.format === 'pretty' && level !== 'silent') return pino(settings, prettyLines(options.destination));
   return options.destination === undefined ? pino(settings) : pino(settings, options.destination);
 }
 

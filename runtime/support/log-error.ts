@@ -19,7 +19,8 @@ export function isErrorLike(value: unknown): value is Error {
 
 function small(value: unknown): unknown {
   if (typeof value === 'string') return value.length > MAX_FIELD ? `${value.slice(0, MAX_FIELD)}…` : value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || value === null) return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
+  if (typeof value === 'bigint') return String(value);
   return undefined;
 }
 
@@ -31,6 +32,7 @@ function small(value: unknown): unknown {
  * way. Objects it carries (a pg client, a request) are left out.
  *
  * @param value any value; what is not an error is returned unchanged.
+ * @param depth how deep in a cause chain `value` is (leave it out).
  * @returns the fields, or `value` itself.
  * @example log.warn({ err: errorForLog(error) }, 'database connection lost') // the app logger does it for every error
  */
