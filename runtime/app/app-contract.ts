@@ -102,6 +102,12 @@ export interface SetupContext {
   readonly app: { readonly name: string; readonly root: string };
   /** Every loaded setting, by name. */
   readonly settings: Readonly<Record<string, unknown>>;
+  /**
+   * The names of the settings given a value (in the environment or `.env`);
+   * the others took their defaults. For warnings about a value the operator
+   * chose, never about a default (docs/settings.md).
+   */
+  readonly givenSettings: ReadonlySet<string>;
   /** The typed values of one settings declaration (the step's own, usually). */
   settingsOf<S extends SettingSpecs>(definition: SettingsDefinition<S>): SettingsValues<S>;
   /** The open database. */

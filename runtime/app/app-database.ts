@@ -34,10 +34,15 @@ export async function openAppDatabase(
   log: FastifyBaseLogger,
   out: (text: string) => void,
 ): Promise<AppDatabase> {
-  const onIdleError = (error: Error) => log.warn({ err: error }, 'database connection lost; the pool replaces it');
+  // Until the database closes (docs/database.md "Lost connections"); the logger writes pg's error by its message and code, never its client.
+  const onIdleError = (error: Error) => log.warn({ err: error }, `database connection lost (${error.message}); the pool replaces it`);
   const applicationName = `bindery:${app.name}`;
   if (settings.DATABASE_URL) {
-    const database = await connectDatabase({ url: settings.DATABASE_URL.toString(), applicationName, onIdleError });
+    const unreachableAdvice =
+      settings.APP_ENV === 'production'
+        ? 'Check that the PostgreSQL server is up and reachable from here, and DATABASE_URL (host, port, user, password, database).'
+        : 'Start the server or fix DATABASE_URL (unset it to use the embedded PostgreSQL).';
+    const database = await connectDatabase({ url: settings.DATABASE_URL.toString(), applicationName, onIdleError, unreachableAdvice });
     return { database, embedded: undefined, close: () => database.close() };
   }
   const embedded = await startEmbeddedPostgres({
@@ -48,7 +53,8 @@ export async function openAppDatabase(
   try {
     if (await createDatabaseIfMissing(embedded.url('postgres'), app.name))
       out(`Created the database "${app.name}" in the embedded PostgreSQL.\n`);
-    const database = await connectDatabase({ url: embedded.url(app.name), applicationName, onIdleError });
+    const unreachableAdvice = `The embedded PostgreSQL did not answer: see ${EMBEDDED_DATA_DIR}/bindery-postgres.log, or set DATABASE_URL to use another server.`;
+    const database = await connectDatabase({ url: embedded.url(app.name), applicationName, onIdleError, unreachableAdvice });
     let closing: Promise<void> | undefined;
     return {
       database,

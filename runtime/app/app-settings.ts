@@ -15,6 +15,8 @@ export interface AppSettings {
   readonly core: CoreSettings;
   /** Every setting (core and setup steps'), by name. */
   readonly all: Readonly<Record<string, unknown>>;
+  /** The settings given a value (in the environment or `.env`, not empty); the others took their defaults or are unset. */
+  readonly given: ReadonlySet<string>;
 }
 
 /**
@@ -23,5 +25,6 @@ export interface AppSettings {
 export function loadAppSettings(app: App, env: Env): AppSettings {
   const steps = app.setup.flatMap((s) => (s.settings ? [s.settings as SettingsDefinition<SettingSpecs>] : []));
   const all = loadSettings(combineSettings(coreSettings, ...steps), env) as Readonly<Record<string, unknown>>;
-  return { core: all as unknown as CoreSettings, all };
+  const given = new Set(Object.keys(all).filter((name) => (env[name]?.trim() ?? '') !== ''));
+  return { core: all as unknown as CoreSettings, all, given };
 }

@@ -5,7 +5,7 @@
  */
 import type { Env } from '../config/setting.js';
 import type { App } from './define-app.js';
-import { openApp, type OpenedApp } from './open-app.js';
+import { openApp, type OpenAppOptions, type OpenedApp } from './open-app.js';
 import { runSetupSteps } from './run-setup.js';
 
 /** An app with its settings loaded, its database open and its setup steps run. */
@@ -23,8 +23,8 @@ export interface BootedApp extends OpenedApp {
  *   const booted = await bootApp(app, env, out);
  *   try { await prune(booted.services); } finally { await booted.close(); }
  */
-export async function bootApp(app: App, env: Env, out: (text: string) => void): Promise<BootedApp> {
-  const opened = await openApp(app, env, out);
+export async function bootApp(app: App, env: Env, out: (text: string) => void, options: OpenAppOptions = {}): Promise<BootedApp> {
+  const opened = await openApp(app, env, out, options);
   let closeHooks: Array<() => void | Promise<void>> = [];
   let closing: Promise<void> | undefined;
   const close = () => {

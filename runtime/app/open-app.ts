@@ -9,7 +9,7 @@ import type { MigrationSet } from '../db/migrator/migration-set.js';
 import { openAppDatabase, type AppDatabase } from './app-database.js';
 import { loadAppSettings, type AppSettings } from './app-settings.js';
 import { appMigrationSets, type App } from './define-app.js';
-import { createLogger } from './logger.js';
+import { createLogger, type LogDestination } from './logger.js';
 
 /** An app with its settings loaded and its database open. */
 export interface OpenedApp {
@@ -24,14 +24,24 @@ export interface OpenedApp {
   close(): Promise<void>;
 }
 
+/** Options of {@link openApp} (and of `bootApp`). */
+export interface OpenAppOptions {
+  /** Where the app's log lines go (default: stdout), in the `LOG_FORMAT`. */
+  readonly logDestination?: LogDestination;
+}
+
 /**
  * Load settings (throwing before touching the database when any is bad), open the database, build the migrator.
+ * @param out progress text (not log lines: the embedded PostgreSQL's creation, applied migrations).
  * @throws {SettingsError} listing every bad setting.
  * @throws {DatabaseUnreachableError} | {EmbeddedPostgresError} when the database cannot be opened.
  */
-export async function openApp(app: App, env: Env, out: (text: string) => void): Promise<OpenedApp> {
+export async function openApp(app: App, env: Env, out: (text: string) => void, options: OpenAppOptions = {}): Promise<OpenedApp> {
   const settings = loadAppSettings(app, env);
-  const log = createLogger(settings.core.LOG_LEVEL, app.name);
+  const log = createLogger(settings.core.LOG_LEVEL, app.name, {
+    format: settings.core.LOG_FORMAT,
+    ...(options.logDestination === undefined ? {} : { destination: options.logDestination }),
+  });
   const db = await openAppDatabase(app, settings.core, log, out);
   try {
     const migrationSets = appMigrationSets(app);

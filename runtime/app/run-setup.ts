@@ -53,6 +53,7 @@ export async function runSetupSteps(opened: OpenedApp, options: { readonly now?:
     const ctx: SetupContext = {
       app: { name: app.name, root: app.root },
       settings: opened.settings.all,
+      givenSettings: opened.settings.given,
       settingsOf: <S extends SettingSpecs>(definition: SettingsDefinition<S>) => {
         const values: Record<string, unknown> = {};
         for (const name of Object.keys(definition.specs)) values[name] = opened.settings.all[name];

@@ -19,7 +19,8 @@ import { createHttpServer } from '../http/server.js';
 import type { HttpServerOptions } from '../http/server-options.js';
 import { resolvePolicy } from '../config/content-security-policy.js';
 import type { App } from './define-app.js';
-import { ListenError } from './errors.js';
+import { hostPort, listen } from './listen.js';
+import type { LogDestination } from './logger.js';
 import { openApp, type OpenedApp } from './open-app.js';
 import { createReadiness } from './readiness.js';
 import { runMigrations } from './run-migrations.js';
@@ -37,6 +38,8 @@ export interface StartAppOptions {
   readonly handleSignals?: boolean;
   /** Progress text (default: stdout). */
   readonly out?: (text: string) => void;
+  /** Where the app's log lines go (default: stdout), in the `LOG_FORMAT` (docs/observability.md "Logs"). */
+  readonly logDestination?: LogDestination;
   /**
    * Awaited after everything is set up and right before listening, e.g. to
    * wait until the port is free (`bindery dev` prepares the next app
@@ -72,7 +75,6 @@ export interface RunningApp {
 }
 
 const WILDCARD = new Set(['0.0.0.0', '::', '']);
-const hostInUrl = (host: string) => (host.includes(':') ? `[${host}]` : host);
 
 /**
  * Boot and serve `app`.
@@ -81,7 +83,7 @@ const hostInUrl = (host: string) => (host.includes(':') ? `[${host}]` : host);
  * @throws {SettingsError} listing every bad setting (nothing started).
  * @throws {DatabaseUnreachableError} | {EmbeddedPostgresError} when the database cannot be opened.
  * @throws {MigrationChangedError} | {MigrationFailedError} when `migrate` is on and migrating fails.
- * @throws {ListenError} when `HTTP_ADDR` cannot be bound.
+ * @throws {ListenError} when `HTTP_ADDR` (or `0.0.0.0:$PORT`) cannot be bound, naming the setting.
  * Whatever fails, what was started is stopped before the error is thrown.
  * @example
  *   const running = await startApp(app, { migrate: true });
@@ -94,7 +96,7 @@ export async function startApp(app: App, options: StartAppOptions = {}): Promise
       process.stdout.write(text);
     });
   const env = options.env ?? (await loadEnvironment(app.root));
-  const opened = await openApp(app, env, out);
+  const opened = await openApp(app, env, out, options.logDestination === undefined ? {} : { logDestination: options.logDestination });
   const core = opened.settings.core;
   let closeHooks: Array<() => void | Promise<void>> = [];
   const runCloseHooks = async () => {
@@ -110,7 +112,7 @@ export async function startApp(app: App, options: StartAppOptions = {}): Promise
     services = setup.services;
     server = await createHttpServer(httpServerOptions(app, opened, setup));
     await options.beforeListen?.();
-    await listen(server, core.HTTP_ADDR.host, core.HTTP_ADDR.port);
+    await listen(server, core.HTTP_ADDR, opened.settings.given, core.PORT);
   } catch (error) {
     await server?.close().catch(() => {});
     await runCloseHooks();
@@ -119,10 +121,8 @@ export async function startApp(app: App, options: StartAppOptions = {}): Promise
   }
   const bound = server.server.address() as AddressInfo;
   const wildcard = WILDCARD.has(core.HTTP_ADDR.host);
-  const url = `http://${wildcard ? '127.0.0.1' : hostInUrl(core.HTTP_ADDR.host)}:${bound.port}`;
-  out(
-    `Serving ${app.name} at ${url}${wildcard ? ` (listening on all interfaces, ${hostInUrl(core.HTTP_ADDR.host)}:${bound.port})` : ''}\n`,
-  );
+  const url = `http://${wildcard ? hostPort('127.0.0.1', bound.port) : hostPort(core.HTTP_ADDR.host, bound.port)}`;
+  out(`Serving ${app.name} at ${url}${wildcard ? ` (listening on all interfaces, ${hostPort(core.HTTP_ADDR.host, bound.port)})` : ''}\n`);
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((r) => {
@@ -217,25 +217,4 @@ function httpServerOptions(app: App, opened: OpenedApp, setup: SetupResult): Htt
     readiness: createReadiness(opened.db.database, opened.migrator, setup.readinessChecks),
     logger: opened.log,
   };
-}
-
-/**
- * Listen on `host:port`.
- * @throws {ListenError} naming the address and why (in use, not on this machine, permission denied).
- */
-async function listen(server: FastifyInstance, host: string, port: number): Promise<void> {
-  try {
-    await server.listen({ host, port });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === 'EADDRINUSE'
-        ? 'the port is in use'
-        : code === 'EADDRNOTAVAIL'
-          ? 'the address is not on this machine'
-          : code === 'EACCES'
-            ? 'permission denied'
-            : (error as Error).message;
-    throw ListenError.from({ address: `${hostInUrl(host)}:${port}`, reason: why }, { cause: error });
-  }
 }

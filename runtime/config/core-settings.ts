@@ -23,6 +23,10 @@ import type { CrossSettingProblem, Env, SettingsValues } from './setting.js';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** Formats of `LOG_FORMAT`: JSON lines, or one readable line per entry (docs/observability.md "Logs"). */
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 const KEY_HINT = 'run "bindery key:generate" to make one';
 
 /**
@@ -188,9 +192,15 @@ export const coreSettings = defineSettings(
       example: 'postgres://bindery:secret@localhost:5432/bindery',
     },
     LOG_LEVEL: {
-      description: 'The least severe log level written (JSON lines on stdout); silent writes none.',
+      description: 'The least severe log level written (on stdout, in the LOG_FORMAT); silent writes none.',
       parser: enumSetting(LOG_LEVELS),
       default: 'info',
+    },
+    LOG_FORMAT: {
+      description:
+        'How log lines are written: json (one JSON object a line, for log collectors) or pretty (time, level, message and fields on one readable line). Unset: pretty in development, json otherwise.',
+      parser: enumSetting(LOG_FORMATS),
+      default: (env) => (appEnvironment(env) === 'development' ? 'pretty' : 'json'),
     },
   },
   {

@@ -11,7 +11,7 @@ import { BinderyError } from '../errors/bindery-error.js';
 /** A validated declaration of settings, with optional cross-setting checks. */
 export interface SettingsDefinition<S extends SettingSpecs> {
   readonly specs: S;
-  /** Checks across settings, run only when every setting parsed; each returns problems (empty when fine). `env` is the environment the values came from. */
+  /** Checks across settings, each returning problems (empty when fine). They run even when some settings are bad (those read as `undefined`; see `loadSettings`). `env` is the environment the values came from. */
   readonly checks: ReadonlyArray<(values: Readonly<Record<string, unknown>>, env: Env) => readonly CrossSettingProblem[]>;
 }
 

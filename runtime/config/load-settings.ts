@@ -5,7 +5,7 @@
 import { CodedError } from '../errors/coded-error.js';
 import { errorMessage } from '../errors/codes.js';
 import type { SettingsDefinition } from './define-settings.js';
-import type { Env, SettingSpec, SettingSpecs, SettingsValues } from './setting.js';
+import type { CrossSettingProblem, Env, SettingSpec, SettingSpecs, SettingsValues } from './setting.js';
 
 /** One bad setting (or combination), as listed in a {@link SettingsError}. */
 export interface SettingProblem {
@@ -44,8 +44,11 @@ export function showSettingValue(spec: SettingSpec<unknown> | undefined, raw: st
  *
  * Rules: a value is trimmed; an empty value counts as unset; an unset setting
  * takes its default (parsed like a real value), is `undefined`, or — when
- * required — is a problem. Cross-setting checks run only when every setting
- * parsed. All problems are collected before throwing.
+ * required — is a problem. All problems are collected before throwing, in
+ * one round: the cross-setting checks run even when some settings are bad
+ * (a bad one reads as `undefined`); a problem of a check that names a
+ * setting already reported is left out, and a check that throws on such a
+ * value is skipped.
  *
  * @param definition from `defineSettings` / `combineSettings`.
  * @param env environment variables (e.g. `process.env` merged with `.env` by `loadEnvironment`).
@@ -61,9 +64,9 @@ export function loadSettings<S extends SettingSpecs>(definition: SettingsDefinit
     const fromEnv = given !== undefined && given !== '';
     const text = fromEnv ? given : typeof spec.default === 'function' ? spec.default(env) : spec.default;
     const hint = spec.hint ? `; ${spec.hint}` : '';
+    values[name] = undefined;
     if (text === undefined) {
       if (spec.required) problems.push({ names: [name], message: `${name} is missing: expected ${spec.parser.allowed}${hint}` });
-      values[name] = undefined;
       continue;
     }
     const outcome = spec.parser.parse(text);
@@ -75,17 +78,39 @@ export function loadSettings<S extends SettingSpecs>(definition: SettingsDefinit
     const reason = outcome.message ? `${outcome.message}; ` : '';
     problems.push({ names: [name], message: `${shown}: ${reason}expected ${spec.parser.allowed}${hint}` });
   }
-  if (problems.length === 0) {
-    for (const check of definition.checks) {
-      for (const p of check(values, env)) {
-        const shown = p.names.map((n) => {
-          const raw = env[n]?.trim();
-          return raw ? `${n}=${showSettingValue(definition.specs[n], raw)}` : n;
-        });
-        problems.push({ names: p.names, message: `${shown.join(' with ')}: ${p.message}` });
-      }
-    }
-  }
+  problems.push(...crossSettingProblems(definition, values, env, new Set(problems.flatMap((p) => p.names))));
   if (problems.length > 0) throw new SettingsError(problems);
   return Object.freeze(values) as SettingsValues<S>;
+}
+
+/**
+ * The problems of `definition`'s cross-setting checks over `values`, leaving
+ * out what names a setting in `bad` (already reported on its own) and the
+ * checks that throw while some setting is bad (they read its `undefined`).
+ */
+function crossSettingProblems(
+  definition: SettingsDefinition<SettingSpecs>,
+  values: Readonly<Record<string, unknown>>,
+  env: Env,
+  bad: ReadonlySet<string>,
+): SettingProblem[] {
+  const problems: SettingProblem[] = [];
+  for (const check of definition.checks) {
+    let found: readonly CrossSettingProblem[];
+    try {
+      found = check(values, env);
+    } catch (error) {
+      if (bad.size > 0) continue;
+      throw error;
+    }
+    for (const p of found) {
+      if (p.names.some((n) => bad.has(n))) continue;
+      const shown = p.names.map((n) => {
+        const raw = env[n]?.trim();
+        return raw ? `${n}=${showSettingValue(definition.specs[n], raw)}` : n;
+      });
+      problems.push({ names: p.names, message: `${shown.join(' with ')}: ${p.message}` });
+    }
+  }
+  return problems;
 }

@@ -40,9 +40,19 @@ export interface ConnectDatabaseOptions {
   readonly verify?: boolean;
   /** Milliseconds to wait for a connection (default 10000). */
   readonly connectTimeoutMs?: number;
-  /** Errors of idle pooled connections (e.g. the server restarted). Default: ignored; the pool replaces the client. */
+  /** What to do, ending the message of the {@link DatabaseUnreachableError} (default {@link UNREACHABLE_ADVICE}). */
+  readonly unreachableAdvice?: string;
+  /**
+   * Errors of idle pooled connections (e.g. the server restarted), until
+   * `close()` is called: connections failing while the pool ends them are
+   * not lost. Default: ignored; the pool replaces the client.
+   */
   readonly onIdleError?: (error: Error) => void;
 }
+
+/** The advice of a {@link DatabaseUnreachableError} by default. */
+const UNREACHABLE_ADVICE =
+  'Check that the PostgreSQL server is up and reachable from here, and the URL (host, port, user, password, database).';
 
 /**
  * Open a pool and Kysely on `url`.
@@ -63,14 +73,22 @@ export async function connectDatabase<DB = UntypedTables>(options: ConnectDataba
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     types: binderyTypes,
   });
-  pool.on('error', (error) => options.onIdleError?.(error));
-  // A checked-out client whose backend dies emits `error`; without a listener
-  // Node ends the process (the pool's own listener covers idle clients only).
-  // The query running on it rejects with the same error, so nothing is lost.
-  pool.on('connect', (client) => client.on('error', ignoreClientError));
+  let closing: Promise<void> | undefined;
+  pool.on('error', (error) => {
+    if (closing === undefined) options.onIdleError?.(error);
+  });
+  // Connections not yet ended: close() waits for them.
+  const open = new Set<pg.PoolClient>();
+  pool.on('connect', (client) => {
+    // A checked-out client whose backend dies emits `error`; without a listener
+    // Node ends the process (the pool's own listener covers idle clients only).
+    // The query running on it rejects with the same error, so nothing is lost.
+    client.on('error', ignoreClientError);
+    open.add(client);
+    client.once('end', () => open.delete(client));
+  });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: unavailableAware(pool) }) });
   registerPool(db, pool);
-  let closing: Promise<void> | undefined;
   const database: Database<DB> = {
     db,
     pool,
@@ -81,9 +99,14 @@ export async function connectDatabase<DB = UntypedTables>(options: ConnectDataba
     close() {
       // Kysely ends the pool only when it ran a query itself; the migrator,
       // the jobs and `ping` use the pool directly, so end it here as well:
-      // idle connections left open would keep the process alive, and their
-      // termination by a stopping server would be logged as lost connections.
-      closing ??= db.destroy().then(() => (pool.ending ? undefined : pool.end()));
+      // idle connections left open would keep the process alive. pg's end()
+      // resolves once it has asked each connection to end, before they have:
+      // wait for them too, so a server stopped next (the embedded one) has no
+      // session of ours left to terminate.
+      closing ??= db
+        .destroy()
+        .then(() => (pool.ending ? undefined : pool.end()))
+        .then(() => connectionsEnded(open));
       return closing;
     },
   };
@@ -92,13 +115,33 @@ export async function connectDatabase<DB = UntypedTables>(options: ConnectDataba
       await database.ping();
     } catch (error) {
       await database.close().catch(() => {});
-      throw DatabaseUnreachableError.from({ url: displayUrl, reason: (error as Error).message || String(error) }, { cause: error });
+      const reason = (error as Error).message || String(error);
+      throw DatabaseUnreachableError.from(
+        { url: displayUrl, reason, advice: options.unreachableAdvice ?? UNREACHABLE_ADVICE },
+        { cause: error },
+      );
     }
   }
   return database;
 }
 
 function ignoreClientError(): void {}
+
+/** How long {@link connectionsEnded} waits at most (ms): a connection that never ends does not hold up shutdown. */
+const END_WAIT_MS = 5000;
+
+/** Resolves once every client in `open` has ended (or after {@link END_WAIT_MS}). Never rejects. */
+async function connectionsEnded(open: ReadonlySet<pg.PoolClient>): Promise<void> {
+  if (open.size === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const ended = Promise.all([...open].map((client) => new Promise<void>((resolve) => client.once('end', () => resolve()))));
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, END_WAIT_MS);
+    timer.unref();
+  });
+  await Promise.race([ended, late]);
+  clearTimeout(timer);
+}
 
 /**
  * The pool as Kysely sees it: connection failures (lost connection, connect

@@ -113,8 +113,8 @@ export const ERROR_CODES = {
   // ── config and boot (runtime/config, runtime/app) ──
   BINDERY_APP_INVALID: { summary: 'The app module is missing or its default export is not a defineApp(...) result.' },
   BINDERY_LISTEN_FAILED: {
-    summary: 'The HTTP server could not listen on HTTP_ADDR (address in use or not permitted).',
-    message: 'Cannot listen on {address} (HTTP_ADDR): {reason}. Set HTTP_ADDR to a free host:port.',
+    summary: 'The HTTP server could not listen on HTTP_ADDR, or PORT (address in use or not permitted).',
+    message: 'Cannot listen on {address} ({setting}): {reason}. {advice}',
   },
   BINDERY_SETTING_INVALID: {
     summary: 'A setting is missing or has an invalid value; the boot stops.',
@@ -148,8 +148,7 @@ export const ERROR_CODES = {
   },
   BINDERY_DATABASE_UNREACHABLE: {
     summary: 'The database cannot be reached or refused the connection.',
-    message:
-      'Cannot connect to the database at {url}: {reason}. Start the server or fix DATABASE_URL (unset it to use the embedded PostgreSQL).',
+    message: 'Cannot connect to the database at {url}: {reason}. {advice}',
   },
   BINDERY_EMBEDDED_POSTGRES_FAILED: { summary: 'The embedded PostgreSQL could not be created, started or stopped.' },
   BINDERY_INTEGER_UNSAFE: {

@@ -17,7 +17,7 @@ const JOB_FIELDS = ['id', 'task_identifier', 'job_queue_id', 'queue_name', 'atte
  */
 export function workerLogger(log: FastifyBaseLogger): Logger {
   return new Logger((scope) => (level, message, meta) => {
-    const fields: Record<string, unknown> = { worker: scope, ...(meta ?? {}) };
+    const fields: Record<string, unknown> = { ...(Object.keys(scope).length > 0 ? { worker: scope } : {}), ...(meta ?? {}) };
     if (typeof fields.job === 'object' && fields.job !== null) fields.job = jobSummary(fields.job as Record<string, unknown>);
     switch (level as string) {
       case 'error':

@@ -5,6 +5,7 @@
  * boot like every other setting; their formats are the specification's
  * (milliseconds as plain integers, `key=value` lists).
  */
+import { appEnvironment } from '../config/core-settings.js';
 import { defineSettings } from '../config/define-settings.js';
 import { booleanSetting, enumSetting, integerSetting, stringSetting, urlSetting } from '../config/parsers.js';
 import type { ParseOutcome, SettingParser } from '../config/setting.js';
@@ -189,6 +190,6 @@ export const observabilitySettings = defineSettings({
     description:
       'Serve the development dashboard at /_bindery (recent requests with their SQL, mails, jobs, audit entries and errors; the job queue; the mail outbox). Only ever with APP_ENV=development; ignored (with a warning) in production. Default: on in development.',
     parser: booleanSetting(),
-    default: (env) => ((env['APP_ENV'] ?? 'development') === 'development' ? 'true' : 'false'),
+    default: (env) => (appEnvironment(env) === 'development' ? 'true' : 'false'),
   },
 });

@@ -64,9 +64,11 @@ export function passkeys(options: PasskeysStepOptions = {}): SetupStep {
     migrations: [{ source: 'passkeys', dir: PASSKEYS_MIGRATIONS_DIR }],
     async setup(ctx) {
       const appUrl = ctx.settings.APP_URL as URL;
-      if (isIP(appUrl.hostname.replace(/^\[|\]$/g, '')) !== 0) {
+      if (ctx.givenSettings.has('APP_URL') && isIP(appUrl.hostname.replace(/^\[|\]$/g, '')) !== 0) {
         // Browsers refuse an IP address as the relying party: every passkey
-        // ceremony would fail with a browser error, not one of ours.
+        // ceremony would fail with a browser error, not one of ours. Said of
+        // a value the operator chose, not of the default a first run has
+        // (docs/settings.md `APP_URL`).
         ctx.log.warn(
           `passkeys: APP_URL (${appUrl.origin}) names an IP address, which cannot be a WebAuthn relying party; open the app as http://localhost:${appUrl.port || '80'} with APP_URL set to it (docs/auth.md "Passkeys")`,
         );

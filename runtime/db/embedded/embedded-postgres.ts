@@ -43,7 +43,7 @@ export interface EmbeddedPostgres {
   readonly owned: boolean;
   /** `postgres://postgres:…@127.0.0.1:<port>/<database>` (default database `postgres`). */
   url(database?: string): string;
-  /** Stop the server (fast shutdown: open sessions are ended) and wait for it to exit. Idempotent. */
+  /** Stop the server and wait for it to exit: open sessions get 2 s to end by themselves, then are ended. Idempotent. */
   stop(): Promise<void>;
 }
 
@@ -212,11 +212,31 @@ async function waitReady(child: ChildProcess, port: number, creds: Credentials, 
   throw new EmbeddedPostgresError(`The embedded PostgreSQL did not accept connections within ${timeoutMs} ms.`);
 }
 
+/** How long a stop lets open sessions end by themselves before ending them (ms). */
+const SMART_STOP_MS = 2000;
+
+/** Send `signal` to `pid`; false when it is gone already. */
+function signal(pid: number, name: NodeJS.Signals): boolean {
+  try {
+    process.kill(pid, name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Stop the server `pid`: a smart shutdown first (SIGTERM: no new sessions,
+ * the open ones end by themselves — the app's pools ending their
+ * connections finish normally, so none of them reports a lost connection),
+ * then after {@link SMART_STOP_MS} a fast one (SIGINT: open sessions are
+ * ended), then SIGQUIT.
+ */
 async function stopPid(pid: number, display: string): Promise<void> {
   if (!isAlive(pid)) return;
-  process.kill(pid, 'SIGINT');
-  if (await waitForExit(pid, 30_000)) return;
-  process.kill(pid, 'SIGQUIT');
+  if (!signal(pid, 'SIGTERM') || (await waitForExit(pid, SMART_STOP_MS))) return;
+  if (!signal(pid, 'SIGINT') || (await waitForExit(pid, 30_000))) return;
+  signal(pid, 'SIGQUIT');
   if (!(await waitForExit(pid, 5_000))) throw new EmbeddedPostgresError(`The embedded PostgreSQL in ${display} (pid ${pid}) did not stop.`);
 }
 

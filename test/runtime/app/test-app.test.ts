@@ -123,7 +123,7 @@ describe('startApp | setup steps and failures', () => {
       }).catch((e: unknown) => e);
       expect((error as { code?: string }).code).toBe('BINDERY_LISTEN_FAILED');
       expect((error as Error).message).toBe(
-        `Cannot listen on 127.0.0.1:${first.running.address.port} (HTTP_ADDR): the port is in use. Set HTTP_ADDR to a free host:port.`,
+        `Cannot listen on 127.0.0.1:${first.running.address.port} (HTTP_ADDR): the port is in use. Stop what listens there, or set HTTP_ADDR to a free host:port.`,
       );
     } finally {
       await first.close();

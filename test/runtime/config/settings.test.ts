@@ -195,6 +195,43 @@ describe('loadSettings | one production switch (NODE_ENV and APP_ENV)', () => {
   });
 });
 
+describe('loadSettings | every problem in one round (cross-setting checks run despite other bad settings)', () => {
+  const all = combineSettings(coreSettings, mailSettings);
+
+  it('a first production boot lists the missing APP_KEY, DATABASE_URL, MAIL_HOST and MAIL_FROM together', () => {
+    expect(problems(() => loadSettings(all, { NODE_ENV: 'production' }))).toEqual([
+      'APP_KEY is missing: expected "base64:" followed by the base64 of exactly 32 random bytes; run "bindery key:generate" to make one',
+      'DATABASE_URL: DATABASE_URL is missing: production needs a PostgreSQL server of its own (postgres://user:password@host:5432/database); the embedded PostgreSQL is for development and testing only',
+      'MAIL_DRIVER with MAIL_HOST: MAIL_DRIVER=smtp needs MAIL_HOST, the SMTP server to send through; set it, or use MAIL_DRIVER=outbox to keep mail in the database',
+      'MAIL_DRIVER with MAIL_FROM: MAIL_DRIVER=smtp needs MAIL_FROM, the sender address of every mail (e.g. "Example <no-reply@example.com>")',
+    ]);
+  });
+
+  it('a combination naming a setting already reported as bad is left out; the others stay', () => {
+    expect(
+      problems(() => loadSettings(all, { NODE_ENV: 'production', APP_KEY: KEY, DATABASE_URL: 'mysql://db/app', MAIL_FROM: 'nobody' })),
+    ).toEqual([
+      'DATABASE_URL=<secret, 14 characters>: protocol mysql: is not allowed; expected an absolute postgres or postgresql URL',
+      'MAIL_FROM="nobody": expected an email address, e.g. app@example.com or "Example <app@example.com>"',
+      'MAIL_DRIVER with MAIL_HOST: MAIL_DRIVER=smtp needs MAIL_HOST, the SMTP server to send through; set it, or use MAIL_DRIVER=outbox to keep mail in the database',
+    ]);
+  });
+
+  it('a check that cannot run without a bad setting is skipped (that setting is reported)', () => {
+    const step = defineSettings(
+      { LIMIT: { description: 'A limit.', parser: integerSetting({ min: 1, max: 10 }), default: '5' } },
+      {
+        check: (values) => (values.LIMIT.toFixed() === '5' ? [{ names: ['LIMIT'], message: 'five is not allowed here' }] : []),
+      },
+    );
+    expect(problems(() => loadSettings(combineSettings(coreSettings, step), { LIMIT: '99' }))).toEqual([
+      'APP_KEY is missing: expected "base64:" followed by the base64 of exactly 32 random bytes; run "bindery key:generate" to make one',
+      'LIMIT="99": above the maximum 10; expected an integer from 1 to 10',
+    ]);
+    expect(problems(() => loadSettings(step, {}))).toEqual(['LIMIT: five is not allowed here']);
+  });
+});
+
 describe('defineSettings | declaring settings of another concept', () => {
   const mail = defineSettings({
     MAIL_FROM: { description: 'Sender.', parser: stringSetting(), default: 'app@localhost' },

@@ -106,6 +106,37 @@ describe('connectDatabase | Kysely over pg with bindery type parsers', () => {
     await waitFor(async () => (await left()) === 0, 'the closed connections to leave pg_stat_activity');
   });
 
+  it('close() resolves once every connection has ended, so a server stopped right after ends no session', async () => {
+    const d = await connectDatabase({ url: testDb.url });
+    const acquired = new Set<{ once(event: 'end', listener: () => void): unknown }>();
+    d.pool.on('acquire', (client) => acquired.add(client));
+    await Promise.all([1, 2, 3].map(() => sql`select pg_sleep(0.05)`.execute(d.db))); // three connections, now idle
+    const clients = [...acquired];
+    expect(clients).toHaveLength(3);
+    let ended = 0;
+    for (const client of clients) client.once('end', () => ended++);
+    await d.close();
+    expect(ended).toBe(3);
+  });
+
+  it('an idle connection failing while the database closes is not reported as lost (the app is ending it)', async () => {
+    const lost: Error[] = [];
+    const d = await connectDatabase({ url: testDb.url, onIdleError: (error) => lost.push(error) });
+    const client = await d.pool.connect();
+    client.release(); // idle in the pool, its error listener (the pool's) attached
+    const closing = d.close();
+    client.emit('error', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }));
+    await closing;
+    expect(lost).toEqual([]);
+    // Before close(), the same failure is reported.
+    const e = await connectDatabase({ url: testDb.url, onIdleError: (error) => lost.push(error) });
+    const idle = await e.pool.connect();
+    idle.release();
+    idle.emit('error', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }));
+    await e.close();
+    expect(lost.map((error) => (error as { code?: string }).code)).toEqual(['57P01']);
+  });
+
   it('an unreachable server gives a coded error naming the URL without its password', async () => {
     const port = await freePort();
     const error = await connectDatabase({ url: `postgres://me:hunter2@127.0.0.1:${port}/x`, connectTimeoutMs: 2000 }).catch(

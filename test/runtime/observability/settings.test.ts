@@ -41,6 +41,14 @@ describe('observabilityConfig | off unless configured', () => {
     expect(config({ DEV_DASHBOARD: 'true' }, 'testing').dashboard).toBe(false);
   });
 
+  it('DEV_DASHBOARD defaults to the environment the boot reads: off under NODE_ENV=production with APP_ENV unset', () => {
+    expect(loadSettings(observabilitySettings, { NODE_ENV: 'production' }).DEV_DASHBOARD).toBe(false);
+    expect(loadSettings(observabilitySettings, { NODE_ENV: 'production', APP_ENV: ' ' }).DEV_DASHBOARD).toBe(false);
+    expect(loadSettings(observabilitySettings, { APP_ENV: 'testing' }).DEV_DASHBOARD).toBe(false);
+    expect(loadSettings(observabilitySettings, {}).DEV_DASHBOARD).toBe(true);
+    expect(loadSettings(observabilitySettings, { NODE_ENV: 'development' }).DEV_DASHBOARD).toBe(true);
+  });
+
   it('OTEL_EXPORTER_OTLP_ENDPOINT: traces and metrics to <url>/v1/…, protobuf, parent-based sampling', () => {
     const c = config({
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
