@@ -249,6 +249,42 @@ describe('GET /api/me | API group: token, then require', () => {
   });
 });
 
+describe('API clients with a bearer token get problem details without asking (plain curl: no Accept)', () => {
+  /** A request as `curl -H "Authorization: Bearer …"` sends it: `Accept: *\/*`, no other client hint. */
+  async function curl(path: string, token: string, init: { method?: string; form?: string } = {}) {
+    const res = await fetch(`${t.url}${path}`, {
+      method: init.method ?? 'GET',
+      headers: {
+        accept: '*/*',
+        authorization: `Bearer ${token}`,
+        ...(init.form === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }),
+      },
+      ...(init.form === undefined ? {} : { body: init.form }),
+    });
+    const text = await res.text();
+    return { status: res.status, type: res.headers.get('content-type'), body: text.startsWith('{') ? JSON.parse(text) : text };
+  }
+
+  it('401, 403, 404 and 422 from the documents API are application/problem+json', async () => {
+    const user = await makeUser(t);
+    const reader = await t.withToken(user.id, ['profile:read']);
+    const writer = await t.withToken(user.id, ['documents:read', 'documents:write']);
+    const problem = 'application/problem+json; charset=utf-8';
+
+    expect(await curl('/api/documents/1/history', `999999|${'a'.repeat(40)}`)).toMatchObject({ status: 401, type: problem });
+    expect(await curl('/api/documents', reader.token, { method: 'POST', form: 'slug=plan&title=Plan' })).toMatchObject({
+      status: 403,
+      type: problem,
+      body: { status: 403, detail: expect.stringContaining('lacks the ability documents:write') },
+    });
+    expect(await curl('/api/documents/987654/history', writer.token)).toMatchObject({ status: 404, type: problem, body: { status: 404 } });
+    const invalid = await curl('/api/documents', writer.token, { method: 'POST', form: 'slug=plan' });
+    expect(invalid).toMatchObject({ status: 422, type: problem });
+    expect(Object.keys(invalid.body.errors)).toEqual(['title']);
+    expect(await curl('/api/nowhere', writer.token)).toMatchObject({ status: 404, type: problem });
+  });
+});
+
 describe('POST /tokens/{id}/delete | revoking', () => {
   it("revokes one of your tokens; another user's token, like an unknown one, is 404 and changes nothing", async () => {
     const mine = await makeUser(t);
