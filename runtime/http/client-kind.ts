@@ -15,7 +15,8 @@ import type { ClientKind } from './context.js';
  *   of a browser's own HTTP authentication (`Bearer`, a group's `Token`;
  *   not `Basic`, `Digest`, `Negotiate`, `NTLM`). A browser never sends a
  *   token by itself, so whoever does is an API client, whatever its
- *   `Accept` (docs/errors.md "Who gets problem details").
+ *   `Accept` (docs/errors.md "Who gets problem details, who gets an HTML
+ *   page").
  * - `isBrowser`: `Sec-Fetch-Mode: navigate`, or `Accept` lists `text/html`.
  * - `isHtmx` / `isHtmxBoosted`: `HX-Request: true` / `HX-Boosted: true`.
  */
@@ -82,14 +83,22 @@ const BROWSER_SCHEMES: ReadonlySet<string> = new Set(['basic', 'digest', 'negoti
 
 /** Whether an `Authorization` value carries a token: a scheme (the first word) that is not one of {@link BROWSER_SCHEMES}. */
 function carriesToken(authorization: string): boolean {
-  // Most API requests say Bearer: known without cutting the scheme out.
-  if (authorization.length >= 6 && BEARER.test(authorization)) return true;
+  // Most API requests say Bearer: known without cutting the scheme out (no string made).
+  if (saysBearer(authorization)) return true;
   const space = authorization.indexOf(' ');
   const scheme = (space === -1 ? authorization : authorization.slice(0, space)).toLowerCase();
   return scheme !== '' && !BROWSER_SCHEMES.has(scheme);
 }
 
-const BEARER = /^bearer(?: |$)/i;
+/** `bearer` in character codes, lower case. */
+const BEARER = [98, 101, 97, 114, 101, 114];
+
+/** Whether the value's scheme is `Bearer`, in any case (`| 0x20` lowers an ASCII letter). */
+function saysBearer(value: string): boolean {
+  if (value.length < 6 || (value.length > 6 && value.charCodeAt(6) !== 32)) return false;
+  for (let i = 0; i < 6; i++) if ((value.charCodeAt(i) | 0x20) !== BEARER[i]) return false;
+  return true;
+}
 
 /** True for `application/json` and any `type/subtype+json` (lower case, without parameters). */
 export function isJsonType(type: string): boolean {
