@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testClock, type TestCaller } from 'bindery/testing';
 import type { ApiTokens } from 'bindery/auth/tokens';
 import type { Handlers } from '../../generated/handlers.js';
-import type { User } from '../../generated/types.js';
+import type { TokensCreateInput, User } from '../../generated/types.js';
 import { policies } from '../../generated/policies.js';
 import { routes } from '../../generated/routes.js';
 import { TOKEN_ABILITIES, tokenAbilitiesOf } from '../../app/handlers/tokens.js';
@@ -42,7 +42,7 @@ async function me(token: string | undefined, headers: Record<string, string> = {
 }
 
 /** Create a token on the dashboard (the boxes of `abilities` ticked, else the form's default); the plain token it shows. */
-async function createOnDashboard(c: TestCaller<Handlers>, name: string, abilities?: string[]): Promise<string> {
+async function createOnDashboard(c: TestCaller<Handlers>, name: string, abilities?: TokensCreateInput['abilities']): Promise<string> {
   await c.page('/dashboard');
   const res = await c.request('tokens.create', { name, ...(abilities === undefined ? {} : { abilities }) }, { form: true });
   expect(res.status).toBe(303);

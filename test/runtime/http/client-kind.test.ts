@@ -25,7 +25,7 @@ describe('decideClientKind', () => {
     expect(decideClientKind({ 'sec-fetch-mode': 'navigate' }).isBrowser).toBe(true);
   });
 
-  it('a request carrying a token is an API client (wantsJson), whatever its Accept; a browser\'s own credentials are not', () => {
+  it("a request carrying a token is an API client (wantsJson), whatever its Accept; a browser's own credentials are not", () => {
     expect(decideClientKind({ authorization: 'Bearer 12|abc', accept: '*/*' }).wantsJson).toBe(true);
     expect(decideClientKind({ authorization: 'bearer 12|abc' }).wantsJson).toBe(true);
     expect(decideClientKind({ authorization: 'BEARER' }).wantsJson).toBe(true); // malformed, still a token client (401 invalid_token)
@@ -39,7 +39,9 @@ describe('decideClientKind', () => {
     expect(decideClientKind({ accept: 'text/html' }).wantsJson).toBe(false);
     expect(decideClientKind({ accept: 'text/html', authorization: 'Bearer 1|a' }).wantsJson).toBe(true);
     // Another token is the same decision, shared.
-    expect(decideClientKind({ accept: 'text/html', authorization: 'Bearer 2|b' })).toBe(decideClientKind({ accept: 'text/html', authorization: 'Bearer 1|a' }));
+    expect(decideClientKind({ accept: 'text/html', authorization: 'Bearer 2|b' })).toBe(
+      decideClientKind({ accept: 'text/html', authorization: 'Bearer 1|a' }),
+    );
     expect(decideClientKind({ accept: 'text/html' }).wantsJson).toBe(false);
   });
 
