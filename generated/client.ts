@@ -811,6 +811,8 @@ export interface NotesDeleteInput {
 export interface TokensCreateInput {
   /** Sent as the JSON member `name`. Rules: required, max:100. */
   name: string;
+  /** Sent as the JSON member `abilities`. Rules: min:1, each:enum:documents:read,documents:write,profile:read. Default: ["profile:read"]. */
+  abilities?: ('documents:read' | 'documents:write' | 'profile:read')[];
 }
 
 /** Input of `tokens.delete` (POST /tokens/{id}/delete). */
@@ -1467,13 +1469,13 @@ export function createClient(options: ClientOptions) {
     },
     tokens: {
       /**
-       * Create a token with the ability profile:read and a 90-day lifetime; the plain token is flashed once under the key "token"; 303 to the dashboard.
+       * Create a token with the chosen abilities (profile:read when none is sent) and a 90-day lifetime; the plain token is flashed once under the key "token"; 303 to the dashboard.
        * `POST /tokens`.
        * @throws {ApiError} for any answer that is not a success.
        */
       create: (input: TokensCreateInput, init?: CallOptions): Promise<Redirect> =>
         send(
-          { route: 'tokens.create', method: 'POST', path: '/tokens', path_: [], query: [], headers: [], body: [['name', 'name']], encoding: 'json', answer: 'redirect' },
+          { route: 'tokens.create', method: 'POST', path: '/tokens', path_: [], query: [], headers: [], body: [['name', 'name'], ['abilities', 'abilities']], encoding: 'json', answer: 'redirect' },
           input, init,
         ) as Promise<Redirect>,
       /**

@@ -132,7 +132,7 @@ export interface Handlers {
   'notes.show': RouteHandler<NotesShowInput, ResultFor<'ok', Note>>;
   /** DELETE /notes/{id} — Delete a note. */
   'notes.delete': RouteHandler<NotesDeleteInput, ResultFor<'noContent', never>>;
-  /** POST /tokens — Create a token with the ability profile:read and a 90-day lifetime; the plain token is flashed once under the key "token"; 303 to the dashboard. */
+  /** POST /tokens — Create a token with the chosen abilities (profile:read when none is sent) and a 90-day lifetime; the plain token is flashed once under the key "token"; 303 to the dashboard. */
   'tokens.create': RouteHandler<TokensCreateInput, ResultFor<'redirect', never>>;
   /** POST /tokens/{id}/delete — Revoke one of your tokens (another user's token, like an unknown one, is 404); 303 to the dashboard. */
   'tokens.delete': RouteHandler<TokensDeleteInput, ResultFor<'redirect', never>, ApiTokenRow>;

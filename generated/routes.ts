@@ -2196,6 +2196,22 @@ export const routes = [
         form: 'name',
         rules: [{ name: 'required', params: [] }, { name: 'max', params: [100] }],
       },
+      {
+        key: 'abilities',
+        type: { kind: 'string', array: true, nullable: false },
+        source: 'body',
+        json: 'abilities',
+        form: 'abilities',
+        default: ['profile:read'],
+        rules: [
+          { name: 'min', params: [1] },
+          {
+            name: 'each',
+            params: [],
+            inner: { name: 'enum', params: ['documents:read', 'documents:write', 'profile:read'] },
+          },
+        ],
+      },
     ],
     validate: tokensCreate,
     output: null,

@@ -538,6 +538,8 @@ export interface NotesDeleteInput {
 export interface TokensCreateInput {
   /** From the JSON member `name` or form field `name`. Rules: required, max:100. */
   name: string;
+  /** From the JSON member `abilities` or form field `abilities`. Rules: min:1, each:enum:documents:read,documents:write,profile:read. Default: ["profile:read"]. */
+  abilities: ('documents:read' | 'documents:write' | 'profile:read')[];
 }
 
 /** Input of route `tokens.delete` (POST /tokens/{id}/delete). */

@@ -2106,8 +2106,8 @@ function notesList_validate(data, { instancePath = "", parentData, parentDataPro
 /** Validates the input of route `notes.list` (GET /notes): limit, sort. */
 export const notesList: CompiledValidator = notesList_validate;
 
-// fingerprint: cde09584187a97084c460911b5601f73
-const tokensCreate_schema = { "properties": { "name": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }] } }, "required": ["name"] };
+// fingerprint: 9fe56dbaa749da687febf2407a1c1459
+const tokensCreate_schema = { "properties": { "name": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }] }, "abilities": { "allOf": [{ "minItems": 1 }, { "items": { "enum": ["documents:read", "documents:write", "profile:read"] } }] } }, "required": ["name"] };
 const tokensCreate_pattern = new RegExp("\\S", "u");
 const tokensCreate_func = require("ajv/dist/runtime/ucs2length").default;
 
@@ -2170,9 +2170,52 @@ function tokensCreate_validate(data, { instancePath = "", parentData, parentData
         var valid1 = _errs3 === errors;
       }
     }
+    if (data.abilities !== undefined) {
+      let data1 = data.abilities;
+      const _errs5 = errors;
+      if (Array.isArray(data1)) {
+        if (data1.length < 1) {
+          const err4 = { instancePath: instancePath + "/abilities", schemaPath: "#/properties/abilities/allOf/0/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          }
+          else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      }
+      var valid2 = _errs5 === errors;
+      if (valid2) {
+        const _errs6 = errors;
+        if (Array.isArray(data1)) {
+          var valid3 = true;
+          const len0 = data1.length;
+          for (let i0 = 0; i0 < len0; i0++) {
+            let data2 = data1[i0];
+            const _errs7 = errors;
+            if (!(((data2 === "documents:read") || (data2 === "documents:write")) || (data2 === "profile:read"))) {
+              const err5 = { instancePath: instancePath + "/abilities/" + i0, schemaPath: "#/properties/abilities/allOf/1/items/enum", keyword: "enum", params: { allowedValues: tokensCreate_schema.properties.abilities.allOf[1].items.enum }, message: "must be equal to one of the allowed values" };
+              if (vErrors === null) {
+                vErrors = [err5];
+              }
+              else {
+                vErrors.push(err5);
+              }
+              errors++;
+            }
+            var valid3 = _errs7 === errors;
+            if (!valid3) {
+              break;
+            }
+          }
+        }
+        var valid2 = _errs6 === errors;
+      }
+    }
   }
   tokensCreate_validate.errors = vErrors;
   return errors === 0;
 }
-/** Validates the input of route `tokens.create` (POST /tokens): name. */
+/** Validates the input of route `tokens.create` (POST /tokens): name, abilities. */
 export const tokensCreate: CompiledValidator = tokensCreate_validate;

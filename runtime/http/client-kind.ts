@@ -10,7 +10,13 @@ import type { ClientKind } from './context.js';
  *
  * - `wantsJson`: `Accept` lists `application/json` or a `+json` type (with a
  *   non-zero q), or the body is JSON (`Content-Type` `application/json` or
- *   `+json`), or `X-Requested-With: XMLHttpRequest` (any case).
+ *   `+json`), or `X-Requested-With: XMLHttpRequest` (any case), or the
+ *   request carries a token: `Authorization` with a scheme other than those
+ *   of a browser's own HTTP authentication (`Bearer`, a group's `Token`;
+ *   not `Basic`, `Digest`, `Negotiate`, `NTLM`). A browser never sends a
+ *   token by itself, so whoever does is an API client, whatever its
+ *   `Accept` (docs/errors.md "Who gets problem details, who gets an HTML
+ *   page").
  * - `isBrowser`: `Sec-Fetch-Mode: navigate`, or `Accept` lists `text/html`.
  * - `isHtmx` / `isHtmxBoosted`: `HX-Request: true` / `HX-Boosted: true`.
  */
@@ -21,10 +27,14 @@ export function decideClientKind(headers: IncomingHttpHeaders): ClientKind {
   const fetchMode = headers['sec-fetch-mode'];
   const htmx = headers['hx-request'];
   const boosted = headers['hx-boosted'];
+  const authorization = headers.authorization;
+  // A flag, not the header, joins the headers compared below: tokens differ from client to client.
+  const token = authorization !== undefined && carriesToken(authorization);
   // Clients send the same few header sets again and again: the last decision is kept (a frozen, shared object).
   const last = lastDecision;
   if (
     last !== null &&
+    last.token === token &&
     last.accept === accept &&
     last.contentType === contentType &&
     last.requestedWith === requestedWith &&
@@ -34,6 +44,7 @@ export function decideClientKind(headers: IncomingHttpHeaders): ClientKind {
   )
     return last.kind;
   const wantsJson =
+    token ||
     (accept !== undefined && acceptLists(accept, isJsonType)) ||
     (contentType !== undefined && isJsonType(mediaType(contentType))) ||
     (typeof requestedWith === 'string' && requestedWith.toLowerCase() === 'xmlhttprequest');
@@ -44,12 +55,13 @@ export function decideClientKind(headers: IncomingHttpHeaders): ClientKind {
     isHtmx: htmx === 'true',
     isHtmxBoosted: boosted === 'true',
   });
-  lastDecision = { accept, contentType, requestedWith, fetchMode, htmx, boosted, kind };
+  lastDecision = { token, accept, contentType, requestedWith, fetchMode, htmx, boosted, kind };
   return kind;
 }
 
 /** The headers of the last decision and the decision (see {@link decideClientKind}). */
 interface Decision {
+  readonly token: boolean;
   readonly accept: string | undefined;
   readonly contentType: string | undefined;
   readonly requestedWith: string | string[] | undefined;
@@ -62,6 +74,31 @@ interface Decision {
 let lastDecision: Decision | null = null;
 
 const isHtmlType = (type: string): boolean => type === 'text/html';
+
+/**
+ * The schemes a browser sends `Authorization` with by itself, answering a
+ * server's challenge (RFC 7617, 7616, 4559); lower case.
+ */
+const BROWSER_SCHEMES: ReadonlySet<string> = new Set(['basic', 'digest', 'negotiate', 'ntlm']);
+
+/** Whether an `Authorization` value carries a token: a scheme (the first word) that is not one of {@link BROWSER_SCHEMES}. */
+function carriesToken(authorization: string): boolean {
+  // Most API requests say Bearer: known without cutting the scheme out (no string made).
+  if (saysBearer(authorization)) return true;
+  const space = authorization.indexOf(' ');
+  const scheme = (space === -1 ? authorization : authorization.slice(0, space)).toLowerCase();
+  return scheme !== '' && !BROWSER_SCHEMES.has(scheme);
+}
+
+/** `bearer` in character codes, lower case. */
+const BEARER = [98, 101, 97, 114, 101, 114];
+
+/** Whether the value's scheme is `Bearer`, in any case (`| 0x20` lowers an ASCII letter). */
+function saysBearer(value: string): boolean {
+  if (value.length < 6 || (value.length > 6 && value.charCodeAt(6) !== 32)) return false;
+  for (let i = 0; i < 6; i++) if ((value.charCodeAt(i) | 0x20) !== BEARER[i]) return false;
+  return true;
+}
 
 /** True for `application/json` and any `type/subtype+json` (lower case, without parameters). */
 export function isJsonType(type: string): boolean {

@@ -14,7 +14,7 @@ export interface Services {}
 
 /** What a handler learns about the client, decided once per request (docs/spec.md 7 rule 2). */
 export interface ClientKind {
-  /** Problem details rather than an HTML page: `Accept` lists `application/json` (or `+json`), the body is JSON, or `X-Requested-With: XMLHttpRequest`. */
+  /** Problem details rather than an HTML page: `Accept` lists `application/json` (or `+json`), the body is JSON, `X-Requested-With: XMLHttpRequest`, or `Authorization` carries a token (a scheme but `Basic`, `Digest`, `Negotiate`, `NTLM`; docs/errors.md "Who gets problem details, who gets an HTML page"). */
   readonly wantsJson: boolean;
   /** A browser navigation or form post: `Sec-Fetch-Mode: navigate` or `Accept` listing `text/html` (not `*\/*` alone). */
   readonly isBrowser: boolean;

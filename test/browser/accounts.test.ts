@@ -103,8 +103,11 @@ describe.skipIf(!chromiumAvailable)('accounts | in headless Chromium', () => {
     expect(new URL(page.url()).pathname).toBe('/dashboard');
     expect(await page.textContent('body')).toContain('Signed in as Ada Lovelace');
 
-    // Create a token: shown once.
+    // Create a token: shown once. profile:read comes ticked; the documents abilities are ticked here.
     await page.fill('#token-name', 'my laptop');
+    expect(await page.isChecked('input[name="abilities"][value="profile:read"]')).toBe(true);
+    await page.check('input[name="abilities"][value="documents:read"]');
+    await page.check('input[name="abilities"][value="documents:write"]');
     await Promise.all([page.waitForURL(`${t.url}/dashboard`), page.click('section.api-tokens form:last-of-type button[type="submit"]')]);
     const token = (await page.textContent('#new-token'))!;
     expect(token).toMatch(/^\d+\|[A-Za-z0-9_-]{40}$/);
@@ -123,5 +126,13 @@ describe.skipIf(!chromiumAvailable)('accounts | in headless Chromium', () => {
       admin: false,
       avatar_url: null,
     });
+    // And the documents API, as the README's "Try it" does.
+    const doc = await fetch(`${t.url}/api/documents`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ slug: 'plan', title: 'Plan' }),
+    });
+    expect(doc.status).toBe(201);
+    expect(await page.textContent('section.api-tokens')).toContain('documents:read, documents:write, profile:read');
   }, 60_000);
 });

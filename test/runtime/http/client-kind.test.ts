@@ -25,6 +25,26 @@ describe('decideClientKind', () => {
     expect(decideClientKind({ 'sec-fetch-mode': 'navigate' }).isBrowser).toBe(true);
   });
 
+  it("a request carrying a token is an API client (wantsJson), whatever its Accept; a browser's own credentials are not", () => {
+    expect(decideClientKind({ authorization: 'Bearer 12|abc', accept: '*/*' }).wantsJson).toBe(true);
+    expect(decideClientKind({ authorization: 'bearer 12|abc' }).wantsJson).toBe(true);
+    expect(decideClientKind({ authorization: 'BEARER' }).wantsJson).toBe(true); // malformed, still a token client (401 invalid_token)
+    expect(decideClientKind({ authorization: 'Token 12|abc' }).wantsJson).toBe(true); // a group's own scheme
+    expect(decideClientKind({ authorization: 'Bearer 12|abc', accept: 'text/html' })).toMatchObject({ wantsJson: true, isBrowser: true });
+    for (const authorization of ['Basic dTpw', 'basic dTpw', 'Digest username="u"', 'Negotiate YII=', 'NTLM TlRM', ''])
+      expect(decideClientKind({ authorization, accept: 'text/html' }).wantsJson, authorization).toBe(false);
+  });
+
+  it('decides again when a token comes or goes, the other headers unchanged', () => {
+    expect(decideClientKind({ accept: 'text/html' }).wantsJson).toBe(false);
+    expect(decideClientKind({ accept: 'text/html', authorization: 'Bearer 1|a' }).wantsJson).toBe(true);
+    // Another token is the same decision, shared.
+    expect(decideClientKind({ accept: 'text/html', authorization: 'Bearer 2|b' })).toBe(
+      decideClientKind({ accept: 'text/html', authorization: 'Bearer 1|a' }),
+    );
+    expect(decideClientKind({ accept: 'text/html' }).wantsJson).toBe(false);
+  });
+
   it('decides again when any deciding header differs from the last request, and shares the decision when none does', () => {
     const json = decideClientKind({ accept: 'application/json' });
     expect(decideClientKind({ accept: 'application/json' })).toBe(json);

@@ -97,7 +97,7 @@ describe('Errors | debug (APP_DEBUG=true)', () => {
     const res = await call(`${server.url}/crash?token=abc123&page=2`, {
       headers: {
         accept: 'text/html',
-        authorization: 'Bearer sk_live_SECRET',
+        authorization: 'Basic sk_live_SECRET', // a browser's own credentials: a bearer token would make it an API client (problem details)
         cookie: 'session=COOKIESECRET',
         'x-csrf-token': 'CSRFSECRET',
         'proxy-authorization': 'Basic PROXYSECRET',
@@ -172,12 +172,26 @@ describe('Errors | problem details or an HTML page, by client', () => {
     ['a browser', { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' }, undefined, 'html'],
     ['no Accept (curl)', { accept: '*/*' }, undefined, 'html'],
     ['application/json refused with q=0', { accept: 'text/html, application/json;q=0' }, undefined, 'html'],
+    ['a bearer token, no Accept (curl -H "Authorization: Bearer …")', { authorization: 'Bearer 1|abc', accept: '*/*' }, undefined, 'json'],
+    ['a bearer token, scheme in lower case', { authorization: 'bearer 1|abc' }, undefined, 'json'],
+    ['a bearer token with a browser Accept', { authorization: 'Bearer 1|abc', accept: 'text/html,*/*;q=0.8' }, undefined, 'json'],
+    ['a token of a custom scheme (Authorization: Token …)', { authorization: 'Token 1|abc', accept: '*/*' }, undefined, 'json'],
+    ["Basic credentials (a browser's own HTTP authentication)", { authorization: 'Basic dTpw', accept: 'text/html' }, undefined, 'html'],
+    ['Digest credentials', { authorization: 'Digest username="u"', accept: '*/*' }, undefined, 'html'],
   ];
   it.each(cases)('%s', async (_label, headers, body, kind) => {
     const server = await startServer({ routes: [route({ name: 'boom', method: 'POST', path: '/boom' })], handlers: { boom: crash } });
     const res = await call(`${server.url}/boom`, { method: 'POST', headers, ...(body === undefined ? {} : { body }) });
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toBe(kind === 'json' ? 'application/problem+json; charset=utf-8' : 'text/html; charset=utf-8');
+  });
+
+  it('a bearer token gets problem details for a path that matches no route (404 before routing) too', async () => {
+    const server = await startServer({ routes: [crashRoute], handlers: { crash } });
+    const res = await call(`${server.url}/nowhere`, { headers: { authorization: 'Bearer 1|abc', accept: '*/*' } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    expect(res.json()).toMatchObject({ status: 404, title: 'Not Found' });
   });
 });
 
