@@ -26,6 +26,7 @@ import { workerLogger } from './worker-logger.js';
 import type { AnyJobDefinition } from './define-job.js';
 import { jobRunObserverOf } from './job-observer.js';
 import { GraphileLocks } from './graphile-locks.js';
+import { graphileIdempotencyKey, runAsJob } from './job-run.js';
 import { WorkerHeartbeat } from './worker-heartbeat.js';
 
 /** Options of {@link JobsRuntime.startWorker}. */
@@ -258,6 +259,7 @@ export class JobsRuntime {
       const job = helpers.job;
       const attempt = job.attempts;
       const id = String(job.id);
+      const idempotencyKey = graphileIdempotencyKey(job);
       const observation = jobRunObserverOf(this.#services)?.runStarted({
         name: task.name,
         kind: task.kind,
@@ -271,7 +273,7 @@ export class JobsRuntime {
       const ctx: JobContext = {
         services: this.#services,
         log,
-        job: { id, name: task.name, attempt, maxAttempts: job.max_attempts },
+        job: { id, name: task.name, attempt, maxAttempts: job.max_attempts, idempotencyKey },
         origin,
         signal: helpers.abortSignal,
       };
@@ -281,7 +283,8 @@ export class JobsRuntime {
         ...(origin.requestId !== undefined ? { requestId: origin.requestId } : {}),
         ...(observation?.work !== undefined ? { telemetry: observation.work } : {}),
       };
-      const runTask = () => runInContext(execution, () => task.run(task.parse ? checkPayload(task, payload) : payload, ctx));
+      const runTask = () =>
+        runAsJob(idempotencyKey, () => runInContext(execution, () => task.run(task.parse ? checkPayload(task, payload) : payload, ctx)));
       try {
         await (observation === undefined ? runTask() : observation.within(runTask));
         observation?.finished(undefined);

@@ -160,3 +160,21 @@ describe('bindery worker | a worker killed mid-job', () => {
     );
   }, 120_000);
 });
+
+describe('bindery worker | the mail of a job killed after sending it', () => {
+  it('is not sent again when the job runs again (SMTP: the sent-mail ledger)', async () => {
+    const smtpEnv = { MAIL_DRIVER: 'smtp', MAIL_HOST: '127.0.0.1', MAIL_PORT: String(smtp.port), MAIL_FROM: 'App <app@example.test>' };
+    const { runs } = await killMidJob('fixture:mail_then_wait', 'mail-smtp', { env: smtpEnv });
+    expect(runs.map((r) => r.attempt)).toEqual([1, 2]);
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received[0]!.data).toContain('For mail-smtp.');
+    expect(smtp.received[0]!.data).toMatch(/^Message-ID: <[^>]+@example\.test>$/m);
+  }, 120_000);
+
+  it('is not kept twice (outbox: one row per idempotency key)', async () => {
+    const { runs } = await killMidJob('fixture:mail_then_wait', 'mail-outbox', { env: { MAIL_DRIVER: 'outbox' } });
+    expect(runs.map((r) => r.attempt)).toEqual([1, 2]);
+    const kept = await sql<{ n: number }>`select count(*)::int as n from mail_outbox where text_body like '%mail-outbox%'`.execute(db);
+    expect(kept.rows[0]!.n).toBe(1);
+  }, 120_000);
+});
