@@ -243,9 +243,12 @@ export class JobsRuntime {
         // Stopping twice, or after a crash, rejects; the runner is stopped either way.
         this.#log.debug({ err: error }, 'stopping the worker');
       }
-      await worker.runner.promise.catch(() => {});
-      // Running jobs have finished: nothing is locked under this worker any more.
-      await worker.heartbeat.stop({ remove: true });
+      const clean = await worker.runner.promise.then(
+        () => true,
+        () => false,
+      );
+      // After a clean stop the running jobs have finished and nothing is locked under this worker; after a crash the row stays for recovery.
+      await worker.heartbeat.stop({ remove: clean });
       await worker.pool.end().catch(() => {});
     })();
     return worker.stopping;

@@ -95,6 +95,8 @@ export class WorkerHeartbeat {
   /** `performance.now()` of the first beat of the current run of successful beats; undefined after a failure. */
   #steadySince: number | undefined;
   #warnedMissingTable = false;
+  /** A stop asked to keep the row (the runner crashed): a later stop does not remove it. */
+  #keepRow = false;
   #tick: Promise<void> = Promise.resolve();
   #markReady: () => void = () => {};
   /** Resolves after the first beat (done or failed): tasks wait for it, so no task runs before its lock is on record. */
@@ -118,15 +120,17 @@ export class WorkerHeartbeat {
 
   /**
    * Stop beating. `remove`: delete this worker's row (after a clean stop,
-   * when it holds no job); otherwise the row stays and another worker
-   * recovers what it held once it is older than `JOBS_WORKER_DEAD_AFTER`.
+   * when it holds no job); otherwise the row stays, also through later
+   * stops, and another worker recovers what it held once it is older than
+   * `JOBS_WORKER_DEAD_AFTER`.
    */
   async stop(options: { remove: boolean }): Promise<void> {
     this.#stopped = true;
+    if (!options.remove) this.#keepRow = true;
     clearTimeout(this.#timer);
     this.#markReady();
     await this.#tick;
-    if (!options.remove || !this.#beaten) return;
+    if (this.#keepRow || !this.#beaten) return;
     await this.#db
       .deleteFrom(TABLE)
       .where('id', '=', this.id)
