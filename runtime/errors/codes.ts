@@ -265,6 +265,10 @@ export const ERROR_CODES = {
   BINDERY_JOB_INVALID: { summary: 'A job, scheduled task or listener definition is invalid or its name is taken; the boot stops.' },
   BINDERY_JOB_PAYLOAD_INVALID: { summary: "A job payload was refused by the job's payload check; nothing was queued." },
   BINDERY_JOB_UNKNOWN: { summary: 'A job or scheduled task was named that no setup step or plugin declares.' },
+  BINDERY_JOB_WORKER_LOST: {
+    summary:
+      'A worker sent no heartbeat for JOBS_WORKER_DEAD_AFTER; another worker unlocked its running jobs, which run again (logged only).',
+  },
   BINDERY_JOBS_NOT_SET_UP: { summary: 'A second job worker was started in a process that already runs one.' },
   BINDERY_SCHEDULE_INVALID: { summary: 'A scheduled task has an invalid cron pattern or options; the boot stops.' },
 

@@ -43,7 +43,20 @@ export interface JobContext {
   /** The app logger, with the job's name and ID. */
   readonly log: FastifyBaseLogger;
   /** This run: graphile-worker's job ID, the attempt number (1 on the first run) and the attempts allowed. */
-  readonly job: { readonly id: string; readonly name: string; readonly attempt: number; readonly maxAttempts: number };
+  readonly job: {
+    readonly id: string;
+    readonly name: string;
+    readonly attempt: number;
+    readonly maxAttempts: number;
+    /**
+     * The same on every run of this job — retries, and the rerun after its
+     * worker died (docs/jobs.md "When a worker dies") — and different for
+     * every other job: `graphile-worker:<id>:<revision>`. Derive the keys of
+     * the job's side effects from it, so that a rerun does not repeat them
+     * (docs/jobs.md "At least once"); the mailer does so itself.
+     */
+    readonly idempotencyKey: string;
+  };
   /** The work that queued the job. */
   readonly origin: JobOrigin;
   /** Aborts when the worker shuts down and the job should stop early (graceful shutdown waits for it otherwise). */

@@ -29,7 +29,8 @@ export { listFailedJobs, retryJob, type FailedJob } from './failed-jobs.js';
  * asynchronous listener of the app and its plugins runs here.
  *
  * @param services the booted app's services (`bootApp(...).services`, `startApp(...).services`).
- * @param options concurrency and poll interval (default: `JOBS_CONCURRENCY`, `JOBS_POLL_INTERVAL`).
+ * @param options concurrency, poll interval, heartbeat interval and dead-worker threshold in ms (default: `JOBS_CONCURRENCY`,
+ *   `JOBS_POLL_INTERVAL`, `JOBS_HEARTBEAT_INTERVAL`, `JOBS_WORKER_DEAD_AFTER`; docs/jobs.md "When a worker dies").
  * @returns the running worker; `stop()` waits for running jobs. The app's close also stops it.
  * @throws {ServiceNotSetUpError} when the app has no `jobs()` step; {@link JobsNotSetUpError} when a worker already runs in this process.
  * @example

@@ -25,6 +25,9 @@ export type { TaskRegistration };
 import { workerLogger } from './worker-logger.js';
 import type { AnyJobDefinition } from './define-job.js';
 import { jobRunObserverOf } from './job-observer.js';
+import { GraphileLocks } from './graphile-locks.js';
+import { graphileIdempotencyKey, runAsJob } from './job-run.js';
+import { WorkerHeartbeat } from './worker-heartbeat.js';
 
 /** Options of {@link JobsRuntime.startWorker}. */
 export interface WorkerOptions {
@@ -32,6 +35,17 @@ export interface WorkerOptions {
   readonly concurrency?: number;
   /** Milliseconds between checks for jobs due later (retries, `runAt`); new jobs start at once through LISTEN/NOTIFY (default `JOBS_POLL_INTERVAL`). */
   readonly pollIntervalMs?: number;
+  /** Milliseconds between heartbeats (default `JOBS_HEARTBEAT_INTERVAL`; docs/jobs.md "When a worker dies"). */
+  readonly heartbeatIntervalMs?: number;
+  /** Milliseconds without a heartbeat after which a worker is taken for dead and its jobs run again (default `JOBS_WORKER_DEAD_AFTER`). */
+  readonly deadAfterMs?: number;
+}
+
+interface StartedWorker {
+  readonly runner: Runner;
+  readonly pool: pg.Pool;
+  readonly heartbeat: WorkerHeartbeat;
+  stopping?: Promise<void>;
 }
 
 /** A started worker. */
@@ -54,7 +68,7 @@ export class JobsRuntime {
   readonly #services: Services;
   readonly #appName: string;
   readonly #defaults: Required<WorkerOptions>;
-  #worker: { runner: Runner; pool: pg.Pool; stopping?: Promise<void> } | undefined;
+  #worker: StartedWorker | undefined;
 
   /** @internal Made by the `jobs()` setup step. */
   constructor(options: {
@@ -64,12 +78,19 @@ export class JobsRuntime {
     appName: string;
     concurrency: number;
     pollIntervalMs: number;
+    heartbeatIntervalMs: number;
+    deadAfterMs: number;
   }) {
     this.#database = options.database;
     this.#log = options.log;
     this.#services = options.services;
     this.#appName = options.appName;
-    this.#defaults = { concurrency: options.concurrency, pollIntervalMs: options.pollIntervalMs };
+    this.#defaults = {
+      concurrency: options.concurrency,
+      pollIntervalMs: options.pollIntervalMs,
+      heartbeatIntervalMs: options.heartbeatIntervalMs,
+      deadAfterMs: options.deadAfterMs,
+    };
     this.queue = new Queue(this, options.database.db);
   }
 
@@ -155,15 +176,27 @@ export class JobsRuntime {
 
   /**
    * Start the worker in this process: graphile-worker's `run` with every
-   * registered task and cron item, on a pool of its own.
+   * registered task and cron item, on a pool of its own, with its heartbeat
+   * (docs/jobs.md "When a worker dies").
    * @throws {JobsNotSetUpError} when a worker already runs in this process.
    */
   async startWorker(options: WorkerOptions = {}): Promise<RunningWorker> {
     if (this.#worker) throw new JobsNotSetUpError('A worker already runs in this process; start one per process.');
     const concurrency = options.concurrency ?? this.#defaults.concurrency;
     const pollInterval = options.pollIntervalMs ?? this.#defaults.pollIntervalMs;
+    // The heartbeat starts when graphile-worker has made its pool (its lock ID known), before the pool takes a job.
+    const locks = new GraphileLocks(() => heartbeat.start());
+    const heartbeat = new WorkerHeartbeat({
+      db: this.#database.db,
+      locks,
+      log: this.#log,
+      timings: {
+        intervalMs: options.heartbeatIntervalMs ?? this.#defaults.heartbeatIntervalMs,
+        deadAfterMs: options.deadAfterMs ?? this.#defaults.deadAfterMs,
+      },
+    });
     const taskList: TaskList = {};
-    for (const task of this.#tasks.values()) taskList[task.name] = this.#graphileTask(task);
+    for (const task of this.#tasks.values()) taskList[task.name] = this.#graphileTask(task, heartbeat);
     const pool = createJobsPool(this.#database, concurrency + 2, `bindery:${this.#appName}:worker`, this.#log);
     let runner: Runner;
     try {
@@ -175,15 +208,22 @@ export class JobsRuntime {
         taskList,
         parsedCronItems: parseCronItems([...this.#cron]),
         logger: workerLogger(this.#log),
+        events: locks.events,
       });
     } catch (error) {
+      await heartbeat.stop({ remove: true });
       await pool.end().catch(() => {});
       throw error;
     }
-    const worker: { runner: Runner; pool: pg.Pool; stopping?: Promise<void> } = { runner, pool };
+    heartbeat.start();
+    const worker: StartedWorker = { runner, pool, heartbeat };
     this.#worker = worker;
     const done = runner.promise.finally(() => pool.end().catch(() => {}));
-    done.catch((error: unknown) => this.#log.error({ err: error }, 'the worker stopped with an error; jobs no longer run in this process'));
+    done.catch((error: unknown) => {
+      // The row stays: once it is old, another worker unlocks whatever this one still held.
+      void heartbeat.stop({ remove: false });
+      this.#log.error({ err: error }, 'the worker stopped with an error; jobs no longer run in this process');
+    });
     return {
       done,
       stop: () => this.#stop(worker),
@@ -195,7 +235,7 @@ export class JobsRuntime {
     if (this.#worker) await this.#stop(this.#worker);
   }
 
-  #stop(worker: { runner: Runner; pool: pg.Pool; stopping?: Promise<void> }): Promise<void> {
+  #stop(worker: StartedWorker): Promise<void> {
     worker.stopping ??= (async () => {
       try {
         await worker.runner.stop();
@@ -203,18 +243,26 @@ export class JobsRuntime {
         // Stopping twice, or after a crash, rejects; the runner is stopped either way.
         this.#log.debug({ err: error }, 'stopping the worker');
       }
-      await worker.runner.promise.catch(() => {});
+      const clean = await worker.runner.promise.then(
+        () => true,
+        () => false,
+      );
+      // After a clean stop the running jobs have finished and nothing is locked under this worker; after a crash the row stays for recovery.
+      await worker.heartbeat.stop({ remove: clean });
       await worker.pool.end().catch(() => {});
     })();
     return worker.stopping;
   }
 
-  #graphileTask(task: TaskRegistration): Task {
+  #graphileTask(task: TaskRegistration, heartbeat: WorkerHeartbeat): Task {
     return async (stored: unknown, helpers: JobHelpers) => {
+      // No task's code runs before the heartbeat names this worker's lock: a crash from here on is recovered.
+      await heartbeat.ready;
       const { payload, origin } = unwrapPayload(stored);
       const job = helpers.job;
       const attempt = job.attempts;
       const id = String(job.id);
+      const idempotencyKey = graphileIdempotencyKey(job);
       const observation = jobRunObserverOf(this.#services)?.runStarted({
         name: task.name,
         kind: task.kind,
@@ -228,7 +276,7 @@ export class JobsRuntime {
       const ctx: JobContext = {
         services: this.#services,
         log,
-        job: { id, name: task.name, attempt, maxAttempts: job.max_attempts },
+        job: { id, name: task.name, attempt, maxAttempts: job.max_attempts, idempotencyKey },
         origin,
         signal: helpers.abortSignal,
       };
@@ -238,7 +286,8 @@ export class JobsRuntime {
         ...(origin.requestId !== undefined ? { requestId: origin.requestId } : {}),
         ...(observation?.work !== undefined ? { telemetry: observation.work } : {}),
       };
-      const runTask = () => runInContext(execution, () => task.run(task.parse ? checkPayload(task, payload) : payload, ctx));
+      const runTask = () =>
+        runAsJob(idempotencyKey, () => runInContext(execution, () => task.run(task.parse ? checkPayload(task, payload) : payload, ctx)));
       try {
         await (observation === undefined ? runTask() : observation.within(runTask));
         observation?.finished(undefined);

@@ -7,3 +7,4 @@ export { AppMailer } from './app-mailer.js';
 export type { Mailer, MailMessage, MailResult } from './mailer.js';
 export { linksOf, readOutbox, type OutboxMessage, type ReadOutboxOptions } from './outbox.js';
 export type { MailDriver } from './settings.js';
+export { maskEmail } from './mask-email.js';

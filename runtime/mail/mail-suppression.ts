@@ -63,7 +63,7 @@ export function addMailSuppression(services: { mailSuppression?: MailSuppression
  * @example
  *   const { deliver, skipped } = await deliverableRecipients(ctx.services, [user.email]);
  *   if (deliver.length > 0) await transport.sendMail({ ...message, to: deliver });
- *   if (skipped.length > 0) ctx.log.info({ skipped }, 'suppressed recipients not mailed');
+ *   if (skipped.length > 0) ctx.log.info({ skipped: skipped.map(maskEmail) }, 'suppressed recipients not mailed'); // no full address at info
  */
 export async function deliverableRecipients(
   services: { mailSuppression?: MailSuppression },

@@ -13,6 +13,12 @@ export interface MailMessage {
   /** Plain-text body (links written out in full). */
   readonly text: string;
   readonly html?: string;
+  /**
+   * A key that makes the send happen once (docs/mail.md "Idempotency keys"):
+   * a second send with the key of a mail already sent sends nothing. Inside a
+   * job, a key is derived from the job and the mail when none is given.
+   */
+  readonly idempotencyKey?: string;
 }
 
 /** What happened to a message. */
@@ -21,6 +27,8 @@ export interface MailResult {
   readonly delivered: readonly string[];
   /** Recipients skipped because they are suppressed. */
   readonly skipped: readonly string[];
+  /** True when a mail with the same idempotency key was sent (or kept) before: nothing was sent now. */
+  readonly alreadySent?: boolean;
 }
 
 export interface Mailer {

@@ -16,6 +16,8 @@ export interface OutboxTable {
   text_body: string;
   html_body: string | null;
   raw: string;
+  /** The mail's idempotency key (docs/mail.md "Idempotency keys"): one message per key. */
+  idempotency_key: string | null;
   created_at: Generated<Date>;
 }
 
@@ -46,6 +48,8 @@ export interface OutboxMessage extends OutboxMail {
 export interface OutboxEntry extends OutboxMail {
   /** The RFC 5322 message nodemailer built. */
   readonly raw: string;
+  /** Its idempotency key, if it has one. */
+  readonly idempotencyKey: string | null;
 }
 
 /** Options of {@link readOutbox}. */
@@ -63,9 +67,12 @@ export function linksOf(text: string): string[] {
   return [...text.matchAll(LINK)].map((m) => m[0]);
 }
 
-/** Keep a message in the outbox. */
-export async function keepInOutbox(db: AnyKysely, entry: OutboxEntry): Promise<void> {
-  await (db as Kysely<OutboxDatabase>)
+/**
+ * Keep a message in the outbox.
+ * @returns false when a message with the same idempotency key is kept already: nothing was added.
+ */
+export async function keepInOutbox(db: AnyKysely, entry: OutboxEntry): Promise<boolean> {
+  const kept = await (db as Kysely<OutboxDatabase>)
     .insertInto('mail_outbox')
     .values({
       message_id: entry.messageId,
@@ -75,8 +82,12 @@ export async function keepInOutbox(db: AnyKysely, entry: OutboxEntry): Promise<v
       text_body: entry.text,
       html_body: entry.html,
       raw: entry.raw,
+      idempotency_key: entry.idempotencyKey,
     })
-    .execute();
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return kept !== undefined;
 }
 
 /**

@@ -5,6 +5,7 @@
 import { HttpError } from 'bindery/errors';
 import { requireService, type AroundMiddleware } from 'bindery/http';
 import { defineJob } from 'bindery/jobs';
+import { maskEmail } from 'bindery/mail';
 import { noContent } from 'bindery/results';
 import type { Handlers } from '../generated/handlers.js';
 import { applyRecord } from './apply-record.js';
@@ -43,9 +44,11 @@ export const webhookJob = defineJob<WebhookRecord>({
       'The mailprovider:webhook job',
     );
     const outcome = await applyRecord(service.db, service.suppressions, record);
+    // The address masked: log lines at info level carry no full address (docs/mail.md "Log lines").
+    const email = maskEmail(record.email);
     ctx.log.info(
-      { email: record.email, record_type: record.recordType, type: record.type, outcome },
-      `mailprovider: ${record.recordType} for ${record.email}: ${outcome}`,
+      { email, record_type: record.recordType, type: record.type, outcome },
+      `mailprovider: ${record.recordType} for ${email}: ${outcome}`,
     );
   },
 });

@@ -5,8 +5,10 @@
  * and the suppression check the mailer calls.
  */
 import { request as httpRequest } from 'node:http';
+import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
+import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import mailprovider, {
   basicAuth,
@@ -14,12 +16,13 @@ import mailprovider, {
   normalizeAddress,
   parseBasicAuthorization,
   toWebhookRecord,
+  webhookJob,
   type MailproviderService,
 } from '@bindery/mailprovider';
 import { createTestApp, type TestApp } from 'bindery/app';
 import { SettingsError } from 'bindery/config';
 import { HttpError } from 'bindery/errors';
-import { startWorker } from 'bindery/jobs';
+import { startWorker, type JobContext } from 'bindery/jobs';
 import { deliverableRecipients, type MailSuppression } from 'bindery/plugins';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { waitFor } from '../../../test/runtime/jobs/wait-for.js';
@@ -337,6 +340,44 @@ describe('mailprovider:webhook job | docs/spec.md 6.2 over real graphile-worker'
     expect(await suppressions()).toEqual([]);
     expect(emitted.map((e) => e.name)).toEqual(['mailprovider:suppressed', 'mailprovider:unsuppressed']);
     expect(emitted[1]!.payload).toEqual({ email: 'sub@example.com', by: 'webhook' });
+  });
+
+  it('logs what it did with the address masked, never in full', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const log = pino(
+      { level: 'debug' },
+      new Writable({
+        write(chunk, _enc, done) {
+          lines.push(JSON.parse(String(chunk)));
+          done();
+        },
+      }),
+    );
+    const record = {
+      recordType: 'SpamComplaint',
+      email: 'jane.doe@example.com',
+      type: null,
+      inactive: false,
+      suppressSending: null,
+      reason: 'complained',
+    } as const;
+    const ctx = {
+      services: t.running.services,
+      log,
+      job: { id: '1', name: webhookJob.name, attempt: 1, maxAttempts: 10, idempotencyKey: 'graphile-worker:1:0' },
+      origin: { actor: { type: 'system', id: '' } },
+      signal: new AbortController().signal,
+    } as unknown as JobContext;
+    await webhookJob.handle(record, ctx);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 30,
+        email: 'j***@example.com',
+        outcome: 'listed',
+        msg: 'mailprovider: SpamComplaint for j***@example.com: listed',
+      }),
+    ]);
+    expect(JSON.stringify(lines)).not.toContain('jane.doe@');
   });
 
   it('maps bound input to the job payload', () => {

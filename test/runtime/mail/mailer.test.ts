@@ -5,13 +5,15 @@
  * suppressed recipients are skipped by both; the settings.
  */
 import { readFile } from 'node:fs/promises';
+import { Writable } from 'node:stream';
 import type { Kysely } from 'kysely';
+import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../runtime/app/logger.js';
 import { loadSettings } from '../../../runtime/config/load-settings.js';
 import { connectDatabase } from '../../../runtime/db/index.js';
 import { createMigrator } from '../../../runtime/db/migrator/index.js';
-import { AppMailer, linksOf, readOutbox } from '../../../runtime/mail/index.js';
+import { AppMailer, linksOf, maskEmail, readOutbox } from '../../../runtime/mail/index.js';
 import { mailSettings } from '../../../runtime/mail/settings.js';
 import { MAIL_MIGRATIONS_DIR } from '../../../runtime/mail/mail-step.js';
 import type { MailSuppression } from '../../../runtime/mail/mail-suppression.js';
@@ -35,8 +37,20 @@ function suppressing(...emails: string[]): { mailSuppression: MailSuppression } 
   };
 }
 
-const outbox = (services: object = {}) =>
-  new AppMailer({ settings: loadSettings(mailSettings, { APP_ENV: 'testing' }), db, services, log });
+const outbox = (services: object = {}, logger = log) =>
+  new AppMailer({ settings: loadSettings(mailSettings, { APP_ENV: 'testing' }), db, services, log: logger });
+
+/** A logger keeping its JSON lines. */
+function capture(): { lines: Array<Record<string, unknown>>; log: pino.Logger } {
+  const lines: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
+  return { lines, log: pino({ level: 'debug' }, stream) };
+}
 
 beforeAll(async () => {
   database = await createTestDatabase('mail');
@@ -53,6 +67,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await db.deleteFrom('mail_outbox').execute();
+  await db.deleteFrom('mail_sent').execute();
   smtp.received.length = 0;
 });
 
@@ -104,6 +119,44 @@ describe('AppMailer | outbox driver', () => {
     expect(kept.map((m) => [m.subject, m.to])).toEqual([['partly', ['ok@example.test']]]);
   });
 
+  it('keeps one message per idempotency key: a second send with the key is a no-op', async () => {
+    const mailer = outbox();
+    const first = await mailer.send({ to: 'ada@example.test', subject: 'Welcome', text: 'one', idempotencyKey: 'welcome:42' });
+    const again = await mailer.send({ to: 'ada@example.test', subject: 'Welcome', text: 'two', idempotencyKey: 'welcome:42' });
+    await mailer.send({ to: 'ada@example.test', subject: 'Welcome', text: 'other key', idempotencyKey: 'welcome:43' });
+    await mailer.send({ to: 'ada@example.test', subject: 'Welcome', text: 'no key' });
+    expect(first).toEqual({ delivered: ['ada@example.test'], skipped: [] });
+    expect(again).toEqual({ delivered: ['ada@example.test'], skipped: [], alreadySent: true });
+    expect((await readOutbox(db)).map((m) => m.text)).toEqual(['no key', 'other key', 'one']);
+    const keys = await db.selectFrom('mail_outbox').select('idempotency_key').orderBy('id').execute();
+    expect(keys.map((k) => k.idempotency_key)).toEqual(['welcome:42', 'welcome:43', null]);
+  });
+
+  it('logs recipients masked at info level, never the full address', async () => {
+    const { lines, log: logger } = capture();
+    const mailer = outbox(suppressing('gone@example.test'), logger);
+    await mailer.send({ to: ['Jane.Doe@example.test', 'gone@example.test'], subject: 'Hello', text: 'x', idempotencyKey: 'k1' });
+    await mailer.send({ to: 'Jane.Doe@example.test', subject: 'Hello', text: 'x', idempotencyKey: 'k1' });
+    expect(lines.map((l) => [l.level, l.msg])).toEqual([
+      [30, 'suppressed recipients not mailed'],
+      [30, 'mail sent'],
+      [30, 'mail already sent under this idempotency key; not sent again'],
+    ]);
+    expect(lines[0]).toMatchObject({ skipped: ['g***@example.test'] });
+    expect(lines[1]).toMatchObject({ to: ['J***@example.test'], subject: 'Hello', driver: 'outbox', idempotency_key: 'k1' });
+    const text = JSON.stringify(lines).toLowerCase();
+    expect(text).not.toContain('jane.doe@');
+    expect(text).not.toContain('gone@');
+  });
+
+  it('maskEmail keeps the first character and the domain', () => {
+    expect(maskEmail('jane@example.com')).toBe('j***@example.com');
+    expect(maskEmail(' Jane <jane.doe@mail.example.com> ')).toBe('j***@mail.example.com');
+    expect(maskEmail('a@b')).toBe('a***@b');
+    expect(maskEmail('not an address')).toBe('***');
+    expect(maskEmail('@example.com')).toBe('***');
+  });
+
   it('reads the suppression list at send time (the plugin adds it after the mail step)', async () => {
     const services: { mailSuppression?: MailSuppression } = {};
     const mailer = outbox(services);
@@ -144,6 +197,24 @@ describe('AppMailer | smtp driver', () => {
     expect(smtp.received[0]!.data).toMatch(/^Subject: Reset your password$/m);
     expect(smtp.received[0]!.data).toContain('https://app.test/reset-password?token=t1');
     expect(await readOutbox(db)).toEqual([]);
+  });
+
+  it('sends a keyed mail once: the sent-mail ledger is checked before sending and written after; the Message-ID follows the key', async () => {
+    const mailer = smtpMailer({});
+    try {
+      const first = await mailer.send({ to: 'ada@example.test', subject: 'Reset', text: 'link 1', idempotencyKey: 'reset:7' });
+      const again = await mailer.send({ to: 'ada@example.test', subject: 'Reset', text: 'link 2', idempotencyKey: 'reset:7' });
+      expect(first.alreadySent).toBeUndefined();
+      expect(again).toEqual({ delivered: ['ada@example.test'], skipped: [], alreadySent: true });
+      await mailer.send({ to: 'ada@example.test', subject: 'Reset', text: 'link 3', idempotencyKey: 'reset:8' });
+    } finally {
+      mailer.close();
+    }
+    expect(smtp.received.map((m) => /link \d/.exec(m.data)?.[0])).toEqual(['link 1', 'link 3']);
+    const ledger = await db.selectFrom('mail_sent').select(['idempotency_key', 'message_id']).orderBy('idempotency_key').execute();
+    expect(ledger.map((r) => r.idempotency_key)).toEqual(['reset:7', 'reset:8']);
+    expect(ledger[0]!.message_id).toMatch(/^<[A-Za-z0-9_-]{32}@example\.test>$/);
+    expect(smtp.received[0]!.data).toContain(`Message-ID: ${ledger[0]!.message_id}`);
   });
 
   it('a server that cannot be reached is BINDERY_MAIL_FAILED, naming the settings', async () => {

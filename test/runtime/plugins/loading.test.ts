@@ -137,7 +137,10 @@ describe('Plugins | loading, in list order, last in setup', () => {
         source: string;
         name: string;
       }>`select source, name from bindery_migrations order by source, name`.execute(t.db);
-      expect(migrations.rows).toEqual([{ source: 'counter', name: '0001_create_counter_hits.sql' }]);
+      expect(migrations.rows).toEqual([
+        { source: 'counter', name: '0001_create_counter_hits.sql' },
+        { source: 'jobs', name: '0001_create_jobs_worker_heartbeats.sql' }, // the jobs() step's own set
+      ]);
       await sql`insert into counter_hits default values`.execute(t.db);
     } finally {
       await t.close();
