@@ -45,6 +45,8 @@ interface StartedWorker {
   readonly runner: Runner;
   readonly pool: pg.Pool;
   readonly heartbeat: WorkerHeartbeat;
+  /** Ends the worker's pool once, whoever asks first (the runner's end or a stop); later calls wait for the same end. */
+  readonly endPool: () => Promise<void>;
   stopping?: Promise<void>;
 }
 
@@ -216,9 +218,11 @@ export class JobsRuntime {
       throw error;
     }
     heartbeat.start();
-    const worker: StartedWorker = { runner, pool, heartbeat };
+    let poolEnded: Promise<void> | undefined;
+    const endPool = () => (poolEnded ??= pool.end().catch(() => {}));
+    const worker: StartedWorker = { runner, pool, heartbeat, endPool };
     this.#worker = worker;
-    const done = runner.promise.finally(() => pool.end().catch(() => {}));
+    const done = runner.promise.finally(endPool);
     done.catch((error: unknown) => {
       // The row stays: once it is old, another worker unlocks whatever this one still held.
       void heartbeat.stop({ remove: false });
@@ -249,7 +253,7 @@ export class JobsRuntime {
       );
       // After a clean stop the running jobs have finished and nothing is locked under this worker; after a crash the row stays for recovery.
       await worker.heartbeat.stop({ remove: clean });
-      await worker.pool.end().catch(() => {});
+      await worker.endPool();
     })();
     return worker.stopping;
   }
