@@ -37,7 +37,7 @@ function coreNames(commands: readonly CommandClass<BinderyContext>[] = registere
  * distance (at most two edits), else those it starts (`plugins` →
  * `plugins:env`, `plugins:list`); none when nothing is near.
  */
-export function nearestCommands(name: string, names: Iterable<string>): string[] {
+function nearestCommands(name: string, names: Iterable<string>): string[] {
   const candidates = [...names].filter((n) => !n.startsWith('-')).sort();
   const near = closest(name, candidates);
   if (near !== undefined) return [near];
