@@ -27,7 +27,14 @@ afterAll(() => {
 function project(files: Readonly<Record<string, string>>): string {
   const dir = mkdtempSync(join(tmpdir(), 'bindery-gate-'));
   dirs.push(dir);
-  for (const name of ['biome.json', '.dependency-cruiser.cjs', 'tsconfig.json', 'scripts/check-source.mjs', 'scripts/check-package.mjs']) {
+  for (const name of [
+    'biome.json',
+    '.dependency-cruiser.cjs',
+    'tsconfig.json',
+    'scripts/check-source.mjs',
+    'scripts/check-package.mjs',
+    'scripts/doc-links.mjs',
+  ]) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     cpSync(join(repo, name), join(dir, name));
   }
