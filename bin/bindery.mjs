@@ -10,7 +10,7 @@
 // - otherwise, in an installed package: dist/.
 // Outside production tsx is registered (when installed) for the app's own
 // TypeScript (app/main.ts, generated/), which the CLI loads.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import module, { register as registerHooks } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -19,6 +19,18 @@ import { fileURLToPath } from 'node:url';
 // dev`, loads bindery and its dependencies about twice as fast.
 // NODE_DISABLE_COMPILE_CACHE=1 turns it off; Node 20 has no such cache.
 module.enableCompileCache?.();
+
+// One line on stderr on a Node.js version package.json's `engines` does
+// not admit (semver's reading of the range); the command still runs.
+const engines = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines?.node;
+if (typeof engines === 'string') {
+  const { default: satisfies } = await import('semver/functions/satisfies.js');
+  if (!satisfies(process.versions.node, engines)) {
+    console.error(
+      `bindery: warning: Node.js ${process.versions.node} is not supported (bindery needs ${engines}); install Node.js 24 (README.md "Set up a fresh machine").`,
+    );
+  }
+}
 
 const sourceMain = new URL('../runtime/cli/main.ts', import.meta.url);
 const distMain = new URL('../dist/runtime/cli/main.js', import.meta.url);

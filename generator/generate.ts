@@ -9,6 +9,7 @@ import { readProjectConfig } from './load/project-config.js';
 import { compareTree, diffText } from './write/compare.js';
 import { lazyTree, overlayTree } from './write/disk-tree.js';
 import { headerText } from './write/header.js';
+import { draftPath, dropDraft, readDraft, saveDraft } from './write/draft-migration.js';
 import { inputsKey, recordMatches, recordPath, saveRecord } from './write/run-record.js';
 import { writeTree } from './write/write-tree.js';
 
@@ -40,6 +41,12 @@ export interface GenerateOptions {
    * output folder changed since. Default true.
    */
   useRecord?: boolean;
+  /**
+   * Record the migration this run writes as a draft (`bindery make:resource`;
+   * docs/generator.md "Draft migrations"): until a command applies the
+   * migrations, the next runs fold the schema's changes into it. Default false.
+   */
+  draftMigration?: boolean;
 }
 
 /** The outcome of {@link generate}. */
@@ -59,6 +66,8 @@ export interface GenerateResult {
    * that compiled the same schema).
    */
   warnings: SchemaDiagnostic[];
+  /** The draft migration as this run leaves it (`generated/migrations/0002_create_blog_posts.sql`), when there is one. */
+  draft?: string;
 }
 
 /**
@@ -109,8 +118,10 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   );
   if (!model) return failed(diagnostics);
 
+  const draftFile = draftPath(root, outDir);
+  const draft = options.rebuildSnapshot ? undefined : await readDraft(draftFile, (name) => disk.get(`migrations/${name}.sql`));
   const ctx: EmitContext = { model, header: headerText(posix(relative(root, schemaDir))), runtime, augmentServices };
-  const generated: GeneratedFile[] | null = emit.emitAll(
+  const emitted = emit.emitAll(
     ctx,
     {
       outName,
@@ -119,11 +130,15 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       allowDestructive,
       rebuildSnapshot: options.rebuildSnapshot ?? false,
       check: options.check ?? false,
+      ...(draft !== undefined ? { draft } : {}),
     },
     diagnostics,
   );
-  if (!generated) return failed(diagnostics);
-  const comparison = compareTree(generated, disk);
+  if (!emitted) return failed(diagnostics);
+  const generated = emitted.files;
+  // Folded: the draft's file is replaced by the migration generated (or removed when none is).
+  const folded = emitted.foldedDraft ? draft : undefined;
+  const comparison = compareTree(generated, disk, folded !== undefined ? [`migrations/${folded}.sql`] : []);
   const changed = [...comparison.write.map((f) => f.path), ...comparison.remove].sort().map((p) => `${outName}/${p}`);
   // The tree as this run leaves it, the generated files' text taken from memory rather than read back,
   // and hashed piece by piece (generated-file.ts: hashing the text whole would make it one flat string).
@@ -135,7 +150,38 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   }
   await writeTree(outDir, comparison);
   if (record) await saveRecord(record, key, after(), hashes());
-  return { ok: true, diagnostics: [], changed, diff: '', warnings: diagnostics.warnings() };
+  const left = folded !== undefined || options.draftMigration ? await keepDraft(draftFile, generated, comparison.write, folded) : undefined;
+  return {
+    ok: true,
+    diagnostics: [],
+    changed,
+    diff: '',
+    warnings: diagnostics.warnings(),
+    ...(left ? { draft: `${outName}/${left}` } : {}),
+  };
+}
+
+/**
+ * Record the draft migration after a run: the migration the run wrote (a
+ * new draft, or the old one folded, perhaps under a new name), or the old
+ * draft unchanged; none when the fold left no migration (the record goes).
+ * @param path the draft record (null without `node_modules`: no drafts).
+ * @returns the draft's path in the output folder, or undefined.
+ */
+async function keepDraft(
+  path: string | null,
+  generated: readonly GeneratedFile[],
+  written: readonly GeneratedFile[],
+  draft: string | undefined,
+): Promise<string | undefined> {
+  if (path === null) return undefined;
+  const migration = generated.find((f) => /^migrations\/[^/]+\.sql$/.test(f.path));
+  if (migration !== undefined && (written.includes(migration) || migration.path === `migrations/${draft}.sql`)) {
+    await saveDraft(path, migration.path.slice('migrations/'.length, -'.sql'.length), migration.content);
+    return migration.path;
+  }
+  if (draft !== undefined) await dropDraft(path);
+  return undefined;
 }
 
 function failed(diagnostics: Diagnostics): GenerateResult {

@@ -13,7 +13,9 @@
 // - an entry exports a name that no consumer (app/, plugins/, generated/,
 //   templates/, examples/) uses and docs/package.md "What each entry
 //   exports" does not list, or that list names what the entry does not
-//   export (checked when docs/package.md has that section).
+//   export (checked when docs/package.md has that section);
+// - a Markdown file the package ships (docs/, README.md) links to a file the
+//   package does not ship, or to nothing (scripts/doc-links.mjs).
 //
 //   node scripts/check-package.mjs [--dist] [--root <package folder>]
 import { execFileSync } from 'node:child_process';
@@ -21,6 +23,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { docLinkProblems } from './doc-links.mjs';
 
 const here = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -118,6 +121,9 @@ for (const dir of CONSUMERS) {
 
 // Every exported name is used by a consumer or listed in docs/package.md.
 problems.push(...(await unlistedExports(root, entries)));
+
+// The shipped docs link only to what is shipped.
+problems.push(...docLinkProblems(root, pkg.files ?? []));
 
 // The declared types resolve from a project outside the package.
 if (problems.length === 0 && entries.size > 0) {

@@ -7,7 +7,11 @@
 //   constructor) over FUNCTION_FAIL lines;
 // - `throw new Error(` in the code people copy first (app/, plugins/*/src):
 //   throw a coded error (a `BinderyError` code from the registry,
-//   docs/errors.md) or an `HttpError` instead.
+//   docs/errors.md) or an `HttpError` instead;
+// - more than ANY_BUDGET explicit `any` (a `biome-ignore
+//   lint/suspicious/noExplicitAny` comment) besides the definitions of the
+//   named aliases in NAMED_ANY (CONTRIBUTING.md "House rules", "any"): use an
+//   alias, or a type that says what it is.
 //
 //   node scripts/check-source.mjs [--root <folder>]
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -27,6 +31,21 @@ const MEASURED = ['runtime', 'generator', 'app', 'plugins', 'bin', 'scripts'];
 /** Folders where `throw new Error(` is refused: the code an app's author reads and copies. */
 const MODEL = ['app', 'plugins'];
 
+/** At most this many explicit `any` outside the named aliases' definitions. */
+const ANY_BUDGET = 15;
+/** The named aliases that carry the reason for their `any` once (CONTRIBUTING.md "any"): their definitions are not counted. */
+const NAMED_ANY = new Set([
+  'AnyKysely',
+  'UntypedTables',
+  'AnyRouteHandler',
+  'AnyJobDefinition',
+  'AnyEventDefinition',
+  'AnyListener',
+  'AnyRequestAuth',
+  'UntypedUser',
+]);
+const ANY_IGNORE = /\/\/\s*biome-ignore\s+lint\/suspicious\/noExplicitAny\b/;
+
 /** Data tables: long because they list things, not because they do several things. Paths from the root. */
 const DATA_TABLES = new Set(['runtime/errors/codes.ts']);
 
@@ -44,6 +63,8 @@ const { Node, Project } = await import('ts-morph');
 const project = new Project({ skipAddingFilesFromTsConfig: true, skipFileDependencyResolution: true, compilerOptions: { allowJs: true } });
 const problems = [];
 const warnings = [];
+/** Where an explicit `any` is (`file:line` of the line after its biome-ignore). */
+const explicitAny = [];
 
 /** A readable name for a function node: its own name, the variable or property it is assigned to, or `(anonymous)`. */
 function nameOf(node) {
@@ -86,6 +107,12 @@ for (const folder of MEASURED) {
       );
     });
     project.removeSourceFile(sf);
+    const lineList = text.split('\n');
+    for (const [i, line] of lineList.entries()) {
+      if (!ANY_IGNORE.test(line)) continue;
+      const alias = /^\s*export\s+type\s+(\w+)/.exec(lineList[i + 1] ?? '')?.[1];
+      if (alias === undefined || !NAMED_ANY.has(alias)) explicitAny.push(`${where}:${i + 2}`);
+    }
     if (MODEL.includes(folder) && (folder === 'app' || where.split('/')[2] === 'src')) {
       for (const [i, line] of text.split('\n').entries())
         if (/\bthrow\s+new\s+Error\s*\(/.test(line))
@@ -94,6 +121,11 @@ for (const folder of MEASURED) {
   }
 }
 
+if (explicitAny.length > ANY_BUDGET)
+  problems.push(
+    `${explicitAny.length} explicit \`any\` (at most ${ANY_BUDGET} besides the named aliases ${[...NAMED_ANY].join(', ')}; CONTRIBUTING.md "any"): ${explicitAny.join(', ')}`,
+  );
+
 for (const w of warnings) console.warn(`warning: ${w}`);
 for (const p of problems) console.error(p);
 if (problems.length > 0) {
@@ -101,6 +133,6 @@ if (problems.length > 0) {
   process.exitCode = 1;
 } else {
   console.log(
-    `source check: ok${warnings.length > 0 ? ` (${warnings.length} file${warnings.length === 1 ? '' : 's'} over ${FILE_WARN} lines)` : ''}.`,
+    `source check: ok${warnings.length > 0 ? ` (${warnings.length} file${warnings.length === 1 ? '' : 's'} over ${FILE_WARN} lines)` : ''}; ${explicitAny.length} explicit \`any\` of ${ANY_BUDGET}.`,
   );
 }

@@ -33,15 +33,24 @@ export interface EmitInputs {
   readonly allowDestructive: boolean;
   /** Re-derive the snapshot from the migration files (docs/database.md "When a migration fails"). */
   readonly rebuildSnapshot: boolean;
+  /** The draft migration to fold the changes into, by name (docs/generator.md "Draft migrations"). */
+  readonly draft?: string;
   /** A `--check` run (nothing is written). Validators whose fingerprint matches are taken from `disk` instead of compiled either way (docs/generator.md "Validator fingerprints"). Default false. */
   readonly check?: boolean;
+}
+
+/** What {@link emitAll} makes. */
+export interface EmitOutput {
+  readonly files: GeneratedFile[];
+  /** The migration changes were folded into `inputs.draft` (whose file is then replaced, or removed). */
+  readonly foldedDraft: boolean;
 }
 
 /**
  * The generated files, or null when a migration problem was added to
  * `diagnostics` (nothing must be written then).
  */
-export function emitAll(ctx: EmitContext, inputs: EmitInputs, diagnostics: Diagnostics): GeneratedFile[] | null {
+export function emitAll(ctx: EmitContext, inputs: EmitInputs, diagnostics: Diagnostics): EmitOutput | null {
   const migrations = emitMigrations(
     ctx,
     {
@@ -52,6 +61,7 @@ export function emitAll(ctx: EmitContext, inputs: EmitInputs, diagnostics: Diagn
         .map((p) => p.slice(MIGRATIONS_DIR.length + 1, -4)),
       read: (name) => inputs.disk.get(`${MIGRATIONS_DIR}/${name}.sql`),
       rebuildSnapshot: inputs.rebuildSnapshot,
+      ...(inputs.draft !== undefined ? { draft: inputs.draft } : {}),
     },
     inputs.allowDestructive,
     diagnostics,
@@ -62,7 +72,7 @@ export function emitAll(ctx: EmitContext, inputs: EmitInputs, diagnostics: Diagn
   const relations = emitRelations(ctx);
   const factories = emitFactories(ctx);
   const policies = emitPolicies(ctx);
-  return [
+  const files = [
     emitTypes(ctx),
     emitSerializers(ctx),
     emitValidators(ctx, inputs.disk.get('validators.ts')),
@@ -75,7 +85,8 @@ export function emitAll(ctx: EmitContext, inputs: EmitInputs, diagnostics: Diagn
     ...(relations ? [relations] : []),
     ...(factories ? [factories] : []),
     ...(policies ? [policies] : []),
-    ...migrations,
+    ...migrations.files,
     ...(inputs.plugins !== undefined ? [emitPluginList(inputs.plugins, ctx.runtime)] : []),
   ];
+  return { files, foldedDraft: migrations.folded };
 }

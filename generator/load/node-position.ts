@@ -96,3 +96,34 @@ function covers(start: unknown, offset: number, end: unknown = start): boolean {
   const to = (end as Node | null)?.range?.[2] ?? (start as Node | null)?.range?.[2];
   return from !== undefined && to !== undefined && from <= offset && offset <= to;
 }
+
+/**
+ * The map key that starts at `offset` (a duplicate key, which YAML reports
+ * at the repeated key): its path — the path of its map plus the key, e.g.
+ * `['routes']` for a second top-level `routes:` — and the offset of the
+ * first key of that map with the same name. Undefined when no key starts there.
+ */
+export function keyAt(document: Document.Parsed, offset: number): { readonly path: DataPath; readonly first: number } | undefined {
+  const { isMap, isScalar, isSeq } = yamlLibrary();
+  const walk = (node: unknown, path: readonly (string | number)[]): { path: DataPath; first: number } | undefined => {
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        if (!isScalar(pair.key)) continue;
+        const key = String(pair.key.value);
+        if (pair.key.range?.[0] === offset) {
+          const first = node.items.find((p) => isScalar(p.key) && String(p.key.value) === key)!;
+          return { path: [...path, key], first: (first.key as Node).range?.[0] ?? offset };
+        }
+        const found = walk(pair.value, [...path, key]);
+        if (found !== undefined) return found;
+      }
+    } else if (isSeq(node)) {
+      for (const [index, item] of node.items.entries()) {
+        const found = walk(item, [...path, index]);
+        if (found !== undefined) return found;
+      }
+    }
+    return undefined;
+  };
+  return walk(document.contents, []);
+}

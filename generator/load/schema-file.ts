@@ -7,7 +7,7 @@
 import type { Document, LineCounter } from 'yaml';
 import type { Diagnostics } from '../diagnostics.js';
 import { fastYamlData } from './fast-yaml.js';
-import { pathAtOffset, formatPath } from './node-position.js';
+import { keyAt, pathAtOffset, formatPath } from './node-position.js';
 import { yamlLibrary } from './yaml-library.js';
 
 /** A parsed schema file. */
@@ -76,13 +76,22 @@ export function parseSchemaFile(file: string, text: string, diagnostics: Diagnos
   }
   for (const error of document.errors) {
     const { line, col } = lines.linePos(error.pos[0]);
+    if (error.code === 'DUPLICATE_KEY') {
+      const key = keyAt(document, error.pos[0]);
+      const path = key?.path ?? pathAtOffset(document, error.pos[0]);
+      const first = key === undefined ? '' : ` (first at line ${lines.linePos(key.first).line})`;
+      diagnostics.add(
+        { file, line, column: col },
+        formatPath(path),
+        `duplicate key "${String(path[path.length - 1] ?? '')}"${first}: a key may appear once per map; merge or rename the entries`,
+      );
+      continue;
+    }
     const path = pathAtOffset(document, error.pos[0]);
     const message =
-      error.code === 'DUPLICATE_KEY'
-        ? `duplicate key "${String(path[path.length - 1] ?? '')}": a key may appear once per map; merge or rename the entries`
-        : error.code === 'MULTIPLE_DOCS'
-          ? 'a schema file holds one YAML document, but a second one starts here ("---"); remove the line or move what follows into a file of its own'
-          : `invalid YAML: ${error.message}`;
+      error.code === 'MULTIPLE_DOCS'
+        ? 'a schema file holds one YAML document, but a second one starts here ("---"); remove the line or move what follows into a file of its own'
+        : `invalid YAML: ${error.message}`;
     diagnostics.add({ file, line, column: col }, error.code === 'MULTIPLE_DOCS' ? '' : formatPath(path), message);
   }
   return { file, document, lines, data: undefined };

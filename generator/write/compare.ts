@@ -24,12 +24,16 @@ export interface Comparison {
   readonly remove: readonly string[];
 }
 
-/** Compare the generated files with the tree on disk. Paths are sorted. */
-export function compareTree(files: readonly GeneratedFile[], disk: FileTree): Comparison {
+/**
+ * Compare the generated files with the tree on disk. Paths are sorted.
+ * @param replaceable migration files that are not history (the draft migration, docs/generator.md "Draft migrations"): removed when not generated.
+ */
+export function compareTree(files: readonly GeneratedFile[], disk: FileTree, replaceable: readonly string[] = []): Comparison {
   const generated = new Set(files.map((f) => f.path));
+  const history = (p: string) => p.startsWith(HISTORY) && !replaceable.includes(p);
   return {
     write: files.filter((f) => disk.get(f.path) !== f.content).sort((a, b) => (a.path < b.path ? -1 : 1)),
-    remove: [...disk.keys()].filter((p) => !generated.has(p) && !p.startsWith(HISTORY)).sort(),
+    remove: [...disk.keys()].filter((p) => !generated.has(p) && !history(p)).sort(),
   };
 }
 

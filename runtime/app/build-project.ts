@@ -10,13 +10,18 @@
  * `root` is computed from its own module finds them there. A manifest
  * ({@link BUILD_MANIFEST}) records a hash of every input, which
  * {@link checkBuild} compares when the built app is started.
+ *
+ * Everything is written to a staging folder next to the output folder and
+ * moved into it only once the build succeeded: a build that fails (a type
+ * error, a compiler that is missing or cannot start) leaves the previous
+ * build as it was.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { AppDefinitionError } from './errors.js';
 import { binderyPackageRoot, binderyVersion } from '../support/package-root.js';
@@ -71,11 +76,13 @@ const isTypeScript = (name: string) => TS_SOURCE.test(name);
 const posix = (path: string) => path.split(sep).join('/');
 
 /**
- * Compile and copy (see the module comment). The output folder is emptied
- * first, except an embedded PostgreSQL's `.data/` in it.
+ * Compile and copy (see the module comment) into a staging folder, then
+ * replace the output folder's content with it; an embedded PostgreSQL's
+ * `.data/` in the output folder is kept. On any failure the output folder is
+ * left untouched.
  *
  * @throws {AppDefinitionError} when an entry is missing or outside the root, or tsc reports errors (its output is in the message).
- * @throws {CodedError} `BINDERY_TOOL_MISSING` when TypeScript is not installed.
+ * @throws {CodedError} `BINDERY_TOOL_MISSING` when TypeScript is not installed (checked before anything is written).
  */
 export async function buildProject(options: BuildOptions): Promise<BuildResult> {
   const started = Date.now();
@@ -90,8 +97,31 @@ export async function buildProject(options: BuildOptions): Promise<BuildResult> 
     if (!existsSync(join(root, rel))) throw new AppDefinitionError(`Cannot build ${entry}: no such file.`);
     if (!isTypeScript(rel)) throw new AppDefinitionError(`Cannot build ${entry}: not a TypeScript file.`);
   }
-  await emptyOutDir(outDir);
-  await compile(root, outDir, options);
+  const tsc = tscPath(root);
+  // A sibling of the output folder, so the source maps' relative paths are the same from both.
+  const stage = join(dirname(outDir), `.${basename(outDir)}.building-${process.pid}`);
+  await rm(stage, { recursive: true, force: true });
+  try {
+    const result = await buildInto(root, stage, tsc, options);
+    await replaceContent(outDir, stage);
+    return { outDir, ...result, ms: Date.now() - started };
+  } catch (error) {
+    if (!(error instanceof AppDefinitionError) || !existsSync(join(outDir, BUILD_MANIFEST))) throw error;
+    throw new AppDefinitionError(`${error.message}\n${posix(outRel)}/ keeps the previous build.`, { cause: error.cause });
+  } finally {
+    await rm(stage, { recursive: true, force: true });
+  }
+}
+
+/** Compile, copy and write the manifest into `outDir` (a fresh folder). */
+async function buildInto(
+  root: string,
+  outDir: string,
+  tsc: string,
+  options: BuildOptions,
+): Promise<{ compiled: readonly string[]; copied: readonly string[] }> {
+  await mkdir(outDir, { recursive: true });
+  await compile(root, outDir, tsc, options);
 
   const compiled: string[] = [];
   for (const file of await listFiles(outDir)) {
@@ -119,7 +149,7 @@ export async function buildProject(options: BuildOptions): Promise<BuildResult> 
     inputs,
   };
   await writeFile(join(outDir, BUILD_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
-  return { outDir, compiled: compiled.sort(), copied: copied.sort(), ms: Date.now() - started };
+  return { compiled: compiled.sort(), copied: copied.sort() };
 }
 
 /**
@@ -156,7 +186,7 @@ export async function checkBuild(root: string, outDir = BUILD_DIR): Promise<stri
 }
 
 /** Run tsc on a configuration written under `node_modules/.cache/bindery` (so `types` resolve from the project). */
-async function compile(root: string, outDir: string, options: BuildOptions): Promise<void> {
+async function compile(root: string, outDir: string, tsc: string, options: BuildOptions): Promise<void> {
   const cacheDir = join(root, 'node_modules', '.cache', 'bindery');
   await mkdir(cacheDir, { recursive: true });
   const config = join(cacheDir, 'tsconfig.build.json');
@@ -186,7 +216,7 @@ async function compile(root: string, outDir: string, options: BuildOptions): Pro
     ),
   );
   try {
-    await run(process.execPath, [tscPath(root), '-p', config, '--pretty', 'false'], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
+    await run(process.execPath, [tsc, '-p', config, '--pretty', 'false'], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };
     const output = `${e.stdout ?? ''}${e.stderr ?? ''}`.trim() || e.message;
@@ -207,7 +237,8 @@ function tscPath(root: string): string {
   for (const from of [join(root, 'package.json'), join(binderyPackageRoot(), 'package.json')]) {
     try {
       const pkgFile = createRequire(from).resolve('typescript/package.json');
-      return join(dirname(pkgFile), 'bin', 'tsc');
+      const tsc = join(dirname(pkgFile), 'bin', 'tsc');
+      if (existsSync(tsc)) return tsc;
     } catch {
       // next
     }
@@ -228,11 +259,13 @@ function sourceOf(root: string, emitted: string): string | undefined {
   return candidates.find((c) => existsSync(join(root, c)));
 }
 
-async function emptyOutDir(outDir: string): Promise<void> {
+/** Replace what `outDir` holds (but an embedded PostgreSQL's `.data/`) with the entries of `stage`, each moved by a rename. */
+async function replaceContent(outDir: string, stage: string): Promise<void> {
   await mkdir(outDir, { recursive: true });
   for (const name of await readdir(outDir)) {
     if (name !== '.data') await rm(join(outDir, name), { recursive: true, force: true });
   }
+  for (const name of await readdir(stage)) await rename(join(stage, name), join(outDir, name));
 }
 
 /** Files under `dir` (absolute paths), skipping `node_modules` and dot-folders; none when `dir` is missing. */

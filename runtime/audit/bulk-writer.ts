@@ -228,11 +228,10 @@ export async function bulkUpsert(
           db
             .selectFrom(model.table)
             .select([sql<string>`cast(${sql.ref(pk)} as text)`.as('k'), sql.raw(beforeJson).as('bindery_v')])
-            // biome-ignore lint/suspicious/noExplicitAny: the table is a run-time string, so Kysely cannot type its expression builder by column.
-            .where((eb: any) =>
+            .where((eb) =>
               conflict.length === 1
                 ? eb(
-                    conflict[0],
+                    conflict[0]!,
                     'in',
                     chunk.map((r) => r[conflict[0]!]),
                   )
@@ -250,8 +249,7 @@ export async function bulkUpsert(
         const insert = db
           .insertInto(model.table)
           .values(chunk as never)
-          // biome-ignore lint/suspicious/noExplicitAny: the table is a run-time string, so Kysely cannot type its on-conflict builder by column.
-          .onConflict((oc: any) => oc.columns(conflict).doUpdateSet(set))
+          .onConflict((oc) => oc.columns(conflict).doUpdateSet(set))
           .returning(room > 0 ? [pk, sql.raw(afterJson).as('bindery_v')] : [pk]);
         const items = itemsInsert(model, bulkId, 'bindery_new');
         const query =

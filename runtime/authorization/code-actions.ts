@@ -10,13 +10,12 @@
 import { expressionBuilder, sql, type Expression, type SqlBool } from 'kysely';
 import { BinderyError } from '../errors/bindery-error.js';
 import type { AnyKysely } from '../db/any-kysely.js';
-import type { AnyPolicyCode, PolicyCodeAction } from './define-policy.js';
+import type { AnyPolicyCode } from './define-policy.js';
 import type { Row, Verdict } from './rules.js';
 import { ALL_ROWS, NO_ROWS, type RowScope } from './scopes.js';
 
-/** The object form of any action written in TypeScript. */
-// biome-ignore lint/suspicious/noExplicitAny: the registry runs the actions of every policy, each typed by its own row and user.
-export type AnyCodeAction = PolicyCodeAction<any, any, any>;
+/** The object form of any action written in TypeScript: {@link AnyPolicyCode} without its bare-function form. */
+export type AnyCodeAction = Exclude<AnyPolicyCode, (...args: never[]) => unknown>;
 
 /** The object form of `code` (a bare function is its `check`). */
 export function codeAction(code: AnyPolicyCode): AnyCodeAction {

@@ -10,6 +10,7 @@
  * with the table, so a scope holds in a query that joins others.
  */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { UntypedTables } from '../db/any-kysely.js';
 import type { ColumnConditions, PolicyRule, PolicyValue } from '../routing/policy-plan.js';
 import type { RuleCaller } from './rules.js';
 import { evaluateRule } from './rules.js';
@@ -17,10 +18,11 @@ import { evaluateRule } from './rules.js';
 /**
  * A condition on the rows of one table, for Kysely's `where`:
  * `query.where(scope)`. It is built for one caller; the table is named at
- * run time, so it takes an expression builder of any database.
+ * run time, so it takes the expression builder of Kysely's untyped table
+ * map ({@link UntypedTables}), which fits queries of tables named at run time
+ * (lists, includes, bulk writes) and of the app's typed tables (`ctx.scope`).
  */
-// biome-ignore lint/suspicious/noExplicitAny: a scope is applied to queries of tables named at run time (lists, includes, bulk writes) and of the app's typed tables (`ctx.scope`); only `any` fits both.
-export type RowScope = (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>;
+export type RowScope = (eb: ExpressionBuilder<UntypedTables, UntypedTables>) => Expression<SqlBool>;
 
 /** A condition while it is built: decided (`true`, `false`) or still a query condition. */
 export type ScopePart = boolean | RowScope;

@@ -6,14 +6,19 @@
  * development (tsx, the whole runtime). So whenever the CLI has loaded the
  * app's commands it keeps the rendered help in
  * `node_modules/.cache/bindery/cli-help.json`, with a fingerprint of what
- * could change it: the bindery version, the app module, the size and time
- * of every file in the app module's folder, `package.json` and the lock
- * files (a plugin added or removed). `--help` uses it only when the
+ * could change it: the bindery version, the size and time of the CLI's own
+ * modules (the core commands and how their help is rendered), the app
+ * module, the size and time of every file in the app module's folder,
+ * `package.json` and the lock files (a plugin added or removed). `--help` uses it only when the
  * fingerprint still matches; otherwise it lists the core commands and says
  * how to list the app's.
  */
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The CLI's own folder (its commands included): a change there changes the core commands' help. */
+const CLI_DIR = fileURLToPath(new URL('.', import.meta.url));
 
 /** The help text of one screen, with and without colours. */
 export interface HelpText {
@@ -68,7 +73,9 @@ function fileStamp(path: string): string {
  */
 export function appFingerprint(cwd: string, appModule: string, version: string): string {
   const app = resolve(cwd, appModule);
-  const parts = [version, app, fileStamp(app)];
+  const parts = [version];
+  treeStamp(CLI_DIR, parts);
+  parts.push(app, fileStamp(app));
   treeStamp(dirname(app), parts);
   for (const file of ['package.json', 'package-lock.json', 'node_modules/.package-lock.json']) parts.push(fileStamp(join(cwd, file)));
   return parts.join('\n');

@@ -3,6 +3,8 @@
  * registers tsx (unless {@link answersWithoutApp}) and calls {@link main}.
  */
 import { Cli, type CommandClass } from 'clipanion';
+import { closest } from '../support/closest.js';
+import { BinderyCli, withPlaceholders } from './bindery-cli.js';
 import type { BinderyContext } from '../app/define-app.js';
 import { registeredCommands } from './registry.js';
 import { appModuleOf, loadAppCommands, withoutAppOption } from './app-commands.js';
@@ -18,16 +20,42 @@ function appCommandsHint(appModule: string): string {
 }
 
 function newCli(commands: readonly CommandClass<BinderyContext>[], colors: boolean): Cli<BinderyContext> {
-  const cli = new Cli<BinderyContext>({ binaryLabel: 'bindery', binaryName: 'bindery', binaryVersion: pkg.version, enableColors: colors });
+  const cli = new BinderyCli({ binaryLabel: 'bindery', binaryName: 'bindery', binaryVersion: pkg.version, enableColors: colors });
   for (const command of commands) cli.register(command);
   return cli;
 }
 
-/** The core command names (`generate`, `migrate`…), first words of their paths. */
-function coreNames(): Set<string> {
+/** The command names (`generate`, `migrate`…) of `commands` (default: the core's), first words of their paths. */
+function coreNames(commands: readonly CommandClass<BinderyContext>[] = registeredCommands()): Set<string> {
   const known = new Set<string>();
-  for (const command of registeredCommands()) for (const path of command.paths ?? []) if (path[0] !== undefined) known.add(path[0]);
+  for (const command of commands) for (const path of command.paths ?? []) if (path[0] !== undefined) known.add(path[0]);
   return known;
+}
+
+/**
+ * The commands a mistyped `name` most likely meant: the closest by edit
+ * distance (at most two edits), else those it starts (`plugins` →
+ * `plugins:env`, `plugins:list`); none when nothing is near.
+ */
+function nearestCommands(name: string, names: Iterable<string>): string[] {
+  const candidates = [...names].filter((n) => !n.startsWith('-')).sort();
+  const near = closest(name, candidates);
+  if (near !== undefined) return [near];
+  return name.length < 2 ? [] : candidates.filter((n) => n.startsWith(name));
+}
+
+/** The message for a command line whose first word names no command. */
+function commandNotFound(name: string, names: Iterable<string>, appError: unknown): string {
+  const near = nearestCommands(name, names);
+  const hint =
+    near.length === 0
+      ? ''
+      : ` Did you mean ${near
+          .map((n) => `\`bindery ${n}\``)
+          .join(near.length === 2 ? ' or ' : ', ')
+          .replace(/, ([^,]*)$/, ', or $1')}?`;
+  const app = appError === undefined ? '' : `The app's own commands could not be loaded:\n${formatCliError(appError, false)}`;
+  return `Command not found: "${name}" is not a bindery command.${hint}\n${app}\`bindery --help\` lists the commands.\n`;
 }
 
 /** The arguments before a `--`, where clipanion looks for `-h`/`--help`. */
@@ -137,17 +165,18 @@ export async function main(argv: readonly string[], context: Partial<BinderyCont
       ctx.stdout.write(cached[colors ? 'colored' : 'plain']);
       return 0;
     }
+    let app: CommandClass<BinderyContext>[] = [];
+    let appError: unknown;
     try {
-      const app = await loadAppCommands(ctx, argv);
+      app = await loadAppCommands(ctx, argv);
       for (const command of app) cli.register(command);
       keepHelp(ctx, argv, app);
     } catch (error) {
-      if (!wantsHelp) {
-        ctx.stderr.write(
-          `Command not found: "${first}" is not a bindery command, and the app's own commands could not be loaded:\n${formatCliError(error, false)}`,
-        );
-        return 2;
-      }
+      appError = error;
+    }
+    if (!wantsHelp && !coreNames(app).has(first)) {
+      ctx.stderr.write(commandNotFound(first, new Set([...known, ...coreNames(app)]), appError));
+      return 2;
     }
   }
   // `--app` only chose where the commands listed by the full help come from.
@@ -156,7 +185,8 @@ export async function main(argv: readonly string[], context: Partial<BinderyCont
   try {
     command = cli.process([...argv], ctx);
   } catch (error) {
-    ctx.stderr.write(cli.error(error));
+    // clipanion lists the candidate command lines with `#0` for option values.
+    ctx.stderr.write(withPlaceholders(cli.error(error)));
     return 2;
   }
   return cli.run(command, ctx);

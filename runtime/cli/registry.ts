@@ -22,6 +22,7 @@ import { AddCommand } from './commands/add.js';
 import { RemoveCommand } from './commands/remove.js';
 import { PluginsEnvCommand } from './commands/plugins-env.js';
 import { PluginsListCommand } from './commands/plugins-list.js';
+import { RoutesCommand } from './commands/routes.js';
 import type { BinderyContext } from '../app/define-app.js';
 
 const registered: CommandClass<BinderyContext>[] = [
@@ -33,6 +34,7 @@ const registered: CommandClass<BinderyContext>[] = [
   DevCommand,
   KeyGenerateCommand,
   MakeResourceCommand,
+  RoutesCommand,
   WorkerCommand,
   PluginsListCommand,
   PluginsEnvCommand,

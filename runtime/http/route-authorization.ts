@@ -15,9 +15,12 @@ import type { RouteDefinition } from '../routing/route-table.js';
 import type { Services } from './context.js';
 import type { HttpRequestContext } from './request-context.js';
 
-/** The handler function of any route, as the pipeline wraps it. */
-// biome-ignore lint/suspicious/noExplicitAny: wraps the handler of any route, whose input and target types are its own (contravariant); see AnyRouteHandler.
-export type AnyHandle = (input: any, ctx: any, target: any) => unknown;
+/**
+ * The handler function of any route, as the pipeline wraps and calls it:
+ * with the input its route bound and validated, the request context, and
+ * its target row (or undefined). A route's typed handler (`AnyRouteHandler`, `handler.ts`) is one.
+ */
+export type AnyHandle = (input: unknown, ctx: HttpRequestContext, target: unknown) => unknown;
 
 /** The app's policies, or undefined without `authorization()`. */
 export function policiesOf(services: Services): Policies | undefined {

@@ -116,9 +116,13 @@ export interface OutputPlan {
   readonly shape?: string;
   /** The handler returns a list of rows (of shape values), each through `serialize`. */
   readonly array: boolean;
-  /** Row (DB names) → JSON (JSON names, hidden fields dropped, `omitEmpty` applied, timestamps RFC 3339). */
-  // biome-ignore lint/suspicious/noExplicitAny: each generated serializer takes its own resource's row type; a route table mixes resources and the parameter is contravariant, so `unknown` would refuse them all.
-  readonly serialize: (row: any) => unknown;
+  /**
+   * Row (DB names) → JSON (JSON names, hidden fields dropped, `omitEmpty` applied, timestamps RFC 3339).
+   * A method, so its parameter is compared both ways: each generated
+   * serializer takes its own resource's row type, and a route table mixes
+   * resources (a function-typed property would refuse all but one).
+   */
+  serialize(row: unknown): unknown;
   /** The policy of the resource (docs/authorization.md): a list of rows the handler returns keeps only those the caller may `view`. */
   readonly policy?: string;
   /**
@@ -307,9 +311,8 @@ export interface IncludePlan {
   readonly through?: { readonly table: string; readonly from: string; readonly to: string };
   /** Paths of the related rows (`author.following`). Absent: none. */
   readonly include?: readonly IncludePlan[];
-  /** The related resource's serializer (relations only). */
-  // biome-ignore lint/suspicious/noExplicitAny: each generated serializer takes its own resource's row type; the parameter is contravariant, so `unknown` would refuse them all.
-  readonly serialize?: (row: any) => unknown;
+  /** The related resource's serializer (relations only); a method, like {@link OutputPlan.serialize}, to take every resource's. */
+  serialize?(row: unknown): unknown;
   /** The policy of the related resource: only related rows the caller may `view` are included (others are null). */
   readonly policy?: string;
   /** Columns of the referenced resource holding files (see {@link OutputPlan.files}). Absent: none. */

@@ -38,7 +38,21 @@ describe('generate | schema errors with positions', () => {
 
   it('reports a duplicate key', async () => {
     expect(await errorsOf({ 'a.yaml': `${NOTE}      title: { type: text }\n` })).toEqual([
-      'schema/a.yaml:7:7: resources.Note.fields.title: duplicate key "title": a key may appear once per map; merge or rename the entries',
+      'schema/a.yaml:7:7: resources.Note.fields.title: duplicate key "title" (first at line 6): a key may appear once per map; merge or rename the entries',
+    ]);
+  });
+
+  it('reports a duplicate top-level key by its own name and position, not the last key before it', async () => {
+    const routes = (name: string) => `routes:\n  ${name}:\n    method: GET\n    path: /${name}\n    result: ok\n`;
+    expect(await errorsOf({ 'a.yaml': `${NOTE}${routes('first')}${routes('second')}` })).toEqual([
+      'schema/a.yaml:12:1: routes: duplicate key "routes" (first at line 7): a key may appear once per map; merge or rename the entries',
+    ]);
+  });
+
+  it('reports a duplicate key inside a list item at its position', async () => {
+    const text = `${NOTE}    indexes:\n      - columns: [title]\n        columns: [id]\n`;
+    expect(await errorsOf({ 'a.yaml': text })).toEqual([
+      'schema/a.yaml:9:9: resources.Note.indexes[0].columns: duplicate key "columns" (first at line 8): a key may appear once per map; merge or rename the entries',
     ]);
   });
 

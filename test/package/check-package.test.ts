@@ -86,4 +86,38 @@ describe('scripts/check-package.mjs', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^types: .*runtime\/a\/index\.ts\(1,\d+\): error TS2307: Cannot find module '\.\/nowhere\.js'/m);
   });
+
+  it("reports a shipped doc linking to a file the package does not ship, or to nothing; README.md may link to the repository's Markdown", async () => {
+    const root = await fixture({
+      'package.json': JSON.stringify({ name: 'bindery', type: 'module', files: ['docs', 'templates', 'generator/language/x.json'] }),
+      'docs/guide.md': [
+        '# Guide',
+        'The [schema](../schema/notes.yaml), the [fixtures](../test/fixtures/), the [language](../generator/language/x.json),',
+        'the [starter](../templates/notes.yaml.tmpl), [another page](other.md#a-section), [nothing](gone.md), [a site](https://example.com).',
+        '```',
+        '[in a code block](../schema/notes.yaml)',
+        '```',
+        'and `[in inline code](../schema/notes.yaml)`.',
+        '',
+      ].join('\n'),
+      'docs/other.md': '# Other\n',
+      'README.md': '[architecture](ARCHITECTURE.md), [the runtime](runtime/a.ts), [docs](docs/guide.md)\n',
+      'ARCHITECTURE.md': '# Architecture\n',
+      'runtime/a.ts': 'export {};\n',
+      'schema/notes.yaml': 'routes: {}\n',
+      'test/fixtures/a.yaml': '{}\n',
+      'generator/language/x.json': '{}\n',
+      'templates/notes.yaml.tmpl': '\n',
+    });
+    const result = await check(root);
+    expect(result.code).toBe(1);
+    const files = 'package.json "files": docs, templates, generator/language/x.json';
+    expect(result.stderr.split('\n').filter(Boolean)).toEqual([
+      `README.md:1: links to runtime/a.ts, which the package does not ship (${files})`,
+      `docs/guide.md:2: links to ../schema/notes.yaml, which the package does not ship (${files})`,
+      `docs/guide.md:2: links to ../test/fixtures/, which the package does not ship (${files})`,
+      'docs/guide.md:3: links to gone.md, which does not exist',
+      'package check: 4 problems',
+    ]);
+  });
 });

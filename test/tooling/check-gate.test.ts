@@ -3,8 +3,8 @@
  * cycle or an upward import between layers (dependency-cruiser), an
  * unformatted file (Biome format), a lint error (Biome lint), an entry
  * exporting a name nobody uses and docs/package.md does not list (the
- * package check), and `throw new Error(` in app/ or a function over 120
- * lines (the source check). Each tool runs with the repository's own
+ * package check), and `throw new Error(` in app/, a function over 120
+ * lines or more explicit `any` than the budget (the source check). Each tool runs with the repository's own
  * configuration and the command of its package.json script, on a small
  * project in a temporary folder.
  */
@@ -27,7 +27,14 @@ afterAll(() => {
 function project(files: Readonly<Record<string, string>>): string {
   const dir = mkdtempSync(join(tmpdir(), 'bindery-gate-'));
   dirs.push(dir);
-  for (const name of ['biome.json', '.dependency-cruiser.cjs', 'tsconfig.json', 'scripts/check-source.mjs', 'scripts/check-package.mjs']) {
+  for (const name of [
+    'biome.json',
+    '.dependency-cruiser.cjs',
+    'tsconfig.json',
+    'scripts/check-source.mjs',
+    'scripts/check-package.mjs',
+    'scripts/doc-links.mjs',
+  ]) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     cpSync(join(repo, name), join(dir, name));
   }
@@ -154,5 +161,22 @@ describe('npm run check | fails on a planted problem', () => {
     const result = await run('check:source', project({ ...CLEAN, 'runtime/jobs/long.ts': long }));
     expect(result.code).not.toBe(0);
     expect(result.output).toContain('runtime/jobs/long.ts:2: long is 130 lines (at most 120');
+  }, 60_000);
+
+  it('more than 15 explicit `any` besides the named aliases, and passes 15', async () => {
+    const anys = (n: number) =>
+      Array.from(
+        { length: n },
+        (_, i) => `// biome-ignore lint/suspicious/noExplicitAny: planted.\nexport type Loose${i} = (value: any) => void;\n`,
+      ).join('');
+    // A named alias's definition is not counted.
+    const alias = '// biome-ignore lint/suspicious/noExplicitAny: the alias.\nexport type AnyKysely = any;\n';
+    const passing = await run('check:source', project({ ...CLEAN, 'runtime/jobs/loose.ts': `${alias}${anys(15)}` }));
+    expect(passing.code, passing.output).toBe(0);
+    expect(passing.output).toContain('15 explicit `any` of 15');
+    const result = await run('check:source', project({ ...CLEAN, 'runtime/jobs/loose.ts': `${alias}${anys(16)}` }));
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain('16 explicit `any` (at most 15 besides the named aliases AnyKysely, UntypedTables,');
+    expect(result.output).toContain('runtime/jobs/loose.ts:4, runtime/jobs/loose.ts:6');
   }, 60_000);
 });

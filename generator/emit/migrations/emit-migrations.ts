@@ -1,7 +1,9 @@
 /**
  * Migrations: compare the model's tables with `schema.snapshot.json` and,
  * when they differ, write the next numbered `migrations/NNNN_<slug>.sql` and
- * the updated snapshot. Existing migration files are never rewritten. A
+ * the updated snapshot. Existing migration files are never rewritten — but
+ * the draft migration, which no database has yet: the changes are folded
+ * into it (docs/generator.md "Draft migrations"). A
  * destructive change is refused unless `allowDestructive` is set (then the
  * migration starts with a comment saying what it loses); an unsupported one
  * is always refused (each with a diagnostic saying what to do).
@@ -12,7 +14,7 @@ import type { EmitContext } from '../context.js';
 import type { GeneratedFile } from '../../write/generated-file.js';
 import { diffTables, type RefusedChange } from './diff.js';
 import { MIGRATIONS_DIR, SNAPSHOT_FILE } from './files.js';
-import { rebuildSnapshot, readSnapshot, type MigrationHistory } from './history.js';
+import { draftBase, rebuildSnapshot, readSnapshot, type MigrationHistory } from './history.js';
 import { applyRenames } from './renames.js';
 
 export type { MigrationHistory };
@@ -20,8 +22,17 @@ import { printSnapshot, tablesOf } from './snapshot.js';
 
 export { MIGRATIONS_DIR, SNAPSHOT_FILE };
 
+/** What {@link emitMigrations} makes. */
+export interface MigrationOutput {
+  /** The snapshot file and, when the tables changed, the new (or folded) migration file. */
+  readonly files: GeneratedFile[];
+  /** The changes were folded into `history.draft`: its file is replaced by the migration in `files`, or removed when there is none. */
+  readonly folded: boolean;
+}
+
 /**
- * The snapshot file and, when the tables changed, the new migration file.
+ * The snapshot file and, when the tables changed, the new migration file
+ * (the draft, folded, when `history.draft` can take the changes).
  * Refusals and a broken history go to `diagnostics` (the caller writes nothing then).
  */
 export function emitMigrations(
@@ -29,23 +40,36 @@ export function emitMigrations(
   history: MigrationHistory,
   allowDestructive: boolean,
   diagnostics: Diagnostics,
-): GeneratedFile[] {
-  const previous = history.rebuildSnapshot ? rebuildSnapshot(history, diagnostics) : readSnapshot(history, diagnostics);
-  if (previous === undefined) return [];
+): MigrationOutput {
+  const files = migrationFiles(ctx, history, allowDestructive, diagnostics);
+  return { files: files?.files ?? [], folded: files?.folded ?? false };
+}
+
+function migrationFiles(
+  ctx: EmitContext,
+  history: MigrationHistory,
+  allowDestructive: boolean,
+  diagnostics: Diagnostics,
+): MigrationOutput | undefined {
+  const current = history.rebuildSnapshot ? rebuildSnapshot(history, diagnostics) : readSnapshot(history, diagnostics);
+  if (current === undefined) return undefined;
+  // Folding into the draft: the changes since the migration before it, under its number.
+  const draft = draftBase(history, current);
+  const previous = draft?.snapshot ?? current;
 
   const tables = tablesOf(ctx.model);
   const renamed = applyRenames(previous.tables, tables, ctx.model, diagnostics);
-  if (renamed === undefined) return [];
+  if (renamed === undefined) return undefined;
   const diff = diffTables(renamed.tables, tables, allowDestructive);
   for (const refused of diff.refused) report(refused, ctx.model, history, diagnostics);
-  if (diff.refused.length > 0) return [];
+  if (diff.refused.length > 0) return undefined;
 
   const files: GeneratedFile[] = [];
   let lastMigration = previous.lastMigration;
   const statements = [...renamed.statements, ...diff.statements];
   const changes = [...renamed.changes, ...diff.changes];
   if (statements.length > 0) {
-    const number = Math.max(0, ...history.migrations.map((m) => Number(/^(\d+)_/.exec(m)?.[1] ?? 0))) + 1;
+    const number = draft?.number ?? Math.max(0, ...history.migrations.map((m) => Number(/^(\d+)_/.exec(m)?.[1] ?? 0))) + 1;
     const words = changes.slice(0, 3).join('_') + (changes.length > 3 ? '_and_more' : '');
     lastMigration = `${String(number).padStart(4, '0')}_${words.slice(0, 60).replace(/_+$/, '')}`;
     files.push({
@@ -54,7 +78,7 @@ export function emitMigrations(
     });
   }
   files.push({ path: SNAPSHOT_FILE, content: printSnapshot(ctx.header, { version: 1, lastMigration, tables }) });
-  return files;
+  return { files, folded: draft !== undefined };
 }
 
 function report(refused: RefusedChange, model: Model, history: MigrationHistory, diagnostics: Diagnostics): void {

@@ -29,6 +29,40 @@ export interface MigrationHistory {
    * failed and was never applied, or to replace a hand-edited snapshot.
    */
   readonly rebuildSnapshot?: boolean;
+  /**
+   * The draft migration (docs/generator.md "Draft migrations"), by name: one
+   * `make:resource` wrote and nothing here has applied. When it is the newest
+   * migration and the one the snapshot follows, the schema's changes are
+   * folded into it rather than written as a migration after it.
+   */
+  readonly draft?: string;
+}
+
+/** Where a fold into the draft starts from: the tables before the draft, and the draft's number. */
+export interface DraftBase {
+  /** The snapshot as of the migration before the draft (built from the migration files). */
+  readonly snapshot: Snapshot;
+  /** The draft's number (`2` for `0002_create_blog_posts`): the folded migration keeps it. */
+  readonly number: number;
+}
+
+/**
+ * The start of a fold into `history.draft` when there is one to fold into:
+ * the draft is the newest migration file and the snapshot's `lastMigration`,
+ * and the migrations before it are all bindery's (they can be read back).
+ * Undefined otherwise (the next migration is appended as usual).
+ */
+export function draftBase(history: MigrationHistory, snapshot: Snapshot): DraftBase | undefined {
+  const draft = history.draft;
+  if (draft === undefined || history.read === undefined || history.rebuildSnapshot || snapshot.lastMigration !== draft) return undefined;
+  const names = sortedNames(history.migrations);
+  if (names[names.length - 1] !== draft) return undefined;
+  const before = names.slice(0, -1);
+  const replayed = replayMigrations(before.map((name) => ({ name, sql: history.read!(name) ?? '' })));
+  if (!replayed.ok) return undefined;
+  const number = Number(/^(\d+)_/.exec(draft)?.[1] ?? Number.NaN);
+  if (!Number.isInteger(number)) return undefined;
+  return { snapshot: { version: 1, lastMigration: before[before.length - 1] ?? null, tables: replayed.tables }, number };
 }
 
 /**

@@ -13,7 +13,7 @@ export class BuildCommand extends BinderyCommand {
     category: 'Project',
     description: 'Compile the app to JavaScript for production (no tsx at run time).',
     details: `
-      Compiles the app module (\`app/main.ts\`) and everything it imports (handlers, \`generated/\`, …) with tsc into \`build/\`, keeping the project's layout, and copies the other files of those folders (views, assets, migrations, \`generated/openapi.json\`) next to them. A type error fails the build (exit 1) and leaves no usable build.
+      Compiles the app module (\`app/main.ts\`) and everything it imports (handlers, \`generated/\`, …) with tsc into \`build/\`, keeping the project's layout, and copies the other files of those folders (views, assets, migrations, \`generated/openapi.json\`) next to them. A type error, or a compiler that is missing (a production install prunes TypeScript) or cannot start, fails the build (exit 1) and leaves the previous build as it was: the new one is written to a staging folder next to \`build/\` and moved in only when it succeeded.
 
       Under \`NODE_ENV=production\`, \`bindery serve\`, \`worker\`, \`migrate\` and \`start\` run \`build/\` with plain Node and bindery's compiled JavaScript, without tsx; they refuse to start when the build is missing, or when the sources next to it changed since it was made.
 

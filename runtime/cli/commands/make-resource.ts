@@ -59,7 +59,7 @@ export class MakeResourceCommand extends BinderyCommand {
     category: 'Schema',
     description: 'Add a resource with its CRUD routes and typed handlers, then generate.',
     details: `
-      Writes \`schema/<name>.yaml\` (the resource with an id, a name and created_at; list, show, create, update and delete routes as JSON) and \`app/handlers/<name>.ts\` (handlers over Kysely, typed by the generated contracts), adds them to \`app/handlers/index.ts\`, then runs \`bindery generate\` (which writes the migration).
+      Writes \`schema/<name>.yaml\` (the resource with an id, a name and created_at; list, show, create, update and delete routes as JSON) and \`app/handlers/<name>.ts\` (handlers over Kysely, typed by the generated contracts), adds them to \`app/handlers/index.ts\`, then runs \`bindery generate\`, which writes the create migration as a draft: until \`bindery migrate\` (or \`start\`, \`dev\`) applies it, the next \`bindery generate\` folds the changes made to the fields into it instead of adding a second migration.
 
       Refuses (exit 2, nothing written) a name that is not PascalCase, or one whose resource, table, schema file or handler file exists.
     `,
@@ -92,7 +92,8 @@ export class MakeResourceCommand extends BinderyCommand {
     if (wired !== undefined) await writeFile(indexPath, wired);
     needDevTool('ts-morph', { task: 'bindery make:resource' });
     const { generate, formatDiagnostic } = await import('../../../generator/index.js');
-    const result = await generate({ root: this.root });
+    // The create migration is a draft until migrated: editing the fields, then generating, rewrites it (docs/generator.md "Draft migrations").
+    const result = await generate({ root: this.root, draftMigration: true });
     if (!result.ok) {
       for (const d of result.diagnostics) this.err(`${formatDiagnostic(d)}\n`);
       await rm(join(this.root, schemaFile), { force: true });
@@ -103,7 +104,10 @@ export class MakeResourceCommand extends BinderyCommand {
     }
     this.out(`Created ${schemaFile} and ${handlerFile}${wired !== undefined ? `, added ${names.routes}Handlers to ${indexFile}` : ''}.\n`);
     this.out(`Generated ${result.changed.length} files: ${result.changed.join(', ')}\n`);
-    this.out(`Next: edit the fields in ${schemaFile}, run \`bindery generate\`, then \`bindery migrate\` (or restart \`bindery dev\`).\n`);
+    const draft = result.draft === undefined ? '' : ` (it rewrites ${result.draft} with them until \`npx bindery migrate\` has applied it)`;
+    this.out(
+      `Next: edit the fields in ${schemaFile}, run \`npx bindery generate\`${draft}, then \`npx bindery migrate\` (or restart \`npx bindery dev\`).\n`,
+    );
     if (wired === undefined) this.out(`Add ...${names.routes}Handlers from ./${names.path}.js to your app's handlers.\n`);
     return 0;
   }

@@ -5,6 +5,7 @@ import { Command, Option } from 'clipanion';
 import { migrationLabel } from '../../db/migrator/migration-set.js';
 import type { MigrationStatus } from '../../db/migrator/migrator.js';
 import { BinderyCommand } from '../../app/base-command.js';
+import { migrationsApplied } from '../migrations-applied.js';
 import { DEFAULT_APP_MODULE, loadApp } from '../../app/load-app.js';
 
 /** The text of `migrate --status`: one line per migration, then a summary. */
@@ -73,6 +74,7 @@ export class MigrateCommand extends BinderyCommand {
         return status.changed.length > 0 ? 1 : 0;
       }
       await runMigrations(opened.migrator, this.out);
+      await migrationsApplied(this.root);
       return 0;
     } finally {
       await opened.close();

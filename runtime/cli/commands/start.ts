@@ -3,6 +3,7 @@
  */
 import { Command, Option } from 'clipanion';
 import { BinderyCommand } from '../../app/base-command.js';
+import { migrationsApplied } from '../migrations-applied.js';
 import { ensureEnvFile } from '../env-setup.js';
 import { DEFAULT_APP_MODULE, loadApp, runsBuild } from '../../app/load-app.js';
 import { startInProcessWorker } from '../in-process-worker.js';
@@ -40,6 +41,7 @@ export class StartCommand extends BinderyCommand {
     const app = await loadApp(this.root, this.app);
     const { startApp } = await import('../../app/start-app.js');
     const running = await startApp(app, { env, migrate: true, out: this.out });
+    await migrationsApplied(this.root);
     // One command runs everything in development: the worker too, when the app has jobs().
     if (this.worker) await startInProcessWorker(running, this.out, 'bindery start', false);
     await running.closed;

@@ -7,6 +7,7 @@
 import type { Env } from '../../config/setting.js';
 import { loadApp } from '../../app/load-app.js';
 import { startInProcessWorker } from '../in-process-worker.js';
+import { migrationsApplied } from '../migrations-applied.js';
 import type { ChildMessage, ParentMessage } from './app-process.js';
 import { preloadFramework } from './preload.js';
 
@@ -70,6 +71,7 @@ export async function serveChild(options: ServeChildOptions): Promise<void> {
     throw error;
   });
   if (running === undefined) return;
+  await migrationsApplied(options.root);
   send({ type: 'ready', url: running.url, app: app.name });
   let stopping = false;
   const stop = () => {

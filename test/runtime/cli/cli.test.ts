@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
+import { runCli, runCliInProcess } from './run-cli.js';
 
 describe('bindery CLI | usage and exit codes', () => {
   let dir: string;
@@ -26,6 +26,30 @@ describe('bindery CLI | usage and exit codes', () => {
     const option = await runCli(['generate', '--force'], { cwd: dir });
     expect(option.code).toBe(2);
     expect(option.stderr).toContain('Unsupported option name ("--force")');
+  });
+
+  it('a mistyped command names the nearest command instead of listing them all, exit 2', async () => {
+    const typo = await runCli(['genrate'], { cwd: dir });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/^Command not found: "genrate" is not a bindery command\. Did you mean `bindery generate`\?\n/);
+    expect(typo.stderr).not.toContain('bindery migrate');
+    const prefix = await runCliInProcess(['plugins'], { cwd: dir });
+    expect(prefix.stderr).toContain('Did you mean `bindery plugins:env` or `bindery plugins:list`?');
+    const far = await runCliInProcess(['deploy'], { cwd: dir });
+    expect(far.stderr).not.toContain('Did you mean');
+    expect(far.stderr).toContain('`bindery --help` lists the commands.');
+  });
+
+  it('the help names what an option takes (--app <file>, --concurrency <n>), never #0', async () => {
+    const migrate = await runCliInProcess(['migrate', '--help'], { cwd: dir });
+    expect(migrate.stdout).toMatch(/\n {2}--app <file> {4}The app module/);
+    const worker = await runCliInProcess(['worker', '--help'], { cwd: dir });
+    expect(worker.stdout).toMatch(/\n {2}--concurrency <n> {4}Jobs run at once/);
+    const full = await runCliInProcess(['--help'], { cwd: dir });
+    expect(full.stdout).toContain('bindery build [--entry <file>] [--out-dir <dir>] [--declaration] [--copy <dir>]');
+    expect(full.stdout).not.toContain('#0');
+    const bad = await runCliInProcess(['migrate', '--bogus'], { cwd: dir });
+    expect(bad.stderr).toContain('$ bindery migrate [--status] [--app <file>]');
   });
 
   it('--help of a command prints its usage without colours when piped, exit 0', async () => {

@@ -35,7 +35,7 @@ describe('bindery CLI | help without loading the app', () => {
     const r = await runCli(['--help'], { cwd: dir });
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(r.stdout).toContain('bindery generate [--check]');
-    expect(r.stdout).toContain('bindery migrate [--status] [--app #0]');
+    expect(r.stdout).toContain('bindery migrate [--status] [--app <file>]');
     expect(r.stdout).toContain("The app's own commands");
     expect(r.stdout).toContain('`bindery --help --app app/main.ts` loads it now.');
     expect(r.stdout).not.toContain('bindery hello');
@@ -50,8 +50,8 @@ describe('bindery CLI | help without loading the app', () => {
     expect(loads()).toBe(1);
     const full = await runCli(['--help'], { cwd: dir });
     expect(full.code).toBe(0);
-    expect(full.stdout).toContain('bindery hello [--app #0]\n    Say hello.');
-    expect(full.stdout).toContain('bindery fixture:whoami [--app #0] [--shout]');
+    expect(full.stdout).toContain('bindery hello [--app <file>]\n    Say hello.');
+    expect(full.stdout).toContain('bindery fixture:whoami [--app <file>] [--shout]');
     expect(full.stdout).toContain('bindery generate [--check]');
     expect(full.stdout).not.toContain("The app's own commands");
     const one = await runCli(['fixture:whoami', '--help'], { cwd: dir });

@@ -6,9 +6,12 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resourceNames } from '../../../runtime/cli/commands/make-resource.js';
-import { runCli } from './run-cli.js';
+import { createTestDatabase } from '../../support/database.js';
+import { runCli, runCliInProcess } from './run-cli.js';
 
 const root = await mkdtemp(join(tmpdir(), 'bindery-make-resource-'));
 afterAll(() => rm(root, { recursive: true, force: true }));
@@ -83,4 +86,75 @@ describe('bindery make:resource', () => {
     expect(taken.stderr).toContain('a resource Tag exists already (schema/extra.yaml)');
     expect(await tree(root)).toEqual([...before, 'schema/extra.yaml'].sort());
   });
+
+  it('its migration is a draft: "edit the fields, then generate" rewrites it; once migrated, the next change is a migration of its own', async () => {
+    const project = await mkdtemp(join(tmpdir(), 'bindery-make-draft-'));
+    const database = await createTestDatabase('make_draft');
+    try {
+      const runtime = fileURLToPath(new URL('../../../runtime/app/index.js', import.meta.url));
+      await mkdir(join(project, 'schema'), { recursive: true });
+      await mkdir(join(project, 'app/handlers'), { recursive: true });
+      await mkdir(join(project, 'node_modules'), { recursive: true });
+      await writeFile(join(project, 'package.json'), '{ "name": "drafts", "type": "module", "private": true }\n');
+      await writeFile(
+        join(project, 'schema/notes.yaml'),
+        'resources:\n  Note:\n    table: notes\n    fields:\n      id: { type: bigint, primaryKey: true, generated: true }\n',
+      );
+      await writeFile(join(project, 'app/handlers/index.ts'), INDEX);
+      // An app with no routes: only its migrations matter here.
+      await writeFile(
+        join(project, 'app/main.ts'),
+        `import { fileURLToPath } from 'node:url';\nimport { defineApp } from ${JSON.stringify(runtime)};\nexport default defineApp({ name: 'drafts', root: fileURLToPath(new URL('..', import.meta.url)), routes: [], handlers: {}, migrations: [{ source: 'app', dir: 'generated/migrations' }] });\n`,
+      );
+      const env = { DATABASE_URL: database.url, LOG_LEVEL: 'silent', APP_KEY: `base64:${Buffer.alloc(32, 3).toString('base64')}` };
+      const cli = (...args: string[]) => runCliInProcess(args, { cwd: project, env });
+      expect((await cli('generate')).code).toBe(0);
+
+      const made = await cli('make:resource', 'BlogPost');
+      expect(made.stderr).toBe('');
+      expect(made.code).toBe(0);
+      expect(made.stdout).toContain(
+        'Next: edit the fields in schema/blog-posts.yaml, run `npx bindery generate` (it rewrites generated/migrations/0002_create_blog_posts.sql with them until `npx bindery migrate` has applied it), then `npx bindery migrate` (or restart `npx bindery dev`).\n',
+      );
+      // As the hint says: edit the fields, then generate.
+      const schemaFile = join(project, 'schema/blog-posts.yaml');
+      const schema = await readFile(schemaFile, 'utf8');
+      const withTitle = schema.replace(
+        /( +)name: .*\n/,
+        (line, indent: string) => `${line}${indent}title: { type: string, max: 120, nullable: true }\n`,
+      );
+      await writeFile(schemaFile, withTitle);
+      expect((await cli('generate')).code).toBe(0);
+      const migrations = async () => (await readdir(join(project, 'generated/migrations'))).sort();
+      expect(await migrations()).toEqual(['0001_create_notes.sql', '0002_create_blog_posts.sql']);
+
+      const migrated = await cli('migrate');
+      expect(migrated.stderr).toBe('');
+      expect(migrated.code).toBe(0);
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        const columns = await client.query<{ column_name: string }>(
+          "select column_name from information_schema.columns where table_name = 'blog_posts' order by ordinal_position",
+        );
+        expect(columns.rows.map((r) => r.column_name)).toEqual(['id', 'name', 'title', 'created_at']);
+      } finally {
+        await client.end();
+      }
+
+      // Applied now: another edit gets its own migration, 0002 stays as it was applied.
+      const applied = await readFile(join(project, 'generated/migrations/0002_create_blog_posts.sql'), 'utf8');
+      await writeFile(
+        schemaFile,
+        withTitle.replace(/( +)title: .*\n/, (line, indent: string) => `${line}${indent}views: { type: integer, default: 0 }\n`),
+      );
+      expect((await cli('generate')).code).toBe(0);
+      expect(await migrations()).toEqual(['0001_create_notes.sql', '0002_create_blog_posts.sql', '0003_add_blog_posts_views.sql']);
+      expect(await readFile(join(project, 'generated/migrations/0002_create_blog_posts.sql'), 'utf8')).toBe(applied);
+      expect((await cli('migrate')).code).toBe(0);
+    } finally {
+      await database.drop();
+      await rm(project, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
