@@ -224,7 +224,7 @@ export const coreSettings = defineSettings(
         problems.push({
           names: ['DATABASE_URL'],
           message:
-            'DATABASE_URL is missing: production needs a PostgreSQL server of its own (postgres://user:password@host:5432/database); the embedded PostgreSQL is for development and testing only',
+            'missing: production needs a PostgreSQL server of its own (postgres://user:password@host:5432/database); the embedded PostgreSQL is for development and testing only',
         });
       }
       return problems;

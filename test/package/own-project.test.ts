@@ -228,7 +228,7 @@ describe('a project made from the packed tarball', () => {
 
     const refused = await command([process.execPath, bin, 'serve'], fromTarball, production);
     expect(refused.code).toBe(1);
-    expect(refused.output).toContain('DATABASE_URL is missing: production needs a PostgreSQL server of its own');
+    expect(refused.output).toContain('DATABASE_URL: missing: production needs a PostgreSQL server of its own');
     // mail() sends through SMTP in production: it names what the README says to set.
     expect(refused.output).toContain('MAIL_DRIVER=smtp needs MAIL_HOST');
     expect(refused.output).toContain('MAIL_DRIVER=smtp needs MAIL_FROM');

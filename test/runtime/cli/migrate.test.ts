@@ -86,7 +86,7 @@ describe('bindery migrate | against a test database', () => {
     for (const command of [['serve'], ['migrate']]) {
       const r = await runCli(command, { cwd, env: { APP_ENV: 'production', APP_KEY: generateAppKey() } });
       expect(r.code, command[0]).toBe(1);
-      expect(r.stderr).toContain('  - DATABASE_URL: DATABASE_URL is missing: production needs a PostgreSQL server of its own');
+      expect(r.stderr).toContain('  - DATABASE_URL: missing: production needs a PostgreSQL server of its own');
       expect(r.stdout).not.toContain('embedded');
       expect(existsSync(join(cwd, '.data')), 'no embedded PostgreSQL created').toBe(false);
     }
