@@ -979,7 +979,7 @@ export function createClient(options: ClientOptions) {
     },
     profile: {
       /**
-       * Change the name at once and the email once the new address follows the link mailed to it (the old address is notified). JSON 200; forms go back with a status.
+       * Change the name at once and the email once the new address follows the link mailed to it (the old address is notified; a new address needs a fresh password confirmation, 423 until then, and only the latest link works). JSON 200; forms go back with a status.
        * `PUT /user/profile-information`.
        * @throws {ApiError} for any answer that is not a success.
        */
@@ -1145,7 +1145,7 @@ export function createClient(options: ClientOptions) {
           input, init,
         ) as Promise<TwoFactorRegenerateCodesOutputJson>,
       /**
-       * Finish a login with a code or a recovery code; JSON 204, forms go to the page asked for before. 422 on code or recovery_code (counted per account).
+       * Finish a login with a code or a recovery code; JSON 204, forms go to the page asked for before. 422 on code or recovery_code (counted per account); after 5 wrong codes in a row, 429 with Retry-After for a lockout that doubles with each further one (the owner is mailed once).
        * `POST /two-factor-challenge`.
        * @throws {ApiError} for any answer that is not a success.
        */

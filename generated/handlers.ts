@@ -24,7 +24,7 @@ export interface Handlers {
   'oauth.callback': RouteHandler<OauthCallbackInput, ResultFor<'redirect', never>>;
   /** GET /user/profile — The account page (name, email, password, and links to the security pages). */
   'profile.show': RouteHandler<ProfileShowInput, ResultFor<'page', never>>;
-  /** PUT /user/profile-information — Change the name at once and the email once the new address follows the link mailed to it (the old address is notified). JSON 200; forms go back with a status. */
+  /** PUT /user/profile-information — Change the name at once and the email once the new address follows the link mailed to it (the old address is notified; a new address needs a fresh password confirmation, 423 until then, and only the latest link works). JSON 200; forms go back with a status. */
   'profile.update': RouteHandler<ProfileUpdateInput, ResultFor<'ok', ProfileUpdateOutput>>;
   /** PUT /user/password — Change the password (the current one required); other sessions, remembered browsers and API tokens end. JSON 200; forms go back with a status. */
   'profile.password': RouteHandler<ProfilePasswordInput, ResultFor<'ok', ProfilePasswordOutput>>;
@@ -60,7 +60,7 @@ export interface Handlers {
   'twoFactor.regenerateCodes': RouteHandler<TwoFactorRegenerateCodesInput, ResultFor<'ok', TwoFactorRegenerateCodesOutput>>;
   /** GET /two-factor-challenge — The page asking for the code after the password (back to the login page when no login is pending). */
   'twoFactor.challengeForm': RouteHandler<TwoFactorChallengeFormInput, ResultFor<'page', never>>;
-  /** POST /two-factor-challenge — Finish a login with a code or a recovery code; JSON 204, forms go to the page asked for before. 422 on code or recovery_code (counted per account). */
+  /** POST /two-factor-challenge — Finish a login with a code or a recovery code; JSON 204, forms go to the page asked for before. 422 on code or recovery_code (counted per account); after 5 wrong codes in a row, 429 with Retry-After for a lockout that doubles with each further one (the owner is mailed once). */
   'twoFactor.challenge': RouteHandler<TwoFactorChallengeInput, ResultFor<'ok', unknown>>;
   /** GET /user/passkeys — The account's passkeys (page, or JSON list). */
   'passkeys.index': RouteHandler<PasskeysIndexInput, ResultFor<'ok', Passkey[]>>;
