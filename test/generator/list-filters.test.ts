@@ -81,9 +81,7 @@ describe('generate | enum list filters', () => {
 
   it('puts the enum rule on the parameter in the route table', async () => {
     const routes = await read('routes.ts');
-    expect(routes).toContain(
-      "        name: 'filter[genre]',\n        rules: [{ name: 'enum', params: ['fiction', 'poetry'] }],\n",
-    );
+    expect(routes).toContain("        name: 'filter[genre]',\n        rules: [{ name: 'enum', params: ['fiction', 'poetry'] }],\n");
     expect(routes).toContain("        name: 'filter[labels]',\n        rules: [{ name: 'enum', params: ['red', 'blue'] }],\n");
     expect(routes).toContain("        name: 'filter[title]',\n        rules: [],\n");
   });
