@@ -96,6 +96,15 @@ describe('Results | stream: a JSON array written batch by batch', () => {
     expect(ends.rows).toEqual([{ rows: 4, complete: true }]);
   });
 
+  it('answers HEAD with the headers alone, the rows read and dropped', async () => {
+    const before = ends.rows!.length;
+    const res = await call(`${server.url}/rows`, { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.text).toBe('');
+    await waitFor(() => ends.rows!.length === before + 1, 3_000, 'onEnd of the HEAD request');
+  });
+
   it('writes [] for no rows', async () => {
     const res = await call(`${server.url}/empty`);
     expect(res.status).toBe(200);
