@@ -9,7 +9,9 @@
  * `npm run bench -- notes`. The `realworld` suite measures examples/realworld's `GET /api/articles?limit=20`. `BENCH_HTTP_CASES` (comma-separated keys of
  * bench/http.ts, e.g. `create,invalid`) narrows the http suite. The
  * `observability` suite compares the reference app without its
- * observability() step, with it and tracing off, and with tracing on.
+ * observability() step, with it and tracing off, and with tracing on. The
+ * `export` suite streams two exports at once of 1,000 documents of 100 KB
+ * and of 200,000 small ones (BENCH_EXPORT_DOCS, BENCH_EXPORT_SMALL).
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { median, runNotesBench, VERDICT_SERVER } from './notes-binding.js';
@@ -19,6 +21,7 @@ import { formatHttpResults, runHttpBench } from './http.js';
 import { httpRuntimes } from './http/runtimes.js';
 import { formatObservabilityResults, observabilityRuntimes, runObservabilityBench } from './observability.js';
 import { benchNodes, formatCliResults, runCliBench } from './cli.js';
+import { runExportBench } from './export.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -185,6 +188,19 @@ if (runs('observability')) {
     for (const line of formatObservabilityResults(results)) log(line);
     log('');
   }
+}
+
+if (runs('export')) {
+  log("GET /api/documents/export: two exports at once, the server's memory and GET /health/live meanwhile");
+  const { rows, where } = await runExportBench(log);
+  log(`\nDatabase: ${where}.\n`);
+  log('| case | one export | both read in | server RSS before → peak | /health/live slowest (median) | server loop delay | longest work |');
+  log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows)
+    log(
+      `| ${r.name} | ${(r.bytes / 1e6).toFixed(1)} MB | ${(r.ms / 1000).toFixed(2)} s | ${r.rssBeforeMb.toFixed(0)} → ${r.rssPeakMb.toFixed(0)} MB | ${r.healthMaxMs.toFixed(0)} ms (${r.healthMedianMs.toFixed(1)} ms) | ${r.loopDelayMs.toFixed(0)} ms | ${r.loopCpuMs.toFixed(0)} ms |`,
+    );
+  log('');
 }
 
 if (runs('cli')) {

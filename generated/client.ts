@@ -1303,7 +1303,7 @@ export function createClient(options: ClientOptions) {
           input, init,
         ) as Promise<ListPage<DocumentJson & { owner: UserJson | null }>>,
       /**
-       * The caller's documents; records the application event documents.exported.
+       * The caller's live documents, oldest first: every one, as a JSON array written batch by batch; records the application event documents.exported.
        * `GET /api/documents/export` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */

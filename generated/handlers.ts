@@ -98,8 +98,8 @@ export interface Handlers {
   'documents.create': RouteHandler<DocumentsCreateInput, ResultFor<'created', Document>>;
   /** GET /api/documents — One page of the caller's live documents, newest first, each with its owner: ?sort=id or -id, ?filter[slug]= (a prefix), ?cursor=. */
   'documents.list': RouteHandler<DocumentsListInput, ResultFor<'ok', ListPage<Document & { owner: User | null }>>>;
-  /** GET /api/documents/export — The caller's documents; records the application event documents.exported. */
-  'documents.export': RouteHandler<DocumentsExportInput, ResultFor<'ok', Document[]>>;
+  /** GET /api/documents/export — The caller's live documents, oldest first: every one, as a JSON array written batch by batch; records the application event documents.exported. */
+  'documents.export': RouteHandler<DocumentsExportInput, ResultFor<'stream', Document[]>>;
   /** POST /api/documents/archive — Archive the caller's published documents in one statement (one bulk audit entry). */
   'documents.archive': RouteHandler<DocumentsArchiveInput, ResultFor<'ok', DocumentsArchiveOutput>>;
   /** GET /api/documents/{id} — One document of the caller (a view, not logged). */

@@ -1449,7 +1449,7 @@ export const routes = [
     path: '/api/documents/export',
     group: 'documents',
     middleware: ['token', 'require'],
-    result: 'ok',
+    result: 'stream',
     fields: [],
     validate: null,
     output: { resource: 'Document', array: true, serialize: serializeDocument, policy: 'documents' },

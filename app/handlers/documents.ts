@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Handlers } from '../../generated/handlers.js';
 import { NotFoundError, ValidationError } from 'bindery/errors';
-import { created, noContent } from 'bindery/results';
+import { created, keysetBatches, noContent, stream } from 'bindery/results';
 import { callerId } from './caller.js';
 import { lists } from '../../generated/lists.js';
 
@@ -63,20 +63,24 @@ export const documentsHandlers = {
   // The policy's view scope narrows the page to the caller's documents.
   'documents.list': (input, ctx) => lists['documents.list'](ctx, input),
 
+  // Every live document of the caller, read and written a batch at a time, however many there are
+  // (docs/http.md "Unbounded answers"). The event is recorded when the export ends, before its
+  // closing bracket: a complete export always has its entry (docs/audit.md "The reference application").
   'documents.export': async (_input, ctx) => {
-    const documents = await ctx.services.db
+    const caller = callerId(ctx);
+    const documents = ctx.services.db
       .selectFrom('documents')
       .selectAll()
       .where(await ctx.scope('documents.export'))
-      .where('deleted_at', 'is', null)
-      .orderBy('id')
-      .execute();
-    await ctx.services.audit.record({
-      action: 'documents.exported',
-      subject: { type: 'users', id: callerId(ctx) },
-      details: { documents: documents.length },
+      .where('deleted_at', 'is', null);
+    return stream(keysetBatches(documents, { key: 'id' }), {
+      onEnd: ({ rows, complete }) =>
+        ctx.services.audit.record({
+          action: 'documents.exported',
+          subject: { type: 'users', id: caller },
+          details: complete ? { documents: rows } : { documents: rows, complete: false },
+        }),
     });
-    return documents;
   },
 
   // One statement over the rows the policy's archive scope allows: the caller's.

@@ -8,9 +8,13 @@
  *
  * The runner sets the environment (`APP_KEY` shared by every round, so the
  * signed-in cookies it made stay valid); `HTTP_ADDR` is 127.0.0.1 on a free port.
+ * `BENCH_LOOP_REPORT=<file>`: the event loop is watched (bench/servers/loop-report.ts).
  */
 import app from '../../app/main.js';
 import { startApp } from 'bindery/app';
+import { reportLoopOnSignal } from './loop-report.js';
+
+reportLoopOnSignal();
 
 const running = await startApp(app, {
   env: { ...process.env, APP_ENV: 'production', LOG_LEVEL: 'warn', HTTP_ADDR: '127.0.0.1:0' },

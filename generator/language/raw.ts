@@ -153,7 +153,7 @@ export interface RawRoute {
   readonly input?: Readonly<Record<string, RawInputField>>;
   /** The JSON body (docs/schema-language.md "Output shapes"): a type string, an inline object or a member's long form. */
   readonly output?: RawShapeMember;
-  readonly result: 'ok' | 'created' | 'noContent' | 'redirect' | 'page' | 'text' | 'custom';
+  readonly result: 'ok' | 'created' | 'noContent' | 'redirect' | 'page' | 'text' | 'stream' | 'custom';
   /** A list route: pages of a resource's rows (docs/schema-language.md "List routes"). */
   readonly list?: RawList;
   /** Relations expanded in every row of the output (`[owner]` for `owner_id`). */

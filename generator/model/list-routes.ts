@@ -278,18 +278,34 @@ function resolveFilters(
       filters.push({ key, param, column: field.name, op: bound, ...(through ? { through } : {}) });
       const kind =
         field.type.kind === 'bigint' ? 'integer' : field.type.kind === 'text' || field.type.kind === 'uuid' ? 'string' : field.type.kind;
+      const values = memberValues(field, op);
       fields.push({
         key,
         source: 'query',
         name: param,
-        rules: [],
+        rules: values ? [{ name: 'enum', params: values }] : [],
         required: false,
         type: { kind: kind as InputField['type']['kind'], array: false, nullable: false },
+        ...(values ? { values } : {}),
         description: filterText(op, bound, through ? `${long!.through}.${field.json}` : field.json),
       });
     }
   }
   return { filters, fields };
+}
+
+/**
+ * The values a filter's parameter must be one of: an enum field's values when
+ * the filter compares whole values — `eq` on an enum, `contains` on an enum
+ * list (the list holds the value) — so the parameter gets the enum's type and
+ * its implied `enum` rule, like an input field of the enum (a value outside it
+ * is a 422). Undefined for other filters: a `prefix`, or `contains` on a
+ * single enum (a substring), takes any text.
+ */
+function memberValues(field: ResourceField, op: RawFilterOp): readonly string[] | undefined {
+  const values = field.type.values;
+  if (values === undefined) return undefined;
+  return op === 'eq' || (op === 'contains' && field.type.array) ? values : undefined;
 }
 
 /** Why `op` cannot filter `field`, or undefined when it can. */

@@ -4,12 +4,11 @@
  * names).
  */
 import type { RawList, RawRoute } from '../language/raw.js';
-import type { DataPath } from '../load/node-position.js';
 import { resolveBodyLimit, resolveRateLimit } from './access.js';
 import { checkCrossFieldRules, resolveInputField } from './input-fields.js';
 import { LIST_KEYS, resolveList } from './list-routes.js';
 import { resolveIncludes } from './includes.js';
-import { resolveShapeMember, type ShapeScope } from './shapes.js';
+import type { ShapeScope } from './shapes.js';
 import { routeMiddleware } from './group-options.js';
 import type { Group, Include, InputField, OutputShape, Route } from './model.js';
 import { clashesWithValidatorInternals, inputTypeName, outputTypeName, shapeTypeNames, validatorName } from './names.js';
@@ -17,6 +16,8 @@ import { pathParams, pathShape } from './paths.js';
 import { parseDuration } from '../../runtime/support/duration.js';
 import { didYouMean } from '../suggest.js';
 import { formatPosition, type Reporter } from './reporter.js';
+import { routeCheck, type RouteCheck } from './route-check.js';
+import { resolveOutput, unboundedAdvice, type RouteAnswer } from './route-output.js';
 
 /** The middleware that reads bearer tokens and checks a route's `abilities` (runtime/auth/tokens). */
 export const TOKEN_MIDDLEWARE = 'token';
@@ -27,35 +28,6 @@ export const SESSION_MIDDLEWARE = 'session';
 /** What routes can refer to: groups, resources and shapes. */
 export interface RouteScope extends ShapeScope {
   readonly groups: ReadonlyMap<string, Group>;
-}
-
-/** Reports a route's errors under `routes.<name>` and remembers whether there was one. */
-interface RouteCheck {
-  readonly r: Reporter;
-  readonly path: DataPath;
-  /** Report `message` at `sub` (under the route) and mark the route failed. */
-  fail(sub: DataPath, message: string, at?: 'key' | 'value'): void;
-  /** Mark the route failed without a message: the error was reported where it lies (a resource, a shape). */
-  failed(): void;
-  readonly ok: boolean;
-}
-
-function routeCheck(r: Reporter, path: DataPath): RouteCheck {
-  let ok = true;
-  return {
-    r,
-    path,
-    fail(sub, message, at = 'key') {
-      ok = false;
-      r.error([...path, ...sub], message, at);
-    },
-    failed() {
-      ok = false;
-    },
-    get ok() {
-      return ok;
-    },
-  };
 }
 
 /**
@@ -71,6 +43,7 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
   const { params, fields } = resolveBinding(c, raw);
   const list = raw.list !== undefined ? resolveRouteList(c, raw, raw.list, scope, answer, fields) : null;
   const include = resolveRouteIncludes(c, raw, scope, answer, list);
+  unboundedAdvice(c, raw, answer, list);
   if (!checkDistinctNames(r, [...path, 'input'], fields)) c.failed();
   if (!checkCrossFieldRules(r, [...path, 'input'], fields)) c.failed();
   const limits = resolveLimits(c, raw, group);
@@ -144,31 +117,6 @@ function resolveConfirmPassword(c: RouteCheck, raw: RawRoute, group: Group | und
     );
   } else return ms;
   return null;
-}
-
-/** What a route answers: a resource output (rows of a resource) or a shape; a list route may fill in `output` later. */
-interface RouteAnswer {
-  output: Route['output'];
-  shape: Route['shape'];
-}
-
-/** The route's `output:`: rows of a resource (`Note`, `Note[]`) or any other shape; only ok and created results have a body. */
-function resolveOutput(c: RouteCheck, raw: RawRoute, scope: RouteScope): RouteAnswer {
-  const answer: RouteAnswer = { output: null, shape: null };
-  if (raw.output === undefined) return answer;
-  const resolved = resolveShapeMember(c.r, [...c.path, 'output'], raw.output, scope);
-  if (!resolved) c.failed();
-  else if (resolved.optional) c.fail(['output', 'optional'], 'optional applies to members of an object; a JSON body is always written');
-  else if (raw.result !== 'ok' && raw.result !== 'created') {
-    c.fail(['output'], `a "${raw.result}" result has no JSON body; remove "output" or use result ok or created`);
-  } else {
-    const { type, optional: _, ...rest } = resolved;
-    const items = type.kind === 'array' ? type.items : null;
-    if (!resolved.nullable && type.kind === 'resource') answer.output = { resource: type.name, array: false };
-    else if (!resolved.nullable && items?.kind === 'resource') answer.output = { resource: items.name, array: true };
-    else answer.shape = { type, ...rest };
-  }
-  return answer;
 }
 
 /** The path's `{param}`s and the `input:` fields, each path parameter bound to exactly one field and no body on GET or OPTIONS. */

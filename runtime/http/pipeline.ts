@@ -22,6 +22,7 @@ import type { RouteDefinition } from '../routing/route-table.js';
 import { compileBinder } from '../binding/binder.js';
 import { compileListParamCheck } from '../validation/list-params.js';
 import { loadIncludes, outputRows } from '../results/includes.js';
+import { isStreamResult, mapBatches } from '../results/result.js';
 import { HttpError } from '../errors/http-error.js';
 import { formatDuration } from '../support/duration.js';
 import { sendResult, type ResponderEnv } from '../results/responder.js';
@@ -295,16 +296,24 @@ function compileSettle(route: RouteDefinition, env: PipelineEnv): (ctx: HttpRequ
 /**
  * The handler of a route with `include:` that is not a list route (whose
  * page reads its relations itself): its output rows get their related rows,
- * one query per relation, before they are serialized.
+ * one query per relation, before they are serialized (a streamed answer's
+ * rows batch by batch).
  */
 function withIncludes(route: RouteDefinition, handle: AnyHandle): AnyHandle {
   const include = route.include;
   if (include === undefined || include.length === 0 || route.list !== undefined) return handle;
   return async (input, ctx: HttpRequestContext, target) => {
     const value = await handle(input, ctx, target);
+    const db = (ctx.services as unknown as { db: AnyKysely }).db;
+    // A streamed answer: each batch, as it is read.
+    if (isStreamResult(value))
+      return mapBatches(value, async (batch) => {
+        const rows = outputRows(batch);
+        if (rows.length > 0) await loadIncludes(db, include, rows, includeScopes(ctx), ctx.auth.id);
+        return batch;
+      });
     const rows = outputRows(value);
-    if (rows.length > 0)
-      await loadIncludes((ctx.services as unknown as { db: AnyKysely }).db, include, rows, includeScopes(ctx), ctx.auth.id);
+    if (rows.length > 0) await loadIncludes(db, include, rows, includeScopes(ctx), ctx.auth.id);
     return value;
   };
 }
@@ -313,18 +322,13 @@ function withIncludes(route: RouteDefinition, handle: AnyHandle): AnyHandle {
  * The handler of a route whose output rows (or included rows) have `type:
  * file` columns: each file reference gets its signed URL before the rows
  * are serialized (docs/storage.md "Files of rows"), when the `storage()`
- * step is set up.
+ * step is set up (a streamed answer's rows batch by batch).
  */
 function withFileUrls(route: RouteDefinition, handle: AnyHandle): AnyHandle {
   const own = route.output?.files ?? [];
   const related = (route.include ?? []).filter((i) => i.files !== undefined && i.files.length > 0);
   if (own.length === 0 && related.length === 0) return handle;
-  return async (input, ctx: HttpRequestContext, target) => {
-    const value = await handle(input, ctx, target);
-    const storage = (ctx.services as { storage?: unknown }).storage;
-    if (!(storage instanceof Storage)) return value;
-    let rows = outputRows(value);
-    if (route.list !== undefined) rows = rows.flatMap((page) => (Array.isArray(page.data) ? (page.data as Record<string, unknown>[]) : []));
+  const sign = async (storage: Storage, rows: Record<string, unknown>[]): Promise<void> => {
     if (own.length > 0) await storage.signRows(rows, own);
     for (const inc of related)
       await storage.signRows(
@@ -333,6 +337,20 @@ function withFileUrls(route: RouteDefinition, handle: AnyHandle): AnyHandle {
           .filter((r): r is object => r !== null && typeof r === 'object'),
         inc.files!,
       );
+  };
+  return async (input, ctx: HttpRequestContext, target) => {
+    const value = await handle(input, ctx, target);
+    const storage = (ctx.services as { storage?: unknown }).storage;
+    if (!(storage instanceof Storage)) return value;
+    // A streamed answer: each batch, as it is read.
+    if (isStreamResult(value))
+      return mapBatches(value, async (batch) => {
+        await sign(storage, outputRows(batch));
+        return batch;
+      });
+    let rows = outputRows(value);
+    if (route.list !== undefined) rows = rows.flatMap((page) => (Array.isArray(page.data) ? (page.data as Record<string, unknown>[]) : []));
+    await sign(storage, rows);
     return value;
   };
 }

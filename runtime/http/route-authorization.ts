@@ -10,7 +10,7 @@ import { compileRouteAuthorization, viewableRows, type RouteAuthorization } from
 import { NO_ROWS, type RowScope } from '../authorization/scopes.js';
 import type { AnyKysely } from '../db/any-kysely.js';
 import { BinderyError } from '../errors/bindery-error.js';
-import { isTaggedResult, RESULT } from '../results/result.js';
+import { isStreamResult, isTaggedResult, mapBatches, RESULT } from '../results/result.js';
 import type { RouteDefinition } from '../routing/route-table.js';
 import type { Services } from './context.js';
 import type { HttpRequestContext } from './request-context.js';
@@ -62,7 +62,7 @@ export function includeScopes(ctx: HttpRequestContext): ((policy: string) => Pro
 /**
  * The handler of a route returning a list of a resource with a policy (not
  * a list route: those are narrowed by their scope): rows the caller may not
- * `view` are left out of its output.
+ * `view` are left out of its output (of a streamed answer, batch by batch).
  */
 export function withViewableOutput(route: RouteDefinition, services: Services, handle: AnyHandle): AnyHandle {
   const policy = route.output?.policy;
@@ -71,6 +71,8 @@ export function withViewableOutput(route: RouteDefinition, services: Services, h
   return async (input, ctx: HttpRequestContext, target) => {
     const value = await handle(input, ctx, target);
     if (Array.isArray(value)) return viewableRows(ctx, policies, policy, value);
+    // A streamed answer: each batch, as it is read.
+    if (isStreamResult(value)) return mapBatches(value, (rows) => viewableRows(ctx, policies, policy, rows));
     if (isTaggedResult(value) && (value[RESULT] === 'json' || value[RESULT] === 'created')) {
       const body = (value as { body: unknown }).body;
       if (Array.isArray(body)) return { ...value, body: await viewableRows(ctx, policies, policy, body) };

@@ -10,6 +10,7 @@
  * | `redirect(url)`, `redirectToRoute(name, params)` | 303 with `Location` |
  * | `text(body, status, type)` | plain text |
  * | `page(view, data, status)` | HTML rendered fully first, then written; `Vary: HX-Request` |
+ * | `stream(batches)` | 200 JSON array written batch by batch (stream/write-stream.ts) |
  * | `respond(fn)` | whatever `fn` writes |
  *
  * Before each write, a client that went away is logged (499) and nothing is written.
@@ -26,6 +27,7 @@ import type { PageSession } from '../views/page-session.js';
 import type { ViewRenderer } from '../views/view-renderer.js';
 import { isLocalPath } from './local-path.js';
 import { serializeRouteOutput } from './list/list-output.js';
+import { sendStream } from './stream/write-stream.js';
 import { RESULT, isTaggedResult, type PageResult, type RedirectResult, type Responder } from './result.js';
 
 /** Content type of JSON results. */
@@ -61,7 +63,7 @@ export interface ResponderEnv {
 
 /**
  * Write `result` as the response of `target`.
- * @returns `undefined` when written synchronously, else a promise (pages, custom responders).
+ * @returns `undefined` when written synchronously, else a promise (pages, streamed answers, custom responders).
  * @throws {BinderyError} `BINDERY_UNKNOWN_ROUTE` (redirect to an unknown route), `BINDERY_VIEW_FAILED` (render error; nothing was written), `BINDERY_EMPTY_RESPONSE` (a custom responder wrote nothing), or a serializer's error.
  */
 export function sendResult(target: ResultTarget, env: ResponderEnv, result: unknown): Promise<void> | undefined {
@@ -83,6 +85,8 @@ export function sendResult(target: ResultTarget, env: ResponderEnv, result: unkn
       return send(target, result.status, result.contentType ?? TEXT_CONTENT_TYPE, result.body);
     case 'page':
       return sendPage(target, env, result);
+    case 'stream':
+      return sendStream(target, result);
     case 'custom':
       return sendCustom(target, env, result);
     default:

@@ -15,6 +15,7 @@
  * | {@link redirect}, {@link redirectToRoute} | 303        |
  * | {@link text}             | plain text with a status    |
  * | {@link page}             | HTML, rendered into a buffer first |
+ * | {@link stream}           | 200 JSON array, written batch by batch |
  * | {@link respond}          | whatever it writes          |
  */
 import type { FastifyReply } from 'fastify';
@@ -73,6 +74,40 @@ export interface PageResult {
 }
 
 /**
+ * A 200 JSON array written batch by batch (docs/http.md "Unbounded answers"):
+ * each row through the route's output serializer, so the body is byte for
+ * byte the array an `ok` result of the same rows gives, without all of them
+ * in memory at once.
+ */
+export interface StreamResult<T> {
+  readonly [RESULT]: 'stream';
+  /** The rows, a batch at a time (e.g. {@link keysetBatches}); read one batch ahead of the client at most. */
+  readonly batches: AsyncIterable<readonly T[]> | Iterable<readonly T[]>;
+  /** Called once when the answer ends; see {@link StreamOptions.onEnd}. */
+  readonly onEnd?: (end: StreamEnd) => unknown;
+}
+
+/** How a streamed answer ended. */
+export interface StreamEnd {
+  /** Rows written to the client. */
+  readonly rows: number;
+  /** True when every batch was written; false when the client went away or reading or writing failed. */
+  readonly complete: boolean;
+}
+
+/** Options of {@link stream}. */
+export interface StreamOptions {
+  /**
+   * Called once when the answer ends, with how many rows it wrote. After the
+   * last batch it is awaited **before** the array is closed (`]`), so a
+   * client that read a whole body knows it ran; if it throws then, the
+   * answer is cut short and the error logged. When the answer stops early it
+   * is called with `complete: false`, and what it throws is logged.
+   */
+  readonly onEnd?: (end: StreamEnd) => unknown;
+}
+
+/**
  * A custom responder: writes the response itself through the Fastify reply.
  * What `respond` returns is awaited (a promise, or the reply itself, which
  * resolves once the response has finished); it must have started the
@@ -91,6 +126,7 @@ export type TaggedResult =
   | RedirectResult
   | TextResult
   | PageResult
+  | StreamResult<unknown>
   | Responder;
 
 /** Results any handler may return whatever its declared kind (redirects, pages, custom responders). */
@@ -104,6 +140,7 @@ export type ResultFor<K extends ResultKind, T> =
   | (K extends 'ok' ? T | JsonResult<T> : never)
   | (K extends 'created' ? CreatedResult<T> | JsonResult<T> : never)
   | (K extends 'noContent' ? void | NoContentResult : never)
+  | (K extends 'stream' ? (T extends readonly (infer Row)[] ? StreamResult<Row> : never) : never)
   | AnyRouteResult;
 
 /** True when `value` is one of the tagged results. */
@@ -182,6 +219,41 @@ export function text(body: string, status = 200, contentType?: string): TextResu
  */
 export function page(view: string, data: Record<string, unknown> = {}, status = 200): PageResult {
   return { [RESULT]: 'page', view, data, status };
+}
+
+/**
+ * A 200 JSON array of every row of `batches`, written batch by batch with
+ * backpressure, each row through the route's output serializer
+ * (docs/http.md "Unbounded answers"; YAML `result: stream`). Memory holds
+ * one batch (and what the socket buffers), however many rows there are;
+ * the event loop is given back between batches and within a long one.
+ * A failure before the first row is an ordinary error response; after the
+ * first byte the connection is cut, so the client sees an incomplete array.
+ * @param batches arrays of rows, in order: an async generator, or {@link keysetBatches}.
+ * @example return stream(keysetBatches(db.selectFrom('documents').selectAll(), { key: 'id' }))
+ */
+export function stream<T>(batches: AsyncIterable<readonly T[]> | Iterable<readonly T[]>, options: StreamOptions = {}): StreamResult<T> {
+  return options.onEnd === undefined ? { [RESULT]: 'stream', batches } : { [RESULT]: 'stream', batches, onEnd: options.onEnd };
+}
+
+/** True when `value` is a {@link StreamResult}. */
+export function isStreamResult(value: unknown): value is StreamResult<unknown> {
+  return isTaggedResult(value) && value[RESULT] === 'stream';
+}
+
+/**
+ * The same streamed answer with every batch passed through `step` first
+ * (the runtime's per-batch work: rows the caller may not view left out,
+ * included relations read, file URLs signed).
+ */
+export function mapBatches<T, U>(result: StreamResult<T>, step: (rows: readonly T[]) => Promise<readonly U[]>): StreamResult<U> {
+  const source = result.batches;
+  async function* mapped(): AsyncGenerator<readonly U[]> {
+    for await (const rows of source) yield await step(rows);
+  }
+  return result.onEnd === undefined
+    ? { [RESULT]: 'stream', batches: mapped() }
+    : { [RESULT]: 'stream', batches: mapped(), onEnd: result.onEnd };
 }
 
 /**

@@ -11,7 +11,7 @@ import type { AuthorizePlan } from './policy-plan.js';
 
 /** HTTP methods a route may declare. HEAD is served by GET routes. */
 /** The result a route declares in the YAML `result:` key. */
-export type ResultKind = 'ok' | 'created' | 'noContent' | 'redirect' | 'page' | 'text' | 'custom';
+export type ResultKind = 'ok' | 'created' | 'noContent' | 'redirect' | 'page' | 'text' | 'stream' | 'custom';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 

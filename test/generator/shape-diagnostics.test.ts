@@ -162,7 +162,7 @@ routes:
     result: ok
 `);
     expect(errors).toEqual([
-      'schema/a.yaml:15:5: routes.notes.touch.output: a "noContent" result has no JSON body; remove "output" or use result ok or created',
+      'schema/a.yaml:15:5: routes.notes.touch.output: a "noContent" result has no JSON body; remove "output" or use result ok, created or stream',
       'schema/a.yaml:21:5: routes.notes.mine.include: include expands rows of a resource output; in a shape, declare the related row as a member (e.g. author: User)',
       'schema/a.yaml:26:29: routes.notes.any.output.optional: optional applies to members of an object; a JSON body is always written',
       'schema/a.yaml:31:5: routes.notes.show.output: route "notes.show" would declare the type NotesShowOutput, already declared for shape NotesShowOutput; rename the route',

@@ -184,7 +184,8 @@ function routeYaml(i: number, r: number): string[] {
         '      verbose:    { type: boolean, query: v, default: false }',
         '      request_id: { type: string, header: X-Request-ID }',
         `    output: "${name}[]"`,
-        '    result: ok',
+        // A list of rows without a page is streamed (docs/http.md "Unbounded answers"); with ok it is a generator warning.
+        '    result: stream',
         '',
       ];
     case 2:

@@ -5,15 +5,16 @@
  */
 import { describe, expectTypeOf, it } from 'vitest';
 import type { Handlers } from '../../generated/handlers.js';
-import type { Note, NotesCreateInput, NotesShowInput } from '../../generated/types.js';
+import type { Document, Note, NotesCreateInput, NotesShowInput } from '../../generated/types.js';
 import type { RequestContext } from '../../runtime/http/context.js';
-import { created, json, redirect } from '../../runtime/results/result.js';
+import { created, json, redirect, stream } from '../../runtime/results/result.js';
 
 type HandlerFnOf<H> = Extract<H, (...args: never[]) => unknown>;
 type NotesCreate = HandlerFnOf<Handlers['notes.create']>;
 type NotesShow = HandlerFnOf<Handlers['notes.show']>;
 
 const note: Note = { id: 1, title: 't', body: '', tags: [], created_at: new Date() } as unknown as Note;
+const document = { id: '1', owner_id: '1', slug: 's', title: 't', body: '', status: 'draft' } as unknown as Document;
 
 describe('generated handler contracts', () => {
   it('give each handler its route input, typed by the schema', () => {
@@ -39,6 +40,24 @@ describe('generated handler contracts', () => {
     // redirects are allowed for every route kind
     const toList: Handlers['notes.show'] = () => redirect('/notes');
     void [wrongBody, wrongRow, toList];
+  });
+
+  it('type a streamed route (result: stream) by its rows: a stream of them, not the array', () => {
+    const exported: Handlers['documents.export'] = () => stream([[document]]);
+    const fromKeyset: Handlers['documents.export'] = () =>
+      stream(
+        (async function* () {
+          yield [document];
+        })(),
+        { onEnd: () => undefined },
+      );
+    expectTypeOf(exported).toExtend<Handlers['documents.export']>();
+    expectTypeOf(fromKeyset).toExtend<Handlers['documents.export']>();
+    // @ts-expect-error a streamed route returns stream(batches), not the array itself
+    const whole: Handlers['documents.export'] = () => [document];
+    // @ts-expect-error a stream of notes is not a stream of documents
+    const wrongRows: Handlers['documents.export'] = () => stream([[note]]);
+    void [whole, wrongRows];
   });
 
   it('read input fields with their schema types', () => {

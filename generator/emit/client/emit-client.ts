@@ -167,6 +167,7 @@ function answerKind(route: Route): string {
   switch (route.result) {
     case 'ok':
     case 'created':
+    case 'stream':
       return 'json';
     case 'noContent':
       return 'none';
@@ -182,7 +183,8 @@ function answerKind(route: Route): string {
 function outputType(route: Route): string {
   switch (route.result) {
     case 'ok':
-    case 'created': {
+    case 'created':
+    case 'stream': {
       if (route.shape !== null) return outputNames({ ...route, shape: route.shape }).json;
       if (!route.output) return 'unknown';
       const json = jsonRowType(route.output.resource, route.include);

@@ -244,6 +244,10 @@ function success(route: Route): OpenAPIV3_1.ResponsesObject {
       };
     case 'text':
       return { '200': { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } } };
+    case 'stream':
+      return {
+        '200': { description: 'OK: a JSON array, written batch by batch (no Content-Length).', content: { 'application/json': json() } },
+      };
     default:
       return { '200': { description: "Written by the handler's custom responder." } };
   }

@@ -5,7 +5,7 @@
  * over real HTTP on PostgreSQL, with the golden fixture's generated code
  * (test/generator/fixtures/full: schema/relations.yaml): a page of articles
  * with authors, tags, favorites and author.following costs a fixed number of
- * statements, whatever the page size.
+ * statements, whatever the page size; a streamed list reads them per batch.
  */
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
@@ -17,7 +17,7 @@ import { connectDatabase, type Database as OpenDatabase } from '../../../runtime
 import { CursorSealer } from '../../../runtime/crypto/cursor-codec.js';
 import { KeyRing } from '../../../runtime/crypto/key-ring.js';
 import { RequestAuth } from '../../../runtime/context/request-auth.js';
-import { runList } from '../../../runtime/results/index.js';
+import { keysetBatches, runList, stream } from '../../../runtime/results/index.js';
 import { Policies } from '../../../runtime/authorization/policies.js';
 import type { Middleware } from '../../../runtime/http/handler.js';
 import type { IncludePlan, RouteDefinition } from '../../../runtime/routing/route-table.js';
@@ -101,6 +101,8 @@ const handlers = {
   },
   'articles.show': async (input: { slug: string }, ctx: any) =>
     ctx.services.db.selectFrom('articles').selectAll().where('slug', '=', input.slug).executeTakeFirstOrThrow(),
+  // Batches of 10: the paths are read per batch.
+  'articles.export': () => stream(keysetBatches(db.selectFrom('articles').selectAll(), { key: 'id', size: 10 })),
 };
 
 async function serve(withPolicies: boolean): Promise<string> {
@@ -110,7 +112,7 @@ async function serve(withPolicies: boolean): Promise<string> {
     ...(withPolicies ? { policies: new Policies({ users: policies.users } as never, [], { db: open.db } as never) } : {}),
   } as unknown as Services;
   const server = await startServer({
-    routes: fixtureRoutes(['articles.index', 'articles.show', 'articles.feed'], withPolicies),
+    routes: fixtureRoutes(['articles.index', 'articles.show', 'articles.feed', 'articles.export'], withPolicies),
     handlers,
     middleware: { viewer },
     services,
@@ -314,6 +316,23 @@ describe('included paths of a route with an output | GET /api/articles/{slug}', 
       favorited: false,
       favoritesCount: 1,
     });
+  });
+});
+
+describe('included paths of a streamed list | GET /api/export/articles', () => {
+  it('adds the paths batch by batch: every article in id order, as GET /api/articles/{slug} gives each, in 5 statements a batch', async () => {
+    const url = await serve(false);
+    counter.count = 0;
+    const res = await fetch(`${url}/api/export/articles`, { headers: { accept: 'application/json', 'x-user': '1' } });
+    expect(res.status).toBe(200);
+    const all = (await res.json()) as any[];
+    // 25 articles in batches of 10, 10 and 5: each batch one read and four for its paths.
+    expect(counter.count).toBe(15);
+    expect(all.map((a: any) => a.slug)).toEqual(Array.from({ length: 25 }, (_, i) => `a${i}`));
+    for (const slug of ['a0', 'a23', 'a24'])
+      expect(all.find((a: any) => a.slug === slug)).toEqual((await get(`${url}/api/articles/${slug}`, 1)).body);
+    expect(all[24]).toMatchObject({ author: { id: 1, following: false }, favorited: true, favoritesCount: 2 });
+    expect(all[24].author).not.toHaveProperty('password');
   });
 });
 
