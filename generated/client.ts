@@ -1385,7 +1385,7 @@ export function createClient(options: ClientOptions) {
           input, init,
         ) as Promise<AttachmentJson>,
       /**
-       * The attachments of one of your documents, oldest first, each with a signed URL.
+       * The attachments of one of your documents, oldest first, each with a signed URL (written batch by batch, however many there are).
        * `GET /api/documents/{id}/attachments` — needs a bearer token.
        * @throws {ApiError} for any answer that is not a success.
        */

@@ -114,8 +114,8 @@ export interface Handlers {
   'documents.history': RouteHandler<DocumentsHistoryInput, ResultFor<'ok', DocumentsHistoryOutput>, Document>;
   /** POST /api/documents/{id}/attachments — Attach a file to one of your documents (multipart field file, at most 50 MB); 201 with the attachment and its signed URL. */
   'attachments.create': RouteHandler<AttachmentsCreateInput, ResultFor<'created', Attachment>, Document>;
-  /** GET /api/documents/{id}/attachments — The attachments of one of your documents, oldest first, each with a signed URL. */
-  'attachments.list': RouteHandler<AttachmentsListInput, ResultFor<'ok', Attachment[]>, Document>;
+  /** GET /api/documents/{id}/attachments — The attachments of one of your documents, oldest first, each with a signed URL (written batch by batch, however many there are). */
+  'attachments.list': RouteHandler<AttachmentsListInput, ResultFor<'stream', Attachment[]>, Document>;
   /** DELETE /api/documents/{id}/attachments/{attachment} — Remove an attachment; its file is deleted once the removal commits. */
   'attachments.delete': RouteHandler<AttachmentsDeleteInput, ResultFor<'noContent', never>, Document>;
   /** POST /api/documents/{id}/attachments/uploads — Start a direct upload of a large file (at most 50 MB): 201 with the URL to PUT the bytes to (presigned on S3, signed on the local disk) and the token to confirm with (for you and this document only). */

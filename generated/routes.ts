@@ -1775,7 +1775,7 @@ export const routes = [
     path: '/api/documents/{id}/attachments',
     group: 'documents',
     middleware: ['token', 'require'],
-    result: 'ok',
+    result: 'stream',
     fields: [
       {
         key: 'id',

@@ -13,7 +13,7 @@
  */
 import type { Handlers } from '../../generated/handlers.js';
 import { NotFoundError } from 'bindery/errors';
-import { created, noContent } from 'bindery/results';
+import { created, keysetBatches, noContent, stream } from 'bindery/results';
 import { confirmDirectUpload, createDirectUpload, storageOf, withFiles } from 'bindery/storage';
 
 type AttachmentsHandlers = Pick<
@@ -44,7 +44,9 @@ export const attachmentsHandlers = {
   },
 
   'attachments.list': (_input, ctx, document) =>
-    ctx.services.db.selectFrom('document_attachments').selectAll().where('document_id', '=', document.id).orderBy('id').execute(),
+    stream(
+      keysetBatches(ctx.services.db.selectFrom('document_attachments').selectAll().where('document_id', '=', document.id), { key: 'id' }),
+    ),
 
   'attachments.delete': async (input, ctx, document) => {
     const { db, models } = ctx.services;
