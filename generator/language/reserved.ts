@@ -32,7 +32,9 @@ export const RESERVED_TABLES: readonly ReservedTable[] = [
   { name: 'bindery_recovery_codes', owner: 'the two-factor setup step (runtime/auth/two-factor)' },
   { name: 'bindery_sessions', owner: 'the session setup step (runtime/session)' },
   { name: 'bindery_two_factor', owner: 'the two-factor setup step (runtime/auth/two-factor)' },
+  { name: 'jobs_worker_heartbeats', owner: 'the jobs setup step (runtime/jobs)' },
   { name: 'mail_outbox', owner: 'the mail setup step (runtime/mail)' },
+  { name: 'mail_sent', owner: 'the mail setup step (runtime/mail)' },
   { name: 'storage_pending', owner: 'the storage setup step (runtime/storage)' },
 ];
 
