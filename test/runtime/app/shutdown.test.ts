@@ -5,7 +5,7 @@
  * readable — progress lines and log lines alike, no JSON
  * (docs/observability.md "Logs").
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,20 +44,25 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-/** Serve with the worker, run `before`, send SIGINT; the whole output and the exit code. */
+const APP_KEY = generateAppKey();
+const ENV = {
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? '',
+  NO_COLOR: '1',
+  APP_KEY,
+  HTTP_ADDR: '127.0.0.1:0',
+  LOG_LEVEL: 'info',
+  HTTP_ACCESS_LOG: 'true',
+  DEV_DASHBOARD: 'false',
+};
+
+/** Migrate (as a deploy does before serving), serve with the worker, run `before`, send SIGINT; the whole output and the exit code. */
 async function serveThenInterrupt(before: (url: string) => Promise<void>): Promise<{ code: number | null; output: string }> {
+  const migrated = spawnSync(process.execPath, [BIN, 'migrate'], { cwd: root, env: ENV, encoding: 'utf8' });
+  expect(migrated.status, `${migrated.stdout}${migrated.stderr}`).toBe(0);
   const child = spawn(process.execPath, [BIN, 'serve', '--worker'], {
     cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      NO_COLOR: '1',
-      APP_KEY: generateAppKey(),
-      HTTP_ADDR: '127.0.0.1:0',
-      LOG_LEVEL: 'info',
-      HTTP_ACCESS_LOG: 'true',
-      DEV_DASHBOARD: 'false',
-    },
+    env: ENV,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
