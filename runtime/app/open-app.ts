@@ -4,6 +4,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Env } from '../config/setting.js';
+import { postgresPoolOf } from '../db/engines/postgres/index.js';
 import { createMigrator, type Migrator } from '../db/migrator/migrator.js';
 import type { MigrationSet } from '../db/migrator/migration-set.js';
 import { openAppDatabase, type AppDatabase } from './app-database.js';
@@ -45,7 +46,7 @@ export async function openApp(app: App, env: Env, out: (text: string) => void, o
   const db = await openAppDatabase(app, settings.core, log, out);
   try {
     const migrationSets = appMigrationSets(app);
-    const migrator = createMigrator(db.database.pool, migrationSets);
+    const migrator = createMigrator(postgresPoolOf(db.database), migrationSets);
     return { app, settings, log, db, migrationSets, migrator, close: () => db.close() };
   } catch (error) {
     await db.close();

@@ -26,15 +26,9 @@ async function withTimeout(check: ReadinessCheck): Promise<string> {
   }
 }
 
-/** Why the database refuses writes (a standby, `default_transaction_read_only`), or `undefined` when it takes them. */
-async function readOnlyReason(database: Database): Promise<string | undefined> {
-  const { rows } = await database.pool.query<{ standby: boolean; read_only: string }>(
-    "select pg_is_in_recovery() as standby, current_setting('default_transaction_read_only') as read_only",
-  );
-  const row = rows[0];
-  if (row?.standby) return 'read-only (a standby in recovery): writes are answered 503';
-  if (row?.read_only === 'on') return 'read-only (default_transaction_read_only = on): writes are answered 503';
-  return undefined;
+/** Why the database refuses writes (a standby, a read-only setting), or `undefined` when it takes them. */
+function readOnlyReason(database: Database): Promise<string | undefined> {
+  return database.engine.readOnlyReason();
 }
 
 /**

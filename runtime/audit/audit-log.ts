@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import type { DatabaseEngine } from '../db/engine.js';
+import { postgresPoolOf } from '../db/engines/postgres/index.js';
 import { parseDuration } from '../support/duration.js';
 import { attribute } from './attribution.js';
 import type { AuditCore } from './core.js';
@@ -30,8 +32,8 @@ export interface PrunableModel {
 
 /** Options of {@link AuditLog}. */
 export interface AuditLogOptions {
-  /** The database: Kysely over the app's pool, and the pool (runtime/db `Database`). */
-  readonly database: { readonly db: AnyKysely; readonly pool: pg.Pool };
+  /** The database: Kysely over the app's pool, and its engine (runtime/db `Database`). */
+  readonly database: { readonly db: AnyKysely; readonly engine: DatabaseEngine };
   /** The audit settings (default: the defaults of `auditSettings`). */
   readonly settings?: Partial<AuditSettings>;
 }
@@ -65,12 +67,12 @@ export class AuditLog {
 
   constructor(options: AuditLogOptions) {
     this.settings = Object.freeze({ ...DEFAULT_AUDIT_SETTINGS, ...options.settings });
-    this.#core = { db: options.database.db, pool: options.database.pool, settings: this.settings };
+    this.#core = { db: options.database.db, pool: postgresPoolOf(options.database), settings: this.settings };
   }
 
   /** The database the log writes to. */
-  get database(): { readonly db: AnyKysely; readonly pool: pg.Pool } {
-    return { db: this.#core.db, pool: this.#core.pool };
+  get database(): { readonly db: AnyKysely } {
+    return { db: this.#core.db };
   }
 
   /**

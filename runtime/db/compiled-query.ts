@@ -2,25 +2,24 @@
  * Queries compiled once, executed many times: the hot queries of a request
  * (a token lookup, a user by ID, a page of rows) skip Kysely's per-call
  * building and compiling, and run as the same SQL text with new parameter
- * values — on the instance `connectDatabase` made, straight through its pg
- * pool (docs/database.md "Compiled queries").
+ * values — on the instance `connectDatabase` made, straight through its
+ * engine's pool (docs/database.md "Compiled queries").
  */
 import type { Compilable, CompiledQuery } from 'kysely';
 import { createQueryId } from 'kysely';
-import type pg from 'pg';
-import { asUnavailable } from './unavailable.js';
+import type { DatabaseEngine } from './engine.js';
 import type { AnyKysely } from './any-kysely.js';
 
-/** The pg pool under each Kysely instance made by `connectDatabase` (transactions are not in it). */
-const pools = new WeakMap<AnyKysely, pg.Pool>();
+/** The engine under each Kysely instance made by `connectDatabase` (transactions are not in it). */
+const engines = new WeakMap<AnyKysely, DatabaseEngine>();
 
 /**
- * Let compiled queries on `db` go straight to `pool` (what Kysely's dialect
- * would do for them, without its per-query connection bookkeeping).
- * `connectDatabase` calls it; `db` must be a plain Kysely over that pool, without plugins.
+ * Let compiled queries on `db` go straight to `engine`'s pool (what Kysely's
+ * dialect would do for them, without its per-query connection bookkeeping).
+ * `connectDatabase` calls it; `db` must be a plain Kysely over that engine's dialect, without plugins.
  */
-export function registerPool(db: AnyKysely, pool: pg.Pool): void {
-  pools.set(db, pool);
+export function registerEngine(db: AnyKysely, engine: DatabaseEngine): void {
+  engines.set(db, engine);
 }
 
 /** A stand-in for the `index`-th argument while the query is built. */
@@ -32,8 +31,8 @@ class Placeholder {
 interface Plan {
   readonly compiled: CompiledQuery;
   readonly slots: readonly number[];
-  /** The pool to run it on directly (see {@link registerPool}). */
-  readonly pool: pg.Pool | undefined;
+  /** The engine to run it on directly (see {@link registerEngine}). */
+  readonly engine: DatabaseEngine | undefined;
 }
 
 /**
@@ -72,22 +71,15 @@ export function compiledQuery<A extends unknown[], O>(
       lastPlan = plan;
     }
     if (plan === null) return (await db.executeQuery(build(db, ...args))).rows;
-    const { compiled, slots, pool } = plan;
+    const { compiled, slots, engine } = plan;
     const constants = compiled.parameters;
     const parameters: unknown[] = new Array(slots.length);
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i]!;
       parameters[i] = slot === -1 ? constants[i] : args[slot];
     }
-    // On a root instance, straight to its pool (text and values apart: pg copies a config object per query); in a transaction, through Kysely (its connection).
-    if (pool !== undefined) {
-      // try/catch, not `.catch(…)`: no second promise per query.
-      try {
-        return (await pool.query(compiled.sql, parameters)).rows as O[];
-      } catch (error) {
-        throw asUnavailable(error);
-      }
-    }
+    // On a root instance, straight to its engine's pool (a lost connection rejects as a 503 there); in a transaction, through Kysely (its connection).
+    if (engine !== undefined) return (await engine.run<O>(compiled.sql, parameters)).rows;
     const result = await db.executeQuery<O>({ query: compiled.query, queryId: createQueryId(), sql: compiled.sql, parameters });
     return result.rows;
   };
@@ -103,27 +95,23 @@ function compile<A extends unknown[]>(db: AnyKysely, build: (db: AnyKysely, ...a
         `compiledQuery: argument ${i + 1} is not used as a value of the query (${compiled.sql}); build the query per call instead.`,
       );
   }
-  return { compiled, slots, pool: pools.get(db) };
+  return { compiled, slots, engine: engines.get(db) };
 }
 
 /**
  * Run a query built for this call only the way compiled queries run: on the
  * Kysely instance `connectDatabase` made, compiled and sent straight to its
- * pg pool (skipping Kysely's per-query connection bookkeeping); in a
+ * engine's pool (skipping Kysely's per-query connection bookkeeping); in a
  * transaction, on an instance with plugins or on one without a registered
- * pool, through Kysely as `execute()` would.
+ * engine, through Kysely as `execute()` would.
  *
  * @param query a built query (e.g. a `selectFrom(…)` builder), compiled here.
  * @returns the result rows (an array; `[]` when none).
  * @throws what the query throws; a lost database as `compiledQuery` reports it.
  */
 export async function executeBuilt<O>(db: AnyKysely, query: Compilable<O>): Promise<O[]> {
-  const pool = pools.get(db);
-  if (pool === undefined || db.getExecutor().plugins.length > 0) return (await db.executeQuery(query)).rows;
+  const engine = engines.get(db);
+  if (engine === undefined || db.getExecutor().plugins.length > 0) return (await db.executeQuery(query)).rows;
   const compiled = query.compile();
-  try {
-    return (await pool.query(compiled.sql, compiled.parameters as unknown[])).rows as O[];
-  } catch (error) {
-    throw asUnavailable(error);
-  }
+  return (await engine.run<O>(compiled.sql, compiled.parameters)).rows;
 }

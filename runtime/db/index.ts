@@ -4,6 +4,26 @@
  * statements of a pool (docs/observability.md).
  */
 export { connectDatabase, type ConnectDatabaseOptions, type Database } from './connect.js';
+export type {
+  DatabaseEngine,
+  DatabaseErrorInfo,
+  DatabaseErrorKind,
+  EngineCapabilities,
+  EngineConnection,
+  EngineName,
+  EngineSql,
+  PoolStats,
+  StatementResult,
+} from './engine.js';
+export {
+  databaseErrorOf,
+  isCheckViolation,
+  isForeignKeyViolation,
+  isSerializationFailure,
+  isUndefinedTable,
+  isUniqueViolation,
+} from './database-errors.js';
+export { insertReturning, updateReturning, type ReturningOptions } from './portable-writes.js';
 export { compiledQuery } from './compiled-query.js';
 export { DatabaseReadOnlyError, DatabaseUnavailableError } from './unavailable.js';
 export { UnsafeIntegerError } from './errors.js';

@@ -4,100 +4,31 @@
  * sent on the app's pool — Kysely's queries, compiled queries, raw `sql`,
  * the migrator's — and the development dashboard lists them per request.
  *
- * Nothing is patched until an observer is installed: without one, clients
- * answer queries exactly as pg made them. Once installed, each pooled client
- * is wrapped the first time the pool hands it out (pg-pool's `acquire`
- * event), so clients connected before the observer are covered too.
+ * Nothing is patched until an observer is installed: without one, the
+ * engine's connections answer queries exactly as its driver made them. How
+ * an engine follows its pool is its own (`engines/<engine>/`).
  */
-import type pg from 'pg';
-import type { Database } from './connect.js';
 
-/** Called once a statement finished: the rows it returned or changed (`null` when pg reports none), or the error it failed with. */
+/** Called once a statement finished: the rows it returned or changed (`null` when the driver reports none), or the error it failed with. */
 export type QueryFinished = (rowCount: number | null, error: unknown) => void;
 
 /** What is told about the statements of a pool. Its methods must not throw. */
 export interface QueryObserver {
   /**
    * A statement is about to be sent.
-   * @param text the SQL as sent: placeholders (`$1`) instead of values; the values are never shown.
+   * @param text the SQL as sent: placeholders (`$1`, `?`) instead of values; the values are never shown.
    * @returns a function to call once it finished, or `undefined` not to follow this one.
    */
   queryStarted(text: string): QueryFinished | undefined;
 }
 
-const observed = new WeakMap<pg.Pool, QueryObserver>();
-
 /**
  * Tell `observer` about every statement sent on `database`'s pool from now on.
  * Cursors (streamed queries) are passed through unobserved.
+ * @param database an open database (`Database`, or anything holding its engine).
  * @throws {Error} when the pool already has an observer (one per pool).
  * @example observeQueries(ctx.database, { queryStarted: (sql) => { const t = performance.now(); return () => times.push(performance.now() - t); } });
  */
-export function observeQueries(database: Database, observer: QueryObserver): void {
-  const pool = database.pool;
-  if (observed.has(pool)) throw new Error('observeQueries: this pool already has an observer.');
-  observed.set(pool, observer);
-  const wrapped = new WeakSet<pg.PoolClient>();
-  pool.on('acquire', (client) => {
-    if (wrapped.has(client)) return;
-    wrapped.add(client);
-    wrapClient(client, observer);
-  });
-}
-
-type Callback = (error: Error | null, result?: pg.QueryResult) => void;
-
-/** Replace `client.query` by one that reports each statement; every call form of pg is kept. */
-function wrapClient(client: pg.PoolClient, observer: QueryObserver): void {
-  // biome-ignore lint/suspicious/noExplicitAny: pg's `query` is a set of overloads (text, config object, submittable; promise or callback); the wrapper forwards whatever it is given, unchanged.
-  const original = client.query as (...args: any[]) => any;
-  // biome-ignore lint/suspicious/noExplicitAny: see above.
-  const query = function observedQuery(this: pg.PoolClient, ...args: any[]): any {
-    const first = args[0] as string | { text?: unknown; submit?: unknown } | undefined;
-    const text = typeof first === 'string' ? first : first !== null && typeof first === 'object' ? first.text : undefined;
-    if (typeof text !== 'string' || (typeof first === 'object' && typeof first.submit === 'function')) return original.apply(this, args);
-    let finished: QueryFinished | undefined;
-    try {
-      finished = observer.queryStarted(text);
-    } catch {
-      finished = undefined;
-    }
-    if (finished === undefined) return original.apply(this, args);
-    const done = finished;
-    const last = args.length - 1;
-    if (typeof args[last] === 'function') {
-      const callback = args[last] as Callback;
-      args[last] = (error: Error | null, result?: pg.QueryResult) => {
-        report(done, error === null || error === undefined ? rowsOf(result) : null, error ?? undefined);
-        callback(error, result);
-      };
-      return original.apply(this, args);
-    }
-    return (original.apply(this, args) as Promise<pg.QueryResult>).then(
-      (result) => {
-        report(done, rowsOf(result), undefined);
-        return result;
-      },
-      (error: unknown) => {
-        report(done, null, error);
-        throw error;
-      },
-    );
-  };
-  client.query = query as typeof client.query;
-}
-
-function report(done: QueryFinished, rows: number | null, error: unknown): void {
-  try {
-    done(rows, error);
-  } catch {
-    // An observer's failure never fails the query.
-  }
-}
-
-/** Rows returned (SELECT) or changed (INSERT, UPDATE, DELETE); several statements in one text add up. */
-function rowsOf(result: pg.QueryResult | pg.QueryResult[] | undefined): number | null {
-  if (result === undefined) return null;
-  if (Array.isArray(result)) return result.reduce((n, r) => n + (r.rowCount ?? 0), 0);
-  return result.rowCount ?? null;
+export function observeQueries(database: { readonly engine: { observe(observer: QueryObserver): void } }, observer: QueryObserver): void {
+  database.engine.observe(observer);
 }

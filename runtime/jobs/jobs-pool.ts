@@ -14,7 +14,7 @@ import type { Database } from '../db/connect.js';
  * @param applicationName shown in `pg_stat_activity`.
  */
 export function createJobsPool(database: Database, max: number, applicationName: string, log: FastifyBaseLogger): pg.Pool {
-  const connectionString = database.pool.options.connectionString;
+  const connectionString = database.engine.url;
   const pool = new pg.Pool({ connectionString, max, application_name: applicationName, connectionTimeoutMillis: 10_000 });
   pool.on('error', (error) => log.warn({ err: error }, 'a worker database connection failed; the pool replaces it'));
   pool.on('connect', (client) => {

@@ -21,7 +21,7 @@
  */
 import type { Attributes, Counter, Histogram, Meter } from '@opentelemetry/api';
 import { sql } from 'kysely';
-import type pg from 'pg';
+import type { DatabaseEngine } from '../db/engine.js';
 import type { AnyKysely } from '../db/any-kysely.js';
 import { DURATION_BUCKETS, DurationHistogram } from './duration-histogram.js';
 
@@ -42,8 +42,8 @@ export function requestDurationHistogram(): DurationHistogram {
 
 /** Where the gauges read from. */
 export interface MetricSources {
-  /** The app's pool (`db.client.connection.*`) and its name in the attributes. */
-  readonly pool: pg.Pool;
+  /** The app's database engine, whose pool is counted (`db.client.connection.*`), and the pool's name in the attributes. */
+  readonly pool: Pick<DatabaseEngine, 'poolStats'>;
   readonly poolName: string;
   /** The app's database, to count jobs; `null` when the app has no `jobs()` (asked at each collection). */
   readonly jobsDb: () => AnyKysely | null;
@@ -165,10 +165,11 @@ function observePool(meter: Meter, { pool, poolName }: MetricSources): void {
   const max = meter.createObservableGauge('db.client.connection.max', { unit: '{connection}', description: 'The size of the pool.' });
   meter.addBatchObservableCallback(
     (observer) => {
-      observer.observe(count, pool.idleCount, { ...name, 'db.client.connection.state': 'idle' });
-      observer.observe(count, pool.totalCount - pool.idleCount, { ...name, 'db.client.connection.state': 'used' });
-      observer.observe(pending, pool.waitingCount, name);
-      observer.observe(max, pool.options.max ?? 10, name);
+      const stats = pool.poolStats();
+      observer.observe(count, stats.idle, { ...name, 'db.client.connection.state': 'idle' });
+      observer.observe(count, stats.total - stats.idle, { ...name, 'db.client.connection.state': 'used' });
+      observer.observe(pending, stats.waiting, name);
+      observer.observe(max, stats.max, name);
     },
     [count, pending, max],
   );

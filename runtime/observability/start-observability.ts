@@ -53,7 +53,7 @@ export async function startObservability(
       : new AppMetrics(
           exported.meter,
           {
-            pool: ctx.database.pool,
+            pool: ctx.database.engine,
             poolName: ctx.app.name,
             jobsDb: () => (jobsRuntimeOf(services) === undefined ? null : ctx.database.db),
           },
@@ -106,7 +106,7 @@ export async function startObservability(
 /** The attributes of the app's database on every SQL span (OpenTelemetry database conventions). */
 function databaseAttributes(database: Database): Attributes {
   const attributes: Attributes = { 'db.system.name': 'postgresql' };
-  const connection = database.pool.options.connectionString;
+  const connection = database.engine.url;
   if (connection === undefined) return attributes;
   try {
     const url = new URL(connection);

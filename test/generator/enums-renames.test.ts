@@ -13,6 +13,7 @@ import { connectDatabase, type Database } from '../../runtime/db/index.js';
 import { createMigrator } from '../../runtime/db/migrator/migrator.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { tempProject, type TempProject } from './support.js';
+import { postgresPoolOf } from '../../runtime/db/engines/postgres/index.js';
 
 const DOCS = (status: string, extra = ''): string => `resources:
   Doc:
@@ -42,9 +43,9 @@ afterEach(async () => {
 const migrationsDir = (): string => join(project.root, 'generated', 'migrations');
 const migrations = async (): Promise<string[]> => (await readdir(migrationsDir())).sort();
 const sql = async (name: string): Promise<string> => readFile(join(migrationsDir(), name), 'utf8');
-const migrate = () => createMigrator(database.pool, [{ source: 'app', dir: migrationsDir() }]).migrate();
+const migrate = () => createMigrator(postgresPoolOf(database), [{ source: 'app', dir: migrationsDir() }]).migrate();
 const query = async <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> =>
-  (await database.pool.query(text, params)).rows as T[];
+  (await postgresPoolOf(database).query(text, params)).rows as T[];
 
 async function generateOk(options: { allowDestructive?: boolean } = {}): Promise<void> {
   const result = await generate({ root: project.root, ...options });
@@ -57,7 +58,7 @@ describe('enums | through generate and migrate on a table with rows', () => {
     project = await tempProject({ 'schema/docs.yaml': DOCS('{ type: string, max: 20, default: draft }') });
     await generateOk();
     await migrate();
-    await database.pool.query(
+    await postgresPoolOf(database).query(
       `INSERT INTO docs (title, status) SELECT 'doc ' || i, CASE WHEN i % 3 = 0 THEN 'published' ELSE 'draft' END FROM generate_series(1, 300) i`,
     );
 
@@ -74,7 +75,9 @@ describe('enums | through generate and migrate on a table with rows', () => {
       { status: 'draft', n: 200 },
       { status: 'published', n: 100 },
     ]);
-    await expect(database.pool.query(`INSERT INTO docs (title, status) VALUES ('x', 'archived')`)).rejects.toThrow(/docs_status_check/);
+    await expect(postgresPoolOf(database).query(`INSERT INTO docs (title, status) VALUES ('x', 'archived')`)).rejects.toThrow(
+      /docs_status_check/,
+    );
 
     // A value added: the constraint is replaced, no guard needed.
     await project.write('schema/docs.yaml', DOCS('{ type: enum, values: [draft, published, archived], default: draft }'));
@@ -84,7 +87,7 @@ describe('enums | through generate and migrate on a table with rows', () => {
     expect(added).toContain(`CHECK ("status" IN ('archived', 'draft', 'published'))`);
     expect(added).not.toContain('DO $$');
     await migrate();
-    await database.pool.query(`INSERT INTO docs (title, status) VALUES ('x', 'archived')`);
+    await postgresPoolOf(database).query(`INSERT INTO docs (title, status) VALUES ('x', 'archived')`);
 
     // Values reordered: the TypeScript union follows, the database has nothing to change.
     await project.write('schema/docs.yaml', DOCS('{ type: enum, values: [archived, published, draft], default: draft }'));
@@ -108,7 +111,7 @@ describe('enums | through generate and migrate on a table with rows', () => {
     // 100 rows still hold "published": migrate stops, changing nothing.
     await expect(migrate()).rejects.toThrow(/cannot limit docs\.status to \(archived, draft\): 100 row\(s\) hold another value/);
     expect((await query<{ n: number }>(`SELECT count(*)::int AS n FROM docs WHERE status = 'published'`))[0]!.n).toBe(100);
-    await database.pool.query(`UPDATE docs SET status = 'archived' WHERE status = 'published'`);
+    await postgresPoolOf(database).query(`UPDATE docs SET status = 'archived' WHERE status = 'published'`);
     await migrate();
     expect((await query<{ n: number }>(`SELECT count(*)::int AS n FROM docs`))[0]!.n).toBe(301);
 
@@ -143,15 +146,15 @@ describe('renames | renamedFrom through generate and migrate', () => {
     project = await tempProject({ 'schema/blog.yaml': BLOG('notes', 'title:  { type: string, max: 200 }') });
     await generateOk();
     await migrate();
-    await database.pool.query(
+    await postgresPoolOf(database).query(
       `INSERT INTO notes (title, state) SELECT 'note ' || i, CASE WHEN i % 2 = 0 THEN 'closed' ELSE 'open' END FROM generate_series(1, 500) i`,
     );
-    await database.pool.query(`INSERT INTO comments (post_id, body) SELECT id, 'comment on ' || title FROM notes`);
+    await postgresPoolOf(database).query(`INSERT INTO comments (post_id, body) SELECT id, 'comment on ' || title FROM notes`);
     // The audit log's history of notes (its tables reduced to the column that names the table).
-    await database.pool.query(
+    await postgresPoolOf(database).query(
       `CREATE TABLE audit_log (subject_type text); CREATE TABLE audit_bulk (subject_type text); CREATE TABLE audit_bulk_items (subject_type text)`,
     );
-    await database.pool.query(
+    await postgresPoolOf(database).query(
       `INSERT INTO audit_log VALUES ('notes'), ('notes'), ('users'); INSERT INTO audit_bulk VALUES ('notes'); INSERT INTO audit_bulk_items VALUES ('notes')`,
     );
 
@@ -198,9 +201,11 @@ describe('renames | renamedFrom through generate and migrate', () => {
     expect(
       (await query(`SELECT indexname FROM pg_indexes WHERE tablename = 'posts' ORDER BY indexname`)).map((r) => r['indexname']),
     ).toEqual(['posts_pkey', 'posts_state_idx']);
-    await expect(database.pool.query(`INSERT INTO posts (heading, state) VALUES ('x', 'bogus')`)).rejects.toThrow(/posts_state_check/);
+    await expect(postgresPoolOf(database).query(`INSERT INTO posts (heading, state) VALUES ('x', 'bogus')`)).rejects.toThrow(
+      /posts_state_check/,
+    );
     // The foreign key followed the table: deleting a post cascades to its comments.
-    await database.pool.query('DELETE FROM posts WHERE id = 1');
+    await postgresPoolOf(database).query('DELETE FROM posts WHERE id = 1');
     expect((await query<{ n: number }>(`SELECT count(*)::int AS n FROM comments`))[0]!.n).toBe(499);
 
     // renamedFrom left in the YAML is ignored once applied; the snapshot matches the migrations.

@@ -7,6 +7,7 @@ import { createDatabaseIfMissing, withDatabaseName } from '../../../runtime/db/c
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { freePort } from '../../../runtime/support/free-port.js';
 import { waitFor } from '../jobs/wait-for.js';
+import { postgresPoolOf } from '../../../runtime/db/engines/postgres/index.js';
 
 describe('connectDatabase | Kysely over pg with bindery type parsers', () => {
   let testDb: TestDatabase;
@@ -92,10 +93,10 @@ describe('connectDatabase | Kysely over pg with bindery type parsers', () => {
 
   it('close() ends the pool when only the pool was used (no Kysely query): no idle connection is left', async () => {
     const d = await connectDatabase({ url: testDb.url, applicationName: 'bindery:close-test' });
-    await d.pool.query('select 1'); // as the migrator does
+    await postgresPoolOf(d).query('select 1'); // as the migrator does
     await d.close();
-    expect(d.pool.ended).toBe(true);
-    expect(d.pool.totalCount).toBe(0);
+    expect(postgresPoolOf(d).ended).toBe(true);
+    expect(postgresPoolOf(d).totalCount).toBe(0);
     // The server lists a backend until it has seen its connection close.
     const left = async () =>
       (
@@ -109,7 +110,7 @@ describe('connectDatabase | Kysely over pg with bindery type parsers', () => {
   it('close() resolves once every connection has ended, so a server stopped right after ends no session', async () => {
     const d = await connectDatabase({ url: testDb.url });
     const acquired = new Set<{ once(event: 'end', listener: () => void): unknown }>();
-    d.pool.on('acquire', (client) => acquired.add(client));
+    postgresPoolOf(d).on('acquire', (client) => acquired.add(client));
     await Promise.all([1, 2, 3].map(() => sql`select pg_sleep(0.05)`.execute(d.db))); // three connections, now idle
     const clients = [...acquired];
     expect(clients).toHaveLength(3);
@@ -122,7 +123,7 @@ describe('connectDatabase | Kysely over pg with bindery type parsers', () => {
   it('an idle connection failing while the database closes is not reported as lost (the app is ending it)', async () => {
     const lost: Error[] = [];
     const d = await connectDatabase({ url: testDb.url, onIdleError: (error) => lost.push(error) });
-    const client = await d.pool.connect();
+    const client = await postgresPoolOf(d).connect();
     client.release(); // idle in the pool, its error listener (the pool's) attached
     const closing = d.close();
     client.emit('error', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }));
@@ -130,7 +131,7 @@ describe('connectDatabase | Kysely over pg with bindery type parsers', () => {
     expect(lost).toEqual([]);
     // Before close(), the same failure is reported.
     const e = await connectDatabase({ url: testDb.url, onIdleError: (error) => lost.push(error) });
-    const idle = await e.pool.connect();
+    const idle = await postgresPoolOf(e).connect();
     idle.release();
     idle.emit('error', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }));
     await e.close();

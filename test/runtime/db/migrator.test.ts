@@ -9,6 +9,7 @@ import { migrationChecksum, type MigrationSet } from '../../../runtime/db/migrat
 import { createMigrator, type MigrationEvent } from '../../../runtime/db/migrator/migrator.js';
 import { formatMigrationStatus } from '../../../runtime/cli/commands/migrate.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { postgresPoolOf } from '../../../runtime/db/engines/postgres/index.js';
 
 interface Row {
   source: string;
@@ -29,8 +30,10 @@ describe('Migrator | against real PostgreSQL', () => {
     for (const [name, sql] of Object.entries(files)) await writeFile(join(d, name), sql);
     return { source, dir: d };
   };
-  const records = async () => (await database.pool.query<Row>('select * from bindery_migrations order by applied_at, source, name')).rows;
-  const tableExists = async (name: string) => (await database.pool.query('select to_regclass($1) as t', [name])).rows[0].t !== null;
+  const records = async () =>
+    (await postgresPoolOf(database).query<Row>('select * from bindery_migrations order by applied_at, source, name')).rows;
+  const tableExists = async (name: string) =>
+    (await postgresPoolOf(database).query('select to_regclass($1) as t', [name])).rows[0].t !== null;
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'bindery-migrations-'));
@@ -54,7 +57,7 @@ describe('Migrator | against real PostgreSQL', () => {
       '0001_create_suppressions.sql': 'create table mailprovider_suppressions (email text primary key);',
     });
     const events: MigrationEvent[] = [];
-    const result = await createMigrator(database.pool, [app, plugin]).migrate({ onProgress: (e) => events.push(e) });
+    const result = await createMigrator(postgresPoolOf(database), [app, plugin]).migrate({ onProgress: (e) => events.push(e) });
 
     expect(result.applied.map((a) => `${a.source}/${a.name}`)).toEqual([
       'app/0001_create_notes.sql',
@@ -71,14 +74,14 @@ describe('Migrator | against real PostgreSQL', () => {
     expect(rows.every((r) => r.applied_at instanceof Date)).toBe(true);
     expect(await tableExists('notes')).toBe(true);
     expect(events.map((e) => e.kind)).toEqual(['applying', 'applied', 'applying', 'applied', 'applying', 'applied']);
-    const pk = await database.pool.query(`select array_agg(a.attname::text order by a.attnum) as cols from pg_index i
+    const pk = await postgresPoolOf(database).query(`select array_agg(a.attname::text order by a.attnum) as cols from pg_index i
       join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey) where i.indrelid = 'bindery_migrations'::regclass and i.indisprimary`);
     expect(pk.rows[0].cols).toEqual(['source', 'name']);
   });
 
   it('is idempotent: a second run applies nothing; pending() reflects the state', async () => {
     const app = await set('app', { '0001_a.sql': 'create table a (id int);', '0002_b.sql': 'create table b (id int);' });
-    const migrator = createMigrator(database.pool, [app]);
+    const migrator = createMigrator(postgresPoolOf(database), [app]);
     expect((await migrator.pending()).map((f) => f.name)).toEqual(['0001_a.sql', '0002_b.sql']);
     await migrator.migrate();
     expect(await migrator.pending()).toEqual([]);
@@ -91,7 +94,7 @@ describe('Migrator | against real PostgreSQL', () => {
 
   it('reports an applied file whose checksum changed, naming the file, and applies nothing', async () => {
     const app = await set('app', { '0001_a.sql': 'create table a (id int);' });
-    const migrator = createMigrator(database.pool, [app]);
+    const migrator = createMigrator(postgresPoolOf(database), [app]);
     await migrator.migrate();
     await writeFile(join(app.dir, '0001_a.sql'), 'create table a (id bigint);');
     await writeFile(join(app.dir, '0002_b.sql'), 'create table b (id int);');
@@ -119,7 +122,7 @@ describe('Migrator | against real PostgreSQL', () => {
       '0002_bad.sql': 'create table half (id int);\ninsert into half values (1);\ninsert into missing_table values (1);\n',
       '0003_later.sql': 'create table later (id int);',
     });
-    const error = await createMigrator(database.pool, [app])
+    const error = await createMigrator(postgresPoolOf(database), [app])
       .migrate()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MigrationFailedError);
@@ -141,7 +144,7 @@ describe('Migrator | against real PostgreSQL', () => {
       '0001_ok.sql': 'create table t (v text);',
       '0002_check.sql': "insert into t values ('x');\nselect 1/0;",
     });
-    const migrator = createMigrator(database.pool, [app]);
+    const migrator = createMigrator(postgresPoolOf(database), [app]);
     await expect(migrator.migrate()).rejects.toThrow(MigrationFailedError);
     const status = await migrator.status();
     expect(status.pending.map((p) => p.name)).toEqual(['0002_check.sql']);
@@ -157,19 +160,19 @@ describe('Migrator | against real PostgreSQL', () => {
     expect(formatMigrationStatus(status)).toMatch(
       /^app\/0001_ok\.sql {5}applied \S+\napp\/0002_check\.sql {2}pending, FAILED \d{4}-\S+: division by zero \(SQLSTATE 22012\)\n1 applied, 1 pending, 1 failed at the last run \(fix the data and migrate again, or see docs\/database\.md "When a migration fails"\)\.\n$/,
     );
-    expect((await database.pool.query('select count(*)::int as n from t')).rows[0].n).toBe(0);
+    expect((await postgresPoolOf(database).query('select count(*)::int as n from t')).rows[0].n).toBe(0);
 
     await writeFile(join(app.dir, '0002_check.sql'), "insert into t values ('x');");
     expect((await migrator.status()).failed).toEqual([expect.objectContaining({ name: '0002_check.sql', changedSince: true })]);
     await migrator.migrate();
     const after = await migrator.status();
     expect(after.failed).toEqual([]);
-    expect((await database.pool.query('select count(*)::int as n from bindery_migration_failures')).rows[0].n).toBe(0);
+    expect((await postgresPoolOf(database).query('select count(*)::int as n from bindery_migration_failures')).rows[0].n).toBe(0);
   });
 
   it('a runtime failure (no position from PostgreSQL) is reported without a line', async () => {
     const app = await set('app', { '0001_div.sql': 'create table d (id int);\nselect 1/0;' });
-    const error = await createMigrator(database.pool, [app])
+    const error = await createMigrator(postgresPoolOf(database), [app])
       .migrate()
       .catch((e: unknown) => e);
     expect((error as MigrationFailedError).line).toBeUndefined();
@@ -187,26 +190,26 @@ describe('Migrator | against real PostgreSQL', () => {
     const other = await connectDatabase({ url: testDb.url });
     extra.push(other);
     const events: MigrationEvent['kind'][][] = [[], []];
-    const first = createMigrator(database.pool, [app]).migrate({ onProgress: (e) => events[0]!.push(e.kind) });
+    const first = createMigrator(postgresPoolOf(database), [app]).migrate({ onProgress: (e) => events[0]!.push(e.kind) });
     // Start the second once the first holds the lock and is applying.
     const deadline = Date.now() + 10_000;
     while (!events[0]!.includes('applying')) {
       if (Date.now() > deadline) throw new Error('the first migrate did not start');
       await new Promise((r) => setTimeout(r, 10));
     }
-    const second = createMigrator(other.pool, [app]).migrate({ onProgress: (e) => events[1]!.push(e.kind) });
+    const second = createMigrator(postgresPoolOf(other), [app]).migrate({ onProgress: (e) => events[1]!.push(e.kind) });
     const [a, b] = await Promise.all([first, second]);
     expect(a.applied.map((m) => m.name)).toEqual(['0001_slow.sql', '0002_next.sql']);
     expect(b.applied).toEqual([]);
     expect(events[1]).toEqual(['waiting']);
-    expect((await database.pool.query('select id from slow order by id')).rows).toEqual([{ id: 1 }, { id: 2 }]);
+    expect((await postgresPoolOf(database).query('select id from slow order by id')).rows).toEqual([{ id: 1 }, { id: 2 }]);
     expect(await records()).toHaveLength(2);
   });
 
   it('prints progress lines', async () => {
     const app = await set('app', { '0001_create_notes.sql': 'create table notes (id int);' });
     let text = '';
-    await createMigrator(database.pool, [app]).migrate({
+    await createMigrator(postgresPoolOf(database), [app]).migrate({
       onProgress: printMigrationProgress((t) => {
         text += t;
       }),
@@ -215,15 +218,15 @@ describe('Migrator | against real PostgreSQL', () => {
   });
 
   it('a set whose folder does not exist has no migrations', async () => {
-    const migrator = createMigrator(database.pool, [{ source: 'app', dir: join(dir, 'nope') }]);
+    const migrator = createMigrator(postgresPoolOf(database), [{ source: 'app', dir: join(dir, 'nope') }]);
     expect(await migrator.pending()).toEqual([]);
     expect((await migrator.migrate()).applied).toEqual([]);
   });
 
   it('refuses invalid and duplicated sources', () => {
-    expect(() => createMigrator(database.pool, [{ source: 'App', dir }])).toThrow(MigrationSetError);
+    expect(() => createMigrator(postgresPoolOf(database), [{ source: 'App', dir }])).toThrow(MigrationSetError);
     expect(() =>
-      createMigrator(database.pool, [
+      createMigrator(postgresPoolOf(database), [
         { source: 'app', dir },
         { source: 'app', dir },
       ]),

@@ -10,7 +10,6 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AggregationTemporality, type CollectionResult, type DataPoint, type Histogram } from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
-import type pg from 'pg';
 import { DurationHistogram } from '../../../runtime/observability/duration-histogram.js';
 import { AppMetrics, MAX_DURATION_SERIES, requestDurationHistogram } from '../../../runtime/observability/metrics.js';
 
@@ -75,7 +74,7 @@ describe('AppMetrics | request durations', () => {
   it('makes one series per route, method and status class, and counts beyond the limit in one overflow series', async () => {
     const h = requestDurationHistogram();
     const reader = h.producer(AggregationTemporality.CUMULATIVE, scope, resource);
-    const pool = { idleCount: 0, totalCount: 0, waitingCount: 0, options: {} } as unknown as pg.Pool;
+    const pool = { poolStats: () => ({ total: 0, idle: 0, waiting: 0, max: 10 }) };
     const metrics = new AppMetrics(new MeterProvider().getMeter('test'), { pool, poolName: 'test', jobsDb: () => null }, h);
     metrics.requestFinished('GET', '/notes', 200, 0.002);
     metrics.requestFinished('GET', '/notes', 204, 0.02);

@@ -13,6 +13,7 @@ import { createTestApp, defineApp, type TestApp } from '../../../runtime/app/ind
 import { observability } from '../../../runtime/observability/index.js';
 import { text } from '../../../runtime/results/index.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { postgresPoolOf } from '../../../runtime/db/engines/postgres/index.js';
 
 const app = (withStep: boolean) =>
   defineApp({
@@ -58,7 +59,7 @@ describe('observability() | off costs nothing', () => {
       const routes = (t: TestApp) => t.app.printRoutes({ includeHooks: true, commonPrefix: false });
       expect(routes(off)).toBe(routes(without));
       expect(routes(off)).not.toContain('observeRequest');
-      expect(off.running.database.pool.listenerCount('acquire')).toBe(0);
+      expect(postgresPoolOf(off.running.database).listenerCount('acquire')).toBe(0);
       expect((globalThis as Record<symbol, unknown>)[OTEL_GLOBAL]).toBeUndefined();
       expect((await fetch(`${off.url}/hello`)).status).toBe(200);
       expect((await fetch(`${off.url}/metrics`)).status).toBe(404);

@@ -24,6 +24,7 @@ import type { IncludePlan, RouteDefinition } from '../../../runtime/routing/rout
 import type { Services } from '../../../runtime/http/context.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { closeAll, startServer } from '../http/support/server.js';
+import { postgresPoolOf } from '../../../runtime/db/engines/postgres/index.js';
 
 const EXPECTED = join(import.meta.dirname, '../../generator/fixtures/full/expected');
 const FIXTURE = join(EXPECTED, 'migrations');
@@ -128,7 +129,7 @@ async function get(url: string, user?: number): Promise<{ status: number; body: 
 beforeAll(async () => {
   database = await createTestDatabase('relations');
   open = await connectDatabase<Database>({ url: database.url });
-  for (const name of (await readdir(FIXTURE)).sort()) await open.pool.query(await readFile(join(FIXTURE, name), 'utf8'));
+  for (const name of (await readdir(FIXTURE)).sort()) await postgresPoolOf(open).query(await readFile(join(FIXTURE, name), 'utf8'));
   db = open.db;
   // Users 1..3 (3 is an admin); 3 follows 2, 1 follows 2.
   await open.db

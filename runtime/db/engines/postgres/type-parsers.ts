@@ -7,7 +7,7 @@
  * `types` option, so no global state changes.
  */
 import pg from 'pg';
-import { UnsafeIntegerError } from './errors.js';
+import { UnsafeIntegerError } from '../../errors.js';
 
 const INT8 = 20;
 const INT8_ARRAY = 1016;
