@@ -94,7 +94,7 @@ function parameterList(style: DatabaseEngine['placeholder'], count: number): str
   return Array.from({ length: count }, (_, i) => (style === '?' ? '?' : `$${i + 1}`)).join(', ');
 }
 
-/** Where `computeStatus` reads: a runner, the placeholder style, and whether the tables are known to exist (inside `migrate`). */
+/** Where `computeStatus` reads: a runner, the engine (its placeholders, `tableExists`), and whether the tables are known to exist (inside `migrate`). */
 interface StatusSource {
   readonly runner: Runner;
   readonly engine: DatabaseEngine;
