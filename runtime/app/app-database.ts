@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CoreSettings } from '../config/core-settings.js';
 import { connectDatabase, type Database } from '../db/connect.js';
-import { createDatabaseIfMissing } from '../db/create-database.js';
+import { createDatabaseIfMissing } from '../db/engines/postgres/server.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded/embedded-postgres.js';
 import type { App } from './define-app.js';
 

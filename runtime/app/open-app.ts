@@ -4,7 +4,6 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Env } from '../config/setting.js';
-import { postgresPoolOf } from '../db/engines/postgres/index.js';
 import { createMigrator, type Migrator } from '../db/migrator/migrator.js';
 import type { MigrationSet } from '../db/migrator/migration-set.js';
 import { openAppDatabase, type AppDatabase } from './app-database.js';
@@ -46,7 +45,7 @@ export async function openApp(app: App, env: Env, out: (text: string) => void, o
   const db = await openAppDatabase(app, settings.core, log, out);
   try {
     const migrationSets = appMigrationSets(app);
-    const migrator = createMigrator(postgresPoolOf(db.database), migrationSets);
+    const migrator = createMigrator(db.database, migrationSets);
     return { app, settings, log, db, migrationSets, migrator, close: () => db.close() };
   } catch (error) {
     await db.close();

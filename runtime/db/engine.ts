@@ -50,7 +50,10 @@ export interface RunOptions {
 
 /** One connection held for a sequence of statements (the migrator, the audit log's transactions). */
 export interface EngineConnection {
-  /** Run one statement (`$1`-style or `?`-style placeholders, as {@link DatabaseEngine.placeholder} says). */
+  /**
+   * Run one statement (`$1`-style or `?`-style placeholders, as {@link DatabaseEngine.placeholder} says).
+   * A text of several statements without parameters (a migration file) runs them all where the engine allows it (PostgreSQL does); the result is the last one's.
+   */
   run<R = Record<string, unknown>>(text: string, parameters?: readonly unknown[], options?: RunOptions): Promise<StatementResult<R>>;
   /** Take the named lock of this connection's session at once. @returns false when another session holds it. */
   tryLock(name: string): Promise<boolean>;

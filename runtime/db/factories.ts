@@ -17,6 +17,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AnyKysely } from './any-kysely.js';
+import { insertReturning } from './portable-writes.js';
 
 /** What a factory fills in for one column. */
 export interface FactoryFieldPlan {
@@ -40,6 +41,8 @@ export interface FactoryFieldPlan {
 /** The plan of one resource's factory. */
 export interface FactoryPlan {
   readonly table: string;
+  /** The primary key column, by which a new row is read back on an engine without `RETURNING` (default `id`). */
+  readonly key?: string;
   /** The columns a new row needs a value for (not nullable, no default, not an identity). */
   readonly fields: Readonly<Record<string, FactoryFieldPlan>>;
 }
@@ -93,7 +96,7 @@ export function createFactories(
             );
           row[column] = (await target.create())[field.references.column];
         }
-        return db.insertInto(plan.table).values(row).returningAll().executeTakeFirstOrThrow() as Promise<Record<string, unknown>>;
+        return insertReturning(db, plan.table, row, plan.key === undefined ? {} : { key: plan.key });
       },
       async createMany(count, overrides = {}) {
         const rows: Record<string, unknown>[] = [];

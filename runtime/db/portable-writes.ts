@@ -34,6 +34,7 @@ export async function insertReturning<DB, T extends keyof DB & string>(
 ): Promise<Selectable<DB[T]>> {
   const k = db as unknown as AnyKysely;
   const insert = k.insertInto(table).values(values as never);
+  // engine-sql: the portable write's RETURNING branch, taken only where the dialect supports it
   if (supportsReturning(k)) return (await insert.returningAll().executeTakeFirstOrThrow()) as Selectable<DB[T]>;
   const column = options.key ?? 'id';
   const result = await insert.executeTakeFirstOrThrow();
@@ -62,6 +63,7 @@ export async function updateReturning<DB, T extends keyof DB & string>(
     .updateTable(table as string)
     .set(values as never)
     .where(sql.ref(column), '=', key);
+  // engine-sql: the portable write's RETURNING branch, taken only where the dialect supports it
   if (supportsReturning(k)) return (await update.returningAll().executeTakeFirst()) as Selectable<DB[T]> | undefined;
   await update.execute();
   return (await k.selectFrom(table).selectAll().where(column, '=', key).executeTakeFirst()) as Selectable<DB[T]> | undefined;

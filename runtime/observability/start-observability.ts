@@ -92,7 +92,7 @@ export async function startObservability(
     handlers[route.name] = handler;
   }
   if (recorder !== null) {
-    const dashboard = dashboardRoutes(recorder, ctx.database.db, ctx.app.name);
+    const dashboard = dashboardRoutes(recorder, ctx.database, ctx.app.name);
     routes.push(...dashboard.routes);
     Object.assign(handlers, dashboard.handlers);
   }

@@ -2,7 +2,7 @@
  * A fresh, empty PostgreSQL database per test file (docs/testing.md).
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { createPostgresDatabase, dropPostgresDatabase } from '../db/engines/postgres/server.js';
 
 /** A database made by {@link createTestDatabase}. */
 export interface TestDatabase {
@@ -46,23 +46,12 @@ export async function createTestDatabase(options: { serverUrl?: string; prefix?:
   if (!/^[a-z_][a-z0-9_]{0,40}$/i.test(prefix))
     throw new Error(`bindery/testing: database prefix "${prefix}" must be letters, digits and _`);
   const name = `${prefix}_${randomBytes(6).toString('hex')}`.toLowerCase();
-  await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
+  await createPostgresDatabase(serverUrl, name);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     name,
-    drop: () => adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+    drop: () => dropPostgresDatabase(serverUrl, name),
   };
-}
-
-async function adminQuery(serverUrl: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }

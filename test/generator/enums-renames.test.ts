@@ -43,7 +43,7 @@ afterEach(async () => {
 const migrationsDir = (): string => join(project.root, 'generated', 'migrations');
 const migrations = async (): Promise<string[]> => (await readdir(migrationsDir())).sort();
 const sql = async (name: string): Promise<string> => readFile(join(migrationsDir(), name), 'utf8');
-const migrate = () => createMigrator(postgresPoolOf(database), [{ source: 'app', dir: migrationsDir() }]).migrate();
+const migrate = () => createMigrator(database, [{ source: 'app', dir: migrationsDir() }]).migrate();
 const query = async <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> =>
   (await postgresPoolOf(database).query(text, params)).rows as T[];
 

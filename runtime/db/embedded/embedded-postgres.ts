@@ -14,8 +14,8 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import pg from 'pg';
 import { freePort } from '../../support/free-port.js';
+import { postgresAcceptsConnections } from '../engines/postgres/server.js';
 import { EmbeddedPostgresError } from '../errors.js';
 import { importEmbeddedPostgres, postgresBinary } from './binaries.js';
 import { inspectPostmaster, writeOwner } from './postmaster.js';
@@ -147,25 +147,15 @@ function systemIds(): { uid: number; gid: number } | undefined {
   }
 }
 
-async function canConnect(port: number, creds: Credentials): Promise<boolean> {
-  const client = new pg.Client({
+function canConnect(port: number, creds: Credentials): Promise<boolean> {
+  return postgresAcceptsConnections({
     host: '127.0.0.1',
     port,
     user: creds.user,
     password: creds.password,
     database: 'postgres',
-    connectionTimeoutMillis: 2000,
+    connectTimeoutMs: 2000,
   });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
 }
 
 async function spawnServer(dataDir: string, port: number): Promise<ChildProcess> {

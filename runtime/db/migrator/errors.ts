@@ -5,13 +5,13 @@
 import { CodedError, codedErrorClass } from '../../errors/coded-error.js';
 import { errorMessage } from '../../errors/codes.js';
 
-/** A migration file failed; its transaction was rolled back (`BINDERY_MIGRATION_FAILED`). */
+/** A migration file failed; on PostgreSQL its transaction was rolled back (`BINDERY_MIGRATION_FAILED`; docs/database.md "Migrations per engine"). */
 export class MigrationFailedError extends CodedError {
   /** `source/name`, e.g. `app/0002_add_tags.sql`. */
   readonly migration: string;
-  /** 1-based line in the file where PostgreSQL located the error, when it did. */
+  /** 1-based line in the file where the database located the error, when it did. */
   readonly line: number | undefined;
-  /** What PostgreSQL said, with its SQLSTATE, detail and hint. */
+  /** What the database said (on PostgreSQL with its SQLSTATE, detail and hint). */
   readonly reason: string;
   constructor(migration: string, line: number | undefined, reason: string, options?: { cause?: unknown }) {
     const atLine = line ? ` (line ${line})` : '';

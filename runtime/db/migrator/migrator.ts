@@ -1,27 +1,30 @@
 /**
  * The migrator: one migrator, one table recording each migration with its
- * source (docs/database.md; plugin migrations: docs/spec.md 9).
+ * source (docs/database.md "Migrations"; plugin migrations: docs/spec.md 9).
  *
  * Table `bindery_migrations (source, name, checksum, applied_at)`, primary
- * key `(source, name)`. Every file runs in its own transaction together with
- * its record, so a failing file leaves nothing behind but a row in
- * `bindery_migration_failures (source, name, checksum, error, failed_at)`,
- * which `migrate --status` shows and the file's later success removes. A PostgreSQL advisory
- * lock (session level, on one connection) makes concurrent `migrate` calls —
- * two instances booting at once — run one after the other.
+ * key `(source, name)`; the last failure of a file not applied yet is a row
+ * of `bindery_migration_failures (source, name, checksum, error, failed_at)`,
+ * which `migrate --status` shows and the file's later success removes. The
+ * engine's named lock `bindery!` (session level, on the one connection
+ * `migrate` holds; a PostgreSQL advisory lock) makes concurrent `migrate`
+ * calls — two instances booting at once — run one after the other.
+ *
+ * This core is the same on every engine; how a file is applied and what a
+ * failing one leaves behind is the engine's strategy (`strategies/`:
+ * PostgreSQL runs each file in one transaction with its record).
  */
-import type pg from 'pg';
-import { MigrationChangedError, MigrationFailedError } from './errors.js';
+import type { DatabaseEngine, EngineConnection } from '../engine.js';
+import { MigrationChangedError } from './errors.js';
 import { migrationLabel, readMigrationSet, validateMigrationSets, type MigrationFile, type MigrationSet } from './migration-set.js';
+import { migrationStrategyOf } from './strategies/for-engine.js';
+import type { MigrationStrategy } from './strategies/strategy.js';
+import { FAILURES_TABLE, MIGRATIONS_TABLE } from './tables.js';
 
-/** Name of the table recording applied migrations. */
-export const MIGRATIONS_TABLE = 'bindery_migrations';
+export { FAILURES_TABLE, MIGRATIONS_TABLE } from './tables.js';
 
-/** Name of the table recording the last failure of each migration not applied yet. */
-export const FAILURES_TABLE = 'bindery_migration_failures';
-
-/** Advisory lock key: the bytes of "bindery!" as a signed 64-bit integer. */
-const LOCK_KEY = Buffer.from('bindery!').readBigInt64BE().toString();
+/** The engine's named lock that one `migrate` at a time holds (on PostgreSQL the advisory lock keyed by these 8 bytes). */
+const LOCK = 'bindery!';
 
 /** A row of the migrations table. */
 export interface AppliedMigration {
@@ -35,7 +38,7 @@ export interface AppliedMigration {
 export interface FailedMigration {
   readonly source: string;
   readonly name: string;
-  /** The PostgreSQL error, as the failing run reported it. */
+  /** The database's error, as the failing run reported it (on PostgreSQL with its SQLSTATE, detail and hint). */
   readonly error: string;
   readonly failedAt: Date;
   /** The file changed since it failed (it may pass now). */
@@ -75,45 +78,54 @@ export interface Migrator {
   /** Files not applied yet (readiness probe, `migrate --status`). */
   pending(): Promise<readonly MigrationFile[]>;
   /**
-   * Apply every pending migration, set by set in the given order, each file in its own transaction.
+   * Apply every pending migration, set by set in the given order, each file as the engine's strategy
+   * applies it (PostgreSQL: in its own transaction, with its record).
    * @throws {MigrationChangedError} before applying anything, when an applied file changed.
-   * @throws {MigrationFailedError} when a file fails (it is rolled back; earlier files stay applied).
+   * @throws {MigrationFailedError} when a file fails (on PostgreSQL it is rolled back; earlier files stay applied).
    */
   migrate(options?: { readonly onProgress?: (event: MigrationEvent) => void }): Promise<MigrateResult>;
 }
 
-async function tableExists(q: pg.Pool | pg.PoolClient, table: string = MIGRATIONS_TABLE): Promise<boolean> {
-  const r = await q.query<{ t: string | null }>('select to_regclass($1)::text as t', [table]);
-  return r.rows[0]?.t != null;
+/** Something that runs a statement: the engine (its pool) or the connection `migrate` holds. */
+type Runner = Pick<EngineConnection, 'run'>;
+
+/** `$1, $2, …` or `?, ?, …`: `count` parameters in the engine's placeholder style. */
+function parameterList(style: DatabaseEngine['placeholder'], count: number): string {
+  return Array.from({ length: count }, (_, i) => (style === '?' ? '?' : `$${i + 1}`)).join(', ');
+}
+
+/** Where `computeStatus` reads: a runner, the engine (its placeholders, `tableExists`), and whether the tables are known to exist (inside `migrate`). */
+interface StatusSource {
+  readonly runner: Runner;
+  readonly engine: DatabaseEngine;
+  readonly tablesExist: boolean;
 }
 
 async function readFailures(
-  q: pg.Pool | pg.PoolClient,
+  from: StatusSource,
   sources: readonly string[],
 ): Promise<{ source: string; name: string; checksum: string; error: string; failed_at: Date }[]> {
-  if (!(await tableExists(q, FAILURES_TABLE))) return [];
-  const r = await q.query<{ source: string; name: string; checksum: string; error: string; failed_at: Date }>(
-    `select source, name, checksum, error, failed_at from ${FAILURES_TABLE} where source = any($1::text[])`,
-    [sources],
+  if (sources.length === 0 || !(from.tablesExist || (await from.engine.tableExists(FAILURES_TABLE)))) return [];
+  const r = await from.runner.run<{ source: string; name: string; checksum: string; error: string; failed_at: Date }>(
+    `select source, name, checksum, error, failed_at from ${FAILURES_TABLE} where source in (${parameterList(from.engine.placeholder, sources.length)})`,
+    sources,
   );
   return r.rows;
 }
 
-async function readApplied(q: pg.Pool | pg.PoolClient, sources: readonly string[]): Promise<AppliedMigration[]> {
-  if (!(await tableExists(q))) return [];
-  const r = await q.query<{ source: string; name: string; checksum: string; applied_at: Date }>(
-    `select source, name, checksum, applied_at from ${MIGRATIONS_TABLE} where source = any($1::text[]) order by applied_at, source, name`,
-    [sources],
+async function readApplied(from: StatusSource, sources: readonly string[]): Promise<AppliedMigration[]> {
+  if (sources.length === 0 || !(from.tablesExist || (await from.engine.tableExists(MIGRATIONS_TABLE)))) return [];
+  const r = await from.runner.run<{ source: string; name: string; checksum: string; applied_at: Date }>(
+    `select source, name, checksum, applied_at from ${MIGRATIONS_TABLE} where source in (${parameterList(from.engine.placeholder, sources.length)}) order by applied_at, source, name`,
+    sources,
   );
-  return r.rows.map((row) => ({ source: row.source, name: row.name, checksum: row.checksum, appliedAt: row.applied_at }));
+  return r.rows.map((row) => ({ source: row.source, name: row.name, checksum: row.checksum, appliedAt: new Date(row.applied_at) }));
 }
 
-async function computeStatus(q: pg.Pool | pg.PoolClient, sets: readonly MigrationSet[]): Promise<MigrationStatus> {
+async function computeStatus(from: StatusSource, sets: readonly MigrationSet[]): Promise<MigrationStatus> {
   const files = (await Promise.all(sets.map(readMigrationSet))).flat();
-  const applied = await readApplied(
-    q,
-    sets.map((s) => s.source),
-  );
+  const sources = sets.map((s) => s.source);
+  const applied = await readApplied(from, sources);
   const byKey = new Map(applied.map((a) => [migrationLabel(a), a]));
   const fileKeys = new Set(files.map(migrationLabel));
   const pending: MigrationFile[] = [];
@@ -123,134 +135,86 @@ async function computeStatus(q: pg.Pool | pg.PoolClient, sets: readonly Migratio
     if (!a) pending.push(f);
     else if (a.checksum !== f.checksum) changed.push(f);
   }
-  const failures = new Map(
-    (
-      await readFailures(
-        q,
-        sets.map((s) => s.source),
-      )
-    ).map((f) => [migrationLabel(f), f]),
-  );
+  const failures = new Map((await readFailures(from, sources)).map((f) => [migrationLabel(f), f]));
   const failed = pending.flatMap((p): FailedMigration[] => {
     const f = failures.get(migrationLabel(p));
-    return f ? [{ source: f.source, name: f.name, error: f.error, failedAt: f.failed_at, changedSince: f.checksum !== p.checksum }] : [];
+    return f
+      ? [{ source: f.source, name: f.name, error: f.error, failedAt: new Date(f.failed_at), changedSince: f.checksum !== p.checksum }]
+      : [];
   });
   return { applied, pending, changed, missing: applied.filter((a) => !fileKeys.has(migrationLabel(a))), failed };
 }
 
-/** Record (or replace) the last failure of `file`, outside any transaction. */
-async function recordFailure(client: pg.PoolClient, file: MigrationFile, reason: string): Promise<void> {
-  await client.query(
-    `insert into ${FAILURES_TABLE} (source, name, checksum, error) values ($1, $2, $3, $4)
-     on conflict (source, name) do update set checksum = excluded.checksum, error = excluded.error, failed_at = now()`,
-    [file.source, file.name, file.checksum, reason],
+/** The error of applied files whose text changed since. */
+function changedError(status: MigrationStatus): MigrationChangedError {
+  const recorded = new Map(status.applied.map((a) => [migrationLabel(a), a]));
+  return new MigrationChangedError(
+    status.changed.map(migrationLabel),
+    status.changed.map((f) => {
+      const a = recorded.get(migrationLabel(f))!;
+      return `${f.path}: applied ${a.appliedAt.toISOString()} with checksum ${a.checksum.slice(0, 12)}…, the file now has ${f.checksum.slice(0, 12)}…`;
+    }),
   );
-}
-
-/** 1-based line of a 1-based character position in `text`. */
-function lineAt(text: string, position: number): number {
-  let line = 1;
-  for (let i = 0; i < position - 1 && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
-}
-
-function failure(file: MigrationFile, error: unknown): MigrationFailedError {
-  const e = error as { message?: string; position?: string; detail?: string; hint?: string; code?: string };
-  const line = e.position ? lineAt(file.sql, Number(e.position)) : undefined;
-  let reason = e.message ?? String(error);
-  if (e.code) reason += ` (SQLSTATE ${e.code})`;
-  if (e.detail) reason += `; ${e.detail}`;
-  if (e.hint) reason += `; hint: ${e.hint}`;
-  return new MigrationFailedError(migrationLabel(file), line, reason, { cause: error });
 }
 
 /**
  * Create a migrator.
  *
- * @param pool the app's pg pool (`Database.pool`); `migrate` holds one connection for its whole run and discards it afterwards (so `SET` statements in migrations never leak into the pool).
+ * @param database the app's `Database` (or its engine); `migrate` holds one connection for its whole run and discards it afterwards (so `SET` statements in migrations never leak into the pool).
  * @param sets migration sets, in the order they run (framework sets, plugins, then `app` is the usual order).
  * @throws {MigrationSetError} for an invalid or duplicated source name.
+ * @throws {TypeError} for an engine the migrator has no strategy for (only PostgreSQL has one).
  * @example
- *   const migrator = createMigrator(database.pool, [{ source: 'app', dir: join(root, 'generated/migrations') }]);
+ *   const migrator = createMigrator(database, [{ source: 'app', dir: join(root, 'generated/migrations') }]);
  *   await migrator.migrate({ onProgress: printMigrationProgress(process.stdout) });
  */
-export function createMigrator(pool: pg.Pool, sets: readonly MigrationSet[]): Migrator {
+export function createMigrator(database: DatabaseEngine | { readonly engine: DatabaseEngine }, sets: readonly MigrationSet[]): Migrator {
   validateMigrationSets(sets);
+  const engine = 'engine' in database ? database.engine : database;
+  const strategy = migrationStrategyOf(engine);
+  const status = () => computeStatus({ runner: engine, engine, tablesExist: false }, sets);
   return {
-    status: () => computeStatus(pool, sets),
+    status,
     async pending() {
-      return (await computeStatus(pool, sets)).pending;
+      return (await status()).pending;
     },
-    async migrate(options = {}) {
-      const progress = options.onProgress ?? (() => {});
-      const client = await pool.connect();
-      let broken: Error | undefined;
-      try {
-        const got = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1::bigint) as ok', [LOCK_KEY]);
-        if (!got.rows[0]?.ok) {
-          progress({ kind: 'waiting' });
-          await client.query('select pg_advisory_lock($1::bigint)', [LOCK_KEY]);
-        }
-        await client.query(`create table if not exists ${MIGRATIONS_TABLE} (
-          source text not null,
-          name text not null,
-          checksum text not null,
-          applied_at timestamptz not null default now(),
-          primary key (source, name)
-        )`);
-        await client.query(`create table if not exists ${FAILURES_TABLE} (
-          source text not null,
-          name text not null,
-          checksum text not null,
-          error text not null,
-          failed_at timestamptz not null default now(),
-          primary key (source, name)
-        )`);
-        const status = await computeStatus(client, sets);
-        if (status.changed.length > 0) {
-          const recorded = new Map(status.applied.map((a) => [migrationLabel(a), a]));
-          throw new MigrationChangedError(
-            status.changed.map(migrationLabel),
-            status.changed.map((f) => {
-              const a = recorded.get(migrationLabel(f))!;
-              return `${f.path}: applied ${a.appliedAt.toISOString()} with checksum ${a.checksum.slice(0, 12)}…, the file now has ${f.checksum.slice(0, 12)}…`;
-            }),
-          );
-        }
-        const applied: { source: string; name: string; ms: number }[] = [];
-        for (const file of status.pending) {
-          progress({ kind: 'applying', migration: file });
-          const started = performance.now();
-          await client.query('begin');
-          try {
-            if (file.sql.trim() !== '') await client.query(file.sql);
-            await client.query(`insert into ${MIGRATIONS_TABLE} (source, name, checksum) values ($1, $2, $3)`, [
-              file.source,
-              file.name,
-              file.checksum,
-            ]);
-            await client.query(`delete from ${FAILURES_TABLE} where source = $1 and name = $2`, [file.source, file.name]);
-            await client.query('commit');
-          } catch (error) {
-            await client.query('rollback').catch((e: Error) => {
-              broken = e;
-            });
-            const failed = failure(file, error);
-            if (!broken) await recordFailure(client, file, failed.reason).catch(() => {});
-            throw failed;
-          }
-          const ms = Math.round(performance.now() - started);
-          applied.push({ source: file.source, name: file.name, ms });
-          progress({ kind: 'applied', migration: file, ms });
-        }
-        return { applied };
-      } finally {
-        if (!broken)
-          await client.query('select pg_advisory_unlock($1::bigint)', [LOCK_KEY]).catch((e: Error) => {
-            broken = e;
-          });
-        client.release(true);
-      }
-    },
+    migrate: (options = {}) => migrate(engine, strategy, sets, options.onProgress ?? (() => {})),
   };
+}
+
+/** `Migrator.migrate`: lock, tables, status, then each pending file by the strategy. */
+async function migrate(
+  engine: DatabaseEngine,
+  strategy: MigrationStrategy,
+  sets: readonly MigrationSet[],
+  progress: (event: MigrationEvent) => void,
+): Promise<MigrateResult> {
+  const connection = await engine.connect();
+  let lost = false;
+  try {
+    if (!(await connection.tryLock(LOCK))) {
+      progress({ kind: 'waiting' });
+      await connection.lock(LOCK);
+    }
+    await strategy.ensureTables(connection);
+    const status = await computeStatus({ runner: connection, engine, tablesExist: true }, sets);
+    if (status.changed.length > 0) throw changedError(status);
+    const applied: { source: string; name: string; ms: number }[] = [];
+    for (const file of status.pending) {
+      progress({ kind: 'applying', migration: file });
+      const started = performance.now();
+      const outcome = await strategy.apply(connection, file);
+      if (!outcome.applied) {
+        lost = outcome.connectionLost;
+        throw outcome.error;
+      }
+      const ms = Math.round(performance.now() - started);
+      applied.push({ source: file.source, name: file.name, ms });
+      progress({ kind: 'applied', migration: file, ms });
+    }
+    return { applied };
+  } finally {
+    if (!lost) await connection.unlock(LOCK).catch(() => {});
+    connection.release(true);
+  }
 }

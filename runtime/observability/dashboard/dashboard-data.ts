@@ -1,27 +1,14 @@
 /**
  * What the development dashboard reads from the database when a page is
- * asked for (docs/observability.md "The development dashboard"): the audit
- * entries a request wrote (by its request ID), the job queue and the failed
- * jobs, the mail outbox. Each part answers `null` when the app lacks it
- * (no `audit()`, no `jobs()`, no outbox table), so the page says so.
+ * asked for (docs/observability.md "The development dashboard"): the job
+ * queue and the failed jobs, the mail outbox (the audit entries of a
+ * request: `dashboard-audit.ts`). Each part answers `null` when the app
+ * lacks it (no `jobs()`, no outbox table), so the page says so.
  */
 import { sql } from 'kysely';
 import type { AnyKysely } from '../../db/any-kysely.js';
 import { listFailedJobs, type FailedJob } from '../../jobs/failed-jobs.js';
 import { readOutbox, type OutboxMessage } from '../../mail/outbox.js';
-
-/** An audit entry (one row's change, or a bulk write) written by a request or the jobs it queued. */
-export interface AuditEntryView {
-  readonly kind: 'row' | 'bulk';
-  readonly id: string;
-  readonly occurredAt: Date;
-  readonly action: string;
-  readonly subject: string;
-  readonly actor: string;
-  readonly via: string;
-  /** The recorded changes (row entries) or the number of rows (bulk entries), as JSON text. */
-  readonly detail: string;
-}
 
 /** A job not finished yet. */
 export interface QueuedJobView {
@@ -41,41 +28,6 @@ export const PAGE_ROWS = 100;
 async function exists(db: AnyKysely, name: string): Promise<boolean> {
   const { rows } = await sql<{ found: boolean }>`select to_regclass(${name}) is not null as found`.execute(db);
   return rows[0]?.found === true;
-}
-
-/** The audit entries written with this request ID, oldest first; `null` without the audit tables. */
-export async function auditEntriesOf(db: AnyKysely, requestId: string): Promise<AuditEntryView[] | null> {
-  if (!(await exists(db, 'audit_log'))) return null;
-  const { rows } = await sql<{
-    kind: 'row' | 'bulk';
-    id: string;
-    occurred_at: Date;
-    action: string;
-    subject: string;
-    actor: string;
-    via: string;
-    detail: string;
-  }>`
-    select 'row' as kind, id::text as id, occurred_at, action,
-           concat_ws(' ', subject_type, subject_id) as subject, concat_ws(':', actor_type, actor_id) as actor,
-           concat_ws(' ', via_kind, via_name) as via, coalesce(changes::text, properties::text, '') as detail
-    from audit_log where request_id = ${requestId}
-    union all
-    select 'bulk', id::text, occurred_at, action, subject_type, concat_ws(':', actor_type, actor_id),
-           concat_ws(' ', via_kind, via_name), row_count::text || ' rows'
-    from audit_bulk where request_id = ${requestId}
-    order by occurred_at, id
-    limit ${PAGE_ROWS}`.execute(db);
-  return rows.map((r) => ({
-    kind: r.kind,
-    id: r.id,
-    occurredAt: new Date(r.occurred_at),
-    action: r.action,
-    subject: r.subject,
-    actor: r.actor,
-    via: r.via,
-    detail: r.detail,
-  }));
 }
 
 /** The queue: jobs waiting or running, soonest first; `null` without `jobs()`. */

@@ -18,12 +18,14 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AnyKysely } from '../../db/any-kysely.js';
+import type { Database } from '../../db/connect.js';
 import type { RouteHandler } from '../../http/handler.js';
 import { respond } from '../../results/result.js';
 import type { FieldPlan, RouteDefinition } from '../../routing/route-table.js';
 import { createViewRenderer } from '../../views/view-renderer.js';
 import { OWN_ROUTE_PREFIX } from '../app-telemetry.js';
-import { auditEntriesOf, jobQueue, outbox, outboxMessage } from './dashboard-data.js';
+import { auditEntriesOf } from './dashboard-audit.js';
+import { jobQueue, outbox, outboxMessage } from './dashboard-data.js';
 import { DASHBOARD_PATH } from './paths.js';
 import type { Recorder } from './records.js';
 
@@ -33,12 +35,13 @@ const HTML = 'text/html; charset=utf-8';
 
 type Handler = RouteHandler<{ readonly id: string }, unknown>;
 
-/** The dashboard's routes and handlers, over `recorder`'s records and the app's database. */
+/** The dashboard's routes and handlers, over `recorder`'s records and the app's database (its Kysely instance and engine). */
 export function dashboardRoutes(
   recorder: Recorder,
-  db: AnyKysely,
+  database: Pick<Database, 'db' | 'engine'>,
   appName: string,
 ): { routes: RouteDefinition[]; handlers: Record<string, Handler> } {
+  const db: AnyKysely = database.db;
   const views = createViewRenderer(VIEWS, { cache: true });
   const css = readFileSync(STYLESHEET, 'utf8');
   const page = async (view: string, section: string, title: string, data: Record<string, unknown>, status = 200) => {
@@ -59,7 +62,7 @@ export function dashboardRoutes(
       return missing('requests', `No request ${id} among the last ${recorder.size} of this process.`, DASHBOARD_PATH);
     return page('request', 'requests', `${record.method} ${record.path}`, {
       record,
-      audit: await auditEntriesOf(db, id),
+      audit: await auditEntriesOf(database, id),
       runs: recorder.runsQueuedBy(id),
     });
   });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, DatabaseUnavailableError, UnsafeIntegerError, type Database } from '../../../runtime/db/index.js';
 import { isConnectionFailure } from '../../../runtime/db/unavailable.js';
 import { DatabaseUnreachableError } from '../../../runtime/db/errors.js';
-import { createDatabaseIfMissing, withDatabaseName } from '../../../runtime/db/create-database.js';
+import { createDatabaseIfMissing, withDatabaseName } from '../../../runtime/db/engines/postgres/server.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { freePort } from '../../../runtime/support/free-port.js';
 import { waitFor } from '../jobs/wait-for.js';

@@ -19,7 +19,6 @@ import { MAIL_MIGRATIONS_DIR } from '../../../runtime/mail/mail-step.js';
 import type { MailSuppression } from '../../../runtime/mail/mail-suppression.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { startFakeSmtp, type FakeSmtp } from './fake-smtp.js';
-import { postgresPoolOf } from '../../../runtime/db/engines/postgres/index.js';
 
 let database: TestDatabase;
 let db: Kysely<any>;
@@ -58,7 +57,7 @@ beforeAll(async () => {
   const connected = await connectDatabase({ url: database.url, max: 4 });
   db = connected.db;
   closeDb = () => connected.close();
-  await createMigrator(postgresPoolOf(connected), [{ source: 'mail', dir: MAIL_MIGRATIONS_DIR }]).migrate();
+  await createMigrator(connected, [{ source: 'mail', dir: MAIL_MIGRATIONS_DIR }]).migrate();
   smtp = await startFakeSmtp();
 });
 afterAll(async () => {

@@ -171,8 +171,11 @@ function queryConfig(text: string, parameters: readonly unknown[], options: RunO
   return options?.prepare === true ? { name: statementName(text), text, values } : { text, values };
 }
 
-function resultOf<R>(result: pg.QueryResult): StatementResult<R> {
-  return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
+/** pg's result; a text of several statements (no parameters) gives one result per statement: the last one counts. */
+function resultOf<R>(result: pg.QueryResult | pg.QueryResult[]): StatementResult<R> {
+  const last = Array.isArray(result) ? result[result.length - 1] : result;
+  if (last === undefined) return { rows: [], rowCount: 0 };
+  return { rows: last.rows as R[], rowCount: last.rowCount ?? last.rows.length };
 }
 
 /**
