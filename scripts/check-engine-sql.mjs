@@ -93,10 +93,14 @@ function* walk(dir) {
 /** A template's `{{placeholder}}` as an identifier of the same length, so the file parses and positions stay. */
 const fillPlaceholders = (text) => text.replace(/\{\{\s*[\w.]+\s*\}\}/g, (m) => '_'.repeat(m.length));
 
-/** Char offsets of the UTF-8 byte offsets swc reports (spans start at 1 in each parse). */
-function charOffsets(text) {
+/**
+ * Char offsets of the positions swc reports: UTF-8 byte offsets plus a base
+ * (1 in each parse today; read from the end marker, so that a base carried
+ * over from earlier parses would not move the findings).
+ */
+function charOffsets(text, base) {
   const bytes = Buffer.byteLength(text);
-  if (bytes === text.length) return (span) => span - 1;
+  if (bytes === text.length) return (span) => span - base;
   const table = new Uint32Array(bytes + 2);
   let b = 0;
   for (let i = 0; i < text.length; i++) {
@@ -107,7 +111,18 @@ function charOffsets(text) {
     if (size === 4) i++;
   }
   table[b] = text.length;
-  return (span) => table[span - 1];
+  return (span) => table[span - base];
+}
+
+/** A statement appended to each file: where it ends tells the base of swc's positions. */
+const END_MARKER = '\n;"engine-sql-end";';
+
+/** The file parsed, its statements (the end marker left out) and the char offsets of swc's positions. */
+function parse(file, text) {
+  const module = parseSync(text + END_MARKER, { syntax: /\.mjs(\.tmpl)?$/.test(file) ? 'ecmascript' : 'typescript', target: 'es2022' });
+  const marker = module.body.at(-1);
+  const base = marker.span.end - Buffer.byteLength(text + END_MARKER);
+  return { body: module.body.slice(0, -1), toChar: charOffsets(text, base) };
 }
 
 /** Line and column (1-based) of char offsets. */
@@ -255,9 +270,9 @@ function excuse(comments, line, nodeLine) {
 function checkFile(file, where) {
   const source = readFileSync(file, 'utf8');
   const text = file.endsWith('.tmpl') ? fillPlaceholders(source) : source;
-  const module = parseSync(text, { syntax: /\.mjs(\.tmpl)?$/.test(file) ? 'ecmascript' : 'typescript', target: 'es2022' });
-  const scan = new ModuleScan(text, charOffsets(text));
-  scan.visit(module.body);
+  const { body, toChar } = parse(file, text);
+  const scan = new ModuleScan(text, toChar);
+  scan.visit(body);
   const { found, literals } = scan;
   const position = lineIndex(text);
   const comments = exceptionComments(text, literals);
