@@ -54,13 +54,13 @@ type HeartbeatDb = Kysely<{ jobs_worker_heartbeats: HeartbeatRow }>;
 
 const TABLE = 'jobs_worker_heartbeats';
 
-/** `lock_ids` as the engine stores a list: the array itself, or JSON text where there are no arrays. */
-function encodeLockIds(ids: string[], arrays: boolean): string[] | string {
+/** `lock_ids` as the engine stores a list: the array itself, or JSON text where there are no arrays. @internal Exported for its test. */
+export function encodeLockIds(ids: string[], arrays: boolean): string[] | string {
   return arrays ? ids : JSON.stringify(ids);
 }
 
-/** The lock IDs of a row: an array as read, or parsed from JSON text. */
-function decodeLockIds(value: string[] | string): string[] {
+/** The lock IDs of a row: an array as read, or parsed from JSON text. @internal Exported for its test. */
+export function decodeLockIds(value: string[] | string): string[] {
   if (Array.isArray(value)) return value;
   const parsed: unknown = JSON.parse(value);
   return Array.isArray(parsed) ? parsed.map(String) : [];

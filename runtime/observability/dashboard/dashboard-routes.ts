@@ -68,7 +68,9 @@ export function dashboardRoutes(
       runs: recorder.runsQueuedBy(id),
     });
   });
-  add('jobs', `${DASHBOARD_PATH}/jobs`, async () => page('jobs', 'jobs', 'Jobs', { queue: await jobQueue(db, queue()), runs: recorder.runs() }));
+  add('jobs', `${DASHBOARD_PATH}/jobs`, async () =>
+    page('jobs', 'jobs', 'Jobs', { queue: await jobQueue(db, queue()), runs: recorder.runs() }),
+  );
   add('run', `${DASHBOARD_PATH}/runs/{id}`, ({ id }) => {
     const record = recorder.run(id);
     if (record === undefined)
