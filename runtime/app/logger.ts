@@ -2,7 +2,7 @@
  * The app logger (docs/observability.md "Logs"): pino at `LOG_LEVEL`,
  * writing to stdout in the `LOG_FORMAT`. Every log line of an app goes
  * through it — the framework's own, the access log, graphile-worker's (through
- * `runtime/jobs/worker-logger.ts`), the handlers' and jobs' `ctx.log` — so
+ * `runtime/jobs/graphile/worker-logger.ts`), the handlers' and jobs' `ctx.log` — so
  * they share one format: JSON lines (production, testing) or one readable
  * line each (development, by pino-pretty).
  *

@@ -42,7 +42,7 @@ export interface JobContext {
   readonly services: Services;
   /** The app logger, with the job's name and ID. */
   readonly log: FastifyBaseLogger;
-  /** This run: graphile-worker's job ID, the attempt number (1 on the first run) and the attempts allowed. */
+  /** This run: the queue backend's job ID (graphile-worker's on PostgreSQL), the attempt number (1 on the first run) and the attempts allowed. */
   readonly job: {
     readonly id: string;
     readonly name: string;
@@ -51,7 +51,7 @@ export interface JobContext {
     /**
      * The same on every run of this job — retries, and the rerun after its
      * worker died (docs/jobs.md "When a worker dies") — and different for
-     * every other job: `graphile-worker:<id>:<revision>`. Derive the keys of
+     * every other job (on PostgreSQL `graphile-worker:<id>:<revision>`). Derive the keys of
      * the job's side effects from it, so that a rerun does not repeat them
      * (docs/jobs.md "At least once"); the mailer does so itself.
      */

@@ -1,6 +1,6 @@
 /**
- * The payload envelope: what bindery stores as graphile-worker's JSON payload
- * (docs/jobs.md "What is stored").
+ * The payload envelope: what bindery stores as a job's JSON payload, whatever
+ * the queue backend (docs/jobs.md "What is stored").
  *
  * ```json
  * { "bindery": 1, "payload": { … }, "origin": { "actor": { "type": "user", "id": "42" }, "requestId": "…", "via": { "kind": "request", "name": "POST /x" } } }
@@ -9,7 +9,7 @@
  * A job queued by traced work also carries its W3C trace context,
  * `"trace": { "traceparent": "00-…-…-01" }` in `origin`.
  *
- * A job queued by other means (SQL `graphile_worker.add_job`, another tool)
+ * A job queued by other means (graphile-worker's SQL `add_job`, another tool)
  * has no envelope: its whole payload is the payload and its origin is `system`.
  */
 import { SYSTEM_ACTOR, type Actor } from '../context/execution-context.js';

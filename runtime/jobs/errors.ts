@@ -23,3 +23,8 @@ export type UnknownJobError = InstanceType<typeof UnknownJobError>;
 export const JobsNotSetUpError = codedErrorClass('JobsNotSetUpError', 'BINDERY_JOBS_NOT_SET_UP');
 /** An instance of {@link JobsNotSetUpError}. */
 export type JobsNotSetUpError = InstanceType<typeof JobsNotSetUpError>;
+
+/** The database engine has no job queue backend yet (`BINDERY_JOBS_ENGINE_UNSUPPORTED`). */
+export const JobsEngineUnsupportedError = codedErrorClass('JobsEngineUnsupportedError', 'BINDERY_JOBS_ENGINE_UNSUPPORTED');
+/** An instance of {@link JobsEngineUnsupportedError}. */
+export type JobsEngineUnsupportedError = InstanceType<typeof JobsEngineUnsupportedError>;

@@ -1,5 +1,6 @@
 /**
- * Jobs on graphile-worker (docs/jobs.md): declaring jobs,
+ * Jobs (docs/jobs.md), on the queue backend of the app's database engine
+ * (graphile-worker on PostgreSQL, docs/jobs.md "Queue backends"): declaring jobs,
  * queuing them inside transactions with the actor that queued them, running
  * them with `bindery worker` or `bindery serve --worker`, retries with
  * backoff, failed jobs with their error.

@@ -17,7 +17,7 @@ export interface JobRun {
   readonly name: string;
   /** `job`, `schedule` (a scheduled task) or `listener` (an asynchronous listener). */
   readonly kind: 'job' | 'schedule' | 'listener';
-  /** graphile-worker's job ID (decimal string). */
+  /** The queue backend's job ID (decimal string). */
   readonly id: string;
   /** This attempt, from 1. */
   readonly attempt: number;

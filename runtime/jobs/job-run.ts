@@ -6,9 +6,10 @@
  * worker died before the queue recorded it as done (docs/jobs.md "When a
  * worker dies"). Every run of one job has the same idempotency key
  * (`ctx.job.idempotencyKey`), made by the queue backend from the job's
- * identity. Framework code that has a side effect (the mailer) asks
- * {@link jobEffectKey} for a key of that effect, so a rerun recognises what
- * an earlier run already did; outside a job run there is none.
+ * identity (graphile-worker's is `graphile-worker:<id>:<revision>`,
+ * graphile/worker.ts). Framework code that has a side effect (the mailer)
+ * asks {@link jobEffectKey} for a key of that effect, so a rerun recognises
+ * what an earlier run already did; outside a job run there is none.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
@@ -20,16 +21,6 @@ interface JobRunState {
 }
 
 const runs = new AsyncLocalStorage<JobRunState>();
-
-/**
- * The idempotency key of a graphile-worker job: the backend, its job ID and
- * its revision (graphile-worker counts each replacement of a waiting job by
- * `jobKey`, so a replaced payload gets a new key). The same on every run of
- * the job, retries and reruns after a crash included.
- */
-export function graphileIdempotencyKey(job: { readonly id: string | number; readonly revision?: number }): string {
-  return `graphile-worker:${String(job.id)}:${job.revision ?? 0}`;
-}
 
 /** Run `work` as (part of) the run of the job whose idempotency key this is. @internal The jobs runtime. */
 export function runAsJob<T>(idempotencyKey: string, work: () => T): T {

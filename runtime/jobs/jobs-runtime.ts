@@ -1,7 +1,8 @@
 /**
- * The jobs runtime of one booted app: every task graphile-worker will run
- * (jobs, scheduled tasks, asynchronous listeners), the cron items, the
- * queue, and the worker (docs/jobs.md).
+ * The jobs runtime of one booted app: every task the workers run (jobs,
+ * scheduled tasks, asynchronous listeners), the cron items, the queue, and
+ * the worker (docs/jobs.md), over the queue backend of the app's database
+ * engine (backend.ts; graphile-worker on PostgreSQL).
  *
  * The `jobs()` setup step makes it; `schedule()`, `events()` and plugins add
  * to it at boot; `bindery worker` and `serve --worker` start its worker once
@@ -9,25 +10,19 @@
  * {@link jobsRuntimeOf}.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { parseCronItems, run, runMigrations, type CronItem, type JobHelpers, type Runner, type Task, type TaskList } from 'graphile-worker';
-import type pg from 'pg';
-import { runInContext, type ExecutionContext } from '../context/execution-context.js';
 import type { Database } from '../db/connect.js';
 import type { Services } from '../http/context.js';
-import type { JobContext } from './define-job.js';
-import { unwrapPayload } from './envelope.js';
-import { JobDefinitionError, JobsNotSetUpError } from './errors.js';
 import { ServiceNotSetUpError } from '../http/require-service.js';
-import { createJobsPool } from './jobs-pool.js';
-import { checkPayload, Queue, type TaskRegistration } from './queue.js';
+import type { BackendWorker, CronSchedule, QueueBackend } from './backend.js';
+import { checkCronPattern } from './cron-pattern.js';
+import type { AnyJobDefinition } from './define-job.js';
+import { JobDefinitionError, JobsNotSetUpError } from './errors.js';
+import { Queue, type TaskRegistration } from './queue.js';
+import { kindWord, runAttempt } from './run-attempt.js';
+import { queueBackendFor, rememberQueueBackend } from './select-backend.js';
+import { WorkerHeartbeat } from './worker-heartbeat.js';
 
 export type { TaskRegistration };
-import { workerLogger } from './worker-logger.js';
-import type { AnyJobDefinition } from './define-job.js';
-import { jobRunObserverOf } from './job-observer.js';
-import { GraphileLocks } from './graphile-locks.js';
-import { graphileIdempotencyKey, runAsJob } from './job-run.js';
-import { WorkerHeartbeat } from './worker-heartbeat.js';
 
 /** Options of {@link JobsRuntime.startWorker}. */
 export interface WorkerOptions {
@@ -42,11 +37,8 @@ export interface WorkerOptions {
 }
 
 interface StartedWorker {
-  readonly runner: Runner;
-  readonly pool: pg.Pool;
+  readonly worker: BackendWorker;
   readonly heartbeat: WorkerHeartbeat;
-  /** Ends the worker's pool once, whoever asks first (the runner's end or a stop); later calls wait for the same end. */
-  readonly endPool: () => Promise<void>;
   stopping?: Promise<void>;
 }
 
@@ -54,17 +46,17 @@ interface StartedWorker {
 export interface RunningWorker {
   /** Resolves when the worker has stopped; rejects if it crashed. */
   readonly done: Promise<void>;
-  /** Stop taking jobs, wait for the running ones, close the worker's pool. Idempotent. */
+  /** Stop taking jobs, wait for the running ones, close the worker's connections. Idempotent. */
   stop(): Promise<void>;
 }
-
-const VIA_KIND = { job: 'job', schedule: 'schedule', listener: 'listener' } as const;
 
 /** The runtime; see the module doc. */
 export class JobsRuntime {
   readonly queue: Queue;
+  /** The queue backend of the app's database engine. */
+  readonly backend: QueueBackend;
   readonly #tasks = new Map<string, TaskRegistration>();
-  readonly #cron: CronItem[] = [];
+  readonly #cron: CronSchedule[] = [];
   readonly #database: Database;
   readonly #log: FastifyBaseLogger;
   readonly #services: Services;
@@ -72,7 +64,10 @@ export class JobsRuntime {
   readonly #defaults: Required<WorkerOptions>;
   #worker: StartedWorker | undefined;
 
-  /** @internal Made by the `jobs()` setup step. */
+  /**
+   * @internal Made by the `jobs()` setup step.
+   * @throws {JobsEngineUnsupportedError} when the database's engine has no queue backend.
+   */
   constructor(options: {
     database: Database;
     log: FastifyBaseLogger;
@@ -83,6 +78,7 @@ export class JobsRuntime {
     heartbeatIntervalMs: number;
     deadAfterMs: number;
   }) {
+    this.backend = queueBackendFor(options.database.engine);
     this.#database = options.database;
     this.#log = options.log;
     this.#services = options.services;
@@ -93,7 +89,8 @@ export class JobsRuntime {
       heartbeatIntervalMs: options.heartbeatIntervalMs,
       deadAfterMs: options.deadAfterMs,
     };
-    this.queue = new Queue(this, options.database.db);
+    this.queue = new Queue(this, options.database.db, this.backend);
+    rememberQueueBackend(options.database.db, this.backend);
   }
 
   /**
@@ -132,11 +129,11 @@ export class JobsRuntime {
   }
 
   /**
-   * Add a cron item for a registered scheduled task (graphile-worker's cron).
-   * @throws {Error} from graphile-worker's parser for a bad pattern (the schedule step checks first).
+   * Add a cron item for a registered scheduled task.
+   * @throws {Error} from the cron parser for a bad pattern (the schedule step checks first).
    */
-  addCronItem(item: CronItem): void {
-    parseCronItems([item]);
+  addCronItem(item: CronSchedule): void {
+    checkCronPattern(item.pattern);
     this.#cron.push(item);
   }
 
@@ -154,7 +151,7 @@ export class JobsRuntime {
   }
 
   /** The cron items, in registration order. */
-  get cronItems(): readonly CronItem[] {
+  get cronItems(): readonly CronSchedule[] {
     return this.#cron;
   }
 
@@ -164,73 +161,62 @@ export class JobsRuntime {
   }
 
   /**
-   * Create or update graphile-worker's schema (`graphile_worker`; it migrates
-   * itself, under its own lock). The `jobs()` step runs it at boot.
+   * Create or update the queue backend's own schema (graphile-worker's
+   * `graphile_worker`, which migrates itself under its own lock). The
+   * `jobs()` step runs it at boot.
    */
   async migrate(): Promise<void> {
-    const pool = createJobsPool(this.#database, 1, `bindery:${this.#appName}:jobs-migrate`, this.#log);
-    try {
-      await runMigrations({ pgPool: pool, logger: workerLogger(this.#log) });
-    } finally {
-      await pool.end();
-    }
+    await this.backend.migrate(this.#database, { log: this.#log, appName: this.#appName });
   }
 
   /**
-   * Start the worker in this process: graphile-worker's `run` with every
-   * registered task and cron item, on a pool of its own, with its heartbeat
-   * (docs/jobs.md "When a worker dies").
+   * Start the worker in this process: the backend's worker with every
+   * registered task and cron item, with its heartbeat (docs/jobs.md "When a
+   * worker dies").
    * @throws {JobsNotSetUpError} when a worker already runs in this process.
    */
   async startWorker(options: WorkerOptions = {}): Promise<RunningWorker> {
     if (this.#worker) throw new JobsNotSetUpError('A worker already runs in this process; start one per process.');
-    const concurrency = options.concurrency ?? this.#defaults.concurrency;
-    const pollInterval = options.pollIntervalMs ?? this.#defaults.pollIntervalMs;
-    // The heartbeat starts when graphile-worker has made its pool (its lock ID known), before the pool takes a job.
-    const locks = new GraphileLocks(() => heartbeat.start());
     const heartbeat = new WorkerHeartbeat({
       db: this.#database.db,
-      locks,
+      engine: this.#database.engine,
       log: this.#log,
       timings: {
         intervalMs: options.heartbeatIntervalMs ?? this.#defaults.heartbeatIntervalMs,
         deadAfterMs: options.deadAfterMs ?? this.#defaults.deadAfterMs,
       },
     });
-    const taskList: TaskList = {};
-    for (const task of this.#tasks.values()) taskList[task.name] = this.#graphileTask(task, heartbeat);
-    const pool = createJobsPool(this.#database, concurrency + 2, `bindery:${this.#appName}:worker`, this.#log);
-    let runner: Runner;
+    const app = { services: this.#services, log: this.#log };
+    let worker: BackendWorker;
     try {
-      runner = await run({
-        pgPool: pool,
-        concurrency,
-        pollInterval,
-        noHandleSignals: true,
-        taskList,
-        parsedCronItems: parseCronItems([...this.#cron]),
-        logger: workerLogger(this.#log),
-        events: locks.events,
+      worker = await this.backend.startWorker(this.#database, {
+        tasks: [...this.#tasks.keys()],
+        cron: [...this.#cron],
+        concurrency: options.concurrency ?? this.#defaults.concurrency,
+        pollIntervalMs: options.pollIntervalMs ?? this.#defaults.pollIntervalMs,
+        log: this.#log,
+        appName: this.#appName,
+        locksKnown: (locks) => heartbeat.start(locks),
+        run: async (attempt) => {
+          // No task's code runs before the heartbeat names this worker's lock: a crash from here on is recovered.
+          await heartbeat.ready;
+          await runAttempt(this.#tasks.get(attempt.name)!, attempt, app);
+        },
       });
     } catch (error) {
       await heartbeat.stop({ remove: true });
-      await pool.end().catch(() => {});
       throw error;
     }
-    heartbeat.start();
-    let poolEnded: Promise<void> | undefined;
-    const endPool = () => (poolEnded ??= pool.end().catch(() => {}));
-    const worker: StartedWorker = { runner, pool, heartbeat, endPool };
-    this.#worker = worker;
-    const done = runner.promise.finally(endPool);
-    done.catch((error: unknown) => {
+    const started: StartedWorker = { worker, heartbeat };
+    this.#worker = started;
+    worker.done.catch((error: unknown) => {
       // The row stays: once it is old, another worker unlocks whatever this one still held.
       void heartbeat.stop({ remove: false });
       this.#log.error({ err: error }, 'the worker stopped with an error; jobs no longer run in this process');
     });
     return {
-      done,
-      stop: () => this.#stop(worker),
+      done: worker.done,
+      stop: () => this.#stop(started),
     };
   }
 
@@ -239,78 +225,18 @@ export class JobsRuntime {
     if (this.#worker) await this.#stop(this.#worker);
   }
 
-  #stop(worker: StartedWorker): Promise<void> {
-    worker.stopping ??= (async () => {
-      try {
-        await worker.runner.stop();
-      } catch (error) {
-        // Stopping twice, or after a crash, rejects; the runner is stopped either way.
-        this.#log.debug({ err: error }, 'stopping the worker');
-      }
-      const clean = await worker.runner.promise.then(
+  #stop(started: StartedWorker): Promise<void> {
+    started.stopping ??= (async () => {
+      await started.worker.stop();
+      const clean = await started.worker.done.then(
         () => true,
         () => false,
       );
       // After a clean stop the running jobs have finished and nothing is locked under this worker; after a crash the row stays for recovery.
-      await worker.heartbeat.stop({ remove: clean });
-      await worker.endPool();
+      await started.heartbeat.stop({ remove: clean });
     })();
-    return worker.stopping;
+    return started.stopping;
   }
-
-  #graphileTask(task: TaskRegistration, heartbeat: WorkerHeartbeat): Task {
-    return async (stored: unknown, helpers: JobHelpers) => {
-      // No task's code runs before the heartbeat names this worker's lock: a crash from here on is recovered.
-      await heartbeat.ready;
-      const { payload, origin } = unwrapPayload(stored);
-      const job = helpers.job;
-      const attempt = job.attempts;
-      const id = String(job.id);
-      const idempotencyKey = graphileIdempotencyKey(job);
-      const observation = jobRunObserverOf(this.#services)?.runStarted({
-        name: task.name,
-        kind: task.kind,
-        id,
-        attempt,
-        maxAttempts: job.max_attempts,
-        origin,
-      });
-      const traced = observation?.logFields();
-      const log = this.#log.child({ job: task.name, job_id: id, attempt, ...traced });
-      const ctx: JobContext = {
-        services: this.#services,
-        log,
-        job: { id, name: task.name, attempt, maxAttempts: job.max_attempts, idempotencyKey },
-        origin,
-        signal: helpers.abortSignal,
-      };
-      const execution: ExecutionContext = {
-        via: { kind: VIA_KIND[task.kind], name: task.name },
-        origin: origin.actor,
-        ...(origin.requestId !== undefined ? { requestId: origin.requestId } : {}),
-        ...(observation?.work !== undefined ? { telemetry: observation.work } : {}),
-      };
-      const runTask = () =>
-        runAsJob(idempotencyKey, () => runInContext(execution, () => task.run(task.parse ? checkPayload(task, payload) : payload, ctx)));
-      try {
-        await (observation === undefined ? runTask() : observation.within(runTask));
-        observation?.finished(undefined);
-      } catch (error) {
-        observation?.finished(error);
-        const left = job.max_attempts - attempt;
-        const wait = Math.round(Math.exp(Math.min(attempt, 10)));
-        log.warn(
-          { err: error, code: 'BINDERY_JOB_FAILED' },
-          `${kindWord(task.kind)} "${task.name}" (job ${id}) failed attempt ${attempt} of ${job.max_attempts}: ${(error as Error)?.message ?? String(error)}${left > 0 ? `; retrying in about ${wait} s` : '; no attempts left (bindery jobs:failed lists it)'}`,
-        );
-        throw error;
-      }
-    };
-  }
-}
-
-function kindWord(kind: TaskRegistration['kind']): string {
-  return kind === 'job' ? 'job' : kind === 'schedule' ? 'scheduled task' : 'listener';
 }
 
 const runtimes = new WeakMap<object, JobsRuntime>();

@@ -1,11 +1,14 @@
 /**
  * The `jobs()` setup step (docs/jobs.md).
  *
- * At boot it migrates graphile-worker's schema (`graphile_worker`, which
- * migrates itself; the step's own migration set `jobs` holds the worker
- * heartbeats of docs/jobs.md "When a worker dies"), registers the app's jobs, puts the queue in
- * `ctx.services.queue`, and asks requests to run inside their execution
- * context so queued jobs learn who queued them (docs/spec.md 5.8). The worker is not
+ * At boot it picks the queue backend of the database engine (graphile-worker
+ * on PostgreSQL; another engine stops the boot with
+ * `BINDERY_JOBS_ENGINE_UNSUPPORTED`) and migrates its schema
+ * (`graphile_worker`, which migrates itself; the step's own migration set
+ * `jobs` holds the worker heartbeats of docs/jobs.md "When a worker dies"),
+ * registers the app's jobs, puts the queue in `ctx.services.queue`, and asks
+ * requests to run inside their execution context so queued jobs learn who
+ * queued them (docs/spec.md 5.8). The worker is not
  * started here: `bindery worker` or `bindery serve --worker` start it once
  * every step (and plugin) has added its tasks; shutdown stops it before the
  * database closes.

@@ -5,7 +5,7 @@
  * The namespace is the app (`app:send_welcome`), a framework concept
  * (`audit:prune`, `session:login_succeeded`) or a plugin's name
  * (`mailprovider:webhook`). Jobs, scheduled tasks and asynchronous listeners
- * share graphile-worker's task names, so one name is one thing.
+ * share the queue's task names, so one name is one thing.
  */
 
 /** `<namespace>:<name>`: a lower-case namespace, a colon, then lower-case letters, digits, `_`, `-`, `.` or `:`. */

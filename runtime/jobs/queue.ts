@@ -1,22 +1,23 @@
 /**
- * Queuing jobs (docs/jobs.md "Queuing"; CONTRIBUTING.md "Dependency notes").
+ * Queuing jobs (docs/jobs.md "Queuing").
  *
- * `queue.add` runs `select … from graphile_worker.add_job(…)` on the Kysely
- * instance or transaction it is given, so a job added inside a transaction
- * exists only if that transaction commits: a rolled-back job never runs.
- * The actor of the work that queues it (docs/spec.md 5.8) and its request ID travel
- * in the stored payload and become the job's `origin`; so does its trace
- * context when the work is traced (docs/observability.md).
+ * `queue.add` has the queue backend store the job on the Kysely instance or
+ * transaction it is given (`graphile_worker.add_job` on PostgreSQL), so a
+ * job added inside a transaction exists only if that transaction commits: a
+ * rolled-back job never runs. The actor of the work that queues it
+ * (docs/spec.md 5.8) and its request ID travel in the stored payload and
+ * become the job's `origin`; so does its trace context when the work is
+ * traced (docs/observability.md).
  */
-import { sql } from 'kysely';
 import { currentContext, resolveActor } from '../context/execution-context.js';
 import type { JobDefinition, JobOrigin, JobPayloads } from './define-job.js';
 import { wrapPayload } from './envelope.js';
 import { JobPayloadError, UnknownJobError } from './errors.js';
 import type { JobContext, RetryPolicy } from './define-job.js';
 import type { AnyKysely } from '../db/any-kysely.js';
+import type { QueueBackend } from './backend.js';
 
-/** One task graphile-worker runs: a job, a scheduled task or an asynchronous listener. */
+/** One task the workers run: a job, a scheduled task or an asynchronous listener. */
 export interface TaskRegistration {
   readonly name: string;
   readonly kind: 'job' | 'schedule' | 'listener';
@@ -50,7 +51,7 @@ export interface AddJobOptions {
   readonly runAt?: Date;
   /**
    * A unique key: queuing again with the same key replaces the waiting job
-   * (graphile-worker's `job_key`, mode `replace`) instead of adding a second one.
+   * (on PostgreSQL graphile-worker's `job_key`, mode `replace`) instead of adding a second one.
    */
   readonly jobKey?: string;
   /** Overrides the job's `maxAttempts`. */
@@ -61,7 +62,7 @@ export interface AddJobOptions {
   readonly queueName?: string;
 }
 
-/** A queued job: graphile-worker's job ID (a decimal string) and the job's name. */
+/** A queued job: the queue backend's job ID (a decimal string) and the job's name. */
 export interface QueuedJob {
   readonly id: string;
   readonly name: string;
@@ -74,11 +75,13 @@ export type JobName = keyof JobPayloads & string;
 export class Queue {
   readonly #runtime: TaskLookup;
   readonly #db: AnyKysely;
+  readonly #backend: QueueBackend;
 
   /** @internal Made by the `jobs()` setup step. */
-  constructor(runtime: TaskLookup, db: AnyKysely) {
+  constructor(runtime: TaskLookup, db: AnyKysely, backend: QueueBackend) {
     this.#runtime = runtime;
     this.#db = db;
+    this.#backend = backend;
   }
 
   /**
@@ -148,18 +151,15 @@ export class Queue {
       );
     }
     const policy = task.policy;
-    const executor = options.tx ?? this.#db;
-    const result = await sql<{ id: string }>`select id::text as id from graphile_worker.add_job(
-      ${task.name}::text,
-      ${text}::json,
-      queue_name => ${options.queueName ?? policy.queueName ?? null}::text,
-      run_at => ${options.runAt ?? null}::timestamptz,
-      max_attempts => ${options.maxAttempts ?? policy.maxAttempts ?? null}::int,
-      job_key => ${options.jobKey ?? null}::text,
-      priority => ${options.priority ?? policy.priority ?? null}::int
-    )`.execute(executor);
-    const id = result.rows[0]?.id;
-    if (id === undefined) throw new Error(`graphile_worker.add_job returned no row for "${task.name}"`);
+    const id = await this.#backend.enqueue(options.tx ?? this.#db, {
+      name: task.name,
+      payload: text,
+      queueName: options.queueName ?? policy.queueName,
+      runAt: options.runAt,
+      maxAttempts: options.maxAttempts ?? policy.maxAttempts,
+      jobKey: options.jobKey,
+      priority: options.priority ?? policy.priority,
+    });
     return { id, name: task.name };
   }
 }

@@ -11,10 +11,12 @@
  * in the same transaction, has the backend unlock that worker's jobs
  * ({@link QueueLocks.release}), which then run again.
  *
- * The table and this loop know nothing of graphile-worker: a queue backend
- * takes part by implementing {@link QueueLocks} (graphile-locks.ts is the
- * graphile-worker one). Times are the database's clock (`current_timestamp`),
- * so clocks that differ between machines do not matter.
+ * The table and this loop know nothing of the queue backend: a backend
+ * takes part by implementing `QueueLocks` (backend.ts; graphile/locks.ts is
+ * graphile-worker's). Times are the database's clock (`current_timestamp`),
+ * so clocks that differ between machines do not matter. The statements are
+ * the same on every engine; only `lock_ids` is stored as the engine keeps
+ * lists: a native array (PostgreSQL's `text[]`), else JSON text.
  *
  * A worker unlocks other workers' jobs only once its own heartbeat has
  * succeeded without a failure for `JOBS_WORKER_DEAD_AFTER`: after a database
@@ -26,38 +28,9 @@ import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { AnyKysely } from '../db/any-kysely.js';
-
-/** A job a {@link QueueLocks.release} unlocked. */
-export interface ReleasedJob {
-  /** The backend's job ID (decimal string). */
-  readonly id: string;
-  readonly name: string;
-  /** The attempt the dead worker was running (attempts count from 1). */
-  readonly attempt: number;
-  readonly maxAttempts: number;
-  /** That was its last attempt: it is now a failed job (`bindery jobs:failed`), not run again. */
-  readonly failed: boolean;
-}
-
-/**
- * What a queue backend does for the heartbeat: say which lock IDs this
- * process holds, and unlock the jobs held under a dead worker's IDs.
- */
-export interface QueueLocks {
-  /** The backend's name, kept with each heartbeat (`graphile-worker`): a worker only recovers rows of its own backend. */
-  readonly backend: string;
-  /** The IDs this process's worker locks jobs (and queues) under now; read at every beat. */
-  lockIds(): readonly string[];
-  /**
-   * Unlock, inside `tx`, every job and queue locked under `lockIds`, so that
-   * another worker runs them again; a job whose last attempt was running
-   * becomes a failed job with `reason` as its error.
-   * @returns the jobs unlocked.
-   */
-  release(tx: AnyKysely, lockIds: readonly string[], reason: string): Promise<readonly ReleasedJob[]>;
-  /** Have this process's worker look for `count` jobs now instead of at its next poll (optional). */
-  nudge?(count: number): void;
-}
+import { isUndefinedTable } from '../db/database-errors.js';
+import type { DatabaseEngine } from '../db/engine.js';
+import type { QueueLocks, ReleasedJob } from './backend.js';
 
 /** How often a worker beats and when it counts as dead (milliseconds). */
 export interface HeartbeatTimings {
@@ -70,7 +43,8 @@ export interface HeartbeatTimings {
 interface HeartbeatRow {
   id: string;
   backend: string;
-  lock_ids: string[];
+  /** An array where the engine has arrays, else JSON text (see {@link encodeLockIds}). */
+  lock_ids: string[] | string;
   host: string;
   pid: number;
   seen_at: Date;
@@ -80,12 +54,26 @@ type HeartbeatDb = Kysely<{ jobs_worker_heartbeats: HeartbeatRow }>;
 
 const TABLE = 'jobs_worker_heartbeats';
 
+/** `lock_ids` as the engine stores a list: the array itself, or JSON text where there are no arrays. @internal Exported for its test. */
+export function encodeLockIds(ids: string[], arrays: boolean): string[] | string {
+  return arrays ? ids : JSON.stringify(ids);
+}
+
+/** The lock IDs of a row: an array as read, or parsed from JSON text. @internal Exported for its test. */
+export function decodeLockIds(value: string[] | string): string[] {
+  if (Array.isArray(value)) return value;
+  const parsed: unknown = JSON.parse(value);
+  return Array.isArray(parsed) ? parsed.map(String) : [];
+}
+
 /** The heartbeat of one worker process; see the module doc. */
 export class WorkerHeartbeat {
   /** This worker's row ID: random, with the host and process in their own columns. */
   readonly id = `worker-${randomBytes(8).toString('hex')}`;
   readonly #db: HeartbeatDb;
-  readonly #locks: QueueLocks;
+  readonly #arrays: boolean;
+  /** The backend's locks, from {@link start}. */
+  #locks: QueueLocks | undefined;
   readonly #log: FastifyBaseLogger;
   readonly #timings: HeartbeatTimings;
   #timer: NodeJS.Timeout | undefined;
@@ -104,17 +92,28 @@ export class WorkerHeartbeat {
     this.#markReady = resolve;
   });
 
-  constructor(options: { db: AnyKysely; locks: QueueLocks; log: FastifyBaseLogger; timings: HeartbeatTimings }) {
+  /** @param options.engine the app database's engine: only whether it has arrays is read. */
+  constructor(options: {
+    db: AnyKysely;
+    engine: Pick<DatabaseEngine, 'capabilities'>;
+    log: FastifyBaseLogger;
+    timings: HeartbeatTimings;
+  }) {
     this.#db = options.db as HeartbeatDb;
-    this.#locks = options.locks;
+    this.#arrays = options.engine.capabilities.arrays;
     this.#log = options.log;
     this.#timings = options.timings;
   }
 
-  /** Beat now, then every interval, until {@link stop}. Idempotent. */
-  start(): void {
+  /**
+   * Beat now, then every interval, until {@link stop}, with the IDs `locks`
+   * reports (the queue backend calls it once its worker's locks are known).
+   * Idempotent: later calls change nothing.
+   */
+  start(locks: QueueLocks): void {
     if (this.#started || this.#stopped) return;
     this.#started = true;
+    this.#locks = locks;
     this.#run();
   }
 
@@ -165,7 +164,8 @@ export class WorkerHeartbeat {
 
   /** Renew this worker's row (insert it the first time, or when another worker took it for dead and removed it). */
   async #beat(): Promise<void> {
-    const lockIds = [...this.#locks.lockIds()];
+    const locks = this.#locks!;
+    const lockIds = encodeLockIds([...locks.lockIds()], this.#arrays);
     const updated = await this.#db
       .updateTable(TABLE)
       .set({ lock_ids: lockIds, seen_at: sql<Date>`current_timestamp` })
@@ -176,7 +176,7 @@ export class WorkerHeartbeat {
       .insertInto(TABLE)
       .values({
         id: this.id,
-        backend: this.#locks.backend,
+        backend: locks.backend,
         lock_ids: lockIds,
         host: hostname(),
         pid: process.pid,
@@ -193,7 +193,7 @@ export class WorkerHeartbeat {
   }
 
   #beatFailed(error: unknown): void {
-    if ((error as { code?: unknown })?.code === '42P01') {
+    if (isUndefinedTable(error)) {
       if (this.#warnedMissingTable) return;
       this.#warnedMissingTable = true;
       this.#log.warn(
@@ -206,6 +206,7 @@ export class WorkerHeartbeat {
 
   /** Delete the rows of dead workers of this backend and unlock their jobs, one worker per transaction. */
   async #recover(): Promise<void> {
+    const locks = this.#locks!;
     const { rows } = await sql<{ now: Date }>`select current_timestamp as now`.execute(this.#db);
     const cutoff = new Date(new Date(rows[0]!.now).getTime() - this.#timings.deadAfterMs);
     let released = 0;
@@ -214,7 +215,7 @@ export class WorkerHeartbeat {
         const row = await tx
           .selectFrom(TABLE)
           .selectAll()
-          .where('backend', '=', this.#locks.backend)
+          .where('backend', '=', locks.backend)
           .where('seen_at', '<', cutoff)
           .where('id', '<>', this.id)
           .orderBy('seen_at')
@@ -225,9 +226,9 @@ export class WorkerHeartbeat {
         if (row === undefined) return undefined;
         await tx.deleteFrom(TABLE).where('id', '=', row.id).execute();
         const seen = new Date(row.seen_at).toISOString();
-        const jobs = await this.#locks.release(
+        const jobs = await locks.release(
           tx,
-          row.lock_ids,
+          decodeLockIds(row.lock_ids),
           `the worker running it (${row.host}, pid ${row.pid}) stopped: no heartbeat since ${seen}`,
         );
         return { row, seen, jobs };
@@ -236,7 +237,7 @@ export class WorkerHeartbeat {
       this.#logLost(lost.row, lost.seen, lost.jobs);
       released += lost.jobs.filter((j) => !j.failed).length;
     }
-    if (released > 0) this.#locks.nudge?.(released);
+    if (released > 0) locks.nudge?.(released);
   }
 
   #logLost(row: HeartbeatRow, seen: string, jobs: readonly ReleasedJob[]): void {

@@ -14,15 +14,15 @@
  * | `bindery.auth.login_failures` | counter | `bindery.auth.reason` (`credentials`, `throttled`) |
  *
  * Gauges are read when the metrics are collected (an export, a scrape): the
- * pool's counts from pg, the job counts by one query on graphile-worker's
- * table. Nothing here runs per request but a count in the request-duration
+ * pool's counts from the engine, the job counts by one query of the queue
+ * backend (runtime/jobs/backend.ts `counts`). Nothing here runs per request but a count in the request-duration
  * histogram (kept by bindery, duration-histogram.ts) and an in-flight count
  * kept in a map.
  */
 import type { Attributes, Counter, Histogram, Meter } from '@opentelemetry/api';
-import { sql } from 'kysely';
 import type { DatabaseEngine } from '../db/engine.js';
 import type { AnyKysely } from '../db/any-kysely.js';
+import type { QueueBackend } from '../jobs/backend.js';
 import { DURATION_BUCKETS, DurationHistogram } from './duration-histogram.js';
 
 export { DURATION_BUCKETS };
@@ -40,13 +40,19 @@ export function requestDurationHistogram(): DurationHistogram {
   return new DurationHistogram('http.server.request.duration', 'Duration of HTTP server requests, by route and status class.');
 }
 
+/** Where the job counts come from: the queue backend, asked on the app's database. */
+export interface JobsSource {
+  readonly backend: Pick<QueueBackend, 'counts'>;
+  readonly db: AnyKysely;
+}
+
 /** Where the gauges read from. */
 export interface MetricSources {
   /** The app's database engine, whose pool is counted (`db.client.connection.*`), and the pool's name in the attributes. */
   readonly pool: Pick<DatabaseEngine, 'poolStats'>;
   readonly poolName: string;
-  /** The app's database, to count jobs; `null` when the app has no `jobs()` (asked at each collection). */
-  readonly jobsDb: () => AnyKysely | null;
+  /** The app's queue backend and database, to count jobs; `null` when the app has no `jobs()` (asked at each collection). */
+  readonly jobsDb: () => JobsSource | null;
 }
 
 /** An app's instruments; see the module doc. */
@@ -175,25 +181,17 @@ function observePool(meter: Meter, { pool, poolName }: MetricSources): void {
   );
 }
 
-function observeJobs(meter: Meter, jobsDb: () => AnyKysely | null): void {
+function observeJobs(meter: Meter, jobsDb: () => JobsSource | null): void {
   const jobs = meter.createObservableGauge('bindery.jobs', {
     unit: '{job}',
     description:
       'Jobs in the queue, by state: queued (due, waiting for a worker), waiting (due later: runAt or a retry), running, failed (no attempts left).',
   });
   jobs.addCallback(async (observer) => {
-    const db = jobsDb();
-    if (db === null) return;
+    const source = jobsDb();
+    if (source === null) return;
     try {
-      const { rows } = await sql<{ queued: number; waiting: number; running: number; failed: number }>`
-        select
-          count(*) filter (where locked_at is null and attempts < max_attempts and run_at <= now())::int as queued,
-          count(*) filter (where locked_at is null and attempts < max_attempts and run_at > now())::int as waiting,
-          count(*) filter (where locked_at is not null)::int as running,
-          count(*) filter (where locked_at is null and attempts >= max_attempts)::int as failed
-        from graphile_worker.jobs`.execute(db);
-      const row = rows[0];
-      if (row === undefined) return;
+      const row = await source.backend.counts(source.db);
       for (const state of ['queued', 'waiting', 'running', 'failed'] as const) observer.observe(row[state], { 'bindery.job.state': state });
     } catch {
       // The database is away: no job counts in this collection (the pool's gauges say more).

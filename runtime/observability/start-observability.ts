@@ -55,7 +55,10 @@ export async function startObservability(
           {
             pool: ctx.database.engine,
             poolName: ctx.app.name,
-            jobsDb: () => (jobsRuntimeOf(services) === undefined ? null : ctx.database.db),
+            jobsDb: () => {
+              const runtime = jobsRuntimeOf(services);
+              return runtime === undefined ? null : { backend: runtime.backend, db: ctx.database.db };
+            },
           },
           exported.requestDuration,
         );
@@ -92,7 +95,7 @@ export async function startObservability(
     handlers[route.name] = handler;
   }
   if (recorder !== null) {
-    const dashboard = dashboardRoutes(recorder, ctx.database, ctx.app.name);
+    const dashboard = dashboardRoutes(recorder, ctx.database, ctx.app.name, () => jobsRuntimeOf(services)?.backend);
     routes.push(...dashboard.routes);
     Object.assign(handlers, dashboard.handlers);
   }

@@ -1,12 +1,12 @@
 /**
  * Declaring scheduled tasks (docs/jobs.md "Scheduled tasks").
  *
- * A scheduled task is a job without a payload that graphile-worker's cron
+ * A scheduled task is a job without a payload that the queue backend's cron
  * queues at the minutes its five-field pattern matches (UTC). It runs on the
  * app's workers like any job, with retries, inside an execution context with
  * via `{ kind: 'schedule', name }` and the `system` actor.
  */
-import { parseCronItems } from 'graphile-worker';
+import { checkCronPattern } from '../jobs/cron-pattern.js';
 import { checkRetryPolicy, type JobContext, type RetryPolicy } from '../jobs/define-job.js';
 import { JobDefinitionError } from '../jobs/errors.js';
 import { isNamespacedName } from '../jobs/names.js';
@@ -80,7 +80,7 @@ export function defineScheduledTask(spec: ScheduledTaskSpec): ScheduledTask {
     backfillMs = Math.round(ms);
   }
   try {
-    parseCronItems([{ task: spec.name, match: spec.cron, identifier: spec.name }]);
+    checkCronPattern(spec.cron);
   } catch (error) {
     throw new ScheduleError(
       `Scheduled task "${spec.name}": the cron pattern ${JSON.stringify(spec.cron)} is invalid (${(error as Error).message}); use five fields in UTC, minute hour day month weekday, e.g. "0 3 * * *".`,

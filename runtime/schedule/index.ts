@@ -1,5 +1,5 @@
 /**
- * Scheduled tasks on graphile-worker's cron (docs/jobs.md
+ * Scheduled tasks on the job queue's cron (docs/jobs.md
  * "Scheduled tasks").
  */
 export {

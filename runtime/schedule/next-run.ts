@@ -1,8 +1,8 @@
 /**
- * When a cron pattern fires next (for `bindery schedule:list`), with
- * graphile-worker's own matcher.
+ * When a cron pattern fires next (for `bindery schedule:list`), with the
+ * cron's own matcher (runtime/jobs/cron-pattern.ts).
  */
-import { parseCronItems } from 'graphile-worker';
+import { cronMatcher } from '../jobs/cron-pattern.js';
 
 const MINUTE = 60_000;
 
@@ -11,15 +11,12 @@ const MINUTE = 60_000;
  * @example nextRun('0 3 * * *', new Date('2025-01-01T12:00:00Z')) // 2025-01-02T03:00:00.000Z
  */
 export function nextRun(cron: string, from: Date = new Date()): Date | undefined {
-  const [item] = parseCronItems([{ task: 'next-run', match: cron, identifier: 'next-run' }]);
+  const matches = cronMatcher(cron);
   let ts = Math.floor(from.getTime() / MINUTE) * MINUTE + MINUTE;
   const limit = ts + 367 * 24 * 60 * MINUTE;
   for (; ts < limit; ts += MINUTE) {
     const d = new Date(ts);
-    if (
-      item!.match({ min: d.getUTCMinutes(), hour: d.getUTCHours(), date: d.getUTCDate(), month: d.getUTCMonth() + 1, dow: d.getUTCDay() })
-    )
-      return d;
+    if (matches(d)) return d;
   }
   return undefined;
 }

@@ -1,11 +1,11 @@
 /**
- * Adding a scheduled task to the jobs runtime: a task graphile-worker runs,
- * and a cron item that queues it.
+ * Adding a scheduled task to the jobs runtime: a task the queue's workers
+ * run, and a cron item that queues it (runtime/jobs/backend.ts `CronSchedule`).
  */
 import type { JobsRuntime } from '../jobs/jobs-runtime.js';
 import type { ScheduledTask } from './define-scheduled-task.js';
 
-/** The cron part graphile-worker adds to a scheduled job's payload. */
+/** The cron part of a scheduled job's payload (`CronSchedule` in runtime/jobs/backend.ts). */
 interface CronPayload {
   readonly _cron?: { readonly ts?: string; readonly backfilled?: boolean };
 }
@@ -30,14 +30,11 @@ export function registerScheduledTask(runtime: JobsRuntime, task: ScheduledTask,
   });
   runtime.addCronItem({
     task: task.name,
-    identifier: task.name,
-    match: task.cron,
-    options: {
-      backfillPeriod: task.backfillMs,
-      ...(task.maxAttempts !== undefined ? { maxAttempts: task.maxAttempts } : {}),
-      ...(task.queueName !== undefined ? { queueName: task.queueName } : {}),
-      ...(task.priority !== undefined ? { priority: task.priority } : {}),
-    },
+    pattern: task.cron,
+    backfillMs: task.backfillMs,
+    ...(task.maxAttempts !== undefined ? { maxAttempts: task.maxAttempts } : {}),
+    ...(task.queueName !== undefined ? { queueName: task.queueName } : {}),
+    ...(task.priority !== undefined ? { priority: task.priority } : {}),
   });
   scheduled.set(runtime, [...(scheduled.get(runtime) ?? []), task]);
 }

@@ -1,7 +1,7 @@
 /**
  * The `schedule()` setup step (docs/jobs.md "Scheduled tasks").
  *
- * Registers the app's scheduled tasks on graphile-worker's cron. It needs
+ * Registers the app's scheduled tasks on the job queue's cron. It needs
  * `jobs()` before it; the tasks run on the app's workers (`bindery worker`,
  * `serve --worker`), which queue each run once per matching minute however
  * many workers run.

@@ -23,7 +23,7 @@ export class JobsFailedCommand extends AppCommand {
 
   protected async run(): Promise<number> {
     const { db } = await this.boot();
-    const failed = await listFailedJobs(db.database.db);
+    const failed = await listFailedJobs(db.database);
     if (failed.length === 0) {
       this.out('No failed jobs.\n');
       return 0;

@@ -22,7 +22,7 @@ export class JobsRetryCommand extends AppCommand {
   protected async run(): Promise<number> {
     if (!/^\d{1,18}$/.test(this.id)) throw new UsageError(`"${this.id}" is not a job ID; take one from "bindery jobs:failed".`);
     const { db } = await this.boot();
-    const job = await retryJob(db.database.db, this.id);
+    const job = await retryJob(db.database, this.id);
     this.out(`Job ${job.id} (${job.name}) is due again now; a running worker picks it up within JOBS_POLL_INTERVAL.\n`);
     return 0;
   }

@@ -7,19 +7,11 @@
  */
 import { sql } from 'kysely';
 import type { AnyKysely } from '../../db/any-kysely.js';
-import { listFailedJobs, type FailedJob } from '../../jobs/failed-jobs.js';
+import type { FailedJob, PendingJob, QueueBackend } from '../../jobs/backend.js';
 import { readOutbox, type OutboxMessage } from '../../mail/outbox.js';
 
-/** A job not finished yet. */
-export interface QueuedJobView {
-  readonly id: string;
-  readonly name: string;
-  readonly runAt: Date;
-  readonly attempts: number;
-  readonly maxAttempts: number;
-  readonly running: boolean;
-  readonly lastError: string | null;
-}
+/** A job not finished yet (as the queue backend lists it). */
+export type QueuedJobView = PendingJob;
 
 /** The most rows a dashboard table shows. */
 export const PAGE_ROWS = 100;
@@ -30,33 +22,19 @@ async function exists(db: AnyKysely, name: string): Promise<boolean> {
   return rows[0]?.found === true;
 }
 
-/** The queue: jobs waiting or running, soonest first; `null` without `jobs()`. */
-export async function jobQueue(db: AnyKysely): Promise<{ readonly jobs: QueuedJobView[]; readonly failed: FailedJob[] } | null> {
-  if (!(await exists(db, 'graphile_worker.jobs'))) return null;
-  const { rows } = await sql<{
-    id: string;
-    task_identifier: string;
-    run_at: Date;
-    attempts: number;
-    max_attempts: number;
-    locked_at: Date | null;
-    last_error: string | null;
-  }>`
-    select id::text as id, task_identifier, run_at, attempts, max_attempts, locked_at, last_error
-    from graphile_worker.jobs
-    where attempts < max_attempts or locked_at is not null
-    order by locked_at is null, run_at, id
-    limit ${PAGE_ROWS}`.execute(db);
-  const jobs = rows.map((r) => ({
-    id: r.id,
-    name: r.task_identifier,
-    runAt: new Date(r.run_at),
-    attempts: r.attempts,
-    maxAttempts: r.max_attempts,
-    running: r.locked_at !== null,
-    lastError: r.last_error,
-  }));
-  return { jobs, failed: (await listFailedJobs(db)).filter((j) => j.permanent).slice(0, PAGE_ROWS) };
+/**
+ * The queue: jobs waiting or running (running first, then soonest) and the
+ * failed ones, read through the app's queue backend; `null` without `jobs()`
+ * (no backend) or before the backend's schema exists.
+ */
+export async function jobQueue(
+  db: AnyKysely,
+  backend: QueueBackend | undefined,
+): Promise<{ readonly jobs: QueuedJobView[]; readonly failed: FailedJob[] } | null> {
+  if (backend === undefined) return null;
+  const jobs = await backend.pendingJobs(db, PAGE_ROWS);
+  if (jobs === null) return null;
+  return { jobs, failed: (await backend.failedJobs(db)).filter((j) => j.permanent).slice(0, PAGE_ROWS) };
 }
 
 /** The newest messages of the outbox; `null` without the outbox table (no `mail()`). */

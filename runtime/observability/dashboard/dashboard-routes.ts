@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AnyKysely } from '../../db/any-kysely.js';
 import type { Database } from '../../db/connect.js';
+import type { QueueBackend } from '../../jobs/backend.js';
 import type { RouteHandler } from '../../http/handler.js';
 import { respond } from '../../results/result.js';
 import type { FieldPlan, RouteDefinition } from '../../routing/route-table.js';
@@ -35,11 +36,15 @@ const HTML = 'text/html; charset=utf-8';
 
 type Handler = RouteHandler<{ readonly id: string }, unknown>;
 
-/** The dashboard's routes and handlers, over `recorder`'s records and the app's database (its Kysely instance and engine). */
+/**
+ * The dashboard's routes and handlers, over `recorder`'s records and the app's database (its Kysely instance and engine).
+ * @param queue the app's queue backend, asked per page (`undefined` without `jobs()`).
+ */
 export function dashboardRoutes(
   recorder: Recorder,
   database: Pick<Database, 'db' | 'engine'>,
   appName: string,
+  queue: () => QueueBackend | undefined,
 ): { routes: RouteDefinition[]; handlers: Record<string, Handler> } {
   const db: AnyKysely = database.db;
   const views = createViewRenderer(VIEWS, { cache: true });
@@ -66,7 +71,9 @@ export function dashboardRoutes(
       runs: recorder.runsQueuedBy(id),
     });
   });
-  add('jobs', `${DASHBOARD_PATH}/jobs`, async () => page('jobs', 'jobs', 'Jobs', { queue: await jobQueue(db), runs: recorder.runs() }));
+  add('jobs', `${DASHBOARD_PATH}/jobs`, async () =>
+    page('jobs', 'jobs', 'Jobs', { queue: await jobQueue(db, queue()), runs: recorder.runs() }),
+  );
   add('run', `${DASHBOARD_PATH}/runs/{id}`, ({ id }) => {
     const record = recorder.run(id);
     if (record === undefined)

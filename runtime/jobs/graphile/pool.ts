@@ -6,7 +6,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
-import type { Database } from '../db/connect.js';
+import type { Database } from '../../db/connect.js';
 
 /**
  * A pool on the same database as `database`.

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { workerLogger } from '../../../runtime/jobs/worker-logger.js';
+import { workerLogger } from '../../../../runtime/jobs/graphile/worker-logger.js';
 
 /** A pino logger writing JSON lines into `lines`. */
 function capture(): { lines: Array<Record<string, unknown>>; log: pino.Logger } {

@@ -1,5 +1,5 @@
 /**
- * The graphile-worker side of worker heartbeats (worker-heartbeat.ts;
+ * The graphile-worker side of worker heartbeats (../worker-heartbeat.ts;
  * docs/jobs.md "When a worker dies").
  *
  * graphile-worker 0.17 locks a job (and its queue) under the ID of the
@@ -14,8 +14,8 @@
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
 import type { WorkerEvents, WorkerPool } from 'graphile-worker';
-import type { AnyKysely } from '../db/any-kysely.js';
-import type { QueueLocks, ReleasedJob } from './worker-heartbeat.js';
+import type { AnyKysely } from '../../db/any-kysely.js';
+import type { QueueLocks, ReleasedJob } from '../backend.js';
 
 /** The lock IDs and unlocking of graphile-worker; pass {@link GraphileLocks.events} as `run({ events })`. */
 export class GraphileLocks implements QueueLocks {
