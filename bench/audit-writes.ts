@@ -25,7 +25,6 @@ import { trackedResources } from '../generated/audit.js';
 import type { Database as AppDatabase } from '../generated/types.js';
 import { AuditLog, type TrackedModel } from 'bindery/audit';
 import { AUDIT_MIGRATIONS_DIR } from '../runtime/audit/audit-step.js';
-import { postgresPoolOf } from '../runtime/db/engines/postgres/index.js';
 import { runInContext } from 'bindery/context';
 import { connectDatabase, type Database } from 'bindery/db';
 import { benchDatabase } from './support/database.js';
@@ -54,7 +53,7 @@ const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[
 async function applyMigrations(database: Database): Promise<void> {
   for (const dir of [fileURLToPath(new URL('../generated/migrations/', import.meta.url)), AUDIT_MIGRATIONS_DIR]) {
     for (const file of (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort())
-      await postgresPoolOf(database).query(await readFile(join(dir, file), 'utf8'));
+      await database.engine.run(await readFile(join(dir, file), 'utf8'));
   }
 }
 
