@@ -53,14 +53,14 @@ function kyselyRunner(db: AnyKysely): Runner {
  * Run one statement: atomic by itself on the pool (prepared), in a savepoint inside a caller's transaction.
  * @throws {DatabaseUnavailableError} when the pool's connection failed; the engine's error for a failing statement.
  */
-export async function runStatement<R>(target: WriteTarget, query: CompiledQuery): Promise<StatementResult<R>> {
+export function runStatement<R>(target: WriteTarget, query: CompiledQuery): Promise<StatementResult<R>> {
   if (target.kind === 'pool') return target.engine.run<R>(query.sql, query.parameters, PREPARED);
   if (!target.db.isTransaction) return kyselyRunner(target.db).run<R>(query);
   return inSavepoint(target.db, (runner) => runner.run<R>(query));
 }
 
 /** Run one read statement (never prepared). */
-export async function runRead<R>(target: WriteTarget, query: CompiledQuery): Promise<StatementResult<R>> {
+export function runRead<R>(target: WriteTarget, query: CompiledQuery): Promise<StatementResult<R>> {
   if (target.kind === 'pool') return target.engine.run<R>(query.sql, query.parameters, UNPREPARED);
   return kyselyRunner(target.db).run<R>(query);
 }

@@ -26,7 +26,7 @@ export type { KeyOf };
 import { bulkCreate, bulkUpsert, type UpsertOptions } from './bulk-writer.js';
 import { checkKey, keyChange, rethrowWriteError } from './entries.js';
 import { AuditModelError } from './errors.js';
-import { runRead, type WriteTarget } from './sql-runner.js';
+import { runRead, type StatementResult, type WriteTarget } from './sql-runner.js';
 import { historyPage, type HistoryOptions, type HistoryPage } from './history.js';
 import type { ResolvedModel, TrackedResourceConfig } from './tracked-config.js';
 import type { Values } from './writers/writer.js';
@@ -243,9 +243,9 @@ export class TrackedModel<DB = UntypedTables, T extends keyof DB & string = Unty
   }
 
   /** The rows a write resolved to, its errors as the log reports them. */
-  async #write(written: Promise<Values[]>): Promise<RowOf<DB, T>[]> {
+  async #write(written: Promise<StatementResult<Values>>): Promise<RowOf<DB, T>[]> {
     try {
-      return (await written) as RowOf<DB, T>[];
+      return (await written).rows as RowOf<DB, T>[];
     } catch (error) {
       rethrowWriteError(this.#model, error);
     }

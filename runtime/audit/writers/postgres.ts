@@ -19,6 +19,7 @@ import { postgresHistory } from './postgres/history.js';
 import { columnListOf, diffJsonSql, quoteId, rowJsonSql } from './postgres/json.js';
 import { postgresPruneBulk, postgresPruneEntries } from './postgres/prune.js';
 import type { AuditWriter, Values } from './writer.js';
+import type { StatementResult } from '../sql-runner.js';
 
 /**
  * `insert into audit_log (…) select … from <source> [where <filter>]`: one
@@ -38,15 +39,15 @@ function logInsert(
 }
 
 /** Run the write's one statement (prepared on the pool, in a savepoint inside a caller's transaction). */
-async function write(db: AnyKysely, target: WriteTarget, query: RawBuilder<unknown>): Promise<Values[]> {
-  return (await runStatement<Values>(target, query.compile(db))).rows;
+function write(db: AnyKysely, target: WriteTarget, query: RawBuilder<unknown>): Promise<StatementResult<Values>> {
+  return runStatement<Values>(target, query.compile(db));
 }
 
 /** PostgreSQL's strategy: the single-statement writes here, the rest in `postgres/`. */
 export const postgresWriter: AuditWriter = {
   engine: 'postgres',
 
-  async create(db, target, m, a, values) {
+  create(db, target, m, a, values) {
     const insert = db
       .insertInto(m.table)
       .values(values as never)
@@ -56,7 +57,7 @@ export const postgresWriter: AuditWriter = {
     return write(db, target, query);
   },
 
-  async update(db, target, m, a, key, set, filter) {
+  update(db, target, m, a, key, set, filter) {
     let locked = db
       .selectFrom(m.table)
       .select([...m.columns])
@@ -85,7 +86,7 @@ export const postgresWriter: AuditWriter = {
     return write(db, target, query);
   },
 
-  async mark(db, target, m, a, key, where, action) {
+  mark(db, target, m, a, key, where, action) {
     const softDelete = m.softDelete!;
     let update = db
       .updateTable(m.table)
@@ -98,7 +99,7 @@ export const postgresWriter: AuditWriter = {
     return write(db, target, query);
   },
 
-  async forceDelete(db, target, m, a, key, where) {
+  forceDelete(db, target, m, a, key, where) {
     let del = db.deleteFrom(m.table).where(m.pk, '=', key);
     if (where) del = del.where(where as never);
     const entry = logInsert(

@@ -14,7 +14,7 @@
 import type { AnyKysely } from '../../db/any-kysely.js';
 import type { EngineName } from '../../db/engine.js';
 import type { Attribution } from '../attribution.js';
-import type { Runner, WriteTarget } from '../sql-runner.js';
+import type { Runner, StatementResult, WriteTarget } from '../sql-runner.js';
 import type { ResolvedModel } from '../tracked-config.js';
 
 /** A row's or an entry's values by column. */
@@ -114,7 +114,8 @@ export interface HistoryRow {
 
 /**
  * How one engine writes and reads the audit log. Single-row writes resolve
- * to the rows as written (empty when no row matched); each records its
+ * to the statement's result, its rows the rows as written (none when no row
+ * matched); each records its
  * `audit_log` entry in the same transaction, after the write, or none (an
  * update that changed no compared column). Writes run on `target` (the pool,
  * or a caller's Kysely instance or transaction: sql-runner.ts); `db` builds
@@ -125,7 +126,7 @@ export interface AuditWriter {
   readonly engine: EngineName;
 
   /** Insert a row; entry `created` with its logged values. */
-  create(db: AnyKysely, target: WriteTarget, model: ResolvedModel, a: Attribution, values: Values): Promise<Values[]>;
+  create(db: AnyKysely, target: WriteTarget, model: ResolvedModel, a: Attribution, values: Values): Promise<StatementResult<Values>>;
   /**
    * Update the row of `key` (live unless `filter.withDeleted`, meeting
    * `filter.where`) with `set`, reading it locked first; entry `updated`
@@ -140,7 +141,7 @@ export interface AuditWriter {
     key: unknown,
     set: Values,
     filter: RowFilter,
-  ): Promise<Values[]>;
+  ): Promise<StatementResult<Values>>;
   /** Set (`deleted`) or clear (`restored`) the soft-delete marker of the row of `key`, live or deleted respectively; entry without changes. */
   mark(
     db: AnyKysely,
@@ -150,9 +151,16 @@ export interface AuditWriter {
     key: unknown,
     where: unknown,
     action: 'deleted' | 'restored',
-  ): Promise<Values[]>;
+  ): Promise<StatementResult<Values>>;
   /** Remove the row of `key`; entry `force_deleted` with the logged values it had. */
-  forceDelete(db: AnyKysely, target: WriteTarget, model: ResolvedModel, a: Attribution, key: unknown, where: unknown): Promise<Values[]>;
+  forceDelete(
+    db: AnyKysely,
+    target: WriteTarget,
+    model: ResolvedModel,
+    a: Attribution,
+    key: unknown,
+    where: unknown,
+  ): Promise<StatementResult<Values>>;
 
   /** The ID of the next `audit_bulk` entry, taken (inside the bulk write's transaction) before the chunks that refer to it. */
   reserveBulkId(db: AnyKysely, run: Runner): Promise<number>;
