@@ -1,16 +1,15 @@
-import type pg from 'pg';
 import type { DatabaseEngine } from '../db/engine.js';
-import { postgresPoolOf } from '../db/engines/postgres/index.js';
 import { parseDuration } from '../support/duration.js';
 import { attribute } from './attribution.js';
 import type { AuditCore } from './core.js';
 import { jsonSafe } from './entries.js';
 import { AuditKeyTooLongError, AuditModelError } from './errors.js';
-import { readHistory, type HistoryOptions, type HistoryPage } from './history.js';
+import { historyPage, type HistoryOptions, type HistoryPage } from './history.js';
 import { DEFAULT_AUDIT_SETTINGS, type AuditSettings } from './settings.js';
 import { runStatement, type WriteTarget } from './sql-runner.js';
 import { resolveModel, type TrackedResourceConfig } from './tracked-config.js';
 import { TrackedModel } from './tracked-model.js';
+import { writerFor } from './writers/for-engine.js';
 import type { AnyKysely } from '../db/any-kysely.js';
 import type { UntypedTables } from '../db/any-kysely.js';
 
@@ -38,8 +37,8 @@ export interface AuditLogOptions {
   readonly settings?: Partial<AuditSettings>;
 }
 
-/** Tables tracked per pool: a model is tracked once per database (docs/spec.md 6.1 rule 9). */
-const TRACKED = new WeakMap<pg.Pool, Set<string>>();
+/** Tables tracked per database (its engine, one per pool): a model is tracked once per database (docs/spec.md 6.1 rule 9). */
+const TRACKED = new WeakMap<DatabaseEngine, Set<string>>();
 
 /** The typed models of a generated `trackedResources` object. */
 export type ModelsOf<R extends Readonly<Record<string, TrackedResourceConfig>>> = { readonly [K in keyof R]: TrackedModel };
@@ -65,14 +64,19 @@ export class AuditLog {
   readonly #prunable: PrunableModel[] = [];
   #closed = false;
 
+  /**
+   * @throws {AuditEngineError} `BINDERY_AUDIT_ENGINE_UNSUPPORTED`, naming the engine, when the audit log has no writer for the database's engine (docs/audit.md "Engines").
+   */
   constructor(options: AuditLogOptions) {
+    const { db, engine } = options.database;
+    const writer = writerFor(engine);
     this.settings = Object.freeze({ ...DEFAULT_AUDIT_SETTINGS, ...options.settings });
-    this.#core = { db: options.database.db, pool: postgresPoolOf(options.database), settings: this.settings };
+    this.#core = { db, engine, writer, settings: this.settings };
   }
 
-  /** The database the log writes to. */
-  get database(): { readonly db: AnyKysely } {
-    return { db: this.#core.db };
+  /** The database the log writes to: Kysely, and its engine. */
+  get database(): { readonly db: AnyKysely; readonly engine: DatabaseEngine } {
+    return { db: this.#core.db, engine: this.#core.engine };
   }
 
   /**
@@ -83,8 +87,8 @@ export class AuditLog {
     config: TrackedResourceConfig,
   ): TrackedModel<DB, T, PK> {
     const resolved = resolveModel(config);
-    let tables = TRACKED.get(this.#core.pool);
-    if (!tables) TRACKED.set(this.#core.pool, (tables = new Set()));
+    let tables = TRACKED.get(this.#core.engine);
+    if (!tables) TRACKED.set(this.#core.engine, (tables = new Set()));
     if (tables.has(config.table)) {
       throw new AuditModelError(
         `The table ${config.table} is already tracked for this database (model ${config.resource}); a model is tracked once per database (docs/spec.md 6.1 rule 9).`,
@@ -151,7 +155,7 @@ export class AuditLog {
     const subjectId = event.subject ? String(event.subject.id) : null;
     if (subjectId !== null && Buffer.byteLength(subjectId) > 255) throw new AuditKeyTooLongError(event.subject!.type, subjectId);
     const a = await attribute(this.settings.AUDIT_IP);
-    const target: WriteTarget = options.db ? { kind: 'kysely', db: options.db } : { kind: 'pool', pool: this.#core.pool };
+    const target: WriteTarget = options.db ? { kind: 'kysely', db: options.db } : { kind: 'pool', engine: this.#core.engine };
     const insert = this.#core.db.insertInto('audit_log').values({
       actor_type: a.actorType,
       actor_id: a.actorId,
@@ -174,14 +178,14 @@ export class AuditLog {
    * @throws {AuditCursorError} (400) for a bad cursor.
    */
   async history(subjectType: string, subjectId: string | number, options: HistoryOptions = {}): Promise<HistoryPage> {
-    return readHistory(this.#core.db, subjectType, String(subjectId), options);
+    return historyPage(this.#core.writer, this.#core.db, subjectType, String(subjectId), options);
   }
 
   /** Forget the tracked tables (the database may be tracked again, e.g. by a new boot). Idempotent. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    const tables = TRACKED.get(this.#core.pool);
+    const tables = TRACKED.get(this.#core.engine);
     for (const model of this.#models.values()) tables?.delete(model.table);
   }
 }

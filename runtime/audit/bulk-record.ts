@@ -3,10 +3,10 @@
  * `audit_bulk` entry (docs/spec.md 6.1 rule 5; docs/audit.md "Bulk writes"):
  * hidden and redacted columns never appear in clear.
  */
-import { isExpression, isOperationNodeSource } from 'kysely';
+import { isExpression, isOperationNodeSource, sql } from 'kysely';
 import { jsonSafe } from './entries.js';
-import type { Selection, Values } from './bulk-skeleton.js';
-import { REDACTED, quoteId, type ResolvedModel } from './tracked-config.js';
+import type { Selection, Values } from './writers/writer.js';
+import { REDACTED, type ResolvedModel } from './tracked-config.js';
 import type { AnyKysely } from '../db/any-kysely.js';
 
 /** Logged, non-timestamp columns that any of `rows` gives a value for, plus the key. */
@@ -22,7 +22,8 @@ export function loggedColumnsOf(model: ResolvedModel, rows: readonly Values[]): 
  */
 export function recordCondition(db: AnyKysely, model: ResolvedModel, selection: Selection): { sql: string; args: unknown[] } | null {
   const compiled = selection.apply(db.selectFrom(model.table).select(model.pk)).compile();
-  const prefix = `select ${quoteId(model.pk)} from ${quoteId(model.table)} where `;
+  // The condition is what follows the bare select, as the database's dialect writes it.
+  const prefix = `${db.selectFrom(model.table).select(model.pk).compile().sql} where `;
   if (!compiled.sql.startsWith(prefix)) return null;
   const text = compiled.sql.slice(prefix.length);
   const hidden = model.sensitive.some((c) => new RegExp(`(?<![A-Za-z0-9_$])${c}(?![A-Za-z0-9_$])`, 'i').test(text));
@@ -41,7 +42,10 @@ export function recordAssignments(db: AnyKysely, model: ResolvedModel, set: Valu
         .updateTable(model.table)
         .set({ [column]: value })
         .compile();
-      const prefix = `update ${quoteId(model.table)} set ${quoteId(column)} = `;
+      const prefix = db
+        .updateTable(model.table)
+        .set({ [column]: sql`` })
+        .compile().sql;
       out[column] = {
         sql: compiled.sql.startsWith(prefix) ? compiled.sql.slice(prefix.length) : compiled.sql,
         args: compiled.parameters.map(jsonSafe),

@@ -1,53 +1,27 @@
 /**
  * The skeleton every bulk write shares (docs/audit.md "Bulk writes"): lock
  * the selected keys in key order, reserve the `audit_bulk` entry's ID, write
- * chunks of 1,000 keys (each also storing its keys in `audit_bulk_items`
- * and, while under `AUDIT_BULK_MAX_VALUES`, returning the values before and
- * after), refuse a chunk that changed fewer rows than it holds, and write
- * the entry.
+ * chunks of 1,000 keys or rows (each also storing its keys in
+ * `audit_bulk_items` and, while under `AUDIT_BULK_MAX_VALUES`, returning the
+ * values before and after), refuse a chunk that changed fewer rows than it
+ * holds, and write the entry — all in one transaction. Each chunk's
+ * statements are the engine's writer strategy's (writers/writer.ts).
  */
-import { sql, type RawBuilder } from 'kysely';
 import type { Attribution } from './attribution.js';
 import type { AuditCore } from './core.js';
 import { BULK_CHUNK, checkKey, rethrowWriteError } from './entries.js';
 import { AuditBulkConflictError } from './errors.js';
-import { runTransaction, type Runner, type WriteTarget } from './sql-runner.js';
-import { quoteId, type ResolvedModel } from './tracked-config.js';
-import type { AnyKysely } from '../db/any-kysely.js';
+import { runTransaction, type WriteTarget } from './sql-runner.js';
+import type { ResolvedModel } from './tracked-config.js';
+import type { BulkEntry, KeyChunkWriter, RowChunkWriter, Selection, Values } from './writers/writer.js';
 
-/** The rows a bulk write acts on: its conditions (soft-delete scope included) and limit. (framework-internal: not exported by an entry). */
-export interface Selection {
-  // biome-ignore lint/suspicious/noExplicitAny: the selection applies to select, update and delete builders of a table named at run time (see the Filter of bulk-query.ts).
-  apply(query: any): any;
-  readonly limit: number | undefined;
-}
-
-/** What a bulk entry records. */
-export type Action = 'updated' | 'deleted' | 'restored' | 'force_deleted' | 'created' | 'upserted';
-/** A row's or an entry's values by column. */
-export type Values = Record<string, unknown>;
-
-/** The `audit_bulk` entry of one bulk write. */
-export interface BulkEntry {
-  readonly action: Action;
-  readonly rowCount: number;
-  readonly where: { sql: string; args: unknown[] } | null;
-  readonly assignments: Values | null;
-  readonly before: Values | null;
-  readonly after: Values | null;
-  readonly complete: boolean;
-}
-
-/** What a chunk statement returns: the rows it wrote, and their values before and after while under the limit. */
-export interface ChunkRow {
-  readonly n: number;
-  readonly before?: Values | null;
-  readonly after?: Values | null;
-}
+export type { Action, BulkEntry, ChunkRow, Selection, Values } from './writers/writer.js';
 
 /**
  * The common path of selected-row writes: lock the keys, write the chunks,
  * record the entry.
+ * @returns the number of rows written (0: nothing matched, nothing recorded).
+ * @throws {AuditBulkConflictError} (409, retryable) when a chunk changed fewer rows than it holds; everything is rolled back.
  */
 export async function writeBulk(
   core: AuditCore,
@@ -55,10 +29,10 @@ export async function writeBulk(
   target: WriteTarget,
   a: Attribution,
   selection: Selection,
-  chunkQuery: (keys: unknown[], bulkId: number, withValues: boolean) => RawBuilder<unknown>,
+  writeChunk: KeyChunkWriter,
   entry: (rowCount: number, before: Values, after: Values, complete: boolean) => BulkEntry,
 ): Promise<number> {
-  const db = core.db;
+  const { db, writer } = core;
   const pk = model.pk;
   const max = core.settings.AUDIT_BULK_MAX_VALUES;
   try {
@@ -68,13 +42,13 @@ export async function writeBulk(
       const keys = (await run.run<Values>(select.forUpdate().compile(), { prepare: false })).rows.map((r) => r[pk]);
       if (keys.length === 0) return 0;
       for (const key of keys) checkKey(model, key);
-      const bulkId = await reserveBulkId(db, run);
+      const bulkId = await writer.reserveBulkId(db, run);
       const before: Values = {};
       const after: Values = {};
       for (let offset = 0; offset < keys.length; offset += BULK_CHUNK) {
         const chunk = keys.slice(offset, offset + BULK_CHUNK);
         const room = Math.max(0, max - offset);
-        const result = (await run.run<ChunkRow>(chunkQuery(chunk, bulkId, room > 0).compile(db))).rows[0]!;
+        const result = await writeChunk(run, chunk, bulkId, room > 0);
         if (result.n !== chunk.length) throw new AuditBulkConflictError(model.table, chunk.length, result.n);
         for (const key of chunk.slice(0, room)) {
           const k = String(key);
@@ -82,7 +56,7 @@ export async function writeBulk(
           if (result.after && k in result.after) after[k] = result.after[k];
         }
       }
-      await insertBulkEntry(db, run, model, a, bulkId, entry(keys.length, before, after, keys.length <= max));
+      await writer.insertBulkEntry(db, run, model, a, bulkId, entry(keys.length, before, after, keys.length <= max));
       return keys.length;
     });
   } catch (error) {
@@ -90,47 +64,41 @@ export async function writeBulk(
   }
 }
 
-/** The `audit_bulk_items` insert of a chunk: one item per row of `source`. */
-export function itemsInsert(model: ResolvedModel, bulkId: number, source: string): RawBuilder<unknown> {
-  return sql`insert into audit_bulk_items (bulk_id, subject_type, subject_id) select cast(${bulkId} as bigint), ${sql.lit(model.table)}, cast(${sql.raw(`${source}.${quoteId(model.pk)}`)} as text) from ${sql.raw(source)}`;
-}
-
-/** The ID of the next `audit_bulk` entry, taken before the chunks that refer to it are written. */
-export async function reserveBulkId(db: AnyKysely, run: Runner): Promise<number> {
-  const result = await run.run<{ id: number }>(sql`select nextval(pg_get_serial_sequence('audit_bulk', 'id')) as id`.compile(db));
-  return result.rows[0]!.id;
-}
-
-/** Write the `audit_bulk` entry. */
-export async function insertBulkEntry(
-  db: AnyKysely,
-  run: Runner,
+/**
+ * The common path of given-row writes (createMany, upsert): reserve the
+ * entry, write the rows in chunks, record the entry with the values before
+ * and after of the first `AUDIT_BULK_MAX_VALUES` rows.
+ * @returns the number of rows written.
+ * @throws {AuditBulkConflictError} (409, retryable) when a chunk wrote fewer rows than it holds; everything is rolled back.
+ */
+export async function writeRows(
+  core: AuditCore,
   model: ResolvedModel,
+  target: WriteTarget,
   a: Attribution,
-  bulkId: number,
-  entry: BulkEntry,
-): Promise<void> {
-  const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
-  await run.run(
-    db
-      .insertInto('audit_bulk')
-      .values({
-        id: bulkId,
-        actor_type: a.actorType,
-        actor_id: a.actorId,
-        action: entry.action,
-        subject_type: model.table,
-        row_count: entry.rowCount,
-        where_clause: json(entry.where),
-        assignments: json(entry.assignments),
-        values_before: json(entry.before),
-        values_after: json(entry.after),
-        values_complete: entry.complete,
-        via_kind: a.viaKind,
-        via_name: a.viaName,
-        request_id: a.requestId,
-        ip: a.ip,
-      })
-      .compile(),
-  );
+  rows: readonly Values[],
+  writeChunk: RowChunkWriter,
+  entry: (before: Values, after: Values, complete: boolean) => BulkEntry,
+): Promise<number> {
+  const { db, writer } = core;
+  const max = core.settings.AUDIT_BULK_MAX_VALUES;
+  try {
+    return await runTransaction(target, async (run) => {
+      const bulkId = await writer.reserveBulkId(db, run);
+      const before: Values = {};
+      const after: Values = {};
+      for (let offset = 0; offset < rows.length; offset += BULK_CHUNK) {
+        const chunk = rows.slice(offset, offset + BULK_CHUNK);
+        const room = Math.max(0, max - offset);
+        const result = await writeChunk(run, chunk, bulkId, room);
+        for (const [key, value] of result.before.slice(0, room)) before[key] = value;
+        if (result.n !== chunk.length) throw new AuditBulkConflictError(model.table, chunk.length, result.n);
+        for (const [key, value] of result.after.slice(0, room)) after[key] = value;
+      }
+      await writer.insertBulkEntry(db, run, model, a, bulkId, entry(before, after, rows.length <= max));
+      return rows.length;
+    });
+  } catch (error) {
+    rethrowWriteError(model, error);
+  }
 }

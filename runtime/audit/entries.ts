@@ -1,10 +1,8 @@
 /**
- * SQL pieces shared by the writers: the audit_log insert that follows a
- * write inside the same statement, key checks, JSON-safe values and the
- * mapping of the log's own constraint errors.
+ * What every write of the log shares, whatever the engine: key checks,
+ * JSON-safe values and the mapping of the log's own constraint errors.
  */
-import { sql, type RawBuilder } from 'kysely';
-import type { Attribution } from './attribution.js';
+import { classifyDriverError } from '../db/database-errors.js';
 import { AuditKeyTooLongError, AuditModelError } from './errors.js';
 import type { ResolvedModel } from './tracked-config.js';
 
@@ -13,23 +11,6 @@ export const MAX_KEY_BYTES = 255;
 
 /** Rows per chunk of a bulk write (docs/spec.md 6.1 rule 3, 8). */
 export const BULK_CHUNK = 1000;
-
-/**
- * `insert into audit_log (…) select … from <source> [where <filter>]`: one
- * entry per row of `source` (a CTE of the same statement holding the rows
- * written), so the entry exists exactly when the write does.
- */
-export function logInsert(
-  a: Attribution,
-  action: string,
-  model: ResolvedModel,
-  source: string,
-  changesSql: string,
-  filter?: string,
-): RawBuilder<unknown> {
-  const subjectId = sql.raw(`cast(${source}."${model.pk}" as text)`);
-  return sql`insert into audit_log (actor_type, actor_id, action, subject_type, subject_id, changes, via_kind, via_name, request_id, ip) select cast(${a.actorType} as text), cast(${a.actorId} as text), ${sql.lit(action)}, ${sql.lit(model.table)}, ${subjectId}, ${sql.raw(changesSql)}, cast(${a.viaKind} as text), cast(${a.viaName} as text), cast(${a.requestId} as text), cast(${a.ip} as inet) from ${sql.raw(source)}${sql.raw(filter === undefined ? '' : ` where ${filter}`)}`;
-}
 
 /**
  * Refuse a key longer than 255 bytes as text.
@@ -46,8 +27,8 @@ export function checkKey(model: ResolvedModel, key: unknown): void {
  * checked by the database).
  */
 export function rethrowWriteError(model: ResolvedModel, error: unknown): never {
-  const e = error as { code?: string; constraint?: string };
-  if (e?.code === '23514' && typeof e.constraint === 'string' && e.constraint.endsWith('subject_id_length')) {
+  const info = classifyDriverError(error);
+  if (info?.kind === 'check-violation' && info.constraint?.endsWith('subject_id_length') === true) {
     throw new AuditKeyTooLongError(model.table, undefined, { cause: error });
   }
   throw error;

@@ -70,3 +70,12 @@ export class AuditCursorError extends HttpError {
     return 'AuditCursorError';
   }
 }
+
+/**
+ * The audit log has no writer strategy for the database's engine
+ * (`BINDERY_AUDIT_ENGINE_UNSUPPORTED`, docs/audit.md "Engines"): thrown when
+ * the `AuditLog` is made, naming the engine.
+ */
+export const AuditEngineError = codedErrorClass('AuditEngineError', 'BINDERY_AUDIT_ENGINE_UNSUPPORTED');
+/** An instance of {@link AuditEngineError}. */
+export type AuditEngineError = InstanceType<typeof AuditEngineError>;

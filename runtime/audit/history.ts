@@ -3,11 +3,13 @@
  * "History"): its own entries and the bulk writes that touched it, newest
  * first, deleted rows included, paged by an opaque cursor.
  */
-import { sql, type RawBuilder } from 'kysely';
 import { actorLabel } from './attribution.js';
-import { AuditCursorError } from './errors.js';
+import { AuditCursorError, AuditEngineError } from './errors.js';
+import { writerFor } from './writers/for-engine.js';
+import type { AuditWriter, HistoryCursor, HistoryRow } from './writers/writer.js';
 import { decodeCursor, encodeCursor } from '../crypto/cursor-codec.js';
 import type { AnyKysely } from '../db/any-kysely.js';
+import { engineOf } from '../db/compiled-query.js';
 
 /** One event of a history page. */
 export interface HistoryEvent {
@@ -40,26 +42,6 @@ export interface HistoryOptions {
   readonly limit?: number;
 }
 
-interface Cursor {
-  readonly at: string;
-  readonly kind: 0 | 1;
-  readonly id: number;
-}
-
-interface EventRow {
-  kind: 0 | 1;
-  id: number;
-  occurred_at: Date;
-  at_text: string;
-  actor_type: string;
-  actor_id: string | null;
-  action: string;
-  via_name: string | null;
-  changes: { old?: Record<string, unknown>; new?: Record<string, unknown> } | null;
-  properties: Record<string, unknown> | null;
-  row_count: number | null;
-}
-
 /**
  * One page of the history of row `subjectId` of table `subjectType`.
  *
@@ -68,9 +50,31 @@ interface EventRow {
  * of a page; the next page starts after it, so entries written meanwhile
  * never shift a page.
  *
+ * @param db the Kysely instance `connectDatabase` made, or a transaction of it (its engine chooses how the history is read).
  * @throws {AuditCursorError} (400) for a cursor the history did not make.
+ * @throws {AuditEngineError} `BINDERY_AUDIT_ENGINE_UNSUPPORTED` for a Kysely instance made elsewhere, or an engine without an audit writer.
  */
 export async function readHistory(
+  db: AnyKysely,
+  subjectType: string,
+  subjectId: string,
+  options: HistoryOptions = {},
+): Promise<HistoryPage> {
+  const engine = engineOf(db);
+  if (engine === undefined)
+    throw new AuditEngineError(
+      'readHistory needs the Kysely instance connectDatabase made (ctx.services.db) or a transaction of it: the history is read the way its engine writes it (docs/audit.md "Engines").',
+    );
+  return historyPage(writerFor(engine), db, subjectType, subjectId, options);
+}
+
+/**
+ * {@link readHistory} with the writer strategy already chosen (the audit
+ * log's and its models' history). (framework-internal: not exported by an entry).
+ * @throws {AuditCursorError} (400) for a cursor the history did not make.
+ */
+export async function historyPage(
+  writer: AuditWriter,
   db: AnyKysely,
   subjectType: string,
   subjectId: string,
@@ -79,27 +83,7 @@ export async function readHistory(
   const limit = options.limit ?? 50;
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw new RangeError(`history limit must be from 1 to 1000, got ${limit}`);
   const cursor = options.cursor === undefined || options.cursor === '' ? undefined : fromCursor(options.cursor);
-  const after = (kind: 0 | 1, alias: string): RawBuilder<unknown> => {
-    if (cursor === undefined) return sql``;
-    const at = sql.raw(`${alias}.occurred_at`);
-    const id = sql.raw(`${alias}.id`);
-    const t = sql`cast(${cursor.at} as timestamptz)`;
-    if (kind > cursor.kind) return sql` and ${at} <= ${t}`;
-    if (kind < cursor.kind) return sql` and ${at} < ${t}`;
-    return sql` and (${at} < ${t} or (${at} = ${t} and ${id} < ${cursor.id}))`;
-  };
-  const result = await sql<EventRow>`select * from (
-      (select 0 as kind, l.id, l.occurred_at, to_json(l.occurred_at) #>> '{}' as at_text, l.actor_type, l.actor_id, l.action, l.via_name, l.changes, l.properties, null::integer as row_count
-        from audit_log l
-        where l.subject_type = ${subjectType} and l.subject_id = ${subjectId}${after(0, 'l')}
-        order by l.occurred_at desc, l.id desc limit ${limit})
-      union all
-      (select 1 as kind, b.id, b.occurred_at, to_json(b.occurred_at) #>> '{}' as at_text, b.actor_type, b.actor_id, b.action, b.via_name, null::jsonb as changes, null::jsonb as properties, b.row_count
-        from audit_bulk_items i join audit_bulk b on b.id = i.bulk_id
-        where i.subject_type = ${subjectType} and i.subject_id = ${subjectId}${after(1, 'b')}
-        order by b.occurred_at desc, b.id desc limit ${limit})
-    ) e order by occurred_at desc, kind, id desc limit ${limit}`.execute(db);
-  const rows = result.rows;
+  const rows = await writer.history(db, subjectType, subjectId, limit, cursor);
   const events = rows.map(toEvent);
   const last = rows[rows.length - 1];
   return last !== undefined && rows.length === limit
@@ -107,7 +91,7 @@ export async function readHistory(
     : { events };
 }
 
-function toEvent(row: EventRow): HistoryEvent {
+function toEvent(row: HistoryRow): HistoryEvent {
   const base = {
     at: row.occurred_at.toISOString(),
     actor: actorLabel(row.actor_type, row.actor_id),
@@ -121,16 +105,16 @@ function toEvent(row: EventRow): HistoryEvent {
   return row.properties === null ? { ...base, changes } : { ...base, changes, details: row.properties };
 }
 
-function toCursor(cursor: Cursor): string {
+function toCursor(cursor: HistoryCursor): string {
   return encodeCursor([cursor.at, cursor.kind, cursor.id]);
 }
 
 const AT = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(\.\d{1,6})?(?:Z|[+-](\d\d)(?::(\d\d))?)$/;
 
 /**
- * A timestamp as the history writes it (PostgreSQL's `to_json` of a
- * timestamptz), with every part in range, so the cast in the query cannot
- * fail: year 1–9999, a real day of its month, hour 0–23, minute and second
+ * A timestamp as the history writes it (RFC 3339, up to six fractional
+ * digits, an offset), with every part in range, so the engine's reading of
+ * it back in the query cannot fail: year 1–9999, a real day of its month, hour 0–23, minute and second
  * 0–59, offset below 16 hours.
  */
 function validAt(text: string): boolean {
@@ -149,7 +133,7 @@ function isLeap(year: number): boolean {
 }
 
 /** The cursor's values, each checked (the history's cursors are not sealed: the check keeps the query's casts from failing). */
-function fromCursor(text: string): Cursor {
+function fromCursor(text: string): HistoryCursor {
   const value = decodeCursor(text);
   if (value !== undefined && value.length === 3) {
     const [at, kind, id] = value;

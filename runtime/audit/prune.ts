@@ -5,8 +5,8 @@
  * Both are plain functions of the audit log so a command (`bindery
  * audit:prune`, `bindery prune`) and a scheduled job can run them alike.
  */
-import { sql } from 'kysely';
 import type { AuditLog } from './audit-log.js';
+import { writerFor } from './writers/for-engine.js';
 
 /** Milliseconds in a day. */
 const DAY = 86_400_000;
@@ -43,30 +43,17 @@ export async function pruneAuditLog(log: AuditLog, options: PruneAuditLogOptions
   if (days === 0) return null;
   const batch = options.batchSize ?? 1000;
   const before = new Date((options.now ?? new Date()).getTime() - days * DAY);
-  const { db } = log.database;
+  const { db, engine } = log.database;
+  const writer = writerFor(engine);
   let entries = 0;
   for (;;) {
-    const result =
-      await sql`delete from audit_log where id in (select id from audit_log where occurred_at < ${before} order by occurred_at, id limit ${batch})`.execute(
-        db,
-      );
-    const n = Number(result.numAffectedRows ?? 0n);
+    const n = await writer.pruneEntries(db, before, batch);
     entries += n;
     if (n < batch) break;
   }
   let bulk = 0;
   for (;;) {
-    const n = await db.transaction().execute(async (trx) => {
-      const ids = (
-        await sql<{
-          id: number;
-        }>`select id from audit_bulk where occurred_at < ${before} order by occurred_at, id limit ${batch} for update`.execute(trx)
-      ).rows.map((r) => r.id);
-      if (ids.length === 0) return 0;
-      await sql`delete from audit_bulk_items where bulk_id = any(${ids})`.execute(trx);
-      await sql`delete from audit_bulk where id = any(${ids})`.execute(trx);
-      return ids.length;
-    });
+    const n = await writer.pruneBulk(db, before, batch);
     bulk += n;
     if (n < batch) break;
   }

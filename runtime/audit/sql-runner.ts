@@ -2,54 +2,37 @@
  * Running the audit log's statements: each write is one transaction — its
  * own, or a savepoint inside the caller's (docs/spec.md 6.1).
  *
- * Writes made on the app's pool run as named (prepared) statements: the
- * statement text of a write shape is parsed and planned once per connection,
- * which keeps an audited single-row update within the cost of a plain one
- * (docs/audit.md "Performance"). Writes inside a caller's Kysely transaction
- * run through Kysely on that transaction's connection.
+ * Writes made on the app's pool run through the database engine as prepared
+ * statements (`DatabaseEngine.run` with `prepare`): the statement text of a
+ * write shape is parsed and planned once per connection, which keeps an
+ * audited single-row update within the cost of a plain one (docs/audit.md
+ * "Performance"); the bulk writes' transactions hold one of the engine's
+ * connections. Writes inside a caller's Kysely transaction run through
+ * Kysely on that transaction's connection.
  */
-import { createHash } from 'node:crypto';
 import { sql, type CompiledQuery } from 'kysely';
-import type pg from 'pg';
-import { asUnavailable, rethrowUnavailable } from '../db/unavailable.js';
+import type { DatabaseEngine, EngineConnection, RunOptions, StatementResult } from '../db/engine.js';
+import { asUnavailable } from '../db/unavailable.js';
 import type { AnyKysely } from '../db/any-kysely.js';
 
-/** Rows and affected-row count of one statement. */
-export interface StatementResult<R> {
-  readonly rows: R[];
-  readonly rowCount: number;
-}
+export type { StatementResult } from '../db/engine.js';
 
 /** Runs compiled statements on one connection (or the pool). */
 export interface Runner {
   run<R>(query: CompiledQuery, options?: { readonly prepare?: boolean }): Promise<StatementResult<R>>;
 }
 
-/** Where audited writes go: the app's pool (own transactions), or a Kysely instance or transaction given by the caller. */
-export type WriteTarget = { readonly kind: 'pool'; readonly pool: pg.Pool } | { readonly kind: 'kysely'; readonly db: AnyKysely };
+/** Where audited writes go: the app's pool through its engine (own transactions), or a Kysely instance or transaction given by the caller. */
+export type WriteTarget = { readonly kind: 'pool'; readonly engine: DatabaseEngine } | { readonly kind: 'kysely'; readonly db: AnyKysely };
 
-const NAMES = new Map<string, string>();
-const MAX_NAMES = 2000;
+const PREPARED: RunOptions = { prepare: true };
+const UNPREPARED: RunOptions = { prepare: false };
 
-/** A stable prepared-statement name for a statement text. */
-function statementName(text: string): string {
-  let name = NAMES.get(text);
-  if (name === undefined) {
-    name = `bindery_${createHash('sha1').update(text).digest('base64url')}`;
-    if (NAMES.size >= MAX_NAMES) NAMES.clear();
-    NAMES.set(text, name);
-  }
-  return name;
-}
-
-function pgRunner(client: pg.Pool | pg.PoolClient): Runner {
+/** Statements on the engine's pool or a held connection: prepared unless `prepare: false`. */
+function engineRunner(on: Pick<EngineConnection, 'run'>): Runner {
   return {
-    async run<R>(query: CompiledQuery, options?: { readonly prepare?: boolean }) {
-      const values = [...query.parameters];
-      const result = await client.query(
-        options?.prepare === false ? { text: query.sql, values } : { name: statementName(query.sql), text: query.sql, values },
-      );
-      return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
+    run<R>(query: CompiledQuery, options?: { readonly prepare?: boolean }) {
+      return on.run<R>(query.sql, query.parameters, options?.prepare === false ? UNPREPARED : PREPARED);
     },
   };
 }
@@ -66,43 +49,47 @@ function kyselyRunner(db: AnyKysely): Runner {
   };
 }
 
-/** Run one statement: atomic by itself on the pool, in a savepoint inside a caller's transaction. */
-export async function runStatement<R>(target: WriteTarget, query: CompiledQuery): Promise<StatementResult<R>> {
-  if (target.kind === 'pool') return pgRunner(target.pool).run<R>(query).catch(rethrowUnavailable);
+/**
+ * Run one statement: atomic by itself on the pool (prepared), in a savepoint inside a caller's transaction.
+ * @throws {DatabaseUnavailableError} when the pool's connection failed; the engine's error for a failing statement.
+ */
+export function runStatement<R>(target: WriteTarget, query: CompiledQuery): Promise<StatementResult<R>> {
+  if (target.kind === 'pool') return target.engine.run<R>(query.sql, query.parameters, PREPARED);
   if (!target.db.isTransaction) return kyselyRunner(target.db).run<R>(query);
   return inSavepoint(target.db, (runner) => runner.run<R>(query));
 }
 
 /** Run one read statement (never prepared). */
-export async function runRead<R>(target: WriteTarget, query: CompiledQuery): Promise<StatementResult<R>> {
-  if (target.kind === 'pool') return pgRunner(target.pool).run<R>(query, { prepare: false }).catch(rethrowUnavailable);
+export function runRead<R>(target: WriteTarget, query: CompiledQuery): Promise<StatementResult<R>> {
+  if (target.kind === 'pool') return target.engine.run<R>(query.sql, query.parameters, UNPREPARED);
   return kyselyRunner(target.db).run<R>(query);
 }
 
 /**
- * Run `fn` in a transaction: BEGIN/COMMIT on a client of the pool, a Kysely
- * transaction on a caller's Kysely instance, or a savepoint inside a caller's
- * transaction. Any error rolls back (to the savepoint) and is rethrown.
+ * Run `fn` in a transaction: BEGIN/COMMIT on a connection held from the
+ * engine's pool, a Kysely transaction on a caller's Kysely instance, or a
+ * savepoint inside a caller's transaction. Any error rolls back (to the
+ * savepoint) and is rethrown; a lost connection as `DatabaseUnavailableError`.
  */
 export async function runTransaction<T>(target: WriteTarget, fn: (runner: Runner) => Promise<T>): Promise<T> {
   if (target.kind === 'kysely') {
     if (target.db.isTransaction) return inSavepoint(target.db, fn);
     return target.db.transaction().execute((trx) => fn(kyselyRunner(trx)));
   }
-  const client = await target.pool.connect().catch(rethrowUnavailable);
+  const connection = await target.engine.connect();
   let broken: Error | undefined;
   try {
-    await client.query('BEGIN');
-    const result = await fn(pgRunner(client));
-    await client.query('COMMIT');
+    await connection.run('BEGIN');
+    const result = await fn(engineRunner(connection));
+    await connection.run('COMMIT');
     return result;
   } catch (error) {
-    await client.query('ROLLBACK').catch((rollbackError: Error) => {
+    await connection.run('ROLLBACK').catch((rollbackError: Error) => {
       broken = rollbackError;
     });
     throw asUnavailable(error);
   } finally {
-    client.release(broken);
+    connection.release(broken);
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * What the audit log knows of a tracked table (docs/spec.md 6.1 rules 4, 5, 9):
  * the configuration the generator emits into `generated/audit.ts`, and its
- * resolved form with the SQL fragments every write reuses.
+ * resolved form: the column lists every write reuses.
  */
 import { AuditModelError } from './errors.js';
 
@@ -42,7 +42,7 @@ export const REDACTED = '[redacted]';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** A tracked table with its rules applied, and SQL fragments built once. */
+/** A tracked table with its rules applied: the column lists each engine's writer builds its statements from. */
 export interface ResolvedModel {
   readonly config: TrackedResourceConfig;
   readonly table: string;
@@ -58,8 +58,6 @@ export interface ResolvedModel {
   readonly redacted: ReadonlySet<string>;
   /** Hidden or redacted columns: a bulk condition naming one has its arguments redacted. */
   readonly sensitive: readonly string[];
-  /** `"id", "owner_id", …` (unqualified). */
-  readonly columnList: string;
 }
 
 /**
@@ -116,43 +114,5 @@ export function resolveModel(config: TrackedResourceConfig): ResolvedModel {
     compared: config.columns.filter((c) => logged.has(c) && !timestamps.has(c)),
     redacted,
     sensitive: [...new Set([...config.hidden.filter((c) => c !== config.softDelete), ...redacted])],
-    columnList: config.columns.map(quoteId).join(', '),
   };
-}
-
-/** A double-quoted identifier (names are checked plain identifiers). */
-export function quoteId(name: string): string {
-  return `"${name}"`;
-}
-
-/**
- * SQL of a jsonb object of `columns` of the row `alias`: `jsonb_build_object('title', "n"."title", …)`,
- * redacted columns as `'[redacted]'` (null stays null). `'{}'::jsonb` for no column.
- */
-export function rowJsonSql(model: ResolvedModel, alias: string, columns: readonly string[]): string {
-  if (columns.length === 0) return `'{}'::jsonb`;
-  const pairs = columns.map((c) => `'${c}', ${valueSql(model, alias, c)}`);
-  const parts: string[] = [];
-  // jsonb_build_object takes at most 100 arguments.
-  for (let i = 0; i < pairs.length; i += 50) parts.push(`jsonb_build_object(${pairs.slice(i, i + 50).join(', ')})`);
-  return parts.join(' || ');
-}
-
-/**
- * SQL of the changed columns of an update, as a jsonb object taken from `side`
- * (`old` or `new` alias): one `CASE` per compared column.
- */
-export function diffJsonSql(model: ResolvedModel, oldAlias: string, newAlias: string, side: string): string {
-  if (model.compared.length === 0) return `'{}'::jsonb`;
-  return model.compared
-    .map(
-      (c) =>
-        `(CASE WHEN ${oldAlias}.${quoteId(c)} IS DISTINCT FROM ${newAlias}.${quoteId(c)} THEN jsonb_build_object('${c}', ${valueSql(model, side, c)}) ELSE '{}'::jsonb END)`,
-    )
-    .join(' || ');
-}
-
-function valueSql(model: ResolvedModel, alias: string, column: string): string {
-  const ref = `${alias}.${quoteId(column)}`;
-  return model.redacted.has(column) ? `(CASE WHEN ${ref} IS NULL THEN NULL ELSE '${REDACTED}' END)` : ref;
 }

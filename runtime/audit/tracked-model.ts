@@ -2,15 +2,14 @@
  * A tracked model: the data layer through which writes to a tracked table
  * go, each with its audit entry (docs/spec.md 6.1; docs/audit.md "Writing").
  *
- * Single-row writes are one statement each: the write and the entry that
- * follows it are data-modifying parts of one `WITH` query, so they commit or
- * roll back together (a savepoint wraps it inside a caller's transaction).
- * An update first reads the row `FOR UPDATE`, and the entry's old values are
- * that locked row (docs/spec.md 6.1 rule 2).
+ * The checks and the attribution are here; the statements are the engine's
+ * writer strategy's (writers/writer.ts; docs/audit.md "Engines"). A write and
+ * the entry that follows it commit or roll back together (a savepoint wraps
+ * them inside a caller's transaction); an update first reads the row locked,
+ * and the entry's old values are that locked row (docs/spec.md 6.1 rule 2).
  */
 import {
   sql,
-  type CompiledQuery,
   type Expression,
   type ExpressionBuilder,
   type Insertable,
@@ -25,11 +24,12 @@ import { BulkQuery, type KeyOf } from './bulk-query.js';
 
 export type { KeyOf };
 import { bulkCreate, bulkUpsert, type UpsertOptions } from './bulk-writer.js';
-import { checkKey, keyChange, logInsert, rethrowWriteError } from './entries.js';
+import { checkKey, keyChange, rethrowWriteError } from './entries.js';
 import { AuditModelError } from './errors.js';
-import { runRead, runStatement, type WriteTarget } from './sql-runner.js';
-import { readHistory, type HistoryOptions, type HistoryPage } from './history.js';
-import { diffJsonSql, quoteId, rowJsonSql, type ResolvedModel, type TrackedResourceConfig } from './tracked-config.js';
+import { runRead, type StatementResult, type WriteTarget } from './sql-runner.js';
+import { historyPage, type HistoryOptions, type HistoryPage } from './history.js';
+import type { ResolvedModel, TrackedResourceConfig } from './tracked-config.js';
+import type { Values } from './writers/writer.js';
 import type { AnyKysely } from '../db/any-kysely.js';
 import type { UntypedTables } from '../db/any-kysely.js';
 
@@ -67,7 +67,7 @@ export class TrackedModel<DB = UntypedTables, T extends keyof DB & string = Unty
   constructor(core: AuditCore, model: ResolvedModel, target?: WriteTarget) {
     this.#core = core;
     this.#model = model;
-    this.#target = target ?? { kind: 'pool', pool: core.pool };
+    this.#target = target ?? { kind: 'pool', engine: core.engine };
   }
 
   /** The resource name, e.g. `Document`. */
@@ -96,7 +96,7 @@ export class TrackedModel<DB = UntypedTables, T extends keyof DB & string = Unty
    * @throws {AuditCursorError} (400) for a bad cursor.
    */
   async history(key: KeyOf<DB, T, PK>, options: HistoryOptions = {}): Promise<HistoryPage> {
-    return readHistory(this.#core.db, this.#model.table, String(key), options);
+    return historyPage(this.#core.writer, this.#core.db, this.#model.table, String(key), options);
   }
 
   /**
@@ -133,13 +133,7 @@ export class TrackedModel<DB = UntypedTables, T extends keyof DB & string = Unty
     const given = (values as Record<string, unknown>)[m.pk];
     if (given !== undefined && given !== null) checkKey(m, given);
     const a = await attribute(this.#core.settings.AUDIT_IP);
-    const insert = this.#db
-      .insertInto(m.table)
-      .values(values as never)
-      .returning([...m.columns]);
-    const entry = logInsert(a, 'created', m, 'bindery_new', `jsonb_build_object('new', ${rowJsonSql(m, 'bindery_new', [...m.logged])})`);
-    const query = sql`with bindery_new as (${insert}), bindery_entry as (${entry}) select ${sql.raw(m.columnList)} from bindery_new`;
-    const rows = await this.#write(query);
+    const rows = await this.#write(this.#core.writer.create(this.#db, this.#target, m, a, values as Values));
     return rows[0]!;
   }
 
@@ -160,32 +154,7 @@ export class TrackedModel<DB = UntypedTables, T extends keyof DB & string = Unty
     if (Object.keys(set).length === 0) return this.find(key, options);
     if (m.updatedAt !== null && !(m.updatedAt in set)) set[m.updatedAt] = sql`now()`;
     const a = await attribute(this.#core.settings.AUDIT_IP);
-    let locked = this.#db
-      .selectFrom(m.table)
-      .select([...m.columns])
-      .where(m.pk, '=', key);
-    if (m.softDelete !== null && !options.withDeleted) locked = locked.where(m.softDelete, 'is', null);
-    if (options.where) locked = locked.where(options.where as never);
-    const pk = quoteId(m.pk);
-    const update = this.#db
-      .updateTable(m.table)
-      .set(set)
-      .where(sql<boolean>`${sql.ref(`${m.table}.${m.pk}`)} in (select ${sql.ref(m.pk)} from bindery_old)`)
-      .returning(m.columns.map((c) => `${m.table}.${c}`));
-    const diff = sql.raw(
-      `select ${diffJsonSql(m, 'bindery_old', 'bindery_new', 'bindery_old')} as old, ${diffJsonSql(m, 'bindery_old', 'bindery_new', 'bindery_new')} as new, bindery_new.${pk} ` +
-        `from bindery_old join bindery_new on bindery_new.${pk} = bindery_old.${pk}`,
-    );
-    const entry = logInsert(
-      a,
-      'updated',
-      m,
-      'bindery_diff',
-      `jsonb_build_object('old', bindery_diff.old, 'new', bindery_diff.new)`,
-      `bindery_diff.new <> '{}'::jsonb`,
-    );
-    const query = sql`with bindery_old as (${locked.forUpdate()}), bindery_new as (${update}), bindery_diff as (${diff}), bindery_entry as (${entry}) select ${sql.raw(m.columnList)} from bindery_new`;
-    return (await this.#write(query))[0];
+    return (await this.#write(this.#core.writer.update(this.#db, this.#target, m, a, key, set, options)))[0];
   }
 
   /**
@@ -226,17 +195,7 @@ export class TrackedModel<DB = UntypedTables, T extends keyof DB & string = Unty
     const m = this.#model;
     checkKey(m, key);
     const a = await attribute(this.#core.settings.AUDIT_IP);
-    let del = this.#db.deleteFrom(m.table).where(m.pk, '=', key);
-    if (options.where) del = del.where(options.where as never);
-    const entry = logInsert(
-      a,
-      'force_deleted',
-      m,
-      'bindery_old',
-      `jsonb_build_object('old', ${rowJsonSql(m, 'bindery_old', [...m.logged])})`,
-    );
-    const query = sql`with bindery_old as (${del.returning([...m.columns])}), bindery_entry as (${entry}) select ${sql.raw(m.columnList)} from bindery_old`;
-    return (await this.#write(query))[0];
+    return (await this.#write(this.#core.writer.forceDelete(this.#db, this.#target, m, a, key, options.where)))[0];
   }
 
   /**
@@ -280,20 +239,13 @@ export class TrackedModel<DB = UntypedTables, T extends keyof DB & string = Unty
       );
     checkKey(m, key);
     const a = await attribute(this.#core.settings.AUDIT_IP);
-    let update = this.#db
-      .updateTable(m.table)
-      .set({ [m.softDelete]: action === 'deleted' ? sql`now()` : null })
-      .where(m.pk, '=', key)
-      .where(m.softDelete, action === 'deleted' ? 'is' : 'is not', null);
-    if (options.where) update = update.where(options.where as never);
-    const entry = logInsert(a, action, m, 'bindery_new', 'null::jsonb');
-    const query = sql`with bindery_new as (${update.returning([...m.columns])}), bindery_entry as (${entry}) select ${sql.raw(m.columnList)} from bindery_new`;
-    return (await this.#write(query))[0];
+    return (await this.#write(this.#core.writer.mark(this.#db, this.#target, m, a, key, options.where, action)))[0];
   }
 
-  async #write(query: { compile(db: AnyKysely): CompiledQuery }): Promise<RowOf<DB, T>[]> {
+  /** The rows a write resolved to, its errors as the log reports them. */
+  async #write(written: Promise<StatementResult<Values>>): Promise<RowOf<DB, T>[]> {
     try {
-      return (await runStatement<RowOf<DB, T>>(this.#target, query.compile(this.#db))).rows;
+      return (await written).rows as RowOf<DB, T>[];
     } catch (error) {
       rethrowWriteError(this.#model, error);
     }

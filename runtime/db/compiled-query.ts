@@ -12,6 +12,8 @@ import type { AnyKysely } from './any-kysely.js';
 
 /** The engine under each Kysely instance made by `connectDatabase` (transactions are not in it). */
 const engines = new WeakMap<AnyKysely, DatabaseEngine>();
+/** The same engines by the instances' adapters, which their transactions and plugin-wrapped copies share (see {@link engineOf}). */
+const adapterEngines = new WeakMap<object, DatabaseEngine>();
 
 /**
  * Let compiled queries on `db` go straight to `engine`'s pool (what Kysely's
@@ -20,6 +22,18 @@ const engines = new WeakMap<AnyKysely, DatabaseEngine>();
  */
 export function registerEngine(db: AnyKysely, engine: DatabaseEngine): void {
   engines.set(db, engine);
+  adapterEngines.set(db.getExecutor().adapter, engine);
+}
+
+/**
+ * The engine under `db`: a Kysely instance `connectDatabase` made, or a
+ * transaction or a plugin-wrapped copy of one (they share its adapter) —
+ * for code given only a Kysely instance that must choose a strategy by the
+ * engine (docs/database.md "Engines").
+ * @returns the engine, or `undefined` for a Kysely instance made elsewhere.
+ */
+export function engineOf(db: AnyKysely): DatabaseEngine | undefined {
+  return adapterEngines.get(db.getExecutor().adapter);
 }
 
 /** A stand-in for the `index`-th argument while the query is built. */

@@ -250,6 +250,7 @@ export const ERROR_CODES = {
     summary: 'A chunk of a bulk write changed fewer rows than were selected; everything was rolled back and the write can be retried.',
   },
   BINDERY_AUDIT_CURSOR_INVALID: { status: 400, summary: 'The history cursor is not one the history gave out.' },
+  BINDERY_AUDIT_ENGINE_UNSUPPORTED: { summary: 'The audit log has no writer for the database engine it was given.' },
   BINDERY_AUDIT_KEY_TOO_LONG: { summary: 'The key of a tracked row is longer than 255 bytes; the write is refused.' },
   BINDERY_AUDIT_MODEL_INVALID: {
     summary:

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRead, runStatement, runTransaction, type WriteTarget } from '../../../runtime/audit/sql-runner.js';
 import { connectDatabase, DatabaseUnavailableError, type Database } from '../../../runtime/db/index.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
-import { postgresPoolOf } from '../../../runtime/db/engines/postgres/index.js';
 
 /** Terminates the backend running `select pg_sleep(…)` once it shows up; the number terminated. */
 async function terminateSleeper(url: string): Promise<number> {
@@ -28,7 +27,7 @@ describe('audit writes on the pool | a lost connection', () => {
   beforeAll(async () => {
     testDb = await createTestDatabase('audit_lost');
     database = await connectDatabase({ url: testDb.url });
-    target = { kind: 'pool', pool: postgresPoolOf(database) };
+    target = { kind: 'pool', engine: database.engine };
   });
   afterAll(async () => {
     await database.close();
