@@ -14,12 +14,34 @@ import type { AnyKysely } from './any-kysely.js';
 const engines = new WeakMap<AnyKysely, DatabaseEngine>();
 
 /**
+ * The engine under each Kysely adapter of those instances: a transaction,
+ * and an instance made with `withPlugin`/`withSchema`, keep the adapter of
+ * the instance they come from, so {@link engineOf} finds their engine too.
+ */
+const enginesByAdapter = new WeakMap<object, DatabaseEngine>();
+
+/**
  * Let compiled queries on `db` go straight to `engine`'s pool (what Kysely's
  * dialect would do for them, without its per-query connection bookkeeping).
  * `connectDatabase` calls it; `db` must be a plain Kysely over that engine's dialect, without plugins.
  */
 export function registerEngine(db: AnyKysely, engine: DatabaseEngine): void {
   engines.set(db, engine);
+  enginesByAdapter.set(db.getExecutor().adapter, engine);
+}
+
+/**
+ * The engine `db` runs on (docs/database.md "Engines"): for code written once
+ * for every engine that needs the engine's SQL pieces (`engine.sql`), given
+ * only a Kysely instance — the one `connectDatabase` made, a transaction on
+ * it, or one derived from it with `withPlugin`/`withSchema`.
+ * @throws {TypeError} when `db` was not made by `connectDatabase` (nor derived from such an instance).
+ */
+export function engineOf(db: AnyKysely): DatabaseEngine {
+  const engine = engines.get(db) ?? enginesByAdapter.get(db.getExecutor().adapter);
+  if (engine === undefined)
+    throw new TypeError('This Kysely instance has no bindery database engine: use the `db` of `connectDatabase` (ctx.services.db), or a transaction on it.');
+  return engine;
 }
 
 /** A stand-in for the `index`-th argument while the query is built. */
