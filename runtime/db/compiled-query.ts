@@ -40,7 +40,9 @@ export function registerEngine(db: AnyKysely, engine: DatabaseEngine): void {
 export function engineOf(db: AnyKysely): DatabaseEngine {
   const engine = engines.get(db) ?? enginesByAdapter.get(db.getExecutor().adapter);
   if (engine === undefined)
-    throw new TypeError('This Kysely instance has no bindery database engine: use the `db` of `connectDatabase` (ctx.services.db), or a transaction on it.');
+    throw new TypeError(
+      'This Kysely instance has no bindery database engine: use the `db` of `connectDatabase` (ctx.services.db), or a transaction on it.',
+    );
   return engine;
 }
 

@@ -291,7 +291,10 @@ describe('notes.list | cursors on every engine (docs/database.md "Lists and curs
   const oldTexts = (id: number, column: 'created_at' | 'title', zone: string) =>
     t.db.transaction().execute(async (trx) => {
       await sql`select set_config('TimeZone', ${zone}, true)`.execute(trx);
-      const { rows } = await sql<{ sort: string; key: string }>`select to_json(${sql.ref(column)}) #>> '{}' as sort, to_json(id) #>> '{}' as key from notes where id = ${id}`.execute(trx);
+      const { rows } = await sql<{
+        sort: string;
+        key: string;
+      }>`select to_json(${sql.ref(column)}) #>> '{}' as sort, to_json(id) #>> '{}' as key from notes where id = ${id}`.execute(trx);
       return rows[0]!;
     });
 
@@ -317,7 +320,10 @@ describe('notes.list | cursors on every engine (docs/database.md "Lists and curs
         const old = await oldTexts(last.id, column, zone);
         if (column === 'created_at') expect(old.sort).toMatch(/[+-]\d{2}:\d{2}$/);
         const followed = await page(`?sort=${order}&limit=4&cursor=${encodeURIComponent(withKeys(first.next!, old.sort, old.key))}`);
-        expect(followed.data.map((r) => r.id), `${order} ${zone} ${old.sort}`).toEqual(expected);
+        expect(
+          followed.data.map((r) => r.id),
+          `${order} ${zone} ${old.sort}`,
+        ).toEqual(expected);
       }
     }
   });

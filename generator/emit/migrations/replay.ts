@@ -29,7 +29,10 @@ interface MutableTable {
  *   or the first statement that is not one bindery writes (a hand-written
  *   migration), with the reason.
  */
-export function replayMigrations(dialect: MigrationDialect, migrations: readonly { readonly name: string; readonly sql: string }[]): Replayed {
+export function replayMigrations(
+  dialect: MigrationDialect,
+  migrations: readonly { readonly name: string; readonly sql: string }[],
+): Replayed {
   const state = new State();
   for (const migration of migrations) {
     for (const statement of dialect.statementsOf(migration.sql)) {

@@ -36,7 +36,12 @@ const STATEMENTS: readonly [RegExp, Reader][] = [
   [
     re(`^ALTER INDEX ${ID} RENAME TO ${ID};$`),
     // A primary key's index (`<table>_pkey`, renamed with its table) is not among the recorded indexes.
-    (m) => ({ kind: 'renameIndex', from: name(m[1]), to: name(m[2]), primaryKey: name(m[1]).endsWith('_pkey') && name(m[2]).endsWith('_pkey') }),
+    (m) => ({
+      kind: 'renameIndex',
+      from: name(m[1]),
+      to: name(m[2]),
+      primaryKey: name(m[1]).endsWith('_pkey') && name(m[2]).endsWith('_pkey'),
+    }),
   ],
   [
     re(`^ALTER TABLE ${ID} ADD CONSTRAINT ${ID} FOREIGN KEY \\(${ID}\\) REFERENCES ${ID} \\(${ID}\\) ON DELETE ([A-Z ]+);$`),
@@ -142,7 +147,8 @@ function alterColumn(table: string, column: string, action: string): ReplayStep 
 }
 
 function createIndex(m: RegExpExecArray): ReplayStep | UnreadableStatement {
-  if (m[5] !== undefined && m[5] !== LIVE_ROWS) return { unreadable: `the index condition ${JSON.stringify(m[5])} is not one bindery writes` };
+  if (m[5] !== undefined && m[5] !== LIVE_ROWS)
+    return { unreadable: `the index condition ${JSON.stringify(m[5])} is not one bindery writes` };
   return {
     kind: 'createIndex',
     table: name(m[3]),

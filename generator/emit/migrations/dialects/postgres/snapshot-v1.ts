@@ -34,7 +34,11 @@ interface IndexV1 {
 export function tablesOfVersion1(tables: Readonly<Record<string, unknown>>): Record<string, TableSnapshot> | string {
   const out: Record<string, TableSnapshot> = {};
   for (const [table, value] of Object.entries(tables)) {
-    const t = value as { columns?: Record<string, ColumnV1>; indexes?: Record<string, IndexV1>; foreignKeys?: TableSnapshot['foreignKeys'] };
+    const t = value as {
+      columns?: Record<string, ColumnV1>;
+      indexes?: Record<string, IndexV1>;
+      foreignKeys?: TableSnapshot['foreignKeys'];
+    };
     const columns: Record<string, ColumnSnapshot> = {};
     for (const [name, c] of Object.entries(t.columns ?? {})) {
       const column = columnOf(c);
