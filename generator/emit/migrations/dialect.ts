@@ -57,7 +57,7 @@ export interface MigrationDialect {
   /** The engine whose DDL this is. */
   readonly engine: 'postgres';
 
-  /** The engine's SQL type of a column type (`string(200)` → `varchar(200)`): what columns are compared by, and what messages name. */
+  /** The engine's SQL type of a column type (its name for `string(200)`, `timestamp`…): what columns are compared by, and what messages name. */
   columnType(type: ColumnTypeText): string;
   /** The engine's `DEFAULT` expression of a default, for a column of `type`: what defaults are compared by. */
   defaultValue(value: DefaultSnapshot, type: ColumnTypeText): string;

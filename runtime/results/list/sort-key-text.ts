@@ -14,7 +14,7 @@
 import { parseColumnType, type ColumnTypeText } from '../../db/column-type.js';
 
 /** An instant: date, time, up to 6 fraction digits, `Z` or an offset of hours[, minutes[, seconds]]. */
-const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?(?:Z|[+-](\d{2})(?::[0-5]\d(?::[0-5]\d)?)?)$/;
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?(?:Z|[+-](\d{2})(?:[:][0-5]\d(?:[:][0-5]\d)?)?)$/;
 const DECIMAL = /^-?\d{1,20}$/;
 const FLOAT = /^(?:-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|NaN|-?Infinity)$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
