@@ -3,7 +3,9 @@
  * (a token lookup, a user by ID, a page of rows) skip Kysely's per-call
  * building and compiling, and run as the same SQL text with new parameter
  * values — on the instance `connectDatabase` made, straight through its
- * engine's pool (docs/database.md "Compiled queries").
+ * engine's pool (docs/database.md "Compiled queries"). The engine under an
+ * instance is known here too, for code that needs its SQL pieces
+ * ({@link engineOf}; docs/database.md "Lists and cursors").
  */
 import type { Compilable, CompiledQuery } from 'kysely';
 import { createQueryId } from 'kysely';
