@@ -75,7 +75,8 @@ interface RawSnapshot {
 
 /**
  * Read a snapshot file's text: version 2, or version 1 (PostgreSQL types and
- * default SQL), read into column types and default values.
+ * default SQL: bindery wrote version 1 only for PostgreSQL, so the
+ * PostgreSQL dialect reads it), read into column types and default values.
  * @returns the snapshot, or a message saying why the text is not one.
  */
 export function parseSnapshot(text: string): { ok: true; snapshot: Snapshot } | { ok: false; message: string } {
