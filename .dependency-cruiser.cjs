@@ -32,8 +32,15 @@ const LAYERS = [
 
 /** Folders of the runtime that the generator may read: the shared contracts. */
 const GENERATOR_MAY_IMPORT = ['errors', 'support', 'routing', 'validation', 'results'];
-/** Single runtime files the generator may read: contracts that live with their runtime code (the factory plan types). */
-const GENERATOR_MAY_IMPORT_FILES = ['^runtime/db/factories\\.ts$'];
+/**
+ * Single runtime files the generator may read: contracts that live with their runtime code (the factory plan
+ * types; bindery's column types) and the engines' pure type files, which the migration dialects write DDL with.
+ */
+const GENERATOR_MAY_IMPORT_FILES = [
+  '^runtime/db/factories\\.ts$',
+  '^runtime/db/column-type\\.ts$',
+  '^runtime/db/engines/[a-z]+/column-types\\.ts$',
+];
 
 /**
  * The arrows that break the rules on purpose, each explained in

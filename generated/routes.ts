@@ -1416,16 +1416,16 @@ export const routes = [
     list: {
       table: 'documents',
       primaryKey: 'id',
-      primaryKeySqlType: 'bigint',
+      primaryKeyColumnType: 'bigint',
       softDelete: true,
-      sort: [{ name: 'id', column: 'id', sqlType: 'bigint' }],
+      sort: [{ name: 'id', column: 'id', columnType: 'bigint' }],
       filters: [
         {
           key: 'filter_slug',
           param: 'filter[slug]',
           column: 'slug',
           op: 'prefix',
-          sqlType: 'varchar(100)',
+          columnType: 'string(100)',
           array: false,
         },
       ],
@@ -2069,12 +2069,12 @@ export const routes = [
     list: {
       table: 'notes',
       primaryKey: 'id',
-      primaryKeySqlType: 'bigint',
+      primaryKeyColumnType: 'bigint',
       softDelete: false,
       sort: [
-        { name: 'created_at', column: 'created_at', sqlType: 'timestamptz' },
-        { name: 'title', column: 'title', sqlType: 'varchar(200)' },
-        { name: 'id', column: 'id', sqlType: 'bigint' },
+        { name: 'created_at', column: 'created_at', columnType: 'timestamp' },
+        { name: 'title', column: 'title', columnType: 'string(200)' },
+        { name: 'id', column: 'id', columnType: 'bigint' },
       ],
       filters: [
         {
@@ -2082,7 +2082,7 @@ export const routes = [
           param: 'filter[title]',
           column: 'title',
           op: 'prefix',
-          sqlType: 'varchar(200)',
+          columnType: 'string(200)',
           array: false,
         },
         {
@@ -2090,7 +2090,7 @@ export const routes = [
           param: 'filter[tags]',
           column: 'tags',
           op: 'contains',
-          sqlType: 'text',
+          columnType: 'string',
           array: true,
         },
         {
@@ -2098,7 +2098,7 @@ export const routes = [
           param: 'filter[created_at][gte]',
           column: 'created_at',
           op: 'gte',
-          sqlType: 'timestamptz',
+          columnType: 'timestamp',
           array: false,
         },
         {
@@ -2106,7 +2106,7 @@ export const routes = [
           param: 'filter[created_at][gt]',
           column: 'created_at',
           op: 'gt',
-          sqlType: 'timestamptz',
+          columnType: 'timestamp',
           array: false,
         },
         {
@@ -2114,7 +2114,7 @@ export const routes = [
           param: 'filter[created_at][lte]',
           column: 'created_at',
           op: 'lte',
-          sqlType: 'timestamptz',
+          columnType: 'timestamp',
           array: false,
         },
         {
@@ -2122,7 +2122,7 @@ export const routes = [
           param: 'filter[created_at][lt]',
           column: 'created_at',
           op: 'lt',
-          sqlType: 'timestamptz',
+          columnType: 'timestamp',
           array: false,
         },
       ],

@@ -10,23 +10,23 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 export interface UserTable {
   /** `bigint` primary key, identity. Its decimal string is the user's authentication ID. */
   id: Generated<number>;
-  /** `varchar(255)`. */
+  /** `string(255)`. */
   name: string;
-  /** `varchar(255)`. Stored in lower case (the app lower-cases it on every write and lookup). */
+  /** `string(255)`. Stored in lower case (the app lower-cases it on every write and lookup). */
   email: string;
-  /** `varchar(255)`. The password hash (argon2id; legacy bcrypt hashes are upgraded at the next login). */
+  /** `string(255)`. The password hash (argon2id; legacy bcrypt hashes are upgraded at the next login). */
   password: string;
-  /** `varchar(100)`, null allowed. Replaced at logout, which signs out every remembered browser. */
+  /** `string(100)`, null allowed. Replaced at logout, which signs out every remembered browser. */
   remember_token: string | null;
-  /** `timestamptz`, null allowed. Null until the address is verified. */
+  /** `timestamp`, null allowed. Null until the address is verified. */
   email_verified_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   /** `boolean`. */
   admin: Generated<boolean>;
-  /** `jsonb`, null allowed. The profile picture (png, jpeg or webp, at most 2 MB; docs/storage.md). */
+  /** `json`, null allowed. The profile picture (png, jpeg or webp, at most 2 MB; docs/storage.md). */
   avatar: FileRef | null;
-  /** `timestamptz`. */
+  /** `timestamp`. */
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
-  /** `timestamptz`. */
+  /** `timestamp`. */
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
@@ -55,23 +55,23 @@ export interface DocumentTable {
   id: Generated<number>;
   /** `bigint`. The owner's user ID (users.id of the bearer token's owner who created it). */
   owner_id: number;
-  /** `varchar(100)`. Unique among documents that are not deleted. */
+  /** `string(100)`. Unique among documents that are not deleted. */
   slug: string;
-  /** `varchar(255)`. */
+  /** `string(255)`. */
   title: string;
   /** `text`. */
   body: Generated<string>;
-  /** `text`, one of draft, published, archived (CHECK). */
+  /** `string`, one of draft, published, archived (CHECK). */
   status: Generated<'draft' | 'published' | 'archived'>;
-  /** `varchar(64)`, null allowed. Redacted in the audit log (its name contains "token"). */
+  /** `string(64)`, null allowed. Redacted in the audit log (its name contains "token"). */
   share_token: string | null;
   /** `integer`. Excluded from the audit log. */
   view_count: Generated<number>;
-  /** `timestamptz`. */
+  /** `timestamp`. */
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
-  /** `timestamptz`. */
+  /** `timestamp`. */
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
-  /** `timestamptz`, null allowed. */
+  /** `timestamp`, null allowed. */
   deleted_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
@@ -101,11 +101,11 @@ export interface AttachmentTable {
   id: Generated<number>;
   /** `bigint`. The document it belongs to. */
   document_id: number;
-  /** `jsonb`. The stored file: name, size, content type (by content), SHA-256 and a signed URL. */
+  /** `json`. The stored file: name, size, content type (by content), SHA-256 and a signed URL. */
   file: FileRef;
-  /** `timestamptz`. */
+  /** `timestamp`. */
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
-  /** `timestamptz`. */
+  /** `timestamp`. */
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
@@ -129,13 +129,13 @@ export interface AttachmentJson {
 export interface NoteTable {
   /** `bigint` primary key, identity. */
   id: Generated<number>;
-  /** `varchar(200)`. */
+  /** `string(200)`. */
   title: string;
   /** `text`. */
   body: Generated<string>;
-  /** `text[]`. */
+  /** `string[]`. */
   tags: Generated<string[]>;
-  /** `timestamptz`. */
+  /** `timestamp`. */
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 

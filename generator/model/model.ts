@@ -8,7 +8,7 @@ import type { SourcePosition } from '../diagnostics.js';
 import type { Policy, RouteAuthorize } from './policy-model.js';
 
 /** Column types of resource fields (SQL mapping in docs/schema-language.md). */
-/** `file`: a stored file's reference (`FileRef`, a `jsonb` column; docs/storage.md "Files of rows"). */
+/** `file`: a stored file's reference (`FileRef`, a `json` column; docs/storage.md "Files of rows"). */
 export type ColumnKind =
   | 'string'
   | 'text'
@@ -25,10 +25,10 @@ export type ColumnKind =
 /** The type of a resource field. */
 export interface ColumnType {
   readonly kind: ColumnKind;
-  /** A list (`string[]`): a PostgreSQL array. */
+  /** A list (`string[]`): column type `T[]` (a PostgreSQL array). */
   readonly array: boolean;
   readonly nullable: boolean;
-  /** `max` of a `string` field (characters): `varchar(max)`. */
+  /** `max` of a `string` field (characters): column type `string(max)`. */
   readonly max?: number;
   /** The values of an enum (YAML `type: enum`; kind `string`), in YAML order. */
   readonly values?: readonly string[];

@@ -21,7 +21,12 @@ const RECORD_VERSION = 1;
 const GENERATOR_DIR = fileURLToPath(new URL('../', import.meta.url));
 const REPO_DIR = fileURLToPath(new URL('../../', import.meta.url));
 /** Runtime modules the emitters import (their code shapes the output). */
-const RUNTIME_INPUTS = ['runtime/validation', 'runtime/routing/route-table.ts'];
+const RUNTIME_INPUTS = [
+  'runtime/validation',
+  'runtime/routing/route-table.ts',
+  'runtime/db/column-type.ts',
+  'runtime/db/engines/postgres/column-types.ts',
+];
 /** Packages whose version shapes the output. */
 const PACKAGES = ['ajv', 'ajv-formats', 'js-yaml', 'ts-morph', 'yaml'];
 

@@ -9,7 +9,7 @@ import { writerFor } from './writers/for-engine.js';
 import type { AuditWriter, HistoryCursor, HistoryRow } from './writers/writer.js';
 import { decodeCursor, encodeCursor } from '../crypto/cursor-codec.js';
 import type { AnyKysely } from '../db/any-kysely.js';
-import { engineOf } from '../db/compiled-query.js';
+import { findEngine } from '../db/compiled-query.js';
 
 /** One event of a history page. */
 export interface HistoryEvent {
@@ -60,7 +60,7 @@ export async function readHistory(
   subjectId: string,
   options: HistoryOptions = {},
 ): Promise<HistoryPage> {
-  const engine = engineOf(db);
+  const engine = findEngine(db);
   if (engine === undefined)
     throw new AuditEngineError(
       'readHistory needs the Kysely instance connectDatabase made (ctx.services.db) or a transaction of it: the history is read the way its engine writes it (docs/audit.md "Engines").',

@@ -3,7 +3,9 @@
  * (a token lookup, a user by ID, a page of rows) skip Kysely's per-call
  * building and compiling, and run as the same SQL text with new parameter
  * values — on the instance `connectDatabase` made, straight through its
- * engine's pool (docs/database.md "Compiled queries").
+ * engine's pool (docs/database.md "Compiled queries"). The engine under an
+ * instance is known here too, for code that needs its SQL pieces
+ * ({@link engineOf}; docs/database.md "Lists and cursors").
  */
 import type { Compilable, CompiledQuery } from 'kysely';
 import { createQueryId } from 'kysely';
@@ -12,8 +14,13 @@ import type { AnyKysely } from './any-kysely.js';
 
 /** The engine under each Kysely instance made by `connectDatabase` (transactions are not in it). */
 const engines = new WeakMap<AnyKysely, DatabaseEngine>();
-/** The same engines by the instances' adapters, which their transactions and plugin-wrapped copies share (see {@link engineOf}). */
-const adapterEngines = new WeakMap<object, DatabaseEngine>();
+
+/**
+ * The engine under each Kysely adapter of those instances: a transaction,
+ * and an instance made with `withPlugin`/`withSchema`, keep the adapter of
+ * the instance they come from, so {@link engineOf} finds their engine too.
+ */
+const enginesByAdapter = new WeakMap<object, DatabaseEngine>();
 
 /**
  * Let compiled queries on `db` go straight to `engine`'s pool (what Kysely's
@@ -22,18 +29,31 @@ const adapterEngines = new WeakMap<object, DatabaseEngine>();
  */
 export function registerEngine(db: AnyKysely, engine: DatabaseEngine): void {
   engines.set(db, engine);
-  adapterEngines.set(db.getExecutor().adapter, engine);
+  enginesByAdapter.set(db.getExecutor().adapter, engine);
 }
 
 /**
- * The engine under `db`: a Kysely instance `connectDatabase` made, or a
- * transaction or a plugin-wrapped copy of one (they share its adapter) —
- * for code given only a Kysely instance that must choose a strategy by the
- * engine (docs/database.md "Engines").
- * @returns the engine, or `undefined` for a Kysely instance made elsewhere.
+ * The engine `db` runs on (docs/database.md "Engines"): for code written once
+ * for every engine that needs the engine's SQL pieces (`engine.sql`), given
+ * only a Kysely instance — the one `connectDatabase` made, a transaction on
+ * it, or one derived from it with `withPlugin`/`withSchema`.
+ * @throws {TypeError} when `db` was not made by `connectDatabase` (nor derived from such an instance).
  */
-export function engineOf(db: AnyKysely): DatabaseEngine | undefined {
-  return adapterEngines.get(db.getExecutor().adapter);
+export function engineOf(db: AnyKysely): DatabaseEngine {
+  const engine = findEngine(db);
+  if (engine === undefined)
+    throw new TypeError(
+      'This Kysely instance has no bindery database engine: use the `db` of `connectDatabase` (ctx.services.db), or a transaction on it.',
+    );
+  return engine;
+}
+
+/**
+ * The engine under `db` as {@link engineOf} finds it, or `undefined` for a
+ * Kysely instance made elsewhere (for code that reports that case its own way).
+ */
+export function findEngine(db: AnyKysely): DatabaseEngine | undefined {
+  return engines.get(db) ?? enginesByAdapter.get(db.getExecutor().adapter);
 }
 
 /** A stand-in for the `index`-th argument while the query is built. */

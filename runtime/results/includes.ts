@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { isTaggedResult, RESULT } from './result.js';
 import type { IncludePlan, RouteDefinition } from '../routing/route-table.js';
 import type { AnyKysely } from '../db/any-kysely.js';
+import { engineOf } from '../db/compiled-query.js';
 import type { RowScope } from '../authorization/scopes.js';
 
 /** Internal columns of a many-to-many read, removed from the related rows. */
@@ -141,13 +142,14 @@ async function loadComputed(
     let query = db
       .selectFrom(t.table)
       .select(sql.ref(t.from).as('k'))
-      .select(sql<number>`count(*)::int`.as('c'))
+      .select(engineOf(db).sql.countAll().as('c'))
       .where(t.from, 'in', keys)
       .groupBy(t.from);
-    if (asks) query = query.select(sql<boolean>`coalesce(bool_or(${sql.ref(t.to)} = ${viewer}), false)`.as('v'));
+    // 1 when one of the join rows holds the viewer: `max` of a `case` is the same on every engine (`bool_or` is PostgreSQL's).
+    if (asks) query = query.select(sql<number>`coalesce(max(case when ${sql.ref(t.to)} = ${viewer} then 1 else 0 end), 0)`.as('v'));
     if (!counts) query = query.where(t.to, '=', viewer);
-    for (const r of (await query.execute()) as { k: unknown; c: number; v?: boolean }[])
-      found.set(String(r.k), { c: Number(r.c), v: r.v === true });
+    for (const r of (await query.execute()) as { k: unknown; c: number; v?: number }[])
+      found.set(String(r.k), { c: Number(r.c), v: Number(r.v) === 1 });
   }
   for (const row of rows) {
     const hit = found.get(String(row[first.column]));

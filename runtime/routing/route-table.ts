@@ -8,6 +8,7 @@
  */
 
 import type { AuthorizePlan } from './policy-plan.js';
+import type { ColumnTypeText } from '../db/column-type.js';
 
 /** HTTP methods a route may declare. HEAD is served by GET routes. */
 /** The result a route declares in the YAML `result:` key. */
@@ -258,8 +259,12 @@ export interface ListSortPlan {
   /** The client's name: the field's JSON name. */
   readonly name: string;
   readonly column: string;
-  /** The column's SQL type (`timestamptz`, `varchar(200)`, `bigint`…): cursor values are cast back to it. */
-  readonly sqlType: string;
+  /**
+   * The column's type, one of bindery's column types (`timestamp`,
+   * `string(200)`, `bigint`…; `runtime/db/column-type.ts`, docs/database.md
+   * "Column types"): cursor values are read back as it.
+   */
+  readonly columnType: ColumnTypeText;
 }
 
 /** The comparison a list filter makes (a `range` filter of the YAML is its four bounds). */
@@ -273,8 +278,8 @@ export interface ListFilterPlan {
   readonly param: string;
   readonly column: string;
   readonly op: ListFilterOp;
-  /** SQL type of the value compared: the column's, or its item type for `contains` on a list column. */
-  readonly sqlType: string;
+  /** Column type of the value compared (`runtime/db/column-type.ts`): the column's, or its item type for `contains` on a list column. */
+  readonly columnType: ColumnTypeText;
   /** The column is a list (`contains`: the list holds the value). */
   readonly array: boolean;
   /**
@@ -324,8 +329,8 @@ export interface ListPlan {
   readonly table: string;
   /** The primary key column: the tie-breaker of every order. */
   readonly primaryKey: string;
-  /** Its SQL type. */
-  readonly primaryKeySqlType: string;
+  /** Its column type (`bigint`, `uuid`…; `runtime/db/column-type.ts`). */
+  readonly primaryKeyColumnType: ColumnTypeText;
   /** Soft-deleted rows (`deleted_at` set) are left out. */
   readonly softDelete: boolean;
   readonly sort: readonly ListSortPlan[];

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sql } from 'kysely';
 import { bootTestKit, type TestKit } from 'bindery/testing';
 import notesApp from '../../app/main.js';
+import type { CursorSealer } from '../../runtime/crypto/cursor-codec.js';
 import type { Handlers } from '../../generated/handlers.js';
 import { routes } from '../../generated/routes.js';
 import type { Database } from '../../generated/types.js';
@@ -274,6 +275,77 @@ describe('notes.list | limit 0 to 100 (docs/spec.md 4.3, 8)', () => {
     const forged = await get(`?limit=0&sort=title&filter[title]=n0&cursor=${encodeURIComponent(`${full.next!.slice(0, -2)}xx`)}`);
     expect(forged.status).toBe(400);
     expect(Object.keys(forged.body.errors)).toEqual(['cursor']);
+  });
+});
+
+describe('notes.list | cursors on every engine (docs/database.md "Lists and cursors")', () => {
+  const sealer = () => t.app.running.services.cursors as CursorSealer;
+  /** The values of a `next` cursor: route, sort, filters, sort key text, primary key text. */
+  const opened = (cursor: string) => sealer().open(cursor) as [string, string, string, unknown, unknown];
+  /** `cursor` with other sort and primary key texts, sealed again with the app's key. */
+  const withKeys = (cursor: string, sort: unknown, key: unknown) => {
+    const [route, order, filters] = opened(cursor);
+    return sealer().seal([route, order, filters, sort, key]);
+  };
+  /** The sort key and primary key of note `id` as PostgreSQL's JSON text, in the session time zone `zone`: what cursors held before. */
+  const oldTexts = (id: number, column: 'created_at' | 'title', zone: string) =>
+    t.db.transaction().execute(async (trx) => {
+      await sql`select set_config('TimeZone', ${zone}, true)`.execute(trx);
+      const { rows } = await sql<{
+        sort: string;
+        key: string;
+      }>`select to_json(${sql.ref(column)}) #>> '{}' as sort, to_json(id) #>> '{}' as key from notes where id = ${id}`.execute(trx);
+      return rows[0]!;
+    });
+
+  it('keeps the neutral text in a cursor: instants in UTC with six fraction digits and a Z, keys in decimal', async () => {
+    const first = await page('?limit=3');
+    const [, sort, , sortText, keyText] = opened(first.next!);
+    expect(sort).toBe('-created_at');
+    expect(sortText).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+    expect(new Date(sortText as string).toISOString()).toBe(first.data[2]!.created_at);
+    expect(keyText).toBe(String(first.data[2]!.id));
+    const byTitle = await page('?sort=title&limit=2');
+    expect(opened(byTitle.next!).slice(3)).toEqual([byTitle.data[1]!.title, String(byTitle.data[1]!.id)]);
+  });
+
+  it('follows a cursor made before (PostgreSQL JSON text: an offset such as +00:00 or +05:30) for a timestamp sort and a text sort', async () => {
+    for (const order of ['-created_at', 'created_at', 'title', '-title']) {
+      const first = await page(`?sort=${order}&limit=4`);
+      const last = first.data[3]!;
+      const expected = (await page(`?sort=${order}&limit=4&cursor=${encodeURIComponent(first.next!)}`)).data.map((r) => r.id);
+      expect(expected).toHaveLength(4);
+      const column = order.endsWith('title') ? 'title' : 'created_at';
+      for (const zone of ['UTC', 'Asia/Kolkata', 'America/St_Johns']) {
+        const old = await oldTexts(last.id, column, zone);
+        if (column === 'created_at') expect(old.sort).toMatch(/[+-]\d{2}:\d{2}$/);
+        const followed = await page(`?sort=${order}&limit=4&cursor=${encodeURIComponent(withKeys(first.next!, old.sort, old.key))}`);
+        expect(
+          followed.data.map((r) => r.id),
+          `${order} ${zone} ${old.sort}`,
+        ).toEqual(expected);
+      }
+    }
+  });
+
+  it('answers 400 errors.cursor, never 500, for a sealed cursor whose keys do not read back as the columns', async () => {
+    const { next } = await page('?limit=3');
+    const [, , , sortText, keyText] = opened(next!);
+    const unreadable: [unknown, unknown][] = [
+      ['yesterday', keyText],
+      ['2026-02-30T00:00:00.000000Z', keyText],
+      ['2026-01-01T25:00:00Z', keyText],
+      [sortText, 'twelve'],
+      [sortText, '99999999999999999999'],
+      [sortText, '1.5'],
+    ];
+    for (const [sort, key] of unreadable) {
+      const res = await get(`?limit=3&cursor=${encodeURIComponent(withKeys(next!, sort, key))}`);
+      expect(res.status, `${sort} ${key}`).toBe(400);
+      expect(res.body).toMatchObject({ status: 400, errors: { cursor: expect.stringContaining('not valid') } });
+    }
+    const byTitle = await page('?sort=title&limit=3');
+    expect((await get(`?sort=title&limit=3&cursor=${encodeURIComponent(withKeys(byTitle.next!, 'any text', 'x'))}`)).status).toBe(400);
   });
 });
 

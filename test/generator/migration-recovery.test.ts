@@ -124,9 +124,9 @@ describe('migrations | a narrowing change says what it cuts and fails at migrate
 describe('migrations | the snapshot follows its migrations', () => {
   it('reports a hand-edited snapshot at the snapshot, in generate and --check', async () => {
     const snapshot = await text('schema.snapshot.json');
-    await writeFile(join(project.root, 'generated', 'schema.snapshot.json'), snapshot.replace('"varchar(200)"', '"varchar(500)"'));
-    const line = snapshot.split('\n').findIndex((l) => l.includes('"varchar(200)"')) + 1;
-    const expected = `generated/schema.snapshot.json:${line}:11: tables.notes.columns.title.type: the snapshot has "varchar(500)", but the migrations up to 0001_create_notes build "varchar(200)": schema.snapshot.json was edited by hand (it must match generated/migrations/). Restore it from version control, or rebuild it from the migrations with "bindery generate --rebuild-snapshot"`;
+    await writeFile(join(project.root, 'generated', 'schema.snapshot.json'), snapshot.replace('"string(200)"', '"string(500)"'));
+    const line = snapshot.split('\n').findIndex((l) => l.includes('"string(200)"')) + 1;
+    const expected = `generated/schema.snapshot.json:${line}:11: tables.notes.columns.title.type: the snapshot has "string(500)", but the migrations up to 0001_create_notes build "string(200)": schema.snapshot.json was edited by hand (it must match generated/migrations/). Restore it from version control, or rebuild it from the migrations with "bindery generate --rebuild-snapshot"`;
     for (const check of [false, true]) {
       const result = await generate({ root: project.root, check });
       expect(result.diagnostics.map(formatDiagnostic)).toEqual([expected]);
@@ -170,8 +170,8 @@ describe('migrations | the snapshot follows its migrations', () => {
       'ALTER TABLE "notes" ALTER COLUMN "title" TYPE varchar(300) USING "title"::varchar(300);',
     );
     expect(await text('migrations/0002_alter_notes_title.sql')).not.toContain('DESTRUCTIVE');
-    expect(JSON.parse(await text('schema.snapshot.json')).tables.notes.columns.title.type).toBe('varchar(300)');
-    expect(JSON.parse(first).tables.notes.columns.title.type).toBe('varchar(200)');
+    expect(JSON.parse(await text('schema.snapshot.json')).tables.notes.columns.title.type).toBe('string(300)');
+    expect(JSON.parse(first).tables.notes.columns.title.type).toBe('string(200)');
     expect((await generate({ root: project.root, check: true })).changed).toEqual([]);
   });
 

@@ -117,7 +117,12 @@ describe('migrations | next migration from the snapshot', () => {
     expect(JSON.parse(await text('schema.snapshot.json'))).toMatchObject({
       lastMigration: '0002_add_notes_pinned_add_notes_subtitle',
       tables: {
-        notes: { columns: { pinned: { type: 'boolean', nullable: false, default: 'false' }, subtitle: { type: 'text', nullable: true } } },
+        notes: {
+          columns: {
+            pinned: { type: 'boolean', nullable: false, default: { kind: 'value', value: false } },
+            subtitle: { type: 'string', nullable: true },
+          },
+        },
       },
     });
     expect(await text('migrations/0001_create_notes.sql')).toBe(first);

@@ -84,16 +84,16 @@ export const routes = [
     list: {
       table: 'articles',
       primaryKey: 'id',
-      primaryKeySqlType: 'bigint',
+      primaryKeyColumnType: 'bigint',
       softDelete: false,
-      sort: [{ name: 'createdAt', column: 'created_at', sqlType: 'timestamptz' }],
+      sort: [{ name: 'createdAt', column: 'created_at', columnType: 'timestamp' }],
       filters: [
         {
           key: 'filter_tag',
           param: 'tag',
           column: 'name',
           op: 'eq',
-          sqlType: 'varchar(100)',
+          columnType: 'string(100)',
           array: false,
           through: {
             table: 'tags',
@@ -107,7 +107,7 @@ export const routes = [
           param: 'author',
           column: 'username',
           op: 'eq',
-          sqlType: 'varchar(100)',
+          columnType: 'string(100)',
           array: false,
           through: { table: 'users', key: 'id', column: 'author_id' },
         },
@@ -116,7 +116,7 @@ export const routes = [
           param: 'favorited',
           column: 'username',
           op: 'eq',
-          sqlType: 'varchar(100)',
+          columnType: 'string(100)',
           array: false,
           through: {
             table: 'users',
@@ -243,9 +243,9 @@ export const routes = [
     list: {
       table: 'articles',
       primaryKey: 'id',
-      primaryKeySqlType: 'bigint',
+      primaryKeyColumnType: 'bigint',
       softDelete: false,
-      sort: [{ name: 'createdAt', column: 'created_at', sqlType: 'timestamptz' }],
+      sort: [{ name: 'createdAt', column: 'created_at', columnType: 'timestamp' }],
       filters: [],
       paging: 'offset',
     },

@@ -8,9 +8,9 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 export interface ArticleTable {
   /** `bigint` primary key, identity. */
   id: Generated<number>;
-  /** `varchar(300)`. */
+  /** `string(300)`. */
   slug: string;
-  /** `varchar(255)`. */
+  /** `string(255)`. */
   title: string;
   /** `text`. */
   description: string;
@@ -18,9 +18,9 @@ export interface ArticleTable {
   body: string;
   /** `bigint`. */
   author_id: number;
-  /** `timestamptz`. */
+  /** `timestamp`. */
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
-  /** `timestamptz`. */
+  /** `timestamp`. */
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
@@ -47,7 +47,7 @@ export interface ArticleJson {
 export interface TagTable {
   /** `bigint` primary key, identity. */
   id: Generated<number>;
-  /** `varchar(100)`. */
+  /** `string(100)`. */
   name: string;
 }
 
@@ -122,9 +122,9 @@ export interface CommentTable {
   author_id: number;
   /** `text`. */
   body: string;
-  /** `timestamptz`. */
+  /** `timestamp`. */
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
-  /** `timestamptz`. */
+  /** `timestamp`. */
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
@@ -149,19 +149,19 @@ export interface CommentJson {
 export interface UserTable {
   /** `bigint` primary key, identity. */
   id: Generated<number>;
-  /** `varchar(255)`. */
+  /** `string(255)`. */
   email: string;
-  /** `varchar(100)`. */
+  /** `string(100)`. */
   username: string;
-  /** `varchar(255)`. */
+  /** `string(255)`. */
   password: string;
   /** `text`. */
   bio: Generated<string>;
-  /** `varchar(1000)`, null allowed. */
+  /** `string(1000)`, null allowed. */
   image: string | null;
-  /** `timestamptz`. */
+  /** `timestamp`. */
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
-  /** `timestamptz`. */
+  /** `timestamp`. */
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 

@@ -1,6 +1,9 @@
 /**
- * The difference between two sets of tables, as PostgreSQL statements, with
- * the destructive and unsupported changes it contains.
+ * The difference between two sets of tables, as the statements of a
+ * migration dialect (`dialect.ts`), with the destructive and unsupported
+ * changes it contains. Columns are compared as the engine has them: two
+ * column types or defaults the engine writes alike (`string` and `text` are
+ * both PostgreSQL's `text`) are no change.
  *
  * Statement order: drop foreign keys and indexes that go or change; drop
  * tables; create tables (with their enum CHECK constraints); alter tables
@@ -8,7 +11,8 @@
  * changes and added after, behind a guard when rows may hold other values);
  * create indexes; add foreign keys. Within each step, tables in name order.
  */
-import { addEnumCheck, addForeignKey, alterTable, checkName, columnDefinition, createIndex, createTable, enumGuard, ident } from './sql.js';
+import type { ColumnTypeText } from '../../../runtime/db/column-type.js';
+import type { MigrationDialect } from './dialect.js';
 import { sortedValues, type ColumnSnapshot, type TableSnapshot } from './snapshot.js';
 
 /** A change the diff refuses: destructive (needs `allowDestructive`) or unsupported (needs a schema change). */
@@ -35,11 +39,13 @@ export interface TableDiff {
 
 type Tables = Readonly<Record<string, TableSnapshot>>;
 
+type Destructive = (table: string, column: string | undefined, message: string, loss: string) => void;
+
 /**
- * Compare `before` (the snapshot) with `after` (the model).
+ * Compare `before` (the snapshot) with `after` (the model), in the statements of `dialect`.
  * @param allowDestructive when false, dropping a table or column and narrowing a column type are refused.
  */
-export function diffTables(before: Tables, after: Tables, allowDestructive: boolean): TableDiff {
+export function diffTables(dialect: MigrationDialect, before: Tables, after: Tables, allowDestructive: boolean): TableDiff {
   const dropKeys: string[] = [];
   const dropIndexes: string[] = [];
   const dropTables: string[] = [];
@@ -50,7 +56,7 @@ export function diffTables(before: Tables, after: Tables, allowDestructive: bool
   const changes: string[] = [];
   const refused: RefusedChange[] = [];
   const losses: string[] = [];
-  const destructive = (table: string, column: string | undefined, message: string, loss: string): void => {
+  const destructive: Destructive = (table, column, message, loss) => {
     losses.push(loss);
     if (!allowDestructive) refused.push({ kind: 'destructive', table, ...(column ? { column } : {}), message });
   };
@@ -63,18 +69,18 @@ export function diffTables(before: Tables, after: Tables, allowDestructive: bool
       // Foreign keys go first, also those of dropped tables: another dropped table may be what they reference.
       for (const [name, fk] of Object.entries(old.foreignKeys)) {
         if (!now || !same(fk, now.foreignKeys[name])) {
-          dropKeys.push(alterTable(table, `DROP CONSTRAINT ${ident(name)}`));
+          dropKeys.push(dialect.dropForeignKey(table, name));
           if (now) changes.push(`fkey_${table}`);
         }
       }
     }
     if (old && now) {
       for (const [name, index] of Object.entries(old.indexes)) {
-        if (!same(index, now.indexes[name])) dropIndexes.push(`DROP INDEX ${ident(name)};`);
+        if (!same(index, now.indexes[name])) dropIndexes.push(dialect.dropIndex(table, name));
       }
     }
     if (old && !now) {
-      dropTables.push(`DROP TABLE ${ident(table)};`);
+      dropTables.push(dialect.dropTable(table));
       changes.push(`drop_${table}`);
       const added = Object.keys(after).filter((t) => !(t in before));
       const hint =
@@ -84,23 +90,23 @@ export function diffTables(before: Tables, after: Tables, allowDestructive: bool
     }
     if (!now) continue;
     if (!old) {
-      creates.push(createTable(table, now));
-      for (const [name, column] of Object.entries(now.columns)) if (column.values) creates.push(addEnumCheck(table, name, column));
+      creates.push(dialect.createTable(table, now));
+      for (const [name, column] of Object.entries(now.columns)) if (column.values) creates.push(dialect.addEnumCheck(table, name, column));
       changes.push(`create_${table}`);
     } else {
-      const altered = diffColumns(table, old, now, destructive, refused);
+      const altered = diffColumns(dialect, table, old, now, destructive, refused);
       alters.push(...altered.statements);
       changes.push(...altered.changes);
     }
     for (const [name, index] of Object.entries(now.indexes)) {
       if (!old || !same(index, old.indexes[name])) {
-        indexes.push(createIndex(table, name, index));
+        indexes.push(dialect.createIndex(table, name, index));
         if (old) changes.push(`index_${table}`);
       }
     }
     for (const [name, fk] of Object.entries(now.foreignKeys)) {
       if (!old || !same(fk, old.foreignKeys[name])) {
-        keys.push(addForeignKey(table, name, fk));
+        keys.push(dialect.addForeignKey(table, name, fk));
         if (old) changes.push(`fkey_${table}`);
       }
     }
@@ -113,10 +119,11 @@ export function diffTables(before: Tables, after: Tables, allowDestructive: bool
 }
 
 function diffColumns(
+  dialect: MigrationDialect,
   table: string,
   old: TableSnapshot,
   now: TableSnapshot,
-  destructive: (table: string, column: string | undefined, message: string, loss: string) => void,
+  destructive: Destructive,
   refused: RefusedChange[],
 ): { statements: string[]; changes: string[] } {
   const statements: string[] = [];
@@ -139,14 +146,14 @@ function diffColumns(
           column: name,
           message: `adding a primary key to the existing table ${table} is not supported; keep its primary key as it was`,
         });
-      statements.push(alterTable(table, `ADD COLUMN ${columnDefinition(name, { ...column, primaryKey: false })}`));
+      statements.push(dialect.addColumn(table, name, column));
       // The new column holds its default (one of the values) or NULL: nothing to guard.
-      if (column.values) statements.push(addEnumCheck(table, name, column));
+      if (column.values) statements.push(dialect.addEnumCheck(table, name, column));
       changes.push(`add_${table}_${name}`);
       continue;
     }
-    const check = enumChange(table, name, was, column, destructive);
-    const altered = alterColumn(table, name, was, column, destructive, refused);
+    const check = enumChange(dialect, table, name, was, column, destructive);
+    const altered = alterColumn(dialect, table, name, was, column, destructive, refused);
     if (altered.length > 0 || check.before.length > 0 || check.after.length > 0) {
       statements.push(...check.before, ...altered, ...check.after);
       changes.push(`alter_${table}_${name}`);
@@ -164,7 +171,7 @@ function diffColumns(
     const added = Object.keys(now.columns).filter((c) => !(c in old.columns));
     const hint = added.length > 0 ? `; if it was renamed to ${added.join(' or ')}, add "renamedFrom: ${name}" to that field instead` : '';
     destructive(table, name, `dropping column ${table}.${name} deletes its data${hint}`, `drops column ${table}.${name} and its data`);
-    statements.push(alterTable(table, `DROP COLUMN ${ident(name)}`));
+    statements.push(dialect.dropColumn(table, name));
     changes.push(`drop_${table}_${name}`);
   }
   return { statements, changes };
@@ -177,15 +184,17 @@ function diffColumns(
  * of `enumGuard` (removing values is also destructive: clients may hold them).
  */
 function enumChange(
+  dialect: MigrationDialect,
   table: string,
   name: string,
   was: ColumnSnapshot,
   now: ColumnSnapshot,
-  destructive: (table: string, column: string | undefined, message: string, loss: string) => void,
+  destructive: Destructive,
 ): { before: string[]; after: string[] } {
   const sorted = (v: readonly string[] | undefined): string => JSON.stringify(sortedValues(v ?? []));
-  if (sorted(was.values) === sorted(now.values) && (was.values === undefined || was.type === now.type)) return { before: [], after: [] };
-  const before = was.values ? [alterTable(table, `DROP CONSTRAINT ${ident(checkName(table, name))}`)] : [];
+  const sameType = !typeChanged(dialect, was, now);
+  if (sorted(was.values) === sorted(now.values) && (was.values === undefined || sameType)) return { before: [], after: [] };
+  const before = was.values ? [dialect.dropEnumCheck(table, name)] : [];
   if (!now.values) return { before, after: [] };
   const removed = (was.values ?? []).filter((v) => !now.values!.includes(v));
   if (removed.length > 0) {
@@ -197,20 +206,30 @@ function enumChange(
       `removes the value(s) ${list} from the enum ${table}.${name}; migrate stops with an error and changes nothing if a row still holds one`,
     );
   }
-  const guarded = was.values === undefined || removed.length > 0 || was.type !== now.type;
-  return { before, after: [...(guarded ? [enumGuard(table, name, now)] : []), addEnumCheck(table, name, now)] };
+  const guarded = was.values === undefined || removed.length > 0 || !sameType;
+  return { before, after: [...(guarded ? [dialect.enumGuard(table, name, now)] : []), dialect.addEnumCheck(table, name, now)] };
+}
+
+/** The column's type differs as the engine has it. */
+function typeChanged(dialect: MigrationDialect, was: ColumnSnapshot, now: ColumnSnapshot): boolean {
+  return was.type !== now.type && dialect.columnType(was.type) !== dialect.columnType(now.type);
+}
+
+/** The engine's default expression of a column (`undefined`: none). */
+function defaultOf(dialect: MigrationDialect, c: ColumnSnapshot): string | undefined {
+  return c.default === undefined ? undefined : dialect.defaultValue(c.default, c.type);
 }
 
 function alterColumn(
+  dialect: MigrationDialect,
   table: string,
   name: string,
   was: ColumnSnapshot,
   now: ColumnSnapshot,
-  destructive: (table: string, column: string | undefined, message: string, loss: string) => void,
+  destructive: Destructive,
   refused: RefusedChange[],
 ): string[] {
   const out: string[] = [];
-  const column = `ALTER COLUMN ${ident(name)}`;
   if (Boolean(was.primaryKey) !== Boolean(now.primaryKey)) {
     refused.push({
       kind: 'unsupported',
@@ -219,27 +238,27 @@ function alterColumn(
       message: `changing the primary key of table ${table} is not supported; keep "primaryKey" on the field it was on`,
     });
   }
-  const typeChanged = was.type !== now.type;
-  const defaultChanged = was.default !== now.default;
-  if (was.identity && !now.identity) out.push(alterTable(table, `${column} DROP IDENTITY`));
+  const retyped = typeChanged(dialect, was, now);
+  const defaultChanged = defaultOf(dialect, was) !== defaultOf(dialect, now);
+  if (was.identity && !now.identity) out.push(dialect.dropIdentity(table, name));
   // A changed type drops the default first (the old default may not cast); SET DEFAULT puts it back.
-  if (was.default !== undefined && (typeChanged || (defaultChanged && now.default === undefined)))
-    out.push(alterTable(table, `${column} DROP DEFAULT`));
-  if (typeChanged) {
+  if (was.default !== undefined && (retyped || (defaultChanged && now.default === undefined))) out.push(dialect.dropDefault(table, name));
+  if (retyped) {
     if (!widens(was.type, now.type)) {
+      const [from, to] = [dialect.columnType(was.type), dialect.columnType(now.type)];
       destructive(
         table,
         name,
-        `changing column ${table}.${name} from ${was.type} to ${now.type} may lose or reject values`,
-        `changes ${table}.${name} from ${was.type} to ${now.type}; migrate stops with an error and changes nothing if a value would not survive the change unchanged`,
+        `changing column ${table}.${name} from ${from} to ${to} may lose or reject values`,
+        `changes ${table}.${name} from ${from} to ${to}; migrate stops with an error and changes nothing if a value would not survive the change unchanged`,
       );
-      out.push(narrowingGuard(table, name, was.type, now.type));
+      out.push(dialect.typeChangeGuard(table, name, was, now));
     }
-    out.push(alterTable(table, `${column} TYPE ${now.type} USING ${ident(name)}::${now.type}`));
+    out.push(dialect.changeType(table, name, was, now));
   }
-  if (now.default !== undefined && (defaultChanged || typeChanged)) out.push(alterTable(table, `${column} SET DEFAULT ${now.default}`));
+  if (now.default !== undefined && (defaultChanged || retyped)) out.push(dialect.setDefault(table, name, now));
   if (was.nullable && !now.nullable && !now.primaryKey) {
-    if (now.default !== undefined) out.push(`UPDATE ${ident(table)} SET ${ident(name)} = DEFAULT WHERE ${ident(name)} IS NULL;`);
+    if (now.default !== undefined) out.push(dialect.fillNulls(table, name));
     else if (!now.identity)
       refused.push({
         kind: 'unsupported',
@@ -247,50 +266,32 @@ function alterColumn(
         column: name,
         message: `making ${table}.${name} NOT NULL needs a value for rows holding NULL; add "default:" to the field or keep "nullable: true"`,
       });
-    out.push(alterTable(table, `${column} SET NOT NULL`));
+    out.push(dialect.setNotNull(table, name, now));
   }
-  if (!was.nullable && now.nullable) out.push(alterTable(table, `${column} DROP NOT NULL`));
-  if (!was.identity && now.identity) out.push(alterTable(table, `${column} ADD GENERATED BY DEFAULT AS IDENTITY`));
+  if (!was.nullable && now.nullable) out.push(dialect.dropNotNull(table, name, now));
+  if (!was.identity && now.identity) out.push(dialect.addIdentity(table, name, now));
   return out;
 }
 
 /**
- * A check that runs before a narrowing type change: it counts the rows whose
- * value would not come back unchanged from the new type (a varchar cut short,
- * a fraction rounded) and stops the migration — its transaction rolls back —
- * naming the table, column and count, instead of letting the cast cut them.
- * A value the new type rejects outright (out of range, not a number) stops it
- * too, naming the table, column and PostgreSQL's reason.
+ * True when every value of column type `from` fits `to` unchanged: a
+ * `string(n)` into a longer one or one without a limit, text of no limit
+ * into the other kind of it, an `integer` into a `bigint` or `float`; lists
+ * by their items.
  */
-export function narrowingGuard(table: string, column: string, from: string, to: string): string {
-  const c = ident(column);
-  return [
-    'DO $$',
-    'DECLARE lost bigint;',
-    'BEGIN',
-    '  BEGIN',
-    `    SELECT count(*) INTO lost FROM ${ident(table)} WHERE ${c} IS NOT NULL AND (${c}::${to})::${from} IS DISTINCT FROM ${c};`,
-    '  EXCEPTION WHEN others THEN',
-    `    RAISE EXCEPTION 'cannot change ${table}.${column} from ${from} to ${to}: a value cannot be converted (%)', SQLERRM`,
-    `      USING HINT = 'nothing was changed; fix the rows holding such values, then run bindery migrate again';`,
-    '  END;',
-    '  IF lost > 0 THEN',
-    `    RAISE EXCEPTION 'cannot change ${table}.${column} from ${from} to ${to}: % row(s) hold a value that does not fit', lost`,
-    `      USING HINT = 'nothing was changed; fix those rows (e.g. SELECT * FROM ${table} WHERE ${column}::${to}::${from} IS DISTINCT FROM ${column}), then run bindery migrate again';`,
-    '  END IF;',
-    'END $$;',
-  ].join('\n');
-}
-
-/** True when every value of type `from` fits `to` unchanged. */
-function widens(from: string, to: string): boolean {
+function widens(from: ColumnTypeText, to: ColumnTypeText): boolean {
   const a = /^(.*?)(\[\])?$/.exec(from)!;
   const b = /^(.*?)(\[\])?$/.exec(to)!;
   if (Boolean(a[2]) !== Boolean(b[2])) return false;
   const [x, y] = [a[1]!, b[1]!];
-  const len = (t: string): number | undefined => (/^varchar\((\d+)\)$/.exec(t) ? Number(/^varchar\((\d+)\)$/.exec(t)![1]) : undefined);
-  if (len(x) !== undefined) return y === 'text' || (len(y) !== undefined && len(y)! >= len(x)!);
-  if (x === 'integer') return y === 'bigint' || y === 'double precision';
+  const len = (t: string): number | undefined => {
+    const m = /^string\((\d+)\)$/.exec(t);
+    return m ? Number(m[1]) : undefined;
+  };
+  const unlimited = (t: string): boolean => t === 'string' || t === 'text';
+  if (len(x) !== undefined) return unlimited(y) || (len(y) !== undefined && len(y)! >= len(x)!);
+  if (unlimited(x)) return unlimited(y);
+  if (x === 'integer') return y === 'bigint' || y === 'float';
   return false;
 }
 

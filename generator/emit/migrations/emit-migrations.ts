@@ -1,7 +1,8 @@
 /**
  * Migrations: compare the model's tables with `schema.snapshot.json` and,
- * when they differ, write the next numbered `migrations/NNNN_<slug>.sql` and
- * the updated snapshot. Existing migration files are never rewritten — but
+ * when they differ, write the next numbered `migrations/NNNN_<slug>.sql` — in
+ * the statements of the project's migration dialect (`dialects/index.ts`) —
+ * and the updated snapshot. Existing migration files are never rewritten — but
  * the draft migration, which no database has yet: the changes are folded
  * into it (docs/generator.md "Draft migrations"). A
  * destructive change is refused unless `allowDestructive` is set (then the
@@ -12,13 +13,14 @@ import type { Diagnostics, SourcePosition } from '../../diagnostics.js';
 import type { Model } from '../../model/model.js';
 import type { EmitContext } from '../context.js';
 import type { GeneratedFile } from '../../write/generated-file.js';
+import { migrationDialect } from './dialects/index.js';
 import { diffTables, type RefusedChange } from './diff.js';
 import { MIGRATIONS_DIR, SNAPSHOT_FILE } from './files.js';
 import { draftBase, rebuildSnapshot, readSnapshot, type MigrationHistory } from './history.js';
 import { applyRenames } from './renames.js';
+import { printSnapshot, SNAPSHOT_VERSION, tablesOf } from './snapshot.js';
 
 export type { MigrationHistory };
-import { printSnapshot, tablesOf } from './snapshot.js';
 
 export { MIGRATIONS_DIR, SNAPSHOT_FILE };
 
@@ -51,16 +53,17 @@ function migrationFiles(
   allowDestructive: boolean,
   diagnostics: Diagnostics,
 ): MigrationOutput | undefined {
-  const current = history.rebuildSnapshot ? rebuildSnapshot(history, diagnostics) : readSnapshot(history, diagnostics);
+  const dialect = migrationDialect();
+  const current = history.rebuildSnapshot ? rebuildSnapshot(dialect, history, diagnostics) : readSnapshot(dialect, history, diagnostics);
   if (current === undefined) return undefined;
   // Folding into the draft: the changes since the migration before it, under its number.
-  const draft = draftBase(history, current);
+  const draft = draftBase(dialect, history, current);
   const previous = draft?.snapshot ?? current;
 
   const tables = tablesOf(ctx.model);
-  const renamed = applyRenames(previous.tables, tables, ctx.model, diagnostics);
+  const renamed = applyRenames(dialect, previous.tables, tables, ctx.model, diagnostics);
   if (renamed === undefined) return undefined;
-  const diff = diffTables(renamed.tables, tables, allowDestructive);
+  const diff = diffTables(dialect, renamed.tables, tables, allowDestructive);
   for (const refused of diff.refused) report(refused, ctx.model, history, diagnostics);
   if (diff.refused.length > 0) return undefined;
 
@@ -77,7 +80,7 @@ function migrationFiles(
       content: `-- ${ctx.header}\n\n${lossComment(diff.losses)}${statements.join('\n\n')}\n`,
     });
   }
-  files.push({ path: SNAPSHOT_FILE, content: printSnapshot(ctx.header, { version: 1, lastMigration, tables }) });
+  files.push({ path: SNAPSHOT_FILE, content: printSnapshot(ctx.header, { version: SNAPSHOT_VERSION, lastMigration, tables }) });
   return { files, folded: draft !== undefined };
 }
 

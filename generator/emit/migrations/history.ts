@@ -7,9 +7,10 @@ import type { Diagnostics, SourcePosition } from '../../diagnostics.js';
 import { Diagnostics as Collector } from '../../diagnostics.js';
 import { positionOf, type DataPath } from '../../load/node-position.js';
 import { parseSchemaFile } from '../../load/schema-file.js';
+import type { MigrationDialect } from './dialect.js';
 import { MIGRATIONS_DIR, SNAPSHOT_FILE } from './files.js';
 import { replayMigrations } from './replay.js';
-import { parseSnapshot, type Snapshot, type TableSnapshot } from './snapshot.js';
+import { parseSnapshot, SNAPSHOT_VERSION, type ColumnSnapshot, type Snapshot, type TableSnapshot } from './snapshot.js';
 
 const REBUILD = 'bindery generate --rebuild-snapshot';
 
@@ -52,31 +53,35 @@ export interface DraftBase {
  * and the migrations before it are all bindery's (they can be read back).
  * Undefined otherwise (the next migration is appended as usual).
  */
-export function draftBase(history: MigrationHistory, snapshot: Snapshot): DraftBase | undefined {
+export function draftBase(dialect: MigrationDialect, history: MigrationHistory, snapshot: Snapshot): DraftBase | undefined {
   const draft = history.draft;
   if (draft === undefined || history.read === undefined || history.rebuildSnapshot || snapshot.lastMigration !== draft) return undefined;
   const names = sortedNames(history.migrations);
   if (names[names.length - 1] !== draft) return undefined;
   const before = names.slice(0, -1);
-  const replayed = replayMigrations(before.map((name) => ({ name, sql: history.read!(name) ?? '' })));
+  const replayed = replayMigrations(
+    dialect,
+    before.map((name) => ({ name, sql: history.read!(name) ?? '' })),
+  );
   if (!replayed.ok) return undefined;
   const number = Number(/^(\d+)_/.exec(draft)?.[1] ?? Number.NaN);
   if (!Number.isInteger(number)) return undefined;
-  return { snapshot: { version: 1, lastMigration: before[before.length - 1] ?? null, tables: replayed.tables }, number };
+  return { snapshot: { version: SNAPSHOT_VERSION, lastMigration: before[before.length - 1] ?? null, tables: replayed.tables }, number };
 }
 
 /**
  * The snapshot on disk, after checking that it follows the migration files:
  * present when migrations exist, naming an existing last migration, and —
  * when every migration is one bindery wrote — equal to the tables those
- * migrations build (so a hand edit is reported against the snapshot, not
- * blamed on the schema). Problems go to `diagnostics`; undefined then.
+ * migrations build, as `dialect` reads them (so a hand edit is reported
+ * against the snapshot, not blamed on the schema). Problems go to
+ * `diagnostics`; undefined then.
  */
-export function readSnapshot(history: MigrationHistory, diagnostics: Diagnostics): Snapshot | undefined {
+export function readSnapshot(dialect: MigrationDialect, history: MigrationHistory, diagnostics: Diagnostics): Snapshot | undefined {
   const file = `${history.outDir}/${SNAPSHOT_FILE}`;
   const at: SourcePosition = { file, line: 1, column: 1 };
   if (history.snapshotText === undefined) {
-    if (history.migrations.length === 0) return { version: 1, lastMigration: null, tables: {} };
+    if (history.migrations.length === 0) return { version: SNAPSHOT_VERSION, lastMigration: null, tables: {} };
     diagnostics.add(
       at,
       '',
@@ -108,10 +113,13 @@ export function readSnapshot(history: MigrationHistory, diagnostics: Diagnostics
   }
   if (history.read === undefined) return snapshot;
   const followed = sortedNames(history.migrations).filter((m) => last !== null && m <= last);
-  const replayed = replayMigrations(followed.map((name) => ({ name, sql: history.read!(name) ?? '' })));
+  const replayed = replayMigrations(
+    dialect,
+    followed.map((name) => ({ name, sql: history.read!(name) ?? '' })),
+  );
   // A migration bindery did not write (hand-written SQL) leaves the tables unknown: nothing to compare with.
   if (!replayed.ok) return snapshot;
-  const difference = firstDifference(snapshot.tables, replayed.tables);
+  const difference = firstDifference(dialect, snapshot.tables, replayed.tables);
   if (difference !== undefined) {
     const upTo = last === null ? 'no migration' : `the migrations up to ${last}`;
     diagnostics.add(
@@ -130,9 +138,12 @@ export function readSnapshot(history: MigrationHistory, diagnostics: Diagnostics
  * (`lastMigration` is the last of them). A migration bindery did not write
  * cannot be read back: reported at that file; undefined then.
  */
-export function rebuildSnapshot(history: MigrationHistory, diagnostics: Diagnostics): Snapshot | undefined {
+export function rebuildSnapshot(dialect: MigrationDialect, history: MigrationHistory, diagnostics: Diagnostics): Snapshot | undefined {
   const names = sortedNames(history.migrations);
-  const replayed = replayMigrations(names.map((name) => ({ name, sql: history.read?.(name) ?? '' })));
+  const replayed = replayMigrations(
+    dialect,
+    names.map((name) => ({ name, sql: history.read?.(name) ?? '' })),
+  );
   if (!replayed.ok) {
     diagnostics.add(
       { file: `${history.outDir}/${MIGRATIONS_DIR}/${replayed.migration}.sql`, line: 1, column: 1 },
@@ -142,7 +153,7 @@ export function rebuildSnapshot(history: MigrationHistory, diagnostics: Diagnost
     );
     return undefined;
   }
-  return { version: 1, lastMigration: names[names.length - 1] ?? null, tables: replayed.tables };
+  return { version: SNAPSHOT_VERSION, lastMigration: names[names.length - 1] ?? null, tables: replayed.tables };
 }
 
 function sortedNames(names: readonly string[]): string[] {
@@ -157,8 +168,13 @@ interface Difference {
   readonly migrations: string;
 }
 
-/** The first difference between two sets of tables (column order does not count), or undefined. */
+/**
+ * The first difference between two sets of tables (column order does not
+ * count), or undefined. Column types and defaults are compared as `dialect`
+ * writes them: the migrations say `text` for both `string` and `text`.
+ */
 export function firstDifference(
+  dialect: MigrationDialect,
   snapshot: Readonly<Record<string, TableSnapshot>>,
   built: Readonly<Record<string, TableSnapshot>>,
 ): Difference | undefined {
@@ -182,8 +198,9 @@ export function firstDifference(
         }
         const xs = x[key] as Record<string, unknown>;
         const ys = y[key] as Record<string, unknown>;
+        const [xe, ye] = section === 'columns' ? [onEngine(dialect, xs), onEngine(dialect, ys)] : [xs, ys];
         for (const attribute of union(xs, ys)) {
-          if (canonical(xs[attribute]) !== canonical(ys[attribute])) {
+          if (canonical(xe[attribute]) !== canonical(ye[attribute])) {
             return { path: [table, section, key, attribute], snapshot: show(xs[attribute]), migrations: show(ys[attribute]) };
           }
         }
@@ -191,6 +208,16 @@ export function firstDifference(
     }
   }
   return undefined;
+}
+
+/** A column's attributes with its type and default as the engine writes them. */
+function onEngine(dialect: MigrationDialect, column: Record<string, unknown>): Record<string, unknown> {
+  const c = column as unknown as ColumnSnapshot;
+  return {
+    ...column,
+    type: dialect.columnType(c.type),
+    ...(c.default !== undefined ? { default: dialect.defaultValue(c.default, c.type) } : {}),
+  };
 }
 
 function union(a: object, b: object): string[] {

@@ -1,8 +1,8 @@
 /**
  * Renames (docs/schema-language.md "Renames"): `renamedFrom:` on a resource
  * (the old table name) or a field (the old column name) turns what would be a
- * drop plus a create into `ALTER TABLE … RENAME TO` / `RENAME COLUMN`, which
- * keeps the rows.
+ * drop plus a create into a rename of the table or column (the dialect's
+ * `renameTable`, `renameColumn`), which keeps the rows.
  *
  * The renames are applied to the snapshot's tables before the diff, so the
  * diff sees the renamed tables and finds nothing else to change. Names bindery
@@ -19,8 +19,8 @@
 import type { Diagnostics } from '../../diagnostics.js';
 import type { Model, RenamedFrom } from '../../model/model.js';
 import { didYouMean } from '../../suggest.js';
-import { alterTable, checkName, ident } from './sql.js';
-import { sqlString } from './sql-types.js';
+import type { MigrationDialect } from './dialect.js';
+import { checkName } from './names.js';
 import type { ColumnSnapshot, ForeignKeySnapshot, IndexSnapshot, TableSnapshot } from './snapshot.js';
 
 type Tables = Readonly<Record<string, TableSnapshot>>;
@@ -40,11 +40,17 @@ export interface Renamed {
 
 /**
  * Apply the model's renames to `before` (the snapshot's tables), compared with
- * `after` (the model's tables).
+ * `after` (the model's tables), in the statements of `dialect`.
  * @returns the renamed tables and statements; undefined when a `renamedFrom`
  *   is wrong (reported to `diagnostics` at its position, with a "did you mean").
  */
-export function applyRenames(before: Tables, after: Tables, model: Model, diagnostics: Diagnostics): Renamed | undefined {
+export function applyRenames(
+  dialect: MigrationDialect,
+  before: Tables,
+  after: Tables,
+  model: Model,
+  diagnostics: Diagnostics,
+): Renamed | undefined {
   const tables = new Map<string, Working>(Object.entries(before).map(([name, t]) => [name, copy(t)]));
   const statements: string[] = [];
   const changes: string[] = [];
@@ -83,7 +89,7 @@ export function applyRenames(before: Tables, after: Tables, model: Model, diagno
       for (const [key, fk] of Object.entries(other.foreignKeys))
         if (fk.table === from.name) other.foreignKeys[key] = { ...fk, table: resource.table };
     }
-    statements.push(alterTable(from.name, `RENAME TO ${ident(resource.table)}`), auditSubjects(from.name, resource.table));
+    statements.push(dialect.renameTable(from.name, resource.table), dialect.moveAuditSubjects(from.name, resource.table, AUDIT_TABLES));
     changes.push(`rename_${from.name}`);
     touched.set(resource.table, { table: from.name, columns: new Map() });
   }
@@ -121,7 +127,7 @@ export function applyRenames(before: Tables, after: Tables, model: Model, diagno
         continue;
       }
       renameColumn(tables, resource.table, from.name, field.name);
-      statements.push(alterTable(resource.table, `RENAME COLUMN ${ident(from.name)} TO ${ident(field.name)}`));
+      statements.push(dialect.renameColumn(resource.table, from.name, field.name));
       changes.push(`rename_${resource.table}_${from.name}`);
       const entry = touched.get(resource.table) ?? { columns: new Map<string, string>() };
       entry.columns.set(field.name, from.name);
@@ -130,7 +136,7 @@ export function applyRenames(before: Tables, after: Tables, model: Model, diagno
   }
   if (!ok) return undefined;
 
-  for (const [table, renamed] of touched) statements.push(...renameDerived(tables, table, renamed, after[table]));
+  for (const [table, renamed] of touched) statements.push(...renameDerived(dialect, tables, table, renamed, after[table]));
   return { tables: Object.fromEntries(tables), statements, changes };
 }
 
@@ -140,6 +146,7 @@ export function applyRenames(before: Tables, after: Tables, model: Model, diagno
  * diff does not drop and recreate them.
  */
 function renameDerived(
+  dialect: MigrationDialect,
   tables: Map<string, Working>,
   table: string,
   renamed: { table?: string; columns: Map<string, string> },
@@ -148,60 +155,37 @@ function renameDerived(
   const t = tables.get(table)!;
   if (!wanted) return [];
   const out: string[] = [];
-  // PostgreSQL named the primary key's index after the old table (`<table>_pkey`); the snapshot does not record it.
-  const pkey = (name: string): string => `${name}_pkey`;
-  if (
-    renamed.table !== undefined &&
-    Object.values(t.columns).some((c) => c.primaryKey) &&
-    pkey(renamed.table).length <= 63 &&
-    pkey(table).length <= 63
-  ) {
-    out.push(`ALTER INDEX ${ident(pkey(renamed.table))} RENAME TO ${ident(pkey(table))};`);
+  // What the engine named after the old table for its primary key (PostgreSQL's `<table>_pkey`); the snapshot does not record it.
+  if (renamed.table !== undefined && Object.values(t.columns).some((c) => c.primaryKey)) {
+    const pkey = dialect.renamePrimaryKey(renamed.table, table);
+    if (pkey !== undefined) out.push(pkey);
   }
   for (const [name, index] of Object.entries(t.indexes)) {
     if (name in wanted.indexes) continue;
     const target = Object.entries(wanted.indexes).find(([other, i]) => !(other in t.indexes) && same(i, index))?.[0];
     if (target === undefined || [...tables.values()].some((x) => target in x.indexes)) continue;
     t.indexes = rekey(t.indexes, name, target);
-    out.push(`ALTER INDEX ${ident(name)} RENAME TO ${ident(target)};`);
+    out.push(dialect.renameIndex(table, name, target));
   }
   for (const [name, fk] of Object.entries(t.foreignKeys)) {
     if (name in wanted.foreignKeys) continue;
     const target = Object.entries(wanted.foreignKeys).find(([other, k]) => !(other in t.foreignKeys) && same(k, fk))?.[0];
     if (target === undefined) continue;
     t.foreignKeys = rekey(t.foreignKeys, name, target);
-    out.push(alterTable(table, `RENAME CONSTRAINT ${ident(name)} TO ${ident(target)}`));
+    out.push(dialect.renameForeignKey(table, name, target));
   }
   // An enum's CHECK constraint is named after its table and column (`checkName`); the snapshot implies the name.
   for (const [column, c] of Object.entries(t.columns)) {
     if (!c.values) continue;
     const oldName = checkName(renamed.table ?? table, renamed.columns.get(column) ?? column);
     const newName = checkName(table, column);
-    if (oldName !== newName) out.push(alterTable(table, `RENAME CONSTRAINT ${ident(oldName)} TO ${ident(newName)}`));
+    if (oldName !== newName) out.push(dialect.renameEnumCheck(table, oldName, newName));
   }
   return out;
 }
 
 /** The audit tables name rows by their table (docs/audit.md "Tables"). */
 const AUDIT_TABLES = ['audit_log', 'audit_bulk', 'audit_bulk_items'] as const;
-
-/**
- * A statement moving the audit history of table `from` to its new name `to`
- * (`subject_type`), so that the history of a row survives the rename; it
- * does nothing where the audit tables do not exist.
- */
-function auditSubjects(from: string, to: string): string {
-  return [
-    'DO $$',
-    'BEGIN',
-    ...AUDIT_TABLES.flatMap((t) => [
-      `  IF to_regclass('${t}') IS NOT NULL THEN`,
-      `    UPDATE ${t} SET subject_type = ${sqlString(to)} WHERE subject_type = ${sqlString(from)};`,
-      '  END IF;',
-    ]),
-    'END $$;',
-  ].join('\n');
-}
 
 function renameColumn(tables: Map<string, Working>, table: string, from: string, to: string): void {
   const t = tables.get(table)!;

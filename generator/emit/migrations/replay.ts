@@ -1,11 +1,12 @@
 /**
  * Re-deriving the tables from the migration files: each statement bindery
- * writes (see `sql.ts` and `diff.ts`) is read back and applied to an
- * in-memory set of tables. `generate` uses it to tell a hand-edited
- * `schema.snapshot.json` from a real one, and `--rebuild-snapshot` to write
- * the snapshot again after a migration was removed (docs/database.md "When a
- * migration fails").
+ * writes is read back by the migration dialect (`dialect.ts`,
+ * `readStatement`) and applied to an in-memory set of tables. `generate`
+ * uses it to tell a hand-edited `schema.snapshot.json` from a real one, and
+ * `--rebuild-snapshot` to write the snapshot again after a migration was
+ * removed (docs/database.md "When a migration fails").
  */
+import type { ColumnChange, MigrationDialect, ReplayStep } from './dialect.js';
 import { sortedValues, type ColumnSnapshot, type ForeignKeySnapshot, type IndexSnapshot, type TableSnapshot } from './snapshot.js';
 
 /** The outcome of {@link replayMigrations}: the tables, or the first statement bindery did not write. */
@@ -21,114 +22,71 @@ interface MutableTable {
   checks: Record<string, string>;
 }
 
-const ID = '"((?:[^"]|"")+)"';
-const STATEMENTS: readonly [RegExp, (state: State, m: RegExpExecArray) => string | undefined][] = [
-  [re(`^CREATE TABLE ${ID} \\(\\n([\\s\\S]*)\\n\\);$`), (s, m) => s.createTable(name(m[1]), m[2]!)],
-  [re(`^DROP TABLE ${ID};$`), (s, m) => s.dropTable(name(m[1]))],
-  [re(`^ALTER TABLE ${ID} ADD COLUMN ([\\s\\S]+);$`), (s, m) => s.addColumn(name(m[1]), m[2]!)],
-  [re(`^ALTER TABLE ${ID} DROP COLUMN ${ID};$`), (s, m) => s.dropColumn(name(m[1]), name(m[2]))],
-  [re(`^ALTER TABLE ${ID} ALTER COLUMN ${ID} ([\\s\\S]+);$`), (s, m) => s.alterColumn(name(m[1]), name(m[2]), m[3]!)],
-  [re(`^ALTER TABLE ${ID} DROP CONSTRAINT ${ID};$`), (s, m) => s.dropConstraint(name(m[1]), name(m[2]))],
-  [
-    re(`^ALTER TABLE ${ID} ADD CONSTRAINT ${ID} CHECK \\(${ID} (?:IN \\(([\\s\\S]*)\\)|<@ ARRAY\\[([\\s\\S]*)\\]::text\\[\\])\\);$`),
-    (s, m) => s.addCheck(name(m[1]), name(m[2]), name(m[3]), stringList(m[4] ?? m[5]!)),
-  ],
-  [re(`^ALTER TABLE ${ID} RENAME TO ${ID};$`), (s, m) => s.renameTable(name(m[1]), name(m[2]))],
-  [re(`^ALTER TABLE ${ID} RENAME COLUMN ${ID} TO ${ID};$`), (s, m) => s.renameColumn(name(m[1]), name(m[2]), name(m[3]))],
-  [re(`^ALTER TABLE ${ID} RENAME CONSTRAINT ${ID} TO ${ID};$`), (s, m) => s.renameConstraint(name(m[1]), name(m[2]), name(m[3]))],
-  [re(`^ALTER INDEX ${ID} RENAME TO ${ID};$`), (s, m) => s.renameIndex(name(m[1]), name(m[2]))],
-  [
-    re(`^ALTER TABLE ${ID} ADD CONSTRAINT ${ID} FOREIGN KEY \\(${ID}\\) REFERENCES ${ID} \\(${ID}\\) ON DELETE ([A-Z ]+);$`),
-    (s, m) =>
-      s.addForeignKey(name(m[1]), name(m[2]), {
-        column: name(m[3]),
-        table: name(m[4]),
-        references: name(m[5]),
-        onDelete: m[6]!.toLowerCase(),
-      }),
-  ],
-  [
-    re(`^CREATE (UNIQUE )?INDEX ${ID} ON ${ID} \\(([^)]*)\\)(?: WHERE ([\\s\\S]+))?;$`),
-    (s, m) =>
-      s.createIndex(name(m[3]), name(m[2]), {
-        columns: identList(m[4]!),
-        unique: m[1] !== undefined,
-        ...(m[5] !== undefined ? { where: m[5] } : {}),
-      }),
-  ],
-  [re(`^DROP INDEX ${ID};$`), (s, m) => s.dropIndex(name(m[1]))],
-  // Data statements and guards change no table shape.
-  [/^UPDATE /, () => undefined],
-  [/^DO \$\$[\s\S]*\$\$;$/, () => undefined],
-];
-
 /**
- * Apply the statements of `migrations` (name and text, in order) to an empty
- * set of tables.
+ * Apply the statements of `migrations` (name and text, in order), read by
+ * `dialect`, to an empty set of tables.
  * @returns the tables, with columns in the order the statements create them;
  *   or the first statement that is not one bindery writes (a hand-written
  *   migration), with the reason.
  */
-export function replayMigrations(migrations: readonly { readonly name: string; readonly sql: string }[]): Replayed {
+export function replayMigrations(
+  dialect: MigrationDialect,
+  migrations: readonly { readonly name: string; readonly sql: string }[],
+): Replayed {
   const state = new State();
   for (const migration of migrations) {
-    for (const statement of statementsOf(migration.sql)) {
-      const rule = STATEMENTS.find(([pattern]) => pattern.test(statement));
-      const problem = rule ? rule[1](state, rule[0].exec(statement)!) : 'it is not a statement bindery writes';
+    for (const statement of dialect.statementsOf(migration.sql)) {
+      const step = dialect.readStatement(statement);
+      const problem = 'unreadable' in step ? step.unreadable : state.apply(step);
       if (problem !== undefined) return { ok: false, migration: migration.name, statement: firstLine(statement), reason: problem };
     }
   }
   return { ok: true, tables: state.snapshot() };
 }
 
-/**
- * The statements of a migration file, each ending with its `;`, without
- * `--` comments. Semicolons inside string literals, quoted identifiers and
- * `$$ … $$` bodies do not end a statement.
- */
-export function statementsOf(sql: string): string[] {
-  const text = sql.replace(/\r\n/g, '\n');
-  const statements: string[] = [];
-  let current = '';
-  let quote: "'" | '"' | '$$' | undefined;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quote === undefined && ch === '-' && text[i + 1] === '-') {
-      while (i < text.length && text[i] !== '\n') i++;
-      current += '\n';
-      continue;
-    }
-    if (quote === '$$' ? text.startsWith('$$', i) : quote === undefined && text.startsWith('$$', i)) {
-      quote = quote === '$$' ? undefined : '$$';
-      current += '$$';
-      i++;
-      continue;
-    }
-    if (ch === "'" || ch === '"') {
-      if (quote === ch) quote = undefined;
-      else if (quote === undefined) quote = ch;
-    }
-    current += ch;
-    if (ch === ';' && quote === undefined) {
-      statements.push(current.trim());
-      current = '';
-    }
-  }
-  if (current.trim() !== '') statements.push(current.trim());
-  return statements;
-}
-
 class State {
   private readonly tables = new Map<string, MutableTable>();
 
-  createTable(table: string, body: string): string | undefined {
+  /** Apply one step. @returns why it cannot be applied, or undefined. */
+  apply(step: ReplayStep): string | undefined {
+    switch (step.kind) {
+      case 'createTable':
+        return this.createTable(step.table, step.columns);
+      case 'dropTable':
+        return this.dropTable(step.table);
+      case 'addColumn':
+        return this.addColumn(step.table, step.column, step.definition);
+      case 'dropColumn':
+        return this.dropColumn(step.table, step.column);
+      case 'alterColumn':
+        return this.alterColumn(step.table, step.column, step.change);
+      case 'dropConstraint':
+        return this.dropConstraint(step.table, step.name);
+      case 'addCheck':
+        return this.addCheck(step.table, step.name, step.column, step.values);
+      case 'renameTable':
+        return this.renameTable(step.from, step.to);
+      case 'renameColumn':
+        return this.renameColumn(step.table, step.from, step.to);
+      case 'renameConstraint':
+        return this.renameConstraint(step.table, step.from, step.to);
+      case 'renameIndex':
+        return this.renameIndex(step.from, step.to, step.primaryKey);
+      case 'addForeignKey':
+        return this.addForeignKey(step.table, step.name, step.foreignKey);
+      case 'createIndex':
+        return this.createIndex(step.table, step.name, step.index);
+      case 'dropIndex':
+        return this.dropIndex(step.name);
+      case 'data':
+        return undefined;
+    }
+  }
+
+  createTable(table: string, columns: readonly (readonly [string, ColumnSnapshot])[]): string | undefined {
     if (this.tables.has(table)) return `table ${table} already exists`;
     const t: MutableTable = { columns: {}, indexes: {}, foreignKeys: {}, checks: {} };
-    for (const line of body.split(/,\n(?= {2}")/)) {
-      const column = parseColumn(line.trim());
-      if (!column) return `cannot read the column definition ${JSON.stringify(line.trim())}`;
-      t.columns[column.name] = column.snapshot;
-    }
+    for (const [name, column] of columns) t.columns[name] = normalize(column);
     this.tables.set(table, t);
     return undefined;
   }
@@ -138,12 +96,10 @@ class State {
     return undefined;
   }
 
-  addColumn(table: string, definition: string): string | undefined {
+  addColumn(table: string, column: string, definition: ColumnSnapshot): string | undefined {
     const t = this.tables.get(table);
-    const column = parseColumn(definition);
     if (!t) return `table ${table} does not exist`;
-    if (!column) return `cannot read the column definition ${JSON.stringify(definition)}`;
-    t.columns[column.name] = column.snapshot;
+    t.columns[column] = normalize(definition);
     return undefined;
   }
 
@@ -156,21 +112,37 @@ class State {
     return undefined;
   }
 
-  alterColumn(table: string, column: string, action: string): string | undefined {
+  alterColumn(table: string, column: string, change: ColumnChange): string | undefined {
     const t = this.tables.get(table);
     const c = t?.columns[column];
     if (!t || !c) return `column ${table}.${column} does not exist`;
     let next: ColumnSnapshot;
-    const type = /^TYPE (.+?) USING [\s\S]+$/.exec(action);
-    const setDefault = /^SET DEFAULT ([\s\S]+)$/.exec(action);
-    if (type) next = { ...c, type: type[1]! };
-    else if (setDefault) next = { ...c, default: setDefault[1]! };
-    else if (action === 'DROP DEFAULT') next = without(c, 'default');
-    else if (action === 'DROP IDENTITY') next = without(c, 'identity');
-    else if (action === 'ADD GENERATED BY DEFAULT AS IDENTITY') next = { ...c, identity: true };
-    else if (action === 'SET NOT NULL') next = { ...c, nullable: false };
-    else if (action === 'DROP NOT NULL') next = { ...c, nullable: true };
-    else return `unknown column change ${JSON.stringify(action)}`;
+    switch (change.kind) {
+      case 'type':
+        next = { ...c, type: change.type };
+        break;
+      case 'setDefault': {
+        const value = change.read(c.type);
+        if (value === undefined) return `cannot read the default ${JSON.stringify(change.text)} of ${table}.${column}`;
+        next = { ...c, default: value };
+        break;
+      }
+      case 'dropDefault':
+        next = without(c, 'default');
+        break;
+      case 'dropIdentity':
+        next = without(c, 'identity');
+        break;
+      case 'addIdentity':
+        next = { ...c, identity: true };
+        break;
+      case 'setNotNull':
+        next = { ...c, nullable: false };
+        break;
+      case 'dropNotNull':
+        next = { ...c, nullable: true };
+        break;
+    }
     t.columns[column] = normalize(next);
     return undefined;
   }
@@ -252,7 +224,7 @@ class State {
     return `constraint ${from} of table ${table} does not exist`;
   }
 
-  renameIndex(from: string, to: string): string | undefined {
+  renameIndex(from: string, to: string, primaryKey: boolean): string | undefined {
     for (const t of this.tables.values()) {
       if (t.indexes[from]) {
         t.indexes[to] = t.indexes[from]!;
@@ -260,8 +232,8 @@ class State {
         return undefined;
       }
     }
-    // A primary key's index (`<table>_pkey`, renamed with its table) is not among the recorded indexes.
-    if (from.endsWith('_pkey') && to.endsWith('_pkey')) return undefined;
+    // A primary key's own index (renamed with its table) is not among the recorded indexes.
+    if (primaryKey) return undefined;
     return `index ${from} does not exist`;
   }
 
@@ -300,26 +272,6 @@ class State {
   }
 }
 
-/** `"name" type[ GENERATED BY DEFAULT AS IDENTITY][ NOT NULL][ DEFAULT expr][ PRIMARY KEY]` (as `columnDefinition` writes it). */
-function parseColumn(definition: string): { name: string; snapshot: ColumnSnapshot } | undefined {
-  const m = new RegExp(`^${ID} (.+?)( GENERATED BY DEFAULT AS IDENTITY)?( NOT NULL)?(?: DEFAULT ([\\s\\S]+?))?( PRIMARY KEY)?$`).exec(
-    definition,
-  );
-  if (!m) return undefined;
-  const identity = m[3] !== undefined;
-  const primaryKey = m[6] !== undefined;
-  return {
-    name: name(m[1]),
-    snapshot: normalize({
-      type: m[2]!,
-      nullable: !(m[4] !== undefined || identity || primaryKey),
-      ...(m[5] !== undefined ? { default: m[5] } : {}),
-      ...(identity ? { identity: true } : {}),
-      ...(primaryKey ? { primaryKey: true } : {}),
-    }),
-  };
-}
-
 /** A column with its keys in the snapshot's order: type, nullable, default, identity, primaryKey, values. */
 function normalize(c: ColumnSnapshot): ColumnSnapshot {
   return {
@@ -332,27 +284,10 @@ function normalize(c: ColumnSnapshot): ColumnSnapshot {
   };
 }
 
-/** The values of `'a', 'b'` (SQL string literals, `''` for a quote). */
-function stringList(text: string): string[] {
-  return [...text.matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1]!.replace(/''/g, "'"));
-}
-
 function without(c: ColumnSnapshot, key: 'default' | 'identity' | 'values'): ColumnSnapshot {
   const copy: Record<string, unknown> = { ...c };
   delete copy[key];
   return copy as unknown as ColumnSnapshot;
-}
-
-function re(source: string): RegExp {
-  return new RegExp(source);
-}
-
-function name(quoted: string | undefined): string {
-  return (quoted ?? '').replace(/""/g, '"');
-}
-
-function identList(text: string): string[] {
-  return [...text.matchAll(new RegExp(ID, 'g'))].map((m) => name(m[1]));
 }
 
 function firstLine(statement: string): string {

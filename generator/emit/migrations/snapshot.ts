@@ -1,63 +1,19 @@
 /**
  * `generated/schema.snapshot.json`: the tables as of the last generated
- * migration. `generate` compares the current model with it to write the next
- * migration. Tables, columns (in YAML order), indexes and foreign keys.
+ * migration, in bindery's own terms (`snapshot-types.ts`). `generate`
+ * compares the current model with it to write the next migration. Tables,
+ * columns (in YAML order), indexes and foreign keys.
  */
-import { createHash } from 'node:crypto';
+import { parseColumnType } from '../../../runtime/db/column-type.js';
 import type { Model, Resource, ResourceField } from '../../model/model.js';
 import { jsonFile } from '../../write/header.js';
-import { sqlDefault, sqlType } from './sql-types.js';
+import { columnTypeOf } from '../column-type.js';
+import { tablesOfVersion1 } from './dialects/postgres/index.js';
+import { foreignKeyName } from './names.js';
+import { SNAPSHOT_VERSION, type ColumnSnapshot, type IndexSnapshot, type Snapshot, type TableSnapshot } from './snapshot-types.js';
 
-/** A column as the database has it. */
-export interface ColumnSnapshot {
-  /** SQL type, e.g. `varchar(200)`, `text[]`. */
-  readonly type: string;
-  readonly nullable: boolean;
-  /** SQL default expression, e.g. `now()`, `''`. */
-  readonly default?: string;
-  readonly identity?: boolean;
-  readonly primaryKey?: boolean;
-  /**
-   * The values of an enum column, sorted: the column has the CHECK
-   * constraint `<table>_<column>_check` allowing only them (`sql.ts`, `checkName`).
-   */
-  readonly values?: readonly string[];
-}
-
-/** An index. */
-export interface IndexSnapshot {
-  readonly columns: readonly string[];
-  readonly unique: boolean;
-  /** Partial index condition, e.g. `"deleted_at" IS NULL`. */
-  readonly where?: string;
-}
-
-/** A foreign key. */
-export interface ForeignKeySnapshot {
-  readonly column: string;
-  readonly table: string;
-  readonly references: string;
-  readonly onDelete: string;
-}
-
-/** A table. Map keys are SQL names; columns keep their declared order. */
-export interface TableSnapshot {
-  readonly columns: Readonly<Record<string, ColumnSnapshot>>;
-  readonly indexes: Readonly<Record<string, IndexSnapshot>>;
-  readonly foreignKeys: Readonly<Record<string, ForeignKeySnapshot>>;
-}
-
-/** The snapshot file's content. */
-export interface Snapshot {
-  readonly version: 1;
-  /** Name of the last migration (without `.sql`), or null before the first. */
-  readonly lastMigration: string | null;
-  /** Tables by name, sorted. */
-  readonly tables: Readonly<Record<string, TableSnapshot>>;
-}
-
-/** The live-rows condition of partial unique indexes. */
-const LIVE_ROWS = '"deleted_at" IS NULL';
+export type { ColumnSnapshot, DefaultSnapshot, ForeignKeySnapshot, IndexSnapshot, Snapshot, TableSnapshot } from './snapshot-types.js';
+export { SNAPSHOT_VERSION } from './snapshot-types.js';
 
 /** The tables of the model, as a snapshot would record them. */
 export function tablesOf(model: Model): Record<string, TableSnapshot> {
@@ -73,9 +29,9 @@ function tableOf(resource: Resource): TableSnapshot {
   for (const f of resource.fields) columns[f.name] = columnOf(f);
   const indexes: Record<string, IndexSnapshot> = {};
   for (const i of resource.indexes) {
-    indexes[i.name] = { columns: i.columns, unique: i.unique, ...(i.live ? { where: LIVE_ROWS } : {}) };
+    indexes[i.name] = { columns: i.columns, unique: i.unique, ...(i.live ? { live: true } : {}) };
   }
-  const foreignKeys: Record<string, ForeignKeySnapshot> = {};
+  const foreignKeys: Record<string, TableSnapshot['foreignKeys'][string]> = {};
   for (const f of resource.fields.filter((x) => x.references).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const ref = f.references!;
     foreignKeys[foreignKeyName(resource.table, f.name)] = {
@@ -89,11 +45,10 @@ function tableOf(resource: Resource): TableSnapshot {
 }
 
 function columnOf(f: ResourceField): ColumnSnapshot {
-  const type = sqlType(f.type);
   return {
-    type,
+    type: columnTypeOf(f.type),
     nullable: f.type.nullable,
-    ...(f.default ? { default: sqlDefault(f.default, type) } : {}),
+    ...(f.default ? { default: f.default.kind === 'value' ? { kind: 'value', value: f.default.value } : { kind: f.default.kind } } : {}),
     ...(f.identity ? { identity: true } : {}),
     ...(f.primaryKey ? { primaryKey: true } : {}),
     // Sorted: reordering the values in the YAML changes no constraint, so no migration.
@@ -106,24 +61,22 @@ export function sortedValues(values: readonly string[]): string[] {
   return [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** `<table>_<column>_fkey`, cut with a hash suffix past 63 characters. */
-export function foreignKeyName(table: string, column: string): string {
-  return constraintName(table, column, 'fkey');
-}
-
-/** `<table>_<column>_<suffix>`, cut with a hash suffix past 63 characters. */
-export function constraintName(table: string, column: string, suffix: string): string {
-  const full = `${table}_${column}_${suffix}`;
-  return full.length <= 63 ? full : `${full.slice(0, 54)}_${createHash('sha256').update(full).digest('hex').slice(0, 8)}`;
-}
-
 /** The snapshot file's text. */
 export function printSnapshot(header: string, snapshot: Snapshot): string {
   return jsonFile(header, snapshot);
 }
 
+/** A snapshot before its tables are read. */
+interface RawSnapshot {
+  readonly version?: unknown;
+  readonly lastMigration?: string | null;
+  readonly tables?: Readonly<Record<string, unknown>> | null;
+}
+
 /**
- * Read a snapshot file's text.
+ * Read a snapshot file's text: version 2, or version 1 (PostgreSQL types and
+ * default SQL: bindery wrote version 1 only for PostgreSQL, so the
+ * PostgreSQL dialect reads it), read into column types and default values.
  * @returns the snapshot, or a message saying why the text is not one.
  */
 export function parseSnapshot(text: string): { ok: true; snapshot: Snapshot } | { ok: false; message: string } {
@@ -133,16 +86,34 @@ export function parseSnapshot(text: string): { ok: true; snapshot: Snapshot } | 
   } catch (error) {
     return { ok: false, message: `not valid JSON (${(error as Error).message})` };
   }
-  const v = value as Partial<Snapshot> | null;
+  const v = value as RawSnapshot | null;
   if (
     typeof v !== 'object' ||
     v === null ||
-    v.version !== 1 ||
+    (v.version !== 1 && v.version !== SNAPSHOT_VERSION) ||
     typeof v.tables !== 'object' ||
     v.tables === null ||
     !('lastMigration' in v)
   ) {
-    return { ok: false, message: 'not a bindery schema snapshot (version 1 with "lastMigration" and "tables")' };
+    return { ok: false, message: `not a bindery schema snapshot (version ${SNAPSHOT_VERSION} or 1 with "lastMigration" and "tables")` };
   }
-  return { ok: true, snapshot: { version: 1, lastMigration: v.lastMigration ?? null, tables: v.tables } };
+  const tables = v.version === 1 ? tablesOfVersion1(v.tables) : (v.tables as Record<string, TableSnapshot>);
+  if (typeof tables === 'string') return { ok: false, message: `not a bindery schema snapshot: ${tables}` };
+  const wrong = unreadableColumn(tables);
+  if (wrong !== undefined) return { ok: false, message: `not a bindery schema snapshot: ${wrong}` };
+  return { ok: true, snapshot: { version: SNAPSHOT_VERSION, lastMigration: v.lastMigration ?? null, tables } };
+}
+
+/** The first column whose type is not a column type or whose default is not one bindery writes, in words. */
+function unreadableColumn(tables: Readonly<Record<string, TableSnapshot>>): string | undefined {
+  for (const [table, t] of Object.entries(tables)) {
+    for (const [name, c] of Object.entries(t?.columns ?? {})) {
+      if (typeof c?.type !== 'string' || parseColumnType(c.type) === undefined)
+        return `the column ${table}.${name} has the type ${JSON.stringify(c?.type)}, not one of bindery's column types`;
+      const d = c.default as { kind?: unknown } | undefined;
+      if (d !== undefined && !(d.kind === 'now' || d.kind === 'randomUuid' || (d.kind === 'value' && 'value' in d)))
+        return `the default of column ${table}.${name} (${JSON.stringify(d)}) is not one bindery writes`;
+    }
+  }
+  return undefined;
 }

@@ -8,7 +8,7 @@ import { type StatementStructures, StructureKind } from '../ts-structures.js';
 import type { Include, InputField, OutputShape, Resource, Route, RouteList, Shape } from '../../model/model.js';
 import { rowIncludes } from '../../model/includes.js';
 import { outputNames } from '../shape-types.js';
-import { sqlType } from '../migrations/sql-types.js';
+import { columnTypeOf } from '../column-type.js';
 import { serializerName, validatorName } from '../../model/names.js';
 import type { EmitContext } from '../context.js';
 import type { GeneratedFile } from '../../write/generated-file.js';
@@ -176,16 +176,16 @@ function fileColumns(resource: Resource | undefined): { files?: string[] } {
   return files.length > 0 ? { files } : {};
 }
 
-/** The runtime's `ListPlan` of a list route: columns with their SQL types (cursor values and filter values are cast to them). */
+/** The runtime's `ListPlan` of a list route: columns with their column types (cursor values and filter values are read as them). */
 function listLiteral(list: RouteList, resource: Resource, resources: ReadonlyMap<string, Resource>): Literal {
   const field = (column: string) => resource.fields.find((f) => f.name === column)!;
   const pk = field(resource.primaryKey!);
   return {
     table: resource.table,
     primaryKey: pk.name,
-    primaryKeySqlType: sqlType(pk.type),
+    primaryKeyColumnType: columnTypeOf(pk.type),
     softDelete: resource.softDelete,
-    sort: list.sort.map((s) => ({ name: s.name, column: s.column, sqlType: sqlType(field(s.column).type) })),
+    sort: list.sort.map((s) => ({ name: s.name, column: s.column, columnType: columnTypeOf(field(s.column).type) })),
     filters: list.filters.map((f) => {
       const type = (f.through ? resources.get(f.through.resource)!.fields.find((x) => x.name === f.column)! : field(f.column)).type;
       const array = f.op === 'contains' && type.array;
@@ -194,7 +194,7 @@ function listLiteral(list: RouteList, resource: Resource, resources: ReadonlyMap
         param: f.param,
         column: f.column,
         op: f.op,
-        sqlType: sqlType({ ...type, array: false }),
+        columnType: columnTypeOf({ ...type, array: false }),
         array,
         ...(f.through
           ? {

@@ -9,7 +9,7 @@ import type { InputField, Resource, Route } from '../../model/model.js';
 import { inputTypeName, resourceTypeNames } from '../../model/names.js';
 import type { EmitContext } from '../context.js';
 import type { GeneratedFile } from '../../write/generated-file.js';
-import { sqlType } from '../migrations/sql-types.js';
+import { columnTypeOf } from '../column-type.js';
 import { createTsPrinter, docText, propertyName } from '../ts-source.js';
 import { columnTsType, inputTsType, jsonTsType } from './ts-types.js';
 import { shapeStatements } from './shape-statements.js';
@@ -105,7 +105,7 @@ function resourceStatements(resource: Resource): StatementStructures[] {
         type: columnTsType(f).type,
         docs: [
           [
-            `\`${sqlType(f.type)}\`${f.primaryKey ? ' primary key' : ''}${f.identity ? ', identity' : ''}${f.type.nullable ? ', null allowed' : ''}${f.type.values ? `, one of ${f.type.values.join(', ')} (CHECK)` : ''}.`,
+            `\`${columnTypeOf(f.type)}\`${f.primaryKey ? ' primary key' : ''}${f.identity ? ', identity' : ''}${f.type.nullable ? ', null allowed' : ''}${f.type.values ? `, one of ${f.type.values.join(', ')} (CHECK)` : ''}.`,
             f.description ? docText(f.description) : '',
           ]
             .filter(Boolean)

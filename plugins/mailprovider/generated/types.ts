@@ -6,13 +6,13 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 
 /** Columns of table `mailprovider_suppressions` (resource MailproviderSuppression). An address that must not be mailed, and why. */
 export interface MailproviderSuppressionTable {
-  /** `varchar(254)` primary key. Trimmed and lower-cased. */
+  /** `string(254)` primary key. Trimmed and lower-cased. */
   email: string;
-  /** `varchar(40)`. What listed it: HardBounce (or the bounce type), SpamComplaint, SubscriptionChange, Manual. */
+  /** `string(40)`. What listed it: HardBounce (or the bounce type), SpamComplaint, SubscriptionChange, Manual. */
   event: string;
-  /** `varchar(200)`. The provider's description or suppression reason. */
+  /** `string(200)`. The provider's description or suppression reason. */
   reason: Generated<string>;
-  /** `timestamptz`. When it was listed. */
+  /** `timestamp`. When it was listed. */
   since: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 

@@ -2,7 +2,10 @@
  * The SQL of one list page (docs/database.md "Compiled queries"): the
  * Kysely query of a list route's *shape* — its order, whether a cursor is
  * followed, which filters are given — built and compiled once per shape and
- * Kysely instance, then run with each request's values as parameters.
+ * Kysely instance, then run with each request's values as parameters. What
+ * differs between engines (casts to a column type, the exact text of a sort
+ * key, counts, containment) comes from the engine's SQL pieces
+ * (docs/database.md "Lists and cursors").
  *
  * A list has a finite set of shapes (each order × cursor or not × each
  * subset of its filters), so the cache per list is bounded by its plan; it is
@@ -11,7 +14,8 @@
  * scope is the handler's code, its values and branches are its own.
  */
 import { createQueryId, sql, type CompiledQuery, type SelectQueryBuilder } from 'kysely';
-import { compiledQuery, executeBuilt } from '../../db/compiled-query.js';
+import { compiledQuery, engineOf, executeBuilt } from '../../db/compiled-query.js';
+import type { EngineSql } from '../../db/engine.js';
 import type { ListFilterPlan, ListPlan, ListSortPlan } from '../../routing/route-table.js';
 import type { AnyKysely } from '../../db/any-kysely.js';
 
@@ -77,7 +81,7 @@ export function readListRows(
   const byShape = cacheOf(shapes, plan);
   let run = byShape.get(shapeText);
   if (run === undefined) {
-    run = compiledQuery((d, ...a: ListArgs) => buildListQuery(d.selectFrom(plan.table), plan, shape, a));
+    run = compiledQuery((d, ...a: ListArgs) => buildListQuery(d.selectFrom(plan.table), engineOf(d).sql, plan, shape, a));
     remember(byShape, shapeText, run);
   }
   return run(db, ...args);
@@ -112,8 +116,9 @@ function readScopedRows(
   scope: Scope,
 ): Promise<Record<string, unknown>[]> {
   const base = scope(db.selectFrom(plan.table));
+  const pieces = engineOf(db).sql;
   if (db.getExecutor().plugins.length > 0)
-    return executeBuilt(db, buildListQuery(base, plan, shape, args)) as Promise<Record<string, unknown>[]>;
+    return executeBuilt(db, buildListQuery(base, pieces, plan, shape, args)) as Promise<Record<string, unknown>[]>;
   const head = base.compile();
   const byShape = cacheOf(scopedShapes, plan);
   const key = `${shapeText}\n${head.sql}`;
@@ -121,6 +126,7 @@ function readScopedRows(
   if (scoped === undefined) {
     const full = buildListQuery(
       base,
+      pieces,
       plan,
       shape,
       args.map((_, i) => new Slot(i)),
@@ -132,7 +138,7 @@ function readScopedRows(
     scoped = inOrder ? { sql: full.sql, query: full.query } : null;
     remember(byShape, key, scoped);
   }
-  if (scoped === null) return executeBuilt(db, buildListQuery(base, plan, shape, args)) as Promise<Record<string, unknown>[]>;
+  if (scoped === null) return executeBuilt(db, buildListQuery(base, pieces, plan, shape, args)) as Promise<Record<string, unknown>[]>;
   const compiled: CompiledQuery<Record<string, unknown>> = {
     sql: scoped.sql,
     query: scoped.query,
@@ -205,16 +211,26 @@ export function filterArg(f: ListFilterPlan, value: unknown): unknown {
   return value;
 }
 
-/** The page's query for `shape` on `base` (the table's query, scoped or not), taking `args` as values (real ones, or stand-ins). */
-// biome-ignore lint/suspicious/noExplicitAny: the table is named at run time, so Kysely cannot type its columns.
-// biome-ignore lint/complexity/noBannedTypes: `{}` is Kysely's own type for a query that has selected nothing yet.
-function buildListQuery(base: SelectQueryBuilder<any, any, {}>, plan: ListPlan, shape: ListShape, args: ListArgs) {
+/**
+ * The page's query for `shape` on `base` (the table's query, scoped or not),
+ * in the SQL of the engine `pieces` come from, taking `args` as values (real
+ * ones, or stand-ins).
+ */
+function buildListQuery(
+  // biome-ignore lint/suspicious/noExplicitAny: the table is named at run time, so Kysely cannot type its columns.
+  // biome-ignore lint/complexity/noBannedTypes: `{}` is Kysely's own type for a query that has selected nothing yet.
+  base: SelectQueryBuilder<any, any, {}>,
+  pieces: EngineSql,
+  plan: ListPlan,
+  shape: ListShape,
+  args: ListArgs,
+) {
   const table = plan.table;
   const column = (name: string) => sql.ref(`${table}.${name}`);
   let query = base;
   if (plan.softDelete) query = query.where(column('deleted_at'), 'is', null);
   let i = 0;
-  for (const f of shape.filters) query = query.where(filterWhere(table, f, args[i++]));
+  for (const f of shape.filters) query = query.where(filterWhere(pieces, table, f, args[i++]));
   const { key, desc } = shape;
   if (shape.offset === true) {
     const direction = desc ? 'desc' : 'asc';
@@ -231,15 +247,15 @@ function buildListQuery(base: SelectQueryBuilder<any, any, {}>, plan: ListPlan, 
     const sortValue = args[i++];
     const keyValue = args[i++];
     query = query.where(
-      sql<boolean>`(${column(key.column)}, ${column(plan.primaryKey)}) ${cmp} (cast(${sortValue} as ${sql.raw(key.sqlType)}), cast(${keyValue} as ${sql.raw(plan.primaryKeySqlType)}))`,
+      sql<boolean>`(${column(key.column)}, ${column(plan.primaryKey)}) ${cmp} (${pieces.cast(sortValue, key.columnType)}, ${pieces.cast(keyValue, plan.primaryKeyColumnType)})`,
     );
   }
   const direction = desc ? 'desc' : 'asc';
   return query
     .selectAll(table)
     .select([
-      sql<string>`to_json(${column(key.column)}) #>> '{}'`.as(SORT_TEXT),
-      sql<string>`to_json(${column(plan.primaryKey)}) #>> '{}'`.as(KEY_TEXT),
+      pieces.sortKeyText(column(key.column), key.columnType).as(SORT_TEXT),
+      pieces.sortKeyText(column(plan.primaryKey), plan.primaryKeyColumnType).as(KEY_TEXT),
     ])
     .orderBy(column(key.column), direction)
     .orderBy(column(plan.primaryKey), direction)
@@ -248,16 +264,23 @@ function buildListQuery(base: SelectQueryBuilder<any, any, {}>, plan: ListPlan, 
 
 /**
  * The rows matching every filter of `filters` with their `values` (as
- * {@link filterArg} made them), on `base` (the table's query): what an
- * offset list counts when its page holds no row.
+ * {@link filterArg} made them), on `base` (the table's query of `db`): what
+ * an offset list counts when its page holds no row.
  */
-export function countListRows(base: ReturnType<Scope>, plan: ListPlan, filters: readonly ListFilterPlan[], values: ListArgs) {
+export function countListRows(
+  db: AnyKysely,
+  base: ReturnType<Scope>,
+  plan: ListPlan,
+  filters: readonly ListFilterPlan[],
+  values: ListArgs,
+) {
+  const pieces = engineOf(db).sql;
   let query = base;
   if (plan.softDelete) query = query.where(sql.ref(`${plan.table}.deleted_at`), 'is', null);
   filters.forEach((f, i) => {
-    query = query.where(filterWhere(plan.table, f, values[i]));
+    query = query.where(filterWhere(pieces, plan.table, f, values[i]));
   });
-  return query.select(sql<number>`count(*)::int`.as('total'));
+  return query.select(pieces.countAll().as('total'));
 }
 
 /** Internal alias of a related table (and of a join) in a filter's subquery. */
@@ -265,10 +288,10 @@ const RELATED = '__bindery_r';
 const LINK = '__bindery_j';
 
 /** One filter's condition on the rows of `table`: on its own column, or through a relation (an `exists` subquery). */
-function filterWhere(table: string, f: ListFilterPlan, value: unknown) {
+function filterWhere(pieces: EngineSql, table: string, f: ListFilterPlan, value: unknown) {
   const t = f.through;
-  if (t === undefined) return filterCondition(sql.ref(`${table}.${f.column}`), f, value);
-  const condition = filterCondition(sql.ref(`${RELATED}.${f.column}`), f, value);
+  if (t === undefined) return filterCondition(pieces, sql.ref(`${table}.${f.column}`), f, value);
+  const condition = filterCondition(pieces, sql.ref(`${RELATED}.${f.column}`), f, value);
   const related = sql`${sql.table(t.table)} as ${sql.id(RELATED)}`;
   const owner = sql.ref(`${table}.${t.column}`);
   if (t.join === undefined)
@@ -278,22 +301,21 @@ function filterWhere(table: string, f: ListFilterPlan, value: unknown) {
 }
 
 /** The `where` condition of one filter parameter, its value as {@link filterArg} made it. */
-function filterCondition(ref: ReturnType<typeof sql.ref>, f: ListFilterPlan, value: unknown) {
-  const type = sql.raw(f.sqlType);
+function filterCondition(pieces: EngineSql, ref: ReturnType<typeof sql.ref>, f: ListFilterPlan, value: unknown) {
   switch (f.op) {
     case 'eq':
-      return sql<boolean>`${ref} = cast(${value} as ${type})`;
+      return sql<boolean>`${ref} = ${pieces.cast(value, f.columnType)}`;
     case 'prefix':
       return sql<boolean>`${ref} like ${value}`;
     case 'contains':
-      return f.array ? sql<boolean>`${ref} @> array[cast(${value} as ${type})]` : sql<boolean>`strpos(${ref}, ${value}) > 0`;
+      return f.array ? pieces.listContains(ref, value, f.columnType) : pieces.textContains(ref, value);
     case 'gte':
-      return sql<boolean>`${ref} >= cast(${value} as ${type})`;
+      return sql<boolean>`${ref} >= ${pieces.cast(value, f.columnType)}`;
     case 'gt':
-      return sql<boolean>`${ref} > cast(${value} as ${type})`;
+      return sql<boolean>`${ref} > ${pieces.cast(value, f.columnType)}`;
     case 'lte':
-      return sql<boolean>`${ref} <= cast(${value} as ${type})`;
+      return sql<boolean>`${ref} <= ${pieces.cast(value, f.columnType)}`;
     case 'lt':
-      return sql<boolean>`${ref} < cast(${value} as ${type})`;
+      return sql<boolean>`${ref} < ${pieces.cast(value, f.columnType)}`;
   }
 }

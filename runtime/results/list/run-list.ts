@@ -14,6 +14,7 @@ import type { ListFilterPlan, RouteDefinition } from '../../routing/route-table.
 import type { CursorSealer } from '../../crypto/cursor-codec.js';
 import { ListCursorError } from './list-errors.js';
 import { KEY_TEXT, pageArguments, readListRows, shapeText, SORT_TEXT } from './list-query.js';
+import { readableSortKey } from './sort-key-text.js';
 import type { AnyKysely } from '../../db/any-kysely.js';
 import type { Policies } from '../../authorization/policies.js';
 import { GUEST } from '../../context/request-auth.js';
@@ -41,7 +42,8 @@ export interface ListPage<Row> {
  *   with the app key; for `limit` 0, `{ data: [], next: null }` without
  *   reading rows.
  * @throws {ListCursorError} (400, field `cursor`) for a cursor this list did
- *   not make, or made for another sort or other filters.
+ *   not make, or made for another sort or other filters, or whose keys do not
+ *   read back as the columns' types (made when they had other types).
  * @throws {Error} when the route is not a list route or the services lack `db` or `cursors`.
  * @throws {BinderyError} `BINDERY_SERVICE_NOT_SET_UP` when the route has a policy and the app no `authorization()`.
  */
@@ -65,6 +67,8 @@ export async function runList<Row>(
     typeof values.cursor === 'string' && values.cursor !== ''
       ? openCursor(cursors, values.cursor, route.name, fingerprint, sortText)
       : undefined;
+  if (cursor !== undefined && !(readableSortKey(cursor.sort, key.columnType) && readableSortKey(cursor.key, plan.primaryKeyColumnType)))
+    throw new ListCursorError('The cursor is not valid for this list any more; start again without it.');
   // limit=0 asks for an empty page: nothing to read (the cursor was still checked above).
   if (limit === 0) return { data: [], next: null };
   if (cursor !== undefined) args.push(cursor.sort, cursor.key);

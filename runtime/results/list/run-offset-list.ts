@@ -55,7 +55,9 @@ export async function runOffsetList<Row>(
   if (rows.length > 0) total = Number(rows[0]![TOTAL]);
   else {
     const base = db.selectFrom(plan.table);
-    const counted = (await executeBuilt(db, countListRows(narrowed ? narrowed(base) : base, plan, filters, args))) as { total: number }[];
+    const counted = (await executeBuilt(db, countListRows(db, narrowed ? narrowed(base) : base, plan, filters, args))) as {
+      total: number;
+    }[];
     total = Number(counted[0]?.total ?? 0);
   }
   for (const row of rows) delete row[TOTAL];

@@ -30,10 +30,10 @@ const route = {
   list: {
     table: 'notes',
     primaryKey: 'id',
-    primaryKeySqlType: 'bigint',
+    primaryKeyColumnType: 'bigint',
     softDelete: false,
-    sort: [{ name: 'title', column: 'title', sqlType: 'text' }],
-    filters: [{ key: 'filter_title', param: 'filter[title]', column: 'title', op: 'prefix', sqlType: 'text', array: false }],
+    sort: [{ name: 'title', column: 'title', columnType: 'string' }],
+    filters: [{ key: 'filter_title', param: 'filter[title]', column: 'title', op: 'prefix', columnType: 'string', array: false }],
   },
 } satisfies RouteDefinition;
 
