@@ -1,0 +1,29 @@
+/**
+ * Which SQL a Kysely instance speaks (docs/database.md "Writing portable
+ * queries"): what the portable writes compile to, and how a subsystem
+ * holding only a Kysely instance (or a transaction of it) chooses its
+ * statements when they differ by engine — the cache's counters, the session
+ * rows, the sweep of pending uploads.
+ */
+import { MysqlAdapter, PostgresAdapter } from 'kysely';
+import type { AnyKysely } from './any-kysely.js';
+
+/**
+ * The SQL families bindery speaks: PostgreSQL's, and MySQL's (MySQL and
+ * MariaDB, which Kysely drives through one dialect).
+ */
+export type SqlDialect = 'postgres' | 'mysql';
+
+/**
+ * The SQL family of `db`, read from its dialect's adapter (a transaction
+ * has its database's).
+ * @throws {TypeError} when the dialect is neither PostgreSQL's nor MySQL's (a Kysely instance bindery did not make).
+ * @example
+ *   const counters = sqlDialectOf(db) === 'postgres' ? postgresCounters : mysqlCounters;
+ */
+export function sqlDialectOf(db: AnyKysely): SqlDialect {
+  const adapter = db.getExecutor().adapter;
+  if (adapter instanceof PostgresAdapter) return 'postgres';
+  if (adapter instanceof MysqlAdapter) return 'mysql';
+  throw new TypeError(`bindery speaks PostgreSQL and MySQL; this Kysely instance's dialect is ${adapter.constructor.name}.`);
+}
