@@ -27,3 +27,18 @@ export function sqlDialectOf(db: AnyKysely): SqlDialect {
   if (adapter instanceof MysqlAdapter) return 'mysql';
   throw new TypeError(`bindery speaks PostgreSQL and MySQL; this Kysely instance's dialect is ${adapter.constructor.name}.`);
 }
+
+/**
+ * The strategy of `db`'s SQL family among a subsystem's, one per family
+ * (each in a file named for its engine: `pending.postgres.ts`).
+ * @param what the subsystem, for the error (`the orphan sweep`).
+ * @throws {TypeError} when the family has no strategy.
+ * @example
+ *   const expired = strategyOf(db, { postgres: postgresExpiredPending }, 'The orphan sweep');
+ */
+export function strategyOf<S>(db: AnyKysely, strategies: Readonly<Partial<Record<SqlDialect, S>>>, what: string): S {
+  const dialect = sqlDialectOf(db);
+  const strategy = strategies[dialect];
+  if (strategy === undefined) throw new TypeError(`${what} has no statements for ${dialect} yet.`);
+  return strategy;
+}
