@@ -21,6 +21,7 @@ import {
 } from 'kysely';
 import type { AnyKysely } from './any-kysely.js';
 import { compiledQuery } from './compiled-query.js';
+import { postgresOnConflict } from './engines/postgres/conflicts.js';
 import { UnsafeIntegerError } from './errors.js';
 import { sqlDialectOf } from './sql-dialect.js';
 
@@ -191,12 +192,7 @@ function insertOnConflict(db: AnyKysely, table: string, values: unknown, conflic
     if (update.length === 0) return insert.ignore();
     return insert.onDuplicateKeyUpdate(Object.fromEntries(update.map((c) => [c, sql`values(${sql.ref(c)})`])));
   }
-  return insert.onConflict((oc) => {
-    const target = oc.columns(conflict as never);
-    return update.length === 0
-      ? target.doNothing()
-      : target.doUpdateSet(Object.fromEntries(update.map((c) => [c, sql.ref(`excluded.${c}`)])));
-  });
+  return postgresOnConflict(insert, conflict, update);
 }
 
 /** The columns of the first row of `values`. */
