@@ -9,6 +9,7 @@
 import type { Handlers } from '../../generated/handlers.js';
 import type { User } from '../../generated/types.js';
 import { normalizeLogin } from 'bindery/auth';
+import { insertReturning, isUniqueViolation } from 'bindery/db';
 import { sendVerificationLink } from 'bindery/auth/links';
 import { ValidationError } from 'bindery/errors';
 import { page, redirect, redirectToRoute } from 'bindery/results';
@@ -36,11 +37,6 @@ export const EMAIL_TAKEN = 'The email has already been taken.';
 /** How many users the admin page lists (newest first). */
 export const ADMIN_PAGE_SIZE = 500;
 
-/** PostgreSQL's unique_violation: two registrations of one address at the same moment. */
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
-}
-
 export const accountsHandlers = {
   'accounts.home': () => redirectToRoute('accounts.dashboard'),
 
@@ -54,8 +50,9 @@ export const accountsHandlers = {
     const password = await accounts(ctx).hashPassword(input.password);
     let user: User;
     try {
-      user = await db.insertInto('users').values({ name: input.name.trim(), email, password }).returningAll().executeTakeFirstOrThrow();
+      user = await insertReturning(db, 'users', { name: input.name.trim(), email, password });
     } catch (error) {
+      // Two registrations of one address at the same moment: the unique index answers the second.
       if (isUniqueViolation(error)) throw new ValidationError({ email: EMAIL_TAKEN });
       throw error;
     }

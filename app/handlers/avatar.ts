@@ -8,6 +8,8 @@
  */
 import type { Handlers } from '../../generated/handlers.js';
 import { currentUser } from '../auth/users.js';
+import { updateReturning } from 'bindery/db';
+import { NotFoundError } from 'bindery/errors';
 import { redirectToRoute } from 'bindery/results';
 import { storageOf, withFiles } from 'bindery/storage';
 
@@ -21,8 +23,9 @@ export const avatarHandlers = {
       const old = await trx.selectFrom('users').select('avatar').where('id', '=', me.id).forUpdate().executeTakeFirstOrThrow();
       const avatar = await files.attach(input.avatar, 'avatar');
       files.detach(old.avatar);
-      return trx.updateTable('users').set({ avatar }).where('id', '=', me.id).returningAll().executeTakeFirstOrThrow();
+      return updateReturning(trx, 'users', me.id, { avatar });
     });
+    if (user === undefined) throw new NotFoundError('Your account no longer exists.');
     if (ctx.client.isBrowser && !ctx.client.wantsJson) {
       ctx.session.flash('status', 'Your picture was updated.');
       return redirectToRoute('accounts.dashboard');

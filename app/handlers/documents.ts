@@ -13,6 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Handlers } from '../../generated/handlers.js';
+import { isUniqueViolation } from 'bindery/db';
 import { NotFoundError, ValidationError } from 'bindery/errors';
 import { created, keysetBatches, noContent, stream } from 'bindery/results';
 import { callerId } from './caller.js';
@@ -42,8 +43,7 @@ const missing = (id: number) => new NotFoundError(`Document ${id} does not exist
 
 /** A duplicate live slug is a field error on `slug` (422); anything else is rethrown. */
 function slugTaken(error: unknown): never {
-  const e = error as { code?: string; constraint?: string };
-  if (e?.code === '23505' && e.constraint === SLUG_INDEX) throw new ValidationError({ slug: 'The slug has already been taken.' });
+  if (isUniqueViolation(error, SLUG_INDEX)) throw new ValidationError({ slug: 'The slug has already been taken.' });
   throw error;
 }
 

@@ -4,11 +4,11 @@
  * missing or mistyped handler fails `tsc`.
  */
 import type { Handlers } from '../../generated/handlers.js';
-import { BinderyError, NotFoundError, ValidationError } from 'bindery/errors';
+import { NotFoundError, ValidationError } from 'bindery/errors';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../generated/types.js';
 import { lists } from '../../generated/lists.js';
-import { compiledQuery } from 'bindery/db';
+import { compiledInsertReturning } from 'bindery/db';
 import { created, noContent, page, redirectToRoute } from 'bindery/results';
 
 type NotesHandlers = Pick<Handlers, 'notes.create' | 'notes.list' | 'notes.new' | 'notes.show' | 'notes.delete'>;
@@ -19,8 +19,8 @@ function isUntitled(title: string): boolean {
 }
 
 // The API's hot queries, compiled once (docs/database.md "Compiled queries").
-const insertNote = compiledQuery((db, title: string, body: string, tags: string[]) =>
-  (db as Kysely<Database>).insertInto('notes').values({ title, body, tags }).returningAll(),
+const insertNote = compiledInsertReturning((db: Kysely<Database>, title: string, body: string, tags: string[]) =>
+  db.insertInto('notes').values({ title, body, tags }),
 );
 
 export const notesHandlers = {
@@ -31,8 +31,7 @@ export const notesHandlers = {
         throw new ValidationError({ title: 'The title field must not be "untitled"; give the note a real title.' });
     },
     async handle(input, ctx) {
-      const [note] = await insertNote(ctx.services.db, input.title, input.body ?? '', input.tags ?? []);
-      if (note === undefined) throw new BinderyError('BINDERY_INTERNAL_ERROR', 'INSERT … RETURNING gave no row');
+      const note = await insertNote(ctx.services.db, input.title, input.body ?? '', input.tags ?? []);
       // A browser form post goes on to the new note, with a status message; API clients get 201 JSON.
       if (ctx.client.isBrowser && !ctx.client.wantsJson) {
         ctx.session.flash('status', 'Note created.');

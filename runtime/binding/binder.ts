@@ -6,7 +6,8 @@
  * and path values, which only fields with those tags read (so the body can
  * never set them), converts every value, fills defaults of absent fields, and
  * throws one {@link ConversionError} (400) listing every field that failed.
- * Text holding U+0000 (which PostgreSQL text cannot store) is refused for
+ * Text holding U+0000 (which PostgreSQL text cannot store; refused on every
+ * database engine alike, see `nul.ts`) is refused for
  * every field, whatever its source, with one {@link ValidationError} (422)
  * listing those fields — before any middleware-free handler code runs.
  * The input object has every field key, in field order (`undefined` when

@@ -3,7 +3,9 @@
  * ("invalid byte sequence for encoding UTF8: 0x00", "unsupported Unicode
  * escape sequence"), so a value carrying it would fail at the database as a
  * 500; the binder refuses it up front as a field error (docs/http.md
- * "Conversions").
+ * "Conversions"). The check is kept on every database engine, those that
+ * could store the character included: a request gets the same answer
+ * whatever the engine behind the app.
  */
 import { isUploadedFile } from './convert.js';
 

@@ -23,7 +23,16 @@ export {
   isUndefinedTable,
   isUniqueViolation,
 } from './database-errors.js';
-export { insertReturning, updateReturning, type ReturningOptions } from './portable-writes.js';
+export {
+  compiledInsertReturning,
+  insertIfAbsent,
+  insertReturning,
+  updateReturning,
+  upsert,
+  type ConflictOptions,
+  type ReturningOptions,
+  type UpsertOptions,
+} from './portable-writes.js';
 export { compiledQuery } from './compiled-query.js';
 export { DatabaseReadOnlyError, DatabaseUnavailableError } from './unavailable.js';
 export { UnsafeIntegerError } from './errors.js';

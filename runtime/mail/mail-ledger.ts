@@ -12,13 +12,20 @@
  * an hour per mailer.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { AnyKysely } from '../db/any-kysely.js';
+import { isUndefinedTable } from '../db/database-errors.js';
+import { insertIfAbsent } from '../db/portable-writes.js';
+import { strategyOf } from '../db/sql-dialect.js';
+import { postgresPruneLedger } from './mail-ledger.postgres.js';
 
 /** How long a key is remembered: far longer than a job is retried (25 attempts span about 4 days). */
 export const LEDGER_RETENTION_DAYS = 30;
 
 const PRUNE_EVERY_MS = 3_600_000;
+
+/** The pruning by SQL family (the age is the database's to measure: it wrote `sent_at`). */
+const PRUNE = { postgres: postgresPruneLedger };
 
 interface LedgerTable {
   mail_sent: { idempotency_key: string; message_id: string; sent_at?: Date };
@@ -28,12 +35,15 @@ interface LedgerTable {
 export class SentMailLedger {
   readonly #db: Kysely<LedgerTable>;
   readonly #log: FastifyBaseLogger;
+  readonly #prune: (db: AnyKysely, days: number) => Promise<void>;
   #missing = false;
   #prunedAt = 0;
 
+  /** @throws {TypeError} when the database's engine has no pruning statement. */
   constructor(db: AnyKysely, log: FastifyBaseLogger) {
     this.#db = db as Kysely<LedgerTable>;
     this.#log = log;
+    this.#prune = strategyOf(db, PRUNE, 'The sent-mail ledger');
   }
 
   /** True when a mail with this key was sent. @throws what the database throws, but for a missing table (then false). */
@@ -50,11 +60,7 @@ export class SentMailLedger {
   /** Record that the mail with this key was sent (a second record of a key is a no-op). Never throws. */
   async record(key: string, messageId: string): Promise<void> {
     try {
-      await this.#db
-        .insertInto('mail_sent')
-        .values({ idempotency_key: key, message_id: messageId })
-        .onConflict((oc) => oc.column('idempotency_key').doNothing())
-        .execute();
+      await insertIfAbsent(this.#db, 'mail_sent', { idempotency_key: key, message_id: messageId }, { conflict: ['idempotency_key'] });
     } catch (error) {
       if (this.#isMissing(error)) return;
       this.#log.error(
@@ -65,14 +71,14 @@ export class SentMailLedger {
     }
     if (Date.now() - this.#prunedAt >= PRUNE_EVERY_MS) {
       this.#prunedAt = Date.now();
-      void sql`delete from mail_sent where sent_at < now() - make_interval(days => ${LEDGER_RETENTION_DAYS})`
-        .execute(this.#db)
-        .catch((error: unknown) => this.#log.debug({ err: error }, 'pruning the sent-mail ledger failed; tried again in an hour'));
+      void this.#prune(this.#db, LEDGER_RETENTION_DAYS).catch((error: unknown) =>
+        this.#log.debug({ err: error }, 'pruning the sent-mail ledger failed; tried again in an hour'),
+      );
     }
   }
 
   #isMissing(error: unknown): boolean {
-    if ((error as { code?: unknown })?.code !== '42P01') return false;
+    if (!isUndefinedTable(error)) return false;
     if (!this.#missing) {
       this.#missing = true;
       this.#log.warn(

@@ -3,8 +3,14 @@
  * outbox"): table `mail_outbox` (migration set `mail`), written by the
  * mailer, read by `bindery mail:outbox` and by tests following a link.
  */
-import { sql, type Generated, type Kysely } from 'kysely';
+import type { Generated, Kysely } from 'kysely';
 import type { AnyKysely } from '../db/any-kysely.js';
+import { insertIfAbsent } from '../db/portable-writes.js';
+import { strategyOf } from '../db/sql-dialect.js';
+import { postgresRecipientIs } from './outbox.postgres.js';
+
+/** The recipient filter by SQL family (the list of recipients is each engine's own type). */
+const RECIPIENT_IS = { postgres: postgresRecipientIs };
 
 /** Row of `mail_outbox`. */
 export interface OutboxTable {
@@ -72,9 +78,10 @@ export function linksOf(text: string): string[] {
  * @returns false when a message with the same idempotency key is kept already: nothing was added.
  */
 export async function keepInOutbox(db: AnyKysely, entry: OutboxEntry): Promise<boolean> {
-  const kept = await (db as Kysely<OutboxDatabase>)
-    .insertInto('mail_outbox')
-    .values({
+  const kept = await insertIfAbsent(
+    db as Kysely<OutboxDatabase>,
+    'mail_outbox',
+    {
       message_id: entry.messageId,
       sender: entry.from,
       recipients: [...entry.to],
@@ -83,11 +90,10 @@ export async function keepInOutbox(db: AnyKysely, entry: OutboxEntry): Promise<b
       html_body: entry.html,
       raw: entry.raw,
       idempotency_key: entry.idempotencyKey,
-    })
-    .onConflict((oc) => oc.column('idempotency_key').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return kept !== undefined;
+    },
+    { conflict: ['idempotency_key'] },
+  );
+  return kept > 0;
 }
 
 /**
@@ -103,7 +109,7 @@ export async function readOutbox(db: AnyKysely, options: ReadOutboxOptions = {})
     .limit(options.limit ?? 20);
   if (options.to !== undefined) {
     const to = options.to.trim().toLowerCase();
-    query = query.where(sql<boolean>`exists (select 1 from unnest(recipients) as r where lower(r) = ${to})`);
+    query = query.where(strategyOf(db, RECIPIENT_IS, 'The outbox')(to));
   }
   const rows = await query.execute();
   return rows.map((row) => ({

@@ -74,7 +74,7 @@ export class FileChanges {
  *     const old = await trx.selectFrom('users').select('avatar').where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
  *     const avatar = await files.attach(input.avatar, 'avatar');
  *     files.detach(old.avatar);
- *     return trx.updateTable('users').set({ avatar }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+ *     return updateReturning(trx, 'users', id, { avatar });
  *   });
  */
 export async function withFiles<DB, T>(

@@ -4,7 +4,7 @@
  */
 
 /**
- * A stored file, as a row keeps it (a `jsonb` column): where the bytes are
+ * A stored file, as a row keeps it (a JSON column): where the bytes are
  * and what they are. The bytes themselves are never in the row, nor in the
  * audit log (which records this metadata only).
  */
@@ -40,7 +40,7 @@ export interface FileJson {
   readonly url: string | null;
 }
 
-/** Whether `value` has the shape of a {@link FileRef} (as read from a `jsonb` column). */
+/** Whether `value` has the shape of a {@link FileRef} (as read from a JSON column). */
 export function isFileRef(value: unknown): value is FileRef {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;

@@ -11,6 +11,9 @@
  */
 import { sql } from 'kysely';
 import type { AnyKysely } from '../db/any-kysely.js';
+import { upsert } from '../db/portable-writes.js';
+import { strategyOf } from '../db/sql-dialect.js';
+import { postgresExpiredPending } from './pending.postgres.js';
 
 /** Why an object is listed. */
 export type PendingState = 'uploaded' | 'detached';
@@ -24,8 +27,7 @@ export interface PendingObject {
 
 /** List an object (or mark a listed one `state`). */
 export async function listPending(db: AnyKysely, object: PendingObject): Promise<void> {
-  await sql`insert into storage_pending (disk, key, state) values (${object.disk}, ${object.key}, ${object.state})
-    on conflict (disk, key) do update set state = excluded.state`.execute(db);
+  await upsert(db, 'storage_pending', { disk: object.disk, key: object.key, state: object.state }, { conflict: ['disk', 'key'] });
 }
 
 /** Remove an `uploaded` entry (the object is attached); false when there was none. */
@@ -47,6 +49,9 @@ export async function forgetPending(db: AnyKysely, disk: string, key: string): P
   await sql`delete from storage_pending where disk = ${disk} and key = ${key}`.execute(db);
 }
 
+/** The sweep's query by SQL family. */
+const EXPIRED = { postgres: postgresExpiredPending };
+
 /**
  * Entries the sweep removes: `uploaded` ones listed more than `uploadedAgeMs`
  * ago, `detached` ones more than `detachedAgeMs` ago (the write that detached
@@ -54,9 +59,6 @@ export async function forgetPending(db: AnyKysely, disk: string, key: string): P
  * first, at most `limit`.
  */
 export async function expiredPending(db: AnyKysely, uploadedAgeMs: number, detachedAgeMs: number, limit: number): Promise<PendingObject[]> {
-  const result = await sql<PendingObject>`select disk, key, state from storage_pending
-    where (state = 'uploaded' and created_at < now() - make_interval(secs => ${uploadedAgeMs / 1000}))
-       or (state = 'detached' and created_at < now() - make_interval(secs => ${detachedAgeMs / 1000}))
-    order by created_at limit ${limit}`.execute(db);
-  return result.rows;
+  // The age is the database's to measure (it wrote `created_at`), in each engine's own time arithmetic.
+  return strategyOf(db, EXPIRED, 'The orphan sweep')(db, uploadedAgeMs, detachedAgeMs, limit);
 }

@@ -3,6 +3,7 @@
  * service behind the job, the commands and the mailer's check.
  */
 import type { Kysely } from 'kysely';
+import { insertIfAbsent } from 'bindery/db';
 import { emitEvent } from 'bindery/events';
 import type { MailSuppression } from 'bindery/plugins';
 import type { Database, MailproviderSuppression } from '../generated/types.js';
@@ -50,14 +51,10 @@ export class Suppressions implements MailSuppression {
    * @returns true when it was added now.
    */
   async add(email: string, event: string, reason: string, db: Kysely<Database> = this.#db): Promise<boolean> {
-    const inserted = await db
-      .insertInto('mailprovider_suppressions')
-      .values({ email, event: event.slice(0, 40), reason: reason.slice(0, 200) })
-      .onConflict((oc) => oc.column('email').doNothing())
-      .returning('email')
-      .executeTakeFirst();
+    const values = { email, event: event.slice(0, 40), reason: reason.slice(0, 200) };
+    const inserted = (await insertIfAbsent(db, 'mailprovider_suppressions', values, { conflict: ['email'] })) > 0;
     if (inserted) await emitEvent(this.#services, suppressedEvent, { email, event, reason }, { tx: db });
-    return inserted !== undefined;
+    return inserted;
   }
 
   /**
@@ -68,8 +65,9 @@ export class Suppressions implements MailSuppression {
   async remove(email: string, by: 'webhook' | 'command', db: Kysely<Database> = this.#db): Promise<boolean> {
     const address = normalizeAddress(email);
     if (address === null) return false;
-    const deleted = await db.deleteFrom('mailprovider_suppressions').where('email', '=', address).returning('email').executeTakeFirst();
+    const { numDeletedRows } = await db.deleteFrom('mailprovider_suppressions').where('email', '=', address).executeTakeFirst();
+    const deleted = numDeletedRows > 0n;
     if (deleted) await emitEvent(this.#services, unsuppressedEvent, { email: address, by }, { tx: db });
-    return deleted !== undefined;
+    return deleted;
   }
 }

@@ -16,6 +16,7 @@ import { normalizeLogin } from '../user-provider.js';
 import type { ResolvedUsersTable } from '../links/users-table.js';
 import type { OAuthProvider } from './oauth-provider.js';
 import type { AnyKysely } from '../../db/any-kysely.js';
+import { insertIfAbsent } from '../../db/portable-writes.js';
 import { BinderyError } from '../../errors/bindery-error.js';
 
 /** The session key of a sign-in under way. */
@@ -223,12 +224,8 @@ export class ExternalSignIn {
     const name = displayName ?? Array.from(email.split('@')[0]!).slice(0, 255).join('');
     // Nobody knows this password: the account signs in through the provider, or after a password reset.
     const password = await auth.hashPassword(randomBytes(32).toString('base64url'));
-    const inserted = await this.#o.db
-      .insertInto(u.table)
-      .values({ [u.name]: name, [u.email]: email, [u.password]: password, [u.emailVerifiedAt]: new Date(this.#now()) })
-      .onConflict((oc) => oc.column(u.email).doNothing())
-      .returning(u.id)
-      .executeTakeFirst();
+    const values = { [u.name]: name, [u.email]: email, [u.password]: password, [u.emailVerifiedAt]: new Date(this.#now()) };
+    const inserted = (await insertIfAbsent(this.#o.db, u.table, values, { conflict: [u.email] })) > 0;
     const user = await auth.users.findByLogin(email);
     if (user === null)
       throw new BinderyError(
@@ -236,7 +233,7 @@ export class ExternalSignIn {
         `The account of ${email} was created but cannot be found by its login (check the users table options of oauth()).`,
       );
     // Someone registered the address at the same moment: the same rule as for an existing account.
-    if (inserted === undefined) return { user: this.#linkable(user, email, provider), created: false };
+    if (!inserted) return { user: this.#linkable(user, email, provider), created: false };
     return { user, created: true };
   }
 

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { AnyKysely } from '../../db/any-kysely.js';
+import { insertIfAbsent } from '../../db/portable-writes.js';
 
 /** A stored credential. */
 export interface StoredPasskey {
@@ -59,9 +60,7 @@ export class PasskeyStore {
   /** The account's user handle (base64url), made on first use. */
   async handleOf(userId: string): Promise<string> {
     const fresh = randomBytes(32).toString('base64url');
-    await sql`INSERT INTO bindery_passkey_users (user_id, user_handle) VALUES (${userId}, ${fresh}) ON CONFLICT (user_id) DO NOTHING`.execute(
-      this.#db,
-    );
+    await insertIfAbsent(this.#db, 'bindery_passkey_users', { user_id: userId, user_handle: fresh }, { conflict: ['user_id'] });
     const result = await sql<{ user_handle: string }>`SELECT user_handle FROM bindery_passkey_users WHERE user_id = ${userId}`.execute(
       this.#db,
     );
@@ -91,11 +90,18 @@ export class PasskeyStore {
 
   /** Store a new credential; `false` when its ID is registered already. */
   async add(p: Omit<StoredPasskey, 'createdAt' | 'lastUsedAt'>, now: Date): Promise<boolean> {
-    const result =
-      await sql`INSERT INTO bindery_passkeys (id, user_id, name, public_key, counter, transports, device_type, backed_up, created_at)
-      VALUES (${p.id}, ${p.userId}, ${p.name}, ${Buffer.from(p.publicKey)}, ${p.counter}, ${p.transports}, ${p.deviceType}, ${p.backedUp}, ${now})
-      ON CONFLICT (id) DO NOTHING`.execute(this.#db);
-    return Number(result.numAffectedRows ?? 0n) === 1;
+    const row = {
+      id: p.id,
+      user_id: p.userId,
+      name: p.name,
+      public_key: Buffer.from(p.publicKey),
+      counter: p.counter,
+      transports: p.transports,
+      device_type: p.deviceType,
+      backed_up: p.backedUp,
+      created_at: now,
+    };
+    return (await insertIfAbsent(this.#db, 'bindery_passkeys', row, { conflict: ['id'] })) === 1;
   }
 
   /**

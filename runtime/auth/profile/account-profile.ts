@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Cache } from '../../cache/cache.js';
 import type { Encrypter } from '../../crypto/encrypter.js';
 import type { AnyKysely } from '../../db/any-kysely.js';
+import { isUniqueViolation } from '../../db/database-errors.js';
 import { HttpError } from '../../errors/http-error.js';
 import { ValidationError } from '../../errors/validation-error.js';
 import type { RequestContext } from '../../http/context.js';
@@ -199,7 +200,7 @@ export class AccountProfile {
       changed = result.numUpdatedRows;
     } catch (error) {
       // Another account took the address between the check and the update (the unique index answers).
-      if ((error as { code?: unknown })?.code === '23505') throw new ValidationError({ email: EMAIL_TAKEN });
+      if (isUniqueViolation(error)) throw new ValidationError({ email: EMAIL_TAKEN });
       throw error;
     }
     if (changed === 0n) throw invalidLink();

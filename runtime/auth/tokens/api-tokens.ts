@@ -11,6 +11,7 @@
  */
 import type { Generated, Kysely, Selectable } from 'kysely';
 import { compiledQuery } from '../../db/compiled-query.js';
+import { insertReturning } from '../../db/portable-writes.js';
 import { ValidationError } from '../../errors/validation-error.js';
 import { formatToken, hashSecret, newSecret, parseToken, secretMatches } from './token-format.js';
 import type { AnyKysely } from '../../db/any-kysely.js';
@@ -21,7 +22,7 @@ export interface ApiTokensTable {
   user_id: string;
   name: string;
   token_hash: string;
-  /** JSON list of strings (jsonb); written as JSON text. */
+  /** JSON list of strings (a JSON column); written as JSON text. */
   abilities: string[];
   last_used_at: Date | null;
   expires_at: Date | null;
@@ -110,20 +111,16 @@ export class ApiTokens {
       throw new ValidationError({ lifetime: 'The lifetime must be a positive duration.' });
     const secret = newSecret();
     const now = this.#now();
-    const row = await this.#db
-      .insertInto('api_tokens')
-      .values({
-        user_id: userId,
-        name,
-        token_hash: hashSecret(secret),
-        abilities: JSON.stringify(abilities) as unknown as string[],
-        last_used_at: null,
-        expires_at: lifetime === undefined ? null : new Date(now + lifetime),
-        created_at: new Date(now),
-        updated_at: new Date(now),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await insertReturning(this.#db, 'api_tokens', {
+      user_id: userId,
+      name,
+      token_hash: hashSecret(secret),
+      abilities: JSON.stringify(abilities) as unknown as string[],
+      last_used_at: null,
+      expires_at: lifetime === undefined ? null : new Date(now + lifetime),
+      created_at: new Date(now),
+      updated_at: new Date(now),
+    });
     return { plain: formatToken(row.id, secret), token: toApiToken(row) };
   }
 

@@ -1,27 +1,50 @@
 /**
  * The `database` cache driver (`CACHE_DRIVER=database`, the default): the
  * table `bindery_cache` of the migration set `cache`, shared by every
- * instance of the app. Counters are incremented in one statement
- * (`INSERT … ON CONFLICT … DO UPDATE … RETURNING`), so concurrent
- * increments from several instances never lose a count.
+ * instance of the app. Values are written once for every engine; the
+ * counters are each engine's own (`database-cache.<engine>.ts`): an
+ * increment is one atomic statement, so concurrent increments from several
+ * instances never lose a count.
  */
 import { sql } from 'kysely';
 import type { Cache, CounterState } from '../cache.js';
+import { CacheError } from '../errors.js';
+import { postgresCounters } from './database-cache.postgres.js';
 import { toJson } from './json-value.js';
 import type { AnyKysely } from '../../db/any-kysely.js';
+import { upsert } from '../../db/portable-writes.js';
+import { sqlDialectOf, type SqlDialect } from '../../db/sql-dialect.js';
+
+/** The counter statements of an engine: atomic across instances. */
+interface CounterStatements {
+  /** Add one to `key`'s count in its window, or start a window of `windowMs` at 1 (expired, absent, not a number). */
+  increment(db: AnyKysely, key: string, now: number, windowMs: number): Promise<CounterState>;
+  /** The live count of `key` (0 and `resetAt` = `now` when none). */
+  peek(db: AnyKysely, key: string, now: number): Promise<CounterState>;
+}
+
+/** The counter statements by SQL family. */
+const COUNTERS: Readonly<Record<SqlDialect, CounterStatements | undefined>> = { postgres: postgresCounters, mysql: undefined };
 
 /** A cache in the `bindery_cache` table. */
 export class DatabaseCache implements Cache {
   readonly #db: AnyKysely;
   readonly #now: () => number;
+  readonly #counters: CounterStatements;
 
   /**
    * @param db the app's Kysely instance.
    * @param now clock in milliseconds since the epoch (default `Date.now`); expiry is decided by this clock, not the database's.
+   * @throws {CacheError} `BINDERY_CACHE_UNAVAILABLE` when the database's engine has no counter statements.
    */
   constructor(db: AnyKysely, now: () => number = Date.now) {
     this.#db = db;
     this.#now = now;
+    const dialect = sqlDialectOf(db);
+    const counters = COUNTERS[dialect];
+    if (counters === undefined)
+      throw new CacheError(`CACHE_DRIVER=database has no counters for ${dialect} yet; set CACHE_DRIVER=memory for a single instance.`);
+    this.#counters = counters;
   }
 
   async get<T = unknown>(key: string): Promise<T | undefined> {
@@ -32,35 +55,20 @@ export class DatabaseCache implements Cache {
   }
 
   async put(key: string, value: unknown, ttlMs: number): Promise<void> {
-    const json = toJson(value);
-    await sql`INSERT INTO bindery_cache (key, value, expires_at) VALUES (${key}, ${json}::jsonb, ${this.#now() + ttlMs})
-      ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at`.execute(this.#db);
+    // The JSON text, which the `value` column reads as JSON.
+    await upsert(this.#db, 'bindery_cache', { key, value: toJson(value), expires_at: this.#now() + ttlMs }, { conflict: ['key'] });
   }
 
   async forget(key: string): Promise<void> {
     await sql`DELETE FROM bindery_cache WHERE key = ${key}`.execute(this.#db);
   }
 
-  async increment(key: string, windowMs: number): Promise<CounterState> {
-    const now = this.#now();
-    // A live numeric entry counts on in its window; an expired one (or a non-number) starts a new window at 1.
-    const { rows } = await sql<{ count: string; expires_at: number }>`
-      INSERT INTO bindery_cache AS c (key, value, expires_at) VALUES (${key}, '1'::jsonb, ${now + windowMs})
-      ON CONFLICT (key) DO UPDATE SET
-        value = CASE WHEN c.expires_at > ${now} AND jsonb_typeof(c.value) = 'number' THEN to_jsonb(c.value::numeric + 1) ELSE '1'::jsonb END,
-        expires_at = CASE WHEN c.expires_at > ${now} AND jsonb_typeof(c.value) = 'number' THEN c.expires_at ELSE EXCLUDED.expires_at END
-      RETURNING c.value::text AS count, c.expires_at`.execute(this.#db);
-    const row = rows[0]!;
-    return { count: Number(row.count), resetAt: Number(row.expires_at) };
+  increment(key: string, windowMs: number): Promise<CounterState> {
+    return this.#counters.increment(this.#db, key, this.#now(), windowMs);
   }
 
-  async peek(key: string): Promise<CounterState> {
-    const now = this.#now();
-    const { rows } = await sql<{ count: string; expires_at: number }>`
-      SELECT value::text AS count, expires_at FROM bindery_cache
-      WHERE key = ${key} AND expires_at > ${now} AND jsonb_typeof(value) = 'number'`.execute(this.#db);
-    const row = rows[0];
-    return row === undefined ? { count: 0, resetAt: now } : { count: Number(row.count), resetAt: Number(row.expires_at) };
+  peek(key: string): Promise<CounterState> {
+    return this.#counters.peek(this.#db, key, this.#now());
   }
 
   /** Delete expired rows. @returns how many were deleted. */

@@ -7,6 +7,7 @@
  */
 import { sql } from 'kysely';
 import type { AnyKysely } from '../../db/any-kysely.js';
+import { findEngine } from '../../db/compiled-query.js';
 import type { FailedJob, PendingJob, QueueBackend } from '../../jobs/backend.js';
 import { readOutbox, type OutboxMessage } from '../../mail/outbox.js';
 
@@ -16,10 +17,9 @@ export type QueuedJobView = PendingJob;
 /** The most rows a dashboard table shows. */
 export const PAGE_ROWS = 100;
 
-/** Whether a table (or view) exists, by its qualified name. */
+/** Whether a table exists, as the database's engine says (`false` on a Kysely instance bindery did not make). */
 async function exists(db: AnyKysely, name: string): Promise<boolean> {
-  const { rows } = await sql<{ found: boolean }>`select to_regclass(${name}) is not null as found`.execute(db);
-  return rows[0]?.found === true;
+  return (await findEngine(db)?.tableExists(name)) === true;
 }
 
 /**

@@ -21,6 +21,8 @@ import { SessionError } from '../errors.js';
 import { parseRecord, recordIsFlashOnly, serializeRecord, type SessionRecord } from '../session-record.js';
 import { TOO_LARGE, type SessionDriver, type SessionDriverContext, type SessionStore } from '../session-store.js';
 import type { AnyKysely } from '../../db/any-kysely.js';
+import type { EngineName } from '../../db/engine.js';
+import { postgresSessionRows, type SessionRow } from './database-driver.postgres.js';
 
 /** Encryption purpose of the database driver's cookie (the session ID). */
 export const SESSION_ID_PURPOSE = 'session-id';
@@ -36,6 +38,24 @@ export const EMPTY_SESSION_PURPOSE = 'session-empty';
 /** How often expired rows are deleted (ms). */
 export const PRUNE_INTERVAL_MS = 3_600_000;
 
+/** The statements that write a session's row, which differ by engine (`database-driver.<engine>.ts`). */
+interface SessionRowStatements {
+  /** Write `row` (inserted or replacing the row of its ID) and delete the row `revoke` (another ID, or null), at once. */
+  save(db: AnyKysely, row: SessionRow, revoke: string | null): Promise<unknown>;
+}
+
+/**
+ * The session row statements of `engine`.
+ * @throws {SessionError} `BINDERY_SESSION_DRIVER_FAILED` when the engine has none.
+ */
+function sessionRowsOf(engine: EngineName): SessionRowStatements {
+  if (engine === 'postgres') return postgresSessionRows;
+  throw new SessionError(
+    'BINDERY_SESSION_DRIVER_FAILED',
+    `SESSION_DRIVER=database has no session rows for ${engine} yet; use SESSION_DRIVER=cookie.`,
+  );
+}
+
 /** `SESSION_DRIVER=database`. */
 export const databaseDriver: SessionDriver = async (ctx) => {
   const { encrypter, cookieName, database, lifetimeMs, maxLifetimeMs, maxCookieBytes, now } = ctx;
@@ -46,6 +66,7 @@ export const databaseDriver: SessionDriver = async (ctx) => {
     );
   }
   const db = database.db as AnyKysely;
+  const rows = sessionRowsOf(database.engine.name);
   const options = { context: cookieName };
 
   const timer = await startPruning(db, ctx);
@@ -77,23 +98,16 @@ export const databaseDriver: SessionDriver = async (ctx) => {
         return cookieName.length + 1 + value.length > maxCookieBytes ? TOO_LARGE : value;
       }
       stored.add(record);
-      const data = serializeRecord(record);
-      const started = new Date(record.startedAt);
-      const used = new Date(record.lastUsedAt);
-      const ip = client?.ip ?? null;
-      const agent = client?.userAgent ?? null;
-      if (revoke !== null && revoke !== record.id) {
-        await sql`WITH gone AS (DELETE FROM bindery_sessions WHERE id = ${revoke})
-          INSERT INTO bindery_sessions (id, data, user_id, started_at, last_used_at, ip_address, user_agent) VALUES (${record.id}, ${data}::jsonb, ${record.userId}, ${started}, ${used}, ${ip}, ${agent})
-          ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, user_id = EXCLUDED.user_id, started_at = EXCLUDED.started_at, last_used_at = EXCLUDED.last_used_at, ip_address = EXCLUDED.ip_address, user_agent = EXCLUDED.user_agent`.execute(
-          db,
-        );
-      } else {
-        await sql`INSERT INTO bindery_sessions (id, data, user_id, started_at, last_used_at, ip_address, user_agent) VALUES (${record.id}, ${data}::jsonb, ${record.userId}, ${started}, ${used}, ${ip}, ${agent})
-          ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, user_id = EXCLUDED.user_id, started_at = EXCLUDED.started_at, last_used_at = EXCLUDED.last_used_at, ip_address = EXCLUDED.ip_address, user_agent = EXCLUDED.user_agent`.execute(
-          db,
-        );
-      }
+      const row = {
+        id: record.id,
+        data: serializeRecord(record),
+        userId: record.userId,
+        startedAt: new Date(record.startedAt),
+        lastUsedAt: new Date(record.lastUsedAt),
+        ip: client?.ip ?? null,
+        userAgent: client?.userAgent ?? null,
+      };
+      await rows.save(db, row, revoke);
       return encrypter.seal(SESSION_ID_PURPOSE, record.id, options);
     },
     async revoke(id) {

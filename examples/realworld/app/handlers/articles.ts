@@ -1,6 +1,8 @@
 /** Articles: lists and the feed, one article, writing, favorites and tags. */
 import { randomBytes } from 'node:crypto';
 import slugify from '@sindresorhus/slugify';
+import { insertIfAbsent, insertReturning, updateReturning } from 'bindery/db';
+import { NotFoundError } from 'bindery/errors';
 import type { RequestContext } from 'bindery/http';
 import { created, noContent } from 'bindery/results';
 import type { Handlers } from '../../generated/handlers.js';
@@ -27,11 +29,12 @@ async function setTags(ctx: RequestContext, articleId: number, names: readonly s
   await db.deleteFrom('article_tags').where('article_id', '=', articleId).execute();
   const unique = [...new Set(names.map((name) => name.trim()).filter((name) => name !== ''))].sort();
   if (unique.length === 0) return;
-  await db
-    .insertInto('tags')
-    .values(unique.map((name) => ({ name })))
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
+  await insertIfAbsent(
+    db,
+    'tags',
+    unique.map((name) => ({ name })),
+    { conflict: ['name'] },
+  );
   const tags = db
     .selectFrom('tags')
     .select((eb) => [eb.val(articleId).as('article_id'), 'id as tag_id'])
@@ -58,7 +61,7 @@ export const articlesHandlers = {
       body: input.body,
       author_id: viewerId(ctx)!,
     };
-    const row = await ctx.services.db.insertInto('articles').values(values).returningAll().executeTakeFirstOrThrow();
+    const row = await insertReturning(ctx.services.db, 'articles', values);
     await setTags(ctx, row.id, input.tagList ?? []);
     return created(await presentArticle(ctx, row));
   },
@@ -71,12 +74,8 @@ export const articlesHandlers = {
       body: input.body,
       updated_at: new Date(),
     };
-    const row = await ctx.services.db
-      .updateTable('articles')
-      .set(changes)
-      .where('id', '=', article.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await updateReturning(ctx.services.db, 'articles', article.id, changes);
+    if (row === undefined) throw new NotFoundError(`No article has the slug ${article.slug}.`);
     if (input.tagList !== undefined) await setTags(ctx, row.id, input.tagList);
     return presentArticle(ctx, row);
   },
@@ -87,11 +86,8 @@ export const articlesHandlers = {
   },
 
   'articles.favorite': async (_input, ctx, article) => {
-    await ctx.services.db
-      .insertInto('favorites')
-      .values({ user_id: viewerId(ctx)!, article_id: article.id })
-      .onConflict((oc) => oc.columns(['user_id', 'article_id']).doNothing())
-      .execute();
+    const favorite = { user_id: viewerId(ctx)!, article_id: article.id };
+    await insertIfAbsent(ctx.services.db, 'favorites', favorite, { conflict: ['user_id', 'article_id'] });
     return presentArticle(ctx, article);
   },
 

@@ -1,4 +1,5 @@
 /** Comments of an article. */
+import { insertReturning } from 'bindery/db';
 import { NotFoundError } from 'bindery/errors';
 import type { RequestContext } from 'bindery/http';
 import { noContent } from 'bindery/results';
@@ -26,7 +27,7 @@ export const commentsHandlers = {
 
   'comments.create': async (input, ctx) => {
     const values = { article_id: await articleId(ctx, input.slug), author_id: viewerId(ctx)!, body: input.comment.body };
-    const row = await ctx.services.db.insertInto('comments').values(values).returningAll().executeTakeFirstOrThrow();
+    const row = await insertReturning(ctx.services.db, 'comments', values);
     return { comment: (await presentComments(ctx, [row]))[0]! };
   },
 

@@ -1,6 +1,7 @@
 /** Registration, login, the current user and profiles. */
 import { authService, LoginFailedError, LoginThrottledError, normalizeLogin } from 'bindery/auth';
 import { presentedToken } from 'bindery/auth/tokens';
+import { insertIfAbsent, insertReturning, updateReturning } from 'bindery/db';
 import { HttpError, NotFoundError, ValidationError } from 'bindery/errors';
 import type { RequestContext } from 'bindery/http';
 import { created } from 'bindery/results';
@@ -67,7 +68,7 @@ export const usersHandlers = {
     await ensureFree(ctx, { email, username: fields.username });
     const password = await authService(ctx).hashPassword(fields.password);
     const values = { email, username: fields.username, password };
-    const user = await ctx.services.db.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
+    const user = await insertReturning(ctx.services.db, 'users', values);
     return created(presentUser(user, await issueToken(ctx, user)));
   },
 
@@ -91,7 +92,8 @@ export const usersHandlers = {
       image: fields.image,
       updated_at: new Date(),
     };
-    const user = await ctx.services.db.updateTable('users').set(changes).where('id', '=', me.id).returningAll().executeTakeFirstOrThrow();
+    const user = await updateReturning(ctx.services.db, 'users', me.id, changes);
+    if (user === undefined) throw new NotFoundError('Your account no longer exists.');
     // A new password ends every other token of the user; the caller's stays (clients keep the token they have).
     if (password !== undefined) await ctx.services.conduitTokens!.revokeOthers(String(me.id), ctx.auth.token!.id);
     return presentUser(user, presentedToken(ctx)!);
@@ -104,11 +106,8 @@ export const usersHandlers = {
 
   'profiles.follow': async (input, ctx) => {
     const user = await userNamed(ctx, input.username);
-    await ctx.services.db
-      .insertInto('follows')
-      .values({ follower_id: viewerId(ctx)!, followed_id: user.id })
-      .onConflict((oc) => oc.columns(['follower_id', 'followed_id']).doNothing())
-      .execute();
+    const follow = { follower_id: viewerId(ctx)!, followed_id: user.id };
+    await insertIfAbsent(ctx.services.db, 'follows', follow, { conflict: ['follower_id', 'followed_id'] });
     return { profile: { ...user, following: true } };
   },
 
