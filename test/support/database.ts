@@ -75,12 +75,14 @@ export async function createTestMariaDatabase(prefix = 'test', options: TestMari
   return {
     url: text,
     name,
-    drop: () => onMariaServer(serverUrl, `DROP DATABASE IF EXISTS \`${name}\``),
+    async drop() {
+      await onMariaServer(serverUrl, `DROP DATABASE IF EXISTS \`${name}\``);
+    },
   };
 }
 
-/** Run one statement on the MariaDB server of `serverUrl`, over a connection of its own. */
-export async function onMariaServer(serverUrl: string, statement: string): Promise<void> {
+/** Run one statement on the MariaDB server of `serverUrl`, over a connection of its own. @returns its rows (none for a statement that returns none). */
+export async function onMariaServer(serverUrl: string, statement: string): Promise<Record<string, unknown>[]> {
   const url = new URL(serverUrl);
   const connection = mysql
     .createConnection({
@@ -91,7 +93,8 @@ export async function onMariaServer(serverUrl: string, statement: string): Promi
     })
     .promise();
   try {
-    await connection.query(statement);
+    const [result] = await connection.query(statement);
+    return Array.isArray(result) ? (result as Record<string, unknown>[]) : [];
   } finally {
     await connection.end();
   }
