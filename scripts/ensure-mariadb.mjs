@@ -69,9 +69,17 @@ if (process.env.MARIADB_URL) {
 } else if (typeof process.getuid === 'function' && process.getuid() !== 0) {
   fail('mariadbd is missing and installing it needs root');
 } else {
-  say(`mariadbd is missing; installing ${PACKAGES.join(' and ')} (waiting up to ${LOCK_TIMEOUT} s for a package lock held by another process).`);
+  say(
+    `mariadbd is missing; installing ${PACKAGES.join(' and ')} (waiting up to ${LOCK_TIMEOUT} s for a package lock held by another process).`,
+  );
   const install = () => run('apt-get', [...APT, 'install', '-y', '--no-install-recommends', ...PACKAGES]);
   const ok = install() || (run('apt-get', [...APT, 'update']) && install());
-  if (present()) say(ok ? `installed ${programs().server}.` : `${failure || 'apt-get failed'}, but ${programs().server} is installed now (by another process).`);
-  else fail(ok ? 'apt-get installed the packages, but mariadbd or mariadb-install-db is still not found' : `installing failed (${failure})`);
+  if (present())
+    say(
+      ok
+        ? `installed ${programs().server}.`
+        : `${failure || 'apt-get failed'}, but ${programs().server} is installed now (by another process).`,
+    );
+  else
+    fail(ok ? 'apt-get installed the packages, but mariadbd or mariadb-install-db is still not found' : `installing failed (${failure})`);
 }

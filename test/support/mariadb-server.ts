@@ -1,8 +1,8 @@
 /**
- * A throwaway MariaDB server for the test run (docs/testing.md; README "Set
- * up a fresh machine"): a data folder made by `mariadb-install-db` in a
- * temporary folder, `mariadbd` listening on a free port of 127.0.0.1, ended
- * and removed at the end. Debian's `mariadb-server-core` provides both
+ * A throwaway MariaDB server for the test run (docs/database.md "MySQL and
+ * MariaDB", "Tests"; README "Set up a fresh machine"): a data folder made
+ * by `mariadb-install-db` in a temporary folder, `mariadbd` listening on a
+ * free port of 127.0.0.1, ended and removed at the end. Debian's `mariadb-server-core` provides both
  * programs (`node scripts/ensure-mariadb.mjs` installs it).
  *
  * The server is tuned for tests, not for keeping data: no binary log, no
@@ -53,7 +53,9 @@ export async function startMariadb(): Promise<MariadbServer> {
   const mariadbd = findProgram('mariadbd') ?? findProgram('mysqld');
   const installDb = findProgram('mariadb-install-db') ?? findProgram('mysql_install_db');
   if (mariadbd === undefined || installDb === undefined)
-    throw new Error(`The tests need a MariaDB server, and ${mariadbd === undefined ? 'mariadbd' : 'mariadb-install-db'} is not installed. ${MISSING_ADVICE}`);
+    throw new Error(
+      `The tests need a MariaDB server, and ${mariadbd === undefined ? 'mariadbd' : 'mariadb-install-db'} is not installed. ${MISSING_ADVICE}`,
+    );
   const dir = await mkdtemp(join(tmpdir(), 'bindery-test-mariadb-'));
   const data = join(dir, 'data');
   const socket = join(dir, 'sock');
@@ -135,7 +137,14 @@ async function acceptsConnections(server: ChildProcess, socket: string, log: str
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (exited !== undefined) throw new Error(exited);
-    if (existsSync(socket) && (await onSocket(socket, ['SELECT 1']).then(() => true, () => false))) return;
+    if (
+      existsSync(socket) &&
+      (await onSocket(socket, ['SELECT 1']).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   server.kill('SIGKILL');

@@ -60,7 +60,9 @@ describe('loadSettings | core settings defaults', () => {
   });
 
   it('DATABASE_URL takes mysql:// and mariadb:// URLs too (the MySQL engine)', () => {
-    expect(load({ DATABASE_URL: 'mysql://app:secret@db.internal:3306/app' }).DATABASE_URL?.href).toBe('mysql://app:secret@db.internal:3306/app');
+    expect(load({ DATABASE_URL: 'mysql://app:secret@db.internal:3306/app' }).DATABASE_URL?.href).toBe(
+      'mysql://app:secret@db.internal:3306/app',
+    );
     expect(load({ DATABASE_URL: 'mariadb://app@db.internal/app' }).DATABASE_URL?.href).toBe('mariadb://app@db.internal/app');
   });
 

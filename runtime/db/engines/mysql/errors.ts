@@ -55,7 +55,8 @@ const CONNECTION_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /** mysql2's messages (errors without a code) for a closed connection or an ended pool. */
-const MYSQL2_MESSAGES = /^(Pool is closed\.|Can't add new command when connection is in closed state|No connections available\.|Queue limit reached\.)/;
+const MYSQL2_MESSAGES =
+  /^(Pool is closed\.|Can't add new command when connection is in closed state|No connections available\.|Queue limit reached\.)/;
 
 /**
  * What `error` is, when it came from mysql2 (a server error with its `errno`

@@ -52,7 +52,8 @@ function facadeOf(connection: PoolConnection, source: ConnectionSource): MysqlPo
   // Whether the connection failed since it was handed out: it is then ended on release.
   let broken = false;
   const query = ((text: string, parameters: unknown[], callback?: (error: unknown, result: unknown) => void) => {
-    if (callback === undefined) return { stream: <T>(options: MysqlStreamOptions) => checkedStream<T>(connection, text, parameters, options) };
+    if (callback === undefined)
+      return { stream: <T>(options: MysqlStreamOptions) => checkedStream<T>(connection, text, parameters, options) };
     send(connection, text, parameters, false).then(
       (result) => callback(null, result),
       (error: unknown) => {
@@ -72,7 +73,12 @@ function facadeOf(connection: PoolConnection, source: ConnectionSource): MysqlPo
 }
 
 /** A streamed query's rows (Kysely's `.stream()`), each checked for integers beyond 2^53. */
-async function* checkedStream<T>(connection: PoolConnection, text: string, parameters: unknown[], options: MysqlStreamOptions): AsyncGenerator<T> {
+async function* checkedStream<T>(
+  connection: PoolConnection,
+  text: string,
+  parameters: unknown[],
+  options: MysqlStreamOptions,
+): AsyncGenerator<T> {
   const before = unsafeIntegersRead();
   const stream = connection.query(text, parameters.map(toParameter)).stream(options);
   try {

@@ -65,7 +65,9 @@ export function poolOptionsOf(options: MysqlOptions): PoolOptions & { database: 
   const socket = url.searchParams.get('socket');
   const password = decodeURIComponent(url.password);
   return {
-    ...(socket === null ? { host: url.hostname.replace(/^\[(.*)\]$/, '$1') || 'localhost', port: Number(url.port || 3306) } : { socketPath: socket }),
+    ...(socket === null
+      ? { host: url.hostname.replace(/^\[(.*)\]$/, '$1') || 'localhost', port: Number(url.port || 3306) }
+      : { socketPath: socket }),
     user: decodeURIComponent(url.username),
     ...(password === '' ? {} : { password }),
     database,

@@ -26,7 +26,7 @@ export interface MysqlServer {
 /** The oldest versions bindery runs on, and why. */
 const MINIMUM: Readonly<Record<MysqlServer['name'], { version: readonly [number, number, number]; why: string }>> = {
   mysql: { version: [8, 0, 16], why: 'CHECK constraints are enforced from 8.0.16 on' },
-  mariadb: { version: [10, 6, 0], why: 'FOR UPDATE SKIP LOCKED and INSERT … RETURNING from 10.6 on' },
+  mariadb: { version: [10, 6, 0], why: 'FOR UPDATE SKIP LOCKED from 10.6 on' },
 };
 
 const ENGINE_LABEL: Readonly<Record<MysqlServer['name'], string>> = { mysql: 'MySQL', mariadb: 'MariaDB' };
@@ -73,7 +73,13 @@ export const PROBE_STATEMENT =
 export function checkServer(settings: ProbedSettings, url: string): MysqlServer {
   const server = mysqlServerOf(settings.version);
   if (server === undefined)
-    throw DatabaseVersionError.from({ url, engine: 'MySQL', version: `"${settings.version}" (not a version)`, minimum: '8.0.16', why: MINIMUM.mysql.why });
+    throw DatabaseVersionError.from({
+      url,
+      engine: 'MySQL',
+      version: `"${settings.version}" (not a version)`,
+      minimum: '8.0.16',
+      why: MINIMUM.mysql.why,
+    });
   const minimum = MINIMUM[server.name];
   if (older(server.version, minimum.version))
     throw DatabaseVersionError.from({
@@ -97,9 +103,15 @@ export function checkServer(settings: ProbedSettings, url: string): MysqlServer 
 
 /** What is wrong with a session's `sql_mode` for bindery, or `undefined`. */
 export function sqlModeProblem(mode: string): string | undefined {
-  const modes = new Set(mode.toUpperCase().split(',').map((m) => m.trim()));
+  const modes = new Set(
+    mode
+      .toUpperCase()
+      .split(',')
+      .map((m) => m.trim()),
+  );
   if (!modes.has('STRICT_ALL_TABLES') && !modes.has('STRICT_TRANS_TABLES'))
     return 'it is not strict (no STRICT_ALL_TABLES or STRICT_TRANS_TABLES), so a value that does not fit a column would be cut, rounded or zeroed with a mere warning';
-  if (modes.has('NO_BACKSLASH_ESCAPES')) return 'NO_BACKSLASH_ESCAPES would make the server read the escaped values of statements differently';
+  if (modes.has('NO_BACKSLASH_ESCAPES'))
+    return 'NO_BACKSLASH_ESCAPES would make the server read the escaped values of statements differently';
   return undefined;
 }

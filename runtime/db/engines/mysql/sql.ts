@@ -22,7 +22,8 @@ const TRUE_TEXTS = sql.raw(`('1', 't', 'true', 'y', 'yes', 'on')`);
 
 function parsed(type: ColumnTypeText): ParsedColumnType {
   const p = parseColumnType(type);
-  if (p === undefined) throw new TypeError(`"${type}" is not a bindery column type; run "bindery generate" to rewrite the generated files.`);
+  if (p === undefined)
+    throw new TypeError(`"${type}" is not a bindery column type; run "bindery generate" to rewrite the generated files.`);
   return p;
 }
 

@@ -14,12 +14,13 @@ import { DatabaseReadOnlyError, DatabaseUnavailableError } from '../../../../../
 import { createTestMariaDatabase, onMariaServer, type TestDatabase } from '../../../../support/database.js';
 import { inject } from 'vitest';
 
-const failure = (promise: Promise<unknown>): Promise<unknown> => promise.then(
-  () => {
-    throw new Error('expected a failure');
-  },
-  (error: unknown) => error,
-);
+const failure = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (error: unknown) => error,
+  );
 
 describe('MySQL engine | errors by kind, from a real MariaDB', () => {
   let testDb: TestDatabase;
@@ -41,7 +42,12 @@ describe('MySQL engine | errors by kind, from a real MariaDB', () => {
   });
 
   it('a duplicate key names its unique key (engine.classify, isUniqueViolation with the name)', async () => {
-    const error = await failure(database.db.insertInto('users' as never).values({ email: 'a@example.com' } as never).execute());
+    const error = await failure(
+      database.db
+        .insertInto('users' as never)
+        .values({ email: 'a@example.com' } as never)
+        .execute(),
+    );
     expect(database.engine.classify(error)).toEqual({ kind: 'unique-violation', constraint: 'users_email_key' });
     expect(isUniqueViolation(error)).toBe(true);
     expect(isUniqueViolation(error, 'users_email_key')).toBe(true);
@@ -109,7 +115,12 @@ describe('MySQL engine | errors by kind, from a real MariaDB', () => {
       database.db
         .transaction()
         .setAccessMode('read only')
-        .execute((trx) => trx.insertInto('users' as never).values({ email: 'ro@example.com' } as never).execute()),
+        .execute((trx) =>
+          trx
+            .insertInto('users' as never)
+            .values({ email: 'ro@example.com' } as never)
+            .execute(),
+        ),
     );
     expect(error).toBeInstanceOf(DatabaseReadOnlyError);
     expect(databaseErrorOf(error)).toEqual({ kind: 'read-only' });
@@ -191,14 +202,20 @@ describe('classifyMysqlError | MySQL 8 messages and what is not a MySQL error', 
   });
 
   it('1290 is read-only only for the read-only options', () => {
-    expect(classifyMysqlError(server(1290, 'The MySQL server is running with the --super-read-only option so it cannot execute this statement'))).toEqual({
+    expect(
+      classifyMysqlError(server(1290, 'The MySQL server is running with the --super-read-only option so it cannot execute this statement')),
+    ).toEqual({
       kind: 'read-only',
     });
     expect(classifyMysqlError(server(1290, 'The MySQL server is running with the --secure-file-priv option'))).toBeUndefined();
   });
 
   it("mysql2's and the socket's connection errors; pg's errors are not MySQL's", () => {
-    expect(classifyMysqlError(Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST', fatal: true }))).toEqual({
+    expect(
+      classifyMysqlError(
+        Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST', fatal: true }),
+      ),
+    ).toEqual({
       kind: 'connection-lost',
     });
     expect(classifyMysqlError(new Error("Can't add new command when connection is in closed state"))).toEqual({ kind: 'connection-lost' });

@@ -49,7 +49,12 @@ describe('MySQL engine | on the test MariaDB', () => {
   it('refuses a value too long for its column instead of cutting it (a non-strict session would keep "abcde")', async () => {
     const error = await database.engine.run('INSERT INTO items (name) VALUES (?)', ['abcdefgh']).catch((e: unknown) => e);
     expect((error as { errno?: number }).errno).toBe(1406); // ER_DATA_TOO_LONG
-    await expect(database.db.insertInto('items' as never).values({ name: 'abcdefgh' } as never).execute()).rejects.toMatchObject({ errno: 1406 });
+    await expect(
+      database.db
+        .insertInto('items' as never)
+        .values({ name: 'abcdefgh' } as never)
+        .execute(),
+    ).rejects.toMatchObject({ errno: 1406 });
     expect((await database.engine.run('SELECT COUNT(*) AS n FROM items')).rows).toEqual([{ n: 0 }]);
   });
 
@@ -208,6 +213,21 @@ describe('MySQL engine | on the test MariaDB', () => {
         { text: 'SELECT nope FROM items', rows: null, failed: true },
         { text: 'INSERT INTO items (name) VALUES (?)', rows: 1, failed: false },
       ]);
+    } finally {
+      await watched.close();
+    }
+  });
+
+  it('an idle connection the server ended: onIdleError is told, the pool opens another', async () => {
+    const errors: unknown[] = [];
+    const watched = await connectDatabase({ url: testDb.url, onIdleError: (error) => errors.push(error) });
+    try {
+      const { rows } = await watched.engine.run<{ id: number }>('SELECT CONNECTION_ID() AS id');
+      await database.engine.run(`KILL CONNECTION ${Number(rows[0]!.id)}`);
+      await waitFor(() => errors.length > 0, 'the idle error');
+      expect(errors[0]).toMatchObject({ code: 'PROTOCOL_CONNECTION_LOST' });
+      const after = await watched.engine.run<{ id: number }>('SELECT CONNECTION_ID() AS id');
+      expect(after.rows[0]!.id).not.toBe(rows[0]!.id);
     } finally {
       await watched.close();
     }

@@ -3,12 +3,13 @@ import { connectDatabase } from '../../../../../runtime/db/connect.js';
 import { checkServer, mysqlServerOf, type ProbedSettings } from '../../../../../runtime/db/engines/mysql/server-checks.js';
 import { createTestMariaDatabase, onMariaServer } from '../../../../support/database.js';
 
-const failure = (promise: Promise<unknown>): Promise<unknown> => promise.then(
-  () => {
-    throw new Error('expected a failure');
-  },
-  (error: unknown) => error,
-);
+const failure = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (error: unknown) => error,
+  );
 
 describe('connectDatabase | mysql:// and mariadb:// URLs', () => {
   it.each(['mariadb', 'mysql'] as const)('%s:// opens the MySQL engine, probed as the MariaDB it is', async (scheme) => {
@@ -85,7 +86,13 @@ describe('connectDatabase | mysql:// and mariadb:// URLs', () => {
 });
 
 describe('checkServer | versions, character set and sql_mode', () => {
-  const ok: ProbedSettings = { version: '10.11.9-MariaDB', charset: 'utf8mb4', collation: 'utf8mb4_bin', sqlMode: 'STRICT_ALL_TABLES', database: 'app' };
+  const ok: ProbedSettings = {
+    version: '10.11.9-MariaDB',
+    charset: 'utf8mb4',
+    collation: 'utf8mb4_bin',
+    sqlMode: 'STRICT_ALL_TABLES',
+    database: 'app',
+  };
   const url = 'mysql://app:***@db:3306/app';
 
   it.each([
@@ -117,7 +124,9 @@ describe('checkServer | versions, character set and sql_mode', () => {
   });
 
   it('a session not strict, or with NO_BACKSLASH_ESCAPES, stops the boot with BINDERY_DATABASE_SQL_MODE_UNSAFE', () => {
-    expect(() => checkServer({ ...ok, sqlMode: 'NO_ENGINE_SUBSTITUTION' }, url)).toThrow(/run with sql_mode "NO_ENGINE_SUBSTITUTION": it is not strict/);
+    expect(() => checkServer({ ...ok, sqlMode: 'NO_ENGINE_SUBSTITUTION' }, url)).toThrow(
+      /run with sql_mode "NO_ENGINE_SUBSTITUTION": it is not strict/,
+    );
     expect(() => checkServer({ ...ok, sqlMode: 'STRICT_TRANS_TABLES,NO_BACKSLASH_ESCAPES' }, url)).toThrow(/NO_BACKSLASH_ESCAPES/);
     expect(checkServer({ ...ok, sqlMode: 'STRICT_TRANS_TABLES' }, url).name).toBe('mariadb');
     expect(() => checkServer({ ...ok, sqlMode: '' }, url)).toThrow(expect.objectContaining({ code: 'BINDERY_DATABASE_SQL_MODE_UNSAFE' }));

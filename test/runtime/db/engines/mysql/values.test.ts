@@ -106,7 +106,10 @@ describe('MySQL engine | values read and written exactly (MariaDB)', () => {
 
   it('JSON columns are parsed (MariaDB keeps them as LONGTEXT), objects and arrays are written as JSON', async () => {
     const doc = { title: 'x', nested: { list: [1, 2, { deep: true }] }, empty: null };
-    await things().insertInto('things').values({ doc, tags: ['a', 'b'] }).execute();
+    await things()
+      .insertInto('things')
+      .values({ doc, tags: ['a', 'b'] })
+      .execute();
     await database.engine.run('INSERT INTO things (doc, tags) VALUES (?, ?)', [{ n: 1 }, []]);
     const rows = await things().selectFrom('things').select(['doc', 'tags']).orderBy('id').execute();
     expect(rows).toEqual([
@@ -118,7 +121,10 @@ describe('MySQL engine | values read and written exactly (MariaDB)', () => {
   });
 
   it('BOOLEAN (TINYINT(1)) as true/false, DECIMAL as text, DOUBLE as a number, NULL as null', async () => {
-    await things().insertInto('things').values([{ flag: true, price: '12345678901234567.89', ratio: 0.1 }, { flag: false }, {}]).execute();
+    await things()
+      .insertInto('things')
+      .values([{ flag: true, price: '12345678901234567.89', ratio: 0.1 }, { flag: false }, {}])
+      .execute();
     const rows = await things().selectFrom('things').select(['flag', 'price', 'ratio']).orderBy('id').execute();
     expect(rows).toEqual([
       { flag: true, price: '12345678901234567.89', ratio: 0.1 },
@@ -130,7 +136,10 @@ describe('MySQL engine | values read and written exactly (MariaDB)', () => {
   });
 
   it('listContains over JSON lists, textContains, countAll', async () => {
-    await things().insertInto('things').values([{ tags: ['red', 'blue'], label: 'Hello world' }, { tags: [5, 7] }, { tags: [] }]).execute();
+    await things()
+      .insertInto('things')
+      .values([{ tags: ['red', 'blue'], label: 'Hello world' }, { tags: [5, 7] }, { tags: [] }])
+      .execute();
     const s = database.engine.sql;
     const ids = async (where: ReturnType<typeof s.listContains>) =>
       (await things().selectFrom('things').select('label').where(where).orderBy('id').execute()).length;
@@ -161,9 +170,9 @@ describe('MySQL engine | sortKeyText and cast give the text PostgreSQL gives', (
 
   /** The sort key of `value` read as `type` (the engine's cast, then its sort key text). */
   async function keyOf(database: Database, value: unknown, type: string): Promise<unknown> {
-    const { rows } = await sql<{ key: unknown }>`SELECT ${database.engine.sql.sortKeyText(database.engine.sql.cast(value, type), type)} AS ${sql.ref('key')}`.execute(
-      database.db,
-    );
+    const { rows } = await sql<{
+      key: unknown;
+    }>`SELECT ${database.engine.sql.sortKeyText(database.engine.sql.cast(value, type), type)} AS ${sql.ref('key')}`.execute(database.db);
     return rows[0]?.key;
   }
 
@@ -197,10 +206,12 @@ describe('MySQL engine | sortKeyText and cast give the text PostgreSQL gives', (
   it('a column read with sortKeyText is what PostgreSQL gives for the same stored instant', async () => {
     await maria.engine.run('CREATE TABLE t (at DATETIME(6))');
     await maria.engine.run("INSERT INTO t VALUES ('0099-01-01 00:00:00.000001'), ('2024-12-31 23:59:59.999999')");
-    const { rows } = await sql<{ key: string }>`SELECT ${maria.engine.sql.sortKeyText(sql.ref('at'), 'timestamp')} AS ${sql.ref('key')} FROM t ORDER BY at`.execute(
-      maria.db,
-    );
-    const { rows: pgRows } = await sql<{ key: string }>`SELECT ${pgDatabase.engine.sql.sortKeyText(sql.ref('at'), 'timestamp')} AS ${sql.ref('key')}
+    const { rows } = await sql<{
+      key: string;
+    }>`SELECT ${maria.engine.sql.sortKeyText(sql.ref('at'), 'timestamp')} AS ${sql.ref('key')} FROM t ORDER BY at`.execute(maria.db);
+    const { rows: pgRows } = await sql<{
+      key: string;
+    }>`SELECT ${pgDatabase.engine.sql.sortKeyText(sql.ref('at'), 'timestamp')} AS ${sql.ref('key')}
       FROM (VALUES (timestamptz '0099-01-01 00:00:00.000001+00'), (timestamptz '2024-12-31 23:59:59.999999+00')) AS v(at) ORDER BY at`.execute(
       pgDatabase.db,
     );
