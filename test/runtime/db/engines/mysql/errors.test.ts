@@ -126,7 +126,18 @@ describe('MySQL engine | errors by kind, from a real MariaDB', () => {
     expect(databaseErrorOf(error)).toEqual({ kind: 'read-only' });
   });
 
-  it('a write on a read_only server by a user without the privilege to bypass it (errno 1290)', async () => {
+  it("readOnlyReason: undefined on a writable server; a read-only session says so (the tests of the server's read-only state share this file, so they run one after the other)", async () => {
+    expect(await database.engine.readOnlyReason()).toBeUndefined();
+    const readOnly = await connectDatabase({ url: testDb.url, max: 1 });
+    try {
+      await readOnly.engine.run('SET SESSION TRANSACTION READ ONLY');
+      expect(await readOnly.engine.readOnlyReason()).toBe('read-only (transaction_read_only = ON): writes are answered 503');
+    } finally {
+      await readOnly.close();
+    }
+  });
+
+  it('a read_only server: readOnlyReason says so; a write by a user without the privilege to bypass it fails (errno 1290)', async () => {
     const user = `ro_${testDb.name.slice(-6)}`;
     const server = inject('mariadbUrl');
     await onMariaServer(server, `CREATE USER '${user}'@'127.0.0.1' IDENTIFIED BY 'secret'`);
@@ -136,15 +147,18 @@ describe('MySQL engine | errors by kind, from a real MariaDB', () => {
     url.password = 'secret';
     const limited = await connectDatabase({ url: url.toString() });
     try {
+      // The server's read_only is turned on by this test only (the files of a run share the server).
       await onMariaServer(server, 'SET GLOBAL read_only = 1');
       const error = await failure(limited.engine.run("INSERT INTO users (email) VALUES ('ro2@example.com')"));
       expect(error).toBeInstanceOf(DatabaseReadOnlyError);
       expect(((error as Error).cause as { errno?: number }).errno).toBe(1290);
+      expect(await database.engine.readOnlyReason()).toBe('read-only (read_only = ON): writes are answered 503');
     } finally {
       await onMariaServer(server, 'SET GLOBAL read_only = 0');
       await limited.close();
       await onMariaServer(server, `DROP USER '${user}'@'127.0.0.1'`);
     }
+    expect(await database.engine.readOnlyReason()).toBeUndefined();
   });
 
   it('a connection killed mid-query: 503 DatabaseUnavailableError (mysql2 error as cause); the next query works', async () => {

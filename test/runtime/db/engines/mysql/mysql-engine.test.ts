@@ -138,27 +138,6 @@ describe('MySQL engine | on the test MariaDB', () => {
     expect(await database.engine.tableExists('mysql.missing')).toBe(false);
   });
 
-  it('readOnlyReason: undefined on a writable server; a read-only session says so', async () => {
-    expect(await database.engine.readOnlyReason()).toBeUndefined();
-    const readOnly = await connectDatabase({ url: testDb.url, max: 1 });
-    try {
-      await readOnly.engine.run('SET SESSION TRANSACTION READ ONLY');
-      expect(await readOnly.engine.readOnlyReason()).toBe('read-only (transaction_read_only = ON): writes are answered 503');
-    } finally {
-      await readOnly.close();
-    }
-  });
-
-  it('readOnlyReason: the server read_only (restored afterwards)', async () => {
-    await database.engine.run('SET GLOBAL read_only = 1');
-    try {
-      expect(await database.engine.readOnlyReason()).toBe('read-only (read_only = ON): writes are answered 503');
-    } finally {
-      await database.engine.run('SET GLOBAL read_only = 0');
-    }
-    expect(await database.engine.readOnlyReason()).toBeUndefined();
-  });
-
   it('poolStats: total, idle, waiting and max follow the pool', async () => {
     const small = await connectDatabase({ url: testDb.url, max: 2 });
     try {

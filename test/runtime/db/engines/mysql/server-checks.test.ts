@@ -57,6 +57,28 @@ describe('connectDatabase | mysql:// and mariadb:// URLs', () => {
     }
   });
 
+  it("UTC is the session's own: on a server whose time_zone is +03:00, CURRENT_TIMESTAMP defaults and NOW() are UTC", async () => {
+    const testDb = await createTestMariaDatabase('utc');
+    const server = inject('mariadbUrl');
+    const [{ zone }] = (await onMariaServer(server, 'SELECT @@GLOBAL.time_zone AS zone')) as [{ zone: string }];
+    await onMariaServer(server, "SET GLOBAL time_zone = '+03:00'");
+    try {
+      const database = await connectDatabase({ url: testDb.url });
+      try {
+        await database.engine.run('CREATE TABLE t (id INT, at DATETIME(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6))');
+        const before = Date.now();
+        await database.engine.run('INSERT INTO t (id) VALUES (1)');
+        const { rows } = await database.engine.run<{ at: Date }>('SELECT at FROM t');
+        expect(Math.abs(rows[0]!.at.getTime() - before)).toBeLessThan(60_000);
+      } finally {
+        await database.close();
+      }
+    } finally {
+      await onMariaServer(server, `SET GLOBAL time_zone = '${zone}'`);
+      await testDb.drop();
+    }
+  });
+
   it('bad credentials: BINDERY_DATABASE_UNREACHABLE with the server reason and MySQL advice, password hidden', async () => {
     const testDb = await createTestMariaDatabase('creds');
     const url = new URL(testDb.url);

@@ -90,6 +90,14 @@ describe('MySQL engine | values read and written exactly (MariaDB)', () => {
       .where(sql.ref('at'), '=', database.engine.sql.cast('2024-03-01T02:00:00.654321+02:00', 'timestamp'))
       .execute();
     expect(offset).toEqual(found);
+    // A prepared statement (the binary protocol) writes and reads a Date in UTC too.
+    await database.engine.run('INSERT INTO things (at) VALUES (?)', [new Date('2031-01-02T03:04:05.006Z')], { prepare: true });
+    const { rows: prepared } = await database.engine.run(
+      "SELECT at, DATE_FORMAT(at, '%Y-%m-%dT%H:%i:%s.%fZ') AS text FROM things WHERE at > ?",
+      [new Date('2031-01-01T00:00:00Z')],
+      { prepare: true },
+    );
+    expect(prepared).toEqual([{ at: new Date('2031-01-02T03:04:05.006Z'), text: '2031-01-02T03:04:05.006000Z' }]);
     const { rows: now } = await database.engine.run<{ skew: number }>('SELECT ABS(TIMESTAMPDIFF(SECOND, NOW(6), ?)) AS skew', [new Date()]);
     expect(now[0]!.skew).toBeLessThan(5);
   });
