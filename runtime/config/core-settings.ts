@@ -186,8 +186,8 @@ export const coreSettings = defineSettings(
     },
     DATABASE_URL: {
       description:
-        'The PostgreSQL server to use. Unset: an embedded PostgreSQL is started with its data in .data/postgres, in development and testing only; production refuses to boot without it.',
-      parser: urlSetting({ protocols: ['postgres', 'postgresql'] }),
+        'The database server to use: postgres:// (or postgresql://) for PostgreSQL, mysql:// (or mariadb://) for MySQL 8.0.16+ or MariaDB 10.6+ (see docs/database.md "MySQL and MariaDB" for what runs there yet). Unset: an embedded PostgreSQL is started with its data in .data/postgres, in development and testing only; production refuses to boot without it.',
+      parser: urlSetting({ protocols: ['postgres', 'postgresql', 'mysql', 'mariadb'] }),
       secret: true,
       example: 'postgres://bindery:secret@localhost:5432/bindery',
     },

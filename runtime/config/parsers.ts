@@ -107,7 +107,7 @@ export function durationSetting(bounds: { readonly min?: number; readonly max?: 
 export function urlSetting(options: { readonly protocols?: readonly string[] } = {}): SettingParser<URL> {
   const protocols = options.protocols;
   return {
-    allowed: protocols ? `an absolute ${protocols.join(' or ')} URL` : 'an absolute URL',
+    allowed: protocols ? `an absolute ${orList(protocols)} URL` : 'an absolute URL',
     parse(text) {
       let url: URL;
       try {
@@ -119,6 +119,11 @@ export function urlSetting(options: { readonly protocols?: readonly string[] } =
       return ok(url);
     },
   };
+}
+
+/** `a`, `a or b`, `a, b or c`. */
+function orList(items: readonly string[]): string {
+  return items.length <= 2 ? items.join(' or ') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
 }
 
 /** A listening address: host (name, IPv4, or `[IPv6]`) and port. */

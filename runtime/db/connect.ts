@@ -8,6 +8,8 @@ import { Kysely } from 'kysely';
 import { registerEngine } from './compiled-query.js';
 import type { DatabaseEngine } from './engine.js';
 import { openPostgres, probePostgres } from './engines/postgres/index.js';
+import { openMysql, probeMysql } from './engines/mysql/index.js';
+import { CodedError } from '../errors/coded-error.js';
 import { DatabaseUnreachableError } from './errors.js';
 import { redactUrl } from './redact-url.js';
 import type { UntypedTables } from './any-kysely.js';
@@ -31,13 +33,17 @@ export interface Database<DB = UntypedTables> {
 
 /** Options of {@link connectDatabase}. */
 export interface ConnectDatabaseOptions {
-  /** `postgres://user:password@host:port/database` (also `postgresql://`). */
+  /**
+   * `postgres://user:password@host:port/database` (also `postgresql://`) for PostgreSQL;
+   * `mysql://user:password@host:3306/database` (also `mariadb://`) for MySQL 8.0.16+ and MariaDB 10.6+
+   * (docs/database.md "MySQL and MariaDB").
+   */
   readonly url: string;
   /** Pool size (default 10). */
   readonly max?: number;
-  /** The name the server shows for the connections (`application_name` on PostgreSQL; default `bindery`). */
+  /** The name the server shows for the connections (`application_name` on PostgreSQL, the `program_name` attribute on MySQL; default `bindery`). */
   readonly applicationName?: string;
-  /** Check the connection (and read the server's version) before returning (default true). */
+  /** Check the connection (and read the server's version; on MySQL and MariaDB also check it: version, character set, strict mode) before returning (default true). */
   readonly verify?: boolean;
   /** Milliseconds to wait for a connection (default 10000). */
   readonly connectTimeoutMs?: number;
@@ -51,15 +57,26 @@ export interface ConnectDatabaseOptions {
   readonly onIdleError?: (error: Error) => void;
 }
 
-/** The advice of a {@link DatabaseUnreachableError} by default. */
-const UNREACHABLE_ADVICE =
-  'Check that the PostgreSQL server is up and reachable from here, and the URL (host, port, user, password, database).';
+/** The advice of a {@link DatabaseUnreachableError} by default, by engine. */
+const UNREACHABLE_ADVICE = {
+  postgres: 'Check that the PostgreSQL server is up and reachable from here, and the URL (host, port, user, password, database).',
+  mysql: 'Check that the MySQL or MariaDB server is up and reachable from here, and the URL (host, port, user, password, database).',
+} as const;
+
+/** The URL schemes bindery speaks, by engine family. */
+const SCHEMES: Readonly<Record<string, keyof typeof UNREACHABLE_ADVICE>> = {
+  postgres: 'postgres',
+  postgresql: 'postgres',
+  mysql: 'mysql',
+  mariadb: 'mysql',
+};
 
 /**
  * Open the engine's pool and Kysely on `url`.
  *
  * @returns the open {@link Database}; close it with `close()`.
  * @throws {DatabaseUnreachableError} when the URL names no engine bindery speaks, or when `verify` is on and the server does not answer (the message shows the URL without its password and the driver's reason).
+ * @throws {DatabaseVersionError} {DatabaseCharsetError} {DatabaseSqlModeError} when `verify` is on and a MySQL or MariaDB server is one bindery cannot use (too old, a database not in utf8mb4, sessions not strict).
  * @example
  *   const database = await connectDatabase<DB>({ url: process.env.DATABASE_URL! });
  *   const notes = await database.db.selectFrom('notes').selectAll().execute();
@@ -67,7 +84,8 @@ const UNREACHABLE_ADVICE =
  */
 export async function connectDatabase<DB = UntypedTables>(options: ConnectDatabaseOptions): Promise<Database<DB>> {
   const displayUrl = redactUrl(options.url);
-  const engine = openEngine(options, displayUrl);
+  const family = familyOf(options.url, displayUrl);
+  const engine = openEngine(family, options);
   const db = new Kysely<DB>({ dialect: engine.dialect });
   registerEngine(db, engine);
   let closing: Promise<void> | undefined;
@@ -89,12 +107,15 @@ export async function connectDatabase<DB = UntypedTables>(options: ConnectDataba
   };
   if (options.verify ?? true) {
     try {
-      await probePostgres(engine);
+      if (engine.name === 'postgres') await probePostgres(engine);
+      else await probeMysql(engine, displayUrl);
     } catch (error) {
       await database.close().catch(() => {});
+      // A probe's coded error is the engine refusing the server (its version, its settings): it says what to fix.
+      if (error instanceof CodedError) throw error;
       const reason = (error as Error).message || String(error);
       throw DatabaseUnreachableError.from(
-        { url: displayUrl, reason, advice: options.unreachableAdvice ?? UNREACHABLE_ADVICE },
+        { url: displayUrl, reason, advice: options.unreachableAdvice ?? UNREACHABLE_ADVICE[family] },
         { cause: error },
       );
     }
@@ -102,21 +123,31 @@ export async function connectDatabase<DB = UntypedTables>(options: ConnectDataba
   return database;
 }
 
-/** The engine of the URL's scheme, its pool open (no connection made yet). */
-function openEngine(options: ConnectDatabaseOptions, displayUrl: string) {
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(options.url)?.[1]?.toLowerCase();
-  if (scheme !== 'postgres' && scheme !== 'postgresql') {
+/**
+ * The engine family the URL's scheme names.
+ * @throws {DatabaseUnreachableError} for a scheme bindery does not speak, naming the schemes it does.
+ */
+function familyOf(url: string, displayUrl: string): keyof typeof UNREACHABLE_ADVICE {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+  const family = scheme !== undefined && Object.hasOwn(SCHEMES, scheme) ? SCHEMES[scheme] : undefined;
+  if (family === undefined) {
     throw DatabaseUnreachableError.from({
       url: displayUrl,
       reason: `the scheme ${scheme === undefined ? '(none)' : `"${scheme}:"`} names no database engine bindery speaks`,
-      advice: 'Give a postgres:// (or postgresql://) URL.',
+      advice: 'Give a postgres:// (or postgresql://) URL for PostgreSQL, or a mysql:// (or mariadb://) URL for MySQL or MariaDB.',
     });
   }
-  return openPostgres({
+  return family;
+}
+
+/** The engine of the family, its pool open (no connection made yet). */
+function openEngine(family: keyof typeof UNREACHABLE_ADVICE, options: ConnectDatabaseOptions) {
+  const common = {
     url: options.url,
     max: options.max ?? 10,
     applicationName: options.applicationName ?? 'bindery',
     connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
     ...(options.onIdleError === undefined ? {} : { onIdleError: options.onIdleError }),
-  });
+  };
+  return family === 'postgres' ? openPostgres(common) : openMysql(common);
 }

@@ -7,10 +7,11 @@
  * still recognized.
  */
 import type { DatabaseErrorInfo, DatabaseErrorKind } from './engine.js';
+import { classifyMysqlError } from './engines/mysql/errors.js';
 import { classifyPostgresError } from './engines/postgres/errors.js';
 
-/** The engines' classifiers, tried in turn (an error object comes from one driver only). */
-const CLASSIFIERS: ReadonlyArray<(error: unknown) => DatabaseErrorInfo | undefined> = [classifyPostgresError];
+/** The engines' classifiers, tried in turn (an error object comes from one driver only; socket errors mean the same to both). */
+const CLASSIFIERS: ReadonlyArray<(error: unknown) => DatabaseErrorInfo | undefined> = [classifyPostgresError, classifyMysqlError];
 
 /** What the error object itself is (its causes not followed): for the query paths that turn a driver's error into a 503. Never throws. */
 export function classifyDriverError(error: unknown): DatabaseErrorInfo | undefined {

@@ -137,10 +137,21 @@ export const ERROR_CODES = {
   },
 
   // ── database and migrations (runtime/db) ──
+  BINDERY_DATABASE_CHARSET_UNSUPPORTED: {
+    summary: 'The MySQL or MariaDB database does not store text as utf8mb4, so some characters would be refused or lost; the boot stops.',
+    message:
+      'The database "{database}" at {url} stores text as {charset} ({collation}): characters outside it (emoji, many CJK characters) would be refused or lost. bindery needs utf8mb4: run "ALTER DATABASE `{database}` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin" (tables made before keep their character set: convert each with "ALTER TABLE <table> CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_bin").',
+  },
   BINDERY_DATABASE_READ_ONLY: {
     status: 503,
     summary:
       'A write was refused because the database is read-only (a standby, default_transaction_read_only); answered 503 with Retry-After.',
+  },
+  BINDERY_DATABASE_SQL_MODE_UNSAFE: {
+    summary:
+      'The MySQL or MariaDB sessions do not run in strict mode (or escape values differently), so values could be cut or zeroed silently; the boot stops.',
+    message:
+      'The sessions at {url} run with sql_mode "{mode}": {problem}. bindery sets sql_mode = \'{wanted}\' on each connection, and something reset it (a proxy in between?). Let sessions keep their sql_mode, or give the server that mode (sql_mode in its configuration, or SET PERSIST sql_mode on MySQL).',
   },
   BINDERY_DATABASE_UNAVAILABLE: {
     status: 503,
@@ -149,6 +160,11 @@ export const ERROR_CODES = {
   BINDERY_DATABASE_UNREACHABLE: {
     summary: 'The database cannot be reached or refused the connection.',
     message: 'Cannot connect to the database at {url}: {reason}. {advice}',
+  },
+  BINDERY_DATABASE_VERSION_UNSUPPORTED: {
+    summary: 'The database server is older than bindery supports (MySQL 8.0.16, MariaDB 10.6); the boot stops.',
+    message:
+      'The database at {url} runs {engine} {version}; bindery needs {engine} {minimum} or later ({why}). Upgrade the server, or point DATABASE_URL at one recent enough.',
   },
   BINDERY_EMBEDDED_POSTGRES_FAILED: { summary: 'The embedded PostgreSQL could not be created, started or stopped.' },
   BINDERY_INTEGER_UNSAFE: {

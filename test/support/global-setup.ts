@@ -1,11 +1,19 @@
 /**
- * Vitest global setup: one PostgreSQL server for the whole run.
+ * Vitest global setup: one PostgreSQL server and one MariaDB server for the
+ * whole run, started side by side.
  *
- * Uses `DATABASE_URL` when set (any reachable server whose user may create
- * databases); otherwise starts an embedded PostgreSQL in a temporary folder
- * and stops it (and removes the folder) at the end. Test files get the server
- * URL through `inject('pgUrl')` and make their own databases with
+ * PostgreSQL: `DATABASE_URL` when set (any reachable server whose user may
+ * create databases); otherwise an embedded PostgreSQL in a temporary folder,
+ * stopped (and the folder removed) at the end. Test files get the server URL
+ * through `inject('pgUrl')` and make their own databases with
  * `createTestDatabase()` from `./database.ts`.
+ *
+ * MariaDB: `MARIADB_URL` when set (a MariaDB or MySQL server URL without a
+ * database, whose user may create databases); otherwise a throwaway server
+ * (`./mariadb-server.ts`), ended and removed at the end. Test files get its
+ * URL through `inject('mariadbUrl')` and make their own databases with
+ * `createTestMariaDatabase()`. When it cannot start, the run fails saying why:
+ * a test skipped for want of a server would check nothing.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,10 +21,12 @@ import { join } from 'node:path';
 import { createServer } from 'node:net';
 import type { TestProject } from 'vitest/node';
 import { importEmbeddedPostgres } from '../../runtime/db/embedded/binaries.js';
+import { startMariadb } from './mariadb-server.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgUrl: string;
+    mariadbUrl: string;
   }
 }
 
@@ -43,7 +53,28 @@ function provideServer(project: TestProject, url: string): void {
   process.env['BINDERY_TEST_DATABASE_URL'] = url;
 }
 
+/** `MARIADB_URL`, or a throwaway server: its URL and how to stop it. */
+async function mariadb(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const external = process.env.MARIADB_URL;
+  if (external) return { url: external, stop: async () => {} };
+  return startMariadb();
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const [pg, maria] = await Promise.allSettled([postgres(project), mariadb()]);
+  if (pg.status === 'rejected' || maria.status === 'rejected') {
+    if (pg.status === 'fulfilled') await pg.value();
+    if (maria.status === 'fulfilled') await maria.value.stop();
+    throw pg.status === 'rejected' ? pg.reason : (maria as PromiseRejectedResult).reason;
+  }
+  project.provide('mariadbUrl', maria.value.url);
+  return async () => {
+    await Promise.all([pg.value(), maria.value.stop()]);
+  };
+}
+
+/** `DATABASE_URL`, or an embedded PostgreSQL: provides its URL; resolves to its stop. */
+async function postgres(project: TestProject): Promise<() => Promise<void>> {
   const external = process.env.DATABASE_URL;
   if (external) {
     provideServer(project, external);

@@ -59,6 +59,13 @@ describe('loadSettings | core settings defaults', () => {
     expect(load({ DATABASE_URL: '' }).DATABASE_URL).toBeUndefined();
   });
 
+  it('DATABASE_URL takes mysql:// and mariadb:// URLs too (the MySQL engine)', () => {
+    expect(load({ DATABASE_URL: 'mysql://app:secret@db.internal:3306/app' }).DATABASE_URL?.href).toBe(
+      'mysql://app:secret@db.internal:3306/app',
+    );
+    expect(load({ DATABASE_URL: 'mariadb://app@db.internal/app' }).DATABASE_URL?.href).toBe('mariadb://app@db.internal/app');
+  });
+
   it('PORT without HTTP_ADDR listens on all interfaces; HTTP_ADDR wins over PORT', () => {
     expect(load({ PORT: '8080' }).HTTP_ADDR).toEqual({ host: '0.0.0.0', port: 8080 });
     expect(load({ PORT: '8080', HTTP_ADDR: '127.0.0.1:4000' }).HTTP_ADDR).toEqual({ host: '127.0.0.1', port: 4000 });
@@ -209,9 +216,9 @@ describe('loadSettings | every problem in one round (cross-setting checks run de
 
   it('a combination naming a setting already reported as bad is left out; the others stay', () => {
     expect(
-      problems(() => loadSettings(all, { NODE_ENV: 'production', APP_KEY: KEY, DATABASE_URL: 'mysql://db/app', MAIL_FROM: 'nobody' })),
+      problems(() => loadSettings(all, { NODE_ENV: 'production', APP_KEY: KEY, DATABASE_URL: 'sqlite://db/app', MAIL_FROM: 'nobody' })),
     ).toEqual([
-      'DATABASE_URL=<secret, 14 characters>: protocol mysql: is not allowed; expected an absolute postgres or postgresql URL',
+      'DATABASE_URL=<secret, 15 characters>: protocol sqlite: is not allowed; expected an absolute postgres, postgresql, mysql or mariadb URL',
       'MAIL_FROM="nobody": expected an email address, e.g. app@example.com or "Example <app@example.com>"',
       'MAIL_DRIVER with MAIL_HOST: MAIL_DRIVER=smtp needs MAIL_HOST, the SMTP server to send through; set it, or use MAIL_DRIVER=outbox to keep mail in the database',
     ]);
