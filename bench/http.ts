@@ -163,6 +163,16 @@ async function check(port: number, c: Case, f: HttpFixture, server: string): Pro
   return { body: text, headers: headerSet(res) };
 }
 
+/**
+ * A body as compared with bindery's: whole, but in an A/B run against another
+ * checkout (`BENCH_HTTP_BASELINE`, in the raw column) without its `next`
+ * cursor, whose sealed text may differ between versions.
+ */
+function comparable(server: ServerKey, body: string): string {
+  if (process.env.BENCH_HTTP_BASELINE === undefined || server !== 'raw') return body;
+  return body.replace(/"next":"[^"]*"/, '"next":"…"');
+}
+
 /** Check every server of every case: the same standard headers as bindery's; a `sameBody` case's bodies equal to bindery's. */
 async function checkAll(cases: readonly Case[], running: ReadonlyMap<ServerKey, BenchServer>, f: HttpFixture): Promise<void> {
   for (const c of cases) {
@@ -172,7 +182,7 @@ async function checkAll(cases: readonly Case[], running: ReadonlyMap<ServerKey, 
     for (const [s, { body, headers }] of answers) {
       if (headers !== ours.headers)
         throw new Error(`${s}, ${c.name}: the standard headers differ from bindery's:\n${headers}\nbindery:\n${ours.headers}`);
-      if (c.sameBody === true && body !== ours.body)
+      if (c.sameBody === true && comparable(s, body) !== comparable(s, ours.body))
         throw new Error(`${s}, ${c.name}: the body differs from bindery's:\n${body.slice(0, 400)}\nbindery:\n${ours.body.slice(0, 400)}`);
     }
   }

@@ -131,7 +131,7 @@ export async function listNotes(limit: number, cursor?: string): Promise<string 
     .slice(0, 16);
   const after = cursor === undefined || cursor === '' ? undefined : openCursor(cursor, fingerprint);
   if (cursor !== undefined && cursor !== '' && after === undefined) return undefined;
-  const keys = `to_json("created_at") #>> '{}' as "sort_text", to_json("id") #>> '{}' as "key_text"`;
+  const keys = `to_char("created_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "sort_text", cast("id" as text) as "key_text"`;
   const { rows } =
     after === undefined
       ? await pool.query<NoteRow & { sort_text: string; key_text: string }>(
