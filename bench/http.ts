@@ -56,6 +56,8 @@ interface Case {
 const VALID = JSON.stringify({ title: 'Benchmark note', body: 'Some text for the body of the note.', tags: ['bench', 'load-test'] });
 const INVALID = JSON.stringify({ title: '', body: 'Some text for the body of the note.', tags: ['bench', 'bench'] });
 const ALL: readonly ServerKey[] = ['raw', 'fastify', 'bindery'];
+/** Two titles in turn: every PATCH changes the row, so each writes its audit entry. */
+const PATCH_BODIES = [JSON.stringify({ title: 'Bench title A' }), JSON.stringify({ title: 'Bench title B' })];
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 const BROWSER = { accept: 'text/html,application/xhtml+xml', 'user-agent': 'Mozilla/5.0 (bench)' };
 
@@ -95,6 +97,20 @@ export const HTTP_CASES: readonly Case[] = [
       method: 'GET',
       path: `/api/documents/${f.documentId}`,
       headers: { accept: 'application/json', authorization: f.bearer },
+    }),
+  },
+  {
+    key: 'patch',
+    name: 'PATCH /api/documents/{id}, bearer token (audited update: the row and its entry)',
+    status: 200,
+    // Bindery alone, or against another checkout of bindery (BENCH_HTTP_BASELINE, the raw column): the peers write no audit entry.
+    servers: process.env.BENCH_HTTP_BASELINE === undefined ? ['bindery'] : ['raw', 'bindery'],
+    load: (f) => ({
+      method: 'PATCH',
+      path: `/api/documents/${f.documentId}`,
+      headers: { ...JSON_HEADERS, authorization: f.bearer },
+      body: PATCH_BODIES[0],
+      bodies: PATCH_BODIES,
     }),
   },
   {

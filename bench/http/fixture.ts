@@ -74,7 +74,7 @@ export async function makeHttpFixture(databaseUrl: string): Promise<HttpFixture>
       .executeTakeFirstOrThrow()) as { id: number };
     const { plain } = await (running.services.apiTokens as ApiTokens).create(String(user.id), {
       name: 'bench',
-      abilities: ['documents:read'],
+      abilities: ['documents:read', 'documents:write'],
     });
     for (let i = 0; i < 30; i++) {
       await db

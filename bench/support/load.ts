@@ -14,10 +14,12 @@ export interface LoadOptions {
   readonly seconds: number;
   /** Concurrent connections. */
   readonly connections: number;
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'PATCH';
   readonly path: string;
   readonly headers: Record<string, string>;
   readonly body?: string;
+  /** Bodies sent in turn on each connection instead of `body` (a write that must change the row every time). */
+  readonly bodies?: readonly string[];
 }
 
 export interface LoadFigures {
@@ -112,6 +114,7 @@ export async function runLoad(port: number, options: LoadOptions): Promise<LoadF
     method: options.method,
     headers: options.headers,
     ...(options.body === undefined ? {} : { body: options.body }),
+    ...(options.bodies === undefined ? {} : { requests: options.bodies.map((body) => ({ method: options.method, body })) }),
   });
   return {
     rps: result.requests.average,
