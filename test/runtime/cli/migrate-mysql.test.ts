@@ -109,7 +109,7 @@ export default defineApp({ name: 'mysql_migrate', root: fileURLToPath(new URL('.
         "  1 (line 1) applied: INSERT INTO things (name) VALUES ('first')",
         "  2 (line 2) applied: INSERT INTO things (name) VALUES ('second')",
         "  3 (line 3) FAILED: INSERT INTO things (id, name) VALUES (1, 'third')",
-        'Statement 4 and the migrations after this one did not run. Fix statement 3 (or what follows it; statements 1–2 ran and must stay as they are) and run "bindery migrate" again: it resumes at statement 3. See docs/database.md "When a migration fails".',
+        'Statement 4 and the migrations after this one did not run. Fix the data statement 3 trips on, or the statement (or those after it; statements 1–2 ran and must stay as they are), and run "bindery migrate" again: it resumes at statement 3. See docs/database.md "When a migration fails".',
         '(BINDERY_MIGRATION_FAILED; docs/errors.md#bindery_migration_failed says what to do)',
         '',
       ].join('\n'),

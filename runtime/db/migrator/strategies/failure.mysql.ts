@@ -82,8 +82,8 @@ export function mysqlMigrationFailure(f: StatementFailure): { readonly error: Mi
       : `${title} commits each statement as it runs (DDL cannot be rolled back), so statement${applied === 1 ? '' : 's'} ${range(1, applied)} stay${applied === 1 ? 's' : ''} applied, recorded as done:`;
   const resume =
     applied === 0
-      ? `Fix it and run "bindery migrate" again.`
-      : `Fix statement ${failing.index} (or what follows it; ${applied === 1 ? 'statement 1 ran and must stay as it is' : `statements ${range(1, applied)} ran and must stay as they are`}) and run "bindery migrate" again: it resumes at statement ${failing.index}.`;
+      ? `Fix the data it trips on, or the statement, and run "bindery migrate" again.`
+      : `Fix the data statement ${failing.index} trips on, or the statement (or those after it; ${applied === 1 ? 'statement 1 ran and must stay as it is' : `statements ${range(1, applied)} ran and must stay as they are`}), and run "bindery migrate" again: it resumes at statement ${failing.index}.`;
   const aftermath = `${stays}\n${listing(f)}\n${notRun} migrations after this one did not run. ${resume} See docs/database.md "When a migration fails".`;
   const line = failing.line + (serverLine === undefined ? 0 : serverLine - 1);
   const error = new MigrationFailedError(migrationLabel(f.file), line, reason, {

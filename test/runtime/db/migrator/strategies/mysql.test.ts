@@ -154,7 +154,7 @@ describe('Migrator on MariaDB | statement by statement, resuming a partly applie
         '  1 (line 1) applied: CREATE TABLE half (id INT)',
         '  2 (line 2) applied: INSERT INTO half VALUES (1)',
         '  3 (line 4) FAILED: INSERT INTO missing_table VALUES (1)',
-        'Statement 4 and the migrations after this one did not run. Fix statement 3 (or what follows it; statements 1–2 ran and must stay as they are) and run "bindery migrate" again: it resumes at statement 3. See docs/database.md "When a migration fails".',
+        'Statement 4 and the migrations after this one did not run. Fix the data statement 3 trips on, or the statement (or those after it; statements 1–2 ran and must stay as they are), and run "bindery migrate" again: it resumes at statement 3. See docs/database.md "When a migration fails".',
       ].join('\n'),
     );
     expect(await records()).toEqual([{ source: 'app', name: '0001_ok.sql' }]);
@@ -197,7 +197,7 @@ describe('Migrator on MariaDB | statement by statement, resuming a partly applie
     expect(error.line).toBe(5);
     expect(error.statement).toEqual({ index: 2, count: 2, applied: 1 });
     expect(error.message).toMatch(
-      /^Migration app\/0001_syntax\.sql \(statement 2 of 2, line 5\) failed: You have an error in your SQL syntax; [\s\S]* at line 3 \(errno 1064, SQLSTATE 42000\)\. MariaDB commits each statement as it runs \(DDL cannot be rolled back\), so statement 1 stays applied, recorded as done:\n {2}1 \(line 1\) applied: CREATE TABLE fine \(id INT\)\n {2}2 \(line 3\) FAILED: CREATE TABLE x \( …\nThe migrations after this one did not run\. Fix statement 2 \(or what follows it; statement 1 ran and must stay as it is\)/,
+      /^Migration app\/0001_syntax\.sql \(statement 2 of 2, line 5\) failed: You have an error in your SQL syntax; [\s\S]* at line 3 \(errno 1064, SQLSTATE 42000\)\. MariaDB commits each statement as it runs \(DDL cannot be rolled back\), so statement 1 stays applied, recorded as done:\n {2}1 \(line 1\) applied: CREATE TABLE fine \(id INT\)\n {2}2 \(line 3\) FAILED: CREATE TABLE x \( …\nThe migrations after this one did not run\. Fix the data statement 2 trips on, or the statement \(or those after it; statement 1 ran and must stay as it is\), /,
     );
 
     const first = await set('first', { '0001_first.sql': 'INSERT INTO missing VALUES (1);\nSELECT 1;\n' });
@@ -209,7 +209,7 @@ describe('Migrator on MariaDB | statement by statement, resuming a partly applie
       [
         `Migration first/0001_first.sql (statement 1 of 2, line 1) failed: Table '${testDb.name}.missing' doesn't exist (errno 1146, SQLSTATE 42S02). Nothing of it stays applied: its first statement failed.`,
         '  1 (line 1) FAILED: INSERT INTO missing VALUES (1)',
-        'Statement 2 and the migrations after this one did not run. Fix it and run "bindery migrate" again. See docs/database.md "When a migration fails".',
+        'Statement 2 and the migrations after this one did not run. Fix the data it trips on, or the statement, and run "bindery migrate" again. See docs/database.md "When a migration fails".',
       ].join('\n'),
     );
     expect((await createMigrator(database, [first]).status()).partial).toEqual([]);
@@ -248,6 +248,36 @@ describe('Migrator on MariaDB | statement by statement, resuming a partly applie
     expect(await rows('SELECT * FROM bindery_migration_failures')).toEqual([]);
     const after = await migrator.status();
     expect([after.pending, after.failed, after.partial]).toEqual([[], [], []]);
+  });
+
+  it('a data check written as the generator writes it (a procedure on one line, SIGNAL) stops at its CALL; fixing the data and rerunning resumes there', async () => {
+    const app = await set('app', {
+      '0001_notes.sql':
+        "CREATE TABLE notes (id INT PRIMARY KEY, status VARCHAR(20) NOT NULL);\nINSERT INTO notes VALUES (1, 'draft'), (2, 'gone');\n",
+      '0002_limit_status.sql': [
+        'DROP PROCEDURE IF EXISTS `bindery_migration_check`;',
+        "CREATE PROCEDURE `bindery_migration_check`() BEGIN DECLARE n BIGINT DEFAULT 0; DECLARE m VARCHAR(512); SELECT count(*) INTO n FROM `notes` WHERE NOT (`status` IN ('draft', 'published')); IF n > 0 THEN SET m = LEFT(CONCAT('cannot limit notes.status to (draft, published): ', n, ' row(s) hold another value; nothing was changed'), 128); SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = m; END IF; END;",
+        'CALL `bindery_migration_check`();',
+        'DROP PROCEDURE `bindery_migration_check`;',
+        "ALTER TABLE `notes` ADD CONSTRAINT `notes_status_check` CHECK (`status` IN ('draft', 'published'));",
+        '',
+      ].join('\n'),
+    });
+    const migrator = createMigrator(database, [app]);
+    const error = (await migrator.migrate().catch((e: unknown) => e)) as MigrationFailedError;
+    expect(error).toBeInstanceOf(MigrationFailedError);
+    expect(error.statement).toEqual({ index: 3, count: 5, applied: 2 });
+    expect(error.reason).toBe(
+      'cannot limit notes.status to (draft, published): 1 row(s) hold another value; nothing was changed (errno 1644, SQLSTATE 45000)',
+    );
+    expect(error.message).toContain(
+      '  2 (line 2) applied: CREATE PROCEDURE `bindery_migration_check`() BEGIN DECLARE n BIGINT DEFAULT 0; D…\n  3 (line 3) FAILED: CALL `bindery_migration_check`()\n',
+    );
+
+    await rows("UPDATE notes SET status = 'published' WHERE id = 2");
+    expect((await migrator.migrate()).applied.map((a) => a.name)).toEqual(['0002_limit_status.sql']);
+    await expect(rows("INSERT INTO notes VALUES (3, 'gone')")).rejects.toThrow(/notes_status_check/);
+    expect(await rows('SELECT COUNT(*) AS n FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = DATABASE()')).toEqual([{ n: 0 }]);
   });
 
   it('editing a statement that ran is refused before anything runs, as for a changed applied file', async () => {
