@@ -179,7 +179,7 @@ export const ERROR_CODES = {
   },
   BINDERY_MIGRATION_ENGINE_MISSING: {
     summary:
-      "A migration set has no migrations for the database's engine (no mysql/ folder on MySQL or MariaDB, no postgres/ folder in a per-engine set on PostgreSQL); nothing was applied.",
+      "A migration set has no migrations for the database's engine (no mysql/ folder on MySQL or MariaDB; on PostgreSQL, a mysql/ folder only); nothing was applied.",
   },
   BINDERY_MIGRATION_FAILED: {
     summary:
@@ -188,7 +188,7 @@ export const ERROR_CODES = {
     message: 'Migration {migration}{atLine} failed: {reason}. {aftermath}',
   },
   BINDERY_MIGRATION_SET_INVALID: {
-    summary: 'A migration set is invalid (bad or duplicate source name, unreadable folder, .sql files beside engine folders).',
+    summary: 'A migration set is invalid (bad or duplicate source name, unreadable folder, .sql files beside a postgres/ folder).',
   },
   BINDERY_SEED_FAILED: {
     summary: 'A seed of app/seeds/ did not load or threw; the seeding transaction was rolled back.',

@@ -8,11 +8,12 @@
  * number them with leading zeros: `0001_create_notes.sql`).
  *
  * A set whose folder holds a `postgres/` or a `mysql/` folder is **per
- * engine**: PostgreSQL reads `postgres/`, MySQL and MariaDB read `mysql/`,
- * with the same file names in both (the names are what is recorded). A set
- * without them is PostgreSQL's; on MySQL such a set stops the migrator
- * before anything runs (`BINDERY_MIGRATION_ENGINE_MISSING`) unless it holds
- * no `.sql` file at all.
+ * engine**: PostgreSQL reads `postgres/` (or, without one, the set's own
+ * `.sql` files), MySQL and MariaDB read `mysql/`, with the same file names
+ * in both (the names are what is recorded). A set without a `mysql/` folder
+ * is PostgreSQL's; on MySQL such a set stops the migrator before anything
+ * runs (`BINDERY_MIGRATION_ENGINE_MISSING`) unless it holds no `.sql` file
+ * at all, as a set of `mysql/` only does on PostgreSQL.
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
@@ -118,34 +119,41 @@ async function listFolder(set: MigrationSet, dir: string): Promise<{ files: stri
 }
 
 /**
- * Which folder of `set` the migrator reads on `engine`, and its `.sql` file names, sorted.
+ * Which folder of `set` the migrator reads on `engine`, and its `.sql` file names, sorted:
+ * PostgreSQL reads `postgres/`, else the set's own files; MySQL and MariaDB read `mysql/`.
  * @throws {MigrationEngineMissingError} when the set has migrations, but none for the engine's family.
- * @throws {MigrationSetError} when a folder cannot be read, or `.sql` files lie beside engine folders.
+ * @throws {MigrationSetError} when a folder cannot be read, or `.sql` files lie beside a `postgres/` folder.
  */
 export async function resolveMigrationFolder(set: MigrationSet, engine: EngineName): Promise<{ folder: MigrationFolder; names: string[] }> {
-  const family = migrationFamilyOf(engine);
   const top = await listFolder(set, set.dir);
-  if (top === undefined) return { folder: { source: set.source, dir: set.dir, engineFolder: undefined }, names: [] };
-  const present = Object.values(ENGINE_FOLDERS).filter((f) => top.folders.has(f));
-  if (present.length === 0) {
-    if (family !== 'postgres' && top.files.length > 0)
-      throw engineMissing(
-        set,
-        engine,
-        `its ${top.files.length} .sql file${top.files.length === 1 ? ' is' : 's are'} PostgreSQL's (a set without engine folders is PostgreSQL's)`,
-      );
-    return { folder: { source: set.source, dir: set.dir, engineFolder: undefined }, names: sortNames(top.files) };
-  }
-  if (top.files.length > 0) {
+  const flat: MigrationFolder = { source: set.source, dir: set.dir, engineFolder: undefined };
+  if (top === undefined) return { folder: flat, names: [] };
+  const inFolder = async (engineFolder: string) => {
+    const dir = join(set.dir, engineFolder);
+    return { folder: { source: set.source, dir, engineFolder }, names: sortNames((await listFolder(set, dir))?.files ?? []) };
+  };
+  const postgres = top.folders.has(ENGINE_FOLDERS.postgres);
+  const mysql = top.folders.has(ENGINE_FOLDERS.mysql);
+  if (postgres && top.files.length > 0) {
     throw new MigrationSetError(
-      `The migration set "${set.source}" in ${set.dir} holds .sql files (${top.files.slice(0, 3).join(', ')}${top.files.length > 3 ? ', …' : ''}) beside its engine folder${present.length === 1 ? '' : 's'} ${present.map((f) => `${f}/`).join(' and ')}: a set is either per engine or PostgreSQL's. Move the files into postgres/ (git mv: their text, and so their checksums, must not change); docs/database.md "Migrations per engine".`,
+      `The migration set "${set.source}" in ${set.dir} holds .sql files (${top.files.slice(0, 3).join(', ')}${top.files.length > 3 ? ', …' : ''}) beside its postgres/ folder: PostgreSQL's migrations are the set's own files or those of postgres/, not both. Move the files into postgres/ (git mv: their text, and so their checksums, must not change); docs/database.md "Migrations per engine".`,
     );
   }
-  const engineFolder = ENGINE_FOLDERS[family];
-  if (!top.folders.has(engineFolder)) throw engineMissing(set, engine, `it has ${present.map((f) => `${f}/`).join(' and ')} only`);
-  const dir = join(set.dir, engineFolder);
-  const inner = await listFolder(set, dir);
-  return { folder: { source: set.source, dir, engineFolder }, names: sortNames(inner?.files ?? []) };
+  if (migrationFamilyOf(engine) === 'postgres') {
+    if (postgres) return inFolder(ENGINE_FOLDERS.postgres);
+    if (top.files.length > 0 || !mysql) return { folder: flat, names: sortNames(top.files) };
+    throw engineMissing(set, engine, 'it has mysql/ only');
+  }
+  if (mysql) return inFolder(ENGINE_FOLDERS.mysql);
+  if (postgres) throw engineMissing(set, engine, 'it has postgres/ only');
+  if (top.files.length > 0) {
+    throw engineMissing(
+      set,
+      engine,
+      `its ${top.files.length} .sql file${top.files.length === 1 ? ' is' : 's are'} PostgreSQL's (a set without a mysql/ folder is PostgreSQL's)`,
+    );
+  }
+  return { folder: flat, names: [] };
 }
 
 function sortNames(names: string[]): string[] {
@@ -173,7 +181,7 @@ function engineMissing(set: MigrationSet, engine: EngineName, what: string): Mig
 /**
  * Read the `.sql` files of a set for `engine` (default PostgreSQL), sorted by name.
  * @throws {MigrationEngineMissingError} when the set has migrations, but none for the engine.
- * @throws {MigrationSetError} when the folder exists but cannot be read, or mixes `.sql` files with engine folders.
+ * @throws {MigrationSetError} when the folder exists but cannot be read, or holds `.sql` files beside a `postgres/` folder.
  */
 export async function readMigrationSet(set: MigrationSet, engine: EngineName = 'postgres'): Promise<MigrationFile[]> {
   return (await readMigrationFolder(set, engine)).files;

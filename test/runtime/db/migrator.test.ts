@@ -173,23 +173,29 @@ describe('Migrator | against real PostgreSQL', () => {
     );
   });
 
-  it('a per-engine set without postgres/ stops migrate before anything runs; .sql files beside engine folders are refused', async () => {
-    const mysqlOnly = join(dir, 'app');
-    await mkdir(join(mysqlOnly, 'mysql'), { recursive: true });
-    await writeFile(join(mysqlOnly, 'mysql', '0001_a.sql'), 'CREATE TABLE a (id INT);');
-    const error = await createMigrator(database, [{ source: 'app', dir: mysqlOnly }])
-      .migrate()
-      .catch((e: unknown) => e);
+  it("a set of mysql/ only stops migrate before anything runs; its own .sql files beside mysql/ are PostgreSQL's; beside postgres/ they are refused", async () => {
+    const root = join(dir, 'app');
+    await mkdir(join(root, 'mysql'), { recursive: true });
+    await writeFile(join(root, 'mysql', '0001_a.sql'), 'CREATE TABLE a (id INT);');
+    const migrator = createMigrator(database, [{ source: 'app', dir: root }]);
+    const error = await migrator.migrate().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MigrationEngineMissingError);
     expect((error as Error).message).toMatch(
       /^The migration set "app" has no migrations for PostgreSQL: \S+ has no postgres\/ folder, and it has mysql\/ only\. Nothing was applied\./,
     );
     expect(await tableExists('bindery_migrations')).toBe(false);
 
-    await writeFile(join(mysqlOnly, '0001_a.sql'), 'create table a (id int);');
-    await expect(createMigrator(database, [{ source: 'app', dir: mysqlOnly }]).pending()).rejects.toThrow(MigrationSetError);
-    await expect(createMigrator(database, [{ source: 'app', dir: mysqlOnly }]).pending()).rejects.toThrow(
-      `The migration set "app" in ${mysqlOnly} holds .sql files (0001_a.sql) beside its engine folder mysql/: a set is either per engine or PostgreSQL's.`,
+    await writeFile(join(root, '0001_a.sql'), 'create table a (id int);');
+    expect((await migrator.migrate()).applied.map((a) => `${a.source}/${a.name}`)).toEqual(['app/0001_a.sql']);
+    expect(await tableExists('a')).toBe(true);
+    const status = await migrator.status();
+    expect(status.folders).toEqual([{ source: 'app', dir: root, engineFolder: undefined }]);
+    expect(formatMigrationStatus(status)).toMatch(/^app\/0001_a\.sql {2}applied \S+\n1 applied, 0 pending\.\n$/);
+
+    await mkdir(join(root, 'postgres'));
+    await expect(migrator.pending()).rejects.toThrow(MigrationSetError);
+    await expect(migrator.pending()).rejects.toThrow(
+      `The migration set "app" in ${root} holds .sql files (0001_a.sql) beside its postgres/ folder: PostgreSQL's migrations are the set's own files or those of postgres/, not both.`,
     );
   });
 

@@ -368,7 +368,7 @@ describe('Migrator on MariaDB | statement by statement, resuming a partly applie
     expect(error).toBeInstanceOf(MigrationEngineMissingError);
     expect((error as MigrationEngineMissingError).code).toBe('BINDERY_MIGRATION_ENGINE_MISSING');
     expect((error as Error).message).toBe(
-      `The migration set "audit" (added by audit()) has no migrations for MariaDB: ${pgOnly} has no mysql/ folder, and its 1 .sql file is PostgreSQL's (a set without engine folders is PostgreSQL's). Nothing was applied. Write the set's MariaDB migrations in ${join(pgOnly, 'mysql')}/ (the same file names as for the other engine; docs/database.md "Migrations per engine"), run the app on an engine the set has migrations for or leave audit() out of the setup list.`,
+      `The migration set "audit" (added by audit()) has no migrations for MariaDB: ${pgOnly} has no mysql/ folder, and its 1 .sql file is PostgreSQL's (a set without a mysql/ folder is PostgreSQL's). Nothing was applied. Write the set's MariaDB migrations in ${join(pgOnly, 'mysql')}/ (the same file names as for the other engine; docs/database.md "Migrations per engine"), run the app on an engine the set has migrations for or leave audit() out of the setup list.`,
     );
     await expect(migrator.status()).rejects.toThrow(MigrationEngineMissingError);
     expect(await database.engine.tableExists('bindery_migrations')).toBe(false);
@@ -380,6 +380,16 @@ describe('Migrator on MariaDB | statement by statement, resuming a partly applie
     await expect(createMigrator(database, [{ source: 'jobs', dir: pgFolder }]).pending()).rejects.toThrow(
       `The migration set "jobs" has no migrations for MariaDB: ${pgFolder} has no mysql/ folder, and it has postgres/ only.`,
     );
+    // PostgreSQL's files may also stay the set's own, beside its mysql/ folder.
+    const beside = join(dir, 'cache');
+    await mkdir(join(beside, 'mysql'), { recursive: true });
+    await writeFile(join(beside, '0001_create_cache.sql'), 'create table cache (key text primary key);');
+    await writeFile(join(beside, 'mysql', '0001_create_cache.sql'), 'CREATE TABLE cache (`key` VARCHAR(255) PRIMARY KEY);');
+    const cache = createMigrator(database, [{ source: 'cache', dir: beside }]);
+    expect((await cache.migrate()).applied.map((m) => m.name)).toEqual(['0001_create_cache.sql']);
+    expect((await cache.status()).folders).toEqual([{ source: 'cache', dir: join(beside, 'mysql'), engineFolder: 'mysql' }]);
+    expect(await database.engine.tableExists('cache')).toBe(true);
+
     await mkdir(join(dir, 'empty'));
     const none = createMigrator(database, [app, { source: 'empty', dir: join(dir, 'empty') }, { source: 'gone', dir: join(dir, 'gone') }]);
     expect((await none.migrate()).applied.map((m) => m.name)).toEqual(['0001_a.sql']);
