@@ -102,12 +102,12 @@ export function engineTitle(engine: EngineName): string {
   return ENGINE_TITLES[engine];
 }
 
-/** The `.sql` file names and sub-folders of `dir`; `undefined` when it does not exist. */
+/** The `.sql` file names (sorted) and sub-folders of `dir`; `undefined` when it does not exist. */
 async function listFolder(set: MigrationSet, dir: string): Promise<{ files: string[]; folders: Set<string> } | undefined> {
   try {
     const entries = await readdir(dir, { withFileTypes: true });
     return {
-      files: entries.filter((e) => e.isFile() && e.name.endsWith('.sql')).map((e) => e.name),
+      files: sortNames(entries.filter((e) => e.isFile() && e.name.endsWith('.sql')).map((e) => e.name)),
       folders: new Set(entries.filter((e) => e.isDirectory()).map((e) => e.name)),
     };
   } catch (error) {
@@ -130,7 +130,7 @@ export async function resolveMigrationFolder(set: MigrationSet, engine: EngineNa
   if (top === undefined) return { folder: flat, names: [] };
   const inFolder = async (engineFolder: string) => {
     const dir = join(set.dir, engineFolder);
-    return { folder: { source: set.source, dir, engineFolder }, names: sortNames((await listFolder(set, dir))?.files ?? []) };
+    return { folder: { source: set.source, dir, engineFolder }, names: (await listFolder(set, dir))?.files ?? [] };
   };
   const postgres = top.folders.has(ENGINE_FOLDERS.postgres);
   const mysql = top.folders.has(ENGINE_FOLDERS.mysql);
@@ -141,7 +141,7 @@ export async function resolveMigrationFolder(set: MigrationSet, engine: EngineNa
   }
   if (migrationFamilyOf(engine) === 'postgres') {
     if (postgres) return inFolder(ENGINE_FOLDERS.postgres);
-    if (top.files.length > 0 || !mysql) return { folder: flat, names: sortNames(top.files) };
+    if (top.files.length > 0 || !mysql) return { folder: flat, names: top.files };
     throw engineMissing(set, engine, 'it has mysql/ only');
   }
   if (mysql) return inFolder(ENGINE_FOLDERS.mysql);
