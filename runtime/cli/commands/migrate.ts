@@ -30,7 +30,7 @@ function pendingState(status: MigrationStatus, file: MigrationFile): string {
   return `pending, ${done} ${p.since.toISOString()} (the run stopped there; the next resumes at statement ${p.statementsDone + 1})`;
 }
 
-/** The lines naming the engine folder each per-engine set is read from (none when no set is per engine). */
+/** The lines naming the engine folder each set is read from (none when every set is read from its own folder). */
 function folderLines(status: MigrationStatus, root: string | undefined): string {
   const perEngine = status.folders.filter((f) => f.engineFolder !== undefined);
   if (perEngine.length === 0) return '';
@@ -42,7 +42,7 @@ function folderLines(status: MigrationStatus, root: string | undefined): string 
   return `Folders read on ${engineTitle(status.engine)}:\n${perEngine.map((f) => `  ${f.source.padEnd(width)}  ${shown(f.dir)}\n`).join('')}`;
 }
 
-/** The text of `migrate --status`: the engine folders read (for per-engine sets), one line per migration, then a summary. */
+/** The text of `migrate --status`: the engine folders read (`postgres/`, `mysql/`), one line per migration, then a summary. */
 export function formatMigrationStatus(status: MigrationStatus, options: MigrationStatusFormat = {}): string {
   const rows: [string, string][] = [];
   const changed = new Set(status.changed.map(migrationLabel));
@@ -82,7 +82,7 @@ export class MigrateCommand extends BinderyCommand {
     details: `
       On PostgreSQL each migration file runs in its own transaction together with its record in \`bindery_migrations\`, and a failing file is rolled back. On MySQL and MariaDB a file runs statement by statement (each ends with \`;\` at the end of a line): a failing statement leaves the ones before it applied, and the next run resumes after them. A named lock makes concurrent runs wait for each other; a failure exits 1. Uses \`DATABASE_URL\` (postgres://, mysql:// or mariadb://), or the embedded PostgreSQL when it is unset.
 
-      With \`--status\`, nothing is applied: the engine folder each per-engine set is read from (\`postgres/\`, \`mysql/\`), then every migration, listed as applied, pending (with the statements a partly applied file has applied, and the error of its last failed run, if it failed), or changed since applied (which exits 1, as do edited statements of a partly applied file). docs/database.md "When a migration fails" says how to go on after a failure.
+      With \`--status\`, nothing is applied: the engine folder each set is read from (\`postgres/\`, \`mysql/\`; none for a set read from its own folder), then every migration, listed as applied, pending (with the statements a partly applied file has applied, and the error of its last failed run, if it failed), or changed since applied (which exits 1, as do edited statements of a partly applied file). docs/database.md "When a migration fails" says how to go on after a failure.
     `,
     examples: [
       ['Apply', '$0 migrate'],
