@@ -1,7 +1,10 @@
 /**
- * Opening an app's database (docs/database.md): `DATABASE_URL` when set,
- * otherwise the embedded PostgreSQL under `<root>/.data/postgres` with a
- * database named after the app, created when missing.
+ * Opening an app's database (docs/database.md "Choosing the server"):
+ * `DATABASE_URL` when set — its scheme chooses the engine (`postgres://`,
+ * `postgresql://` for PostgreSQL; `mysql://`, `mariadb://` for MySQL or
+ * MariaDB) and no embedded server is started — otherwise the embedded
+ * PostgreSQL under `<root>/.data/postgres` with a database named after the
+ * app, created when missing.
  */
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -23,9 +26,29 @@ export interface AppDatabase {
 /** Folder of the embedded PostgreSQL's data, relative to the project root. */
 export const EMBEDDED_DATA_DIR = '.data/postgres';
 
+/** The URL schemes of MySQL and MariaDB servers (the rest are PostgreSQL's; `connectDatabase` refuses others). */
+const MYSQL_SCHEMES: ReadonlySet<string> = new Set(['mysql:', 'mariadb:']);
+
+/**
+ * What to do when the server of `DATABASE_URL` does not answer, for its
+ * engine: a PostgreSQL URL in development may be unset for the embedded
+ * PostgreSQL; a MySQL or MariaDB one is that server's to start or fix.
+ */
+export function unreachableAdviceOf(url: URL, production: boolean): string {
+  if (MYSQL_SCHEMES.has(url.protocol)) {
+    return production
+      ? 'Check that the MySQL or MariaDB server is up and reachable from here, and DATABASE_URL (host, port, user, password, database).'
+      : 'Start the MySQL or MariaDB server or fix DATABASE_URL (host, port, user, password, database).';
+  }
+  return production
+    ? 'Check that the PostgreSQL server is up and reachable from here, and DATABASE_URL (host, port, user, password, database).'
+    : 'Start the server or fix DATABASE_URL (unset it to use the embedded PostgreSQL).';
+}
+
 /**
  * @param out progress text (embedded creation and crash recovery).
- * @throws {DatabaseUnreachableError} when the database does not answer.
+ * @throws {DatabaseUnreachableError} when the database does not answer (the advice names its engine).
+ * @throws {DatabaseVersionError} | {DatabaseCharsetError} | {DatabaseSqlModeError} when a MySQL or MariaDB server is one bindery cannot use.
  * @throws {EmbeddedPostgresError} when the embedded server cannot be created or started.
  */
 export async function openAppDatabase(
@@ -34,14 +57,11 @@ export async function openAppDatabase(
   log: FastifyBaseLogger,
   out: (text: string) => void,
 ): Promise<AppDatabase> {
-  // Until the database closes (docs/database.md "Lost connections"); the logger writes pg's error by its message and code, never its client.
+  // Until the database closes (docs/database.md "Lost connections"); the logger writes the driver's error by its message and code, never its client.
   const onIdleError = (error: Error) => log.warn({ err: error }, `database connection lost (${error.message}); the pool replaces it`);
   const applicationName = `bindery:${app.name}`;
   if (settings.DATABASE_URL) {
-    const unreachableAdvice =
-      settings.APP_ENV === 'production'
-        ? 'Check that the PostgreSQL server is up and reachable from here, and DATABASE_URL (host, port, user, password, database).'
-        : 'Start the server or fix DATABASE_URL (unset it to use the embedded PostgreSQL).';
+    const unreachableAdvice = unreachableAdviceOf(settings.DATABASE_URL, settings.APP_ENV === 'production');
     const database = await connectDatabase({ url: settings.DATABASE_URL.toString(), applicationName, onIdleError, unreachableAdvice });
     return { database, embedded: undefined, close: () => database.close() };
   }

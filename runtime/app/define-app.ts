@@ -86,10 +86,12 @@ export function appCommands(app: App): CommandClass<BinderyContext>[] {
   return [...(app.commands ?? []), ...app.setup.flatMap((s) => s.commands ?? [])];
 }
 
-/** Every migration set of the app: its own, then each setup step's in setup order. */
+/** Every migration set of the app: its own, then each setup step's in setup order (named for messages by the step's call, e.g. `audit()`). */
 export function appMigrationSets(app: App): MigrationSet[] {
   return [
     ...app.migrations,
-    ...app.setup.flatMap((s) => (s.migrations ?? []).map((m) => ({ source: m.source, dir: resolve(app.root, m.dir) }))),
+    ...app.setup.flatMap((s) =>
+      (s.migrations ?? []).map((m) => ({ source: m.source, dir: resolve(app.root, m.dir), addedBy: m.addedBy ?? stepCall(s) })),
+    ),
   ];
 }

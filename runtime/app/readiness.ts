@@ -32,8 +32,8 @@ function readOnlyReason(database: Database): Promise<string | undefined> {
 }
 
 /**
- * Build the probe: `database` (`select 1`, and not read-only), `migrations` (`ok`, `2 pending`,
- * or the changed files), then the checks added by setup steps. Ready when
+ * Build the probe: `database` (`select 1`, and not read-only: `engine.readOnlyReason()`), `migrations` (`ok`, `2 pending`,
+ * or the changed files, with the partly applied files whose applied statements were edited), then the checks added by setup steps. Ready when
  * every check says `ok`. Each check has 5 s.
  */
 export function createReadiness(
@@ -53,7 +53,8 @@ export function createReadiness(
       'migrations',
       async () => {
         const s = await migrator.status();
-        if (s.changed.length > 0) return `changed after being applied: ${s.changed.map(migrationLabel).join(', ')}`;
+        const changed = [...s.changed, ...s.partial.filter((p) => p.edited)];
+        if (changed.length > 0) return `changed after being applied: ${changed.map(migrationLabel).join(', ')}`;
         return s.pending.length === 0 ? 'ok' : `${s.pending.length} pending`;
       },
     ],

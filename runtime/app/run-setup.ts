@@ -5,6 +5,9 @@ import type { SettingsDefinition } from '../config/define-settings.js';
 import type { SettingSpecs, SettingsValues } from '../config/setting.js';
 import type { Middleware } from '../http/handler.js';
 import type { RouteDefinition } from '../routing/route-table.js';
+import type { Database } from '../db/connect.js';
+import { engineTitle } from '../db/migrator/migration-set.js';
+import { isCodedError } from '../errors/coded-error.js';
 import { SetupError } from './errors.js';
 import { KeyRing } from '../crypto/key-ring.js';
 import { CursorSealer } from '../crypto/cursor-codec.js';
@@ -31,7 +34,8 @@ export interface SetupResult {
 /**
  * Run each step's `setup` in list order, then the route checks they added.
  * @param options.now the clock the steps see as `ctx.now` (default `Date.now`).
- * @throws {SetupError} for a taken middleware or route name; any error a step throws (wrapped with the step's call when it is not already coded).
+ * @throws {SetupError} for a taken middleware or route name; any error a step throws. On MySQL and
+ *   MariaDB a step's error names the step and `DATABASE_URL` (see {@link onEngine}).
  */
 export async function runSetupSteps(opened: OpenedApp, options: { readonly now?: () => number } = {}): Promise<SetupResult> {
   const now = options.now ?? Date.now;
@@ -93,7 +97,11 @@ export async function runSetupSteps(opened: OpenedApp, options: { readonly now?:
         result.closeHooks.unshift(fn);
       },
     };
-    await step.setup?.(ctx);
+    try {
+      await step.setup?.(ctx);
+    } catch (error) {
+      throw onEngine(error, call, opened.db.database);
+    }
     done.add(step.name);
   }
   try {
@@ -107,4 +115,35 @@ export async function runSetupSteps(opened: OpenedApp, options: { readonly now?:
     throw error;
   }
   return result;
+}
+
+/** A subsystem's coded error for an engine it has no strategy for ends in this (`BINDERY_JOBS_ENGINE_UNSUPPORTED`, …). */
+const ENGINE_UNSUPPORTED = /_ENGINE_UNSUPPORTED$/;
+
+/**
+ * A setup step's error, saying where the engine came from when it is not
+ * PostgreSQL (docs/boot.md "Boot sequence"): on MySQL and MariaDB the
+ * engine is the one `DATABASE_URL` names, so a subsystem without a strategy
+ * for it (`BINDERY_…_ENGINE_UNSUPPORTED`) gets `<step> cannot start on the
+ * MariaDB database of DATABASE_URL (<url>): ` before its message — keeping
+ * its class and code, which callers and docs/errors.md go by — and an
+ * uncoded error (a statement the server refused) becomes a
+ * `BINDERY_SETUP_INVALID` naming the step and the setting, with the error
+ * as its cause. On PostgreSQL the error is left as it is.
+ */
+function onEngine(error: unknown, call: string, database: Database): unknown {
+  const engine = database.engine.name;
+  if (engine === 'postgres' || !(error instanceof Error)) return error;
+  const where = `the ${engineTitle(engine)} database of DATABASE_URL (${database.displayUrl})`;
+  if (isCodedError(error)) {
+    if (!ENGINE_UNSUPPORTED.test(error.code)) return error;
+    const message = `${call} cannot start on ${where}: ${error.message}`;
+    error.stack = error.stack?.replace(error.message, message);
+    error.message = message;
+    return error;
+  }
+  return new SetupError(
+    `${call} failed on ${where}: ${error.message}. The step may not run on ${engineTitle(engine)} yet: docs/database.md "MySQL and MariaDB" says what does; run the app on a postgres:// DATABASE_URL, or leave ${call} out of the setup list.`,
+    { cause: error },
+  );
 }

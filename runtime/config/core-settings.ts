@@ -224,7 +224,7 @@ export const coreSettings = defineSettings(
         problems.push({
           names: ['DATABASE_URL'],
           message:
-            'missing: production needs a PostgreSQL server of its own (postgres://user:password@host:5432/database); the embedded PostgreSQL is for development and testing only',
+            'missing: production needs a PostgreSQL server of its own (postgres://user:password@host:5432/database) or a MySQL or MariaDB one (mysql://user:password@host:3306/database); the embedded PostgreSQL is for development and testing only',
         });
       }
       return problems;

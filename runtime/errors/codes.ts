@@ -177,12 +177,19 @@ export const ERROR_CODES = {
     message:
       '{what} changed after being applied:\n{details}Migrations are append-only: restore the applied text and add a new migration for the change.',
   },
-  BINDERY_MIGRATION_FAILED: {
-    summary: 'A migration file failed; its transaction was rolled back and nothing was recorded.',
-    message:
-      'Migration {migration}{atLine} failed: {reason}. Its transaction was rolled back and nothing was recorded; the migrations after it did not run. Fix the data it trips on (or the file, if it was never applied anywhere) and run "bindery migrate" again; to drop the change instead, see docs/database.md "When a migration fails".',
+  BINDERY_MIGRATION_ENGINE_MISSING: {
+    summary:
+      "A migration set has no migrations for the database's engine (no mysql/ folder on MySQL or MariaDB; on PostgreSQL, a mysql/ folder only); nothing was applied.",
   },
-  BINDERY_MIGRATION_SET_INVALID: { summary: 'A migration set is invalid (bad or duplicate source name, unreadable folder).' },
+  BINDERY_MIGRATION_FAILED: {
+    summary:
+      'A migration file failed: on PostgreSQL its transaction was rolled back and nothing was recorded; on MySQL and MariaDB the statements before the failing one stay applied, and the next run resumes after them.',
+    // {aftermath}: what the failure left behind and what to do, by engine (runtime/db/migrator/strategies/).
+    message: 'Migration {migration}{atLine} failed: {reason}. {aftermath}',
+  },
+  BINDERY_MIGRATION_SET_INVALID: {
+    summary: 'A migration set is invalid (bad or duplicate source name, unreadable folder, .sql files beside a postgres/ folder).',
+  },
   BINDERY_SEED_FAILED: {
     summary: 'A seed of app/seeds/ did not load or threw; the seeding transaction was rolled back.',
     message: 'Seed {file} failed: {reason}. The transaction was rolled back: no seed of this run wrote anything.',

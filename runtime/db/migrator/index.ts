@@ -8,15 +8,28 @@ export {
   type MigrateResult,
   type MigrationEvent,
   type MigrationStatus,
+  type PartlyAppliedMigration,
   type Migrator,
 } from './migrator.js';
 export {
+  ENGINE_FOLDERS,
+  engineTitle,
   migrationChecksum,
+  migrationFamilyOf,
   migrationLabel,
+  readMigrationFolder,
   readMigrationSet,
+  resolveMigrationFolder,
   validateMigrationSets,
   type MigrationFile,
+  type MigrationFolder,
   type MigrationSet,
 } from './migration-set.js';
-export { MigrationChangedError, MigrationFailedError, MigrationSetError } from './errors.js';
+export {
+  MigrationChangedError,
+  MigrationEngineMissingError,
+  MigrationFailedError,
+  MigrationSetError,
+  type FailedStatement,
+} from './errors.js';
 export { printMigrationProgress, type TextSink } from './progress.js';

@@ -7,21 +7,33 @@
  * of `bindery_migration_failures (source, name, checksum, error, failed_at)`,
  * which `migrate --status` shows and the file's later success removes. The
  * engine's named lock `bindery!` (session level, on the one connection
- * `migrate` holds; a PostgreSQL advisory lock) makes concurrent `migrate`
- * calls — two instances booting at once — run one after the other.
+ * `migrate` holds; a PostgreSQL advisory lock, MySQL's `GET_LOCK`) makes
+ * concurrent `migrate` calls — two instances booting at once — run one after
+ * the other.
  *
- * This core is the same on every engine; how a file is applied and what a
- * failing one leaves behind is the engine's strategy (`strategies/`:
- * PostgreSQL runs each file in one transaction with its record).
+ * This core is the same on every engine; which folder of a set is read is
+ * the engine's family (`postgres/` or `mysql/` of a per-engine set;
+ * `migration-set.ts`), and how a file is applied and what a failing one
+ * leaves behind is the engine's strategy (`strategies/`: PostgreSQL runs
+ * each file in one transaction with its record; MySQL and MariaDB run it
+ * statement by statement and resume a partly applied file).
  */
-import type { DatabaseEngine, EngineConnection } from '../engine.js';
+import type { DatabaseEngine, EngineConnection, EngineName } from '../engine.js';
 import { MigrationChangedError } from './errors.js';
-import { migrationLabel, readMigrationSet, validateMigrationSets, type MigrationFile, type MigrationSet } from './migration-set.js';
+import {
+  migrationLabel,
+  readMigrationFolder,
+  validateMigrationSets,
+  type MigrationFile,
+  type MigrationFolder,
+  type MigrationSet,
+} from './migration-set.js';
 import { migrationStrategyOf } from './strategies/for-engine.js';
-import type { MigrationStrategy } from './strategies/strategy.js';
+import type { MigrationStrategy, PartlyAppliedMigration } from './strategies/strategy.js';
 import { FAILURES_TABLE, MIGRATIONS_TABLE } from './tables.js';
 
 export { FAILURES_TABLE, MIGRATIONS_TABLE } from './tables.js';
+export type { PartlyAppliedMigration } from './strategies/strategy.js';
 
 /** The engine's named lock that one `migrate` at a time holds (on PostgreSQL the advisory lock keyed by these 8 bytes). */
 const LOCK = 'bindery!';
@@ -57,6 +69,17 @@ export interface MigrationStatus {
   readonly missing: readonly AppliedMigration[];
   /** Pending files whose last `migrate` failed, in the order of `pending`. */
   readonly failed: readonly FailedMigration[];
+  /**
+   * Pending files some of whose statements ran and stay applied (MySQL,
+   * MariaDB: a file that failed or stopped half-way), in the order of
+   * `pending`; those whose applied statements were `edited` since are an
+   * error for `migrate`. Always empty on PostgreSQL.
+   */
+  readonly partial: readonly PartlyAppliedMigration[];
+  /** The engine the status is of. */
+  readonly engine: EngineName;
+  /** The folder read of each set, in set order (a per-engine set's `postgres/` or `mysql/`). */
+  readonly folders: readonly MigrationFolder[];
 }
 
 /** Progress of `migrate`, for printing. */
@@ -73,15 +96,19 @@ export interface MigrateResult {
 
 /** Migrator over a set of migration sets. */
 export interface Migrator {
-  /** Applied / pending / changed / missing, without taking the lock. */
+  /**
+   * Applied / pending / changed / missing / failed / partly applied, without taking the lock.
+   * @throws {MigrationEngineMissingError} when a set has no migrations for the engine.
+   */
   status(): Promise<MigrationStatus>;
   /** Files not applied yet (readiness probe, `migrate --status`). */
   pending(): Promise<readonly MigrationFile[]>;
   /**
    * Apply every pending migration, set by set in the given order, each file as the engine's strategy
    * applies it (PostgreSQL: in its own transaction, with its record).
-   * @throws {MigrationChangedError} before applying anything, when an applied file changed.
-   * @throws {MigrationFailedError} when a file fails (on PostgreSQL it is rolled back; earlier files stay applied).
+   * @throws {MigrationEngineMissingError} before connecting, when a set has no migrations for the engine.
+   * @throws {MigrationChangedError} before applying anything, when an applied file changed (or, on MySQL and MariaDB, the applied statements of a partly applied file).
+   * @throws {MigrationFailedError} when a file fails (on PostgreSQL it is rolled back; on MySQL and MariaDB its statements before the failing one stay applied, and the next run resumes after them; earlier files stay applied).
    */
   migrate(options?: { readonly onProgress?: (event: MigrationEvent) => void }): Promise<MigrateResult>;
 }
@@ -122,8 +149,27 @@ async function readApplied(from: StatusSource, sources: readonly string[]): Prom
   return r.rows.map((row) => ({ source: row.source, name: row.name, checksum: row.checksum, appliedAt: new Date(row.applied_at) }));
 }
 
-async function computeStatus(from: StatusSource, sets: readonly MigrationSet[]): Promise<MigrationStatus> {
-  const files = (await Promise.all(sets.map(readMigrationSet))).flat();
+/** The files of the sets on the engine, and the folder read of each. */
+interface SetFiles {
+  readonly folders: readonly MigrationFolder[];
+  readonly files: readonly MigrationFile[];
+}
+
+/**
+ * Read every set's folder for the engine.
+ * @throws {MigrationEngineMissingError} for a set with no migrations for the engine (before anything runs).
+ */
+async function readSets(engine: DatabaseEngine, sets: readonly MigrationSet[]): Promise<SetFiles> {
+  const read = await Promise.all(sets.map((set) => readMigrationFolder(set, engine.name)));
+  return { folders: read.map((r) => r.folder), files: read.flatMap((r) => r.files) };
+}
+
+async function computeStatus(
+  from: StatusSource,
+  strategy: MigrationStrategy,
+  sets: readonly MigrationSet[],
+  { folders, files }: SetFiles,
+): Promise<MigrationStatus> {
   const sources = sets.map((s) => s.source);
   const applied = await readApplied(from, sources);
   const byKey = new Map(applied.map((a) => [migrationLabel(a), a]));
@@ -135,25 +181,61 @@ async function computeStatus(from: StatusSource, sets: readonly MigrationSet[]):
     if (!a) pending.push(f);
     else if (a.checksum !== f.checksum) changed.push(f);
   }
-  const failures = new Map((await readFailures(from, sources)).map((f) => [migrationLabel(f), f]));
+  const partial = await readPartial(from, strategy, sources, pending);
+  const partialKeys = new Set(partial.map(migrationLabel));
+  const failures = new Map(
+    (await readFailures(from, sources))
+      // A partly applied file's row without an error is its progress only: the run stopped, nothing failed.
+      .filter((f) => f.error !== '' || !partialKeys.has(migrationLabel(f)))
+      .map((f) => [migrationLabel(f), f]),
+  );
   const failed = pending.flatMap((p): FailedMigration[] => {
     const f = failures.get(migrationLabel(p));
     return f
       ? [{ source: f.source, name: f.name, error: f.error, failedAt: new Date(f.failed_at), changedSince: f.checksum !== p.checksum }]
       : [];
   });
-  return { applied, pending, changed, missing: applied.filter((a) => !fileKeys.has(migrationLabel(a))), failed };
+  const missing = applied.filter((a) => !fileKeys.has(migrationLabel(a)));
+  return { applied, pending, changed, missing, failed, partial, engine: from.engine.name, folders };
 }
 
-/** The error of applied files whose text changed since. */
+/** The strategy's partly applied files, in the order of `pending` (none where a file runs whole). */
+async function readPartial(
+  from: StatusSource,
+  strategy: MigrationStrategy,
+  sources: readonly string[],
+  pending: readonly MigrationFile[],
+): Promise<PartlyAppliedMigration[]> {
+  if (strategy.partlyApplied === undefined) return [];
+  const reader = {
+    run: from.runner.run.bind(from.runner),
+    tableExists: (name: string) => (from.tablesExist ? Promise.resolve(true) : from.engine.tableExists(name)),
+  };
+  const found = new Map((await strategy.partlyApplied(reader, sources, pending)).map((p) => [migrationLabel(p), p]));
+  return pending.flatMap((f) => found.get(migrationLabel(f)) ?? []);
+}
+
+/** The error of applied files whose text changed since, and of partly applied files whose applied statements were edited. */
 function changedError(status: MigrationStatus): MigrationChangedError {
   const recorded = new Map(status.applied.map((a) => [migrationLabel(a), a]));
+  const edited = status.partial.filter((p) => p.edited);
+  const paths = new Map(status.pending.map((f) => [migrationLabel(f), f.path]));
   return new MigrationChangedError(
-    status.changed.map(migrationLabel),
-    status.changed.map((f) => {
-      const a = recorded.get(migrationLabel(f))!;
-      return `${f.path}: applied ${a.appliedAt.toISOString()} with checksum ${a.checksum.slice(0, 12)}…, the file now has ${f.checksum.slice(0, 12)}…`;
-    }),
+    [...status.changed.map(migrationLabel), ...edited.map(migrationLabel)],
+    [
+      ...status.changed.map((f) => {
+        const a = recorded.get(migrationLabel(f))!;
+        return `${f.path}: applied ${a.appliedAt.toISOString()} with checksum ${a.checksum.slice(0, 12)}…, the file now has ${f.checksum.slice(0, 12)}…`;
+      }),
+      ...edited.map((p) => {
+        const ran = p.statementsDone === 1 ? 'statement 1 ran' : `statements 1–${p.statementsDone} ran`;
+        const now =
+          p.statements < p.statementsDone
+            ? `the file now has ${p.statements} statement${p.statements === 1 ? '' : 's'}`
+            : `they now have ${p.nowChecksum.slice(0, 12)}…`;
+        return `${paths.get(migrationLabel(p))}: ${ran} (stay applied) ${p.since.toISOString()} with checksum ${p.doneChecksum.slice(0, 12)}…, ${now}; restore them as they ran (only the statements after them may change)`;
+      }),
+    ],
   );
 }
 
@@ -163,7 +245,7 @@ function changedError(status: MigrationStatus): MigrationChangedError {
  * @param database the app's `Database` (or its engine); `migrate` holds one connection for its whole run and discards it afterwards (so `SET` statements in migrations never leak into the pool).
  * @param sets migration sets, in the order they run (framework sets, plugins, then `app` is the usual order).
  * @throws {MigrationSetError} for an invalid or duplicated source name.
- * @throws {TypeError} for an engine the migrator has no strategy for (only PostgreSQL has one).
+ * @throws {TypeError} for an engine the migrator has no strategy for (it has PostgreSQL's, MySQL's and MariaDB's).
  * @example
  *   const migrator = createMigrator(database, [{ source: 'app', dir: join(root, 'generated/migrations') }]);
  *   await migrator.migrate({ onProgress: printMigrationProgress(process.stdout) });
@@ -172,7 +254,7 @@ export function createMigrator(database: DatabaseEngine | { readonly engine: Dat
   validateMigrationSets(sets);
   const engine = 'engine' in database ? database.engine : database;
   const strategy = migrationStrategyOf(engine);
-  const status = () => computeStatus({ runner: engine, engine, tablesExist: false }, sets);
+  const status = async () => computeStatus({ runner: engine, engine, tablesExist: false }, strategy, sets, await readSets(engine, sets));
   return {
     status,
     async pending() {
@@ -182,13 +264,14 @@ export function createMigrator(database: DatabaseEngine | { readonly engine: Dat
   };
 }
 
-/** `Migrator.migrate`: lock, tables, status, then each pending file by the strategy. */
+/** `Migrator.migrate`: the files, then lock, tables, status, then each pending file by the strategy. */
 async function migrate(
   engine: DatabaseEngine,
   strategy: MigrationStrategy,
   sets: readonly MigrationSet[],
   progress: (event: MigrationEvent) => void,
 ): Promise<MigrateResult> {
+  const files = await readSets(engine, sets);
   const connection = await engine.connect();
   let lost = false;
   try {
@@ -197,13 +280,14 @@ async function migrate(
       await connection.lock(LOCK);
     }
     await strategy.ensureTables(connection);
-    const status = await computeStatus({ runner: connection, engine, tablesExist: true }, sets);
-    if (status.changed.length > 0) throw changedError(status);
+    const status = await computeStatus({ runner: connection, engine, tablesExist: true }, strategy, sets, files);
+    if (status.changed.length > 0 || status.partial.some((p) => p.edited)) throw changedError(status);
+    const done = new Map(status.partial.map((p) => [migrationLabel(p), p.statementsDone]));
     const applied: { source: string; name: string; ms: number }[] = [];
     for (const file of status.pending) {
       progress({ kind: 'applying', migration: file });
       const started = performance.now();
-      const outcome = await strategy.apply(connection, file);
+      const outcome = await strategy.apply(connection, file, done.get(migrationLabel(file)) ?? 0);
       if (!outcome.applied) {
         lost = outcome.connectionLost;
         throw outcome.error;

@@ -193,7 +193,7 @@ describe('loadSettings | one production switch (NODE_ENV and APP_ENV)', () => {
 
   it('production without DATABASE_URL is refused, naming the setting (no embedded PostgreSQL in production)', () => {
     const expected = [
-      'DATABASE_URL: missing: production needs a PostgreSQL server of its own (postgres://user:password@host:5432/database); the embedded PostgreSQL is for development and testing only',
+      'DATABASE_URL: missing: production needs a PostgreSQL server of its own (postgres://user:password@host:5432/database) or a MySQL or MariaDB one (mysql://user:password@host:3306/database); the embedded PostgreSQL is for development and testing only',
     ];
     expect(problems(() => load({ APP_ENV: 'production' }))).toEqual(expected);
     expect(problems(() => load({ NODE_ENV: 'production' }))).toEqual(expected);
@@ -208,7 +208,7 @@ describe('loadSettings | every problem in one round (cross-setting checks run de
   it('a first production boot lists the missing APP_KEY, DATABASE_URL, MAIL_HOST and MAIL_FROM together', () => {
     expect(problems(() => loadSettings(all, { NODE_ENV: 'production' }))).toEqual([
       'APP_KEY is missing: expected "base64:" followed by the base64 of exactly 32 random bytes; run "bindery key:generate" to make one',
-      'DATABASE_URL: missing: production needs a PostgreSQL server of its own (postgres://user:password@host:5432/database); the embedded PostgreSQL is for development and testing only',
+      'DATABASE_URL: missing: production needs a PostgreSQL server of its own (postgres://user:password@host:5432/database) or a MySQL or MariaDB one (mysql://user:password@host:3306/database); the embedded PostgreSQL is for development and testing only',
       'MAIL_DRIVER with MAIL_HOST: MAIL_DRIVER=smtp needs MAIL_HOST, the SMTP server to send through; set it, or use MAIL_DRIVER=outbox to keep mail in the database',
       'MAIL_DRIVER with MAIL_FROM: MAIL_DRIVER=smtp needs MAIL_FROM, the sender address of every mail (e.g. "Example <no-reply@example.com>")',
     ]);

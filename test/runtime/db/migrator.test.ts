@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../../../runtime/db/index.js';
 import { printMigrationProgress } from '../../../runtime/db/migrator/progress.js';
-import { MigrationChangedError, MigrationSetError } from '../../../runtime/db/migrator/errors.js';
+import { MigrationChangedError, MigrationEngineMissingError, MigrationSetError } from '../../../runtime/db/migrator/errors.js';
+import { formatMigrationStatus } from '../../../runtime/cli/commands/migrate.js';
 import { migrationChecksum, type MigrationSet } from '../../../runtime/db/migrator/migration-set.js';
 import { createMigrator, type MigrationEvent } from '../../../runtime/db/migrator/migrator.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
@@ -156,6 +157,48 @@ describe('Migrator | against real PostgreSQL', () => {
     expect((await migrator.migrate()).applied).toEqual([]);
   });
 
+  it('a per-engine set is read from its postgres/ folder, recorded under the same names; --status names the folder', async () => {
+    const root = join(dir, 'audit');
+    await mkdir(join(root, 'postgres'), { recursive: true });
+    await mkdir(join(root, 'mysql'), { recursive: true });
+    await writeFile(join(root, 'postgres', '0001_create_audit.sql'), 'create table audit_log (id bigint primary key);');
+    await writeFile(join(root, 'mysql', '0001_create_audit.sql'), 'this is not PostgreSQL;');
+    const migrator = createMigrator(database, [{ source: 'audit', dir: root }]);
+    expect((await migrator.migrate()).applied.map((a) => `${a.source}/${a.name}`)).toEqual(['audit/0001_create_audit.sql']);
+    expect(await tableExists('audit_log')).toBe(true);
+    const status = await migrator.status();
+    expect(status.folders).toEqual([{ source: 'audit', dir: join(root, 'postgres'), engineFolder: 'postgres' }]);
+    expect(formatMigrationStatus(status, { root: dir })).toMatch(
+      /^Folders read on PostgreSQL:\n {2}audit {2}audit\/postgres\/\naudit\/0001_create_audit\.sql {2}applied \S+\n1 applied, 0 pending\.\n$/,
+    );
+  });
+
+  it("a set of mysql/ only stops migrate before anything runs; its own .sql files beside mysql/ are PostgreSQL's; beside postgres/ they are refused", async () => {
+    const root = join(dir, 'app');
+    await mkdir(join(root, 'mysql'), { recursive: true });
+    await writeFile(join(root, 'mysql', '0001_a.sql'), 'CREATE TABLE a (id INT);');
+    const migrator = createMigrator(database, [{ source: 'app', dir: root }]);
+    const error = await migrator.migrate().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MigrationEngineMissingError);
+    expect((error as Error).message).toMatch(
+      /^The migration set "app" has no migrations for PostgreSQL: \S+ has no postgres\/ folder, and it has mysql\/ only\. Nothing was applied\./,
+    );
+    expect(await tableExists('bindery_migrations')).toBe(false);
+
+    await writeFile(join(root, '0001_a.sql'), 'create table a (id int);');
+    expect((await migrator.migrate()).applied.map((a) => `${a.source}/${a.name}`)).toEqual(['app/0001_a.sql']);
+    expect(await tableExists('a')).toBe(true);
+    const status = await migrator.status();
+    expect(status.folders).toEqual([{ source: 'app', dir: root, engineFolder: undefined }]);
+    expect(formatMigrationStatus(status)).toMatch(/^app\/0001_a\.sql {2}applied \S+\n1 applied, 0 pending\.\n$/);
+
+    await mkdir(join(root, 'postgres'));
+    await expect(migrator.pending()).rejects.toThrow(MigrationSetError);
+    await expect(migrator.pending()).rejects.toThrow(
+      `The migration set "app" in ${root} holds .sql files (0001_a.sql) beside its postgres/ folder: PostgreSQL's migrations are the set's own files or those of postgres/, not both.`,
+    );
+  });
+
   it('takes the engine as well as the Database', async () => {
     const app = await set('app', { '0001_a.sql': 'create table a (id int);' });
     const migrator = createMigrator(database.engine, [app]);
@@ -165,8 +208,9 @@ describe('Migrator | against real PostgreSQL', () => {
   });
 
   it('refuses an engine it has no strategy for, before touching the database', () => {
-    expect(() => createMigrator({ ...database.engine, name: 'mysql' }, [{ source: 'app', dir }])).toThrow(
-      'The migrator cannot apply migrations on mysql yet',
+    const engine = { ...database.engine, name: 'sqlite' as never };
+    expect(() => createMigrator(engine, [{ source: 'app', dir }])).toThrow(
+      'The migrator has no strategy for the database engine "sqlite"; bindery migrates PostgreSQL, MySQL and MariaDB.',
     );
   });
 
