@@ -152,7 +152,7 @@ export class BulkQuery<DB = UntypedTables, T extends keyof DB & string = Untyped
     const m = this.#model;
     if (m.softDelete === null) return this.forceDelete();
     const selection = await this.#authorized('delete', this.#selection('live'));
-    return bulkUpdate(this.#core, this.#model, this.#target, selection, { [m.softDelete]: sql`now()` }, 'deleted');
+    return bulkUpdate(this.#core, this.#model, this.#target, selection, { [m.softDelete]: this.#core.writer.now }, 'deleted');
   }
 
   /**

@@ -43,7 +43,7 @@ export async function bulkUpdate(
   const assigned = Object.keys(set);
   if (assigned.length === 0) return 0;
   if (model.pk in set) throw keyChange(model);
-  if (action === 'updated' && model.updatedAt !== null && !(model.updatedAt in set)) set[model.updatedAt] = sql`now()`;
+  if (action === 'updated' && model.updatedAt !== null && !(model.updatedAt in set)) set[model.updatedAt] = core.writer.now;
   const logged = assigned.filter((c) => model.compared.includes(c));
   const db = core.db;
   // Only excluded columns (and timestamps): written, not logged (docs/spec.md 6.1 rule 6).

@@ -152,7 +152,7 @@ export class TrackedModel<DB = UntypedTables, T extends keyof DB & string = Unty
     const set = Object.fromEntries(Object.entries(values as Record<string, unknown>).filter(([, v]) => v !== undefined));
     if (m.pk in set) throw keyChange(m);
     if (Object.keys(set).length === 0) return this.find(key, options);
-    if (m.updatedAt !== null && !(m.updatedAt in set)) set[m.updatedAt] = sql`now()`;
+    if (m.updatedAt !== null && !(m.updatedAt in set)) set[m.updatedAt] = this.#core.writer.now;
     const a = await attribute(this.#core.settings.AUDIT_IP);
     return (await this.#write(this.#core.writer.update(this.#db, this.#target, m, a, key, set, options)))[0];
   }
