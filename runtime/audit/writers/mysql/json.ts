@@ -9,7 +9,8 @@
  *   read from the server's text of it (microseconds kept);
  * - a `DATE` is `2025-11-21`; a `DECIMAL` a JSON number with its digits as
  *   stored; bytes are `\x` and their hex digits;
- * - numbers, text, booleans (`TINYINT(1)`), JSON documents and lists as they are;
+ * - numbers, text, booleans (`TINYINT(1)`), JSON documents and lists as they are
+ *   (an integral double beyond 2^53 in exponent form, so that it is read back as a number);
  * - object members sorted shorter names first, then byte by byte (jsonb's order),
  *   nested documents too.
  */
@@ -71,6 +72,8 @@ export function jsonText(value: unknown): string {
     entries.sort(([a], [b]) => memberOrder(a, b));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${jsonText(v)}`).join(',')}}`;
   }
+  // An integral double beyond 2^53 in exponent form: as an integer, MySQL's JSON reader would give its digits as text.
+  if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) return value.toExponential();
   return JSON.stringify(value) ?? 'null';
 }
 
