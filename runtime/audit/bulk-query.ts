@@ -3,14 +3,13 @@
  * written with one bulk entry (docs/spec.md 2.5, 6.1 rules 3, 5, 6;
  * docs/audit.md "Bulk writes").
  */
-import {
-  sql,
-  type ComparisonOperatorExpression,
-  type ExpressionOrFactory,
-  type OperandValueExpressionOrList,
-  type ReferenceExpression,
-  type SqlBool,
-  type UpdateObject,
+import type {
+  ComparisonOperatorExpression,
+  ExpressionOrFactory,
+  OperandValueExpressionOrList,
+  ReferenceExpression,
+  SqlBool,
+  UpdateObject,
 } from 'kysely';
 import type { AuditCore } from './core.js';
 import { bulkForceDelete, bulkUpdate, type Selection } from './bulk-writer.js';

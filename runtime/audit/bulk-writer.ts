@@ -6,7 +6,6 @@
  * record the entry) with the chunk statements of the engine's writer
  * strategy (writers/writer.ts).
  */
-import { sql } from 'kysely';
 import { attribute } from './attribution.js';
 import type { AuditCore } from './core.js';
 import { checkKey, keyChange } from './entries.js';

@@ -8,16 +8,7 @@
  * them inside a caller's transaction); an update first reads the row locked,
  * and the entry's old values are that locked row (docs/spec.md 6.1 rule 2).
  */
-import {
-  sql,
-  type Expression,
-  type ExpressionBuilder,
-  type Insertable,
-  type Kysely,
-  type Selectable,
-  type SqlBool,
-  type UpdateObject,
-} from 'kysely';
+import type { Expression, ExpressionBuilder, Insertable, Kysely, Selectable, SqlBool, UpdateObject } from 'kysely';
 import type { AuditCore } from './core.js';
 import { attribute } from './attribution.js';
 import { BulkQuery, type KeyOf } from './bulk-query.js';

@@ -20,7 +20,7 @@
  * mysql/bulk-rows.ts), the history (mysql/history.ts) and the prune
  * (mysql/prune.ts) are its other parts.
  */
-import { CompiledQuery, sql, type RawBuilder } from 'kysely';
+import { type CompiledQuery, sql, type RawBuilder } from 'kysely';
 import type { AnyKysely } from '../../db/any-kysely.js';
 import { AuditModelError } from '../errors.js';
 import { runTransaction, type Runner, type StatementResult } from '../sql-runner.js';

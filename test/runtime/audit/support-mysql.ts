@@ -62,7 +62,8 @@ export const AUDIT_MYSQL_MIGRATIONS = join(AUDIT_MIGRATIONS_DIR, 'mysql');
 /** Apply the `audit` set's MySQL files (name order), statement by statement. */
 export async function applyMysqlAuditMigrations(database: Database): Promise<void> {
   for (const name of (await readdir(AUDIT_MYSQL_MIGRATIONS)).filter((n) => n.endsWith('.sql')).sort()) {
-    for (const statement of mysqlStatements(await readFile(join(AUDIT_MYSQL_MIGRATIONS, name), 'utf8'))) await database.engine.run(statement);
+    for (const statement of mysqlStatements(await readFile(join(AUDIT_MYSQL_MIGRATIONS, name), 'utf8')))
+      await database.engine.run(statement);
   }
 }
 

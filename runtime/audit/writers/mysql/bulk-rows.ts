@@ -96,7 +96,9 @@ export const mysqlRowChunks: Pick<AuditWriter, 'insertChunks' | 'upsertChunks'> 
       let after: RowChunk['after'] = [];
       if (room > 0) {
         const read = selectRow(db, model, info, [...new Set([model.pk, ...columns])]).where(model.pk, 'in', keys.slice(0, room));
-        const byKey = new Map<string, Values>((await run.run<Values>(read.compile(), UNPREPARED)).rows.map((r) => [keyText(r[model.pk]), r]));
+        const byKey = new Map<string, Values>(
+          (await run.run<Values>(read.compile(), UNPREPARED)).rows.map((r) => [keyText(r[model.pk]), r]),
+        );
         const rows = keys
           .slice(0, room)
           .map((k) => byKey.get(keyText(k)))
@@ -112,16 +114,20 @@ export const mysqlRowChunks: Pick<AuditWriter, 'insertChunks' | 'upsertChunks'> 
     const { conflict, updated } = plan;
     refuseUniqueLive(model, conflict);
     const pk = model.pk;
-    // biome-ignore lint/suspicious/noExplicitAny: the condition applies to a select of a table named at run time (see Selection in writer.ts).
-    const matching = (query: any, chunk: readonly Values[]): any =>
+    // The rows of the chunk's conflict values: `c in (…)`, or `(a = … and b = …) or …` for several columns.
+    const matching = (chunk: readonly Values[]) =>
       conflict.length === 1
-        ? query.where(
-            conflict[0]!,
-            'in',
-            chunk.map((r) => r[conflict[0]!]),
-          )
-        : // biome-ignore lint/suspicious/noExplicitAny: Kysely's expression builder of a table named at run time.
-          query.where((eb: any) => eb.or(chunk.map((r) => eb.and(conflict.map((c) => eb(c, '=', r[c]))))));
+        ? sql<boolean>`${sql.ref(conflict[0]!)} in (${sql.join(chunk.map((r) => r[conflict[0]!]))})`
+        : sql<boolean>`(${sql.join(
+            chunk.map(
+              (r) =>
+                sql`(${sql.join(
+                  conflict.map((c) => sql`${sql.ref(c)} = ${r[c]}`),
+                  sql` and `,
+                )})`,
+            ),
+            sql` or `,
+          )})`;
     const set: Values = Object.fromEntries(updated.map((c) => [c, sql`values(${sql.ref(c)})`]));
     if (model.updatedAt !== null && !(model.updatedAt in set)) set[model.updatedAt] = sql`current_timestamp(6)`;
     if (Object.keys(set).length === 0) set[conflict[0]!] = sql`values(${sql.ref(conflict[0]!)})`;
@@ -132,8 +138,11 @@ export const mysqlRowChunks: Pick<AuditWriter, 'insertChunks' | 'upsertChunks'> 
           `An upsert into ${model.table} matches rows on (${conflict.join(', ')}), which is neither the primary key nor a unique index of the table, so rows cannot be matched on it. Nothing was written.`,
         );
       // The existing rows, locked: their values before are what the database held.
-      const locked = matching(selectRow(db, model, info, [...new Set([pk, ...plan.beforeColumns])]), chunk).orderBy(pk).forUpdate();
-      const existing: Values[] = (await run.run<Values>(locked.compile(), UNPREPARED)).rows;
+      const locked = selectRow(db, model, info, [...new Set([pk, ...plan.beforeColumns])])
+        .where(matching(chunk))
+        .orderBy(pk)
+        .forUpdate();
+      const existing = (await run.run<Values>(locked.compile(), UNPREPARED)).rows;
       const rows = chunk.map((row) => keyedValues(model, info, row).values);
       const upsert = db
         .insertInto(model.table)
@@ -141,8 +150,8 @@ export const mysqlRowChunks: Pick<AuditWriter, 'insertChunks' | 'upsertChunks'> 
         .onDuplicateKeyUpdate(set);
       await run.run(upsert.compile(), UNPREPARED);
       // What the chunk wrote: the rows of its conflict values, in the order of the chunk.
-      const read = matching(selectRow(db, model, info, [...new Set([pk, ...conflict, ...plan.afterColumns])]), chunk);
-      const written: Values[] = (await run.run<Values>(read.compile(), UNPREPARED)).rows;
+      const read = selectRow(db, model, info, [...new Set([pk, ...conflict, ...plan.afterColumns])]).where(matching(chunk));
+      const written = (await run.run<Values>(read.compile(), UNPREPARED)).rows;
       const tuple = (row: Values) => JSON.stringify(conflict.map((c) => keyText(row[c])));
       const byTuple = new Map<string, Values>(written.map((row) => [tuple(row), row]));
       const ordered = [...new Set(chunk.map((row) => byTuple.get(tuple(row))).filter((r): r is Values => r !== undefined))];

@@ -23,7 +23,13 @@ import { tableInfo, type TableInfo } from './table-info.js';
 export const UNPREPARED = { prepare: false } as const;
 
 /** Store the chunk's keys in `audit_bulk_items` under `bulkId`. */
-export async function insertItems(db: AnyKysely, run: Runner, model: ResolvedModel, bulkId: number, keys: readonly unknown[]): Promise<void> {
+export async function insertItems(
+  db: AnyKysely,
+  run: Runner,
+  model: ResolvedModel,
+  bulkId: number,
+  keys: readonly unknown[],
+): Promise<void> {
   if (keys.length === 0) return;
   const items = keys.map((key) => ({ bulk_id: bulkId, subject_type: model.table, subject_id: String(key) }));
   await run.run(db.insertInto('audit_bulk_items').values(items).compile(), UNPREPARED);
@@ -40,7 +46,8 @@ async function valuesOf(
 ): Promise<Values> {
   const read = selectRow(db, model, info, [...new Set([model.pk, ...columns])]).where(model.pk, 'in', keys);
   const out: Values = {};
-  for (const row of (await run.run<Values>(read.compile(), UNPREPARED)).rows) out[String(row[model.pk])] = entryValues(model, info, row, columns);
+  for (const row of (await run.run<Values>(read.compile(), UNPREPARED)).rows)
+    out[String(row[model.pk])] = entryValues(model, info, row, columns);
   return out;
 }
 
@@ -51,7 +58,9 @@ export const mysqlBulkWriter: Pick<
 > = {
   async reserveBulkId(_db, run) {
     await run.run(
-      CompiledQuery.raw("INSERT INTO audit_bulk (actor_type, action, subject_type, row_count, values_complete) VALUES ('', '', '', 0, FALSE)"),
+      CompiledQuery.raw(
+        "INSERT INTO audit_bulk (actor_type, action, subject_type, row_count, values_complete) VALUES ('', '', '', 0, FALSE)",
+      ),
     );
     return lastInsertId(run);
   },

@@ -100,6 +100,17 @@ export async function insertEntry(
   key: unknown,
   changes: Values | null,
 ): Promise<void> {
-  const parameters = [a.actorType, a.actorId, action, model.table, String(key), jsonOrNull(changes), a.viaKind, a.viaName, a.requestId, a.ip];
+  const parameters = [
+    a.actorType,
+    a.actorId,
+    action,
+    model.table,
+    String(key),
+    jsonOrNull(changes),
+    a.viaKind,
+    a.viaName,
+    a.requestId,
+    a.ip,
+  ];
   await run.run(CompiledQuery.raw(ENTRY, parameters));
 }

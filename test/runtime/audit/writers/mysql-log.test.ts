@@ -7,7 +7,14 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { anonymizeActor, AuditLog, pruneAuditLog, pruneSoftDeleted, readHistory, type HistoryEvent } from '../../../../runtime/audit/index.js';
+import {
+  anonymizeActor,
+  AuditLog,
+  pruneAuditLog,
+  pruneSoftDeleted,
+  readHistory,
+  type HistoryEvent,
+} from '../../../../runtime/audit/index.js';
 import { runInContext, withActor } from '../../../../runtime/context/execution-context.js';
 import { auditFixture, newDocument, type AuditFixture } from '../support.js';
 
@@ -25,7 +32,10 @@ beforeEach(async () => {
 
 const DAY = 86_400_000;
 const command = (name: string) => ({ via: { kind: 'command', name } });
-const user = (id: string) => ({ via: { kind: 'request', name: 'PATCH /api/documents/1' }, resolveUser: async () => ({ type: 'user', id }) });
+const user = (id: string) => ({
+  via: { kind: 'request', name: 'PATCH /api/documents/1' },
+  resolveUser: async () => ({ type: 'user', id }),
+});
 
 /** Every event of a row, following the cursors. */
 async function allPages(id: number, limit: number): Promise<{ events: HistoryEvent[]; pages: number[] }> {
@@ -48,7 +58,9 @@ describe('MySQL history', () => {
     const via = (name: string) => ({ via: { kind: 'request', name }, resolveUser: async () => ({ type: 'user', id: '7' }) });
     const doc = await runInContext(via('POST /api/documents'), () => f.Document.create(newDocument(1, 7)));
     await runInContext(via(`PATCH /api/documents/${doc.id}`), () => f.Document.update(doc.id, { title: 'Second', status: 'published' }));
-    await runInContext(via('POST /api/documents/archive'), () => f.Document.query().where('status', '=', 'published').update({ status: 'archived' }));
+    await runInContext(via('POST /api/documents/archive'), () =>
+      f.Document.query().where('status', '=', 'published').update({ status: 'archived' }),
+    );
     await withActor({ type: 'admin', id: '1' }, () => f.Document.delete(doc.id));
     await f.log.record({ action: 'documents.flagged', subject: { type: 'documents', id: doc.id }, details: { reason: 'spam' } });
     const page = await readHistory(f.database.db, 'documents', String(doc.id));
@@ -119,7 +131,10 @@ describe('MySQL history', () => {
     const cursor = (at: string) => Buffer.from(JSON.stringify([at, 0, 999])).toString('base64url');
     expect((await f.Document.history(doc.id, { cursor: cursor('2031-05-01T14:00:00.5+02:00') })).events).toHaveLength(1);
     expect((await f.Document.history(doc.id, { cursor: cursor('2031-05-01T13:59:59+02:00') })).events).toHaveLength(0);
-    await expect(f.Document.history(doc.id, { cursor: 'nope' })).rejects.toMatchObject({ status: 400, code: 'BINDERY_AUDIT_CURSOR_INVALID' });
+    await expect(f.Document.history(doc.id, { cursor: 'nope' })).rejects.toMatchObject({
+      status: 400,
+      code: 'BINDERY_AUDIT_CURSOR_INVALID',
+    });
   });
 });
 
@@ -207,8 +222,15 @@ describe('MySQL anonymizeActor', () => {
 
 describe('MySQL pruneSoftDeleted', () => {
   it('removes rows soft-deleted more than 30 days ago, 1,000 per transaction, one bulk force_deleted entry per batch', async () => {
-    const rows = Array.from({ length: 2505 }, (_, i) => ({ ...newDocument(i + 1), deleted_at: new Date(Date.now() - (i < 2500 ? 31 : 10) * DAY) }));
-    for (let i = 0; i < rows.length; i += 1000) await f.database.db.insertInto('documents').values(rows.slice(i, i + 1000)).execute();
+    const rows = Array.from({ length: 2505 }, (_, i) => ({
+      ...newDocument(i + 1),
+      deleted_at: new Date(Date.now() - (i < 2500 ? 31 : 10) * DAY),
+    }));
+    for (let i = 0; i < rows.length; i += 1000)
+      await f.database.db
+        .insertInto('documents')
+        .values(rows.slice(i, i + 1000))
+        .execute();
     const dry = await runInContext(command('prune'), () => pruneSoftDeleted(f.log, { dryRun: true }));
     expect(dry[0]!.keys).toHaveLength(2500);
     const batches: number[] = [];
