@@ -29,6 +29,7 @@ import { mysqlBulkWriter } from './mysql/bulk.js';
 import { mysqlRowChunks } from './mysql/bulk-rows.js';
 import { mysqlHistory } from './mysql/history.js';
 import { mysqlPruneBulk, mysqlPruneEntries } from './mysql/prune.js';
+import { jsonText } from './mysql/json.js';
 import { keyedValues, lastInsertId } from './mysql/keys.js';
 import { changesOf, entryValues, insertEntry, rowOf, selectRow } from './mysql/rows.js';
 import { tableInfo, type TableInfo } from './mysql/table-info.js';
@@ -55,6 +56,7 @@ async function readBack(db: AnyKysely, run: Runner, m: ResolvedModel, info: Tabl
 /** MySQL's strategy, for MySQL 8 and MariaDB (`mysqlWriter`, `mariadbWriter`). */
 const mysqlFamilyWriter: Omit<AuditWriter, 'engine'> = {
   now: NOW,
+  documentText: jsonText,
 
   create(db, target, m, a, given) {
     return runTransaction(target, async (run) => {

@@ -47,6 +47,7 @@ function write(db: AnyKysely, target: WriteTarget, query: RawBuilder<unknown>): 
 export const postgresWriter: AuditWriter = {
   engine: 'postgres',
   now: sql`now()`,
+  documentText: (value) => JSON.stringify(value),
 
   create(db, target, m, a, values) {
     const insert = db

@@ -131,6 +131,13 @@ export interface AuditWriter {
    * MySQL's `current_timestamp(6)` (its `now()` has whole seconds).
    */
   readonly now: RawBuilder<unknown>;
+  /**
+   * The text of a JSON document the log stores (an application event's
+   * details): as `JSON.stringify` on PostgreSQL, whose `jsonb` orders the
+   * members itself; in jsonb's member order on MySQL, which keeps the text
+   * as written — so a document reads the same on both.
+   */
+  documentText(value: unknown): string;
 
   /** Insert a row; entry `created` with its logged values. */
   create(db: AnyKysely, target: WriteTarget, model: ResolvedModel, a: Attribution, values: Values): Promise<StatementResult<Values>>;

@@ -11,8 +11,9 @@ import type { Database } from '../../../runtime/db/index.js';
 
 /**
  * The fixture's tables: documents as the PostgreSQL migrations make them
- * (its slug unique among live rows through a generated column, as MySQL has
- * no partial indexes), accounts, tags keyed by text, gadgets keyed by UUID.
+ * (its slug unique among live rows through a stored, invisible generated
+ * column named after the index, as the generator writes it: MySQL has no
+ * partial indexes), accounts, tags keyed by text, gadgets keyed by UUID.
  */
 export const MYSQL_FIXTURE_TABLES = [
   `CREATE TABLE documents (
@@ -27,9 +28,9 @@ export const MYSQL_FIXTURE_TABLES = [
     created_at DATETIME(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
     updated_at DATETIME(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
     deleted_at DATETIME(6) NULL,
-    slug_live VARCHAR(100) AS (CASE WHEN deleted_at IS NULL THEN slug END) VIRTUAL,
+    documents_slug_live_key VARCHAR(100) GENERATED ALWAYS AS (CASE WHEN deleted_at IS NULL THEN slug END) STORED INVISIBLE,
     CONSTRAINT documents_status_check CHECK (status IN ('archived', 'draft', 'published')),
-    UNIQUE KEY documents_slug_live_key (slug_live),
+    UNIQUE KEY documents_slug_live_key (documents_slug_live_key),
     KEY documents_owner_id_status_idx (owner_id, status)
   )`,
   `CREATE TABLE accounts (

@@ -72,6 +72,7 @@ async function writeAndRead({ f, Kind }: Side): Promise<{ history: string; bulk:
     });
     await Kind.update(kind.id, { at: new Date('2025-01-01T00:00:00Z'), tags: [], ratio: -2.5 });
     await Kind.query().where('id', '=', kind.id).update({ label: 'bulk', ratio: 1e20 });
+    await f.log.record({ action: 'kinds.checked', subject: { type: 'kinds', id: kind.id }, details: { zeta: [{ b: 1, a: 2 }], ok: true } });
     await Kind.forceDelete(kind.id);
     const page = await Kind.history(kind.id);
     const history = JSON.stringify(page.events.map(({ at: _at, ...event }) => event));
@@ -89,8 +90,9 @@ describe('the audit log on PostgreSQL and on MariaDB', () => {
     expect(mariadb.bulk).toEqual(postgres.bulk);
     // What both read, spelled out.
     const events = JSON.parse(postgres.history) as { action: string; changes?: { old?: unknown; new?: unknown } }[];
-    expect(events.map((e) => e.action)).toEqual(['force_deleted', 'updated', 'updated', 'updated', 'created']);
-    expect(events[4]!.changes!.new).toEqual({
+    expect(events.map((e) => e.action)).toEqual(['force_deleted', 'kinds.checked', 'updated', 'updated', 'updated', 'created']);
+    expect(postgres.history).toContain('"details":{"ok":true,"zeta":[{"a":2,"b":1}]}');
+    expect(events[5]!.changes!.new).toEqual({
       id: 1,
       at: '2025-11-21T10:12:03.412+00:00',
       data: { a: { b: null, y: [1, 'two', { c: 3, d: 4 }] }, é: 'accent', zeta: 1 },
@@ -100,11 +102,11 @@ describe('the audit log on PostgreSQL and on MariaDB', () => {
       ratio: 0.1,
       amount: 12.5,
     });
-    expect(events[3]!.changes).toEqual({
+    expect(events[4]!.changes).toEqual({
       old: { at: '2025-11-21T10:12:03.412+00:00', data: expect.any(Object), flag: true, amount: 12.5 },
       new: { at: '2025-11-21T10:12:03.412345+00:00', data: { b: 2, aa: [] }, flag: false, amount: 7 },
     });
-    expect(events[2]!.changes!.new).toEqual({ at: '2025-01-01T00:00:00+00:00', tags: [], ratio: -2.5 });
-    expect(Object.keys(events[4]!.changes!.new as object)).toEqual(['at', 'id', 'data', 'flag', 'tags', 'label', 'ratio', 'amount']);
+    expect(events[3]!.changes!.new).toEqual({ at: '2025-01-01T00:00:00+00:00', tags: [], ratio: -2.5 });
+    expect(Object.keys(events[5]!.changes!.new as object)).toEqual(['at', 'id', 'data', 'flag', 'tags', 'label', 'ratio', 'amount']);
   });
 });

@@ -62,7 +62,7 @@ describe('mysqlWriter | create', () => {
       view_count: 3,
       deleted_at: null,
     });
-    expect(doc).not.toHaveProperty('slug_live');
+    expect(doc).not.toHaveProperty('documents_slug_live_key');
     expect(doc.created_at).toBeInstanceOf(Date);
     const [entry, ...rest] = await entries();
     expect(rest).toEqual([]);
