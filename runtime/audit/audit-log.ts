@@ -162,7 +162,7 @@ export class AuditLog {
       action: event.action,
       subject_type: event.subject?.type ?? null,
       subject_id: subjectId,
-      properties: event.details === undefined || event.details === null ? null : JSON.stringify(jsonSafe(event.details)),
+      properties: event.details === undefined || event.details === null ? null : this.#core.writer.documentText(jsonSafe(event.details)),
       via_kind: a.viaKind,
       via_name: a.viaName,
       request_id: a.requestId,

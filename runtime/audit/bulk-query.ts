@@ -3,14 +3,13 @@
  * written with one bulk entry (docs/spec.md 2.5, 6.1 rules 3, 5, 6;
  * docs/audit.md "Bulk writes").
  */
-import {
-  sql,
-  type ComparisonOperatorExpression,
-  type ExpressionOrFactory,
-  type OperandValueExpressionOrList,
-  type ReferenceExpression,
-  type SqlBool,
-  type UpdateObject,
+import type {
+  ComparisonOperatorExpression,
+  ExpressionOrFactory,
+  OperandValueExpressionOrList,
+  ReferenceExpression,
+  SqlBool,
+  UpdateObject,
 } from 'kysely';
 import type { AuditCore } from './core.js';
 import { bulkForceDelete, bulkUpdate, type Selection } from './bulk-writer.js';
@@ -152,7 +151,7 @@ export class BulkQuery<DB = UntypedTables, T extends keyof DB & string = Untyped
     const m = this.#model;
     if (m.softDelete === null) return this.forceDelete();
     const selection = await this.#authorized('delete', this.#selection('live'));
-    return bulkUpdate(this.#core, this.#model, this.#target, selection, { [m.softDelete]: sql`now()` }, 'deleted');
+    return bulkUpdate(this.#core, this.#model, this.#target, selection, { [m.softDelete]: this.#core.writer.now }, 'deleted');
   }
 
   /**

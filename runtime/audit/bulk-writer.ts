@@ -6,7 +6,6 @@
  * record the entry) with the chunk statements of the engine's writer
  * strategy (writers/writer.ts).
  */
-import { sql } from 'kysely';
 import { attribute } from './attribution.js';
 import type { AuditCore } from './core.js';
 import { checkKey, keyChange } from './entries.js';
@@ -43,7 +42,7 @@ export async function bulkUpdate(
   const assigned = Object.keys(set);
   if (assigned.length === 0) return 0;
   if (model.pk in set) throw keyChange(model);
-  if (action === 'updated' && model.updatedAt !== null && !(model.updatedAt in set)) set[model.updatedAt] = sql`now()`;
+  if (action === 'updated' && model.updatedAt !== null && !(model.updatedAt in set)) set[model.updatedAt] = core.writer.now;
   const logged = assigned.filter((c) => model.compared.includes(c));
   const db = core.db;
   // Only excluded columns (and timestamps): written, not logged (docs/spec.md 6.1 rule 6).

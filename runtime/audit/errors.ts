@@ -39,6 +39,16 @@ export const AuditUpsertKeyError = codedErrorClass('AuditUpsertKeyError', 'BINDE
 export type AuditUpsertKeyError = InstanceType<typeof AuditUpsertKeyError>;
 
 /**
+ * An upsert on MySQL or MariaDB whose conflict columns are an index unique
+ * only among live rows (`BINDERY_AUDIT_UPSERT_UNIQUE_LIVE`, docs/spec.md 7
+ * rule 10; docs/audit.md "Engines"): those servers have no partial indexes,
+ * so `ON DUPLICATE KEY UPDATE` cannot match on it. Nothing was written.
+ */
+export const AuditUpsertUniqueLiveError = codedErrorClass('AuditUpsertUniqueLiveError', 'BINDERY_AUDIT_UPSERT_UNIQUE_LIVE');
+/** An instance of {@link AuditUpsertUniqueLiveError}. */
+export type AuditUpsertUniqueLiveError = InstanceType<typeof AuditUpsertUniqueLiveError>;
+
+/**
  * A chunk of a bulk write changed fewer rows than were selected (docs/spec.md 6.1
  * rule 3, 7 rule 9): everything was rolled back; the write can be retried.
  * Answers 409 when it reaches a client.

@@ -32,6 +32,14 @@ export interface TrackedResourceConfig {
   readonly redact: readonly string[];
   /** Columns shown although their names contain password, secret or token (`Reveal`). */
   readonly reveal: readonly string[];
+  /**
+   * The column lists of the indexes unique only among live rows (`unique:
+   * live`: not soft-deleted). On MySQL and MariaDB, which have no partial
+   * indexes, an upsert matching on one of them is refused
+   * (`BINDERY_AUDIT_UPSERT_UNIQUE_LIVE`, docs/spec.md 7 rule 10). Optional:
+   * none when left out.
+   */
+  readonly uniqueLive?: readonly (readonly string[])[];
 }
 
 /** Column names that are redacted unless revealed (docs/spec.md 6.1 rule 4). */
@@ -88,6 +96,7 @@ export function resolveModel(config: TrackedResourceConfig): ResolvedModel {
     ...config.except,
     ...config.redact,
     ...config.reveal,
+    ...(config.uniqueLive ?? []).flat(),
   ];
   for (const column of named) {
     if (column !== null && column !== undefined && !config.columns.includes(column)) {

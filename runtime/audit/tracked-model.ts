@@ -8,16 +8,7 @@
  * them inside a caller's transaction); an update first reads the row locked,
  * and the entry's old values are that locked row (docs/spec.md 6.1 rule 2).
  */
-import {
-  sql,
-  type Expression,
-  type ExpressionBuilder,
-  type Insertable,
-  type Kysely,
-  type Selectable,
-  type SqlBool,
-  type UpdateObject,
-} from 'kysely';
+import type { Expression, ExpressionBuilder, Insertable, Kysely, Selectable, SqlBool, UpdateObject } from 'kysely';
 import type { AuditCore } from './core.js';
 import { attribute } from './attribution.js';
 import { BulkQuery, type KeyOf } from './bulk-query.js';
@@ -152,7 +143,7 @@ export class TrackedModel<DB = UntypedTables, T extends keyof DB & string = Unty
     const set = Object.fromEntries(Object.entries(values as Record<string, unknown>).filter(([, v]) => v !== undefined));
     if (m.pk in set) throw keyChange(m);
     if (Object.keys(set).length === 0) return this.find(key, options);
-    if (m.updatedAt !== null && !(m.updatedAt in set)) set[m.updatedAt] = sql`now()`;
+    if (m.updatedAt !== null && !(m.updatedAt in set)) set[m.updatedAt] = this.#core.writer.now;
     const a = await attribute(this.#core.settings.AUDIT_IP);
     return (await this.#write(this.#core.writer.update(this.#db, this.#target, m, a, key, set, options)))[0];
   }

@@ -282,6 +282,10 @@ export const ERROR_CODES = {
   BINDERY_AUDIT_UPSERT_KEY_MISSING: {
     summary: 'An upsert row has no value (null, or a zero generated key) in a conflict column; nothing was written.',
   },
+  BINDERY_AUDIT_UPSERT_UNIQUE_LIVE: {
+    summary:
+      'On MySQL or MariaDB, an upsert matched rows on an index unique only among live rows, which those servers cannot match on; nothing was written.',
+  },
 
   // ── jobs, scheduled tasks and events (runtime/jobs, runtime/schedule, runtime/events) ──
   BINDERY_EVENT_INVALID: { summary: 'An event or listener is invalid (name outside its namespace, listed twice, unknown event).' },

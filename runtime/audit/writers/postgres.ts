@@ -46,6 +46,8 @@ function write(db: AnyKysely, target: WriteTarget, query: RawBuilder<unknown>): 
 /** PostgreSQL's strategy: the single-statement writes here, the rest in `postgres/`. */
 export const postgresWriter: AuditWriter = {
   engine: 'postgres',
+  now: sql`now()`,
+  documentText: (value) => JSON.stringify(value),
 
   create(db, target, m, a, values) {
     const insert = db

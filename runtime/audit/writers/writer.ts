@@ -11,6 +11,7 @@
  * Arguments are neutral: the resolved model (table, key, column lists), the
  * attribution values, values and keys, aliases of the caller's choosing.
  */
+import type { RawBuilder } from 'kysely';
 import type { AnyKysely } from '../../db/any-kysely.js';
 import type { EngineName } from '../../db/engine.js';
 import type { Attribution } from '../attribution.js';
@@ -124,6 +125,19 @@ export interface HistoryRow {
 export interface AuditWriter {
   /** The engine the strategy is for. */
   readonly engine: EngineName;
+  /**
+   * The current time as the engine writes it into the timestamps the log
+   * sets (`updated_at`, the soft-delete marker): PostgreSQL's `now()`,
+   * MySQL's `current_timestamp(6)` (its `now()` has whole seconds).
+   */
+  readonly now: RawBuilder<unknown>;
+  /**
+   * The text of a JSON document the log stores (an application event's
+   * details): as `JSON.stringify` on PostgreSQL, whose `jsonb` orders the
+   * members itself; in jsonb's member order on MySQL, which keeps the text
+   * as written — so a document reads the same on both.
+   */
+  documentText(value: unknown): string;
 
   /** Insert a row; entry `created` with its logged values. */
   create(db: AnyKysely, target: WriteTarget, model: ResolvedModel, a: Attribution, values: Values): Promise<StatementResult<Values>>;

@@ -1,7 +1,9 @@
 /**
  * A database for the audit tests: the `audit` migration set, the generated
  * documents table, and a few more tracked tables (accounts with sensitive
- * column names, tags keyed by text, gadgets keyed by UUID).
+ * column names, tags keyed by text, gadgets keyed by UUID) — on PostgreSQL
+ * by default, on the run's MariaDB with `{ engine: 'mariadb' }` (the tables'
+ * MySQL twins: support-mysql.ts).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,8 +15,9 @@ import { AuditLog, type TrackedModel, type TrackedResourceConfig } from '../../.
 import type { AuditSettings } from '../../../runtime/audit/settings.js';
 import { AUDIT_MIGRATIONS_DIR } from '../../../runtime/audit/audit-step.js';
 import { connectDatabase, type Database } from '../../../runtime/db/index.js';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { createTestDatabase, createTestMariaDatabase, type TestDatabase } from '../../support/database.js';
 import { postgresPoolOf } from '../../../runtime/db/engines/postgres/index.js';
+import { createMysqlFixtureTables, resetMysqlFixture } from './support-mysql.js';
 
 const GENERATED_MIGRATIONS = fileURLToPath(new URL('../../../generated/migrations/', import.meta.url));
 
@@ -116,6 +119,21 @@ export const gadgetsConfig: TrackedResourceConfig = {
   reveal: [],
 };
 
+/** The engines the fixture runs on: the run's PostgreSQL, or its MariaDB. */
+export type FixtureEngine = 'postgres' | 'mariadb';
+
+/** Options of {@link auditFixture}. */
+export interface AuditFixtureOptions {
+  /** The server (default `postgres`). */
+  readonly engine?: FixtureEngine;
+}
+
+/**
+ * The documents model: the generated configuration, with its slug index
+ * unique among live rows (`uniqueLive`) when the generated file does not say it.
+ */
+const documentConfig: TrackedResourceConfig = { uniqueLive: [['slug']], ...trackedResources.Document };
+
 /** The fixture: a fresh database, the audit log and its models. */
 export interface AuditFixture {
   readonly database: Database<FixtureDatabase>;
@@ -136,11 +154,12 @@ async function applyFolder(database: Database, dir: string): Promise<void> {
   }
 }
 
-export async function auditFixture(settings: Partial<AuditSettings> = {}): Promise<AuditFixture> {
+export async function auditFixture(settings: Partial<AuditSettings> = {}, options: AuditFixtureOptions = {}): Promise<AuditFixture> {
+  if (options.engine === 'mariadb') return mariadbAuditFixture(settings);
   const test: TestDatabase = await createTestDatabase('audit');
   const database = await connectDatabase<FixtureDatabase>({ url: test.url, max: 20 });
   await applyFolder(database, GENERATED_MIGRATIONS);
-  await applyFolder(database, AUDIT_MIGRATIONS_DIR);
+  await applyFolder(database, join(AUDIT_MIGRATIONS_DIR, 'postgres'));
   // These tests write documents of owners (7, 8…) without a users row: the
   // app's foreign key documents.owner_id → users.id is not what they test.
   await postgresPoolOf(database).query('ALTER TABLE documents DROP CONSTRAINT documents_owner_id_fkey');
@@ -152,8 +171,30 @@ export async function auditFixture(settings: Partial<AuditSettings> = {}): Promi
     CREATE TABLE tags (name text PRIMARY KEY, label text NOT NULL);
     CREATE TABLE gadgets (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), name text NOT NULL UNIQUE, price integer NOT NULL DEFAULT 0);
   `);
+  return fixtureOn(test, database, settings, async () => {
+    await sql`truncate documents, accounts, tags, gadgets, audit_log, audit_bulk, audit_bulk_items restart identity cascade`.execute(
+      database.db,
+    );
+  });
+}
+
+/** The fixture on a fresh database of the run's MariaDB. */
+async function mariadbAuditFixture(settings: Partial<AuditSettings>): Promise<AuditFixture> {
+  const test = await createTestMariaDatabase('audit');
+  const database = await connectDatabase<FixtureDatabase>({ url: test.url, max: 20 });
+  await createMysqlFixtureTables(database);
+  return fixtureOn(test, database, settings, () => resetMysqlFixture(database));
+}
+
+/** The audit log and its models on a database made ready. */
+function fixtureOn(
+  test: TestDatabase,
+  database: Database<FixtureDatabase>,
+  settings: Partial<AuditSettings>,
+  reset: () => Promise<void>,
+): AuditFixture {
   const log = new AuditLog({ database, settings });
-  const Document = log.track<FixtureDatabase, 'documents', 'id'>(trackedResources.Document);
+  const Document = log.track<FixtureDatabase, 'documents', 'id'>(documentConfig);
   const Account = log.track<FixtureDatabase, 'accounts', 'id'>(accountsConfig);
   const Tag = log.track<FixtureDatabase, 'tags', 'name'>(tagsConfig);
   const Gadget = log.track<FixtureDatabase, 'gadgets', 'id'>(gadgetsConfig);
@@ -164,11 +205,7 @@ export async function auditFixture(settings: Partial<AuditSettings> = {}): Promi
     Account,
     Tag,
     Gadget,
-    async reset() {
-      await sql`truncate documents, accounts, tags, gadgets, audit_log, audit_bulk, audit_bulk_items restart identity cascade`.execute(
-        database.db,
-      );
-    },
+    reset,
     async close() {
       log.close();
       await database.close();

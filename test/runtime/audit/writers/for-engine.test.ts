@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { AuditLog, readHistory } from '../../../../runtime/audit/index.js';
 import { writerFor } from '../../../../runtime/audit/writers/for-engine.js';
+import { mariadbWriter, mysqlWriter } from '../../../../runtime/audit/writers/mysql.js';
 import { postgresWriter } from '../../../../runtime/audit/writers/postgres.js';
 import type { AnyKysely } from '../../../../runtime/db/any-kysely.js';
 import type { DatabaseEngine } from '../../../../runtime/db/engine.js';
@@ -19,7 +20,14 @@ describe('writerFor | the strategy by engine name', () => {
     expect(postgresWriter.engine).toBe('postgres');
   });
 
-  it.each(['mysql', 'mariadb', 'sqlite'])('refuses %s with BINDERY_AUDIT_ENGINE_UNSUPPORTED naming the engine', (name) => {
+  it('gives MySQL and MariaDB the MySQL strategy', () => {
+    expect(writerFor(engineNamed('mysql'))).toBe(mysqlWriter);
+    expect(writerFor(engineNamed('mariadb'))).toBe(mariadbWriter);
+    expect([mysqlWriter.engine, mariadbWriter.engine]).toEqual(['mysql', 'mariadb']);
+    expect(mariadbWriter.update).toBe(mysqlWriter.update);
+  });
+
+  it.each(['sqlite', 'mssql'])('refuses %s with BINDERY_AUDIT_ENGINE_UNSUPPORTED naming the engine', (name) => {
     expect(() => writerFor(engineNamed(name))).toThrow(
       expect.objectContaining({
         name: 'AuditEngineError',
@@ -30,9 +38,9 @@ describe('writerFor | the strategy by engine name', () => {
   });
 
   it('an AuditLog on such an engine is refused when it is made', () => {
-    const database = { db: {} as AnyKysely, engine: engineNamed('mysql') };
+    const database = { db: {} as AnyKysely, engine: engineNamed('sqlite') };
     expect(() => new AuditLog({ database })).toThrow(
-      expect.objectContaining({ code: 'BINDERY_AUDIT_ENGINE_UNSUPPORTED', message: expect.stringContaining('"mysql"') }),
+      expect.objectContaining({ code: 'BINDERY_AUDIT_ENGINE_UNSUPPORTED', message: expect.stringContaining('"sqlite"') }),
     );
   });
 
