@@ -41,9 +41,9 @@ export async function claimJob(db: AnyKysely, lockId: string, tasks: readonly st
     .transaction()
     .execute(async (tx) => {
       // Queues running a job now (a plain read, no lock): their waiting jobs are not candidates.
-      const busy = (
-        await tx.selectFrom('jobs_queue_locks').select('queue_name').where('locked_by', 'is not', null).execute()
-      ).map((r) => r.queue_name);
+      const busy = (await tx.selectFrom('jobs_queue_locks').select('queue_name').where('locked_by', 'is not', null).execute()).map(
+        (r) => r.queue_name,
+      );
       for (let step = 0; step <= MAX_BUSY_QUEUES; step++) {
         let candidates = tx
           .selectFrom('jobs_queue')
@@ -53,7 +53,14 @@ export async function claimJob(db: AnyKysely, lockId: string, tasks: readonly st
           .where('run_at', '<=', NOW)
           .where('task', 'in', [...tasks]);
         if (busy.length > 0) candidates = candidates.where((eb) => eb.or([eb('queue_name', 'is', null), eb('queue_name', 'not in', busy)]));
-        const job = await candidates.orderBy('priority').orderBy('run_at').orderBy('id').limit(1).forUpdate().skipLocked().executeTakeFirst();
+        const job = await candidates
+          .orderBy('priority')
+          .orderBy('run_at')
+          .orderBy('id')
+          .limit(1)
+          .forUpdate()
+          .skipLocked()
+          .executeTakeFirst();
         if (job === undefined) return undefined;
         if (job.queue_name !== null && !(await lockQueue(tx, job.queue_name, lockId))) {
           busy.push(job.queue_name);
@@ -96,9 +103,10 @@ async function lockQueue(tx: QueueDb, name: string, lockId: string): Promise<boo
     return true;
   }
   // No row: the queue's first job (or one a claim holds now, which this insert waits for and then finds taken).
-  const inserted = await sql`INSERT IGNORE INTO jobs_queue_locks (queue_name, locked_by, locked_at) VALUES (${name}, ${lockId}, CURRENT_TIMESTAMP(6))`.execute(
-    tx,
-  );
+  const inserted =
+    await sql`INSERT IGNORE INTO jobs_queue_locks (queue_name, locked_by, locked_at) VALUES (${name}, ${lockId}, CURRENT_TIMESTAMP(6))`.execute(
+      tx,
+    );
   return Number(inserted.numAffectedRows ?? 0n) === 1;
 }
 

@@ -134,9 +134,12 @@ export class MysqlCron {
   /** Wake at the minute `at` (a little after it), queue it, then go on with the next. */
   #schedule(at: number, retryMs: number): void {
     if (this.#stopped) return;
-    this.#timer = setTimeout(() => {
-      this.#running = this.#tick(at, retryMs);
-    }, Math.max(at - this.#now() + 1, 1));
+    this.#timer = setTimeout(
+      () => {
+        this.#running = this.#tick(at, retryMs);
+      },
+      Math.max(at - this.#now() + 1, 1),
+    );
     this.#timer.unref();
   }
 

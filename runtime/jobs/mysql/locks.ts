@@ -55,7 +55,11 @@ export class MysqlQueueLocks implements QueueLocks {
         .execute();
     }
     if (rows.length > 0) {
-      await queue.updateTable('jobs_queue').set({ locked_by: null, locked_at: null, updated_at: NOW }).where('locked_by', 'in', ids).execute();
+      await queue
+        .updateTable('jobs_queue')
+        .set({ locked_by: null, locked_at: null, updated_at: NOW })
+        .where('locked_by', 'in', ids)
+        .execute();
     }
     await queue.updateTable('jobs_queue_locks').set({ locked_by: null, locked_at: null }).where('locked_by', 'in', ids).execute();
     return rows.map((r) => ({

@@ -6,11 +6,11 @@
  * dashboard's list. The semantics are graphile-worker's (`add_job`,
  * `reschedule_jobs`, its `jobs` view), so both backends answer alike.
  */
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { AnyKysely } from '../../db/any-kysely.js';
 import { isUndefinedTable, isUniqueViolation } from '../../db/database-errors.js';
 import type { FailedJob, JobToQueue, PendingJob, QueueCounts } from '../backend.js';
-import { queueDb, type QueueDb } from './tables.js';
+import { queueDb, type JobsQueueTable, type QueueDb } from './tables.js';
 
 /** graphile-worker's defaults, so a job queued without options behaves the same on either backend. */
 export const DEFAULT_MAX_ATTEMPTS = 25;
@@ -152,7 +152,7 @@ export async function jobCounts(db: AnyKysely): Promise<QueueCounts> {
 
 /** Jobs with attempts left or held by a worker, running first, then soonest; `null` before the queue's table exists. */
 export async function pendingJobs(db: AnyKysely, limit: number): Promise<PendingJob[] | null> {
-  let rows;
+  let rows: Pick<Selectable<JobsQueueTable>, 'id' | 'task' | 'run_at' | 'attempts' | 'max_attempts' | 'locked_by' | 'last_error'>[];
   try {
     rows = await queueDb(db)
       .selectFrom('jobs_queue')

@@ -130,7 +130,9 @@ describe('MySQL cron | two workers starting together catch up the missed minutes
     expect(minutes[0]).toBe(last.getTime() + MINUTE);
     for (let i = 1; i < minutes.length; i++) expect(minutes[i]! - minutes[i - 1]!).toBe(MINUTE);
     expect(minutes.at(-1)).toBeLessThanOrEqual(Date.now());
-    const row = await sql<{ last_execution: Date }>`SELECT last_execution FROM jobs_cron_tasks WHERE task = 'test:tick'`.execute(database.db);
+    const row = await sql<{ last_execution: Date }>`SELECT last_execution FROM jobs_cron_tasks WHERE task = 'test:tick'`.execute(
+      database.db,
+    );
     expect(row.rows[0]!.last_execution.getTime()).toBe(minutes.at(-1));
   }, 30_000);
 });

@@ -272,7 +272,9 @@ describe('MySQL queue | a dead worker', () => {
       database.db,
     );
     expect(queueLock.rows).toEqual([{ locked_by: null }]);
-    const rows = await sql<{ id: string; lock_ids: unknown }>`SELECT id, lock_ids FROM jobs_worker_heartbeats ORDER BY id`.execute(database.db);
+    const rows = await sql<{ id: string; lock_ids: unknown }>`SELECT id, lock_ids FROM jobs_worker_heartbeats ORDER BY id`.execute(
+      database.db,
+    );
     expect(rows.rows.map((r) => r.id)).toEqual([expect.stringMatching(/^worker-[0-9a-f]{16}$/), 'worker-other']);
     expect(rows.rows[0]!.lock_ids).toEqual([expect.stringMatching(/^mysql-[0-9a-f]{18}$/)]);
   });

@@ -66,9 +66,11 @@ function startWorker(): Worker {
 
 const runsOf = async (label: string) =>
   (
-    await sql<{ job_id: string; attempt: number; pid: number }>`SELECT job_id, attempt, pid FROM crash_runs WHERE label = ${label} ORDER BY at`.execute(
-      database.db,
-    )
+    await sql<{
+      job_id: string;
+      attempt: number;
+      pid: number;
+    }>`SELECT job_id, attempt, pid FROM crash_runs WHERE label = ${label} ORDER BY at`.execute(database.db)
   ).rows;
 
 const queue = (label: string, maxAttempts: number) =>
