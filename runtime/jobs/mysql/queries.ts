@@ -123,7 +123,8 @@ export async function retryJob(db: AnyKysely, id: string): Promise<{ id: string;
     const row = await tx
       .selectFrom('jobs_queue')
       .select(['id', 'task'])
-      .where('id', '=', Number(id))
+      // As an unsigned integer on the server: a number in JavaScript would round an ID beyond 2^53.
+      .where('id', '=', sql<number>`CAST(${id} AS UNSIGNED)`)
       .where('locked_by', 'is', null)
       .forUpdate()
       .executeTakeFirst();

@@ -59,6 +59,3 @@ export type QueueDb = Kysely<QueueTables>;
 export function queueDb(db: AnyKysely): QueueDb {
   return db as QueueDb;
 }
-
-/** The table names, for messages and tests. */
-export const QUEUE_TABLE = 'jobs_queue';
