@@ -299,7 +299,8 @@ export const ERROR_CODES = {
   },
   BINDERY_JOBS_NOT_SET_UP: { summary: 'A second job worker was started in a process that already runs one.' },
   BINDERY_JOBS_ENGINE_UNSUPPORTED: {
-    summary: 'jobs() was set up on a database engine that has no job queue backend yet (PostgreSQL has graphile-worker); the boot stops.',
+    summary:
+      'jobs() was set up on a database engine that has no job queue backend (PostgreSQL has graphile-worker, MySQL and MariaDB the MySQL queue); the boot stops.',
   },
   BINDERY_SCHEDULE_INVALID: { summary: 'A scheduled task has an invalid cron pattern or options; the boot stops.' },
 

@@ -20,7 +20,8 @@
  * - its own **schema**, migrated at boot ({@link QueueBackend.migrate}).
  *
  * The backend is chosen by the database engine (`select-backend.ts`):
- * PostgreSQL's is graphile-worker (`runtime/jobs/graphile/`).
+ * PostgreSQL's is graphile-worker (`runtime/jobs/graphile/`), MySQL's and
+ * MariaDB's the MySQL queue (`runtime/jobs/mysql/`).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { AnyKysely } from '../db/any-kysely.js';
@@ -95,7 +96,7 @@ export interface ReleasedJob {
  * worker's IDs.
  */
 export interface QueueLocks {
-  /** The backend's name, kept with each heartbeat (`graphile-worker`): a worker only recovers rows of its own backend. */
+  /** The backend's name, kept with each heartbeat (`graphile-worker`, `mysql-queue`): a worker only recovers rows of its own backend. */
   readonly backend: string;
   /** The IDs this process's worker locks jobs (and queues) under now; read at every beat. */
   lockIds(): readonly string[];
@@ -185,7 +186,7 @@ export interface QueueCounts {
  * reads or writes jobs runs on the Kysely instance or transaction it is given.
  */
 export interface QueueBackend {
-  /** The backend's name: kept with worker heartbeats, shown in messages (`graphile-worker`). */
+  /** The backend's name: kept with worker heartbeats, shown in messages (`graphile-worker`, `mysql-queue`). */
   readonly name: string;
   /**
    * Create or update the backend's own schema (under its own lock, outside

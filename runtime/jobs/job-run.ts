@@ -7,7 +7,8 @@
  * worker dies"). Every run of one job has the same idempotency key
  * (`ctx.job.idempotencyKey`), made by the queue backend from the job's
  * identity (graphile-worker's is `graphile-worker:<id>:<revision>`,
- * graphile/worker.ts). Framework code that has a side effect (the mailer)
+ * graphile/worker.ts; the MySQL queue's `mysql-queue:<id>:<revision>`,
+ * mysql/worker.ts). Framework code that has a side effect (the mailer)
  * asks {@link jobEffectKey} for a key of that effect, so a rerun recognises
  * what an earlier run already did; outside a job run there is none.
  */

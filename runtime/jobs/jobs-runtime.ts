@@ -2,7 +2,8 @@
  * The jobs runtime of one booted app: every task the workers run (jobs,
  * scheduled tasks, asynchronous listeners), the cron items, the queue, and
  * the worker (docs/jobs.md), over the queue backend of the app's database
- * engine (backend.ts; graphile-worker on PostgreSQL).
+ * engine (backend.ts; graphile-worker on PostgreSQL, the MySQL queue on
+ * MySQL and MariaDB).
  *
  * The `jobs()` setup step makes it; `schedule()`, `events()` and plugins add
  * to it at boot; `bindery worker` and `serve --worker` start its worker once
@@ -28,7 +29,7 @@ export type { TaskRegistration };
 export interface WorkerOptions {
   /** Jobs run at once (default `JOBS_CONCURRENCY`). */
   readonly concurrency?: number;
-  /** Milliseconds between checks for jobs due later (retries, `runAt`); new jobs start at once through LISTEN/NOTIFY (default `JOBS_POLL_INTERVAL`). */
+  /** Milliseconds between checks for jobs due later (retries, `runAt`); new jobs start at once through LISTEN/NOTIFY on PostgreSQL, at the next check on MySQL and MariaDB (default `JOBS_POLL_INTERVAL`). */
   readonly pollIntervalMs?: number;
   /** Milliseconds between heartbeats (default `JOBS_HEARTBEAT_INTERVAL`; docs/jobs.md "When a worker dies"). */
   readonly heartbeatIntervalMs?: number;
@@ -162,7 +163,8 @@ export class JobsRuntime {
 
   /**
    * Create or update the queue backend's own schema (graphile-worker's
-   * `graphile_worker`, which migrates itself under its own lock). The
+   * `graphile_worker`, which migrates itself under its own lock; nothing
+   * for the MySQL queue, whose tables are migrations of the `jobs` set). The
    * `jobs()` step runs it at boot.
    */
   async migrate(): Promise<void> {

@@ -2,10 +2,11 @@
  * The `jobs()` setup step (docs/jobs.md).
  *
  * At boot it picks the queue backend of the database engine (graphile-worker
- * on PostgreSQL; another engine stops the boot with
- * `BINDERY_JOBS_ENGINE_UNSUPPORTED`) and migrates its schema
+ * on PostgreSQL, the MySQL queue on MySQL and MariaDB; another engine stops
+ * the boot with `BINDERY_JOBS_ENGINE_UNSUPPORTED`) and migrates its schema
  * (`graphile_worker`, which migrates itself; the step's own migration set
- * `jobs` holds the worker heartbeats of docs/jobs.md "When a worker dies"),
+ * `jobs`, one folder per engine, holds the worker heartbeats of docs/jobs.md
+ * "When a worker dies" and, on MySQL and MariaDB, the queue's tables),
  * registers the app's jobs, puts the queue in `ctx.services.queue`, and asks
  * requests to run inside their execution context so queued jobs learn who
  * queued them (docs/spec.md 5.8). The worker is not
@@ -42,7 +43,8 @@ export const jobsSettings = defineSettings(
       default: '5',
     },
     JOBS_POLL_INTERVAL: {
-      description: 'How often the worker looks for jobs that became due (retries, jobs queued to run later); new jobs start at once.',
+      description:
+        'How often the worker looks for jobs that became due (retries, jobs queued to run later); new jobs start at once on PostgreSQL, within this interval on MySQL and MariaDB.',
       parser: durationSetting({ min: 100, max: 3_600_000 }),
       default: '2s',
     },
@@ -73,7 +75,7 @@ function checkHeartbeat(intervalMs: number, deadAfterMs: number): CrossSettingPr
   ];
 }
 
-/** The folder of the `jobs` migration set (table `jobs_worker_heartbeats`). */
+/** The folder of the `jobs` migration set: `postgres/` (table `jobs_worker_heartbeats`) and `mysql/` (that table and the MySQL queue's). */
 export const JOBS_MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 
 /** Options of {@link jobs}. */

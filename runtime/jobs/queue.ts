@@ -2,7 +2,8 @@
  * Queuing jobs (docs/jobs.md "Queuing").
  *
  * `queue.add` has the queue backend store the job on the Kysely instance or
- * transaction it is given (`graphile_worker.add_job` on PostgreSQL), so a
+ * transaction it is given (`graphile_worker.add_job` on PostgreSQL, an
+ * insert into `jobs_queue` on MySQL and MariaDB), so a
  * job added inside a transaction exists only if that transaction commits: a
  * rolled-back job never runs. The actor of the work that queues it
  * (docs/spec.md 5.8) and its request ID travel in the stored payload and
@@ -51,7 +52,8 @@ export interface AddJobOptions {
   readonly runAt?: Date;
   /**
    * A unique key: queuing again with the same key replaces the waiting job
-   * (on PostgreSQL graphile-worker's `job_key`, mode `replace`) instead of adding a second one.
+   * (on PostgreSQL graphile-worker's `job_key`, mode `replace`; on MySQL and
+   * MariaDB the same rules) instead of adding a second one.
    */
   readonly jobKey?: string;
   /** Overrides the job's `maxAttempts`. */

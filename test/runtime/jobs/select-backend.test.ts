@@ -1,6 +1,7 @@
 /**
  * The queue backend is chosen by the database engine (docs/jobs.md "Queue
- * backends"): graphile-worker on PostgreSQL; an engine without a backend is
+ * backends"): graphile-worker on PostgreSQL, the MySQL queue on MySQL and
+ * MariaDB; an engine without a backend is
  * refused with a coded error naming it — by the chooser, by the jobs
  * runtime `jobs()` makes at boot, and by the failed-jobs functions given a
  * `Database`. The failed-jobs functions read through the backend of the
@@ -14,6 +15,7 @@ import type { Database } from '../../../runtime/db/connect.js';
 import type { EngineName } from '../../../runtime/db/engine.js';
 import { JobsEngineUnsupportedError, UnknownJobError } from '../../../runtime/jobs/errors.js';
 import { graphileBackend } from '../../../runtime/jobs/graphile/graphile-backend.js';
+import { mysqlBackend } from '../../../runtime/jobs/mysql/mysql-backend.js';
 import { defineJob, jobs, listFailedJobs, retryJob } from '../../../runtime/jobs/index.js';
 import { JobsRuntime, jobsRuntimeOf } from '../../../runtime/jobs/jobs-runtime.js';
 import { queueBackendFor, queueBackendOf } from '../../../runtime/jobs/select-backend.js';
@@ -32,14 +34,19 @@ describe('Queue backend | chosen by the database engine', () => {
     expect(backend.name).toBe('graphile-worker');
   });
 
-  for (const name of ['mysql', 'mariadb', 'sqlite'] as const)
+  it('is the MySQL queue on MySQL and MariaDB', () => {
+    for (const name of ['mysql', 'mariadb'] as const) expect(queueBackendFor({ name })).toBe(mysqlBackend);
+    expect(mysqlBackend.name).toBe('mysql-queue');
+  });
+
+  for (const name of ['sqlite', 'oracle'] as const)
     it(`refuses ${name}, naming it (BINDERY_JOBS_ENGINE_UNSUPPORTED)`, () => {
       expect(() => queueBackendFor({ name: name as EngineName })).toThrow(JobsEngineUnsupportedError);
       expect(() => queueBackendFor({ name: name as EngineName })).toThrow(refusal(name));
     });
 
   it('stops the jobs runtime of an app whose engine has none', () => {
-    const database = { db: {}, engine: { name: 'mysql' } } as unknown as Database;
+    const database = { db: {}, engine: { name: 'sqlite' } } as unknown as Database;
     const make = () =>
       new JobsRuntime({
         database,
@@ -51,7 +58,7 @@ describe('Queue backend | chosen by the database engine', () => {
         heartbeatIntervalMs: 1000,
         deadAfterMs: 3000,
       });
-    expect(make).toThrow(refusal('mysql'));
+    expect(make).toThrow(refusal('sqlite'));
   });
 });
 
@@ -100,9 +107,9 @@ describe('Queue backend | the failed-jobs functions read through the backend of 
   });
 
   it('a Database of an engine without a backend is refused', async () => {
-    const other = { db: t.db, engine: { name: 'mariadb' as const } };
-    await expect(listFailedJobs(other)).rejects.toThrow(refusal('mariadb'));
-    await expect(retryJob(other, failedId)).rejects.toThrow(refusal('mariadb'));
+    const other = { db: t.db, engine: { name: 'sqlite' as EngineName } };
+    await expect(listFailedJobs(other)).rejects.toThrow(refusal('sqlite'));
+    await expect(retryJob(other, failedId)).rejects.toThrow(refusal('sqlite'));
   });
 
   it('retries through the backend, and names an unknown ID', async () => {
