@@ -51,7 +51,8 @@ const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[
 /** A fresh MariaDB database (`utf8mb4_bin`) on `MARIADB_URL` or on a throwaway server. */
 async function mariaDatabase(log: (line: string) => void): Promise<BenchDatabase> {
   const external = process.env.MARIADB_URL;
-  const server = external === undefined ? (log('Starting a throwaway MariaDB …'), await startMariadb()) : undefined;
+  if (external === undefined) log('Starting a throwaway MariaDB …');
+  const server = external === undefined ? await startMariadb() : undefined;
   const serverUrl = new URL(external ?? server!.url);
   const name = `bench_engines_${randomBytes(4).toString('hex')}`;
   const admin = async (statement: string) => {
