@@ -81,19 +81,31 @@ describe('mailprovider on MariaDB | the suppression list', () => {
     const rows = await service.suppressions.list();
     expect(rows.map((r) => [r.email, r.event, r.reason])).toEqual([['gone@example.com', 'HardBounce', 'first']]);
     expect(rows[0]!.since).toBeInstanceOf(Date);
-    expect(await applyRecord(db, service.suppressions, record({ recordType: 'SubscriptionChange', email: 'gone@example.com', suppressSending: false }))).toBe(
-      'removed',
-    );
-    expect(await applyRecord(db, service.suppressions, record({ recordType: 'SubscriptionChange', email: 'gone@example.com', suppressSending: false }))).toBe(
-      'not listed',
-    );
+    expect(
+      await applyRecord(
+        db,
+        service.suppressions,
+        record({ recordType: 'SubscriptionChange', email: 'gone@example.com', suppressSending: false }),
+      ),
+    ).toBe('removed');
+    expect(
+      await applyRecord(
+        db,
+        service.suppressions,
+        record({ recordType: 'SubscriptionChange', email: 'gone@example.com', suppressSending: false }),
+      ),
+    ).toBe('not listed');
     expect(await service.suppressions.list()).toEqual([]);
   });
 
   it('soft bounces change nothing', async () => {
-    expect(await applyRecord(db, service.suppressions, record({ recordType: 'Bounce', type: 'SoftBounce', inactive: true, email: 'soft@example.com' }))).toBe(
-      'unchanged',
-    );
+    expect(
+      await applyRecord(
+        db,
+        service.suppressions,
+        record({ recordType: 'Bounce', type: 'SoftBounce', inactive: true, email: 'soft@example.com' }),
+      ),
+    ).toBe('unchanged');
     expect(await service.suppressions.isSuppressed('soft@example.com')).toBe(false);
   });
 
@@ -103,9 +115,9 @@ describe('mailprovider on MariaDB | the suppression list', () => {
     expect(await service.suppressions.isSuppressed(' NO-MAIL@example.com ')).toBe(true);
     expect(await service.suppressions.isSuppressed('mail@example.com')).toBe(false);
     expect(await service.suppressions.isSuppressed('JÜRGEN😀@EXÄMPLE.COM')).toBe(true);
-    expect([...(await service.suppressions.suppressedAmong(['a@example.com', 'No-Mail@Example.com', 'jürgen😀@exämple.com']))].sort()).toEqual(
-      ['jürgen😀@exämple.com', 'no-mail@example.com'].sort(),
-    );
+    expect(
+      [...(await service.suppressions.suppressedAmong(['a@example.com', 'No-Mail@Example.com', 'jürgen😀@exämple.com']))].sort(),
+    ).toEqual(['jürgen😀@exämple.com', 'no-mail@example.com'].sort());
     const row = (await service.suppressions.list()).find((r) => r.email.startsWith('jürgen'))!;
     expect(row).toMatchObject({ email: 'jürgen😀@exämple.com', reason: 'Spam 🚫' });
     expect(await service.suppressions.remove('NO-MAIL@example.com', 'command')).toBe(true);

@@ -36,7 +36,10 @@ afterAll(async () => {
 
 describe('Rate limits on MariaDB', () => {
   it('a route limited to 2 a minute by address answers the third request 429 with Retry-After', async () => {
-    const limited: RouteDefinition = { ...route({ name: 'limited', path: '/limited' }), rateLimit: { limit: 2, windowMs: 60_000, by: 'ip' } };
+    const limited: RouteDefinition = {
+      ...route({ name: 'limited', path: '/limited' }),
+      rateLimit: { limit: 2, windowMs: 60_000, by: 'ip' },
+    };
     const s = await startServer({
       routes: [limited],
       handlers: { limited: () => ({ ok: true }) },

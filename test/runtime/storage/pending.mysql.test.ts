@@ -38,7 +38,15 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'bindery-storage-maria-'));
   const signer = new UrlSigner(TEST_RING);
   local = new LocalDisk({ root, baseUrl: 'http://app.test/storage', signer });
-  storage = new Storage({ disks: [local], defaultDisk: 'local', db, signer, urlTtlMs: 60_000, uploadTtlMs: 60_000, orphanAgeMs: 3_600_000 });
+  storage = new Storage({
+    disks: [local],
+    defaultDisk: 'local',
+    db,
+    signer,
+    urlTtlMs: 60_000,
+    uploadTtlMs: 60_000,
+    orphanAgeMs: 3_600_000,
+  });
 });
 afterAll(async () => {
   await database?.close();

@@ -62,7 +62,9 @@ describe('Passkeys on MariaDB', () => {
     await store.handleOf('ada');
     const at = new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 678));
     expect(await store.add(passkey('cred-A', 'ada'), at)).toBe(true);
-    expect(await store.add({ ...passkey('cred-a', 'ada', 'Phone 📱'), backedUp: false, transports: [] }, new Date(at.getTime() + 1))).toBe(true);
+    expect(await store.add({ ...passkey('cred-a', 'ada', 'Phone 📱'), backedUp: false, transports: [] }, new Date(at.getTime() + 1))).toBe(
+      true,
+    );
     expect(await store.add(passkey('cred-A', 'ada', 'again'), at)).toBe(false);
     const found = (await store.find('cred-A'))!;
     expect(found).toEqual({ ...passkey('cred-A', 'ada'), createdAt: at, lastUsedAt: null });

@@ -39,7 +39,11 @@ describe('API tokens on MariaDB', () => {
 
   it('creates a token and finds it by its plain text, with its abilities and times', async () => {
     const tokens = new ApiTokens(db, now);
-    const { plain, token } = await tokens.create('user-🦄', { name: 'CLI ✨', abilities: ['profile:read', 'notes:write'], lifetimeMs: 86_400_000 });
+    const { plain, token } = await tokens.create('user-🦄', {
+      name: 'CLI ✨',
+      abilities: ['profile:read', 'notes:write'],
+      lifetimeMs: 86_400_000,
+    });
     expect(plain).toMatch(new RegExp(`^${token.id}\\|`));
     expect(token).toMatchObject({
       userId: 'user-🦄',
@@ -60,7 +64,10 @@ describe('API tokens on MariaDB', () => {
     const { plain } = await tokens.create('case', { name: 'Case', lifetimeMs: 1000 });
     const [id, secret] = plain.split('|') as [string, string];
     const i = [...secret].findIndex((c) => c.toLowerCase() !== c.toUpperCase());
-    const flipped = secret.slice(0, i) + (secret[i] === secret[i]!.toLowerCase() ? secret[i]!.toUpperCase() : secret[i]!.toLowerCase()) + secret.slice(i + 1);
+    const flipped =
+      secret.slice(0, i) +
+      (secret[i] === secret[i]!.toLowerCase() ? secret[i]!.toUpperCase() : secret[i]!.toLowerCase()) +
+      secret.slice(i + 1);
     expect(await tokens.check(`${id}|${flipped}`)).toBeNull();
     expect(await tokens.check(plain)).not.toBeNull();
     clock += 1000;
