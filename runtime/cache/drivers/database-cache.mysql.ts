@@ -4,10 +4,11 @@
  * left to right (a later one sees the earlier one's new value) and has no
  * `RETURNING`, so an increment is a short transaction instead of one
  * statement: the row read `FOR UPDATE`, then updated (counting on in its
- * window, or a new window at 1) or, absent, inserted. The transaction runs
- * at READ COMMITTED, where reading an absent key locks no gap: two first
- * increments of one key race on the insert, and the one that meets the
- * other's row reads it again (it waits for the other's commit) and counts on.
+ * window, or a new window at 1) or, absent, inserted. Transactions run at
+ * READ COMMITTED (every connection of the engine is set so), where reading
+ * an absent key locks no gap: two first increments of one key race on the
+ * insert, and the one that meets the other's row reads it again (it waits
+ * for the other's commit) and counts on.
  * Concurrent increments from several instances never lose a count.
  */
 import type { Kysely, Transaction } from 'kysely';
@@ -66,10 +67,7 @@ export const mysqlCounters = {
   increment(db: AnyKysely, key: string, now: number, windowMs: number): Promise<CounterState> {
     const cache = db as unknown as CacheDb;
     if (cache.isTransaction) return incrementIn(cache, key, now, windowMs);
-    return cache
-      .transaction()
-      .setIsolationLevel('read committed')
-      .execute((tx: Transaction<{ bindery_cache: CacheTable }>) => incrementIn(tx, key, now, windowMs));
+    return cache.transaction().execute((tx: Transaction<{ bindery_cache: CacheTable }>) => incrementIn(tx, key, now, windowMs));
   },
 
   async peek(db: AnyKysely, key: string, now: number): Promise<CounterState> {
