@@ -110,6 +110,13 @@ describe('Database cache on MariaDB', () => {
     expect((await c.peek('race')).count).toBe(40);
   });
 
+  it('concurrent first increments of many keys, each counted several times at once, lose no count', async () => {
+    const c = new DatabaseCache(t.db, now);
+    const keys = Array.from({ length: 30 }, (_, i) => `burst:${i}`);
+    await Promise.all(keys.flatMap((k) => [c.increment(k, 60_000), c.increment(k, 60_000), c.increment(k, 60_000)]));
+    expect(await Promise.all(keys.map(async (k) => (await c.peek(k)).count))).toEqual(keys.map(() => 3));
+  });
+
   it('an increment inside a transaction counts with it', async () => {
     await t.db.transaction().execute(async (tx) => {
       const c = new DatabaseCache(tx, now);
