@@ -2,11 +2,13 @@
  * The session rows of the database driver on MySQL and MariaDB
  * (docs/sessions.md "Drivers"): MySQL has no data-modifying `WITH`, so a
  * save that replaces the row of a regenerated ID is a short transaction —
- * the old row's delete, then the upsert of the new one (`INSERT … ON
- * DUPLICATE KEY UPDATE`) — and a plain save is the upsert alone.
+ * the old row's delete, then the upsert of the new one (`upsert` of the
+ * portable writes: `INSERT … ON DUPLICATE KEY UPDATE`) — and a plain save
+ * is the upsert alone.
  */
 import type { Kysely } from 'kysely';
 import type { AnyKysely } from '../../db/any-kysely.js';
+import { upsert } from '../../db/portable-writes.js';
 import type { SessionRow } from './database-driver.postgres.js';
 
 /** The columns of `bindery_sessions`. */
@@ -22,8 +24,8 @@ interface SessionsTable {
 
 type SessionsDb = Kysely<{ bindery_sessions: SessionsTable }>;
 
-/** The upsert of `row` (MySQL's: a duplicate ID updates every column but the ID). */
-function upsertRow(db: SessionsDb, row: SessionRow): Promise<unknown> {
+/** The upsert of `row` (a duplicate ID updates every column but the ID). */
+function upsertRow(db: SessionsDb, row: SessionRow): Promise<void> {
   const values = {
     id: row.id,
     data: row.data,
@@ -33,18 +35,7 @@ function upsertRow(db: SessionsDb, row: SessionRow): Promise<unknown> {
     ip_address: row.ip,
     user_agent: row.userAgent,
   };
-  return db
-    .insertInto('bindery_sessions')
-    .values(values)
-    .onDuplicateKeyUpdate((eb) => ({
-      data: eb.fn('values', [eb.ref('data')]),
-      user_id: eb.fn('values', [eb.ref('user_id')]),
-      started_at: eb.fn('values', [eb.ref('started_at')]),
-      last_used_at: eb.fn('values', [eb.ref('last_used_at')]),
-      ip_address: eb.fn('values', [eb.ref('ip_address')]),
-      user_agent: eb.fn('values', [eb.ref('user_agent')]),
-    }))
-    .execute();
+  return upsert(db, 'bindery_sessions', values, { conflict: ['id'] });
 }
 
 /** The session row statements of the database driver on MySQL and MariaDB. */
