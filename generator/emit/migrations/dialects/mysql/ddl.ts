@@ -66,9 +66,11 @@ export function liveColumnDefinition(column: string, c: ColumnSnapshot): string 
   return `${ident(liveColumn(column))} ${columnSql({ ...c, primaryKey: false })} AS (IF(${LIVE_ROWS}, ${ident(column)}, NULL)) STORED`;
 }
 
-/** An index's column: a prefix of a `LONGTEXT` column (non-unique indexes only: a unique one is refused before). */
+/** An index's column: a prefix of a `LONGTEXT` or longer `VARCHAR` column (non-unique indexes only: a unique one is refused before). */
 function indexPart(column: string, c: ColumnSnapshot | undefined): string {
-  return c !== undefined && columnSql(c) === 'LONGTEXT' ? `${ident(column)}(${TEXT_PREFIX})` : ident(column);
+  const type = c === undefined ? '' : columnSql(c);
+  const length = Number(/^VARCHAR\((\d+)\)$/.exec(type)?.[1] ?? 0);
+  return type === 'LONGTEXT' || length > TEXT_PREFIX ? `${ident(column)}(${TEXT_PREFIX})` : ident(column);
 }
 
 /**
