@@ -77,7 +77,12 @@ export function emitAll(ctx: EmitContext, inputs: EmitInputs, diagnostics: Diagn
     inputs.allowDestructive,
     diagnostics,
     record!.engine,
-    others.map((l) => ({ engine: l.engine, dir: l.dir, migrations: migrationNames(inputs.disk, l.dir) })),
+    others.map((l) => ({
+      engine: l.engine,
+      dir: l.dir,
+      migrations: migrationNames(inputs.disk, l.dir),
+      read: (name: string) => inputs.disk.get(`${l.dir}/${name}.sql`),
+    })),
   );
   if (diagnostics.any) return null;
   const audit = emitAudit(ctx);

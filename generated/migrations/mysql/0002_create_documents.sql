@@ -16,4 +16,4 @@ CREATE TABLE `documents` (
 
 CREATE INDEX `documents_owner_id_status_idx` ON `documents` (`owner_id`, `status`);
 
-ALTER TABLE `documents` ADD COLUMN `slug_live` VARCHAR(100) AS (IF(`deleted_at` IS NULL, `slug`, NULL)) STORED, ADD UNIQUE INDEX `documents_slug_live_key` (`slug_live`);
+ALTER TABLE `documents` ADD COLUMN `slug_live` VARCHAR(100) AS (IF(`deleted_at` IS NULL, `slug`, NULL)) STORED /*!80023 INVISIBLE */ /*M!100303 INVISIBLE */, ADD UNIQUE INDEX `documents_slug_live_key` (`slug_live`);

@@ -20,9 +20,9 @@ import { checkMysqlSchema } from './dialects/mysql/schema-checks.js';
 import { replayMigrations } from './replay.js';
 import { diffTables, type RefusedChange } from './diff.js';
 import { MIGRATIONS_DIR, SNAPSHOT_FILE } from './files.js';
-import { draftBase, rebuildSnapshot, readSnapshot, type MigrationHistory } from './history.js';
+import { draftBase, firstDifference, rebuildSnapshot, readSnapshot, type MigrationHistory } from './history.js';
 import { applyRenames } from './renames.js';
-import { printSnapshot, SNAPSHOT_VERSION, tablesOf } from './snapshot.js';
+import { printSnapshot, SNAPSHOT_VERSION, tablesOf, type TableSnapshot } from './snapshot.js';
 
 export type { MigrationHistory };
 
@@ -35,6 +35,8 @@ export interface RenderedFolder {
   readonly dir: string;
   /** Names (without `.sql`) of its files on disk. */
   readonly migrations: readonly string[];
+  /** Text of one of its files by name (without `.sql`); without it the files are not checked against the snapshot. */
+  readonly read?: (name: string) => string | undefined;
 }
 
 /** What {@link emitMigrations} makes. */
@@ -110,6 +112,7 @@ function migrationFiles(
     const missing = history.migrations.filter((m) => !folder.migrations.includes(m) && m !== (draft ? history.draft : undefined));
     const backfilled = missing.length > 0 ? backfill(dialect, other, history, missing, diagnostics) : [];
     if (backfilled === undefined) return undefined;
+    if (missing.length === 0 && !followsHistory(other, folder, history, previous, diagnostics)) return undefined;
     for (const [name, sql] of backfilled) files.push({ path: `${folder.dir}/${name}.sql`, content: `${header}${sql}` });
     if (statements.length > 0) {
       const again = applyRenames(other, previous.tables, tables, ctx.model, new Collector())!;
@@ -120,6 +123,44 @@ function migrationFiles(
   }
   files.push({ path: SNAPSHOT_FILE, content: printSnapshot(ctx.header, { version: SNAPSHOT_VERSION, lastMigration, tables }) });
   return { files, folded: draft !== undefined };
+}
+
+/**
+ * Whether the files of `folder` up to the snapshot's last migration build
+ * the snapshot's tables, as `other` reads them (a file it cannot read — one
+ * written by hand — is not compared). A difference is reported at that
+ * folder: its files were edited, or written for other tables.
+ */
+function followsHistory(
+  other: MigrationDialect,
+  folder: RenderedFolder,
+  history: MigrationHistory,
+  previous: { readonly lastMigration: string | null; readonly tables: Readonly<Record<string, TableSnapshot>> },
+  diagnostics: Diagnostics,
+): boolean {
+  const last = previous.lastMigration;
+  const names = [...folder.migrations].filter((m) => last !== null && m <= last && history.migrations.includes(m)).sort();
+  const read = folder.read;
+  if (read === undefined) return true;
+  const replayed = replayMigrations(
+    other,
+    names.map((name) => ({ name, sql: read(name) ?? '' })),
+  );
+  if (!replayed.ok) return true;
+  const difference = firstDifference(other, previous.tables, replayed.tables);
+  if (difference === undefined) return true;
+  const file = `${history.outDir}/${folder.dir}/${names[names.length - 1] ?? ''}.sql`;
+  diagnostics.add(
+    { file, line: 1, column: 1 },
+    '',
+    `the ${engineTitle(other.engine)} migrations in ${history.outDir}/${folder.dir}/ build ${difference.migrations} at tables.${difference.path.join('.')}, but the snapshot (and ${history.outDir}/${history.dir ?? MIGRATIONS_DIR}/) has ${difference.snapshot}: a file there was edited by hand. Restore it from version control — or, when no database has applied it, delete it and run "bindery generate" to write it again`,
+    'BINDERY_MIGRATION_UNSUPPORTED',
+  );
+  return false;
+}
+
+function engineTitle(engine: MigrationEngine): string {
+  return engine === 'mysql' ? 'MySQL' : 'PostgreSQL';
 }
 
 /**
@@ -150,7 +191,7 @@ function backfill(
       diagnostics.add(
         { file: `${history.outDir}/${history.dir ?? MIGRATIONS_DIR}/${failed.migration}.sql`, line: 1, column: 1 },
         '',
-        `cannot write the ${other.engine === 'mysql' ? 'MySQL' : 'PostgreSQL'} version of migration ${name}: the statement "${failed.statement}" is not one bindery writes (${failed.reason}); write that engine's ${name}.sql by hand`,
+        `cannot write the ${engineTitle(other.engine)} version of migration ${name}: the statement "${failed.statement}" is not one bindery writes (${failed.reason}); write that engine's ${name}.sql by hand`,
         'BINDERY_MIGRATION_UNSUPPORTED',
       );
       return undefined;

@@ -61,9 +61,18 @@ export function liveColumn(column: string): string {
   return `${column}_live`;
 }
 
+/**
+ * What makes the generated columns invisible to `SELECT *` (so a row read
+ * whole, `insertReturning`'s, never carries one), in versioned comments:
+ * MySQL 8.0.23+ runs the first (MySQL 8.0.16–8.0.22, which have no
+ * invisible columns, skip it: the column is then visible), MariaDB 10.3.3+
+ * the second (it skips MySQL's comments of versions past 5.7).
+ */
+export const INVISIBLE = '/*!80023 INVISIBLE */ /*M!100303 INVISIBLE */';
+
 /** The definition of the generated column of {@link liveColumn}: the value on live rows, NULL on soft-deleted ones. */
 export function liveColumnDefinition(column: string, c: ColumnSnapshot): string {
-  return `${ident(liveColumn(column))} ${columnSql({ ...c, primaryKey: false })} AS (IF(${LIVE_ROWS}, ${ident(column)}, NULL)) STORED`;
+  return `${ident(liveColumn(column))} ${columnSql({ ...c, primaryKey: false })} AS (IF(${LIVE_ROWS}, ${ident(column)}, NULL)) STORED ${INVISIBLE}`;
 }
 
 /** An index's column: a prefix of a `LONGTEXT` or longer `VARCHAR` column (non-unique indexes only: a unique one is refused before). */

@@ -11,12 +11,12 @@ import { columnTypeOfMysql } from '../../../../../runtime/db/engines/mysql/colum
 import type { ReplayStep, UnreadableStatement } from '../../dialect.js';
 import type { ColumnSnapshot } from '../../snapshot-types.js';
 import { readDefault, splitItems, unquote } from './defaults.js';
-import { ENUM_TYPE, LIVE_ROWS, TABLE_OPTIONS } from './ddl.js';
+import { ENUM_TYPE, INVISIBLE, LIVE_ROWS, TABLE_OPTIONS } from './ddl.js';
 
 type Reader = (m: RegExpExecArray) => ReplayStep | UnreadableStatement;
 
 const ID = '`((?:[^`]|``)+)`';
-const LIVE_COLUMN = `ADD COLUMN ${ID} [^,]+? AS \\(IF\\(${LIVE_ROWS.replace(/[()]/g, '\\$&')}, ${ID}, NULL\\)\\) STORED`;
+const LIVE_COLUMN = `ADD COLUMN ${ID} [^,]+? AS \\(IF\\(${LIVE_ROWS.replace(/[()]/g, '\\$&')}, ${ID}, NULL\\)\\) STORED ${INVISIBLE.replace(/[*!/]/g, '\\$&')}`;
 const STATEMENTS: readonly [RegExp, Reader][] = [
   [re(`^CREATE TABLE ${ID} \\(\\n([\\s\\S]*)\\n\\) ${TABLE_OPTIONS};$`), (m) => createTable(name(m[1]), m[2]!)],
   [re(`^DROP TABLE ${ID};$`), (m) => ({ kind: 'dropTable', table: name(m[1]) })],
@@ -143,7 +143,7 @@ function parseColumn(definition: string): { name: string; snapshot: ColumnSnapsh
   const m = new RegExp(`^${ID} ([A-Z]+(?:\\(\\d+\\))?)( AUTO_INCREMENT)?( NOT NULL)?(?: DEFAULT ([\\s\\S]+?))?( PRIMARY KEY)?$`).exec(definition);
   if (!m) return undefined;
   // An enum's VARCHAR reads as the string of its length; its CHECK constraint, read next, makes it the enum's `string`.
-  const type = m[2] === ENUM_TYPE ? 'string(255)' : columnTypeOfMysql(m[2]!);
+  const type = m[2] === ENUM_TYPE ? 'string(255)' : m[2] === 'BOOLEAN' ? 'boolean' : columnTypeOfMysql(m[2]!);
   if (type === undefined) return undefined;
   const value = m[5] === undefined ? undefined : readDefault(m[5]);
   if (m[5] !== undefined && value === undefined) return undefined;
