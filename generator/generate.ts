@@ -157,7 +157,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   await writeTree(outDir, comparison);
   if (record) await saveRecord(record, key, after(), hashes());
   const left =
-    folded !== undefined || options.draftMigration ? await keepDraft(draftFile, layout[0]!.dir, generated, comparison.write, folded) : undefined;
+    folded !== undefined || options.draftMigration
+      ? await keepDraft(draftFile, layout[0]!.dir, generated, comparison.write, folded)
+      : undefined;
   return {
     ok: true,
     diagnostics: [],

@@ -107,7 +107,8 @@ export function emitAll(ctx: EmitContext, inputs: EmitInputs, diagnostics: Diagn
     ...(inputs.plugins !== undefined ? [emitPluginList(inputs.plugins, ctx.runtime)] : []),
   ];
   // PostgreSQL's flat files of a project that added an engine move into migrations/postgres/, unchanged.
-  const moved = record!.movedFrom === undefined ? [] : migrationNames(inputs.disk, record!.movedFrom).map((name) => `${record!.movedFrom}/${name}.sql`);
+  const moved =
+    record!.movedFrom === undefined ? [] : migrationNames(inputs.disk, record!.movedFrom).map((name) => `${record!.movedFrom}/${name}.sql`);
   const movedFiles = moved
     .map((path) => ({ path: `${record!.dir}/${path.slice(record!.movedFrom!.length + 1)}`, content: inputs.disk.get(path)! }))
     .filter((f) => !files.some((g) => g.path === f.path));

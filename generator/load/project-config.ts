@@ -111,14 +111,23 @@ function readDatabases(
   const seen = new Set<DatabaseName>();
   value.forEach((entry: unknown, i: number) => {
     if (typeof entry !== 'string' || !(DATABASE_NAMES as readonly string[]).includes(entry)) {
-      const hint = entry === 'mariadb' ? ' (MariaDB is "mysql": the same migrations run on both)' : entry === 'postgresql' ? ' (write "postgres")' : '';
+      const hint =
+        entry === 'mariadb'
+          ? ' (MariaDB is "mysql": the same migrations run on both)'
+          : entry === 'postgresql'
+            ? ' (write "postgres")'
+            : '';
       diagnostics.add(
         at(JSON.stringify(entry)),
         `bindery.databases[${i}]`,
         `${JSON.stringify(entry)} is not a database engine bindery writes migrations for${hint}; bindery.databases must be ${expected}`,
       );
     } else if (seen.has(entry as DatabaseName)) {
-      diagnostics.add(at(JSON.stringify(entry)), `bindery.databases[${i}]`, `"${entry}" is listed twice in bindery.databases; list each engine once`);
+      diagnostics.add(
+        at(JSON.stringify(entry)),
+        `bindery.databases[${i}]`,
+        `"${entry}" is listed twice in bindery.databases; list each engine once`,
+      );
     } else seen.add(entry as DatabaseName);
   });
   const names = DATABASE_NAMES.filter((d) => seen.has(d));

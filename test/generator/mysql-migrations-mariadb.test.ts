@@ -112,7 +112,9 @@ describe('generated MySQL migrations | run on MariaDB by the migrator', () => {
       const { rows: indexes } = await database.engine.run<{ INDEX_NAME: string; COLUMN_NAME: string; NON_UNIQUE: number }>(
         "SELECT INDEX_NAME, COLUMN_NAME, NON_UNIQUE FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'documents' AND INDEX_NAME = 'documents_slug_live_key'",
       );
-      expect(indexes.map((i) => [i.INDEX_NAME, i.COLUMN_NAME, Number(i.NON_UNIQUE)])).toEqual([['documents_slug_live_key', 'slug_live', 0]]);
+      expect(indexes.map((i) => [i.INDEX_NAME, i.COLUMN_NAME, Number(i.NON_UNIQUE)])).toEqual([
+        ['documents_slug_live_key', 'slug_live', 0],
+      ]);
     });
 
     it('keeps a slug unique among live documents only, reporting the PostgreSQL index name; the enum CHECK and the foreign key hold', async () => {
@@ -132,8 +134,9 @@ describe('generated MySQL migrations | run on MariaDB by the migrator', () => {
       expect(databaseErrorOf(status)?.kind).toBe('check-violation');
       const orphan = await run("INSERT INTO documents (owner_id, slug, title) VALUES (999, 'b', 'b')").catch((e: unknown) => e);
       expect(databaseErrorOf(orphan)?.kind).toBe('foreign-key-violation');
-      const row = (await run<{ body: string; status: string; view_count: number }>("SELECT body, status, view_count FROM documents WHERE slug = 'A'"))
-        .rows[0]!;
+      const row = (
+        await run<{ body: string; status: string; view_count: number }>("SELECT body, status, view_count FROM documents WHERE slug = 'A'")
+      ).rows[0]!;
       expect(row).toEqual({ body: '', status: 'draft', view_count: 0 });
       // The generated column is invisible: a row read whole does not carry it.
       const whole = (await run("SELECT * FROM documents WHERE slug = 'A'")).rows[0]!;
@@ -175,7 +178,8 @@ describe('generated MySQL migrations | run on MariaDB by the migrator', () => {
   it('an enum limited later: the data check stops the migration at its CALL, naming the column and the count', async () => {
     const project = await tempProject({
       'package.json': JSON.stringify({ name: 'shop', bindery: { databases: ['mysql'] } }),
-      'schema/orders.yaml': 'resources:\n  Order:\n    table: orders\n    fields:\n      id: { type: bigint, primaryKey: true, generated: true }\n      state: { type: string, max: 20 }\n',
+      'schema/orders.yaml':
+        'resources:\n  Order:\n    table: orders\n    fields:\n      id: { type: bigint, primaryKey: true, generated: true }\n      state: { type: string, max: 20 }\n',
     });
     const testDb = await createTestMariaDatabase('gen_guard');
     const database = await connectDatabase({ url: testDb.url });

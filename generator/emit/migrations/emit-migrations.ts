@@ -104,7 +104,10 @@ function migrationFiles(
     const number = draft?.number ?? Math.max(0, ...history.migrations.map((m) => Number(/^(\d+)_/.exec(m)?.[1] ?? 0))) + 1;
     const words = changes.slice(0, 3).join('_') + (changes.length > 3 ? '_and_more' : '');
     lastMigration = `${String(number).padStart(4, '0')}_${words.slice(0, 60).replace(/_+$/, '')}`;
-    files.push({ path: `${history.writeDir ?? dir}/${lastMigration}.sql`, content: `${header}${lossComment(diff.losses)}${statements.join('\n\n')}\n` });
+    files.push({
+      path: `${history.writeDir ?? dir}/${lastMigration}.sql`,
+      content: `${header}${lossComment(diff.losses)}${statements.join('\n\n')}\n`,
+    });
   }
   for (const folder of rendered) {
     const other = migrationDialect(folder.engine);

@@ -93,7 +93,10 @@ function indexPart(column: string, c: ColumnSnapshot | undefined): string {
 export function createIndex(table: string, name: string, i: IndexSnapshot, t: TableSnapshot): string {
   if (i.live) {
     const columns = i.columns.map((c) => `ADD COLUMN ${liveColumnDefinition(c, t.columns[c] ?? { type: 'string', nullable: true })}`);
-    return alterTable(table, `${columns.join(', ')}, ADD UNIQUE INDEX ${ident(name)} (${i.columns.map((c) => ident(liveColumn(c))).join(', ')})`);
+    return alterTable(
+      table,
+      `${columns.join(', ')}, ADD UNIQUE INDEX ${ident(name)} (${i.columns.map((c) => ident(liveColumn(c))).join(', ')})`,
+    );
   }
   const parts = i.columns.map((c) => indexPart(c, t.columns[c]));
   return `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${ident(name)} ON ${ident(table)} (${parts.join(', ')});`;
@@ -101,7 +104,8 @@ export function createIndex(table: string, name: string, i: IndexSnapshot, t: Ta
 
 /** Drop an index; an emulated live one with its generated columns. */
 export function dropIndex(table: string, name: string, i: IndexSnapshot): string {
-  if (i.live) return alterTable(table, [`DROP INDEX ${ident(name)}`, ...i.columns.map((c) => `DROP COLUMN ${ident(liveColumn(c))}`)].join(', '));
+  if (i.live)
+    return alterTable(table, [`DROP INDEX ${ident(name)}`, ...i.columns.map((c) => `DROP COLUMN ${ident(liveColumn(c))}`)].join(', '));
   return `DROP INDEX ${ident(name)} ON ${ident(table)};`;
 }
 

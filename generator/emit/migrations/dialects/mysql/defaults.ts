@@ -19,7 +19,13 @@ export function sqlString(text: string): string {
 /** Whether a column of `type` takes only an expression default (`(…)`) on MySQL: text without a limit, JSON, lists. */
 function expressionOnly(type: ColumnTypeText): boolean {
   const parsed = parseColumnType(type);
-  return parsed === undefined || parsed.array || parsed.base === 'json' || parsed.base === 'text' || (parsed.base === 'string' && parsed.max === undefined);
+  return (
+    parsed === undefined ||
+    parsed.array ||
+    parsed.base === 'json' ||
+    parsed.base === 'text' ||
+    (parsed.base === 'string' && parsed.max === undefined)
+  );
 }
 
 /**

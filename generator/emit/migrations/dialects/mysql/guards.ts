@@ -28,9 +28,12 @@ const MESSAGE_LIMIT = 128;
 /** The statements of a procedure with `body` (on one line), its call and its drop. */
 function procedure(body: string): string {
   const name = ident(CHECK_PROCEDURE);
-  return [`DROP PROCEDURE IF EXISTS ${name};`, `CREATE PROCEDURE ${name}() BEGIN ${body} END;`, `CALL ${name}();`, `DROP PROCEDURE ${name};`].join(
-    '\n',
-  );
+  return [
+    `DROP PROCEDURE IF EXISTS ${name};`,
+    `CREATE PROCEDURE ${name}() BEGIN ${body} END;`,
+    `CALL ${name}();`,
+    `DROP PROCEDURE ${name};`,
+  ].join('\n');
 }
 
 /** A check counting the rows of `table` where `condition` holds, failing with `message` (an SQL text expression given the count `n`) when there are any. */
@@ -80,7 +83,8 @@ function lossCondition(column: string, from: ColumnSnapshot, to: ColumnSnapshot)
   }
   if (target === 'DOUBLE' && text) return `NOT (${c} REGEXP '^-?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?$')`;
   if (target === 'BOOLEAN' && numeric.includes(source)) return `${c} NOT IN (0, 1)`;
-  if (target === 'CHAR(36)' && text) return `NOT (${c} REGEXP '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$')`;
+  if (target === 'CHAR(36)' && text)
+    return `NOT (${c} REGEXP '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$')`;
   if (target === 'JSON' && text) return `NOT JSON_VALID(${c})`;
   return undefined;
 }

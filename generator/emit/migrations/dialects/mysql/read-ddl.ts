@@ -21,10 +21,7 @@ const STATEMENTS: readonly [RegExp, Reader][] = [
   [re(`^CREATE TABLE ${ID} \\(\\n([\\s\\S]*)\\n\\) ${TABLE_OPTIONS};$`), (m) => createTable(name(m[1]), m[2]!)],
   [re(`^DROP TABLE ${ID};$`), (m) => ({ kind: 'dropTable', table: name(m[1]) })],
   [re(`^ALTER TABLE ${ID} ((?:${LIVE_COLUMN}, )+)ADD UNIQUE INDEX ${ID} \\(([^)]*)\\);$`), liveIndex],
-  [
-    re(`^ALTER TABLE ${ID} DROP INDEX ${ID}((?:, DROP COLUMN ${ID})+);$`),
-    (m) => ({ kind: 'dropIndex', name: name(m[2]) }),
-  ],
+  [re(`^ALTER TABLE ${ID} DROP INDEX ${ID}((?:, DROP COLUMN ${ID})+);$`), (m) => ({ kind: 'dropIndex', name: name(m[2]) })],
   [re(`^ALTER TABLE ${ID} ADD COLUMN ([\\s\\S]+);$`), (m) => addColumn(name(m[1]), m[2]!)],
   [re(`^ALTER TABLE ${ID} DROP COLUMN ${ID};$`), (m) => ({ kind: 'dropColumn', table: name(m[1]), column: name(m[2]) })],
   [re(`^ALTER TABLE ${ID} MODIFY COLUMN ([\\s\\S]+);$`), (m) => modifyColumn(name(m[1]), m[2]!)],
@@ -32,9 +29,14 @@ const STATEMENTS: readonly [RegExp, Reader][] = [
     re(`^ALTER TABLE ${ID} ALTER COLUMN ${ID} DROP DEFAULT;$`),
     (m) => ({ kind: 'alterColumn', table: name(m[1]), column: name(m[2]), change: { kind: 'dropDefault' } }),
   ],
-  [re(`^ALTER TABLE ${ID} DROP (?:CONSTRAINT|FOREIGN KEY) ${ID};$`), (m) => ({ kind: 'dropConstraint', table: name(m[1]), name: name(m[2]) })],
   [
-    re(`^ALTER TABLE ${ID} ADD CONSTRAINT ${ID} CHECK \\((?:${ID} IN \\(([\\s\\S]*)\\)|JSON_CONTAINS\\(JSON_ARRAY\\(([\\s\\S]*)\\), ${ID}\\))\\);$`),
+    re(`^ALTER TABLE ${ID} DROP (?:CONSTRAINT|FOREIGN KEY) ${ID};$`),
+    (m) => ({ kind: 'dropConstraint', table: name(m[1]), name: name(m[2]) }),
+  ],
+  [
+    re(
+      `^ALTER TABLE ${ID} ADD CONSTRAINT ${ID} CHECK \\((?:${ID} IN \\(([\\s\\S]*)\\)|JSON_CONTAINS\\(JSON_ARRAY\\(([\\s\\S]*)\\), ${ID}\\))\\);$`,
+    ),
     (m) => ({
       kind: 'addCheck',
       table: name(m[1]),
@@ -140,7 +142,9 @@ function liveIndex(m: RegExpExecArray): ReplayStep {
 
 /** `` `name` TYPE[ AUTO_INCREMENT][ NOT NULL][ DEFAULT expr][ PRIMARY KEY] `` (as `columnDefinition` writes it). */
 function parseColumn(definition: string): { name: string; snapshot: ColumnSnapshot } | undefined {
-  const m = new RegExp(`^${ID} ([A-Z]+(?:\\(\\d+\\))?)( AUTO_INCREMENT)?( NOT NULL)?(?: DEFAULT ([\\s\\S]+?))?( PRIMARY KEY)?$`).exec(definition);
+  const m = new RegExp(`^${ID} ([A-Z]+(?:\\(\\d+\\))?)( AUTO_INCREMENT)?( NOT NULL)?(?: DEFAULT ([\\s\\S]+?))?( PRIMARY KEY)?$`).exec(
+    definition,
+  );
   if (!m) return undefined;
   // An enum's VARCHAR reads as the string of its length; its CHECK constraint, read next, makes it the enum's `string`.
   const type = m[2] === ENUM_TYPE ? 'string(255)' : m[2] === 'BOOLEAN' ? 'boolean' : columnTypeOfMysql(m[2]!);

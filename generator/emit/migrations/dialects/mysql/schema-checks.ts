@@ -40,7 +40,10 @@ export function checkMysqlSchema(model: Model, diagnostics: Diagnostics): boolea
     const fields = new Map(resource.fields.map((f) => [f.name, f]));
     const generated = new Map<string, string>();
     for (const index of resource.indexes) {
-      const where = index.columns.length === 1 && fields.has(index.columns[0]!) && index.origin?.file ? `${path}.fields.${index.columns[0]}.unique` : `${path}.indexes`;
+      const where =
+        index.columns.length === 1 && fields.has(index.columns[0]!) && index.origin?.file
+          ? `${path}.fields.${index.columns[0]}.unique`
+          : `${path}.indexes`;
       if (index.live && index.emulate === undefined) {
         refuse(
           resource,
@@ -54,9 +57,19 @@ export function checkMysqlSchema(model: Model, diagnostics: Diagnostics): boolea
         for (const column of index.columns) {
           const name = liveColumn(column);
           if (fields.has(name))
-            refuse(resource, index.origin, where, `the emulation of "unique: live" (index ${index.name}) adds the generated column ${name} on MySQL, but ${resource.table} has a field "${name}"; rename that field`);
+            refuse(
+              resource,
+              index.origin,
+              where,
+              `the emulation of "unique: live" (index ${index.name}) adds the generated column ${name} on MySQL, but ${resource.table} has a field "${name}"; rename that field`,
+            );
           else if (generated.has(name))
-            refuse(resource, index.origin, where, `the emulated live indexes ${generated.get(name)} and ${index.name} would both add the generated column ${name} on MySQL; keep ${column} in one of them`);
+            refuse(
+              resource,
+              index.origin,
+              where,
+              `the emulated live indexes ${generated.get(name)} and ${index.name} would both add the generated column ${name} on MySQL; keep ${column} in one of them`,
+            );
           generated.set(name, index.name);
         }
       }
