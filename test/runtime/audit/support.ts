@@ -19,7 +19,7 @@ import { createTestDatabase, createTestMariaDatabase, type TestDatabase } from '
 import { postgresPoolOf } from '../../../runtime/db/engines/postgres/index.js';
 import { createMysqlFixtureTables, resetMysqlFixture } from './support-mysql.js';
 
-const GENERATED_MIGRATIONS = fileURLToPath(new URL('../../../generated/migrations/', import.meta.url));
+const GENERATED_MIGRATIONS = fileURLToPath(new URL('../../../generated/migrations/postgres/', import.meta.url));
 
 /** The audit log's tables (runtime/audit's migrations), for Kysely. */
 export interface AuditTables {
