@@ -8,7 +8,7 @@
  * test/generator/mysql-ddl.test.ts` refreshes the golden files
  * (`golden/mysql/`).
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatDiagnostic, generate } from '../../generator/index.js';
@@ -256,6 +256,27 @@ describe('generate | MySQL migrations', () => {
     expect(await readFile(join(project.root, 'generated', 'migrations', 'mysql', '0001_create_posts.sql'), 'utf8')).toContain(
       'CREATE TABLE `posts` (\n  `id` BIGINT AUTO_INCREMENT PRIMARY KEY,\n  `title` VARCHAR(200) NOT NULL\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;',
     );
+    expect((await generate({ root: project.root, check: true })).changed).toEqual([]);
+  });
+
+  it("folds a draft into both engines' files, under its name, and renames them together", async () => {
+    const note = 'resources:\n  Note:\n    table: notes\n    fields:\n      id: { type: bigint, primaryKey: true, generated: true }\n';
+    const post = (fields: string) =>
+      `resources:\n  Post:\n    table: posts\n    fields:\n      id: { type: bigint, primaryKey: true, generated: true }\n${fields}`;
+    project = await tempProject({ 'package.json': BOTH, 'schema/notes.yaml': note });
+    await mkdir(join(project.root, 'node_modules'));
+    expect((await generate({ root: project.root })).ok).toBe(true);
+    await project.write('schema/posts.yaml', post('      title: { type: string, max: 200 }\n'));
+    const made = await generate({ root: project.root, draftMigration: true });
+    expect(made.draft).toBe('generated/migrations/postgres/0002_create_posts.sql');
+    await project.write('schema/posts.yaml', post('      title: { type: string, max: 200 }\n      body: { type: text, nullable: true }\n'));
+    expect((await generate({ root: project.root })).ok).toBe(true);
+    for (const engine of ['postgres', 'mysql']) {
+      expect(await migrationsOf(project.root, engine)).toEqual(['0001_create_notes.sql', '0002_create_posts.sql']);
+    }
+    const mysql = await readFile(join(project.root, 'generated', 'migrations', 'mysql', '0002_create_posts.sql'), 'utf8');
+    expect(mysql).toContain('  `body` LONGTEXT\n) ENGINE=InnoDB');
+    expect(mysql).not.toContain('ALTER TABLE');
     expect((await generate({ root: project.root, check: true })).changed).toEqual([]);
   });
 });
