@@ -200,7 +200,7 @@ describe('generate | MySQL migrations', () => {
     const result = await generate({ root: project.root });
     expect(result.ok).toBe(false);
     expect(result.diagnostics.map(formatDiagnostic)).toEqual([
-      'schema/posts.yaml:7:47: resources.Post.fields.slug.unique: "unique: live" (index posts_slug_live_key) is a partial unique index among the rows whose deleted_at is NULL, and MySQL and MariaDB have no partial indexes (bindery.databases in package.json includes "mysql"); opt in to its emulation with "unique: { among: live, emulate: generated-column }" — on MySQL a stored generated column slug_live holding the value while deleted_at is NULL, with the unique index posts_slug_live_key on it; PostgreSQL keeps its partial index — or use "unique: true" (docs/schema-language.md "Unique among live rows")',
+      'schema/posts.yaml:7:47: resources.Post.fields.slug.unique: "unique: live" (index posts_slug_live_key) is a partial unique index among the rows whose deleted_at is NULL, and MySQL and MariaDB have no partial indexes (bindery.databases in package.json includes "mysql"); opt in to its emulation with "unique: { among: live, emulate: generated-column }" — on MySQL a generated column slug_live holding the value while deleted_at is NULL, with the unique index posts_slug_live_key on it; PostgreSQL keeps its partial index — or use "unique: true" (docs/schema-language.md "Unique among live rows")',
     ]);
     // A PostgreSQL project keeps "unique: live" as it is.
     await project.write('package.json', JSON.stringify({ name: 'shop', private: true }));

@@ -49,6 +49,6 @@ CREATE INDEX `customers_name_idx` ON `customers` (`name`(768));
 
 CREATE INDEX `customers_tier_joined_at_idx` ON `customers` (`tier`, `joined_at`);
 
-ALTER TABLE `orders` ADD COLUMN `customer_id_live` BIGINT AS (IF(`deleted_at` IS NULL, `customer_id`, NULL)) STORED /*!80023 INVISIBLE */ /*M!100303 INVISIBLE */, ADD COLUMN `number_live` VARCHAR(20) AS (IF(`deleted_at` IS NULL, `number`, NULL)) STORED /*!80023 INVISIBLE */ /*M!100303 INVISIBLE */, ADD UNIQUE INDEX `orders_customer_id_number_live_key` (`customer_id_live`, `number_live`);
+ALTER TABLE `orders` ADD COLUMN `customer_id_live` BIGINT AS (IF(`deleted_at` IS NULL, `customer_id`, NULL)) VIRTUAL /*!80023 INVISIBLE */ /*M!100303 INVISIBLE */, ADD COLUMN `number_live` VARCHAR(20) AS (IF(`deleted_at` IS NULL, `number`, NULL)) STORED /*!80023 INVISIBLE */ /*M!100303 INVISIBLE */, ADD UNIQUE INDEX `orders_customer_id_number_live_key` (`customer_id_live`, `number_live`);
 
 ALTER TABLE `orders` ADD CONSTRAINT `orders_customer_id_fkey` FOREIGN KEY (`customer_id`) REFERENCES `customers` (`id`) ON DELETE CASCADE;

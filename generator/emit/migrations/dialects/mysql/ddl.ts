@@ -70,9 +70,15 @@ export function liveColumn(column: string): string {
  */
 export const INVISIBLE = '/*!80023 INVISIBLE */ /*M!100303 INVISIBLE */';
 
-/** The definition of the generated column of {@link liveColumn}: the value on live rows, NULL on soft-deleted ones. */
-export function liveColumnDefinition(column: string, c: ColumnSnapshot): string {
-  return `${ident(liveColumn(column))} ${columnSql({ ...c, primaryKey: false })} AS (IF(${LIVE_ROWS}, ${ident(column)}, NULL)) STORED ${INVISIBLE}`;
+/**
+ * The definition of the generated column of {@link liveColumn}: the value on
+ * live rows, NULL on soft-deleted ones. `STORED`, but `VIRTUAL` when `column`
+ * has a foreign key that cascades or sets NULL on delete: MySQL refuses such
+ * a key on the base column of a stored generated column.
+ */
+export function liveColumnDefinition(column: string, c: ColumnSnapshot, t?: TableSnapshot): string {
+  const acting = Object.values(t?.foreignKeys ?? {}).some((fk) => fk.column === column && ['cascade', 'set null'].includes(fk.onDelete));
+  return `${ident(liveColumn(column))} ${columnSql({ ...c, primaryKey: false })} AS (IF(${LIVE_ROWS}, ${ident(column)}, NULL)) ${acting ? 'VIRTUAL' : 'STORED'} ${INVISIBLE}`;
 }
 
 /** An index's column: a prefix of a `LONGTEXT` or longer `VARCHAR` column (non-unique indexes only: a unique one is refused before). */
@@ -85,14 +91,14 @@ function indexPart(column: string, c: ColumnSnapshot | undefined): string {
 /**
  * `CREATE [UNIQUE] INDEX`. A `live` index — unique among the rows not
  * soft-deleted, which MySQL and MariaDB cannot say (no partial indexes) — is
- * emulated: a stored generated column per indexed column, holding its value
+ * emulated: a generated column per indexed column, holding its value
  * while `deleted_at` is NULL and NULL after (NULLs never collide), and a
  * unique index on them with the index's own name, so a duplicate is
  * reported by the same name as on PostgreSQL.
  */
 export function createIndex(table: string, name: string, i: IndexSnapshot, t: TableSnapshot): string {
   if (i.live) {
-    const columns = i.columns.map((c) => `ADD COLUMN ${liveColumnDefinition(c, t.columns[c] ?? { type: 'string', nullable: true })}`);
+    const columns = i.columns.map((c) => `ADD COLUMN ${liveColumnDefinition(c, t.columns[c] ?? { type: 'string', nullable: true }, t)}`);
     return alterTable(
       table,
       `${columns.join(', ')}, ADD UNIQUE INDEX ${ident(name)} (${i.columns.map((c) => ident(liveColumn(c))).join(', ')})`,

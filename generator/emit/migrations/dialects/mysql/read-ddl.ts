@@ -16,7 +16,7 @@ import { ENUM_TYPE, INVISIBLE, LIVE_ROWS, TABLE_OPTIONS } from './ddl.js';
 type Reader = (m: RegExpExecArray) => ReplayStep | UnreadableStatement;
 
 const ID = '`((?:[^`]|``)+)`';
-const LIVE_COLUMN = `ADD COLUMN ${ID} [^,]+? AS \\(IF\\(${LIVE_ROWS.replace(/[()]/g, '\\$&')}, ${ID}, NULL\\)\\) STORED ${INVISIBLE.replace(/[*!/]/g, '\\$&')}`;
+const LIVE_COLUMN = `ADD COLUMN ${ID} [^,]+? AS \\(IF\\(${LIVE_ROWS.replace(/[()]/g, '\\$&')}, ${ID}, NULL\\)\\) (?:STORED|VIRTUAL) ${INVISIBLE.replace(/[*!/]/g, '\\$&')}`;
 const STATEMENTS: readonly [RegExp, Reader][] = [
   [re(`^CREATE TABLE ${ID} \\(\\n([\\s\\S]*)\\n\\) ${TABLE_OPTIONS};$`), (m) => createTable(name(m[1]), m[2]!)],
   [re(`^DROP TABLE ${ID};$`), (m) => ({ kind: 'dropTable', table: name(m[1]) })],

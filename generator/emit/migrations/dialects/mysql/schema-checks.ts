@@ -49,7 +49,7 @@ export function checkMysqlSchema(model: Model, diagnostics: Diagnostics): boolea
           resource,
           index.origin,
           where,
-          `"unique: live" (index ${index.name}) is a partial unique index among the rows whose deleted_at is NULL, and MySQL and MariaDB have no partial indexes (bindery.databases in package.json includes "mysql"); opt in to its emulation with "unique: ${LIVE_EMULATION}" — on MySQL a stored generated column ${index.columns.map(liveColumn).join(', ')} holding the value while deleted_at is NULL, with the unique index ${index.name} on it; PostgreSQL keeps its partial index — or use "unique: true" (docs/schema-language.md "Unique among live rows")`,
+          `"unique: live" (index ${index.name}) is a partial unique index among the rows whose deleted_at is NULL, and MySQL and MariaDB have no partial indexes (bindery.databases in package.json includes "mysql"); opt in to its emulation with "unique: ${LIVE_EMULATION}" — on MySQL a generated column ${index.columns.map(liveColumn).join(', ')} holding the value while deleted_at is NULL, with the unique index ${index.name} on it; PostgreSQL keeps its partial index — or use "unique: true" (docs/schema-language.md "Unique among live rows")`,
         );
         continue;
       }
