@@ -13,6 +13,9 @@ import { needDevTool } from '../../support/dev-tools.js';
 import { BinderyCommand } from '../../app/base-command.js';
 import type { SettingsDefinition } from '../../config/define-settings.js';
 import type { SettingSpecs } from '../../config/setting.js';
+import { databaseValues, envExampleIntro, mysqlDatabaseUrl, NEW_PROJECT_DATABASES, type NewProjectDatabase } from '../new/database.js';
+
+export { mysqlDatabaseUrl, NEW_PROJECT_DATABASES, type NewProjectDatabase } from '../new/database.js';
 
 /** What a new project includes besides the starter resource. */
 export interface NewProjectOptions {
@@ -34,21 +37,6 @@ export interface NewProjectOptions {
    * `mysql` (MySQL and MariaDB).
    */
   readonly database?: NewProjectDatabase;
-}
-
-/** The engines `bindery new --database` takes. */
-export const NEW_PROJECT_DATABASES = ['postgres', 'mysql'] as const;
-
-/** An engine of {@link NEW_PROJECT_DATABASES}. */
-export type NewProjectDatabase = (typeof NEW_PROJECT_DATABASES)[number];
-
-/** The `DATABASE_URL` of a new MySQL project: a server on this machine, a database named after the project. */
-export function mysqlDatabaseUrl(name: string): string {
-  const database = name
-    .replace(/^@[^/]*\//, '')
-    .replace(/[^A-Za-z0-9_]/g, '_')
-    .slice(0, 64);
-  return `mysql://root@127.0.0.1:3306/${database}`;
 }
 
 const validateName = createRequire(import.meta.url)('validate-npm-package-name') as (name: string) => {
@@ -274,58 +262,17 @@ export async function writeNewProject(
   // Every setting documented, the same text \`npm start\` turns into \`.env\` (with a fresh APP_KEY).
   const { projectSettings } = await import('../env-setup.js');
   const { renderEnvFile } = await import('../../config/env-example.js');
-  const mysql = options.database === 'mysql';
-  const title = `Settings of ${options.name}: copy to .env (or let "npm start" do it) and adjust.\nReal environment variables win over .env. An empty value counts as unset.\n${
-    mysql
-      ? "DATABASE_URL names the MySQL or MariaDB server and database (create it first): the migrations are MySQL's, and there is no embedded MySQL."
-      : 'Without DATABASE_URL, "npm start" runs an embedded PostgreSQL under .data/.'
-  }`;
-  const envValues = mysql ? { DATABASE_URL: mysqlDatabaseUrl(options.name) } : undefined;
+  const intro = envExampleIntro(options);
   const sections = [
-    ...(await projectSettings(dir)).map((settings, i) => ({
-      settings,
-      ...(i === 0 ? { title, ...(envValues ? { values: envValues } : {}) } : {}),
-    })),
+    ...(await projectSettings(dir)).map((settings, i) => ({ settings, ...(i === 0 ? intro : {}) })),
     ...(await stepSettings(options)).map(({ step, settings }) => ({ settings, title: `The ${step}() setup step (app/main.ts).` })),
   ];
-  await writeFile(
-    join(dir, '.env.example'),
-    sections
-      .map((s) =>
-        renderEnvFile(s.settings, {
-          ...(s.title === undefined ? {} : { title: s.title }),
-          ...('values' in s && s.values !== undefined ? { values: s.values } : {}),
-        }),
-      )
-      .join('\n'),
-    {
-      flag: 'wx',
-    },
-  );
+  await writeFile(join(dir, '.env.example'), sections.map((s) => renderEnvFile(s.settings, { ...s })).join('\n'), { flag: 'wx' });
   files.push('.env.example');
   needDevTool('ts-morph', { task: 'bindery new' });
   const { generate } = await import('../../../generator/index.js');
   const result = await generate({ root: dir });
   return { files: files.sort(), generated: result };
-}
-
-/** The README's and the templates' words for the project's engine. */
-function databaseValues(options: NewProjectOptions): Record<string, string> {
-  if (options.database === 'mysql') {
-    const url = mysqlDatabaseUrl(options.name);
-    return {
-      databaseStart: `npm install && npm start     # DATABASE_URL=${url} (.env), then http://127.0.0.1:3000`,
-      databaseOwn: `to name your MySQL (8.0.16 or later) or MariaDB (10.6 or later) server and database — \`.env.example\` has \`${url}\`; create the database first (\`CREATE DATABASE … CHARACTER SET utf8mb4 COLLATE utf8mb4_bin\`). The migrations are MySQL's (\`generated/migrations/mysql/\`, \`"bindery": { "databases": ["mysql"] }\` in package.json); there is no embedded MySQL`,
-      databaseProduction: 'a MySQL or MariaDB server',
-      databaseUrlExample: 'mysql://user:password@host:3306/db',
-    };
-  }
-  return {
-    databaseStart: 'npm install && npm start     # an embedded PostgreSQL under .data/, then http://127.0.0.1:3000',
-    databaseOwn: 'to use your own PostgreSQL instead of the embedded one',
-    databaseProduction: 'a PostgreSQL server',
-    databaseUrlExample: 'postgres://user:password@host:5432/db',
-  };
 }
 
 /** `bindery new <dir>`. */
