@@ -52,7 +52,10 @@ export interface AuditBenchRow {
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function applyMigrations(database: Database): Promise<void> {
-  for (const dir of [fileURLToPath(new URL('../generated/migrations/', import.meta.url)), join(AUDIT_MIGRATIONS_DIR, 'postgres')]) {
+  for (const dir of [
+    fileURLToPath(new URL('../generated/migrations/postgres/', import.meta.url)),
+    join(AUDIT_MIGRATIONS_DIR, 'postgres'),
+  ]) {
     for (const file of (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort())
       await postgresPoolOf(database).query(await readFile(join(dir, file), 'utf8'));
   }

@@ -28,6 +28,7 @@ export const trackedResources = {
     except: ['view_count'],
     redact: [],
     reveal: [],
+    uniqueLive: [['slug']],
   },
   Attachment: {
     resource: 'Attachment',

@@ -10,6 +10,7 @@ import { compareTree, diffText } from './write/compare.js';
 import { lazyTree, overlayTree } from './write/disk-tree.js';
 import { headerText } from './write/header.js';
 import { draftPath, dropDraft, readDraft, saveDraft } from './write/draft-migration.js';
+import { historyDir, migrationLayout } from './emit/migrations/layout.js';
 import { inputsKey, recordMatches, recordPath, saveRecord } from './write/run-record.js';
 import { writeTree } from './write/write-tree.js';
 
@@ -119,7 +120,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   if (!model) return failed(diagnostics);
 
   const draftFile = draftPath(root, outDir);
-  const draft = options.rebuildSnapshot ? undefined : await readDraft(draftFile, (name) => disk.get(`migrations/${name}.sql`));
+  const layout = migrationLayout(project.databases, disk);
+  const recordDir = historyDir(layout[0]!);
+  const draft = options.rebuildSnapshot ? undefined : await readDraft(draftFile, (name) => disk.get(`${recordDir}/${name}.sql`));
   const ctx: EmitContext = { model, header: headerText(posix(relative(root, schemaDir))), runtime, augmentServices };
   const emitted = emit.emitAll(
     ctx,
@@ -130,6 +133,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       allowDestructive,
       rebuildSnapshot: options.rebuildSnapshot ?? false,
       check: options.check ?? false,
+      databases: project.databases,
       ...(draft !== undefined ? { draft } : {}),
     },
     diagnostics,
@@ -138,7 +142,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const generated = emitted.files;
   // Folded: the draft's file is replaced by the migration generated (or removed when none is).
   const folded = emitted.foldedDraft ? draft : undefined;
-  const comparison = compareTree(generated, disk, folded !== undefined ? [`migrations/${folded}.sql`] : []);
+  const replaceable = [...(folded !== undefined ? layout.map((l) => `${l.dir}/${folded}.sql`) : []), ...emitted.moved];
+  if (folded !== undefined && recordDir !== layout[0]!.dir) replaceable.push(`${recordDir}/${folded}.sql`);
+  const comparison = compareTree(generated, disk, replaceable);
   const changed = [...comparison.write.map((f) => f.path), ...comparison.remove].sort().map((p) => `${outName}/${p}`);
   // The tree as this run leaves it, the generated files' text taken from memory rather than read back,
   // and hashed piece by piece (generated-file.ts: hashing the text whole would make it one flat string).
@@ -150,7 +156,10 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   }
   await writeTree(outDir, comparison);
   if (record) await saveRecord(record, key, after(), hashes());
-  const left = folded !== undefined || options.draftMigration ? await keepDraft(draftFile, generated, comparison.write, folded) : undefined;
+  const left =
+    folded !== undefined || options.draftMigration
+      ? await keepDraft(draftFile, layout[0]!.dir, generated, comparison.write, folded)
+      : undefined;
   return {
     ok: true,
     diagnostics: [],
@@ -166,18 +175,20 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
  * new draft, or the old one folded, perhaps under a new name), or the old
  * draft unchanged; none when the fold left no migration (the record goes).
  * @param path the draft record (null without `node_modules`: no drafts).
+ * @param dir the folder of the history of record's migrations (`migrations`, `migrations/postgres`).
  * @returns the draft's path in the output folder, or undefined.
  */
 async function keepDraft(
   path: string | null,
+  dir: string,
   generated: readonly GeneratedFile[],
   written: readonly GeneratedFile[],
   draft: string | undefined,
 ): Promise<string | undefined> {
   if (path === null) return undefined;
-  const migration = generated.find((f) => /^migrations\/[^/]+\.sql$/.test(f.path));
-  if (migration !== undefined && (written.includes(migration) || migration.path === `migrations/${draft}.sql`)) {
-    await saveDraft(path, migration.path.slice('migrations/'.length, -'.sql'.length), migration.content);
+  const migration = generated.find((f) => f.path.startsWith(`${dir}/`) && /^[^/]+\.sql$/.test(f.path.slice(dir.length + 1)));
+  if (migration !== undefined && (written.includes(migration) || migration.path === `${dir}/${draft}.sql`)) {
+    await saveDraft(path, migration.path.slice(dir.length + 1, -'.sql'.length), migration.content);
     return migration.path;
   }
   if (draft !== undefined) await dropDraft(path);

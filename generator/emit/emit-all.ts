@@ -12,7 +12,9 @@ import type { GeneratedFile } from '../write/generated-file.js';
 import { emitHandlers } from './handlers/emit-handlers.js';
 import { emitLists } from './lists/emit-lists.js';
 import { emitRelations } from './lists/emit-relations.js';
-import { emitMigrations, MIGRATIONS_DIR, SNAPSHOT_FILE } from './migrations/emit-migrations.js';
+import { DEFAULT_DATABASES, type DatabaseName } from '../load/project-config.js';
+import { emitMigrations, SNAPSHOT_FILE } from './migrations/emit-migrations.js';
+import { historyDir, migrationLayout, migrationNames } from './migrations/layout.js';
 import { emitOpenApi } from './openapi/emit-openapi.js';
 import { emitPluginList } from './plugins/emit-plugin-list.js';
 import { emitPolicies } from './policies/emit-policies.js';
@@ -35,6 +37,8 @@ export interface EmitInputs {
   readonly rebuildSnapshot: boolean;
   /** The draft migration to fold the changes into, by name (docs/generator.md "Draft migrations"). */
   readonly draft?: string;
+  /** The engines the migrations are written for (package.json `bindery.databases`). Default `["postgres"]`. */
+  readonly databases?: readonly DatabaseName[];
   /** A `--check` run (nothing is written). Validators whose fingerprint matches are taken from `disk` instead of compiled either way (docs/generator.md "Validator fingerprints"). Default false. */
   readonly check?: boolean;
 }
@@ -44,6 +48,10 @@ export interface EmitOutput {
   readonly files: GeneratedFile[];
   /** The migration changes were folded into `inputs.draft` (whose file is then replaced, or removed). */
   readonly foldedDraft: boolean;
+  /** Migration files moved (written under the engine's folder): removed from where they were. */
+  readonly moved: readonly string[];
+  /** The migration folder of each engine, the history of record's first (`migrations`, `migrations/mysql`). */
+  readonly migrationDirs: readonly string[];
 }
 
 /**
@@ -51,20 +59,30 @@ export interface EmitOutput {
  * `diagnostics` (nothing must be written then).
  */
 export function emitAll(ctx: EmitContext, inputs: EmitInputs, diagnostics: Diagnostics): EmitOutput | null {
+  const layout = migrationLayout(inputs.databases ?? DEFAULT_DATABASES, inputs.disk);
+  const [record, ...others] = layout;
+  const from = historyDir(record!);
   const migrations = emitMigrations(
     ctx,
     {
       outDir: inputs.outName,
+      dir: from,
+      writeDir: record!.dir,
       snapshotText: inputs.disk.get(SNAPSHOT_FILE),
-      migrations: [...inputs.disk.keys()]
-        .filter((p) => /^migrations\/[^/]+\.sql$/.test(p))
-        .map((p) => p.slice(MIGRATIONS_DIR.length + 1, -4)),
-      read: (name) => inputs.disk.get(`${MIGRATIONS_DIR}/${name}.sql`),
+      migrations: migrationNames(inputs.disk, from),
+      read: (name) => inputs.disk.get(`${from}/${name}.sql`),
       rebuildSnapshot: inputs.rebuildSnapshot,
       ...(inputs.draft !== undefined ? { draft: inputs.draft } : {}),
     },
     inputs.allowDestructive,
     diagnostics,
+    record!.engine,
+    others.map((l) => ({
+      engine: l.engine,
+      dir: l.dir,
+      migrations: migrationNames(inputs.disk, l.dir),
+      read: (name: string) => inputs.disk.get(`${l.dir}/${name}.sql`),
+    })),
   );
   if (diagnostics.any) return null;
   const audit = emitAudit(ctx);
@@ -72,7 +90,7 @@ export function emitAll(ctx: EmitContext, inputs: EmitInputs, diagnostics: Diagn
   const relations = emitRelations(ctx);
   const factories = emitFactories(ctx);
   const policies = emitPolicies(ctx);
-  const files = [
+  const files: GeneratedFile[] = [
     emitTypes(ctx),
     emitSerializers(ctx),
     emitValidators(ctx, inputs.disk.get('validators.ts')),
@@ -88,5 +106,12 @@ export function emitAll(ctx: EmitContext, inputs: EmitInputs, diagnostics: Diagn
     ...migrations.files,
     ...(inputs.plugins !== undefined ? [emitPluginList(inputs.plugins, ctx.runtime)] : []),
   ];
-  return { files, foldedDraft: migrations.folded };
+  // PostgreSQL's flat files of a project that added an engine move into migrations/postgres/, unchanged.
+  const moved =
+    record!.movedFrom === undefined ? [] : migrationNames(inputs.disk, record!.movedFrom).map((name) => `${record!.movedFrom}/${name}.sql`);
+  const movedFiles = moved
+    .map((path) => ({ path: `${record!.dir}/${path.slice(record!.movedFrom!.length + 1)}`, content: inputs.disk.get(path)! }))
+    .filter((f) => !files.some((g) => g.path === f.path));
+  files.push(...movedFiles);
+  return { files, foldedDraft: migrations.folded, moved, migrationDirs: layout.map((l) => l.dir) };
 }

@@ -62,8 +62,12 @@ export interface RawCors {
 /** `rateLimit:` of a group or route: `"5/minute"`, `{ rate: "5/minute", by: user }`, or `false` (a route opting out of its group's). */
 export type RawRateLimit = string | boolean | { readonly rate: string; readonly by?: 'ip' | 'user' | 'token' };
 
-/** `true`, `false`, or `live` (unique among rows that are not soft-deleted). */
-export type RawUnique = boolean | 'live';
+/**
+ * `true`, `false`, `live` (unique among rows that are not soft-deleted), or
+ * `{ among: live, emulate: generated-column }`: `live`, emulated on MySQL and
+ * MariaDB (no partial indexes) by a generated column.
+ */
+export type RawUnique = boolean | 'live' | { readonly among: 'live'; readonly emulate?: 'generated-column' };
 
 /** `resources.<Name>` — one table. */
 export interface RawResource {

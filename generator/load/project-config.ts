@@ -5,6 +5,7 @@
  * ```json
  * "bindery": { "plugins": ["@bindery/mailprovider"] }   // an app: its plugin list, in load order
  * "bindery": { "plugin": true }                          // a plugin package: generate for a plugin
+ * "bindery": { "databases": ["postgres", "mysql"] }       // the engines the migrations are written for (default ["postgres"])
  * ```
  */
 import { readFile } from 'node:fs/promises';
@@ -23,7 +24,21 @@ export interface ProjectConfig {
    * one adds none.
    */
   readonly pluginTables: ReadonlyMap<string, string>;
+  /**
+   * The database engines the project runs on (`bindery.databases`; docs/generator.md
+   * "Databases"): the migrations are written for each. Default `["postgres"]`.
+   */
+  readonly databases: readonly DatabaseName[];
 }
+
+/** An engine a project's migrations are written for: `postgres`, or `mysql` (MySQL and MariaDB). */
+export type DatabaseName = 'postgres' | 'mysql';
+
+/** The values `bindery.databases` takes, in the order the generator writes them. */
+export const DATABASE_NAMES: readonly DatabaseName[] = ['postgres', 'mysql'];
+
+/** The engines of a project without a `databases` setting. */
+export const DEFAULT_DATABASES: readonly DatabaseName[] = ['postgres'];
 
 /** npm package names: optional `@scope/`, then lower-case URL-safe characters. */
 const PACKAGE_NAME = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
@@ -37,23 +52,25 @@ export async function readProjectConfig(root: string, diagnostics: Diagnostics):
   try {
     text = await readFile(join(root, 'package.json'), 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { plugins: undefined, isPlugin: false, pluginTables: new Map() };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      return { plugins: undefined, isPlugin: false, pluginTables: new Map(), databases: DEFAULT_DATABASES };
     throw error;
   }
-  let json: { bindery?: { plugins?: unknown; plugin?: unknown } };
+  let json: { bindery?: { plugins?: unknown; plugin?: unknown; databases?: unknown } };
   try {
     json = JSON.parse(text) as typeof json;
   } catch (error) {
     diagnostics.add({ file: 'package.json', line: 1, column: 1 }, '', `package.json is not valid JSON: ${(error as Error).message}`);
-    return { plugins: undefined, isPlugin: false, pluginTables: new Map() };
+    return { plugins: undefined, isPlugin: false, pluginTables: new Map(), databases: DEFAULT_DATABASES };
   }
   const section = json.bindery;
   const isPlugin = section?.plugin === true;
-  if (section?.plugins === undefined) return { plugins: undefined, isPlugin, pluginTables: new Map() };
   const at = (needle: string) => position(text, needle);
+  const databases = readDatabases(section?.databases, at, diagnostics);
+  if (section?.plugins === undefined) return { plugins: undefined, isPlugin, pluginTables: new Map(), databases };
   if (!Array.isArray(section.plugins)) {
     diagnostics.add(at('"plugins"'), 'bindery.plugins', 'must be a list of npm package names, e.g. ["@bindery/mailprovider"]');
-    return { plugins: undefined, isPlugin, pluginTables: new Map() };
+    return { plugins: undefined, isPlugin, pluginTables: new Map(), databases };
   }
   const seen = new Set<string>();
   section.plugins.forEach((entry: unknown, i: number) => {
@@ -68,11 +85,53 @@ export async function readProjectConfig(root: string, diagnostics: Diagnostics):
   return {
     plugins,
     isPlugin,
+    databases,
     pluginTables: await pluginTables(
       root,
       plugins.filter((p) => PACKAGE_NAME.test(p)),
     ),
   };
+}
+
+/**
+ * The `databases` setting: a non-empty list of {@link DATABASE_NAMES}, each once, in that order.
+ * A bad value is reported at it (the default is used then, and nothing is written).
+ */
+function readDatabases(
+  value: unknown,
+  at: (needle: string) => { file: string; line: number; column: number },
+  diagnostics: Diagnostics,
+): readonly DatabaseName[] {
+  if (value === undefined) return DEFAULT_DATABASES;
+  const expected = `a list of the database engines the migrations are written for: ${DATABASE_NAMES.map((d) => `"${d}"`).join(', ')} (e.g. ["postgres", "mysql"]; "mysql" is for MySQL and MariaDB)`;
+  if (!Array.isArray(value) || value.length === 0) {
+    diagnostics.add(at('"databases"'), 'bindery.databases', `must be ${expected}; got ${JSON.stringify(value)}`);
+    return DEFAULT_DATABASES;
+  }
+  const seen = new Set<DatabaseName>();
+  value.forEach((entry: unknown, i: number) => {
+    if (typeof entry !== 'string' || !(DATABASE_NAMES as readonly string[]).includes(entry)) {
+      const hint =
+        entry === 'mariadb'
+          ? ' (MariaDB is "mysql": the same migrations run on both)'
+          : entry === 'postgresql'
+            ? ' (write "postgres")'
+            : '';
+      diagnostics.add(
+        at(JSON.stringify(entry)),
+        `bindery.databases[${i}]`,
+        `${JSON.stringify(entry)} is not a database engine bindery writes migrations for${hint}; bindery.databases must be ${expected}`,
+      );
+    } else if (seen.has(entry as DatabaseName)) {
+      diagnostics.add(
+        at(JSON.stringify(entry)),
+        `bindery.databases[${i}]`,
+        `"${entry}" is listed twice in bindery.databases; list each engine once`,
+      );
+    } else seen.add(entry as DatabaseName);
+  });
+  const names = DATABASE_NAMES.filter((d) => seen.has(d));
+  return names.length > 0 ? names : DEFAULT_DATABASES;
 }
 
 /** Tables of each plugin's snapshot (`node_modules/<plugin>/generated/schema.snapshot.json`, looked up from `root` upwards). */

@@ -94,6 +94,14 @@ export interface ResourceIndex {
   readonly unique: boolean;
   /** Only rows not soft-deleted: `WHERE deleted_at IS NULL`. */
   readonly live: boolean;
+  /**
+   * How a `live` index is made on an engine without partial indexes (MySQL,
+   * MariaDB), as the schema opts in (`unique: { among: live, emulate: generated-column }`):
+   * a generated column holding the value on live rows, uniquely indexed. Absent: not emulated.
+   */
+  readonly emulate?: 'generated-column';
+  /** Where the index's `unique` option is written (for diagnostics). */
+  readonly origin?: SourcePosition;
 }
 
 /** Audit options carried for the audit emitter (a later issue). */

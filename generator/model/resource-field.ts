@@ -1,7 +1,7 @@
 /**
  * Resolving one field of a resource (`resources.<Name>.fields.<column>`).
  */
-import type { RawResourceField } from '../language/raw.js';
+import type { RawResourceField, RawUnique } from '../language/raw.js';
 import type { DataPath } from '../load/node-position.js';
 import { show } from '../load/ajv-messages.js';
 import { columnDefault } from './defaults.js';
@@ -13,6 +13,8 @@ import type { Reporter } from './reporter.js';
 export interface ResolvedField {
   readonly field: ResourceField;
   readonly unique: 'none' | 'all' | 'live';
+  /** The emulation a `live` unique index opts in to (`unique: { among: live, emulate: … }`). */
+  readonly emulate?: 'generated-column';
 }
 
 /** Parse a type name of the language (`string`, `integer[]`, …) into kind and list flag. */
@@ -93,7 +95,7 @@ export function resolveResourceField(
     );
   }
 
-  const unique = raw.unique === 'live' ? 'live' : raw.unique === true ? 'all' : 'none';
+  const { unique, emulate } = uniqueOption(raw.unique);
   if (unique === 'live' && !softDelete)
     fail('unique', '"unique: live" means unique among rows not soft-deleted; add "softDelete: true" to the resource or use "unique: true"');
   if (unique !== 'none' && primaryKey) fail('unique', 'a primary key is unique already; remove "unique"');
@@ -129,5 +131,15 @@ export function resolveResourceField(
     ...(raw.renamedFrom !== undefined ? { renamedFrom: { name: raw.renamedFrom, origin: r.at([...path, 'renamedFrom'], 'value') } } : {}),
     origin: r.at(path),
   };
-  return { field, unique };
+  return { field, unique, ...(emulate ? { emulate } : {}) };
+}
+
+/**
+ * A `unique` option (of a field or an index) as its kind and emulation:
+ * `true` → all rows, `live` or `{ among: live }` → live rows, with the
+ * `emulate` the object form names.
+ */
+export function uniqueOption(raw: RawUnique | undefined): { unique: 'none' | 'all' | 'live'; emulate?: 'generated-column' } {
+  if (typeof raw === 'object' && raw !== null) return { unique: 'live', ...(raw.emulate ? { emulate: raw.emulate } : {}) };
+  return { unique: raw === 'live' ? 'live' : raw === true ? 'all' : 'none' };
 }

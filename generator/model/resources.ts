@@ -8,7 +8,7 @@ import type { RawResource } from '../language/raw.js';
 import type { AuditOptions, Resource, ResourceField, ResourceIndex } from './model.js';
 import { didYouMean } from '../suggest.js';
 import type { Reporter } from './reporter.js';
-import { resolveResourceField } from './resource-field.js';
+import { resolveResourceField, uniqueOption } from './resource-field.js';
 
 /** PostgreSQL's identifier limit (bytes; names here are ASCII). */
 const MAX_IDENTIFIER = 63;
@@ -31,7 +31,11 @@ export function resolveResource(r: Reporter, name: string, raw: RawResource): Re
       continue;
     }
     fields.push(resolved.field);
-    if (resolved.unique !== 'none') uniques.push(makeIndex(raw.table, [fieldName], true, resolved.unique === 'live'));
+    if (resolved.unique !== 'none') {
+      const made = makeIndex(raw.table, [fieldName], true, resolved.unique === 'live');
+      const origin = r.at([...path, 'fields', fieldName, 'unique'], 'value');
+      uniques.push({ ...made, ...(resolved.emulate ? { emulate: resolved.emulate } : {}), origin });
+    }
   }
 
   const implicit: [string, boolean, 'timestamps' | 'softDelete'][] = [
@@ -92,7 +96,8 @@ export function resolveResource(r: Reporter, name: string, raw: RawResource): Re
     const missing = index.columns.map((c, j) => [c, j] as const).filter(([c]) => !columns.includes(c));
     for (const [c, j] of missing)
       r.error([...indexPath, 'columns', j], `unknown column "${c}"${didYouMean(c, columns)} in resource ${name}`, 'value');
-    const live = index.unique === 'live';
+    const option = uniqueOption(index.unique);
+    const live = option.unique === 'live';
     if (live && !softDelete)
       r.error(
         [...indexPath, 'unique'],
@@ -102,7 +107,11 @@ export function resolveResource(r: Reporter, name: string, raw: RawResource): Re
       ok = false;
       return;
     }
-    const made = makeIndex(raw.table, index.columns, index.unique !== undefined && index.unique !== false, live);
+    const made = {
+      ...makeIndex(raw.table, index.columns, option.unique !== 'none', live),
+      ...(option.emulate ? { emulate: option.emulate } : {}),
+      origin: r.at(index.unique !== undefined ? [...indexPath, 'unique'] : indexPath, index.unique !== undefined ? 'value' : 'key'),
+    };
     indexes.push(index.name === undefined ? made : { ...made, name: index.name });
   });
 

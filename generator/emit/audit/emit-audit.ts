@@ -83,5 +83,7 @@ function configLiteral(resource: Resource): Literal {
     except: [...audit.except],
     redact: [...audit.redact],
     reveal: [...audit.reveal],
+    // The indexes unique among live rows: an upsert on one is refused where they are emulated (MySQL, MariaDB).
+    ...(resource.indexes.some((i) => i.live) ? { uniqueLive: resource.indexes.filter((i) => i.live).map((i) => [...i.columns]) } : {}),
   };
 }

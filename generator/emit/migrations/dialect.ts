@@ -5,13 +5,17 @@
  * check of the snapshot against its migrations). The emitter (`diff.ts`,
  * `renames.ts`, `replay.ts`) decides *what* changes, in bindery's own terms
  * (`snapshot-types.ts`); the dialect says it in its engine's SQL. Each
- * engine's dialect lives in a folder named for it (`dialects/postgres/`);
- * `dialects/index.ts` chooses one.
+ * engine's dialect lives in a folder named for it (`dialects/postgres/`,
+ * `dialects/mysql/`); `dialects/index.ts` chooses them by the project's
+ * `databases` setting.
  *
  * Every statement is one text ending with `;` (a guard may be a block).
  */
 import type { ColumnTypeText } from '../../../runtime/db/column-type.js';
 import type { ColumnSnapshot, DefaultSnapshot, ForeignKeySnapshot, IndexSnapshot, TableSnapshot } from './snapshot-types.js';
+
+/** The SQL families bindery writes migrations for: PostgreSQL, and MySQL (with MariaDB). */
+export type MigrationEngine = 'postgres' | 'mysql';
 
 /** One change of a column, as a statement read back says it. */
 export type ColumnChange =
@@ -35,6 +39,8 @@ export type ReplayStep =
       readonly name: string;
       readonly column: string;
       readonly values: readonly string[];
+      /** The column's type as an enum, where the engine's DDL does not say it (MySQL's `VARCHAR(255)` of an enum is a `string`). */
+      readonly type?: ColumnTypeText;
     }
   | { readonly kind: 'renameTable'; readonly from: string; readonly to: string }
   | { readonly kind: 'renameColumn'; readonly table: string; readonly from: string; readonly to: string }
@@ -44,6 +50,8 @@ export type ReplayStep =
   | { readonly kind: 'addForeignKey'; readonly table: string; readonly name: string; readonly foreignKey: ForeignKeySnapshot }
   | { readonly kind: 'createIndex'; readonly table: string; readonly name: string; readonly index: IndexSnapshot }
   | { readonly kind: 'dropIndex'; readonly name: string }
+  /** A column redefined whole (MySQL's `MODIFY COLUMN`): its type, nullability, default and identity; an enum's values stay with its CHECK. */
+  | { readonly kind: 'modifyColumn'; readonly table: string; readonly column: string; readonly definition: ColumnSnapshot }
   /** A data statement or a guard: no table changes shape. */
   | { readonly kind: 'data' };
 
@@ -54,8 +62,8 @@ export interface UnreadableStatement {
 
 /** The DDL of one engine, for the migration emitter (see the module's comment). */
 export interface MigrationDialect {
-  /** The engine whose DDL this is. */
-  readonly engine: 'postgres';
+  /** The engine whose DDL this is (its SQL family: `mysql` for MySQL and MariaDB). */
+  readonly engine: MigrationEngine;
 
   /** The engine's SQL type of a column type (its name for `string(200)`, `timestamp`…): what columns are compared by, and what messages name. */
   columnType(type: ColumnTypeText): string;
@@ -76,7 +84,7 @@ export interface MigrationDialect {
   addColumn(table: string, column: string, c: ColumnSnapshot): string;
   dropColumn(table: string, column: string): string;
   renameColumn(table: string, from: string, to: string): string;
-  dropIdentity(table: string, column: string): string;
+  dropIdentity(table: string, column: string, c: ColumnSnapshot): string;
   addIdentity(table: string, column: string, c: ColumnSnapshot): string;
   dropDefault(table: string, column: string): string;
   /** Set the default of `c` (which has one). */
@@ -89,16 +97,23 @@ export interface MigrationDialect {
    * (or cannot be converted), naming the table, column and rows.
    */
   typeChangeGuard(table: string, column: string, from: ColumnSnapshot, to: ColumnSnapshot): string;
-  /** Set the column's rows holding NULL to its default (before NOT NULL). */
-  fillNulls(table: string, column: string): string;
+  /** Set the column's rows holding NULL to the default of `c` (before NOT NULL). */
+  fillNulls(table: string, column: string, c: ColumnSnapshot): string;
   setNotNull(table: string, column: string, c: ColumnSnapshot): string;
   dropNotNull(table: string, column: string, c: ColumnSnapshot): string;
+  /**
+   * An engine that redefines a column whole (MySQL's `MODIFY COLUMN`, which
+   * needs the full definition) has this: the diff then writes one statement
+   * per changed column — `c`, its type, NOT NULL, default and identity —
+   * after its guards and {@link fillNulls}, instead of one per attribute.
+   */
+  modifyColumn?(table: string, column: string, c: ColumnSnapshot): string;
 
   /** The CHECK constraint of an enum column (`checkName`): only its values (every item, for a list), NULL passing. */
   addEnumCheck(table: string, column: string, c: ColumnSnapshot): string;
   dropEnumCheck(table: string, column: string): string;
-  /** Rename an enum's CHECK constraint (after its table or column was renamed). */
-  renameEnumCheck(table: string, from: string, to: string): string;
+  /** Rename an enum's CHECK constraint (after its table or column was renamed); `column` and `c` are the column's as it is now. */
+  renameEnumCheck(table: string, from: string, to: string, column: string, c: ColumnSnapshot): string;
   /**
    * The data check before an enum's CHECK constraint is added to a table
    * with rows: it stops the migration, changing nothing, naming the table,
@@ -106,14 +121,20 @@ export interface MigrationDialect {
    */
   enumGuard(table: string, column: string, c: ColumnSnapshot): string;
 
-  /** `CREATE [UNIQUE] INDEX`; a `live` index is unique among the rows whose `deleted_at` is null. */
-  createIndex(table: string, name: string, i: IndexSnapshot): string;
-  dropIndex(table: string, name: string): string;
+  /**
+   * `CREATE [UNIQUE] INDEX`; a `live` index is unique among the rows whose
+   * `deleted_at` is null (an engine without partial indexes emulates it: MySQL
+   * indexes a generated column). `t` is the table as it is then.
+   */
+  createIndex(table: string, name: string, i: IndexSnapshot, t: TableSnapshot): string;
+  /** Drop the index `i` (and what its emulation added). */
+  dropIndex(table: string, name: string, i: IndexSnapshot): string;
   renameIndex(table: string, from: string, to: string): string;
 
   addForeignKey(table: string, name: string, fk: ForeignKeySnapshot): string;
   dropForeignKey(table: string, name: string): string;
-  renameForeignKey(table: string, from: string, to: string): string;
+  /** Rename a foreign key (`fk` is its definition). */
+  renameForeignKey(table: string, from: string, to: string, fk: ForeignKeySnapshot): string;
 
   /**
    * Move the audit history of the renamed table `from` to `to`: the

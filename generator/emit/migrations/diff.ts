@@ -76,7 +76,7 @@ export function diffTables(dialect: MigrationDialect, before: Tables, after: Tab
     }
     if (old && now) {
       for (const [name, index] of Object.entries(old.indexes)) {
-        if (!same(index, now.indexes[name])) dropIndexes.push(dialect.dropIndex(table, name));
+        if (!same(index, now.indexes[name])) dropIndexes.push(dialect.dropIndex(table, name, index));
       }
     }
     if (old && !now) {
@@ -100,7 +100,7 @@ export function diffTables(dialect: MigrationDialect, before: Tables, after: Tab
     }
     for (const [name, index] of Object.entries(now.indexes)) {
       if (!old || !same(index, old.indexes[name])) {
-        indexes.push(dialect.createIndex(table, name, index));
+        indexes.push(dialect.createIndex(table, name, index, now));
         if (old) changes.push(`index_${table}`);
       }
     }
@@ -240,7 +240,8 @@ function alterColumn(
   }
   const retyped = typeChanged(dialect, was, now);
   const defaultChanged = defaultOf(dialect, was) !== defaultOf(dialect, now);
-  if (was.identity && !now.identity) out.push(dialect.dropIdentity(table, name));
+  if (dialect.modifyColumn) return modifyColumn(dialect, dialect.modifyColumn, table, name, was, now, retyped, destructive, refused);
+  if (was.identity && !now.identity) out.push(dialect.dropIdentity(table, name, now));
   // A changed type drops the default first (the old default may not cast); SET DEFAULT puts it back.
   if (was.default !== undefined && (retyped || (defaultChanged && now.default === undefined))) out.push(dialect.dropDefault(table, name));
   if (retyped) {
@@ -258,7 +259,7 @@ function alterColumn(
   }
   if (now.default !== undefined && (defaultChanged || retyped)) out.push(dialect.setDefault(table, name, now));
   if (was.nullable && !now.nullable && !now.primaryKey) {
-    if (now.default !== undefined) out.push(dialect.fillNulls(table, name));
+    if (now.default !== undefined) out.push(dialect.fillNulls(table, name, now));
     else if (!now.identity)
       refused.push({
         kind: 'unsupported',
@@ -270,6 +271,49 @@ function alterColumn(
   }
   if (!was.nullable && now.nullable) out.push(dialect.dropNotNull(table, name, now));
   if (!was.identity && now.identity) out.push(dialect.addIdentity(table, name, now));
+  return out;
+}
+
+/**
+ * The changes of a column on an engine that redefines it whole
+ * (`dialect.modifyColumn`): the narrowing guard, the NULLs filled with the
+ * default, then one statement giving the column its new definition — when
+ * the engine writes the two definitions differently.
+ */
+function modifyColumn(
+  dialect: MigrationDialect,
+  modify: NonNullable<MigrationDialect['modifyColumn']>,
+  table: string,
+  name: string,
+  was: ColumnSnapshot,
+  now: ColumnSnapshot,
+  retyped: boolean,
+  destructive: Destructive,
+  refused: RefusedChange[],
+): string[] {
+  const out: string[] = [];
+  if (modify(table, name, was) === modify(table, name, now)) return out;
+  if (retyped && !widens(was.type, now.type)) {
+    const [from, to] = [dialect.columnType(was.type), dialect.columnType(now.type)];
+    destructive(
+      table,
+      name,
+      `changing column ${table}.${name} from ${from} to ${to} may lose or reject values`,
+      `changes ${table}.${name} from ${from} to ${to}; migrate stops with an error and changes nothing if a value would not survive the change unchanged`,
+    );
+    out.push(dialect.typeChangeGuard(table, name, was, now));
+  }
+  if (was.nullable && !now.nullable && !now.primaryKey) {
+    if (now.default !== undefined) out.push(dialect.fillNulls(table, name, now));
+    else if (!now.identity)
+      refused.push({
+        kind: 'unsupported',
+        table,
+        column: name,
+        message: `making ${table}.${name} NOT NULL needs a value for rows holding NULL; add "default:" to the field or keep "nullable: true"`,
+      });
+  }
+  out.push(modify(table, name, now));
   return out;
 }
 

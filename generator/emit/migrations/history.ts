@@ -20,6 +20,10 @@ export interface MigrationHistory {
   readonly outDir: string;
   /** Text of the existing snapshot, or undefined when there is none. */
   readonly snapshotText: string | undefined;
+  /** The folder of the migrations inside the output folder (default `migrations`; `migrations/postgres` for a project of two engines). */
+  readonly dir?: string;
+  /** Where the next migration is written, when not in `dir` (the history moving into `migrations/postgres`). */
+  readonly writeDir?: string;
   /** Names of the existing migration files without `.sql`, e.g. `0001_create_notes`. */
   readonly migrations: readonly string[];
   /** Text of an existing migration file by name (without `.sql`); without it the snapshot is not checked against the migrations. */
@@ -85,7 +89,7 @@ export function readSnapshot(dialect: MigrationDialect, history: MigrationHistor
     diagnostics.add(
       at,
       '',
-      `the snapshot is missing but ${history.outDir}/${MIGRATIONS_DIR}/ holds ${history.migrations.length} migration(s); restore ${SNAPSHOT_FILE} from version control, or rebuild it from the migrations with "${REBUILD}"`,
+      `the snapshot is missing but ${history.outDir}/${history.dir ?? MIGRATIONS_DIR}/ holds ${history.migrations.length} migration(s); restore ${SNAPSHOT_FILE} from version control, or rebuild it from the migrations with "${REBUILD}"`,
       'BINDERY_MIGRATION_UNSUPPORTED',
     );
     return undefined;
@@ -106,7 +110,7 @@ export function readSnapshot(dialect: MigrationDialect, history: MigrationHistor
     diagnostics.add(
       snapshotPosition(history, ['lastMigration']),
       'lastMigration',
-      `the snapshot follows migration ${last}, but ${history.outDir}/${MIGRATIONS_DIR}/${last}.sql is missing; restore it from version control — or, if you removed it on purpose (it failed at "bindery migrate" and was applied nowhere), rebuild the snapshot from the migrations left with "${REBUILD}"`,
+      `the snapshot follows migration ${last}, but ${history.outDir}/${history.dir ?? MIGRATIONS_DIR}/${last}.sql is missing; restore it from version control — or, if you removed it on purpose (it failed at "bindery migrate" and was applied nowhere), rebuild the snapshot from the migrations left with "${REBUILD}"`,
       'BINDERY_MIGRATION_UNSUPPORTED',
     );
     return undefined;
@@ -125,7 +129,7 @@ export function readSnapshot(dialect: MigrationDialect, history: MigrationHistor
     diagnostics.add(
       snapshotPosition(history, ['tables', ...difference.path]),
       ['tables', ...difference.path].join('.'),
-      `the snapshot has ${difference.snapshot}, but ${upTo} build ${difference.migrations}: ${SNAPSHOT_FILE} was edited by hand (it must match ${history.outDir}/${MIGRATIONS_DIR}/). Restore it from version control, or rebuild it from the migrations with "${REBUILD}"`,
+      `the snapshot has ${difference.snapshot}, but ${upTo} build ${difference.migrations}: ${SNAPSHOT_FILE} was edited by hand (it must match ${history.outDir}/${history.dir ?? MIGRATIONS_DIR}/). Restore it from version control, or rebuild it from the migrations with "${REBUILD}"`,
       'BINDERY_MIGRATION_UNSUPPORTED',
     );
     return undefined;
@@ -146,7 +150,7 @@ export function rebuildSnapshot(dialect: MigrationDialect, history: MigrationHis
   );
   if (!replayed.ok) {
     diagnostics.add(
-      { file: `${history.outDir}/${MIGRATIONS_DIR}/${replayed.migration}.sql`, line: 1, column: 1 },
+      { file: `${history.outDir}/${history.dir ?? MIGRATIONS_DIR}/${replayed.migration}.sql`, line: 1, column: 1 },
       '',
       `cannot rebuild the snapshot from the statement "${replayed.statement}": ${replayed.reason}; restore ${SNAPSHOT_FILE} from version control instead`,
       'BINDERY_MIGRATION_UNSUPPORTED',

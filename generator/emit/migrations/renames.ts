@@ -172,14 +172,14 @@ function renameDerived(
     const target = Object.entries(wanted.foreignKeys).find(([other, k]) => !(other in t.foreignKeys) && same(k, fk))?.[0];
     if (target === undefined) continue;
     t.foreignKeys = rekey(t.foreignKeys, name, target);
-    out.push(dialect.renameForeignKey(table, name, target));
+    out.push(dialect.renameForeignKey(table, name, target, fk));
   }
   // An enum's CHECK constraint is named after its table and column (`checkName`); the snapshot implies the name.
   for (const [column, c] of Object.entries(t.columns)) {
     if (!c.values) continue;
     const oldName = checkName(renamed.table ?? table, renamed.columns.get(column) ?? column);
     const newName = checkName(table, column);
-    if (oldName !== newName) out.push(dialect.renameEnumCheck(table, oldName, newName));
+    if (oldName !== newName) out.push(dialect.renameEnumCheck(table, oldName, newName, column, c));
   }
   return out;
 }

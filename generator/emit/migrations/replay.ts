@@ -63,7 +63,7 @@ class State {
       case 'dropConstraint':
         return this.dropConstraint(step.table, step.name);
       case 'addCheck':
-        return this.addCheck(step.table, step.name, step.column, step.values);
+        return this.addCheck(step.table, step.name, step.column, step.values, step.type);
       case 'renameTable':
         return this.renameTable(step.from, step.to);
       case 'renameColumn':
@@ -78,6 +78,8 @@ class State {
         return this.createIndex(step.table, step.name, step.index);
       case 'dropIndex':
         return this.dropIndex(step.name);
+      case 'modifyColumn':
+        return this.modifyColumn(step.table, step.column, step.definition);
       case 'data':
         return undefined;
     }
@@ -147,6 +149,14 @@ class State {
     return undefined;
   }
 
+  modifyColumn(table: string, column: string, definition: ColumnSnapshot): string | undefined {
+    const c = this.tables.get(table)?.columns[column];
+    if (!c) return `column ${table}.${column} does not exist`;
+    // The enum's values are its CHECK constraint's, which the redefinition keeps.
+    this.tables.get(table)!.columns[column] = normalize({ ...without(definition, 'values'), ...(c.values ? { values: c.values } : {}) });
+    return undefined;
+  }
+
   addForeignKey(table: string, key: string, fk: ForeignKeySnapshot): string | undefined {
     const t = this.tables.get(table);
     if (!t) return `table ${table} does not exist`;
@@ -169,12 +179,12 @@ class State {
     return undefined;
   }
 
-  addCheck(table: string, key: string, column: string, values: readonly string[]): string | undefined {
+  addCheck(table: string, key: string, column: string, values: readonly string[], type?: string): string | undefined {
     const t = this.tables.get(table);
     const c = t?.columns[column];
     if (!t || !c) return `column ${table}.${column} does not exist`;
     t.checks[key] = column;
-    t.columns[column] = normalize({ ...c, values: sortedValues(values) });
+    t.columns[column] = normalize({ ...c, ...(type !== undefined ? { type } : {}), values: sortedValues(values) });
     return undefined;
   }
 

@@ -13,6 +13,9 @@ import { needDevTool } from '../../support/dev-tools.js';
 import { BinderyCommand } from '../../app/base-command.js';
 import type { SettingsDefinition } from '../../config/define-settings.js';
 import type { SettingSpecs } from '../../config/setting.js';
+import { databaseValues, envExampleIntro, mysqlDatabaseUrl, NEW_PROJECT_DATABASES, type NewProjectDatabase } from '../new/database.js';
+
+export { mysqlDatabaseUrl, NEW_PROJECT_DATABASES, type NewProjectDatabase } from '../new/database.js';
 
 /** What a new project includes besides the starter resource. */
 export interface NewProjectOptions {
@@ -28,6 +31,12 @@ export interface NewProjectOptions {
   readonly jobs: boolean;
   /** Mail (`mail()`): the outbox in development, SMTP in production. */
   readonly mail: boolean;
+  /**
+   * The database engine the project runs on (package.json `bindery.databases`;
+   * the generator writes its migrations for it): `postgres` (default) or
+   * `mysql` (MySQL and MariaDB).
+   */
+  readonly database?: NewProjectDatabase;
 }
 
 const validateName = createRequire(import.meta.url)('validate-npm-package-name') as (name: string) => {
@@ -209,6 +218,7 @@ export async function writeNewProject(
     accountsReadme: options.accounts
       ? '\n\nAccounts: register at <http://127.0.0.1:3000/register>, log in at `/login`; the dashboard (`/dashboard`) is for signed-in users only. The users live in the `users` table (`schema/accounts.yaml`, `app/auth/users.ts`).'
       : '',
+    ...databaseValues(options),
     mailProduction: options.mail
       ? "\nexport MAIL_HOST=smtp.example.com MAIL_FROM='Example <no-reply@example.com>'   # or MAIL_DRIVER=outbox: mail kept in the database"
       : '',
@@ -223,6 +233,9 @@ export async function writeNewProject(
     for (const rel of await listFiles(join(templates, layer)))
       contents.set(targetPath(rel), fill(await readFile(join(templates, layer, rel), 'utf8'), values));
   }
+  // The engine, said once: the generator writes the migrations for it.
+  const pkg = JSON.parse(contents.get('package.json')!) as Record<string, unknown>;
+  contents.set('package.json', `${JSON.stringify({ ...pkg, bindery: { databases: [options.database ?? 'postgres'] } }, null, 2)}\n`);
   const files = [...contents.keys()];
   for (const [target, text] of contents) {
     await mkdir(dirname(join(dir, target)), { recursive: true });
@@ -249,18 +262,12 @@ export async function writeNewProject(
   // Every setting documented, the same text \`npm start\` turns into \`.env\` (with a fresh APP_KEY).
   const { projectSettings } = await import('../env-setup.js');
   const { renderEnvFile } = await import('../../config/env-example.js');
-  const title = `Settings of ${options.name}: copy to .env (or let "npm start" do it) and adjust.\nReal environment variables win over .env. An empty value counts as unset.\nWithout DATABASE_URL, "npm start" runs an embedded PostgreSQL under .data/.`;
+  const intro = envExampleIntro(options);
   const sections = [
-    ...(await projectSettings(dir)).map((settings, i) => ({ settings, ...(i === 0 ? { title } : {}) })),
+    ...(await projectSettings(dir)).map((settings, i) => ({ settings, ...(i === 0 ? intro : {}) })),
     ...(await stepSettings(options)).map(({ step, settings }) => ({ settings, title: `The ${step}() setup step (app/main.ts).` })),
   ];
-  await writeFile(
-    join(dir, '.env.example'),
-    sections.map((s) => renderEnvFile(s.settings, s.title === undefined ? {} : { title: s.title })).join('\n'),
-    {
-      flag: 'wx',
-    },
-  );
+  await writeFile(join(dir, '.env.example'), sections.map((s) => renderEnvFile(s.settings, { ...s })).join('\n'), { flag: 'wx' });
   files.push('.env.example');
   needDevTool('ts-morph', { task: 'bindery new' });
   const { generate } = await import('../../../generator/index.js');
@@ -279,12 +286,15 @@ export class NewCommand extends BinderyCommand {
 
       By default the app has accounts (a users table; register, login, logout and a dashboard), the audit log, mail (kept in an outbox in development, \`bindery mail:outbox\`) and background jobs; \`--no-accounts\`, \`--no-audit\`, \`--no-mail\`, \`--no-jobs\` leave them out.
 
+      \`--database mysql\` makes a project for MySQL 8.0.16+ or MariaDB 10.6+: package.json says \`"bindery": { "databases": ["mysql"] }\`, the migrations are MySQL's (\`generated/migrations/mysql/\`) and \`.env.example\` has a \`mysql://\` \`DATABASE_URL\` (there is no embedded MySQL). The default is \`postgres\`.
+
       The package name is the directory's name unless \`--name\` is given. Refuses (exit 2, nothing written) a non-empty directory, an unknown option and a name that is not a valid npm package name.
     `,
     examples: [
       ['Create my-app next to this directory', '$0 new ../my-app'],
       ['Depend on a packed tarball', '$0 new /tmp/my-app --bindery /tmp/bindery-0.3.0.tgz'],
       ['Without accounts or jobs', '$0 new my-api --no-accounts --no-jobs'],
+      ['On MySQL or MariaDB', '$0 new my-app --database mysql'],
     ],
   });
 
@@ -299,6 +309,9 @@ export class NewCommand extends BinderyCommand {
   mail = Option.Boolean('--mail', true, {
     description: 'Mail: the outbox in development, SMTP in production (--no-mail to leave out).',
   });
+  database = Option.String('--database', {
+    description: 'The database engine: postgres (default) or mysql (MySQL 8.0.16+, MariaDB 10.6+); recorded in package.json "bindery".',
+  });
 
   protected async run(): Promise<number> {
     const dir = resolve(this.root, this.dir);
@@ -312,6 +325,11 @@ export class NewCommand extends BinderyCommand {
       if (entries.length > 0)
         return this.usageError(`${dir} is not empty (${entries.slice(0, 3).join(', ')}${entries.length > 3 ? ', …' : ''})`);
     }
+    const database = this.database ?? 'postgres';
+    if (!(NEW_PROJECT_DATABASES as readonly string[]).includes(database))
+      return this.usageError(
+        `--database ${JSON.stringify(database)} is not an engine bindery writes migrations for; use ${NEW_PROJECT_DATABASES.join(' or ')} (mysql also for MariaDB)`,
+      );
     if (this.bindery !== undefined && this.bindery.trim() === '')
       return this.usageError('--bindery needs an npm spec, e.g. /tmp/bindery-0.3.0.tgz or ^0.3.0');
     const spec = this.bindery === undefined ? `file:${binderyPackageRoot()}` : localSpec(this.bindery, this.root);
@@ -323,6 +341,7 @@ export class NewCommand extends BinderyCommand {
       audit: this.audit,
       jobs: this.jobs,
       mail: this.mail,
+      database: database as NewProjectDatabase,
     };
     let written: Awaited<ReturnType<typeof writeNewProject>>;
     try {
@@ -349,7 +368,11 @@ export class NewCommand extends BinderyCommand {
         `Note: ${binderyPackageRoot()} has no dist/ yet; run "npm run build" there before "npm install" in the new project (a file: install uses the compiled package).\n`,
       );
     this.out(
-      `bindery: ${spec}\n\nNext steps:\n  cd ${cd}\n  npm install\n  npm start        # http://127.0.0.1:3000/notes (embedded PostgreSQL)\n  npm test\n\nSee README.md, and docs/getting-started.md in the bindery package.\n`,
+      `bindery: ${spec}\n\nNext steps:\n  cd ${cd}\n  npm install\n${
+        database === 'mysql'
+          ? `  npm start        # http://127.0.0.1:3000/notes (on DATABASE_URL in .env: ${mysqlDatabaseUrl(name)})\n`
+          : '  npm start        # http://127.0.0.1:3000/notes (embedded PostgreSQL)\n'
+      }  npm test\n\nSee README.md, and docs/getting-started.md in the bindery package.\n`,
     );
     return 0;
   }

@@ -19,7 +19,7 @@ import { createTestDatabase, createTestMariaDatabase, type TestDatabase } from '
 import { postgresPoolOf } from '../../../runtime/db/engines/postgres/index.js';
 import { createMysqlFixtureTables, resetMysqlFixture } from './support-mysql.js';
 
-const GENERATED_MIGRATIONS = fileURLToPath(new URL('../../../generated/migrations/', import.meta.url));
+const GENERATED_MIGRATIONS = fileURLToPath(new URL('../../../generated/migrations/postgres/', import.meta.url));
 
 /** The audit log's tables (runtime/audit's migrations), for Kysely. */
 export interface AuditTables {
@@ -128,11 +128,8 @@ export interface AuditFixtureOptions {
   readonly engine?: FixtureEngine;
 }
 
-/**
- * The documents model: the generated configuration, with its slug index
- * unique among live rows (`uniqueLive`) when the generated file does not say it.
- */
-const documentConfig: TrackedResourceConfig = { uniqueLive: [['slug']], ...trackedResources.Document };
+/** The documents model: the generated configuration (its slug index unique among live rows is its `uniqueLive`). */
+const documentConfig: TrackedResourceConfig = trackedResources.Document;
 
 /** The fixture: a fresh database, the audit log and its models. */
 export interface AuditFixture {

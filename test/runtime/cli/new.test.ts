@@ -218,4 +218,47 @@ describe('bindery new: a project', () => {
     await linkModules(dir);
     expect(await typecheck(dir)).toBe('');
   });
+
+  it('--database mysql: the engine in package.json, MySQL DDL in generated/migrations/mysql/, a mysql:// DATABASE_URL', async () => {
+    const dir = join(base, 'shop-mysql');
+    const r = await runCli(['new', 'shop-mysql', '--database', 'mysql', '--bindery', '^0.3.0', '--no-jobs', '--no-mail'], { cwd: base });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      'npm start        # http://127.0.0.1:3000/notes (on DATABASE_URL in .env: mysql://root@127.0.0.1:3306/shop_mysql)',
+    );
+    const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { bindery: unknown };
+    expect(pkg.bindery).toEqual({ databases: ['mysql'] });
+    expect(await readdir(join(dir, 'generated/migrations'))).toEqual(['mysql']);
+    const [migration] = await readdir(join(dir, 'generated/migrations/mysql'));
+    const ddl = await readFile(join(dir, 'generated/migrations/mysql', migration!), 'utf8');
+    expect(ddl).toContain('CREATE TABLE `notes` (\n  `id` BIGINT AUTO_INCREMENT PRIMARY KEY,');
+    expect(ddl).toContain(') ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;');
+    expect(ddl).not.toContain('timestamptz');
+    const example = await readFile(join(dir, '.env.example'), 'utf8');
+    expect(example).toMatch(/^DATABASE_URL=mysql:\/\/root@127\.0\.0\.1:3306\/shop_mysql$/m);
+    expect(example).not.toContain('runs an embedded PostgreSQL');
+    const readme = await readFile(join(dir, 'README.md'), 'utf8');
+    expect(readme).toContain('DATABASE_URL=mysql://user:password@host:3306/db');
+    expect(readme).not.toContain('embedded PostgreSQL under .data/');
+    expect(readme).not.toMatch(/\{\{\w+\}\}/);
+    await expectListStarter(dir);
+  });
+
+  it('--database postgres is the default, recorded too; another engine is refused, nothing written', async () => {
+    const dir = join(base, 'shop-pg');
+    expect((await runCli(['new', 'shop-pg', '--database', 'postgres', '--bindery', '^0.3.0', '--no-accounts'], { cwd: base })).code).toBe(
+      0,
+    );
+    expect((JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { bindery: unknown }).bindery).toEqual({
+      databases: ['postgres'],
+    });
+    expect((await readdir(join(dir, 'generated/migrations'))).every((f) => f.endsWith('.sql'))).toBe(true);
+    expect(await readFile(join(dir, 'README.md'), 'utf8')).toContain('DATABASE_URL=postgres://user:password@host:5432/db');
+    const refused = await runCli(['new', 'shop-sqlite', '--database', 'sqlite'], { cwd: base });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      'new: --database "sqlite" is not an engine bindery writes migrations for; use postgres or mysql (mysql also for MariaDB); nothing written.\n',
+    );
+    expect(existsSync(join(base, 'shop-sqlite'))).toBe(false);
+  });
 });

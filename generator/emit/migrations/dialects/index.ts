@@ -1,12 +1,15 @@
 /**
- * The migration dialect of a project (docs/generator.md "Migrations"): the
- * one place the generator chooses the engine its migrations are written for.
- * bindery writes PostgreSQL's; the project's engine setting will choose here.
+ * The migration dialects (docs/generator.md "Migrations", "Databases"): the
+ * one place the generator chooses the DDL its migrations are written in, by
+ * the engines of the project's `bindery.databases` setting.
  */
-import type { MigrationDialect } from '../dialect.js';
+import type { MigrationDialect, MigrationEngine } from '../dialect.js';
+import { mysqlDialect } from './mysql/index.js';
 import { postgresDialect } from './postgres/index.js';
 
-/** The dialect the project's migrations are written in: PostgreSQL's. */
-export function migrationDialect(): MigrationDialect {
-  return postgresDialect;
+const DIALECTS: Readonly<Record<MigrationEngine, MigrationDialect>> = { postgres: postgresDialect, mysql: mysqlDialect };
+
+/** The dialect of an engine's migrations (default PostgreSQL's). */
+export function migrationDialect(engine: MigrationEngine = 'postgres'): MigrationDialect {
+  return DIALECTS[engine];
 }

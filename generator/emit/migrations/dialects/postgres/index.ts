@@ -46,7 +46,7 @@ export const postgresDialect: MigrationDialect = {
   setDefault: (table, column, c) => alterColumn(table, column, `SET DEFAULT ${defaultSql(c.default!, c.type)}`),
   changeType: (table, column, _from, to) => changeType(table, column, to),
   typeChangeGuard: narrowingGuard,
-  fillNulls: (table, column) => `UPDATE ${ident(table)} SET ${ident(column)} = DEFAULT WHERE ${ident(column)} IS NULL;`,
+  fillNulls: (table, column, _c) => `UPDATE ${ident(table)} SET ${ident(column)} = DEFAULT WHERE ${ident(column)} IS NULL;`,
   setNotNull: (table, column) => alterColumn(table, column, 'SET NOT NULL'),
   dropNotNull: (table, column) => alterColumn(table, column, 'DROP NOT NULL'),
 
@@ -55,8 +55,8 @@ export const postgresDialect: MigrationDialect = {
   renameEnumCheck: (table, from, to) => alterTable(table, `RENAME CONSTRAINT ${ident(from)} TO ${ident(to)}`),
   enumGuard,
 
-  createIndex,
-  dropIndex: (_table, name) => `DROP INDEX ${ident(name)};`,
+  createIndex: (table, name, i) => createIndex(table, name, i),
+  dropIndex: (_table, name, _index) => `DROP INDEX ${ident(name)};`,
   renameIndex: (_table, from, to) => `ALTER INDEX ${ident(from)} RENAME TO ${ident(to)};`,
 
   addForeignKey,
