@@ -214,7 +214,7 @@ describe('portable writes | what they compile to on MySQL', () => {
     const sent: string[] = [];
     const db = new Kysely<DB>({ dialect: recordingMysql(sent) });
     await upsert(db, 'labels', { name: 'bug', color: 'red' }, { conflict: ['name'] });
-    await upsert(db, 'labels', { name: 'bug' }, { conflict: ['name'], update: [] });
+    await upsert(db, 'labels', { name: 'bug', color: 'blue' }, { conflict: ['name'], update: [] });
     await insertIfAbsent(
       db,
       'pairs',
@@ -226,7 +226,7 @@ describe('portable writes | what they compile to on MySQL', () => {
     );
     expect(sent).toEqual([
       'insert into `labels` (`name`, `color`) values (?, ?) on duplicate key update `color` = values(`color`)',
-      'insert into `labels` (`name`) values (?) on duplicate key update `name` = `name`',
+      'insert into `labels` (`name`, `color`) values (?, ?) on duplicate key update `name` = `name`',
       'insert into `pairs` (`a`, `b`, `note`) values (?, ?, ?)',
       'insert into `pairs` (`a`, `b`, `note`) values (?, ?, ?)',
     ]);
