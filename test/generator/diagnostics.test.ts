@@ -393,8 +393,8 @@ describe('reserved names | one list, shown in the docs', () => {
       for (const entry of await readdir(dir, { withFileTypes: true })) {
         const path = join(dir, entry.name);
         if (entry.isDirectory()) await walk(path);
-        else if (entry.name.endsWith('.sql') && dir.endsWith('migrations')) {
-          for (const m of (await readFile(path, 'utf8')).matchAll(/create table (?:if not exists )?"?([a-z_][a-z0-9_]*)"?/gi))
+        else if (entry.name.endsWith('.sql') && /\/migrations(\/(postgres|mysql))?$/.test(dir)) {
+          for (const m of (await readFile(path, 'utf8')).matchAll(/create table (?:if not exists )?["`]?([a-z_][a-z0-9_]*)["`]?/gi))
             created.push(m[1]!);
         }
       }

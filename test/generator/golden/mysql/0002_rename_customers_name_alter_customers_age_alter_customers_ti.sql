@@ -15,7 +15,7 @@ UPDATE `customers` SET `age` = 0 WHERE `age` IS NULL;
 
 ALTER TABLE `customers` MODIFY COLUMN `age` BIGINT NOT NULL DEFAULT 0;
 
-ALTER TABLE `customers` DROP CONSTRAINT `customers_tier_check`;
+ALTER TABLE `customers` /*M! DROP CONSTRAINT `customers_tier_check` */ /*!80016 DROP CHECK `customers_tier_check` */;
 
 DROP PROCEDURE IF EXISTS `bindery_migration_check`;
 CREATE PROCEDURE `bindery_migration_check`() BEGIN DECLARE n BIGINT; SELECT COUNT(*) INTO n FROM `customers` WHERE NOT (`tier` IN ('bronze', 'gold', 'silver')); IF n > 0 THEN SET @bindery_message = LEFT(CONCAT('cannot limit customers.tier: ', n, ' row(s) hold a value not in (bronze, gold, silver); fix them, then migrate again'), 128); SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = @bindery_message; END IF; END;
@@ -24,7 +24,7 @@ DROP PROCEDURE `bindery_migration_check`;
 
 ALTER TABLE `customers` ADD CONSTRAINT `customers_tier_check` CHECK (`tier` IN ('bronze', 'gold', 'silver'));
 
-ALTER TABLE `customers` DROP CONSTRAINT `customers_badges_check`;
+ALTER TABLE `customers` /*M! DROP CONSTRAINT `customers_badges_check` */ /*!80016 DROP CHECK `customers_badges_check` */;
 
 ALTER TABLE `customers` ADD CONSTRAINT `customers_badges_check` CHECK (JSON_CONTAINS(JSON_ARRAY('early', 'loyal', 'vip'), `badges`));
 
@@ -37,7 +37,7 @@ DROP PROCEDURE `bindery_migration_check`;
 
 ALTER TABLE `orders` MODIFY COLUMN `note` VARCHAR(50);
 
-ALTER TABLE `orders` DROP CONSTRAINT `orders_state_check`;
+ALTER TABLE `orders` /*M! DROP CONSTRAINT `orders_state_check` */ /*!80016 DROP CHECK `orders_state_check` */;
 
 ALTER TABLE `orders` ADD CONSTRAINT `orders_state_check` CHECK (`state` IN ('new', 'paid', 'sent'));
 

@@ -53,10 +53,9 @@ export const mysqlDialect: MigrationDialect = {
   modifyColumn,
 
   addEnumCheck: (table, column, c) => addEnumCheck(table, column, c),
-  dropEnumCheck: (table, column) => alterTable(table, `DROP CONSTRAINT ${ident(checkName(table, column))}`),
+  dropEnumCheck: (table, column) => alterTable(table, dropCheck(checkName(table, column))),
   // No RENAME CONSTRAINT: the CHECK is dropped and added again under its new name.
-  renameEnumCheck: (table, from, to, column, c) =>
-    `${alterTable(table, `DROP CONSTRAINT ${ident(from)}`)}\n\n${addEnumCheck(table, column, c, to)}`,
+  renameEnumCheck: (table, from, to, column, c) => `${alterTable(table, dropCheck(from))}\n\n${addEnumCheck(table, column, c, to)}`,
   enumGuard,
 
   createIndex,
@@ -72,3 +71,13 @@ export const mysqlDialect: MigrationDialect = {
   statementsOf,
   readStatement,
 };
+
+/**
+ * The clause dropping a CHECK on both servers: MariaDB has `DROP CONSTRAINT`
+ * and no `DROP CHECK`; MySQL has `DROP CHECK` from 8.0.16 and `DROP
+ * CONSTRAINT` only from 8.0.19. Each runs its own executable comment:
+ * MariaDB's `/*M! … *\/`, MySQL's `/*!80016 … *\/` (which MariaDB skips).
+ */
+function dropCheck(name: string): string {
+  return `/*M! DROP CONSTRAINT ${ident(name)} */ /*!80016 DROP CHECK ${ident(name)} */`;
+}
