@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defaultServerConditions, type Plugin } from 'vite';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // `bindery/<entry>` resolves to the TypeScript sources in this repository
 // (the `bindery-source` export condition; docs/package.md). Without vite's
@@ -23,21 +23,76 @@ const binderySelf: Plugin = {
   },
 };
 
-export default defineConfig({
+/** What both projects run with (each project is its own vite server: plugins and resolution are per project). */
+const shared = {
   plugins: [binderySelf],
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ['bindery-source'] } },
+};
+const sharedTest = {
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  pool: 'forks' as const,
+  // clipanion's ESM build imports a directory ('../platform'), which Node's
+  // own loader refuses; let vite resolve it (setup steps and plugins carry
+  // CLI commands, so tests that boot apps load clipanion).
+  server: { deps: { inline: ['clipanion'] } },
+};
+
+/** Every test file. */
+const ALL = ['test/**/*.test.ts', 'plugins/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts'];
+
+/**
+ * The database-backed suites the `mariadb` project runs again on MariaDB
+ * (CONTRIBUTING.md "Tests", "Engines").
+ */
+const ON_MARIADB = [
+  'test/runtime/db/**/*.test.ts',
+  'test/runtime/audit/**/*.test.ts',
+  'test/runtime/session/**/*.test.ts',
+  'test/runtime/cache/**/*.test.ts',
+  'test/runtime/auth/**/*.test.ts',
+  'test/runtime/jobs/**/*.test.ts',
+  'test/runtime/results/**/*.test.ts',
+  'test/app/**/*.test.ts',
+  'plugins/mailprovider/test/**/*.test.ts',
+  'examples/realworld/test/**/*.test.ts',
+];
+
+/**
+ * Left to the `postgres` project: files that test PostgreSQL only (named
+ * `postgres.test.ts` or `*.postgres.test.ts`, or in a `postgres/` folder), files that make their
+ * own MariaDB databases whatever the project (`*.mysql.test.ts`, `mysql*.test.ts`,
+ * a `mysql/` folder: they already run once on MariaDB), and files that
+ * compare the two engines side by side.
+ */
+const NOT_ON_MARIADB = [
+  ...configDefaults.exclude,
+  '**/*.postgres.test.ts',
+  '**/postgres.test.ts',
+  '**/postgres/**',
+  '**/*.mysql.test.ts',
+  '**/mysql*.test.ts',
+  '**/mysql/**',
+  'test/runtime/audit/writers/engines-agree.test.ts',
+];
+
+// Two projects share one PostgreSQL and one MariaDB (the root's global setup,
+// which the projects do not repeat): `postgres` runs every file, `mariadb`
+// the database-backed suites again with BINDERY_TEST_ENGINE=mariadb, which
+// turns createTestDatabase() (test/support/database.ts, bindery/testing) to
+// MariaDB. `npm test` runs both; `npx vitest run --project postgres` one.
+export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'plugins/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
     globalSetup: ['./test/support/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
-    // clipanion's ESM build imports a directory ('../platform'), which Node's
-    // own loader refuses; let vite resolve it (setup steps and plugins carry
-    // CLI commands, so tests that boot apps load clipanion).
-    server: { deps: { inline: ['clipanion'] } },
     // Tests print what they skip and why; keep the output readable.
     reporters: ['default'],
+    projects: [
+      { ...shared, test: { ...sharedTest, name: 'postgres', include: ALL } },
+      {
+        ...shared,
+        test: { ...sharedTest, name: 'mariadb', include: ON_MARIADB, exclude: NOT_ON_MARIADB, env: { BINDERY_TEST_ENGINE: 'mariadb' } },
+      },
+    ],
   },
 });
