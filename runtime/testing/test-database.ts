@@ -44,7 +44,9 @@ export function testServerUrl(serverUrl?: string, engine: TestEngine = testEngin
   const env = process.env;
   const url =
     serverUrl ??
-    (engine === 'mariadb' ? (env['BINDERY_TEST_MARIADB_URL'] ?? env['MARIADB_URL']) : (env['BINDERY_TEST_DATABASE_URL'] ?? env['DATABASE_URL']));
+    (engine === 'mariadb'
+      ? (env['BINDERY_TEST_MARIADB_URL'] ?? env['MARIADB_URL'])
+      : (env['BINDERY_TEST_DATABASE_URL'] ?? env['DATABASE_URL']));
   if (url === undefined || url === '') {
     const variable = engine === 'mariadb' ? 'MARIADB_URL' : 'DATABASE_URL';
     throw new Error(
