@@ -60,11 +60,35 @@ const ON_MARIADB = [
 ];
 
 /**
+ * Files of those suites that do no database work — pure functions, cookie
+ * sessions, settings — or measure answer times (the same on any engine, and
+ * steadier run once): the `mariadb` project would only repeat them.
+ */
+const NO_DATABASE_WORK = [
+  'test/runtime/audit/ip.test.ts',
+  'test/runtime/audit/writers/for-engine.test.ts',
+  'test/runtime/auth/address-lanes.test.ts',
+  'test/runtime/auth/fingerprint.test.ts',
+  'test/runtime/auth/passwords.test.ts',
+  'test/runtime/auth/oauth/settings.test.ts',
+  'test/runtime/jobs/select-backend.test.ts',
+  'test/runtime/results/sort-key-text.test.ts',
+  'test/runtime/results/url-builder.test.ts',
+  'test/runtime/session/cookie-driver-cache.test.ts',
+  'test/runtime/session/cookie-session.test.ts',
+  'test/runtime/session/custom-driver.test.ts',
+  'test/runtime/session/form-round-trip.test.ts',
+  'test/runtime/session/settings.test.ts',
+  'test/app/accounts-timing.test.ts',
+  'test/app/forgot-password-timing.test.ts',
+];
+
+/**
  * Left to the `postgres` project: files that test PostgreSQL only (named
  * `postgres.test.ts` or `*.postgres.test.ts`, or in a `postgres/` folder), files that make their
  * own MariaDB databases whatever the project (`*.mysql.test.ts`, `mysql*.test.ts`,
- * a `mysql/` folder: they already run once on MariaDB), and files that
- * compare the two engines side by side.
+ * a `mysql/` folder: they already run once on MariaDB), files that
+ * compare the two engines side by side, and {@link NO_DATABASE_WORK}.
  */
 const NOT_ON_MARIADB = [
   ...configDefaults.exclude,
@@ -75,6 +99,7 @@ const NOT_ON_MARIADB = [
   '**/mysql*.test.ts',
   '**/mysql/**',
   'test/runtime/audit/writers/engines-agree.test.ts',
+  ...NO_DATABASE_WORK,
 ];
 
 // Two projects share one PostgreSQL and one MariaDB (the root's global setup,
