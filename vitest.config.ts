@@ -24,12 +24,13 @@ const binderySelf: Plugin = {
 };
 
 /** What both projects run with (each project is its own vite server: plugins and resolution are per project). */
-const shared = {
+export const shared = {
   plugins: [binderySelf],
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ['bindery-source'] } },
 };
-const sharedTest = {
+/** The test options both projects run with (also test/tooling/fixtures/red-run/vitest.config.ts). */
+export const sharedTest = {
   testTimeout: 30_000,
   hookTimeout: 60_000,
   pool: 'forks' as const,
