@@ -40,6 +40,14 @@ export const sharedTest = {
   server: { deps: { inline: ['clipanion'] } },
 };
 
+/**
+ * The type-level tests (`npm run test:types`, `vitest run --typecheck.only`)
+ * are the `postgres` project's: vitest hands no `--typecheck` option of its
+ * command line to projects, so the project reads it.
+ */
+const TYPECHECK_ONLY = process.argv.includes('--typecheck.only');
+const TYPECHECK = { enabled: TYPECHECK_ONLY, only: TYPECHECK_ONLY, include: ['test/types/**/*.test-d.ts'] };
+
 /** Every test file. */
 const ALL = ['test/**/*.test.ts', 'plugins/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts'];
 
@@ -114,7 +122,7 @@ export default defineConfig({
     // Tests print what they skip and why; keep the output readable.
     reporters: ['default'],
     projects: [
-      { ...shared, test: { ...sharedTest, name: 'postgres', include: ALL } },
+      { ...shared, test: { ...sharedTest, name: 'postgres', include: ALL, typecheck: TYPECHECK } },
       {
         ...shared,
         test: { ...sharedTest, name: 'mariadb', include: ON_MARIADB, exclude: NOT_ON_MARIADB, env: { BINDERY_TEST_ENGINE: 'mariadb' } },
