@@ -10,6 +10,8 @@
  * bench/http.ts, e.g. `create,invalid`) narrows the http suite. The
  * `observability` suite compares the reference app without its
  * observability() step, with it and tracing off, and with tracing on. The
+ * `engines` suite runs the reference app on PostgreSQL and on MariaDB side by side
+ * (MARIADB_URL, or a throwaway server). The
  * `export` suite streams two exports at once of 1,000 documents of 100 KB
  * and of 200,000 small ones (BENCH_EXPORT_DOCS, BENCH_EXPORT_SMALL).
  */
@@ -22,6 +24,7 @@ import { httpRuntimes } from './http/runtimes.js';
 import { formatObservabilityResults, observabilityRuntimes, runObservabilityBench } from './observability.js';
 import { benchNodes, formatCliResults, runCliBench } from './cli.js';
 import { runExportBench } from './export.js';
+import { formatEnginesResults, runEnginesBench } from './engines.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -64,6 +67,16 @@ if (runs('notes')) {
   log(
     `\nTarget ≥ 0.95× the hand-written Fastify route's throughput (${VERDICT_SERVER}, side by side, median of ${ours.sideBySide.length} rounds): ${ratio >= 0.95 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}×).\n`,
   );
+}
+
+if (runs('engines')) {
+  const engineConnections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+  const [runtime] = await httpRuntimes([process.execPath]);
+  log(
+    `\nThe reference app on PostgreSQL and on MariaDB (${runtime!.label}; ${engineConnections} connections, ${rounds} rounds, ${seconds} s per measurement)`,
+  );
+  const { results, where } = await runEnginesBench({ seconds, rounds, connections: engineConnections }, runtime!, log);
+  log(`\n${formatEnginesResults(results).join('\n')}\n\nPostgreSQL: ${where.postgres}. MariaDB: ${where.mariadb}.\n`);
 }
 
 if (runs('audit')) {

@@ -3,6 +3,7 @@ import { startApp } from 'bindery/app';
 import type { AuthService } from 'bindery/auth';
 import type { ApiTokens } from 'bindery/auth/tokens';
 import app from '../../app/main.js';
+import { insertReturning } from 'bindery/db';
 
 /** What the bench servers and the load share. */
 export interface HttpFixture {
@@ -56,22 +57,20 @@ export async function makeHttpFixture(databaseUrl: string): Promise<HttpFixture>
     const db = running.db;
     const auth = running.services.auth as AuthService;
     const email = 'bench@example.test';
-    const user = (await db
-      .insertInto('users')
-      .values({ name: 'Bench User', email, password: await auth.hashPassword(PASSWORD), email_verified_at: new Date() })
-      .returning('id')
-      .executeTakeFirstOrThrow()) as { id: number };
-    const document = (await db
-      .insertInto('documents')
-      .values({
-        owner_id: user.id,
-        slug: 'bench-document',
-        title: 'Bench document',
-        body: 'The body of the bench document.',
-        status: 'published',
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()) as { id: number };
+    // insertReturning: the engine's way of reading the new row back (no RETURNING on MySQL).
+    const user = (await insertReturning(db, 'users', {
+      name: 'Bench User',
+      email,
+      password: await auth.hashPassword(PASSWORD),
+      email_verified_at: new Date(),
+    })) as { id: number };
+    const document = (await insertReturning(db, 'documents', {
+      owner_id: user.id,
+      slug: 'bench-document',
+      title: 'Bench document',
+      body: 'The body of the bench document.',
+      status: 'published',
+    })) as { id: number };
     const { plain } = await (running.services.apiTokens as ApiTokens).create(String(user.id), {
       name: 'bench',
       abilities: ['documents:read', 'documents:write'],

@@ -21,6 +21,7 @@ import {
 } from 'kysely';
 import type { AnyKysely } from './any-kysely.js';
 import { compiledQuery } from './compiled-query.js';
+import { isUniqueViolation } from './database-errors.js';
 import { postgresOnConflict } from './engines/postgres/conflicts.js';
 import { returningAll } from './engines/postgres/returning.js';
 import { UnsafeIntegerError } from './errors.js';
@@ -177,15 +178,39 @@ export async function insertIfAbsent<DB, T extends keyof DB & string>(
   values: Rows<Insertable<DB[T]>>,
   options: ConflictOptions<keyof DB[T] & string>,
 ): Promise<number> {
-  const result = await insertOnConflict(db as unknown as AnyKysely, table, values, options.conflict, []).executeTakeFirst();
+  const k = db as unknown as AnyKysely;
+  if (sqlDialectOf(k) === 'mysql') return insertEachIfAbsent(k, table, values);
+  const result = await insertOnConflict(k, table, values, options.conflict, []).executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n);
+}
+
+/**
+ * MySQL: each row inserted by itself, a duplicate key skipped. Not `INSERT
+ * IGNORE`, which also turns a too-long value into a cut one and a missing
+ * foreign key into a skipped row (warnings, not errors); a failing
+ * statement undoes only itself in InnoDB, so a transaction around the call
+ * goes on. Any unique key counts as taken (MySQL names the index, not the
+ * columns).
+ */
+async function insertEachIfAbsent(db: AnyKysely, table: string, values: unknown): Promise<number> {
+  let inserted = 0;
+  for (const row of Array.isArray(values) ? values : [values]) {
+    try {
+      await db.insertInto(table).values(row as never).execute();
+      inserted++;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+  return inserted;
 }
 
 /** The insert of `values` with what a duplicate of the key does: nothing, or the update of the `update` columns. */
 function insertOnConflict(db: AnyKysely, table: string, values: unknown, conflict: readonly string[], update: readonly string[]) {
   const insert = db.insertInto(table).values(values as never);
   if (sqlDialectOf(db) === 'mysql') {
-    if (update.length === 0) return insert.ignore();
+    // Nothing to update: the key set to itself (a no-op that keeps strict errors, unlike INSERT IGNORE).
+    if (update.length === 0) return insert.onDuplicateKeyUpdate({ [conflict[0]!]: sql.ref(conflict[0]!) });
     return insert.onDuplicateKeyUpdate(Object.fromEntries(update.map((c) => [c, sql`values(${sql.ref(c)})`])));
   }
   return postgresOnConflict(insert, conflict, update);

@@ -17,6 +17,7 @@ import type { AnyKysely } from '../db/any-kysely.js';
 import { isUndefinedTable } from '../db/database-errors.js';
 import { insertIfAbsent } from '../db/portable-writes.js';
 import { strategyOf } from '../db/sql-dialect.js';
+import { mysqlPruneLedger } from './mail-ledger.mysql.js';
 import { postgresPruneLedger } from './mail-ledger.postgres.js';
 
 /** How long a key is remembered: far longer than a job is retried (25 attempts span about 4 days). */
@@ -25,7 +26,7 @@ export const LEDGER_RETENTION_DAYS = 30;
 const PRUNE_EVERY_MS = 3_600_000;
 
 /** The pruning by SQL family (the age is the database's to measure: it wrote `sent_at`). */
-const PRUNE = { postgres: postgresPruneLedger };
+const PRUNE = { postgres: postgresPruneLedger, mysql: mysqlPruneLedger };
 
 interface LedgerTable {
   mail_sent: { idempotency_key: string; message_id: string; sent_at?: Date };

@@ -7,10 +7,11 @@ import type { Generated, Kysely } from 'kysely';
 import type { AnyKysely } from '../db/any-kysely.js';
 import { insertIfAbsent } from '../db/portable-writes.js';
 import { strategyOf } from '../db/sql-dialect.js';
+import { mysqlRecipientIs } from './outbox.mysql.js';
 import { postgresRecipientIs } from './outbox.postgres.js';
 
 /** The recipient filter by SQL family (the list of recipients is each engine's own type). */
-const RECIPIENT_IS = { postgres: postgresRecipientIs };
+const RECIPIENT_IS = { postgres: postgresRecipientIs, mysql: mysqlRecipientIs };
 
 /** Row of `mail_outbox`. */
 export interface OutboxTable {

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Attributes } from '@opentelemetry/api';
 import type { SetupContext } from '../app/setup-step.js';
 import type { Database } from '../db/connect.js';
+import type { EngineName } from '../db/engine.js';
 import { observeQueries } from '../db/query-observer.js';
 import { tapEvents } from '../events/event-taps.js';
 import type { AnyRouteHandler } from '../http/handler.js';
@@ -106,9 +107,17 @@ export async function startObservability(
   });
 }
 
+/** `db.system.name` of each engine (OpenTelemetry's well-known names) and the port its URL defaults to. */
+const DATABASE_SYSTEMS: Readonly<Record<EngineName, { readonly name: string; readonly port: number }>> = {
+  postgres: { name: 'postgresql', port: 5432 },
+  mysql: { name: 'mysql', port: 3306 },
+  mariadb: { name: 'mariadb', port: 3306 },
+};
+
 /** The attributes of the app's database on every SQL span (OpenTelemetry database conventions). */
 function databaseAttributes(database: Database): Attributes {
-  const attributes: Attributes = { 'db.system.name': 'postgresql' };
+  const system = DATABASE_SYSTEMS[database.engine.name];
+  const attributes: Attributes = { 'db.system.name': system.name };
   const connection = database.engine.url;
   if (connection === undefined) return attributes;
   try {
@@ -116,7 +125,7 @@ function databaseAttributes(database: Database): Attributes {
     const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
     if (name !== '') attributes['db.namespace'] = name;
     if (url.hostname !== '') attributes['server.address'] = url.hostname.replace(/^\[|\]$/g, '');
-    attributes['server.port'] = url.port === '' ? 5432 : Number(url.port);
+    attributes['server.port'] = url.port === '' ? system.port : Number(url.port);
   } catch {
     // Not a URL: the system alone.
   }

@@ -9,10 +9,10 @@
  * transaction: it is removed only once that commits. Whatever stays listed
  * — a request that never attached its upload, a crash — the sweep removes.
  */
-import { sql } from 'kysely';
 import type { AnyKysely } from '../db/any-kysely.js';
 import { upsert } from '../db/portable-writes.js';
 import { strategyOf } from '../db/sql-dialect.js';
+import { mysqlExpiredPending } from './pending.mysql.js';
 import { postgresExpiredPending } from './pending.postgres.js';
 
 /** Why an object is listed. */
@@ -32,25 +32,34 @@ export async function listPending(db: AnyKysely, object: PendingObject): Promise
 
 /** Remove an `uploaded` entry (the object is attached); false when there was none. */
 export async function claimPending(db: AnyKysely, disk: string, key: string): Promise<boolean> {
-  const result = await sql`delete from storage_pending where disk = ${disk} and key = ${key} and state = 'uploaded'`.execute(db);
-  return Number(result.numAffectedRows ?? 0) > 0;
+  const result = await db
+    .deleteFrom('storage_pending')
+    .where('disk', '=', disk)
+    .where('key', '=', key)
+    .where('state', '=', 'uploaded')
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
 /** Whether `disk`/`key` is listed as `state`. */
 export async function isPending(db: AnyKysely, disk: string, key: string, state: PendingState): Promise<boolean> {
-  const result = await sql<{
-    one: number;
-  }>`select 1 as one from storage_pending where disk = ${disk} and key = ${key} and state = ${state}`.execute(db);
-  return result.rows.length > 0;
+  const row = await db
+    .selectFrom('storage_pending')
+    .select('disk')
+    .where('disk', '=', disk)
+    .where('key', '=', key)
+    .where('state', '=', state)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Forget an entry (its object is gone). */
 export async function forgetPending(db: AnyKysely, disk: string, key: string): Promise<void> {
-  await sql`delete from storage_pending where disk = ${disk} and key = ${key}`.execute(db);
+  await db.deleteFrom('storage_pending').where('disk', '=', disk).where('key', '=', key).execute();
 }
 
 /** The sweep's query by SQL family. */
-const EXPIRED = { postgres: postgresExpiredPending };
+const EXPIRED = { postgres: postgresExpiredPending, mysql: mysqlExpiredPending };
 
 /**
  * Entries the sweep removes: `uploaded` ones listed more than `uploadedAgeMs`

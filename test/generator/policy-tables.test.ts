@@ -9,7 +9,7 @@ import { FRAMEWORK_TABLES } from '../../generator/model/policy-tables.js';
 import { REPO } from './support.js';
 
 /** The migration creating each framework table. */
-const MIGRATIONS: Record<string, string> = { api_tokens: 'runtime/auth/tokens/migrations/0001_create_api_tokens.sql' };
+const MIGRATIONS: Record<string, string> = { api_tokens: 'runtime/auth/tokens/migrations/postgres/0001_create_api_tokens.sql' };
 
 describe('policy tables | the framework tables and their migrations agree', () => {
   it.each(Object.keys(FRAMEWORK_TABLES))('%s: every column and the primary key', async (table) => {

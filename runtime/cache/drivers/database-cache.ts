@@ -3,12 +3,13 @@
  * table `bindery_cache` of the migration set `cache`, shared by every
  * instance of the app. Values are written once for every engine; the
  * counters are each engine's own (`database-cache.<engine>.ts`): an
- * increment is one atomic statement, so concurrent increments from several
+ * increment is atomic (one statement on PostgreSQL, a short transaction on
+ * MySQL and MariaDB), so concurrent increments from several
  * instances never lose a count.
  */
-import { sql } from 'kysely';
 import type { Cache, CounterState } from '../cache.js';
 import { CacheError } from '../errors.js';
+import { mysqlCounters } from './database-cache.mysql.js';
 import { postgresCounters } from './database-cache.postgres.js';
 import { toJson } from './json-value.js';
 import type { AnyKysely } from '../../db/any-kysely.js';
@@ -24,7 +25,7 @@ interface CounterStatements {
 }
 
 /** The counter statements by SQL family. */
-const COUNTERS: Readonly<Record<SqlDialect, CounterStatements | undefined>> = { postgres: postgresCounters, mysql: undefined };
+const COUNTERS: Readonly<Record<SqlDialect, CounterStatements | undefined>> = { postgres: postgresCounters, mysql: mysqlCounters };
 
 /** A cache in the `bindery_cache` table. */
 export class DatabaseCache implements Cache {
@@ -48,10 +49,13 @@ export class DatabaseCache implements Cache {
   }
 
   async get<T = unknown>(key: string): Promise<T | undefined> {
-    const { rows } = await sql<{ value: T }>`SELECT value FROM bindery_cache WHERE key = ${key} AND expires_at > ${this.#now()}`.execute(
-      this.#db,
-    );
-    return rows[0]?.value;
+    const row = await this.#db
+      .selectFrom('bindery_cache')
+      .select('value')
+      .where('key', '=', key)
+      .where('expires_at', '>', this.#now())
+      .executeTakeFirst();
+    return row?.value as T | undefined;
   }
 
   async put(key: string, value: unknown, ttlMs: number): Promise<void> {
@@ -60,7 +64,7 @@ export class DatabaseCache implements Cache {
   }
 
   async forget(key: string): Promise<void> {
-    await sql`DELETE FROM bindery_cache WHERE key = ${key}`.execute(this.#db);
+    await this.#db.deleteFrom('bindery_cache').where('key', '=', key).execute();
   }
 
   increment(key: string, windowMs: number): Promise<CounterState> {
@@ -73,7 +77,7 @@ export class DatabaseCache implements Cache {
 
   /** Delete expired rows. @returns how many were deleted. */
   async prune(): Promise<number> {
-    const result = await sql`DELETE FROM bindery_cache WHERE expires_at <= ${this.#now()}`.execute(this.#db);
-    return Number(result.numAffectedRows ?? 0n);
+    const result = await this.#db.deleteFrom('bindery_cache').where('expires_at', '<=', this.#now()).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 }

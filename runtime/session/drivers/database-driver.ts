@@ -22,6 +22,7 @@ import { parseRecord, recordIsFlashOnly, serializeRecord, type SessionRecord } f
 import { TOO_LARGE, type SessionDriver, type SessionDriverContext, type SessionStore } from '../session-store.js';
 import type { AnyKysely } from '../../db/any-kysely.js';
 import type { EngineName } from '../../db/engine.js';
+import { mysqlSessionRows } from './database-driver.mysql.js';
 import { postgresSessionRows, type SessionRow } from './database-driver.postgres.js';
 
 /** Encryption purpose of the database driver's cookie (the session ID). */
@@ -50,6 +51,7 @@ interface SessionRowStatements {
  */
 function sessionRowsOf(engine: EngineName): SessionRowStatements {
   if (engine === 'postgres') return postgresSessionRows;
+  if (engine === 'mysql' || engine === 'mariadb') return mysqlSessionRows;
   throw new SessionError(
     'BINDERY_SESSION_DRIVER_FAILED',
     `SESSION_DRIVER=database has no session rows for ${engine} yet; use SESSION_DRIVER=cookie.`,

@@ -210,14 +210,25 @@ function recordingMysql(sent: string[]): Dialect {
 }
 
 describe('portable writes | what they compile to on MySQL', () => {
-  it("upsert is ON DUPLICATE KEY UPDATE with the new row's values, insertIfAbsent INSERT IGNORE", async () => {
+  it("upsert is ON DUPLICATE KEY UPDATE with the new row's values (the key set to itself when nothing is updated); insertIfAbsent a plain INSERT per row, never INSERT IGNORE", async () => {
     const sent: string[] = [];
     const db = new Kysely<DB>({ dialect: recordingMysql(sent) });
     await upsert(db, 'labels', { name: 'bug', color: 'red' }, { conflict: ['name'] });
-    expect(await insertIfAbsent(db, 'pairs', { a: 1, b: 2, note: 'x' }, { conflict: ['a', 'b'] })).toBe(0);
+    await upsert(db, 'labels', { name: 'bug' }, { conflict: ['name'], update: [] });
+    await insertIfAbsent(
+      db,
+      'pairs',
+      [
+        { a: 1, b: 2, note: 'x' },
+        { a: 1, b: 3, note: 'y' },
+      ],
+      { conflict: ['a', 'b'] },
+    );
     expect(sent).toEqual([
       'insert into `labels` (`name`, `color`) values (?, ?) on duplicate key update `color` = values(`color`)',
-      'insert ignore into `pairs` (`a`, `b`, `note`) values (?, ?, ?)',
+      'insert into `labels` (`name`) values (?) on duplicate key update `name` = `name`',
+      'insert into `pairs` (`a`, `b`, `note`) values (?, ?, ?)',
+      'insert into `pairs` (`a`, `b`, `note`) values (?, ?, ?)',
     ]);
   });
 });

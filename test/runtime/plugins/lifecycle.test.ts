@@ -116,7 +116,7 @@ const cli = (args: string[]) =>
     cwd: scratch,
     env: { npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false', LOG_LEVEL: 'silent' },
     // An add installs, generates and type-checks: minutes on a loaded 2-core machine.
-    timeoutMs: 150_000,
+    timeoutMs: 240_000,
   });
 
 beforeAll(async () => {
@@ -177,7 +177,7 @@ describe('bindery add | refusals change nothing', () => {
     expect(typeError.stderr).toContain('failed at "type-check (tsc --noEmit)": tsc --noEmit reports errors');
     expect(typeError.stderr).toContain('bindery-plugin-type-error/src/index.ts');
     expect(await fingerprint(scratch)).toEqual(before);
-  }, 240_000);
+  }, 420_000);
 });
 
 describe('bindery add / remove | round trip on a scratch copy of the app', () => {
@@ -247,7 +247,7 @@ describe('bindery add / remove | round trip on a scratch copy of the app', () =>
     const unknown = await cli(['remove', 'greeter']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('"greeter" is not in the plugin list');
-  }, 300_000);
+  }, 420_000);
 });
 
 describe('bindery add | framework versions and .env.example', () => {

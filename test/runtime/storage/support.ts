@@ -86,8 +86,8 @@ export async function storageFixture(options: { extra?: Disk[]; defaultDisk?: st
   // `error`, which without a listener is an uncaught exception.
   pool.on('error', () => {});
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
-  for (const file of (await readdir(STORAGE_MIGRATIONS_DIR)).sort())
-    await sql.raw(await readFile(join(STORAGE_MIGRATIONS_DIR, file), 'utf8')).execute(db);
+  const postgresDir = join(STORAGE_MIGRATIONS_DIR, 'postgres');
+  for (const file of (await readdir(postgresDir)).sort()) await sql.raw(await readFile(join(postgresDir, file), 'utf8')).execute(db);
   const root = await mkdtemp(join(tmpdir(), 'bindery-storage-'));
   const signer = new UrlSigner(TEST_RING, options.now);
   const local = new LocalDisk({ root, baseUrl: 'http://app.test/storage', signer });

@@ -2,7 +2,7 @@ import type { Generated, Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../../../../../runtime/db/connect.js';
 import { isUniqueViolation } from '../../../../../runtime/db/database-errors.js';
-import { insertReturning, updateReturning } from '../../../../../runtime/db/portable-writes.js';
+import { insertIfAbsent, insertReturning, updateReturning, upsert } from '../../../../../runtime/db/portable-writes.js';
 import { createTestMariaDatabase, type TestDatabase } from '../../../../support/database.js';
 
 interface Tables {
@@ -57,5 +57,32 @@ describe('insertReturning / updateReturning | on MariaDB (no RETURNING: the writ
     expect(inside.title).toBe('in trx');
     const error = await insertReturning(db, 'notes', { title: 'in trx', tags: [] }).catch((e: unknown) => e);
     expect(isUniqueViolation(error)).toBe(true);
+  });
+
+  it('insertIfAbsent counts the rows inserted, skips taken keys, and never cuts a value (no INSERT IGNORE)', async () => {
+    const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    expect(await insertIfAbsent(db, 'tokens', [{ token: uuid(1) }, { token: uuid(2) }], { conflict: ['token'] })).toBe(2);
+    expect(await insertIfAbsent(db, 'tokens', [{ token: uuid(2) }, { token: uuid(3) }], { conflict: ['token'] })).toBe(1);
+    expect(await insertIfAbsent(db, 'tokens', { token: uuid(3) }, { conflict: ['token'] })).toBe(0);
+    // A value too long for its column is an error, as on PostgreSQL, not a cut value with a warning.
+    await expect(insertIfAbsent(db, 'notes', { title: 'x'.repeat(101), tags: [] }, { conflict: ['title'] })).rejects.toThrow(/too long/i);
+    expect(await db.selectFrom('notes').select('title').where('title', 'like', 'xxx%').execute()).toEqual([]);
+    const kept = await db
+      .selectFrom('tokens')
+      .select('token')
+      .where('token', 'like', '00000000-0000-4000-8000-00000000000%')
+      .orderBy('token')
+      .execute();
+    expect(kept.map((r) => r.token)).toEqual([uuid(1), uuid(2), uuid(3)]);
+  });
+
+  it('upsert with no column to update leaves the row as it is and stays strict', async () => {
+    const token = '00000000-0000-4000-8000-000000000009';
+    await upsert(db, 'tokens', { token, uses: 4 }, { conflict: ['token'] });
+    await upsert(db, 'tokens', { token }, { conflict: ['token'], update: [] });
+    expect(await db.selectFrom('tokens').select('uses').where('token', '=', token).executeTakeFirst()).toEqual({ uses: 4 });
+    await expect(upsert(db, 'tokens', { token: `${token}-far-too-long` }, { conflict: ['token'], update: [] })).rejects.toThrow(
+      /too long/i,
+    );
   });
 });
