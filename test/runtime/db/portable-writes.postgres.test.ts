@@ -214,7 +214,7 @@ describe('portable writes | what they compile to on MySQL', () => {
     const sent: string[] = [];
     const db = new Kysely<DB>({ dialect: recordingMysql(sent) });
     await upsert(db, 'labels', { name: 'bug', color: 'red' }, { conflict: ['name'] });
-    await upsert(db, 'labels', { name: 'bug' }, { conflict: ['name'], update: [] });
+    await upsert(db, 'labels', { name: 'bug' } as { name: string; color: string }, { conflict: ['name'], update: [] });
     await insertIfAbsent(
       db,
       'pairs',
