@@ -196,7 +196,10 @@ async function insertEachIfAbsent(db: AnyKysely, table: string, values: unknown)
   let inserted = 0;
   for (const row of Array.isArray(values) ? values : [values]) {
     try {
-      await db.insertInto(table).values(row as never).execute();
+      await db
+        .insertInto(table)
+        .values(row as never)
+        .execute();
       inserted++;
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
