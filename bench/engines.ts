@@ -18,11 +18,11 @@
  * Databases: PostgreSQL as bench/http.ts takes it (`DATABASE_URL`, or an
  * embedded server); MariaDB on `MARIADB_URL` (a server URL whose user may
  * create databases), or a throwaway server started for the run
- * (test/support/mariadb-server.ts, Debian's `mariadb-server-core`).
+ * (runtime/testing/mysql/mariadb-server.ts, Debian's `mariadb-server-core`).
  */
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
-import { startMariadb } from '../test/support/mariadb-server.js';
+import { startMariadb } from '../runtime/testing/mysql/mariadb-server.js';
 import { HTTP_CASES } from './http.js';
 import { currentCookies, makeHttpFixture, type HttpFixture } from './http/fixture.js';
 import type { HttpRuntime } from './http/runtimes.js';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Make sure the programs of the tests' throwaway MariaDB are there
- * (test/support/mariadb-server.ts; README "Set up a fresh machine"). Run by
+ * (runtime/testing/mysql/mariadb-server.ts; README "Set up a fresh machine"). Run by
  * `npm test` (pretest) and by hand: `node scripts/ensure-mariadb.mjs`.
  *
  * - MARIADB_URL is set (the tests use that server): nothing to do.
@@ -28,7 +28,7 @@ import { delimiter, join } from 'node:path';
 const LOCK_TIMEOUT = 300;
 const APT = ['-o', `DPkg::Lock::Timeout=${LOCK_TIMEOUT}`];
 const PACKAGES = ['mariadb-server-core', 'mariadb-client-core'];
-/** Where the programs are looked for besides PATH (as test/support/mariadb-server.ts does). */
+/** Where the programs are looked for besides PATH (as runtime/testing/mysql/mariadb-server.ts does). */
 const SBIN = ['/usr/sbin', '/usr/local/sbin', '/usr/bin', '/usr/local/bin'];
 const say = (line) => process.stdout.write(`ensure-mariadb: ${line}\n`);
 

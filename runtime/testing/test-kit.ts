@@ -64,7 +64,12 @@ export interface TestKitOptions {
   readonly env?: Env;
   /** Name prefix of the test database, default `test`. */
   readonly prefix?: string;
-  /** The PostgreSQL server; default `BINDERY_TEST_DATABASE_URL`, then `DATABASE_URL` (see `createTestDatabase`). */
+  /**
+   * The database server; its scheme picks the engine. Default: on PostgreSQL
+   * `BINDERY_TEST_DATABASE_URL`, then `DATABASE_URL`; with
+   * `BINDERY_TEST_ENGINE=mariadb`, `BINDERY_TEST_MARIADB_URL`, then
+   * `MARIADB_URL` (see `createTestDatabase`).
+   */
   readonly serverUrl?: string;
   /**
    * The app's clock (docs/testing.md#time): every setup step reads time from

@@ -9,7 +9,7 @@
  * app opts out). Real HTTP, real PostgreSQL.
  */
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defineApp } from 'bindery/app';
 import { passkeys } from 'bindery/auth/passkeys';
 import { bootTestKit, type TestCaller } from 'bindery/testing';
@@ -17,6 +17,7 @@ import app from '../../app/main.js';
 import type { Handlers } from '../../generated/handlers.js';
 import { routes } from '../../generated/routes.js';
 import type { Database, User } from '../../generated/types.js';
+import { testServerUrl } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
 import { bootReferenceKit, clearCache, makeUser, type ReferenceKit } from './kit-support.js';
 
@@ -318,7 +319,7 @@ describe('Passkeys | passkeys({ requireUserVerification: false })', () => {
     });
     lax = await bootTestKit<Handlers, Database>(optedOut, {
       routes,
-      serverUrl: inject('pgUrl'),
+      serverUrl: testServerUrl(),
       prefix: 'passkeyslax',
       env: referenceAppEnv,
     });

@@ -7,7 +7,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import app from '../../app/main.js';
 import { createTestApp, type TestApp } from '../../runtime/app/index.js';
@@ -51,12 +50,23 @@ async function post(path: string, user: number, body?: unknown) {
   return res.json() as Promise<{ id: number }>;
 }
 
+/** `days` days before now, on the clock of this process (the commands compare with theirs). */
+const daysAgo = (days: number): Date => new Date(Date.now() - days * 86_400_000);
+
 describe('bindery prune [--dry-run]', () => {
   it('lists, then removes, documents soft-deleted more than 30 days ago: one bulk force_deleted entry per batch, by system via prune', async () => {
     const ids: number[] = [];
     for (let i = 0; i < 4; i++) ids.push((await post('/api/documents', 7, { slug: `old-${i}`, title: `Old ${i}` })).id);
-    await t.db.updateTable('documents').set({ deleted_at: sql`now() - interval '31 days'` }).where('id', 'in', ids.slice(0, 3)).execute();
-    await t.db.updateTable('documents').set({ deleted_at: sql`now() - interval '5 days'` }).where('id', '=', ids[3]!).execute();
+    await t.db
+      .updateTable('documents')
+      .set({ deleted_at: daysAgo(31) })
+      .where('id', 'in', ids.slice(0, 3))
+      .execute();
+    await t.db
+      .updateTable('documents')
+      .set({ deleted_at: daysAgo(5) })
+      .where('id', '=', ids[3]!)
+      .execute();
 
     const dry = await bindery(['prune', '--dry-run']);
     expect(dry.stderr).toBe('');
@@ -101,7 +111,11 @@ describe('bindery audit:prune', () => {
 
   it('deletes entries older than AUDIT_RETENTION_DAYS and records audit.pruned by system via audit:prune', async () => {
     const doc = await post('/api/documents', 8, { slug: 'aged', title: 'Aged' });
-    await sql`update audit_log set occurred_at = now() - interval '40 days' where subject_id = ${String(doc.id)}`.execute(t.db);
+    await t.db
+      .updateTable('audit_log')
+      .set({ occurred_at: daysAgo(40) })
+      .where('subject_id', '=', String(doc.id))
+      .execute();
     const r = await bindery(['audit:prune'], { AUDIT_RETENTION_DAYS: '30' });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);

@@ -4,7 +4,7 @@
  * accepted over HTTP; created rows are real rows; references get a row of
  * their own; a second factory set does not collide with the first.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootTestKit, type TestKit } from 'bindery/testing';
 import { createFactories as factoriesOf } from 'bindery/db';
 import app from '../../app/main.js';
@@ -13,6 +13,7 @@ import type { Handlers } from '../../generated/handlers.js';
 import { routes } from '../../generated/routes.js';
 import type { Database } from '../../generated/types.js';
 import { accountsRegister, documentsCreate, notesCreate } from '../../generated/validators.js';
+import { testServerUrl } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
 
 let t: TestKit<Handlers, Database, Factories>;
@@ -20,7 +21,7 @@ beforeAll(async () => {
   t = await bootTestKit<Handlers, Database, Factories>(app, {
     routes,
     factories: createFactories,
-    serverUrl: inject('pgUrl'),
+    serverUrl: testServerUrl(),
     prefix: 'factories',
     env: { ...referenceAppEnv },
   });

@@ -3,13 +3,13 @@
  * shared by the app tests written with it: boot on a fresh database, users
  * made directly in the table.
  */
-import { inject } from 'vitest';
 import { bootTestKit, type TestClock, type TestKit } from 'bindery/testing';
 import type { AuthService } from 'bindery/auth';
 import app from '../../app/main.js';
 import type { Handlers } from '../../generated/handlers.js';
 import { routes } from '../../generated/routes.js';
 import type { Database, User } from '../../generated/types.js';
+import { testServerUrl } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
 
 /** The kit over the reference app. */
@@ -19,7 +19,7 @@ export type ReferenceKit = TestKit<Handlers, Database>;
 export function bootReferenceKit(prefix: string, options: { env?: Record<string, string>; clock?: TestClock } = {}): Promise<ReferenceKit> {
   return bootTestKit<Handlers, Database>(app, {
     routes,
-    serverUrl: inject('pgUrl'),
+    serverUrl: testServerUrl(),
     prefix,
     env: { ...referenceAppEnv, ...options.env },
     ...(options.clock === undefined ? {} : { clock: options.clock }),

@@ -4,7 +4,7 @@
  * page while others are inserted, every sort and filter, bad cursors and
  * parameters.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { bootTestKit, type TestKit } from 'bindery/testing';
 import notesApp from '../../app/main.js';
@@ -12,6 +12,7 @@ import type { CursorSealer } from '../../runtime/crypto/cursor-codec.js';
 import type { Handlers } from '../../generated/handlers.js';
 import { routes } from '../../generated/routes.js';
 import type { Database } from '../../generated/types.js';
+import { testServerUrl } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
 import { ApiError, createClient, pages, rows } from '../../generated/client.js';
 
@@ -21,7 +22,7 @@ let t: TestKit<Handlers, Database>;
 const ROWS = 3000;
 
 beforeAll(async () => {
-  t = await bootTestKit<Handlers, Database>(notesApp, { routes, serverUrl: inject('pgUrl'), prefix: 'notes_list', env: referenceAppEnv });
+  t = await bootTestKit<Handlers, Database>(notesApp, { routes, serverUrl: testServerUrl(), prefix: 'notes_list', env: referenceAppEnv });
   await t.db.deleteFrom('notes').execute();
   await sql`insert into notes (title, body, tags, created_at)
     select 'n' || lpad(i::text, 5, '0'), '', case when i % 10 = 0 then array['ten'] else array[]::varchar[] end,

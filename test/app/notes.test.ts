@@ -3,18 +3,19 @@
  * real app definition, generated routes and migrations, real HTTP, real
  * PostgreSQL.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bootTestKit, type TestKit } from 'bindery/testing';
 import notesApp from '../../app/main.js';
 import type { Handlers } from '../../generated/handlers.js';
 import { routes } from '../../generated/routes.js';
 import type { Database } from '../../generated/types.js';
+import { testServerUrl } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
 
 let t: TestKit<Handlers, Database>;
 
 beforeAll(async () => {
-  t = await bootTestKit<Handlers, Database>(notesApp, { routes, serverUrl: inject('pgUrl'), prefix: 'notes', env: referenceAppEnv });
+  t = await bootTestKit<Handlers, Database>(notesApp, { routes, serverUrl: testServerUrl(), prefix: 'notes', env: referenceAppEnv });
 });
 afterAll(async () => {
   await t?.close();

@@ -4,17 +4,17 @@
  * API token holder, the outbox.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { bootTestKit, type TestKit } from 'bindery/testing';
 import app from '../../app/main.js';
 import type { Handlers } from '../../generated/handlers.js';
 import { routes } from '../../generated/routes.js';
 import type { Database } from '../../generated/types.js';
+import { testServerUrl } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
 
 let t: TestKit<Handlers, Database>;
 beforeAll(async () => {
-  t = await bootTestKit<Handlers, Database>(app, { routes, serverUrl: inject('pgUrl'), prefix: 'kit', env: { ...referenceAppEnv } });
+  t = await bootTestKit<Handlers, Database>(app, { routes, serverUrl: testServerUrl(), prefix: 'kit', env: { ...referenceAppEnv } });
 });
 afterAll(async () => {
   await t?.close();

@@ -1,28 +1,47 @@
 /**
- * A fresh, empty database per test file (or per test) on the run's servers:
- * PostgreSQL (`createTestDatabase`) and MariaDB (`createTestMariaDatabase`).
+ * A fresh, empty database per test file (or per test) on the run's servers
+ * (./global-setup.ts): `createTestDatabase` on the engine of the run's
+ * project — PostgreSQL, or MariaDB with `BINDERY_TEST_ENGINE=mariadb` (the
+ * `mariadb` project of vitest.config.ts) — and, whatever the project,
+ * `createTestPostgresDatabase` and `createTestMariaDatabase` for tests of
+ * one engine.
  *
  * @example
  *   const db = await createTestDatabase();
  *   afterAll(() => db.drop());
- *   // db.url is a postgres:// URL of an empty database
+ *   // db.url is a postgres:// URL of an empty database (a mariadb:// one in the mariadb project)
  */
 import { randomBytes } from 'node:crypto';
-import mysql from 'mysql2';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { createMysqlDatabase, dropMysqlDatabase, onMysqlServer } from '../../runtime/testing/mysql/server.js';
+import { testEngine, type TestEngine } from '../../runtime/testing/test-engine.js';
+
+export { testEngine, type TestEngine };
 
 export interface TestDatabase {
   /** Connection URL of the new database. */
   readonly url: string;
   /** Database name. */
   readonly name: string;
+  /** The engine it is on. */
+  readonly engine: TestEngine;
   /** Drop the database (terminating its connections). */
   drop(): Promise<void>;
 }
 
-/** Create an empty database with a random name on the test server. */
-export async function createTestDatabase(prefix = 'test'): Promise<TestDatabase> {
+/** The run's server of the project's engine (`BINDERY_TEST_ENGINE`): `inject('pgUrl')` or `inject('mariadbUrl')`. */
+export function testServerUrl(): string {
+  return testEngine() === 'mariadb' ? inject('mariadbUrl') : inject('pgUrl');
+}
+
+/** Create an empty database with a random name on the server of the project's engine (see {@link testEngine}). */
+export function createTestDatabase(prefix = 'test'): Promise<TestDatabase> {
+  return testEngine() === 'mariadb' ? createTestMariaDatabase(prefix) : createTestPostgresDatabase(prefix);
+}
+
+/** Create an empty database with a random name on the run's PostgreSQL server, whatever the project's engine. */
+export async function createTestPostgresDatabase(prefix = 'test'): Promise<TestDatabase> {
   const serverUrl = inject('pgUrl');
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
@@ -37,6 +56,7 @@ export async function createTestDatabase(prefix = 'test'): Promise<TestDatabase>
   return {
     url: url.toString(),
     name,
+    engine: 'postgres',
     async drop() {
       const c = new pg.Client({ connectionString: serverUrl });
       await c.connect();
@@ -60,42 +80,28 @@ export interface TestMariaDatabaseOptions {
 }
 
 /**
- * Create an empty database with a random name on the run's MariaDB server (`inject('mariadbUrl')`).
+ * Create an empty database with a random name on the run's MariaDB server (`inject('mariadbUrl')`), whatever the project's engine.
  * @returns its `mariadb://` URL (or `mysql://`), its name and `drop()`.
  */
 export async function createTestMariaDatabase(prefix = 'test', options: TestMariaDatabaseOptions = {}): Promise<TestDatabase> {
   const serverUrl = inject('mariadbUrl');
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  const charset = options.charset ?? 'utf8mb4';
-  const collation = options.collation ?? (options.charset === undefined ? 'utf8mb4_bin' : undefined);
-  await onMariaServer(serverUrl, `CREATE DATABASE \`${name}\` CHARACTER SET ${charset}${collation ? ` COLLATE ${collation}` : ''}`);
+  await createMysqlDatabase(serverUrl, name, {
+    ...(options.charset === undefined ? {} : { charset: options.charset }),
+    ...(options.collation === undefined ? {} : { collation: options.collation }),
+  });
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const text = url.toString().replace(/^[a-z]+:/, `${options.scheme ?? 'mariadb'}:`);
   return {
     url: text,
     name,
+    engine: 'mariadb',
     async drop() {
-      await onMariaServer(serverUrl, `DROP DATABASE IF EXISTS \`${name}\``);
+      await dropMysqlDatabase(serverUrl, name);
     },
   };
 }
 
 /** Run one statement on the MariaDB server of `serverUrl`, over a connection of its own. @returns its rows (none for a statement that returns none). */
-export async function onMariaServer(serverUrl: string, statement: string): Promise<Record<string, unknown>[]> {
-  const url = new URL(serverUrl);
-  const connection = mysql
-    .createConnection({
-      host: url.hostname,
-      port: Number(url.port || 3306),
-      user: decodeURIComponent(url.username),
-      password: decodeURIComponent(url.password),
-    })
-    .promise();
-  try {
-    const [result] = await connection.query(statement);
-    return Array.isArray(result) ? (result as Record<string, unknown>[]) : [];
-  } finally {
-    await connection.end();
-  }
-}
+export const onMariaServer: (serverUrl: string, statement: string) => Promise<Record<string, unknown>[]> = onMysqlServer;

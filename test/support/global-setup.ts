@@ -10,10 +10,17 @@
  *
  * MariaDB: `MARIADB_URL` when set (a MariaDB or MySQL server URL without a
  * database, whose user may create databases); otherwise a throwaway server
- * (`./mariadb-server.ts`), ended and removed at the end. Test files get its
- * URL through `inject('mariadbUrl')` and make their own databases with
- * `createTestMariaDatabase()`. When it cannot start, the run fails saying why:
- * a test skipped for want of a server would check nothing.
+ * (runtime/testing/mysql/mariadb-server.ts), ended and removed at the end.
+ * Test files get its URL through `inject('mariadbUrl')` and make their own
+ * databases with `createTestMariaDatabase()` — or `createTestDatabase()` in
+ * the `mariadb` project (vitest.config.ts), whose `BINDERY_TEST_ENGINE=mariadb`
+ * turns it, and `bindery/testing`'s test kit, to this server. When it cannot
+ * start, the run fails saying why: a test skipped for want of a server would
+ * check nothing. It starts whatever the projects run (about a second): the
+ * `postgres` project's MySQL tests need it too.
+ *
+ * This file is the root config's only global setup; the projects do not
+ * list it, so both share the two servers.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,7 +28,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:net';
 import type { TestProject } from 'vitest/node';
 import { importEmbeddedPostgres } from '../../runtime/db/embedded/binaries.js';
-import { startMariadb } from './mariadb-server.js';
+import { startMariadb } from '../../runtime/testing/mysql/mariadb-server.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -53,11 +60,16 @@ function provideServer(project: TestProject, url: string): void {
   process.env['BINDERY_TEST_DATABASE_URL'] = url;
 }
 
-/** `MARIADB_URL`, or a throwaway server: its URL and how to stop it. */
+/**
+ * `MARIADB_URL`, or a throwaway server: its URL and how to stop it. The URL
+ * also goes in `BINDERY_TEST_MARIADB_URL`, where `bindery/testing` looks for
+ * it when `BINDERY_TEST_ENGINE=mariadb` (the examples' tests, the test kit).
+ */
 async function mariadb(): Promise<{ url: string; stop: () => Promise<void> }> {
   const external = process.env.MARIADB_URL;
-  if (external) return { url: external, stop: async () => {} };
-  return startMariadb();
+  const server = external ? { url: external, stop: async () => {} } : await startMariadb();
+  process.env['BINDERY_TEST_MARIADB_URL'] = server.url;
+  return server;
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {

@@ -103,8 +103,8 @@ describe('history | single-row and bulk entries', () => {
     await f.Document.update(doc.id, { title: 'A' });
     await f.Document.query().update({ body: 'bulk' });
     await f.Document.update(doc.id, { title: 'B' });
-    // Give the three latest entries one and the same time.
-    const at = '2031-05-01T12:00:00.123456Z';
+    // Give the three latest entries one and the same time (a literal without a zone: MariaDB's DATETIME takes no other).
+    const at = '2031-05-01 12:00:00.123456';
     await sql`update audit_log set occurred_at = ${at} where action = 'updated'`.execute(f.database.db);
     await sql`update audit_bulk set occurred_at = ${at}`.execute(f.database.db);
     const expected = ['updated:B', 'updated:A', 'bulk', 'created'];

@@ -1,9 +1,9 @@
 /**
  * A database for the audit tests: the `audit` migration set, the generated
  * documents table, and a few more tracked tables (accounts with sensitive
- * column names, tags keyed by text, gadgets keyed by UUID) — on PostgreSQL
- * by default, on the run's MariaDB with `{ engine: 'mariadb' }` (the tables'
- * MySQL twins: support-mysql.ts).
+ * column names, tags keyed by text, gadgets keyed by UUID) — on the
+ * project's engine by default (PostgreSQL; MariaDB in the `mariadb` project),
+ * or the one `{ engine }` names (the tables' MySQL twins: support-mysql.ts).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import { AuditLog, type TrackedModel, type TrackedResourceConfig } from '../../.
 import type { AuditSettings } from '../../../runtime/audit/settings.js';
 import { AUDIT_MIGRATIONS_DIR } from '../../../runtime/audit/audit-step.js';
 import { connectDatabase, type Database } from '../../../runtime/db/index.js';
-import { createTestDatabase, createTestMariaDatabase, type TestDatabase } from '../../support/database.js';
+import { createTestMariaDatabase, createTestPostgresDatabase, testEngine, type TestDatabase } from '../../support/database.js';
 import { postgresPoolOf } from '../../../runtime/db/engines/postgres/index.js';
 import { createMysqlFixtureTables, resetMysqlFixture } from './support-mysql.js';
 
@@ -124,7 +124,7 @@ export type FixtureEngine = 'postgres' | 'mariadb';
 
 /** Options of {@link auditFixture}. */
 export interface AuditFixtureOptions {
-  /** The server (default `postgres`). */
+  /** The server (default the project's engine: `BINDERY_TEST_ENGINE`, `postgres` unless the `mariadb` project runs). */
   readonly engine?: FixtureEngine;
 }
 
@@ -152,8 +152,8 @@ async function applyFolder(database: Database, dir: string): Promise<void> {
 }
 
 export async function auditFixture(settings: Partial<AuditSettings> = {}, options: AuditFixtureOptions = {}): Promise<AuditFixture> {
-  if (options.engine === 'mariadb') return mariadbAuditFixture(settings);
-  const test: TestDatabase = await createTestDatabase('audit');
+  if ((options.engine ?? testEngine()) === 'mariadb') return mariadbAuditFixture(settings);
+  const test: TestDatabase = await createTestPostgresDatabase('audit');
   const database = await connectDatabase<FixtureDatabase>({ url: test.url, max: 20 });
   await applyFolder(database, GENERATED_MIGRATIONS);
   await applyFolder(database, join(AUDIT_MIGRATIONS_DIR, 'postgres'));

@@ -5,11 +5,11 @@
  * either way — and a missing heartbeat table told apart by the error's kind
  * (not an engine's error code): one warning, and the worker goes on.
  */
-import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueLocks } from '../../../runtime/jobs/backend.js';
 import { decodeLockIds, encodeLockIds, WorkerHeartbeat } from '../../../runtime/jobs/worker-heartbeat.js';
+import { connectDatabase, type Database } from '../../../runtime/db/index.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { waitFor } from './wait-for.js';
 
@@ -27,15 +27,15 @@ describe('worker heartbeat | lock IDs by engine', () => {
 });
 
 describe('worker heartbeat | before "bindery migrate" made its table', () => {
-  let database: TestDatabase;
-  let db: Kysely<Record<string, never>>;
+  let testDb: TestDatabase;
+  let database: Database;
   beforeAll(async () => {
-    database = await createTestDatabase('heartbeat_engine');
-    db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }) });
+    testDb = await createTestDatabase('heartbeat_engine');
+    database = await connectDatabase({ url: testDb.url, max: 2 });
   });
   afterAll(async () => {
-    await db?.destroy();
-    await database?.drop();
+    await database?.close();
+    await testDb?.drop();
   });
 
   it('warns once that the table is missing, keeps beating, and stops cleanly', async () => {
@@ -43,8 +43,8 @@ describe('worker heartbeat | before "bindery migrate" made its table', () => {
     const log = { warn: (...args: unknown[]) => warnings.push(String(args.at(-1))), error: () => {}, debug: () => {} };
     const locks: QueueLocks = { backend: 'test', lockIds: () => ['pool-x'], release: async () => [] };
     const heartbeat = new WorkerHeartbeat({
-      db,
-      engine: { capabilities: { arrays: true } as never },
+      db: database.db as Kysely<Record<string, never>>,
+      engine: database.engine,
       log: log as never,
       timings: { intervalMs: 50, deadAfterMs: 150 },
     });

@@ -1,6 +1,7 @@
 /**
  * `keysetBatches` (runtime/results/stream/keyset-batches.ts; docs/http.md
- * "Unbounded answers") on a real PostgreSQL: every row once, in key order,
+ * "Unbounded answers") on a real database (PostgreSQL; MariaDB in the
+ * `mariadb` project): every row once, in key order,
  * the query's own `where`s kept and its order and limit replaced; batches
  * sized by the rows' text; the next batch read while one is handed out,
  * never further ahead; a key that is not selected is a TypeError.
@@ -28,7 +29,8 @@ beforeAll(async () => {
   await sql`create table items (id int primary key, owner int not null references owners (id), body text not null)`.execute(db);
   await sql`insert into owners values (1, 'one'), (2, 'two')`.execute(db);
   // 250 items: odd ids of owner 1, even of owner 2; bodies of 1,000 characters; inserted out of order.
-  await sql`insert into items select g, 2 - g % 2, repeat('b', 1000) from generate_series(250, 1, -1) g`.execute(db);
+  const items = Array.from({ length: 250 }, (_, i) => 250 - i).map((id) => ({ id, owner: 2 - (id % 2), body: 'b'.repeat(1000) }));
+  await db.insertInto('items').values(items).execute();
 });
 afterAll(async () => {
   await database?.close();

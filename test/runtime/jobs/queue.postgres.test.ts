@@ -99,7 +99,7 @@ const queueRoute: RouteDefinition = {
   ],
   validate: null,
   output: null,
-  origin: 'test/runtime/jobs/queue.test.ts',
+  origin: 'test/runtime/jobs/queue.postgres.test.ts',
 };
 
 const app = defineApp({

@@ -1,6 +1,7 @@
 /**
- * A throwaway MariaDB server for the test run (docs/database.md "MySQL and
- * MariaDB", "Tests"; README "Set up a fresh machine"): a data folder made
+ * A throwaway MariaDB server for a test run (docs/testing.md "The database
+ * server"; docs/database.md "MySQL and MariaDB", "Tests"; README "Set up a
+ * fresh machine"): a data folder made
  * by `mariadb-install-db` in a temporary folder, `mariadbd` listening on a
  * free port of 127.0.0.1, ended and removed at the end. Debian's `mariadb-server-core` provides both
  * programs (`node scripts/ensure-mariadb.mjs` installs it).
@@ -14,7 +15,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import mysql from 'mysql2';
-import { freePort } from '../../runtime/support/free-port.js';
+import { freePort } from '../../support/free-port.js';
 
 /** A running throwaway server. */
 export interface MariadbServer {
@@ -43,7 +44,7 @@ export function findProgram(name: string): string | undefined {
 }
 
 const MISSING_ADVICE =
-  'Run "node scripts/ensure-mariadb.mjs" (as root it installs Debian\'s mariadb-server-core and mariadb-client-core), or set MARIADB_URL to a MariaDB or MySQL server whose user may create databases (mysql://root:secret@127.0.0.1:3306).';
+  'Install MariaDB\'s server programs (Debian: "apt-get install -y --no-install-recommends mariadb-server-core mariadb-client-core"; in the bindery repository "node scripts/ensure-mariadb.mjs" does it), or set MARIADB_URL to a MariaDB or MySQL server whose user may create databases (mysql://root:secret@127.0.0.1:3306).';
 
 /**
  * Create and start a throwaway server.

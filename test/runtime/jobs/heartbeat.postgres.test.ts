@@ -3,7 +3,7 @@
  * running worker keeps a row naming the ID graphile-worker locks its jobs
  * under, removes it when it stops, and unlocks the jobs of a worker whose row
  * is older than JOBS_WORKER_DEAD_AFTER; the settings check. The SIGKILLed
- * `bindery worker` is in worker-crash.test.ts.
+ * `bindery worker` is in worker-crash.postgres.test.ts.
  */
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
