@@ -9,6 +9,7 @@ import type { AuthService } from '../../runtime/auth/index.js';
 import { createTestApp, type TestApp } from '../../runtime/app/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
+import { insertReturning } from '../../runtime/db/portable-writes.js';
 
 /** A booted reference app and its database. */
 export interface AccountsApp {
@@ -49,16 +50,12 @@ export async function makeUser(
 ): Promise<User> {
   counter++;
   const password = fields.hash ?? (await a.auth.hashPassword(fields.password ?? 'correct horse battery'));
-  return a.db
-    .insertInto('users')
-    .values({
-      name: fields.name ?? `User ${counter}`,
-      email: fields.email ?? `user${counter}-${Date.now()}@example.test`,
-      password,
-      admin: fields.admin ?? false,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return insertReturning(a.db, 'users', {
+    name: fields.name ?? `User ${counter}`,
+    email: fields.email ?? `user${counter}-${Date.now()}@example.test`,
+    password,
+    admin: fields.admin ?? false,
+  });
 }
 
 /** Forget every throttle count and cached value (tests share 127.0.0.1). */

@@ -13,6 +13,7 @@ import type { User } from '../../generated/types.js';
 import { PNG_1X1 } from '../runtime/storage/support.js';
 import { Client } from '../runtime/auth/support/client.js';
 import { makeAccount, signIn, bootReferenceApp, type ReferenceApp } from './tokens-support.js';
+import { insertReturning } from '../../runtime/db/portable-writes.js';
 
 let a: ReferenceApp;
 let storageRoot: string;
@@ -116,15 +117,16 @@ interface Seeded {
 async function seed(): Promise<Seeded> {
   await a.db.deleteFrom('documents').execute();
   const add = (slug: string, status: 'draft' | 'published', deleted = false) =>
-    a.db
-      .insertInto('documents')
-      .values({ owner_id: owner.id, slug, title: slug, status, ...(deleted ? { deleted_at: new Date() } : {}) })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-      .then((r) => r.id);
+    insertReturning(a.db, 'documents', {
+      owner_id: owner.id,
+      slug,
+      title: slug,
+      status,
+      ...(deleted ? { deleted_at: new Date() } : {}),
+    }).then((r) => r.id);
   const draft = await add('mine-draft', 'draft');
   const attached = await send({ bearer: ownerWriter }, 'POST', `/api/documents/${draft}/attachments`, pngForm());
-  expect(attached.status).toBe(201);
+  expect(attached.status, JSON.stringify(attached.body)).toBe(201);
   return {
     draft,
     published: await add('mine-published', 'published'),

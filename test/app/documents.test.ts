@@ -12,6 +12,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
 import type { AuditTables } from '../runtime/audit/support.js';
 import { bearerFor } from './tokens-support.js';
+import { sqlDialectOf } from '../../runtime/db/sql-dialect.js';
 type DB = Database & AuditTables;
 
 let database: TestDatabase;
@@ -307,7 +308,13 @@ describe('documents.archive | POST /api/documents/archive (docs/spec.md 3 "Docum
       actor_id: '1',
       via_name: 'POST /api/documents/archive',
       // The handler's condition, then the policy's archive scope (the caller's authentication ID): docs/authorization.md "Bulk writes".
-      where_clause: { sql: '"deleted_at" is null and "status" = $1 and "documents"."owner_id" = $2', args: ['published', '1'] },
+      where_clause: {
+        sql:
+          sqlDialectOf(t.db) === 'mysql'
+            ? '`deleted_at` is null and `status` = ? and `documents`.`owner_id` = ?'
+            : '"deleted_at" is null and "status" = $1 and "documents"."owner_id" = $2',
+        args: ['published', '1'],
+      },
       assignments: { status: 'archived' },
       values_before: { [a.id]: { status: 'published' }, [b.id]: { status: 'published' } },
       values_complete: true,

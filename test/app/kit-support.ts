@@ -11,6 +11,7 @@ import { routes } from '../../generated/routes.js';
 import type { Database, User } from '../../generated/types.js';
 import { testServerUrl } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
+import { insertReturning } from '../../runtime/db/portable-writes.js';
 
 /** The kit over the reference app. */
 export type ReferenceKit = TestKit<Handlers, Database>;
@@ -35,17 +36,13 @@ export async function makeUser(
 ): Promise<User> {
   counter++;
   const auth = t.app.running.services['auth'] as AuthService<User>;
-  return t.db
-    .insertInto('users')
-    .values({
-      name: fields.name ?? `User ${counter}`,
-      email: fields.email ?? `user${counter}-${Date.now()}@example.test`,
-      password: await auth.hashPassword(fields.password ?? 'correct horse battery'),
-      admin: fields.admin ?? false,
-      ...(fields.verified ? { email_verified_at: new Date(t.clock?.now() ?? Date.now()) } : {}),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return insertReturning(t.db, 'users', {
+    name: fields.name ?? `User ${counter}`,
+    email: fields.email ?? `user${counter}-${Date.now()}@example.test`,
+    password: await auth.hashPassword(fields.password ?? 'correct horse battery'),
+    admin: fields.admin ?? false,
+    ...(fields.verified ? { email_verified_at: new Date(t.clock?.now() ?? Date.now()) } : {}),
+  });
 }
 
 /** Forget every throttle count and cached value (the tests of a file share 127.0.0.1). */

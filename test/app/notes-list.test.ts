@@ -13,6 +13,7 @@ import type { Handlers } from '../../generated/handlers.js';
 import { routes } from '../../generated/routes.js';
 import type { Database } from '../../generated/types.js';
 import { testServerUrl } from '../support/database.js';
+import { sqlDialectOf } from '../../runtime/db/sql-dialect.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
 import { ApiError, createClient, pages, rows } from '../../generated/client.js';
 
@@ -24,10 +25,24 @@ const ROWS = 3000;
 beforeAll(async () => {
   t = await bootTestKit<Handlers, Database>(notesApp, { routes, serverUrl: testServerUrl(), prefix: 'notes_list', env: referenceAppEnv });
   await t.db.deleteFrom('notes').execute();
-  await sql`insert into notes (title, body, tags, created_at)
-    select 'n' || lpad(i::text, 5, '0'), '', case when i % 10 = 0 then array['ten'] else array[]::varchar[] end,
-      timestamptz '2026-01-01T00:00:00.123456Z' + ((i / 3) * interval '1.000001 second')
-    from generate_series(1, ${ROWS}) as i`.execute(t.db);
+  // created_at with microseconds (JavaScript's Date has milliseconds): as text, in the engine's words for a UTC instant.
+  const utc = sqlDialectOf(t.db) === 'mysql' ? '' : '+00:00';
+  const rows = Array.from({ length: ROWS }, (_, k) => {
+    const i = k + 1;
+    const us = 123_456 + Math.floor(i / 3) * 1_000_001;
+    const at = new Date(Date.UTC(2026, 0, 1) + Math.floor(us / 1000)).toISOString().slice(0, 19).replace('T', ' ');
+    return {
+      title: `n${String(i).padStart(5, '0')}`,
+      body: '',
+      tags: i % 10 === 0 ? ['ten'] : [],
+      created_at: `${at}.${String(us % 1_000_000).padStart(6, '0')}${utc}` as unknown as Date,
+    };
+  });
+  for (let k = 0; k < rows.length; k += 500)
+    await t.db
+      .insertInto('notes')
+      .values(rows.slice(k, k + 500))
+      .execute();
 });
 afterAll(async () => {
   await t?.close();
@@ -289,8 +304,9 @@ describe('notes.list | cursors on every engine (docs/database.md "Lists and curs
     return sealer().seal([route, order, filters, sort, key]);
   };
   /** The sort key and primary key of note `id` as PostgreSQL's JSON text, in the session time zone `zone`: what cursors held before. */
-  const oldTexts = (id: number, column: 'created_at' | 'title', zone: string) =>
-    t.db.transaction().execute(async (trx) => {
+  const oldTexts = async (id: number, column: 'created_at' | 'title', zone: string) => {
+    if (sqlDialectOf(t.db) === 'mysql') return oldTextsOnMysql(id, column, zone);
+    return t.db.transaction().execute(async (trx) => {
       await sql`select set_config('TimeZone', ${zone}, true)`.execute(trx);
       const { rows } = await sql<{
         sort: string;
@@ -298,6 +314,16 @@ describe('notes.list | cursors on every engine (docs/database.md "Lists and curs
       }>`select to_json(${sql.ref(column)}) #>> '{}' as sort, to_json(id) #>> '{}' as key from notes where id = ${id}`.execute(trx);
       return rows[0]!;
     });
+  };
+  /** The same texts on MySQL: PostgreSQL's JSON text of the stored UTC instant, written in JavaScript for `zone`. */
+  const oldTextsOnMysql = async (id: number, column: 'created_at' | 'title', zone: string) => {
+    const { rows } = await sql<{
+      title: string;
+      at: string;
+    }>`select title, date_format(created_at, '%Y-%m-%dT%H:%i:%s.%f') as at from notes where id = ${id}`.execute(t.db);
+    const row = rows[0]!;
+    return { sort: column === 'title' ? row.title : postgresJsonText(row.at, zone), key: String(id) };
+  };
 
   it('keeps the neutral text in a cursor: instants in UTC with six fraction digits and a Z, keys in decimal', async () => {
     const first = await page('?limit=3');
@@ -368,3 +394,21 @@ describe('notes.list | the typed client', () => {
     expect((bad as ApiError).errors.cursor).toMatch(/not valid/);
   });
 });
+
+/** PostgreSQL's JSON text of a timestamptz (`YYYY-MM-DDTHH:MM:SS.ffffff+hh:mm`) in `zone`, from its UTC text with microseconds. */
+function postgresJsonText(utc: string, zone: string): string {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    timeZoneName: 'longOffset',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(`${utc.slice(0, 23)}Z`));
+  const part = (type: string) => parts.find((p) => p.type === type)!.value;
+  const offset = part('timeZoneName').replace(/^GMT$/, 'GMT+00:00').slice(3);
+  return `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}:${part('second')}.${utc.slice(20, 26)}${offset}`;
+}

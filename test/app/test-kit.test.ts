@@ -11,6 +11,7 @@ import { routes } from '../../generated/routes.js';
 import type { Database } from '../../generated/types.js';
 import { testServerUrl } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
+import { insertReturning } from '../../runtime/db/portable-writes.js';
 
 let t: TestKit<Handlers, Database>;
 beforeAll(async () => {
@@ -86,16 +87,11 @@ describe('bindery/testing | bootTestKit on the reference app', () => {
 
 describe('bindery/testing | asking the policies directly (docs/authorization.md "Testing a policy")', () => {
   it('t.can and t.scope answer as a user, a guest or a token, without a request', async () => {
-    const insertUser = (email: string, admin = false) =>
-      t.db.insertInto('users').values({ name: email, email, password: 'x', admin }).returningAll().executeTakeFirstOrThrow();
+    const insertUser = (email: string, admin = false) => insertReturning(t.db, 'users', { name: email, email, password: 'x', admin });
     const author = await insertUser('author@kit.test');
     const reader = await insertUser('reader@kit.test');
     const chief = await insertUser('chief@kit.test', true);
-    const doc = await t.db
-      .insertInto('documents')
-      .values({ owner_id: author.id, slug: 'kit-doc', title: 'Kit' })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const doc = await insertReturning(t.db, 'documents', { owner_id: author.id, slug: 'kit-doc', title: 'Kit' });
     expect(await t.can(author, 'documents.update', doc)).toBe(true);
     expect(await t.can(reader, 'documents.update', doc)).toBe(false);
     expect(await t.can(chief, 'documents.update', doc)).toBe(false);

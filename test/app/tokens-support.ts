@@ -13,8 +13,10 @@ import { RESET_MAIL_JOB } from '../../runtime/auth/links/reset-mail-job.js';
 import { jobsRuntimeOf } from '../../runtime/jobs/jobs-runtime.js';
 import { readOutbox, type OutboxMessage } from '../../runtime/mail/index.js';
 import { waitFor } from '../runtime/jobs/wait-for.js';
+import { jobsNamed } from '../runtime/jobs/jobs-named.js';
 import { Client } from '../runtime/auth/support/client.js';
 import { bootAccounts, clearCache, makeUser, type AccountsApp } from './accounts-support.js';
+import { insertIfAbsent, updateReturning } from '../../runtime/db/portable-writes.js';
 
 const made = new WeakMap<object, Map<string, string>>();
 
@@ -33,11 +35,12 @@ export async function bearerFor(t: TestApp<any>, userId: number, abilities: read
   const key = `${userId}:${[...abilities].sort().join(',')}`;
   const known = byUser.get(key);
   if (known !== undefined) return known;
-  await t.db
-    .insertInto('users')
-    .values({ id: userId, name: `User ${userId}`, email: `user${userId}@example.test`, password: '!unusable' })
-    .onConflict((oc: any) => oc.column('id').doNothing())
-    .execute();
+  await insertIfAbsent(
+    t.db,
+    'users',
+    { id: userId, name: `User ${userId}`, email: `user${userId}@example.test`, password: '!unusable' },
+    { conflict: ['id'] },
+  );
   const apiTokens = t.running.services.apiTokens as ApiTokens;
   const { plain } = await apiTokens.create(String(userId), { name: `test token of ${userId}`, abilities });
   byUser.set(key, plain);
@@ -65,12 +68,7 @@ export async function makeAccount(
 ): Promise<User> {
   const user = await makeUser(a, fields);
   if (!fields.verified) return user;
-  return a.db
-    .updateTable('users')
-    .set({ email_verified_at: new Date() })
-    .where('id', '=', user.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return (await updateReturning(a.db, 'users', user.id, { email_verified_at: new Date() }))!;
 }
 
 /** A browser signed in through the login form. */
@@ -90,15 +88,7 @@ export async function startWorker(a: ReferenceApp): Promise<void> {
 
 /** Wait (5 s at most) until no password reset mail job is left in the queue: every one queued so far has run. */
 export async function resetMailsSent(a: ReferenceApp): Promise<void> {
-  await waitFor(
-    async () =>
-      (
-        await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = ${RESET_MAIL_JOB}`.execute(
-          a.db,
-        )
-      ).rows[0]!.n === 0,
-    'the queued password reset mails',
-  );
+  await waitFor(async () => (await jobsNamed(a.t.running.services, a.db, RESET_MAIL_JOB)) === 0, 'the queued password reset mails');
 }
 
 /** The newest mail to `email` in the outbox. */

@@ -207,12 +207,14 @@ describe('Two-factor | the login asks for a code after the password', () => {
 
 describe('Two-factor | wrong codes lock the account out, growing, and its owner is told', () => {
   type LockRow = { failed_codes: number; locked_until: number | null; lockout_notified_at: Date | null };
-  const lockRow = async (user: User): Promise<LockRow> =>
-    (
-      await sql<LockRow>`SELECT failed_codes, locked_until::float8 AS locked_until, lockout_notified_at FROM bindery_two_factor WHERE user_id = ${String(user.id)}`.execute(
-        t.db,
-      )
-    ).rows[0]!;
+  const lockRow = async (user: User): Promise<LockRow> => {
+    const row = (await (t.db as any)
+      .selectFrom('bindery_two_factor')
+      .select(['failed_codes', 'locked_until', 'lockout_notified_at'])
+      .where('user_id', '=', String(user.id))
+      .executeTakeFirstOrThrow()) as { failed_codes: number; locked_until: number | string | null; lockout_notified_at: Date | null };
+    return { ...row, locked_until: row.locked_until === null ? null : Number(row.locked_until) };
+  };
   const wrongFor = (secret: string) => (totpAt(secret, clock.now()) === '999999' ? '999998' : '999999');
   const lockoutMails = async (user: User) => (await t.outbox(user.email)).filter((m) => /wrong two-factor codes/i.test(m.subject));
 

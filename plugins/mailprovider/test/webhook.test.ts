@@ -26,6 +26,7 @@ import { startWorker, type JobContext } from 'bindery/jobs';
 import { deliverableRecipients, type MailSuppression } from 'bindery/plugins';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { waitFor } from '../../../test/runtime/jobs/wait-for.js';
+import { jobsNamed } from '../../../test/runtime/jobs/jobs-named.js';
 import { runCli, runCliInProcess } from '../../../test/runtime/cli/run-cli.js';
 import app, { emitted } from './fixtures/app.js';
 
@@ -63,10 +64,7 @@ function post(body: unknown, headers: Record<string, string> = {}, path = '/mail
 }
 
 async function webhookJobs(): Promise<number> {
-  const r = await sql<{
-    n: number;
-  }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'mailprovider:webhook'`.execute(t.db);
-  return r.rows[0]!.n;
+  return jobsNamed(t.running.services, t.db, 'mailprovider:webhook');
 }
 
 async function suppressions(): Promise<{ email: string; event: string; reason: string; since: Date }[]> {

@@ -14,7 +14,7 @@ import type { ListFilterPlan, RouteDefinition } from '../../routing/route-table.
 import type { CursorSealer } from '../../crypto/cursor-codec.js';
 import { ListCursorError } from './list-errors.js';
 import { KEY_TEXT, pageArguments, readListRows, shapeText, SORT_TEXT } from './list-query.js';
-import { readableSortKey } from './sort-key-text.js';
+import { neutralSortKey, readableSortKey } from './sort-key-text.js';
 import type { AnyKysely } from '../../db/any-kysely.js';
 import type { Policies } from '../../authorization/policies.js';
 import { GUEST } from '../../context/request-auth.js';
@@ -71,7 +71,7 @@ export async function runList<Row>(
     throw new ListCursorError('The cursor is not valid for this list any more; start again without it.');
   // limit=0 asks for an empty page: nothing to read (the cursor was still checked above).
   if (limit === 0) return { data: [], next: null };
-  if (cursor !== undefined) args.push(cursor.sort, cursor.key);
+  if (cursor !== undefined) args.push(neutralSortKey(cursor.sort, key.columnType), cursor.key);
   args.push(limit + 1);
   const shape = { key, desc, filters, after: cursor !== undefined };
   const policies = (ctx.services as { policies?: Policies }).policies;

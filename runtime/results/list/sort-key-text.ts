@@ -70,3 +70,22 @@ function readableJson(text: string): boolean {
     return false;
   }
 }
+
+const OFFSET_INSTANT = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d{1,6})?([+-])(\d{2})(?::(\d{2}))?(?::(\d{2}))?$/;
+
+/**
+ * A readable sort key as the neutral text every engine reads the same: an
+ * instant with an offset (a cursor made before, `…+05:30`) as its UTC text
+ * ending in `Z`, the fraction kept as written; anything else unchanged.
+ * MySQL reads no offset in a timestamp's text, so the list query is given this.
+ */
+export function neutralSortKey(text: string, type: ColumnTypeText): string {
+  if (parseColumnType(type)?.base !== 'timestamp') return text;
+  const m = OFFSET_INSTANT.exec(text);
+  if (m === null) return text;
+  const [, local, fraction = '', sign, hours, minutes = '0', seconds = '0'] = m;
+  const offsetSeconds = (sign === '-' ? -1 : 1) * (Number(hours) * 3600 + Number(minutes) * 60 + Number(seconds));
+  const utc = new Date(Date.parse(`${local}Z`) - offsetSeconds * 1000).toISOString().slice(0, 19);
+  return `${utc}${fraction}Z`;
+}
+

@@ -4,7 +4,7 @@
  * of cursors made before, and nothing a statement would fail on.
  */
 import { describe, expect, it } from 'vitest';
-import { readableSortKey } from '../../../runtime/results/list/sort-key-text.js';
+import { neutralSortKey, readableSortKey } from '../../../runtime/results/list/sort-key-text.js';
 
 describe('readableSortKey', () => {
   it('reads instants in the neutral form and in the form of cursors made before (an offset, fewer fraction digits)', () => {
@@ -50,5 +50,17 @@ describe('readableSortKey', () => {
     expect(readableSortKey('0b9f2c1e-7d4a-4c3b-9a51-2f6e8d1c0a7b', 'uuid')).toBe(true);
     expect(readableSortKey('0b9f2c1e7d4a4c3b9a512f6e8d1c0a7b', 'uuid')).toBe(false);
     for (const type of ['string', 'string(5)', 'text']) expect(readableSortKey("any ' text, longer than 5", type)).toBe(true);
+  });
+});
+
+describe('neutralSortKey', () => {
+  it('gives an instant with an offset as its UTC text ending in Z, the fraction as written; other texts and types unchanged', () => {
+    expect(neutralSortKey('2026-11-24T05:34:03.1+05:30', 'timestamp')).toBe('2026-11-24T00:04:03.1Z');
+    expect(neutralSortKey('2026-11-23T20:34:03.123456-03:30', 'timestamp')).toBe('2026-11-24T00:04:03.123456Z');
+    expect(neutralSortKey('2026-01-01T00:30:00+01:00', 'timestamp')).toBe('2025-12-31T23:30:00Z');
+    expect(neutralSortKey('2026-11-24T00:04:03.123456+00:00', 'timestamp')).toBe('2026-11-24T00:04:03.123456Z');
+    expect(neutralSortKey('2026-11-24T00:04:03.123456Z', 'timestamp')).toBe('2026-11-24T00:04:03.123456Z');
+    expect(neutralSortKey('infinity', 'timestamp')).toBe('infinity');
+    expect(neutralSortKey('2026-11-24T05:34:03+05:30', 'string')).toBe('2026-11-24T05:34:03+05:30');
   });
 });

@@ -13,6 +13,7 @@ import type { AuthService } from '../../../../runtime/auth/auth-service.js';
 import { normalizeLogin, RequestAuth, type UserProvider } from '../../../../runtime/auth/index.js';
 import { HttpError } from '../../../../runtime/errors/index.js';
 import type { Middleware } from '../../../../runtime/http/handler.js';
+import { insertReturning } from '../../../../runtime/db/portable-writes.js';
 
 /** A row of the fixture's `users`. */
 export interface TestUser {
@@ -122,16 +123,12 @@ export function fakeAuth(calls: FakeAuthCalls = { logins: [], signedOutEverywher
 /** Insert a user of the fixture table. */
 export async function insertUser(db: Kysely<any>, fields: Partial<Omit<TestUser, 'id'>> & { id?: number } = {}): Promise<TestUser> {
   const n = Math.random().toString(36).slice(2, 10);
-  return (db as Kysely<{ users: TestUser }>)
-    .insertInto('users')
-    .values({
-      ...(fields.id === undefined ? {} : { id: fields.id }),
-      name: fields.name ?? `User ${n}`,
-      email: fields.email ?? `user-${n}@example.test`,
-      password: fields.password ?? fakeHash('old password'),
-      email_verified_at: fields.email_verified_at ?? null,
-      admin: fields.admin ?? false,
-    } as any)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return insertReturning(db as Kysely<{ users: TestUser }>, 'users', {
+    ...(fields.id === undefined ? {} : { id: fields.id }),
+    name: fields.name ?? `User ${n}`,
+    email: fields.email ?? `user-${n}@example.test`,
+    password: fields.password ?? fakeHash('old password'),
+    email_verified_at: fields.email_verified_at ?? null,
+    admin: fields.admin ?? false,
+  } as any);
 }
