@@ -8,7 +8,6 @@ import type { User } from '../../generated/types.js';
 import type { TestApp } from '../../runtime/app/index.js';
 import type { AccountLinks } from '../../runtime/auth/links/index.js';
 import type { ApiTokens } from '../../runtime/auth/tokens/index.js';
-import { sql } from 'kysely';
 import { RESET_MAIL_JOB } from '../../runtime/auth/links/reset-mail-job.js';
 import { jobsRuntimeOf } from '../../runtime/jobs/jobs-runtime.js';
 import { readOutbox, type OutboxMessage } from '../../runtime/mail/index.js';

@@ -88,4 +88,3 @@ export function neutralSortKey(text: string, type: ColumnTypeText): string {
   const utc = new Date(Date.parse(`${local}Z`) - offsetSeconds * 1000).toISOString().slice(0, 19);
   return `${utc}${fraction}Z`;
 }
-
