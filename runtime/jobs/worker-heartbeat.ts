@@ -197,7 +197,7 @@ export class WorkerHeartbeat {
       if (this.#warnedMissingTable) return;
       this.#warnedMissingTable = true;
       this.#log.warn(
-        `the table ${TABLE} does not exist: run "bindery migrate". Until then a worker that dies leaves its jobs locked for graphile-worker's 4 hours (docs/jobs.md "When a worker dies")`,
+        `the table ${TABLE} does not exist: run "bindery migrate". Until then a worker that dies leaves its jobs locked until the queue's own lock expiry (graphile-worker's: 4 hours; docs/jobs.md "When a worker dies")`,
       );
       return;
     }
