@@ -69,7 +69,9 @@ async function startPostgresServer(): Promise<TestServer> {
 }
 
 async function startMariadbServer(): Promise<TestServer> {
-  const external = process.env['MARIADB_URL'];
+  // The test workers started afterwards make their databases on this engine.
+  process.env['BINDERY_TEST_ENGINE'] ??= 'mariadb';
+  const external = process.env['MARIADB_URL'] || mysqlServerOf(process.env['DATABASE_URL']);
   if (external !== undefined && external !== '') {
     process.env['BINDERY_TEST_MARIADB_URL'] = external;
     return { url: external, engine: 'mariadb', embedded: false, stop: async () => {} };
@@ -77,4 +79,13 @@ async function startMariadbServer(): Promise<TestServer> {
   const server = await startMariadb();
   process.env['BINDERY_TEST_MARIADB_URL'] = server.url;
   return { url: server.url, engine: 'mariadb', embedded: true, stop: () => server.stop() };
+}
+
+/** The server part of a `mysql://` or `mariadb://` URL (its database left out: each test file makes its own), or `undefined`. */
+function mysqlServerOf(url: string | undefined): string | undefined {
+  if (url === undefined || !/^(mysql|mariadb):\/\//i.test(url)) return undefined;
+  const server = new URL(url);
+  server.pathname = '';
+  server.search = '';
+  return server.toString().replace(/\/$/, '');
 }

@@ -29,6 +29,9 @@ export function databaseValues(options: { readonly name: string; readonly databa
       databaseOwn: `to name your MySQL (8.0.16 or later) or MariaDB (10.6 or later) server and database — \`.env.example\` has \`${url}\`; create the database first (\`CREATE DATABASE … CHARACTER SET utf8mb4 COLLATE utf8mb4_bin\`). The migrations are MySQL's (\`generated/migrations/mysql/\`, \`"bindery": { "databases": ["mysql"] }\` in package.json); there is no embedded MySQL`,
       databaseProduction: 'a MySQL or MariaDB server',
       databaseUrlExample: 'mysql://user:password@host:3306/db',
+      testServerEngine: "{ engine: 'mariadb' }",
+      testServerWords:
+        "A MySQL or MariaDB server for the test run: MARIADB_URL when set, else DATABASE_URL's server, else a throwaway MariaDB (mariadbd installed); each test file makes its own database on it.",
     };
   }
   return {
@@ -36,6 +39,8 @@ export function databaseValues(options: { readonly name: string; readonly databa
     databaseOwn: 'to use your own PostgreSQL instead of the embedded one',
     databaseProduction: 'a PostgreSQL server',
     databaseUrlExample: 'postgres://user:password@host:5432/db',
+    testServerEngine: '',
+    testServerWords: 'One PostgreSQL server for the test run: DATABASE_URL when set, else an embedded one in a temporary folder.',
   };
 }
 

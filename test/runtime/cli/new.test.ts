@@ -241,6 +241,10 @@ describe('bindery new: a project', () => {
     expect(readme).toContain('DATABASE_URL=mysql://user:password@host:3306/db');
     expect(readme).not.toContain('embedded PostgreSQL under .data/');
     expect(readme).not.toMatch(/\{\{\w+\}\}/);
+    // Its tests run on a MySQL or MariaDB server too, not on an embedded PostgreSQL.
+    const setup = await readFile(join(dir, 'test/global-setup.ts'), 'utf8');
+    expect(setup).toContain("startTestServer({ engine: 'mariadb' })");
+    expect(setup).not.toMatch(/\{\{\w+\}\}/);
     await expectListStarter(dir);
   });
 

@@ -12,7 +12,7 @@ import { connectDatabase } from '../../../runtime/db/index.js';
 
 const saved = { ...process.env };
 afterEach(() => {
-  for (const name of ['BINDERY_TEST_ENGINE', 'BINDERY_TEST_MARIADB_URL', 'MARIADB_URL']) {
+  for (const name of ['BINDERY_TEST_ENGINE', 'BINDERY_TEST_MARIADB_URL', 'MARIADB_URL', 'DATABASE_URL']) {
     if (saved[name] === undefined) delete process.env[name];
     else process.env[name] = saved[name];
   }
@@ -82,5 +82,21 @@ describe('bindery/testing | BINDERY_TEST_ENGINE', () => {
     expect(server).toMatchObject({ url: inject('mariadbUrl'), engine: 'mariadb', embedded: false });
     expect(process.env['BINDERY_TEST_MARIADB_URL']).toBe(inject('mariadbUrl'));
     await server.stop();
+  });
+
+  it("startTestServer on MariaDB: the test workers' engine (unless set), and DATABASE_URL's server when MARIADB_URL is unset", async () => {
+    delete process.env['BINDERY_TEST_ENGINE'];
+    delete process.env['MARIADB_URL'];
+    const server = new URL(inject('mariadbUrl'));
+    process.env['DATABASE_URL'] = `mysql://${server.username}@${server.host}/the_app_database`;
+    const started = await startTestServer({ engine: 'mariadb' });
+    expect(started).toMatchObject({ url: `mysql://${server.username}@${server.host}`, engine: 'mariadb', embedded: false });
+    expect(process.env['BINDERY_TEST_ENGINE']).toBe('mariadb');
+    const db = await createTestDatabase();
+    try {
+      expect(await probe(db.url)).toEqual({ engine: 'mariadb', collation: 'utf8mb4_bin' });
+    } finally {
+      await db.drop();
+    }
   });
 });
