@@ -21,8 +21,8 @@
  * (runtime/testing/mysql/mariadb-server.ts, Debian's `mariadb-server-core`).
  */
 import { randomBytes } from 'node:crypto';
-import mysql from 'mysql2/promise';
 import { startMariadb } from '../runtime/testing/mysql/mariadb-server.js';
+import { createMysqlDatabase, dropMysqlDatabase } from '../runtime/testing/mysql/server.js';
 import { HTTP_CASES } from './http.js';
 import { currentCookies, makeHttpFixture, type HttpFixture } from './http/fixture.js';
 import type { HttpRuntime } from './http/runtimes.js';
@@ -53,22 +53,9 @@ async function mariaDatabase(log: (line: string) => void): Promise<BenchDatabase
   const external = process.env.MARIADB_URL;
   if (external === undefined) log('Starting a throwaway MariaDB …');
   const server = external === undefined ? await startMariadb() : undefined;
-  const serverUrl = new URL(external ?? server!.url);
+  const serverUrl = external ?? server!.url;
   const name = `bench_engines_${randomBytes(4).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const c = await mysql.createConnection({
-      host: serverUrl.hostname,
-      port: Number(serverUrl.port || 3306),
-      user: decodeURIComponent(serverUrl.username),
-      password: decodeURIComponent(serverUrl.password),
-    });
-    try {
-      await c.query(statement);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+  await createMysqlDatabase(serverUrl, name);
   const url = new URL(serverUrl);
   url.protocol = 'mariadb:';
   url.pathname = `/${name}`;
@@ -76,7 +63,7 @@ async function mariaDatabase(log: (line: string) => void): Promise<BenchDatabase
     url: url.toString(),
     where: external === undefined ? 'a throwaway MariaDB (default settings)' : `MARIADB_URL (database ${name})`,
     async dispose() {
-      await admin(`DROP DATABASE IF EXISTS \`${name}\``);
+      await dropMysqlDatabase(serverUrl, name);
       await server?.stop();
     },
   };
