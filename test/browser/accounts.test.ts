@@ -17,13 +17,13 @@ import app from '../../app/main.js';
 import type { Database } from '../../generated/types.js';
 import { createTestApp, type TestApp } from '../../runtime/app/index.js';
 import { runCli } from '../runtime/cli/run-cli.js';
-import { chromiumAvailable, launchChromium, type Browser } from '../support/chromium.js';
+import { launchChromium, type Browser } from '../support/chromium.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
 
 const APP_MODULE = fileURLToPath(new URL('../../app/main.ts', import.meta.url));
 
-describe.skipIf(!chromiumAvailable)('accounts | in headless Chromium', () => {
+describe('accounts | in headless Chromium', () => {
   let database: TestDatabase;
   let t: TestApp<Database>;
   let browser: Browser;

@@ -15,12 +15,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import app from '../../app/main.js';
 import type { Database } from '../../generated/types.js';
 import { createTestApp, type TestApp } from '../../runtime/app/index.js';
-import { chromiumAvailable, launchChromium, type Browser } from '../support/chromium.js';
+import { launchChromium, type Browser } from '../support/chromium.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
 import { REPO } from '../generator/support.js';
 
-describe.skipIf(!chromiumAvailable)('API docs and client | in headless Chromium', () => {
+describe('API docs and client | in headless Chromium', () => {
   let database: TestDatabase;
   let t: TestApp<Database>;
   let browser: Browser;

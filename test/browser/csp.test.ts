@@ -15,11 +15,11 @@ import type { Database } from '../../generated/types.js';
 import type { AuthService } from '../../runtime/auth/index.js';
 import { createTestApp, type TestApp } from '../../runtime/app/index.js';
 import { DEFAULT_CONTENT_SECURITY_POLICY } from '../../runtime/config/content-security-policy.js';
-import { chromiumAvailable, launchChromium, type Browser } from '../support/chromium.js';
+import { launchChromium, type Browser } from '../support/chromium.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
 
-describe.skipIf(!chromiumAvailable)('Content-Security-Policy | the reference app in headless Chromium', () => {
+describe('Content-Security-Policy | the reference app in headless Chromium', () => {
   let database: TestDatabase;
   let t: TestApp<Database>;
   let browser: Browser;

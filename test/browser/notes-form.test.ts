@@ -12,11 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import notesApp from '../../app/main.js';
 import type { Database } from '../../generated/types.js';
 import { createTestApp, type TestApp } from '../../runtime/app/index.js';
-import { chromiumAvailable, launchChromium, type Browser } from '../support/chromium.js';
+import { launchChromium, type Browser } from '../support/chromium.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
 
-describe.skipIf(!chromiumAvailable)('notes form | in headless Chromium', () => {
+describe('notes form | in headless Chromium', () => {
   let database: TestDatabase;
   let t: TestApp<Database>;
   let browser: Browser;

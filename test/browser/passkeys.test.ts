@@ -16,13 +16,13 @@ import { generateAppKey } from '../../runtime/config/app-key.js';
 import { startApp, type RunningApp } from '../../runtime/app/index.js';
 import type { AuthService } from '../../runtime/auth/index.js';
 import { freePort } from '../../runtime/support/free-port.js';
-import { chromiumAvailable, launchChromium, type Browser } from '../support/chromium.js';
+import { launchChromium, type Browser } from '../support/chromium.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
 
 const PASSWORD = 'correct horse battery';
 
-describe.skipIf(!chromiumAvailable)('passkeys | in headless Chromium with a virtual authenticator', () => {
+describe('passkeys | in headless Chromium with a virtual authenticator', () => {
   let database: TestDatabase;
   let running: RunningApp;
   let browser: Browser;

@@ -12,14 +12,6 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 /** The Chromium binary the browser tests drive. */
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-/** Whether it is installed; when not, the browser tests are skipped and this says why on stdout. */
-export const chromiumAvailable = existsSync(CHROMIUM);
-if (!chromiumAvailable) {
-  process.stdout.write(
-    `test/browser: skipped — ${CHROMIUM} is not installed (run "node scripts/ensure-chromium.mjs" as root, or set CHROMIUM_PATH).\n`,
-  );
-}
-
 /** Launch flags: headless, no sandbox (root in containers), nothing that phones home. */
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -41,6 +33,11 @@ export interface Browser {
 
 /** Launch Chromium in a fresh profile (`--user-data-dir` in a temporary folder). */
 export async function launchChromium(): Promise<Browser> {
+  // npm test installs it first (pretest): a browser test never skips for want of it, it fails saying how to get it.
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `${CHROMIUM} is not installed: run "node scripts/ensure-chromium.mjs" (as root it installs Debian's chromium), or set CHROMIUM_PATH`,
+    );
   const profile = await mkdtemp(join(tmpdir(), 'bindery-chromium-'));
   let context: BrowserContext;
   try {

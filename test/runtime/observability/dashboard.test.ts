@@ -16,7 +16,7 @@ import { text } from '../../../runtime/results/index.js';
 import type { RouteDefinition } from '../../../runtime/routing/route-table.js';
 import { type AccountsApp, bootAccounts, makeUser } from '../../app/accounts-support.js';
 import { bearerFor } from '../../app/tokens-support.js';
-import { chromiumAvailable, launchChromium } from '../../support/chromium.js';
+import { launchChromium } from '../../support/chromium.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { waitFor } from '../jobs/wait-for.js';
 
@@ -129,28 +129,24 @@ describe('Dashboard | development', () => {
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
   });
 
-  it.skipIf(!chromiumAvailable)(
-    'renders in Chromium with no Content-Security-Policy violation, its stylesheet applied',
-    async () => {
-      const browser = await launchChromium();
-      try {
-        await browser.context.addInitScript({
-          content:
-            "window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));",
-        });
-        for (const path of ['/_bindery', '/_bindery/jobs', '/_bindery/mail']) {
-          const res = await browser.page.goto(`${a.url}${path}`);
-          expect(res!.status(), path).toBe(200);
-          expect(await browser.page.evaluate<string[]>('window.__violations'), path).toEqual([]);
-          // dashboard.css lays the header out as a flex row.
-          expect(await browser.page.evaluate<string>("getComputedStyle(document.querySelector('header.top')).display"), path).toBe('flex');
-        }
-      } finally {
-        await browser.close();
+  it('renders in Chromium with no Content-Security-Policy violation, its stylesheet applied', async () => {
+    const browser = await launchChromium();
+    try {
+      await browser.context.addInitScript({
+        content:
+          "window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));",
+      });
+      for (const path of ['/_bindery', '/_bindery/jobs', '/_bindery/mail']) {
+        const res = await browser.page.goto(`${a.url}${path}`);
+        expect(res!.status(), path).toBe(200);
+        expect(await browser.page.evaluate<string[]>('window.__violations'), path).toEqual([]);
+        // dashboard.css lays the header out as a flex row.
+        expect(await browser.page.evaluate<string>("getComputedStyle(document.querySelector('header.top')).display"), path).toBe('flex');
       }
-    },
-    60_000,
-  );
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 });
 
 describe('Dashboard | a small app: errors with their stack; never outside development', () => {
