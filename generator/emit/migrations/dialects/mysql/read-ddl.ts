@@ -12,6 +12,7 @@ import type { ReplayStep, UnreadableStatement } from '../../dialect.js';
 import type { ColumnSnapshot } from '../../snapshot-types.js';
 import { readDefault, splitItems, unquote } from './defaults.js';
 import { ENUM_TYPE, INVISIBLE, LIVE_ROWS, TABLE_OPTIONS } from './ddl.js';
+import { columnOfDefinition } from '../column-definition.js';
 
 type Reader = (m: RegExpExecArray) => ReplayStep | UnreadableStatement;
 
@@ -148,21 +149,7 @@ function parseColumn(definition: string): { name: string; snapshot: ColumnSnapsh
   if (!m) return undefined;
   // An enum's VARCHAR reads as the string of its length; its CHECK constraint, read next, makes it the enum's `string`.
   const type = m[2] === ENUM_TYPE ? 'string(255)' : m[2] === 'BOOLEAN' ? 'boolean' : columnTypeOfMysql(m[2]!);
-  if (type === undefined) return undefined;
-  const value = m[5] === undefined ? undefined : readDefault(m[5]);
-  if (m[5] !== undefined && value === undefined) return undefined;
-  const identity = m[3] !== undefined;
-  const primaryKey = m[6] !== undefined;
-  return {
-    name: name(m[1]),
-    snapshot: {
-      type,
-      nullable: !(m[4] !== undefined || identity || primaryKey),
-      ...(value !== undefined ? { default: value } : {}),
-      ...(identity ? { identity: true } : {}),
-      ...(primaryKey ? { primaryKey: true } : {}),
-    },
-  };
+  return columnOfDefinition(m, name(m[1]), type, (text) => readDefault(text));
 }
 
 /** The values of `'a', 'b'` (SQL string literals). */

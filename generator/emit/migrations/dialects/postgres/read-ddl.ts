@@ -9,6 +9,7 @@ import type { ColumnChange, ReplayStep, UnreadableStatement } from '../../dialec
 import type { ColumnSnapshot } from '../../snapshot-types.js';
 import { readDefault } from './defaults.js';
 import { LIVE_ROWS } from './ddl.js';
+import { columnOfDefinition } from '../column-definition.js';
 
 type Reader = (m: RegExpExecArray) => ReplayStep | UnreadableStatement;
 
@@ -164,21 +165,7 @@ function parseColumn(definition: string): { name: string; snapshot: ColumnSnapsh
   );
   if (!m) return undefined;
   const type = columnTypeOfPostgres(m[2]!);
-  if (type === undefined) return undefined;
-  const value = m[5] === undefined ? undefined : readDefault(m[5], type);
-  if (m[5] !== undefined && value === undefined) return undefined;
-  const identity = m[3] !== undefined;
-  const primaryKey = m[6] !== undefined;
-  return {
-    name: name(m[1]),
-    snapshot: {
-      type,
-      nullable: !(m[4] !== undefined || identity || primaryKey),
-      ...(value !== undefined ? { default: value } : {}),
-      ...(identity ? { identity: true } : {}),
-      ...(primaryKey ? { primaryKey: true } : {}),
-    },
-  };
+  return columnOfDefinition(m, name(m[1]), type, readDefault);
 }
 
 /** The values of `'a', 'b'` (SQL string literals, `''` for a quote). */
