@@ -12,6 +12,7 @@
  * value: instants with an offset such as `+00:00`, fewer fraction digits).
  */
 import { parseColumnType, type ColumnTypeText } from '../../db/column-type.js';
+import { utcInstantParts } from '../../db/instant-text.js';
 
 /** An instant: date, time, up to 6 fraction digits, `Z` or an offset of hours[, minutes[, seconds]]. */
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?(?:Z|[+-](\d{2})(?:[:][0-5]\d(?:[:][0-5]\d)?)?)$/;
@@ -71,8 +72,6 @@ function readableJson(text: string): boolean {
   }
 }
 
-const OFFSET_INSTANT = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d{1,6})?([+-])(\d{2})(?::(\d{2}))?(?::(\d{2}))?$/;
-
 /**
  * A readable sort key as the neutral text every engine reads the same: an
  * instant with an offset (a cursor made before, `…+05:30`) as its UTC text
@@ -80,11 +79,7 @@ const OFFSET_INSTANT = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d{1,6})?([+-])
  * MySQL reads no offset in a timestamp's text, so the list query is given this.
  */
 export function neutralSortKey(text: string, type: ColumnTypeText): string {
-  if (parseColumnType(type)?.base !== 'timestamp') return text;
-  const m = OFFSET_INSTANT.exec(text);
-  if (m === null) return text;
-  const [, local, fraction = '', sign, hours, minutes = '0', seconds = '0'] = m;
-  const offsetSeconds = (sign === '-' ? -1 : 1) * (Number(hours) * 3600 + Number(minutes) * 60 + Number(seconds));
-  const utc = new Date(Date.parse(`${local}Z`) - offsetSeconds * 1000).toISOString().slice(0, 19);
-  return `${utc}${fraction}Z`;
+  if (parseColumnType(type)?.base !== 'timestamp' || text.endsWith('Z')) return text;
+  const parts = utcInstantParts(text);
+  return parts === undefined ? text : `${parts.day}T${parts.time}${parts.fraction}Z`;
 }

@@ -13,6 +13,7 @@
 import { isExpression, sql, type Expression, type RawBuilder } from 'kysely';
 import { itemType as itemOf, parseColumnType, type ColumnTypeText, type ParsedColumnType } from '../../column-type.js';
 import type { EngineSql } from '../../engine.js';
+import { utcInstantParts } from '../../instant-text.js';
 
 /** UTC (what a `DATETIME(6)` holds), microseconds, a `Z`: the text of an instant every engine writes alike. */
 const INSTANT_FORMAT = sql.raw(`'%Y-%m-%dT%H:%i:%s.%fZ'`);
@@ -127,24 +128,12 @@ function utcDateText(date: Date): string {
   )}:${pad(date.getUTCSeconds())}.${pad(date.getUTCMilliseconds(), 3)}`;
 }
 
-const ISO_INSTANT = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(\.\d+)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
-
 /**
- * ISO 8601 text as UTC `YYYY-MM-DD HH:MM:SS.ffffff`: `Z` or no offset is UTC
- * already; another offset is applied to the seconds, the fraction kept as written.
- * Text that is no instant is returned unchanged (the server then says what is wrong).
+ * ISO 8601 text as UTC `YYYY-MM-DD HH:MM:SS.ffffff` (`utcInstantParts`: an
+ * offset applied, the fraction kept as written). Text that is no instant is
+ * returned unchanged (the server then says what is wrong).
  */
 export function utcText(text: string): string {
-  const m = ISO_INSTANT.exec(text.trim());
-  if (m === null) return text;
-  const [, day, time, fraction = '', zone] = m;
-  const whole = time!.length === 5 ? `${time}:00` : time!;
-  if (zone === undefined || zone.toUpperCase() === 'Z' || /^[+-]00:?(00)?$/.test(zone)) return `${day} ${whole}${fraction}`;
-  const sign = zone.startsWith('-') ? -1 : 1;
-  const digits = zone.slice(1).replace(':', '');
-  const offsetMinutes = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || '0'));
-  const local = Date.parse(`${day}T${whole}Z`);
-  if (Number.isNaN(local)) return text;
-  const utc = utcDateText(new Date(local - offsetMinutes * 60_000));
-  return `${utc.slice(0, 19)}${fraction}`;
+  const parts = utcInstantParts(text);
+  return parts === undefined ? text : `${parts.day} ${parts.time}${parts.fraction}`;
 }
