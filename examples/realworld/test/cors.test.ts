@@ -12,7 +12,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, chromiumAvailable, launchChromium } from './chromium.js';
+import { type Browser, launchChromium } from './chromium.js';
 import { boot, type Kit } from './support.js';
 
 /** The front end: sign up, then read the current user with the token it got; the outcome in `window.conduit`. */
@@ -51,7 +51,6 @@ let pageOrigin: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!chromiumAvailable) return;
   server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   pageOrigin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -80,7 +79,7 @@ async function runFrontEnd(origin: string, t: Kit): Promise<Outcome> {
 
 const users = async (t: Kit) => (await t.db.selectFrom('users').select('username').execute()).map((u) => u.username);
 
-describe.skipIf(!chromiumAvailable)('a front end on another origin, in Chromium', () => {
+describe('a front end on another origin, in Chromium', () => {
   describe('the origin in CORS_ORIGINS', () => {
     let t: Kit;
     beforeAll(async () => {
