@@ -9,8 +9,8 @@
  *   (after `apt-get update` when the package is unknown), waiting up to
  *   LOCK_TIMEOUT seconds for a package lock another process holds (another
  *   install, an unattended upgrade) instead of giving up at once.
- * - Otherwise: say why the browser tests will be skipped. Never fails the
- *   run: exit code 0 either way (the tests print the reason when they skip).
+ * - Otherwise: say why the browser tests will fail. Never fails the
+ *   run itself: exit code 0 either way (each browser test then fails saying how to get Chromium).
  *
  * What it says last is checked against the disk: when apt-get failed but the
  * binary is there all the same (installed meanwhile by someone else), it
@@ -43,11 +43,11 @@ if (existsSync(path)) {
   say(`${path} is installed.`);
 } else if (process.platform !== 'linux' || !hasCommand('apt-get')) {
   say(
-    `${path} is missing and apt-get is not available here; the browser tests will be skipped (set CHROMIUM_PATH to a Chromium binary to run them).`,
+    `${path} is missing and apt-get is not available here; the browser tests will fail (set CHROMIUM_PATH to a Chromium binary to run them).`,
   );
 } else if (typeof process.getuid === 'function' && process.getuid() !== 0) {
   say(
-    `${path} is missing and installing it needs root; run "sudo apt-get install -y --no-install-recommends chromium". The browser tests will be skipped until then.`,
+    `${path} is missing and installing it needs root; run "sudo apt-get install -y --no-install-recommends chromium". The browser tests will fail until then.`,
   );
 } else {
   say(
@@ -59,9 +59,9 @@ if (existsSync(path)) {
   else if (existsSync(path))
     say(`${failure || 'apt-get failed'}, but ${path} is installed now (by another process): the browser tests will run.`);
   else if (ok)
-    say(`apt-get installed chromium, but not at ${path}; the browser tests will be skipped (set CHROMIUM_PATH to the binary to run them).`);
+    say(`apt-get installed chromium, but not at ${path}; the browser tests will fail (set CHROMIUM_PATH to the binary to run them).`);
   else
     say(
-      `installing chromium failed (${failure}); the browser tests will be skipped unless ${path} is installed before they start (run "apt-get install -y chromium", or set CHROMIUM_PATH).`,
+      `installing chromium failed (${failure}); the browser tests will fail unless ${path} is installed before they start (run "apt-get install -y chromium", or set CHROMIUM_PATH).`,
     );
 }

@@ -24,10 +24,10 @@ describe('ensure-chromium | the install script', () => {
     expect(r).toEqual({ code: 0, out: `ensure-chromium: ${process.execPath} is installed.\n` });
   });
 
-  it('says why browser tests will be skipped when it cannot install (no apt-get), exiting 0', () => {
+  it('says why browser tests will fail when it cannot install (no apt-get), exiting 0', () => {
     const r = run({ CHROMIUM_PATH: '/nonexistent/chromium', PATH: '/nonexistent' });
     expect(r.code).toBe(0);
-    expect(r.out).toContain('/nonexistent/chromium is missing and apt-get is not available here; the browser tests will be skipped');
+    expect(r.out).toContain('/nonexistent/chromium is missing and apt-get is not available here; the browser tests will fail');
   });
 
   // The install branch with a stand-in apt-get first on PATH (as root only: the script asks for root before apt-get).
@@ -50,7 +50,7 @@ describe('ensure-chromium | the install script', () => {
   }
 
   it.skipIf(!asRoot)(
-    'waits for a held package lock (DPkg::Lock::Timeout) and, when apt-get fails, says the tests will be skipped only if they will',
+    'waits for a held package lock (DPkg::Lock::Timeout) and, when apt-get fails, says the tests will fail only if they will',
     () => {
       const apt = fakeApt(100);
       const chromium = join(apt.dir, 'chromium');
@@ -61,7 +61,7 @@ describe('ensure-chromium | the install script', () => {
         '-o DPkg::Lock::Timeout=300 update',
       ]);
       expect(failed.out).toContain(
-        `ensure-chromium: installing chromium failed (apt-get update exited 100); the browser tests will be skipped unless ${chromium} is installed before they start`,
+        `ensure-chromium: installing chromium failed (apt-get update exited 100); the browser tests will fail unless ${chromium} is installed before they start`,
       );
 
       // Another process installed it meanwhile: apt-get failed, yet the tests will run, and it says so.
@@ -70,7 +70,7 @@ describe('ensure-chromium | the install script', () => {
       expect(later.out).toContain(
         `but ${join(apt.dir, 'chromium-raced')} is installed now (by another process): the browser tests will run.`,
       );
-      expect(later.out).not.toContain('will be skipped');
+      expect(later.out).not.toContain('will fail');
     },
   );
 });
