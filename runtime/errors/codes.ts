@@ -284,10 +284,14 @@ export const ERROR_CODES = {
     status: 409,
     summary: 'A revert found rows changed since the entry it reverts (or values it cannot compare); nothing was written.',
   },
-  BINDERY_AUDIT_REVERT_FORBIDDEN: { status: 403, summary: "The resource's policy does not let the caller perform the write a revert needs." },
+  BINDERY_AUDIT_REVERT_FORBIDDEN: {
+    status: 403,
+    summary: "The resource's policy does not let the caller perform the write a revert needs.",
+  },
   BINDERY_AUDIT_REVERT_REFUSED: {
     status: 409,
-    summary: 'A revert cannot be made as asked (values not kept, a key or unique value taken, a missing referenced row); nothing was written.',
+    summary:
+      'A revert cannot be made as asked (values not kept, a key or unique value taken, a missing referenced row); nothing was written.',
   },
   BINDERY_AUDIT_UPSERT_KEY_MISSING: {
     summary: 'An upsert row has no value (null, or a zero generated key) in a conflict column; nothing was written.',

@@ -65,8 +65,7 @@ async function newestEntry(id: number): Promise<{ id: string; request_id: string
   return { id: String(r.id), request_id: r.request_id };
 }
 
-const title = async (id: number) =>
-  (await a.db.selectFrom('documents').select('title').where('id', '=', id).executeTakeFirst())?.title;
+const title = async (id: number) => (await a.db.selectFrom('documents').select('title').where('id', '=', id).executeTakeFirst())?.title;
 
 async function newDocument(slug: string): Promise<number> {
   const made = await api('POST', '/api/documents', { slug, title: 'First' });
@@ -103,7 +102,9 @@ describe('back office | POST /admin/audit/{entry}/revert', () => {
     const res = await revert(adminBrowser, `/admin/audit/${entry.id}/revert`);
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ status: 409, detail: expect.stringContaining(`documents/${id}`) });
-    expect(res.body.errors[`documents/${id}.title`]).toBe('Changed since: the entry changed it from "First" to "Second"; it is now "Third".');
+    expect(res.body.errors[`documents/${id}.title`]).toBe(
+      'Changed since: the entry changed it from "First" to "Second"; it is now "Third".',
+    );
     expect(await title(id)).toBe('Third');
     const confirmed = await revert(adminBrowser, `/admin/audit/${entry.id}/revert`, { confirm: ['title'] });
     expect(confirmed.status).toBe(200);

@@ -85,8 +85,22 @@ export async function readActivity(
     // biome-ignore lint/suspicious/noExplicitAny: see `filtered`.
     Number(((await (query as any).clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirst()) as { n: unknown }).n);
   const total = (await count(entries)) + (await count(bulks));
-  const log = new Map((await logRows(db, ids.filter((r) => Number(r.kind) === 0).map((r) => String(r.id)))).map((r) => [r.id, r]));
-  const bulk = new Map((await bulkRows(db, ids.filter((r) => Number(r.kind) === 1).map((r) => String(r.id)))).map((r) => [r.id, r]));
+  const log = new Map(
+    (
+      await logRows(
+        db,
+        ids.filter((r) => Number(r.kind) === 0).map((r) => String(r.id)),
+      )
+    ).map((r) => [r.id, r]),
+  );
+  const bulk = new Map(
+    (
+      await bulkRows(
+        db,
+        ids.filter((r) => Number(r.kind) === 1).map((r) => String(r.id)),
+      )
+    ).map((r) => [r.id, r]),
+  );
   const events: AuditEntryEvent[] = [];
   for (const r of ids) {
     const id = String(r.id);

@@ -68,14 +68,16 @@ export function modelIndex(tracked: TrackedConfigs | undefined): ReadonlyMap<str
 }
 
 /** The diff of old and new values by the rules of `model` (none known: every field as recorded). */
-export function diffOf(model: ResolvedModel | undefined, old: Record<string, unknown> | null, after: Record<string, unknown> | null): FieldDiff[] {
+export function diffOf(
+  model: ResolvedModel | undefined,
+  old: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+): FieldDiff[] {
   const fields = new Set([...Object.keys(old ?? {}), ...Object.keys(after ?? {})]);
   const hidden = new Set(model?.config.hidden ?? []);
   const order = model?.columns ?? [];
   const sorted = [...fields].sort((a, b) => rank(order, a) - rank(order, b) || (a < b ? -1 : a > b ? 1 : 0));
-  return sorted
-    .filter((f) => !hidden.has(f))
-    .map((field) => ({ field, old: old?.[field] ?? null, new: after?.[field] ?? null }));
+  return sorted.filter((f) => !hidden.has(f)).map((field) => ({ field, old: old?.[field] ?? null, new: after?.[field] ?? null }));
 }
 
 function rank(order: readonly string[], field: string): number {

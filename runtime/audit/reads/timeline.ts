@@ -48,12 +48,27 @@ export async function readTimeline(
   const models = modelIndex(tracked);
   const table = models.get(resource)?.table ?? resource;
   const limit = options.limit ?? 50;
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw new RangeError(`timeline limit must be from 1 to 1000, got ${limit}`);
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000)
+    throw new RangeError(`timeline limit must be from 1 to 1000, got ${limit}`);
   const cursor = options.cursor === undefined || options.cursor === '' ? undefined : fromCursor(options.cursor);
   const key = String(subjectId);
   const rows = await writerFor(engine).history(db, table, key, limit, cursor);
-  const entries = new Map((await logRows(db, rows.filter((r) => r.kind === 0).map((r) => String(r.id)))).map((r) => [r.id, r]));
-  const bulks = new Map((await bulkRows(db, rows.filter((r) => r.kind === 1).map((r) => String(r.id)))).map((r) => [r.id, r]));
+  const entries = new Map(
+    (
+      await logRows(
+        db,
+        rows.filter((r) => r.kind === 0).map((r) => String(r.id)),
+      )
+    ).map((r) => [r.id, r]),
+  );
+  const bulks = new Map(
+    (
+      await bulkRows(
+        db,
+        rows.filter((r) => r.kind === 1).map((r) => String(r.id)),
+      )
+    ).map((r) => [r.id, r]),
+  );
   const events: AuditEntryEvent[] = [];
   for (const r of rows) {
     const id = String(r.id);

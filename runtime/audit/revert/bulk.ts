@@ -111,9 +111,16 @@ async function writeBack(
   touch: boolean,
   what: string,
 ): Promise<void> {
-  const redacted = keys.flatMap((k) => Object.entries(before[k] ?? {}).filter(([c, v]) => v === REDACTED && m.redacted.has(c)).map(([c]) => c));
+  const redacted = keys.flatMap((k) =>
+    Object.entries(before[k] ?? {})
+      .filter(([c, v]) => v === REDACTED && m.redacted.has(c))
+      .map(([c]) => c),
+  );
   if (redacted.length > 0)
-    throw new RevertRefusedError(what, Object.fromEntries([...new Set(redacted)].map((c) => [c, `${c} is redacted: its values before were not kept.`])));
+    throw new RevertRefusedError(
+      what,
+      Object.fromEntries([...new Set(redacted)].map((c) => [c, `${c} is redacted: its values before were not kept.`])),
+    );
   const writable = await valueWriter(run.engine.name, run.trx, m);
   const writeChunk: KeyChunkWriter = async (runner, chunkKeys, bulkId) => {
     const groups = new Map<string, unknown[]>();
@@ -145,7 +152,15 @@ async function writeBack(
     if (conflicts.length > 0) throw new RevertConflictError(conflicts, ' Revert the later entries first.');
     return out;
   };
-  await writeBulk(core, m, { kind: 'kysely', db: run.trx }, await attribute(run.log.settings.AUDIT_IP), selectionOf(m, keys), writeChunk, entryOf);
+  await writeBulk(
+    core,
+    m,
+    { kind: 'kysely', db: run.trx },
+    await attribute(run.log.settings.AUDIT_IP),
+    selectionOf(m, keys),
+    writeChunk,
+    entryOf,
+  );
 }
 
 /** Delete the rows a bulk create inserted: soft on a soft-delete model (live rows only), else removed. */
@@ -189,17 +204,29 @@ async function undoCreate(
 }
 
 /** Insert the rows a bulk force delete removed, from their values before. */
-async function reinsert(run: RevertRun, core: AuditCore, m: ResolvedModel, keys: readonly string[], before: RowValues, what: string): Promise<void> {
+async function reinsert(
+  run: RevertRun,
+  core: AuditCore,
+  m: ResolvedModel,
+  keys: readonly string[],
+  before: RowValues,
+  what: string,
+): Promise<void> {
   const reasons: Record<string, string> = {};
   for (const column of m.columns) {
     const kept = keys.every((k) => column in (before[k] ?? {}) && !(m.redacted.has(column) && before[k]![column] === REDACTED));
     if (!kept && !run.confirm.has(column))
-      reasons[column] = `${column} was not kept in the entry (redacted or left out of the log). Confirm "${column}" to insert the rows without it (the column's default).`;
+      reasons[column] =
+        `${column} was not kept in the entry (redacted or left out of the log). Confirm "${column}" to insert the rows without it (the column's default).`;
   }
   if (Object.keys(reasons).length > 0) throw new RevertRefusedError(what, reasons);
   const writable = await valueWriter(run.engine.name, run.trx, m);
   const rows = keys.map((k) =>
-    writable(Object.fromEntries(Object.entries(before[k] ?? {}).filter(([c, v]) => m.columns.includes(c) && !(m.redacted.has(c) && v === REDACTED)))),
+    writable(
+      Object.fromEntries(
+        Object.entries(before[k] ?? {}).filter(([c, v]) => m.columns.includes(c) && !(m.redacted.has(c) && v === REDACTED)),
+      ),
+    ),
   );
   for (const row of rows) await authorizeWrite(run, 'create', m.table, String(row[m.pk]), row);
   const chunk = core.writer.insertChunks(core.db, m, loggedColumnsOf(m, rows));

@@ -151,13 +151,32 @@ async function requestEntries(trx: AnyKysely, requestId: string): Promise<(LogRo
     .selectFrom('audit_log')
     .select([sql<number>`0`.as('kind'), 'id', 'occurred_at'])
     .where('request_id', '=', requestId)
-    .unionAll(trx.selectFrom('audit_bulk').select([sql<number>`1`.as('kind'), 'id', 'occurred_at']).where('request_id', '=', requestId))
+    .unionAll(
+      trx
+        .selectFrom('audit_bulk')
+        .select([sql<number>`1`.as('kind'), 'id', 'occurred_at'])
+        .where('request_id', '=', requestId),
+    )
     .orderBy('occurred_at', 'desc')
     .orderBy('kind')
     .orderBy('id', 'desc')
     .execute()) as { kind: unknown; id: unknown }[];
-  const single = new Map((await logRows(trx, ids.filter((r) => Number(r.kind) === 0).map((r) => String(r.id)))).map((r) => [r.id, r]));
-  const bulk = new Map((await bulkRows(trx, ids.filter((r) => Number(r.kind) === 1).map((r) => String(r.id)))).map((r) => [r.id, r]));
+  const single = new Map(
+    (
+      await logRows(
+        trx,
+        ids.filter((r) => Number(r.kind) === 0).map((r) => String(r.id)),
+      )
+    ).map((r) => [r.id, r]),
+  );
+  const bulk = new Map(
+    (
+      await bulkRows(
+        trx,
+        ids.filter((r) => Number(r.kind) === 1).map((r) => String(r.id)),
+      )
+    ).map((r) => [r.id, r]),
+  );
   return ids
     .map((r) => (Number(r.kind) === 0 ? single.get(String(r.id)) : bulk.get(String(r.id))))
     .filter((e): e is LogRow | BulkRow => e !== undefined);

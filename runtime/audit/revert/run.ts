@@ -76,7 +76,13 @@ export function modelOf(run: RevertRun, table: string | null, what: string): { m
  * hook answers for it) `revert` it.
  * @throws {RevertForbiddenError} (403) when refused.
  */
-export async function authorizeWrite(run: RevertRun, action: string, table: string, id: string, row: Record<string, unknown>): Promise<void> {
+export async function authorizeWrite(
+  run: RevertRun,
+  action: string,
+  table: string,
+  id: string,
+  row: Record<string, unknown>,
+): Promise<void> {
   if (run.authorize === undefined) return;
   for (const name of [action, 'revert']) {
     if (!(await run.authorize(name, table, row))) throw new RevertForbiddenError(name, table, id);

@@ -98,7 +98,14 @@ export async function revertLogEntry(run: RevertRun, entry: LogRow): Promise<voi
 }
 
 /** An `updated` entry: its old values written back, refused if a field changed since unless confirmed. */
-async function revertUpdate(run: RevertRun, entry: LogRow, model: TrackedModel, m: ResolvedModel, key: string, before: string): Promise<void> {
+async function revertUpdate(
+  run: RevertRun,
+  entry: LogRow,
+  model: TrackedModel,
+  m: ResolvedModel,
+  key: string,
+  before: string,
+): Promise<void> {
   const what = `Entry ${entry.id} (${entry.action})`;
   const old = entry.changes?.old ?? {};
   const after = entry.changes?.new ?? {};

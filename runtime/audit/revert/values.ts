@@ -33,7 +33,10 @@ export function kyselyRunner(db: AnyKysely): Runner {
   return {
     async run<R>(query: Parameters<AnyKysely['executeQuery']>[0]) {
       const result = await db.executeQuery<R>(query);
-      return { rows: [...result.rows], rowCount: result.numAffectedRows === undefined ? result.rows.length : Number(result.numAffectedRows) };
+      return {
+        rows: [...result.rows],
+        rowCount: result.numAffectedRows === undefined ? result.rows.length : Number(result.numAffectedRows),
+      };
     },
   };
 }

@@ -86,7 +86,11 @@ describe('revert | a bulk entry', () => {
     const error = (await revertBulk(f.log, bulkId).catch((e: unknown) => e)) as RevertConflictError;
     expect(error).toBeInstanceOf(RevertConflictError);
     expect(error.conflicts).toEqual([
-      { resource: 'documents', id: String(docs[1]!.id), fields: [{ field: 'status', old: 'published', new: 'archived', current: 'draft' }] },
+      {
+        resource: 'documents',
+        id: String(docs[1]!.id),
+        fields: [{ field: 'status', old: 'published', new: 'archived', current: 'draft' }],
+      },
     ]);
     expect(error.message).toContain(`documents/${docs[1]!.id}`);
     expect(await statuses()).toEqual(['archived', 'draft', 'archived']);
@@ -118,12 +122,18 @@ describe('revert | a bulk entry', () => {
   });
 
   it('a bulk force delete is undone by inserting the rows again', async () => {
-    await f.Gadget.createMany([{ name: 'a', price: 1 }, { name: 'b', price: 2 }]);
+    await f.Gadget.createMany([
+      { name: 'a', price: 1 },
+      { name: 'b', price: 2 },
+    ]);
     await runInContext(as('req-force'), () => f.Gadget.query().forceDelete());
     const removed = (await readActivity(f.database.db, [], { requestId: 'req-force' })).events[0]!;
     await revertBulk(f.log, removed.ref.id);
     const rows = await f.database.db.selectFrom('gadgets').select(['name', 'price']).orderBy('name').execute();
-    expect(rows).toEqual([{ name: 'a', price: 1 }, { name: 'b', price: 2 }]);
+    expect(rows).toEqual([
+      { name: 'a', price: 1 },
+      { name: 'b', price: 2 },
+    ]);
   });
 });
 
@@ -163,7 +173,8 @@ describe('revert | a request', () => {
 
 describe('reads | activity and entry', () => {
   it('lists single and bulk entries newest first, filtered by actor, resource, action, request and time, with a total', async () => {
-    for (let i = 1; i <= 3; i++) await runInContext(as(`req-${i}`, 'POST /documents'), () => f.Document.create(newDocument(i, 7, { status: 'published' })));
+    for (let i = 1; i <= 3; i++)
+      await runInContext(as(`req-${i}`, 'POST /documents'), () => f.Document.create(newDocument(i, 7, { status: 'published' })));
     await archiveAll();
     await f.Document.create(newDocument(9, 8)); // by system
     const all = await readActivity(f.database.db, trackedResources, {}, { perPage: 2 });
