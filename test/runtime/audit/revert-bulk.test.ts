@@ -137,6 +137,18 @@ describe('revert | a bulk entry', () => {
   });
 });
 
+describe('revert | races', () => {
+  it('two reverts of one bulk entry at once: one writes its bulk entry, the other is refused with 409', async () => {
+    for (let i = 1; i <= 3; i++) await f.Document.create(newDocument(i, 7, { status: 'published' }));
+    const bulkId = await archiveAll();
+    const results = await Promise.allSettled([revertBulk(f.log, bulkId), revertBulk(f.log, bulkId)]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason).toBeInstanceOf(RevertConflictError);
+    expect(await statuses()).toEqual(['published', 'published', 'published']);
+    expect(await f.database.db.selectFrom('audit_bulk').select('id').execute()).toHaveLength(2);
+  });
+});
+
 describe('revert | a request', () => {
   it('undoes every entry of one request ID, newest first, in one transaction', async () => {
     const doc = await runInContext(as('req-form', 'POST /documents'), async () => {
@@ -153,6 +165,16 @@ describe('revert | a request', () => {
     expect(await f.Document.find(doc.id)).toBeUndefined();
     expect((await f.Document.find(doc.id, { withDeleted: true }))?.title).toBe('Document 1');
     expect(await f.Document.find(other.id)).toBeDefined();
+  });
+
+  it('a request whose write was a bulk archive is undone as one unit too', async () => {
+    for (let i = 1; i <= 2; i++) await f.Document.create(newDocument(i, 7, { status: 'published' }));
+    await archiveAll();
+    const result = await revertRequest(f.log, 'req-archive');
+    expect(result.entries).toMatchObject([
+      { ref: { kind: 'bulk' }, action: 'reverted', details: { reverted: { requestId: 'req-archive' } } },
+    ]);
+    expect(await statuses()).toEqual(['published', 'published']);
   });
 
   it('any conflict refuses all: nothing is written', async () => {
