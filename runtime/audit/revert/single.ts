@@ -90,7 +90,10 @@ export async function revertLogEntry(run: RevertRun, entry: LogRow): Promise<voi
     }
     default:
       throw new RevertRefusedError(what, {
-        entry: `"${entry.action}" is an application event, not a write of a row; there is nothing to write back.`,
+        entry:
+          entry.action === 'reverted'
+            ? 'Its details do not say which write it performed (details.performed), so it cannot be reverted.'
+            : `"${entry.action}" is an application event, not a write of a row; there is nothing to write back.`,
       });
   }
   const written = await entryAfter(run, table, key, before);
