@@ -75,6 +75,7 @@ const ON_MARIADB = [
  */
 const NO_DATABASE_WORK = [
   'test/runtime/audit/ip.test.ts',
+  'test/runtime/audit/revert-authorize.test.ts',
   'test/runtime/audit/writers/for-engine.test.ts',
   'test/runtime/auth/address-lanes.test.ts',
   'test/runtime/auth/fingerprint.test.ts',

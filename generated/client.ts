@@ -368,6 +368,42 @@ export interface PasskeyJson {
   backed_up: boolean;
 }
 
+/** Shape AuditEntry as the API sends it. An entry of the audit log as the back office reads it (docs/audit.md "Timeline, activity, entry"). */
+export interface AuditEntryJson {
+  /** What to revert it by. */
+  ref: { kind: string; id: string };
+  at: string;
+  /** label reads user:<id>, system, erased or <type>:<id>. */
+  actor: { label: string; type: string; id: string | null };
+  /** created, updated, deleted, restored, force_deleted, upserted, reverted, or an application event's. */
+  action: string;
+  /** The table. */
+  resource: string | null;
+  /** The tracked resource's name. */
+  resourceName: string | null;
+  /** The row's key (single-row entries). */
+  subjectId: string | null;
+  /** { kind, name }: the request's method and path, the command or job; null when unknown. */
+  via: JsonValue | null;
+  requestId: string | null;
+  /** [{ field, old, new }]: redacted fields read [redacted], hidden ones are left out. */
+  diff: JsonValue;
+  /** A revert's: { reverted: { kind, id } | { requestId }, performed }; an application event's own. */
+  details?: JsonValue;
+  /** Bulk entries: how many rows the write touched. */
+  rows?: number;
+  /** Bulk entries: whether the values of every row were kept. */
+  complete?: boolean;
+}
+
+/** Shape RevertOutcome as the API sends it. What a revert wrote (docs/audit.md "Revert"). */
+export interface RevertOutcomeJson {
+  /** The entries the revert wrote, each with action reverted. */
+  entries: AuditEntryJson[];
+  /** [{ resource, id, field, reason }]: fields left as they were (redacted, their old value not kept). */
+  notes: JsonValue;
+}
+
 /** Shape HistoryEvent as the API sends it. One event of a row's history (docs/audit.md "History"). */
 export interface HistoryEventJson {
   at: string;
@@ -657,6 +693,30 @@ export interface UsersShowInput {
   id: number;
 }
 
+/** Input of `backOffice.revertEntry` (POST /admin/audit/{entry}/revert). */
+export interface BackOfficeRevertEntryInput {
+  /** Sent as the path parameter `entry`. Rules: max:40. */
+  entry: string;
+  /** Sent as the JSON member `confirm`. Rules: max:200, each:max:255. */
+  confirm?: string[];
+}
+
+/** Input of `backOffice.revertBulk` (POST /admin/audit/bulk/{bulk}/revert). */
+export interface BackOfficeRevertBulkInput {
+  /** Sent as the path parameter `bulk`. Rules: max:40. */
+  bulk: string;
+  /** Sent as the JSON member `confirm`. Rules: max:200, each:max:255. */
+  confirm?: string[];
+}
+
+/** Input of `backOffice.revertRequest` (POST /admin/audit/requests/{requestId}/revert). */
+export interface BackOfficeRevertRequestInput {
+  /** Sent as the path parameter `requestId`. Rules: max:200. */
+  requestId: string;
+  /** Sent as the JSON member `confirm`. Rules: max:200, each:max:255. */
+  confirm?: string[];
+}
+
 /** Input of `documents.create` (POST /api/documents). */
 export interface DocumentsCreateInput {
   /** Sent as the JSON member `slug`. Rules: required, max:100, alpha_dash. */
@@ -867,6 +927,9 @@ export interface RouteErrors {
   'accounts.logout': 401;
   'users.avatar': 400 | 401 | 422;
   'users.show': 400 | 401 | 403 | 404 | 422;
+  'backOffice.revertEntry': 400 | 401 | 403 | 404 | 422;
+  'backOffice.revertBulk': 400 | 401 | 403 | 404 | 422;
+  'backOffice.revertRequest': 400 | 401 | 403 | 404 | 422;
   'documents.create': 400 | 401 | 403 | 422;
   'documents.list': 400 | 401 | 403 | 422;
   'documents.export': 401 | 403;
@@ -1280,6 +1343,38 @@ export function createClient(options: ClientOptions) {
           { route: 'users.show', method: 'GET', path: '/users/{id}', path_: [['id', 'id']], query: [], headers: [], body: [], encoding: 'none', answer: 'json' },
           input, init,
         ) as Promise<UserJson>,
+    },
+    backOffice: {
+      /**
+       * Revert one entry of the audit log (a change, a create, a delete, a restore, a force delete, or a revert); 409 names the fields changed since unless confirm lists them.
+       * `POST /admin/audit/{entry}/revert`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      revertEntry: (input: BackOfficeRevertEntryInput, init?: CallOptions): Promise<RevertOutcomeJson> =>
+        send(
+          { route: 'backOffice.revertEntry', method: 'POST', path: '/admin/audit/{entry}/revert', path_: [['entry', 'entry']], query: [], headers: [], body: [['confirm', 'confirm']], encoding: 'json', answer: 'json' },
+          input, init,
+        ) as Promise<RevertOutcomeJson>,
+      /**
+       * Revert one bulk write as one unit (every row back to its values before, in one transaction); 409 names the rows changed since.
+       * `POST /admin/audit/bulk/{bulk}/revert`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      revertBulk: (input: BackOfficeRevertBulkInput, init?: CallOptions): Promise<RevertOutcomeJson> =>
+        send(
+          { route: 'backOffice.revertBulk', method: 'POST', path: '/admin/audit/bulk/{bulk}/revert', path_: [['bulk', 'bulk']], query: [], headers: [], body: [['confirm', 'confirm']], encoding: 'json', answer: 'json' },
+          input, init,
+        ) as Promise<RevertOutcomeJson>,
+      /**
+       * Revert every write of one request (by its request ID) as one unit, newest first; any conflict refuses all.
+       * `POST /admin/audit/requests/{requestId}/revert`.
+       * @throws {ApiError} for any answer that is not a success.
+       */
+      revertRequest: (input: BackOfficeRevertRequestInput, init?: CallOptions): Promise<RevertOutcomeJson> =>
+        send(
+          { route: 'backOffice.revertRequest', method: 'POST', path: '/admin/audit/requests/{requestId}/revert', path_: [['requestId', 'requestId']], query: [], headers: [], body: [['confirm', 'confirm']], encoding: 'json', answer: 'json' },
+          input, init,
+        ) as Promise<RevertOutcomeJson>,
     },
     documents: {
       /**

@@ -28,12 +28,32 @@ export const policies = {
     softDelete: 'deleted_at',
     hideExistence: true,
     actions: {
-      view: { rule: { owner: 'owner_id' }, scoped: true, ability: 'documents:read' },
+      view: {
+        rule: { anyOf: [{ owner: 'owner_id' }, { user: { admin: true } }] },
+        scoped: true,
+        ability: 'documents:read',
+      },
       create: { rule: 'signedIn', scoped: true, ability: 'documents:write' },
-      update: { rule: { owner: 'owner_id' }, scoped: true, ability: 'documents:write' },
-      delete: { rule: { owner: 'owner_id' }, scoped: true, ability: 'documents:write' },
-      restore: { rule: { owner: 'owner_id' }, scoped: true, ability: 'documents:write' },
-      history: { rule: { owner: 'owner_id' }, scoped: true, ability: 'documents:read' },
+      update: {
+        rule: { anyOf: [{ owner: 'owner_id' }, { user: { admin: true } }] },
+        scoped: true,
+        ability: 'documents:write',
+      },
+      delete: {
+        rule: { anyOf: [{ owner: 'owner_id' }, { user: { admin: true } }] },
+        scoped: true,
+        ability: 'documents:write',
+      },
+      restore: {
+        rule: { anyOf: [{ owner: 'owner_id' }, { user: { admin: true } }] },
+        scoped: true,
+        ability: 'documents:write',
+      },
+      history: {
+        rule: { anyOf: [{ owner: 'owner_id' }, { user: { admin: true } }] },
+        scoped: true,
+        ability: 'documents:read',
+      },
       archive: { rule: { owner: 'owner_id' }, scoped: true, ability: 'documents:write' },
       export: { rule: { owner: 'owner_id' }, scoped: true, ability: 'documents:read' },
     },

@@ -382,6 +382,30 @@ export interface UsersShowInput {
 /** Input of route `admin.index` (GET /admin). */
 export type AdminIndexInput = Record<string, never>;
 
+/** Input of route `backOffice.revertEntry` (POST /admin/audit/{entry}/revert). */
+export interface BackOfficeRevertEntryInput {
+  /** From the path parameter `entry`. Rules: max:40. */
+  entry: string;
+  /** From the JSON member `confirm` or form field `confirm`. Rules: max:200, each:max:255. */
+  confirm?: string[];
+}
+
+/** Input of route `backOffice.revertBulk` (POST /admin/audit/bulk/{bulk}/revert). */
+export interface BackOfficeRevertBulkInput {
+  /** From the path parameter `bulk`. Rules: max:40. */
+  bulk: string;
+  /** From the JSON member `confirm` or form field `confirm`. Rules: max:200, each:max:255. */
+  confirm?: string[];
+}
+
+/** Input of route `backOffice.revertRequest` (POST /admin/audit/requests/{requestId}/revert). */
+export interface BackOfficeRevertRequestInput {
+  /** From the path parameter `requestId`. Rules: max:200. */
+  requestId: string;
+  /** From the JSON member `confirm` or form field `confirm`. Rules: max:200, each:max:255. */
+  confirm?: string[];
+}
+
 /** Input of route `documents.create` (POST /api/documents). */
 export interface DocumentsCreateInput {
   /** From the JSON member `slug` or form field `slug`. Rules: required, max:100, alpha_dash. */
@@ -615,6 +639,78 @@ export interface PasskeyJson {
   /** singleDevice or multiDevice (synced). */
   device_type: string;
   backed_up: boolean;
+}
+
+/** Shape AuditEntry: what a handler returns for it (`serializeAuditEntry` writes it as `AuditEntryJson`). An entry of the audit log as the back office reads it (docs/audit.md "Timeline, activity, entry"). */
+export interface AuditEntry {
+  /** What to revert it by. */
+  ref: { kind: string; id: string };
+  at: Date | string;
+  /** label reads user:<id>, system, erased or <type>:<id>. */
+  actor: { label: string; type: string; id?: string | null };
+  /** created, updated, deleted, restored, force_deleted, upserted, reverted, or an application event's. */
+  action: string;
+  /** The table. */
+  resource?: string | null;
+  /** The tracked resource's name. */
+  resourceName?: string | null;
+  /** The row's key (single-row entries). */
+  subjectId?: string | null;
+  /** { kind, name }: the request's method and path, the command or job; null when unknown. */
+  via?: unknown | null;
+  requestId?: string | null;
+  /** [{ field, old, new }]: redacted fields read [redacted], hidden ones are left out. */
+  diff: unknown;
+  /** A revert's: { reverted: { kind, id } | { requestId }, performed }; an application event's own. */
+  details?: unknown;
+  /** Bulk entries: how many rows the write touched. */
+  rows?: number;
+  /** Bulk entries: whether the values of every row were kept. */
+  complete?: boolean;
+}
+
+/** Shape AuditEntry as JSON. An entry of the audit log as the back office reads it (docs/audit.md "Timeline, activity, entry"). */
+export interface AuditEntryJson {
+  /** What to revert it by. */
+  ref: { kind: string; id: string };
+  at: string;
+  /** label reads user:<id>, system, erased or <type>:<id>. */
+  actor: { label: string; type: string; id: string | null };
+  /** created, updated, deleted, restored, force_deleted, upserted, reverted, or an application event's. */
+  action: string;
+  /** The table. */
+  resource: string | null;
+  /** The tracked resource's name. */
+  resourceName: string | null;
+  /** The row's key (single-row entries). */
+  subjectId: string | null;
+  /** { kind, name }: the request's method and path, the command or job; null when unknown. */
+  via: JsonValue | null;
+  requestId: string | null;
+  /** [{ field, old, new }]: redacted fields read [redacted], hidden ones are left out. */
+  diff: JsonValue;
+  /** A revert's: { reverted: { kind, id } | { requestId }, performed }; an application event's own. */
+  details?: JsonValue;
+  /** Bulk entries: how many rows the write touched. */
+  rows?: number;
+  /** Bulk entries: whether the values of every row were kept. */
+  complete?: boolean;
+}
+
+/** Shape RevertOutcome: what a handler returns for it (`serializeRevertOutcome` writes it as `RevertOutcomeJson`). What a revert wrote (docs/audit.md "Revert"). */
+export interface RevertOutcome {
+  /** The entries the revert wrote, each with action reverted. */
+  entries: AuditEntry[];
+  /** [{ resource, id, field, reason }]: fields left as they were (redacted, their old value not kept). */
+  notes: unknown;
+}
+
+/** Shape RevertOutcome as JSON. What a revert wrote (docs/audit.md "Revert"). */
+export interface RevertOutcomeJson {
+  /** The entries the revert wrote, each with action reverted. */
+  entries: AuditEntryJson[];
+  /** [{ resource, id, field, reason }]: fields left as they were (redacted, their old value not kept). */
+  notes: JsonValue;
 }
 
 /** Shape HistoryEvent: what a handler returns for it (`serializeHistoryEvent` writes it as `HistoryEventJson`). One event of a row's history (docs/audit.md "History"). */

@@ -1405,6 +1405,231 @@ function usersAvatar_validate(data, { instancePath = "", parentData, parentDataP
 /** Validates the input of route `users.avatar` (POST /user/avatar): avatar. */
 export const usersAvatar: CompiledValidator = usersAvatar_validate;
 
+// fingerprint: f2b92dc8e032004f10917c486ec73b11
+const backOfficeRevertEntry_schema = { "properties": { "entry": { "allOf": [{ "maxLength": 40 }] }, "confirm": { "allOf": [{ "maxItems": 200 }, { "items": { "maxLength": 255 } }] } } };
+const backOfficeRevertEntry_func = require("ajv/dist/runtime/ucs2length").default;
+
+function backOfficeRevertEntry_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.entry !== undefined) {
+      let data0 = data.entry;
+      if (typeof data0 === "string") {
+        if (data0.length > 40 && (data0.length > 2 * 40 || backOfficeRevertEntry_func(data0) > 40)) {
+          const err0 = { instancePath: instancePath + "/entry", schemaPath: "#/properties/entry/allOf/0/maxLength", keyword: "maxLength", params: { limit: 40 }, message: "must NOT have more than 40 characters" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          }
+          else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.confirm !== undefined) {
+      let data1 = data.confirm;
+      const _errs3 = errors;
+      if (Array.isArray(data1)) {
+        if (data1.length > 200) {
+          const err1 = { instancePath: instancePath + "/confirm", schemaPath: "#/properties/confirm/allOf/0/maxItems", keyword: "maxItems", params: { limit: 200 }, message: "must NOT have more than 200 items" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          }
+          else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+      var valid2 = _errs3 === errors;
+      if (valid2) {
+        const _errs4 = errors;
+        if (Array.isArray(data1)) {
+          var valid3 = true;
+          const len0 = data1.length;
+          for (let i0 = 0; i0 < len0; i0++) {
+            let data2 = data1[i0];
+            const _errs5 = errors;
+            if (typeof data2 === "string") {
+              if (data2.length > 255 && (data2.length > 2 * 255 || backOfficeRevertEntry_func(data2) > 255)) {
+                const err2 = { instancePath: instancePath + "/confirm/" + i0, schemaPath: "#/properties/confirm/allOf/1/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                }
+                else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            var valid3 = _errs5 === errors;
+            if (!valid3) {
+              break;
+            }
+          }
+        }
+        var valid2 = _errs4 === errors;
+      }
+    }
+  }
+  backOfficeRevertEntry_validate.errors = vErrors;
+  return errors === 0;
+}
+/** Validates the input of route `backOffice.revertEntry` (POST /admin/audit/{entry}/revert): entry, confirm. */
+export const backOfficeRevertEntry: CompiledValidator = backOfficeRevertEntry_validate;
+
+// fingerprint: 93d67ed2bb0b872f65ed5d3cb554861f
+const backOfficeRevertBulk_schema = { "properties": { "bulk": { "allOf": [{ "maxLength": 40 }] }, "confirm": { "allOf": [{ "maxItems": 200 }, { "items": { "maxLength": 255 } }] } } };
+const backOfficeRevertBulk_func = require("ajv/dist/runtime/ucs2length").default;
+
+function backOfficeRevertBulk_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.bulk !== undefined) {
+      let data0 = data.bulk;
+      if (typeof data0 === "string") {
+        if (data0.length > 40 && (data0.length > 2 * 40 || backOfficeRevertBulk_func(data0) > 40)) {
+          const err0 = { instancePath: instancePath + "/bulk", schemaPath: "#/properties/bulk/allOf/0/maxLength", keyword: "maxLength", params: { limit: 40 }, message: "must NOT have more than 40 characters" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          }
+          else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.confirm !== undefined) {
+      let data1 = data.confirm;
+      const _errs3 = errors;
+      if (Array.isArray(data1)) {
+        if (data1.length > 200) {
+          const err1 = { instancePath: instancePath + "/confirm", schemaPath: "#/properties/confirm/allOf/0/maxItems", keyword: "maxItems", params: { limit: 200 }, message: "must NOT have more than 200 items" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          }
+          else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+      var valid2 = _errs3 === errors;
+      if (valid2) {
+        const _errs4 = errors;
+        if (Array.isArray(data1)) {
+          var valid3 = true;
+          const len0 = data1.length;
+          for (let i0 = 0; i0 < len0; i0++) {
+            let data2 = data1[i0];
+            const _errs5 = errors;
+            if (typeof data2 === "string") {
+              if (data2.length > 255 && (data2.length > 2 * 255 || backOfficeRevertBulk_func(data2) > 255)) {
+                const err2 = { instancePath: instancePath + "/confirm/" + i0, schemaPath: "#/properties/confirm/allOf/1/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                }
+                else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            var valid3 = _errs5 === errors;
+            if (!valid3) {
+              break;
+            }
+          }
+        }
+        var valid2 = _errs4 === errors;
+      }
+    }
+  }
+  backOfficeRevertBulk_validate.errors = vErrors;
+  return errors === 0;
+}
+/** Validates the input of route `backOffice.revertBulk` (POST /admin/audit/bulk/{bulk}/revert): bulk, confirm. */
+export const backOfficeRevertBulk: CompiledValidator = backOfficeRevertBulk_validate;
+
+// fingerprint: 073f9122aa82db9fccb5ece34e50acd8
+const backOfficeRevertRequest_schema = { "properties": { "requestId": { "allOf": [{ "maxLength": 200 }] }, "confirm": { "allOf": [{ "maxItems": 200 }, { "items": { "maxLength": 255 } }] } } };
+const backOfficeRevertRequest_func = require("ajv/dist/runtime/ucs2length").default;
+
+function backOfficeRevertRequest_validate(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.requestId !== undefined) {
+      let data0 = data.requestId;
+      if (typeof data0 === "string") {
+        if (data0.length > 200 && (data0.length > 2 * 200 || backOfficeRevertRequest_func(data0) > 200)) {
+          const err0 = { instancePath: instancePath + "/requestId", schemaPath: "#/properties/requestId/allOf/0/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          }
+          else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.confirm !== undefined) {
+      let data1 = data.confirm;
+      const _errs3 = errors;
+      if (Array.isArray(data1)) {
+        if (data1.length > 200) {
+          const err1 = { instancePath: instancePath + "/confirm", schemaPath: "#/properties/confirm/allOf/0/maxItems", keyword: "maxItems", params: { limit: 200 }, message: "must NOT have more than 200 items" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          }
+          else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+      var valid2 = _errs3 === errors;
+      if (valid2) {
+        const _errs4 = errors;
+        if (Array.isArray(data1)) {
+          var valid3 = true;
+          const len0 = data1.length;
+          for (let i0 = 0; i0 < len0; i0++) {
+            let data2 = data1[i0];
+            const _errs5 = errors;
+            if (typeof data2 === "string") {
+              if (data2.length > 255 && (data2.length > 2 * 255 || backOfficeRevertRequest_func(data2) > 255)) {
+                const err2 = { instancePath: instancePath + "/confirm/" + i0, schemaPath: "#/properties/confirm/allOf/1/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                }
+                else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            var valid3 = _errs5 === errors;
+            if (!valid3) {
+              break;
+            }
+          }
+        }
+        var valid2 = _errs4 === errors;
+      }
+    }
+  }
+  backOfficeRevertRequest_validate.errors = vErrors;
+  return errors === 0;
+}
+/** Validates the input of route `backOffice.revertRequest` (POST /admin/audit/requests/{requestId}/revert): requestId, confirm. */
+export const backOfficeRevertRequest: CompiledValidator = backOfficeRevertRequest_validate;
+
 // fingerprint: 7bf9ccdbb22dfbe0702461e81975f7f4
 const documentsCreate_schema = { "properties": { "slug": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 100 }, { "pattern": "^[\\p{L}\\p{M}\\p{N}_-]+$" }] }, "title": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "body": { "allOf": [{ "maxLength": 100000 }] }, "status": { "allOf": [{ "enum": ["draft", "published", "archived"] }] } }, "required": ["slug", "title"] };
 const documentsCreate_pattern = new RegExp("\\S", "u");

@@ -6,6 +6,7 @@ import type { Handlers } from '../../generated/handlers.js';
 import { accountsHandlers } from './accounts.js';
 import { attachmentsHandlers } from './attachments.js';
 import { avatarHandlers } from './avatar.js';
+import { backOfficeHandlers } from './back-office.js';
 import { documentsHandlers } from './documents.js';
 import { linksHandlers } from './links.js';
 import { notesHandlers } from './notes.js';
@@ -29,4 +30,5 @@ export const handlers = {
   ...passkeysHandlers,
   ...avatarHandlers,
   ...attachmentsHandlers,
+  ...backOfficeHandlers,
 } satisfies Handlers;

@@ -105,7 +105,8 @@ function toEvent(row: HistoryRow): HistoryEvent {
   return row.properties === null ? { ...base, changes } : { ...base, changes, details: row.properties };
 }
 
-function toCursor(cursor: HistoryCursor): string {
+/** A cursor's text (framework-internal: the timeline of runtime/audit/reads pages the same way). */
+export function toCursor(cursor: HistoryCursor): string {
   return encodeCursor([cursor.at, cursor.kind, cursor.id]);
 }
 
@@ -132,8 +133,11 @@ function isLeap(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 
-/** The cursor's values, each checked (the history's cursors are not sealed: the check keeps the query's casts from failing). */
-function fromCursor(text: string): HistoryCursor {
+/**
+ * The cursor's values, each checked (the history's cursors are not sealed: the check keeps the query's casts from failing).
+ * @throws {AuditCursorError} (400) for a cursor the history did not make.
+ */
+export function fromCursor(text: string): HistoryCursor {
   const value = decodeCursor(text);
   if (value !== undefined && value.length === 3) {
     const [at, kind, id] = value;

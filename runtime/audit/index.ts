@@ -22,3 +22,18 @@ export {
 } from './prune.js';
 export { anonymizeActor, type AnonymizeResult } from './anonymize.js';
 export type { TrackedResourceConfig } from './tracked-config.js';
+export { readTimeline, readEntry, type TimelinePage } from './reads/timeline.js';
+export { readActivity, type ActivityFilters, type ActivityPage, type ActivityPageOptions } from './reads/activity.js';
+export type { AuditEntryEvent, FieldDiff, TrackedConfigs } from './reads/event.js';
+export { revertEntry, revertBulk, revertRequest, type RevertOptions, type RevertResult } from './revert/reverter.js';
+export { policyAuthorizer, type PolicyRequest } from './revert/authorize.js';
+export type { Performed, RevertAuthorize, RevertNote } from './revert/run.js';
+export {
+  AuditEntryNotFoundError,
+  RevertConflictError,
+  RevertForbiddenError,
+  RevertRefusedError,
+  type EntryRef,
+  type FieldConflict,
+  type RowConflict,
+} from './revert/errors.js';

@@ -279,6 +279,20 @@ export const ERROR_CODES = {
     summary:
       'A tracked model cannot be tracked as declared (no primary key, unknown column, restore without soft delete), or is tracked twice.',
   },
+  BINDERY_AUDIT_ENTRY_NOT_FOUND: { status: 404, summary: 'No audit entry, bulk entry or request of that reference exists.' },
+  BINDERY_AUDIT_REVERT_CONFLICT: {
+    status: 409,
+    summary: 'A revert found rows changed since the entry it reverts (or values it cannot compare); nothing was written.',
+  },
+  BINDERY_AUDIT_REVERT_FORBIDDEN: {
+    status: 403,
+    summary: "The resource's policy does not let the caller perform the write a revert needs.",
+  },
+  BINDERY_AUDIT_REVERT_REFUSED: {
+    status: 409,
+    summary:
+      'A revert cannot be made as asked (values not kept, a key or unique value taken, a missing referenced row); nothing was written.',
+  },
   BINDERY_AUDIT_UPSERT_KEY_MISSING: {
     summary: 'An upsert row has no value (null, or a zero generated key) in a conflict column; nothing was written.',
   },
