@@ -14,7 +14,6 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 /** The Chromium binary. */
 export const CHROMIUM = process.env['CHROMIUM_PATH'] || '/usr/bin/chromium';
 
-
 /** A launched browser: its context, its first page, and how to close both and drop the profile. */
 export interface Browser {
   readonly context: BrowserContext;
