@@ -889,7 +889,8 @@ export type ApiMeInput = Record<string, never>;
  * 0 (no answer): 400 and 422 for bad input, 401 when the caller must sign
  * in (or send a valid token), 403 when a token lacks an ability or the
  * route's policy refuses, 404 for a row that does not exist (or is hidden),
- * 429 when rate-limited.
+ * 423 when the password must be confirmed again, 429 when rate-limited,
+ * and the statuses the route's YAML `errors:` declares (409…).
  */
 export interface RouteErrors {
   'links.verifyEmail': 400 | 422;
@@ -906,19 +907,19 @@ export interface RouteErrors {
   'sessions.index': 401;
   'sessions.destroy': 400 | 401 | 404 | 422;
   'sessions.others': 400 | 401 | 422;
-  'twoFactor.show': 401;
-  'twoFactor.enable': 400 | 401 | 422;
-  'twoFactor.confirm': 400 | 401 | 422;
-  'twoFactor.disable': 401;
-  'twoFactor.qrCode': 401;
-  'twoFactor.secretKey': 401;
-  'twoFactor.recoveryCodes': 401;
-  'twoFactor.regenerateCodes': 401;
+  'twoFactor.show': 401 | 423;
+  'twoFactor.enable': 400 | 401 | 422 | 423;
+  'twoFactor.confirm': 400 | 401 | 422 | 423;
+  'twoFactor.disable': 401 | 423;
+  'twoFactor.qrCode': 401 | 423;
+  'twoFactor.secretKey': 401 | 423;
+  'twoFactor.recoveryCodes': 401 | 423;
+  'twoFactor.regenerateCodes': 401 | 423;
   'twoFactor.challenge': 400 | 422 | 429;
-  'passkeys.index': 401;
-  'passkeys.options': 401;
-  'passkeys.store': 400 | 401 | 422;
-  'passkeys.destroy': 400 | 401 | 404 | 422;
+  'passkeys.index': 401 | 423;
+  'passkeys.options': 401 | 423;
+  'passkeys.store': 400 | 401 | 422 | 423;
+  'passkeys.destroy': 400 | 401 | 404 | 422 | 423;
   'passkeys.loginOptions': 429;
   'passkeys.login': 400 | 422 | 429;
   'accounts.home': never;
@@ -927,9 +928,9 @@ export interface RouteErrors {
   'accounts.logout': 401;
   'users.avatar': 400 | 401 | 422;
   'users.show': 400 | 401 | 403 | 404 | 422;
-  'backOffice.revertEntry': 400 | 401 | 403 | 404 | 422;
-  'backOffice.revertBulk': 400 | 401 | 403 | 404 | 422;
-  'backOffice.revertRequest': 400 | 401 | 403 | 404 | 422;
+  'backOffice.revertEntry': 400 | 401 | 403 | 404 | 409 | 422;
+  'backOffice.revertBulk': 400 | 401 | 403 | 404 | 409 | 422;
+  'backOffice.revertRequest': 400 | 401 | 403 | 404 | 409 | 422;
   'documents.create': 400 | 401 | 403 | 422;
   'documents.list': 400 | 401 | 403 | 422;
   'documents.export': 401 | 403;

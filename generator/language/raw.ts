@@ -154,6 +154,8 @@ export interface RawRoute {
   readonly confirmPassword?: string | true;
   readonly summary?: string;
   readonly description?: string;
+  /** Client-error statuses the handler answers itself (`409`), each with what it means. */
+  readonly errors?: Readonly<Record<string, string>>;
   readonly input?: Readonly<Record<string, RawInputField>>;
   /** The JSON body (docs/schema-language.md "Output shapes"): a type string, an inline object or a member's long form. */
   readonly output?: RawShapeMember;

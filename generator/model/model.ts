@@ -210,6 +210,8 @@ export interface Route {
   readonly abilities: readonly string[];
   readonly summary?: string;
   readonly description?: string;
+  /** Client-error statuses the handler answers itself (YAML `errors:`), by status, ascending; empty when none. */
+  readonly errors: readonly { readonly status: number; readonly description: string }[];
   readonly input: readonly InputField[];
   /** A resource output (`Note`, `Note[]`), or null. */
   readonly output: { readonly resource: string; readonly array: boolean } | null;

@@ -59,6 +59,9 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
     abilities: [...abilities],
     ...(raw.summary !== undefined ? { summary: raw.summary } : {}),
     ...(raw.description !== undefined ? { description: raw.description } : {}),
+    errors: Object.entries(raw.errors ?? {})
+      .map(([status, description]) => ({ status: Number(status), description }))
+      .sort((a, b) => a.status - b.status),
     input: fields,
     output: answer.output,
     shape: answer.shape,

@@ -46,3 +46,17 @@ describe('openapi | rate-limited routes', () => {
     expect(doc.paths['/notes'].post.responses['429']).toBeUndefined();
   });
 });
+
+describe('openapi | errors a handler answers (YAML errors:)', () => {
+  it('lists each declared status as problem details with its description, and the client types it', async () => {
+    const doc = JSON.parse(await readFile(join(REPO, 'generated/openapi.json'), 'utf8'));
+    const revert = doc.paths['/admin/audit/bulk/{bulk}/revert'].post;
+    expect(revert.responses['409']).toEqual({
+      description: expect.stringMatching(/^Some rows changed since the bulk write/),
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDetails' } } },
+    });
+    expect(doc.paths['/notes'].post.responses['409']).toBeUndefined();
+    const client = await readFile(join(REPO, 'generated/client.ts'), 'utf8');
+    expect(client).toContain("'backOffice.revertBulk': 400 | 401 | 403 | 404 | 409 | 422;");
+  });
+});

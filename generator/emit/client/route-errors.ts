@@ -17,7 +17,9 @@ export function errorStatuses(route: Route, model: Model): number[] {
   if (mayForbid(route)) statuses.add(403);
   if (route.pathParams.length > 0 || route.authorize?.target) statuses.add(404);
   if (route.input.length > 0) statuses.add(422);
+  if (route.confirmPassword !== null) statuses.add(423);
   if (route.rateLimit !== null) statuses.add(429);
+  for (const { status } of route.errors) statuses.add(status);
   return [...statuses].sort((a, b) => a - b);
 }
 
@@ -32,7 +34,8 @@ export function routeErrorsSource(routes: readonly Route[], model: Model): strin
  * 0 (no answer): 400 and 422 for bad input, 401 when the caller must sign
  * in (or send a valid token), 403 when a token lacks an ability or the
  * route's policy refuses, 404 for a row that does not exist (or is hidden),
- * 429 when rate-limited.
+ * 423 when the password must be confirmed again, 429 when rate-limited,
+ * and the statuses the route's YAML \`errors:\` declares (409…).
  */
 export interface RouteErrors {
 ${lines.join('\n')}

@@ -158,6 +158,7 @@ function operation(route: Route, model: Model): OpenAPIV3_1.OperationObject {
   if (mayForbid(route)) responses['403'] = problemRef('Forbidden');
   if (route.rateLimit !== null) responses['429'] = problemRef('TooManyRequests');
   if (route.confirmPassword !== null) responses['423'] = problemRef('PasswordConfirmationRequired');
+  for (const { status, description } of route.errors) responses[String(status)] = problemResponse(description);
   responses['default'] = problemRef('Error');
   return {
     operationId: camelCase(route.name),

@@ -33,8 +33,15 @@ export function applyErrorFormats(document: OpenAPIV3_1.Document, routes: readon
     const operation = document.paths?.[route.path]?.[route.method.toLowerCase() as OpenAPIV3_1.HttpMethods];
     if (operation === undefined) continue;
     for (const [status, response] of Object.entries(operation.responses ?? {})) {
-      if (!('$ref' in response) || !response.$ref.startsWith(RESPONSE_REF)) continue;
-      const shared = responses[response.$ref.slice(RESPONSE_REF.length)] as OpenAPIV3_1.ResponseObject | undefined;
+      // A shared response by reference, or a route's own (its YAML `errors:`) written inline.
+      const shared =
+        '$ref' in response
+          ? response.$ref.startsWith(RESPONSE_REF)
+            ? (responses[response.$ref.slice(RESPONSE_REF.length)] as OpenAPIV3_1.ResponseObject | undefined)
+            : undefined
+          : status !== 'default' && !status.startsWith('2')
+            ? response
+            : undefined;
       if (shared === undefined) continue;
       operation.responses![status] = {
         description: shared.description,

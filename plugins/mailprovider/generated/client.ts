@@ -264,7 +264,8 @@ export interface MailproviderWebhookInput {
  * 0 (no answer): 400 and 422 for bad input, 401 when the caller must sign
  * in (or send a valid token), 403 when a token lacks an ability or the
  * route's policy refuses, 404 for a row that does not exist (or is hidden),
- * 429 when rate-limited.
+ * 423 when the password must be confirmed again, 429 when rate-limited,
+ * and the statuses the route's YAML `errors:` declares (409…).
  */
 export interface RouteErrors {
   'mailprovider.webhook': 400 | 422;
