@@ -33,15 +33,8 @@ export function applyErrorFormats(document: OpenAPIV3_1.Document, routes: readon
     const operation = document.paths?.[route.path]?.[route.method.toLowerCase() as OpenAPIV3_1.HttpMethods];
     if (operation === undefined) continue;
     for (const [status, response] of Object.entries(operation.responses ?? {})) {
-      // A shared response by reference, or a route's own (its YAML `errors:`) written inline.
-      const shared =
-        '$ref' in response
-          ? response.$ref.startsWith(RESPONSE_REF)
-            ? (responses[response.$ref.slice(RESPONSE_REF.length)] as OpenAPIV3_1.ResponseObject | undefined)
-            : undefined
-          : status !== 'default' && !status.startsWith('2')
-            ? response
-            : undefined;
+      // A shared error response by reference, or a client error of the route's own (YAML `errors:`) written inline.
+      const shared = '$ref' in response ? sharedResponse(responses, response.$ref) : status.startsWith('4') ? response : undefined;
       if (shared === undefined) continue;
       operation.responses![status] = {
         description: shared.description,
@@ -55,4 +48,12 @@ export function applyErrorFormats(document: OpenAPIV3_1.Document, routes: readon
     ...document.components,
     schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : 1))),
   };
+}
+
+/** The shared response `ref` names (`#/components/responses/<name>`), or undefined for another reference. */
+function sharedResponse(
+  responses: NonNullable<OpenAPIV3_1.ComponentsObject['responses']>,
+  ref: string,
+): OpenAPIV3_1.ResponseObject | undefined {
+  return ref.startsWith(RESPONSE_REF) ? (responses[ref.slice(RESPONSE_REF.length)] as OpenAPIV3_1.ResponseObject | undefined) : undefined;
 }
