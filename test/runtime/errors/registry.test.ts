@@ -16,6 +16,10 @@ import { describeError } from '../../../runtime/errors/error-info.js';
 import { HttpError } from '../../../runtime/errors/http-error.js';
 import { requireService, ServiceNotSetUpError } from '../../../runtime/http/require-service.js';
 import type { Services } from '../../../runtime/http/context.js';
+import { ACCOUNT_CODES } from '../../../runtime/errors/codes/accounts.js';
+import { DATA_CODES } from '../../../runtime/errors/codes/data.js';
+import { HTTP_CODES } from '../../../runtime/errors/codes/http.js';
+import { TOOLING_CODES } from '../../../runtime/errors/codes/tooling.js';
 
 interface Row {
   code: string;
@@ -46,6 +50,11 @@ const codes = ERROR_CODES as Record<string, ErrorCodeSpec>;
 const rows = documentedRows();
 
 describe('Error registry | codes.ts and docs/errors.md agree', () => {
+  it('no code is in two areas (the registry merges them: a second would replace the first)', () => {
+    const areas = [HTTP_CODES, DATA_CODES, ACCOUNT_CODES, TOOLING_CODES].map((area) => Object.keys(area));
+    expect(areas.flat().length).toBe(Object.keys(ERROR_CODES).length);
+  });
+
   it('the table has rows', () => {
     expect(rows.length).toBeGreaterThan(10);
   });
