@@ -6,7 +6,11 @@
  * success deletes the row, failure unlocks it with its error and the backoff
  * of graphile-worker (e^attempt seconds, capped at e^10). Jobs of one queue
  * name run one at a time: the claim also locks the queue's row in
- * `jobs_queue_locks`, the job's end unlocks it.
+ * `jobs_queue_locks`, the job's end unlocks it. The claim runs in READ
+ * COMMITTED: InnoDB then releases at once the rows its scan looked at and
+ * did not take (another worker's tasks), which REPEATABLE READ would keep
+ * locked to the transaction's end, so workers of different tasks do not
+ * skip each other's jobs.
  */
 import { sql } from 'kysely';
 import type { AnyKysely } from '../../db/any-kysely.js';
@@ -39,6 +43,7 @@ export async function claimJob(db: AnyKysely, lockId: string, tasks: readonly st
   if (tasks.length === 0) return undefined;
   return queueDb(db)
     .transaction()
+    .setIsolationLevel('read committed')
     .execute(async (tx) => {
       // Queues running a job now (a plain read, no lock): their waiting jobs are not candidates.
       const busy = (await tx.selectFrom('jobs_queue_locks').select('queue_name').where('locked_by', 'is not', null).execute()).map(
