@@ -1,0 +1,155 @@
+/**
+ * The history pages' own logic on the reference app and real PostgreSQL
+ * (docs/back-office.md "History and revert"): the dry run of a revert
+ * tells what the revert would do and writes nothing; the activity page's
+ * query leaves out what cannot be a filter, saying why.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditLog } from '../../runtime/audit/audit-log.js';
+import { dryRevert } from '../../runtime/back-office/history/dry-run.js';
+import { parseActivityQuery } from '../../runtime/back-office/history/filters.js';
+import { entryView } from '../../runtime/back-office/history/view-model.js';
+import { readTimeline } from '../../runtime/audit/index.js';
+import { trackedResources } from '../../generated/audit.js';
+import type { User } from '../../generated/types.js';
+import { bearerFor, bootReferenceApp, makeAccount, type ReferenceApp } from './tokens-support.js';
+
+let a: ReferenceApp;
+let owner: User;
+let log: AuditLog;
+
+beforeAll(async () => {
+  a = await bootReferenceApp('bo_history');
+  owner = await makeAccount(a);
+  log = a.t.running.services.audit as AuditLog;
+});
+afterAll(async () => {
+  await a?.close();
+});
+
+async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${a.url}${path}`, {
+    method,
+    headers: {
+      accept: 'application/json',
+      authorization: `Bearer ${await bearerFor(a.t, owner.id)}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
+}
+
+const count = async (table: string) =>
+  Number(
+    (
+      await a.db
+        .selectFrom(table as never)
+        .select((e) => e.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+async function newestEntryId(id: number): Promise<string> {
+  const page = await readTimeline(a.db, trackedResources, 'Document', id, { limit: 1 });
+  const [event] = page.events;
+  if (event === undefined) throw new Error('no entry');
+  return event.ref.id;
+}
+
+describe('back office history | dry run of a revert', () => {
+  it('a change: ok with the entry it would write, and nothing written', async () => {
+    const made = await api('POST', '/api/documents', { slug: 'dry-1', title: 'First' });
+    await api('PATCH', `/api/documents/${made.body.id}`, { title: 'Second' });
+    const entry = await newestEntryId(made.body.id);
+    const before = await count('audit_log');
+    const dry = await dryRevert(log, { kind: 'entry', id: entry });
+    expect(dry.outcome).toBe('ok');
+    if (dry.outcome !== 'ok') return;
+    expect(dry.result.entries).toHaveLength(1);
+    expect(dry.result.entries[0]).toMatchObject({ action: 'reverted', diff: [{ field: 'title', old: 'Second', new: 'First' }] });
+    expect(await count('audit_log')).toBe(before);
+    expect((await api('GET', `/api/documents/${made.body.id}`)).body.title).toBe('Second');
+  });
+
+  it('a change made since: the three-way conflict; with the field confirmed: ok', async () => {
+    const made = await api('POST', '/api/documents', { slug: 'dry-2', title: 'First' });
+    await api('PATCH', `/api/documents/${made.body.id}`, { title: 'Second' });
+    const entry = await newestEntryId(made.body.id);
+    await api('PATCH', `/api/documents/${made.body.id}`, { title: 'Third' });
+    const dry = await dryRevert(log, { kind: 'entry', id: entry });
+    expect(dry).toMatchObject({
+      outcome: 'conflict',
+      conflicts: [
+        { resource: 'documents', id: String(made.body.id), fields: [{ field: 'title', old: 'First', new: 'Second', current: 'Third' }] },
+      ],
+    });
+    expect((await dryRevert(log, { kind: 'entry', id: entry }, { confirm: ['title'] })).outcome).toBe('ok');
+    expect((await api('GET', `/api/documents/${made.body.id}`)).body.title).toBe('Third');
+  });
+
+  it('a bulk archive and a request: ok, nothing written; an unknown entry: not-found', async () => {
+    const made = await api('POST', '/api/documents', { slug: 'dry-3', title: 'Pub', status: 'published' });
+    const archived = await api('POST', '/api/documents/archive');
+    expect(archived.body.archived).toBeGreaterThan(0);
+    const [bulk] = (await a.db
+      .selectFrom('audit_bulk' as never)
+      .select(['id', 'request_id'] as never)
+      .orderBy('id' as never, 'desc')
+      .execute()) as {
+      id: unknown;
+      request_id: string;
+    }[];
+    const before = await count('audit_bulk');
+    expect((await dryRevert(log, { kind: 'bulk', id: String(bulk?.id) })).outcome).toBe('ok');
+    expect((await dryRevert(log, { kind: 'request', id: String(bulk?.request_id) })).outcome).toBe('ok');
+    expect(await count('audit_bulk')).toBe(before);
+    expect((await api('GET', `/api/documents/${made.body.id}`)).body.status).toBe('archived');
+    expect((await dryRevert(log, { kind: 'entry', id: '999999999' })).outcome).toBe('not-found');
+  });
+
+  it('the view of an entry: the diff as text, share_token hidden, links to the row, the request and the revert', async () => {
+    const made = await api('POST', '/api/documents', { slug: 'dry-4', title: 'Viewed' });
+    const page = await readTimeline(a.db, trackedResources, 'Document', made.body.id);
+    const view = entryView(page.events[0]!, { prefix: '/admin', sectionOf: (t) => (t === 'documents' ? 'documents' : undefined) });
+    expect(view).toMatchObject({
+      action: 'created',
+      rowHref: `/admin/documents/${made.body.id}/history`,
+      revertHref: `/admin/audit/${page.events[0]!.ref.id}/revert`,
+    });
+    expect(view.diff.find((d) => d.field === 'title')).toEqual({ field: 'title', old: '—', new: 'Viewed', redacted: false });
+    expect(view.diff.map((d) => d.field)).not.toContain('share_token');
+    expect(view.requestHref).toMatch(/^\/admin\/activity\?request=/);
+  });
+});
+
+describe('back office history | the activity query', () => {
+  it('keeps the filters that can be, and says why others were left out', () => {
+    const q = parseActivityQuery({
+      actor: 'user:4',
+      resource: 'documents',
+      action: 'updated',
+      request: 'abc',
+      from: '2025-11-21',
+      to: '2025-11-22T10:00',
+    });
+    expect(q.filters).toEqual({
+      actor: 'user:4',
+      resource: 'documents',
+      action: 'updated',
+      requestId: 'abc',
+      from: new Date('2025-11-21T00:00:00Z'),
+      to: new Date('2025-11-22T10:00:00Z'),
+    });
+    expect(q.ignored).toEqual({});
+    const bad = parseActivityQuery({ actor: 'no spaces please', from: 'yesterday', page: '0', per: '1000', to: ['2025-13-40'] });
+    expect(bad.filters).toEqual({});
+    expect(Object.keys(bad.ignored).sort()).toEqual(['actor', 'from', 'page', 'per', 'to']);
+    expect(bad.page).toBe(1);
+    expect(bad.perPage).toBe(50);
+    expect(parseActivityQuery({ from: '2025-11-22', to: '2025-11-21' }).ignored.to).toBe(
+      'The to filter was left out: it is not after from.',
+    );
+  });
+});
