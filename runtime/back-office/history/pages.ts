@@ -1,0 +1,159 @@
+/**
+ * The data of the history pages (docs/back-office.md "History and revert"):
+ * a row's timeline, the activity, and the confirm page of a revert, read
+ * from the audit log (`readTimeline`, `readActivity`, `readEntry`) and the
+ * revert's dry run. (framework-internal: history/index.ts renders them.)
+ */
+import type { AnyKysely } from '../../db/any-kysely.js';
+import type { AuditLog } from '../../audit/audit-log.js';
+import { validEntryId } from '../../audit/reads/entry-rows.js';
+import {
+  readActivity,
+  readEntry,
+  readTimeline,
+  type AuditEntryEvent,
+  type RevertAuthorize,
+  type TrackedResourceConfig,
+} from '../../audit/index.js';
+import { dryRevert, type RevertTarget } from './dry-run.js';
+import { activityQuery, parseActivityQuery } from './filters.js';
+import { entryView, valueText, type HistoryLinks } from './view-model.js';
+
+/** The tracked configurations of the log's models (for the diffs' rules and the resource names). */
+export function trackedOf(log: AuditLog): TrackedResourceConfig[] {
+  return [...log.models.values()].map((m) => m.config as TrackedResourceConfig);
+}
+
+/** What a row's timeline shows. */
+export async function timelineData(
+  db: AnyKysely,
+  log: AuditLog,
+  links: HistoryLinks,
+  row: { readonly resource: string; readonly label: string; readonly table: string; readonly id: string; readonly showHref: string | undefined },
+  cursor: string | undefined,
+): Promise<Record<string, unknown>> {
+  const page = await readTimeline(db, trackedOf(log), row.resource, row.id, { cursor, limit: 50 });
+  const here = `${links.prefix}/${links.sectionOf(row.table) ?? row.table}/${encodeURIComponent(row.id)}/history`;
+  return {
+    title: `History of ${row.label} ${row.id}`,
+    heading: `History of ${row.label} ${row.id}`,
+    resourceName: row.label,
+    subjectId: row.id,
+    showHref: row.showHref,
+    activityHref: `${links.prefix}/activity`,
+    entries: page.events.map((e) => entryView(e, links)),
+    nextHref: page.next === undefined ? undefined : `${here}?cursor=${encodeURIComponent(page.next)}`,
+  };
+}
+
+/** What the activity page shows for `query` (the request's query string, parsed). */
+export async function activityData(
+  db: AnyKysely,
+  log: AuditLog,
+  links: HistoryLinks,
+  query: Readonly<Record<string, unknown>>,
+): Promise<Record<string, unknown>> {
+  const parsed = parseActivityQuery(query);
+  const list = await readActivity(db, trackedOf(log), parsed.filters, { page: parsed.page, perPage: parsed.perPage });
+  const pages = Math.max(1, Math.ceil(list.total / list.perPage));
+  const path = `${links.prefix}/activity`;
+  const requestId = parsed.filters.requestId;
+  return {
+    title: 'Activity',
+    activityPath: path,
+    values: parsed.values,
+    ignored: Object.values(parsed.ignored),
+    total: list.total,
+    page: list.page,
+    pages,
+    entries: list.events.map((e) => entryView(e, links)),
+    undoHref:
+      requestId !== undefined && list.total > 0 ? `${links.prefix}/audit/requests/${encodeURIComponent(requestId)}/revert` : undefined,
+    prevHref: list.page > 1 ? `${path}${activityQuery(parsed.values, list.page - 1, list.perPage)}` : undefined,
+    nextHref: list.page < pages ? `${path}${activityQuery(parsed.values, list.page + 1, list.perPage)}` : undefined,
+  };
+}
+
+/** The URL of the app's revert route of `target` (the form posts there). */
+export type RevertAction = (target: RevertTarget) => string;
+
+/** The entries a revert of `target` reverts, or undefined when there is none. */
+async function targetEntries(db: AnyKysely, log: AuditLog, target: RevertTarget): Promise<AuditEntryEvent[] | undefined> {
+  if (target.kind === 'request') {
+    const list = await readActivity(db, trackedOf(log), { requestId: target.id }, { perPage: 200 });
+    return list.total === 0 ? undefined : list.events;
+  }
+  if (!validEntryId(target.id)) return undefined;
+  const event = await readEntry(db, { kind: target.kind, id: target.id }, trackedOf(log));
+  return event === undefined ? undefined : [event];
+}
+
+/**
+ * What the confirm page of a revert shows: the entries, and the dry run's
+ * verdict — the form (`ok`), the three-way difference with a checkbox per
+ * field (`conflict`), or why not.
+ * @returns undefined when the target names no entry (the page is then 404).
+ */
+export async function confirmData(
+  db: AnyKysely,
+  log: AuditLog,
+  links: HistoryLinks,
+  target: RevertTarget,
+  action: string,
+  authorize: RevertAuthorize,
+  confirmed: readonly string[],
+): Promise<{ data: Record<string, unknown>; status: number } | undefined> {
+  const events = await targetEntries(db, log, target);
+  if (events === undefined) return undefined;
+  const entries = events.map((e) => entryView(e, links));
+  const what =
+    target.kind === 'request' ? `request ${target.id}` : target.kind === 'bulk' ? `bulk write ${target.id}` : `entry ${target.id}`;
+  const first = entries[0];
+  const base = {
+    title: `Revert ${what}`,
+    heading: target.kind === 'request' ? `Undo request ${target.id}` : `Revert ${what}`,
+    entries,
+    action,
+    confirmed,
+    rowHref: target.kind === 'request' ? undefined : first?.rowHref,
+    activityHref: `${links.prefix}/activity`,
+    button: target.kind === 'request' ? 'Undo this request' : target.kind === 'bulk' ? 'Revert this bulk write' : 'Revert this entry',
+    notes: [] as string[],
+    reasons: [] as string[],
+  };
+  const dry = await dryRevert(log, target, { confirm: confirmed, authorize });
+  switch (dry.outcome) {
+    case 'ok':
+      return {
+        status: 200,
+        data: {
+          ...base,
+          outcome: 'ok',
+          writes: dry.result.entries.length,
+          notes: dry.result.notes.map((n) => `${n.field} of ${n.resource} ${n.id} is left as it is (${n.reason})`),
+        },
+      };
+    case 'conflict': {
+      const conflicts = dry.conflicts.map((c) => ({
+        resource: c.resource,
+        id: c.id,
+        reason: c.reason,
+        fields: c.fields.map((f) => ({
+          field: f.field,
+          old: valueText(f.old),
+          new: valueText(f.new),
+          current: valueText(f.current),
+          same: JSON.stringify(f.current) === JSON.stringify(f.old),
+        })),
+      }));
+      const confirmable = target.kind !== 'bulk' && conflicts.every((c) => c.reason === undefined && c.fields.length > 0);
+      return { status: 200, data: { ...base, outcome: 'conflict', message: dry.message, conflicts, confirmable } };
+    }
+    case 'refused':
+      return { status: 200, data: { ...base, outcome: 'refused', message: dry.message, reasons: Object.values(dry.reasons) } };
+    case 'forbidden':
+      return { status: 403, data: { ...base, outcome: 'forbidden', message: dry.message } };
+    case 'not-found':
+      return undefined;
+  }
+}
