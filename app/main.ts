@@ -37,6 +37,8 @@ import { policies } from '../generated/policies.js';
 import { usersPolicy } from './policies/users.js';
 import { storage } from 'bindery/storage';
 import { observability } from 'bindery/observability';
+import { backOffice } from 'bindery/back-office';
+import { newestUsers } from './back-office.js';
 
 export default defineApp({
   name: 'bindery',
@@ -68,6 +70,7 @@ export default defineApp({
     apiDocs(),
     schedule({ tasks: scheduledTasks }),
     events(),
+    backOffice({ home: newestUsers }),
     ...plugins(pluginList),
   ],
 });
