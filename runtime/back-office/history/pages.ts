@@ -29,7 +29,14 @@ export async function timelineData(
   db: AnyKysely,
   log: AuditLog,
   links: HistoryLinks,
-  row: { readonly resource: string; readonly label: string; readonly table: string; readonly id: string; readonly showHref: string | undefined },
+  row: {
+    readonly resource: string;
+    readonly label: string;
+    readonly table: string;
+    readonly id: string;
+    readonly showHref: string | undefined;
+    readonly gone: boolean;
+  },
   cursor: string | undefined,
 ): Promise<Record<string, unknown>> {
   const page = await readTimeline(db, trackedOf(log), row.resource, row.id, { cursor, limit: 50 });
@@ -40,6 +47,7 @@ export async function timelineData(
     resourceName: row.label,
     subjectId: row.id,
     showHref: row.showHref,
+    gone: row.gone,
     activityHref: `${links.prefix}/activity`,
     entries: page.events.map((e) => entryView(e, links)),
     nextHref: page.next === undefined ? undefined : `${here}?cursor=${encodeURIComponent(page.next)}`,
@@ -147,7 +155,11 @@ export async function confirmData(
         })),
       }));
       const confirmable = target.kind !== 'bulk' && conflicts.every((c) => c.reason === undefined && c.fields.length > 0);
-      return { status: 200, data: { ...base, outcome: 'conflict', message: dry.message, conflicts, confirmable } };
+      const rows = conflicts.map((c) => `${c.resource}/${c.id}`).join(', ');
+      const message = confirmable
+        ? `${conflicts.length === 1 ? 'The row' : 'The rows'} ${rows} changed since the entry: check each field below to write its old value over the value now.`
+        : `${conflicts.length === 1 ? 'The row' : 'The rows'} ${rows} changed since, so this cannot be reverted as it is: ${dry.message.replace(/^Nothing was reverted: /, '')}`;
+      return { status: 200, data: { ...base, outcome: 'conflict', message, conflicts, confirmable } };
     }
     case 'refused':
       return { status: 200, data: { ...base, outcome: 'refused', message: dry.message, reasons: Object.values(dry.reasons) } };
