@@ -228,3 +228,67 @@ describe('back office history | in headless Chromium, as an admin', () => {
     expect((await docRow(id)).title).toBe('Before');
   });
 });
+
+/** The routes under /admin of Fastify's `printRoutes()` tree: each node's path is its ancestors' segments and its own. */
+function adminRoutes(tree: string): { path: string; methods: string[] }[] {
+  const stack: string[] = [];
+  const out: { path: string; methods: string[] }[] = [];
+  for (const line of tree.split('\n')) {
+    const m = /^((?:│ {3}| {4})*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (m === null) continue;
+    const depth = m[1]!.length / 4;
+    stack.length = depth;
+    stack.push(m[2]!);
+    const path = stack.join('').replace(/\/\/+/g, '/');
+    if (m[3] !== undefined && (path === '/admin' || path.startsWith('/admin/'))) out.push({ path, methods: m[3].split(', ') });
+  }
+  return out;
+}
+
+describe('back office | a signed-in user who is not an admin', () => {
+  it('gets 403 on every back-office route, pages and forms alike', async () => {
+    const id = await newDocument('not-admin', 'Mine');
+    await api('PATCH', `/api/documents/${id}`, { title: 'Still mine' });
+    const [entry] = await entries(id);
+    // Every route under /admin, as the HTTP server has it (its route tree, read back into paths).
+    const fill = (path: string) =>
+      path.replace(/:(\w+)/g, (_, name: string) =>
+        name === 'requestId' ? entry!.request_id! : name === 'resource' ? 'documents' : name === 'id' ? String(id) : entry!.id,
+      );
+    const routes = adminRoutes(a.t.running.server.printRoutes({ commonPrefix: false })).flatMap(({ path, methods }) =>
+      methods.filter((m) => m !== 'HEAD' && m !== 'OPTIONS').map((method) => ({ method, path: fill(path) })),
+    );
+    expect(routes.length).toBeGreaterThanOrEqual(8);
+    expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining([
+        `GET /admin`,
+        `GET /admin/activity`,
+        `GET /admin/audit/${entry!.id}/revert`,
+        `GET /admin/documents/${id}/history`,
+        `POST /admin/audit/${entry!.id}/revert`,
+      ]),
+    );
+
+    await signInBrowser(owner);
+    try {
+      const token = await page.getAttribute('meta[name="csrf-token"]', 'content');
+      expect(token).toBeTruthy();
+      for (const route of routes) {
+        if (route.method === 'GET') {
+          const res = await page.goto(`${a.url}${route.path}`);
+          expect(res?.status(), `${route.method} ${route.path}`).toBe(403);
+        } else {
+          const res = await page.request.fetch(`${a.url}${route.path}`, {
+            method: route.method,
+            headers: { 'x-csrf-token': token!, accept: 'application/json', 'content-type': 'application/json' },
+            data: {},
+          });
+          expect(res.status(), `${route.method} ${route.path}: ${await res.text()}`).toBe(403);
+        }
+      }
+      expect((await docRow(id)).title).toBe('Still mine');
+    } finally {
+      await signInBrowser(admin);
+    }
+  });
+});
