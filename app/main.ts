@@ -39,6 +39,7 @@ import { storage } from 'bindery/storage';
 import { observability } from 'bindery/observability';
 import { backOffice } from 'bindery/back-office';
 import { newestUsers } from './back-office.js';
+import { sections } from '../generated/back-office.js';
 
 export default defineApp({
   name: 'bindery',
@@ -70,7 +71,7 @@ export default defineApp({
     apiDocs(),
     schedule({ tasks: scheduledTasks }),
     events(),
-    backOffice({ home: newestUsers }),
+    backOffice({ sections, home: newestUsers }),
     ...plugins(pluginList),
   ],
 });

@@ -16,7 +16,7 @@ export type SectionFieldType =
   | 'boolean'
   | 'enum'
   | 'timestamp'
-  | 'date'
+  | 'duration'
   | 'uuid'
   | 'json'
   | 'file'
