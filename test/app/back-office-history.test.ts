@@ -124,6 +124,39 @@ describe('back office history | dry run of a revert', () => {
   });
 });
 
+describe('back office history | a redacted field', () => {
+  it('reads [redacted] on both sides, marked as such', () => {
+    const view = entryView(
+      {
+        ref: { kind: 'entry', id: '9' },
+        at: '2025-11-21T10:12:03.412Z',
+        actor: { label: 'system', type: 'system', id: null },
+        action: 'updated',
+        resource: 'keys',
+        resourceName: null,
+        subjectId: '3',
+        via: { kind: 'command', name: 'keys:rotate' },
+        requestId: null,
+        diff: [
+          { field: 'label', old: 'a', new: 'b' },
+          { field: 'secret', old: '[redacted]', new: '[redacted]' },
+        ],
+      },
+      { prefix: '/admin', sectionOf: () => undefined },
+    );
+    expect(view.diff).toEqual([
+      { field: 'label', old: 'a', new: 'b', redacted: false },
+      { field: 'secret', old: '[redacted]', new: '[redacted]', redacted: true },
+    ]);
+    expect(view).toMatchObject({
+      via: 'command keys:rotate',
+      rowHref: undefined,
+      requestHref: undefined,
+      revertHref: '/admin/audit/9/revert',
+    });
+  });
+});
+
 describe('back office history | the activity query', () => {
   it('keeps the filters that can be, and says why others were left out', () => {
     const q = parseActivityQuery({
