@@ -12,16 +12,21 @@ import { entryView } from '../../runtime/back-office/history/view-model.js';
 import { readTimeline } from '../../runtime/audit/index.js';
 import { trackedResources } from '../../generated/audit.js';
 import type { User } from '../../generated/types.js';
-import { bearerFor, bootReferenceApp, makeAccount, type ReferenceApp } from './tokens-support.js';
+import type { Client } from '../runtime/auth/support/client.js';
+import { bearerFor, bootReferenceApp, makeAccount, signIn, type ReferenceApp } from './tokens-support.js';
 
 let a: ReferenceApp;
 let owner: User;
 let log: AuditLog;
+let adminBrowser: Client;
 
 beforeAll(async () => {
   a = await bootReferenceApp('bo_history');
   owner = await makeAccount(a);
   log = a.t.running.services.audit as AuditLog;
+  const admin = await makeAccount(a);
+  await a.db.updateTable('users').set({ admin: true }).where('id', '=', admin.id).execute();
+  adminBrowser = await signIn(a, admin);
 });
 afterAll(async () => {
   await a?.close();
@@ -184,5 +189,48 @@ describe('back office history | the activity query', () => {
     expect(parseActivityQuery({ from: '2025-11-22', to: '2025-11-21' }).ignored.to).toBe(
       'The to filter was left out: it is not after from.',
     );
+  });
+});
+
+describe('back office history | the pages over HTTP', () => {
+  it('bad input is a message, a 404 or a 400, never a server error', async () => {
+    const bad = await adminBrowser.page('/admin/activity?from=yesterday&page=abc&actor=a%20b');
+    expect(bad.status).toBe(200);
+    expect(bad.body).toContain('The from filter was left out');
+    expect(bad.body).toContain('The page number was left out');
+    expect(bad.body).toContain('The actor filter was left out');
+    expect((await adminBrowser.page('/admin/audit/abc/revert')).status).toBe(404);
+    expect((await adminBrowser.page('/admin/audit/999999999/revert')).status).toBe(404);
+    expect((await adminBrowser.page('/admin/audit/bulk/999999999/revert')).status).toBe(404);
+    expect((await adminBrowser.page('/admin/audit/requests/nothing-here/revert')).status).toBe(404);
+    expect((await adminBrowser.page('/admin/no_such_table/1/history')).status).toBe(404);
+    expect((await adminBrowser.page('/admin/documents/1/history?cursor=garbage')).status).toBe(400);
+    const none = await adminBrowser.page('/admin/documents/abc/history');
+    expect(none.status).toBe(200);
+    expect(none.body).toContain('No entry of the audit log names this row.');
+  });
+
+  it('the confirm form posts to the revert route with the CSRF token and the fields confirmed, and comes back with the status', async () => {
+    const made = await api('POST', '/api/documents', { slug: 'http-1', title: 'One' });
+    await api('PATCH', `/api/documents/${made.body.id}`, { title: 'Two' });
+    const entry = await newestEntryId(made.body.id);
+    await api('PATCH', `/api/documents/${made.body.id}`, { title: 'Three' });
+    const confirm = await adminBrowser.page(`/admin/audit/${entry}/revert`);
+    expect(confirm.status).toBe(200);
+    expect(confirm.body).toContain(`<form class="revert" method="post" action="/admin/audit/${entry}/revert">`);
+    expect(confirm.body).toContain('name="_token"');
+    expect(confirm.body).toContain('<input type="checkbox" name="confirm" value="title"');
+    const refused = await adminBrowser.form(`/admin/audit/${entry}/revert`, {}, { referer: `${a.url}/admin/audit/${entry}/revert` });
+    expect(refused.status).toBe(303);
+    expect(refused.location).toBe(`/admin/audit/${entry}/revert`);
+    expect((await adminBrowser.page(`/admin/audit/${entry}/revert`)).body).toContain('Nothing was reverted');
+    const done = await adminBrowser.form(
+      `/admin/audit/${entry}/revert`,
+      { confirm: 'title' },
+      { referer: `${a.url}/admin/audit/${entry}/revert` },
+    );
+    expect(done.status).toBe(303);
+    expect((await adminBrowser.page(`/admin/audit/${entry}/revert`)).body).toContain('Reverted: 1 entry written.');
+    expect((await api('GET', `/api/documents/${made.body.id}`)).body.title).toBe('One');
   });
 });
