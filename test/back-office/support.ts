@@ -61,7 +61,7 @@ export async function entriesOf(
   const rows = await a.db
     .selectFrom('audit_log' as never)
     .select(['action', 'actor_type', 'actor_id', 'via_kind', 'via_name'] as never)
-    .where('resource' as never, '=', table as never)
+    .where('subject_type' as never, '=', table as never)
     .where('subject_id' as never, '=', String(id) as never)
     .orderBy('id' as never)
     .execute();
