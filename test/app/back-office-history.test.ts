@@ -230,7 +230,65 @@ describe('back office history | the pages over HTTP', () => {
       { referer: `${a.url}/admin/audit/${entry}/revert` },
     );
     expect(done.status).toBe(303);
-    expect((await adminBrowser.page(`/admin/audit/${entry}/revert`)).body).toContain('Reverted: 1 entry written.');
+    const after = (await adminBrowser.page(`/admin/audit/${entry}/revert`)).body;
+    expect(after).toContain('Reverted: 1 entry written.');
+    expect(after).toContain('Nothing to revert: the row already holds the values from before the entry.');
+    expect(after).not.toContain('<form class="revert"');
     expect((await api('GET', `/api/documents/${made.body.id}`)).body.title).toBe('One');
+  });
+
+  it('a force-deleted document: its history stays, and its revert inserts it again', async () => {
+    const made = await api('POST', '/api/documents', { slug: 'http-gone', title: 'Gone' });
+    const id = made.body.id as number;
+    // The documents policy has no force delete for an admin: written through the model (by system).
+    await log.model('Document').forceDelete(id as never);
+    expect(await a.db.selectFrom('documents').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
+    const history = await adminBrowser.page(`/admin/documents/${id}/history`);
+    expect(history.status).toBe(200);
+    expect(history.body).toContain('no longer exists');
+    expect(history.body).toContain('data-action="force_deleted"');
+    const entry = await newestEntryId(id);
+    const confirm = await adminBrowser.page(`/admin/audit/${entry}/revert`);
+    // view_count is left out of the log, share_token redacted: the re-insert leaves them to their defaults once confirmed.
+    expect(confirm.body).toContain(`action="/admin/audit/${entry}/revert"`);
+    expect(confirm.body).toContain('<input type="checkbox" name="confirm" value="view_count"');
+    expect(confirm.body).toContain('<input type="checkbox" name="confirm" value="share_token"');
+    const refused = await adminBrowser.form(`/admin/audit/${entry}/revert`, {}, { referer: `${a.url}/admin/audit/${entry}/revert` });
+    expect(refused.status).toBe(303);
+    expect(await a.db.selectFrom('documents').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
+    // Both checked, as a browser posts two checkboxes of one name.
+    const res = await adminBrowser.send('POST', `/admin/audit/${entry}/revert`, {
+      headers: {
+        accept: 'text/html',
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: a.url,
+        referer: `${a.url}/admin/audit/${entry}/revert`,
+      },
+      body: new URLSearchParams([
+        ['_token', adminBrowser.token ?? ''],
+        ['confirm', 'view_count'],
+        ['confirm', 'share_token'],
+      ]).toString(),
+    });
+    expect(res.status).toBe(303);
+    expect((await adminBrowser.page(`/admin/audit/${entry}/revert`)).body).toContain('Reverted: 1 entry written.');
+    expect((await a.db.selectFrom('documents').select('title').where('id', '=', id).executeTakeFirstOrThrow()).title).toBe('Gone');
+  });
+
+  it('a bulk write whose row changed since: the rows named, no field to confirm, no form', async () => {
+    const made = await api('POST', '/api/documents', { slug: 'http-bulk', title: 'Pub', status: 'published' });
+    await api('POST', '/api/documents/archive');
+    const [bulk] = (await a.db
+      .selectFrom('audit_bulk' as never)
+      .select('id' as never)
+      .orderBy('id' as never, 'desc')
+      .execute()) as { id: unknown }[];
+    await api('PATCH', `/api/documents/${made.body.id}`, { status: 'draft' });
+    const page = await adminBrowser.page(`/admin/audit/bulk/${String(bulk!.id)}/revert`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain(`documents/${made.body.id}`);
+    expect(page.body).toContain('Revert the later entries first.');
+    expect(page.body).not.toContain('name="confirm"');
+    expect(page.body).not.toContain('<form class="revert"');
   });
 });

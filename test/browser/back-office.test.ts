@@ -124,7 +124,7 @@ describe('back office history | in headless Chromium, as an admin', () => {
     // Filter by status: only published rows.
     await page.selectOption('#filter-status', 'published');
     await Promise.all([page.waitForURL(/filter/), page.click('form.bo-filters button[type="submit"]')]);
-    const shown = await page.locator('input[name="ids"]').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+    const shown = await page.locator('input[name="ids"]').evaluateAll((els) => els.map((e) => e.getAttribute('value')));
     expect(shown).toContain(String(published));
     expect(shown).not.toContain(String(draft));
 

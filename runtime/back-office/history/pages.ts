@@ -154,6 +154,12 @@ export async function confirmData(
           same: JSON.stringify(f.current) === JSON.stringify(f.old),
         })),
       }));
+      // Every field already holds its old value (the entry was reverted, or undone by hand): nothing to do.
+      if (conflicts.length > 0 && conflicts.every((c) => c.reason === undefined && c.fields.length > 0 && c.fields.every((f) => f.same)))
+        return {
+          status: 200,
+          data: { ...base, outcome: 'refused', message: 'Nothing to revert: the row already holds the values from before the entry.' },
+        };
       const confirmable = target.kind !== 'bulk' && conflicts.every((c) => c.reason === undefined && c.fields.length > 0);
       const rows = conflicts.map((c) => `${c.resource}/${c.id}`).join(', ');
       const message = confirmable
@@ -161,8 +167,24 @@ export async function confirmData(
         : `${conflicts.length === 1 ? 'The row' : 'The rows'} ${rows} changed since, so this cannot be reverted as it is: ${dry.message.replace(/^Nothing was reverted: /, '')}`;
       return { status: 200, data: { ...base, outcome: 'conflict', message, conflicts, confirmable } };
     }
-    case 'refused':
+    case 'refused': {
+      // Columns a re-insert may leave to their defaults (values the entry did not keep), when confirmed.
+      const defaults = Object.entries(dry.reasons)
+        .filter(([column, reason]) => reason.includes(`Confirm "${column}"`))
+        .map(([column, reason]) => ({ column, reason }));
+      if (defaults.length > 0 && defaults.length === Object.keys(dry.reasons).length)
+        return {
+          status: 200,
+          data: {
+            ...base,
+            outcome: 'defaults',
+            message:
+              'The entry did not keep every value of the row: check each column below to insert the row without it (the column takes its default).',
+            defaults,
+          },
+        };
       return { status: 200, data: { ...base, outcome: 'refused', message: dry.message, reasons: Object.values(dry.reasons) } };
+    }
     case 'forbidden':
       return { status: 403, data: { ...base, outcome: 'forbidden', message: dry.message } };
     case 'not-found':
