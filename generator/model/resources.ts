@@ -118,8 +118,8 @@ export function resolveResource(r: Reporter, name: string, raw: RawResource): Re
 
   const audit = resolveAudit(r, path, raw, columns, primaryKey);
   if (audit === undefined) ok = false;
+  // A mistake in backOffice: is reported, and the resource stays (so what names it is not refused too).
   const backOffice = audit === undefined ? null : resolveBackOffice(r, path, raw, fields, audit);
-  if (backOffice === undefined) ok = false;
 
   if (!ok) return undefined;
   return {

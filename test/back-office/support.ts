@@ -5,6 +5,7 @@
  * fields (the list's checkboxes).
  */
 import type { User } from '../../generated/types.js';
+import { insertReturning } from '../../runtime/db/portable-writes.js';
 import { BROWSER, type Client, type Reply } from '../runtime/auth/support/client.js';
 import { bootReferenceApp, makeAccount, signIn, type ReferenceApp } from '../app/tokens-support.js';
 
@@ -36,19 +37,15 @@ export async function insertDocument(
   owner: number,
   fields: { slug: string; title?: string; status?: 'draft' | 'published' | 'archived'; body?: string; deleted?: boolean },
 ): Promise<number> {
-  const row = await a.db
-    .insertInto('documents')
-    .values({
-      owner_id: owner,
-      slug: fields.slug,
-      title: fields.title ?? fields.slug,
-      body: fields.body ?? '',
-      status: fields.status ?? 'draft',
-      share_token: null,
-      ...(fields.deleted ? { deleted_at: new Date() } : {}),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const row = await insertReturning(a.db, 'documents', {
+    owner_id: owner,
+    slug: fields.slug,
+    title: fields.title ?? fields.slug,
+    body: fields.body ?? '',
+    status: fields.status ?? 'draft',
+    share_token: null,
+    ...(fields.deleted ? { deleted_at: new Date() } : {}),
+  });
   return Number(row.id);
 }
 

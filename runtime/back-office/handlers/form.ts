@@ -9,6 +9,8 @@
 import type { AnyRouteHandler } from '../../http/handler.js';
 import type { RequestContext } from '../../http/context.js';
 import { databaseErrorOf } from '../../db/database-errors.js';
+// The session on the request context (its type), which form-round-trip.ts reads.
+import '../../session/context.js';
 import { oldInput } from '../../session/form-round-trip.js';
 import type { Session } from '../../session/session.js';
 import { redirect } from '../../results/result.js';
