@@ -210,6 +210,30 @@ describe('back office history | the pages over HTTP', () => {
     expect(none.body).toContain('No entry of the audit log names this row.');
   });
 
+  it('the activity in offset pages with the total; the next page links on with the filters', async () => {
+    await api('POST', '/api/documents', { slug: 'http-page-1', title: 'P1' });
+    await api('POST', '/api/documents', { slug: 'http-page-2', title: 'P2' });
+    const countOf = async (table: string) =>
+      Number(
+        (
+          await a.db
+            .selectFrom(table as never)
+            .select((e) => e.fn.countAll().as('n'))
+            .where('subject_type' as never, '=', 'documents' as never)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const total = (await countOf('audit_log')) + (await countOf('audit_bulk'));
+    const first = await adminBrowser.page('/admin/activity?resource=documents&per=1');
+    expect(first.status).toBe(200);
+    expect(first.body).toContain(`${total} entries, page 1 of ${total}`);
+    expect(first.body).toContain('rel="next" href="/admin/activity?resource=documents&amp;page=2&amp;per=1"');
+    expect(first.body.match(/<article class="audit-entry"/g)).toHaveLength(1);
+    const second = await adminBrowser.page('/admin/activity?resource=documents&page=2&per=1');
+    expect(second.body).toContain(`page 2 of ${total}`);
+    expect(second.body).toContain('rel="prev" href="/admin/activity?resource=documents&amp;per=1"');
+  });
+
   it('the confirm form posts to the revert route with the CSRF token and the fields confirmed, and comes back with the status', async () => {
     const made = await api('POST', '/api/documents', { slug: 'http-1', title: 'One' });
     await api('PATCH', `/api/documents/${made.body.id}`, { title: 'Two' });
