@@ -228,6 +228,12 @@ describe('back office history | in headless Chromium, as an admin', () => {
     expect(await bulk.locator('tr[data-field="status"] td.old').textContent()).toBe('published');
     expect(await bulk.locator('tr[data-field="status"] td.new').textContent()).toBe('archived');
     await Promise.all([page.waitForURL(/\/audit\/bulk\/\d+\/revert$/), bulk.locator('a.revert').click()]);
+    // The confirm page lists the bulk write's rows, each with its values before and after.
+    for (const id of ids) {
+      const row = page.locator(`table.bulk-rows tr[data-row="${id}"][data-field="status"]`);
+      expect(await row.locator('td.old').textContent()).toBe('published');
+      expect(await row.locator('td.new').textContent()).toBe('archived');
+    }
     await shot('revert-bulk');
     await Promise.all([page.waitForURL(/\/revert$/), page.click('form.revert button[type="submit"]')]);
     expect(await page.textContent('.status')).toBe('Reverted: 1 entry written.');

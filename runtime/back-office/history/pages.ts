@@ -6,7 +6,8 @@
  */
 import type { AnyKysely } from '../../db/any-kysely.js';
 import type { AuditLog } from '../../audit/audit-log.js';
-import { validEntryId } from '../../audit/reads/entry-rows.js';
+import { bulkRows, validEntryId } from '../../audit/reads/entry-rows.js';
+import { diffOf, modelIndex } from '../../audit/reads/event.js';
 import {
   readActivity,
   readEntry,
@@ -17,7 +18,7 @@ import {
 } from '../../audit/index.js';
 import { dryRevert, type RevertTarget } from './dry-run.js';
 import { activityQuery, parseActivityQuery } from './filters.js';
-import { entryView, valueText, type HistoryLinks } from './view-model.js';
+import { diffRows, entryView, valueText, type DiffRow, type HistoryLinks } from './view-model.js';
 
 /** The tracked configurations of the log's models (for the diffs' rules and the resource names). */
 export function trackedOf(log: AuditLog): TrackedResourceConfig[] {
@@ -85,6 +86,28 @@ export async function activityData(
 /** The URL of the app's revert route of `target` (the form posts there). */
 export type RevertAction = (target: RevertTarget) => string;
 
+/** How many rows of a bulk write the confirm page lists. */
+const BULK_ROWS_SHOWN = 100;
+
+/** The rows of a bulk write with each one's values before and after (the first {@link BULK_ROWS_SHOWN} the entry kept). */
+async function bulkRowDiffs(
+  db: AnyKysely,
+  log: AuditLog,
+  links: HistoryLinks,
+  id: string,
+): Promise<{ id: string; href: string | undefined; diff: DiffRow[] }[]> {
+  const [bulk] = await bulkRows(db, [id]);
+  if (bulk === undefined) return [];
+  const model = modelIndex(trackedOf(log)).get(bulk.subjectType);
+  const keys = [...new Set([...Object.keys(bulk.before ?? {}), ...Object.keys(bulk.after ?? {})])].slice(0, BULK_ROWS_SHOWN);
+  const section = links.sectionOf(bulk.subjectType);
+  return keys.map((key) => ({
+    id: key,
+    href: section === undefined ? undefined : `${links.prefix}/${section}/${encodeURIComponent(key)}/history`,
+    diff: diffRows(diffOf(model, bulk.before?.[key] ?? null, bulk.after?.[key] ?? null)),
+  }));
+}
+
 /** The entries a revert of `target` reverts, or undefined when there is none. */
 async function targetEntries(db: AnyKysely, log: AuditLog, target: RevertTarget): Promise<AuditEntryEvent[] | undefined> {
   if (target.kind === 'request') {
@@ -118,6 +141,7 @@ export async function confirmData(
     target.kind === 'request' ? `request ${target.id}` : target.kind === 'bulk' ? `bulk write ${target.id}` : `entry ${target.id}`;
   const first = entries[0];
   const base = {
+    bulkRows: target.kind === 'bulk' ? await bulkRowDiffs(db, log, links, target.id) : [],
     title: `Revert ${what}`,
     heading: target.kind === 'request' ? `Undo request ${target.id}` : `Revert ${what}`,
     entries,
