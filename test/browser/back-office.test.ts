@@ -114,7 +114,7 @@ afterAll(async () => {
 });
 
 describe('back office history | in headless Chromium, as an admin', () => {
-  it('browse a section, filter it, edit a document with a validation error and its round trip, see the diff, undo the edit', async () => {
+  it('browse a section, filter it, edit a document with a validation error and its round trip, see the diff, revert the edit', async () => {
     const draft = await newDocument('browse-draft', 'A draft');
     const published = await newDocument('browse-published', 'Published one', 'published');
     await page.goto(`${a.url}/admin/documents`);
@@ -151,13 +151,16 @@ describe('back office history | in headless Chromium, as an admin', () => {
     expect(await article.locator('tr[data-field="title"] td.new').textContent()).toBe('Edited here');
     expect(await article.locator('tr[data-field="body"] td.new').textContent()).toBe('typed body');
 
-    // Undo what the form did: the request's activity, then its undo.
-    await Promise.all([page.waitForURL(/activity\?request=/), article.locator('a.request').click()]);
-    expect(await page.inputValue('#request')).toBe(edit!.request_id);
-    await Promise.all([page.waitForURL(/\/audit\/requests\/.+\/revert$/), page.click('a.undo')]);
+    // Revert it: the old values back, and the revert's own entry in the history.
+    await Promise.all([page.waitForURL(/\/audit\/\d+\/revert$/), article.locator('a.revert').click()]);
     await Promise.all([page.waitForURL(/\/revert$/), page.click('form.revert button[type="submit"]')]);
     expect(await page.textContent('.status')).toBe('Reverted: 1 entry written.');
     expect(await docRow(published)).toMatchObject({ title: 'Published one', body: '' });
+    const [own] = await entries(published);
+    expect(own?.action).toBe('reverted');
+    await page.goto(`${a.url}/admin/documents/${published}/history`);
+    expect(await page.locator(`#entry-${own!.id} .performed`).textContent()).toBe(`(update of entry ${edit!.id})`);
+    expect(await page.locator(`#entry-${own!.id} tr[data-field="title"] td.new`).textContent()).toBe('Published one');
   });
 
   it("a document's history shows each change field by field; reverting it writes the old values back and its own entry", async () => {
