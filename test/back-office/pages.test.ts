@@ -113,6 +113,12 @@ describe('back office | home and list', () => {
     expect(page.body).toContain('&lt;b&gt;bold&lt;/b&gt;');
     expect(page.body).toContain(`href="/admin/documents/${doc}/history"`);
     expect(page.body).toContain(`href="/admin/documents/${doc}/edit"`);
+    // Its attachments: the attachments' list filtered by this document.
+    expect(page.body).toContain(
+      `<a href="/admin/document-attachments?filter%5Bdocument_id%5D=${doc}&amp;trashed=with">Attachments (Document)</a>`,
+    );
+    const filtered = await w.adminBrowser.page(`/admin/document-attachments?filter%5Bdocument_id%5D=${doc}`);
+    expect(filtered.body).toContain('1 row');
     const att = await w.a.db.selectFrom('document_attachments').select('id').executeTakeFirstOrThrow();
     const attachment = await w.adminBrowser.page(`/admin/document-attachments/${att.id}`);
     expect(attachment.status).toBe(200);
