@@ -26,7 +26,7 @@ describe('back office | in headless Chromium, under the CSP', () => {
   const consoleViolations: string[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase('browser_back_office');
+    database = await createTestDatabase('browser_bo_sections');
     t = await createTestApp<Database>(app, { databaseUrl: database.url, env: referenceAppEnv });
     browser = await launchChromium();
     page = browser.page;
