@@ -59,10 +59,10 @@ export function shown(field: SectionField | undefined, value: unknown): string {
   return String(value);
 }
 
-/** A value as a form's box holds it: timestamps as `YYYY-MM-DDTHH:MM:SS` (UTC), booleans as `true`/`false`. */
+/** A value as a form's box holds it: timestamps as RFC 3339 UTC (what the binder reads back), booleans as `true`/`false`. */
 export function boxValue(field: SectionField, value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (value instanceof Date) return value.toISOString().slice(0, 19);
+  if (value instanceof Date) return value.toISOString();
   if (field.type === 'boolean') return value === true || value === 1 || value === '1' ? 'true' : 'false';
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }

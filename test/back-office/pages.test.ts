@@ -37,6 +37,15 @@ describe('back office | home and list', () => {
     expect(home.body).toContain('Ada Admin');
     expect(home.body).toContain('<link rel="stylesheet" href="/admin/back-office.css">');
     expect(home.body).not.toContain('<script');
+    // The app's CSP, and nothing it would block: no inline script or style, nothing from another origin.
+    const dashboard = await w.adminBrowser.page('/dashboard');
+    expect(home.headers['content-security-policy']).toBeTruthy();
+    expect(home.headers['content-security-policy']).toBe(dashboard.headers['content-security-policy']);
+    expect(home.headers['content-security-policy']).not.toContain('unsafe-inline');
+    for (const page of [home, await w.adminBrowser.page('/admin/documents'), await w.adminBrowser.page('/admin/documents/new')]) {
+      expect(page.body).not.toMatch(/<script|<style|\sstyle=|\son[a-z]+=/i);
+      expect(page.body).not.toMatch(/(src|href|action)="(https?:)?\/\//);
+    }
     const css = await w.adminBrowser.send('GET', '/admin/back-office.css');
     expect(css.status).toBe(200);
     expect(css.headers['content-type']).toMatch(/^text\/css/);
@@ -104,10 +113,20 @@ describe('back office | home and list', () => {
     expect(page.body).toContain('&lt;b&gt;bold&lt;/b&gt;');
     expect(page.body).toContain(`href="/admin/documents/${doc}/history"`);
     expect(page.body).toContain(`href="/admin/documents/${doc}/edit"`);
+    // Its attachments: the attachments' list filtered by this document.
+    expect(page.body).toContain(
+      `<a href="/admin/document-attachments?filter%5Bdocument_id%5D=${doc}&amp;trashed=with">Attachments (Document)</a>`,
+    );
+    const filtered = await w.adminBrowser.page(`/admin/document-attachments?filter%5Bdocument_id%5D=${doc}`);
+    expect(filtered.body).toContain('1 row');
     const att = await w.a.db.selectFrom('document_attachments').select('id').executeTakeFirstOrThrow();
     const attachment = await w.adminBrowser.page(`/admin/document-attachments/${att.id}`);
     expect(attachment.status).toBe(200);
     expect(attachment.body).toContain(`<a href="/admin/documents/${doc}">${doc}</a>`);
+    // Attachments need a file, which the forms do not edit: no create form.
+    expect((await w.adminBrowser.page('/admin/document-attachments')).body).not.toContain('href="/admin/document-attachments/new"');
+    expect((await w.adminBrowser.page('/admin/document-attachments/new')).status).toBe(404);
+    expect((await w.adminBrowser.page('/admin/documents')).body).toContain('href="/admin/documents/new"');
     expect((await w.adminBrowser.page('/admin/documents/999999')).status).toBe(404);
     expect((await w.adminBrowser.page('/admin/documents/nope')).status).toBe(404);
   });

@@ -18,6 +18,7 @@ import type { RouteDefinition } from '../../routing/route-table.js';
 import { formReader, type FormReader } from '../form-input.js';
 import { ownView, type BackOfficeKit } from '../kit.js';
 import { mayDo } from '../row-access.js';
+import { creatable } from './list.js';
 import { boxValue, isDeleted, loadRow, missing, type Row } from '../rows.js';
 import { formFields, type SectionConfig } from '../sections.js';
 import { asAdmin, modelOf } from '../writes.js';
@@ -88,12 +89,17 @@ export function formHandlers(kit: BackOfficeKit, section: SectionConfig, table: 
   };
   const refuse = (action: string) => new HttpError('BINDERY_POLICY_DENIED', `You may not do ${section.label}.${action}.`);
 
+  // A section whose new rows need a column the forms do not edit (a file) has no create form.
+  const notCreatable = () => new HttpError('BINDERY_NOT_FOUND', `${section.label}: rows are not created here.`);
+
   const newForm: AnyRouteHandler = async (_input, ctx) => {
+    if (!creatable(section)) throw notCreatable();
     if (!(await mayDo(ctx, section, 'create'))) throw refuse('create');
     return formPage(kit, section, 'create', base, undefined);
   };
 
   const create: AnyRouteHandler = async (_input, ctx) => {
+    if (!creatable(section)) throw notCreatable();
     if (!(await mayDo(ctx, section, 'create'))) throw refuse('create');
     const read = readerOf('create').read(ctx.request);
     if (!read.ok) return back(ctx, `${base}/new`, read.errors);

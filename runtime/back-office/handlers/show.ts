@@ -1,6 +1,7 @@
 /**
  * A section's show page (docs/back-office.md "The show page"): every field
- * of the row, references linked to their section's row, the actions the
+ * of the row, references linked to their section's row, the rows of other
+ * sections referring to it linked to their filtered list, the actions the
  * policy allows (edit, delete, restore, force delete) and the link to the
  * row's history.
  */
@@ -31,6 +32,17 @@ export function showHandler(kit: BackOfficeKit, section: SectionConfig): AnyRout
     });
     const id = String(row[section.primaryKey]);
     const href = `${base}/${encodeURIComponent(id)}`;
+    // The rows of other sections that refer to this one (has-many), by their list's filter.
+    const related = kit.sections.flatMap((other) =>
+      other.fields
+        .filter(
+          (f) => f.references?.table === section.table && f.references.column === section.primaryKey && other.filters.includes(f.name),
+        )
+        .map((f) => ({
+          label: `${other.label} (${f.label})`,
+          href: `${kit.prefix}/${other.path}?${new URLSearchParams({ [`filter[${f.name}]`]: id, trashed: 'with' })}`,
+        })),
+    );
     return kit.page(ownView('show'), {
       title: `${section.label} ${id}`,
       section,
@@ -40,6 +52,7 @@ export function showHandler(kit: BackOfficeKit, section: SectionConfig): AnyRout
       deleted,
       fields,
       history: `${href}/history`,
+      related,
       may: {
         edit: !deleted && section.fields.some((f) => !f.readOnly) && (await mayDo(ctx, section, 'update', row)),
         delete: !deleted && (await mayDo(ctx, section, 'delete', row)),
