@@ -64,6 +64,7 @@ const ON_MARIADB = [
   'test/runtime/jobs/**/*.test.ts',
   'test/runtime/results/**/*.test.ts',
   'test/app/**/*.test.ts',
+  'test/back-office/**/*.test.ts',
   'plugins/mailprovider/test/**/*.test.ts',
   'examples/realworld/test/**/*.test.ts',
 ];

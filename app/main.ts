@@ -37,6 +37,9 @@ import { policies } from '../generated/policies.js';
 import { usersPolicy } from './policies/users.js';
 import { storage } from 'bindery/storage';
 import { observability } from 'bindery/observability';
+import { backOffice } from 'bindery/back-office';
+import { newestUsers } from './back-office.js';
+import { sections } from '../generated/back-office.js';
 
 export default defineApp({
   name: 'bindery',
@@ -68,6 +71,7 @@ export default defineApp({
     apiDocs(),
     schedule({ tasks: scheduledTasks }),
     events(),
+    backOffice({ sections, home: newestUsers }),
     ...plugins(pluginList),
   ],
 });

@@ -12,8 +12,8 @@ import type { Database, Document, DocumentsListInput, Note, NotesListInput, User
 export const lists = {
   /** GET /api/documents — One page of the caller's live documents, newest first, each with its owner: ?sort=id or -id, ?filter[slug]= (a prefix), ?cursor=. */
   'documents.list': (ctx: ListContext, input: DocumentsListInput, scope?: ListScope<Database, 'documents'>): Promise<ListPage<Document & { owner: User | null }>> =>
-    runList(ctx, routes[48], input, scope),
+    runList(ctx, routes[47], input, scope),
   /** GET /notes — One page of notes, newest first: ?limit=, ?cursor= (the next of the previous page), ?sort=title or -created_at, ?filter[title]=, ?filter[tags]=, ?filter[created_at][gte]=. */
   'notes.list': (ctx: ListContext, input: NotesListInput, scope?: ListScope<Database, 'notes'>): Promise<ListPage<Note>> =>
-    runList(ctx, routes[62], input, scope),
+    runList(ctx, routes[61], input, scope),
 };

@@ -1267,33 +1267,6 @@ export const routes = [
     authorize: { policy: 'users', action: 'view', target: { field: 'id', column: 'id', withDeleted: false } },
   },
   {
-    name: 'admin.index',
-    method: 'GET',
-    path: '/admin',
-    group: 'member',
-    middleware: ['session', 'csrf', 'auth', 'require'],
-    result: 'page',
-    fields: [],
-    validate: null,
-    output: null,
-    origin: 'schema/accounts.yaml',
-    cors: {
-      origins: ['http://localhost:5173'],
-      credentials: true,
-      maxAge: 600,
-      headers: ['Authorization', 'Content-Type', 'X-CSRF-Token', 'X-Requested-With'],
-      exposeHeaders: [
-        'Location',
-        'Retry-After',
-        'X-Request-ID',
-        'X-RateLimit-Limit',
-        'X-RateLimit-Remaining',
-        'X-RateLimit-Reset',
-      ],
-    },
-    authorize: { policy: 'users', action: 'admin' },
-  },
-  {
     name: 'backOffice.revertEntry',
     method: 'POST',
     path: '/admin/audit/{entry}/revert',
@@ -2425,7 +2398,7 @@ export const routes = [
 ] as const satisfies RouteTable;
 
 /** The name of a route. */
-export type RouteName = 'links.verifyEmail' | 'links.resendVerification' | 'links.forgotForm' | 'links.forgot' | 'links.resetForm' | 'links.reset' | 'oauth.redirect' | 'oauth.callback' | 'profile.show' | 'profile.update' | 'profile.password' | 'profile.confirmEmail' | 'confirm.form' | 'confirm.store' | 'confirm.status' | 'sessions.index' | 'sessions.destroy' | 'sessions.others' | 'twoFactor.show' | 'twoFactor.enable' | 'twoFactor.confirm' | 'twoFactor.disable' | 'twoFactor.qrCode' | 'twoFactor.secretKey' | 'twoFactor.recoveryCodes' | 'twoFactor.regenerateCodes' | 'twoFactor.challengeForm' | 'twoFactor.challenge' | 'passkeys.index' | 'passkeys.options' | 'passkeys.store' | 'passkeys.destroy' | 'passkeys.loginOptions' | 'passkeys.login' | 'accounts.home' | 'accounts.registerForm' | 'accounts.register' | 'accounts.loginForm' | 'accounts.login' | 'accounts.logout' | 'accounts.dashboard' | 'users.avatar' | 'users.show' | 'admin.index' | 'backOffice.revertEntry' | 'backOffice.revertBulk' | 'backOffice.revertRequest' | 'documents.create' | 'documents.list' | 'documents.export' | 'documents.archive' | 'documents.show' | 'documents.update' | 'documents.delete' | 'documents.restore' | 'documents.history' | 'attachments.create' | 'attachments.list' | 'attachments.delete' | 'attachments.upload' | 'attachments.confirm' | 'notes.create' | 'notes.list' | 'notes.new' | 'notes.show' | 'notes.delete' | 'tokens.create' | 'tokens.delete' | 'api.me';
+export type RouteName = 'links.verifyEmail' | 'links.resendVerification' | 'links.forgotForm' | 'links.forgot' | 'links.resetForm' | 'links.reset' | 'oauth.redirect' | 'oauth.callback' | 'profile.show' | 'profile.update' | 'profile.password' | 'profile.confirmEmail' | 'confirm.form' | 'confirm.store' | 'confirm.status' | 'sessions.index' | 'sessions.destroy' | 'sessions.others' | 'twoFactor.show' | 'twoFactor.enable' | 'twoFactor.confirm' | 'twoFactor.disable' | 'twoFactor.qrCode' | 'twoFactor.secretKey' | 'twoFactor.recoveryCodes' | 'twoFactor.regenerateCodes' | 'twoFactor.challengeForm' | 'twoFactor.challenge' | 'passkeys.index' | 'passkeys.options' | 'passkeys.store' | 'passkeys.destroy' | 'passkeys.loginOptions' | 'passkeys.login' | 'accounts.home' | 'accounts.registerForm' | 'accounts.register' | 'accounts.loginForm' | 'accounts.login' | 'accounts.logout' | 'accounts.dashboard' | 'users.avatar' | 'users.show' | 'backOffice.revertEntry' | 'backOffice.revertBulk' | 'backOffice.revertRequest' | 'documents.create' | 'documents.list' | 'documents.export' | 'documents.archive' | 'documents.show' | 'documents.update' | 'documents.delete' | 'documents.restore' | 'documents.history' | 'attachments.create' | 'attachments.list' | 'attachments.delete' | 'attachments.upload' | 'attachments.confirm' | 'notes.create' | 'notes.list' | 'notes.new' | 'notes.show' | 'notes.delete' | 'tokens.create' | 'tokens.delete' | 'api.me';
 
 /** The `{param}` values of each route's path, for building its URL. */
 export interface RouteParams {
@@ -2472,7 +2445,6 @@ export interface RouteParams {
   'accounts.dashboard': Record<string, never>;
   'users.avatar': Record<string, never>;
   'users.show': { id: string | number };
-  'admin.index': Record<string, never>;
   'backOffice.revertEntry': { entry: string | number };
   'backOffice.revertBulk': { bulk: string | number };
   'backOffice.revertRequest': { requestId: string | number };

@@ -379,9 +379,6 @@ export interface UsersShowInput {
   id: number;
 }
 
-/** Input of route `admin.index` (GET /admin). */
-export type AdminIndexInput = Record<string, never>;
-
 /** Input of route `backOffice.revertEntry` (POST /admin/audit/{entry}/revert). */
 export interface BackOfficeRevertEntryInput {
   /** From the path parameter `entry`. Rules: max:40. */

@@ -1,8 +1,9 @@
 /**
  * Handlers of the account pages of the auth core (docs/spec.md 4.1; docs/auth.md
- * "Pages"): home, register, login, logout, dashboard, a user's page and the
- * admin page. Email verification, password reset and tokens have their own
- * handlers. Who may see a user's page or the admin page is the policy
+ * "Pages"): home, register, login, logout, dashboard and a user's page.
+ * Email verification, password reset and tokens have their own handlers;
+ * the admin pages are the back office (app/back-office.ts). Who may see a
+ * user's page is the policy
  * `users` (schema/accounts.yaml, app/policies/users.ts), checked by the
  * runtime before these handlers run.
  */
@@ -28,14 +29,10 @@ type AccountsHandlers = Pick<
   | 'accounts.logout'
   | 'accounts.dashboard'
   | 'users.show'
-  | 'admin.index'
 >;
 
 /** The field error of a taken email (docs/spec.md 7 rule 7). */
 export const EMAIL_TAKEN = 'The email has already been taken.';
-
-/** How many users the admin page lists (newest first). */
-export const ADMIN_PAGE_SIZE = 500;
 
 export const accountsHandlers = {
   'accounts.home': () => redirectToRoute('accounts.dashboard'),
@@ -89,16 +86,5 @@ export const accountsHandlers = {
   'users.show': async (_input, ctx, user) => {
     if (ctx.client.isBrowser && !ctx.client.wantsJson) return page('users/show', { title: user.name, user, me: await currentUser(ctx) });
     return user;
-  },
-
-  // The policy users.admin lets only admins in.
-  'admin.index': async (_input, ctx) => {
-    const me = await currentUser(ctx);
-    const users = await ctx.services.db.selectFrom('users').selectAll().orderBy('id', 'desc').limit(ADMIN_PAGE_SIZE).execute();
-    const count = await ctx.services.db
-      .selectFrom('users')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .executeTakeFirstOrThrow();
-    return page('admin/index', { title: 'Admin', user: me, users, total: Number(count.n) });
   },
 } satisfies AccountsHandlers;

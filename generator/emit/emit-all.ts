@@ -5,6 +5,7 @@
 import type { Diagnostics } from '../diagnostics.js';
 import type { FileTree } from '../write/disk-tree.js';
 import { emitAudit } from './audit/emit-audit.js';
+import { emitBackOffice } from './back-office/emit-back-office.js';
 import { emitClient } from './client/emit-client.js';
 import { emitFactories } from './factories/emit-factories.js';
 import type { EmitContext } from './context.js';
@@ -86,6 +87,7 @@ export function emitAll(ctx: EmitContext, inputs: EmitInputs, diagnostics: Diagn
   );
   if (diagnostics.any) return null;
   const audit = emitAudit(ctx);
+  const backOffice = emitBackOffice(ctx);
   const lists = emitLists(ctx);
   const relations = emitRelations(ctx);
   const factories = emitFactories(ctx);
@@ -99,6 +101,7 @@ export function emitAll(ctx: EmitContext, inputs: EmitInputs, diagnostics: Diagn
     emitOpenApi(ctx),
     emitClient(ctx),
     ...(audit ? [audit] : []),
+    ...(backOffice ? [backOffice] : []),
     ...(lists ? [lists] : []),
     ...(relations ? [relations] : []),
     ...(factories ? [factories] : []),

@@ -78,6 +78,8 @@ export interface RawResource {
   readonly softDelete?: boolean;
   readonly indexes?: readonly RawIndex[];
   readonly audit?: RawAudit;
+  /** A section of the back office (docs/back-office.md "Customising in YAML"): `true`, `false`, or its overrides. */
+  readonly backOffice?: boolean | RawBackOffice;
   /** The table's previous name: the migration renames that table (docs/schema-language.md "Renames"). */
   readonly renamedFrom?: string;
   /** Many-to-many relations through join resources (docs/schema-language.md "Many-to-many relations"). */
@@ -137,6 +139,17 @@ export interface RawAudit {
   readonly except?: readonly string[];
   readonly redact?: readonly string[];
   readonly reveal?: readonly string[];
+}
+
+/** `resources.<Name>.backOffice` as an object: the section's overrides (docs/back-office.md "Customising in YAML"). */
+export interface RawBackOffice {
+  readonly label?: string;
+  readonly labels?: Readonly<Record<string, string>>;
+  readonly list?: readonly string[];
+  readonly filters?: readonly string[];
+  readonly search?: readonly string[];
+  readonly fields?: readonly string[];
+  readonly readOnly?: readonly string[];
 }
 
 /** `routes.<name>`. */

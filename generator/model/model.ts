@@ -112,6 +112,24 @@ export interface AuditOptions {
   readonly reveal: readonly string[];
 }
 
+/**
+ * A section of the back office (YAML `backOffice:`; docs/back-office.md),
+ * with the YAML's overrides resolved to columns.
+ */
+export interface BackOfficeSection {
+  /** The section's name in the navigation. */
+  readonly label: string;
+  /** Labels by column, as written (the others are made from the column names). */
+  readonly labels: Readonly<Record<string, string>>;
+  /** The fields shown, in order. */
+  readonly fields: readonly string[];
+  readonly list: readonly string[];
+  readonly filters: readonly string[];
+  readonly search: readonly string[];
+  /** The columns the YAML makes read-only (the key, timestamps, files and lists always are). */
+  readonly readOnly: readonly string[];
+}
+
 /** A resource: one table, its row and JSON shapes. */
 export interface Resource {
   /** PascalCase name, e.g. `Note`. */
@@ -125,6 +143,8 @@ export interface Resource {
   /** Indexes sorted by name. */
   readonly indexes: readonly ResourceIndex[];
   readonly audit: AuditOptions | null;
+  /** Its back-office section (YAML `backOffice:`), or null when it has none. */
+  readonly backOffice?: BackOfficeSection | null;
   /** Column name of the primary key, or null. */
   readonly primaryKey: string | null;
   /** The table's previous name (YAML `renamedFrom`). */

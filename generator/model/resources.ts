@@ -9,6 +9,7 @@ import type { AuditOptions, Resource, ResourceField, ResourceIndex } from './mod
 import { didYouMean } from '../suggest.js';
 import type { Reporter } from './reporter.js';
 import { resolveResourceField, uniqueOption } from './resource-field.js';
+import { resolveBackOffice } from './back-office.js';
 
 /** PostgreSQL's identifier limit (bytes; names here are ASCII). */
 const MAX_IDENTIFIER = 63;
@@ -117,6 +118,8 @@ export function resolveResource(r: Reporter, name: string, raw: RawResource): Re
 
   const audit = resolveAudit(r, path, raw, columns, primaryKey);
   if (audit === undefined) ok = false;
+  // A mistake in backOffice: is reported, and the resource stays (so what names it is not refused too).
+  const backOffice = audit === undefined ? null : resolveBackOffice(r, path, raw, fields, audit);
 
   if (!ok) return undefined;
   return {
@@ -128,6 +131,7 @@ export function resolveResource(r: Reporter, name: string, raw: RawResource): Re
     softDelete,
     indexes: indexes.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     audit: audit ?? null,
+    ...(backOffice ? { backOffice } : {}),
     primaryKey,
     ...(raw.renamedFrom !== undefined ? { renamedFrom: { name: raw.renamedFrom, origin: r.at([...path, 'renamedFrom'], 'value') } } : {}),
     origin: r.at(path),

@@ -98,6 +98,31 @@ export function withActor<T>(actor: Actor, fn: () => T): T {
 }
 
 /**
+ * Run `fn` through another `via` (what the audit log records as `via_kind`
+ * and `via_name`), keeping the rest of the current context — the actor, the
+ * signed-in user, the request ID. Outside any context, `fn` runs with `via`
+ * alone (its changes are the system's).
+ * @example await withVia({ kind: 'admin', name: 'back-office documents.update' }, () => models.Document.update(1, values))
+ */
+export function withVia<T>(via: Via, fn: () => T): T {
+  const current = storage.getStore();
+  const next: ExecutionContext =
+    current === undefined
+      ? { via }
+      : {
+          via,
+          requestId: current.requestId,
+          ip: current.ip,
+          resolveUser: current.resolveUser?.bind(current),
+          origin: current.origin,
+          actor: current.actor,
+          policyScope: current.policyScope?.bind(current),
+          telemetry: current.telemetry,
+        };
+  return storage.run(next, fn);
+}
+
+/**
  * The actor to record for a change made now, by the order of docs/spec.md 5.8.
  * @throws whatever `resolveUser` throws when a signed-in user cannot be loaded.
  */

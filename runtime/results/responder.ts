@@ -196,7 +196,8 @@ function isAbsoluteWebUrl(text: string): boolean {
 }
 
 async function sendPage(target: ResultTarget, env: ResponderEnv, result: PageResult): Promise<void> {
-  if (env.views === null) {
+  const views = result.renderer ?? env.views;
+  if (views === null) {
     throw new BinderyError(
       'BINDERY_VIEW_FAILED',
       `Route "${target.route.name}" returned the page "${result.view}", but no views folder is configured (viewsDir).`,
@@ -207,7 +208,7 @@ async function sendPage(target: ResultTarget, env: ResponderEnv, result: PageRes
   const page = await pagePolicies(target);
   let html: string;
   try {
-    html = await env.views.render(result.view, { ...pageHelpers(page, session, assets), ...result.data });
+    html = await views.render(result.view, { ...pageHelpers(page, session, assets), ...result.data });
   } catch (err) {
     throw new BinderyError(
       'BINDERY_VIEW_FAILED',

@@ -21,6 +21,7 @@
 import type { FastifyReply } from 'fastify';
 
 import type { ResultKind } from '../routing/route-table.js';
+import type { ViewRenderer } from '../views/view-renderer.js';
 
 export type { ResultKind };
 
@@ -71,6 +72,12 @@ export interface PageResult {
   readonly view: string;
   readonly data: Readonly<Record<string, unknown>>;
   readonly status: number;
+  /**
+   * The renderer of `view` when it is not the app's views folder: a setup
+   * step's own views (the back office's, docs/back-office.md). Absent: the
+   * app's views.
+   */
+  readonly renderer?: ViewRenderer;
 }
 
 /**
@@ -219,6 +226,16 @@ export function text(body: string, status = 200, contentType?: string): TextResu
  */
 export function page(view: string, data: Record<string, unknown> = {}, status = 200): PageResult {
   return { [RESULT]: 'page', view, data, status };
+}
+
+/**
+ * A page rendered by `renderer` instead of the app's views (a setup step's
+ * own views), with the same page helpers on `it` (CSRF, flashed errors and
+ * old input, `can`) and the same buffering as {@link page}.
+ * @param status HTTP status, default 200.
+ */
+export function pageOf(renderer: ViewRenderer, view: string, data: Record<string, unknown> = {}, status = 200): PageResult {
+  return { [RESULT]: 'page', view, data, status, renderer };
 }
 
 /**

@@ -34,7 +34,8 @@ const boot = (env: Record<string, string> = {}, changed = app) =>
 
 describe('authorization() | boot checks', () => {
   it('an app whose routes have policies, without authorization(), does not boot', async () => {
-    const without = variant((steps) => steps.filter((s) => s.name !== 'authorization'));
+    // Without the back office too, which needs authorization() before it.
+    const without = variant((steps) => steps.filter((s) => s.name !== 'authorization' && s.name !== 'backOffice'));
     await expect(boot({}, without)).rejects.toMatchObject({ code: 'BINDERY_SERVICE_NOT_SET_UP' });
     await expect(boot({}, without)).rejects.toThrow(
       /Route "users\.show" \(schema\/accounts\.yaml\) is governed by the policy users\.view, but the app has no policies: add authorization\(\{ policies \}\)/,
@@ -50,7 +51,12 @@ describe('authorization() | boot checks', () => {
   });
 
   it('AUDIT_DENIALS=true with audit() after authorization() stops the boot; false or in order, it boots', async () => {
-    const late = variant((steps) => [...steps.filter((s) => s.name !== 'audit'), steps.find((s) => s.name === 'audit')!]);
+    // audit() just after authorization() (still before the back office, which needs it).
+    const late = variant((steps) =>
+      steps
+        .filter((s) => s.name !== 'audit')
+        .flatMap((s) => (s.name === 'authorization' ? [s, steps.find((a) => a.name === 'audit')!] : [s])),
+    );
     await expect(boot({ AUDIT_DENIALS: 'true' }, late)).rejects.toMatchObject({ code: 'BINDERY_SETUP_INVALID' });
     await expect(boot({ AUDIT_DENIALS: 'true' }, late)).rejects.toThrow(
       'AUDIT_DENIALS=true records refused requests in the audit log: put audit() before authorization() in the setup list.',

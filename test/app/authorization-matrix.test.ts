@@ -336,7 +336,7 @@ describe('authorization matrix | the account routes × every caller', () => {
       expected: { owner: 404, other: 404, admin: 404, guest: 401, tokenWith: 401, tokenWithout: 401, revoked: 401 },
     },
     {
-      name: 'admin.index',
+      name: 'backOffice.home',
       request: () => ['GET', '/admin'],
       expected: { owner: 403, other: 403, admin: 200, guest: 401, tokenWith: 401, tokenWithout: 401, revoked: 401 },
     },

@@ -1,0 +1,79 @@
+/**
+ * A section's delete, restore and force delete of one row, and the bulk
+ * delete and restore of the rows selected in the list (docs/back-office.md
+ * "Deleting and restoring"). Each checks the row's policy (a bulk write is
+ * narrowed by it: rows it refuses are left alone) and writes through the
+ * tracked model as the signed-in person, `via_kind` `admin`.
+ */
+import type { AnyRouteHandler } from '../../http/handler.js';
+import type { RequestContext } from '../../http/context.js';
+import { ValidationError } from '../../errors/validation-error.js';
+import { redirect } from '../../results/result.js';
+import type { Session } from '../../session/session.js';
+import type { BackOfficeKit } from '../kit.js';
+import { isDeleted, keyOf, loadRow, missing } from '../rows.js';
+import type { SectionConfig } from '../sections.js';
+import { asAdmin, modelOf } from '../writes.js';
+
+/** Most rows one bulk post may name. */
+export const BULK_MAX = 500;
+
+function flash(ctx: RequestContext, message: string): void {
+  (ctx as unknown as { session: Session }).session.flash('status', message);
+}
+
+/** The handlers of `section`'s deletes and restores. */
+export function rowWriteHandlers(kit: BackOfficeKit, section: SectionConfig) {
+  const base = `${kit.prefix}/${section.path}`;
+  const soft = section.softDelete !== null;
+
+  const remove: AnyRouteHandler = async (input: { id: string }, ctx) => {
+    const row = await loadRow(ctx, section, input.id, 'delete');
+    if (isDeleted(section, row)) throw missing(section, input.id);
+    const key = row[section.primaryKey] as never;
+    await asAdmin(section, 'delete', () => modelOf(ctx, section).delete(key));
+    flash(ctx, `${section.label} ${input.id} deleted.`);
+    return redirect(soft ? `${base}/${encodeURIComponent(input.id)}` : base);
+  };
+
+  const restore: AnyRouteHandler = async (input: { id: string }, ctx) => {
+    if (!soft) throw missing(section, input.id);
+    const row = await loadRow(ctx, section, input.id, 'restore');
+    if (!isDeleted(section, row)) throw missing(section, input.id);
+    const key = row[section.primaryKey] as never;
+    await asAdmin(section, 'restore', () => modelOf(ctx, section).restore(key));
+    flash(ctx, `${section.label} ${input.id} restored.`);
+    return redirect(`${base}/${encodeURIComponent(input.id)}`);
+  };
+
+  const forceDelete: AnyRouteHandler = async (input: { id: string }, ctx) => {
+    const row = await loadRow(ctx, section, input.id, 'forceDelete');
+    const key = row[section.primaryKey] as never;
+    await asAdmin(section, 'forceDelete', () => modelOf(ctx, section).forceDelete(key));
+    flash(ctx, `${section.label} ${input.id} deleted for good.`);
+    return redirect(base);
+  };
+
+  // The list's form: action=delete|restore, ids=<key> for each row ticked; back to the list it came from.
+  const bulk: AnyRouteHandler = async (_input, ctx) => {
+    const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+    const action = body.action;
+    const raw = body.ids === undefined ? [] : Array.isArray(body.ids) ? body.ids : [body.ids];
+    const back = typeof body.back === 'string' && body.back.startsWith(`${base}?`) ? body.back : base;
+    if (action !== 'delete' && (action !== 'restore' || !soft)) throw new ValidationError({ action: 'Choose delete or restore.' });
+    const keys = raw.map((v) => (typeof v === 'string' ? keyOf(section, v) : undefined)).filter((k) => k !== undefined);
+    if (keys.length === 0) {
+      flash(ctx, 'No rows selected.');
+      return redirect(back);
+    }
+    if (keys.length > BULK_MAX) throw new ValidationError({ ids: `At most ${BULK_MAX} rows at once.` });
+    const query = modelOf(ctx, section)
+      .query()
+      .where(section.primaryKey as never, 'in', keys as never);
+    const n = await asAdmin(section, `bulk-${action}`, () => (action === 'delete' ? query.delete() : query.restore()));
+    flash(ctx, `${n} ${n === 1 ? 'row' : 'rows'} ${action === 'delete' ? 'deleted' : 'restored'}.`);
+    return redirect(back);
+  };
+
+  return { remove, restore, forceDelete, bulk };
+}
