@@ -1437,6 +1437,7 @@ export const routes = [
     path: '/api/documents',
     group: 'documents',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'created',
     fields: [
       {
@@ -1501,6 +1502,7 @@ export const routes = [
     path: '/api/documents',
     group: 'documents',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'ok',
     fields: [
       {
@@ -1587,6 +1589,7 @@ export const routes = [
     path: '/api/documents/export',
     group: 'documents',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'stream',
     fields: [],
     validate: null,
@@ -1614,6 +1617,7 @@ export const routes = [
     path: '/api/documents/archive',
     group: 'documents',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'ok',
     fields: [],
     validate: null,
@@ -1641,6 +1645,7 @@ export const routes = [
     path: '/api/documents/{id}',
     group: 'documents',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'ok',
     fields: [
       {
@@ -1680,6 +1685,7 @@ export const routes = [
     path: '/api/documents/{id}',
     group: 'documents',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'ok',
     fields: [
       {
@@ -1743,6 +1749,7 @@ export const routes = [
     path: '/api/documents/{id}',
     group: 'documents',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'noContent',
     fields: [
       {
@@ -1782,6 +1789,7 @@ export const routes = [
     path: '/api/documents/{id}/restore',
     group: 'documents',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'ok',
     fields: [
       {
@@ -1821,6 +1829,7 @@ export const routes = [
     path: '/api/documents/{id}/history',
     group: 'documents',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'ok',
     fields: [
       {
@@ -1913,6 +1922,7 @@ export const routes = [
     path: '/api/documents/{id}/attachments',
     group: 'documents',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'stream',
     fields: [
       {
@@ -1952,6 +1962,7 @@ export const routes = [
     path: '/api/documents/{id}/attachments/{attachment}',
     group: 'documents',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'noContent',
     fields: [
       {
@@ -2092,6 +2103,7 @@ export const routes = [
     path: '/notes',
     group: 'web',
     middleware: ['session', 'csrf'],
+    mcp: true,
     result: 'created',
     fields: [
       {
@@ -2133,6 +2145,7 @@ export const routes = [
     path: '/notes',
     group: 'web',
     middleware: ['session', 'csrf'],
+    mcp: true,
     result: 'ok',
     fields: [
       {
@@ -2284,6 +2297,7 @@ export const routes = [
     path: '/notes/{id}',
     group: 'web',
     middleware: ['session', 'csrf'],
+    mcp: true,
     result: 'ok',
     fields: [
       {
@@ -2304,6 +2318,7 @@ export const routes = [
     path: '/notes/{id}',
     group: 'web',
     middleware: ['session', 'csrf'],
+    mcp: true,
     result: 'noContent',
     fields: [
       {
@@ -2416,6 +2431,7 @@ export const routes = [
     group: 'api',
     middleware: ['token', 'require'],
     abilities: ['profile:read'],
+    mcp: true,
     result: 'ok',
     fields: [],
     validate: null,
