@@ -212,7 +212,6 @@ describe('MySQL queue | jobKey, runAt, priority, queue names', () => {
     await waitFor(() => ranWith('later').length === 1, 'the job to run at its time', 10_000);
     expect(ranWith('later')[0]!.at).toBeGreaterThanOrEqual(runAt.getTime());
   });
-
 });
 
 describe('MySQL queue | a dead worker', () => {
