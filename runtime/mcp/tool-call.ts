@@ -100,7 +100,7 @@ export async function callTool(env: ToolCallEnv, tool: McpTool, args: Record<str
       }),
     );
   if (!dryRun) return resultOf(await inject(undefined));
-  const db = (env.services as { db: AnyKysely }).db;
+  const db = (env.services as unknown as { db: AnyKysely }).db;
   return inRolledBackTransaction(db, async (trx) => {
     const response = await inject(dryRunServices(env.services, trx));
     const entries = response.statusCode < 400 ? await entriesOf(trx, requestId, env.audited) : [];
