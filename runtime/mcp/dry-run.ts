@@ -29,8 +29,10 @@ interface Bindable {
 /**
  * The services a dry run's request sees: `db` is the transaction; each
  * tracked model (`models`) writes through it (`using`); `audit.record` and
- * `queue.add` default to it. Every other service is the app's own — a side
- * effect outside the database is the handler's to skip (`ctx.dryRun`).
+ * `queue.add` default to it; `mailer.send` sends nothing (it resolves with
+ * no recipient delivered). Every other service is the app's own — another
+ * side effect outside the database (a stored file, an HTTP call) is the
+ * handler's to skip (`ctx.dryRun`).
  */
 export function dryRunServices(services: Services, trx: AnyKysely): Services {
   const s = services as unknown as Record<string, unknown>;
@@ -41,7 +43,19 @@ export function dryRunServices(services: Services, trx: AnyKysely): Services {
     out['models'] = Object.fromEntries(Object.entries(models).map(([name, m]) => [name, typeof m.using === 'function' ? m.using(trx) : m]));
   if (s['audit'] !== undefined) out['audit'] = withDefaultOption(s['audit'], 'record', 1, { db: trx });
   if (s['queue'] !== undefined) out['queue'] = withDefaultOption(s['queue'], 'add', 2, { tx: trx });
+  if (s['mailer'] !== undefined) out['mailer'] = replacing(s['mailer'], 'send', () => Promise.resolve({ delivered: [], skipped: [] }));
   return out as unknown as Services;
+}
+
+/** `target` with its method `name` replaced by `fn`; other members as they are. */
+function replacing(target: unknown, name: string, fn: (...args: unknown[]) => unknown): unknown {
+  return new Proxy(target as object, {
+    get(t, prop) {
+      if (prop === name) return fn;
+      const value = Reflect.get(t, prop, t) as unknown;
+      return typeof value === 'function' ? value.bind(t) : value;
+    },
+  });
 }
 
 /** `target` with its method `name` given `defaults` in its options argument (at `index`); other members as they are. */
