@@ -57,6 +57,14 @@ describe('MCP | authentication', () => {
     }
   });
 
+  it('keeps no sessions: GET and DELETE of the endpoint are 405', async () => {
+    const token = await bearerFor(t, 1, ALL);
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(`${t.url}/mcp`, { method, headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } });
+      expect(res.status).toBe(405);
+    }
+  });
+
   it('answers 401 invalid_token for a token that does not check out', async () => {
     const res = await rawMcp(t.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: 'Bearer 999|nope' });
     expect(res.status).toBe(401);

@@ -5,6 +5,7 @@
  * run (`ctx.dryRun`) to skip what only it can skip; the real call does it all.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
@@ -70,7 +71,13 @@ beforeAll(async () => {
     routes: [touch],
     handlers: { 'things.touch': handler },
     migrations: [],
-    setup: [fakeAuth(), tokens(), jobs({ jobs: [noteJob] }), mail(), mcp({ document: join(dir, 'openapi.json') })],
+    setup: [
+      fakeAuth(),
+      tokens(),
+      jobs({ jobs: [noteJob] }),
+      mail(),
+      mcp({ document: join(dir, 'openapi.json'), allowedHosts: ['127.0.0.1', 'localhost'] }),
+    ],
   });
   database = await createTestDatabase('mcp_effects');
   t = await createTestApp(app, { databaseUrl: database.url, env: { MAIL_DRIVER: 'outbox' } });
@@ -98,5 +105,25 @@ describe("MCP dry run | effects outside the handler's writes", () => {
     expect(await jobsNamed(t.running.services, t.db, 'test:note')).toBe(1);
     expect((await readOutbox(t.db as never)).map((m) => m.subject)).toEqual(['Touched']);
     expect(outside).toEqual(['http call']);
+  });
+});
+
+describe('MCP | allowedHosts', () => {
+  it('refuses a request whose Host is not listed (DNS rebinding), before any token is read', async () => {
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const url = new URL(`${t.url}/mcp`);
+        const req = request(
+          { host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: { host, 'content-type': 'application/json' } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on('error', reject);
+        req.end('{}');
+      });
+    expect(await status('evil.example')).toBe(403);
+    expect(await status(`127.0.0.1:${new URL(t.url).port}`)).toBe(401);
   });
 });
