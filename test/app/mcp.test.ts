@@ -181,6 +181,20 @@ describe('MCP | tools from the routes', () => {
   });
 });
 
+describe('MCP | lists and the notes routes', () => {
+  it("pages a list with the route's query parameters, and writes a note through its session group's route", async () => {
+    const client = await connect(ALL, 7);
+    for (const slug of ['list-a', 'list-b', 'other']) await client.callTool({ name: 'documents.create', arguments: { slug, title: slug } });
+    const page = await client.callTool({ name: 'documents.list', arguments: { 'filter[slug]': 'list-', sort: 'id' } });
+    expect((page.structuredContent as { data: { slug: string }[] }).data.map((d) => d.slug)).toEqual(['list-a', 'list-b']);
+
+    const note = await client.callTool({ name: 'notes.create', arguments: { title: 'From an agent', tags: ['mcp'] } });
+    expect(note.structuredContent).toMatchObject({ title: 'From an agent', tags: ['mcp'] });
+    const shown = await client.callTool({ name: 'notes.show', arguments: { id: (note.structuredContent as { id: number }).id } });
+    expect(shown.structuredContent).toMatchObject({ title: 'From an agent' });
+  });
+});
+
 describe('MCP | 2025-era clients and tokens for agents', () => {
   it('serves a client of the 2025 protocol (no client info to record after the handshake)', async () => {
     const client = await connect(ALL, 5, 'legacy');
