@@ -15,6 +15,8 @@ export interface McpCaller {
   readonly token: string;
   readonly abilities: readonly string[];
   readonly ip: string;
+  /** The client a 2025-era session carries (legacy-client.ts), when it sent one. */
+  readonly client?: { readonly name: string; readonly version: string };
 }
 
 /** Whether `caller` may call `tool`: its token has every ability the tool needs. */
@@ -30,7 +32,7 @@ export function createMcpServer(info: { name: string; version: string }, catalog
   const server = new Server(info, { capabilities: { tools: {}, resources: {} } });
   const client = () => {
     const c = server.getClientVersion();
-    return c === undefined ? undefined : { name: c.name, version: c.version };
+    return c === undefined ? caller.client : { name: c.name, version: c.version };
   };
   const call = (tool: McpTool, args: Record<string, unknown>) => {
     const named = client();

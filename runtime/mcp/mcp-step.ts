@@ -21,6 +21,7 @@ import type { RouteHandler } from '../http/handler.js';
 import { respond } from '../results/result.js';
 import type { RouteDefinition, RouteTable } from '../routing/route-table.js';
 import { buildCatalog, type McpCatalog } from './mcp-catalog.js';
+import { clientOfSession, initializeClient, sessionIdOf } from './legacy-client.js';
 import { createMcpServer, mayCall, type McpCaller } from './mcp-server.js';
 import type { OpenApiDocument } from './tool-catalog.js';
 
@@ -177,7 +178,8 @@ async function authenticate(request: FastifyRequest, tokens: ApiTokens, auth: Au
     throw new HttpError('BINDERY_TOKEN_INVALID', 'The token is invalid, expired or revoked; create a new one.', {
       headers: { 'www-authenticate': `Bearer error="invalid_token", resource_metadata="${metadata}"` },
     });
-  return { token: (match[1] ?? '').trim(), abilities: token.abilities, ip: request.ip };
+  const client = clientOfSession(request.headers['mcp-session-id']);
+  return { token: (match[1] ?? '').trim(), abilities: token.abilities, ip: request.ip, ...(client !== undefined ? { client } : {}) };
 }
 
 /**
@@ -221,6 +223,9 @@ async function serve(handler: McpHttpHandler, request: FastifyRequest, reply: Fa
   response.headers.forEach((value, name) => {
     if (name !== 'content-length') reply.header(name, value);
   });
+  // A 2025-era client's name, kept by the client for the rest of its session (legacy-client.ts).
+  const named = response.status === 200 && !response.headers.has('mcp-session-id') ? initializeClient(request.body) : undefined;
+  if (named !== undefined) reply.header('mcp-session-id', sessionIdOf(named));
   if (response.body === null) return reply.send();
   if ((response.headers.get('content-type') ?? '').includes('text/event-stream'))
     return reply.send(Readable.fromWeb(response.body as never));

@@ -15,7 +15,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { referenceAppEnv } from '../support/reference-app-env.js';
 import type { AuditTables } from '../runtime/audit/support.js';
 import { bearerFor } from './tokens-support.js';
-import { mcpClient } from './mcp-support.js';
+import { CLIENT_INFO, mcpClient } from './mcp-support.js';
 
 type DB = Database & AuditTables;
 let database: TestDatabase;
@@ -85,7 +85,7 @@ describe('MCP | two instances behind one URL', () => {
         expect(new Set(served)).toEqual(new Set([a.url, b.url]));
         const entries = await a.db
           .selectFrom('audit_log')
-          .select(['action', 'via_kind'])
+          .select(['action', 'via_kind', 'properties'])
           .where('subject_id', '=', String(doc.id))
           .execute();
         expect(entries.map((e) => [e.action, e.via_kind])).toEqual([
@@ -94,6 +94,8 @@ describe('MCP | two instances behind one URL', () => {
           ['updated', 'mcp'],
           ['updated', 'mcp'],
         ]);
+        // Whichever instance wrote it, each entry names the client of the session.
+        for (const e of entries) expect(e.properties).toEqual({ client: CLIENT_INFO });
       } finally {
         await client.close();
       }

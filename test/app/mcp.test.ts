@@ -196,13 +196,14 @@ describe('MCP | lists and the notes routes', () => {
 });
 
 describe('MCP | 2025-era clients and tokens for agents', () => {
-  it('serves a client of the 2025 protocol (no client info to record after the handshake)', async () => {
+  it('serves a client of the 2025 protocol, whose session ID carries its name to the entries', async () => {
     const client = await connect(ALL, 5, 'legacy');
     expect((await client.listTools()).tools.map((x) => x.name)).toContain('documents.create');
     const res = await client.callTool({ name: 'documents.create', arguments: { slug: 'legacy', title: 'Legacy' } });
     expect(res.structuredContent).toMatchObject({ owner_id: 5 });
     const entry = await t.db.selectFrom('audit_log').selectAll().executeTakeFirstOrThrow();
     expect([entry.via_kind, entry.via_name]).toEqual(['mcp', 'documents.create']);
+    expect(entry.properties).toEqual({ client: CLIENT_INFO });
   });
 
   it('limits a token with mcp:only to MCP: its direct HTTP requests are 403', async () => {
