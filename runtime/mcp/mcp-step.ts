@@ -178,6 +178,8 @@ async function authenticate(request: FastifyRequest, tokens: ApiTokens, auth: Au
     throw new HttpError('BINDERY_TOKEN_INVALID', 'The token is invalid, expired or revoked; create a new one.', {
       headers: { 'www-authenticate': `Bearer error="invalid_token", resource_metadata="${metadata}"` },
     });
+  // The token's last use, as the token middleware records it (at most once a minute).
+  if (tokens.touchDue(token)) await tokens.touch(token);
   const client = clientOfSession(request.headers['mcp-session-id']);
   return { token: (match[1] ?? '').trim(), abilities: token.abilities, ip: request.ip, ...(client !== undefined ? { client } : {}) };
 }
