@@ -25,7 +25,7 @@ const LAYERS = [
   ['auth', 'audit', 'assets'],
   // observability reads jobs, mail, views and the HTTP server's hooks; nothing below imports it (the
   // lower folders declare hooks it implements: ARCHITECTURE.md#layers "Observation goes up through hooks").
-  ['csrf', 'observability'],
+  ['csrf', 'observability', 'mcp'],
   ['plugins'],
   ['testing', 'cli'],
 ];

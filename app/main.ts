@@ -32,6 +32,7 @@ import { profile } from 'bindery/auth/profile';
 import { twoFactor } from 'bindery/auth/two-factor';
 import { mail } from 'bindery/mail';
 import { apiDocs } from 'bindery/http';
+import { mcp } from 'bindery/mcp';
 import { authorization } from 'bindery/authorization';
 import { policies } from '../generated/policies.js';
 import { usersPolicy } from './policies/users.js';
@@ -69,6 +70,8 @@ export default defineApp({
     twoFactor(),
     passkeys(),
     apiDocs(),
+    // The routes with mcp: true as MCP tools at /mcp, for agents with an API token (docs/mcp.md).
+    mcp(),
     schedule({ tasks: scheduledTasks }),
     events(),
     backOffice({ sections, home: newestUsers }),

@@ -1410,6 +1410,7 @@ export const routes = [
     path: '/api/documents',
     group: 'documents',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'created',
     fields: [
       {
@@ -1474,6 +1475,7 @@ export const routes = [
     path: '/api/documents',
     group: 'documents',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'ok',
     fields: [
       {
@@ -1560,6 +1562,7 @@ export const routes = [
     path: '/api/documents/export',
     group: 'documents',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'stream',
     fields: [],
     validate: null,
@@ -1587,6 +1590,7 @@ export const routes = [
     path: '/api/documents/archive',
     group: 'documents',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'ok',
     fields: [],
     validate: null,
@@ -1614,6 +1618,7 @@ export const routes = [
     path: '/api/documents/{id}',
     group: 'documents',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'ok',
     fields: [
       {
@@ -1653,6 +1658,7 @@ export const routes = [
     path: '/api/documents/{id}',
     group: 'documents',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'ok',
     fields: [
       {
@@ -1716,6 +1722,7 @@ export const routes = [
     path: '/api/documents/{id}',
     group: 'documents',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'noContent',
     fields: [
       {
@@ -1755,6 +1762,7 @@ export const routes = [
     path: '/api/documents/{id}/restore',
     group: 'documents',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'ok',
     fields: [
       {
@@ -1794,6 +1802,7 @@ export const routes = [
     path: '/api/documents/{id}/history',
     group: 'documents',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'ok',
     fields: [
       {
@@ -1886,6 +1895,7 @@ export const routes = [
     path: '/api/documents/{id}/attachments',
     group: 'documents',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'stream',
     fields: [
       {
@@ -1925,6 +1935,7 @@ export const routes = [
     path: '/api/documents/{id}/attachments/{attachment}',
     group: 'documents',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'noContent',
     fields: [
       {
@@ -2065,6 +2076,7 @@ export const routes = [
     path: '/notes',
     group: 'web',
     middleware: ['session', 'csrf'],
+    mcp: true,
     result: 'created',
     fields: [
       {
@@ -2106,6 +2118,7 @@ export const routes = [
     path: '/notes',
     group: 'web',
     middleware: ['session', 'csrf'],
+    mcp: true,
     result: 'ok',
     fields: [
       {
@@ -2257,6 +2270,7 @@ export const routes = [
     path: '/notes/{id}',
     group: 'web',
     middleware: ['session', 'csrf'],
+    mcp: true,
     result: 'ok',
     fields: [
       {
@@ -2277,6 +2291,7 @@ export const routes = [
     path: '/notes/{id}',
     group: 'web',
     middleware: ['session', 'csrf'],
+    mcp: true,
     result: 'noContent',
     fields: [
       {
@@ -2389,6 +2404,7 @@ export const routes = [
     group: 'api',
     middleware: ['token', 'require'],
     abilities: ['profile:read'],
+    mcp: true,
     result: 'ok',
     fields: [],
     validate: null,

@@ -35,6 +35,8 @@ export interface RawGroup {
   readonly bodyLimit?: string | number;
   /** The token middleware's `Authorization` scheme for the group (docs/tokens.md). */
   readonly token?: { readonly scheme: string };
+  /** Serve every route of the group as an MCP tool (docs/mcp.md), unless the route says `mcp: false`. */
+  readonly mcp?: boolean;
   /** The group's error format (docs/errors.md "Error formats"). */
   readonly errors?: RawErrorFormat;
 }
@@ -163,6 +165,8 @@ export interface RawRoute {
   readonly bodyLimit?: string | number;
   /** Abilities a bearer token needs for the route (checked by the `token` middleware). */
   readonly abilities?: readonly string[];
+  /** Serve the route as an MCP tool (docs/mcp.md); overrides the group's `mcp`. */
+  readonly mcp?: boolean;
   /** Password confirmation ("sudo mode"): a window like `15m`, or `true` for the app's AUTH_PASSWORD_TIMEOUT. */
   readonly confirmPassword?: string | true;
   readonly summary?: string;

@@ -75,6 +75,7 @@ export function buildModel(
         ...(rateLimit ? { rateLimit } : {}),
         ...(bodyLimit !== undefined ? { bodyLimit } : {}),
         ...(tokenScheme !== undefined ? { tokenScheme } : {}),
+        ...(raw.mcp !== undefined ? { mcp: raw.mcp } : {}),
         ...(errorFormat ? { errorFormat } : {}),
         origin: r.at(['groups', name]),
       });

@@ -201,6 +201,8 @@ export interface Group {
   readonly bodyLimit?: number;
   /** The token middleware's `Authorization` scheme (YAML `token: { scheme }`), or absent: the app's default. */
   readonly tokenScheme?: string;
+  /** Whether its routes are MCP tools (YAML `mcp:`), or absent: not unless a route says so. */
+  readonly mcp?: boolean;
   /** The error format of its routes (YAML `errors:`), or absent: problem details. */
   readonly errorFormat?: ErrorFormatPlan;
   readonly origin: SourcePosition;
@@ -228,6 +230,8 @@ export interface Route {
   readonly middleware: readonly string[];
   /** Abilities a bearer token needs (YAML `abilities:`); empty when none. */
   readonly abilities: readonly string[];
+  /** Served as an MCP tool (YAML `mcp:` of the route, else of its group; docs/mcp.md). */
+  readonly mcp: boolean;
   readonly summary?: string;
   readonly description?: string;
   /** Client-error statuses the handler answers itself (YAML `errors:`), by status, ascending; empty when none. */

@@ -47,6 +47,7 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
   if (!checkDistinctNames(r, [...path, 'input'], fields)) c.failed();
   if (!checkCrossFieldRules(r, [...path, 'input'], fields)) c.failed();
   const limits = resolveLimits(c, raw, group);
+  const mcp = resolveMcp(c, raw, group, fields);
 
   if (!c.ok) return undefined;
   return {
@@ -57,6 +58,7 @@ export function resolveRoute(r: Reporter, name: string, raw: RawRoute, scope: Ro
     group: group?.name ?? null,
     middleware: middleware ?? [],
     abilities: [...abilities],
+    mcp,
     ...(raw.summary !== undefined ? { summary: raw.summary } : {}),
     ...(raw.description !== undefined ? { description: raw.description } : {}),
     errors: Object.entries(raw.errors ?? {})
@@ -101,6 +103,24 @@ function resolveGuards(
     );
   }
   return { group, middleware, abilities };
+}
+
+/**
+ * Whether the route is an MCP tool (docs/mcp.md): its own `mcp:`, else its
+ * group's. Tools answer JSON: pages, redirects and file uploads are none (a
+ * route saying `mcp: true` is refused, a group's `mcp: true` leaves them out).
+ */
+function resolveMcp(c: RouteCheck, raw: RawRoute, group: Group | undefined, fields: readonly InputField[]): boolean {
+  const wanted = raw.mcp ?? group?.mcp ?? false;
+  if (!wanted) return false;
+  const unfit =
+    raw.result === 'page' || raw.result === 'redirect'
+      ? `its result is a ${raw.result}`
+      : fields.some((f) => f.type.kind === 'file')
+        ? 'it takes a file upload'
+        : undefined;
+  if (unfit !== undefined && raw.mcp === true) c.fail(['mcp'], `an MCP tool answers JSON, but ${unfit}; remove "mcp: true"`, 'value');
+  return unfit === undefined;
 }
 
 /** The password confirmation window (`confirmPassword:`), which needs the session: in ms, `true` for the app's setting, or null. */

@@ -17,6 +17,12 @@ export interface Attribution {
   readonly viaName: string | null;
   readonly requestId: string | null;
   readonly ip: string | null;
+  /**
+   * What single-row entries keep as their `properties` (the history's
+   * `details`): `{ client: { name, version } }` when the work came through a
+   * client that names itself (an MCP client, docs/mcp.md "Audit"), else null.
+   */
+  readonly details: Readonly<Record<string, unknown>> | null;
 }
 
 /** Actor IDs are at most this many bytes (docs/spec.md 6.1 rule 9). */
@@ -46,6 +52,7 @@ export async function attribute(ipMode: AuditIpMode): Promise<Attribution> {
     viaName: via?.name ?? null,
     requestId: context?.requestId ?? null,
     ip: maskIp(context?.ip, ipMode),
+    details: via?.client === undefined ? null : { client: { name: via.client.name, version: via.client.version } },
   };
 }
 

@@ -26,6 +26,8 @@ export interface Actor {
 export interface Via {
   readonly kind: string;
   readonly name: string;
+  /** The client program, when the work came through one that names itself (an MCP client's name and version from its handshake; docs/mcp.md "Audit"). */
+  readonly client?: { readonly name: string; readonly version: string };
 }
 
 /** The system actor (docs/spec.md 5.8, last in the order). */

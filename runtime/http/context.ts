@@ -38,6 +38,13 @@ export interface RequestContext {
   /** Application services (`db`, …). */
   readonly services: Services;
   /**
+   * True when the request is a dry run (an MCP tool call with `dryRun: true`,
+   * docs/mcp.md "Dry run"): its database writes, audit entries and queued
+   * jobs are rolled back after it is answered; a handler skips side effects
+   * outside the database (HTTP calls, stored files, mail sent directly).
+   */
+  readonly dryRun: boolean;
+  /**
    * URL path of a named route with its `{param}` wildcards filled (values URL-encoded).
    * @throws {Error} when the route is unknown or a parameter is missing.
    */

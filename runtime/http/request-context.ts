@@ -22,6 +22,7 @@ import { NO_ROWS, type RowScope } from '../authorization/scopes.js';
 import type { Row } from '../authorization/rules.js';
 import type { WorkTelemetry } from '../context/work-telemetry.js';
 import { observationOf } from './request-observer.js';
+import { internalCallOf, type InternalCall } from './internal-call.js';
 
 /**
  * The runtime's {@link RequestContext}: one object per request, built
@@ -61,6 +62,8 @@ export class HttpRequestContext implements RequestContext, ExecutionContext, Dea
   /** Who is making the request (runtime/auth): a guest until the `auth` or `token` middleware signs it in. */
   auth: AnyRequestAuth = GUEST;
   readonly #urls: UrlBuilder;
+  /** The internal call (an MCP tool call) this request is, or undefined (internal-call.ts). */
+  readonly #internal: InternalCall | undefined;
   #via: Via | undefined;
   #client: ClientKind | undefined;
 
@@ -69,8 +72,21 @@ export class HttpRequestContext implements RequestContext, ExecutionContext, Dea
     this.reply = reply;
     this.route = route;
     this.requestId = request.id;
-    this.services = services;
+    const internal = internalCallOf(request);
+    this.#internal = internal;
+    this.services = internal?.services ?? services;
     this.#urls = urls;
+  }
+
+  /**
+   * Whether the request is a dry run (an MCP tool call with `dryRun: true`,
+   * docs/mcp.md "Dry run"): its database writes, audit entries and queued
+   * jobs are rolled back once it is answered. A handler with a side effect
+   * outside the database (an HTTP call, a file stored, a mail sent
+   * directly) skips it when this is true.
+   */
+  get dryRun(): boolean {
+    return this.#internal?.dryRun === true;
   }
 
   /** The request's logger, bound to its request ID; made on first use. */
@@ -80,6 +96,7 @@ export class HttpRequestContext implements RequestContext, ExecutionContext, Dea
 
   /** `{ kind: 'request', name: 'PATCH /api/documents/42' }`: the method and path without the query string. */
   get via(): Via {
+    if (this.#via === undefined && this.#internal !== undefined) this.#via = this.#internal.via;
     if (this.#via === undefined) {
       const url = this.request.url;
       const q = url.indexOf('?');

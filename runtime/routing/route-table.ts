@@ -160,6 +160,8 @@ export interface RouteDefinition {
    * the route's policy alone, {@link RouteDefinition.authorize}). Absent: none.
    */
   readonly abilities?: readonly string[];
+  /** Served as an MCP tool by the `mcp()` step (YAML `mcp: true`; docs/mcp.md). */
+  readonly mcp?: boolean;
   /** The result the handler normally returns (documents the success status; see docs/spec.md 4.5 "Handler results"). */
   readonly result: ResultKind;
   /** Input fields in YAML order; this order is the order of `errors` keys in problem details. */

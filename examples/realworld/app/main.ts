@@ -15,6 +15,7 @@ import { tokens } from 'bindery/auth/tokens';
 import { authorization } from 'bindery/authorization';
 import { cache } from 'bindery/cache';
 import { apiDocs } from 'bindery/http';
+import { mcp } from 'bindery/mcp';
 import { session } from 'bindery/session';
 import { policies } from '../generated/policies.js';
 import { routes } from '../generated/routes.js';
@@ -36,5 +37,7 @@ export default defineApp({
     conduitTokens(),
     authorization({ policies }),
     apiDocs(),
+    // The articles routes (mcp: true) as MCP tools at /mcp (docs/mcp.md).
+    mcp(),
   ],
 });

@@ -11,6 +11,7 @@ export const routes = [
     path: '/api/articles',
     group: 'api',
     middleware: ['token'],
+    mcp: true,
     result: 'ok',
     fields: [
       {
@@ -191,6 +192,7 @@ export const routes = [
     path: '/api/articles/feed',
     group: 'api',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'ok',
     fields: [
       {
@@ -312,6 +314,7 @@ export const routes = [
     path: '/api/articles/{slug}',
     group: 'api',
     middleware: ['token'],
+    mcp: true,
     result: 'ok',
     fields: [
       {
@@ -367,6 +370,7 @@ export const routes = [
     path: '/api/articles',
     group: 'api',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'created',
     fields: [
       {
@@ -451,6 +455,7 @@ export const routes = [
     path: '/api/articles/{slug}',
     group: 'api',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'ok',
     fields: [
       {
@@ -546,6 +551,7 @@ export const routes = [
     path: '/api/articles/{slug}',
     group: 'api',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'noContent',
     fields: [
       {
@@ -601,6 +607,7 @@ export const routes = [
     path: '/api/articles/{slug}/favorite',
     group: 'api',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'ok',
     fields: [
       {
@@ -656,6 +663,7 @@ export const routes = [
     path: '/api/articles/{slug}/favorite',
     group: 'api',
     middleware: ['token', 'require'],
+    mcp: true,
     result: 'ok',
     fields: [
       {

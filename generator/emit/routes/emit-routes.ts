@@ -87,6 +87,7 @@ function routeLiteral(
     group: route.group,
     middleware: [...route.middleware],
     ...(route.abilities.length > 0 ? { abilities: [...route.abilities] } : {}),
+    ...(route.mcp ? { mcp: true } : {}),
     result: route.result,
     fields: route.input.map(fieldLiteral),
     validate: validatorSchema(route) ? new Code(validatorName(route.name)) : null,

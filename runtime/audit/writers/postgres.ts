@@ -35,7 +35,7 @@ function logInsert(
   filter?: string,
 ): RawBuilder<unknown> {
   const subjectId = sql.raw(`cast(${source}."${model.pk}" as text)`);
-  return sql`insert into audit_log (actor_type, actor_id, action, subject_type, subject_id, changes, via_kind, via_name, request_id, ip) select cast(${a.actorType} as text), cast(${a.actorId} as text), ${sql.lit(action)}, ${sql.lit(model.table)}, ${subjectId}, ${sql.raw(changesSql)}, cast(${a.viaKind} as text), cast(${a.viaName} as text), cast(${a.requestId} as text), cast(${a.ip} as inet) from ${sql.raw(source)}${sql.raw(filter === undefined ? '' : ` where ${filter}`)}`;
+  return sql`insert into audit_log (actor_type, actor_id, action, subject_type, subject_id, changes, properties, via_kind, via_name, request_id, ip) select cast(${a.actorType} as text), cast(${a.actorId} as text), ${sql.lit(action)}, ${sql.lit(model.table)}, ${subjectId}, ${sql.raw(changesSql)}, cast(${a.details === null ? null : JSON.stringify(a.details)} as jsonb), cast(${a.viaKind} as text), cast(${a.viaName} as text), cast(${a.requestId} as text), cast(${a.ip} as inet) from ${sql.raw(source)}${sql.raw(filter === undefined ? '' : ` where ${filter}`)}`;
 }
 
 /** Run the write's one statement (prepared on the pool, in a savepoint inside a caller's transaction). */

@@ -12,5 +12,5 @@ export {
   type CreateTokenOptions,
   type NewApiToken,
 } from './api-tokens.js';
-export { bearerToken } from './token-middleware.js';
+export { bearerToken, MCP_ONLY_ABILITY } from './token-middleware.js';
 export { presentedToken } from './token-scheme.js';

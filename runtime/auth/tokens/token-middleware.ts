@@ -28,6 +28,14 @@ import { RequestAuth } from '../../context/request-auth.js';
 import '../../http/auth-context.js';
 import type { ApiTokens } from './api-tokens.js';
 import { DEFAULT_TOKEN_SCHEME, presentedToken, tokenSchemeOf } from './token-scheme.js';
+import { internalCallOf } from '../../http/internal-call.js';
+
+/**
+ * The ability that limits a token to MCP (docs/mcp.md "Tokens for agents"):
+ * such a token is refused on every route but through the MCP endpoint's
+ * tool calls.
+ */
+export const MCP_ONLY_ABILITY = 'mcp:only';
 
 const INVALID_TOKEN = (scheme: string) => `${scheme} error="invalid_token"`;
 const INSUFFICIENT_SCOPE = (scheme: string, abilities: readonly string[]) =>
@@ -78,6 +86,14 @@ async function signIn(ctx: RequestContext, plain: string, scheme: string, tokens
   if (token === null) throw invalidToken(scheme);
   const user = await auth.users.findById(token.userId);
   if (user === null) throw invalidToken(scheme);
+  if (token.abilities.includes(MCP_ONLY_ABILITY) && internalCallOf(ctx.request)?.via.kind !== 'mcp')
+    throw new HttpError(
+      'BINDERY_TOKEN_ABILITY_MISSING',
+      `This token is for MCP clients only (${MCP_ONLY_ABILITY}): call the app's tools at its MCP endpoint.`,
+      {
+        headers: { 'www-authenticate': INSUFFICIENT_SCOPE(scheme, ctx.route.abilities ?? []) },
+      },
+    );
   ctx.auth = new RequestAuth({
     via: 'token',
     id: token.userId,

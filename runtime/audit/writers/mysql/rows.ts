@@ -89,7 +89,7 @@ export function changesOf(model: ResolvedModel, info: TableInfo, before: Values,
 }
 
 const ENTRY =
-  'INSERT INTO audit_log (actor_type, actor_id, action, subject_type, subject_id, changes, via_kind, via_name, request_id, ip) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+  'INSERT INTO audit_log (actor_type, actor_id, action, subject_type, subject_id, changes, properties, via_kind, via_name, request_id, ip) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 
 /** Insert the `audit_log` entry of a single-row write of the row of `key` (a prepared statement on the write's connection). */
 export async function insertEntry(
@@ -107,6 +107,7 @@ export async function insertEntry(
     model.table,
     String(key),
     jsonOrNull(changes),
+    jsonOrNull(a.details),
     a.viaKind,
     a.viaName,
     a.requestId,

@@ -61,7 +61,7 @@ describe('postgresWriter | single-row writes', () => {
     );
     expect(update!.text).toContain('IS DISTINCT FROM bindery_new."title" THEN jsonb_build_object(\'title\', bindery_old."title")');
     expect(update!.text).toContain(
-      "bindery_entry as (insert into audit_log (actor_type, actor_id, action, subject_type, subject_id, changes, via_kind, via_name, request_id, ip) select cast($3 as text), cast($4 as text), 'updated', 'documents', cast(bindery_diff.\"id\" as text), jsonb_build_object('old', bindery_diff.old, 'new', bindery_diff.new), cast($5 as text), cast($6 as text), cast($7 as text), cast($8 as inet) from bindery_diff where bindery_diff.new <> '{}'::jsonb)",
+      "bindery_entry as (insert into audit_log (actor_type, actor_id, action, subject_type, subject_id, changes, properties, via_kind, via_name, request_id, ip) select cast($3 as text), cast($4 as text), 'updated', 'documents', cast(bindery_diff.\"id\" as text), jsonb_build_object('old', bindery_diff.old, 'new', bindery_diff.new), cast($5 as jsonb), cast($6 as text), cast($7 as text), cast($8 as text), cast($9 as inet) from bindery_diff where bindery_diff.new <> '{}'::jsonb)",
     );
     // The same write shape is the same prepared statement.
     const [again] = await statementsOf(() => f.Document.update(doc.id, { title: 'Newer' }));
