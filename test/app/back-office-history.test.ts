@@ -13,7 +13,7 @@ import { readTimeline } from '../../runtime/audit/index.js';
 import { trackedResources } from '../../generated/audit.js';
 import type { User } from '../../generated/types.js';
 import type { Client } from '../runtime/auth/support/client.js';
-import { bearerFor, bootReferenceApp, makeAccount, signIn, type ReferenceApp } from './tokens-support.js';
+import { bearerCall, bootReferenceApp, makeAccount, signIn, type ReferenceApp } from './tokens-support.js';
 
 let a: ReferenceApp;
 let owner: User;
@@ -32,19 +32,8 @@ afterAll(async () => {
   await a?.close();
 });
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${a.url}${path}`, {
-    method,
-    headers: {
-      accept: 'application/json',
-      authorization: `Bearer ${await bearerFor(a.t, owner.id)}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
-}
+/** A call of the documents API as the owner (bearer token, no session). */
+const api = (method: string, path: string, body?: unknown) => bearerCall(a.t, a.url, owner.id, method, path, body);
 
 const count = async (table: string) =>
   Number(

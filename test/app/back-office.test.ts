@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { User } from '../../generated/types.js';
 import type { Client } from '../runtime/auth/support/client.js';
-import { bearerFor, bootReferenceApp, makeAccount, signIn, type ReferenceApp } from './tokens-support.js';
+import { bearerCall, bootReferenceApp, makeAccount, signIn, type ReferenceApp } from './tokens-support.js';
 
 let a: ReferenceApp;
 let owner: User;
@@ -33,20 +33,8 @@ beforeEach(async () => {
   await a.db.deleteFrom('documents').execute();
 });
 
-/** A call of the documents API as the owner (bearer token). */
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${a.url}${path}`, {
-    method,
-    headers: {
-      accept: 'application/json',
-      authorization: `Bearer ${await bearerFor(a.t, owner.id)}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
-}
+/** A call of the documents API as the owner (bearer token, no session). */
+const api = (method: string, path: string, body?: unknown) => bearerCall(a.t, a.url, owner.id, method, path, body);
 
 async function revert(c: Client, path: string, body: unknown = {}): Promise<{ status: number; body: any }> {
   const reply = await c.json('POST', path, body);

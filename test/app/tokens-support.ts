@@ -46,6 +46,32 @@ export async function bearerFor(t: TestApp<any>, userId: number, abilities: read
   return plain;
 }
 
+/**
+ * A JSON call of the app at `baseUrl` as user `userId` (its bearer token,
+ * {@link bearerFor}, no session): the status and the parsed body
+ * (`undefined` for an empty one).
+ */
+export async function bearerCall(
+  t: TestApp<any>,
+  baseUrl: string,
+  userId: number,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      accept: 'application/json',
+      authorization: `Bearer ${await bearerFor(t, userId)}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
+}
+
 // ── the reference app for part B's app tests (tokens, links, oauth) ──
 
 /** The reference app booted on a fresh database (test/app/accounts-support.ts), with part B's services. */

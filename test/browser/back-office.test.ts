@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../generated/types.js';
-import { bearerFor, bootReferenceApp, makeAccount, type ReferenceApp } from '../app/tokens-support.js';
+import { bearerCall, bootReferenceApp, makeAccount, type ReferenceApp } from '../app/tokens-support.js';
 import { launchChromium, type Browser } from '../support/chromium.js';
 
 const SHOTS = process.env.BINDERY_SCREENSHOTS === '1';
@@ -37,19 +37,7 @@ async function shot(name: string): Promise<void> {
 }
 
 /** A call of the documents API as the owner (bearer token, no session). */
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${a.url}${path}`, {
-    method,
-    headers: {
-      accept: 'application/json',
-      authorization: `Bearer ${await bearerFor(a.t, owner.id)}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
-}
+const api = (method: string, path: string, body?: unknown) => bearerCall(a.t, a.url, owner.id, method, path, body);
 
 async function newDocument(slug: string, title: string, status = 'draft'): Promise<number> {
   const made = await api('POST', '/api/documents', { slug, title, status });
