@@ -59,7 +59,7 @@ describe('generate | schema errors with positions', () => {
   it('reports an unknown key with a suggestion, and a missing key', async () => {
     expect(await errorsOf({ 'a.yaml': 'resources:\n  Note:\n    tabel: notes\n    fields:\n      id: { type: bigint }\n' })).toEqual([
       'schema/a.yaml:2:3: resources.Note: missing required key "table"',
-      'schema/a.yaml:3:5: resources.Note.tabel: unknown key "tabel" (did you mean "table"?); allowed keys: description, table, fields, timestamps, softDelete, indexes, audit, renamedFrom, relations, computed',
+      'schema/a.yaml:3:5: resources.Note.tabel: unknown key "tabel" (did you mean "table"?); allowed keys: description, table, fields, timestamps, softDelete, indexes, audit, backOffice, renamedFrom, relations, computed',
     ]);
   });
 
