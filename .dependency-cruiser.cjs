@@ -11,7 +11,7 @@
 const LAYERS = [
   ['errors'],
   ['support'],
-  ['context', 'config'],
+  ['context', 'config', 'i18n'],
   ['crypto', 'db', 'cache', 'views', 'rate-limit', 'storage'],
   ['routing', 'authorization'],
   ['binding'],

@@ -31,6 +31,7 @@ import { passkeys } from 'bindery/auth/passkeys';
 import { profile } from 'bindery/auth/profile';
 import { twoFactor } from 'bindery/auth/two-factor';
 import { mail } from 'bindery/mail';
+import { i18n } from 'bindery/i18n';
 import { apiDocs } from 'bindery/http';
 import { mcp } from 'bindery/mcp';
 import { authorization } from 'bindery/authorization';
@@ -57,6 +58,8 @@ export default defineApp({
     storage(),
     session(),
     auth({ users: ({ db }) => databaseUsers(db) }),
+    // Messages in the request's locale: catalogs in runtime/i18n/lang, the plugins' and lang/ (docs/i18n.md).
+    i18n({ plugins: pluginList }),
     mail(),
     tokens(),
     authorization({ policies, definitions: [usersPolicy] }),

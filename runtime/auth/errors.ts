@@ -15,7 +15,10 @@ export const LOGIN_FAILED_MESSAGE = 'These credentials do not match our records.
  */
 export class LoginFailedError extends HttpError {
   constructor() {
-    super('BINDERY_AUTH_FAILED', VALIDATION_DETAIL, { fieldErrors: { email: LOGIN_FAILED_MESSAGE } });
+    super('BINDERY_AUTH_FAILED', VALIDATION_DETAIL, {
+      fieldErrors: { email: LOGIN_FAILED_MESSAGE },
+      fieldMessages: { email: { key: 'auth.failed' } },
+    });
   }
 
   override get name(): string {
@@ -31,6 +34,7 @@ export class LoginThrottledError extends HttpError {
   constructor(retryAfter: number) {
     super('BINDERY_AUTH_THROTTLED', VALIDATION_DETAIL, {
       fieldErrors: { email: `Too many login attempts. Please try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.` },
+      fieldMessages: { email: { key: 'auth.throttled', values: { n: String(retryAfter), count: retryAfter } } },
     });
     this.retryAfter = retryAfter;
   }

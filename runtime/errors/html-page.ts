@@ -12,6 +12,12 @@ export interface ErrorPage {
   readonly requestId: string;
   /** Field errors by the client's names. */
   readonly errors?: Readonly<Record<string, string>>;
+  /** The status phrase in the page's language (default the English one). */
+  readonly title?: string;
+  /** The page's language, `<html lang>` (default `en`). */
+  readonly lang?: string;
+  /** The words before the request ID (default `Request ID:`). */
+  readonly requestIdLabel?: string;
 }
 
 /**
@@ -19,13 +25,14 @@ export interface ErrorPage {
  * the request ID. Every value is escaped. Never throws.
  */
 export function errorPageHtml(page: ErrorPage): string {
-  const title = `${page.status} ${statusPhrase(page.status)}`;
+  const phrase = page.title ?? statusPhrase(page.status);
   return htmlDocument(
-    title,
+    `${page.status} ${phrase}`,
     `<p class="status">${page.status}</p>
-<h1>${escapeHtml(statusPhrase(page.status))}</h1>
+<h1>${escapeHtml(phrase)}</h1>
 <p>${escapeHtml(page.detail)}</p>
-${fieldErrorsHtml(page.errors)}<footer>Request ID: <code>${escapeHtml(page.requestId)}</code></footer>`,
+${fieldErrorsHtml(page.errors)}<footer>${escapeHtml(page.requestIdLabel ?? 'Request ID:')} <code>${escapeHtml(page.requestId)}</code></footer>`,
+    page.lang,
   );
 }
 

@@ -19,9 +19,9 @@ table{border-collapse:collapse;background:#fff;font-size:.85rem}td,th{border:1px
 footer{color:#656d76;font-size:.8rem;margin-top:2rem}`;
 
 /** A complete, self-contained HTML document (inline style, no scripts, no external resources). `body` is trusted HTML. */
-export function htmlDocument(title: string, body: string): string {
+export function htmlDocument(title: string, body: string, lang = 'en'): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

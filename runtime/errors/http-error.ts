@@ -7,6 +7,7 @@
  * runtime maps keys to the client's names: the JSON name for a JSON body, the
  * form name for a form, the query/path/header name).
  */
+import type { LocalizedMessage } from './localized-message.js';
 import { docsOf, ERROR_CODES, statusOf, type ErrorCode, type HttpErrorCode } from './codes.js';
 
 /** Options of {@link HttpError}. */
@@ -15,6 +16,12 @@ export interface HttpErrorOptions {
   readonly code?: ErrorCode | (string & {});
   /** Field errors by input key, message per field; they fill problem details `errors`. */
   readonly fieldErrors?: Readonly<Record<string, string>>;
+  /**
+   * The catalog messages of some `fieldErrors` (docs/i18n.md "Errors"): with
+   * the `i18n()` step, those fields are answered in the request's locale;
+   * `fieldErrors` keeps the English text.
+   */
+  readonly fieldMessages?: Readonly<Record<string, LocalizedMessage>>;
   /** Extra response headers (e.g. `Allow`, `Retry-After`). */
   readonly headers?: Readonly<Record<string, string>>;
   /** The underlying error (shown in the debug page's error chain, never to clients otherwise). */
@@ -45,7 +52,9 @@ export interface HttpErrorOptions {
 export class HttpError extends Error {
   readonly status: number;
   readonly code: string | undefined;
-  readonly fieldErrors: Readonly<Record<string, string>> | undefined;
+  /** Field errors by input key; replaced by their translations once the response's locale is known (docs/i18n.md). */
+  fieldErrors: Readonly<Record<string, string>> | undefined;
+  readonly fieldMessages: Readonly<Record<string, LocalizedMessage>> | undefined;
   readonly headers: Readonly<Record<string, string>> | undefined;
   readonly expose: boolean;
 
@@ -68,6 +77,7 @@ export class HttpError extends Error {
     this.status = status;
     this.code = typeof statusOrCode === 'string' ? statusOrCode : options.code;
     this.fieldErrors = options.fieldErrors;
+    this.fieldMessages = options.fieldMessages;
     this.headers = options.headers;
     this.expose = options.expose ?? true;
   }

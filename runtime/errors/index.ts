@@ -19,6 +19,7 @@ export {
 } from './codes.js';
 export { BinderyError } from './bindery-error.js';
 export { HttpError, type HttpErrorOptions } from './http-error.js';
+export type { LocalizedMessage } from './localized-message.js';
 export { ValidationError, ConversionError } from './validation-error.js';
 export { NotFoundError } from './not-found-error.js';
 export { problemDetails, PROBLEM_CONTENT_TYPE, type ProblemDetails } from './problem-details.js';

@@ -2,6 +2,7 @@
  * Field failures of an input (docs/spec.md 4.5, binding steps 3 to 5).
  */
 import { HttpError } from './http-error.js';
+import type { LocalizedMessage } from './localized-message.js';
 
 /** `detail` of a 422 (docs/spec.md 4.5 step 4). */
 export const VALIDATION_DETAIL = 'The given data was invalid.';
@@ -20,11 +21,17 @@ export const CONVERSION_DETAIL = 'The request has invalid values.';
  * (docs/schema-language.md "Nested input"), and answered under the client's path.
  *
  * @param fieldErrors message per input key, e.g. `{ title: 'The title must not be "untitled".' }`.
+ * @param message the `detail` (default "The given data was invalid.").
+ * @param fieldMessages catalog messages of some fields, answered in the request's locale with `i18n()` (docs/i18n.md).
  * @example throw new ValidationError({ title: 'The :attribute must not be "untitled".' })
  */
 export class ValidationError extends HttpError {
-  constructor(fieldErrors: Readonly<Record<string, string>>, message: string = VALIDATION_DETAIL) {
-    super('BINDERY_VALIDATION_FAILED', message, { fieldErrors });
+  constructor(
+    fieldErrors: Readonly<Record<string, string>>,
+    message: string = VALIDATION_DETAIL,
+    fieldMessages?: Readonly<Record<string, LocalizedMessage>>,
+  ) {
+    super('BINDERY_VALIDATION_FAILED', message, fieldMessages === undefined ? { fieldErrors } : { fieldErrors, fieldMessages });
   }
 
   override get name(): string {

@@ -17,7 +17,7 @@ import type { RouteDefinition } from '../routing/route-table.js';
 import { bodyKindOf } from '../binding/body-kind.js';
 import { attributeName, clientName } from '../binding/client-names.js';
 import { debugPageHtml } from '../errors/debug-page.js';
-import { describeError, type ErrorInfo } from '../errors/error-info.js';
+import { describeError, HIDDEN_DETAIL, type ErrorInfo } from '../errors/error-info.js';
 import { errorPageHtml } from '../errors/html-page.js';
 import { PROBLEM_CONTENT_TYPE, problemDetails } from '../errors/problem-details.js';
 import { clientGone, logClientGone } from '../support/client-connection.js';
@@ -26,6 +26,8 @@ import { decideClientKind } from './client-kind.js';
 import { requestLog } from './request-log.js';
 import { observationOf } from './request-observer.js';
 import { errorLists } from './error-lists.js';
+import { i18nOf, localizeError, requestLocale } from './request-i18n.js';
+import { statusPhrase } from '../errors/status.js';
 
 const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 const PROBLEM_HEADER = `${PROBLEM_CONTENT_TYPE}; charset=utf-8`;
@@ -46,7 +48,8 @@ export function sendError(
 ): void {
   // The request's child logger (requestLog) is made only when a line is written: a 4xx writes none.
   try {
-    const info = describeError(thrown, debug);
+    localizeError(request, reply, thrown);
+    const info = localizedInfo(request, reply, describeError(thrown, debug));
     observationOf(request)?.failed(info.error, info.status);
     if (reply.raw.headersSent || reply.sent) {
       requestLog(request).error(
@@ -75,7 +78,9 @@ export function sendError(
       return;
     }
     if ((client ?? decideClientKind(request.headers)).wantsJson) {
-      reply.header('content-type', PROBLEM_HEADER).send(JSON.stringify(problemDetails(info.status, info.detail, request.id, errors)));
+      const problem = problemDetails(info.status, info.detail, request.id, errors);
+      const body = info.title === undefined ? problem : { ...problem, title: info.title };
+      reply.header('content-type', PROBLEM_HEADER).send(JSON.stringify(body));
       return;
     }
     reply.header('content-type', HTML_CONTENT_TYPE).send(renderPage(info, request, route, errors, debug));
@@ -85,14 +90,46 @@ export function sendError(
   }
 }
 
+/** An error's description with its title and words in the request's locale (docs/i18n.md "Errors"). */
+interface LocalizedInfo extends ErrorInfo {
+  /** The status phrase in the request's locale; `undefined`: the English one. */
+  readonly title?: string;
+  readonly lang?: string;
+  readonly requestIdLabel?: string;
+}
+
+/**
+ * `info` with the title and a default detail (`http.detail.<code>`, or the
+ * hidden 5xx detail) in the request's locale; as it is without `i18n()`.
+ */
+function localizedInfo(request: FastifyRequest, reply: FastifyReply, info: ErrorInfo): LocalizedInfo {
+  const i18n = i18nOf(request);
+  if (i18n === undefined) return info;
+  const locale = requestLocale(request, reply)!;
+  const statusKey = `http.status.${info.status}`;
+  const title = i18n.text(locale, statusKey) ?? statusPhrase(info.status);
+  const detailKey = info.detail === HIDDEN_DETAIL ? 'http.detail.hidden' : `http.detail.${info.code}`;
+  const english = i18n.text(i18n.fallbackLocale, detailKey);
+  let detail = info.detail;
+  if (english === info.detail) detail = i18n.t(locale, detailKey);
+  else if (info.detail === statusPhrase(info.status)) detail = title;
+  return { ...info, detail, title, lang: locale, requestIdLabel: i18n.t(locale, 'http.request_id') };
+}
+
 function renderPage(
-  info: ErrorInfo,
+  info: LocalizedInfo,
   request: FastifyRequest,
   route: RouteDefinition | null,
   errors: Record<string, string> | undefined,
   debug: boolean,
 ): string {
-  const page = { status: info.status, detail: info.detail, requestId: request.id, ...(errors === undefined ? {} : { errors }) };
+  const page = {
+    status: info.status,
+    detail: info.detail,
+    requestId: request.id,
+    ...(errors === undefined ? {} : { errors }),
+    ...(info.title === undefined ? {} : { title: info.title, lang: info.lang, requestIdLabel: info.requestIdLabel }),
+  };
   if (!debug || info.status < 500) return errorPageHtml(page);
   return debugPageHtml({
     ...page,

@@ -44,6 +44,9 @@ import { compileAuthorizationStage, includeScopes, withViewableOutput, type AnyH
 import { MultipartBody } from '../binding/multipart.js';
 import { Storage } from '../storage/storage.js';
 import { observationOf, type RequestObserver } from './request-observer.js';
+import type { I18n } from '../i18n/translator.js';
+import { noteUserLocale } from '../i18n/request-locale.js';
+import { localizeError } from './request-i18n.js';
 
 /** What every route pipeline of a server shares. */
 export interface PipelineEnv extends ResponderEnv {
@@ -57,6 +60,8 @@ export interface PipelineEnv extends ResponderEnv {
   readonly deadlines: Deadlines<HttpRequestContext> | null;
   /** What observes the requests (see {@link HttpServerOptions.observer}), or `null`. */
   readonly observer: RequestObserver | null;
+  /** The app's translations (`i18n()`), or `undefined`: the signed-in user's locale is then never loaded (docs/i18n.md). */
+  readonly i18n?: I18n | undefined;
 }
 
 /** A failure returned through the stages instead of thrown (see the module comment). */
@@ -97,7 +102,7 @@ export function compileRoutePipeline(
   const { headers, services, urls, deadlines, executionContext, observer } = env;
   // Without `around` middleware nothing between the stages catches errors: a failure may be returned.
   const returnFailures = middleware.every((m) => typeof m !== 'function');
-  const core = compileCore(route, handler, env, returnFailures);
+  const core = withUserLocale(compileCore(route, handler, env, returnFailures), env.i18n);
   const stages = middleware.length === 0 ? core : composeMiddleware(middleware, core);
   const settle = compileSettle(route, env);
 
@@ -138,6 +143,27 @@ export function compileRoutePipeline(
     const observation = observationOf(request);
     if (observation === undefined) start(ctx);
     else observation.enter(ctx, () => start(ctx));
+  };
+}
+
+/**
+ * With `i18n()`, the route's own stages after the signed-in user's `locale`
+ * column is noted (docs/i18n.md "The locale of a request"): the user is
+ * loaded once (`ctx.auth.user()` keeps it for the handler). Guests pay nothing.
+ */
+function withUserLocale(core: (ctx: HttpRequestContext) => unknown, i18n: I18n | undefined): (ctx: HttpRequestContext) => unknown {
+  if (i18n === undefined) return core;
+  return (ctx) => {
+    if (!ctx.auth.signedIn) return core(ctx);
+    return ctx.auth.user().then(
+      (user) => {
+        const locale = (user as { locale?: unknown } | null)?.locale;
+        noteUserLocale(ctx.request, typeof locale === 'string' ? locale : null);
+        return core(ctx);
+      },
+      // The handler meets the failure again when it asks for the user.
+      () => core(ctx),
+    );
   };
 }
 
@@ -269,6 +295,8 @@ function compileSettle(route: RouteDefinition, env: PipelineEnv): (ctx: HttpRequ
   // A middleware's look at the outcome before it is written (the session:
   // cookie, form round trip); see outcome-hook.ts.
   const settle = (ctx: HttpRequestContext, failed: boolean, value: unknown): void => {
+    // Field errors in the request's locale before the session flashes them (docs/i18n.md "Errors").
+    if (failed && env.i18n !== undefined) localizeError(ctx.request, ctx.reply, value, ctx.sessionState);
     const hook = ctx.outcomeHook;
     if (hook === undefined) {
       finish(ctx, failed, value);

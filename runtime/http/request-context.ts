@@ -23,6 +23,9 @@ import type { Row } from '../authorization/rules.js';
 import type { WorkTelemetry } from '../context/work-telemetry.js';
 import { observationOf } from './request-observer.js';
 import { internalCallOf, type InternalCall } from './internal-call.js';
+import { i18nOf, requestLocale } from './request-i18n.js';
+import type { MessageValues } from '../i18n/translator.js';
+import './locale-context.js';
 
 /**
  * The runtime's {@link RequestContext}: one object per request, built
@@ -128,6 +131,26 @@ export class HttpRequestContext implements RequestContext, ExecutionContext, Dea
       );
     }
     return session;
+  }
+
+  /** The request's locale (docs/i18n.md "The locale of a request"); `en` without `i18n()`. */
+  get locale(): string {
+    return requestLocale(this.request, this.reply, this.sessionState) ?? 'en';
+  }
+
+  /**
+   * The message `key` in the request's locale (docs/i18n.md).
+   * @throws {BinderyError} `BINDERY_SERVICE_NOT_SET_UP` without `i18n()`.
+   */
+  t(key: string, values?: MessageValues): string {
+    const i18n = i18nOf(this.request);
+    if (i18n === undefined) {
+      throw new BinderyError(
+        'BINDERY_SERVICE_NOT_SET_UP',
+        'ctx.t needs i18n() set up: add i18n() to the setup list of app/main.ts (docs/i18n.md).',
+      );
+    }
+    return i18n.t(this.locale, key, values);
   }
 
   get client(): ClientKind {

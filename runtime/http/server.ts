@@ -37,6 +37,8 @@ import { withPasswordConfirmation } from './route-password-confirmation.js';
 import { withRateLimit } from './route-rate-limit.js';
 import type { RouteDefinition } from '../routing/route-table.js';
 import { registerCorsRoutes, withCorsOrigins } from './cors.js';
+import type { I18n } from '../i18n/translator.js';
+import { provideI18n } from './request-i18n.js';
 
 /**
  * Build the HTTP server of an app: a ready, not yet listening Fastify
@@ -77,6 +79,8 @@ export async function createHttpServer(given: HttpServerOptions): Promise<Fastif
   // the app's logger with a per-request child made on demand (request-log.ts).
   setServerLogger(app.server, serverLog);
   if (deadlines !== null) app.addHook('onClose', async () => deadlines.stop());
+  const i18n = (options.services as { i18n?: I18n }).i18n;
+  if (i18n !== undefined) provideI18n(app, i18n);
   if (options.observer !== undefined) observeRequests(app, options.observer, options.routes);
   const storage = (options.services as { storage?: unknown }).storage;
   registerBodyParsers(
@@ -130,6 +134,7 @@ function pipelineEnv(options: HttpServerOptions): PipelineEnv & { readonly heade
     deadlines,
     executionContext: options.executionContext ?? false,
     observer: options.observer ?? null,
+    i18n: (options.services as { i18n?: I18n }).i18n,
     views,
     copyHeadersToRaw: (reply) => headers.applyRaw(reply),
   };

@@ -78,6 +78,12 @@ export interface FieldPlan {
   /** The field's rules in YAML order; rule index = position here. */
   readonly rules: readonly RuleRef[];
   /**
+   * Catalog keys of the field's own messages by rule name (the YAML
+   * `messages: { required: notes.title_required }`; docs/i18n.md): a failed
+   * rule is worded by its key instead of `validation.<rule>`.
+   */
+  readonly messages?: Readonly<Record<string, string>>;
+  /**
    * The fields of an `object` field, bound from the members of its JSON
    * object (each a body field whose `json` is its member name). Absent for
    * other kinds.

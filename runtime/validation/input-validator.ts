@@ -20,6 +20,8 @@ import { ValidationError } from '../errors/validation-error.js';
 import { bodyKindOf } from '../binding/body-kind.js';
 import { attributeName, clientName } from '../binding/client-names.js';
 import { RULES, ruleMessage, type RuleSpec } from './rules.js';
+import { ruleMessageRef } from './rule-message-ref.js';
+import type { LocalizedMessage } from '../errors/localized-message.js';
 
 /** Checks a bound input; throws {@link ValidationError} (422) when a rule fails. */
 export type InputValidator = (input: Record<string, unknown>, request: FastifyRequest) => void;
@@ -116,6 +118,7 @@ export function compileInputCheck(route: RouteDefinition): InputCheck | null {
     }
     if (hasCross) runCrossRules(fields, input, failures);
     const fieldErrors: Record<string, string> = {};
+    const fieldMessages: Record<string, LocalizedMessage> = {};
     let failed = false;
     let bodyKind: ReturnType<typeof bodyKindOf> | undefined;
     for (let i = 0; i < fields.length; i++) {
@@ -127,10 +130,16 @@ export function compileInputCheck(route: RouteDefinition): InputCheck | null {
       const item = rule?.name === 'each' ? failure.item : undefined;
       const attribute = attributeName(clientName(plan, bodyKind), item);
       fieldErrors[path] = rule === undefined ? `The ${attribute} field is invalid.` : ruleMessage(rule, plan.type, attribute, messages);
+      // A group's own sentence (errorFormat) stays as written; the rest is answered in the request's locale (docs/i18n.md).
+      if (rule === undefined) fieldMessages[path] = { key: 'validation.invalid', values: { attribute }, fields: { attribute: path } };
+      else if (messages === undefined || !Object.hasOwn(messages, rule.name))
+        fieldMessages[path] = ruleMessageRef(rule, plan.type, attribute, item === undefined ? path : undefined, plan.messages?.[rule.name]);
       failed = true;
     }
     // ajv said no but named no field we know: still a 422, without field errors.
-    return failed || (validate?.errors && validate.errors.length > 0) ? new ValidationError(fieldErrors) : undefined;
+    return failed || (validate?.errors && validate.errors.length > 0)
+      ? new ValidationError(fieldErrors, undefined, fieldMessages)
+      : undefined;
   };
 }
 

@@ -56,4 +56,11 @@ export const TOOLING_CODES = {
   BINDERY_TELEMETRY_EXPORT_FAILED: {
     summary: 'Spans or metrics could not be sent to the OTLP receiver and were dropped; requests are not affected (logged only).',
   },
+  BINDERY_LANG_INVALID: {
+    summary: 'A message catalog (lang/<locale>/<namespace>.yaml) is not YAML of texts, or a plugin declares a namespace not its own.',
+  },
+  BINDERY_LANG_KEY_MISSING: {
+    summary:
+      'A message key is missing in the locale asked for (logged once per key and locale; the fallback locale, then the key, is shown).',
+  },
 } as const satisfies Record<string, ErrorCodeSpec>;
