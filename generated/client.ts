@@ -294,6 +294,8 @@ export interface UserJson {
   admin: boolean;
   /** The profile picture (png, jpeg or webp, at most 2 MB; docs/storage.md). */
   avatar: FileJson | null;
+  /** The preferred language (a locale of APP_LOCALES, e.g. de); null: the browser's (docs/i18n.md). */
+  locale: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -539,6 +541,8 @@ export interface ProfileUpdateInput {
   name: string;
   /** Sent as the JSON member `email`. Rules: required, email, max:255. */
   email: string;
+  /** Sent as the JSON member `locale`. Rules: max:35. The preferred language, one of APP_LOCALES; empty or null: the browser's (docs/i18n.md). Absent: unchanged. */
+  locale?: string | null;
 }
 
 /** Input of `profile.password` (PUT /user/password). */
@@ -1049,7 +1053,7 @@ export function createClient(options: ClientOptions) {
        */
       update: (input: ProfileUpdateInput, init?: CallOptions): Promise<ProfileUpdateOutputJson> =>
         send(
-          { route: 'profile.update', method: 'PUT', path: '/user/profile-information', path_: [], query: [], headers: [], body: [['name', 'name'], ['email', 'email']], encoding: 'json', answer: 'json' },
+          { route: 'profile.update', method: 'PUT', path: '/user/profile-information', path_: [], query: [], headers: [], body: [['name', 'name'], ['email', 'email'], ['locale', 'locale']], encoding: 'json', answer: 'json' },
           input, init,
         ) as Promise<ProfileUpdateOutputJson>,
       /**

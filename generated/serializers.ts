@@ -12,6 +12,7 @@ export function serializeUser(row: User): UserJson {
     email_verified_at: row.email_verified_at === null ? null : row.email_verified_at.toISOString(),
     admin: row.admin,
     avatar: fileJson(row.avatar),
+    locale: row.locale,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

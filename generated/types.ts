@@ -24,6 +24,8 @@ export interface UserTable {
   admin: Generated<boolean>;
   /** `json`, null allowed. The profile picture (png, jpeg or webp, at most 2 MB; docs/storage.md). */
   avatar: FileRef | null;
+  /** `string(35)`, null allowed. The preferred language (a locale of APP_LOCALES, e.g. de); null: the browser's (docs/i18n.md). */
+  locale: string | null;
   /** `timestamp`. */
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   /** `timestamp`. */
@@ -45,6 +47,7 @@ export interface UserJson {
   email_verified_at: string | null;
   admin: boolean;
   avatar: FileJson | null;
+  locale: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -218,6 +221,8 @@ export interface ProfileUpdateInput {
   name: string;
   /** From the JSON member `email` or form field `email`. Rules: required, email, max:255. */
   email: string;
+  /** From the JSON member `locale` or form field `locale`. Rules: max:35. The preferred language, one of APP_LOCALES; empty or null: the browser's (docs/i18n.md). Absent: unchanged. */
+  locale?: string | null;
 }
 
 /** Input of route `profile.password` (PUT /user/password). */

@@ -183,8 +183,8 @@ function linksReset_validate(data, { instancePath = "", parentData, parentDataPr
 /** Validates the input of route `links.reset` (POST /reset-password): password. */
 export const linksReset: CompiledValidator = linksReset_validate;
 
-// fingerprint: dfd2bb7d9084fa8596c7c3f88515ecd1
-const profileUpdate_schema = { "properties": { "name": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "format": "email" }, { "maxLength": 255 }] } }, "required": ["name", "email"] };
+// fingerprint: a99b5065458423a8095cb573bc179656
+const profileUpdate_schema = { "properties": { "name": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "maxLength": 255 }] }, "email": { "allOf": [{ "type": "string", "pattern": "\\S" }, { "format": "email" }, { "maxLength": 255 }] }, "locale": { "allOf": [{ "if": { "type": "null" }, "else": { "maxLength": 35 } }] } }, "required": ["name", "email"] };
 const profileUpdate_pattern = new RegExp("\\S", "u");
 const profileUpdate_func = require("ajv/dist/runtime/ucs2length").default;
 const profileUpdate_formats = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
@@ -321,11 +321,64 @@ function profileUpdate_validate(data, { instancePath = "", parentData, parentDat
         }
       }
     }
+    if (data.locale !== undefined) {
+      let data2 = data.locale;
+      const _errs11 = errors;
+      let valid4 = true;
+      const _errs12 = errors;
+      if (data2 !== null) {
+        const err9 = {};
+        if (vErrors === null) {
+          vErrors = [err9];
+        }
+        else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+      var _valid0 = _errs12 === errors;
+      errors = _errs11;
+      if (vErrors !== null) {
+        if (_errs11) {
+          vErrors.length = _errs11;
+        }
+        else {
+          vErrors = null;
+        }
+      }
+      if (!_valid0) {
+        const _errs14 = errors;
+        if (typeof data2 === "string") {
+          if (data2.length > 35 && (data2.length > 2 * 35 || profileUpdate_func(data2) > 35)) {
+            const err10 = { instancePath: instancePath + "/locale", schemaPath: "#/properties/locale/allOf/0/else/maxLength", keyword: "maxLength", params: { limit: 35 }, message: "must NOT have more than 35 characters" };
+            if (vErrors === null) {
+              vErrors = [err10];
+            }
+            else {
+              vErrors.push(err10);
+            }
+            errors++;
+          }
+        }
+        var _valid0 = _errs14 === errors;
+        valid4 = _valid0;
+      }
+      if (!valid4) {
+        const err11 = { instancePath: instancePath + "/locale", schemaPath: "#/properties/locale/allOf/0/if", keyword: "if", params: { failingKeyword: "else" }, message: "must match \"else\" schema" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        }
+        else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
   }
   profileUpdate_validate.errors = vErrors;
   return errors === 0;
 }
-/** Validates the input of route `profile.update` (PUT /user/profile-information): name, email. */
+/** Validates the input of route `profile.update` (PUT /user/profile-information): name, email, locale. */
 export const profileUpdate: CompiledValidator = profileUpdate_validate;
 
 // fingerprint: 2611986696deee412913de4e7fdd3572

@@ -37,7 +37,7 @@ export const EMAIL_TAKEN = 'The email has already been taken.';
 export const accountsHandlers = {
   'accounts.home': () => redirectToRoute('accounts.dashboard'),
 
-  'accounts.registerForm': () => page('auth/register', { title: 'Create an account' }),
+  'accounts.registerForm': (_input, ctx) => page('auth/register', { title: ctx.t('app.register.heading') }),
 
   'accounts.register': async (input, ctx) => {
     const db = ctx.services.db;
@@ -55,11 +55,11 @@ export const accountsHandlers = {
     }
     await sendVerificationLink(ctx, user);
     await accounts(ctx).login(ctx, user);
-    ctx.session.flash('status', 'Welcome! We sent you a link to verify your email address.');
+    ctx.session.flash('status', ctx.t('app.flash.welcome'));
     return redirect(accounts(ctx).homeUrl);
   },
 
-  'accounts.loginForm': () => page('auth/login', { title: 'Log in' }),
+  'accounts.loginForm': (_input, ctx) => page('auth/login', { title: ctx.t('app.login.heading') }),
 
   'accounts.login': async (input, ctx) => {
     const service = accounts(ctx);
@@ -72,7 +72,7 @@ export const accountsHandlers = {
   'accounts.logout': async (_input, ctx) => {
     const service = accounts(ctx);
     await service.logout(ctx);
-    ctx.session.flash('status', 'You have been logged out.');
+    ctx.session.flash('status', ctx.t('app.flash.logged_out'));
     return redirect(service.loginUrl);
   },
 

@@ -34,7 +34,7 @@ export const notesHandlers = {
       const note = await insertNote(ctx.services.db, input.title, input.body ?? '', input.tags ?? []);
       // A browser form post goes on to the new note, with a status message; API clients get 201 JSON.
       if (ctx.client.isBrowser && !ctx.client.wantsJson) {
-        ctx.session.flash('status', 'Note created.');
+        ctx.session.flash('status', ctx.t('app.flash.note_created'));
         return redirectToRoute('notes.show', { id: note.id });
       }
       return created(note, { location: ctx.url('notes.show', { id: note.id }) });

@@ -6,6 +6,8 @@ import type { Handlers } from '../../generated/handlers.js';
 import 'bindery/auth/confirm';
 import 'bindery/auth/profile';
 import { type RequestContext, requireService } from 'bindery/http';
+import { ValidationError } from 'bindery/errors';
+import 'bindery/i18n';
 import { json, page, redirect, redirectToRoute } from 'bindery/results';
 import { accounts, currentUser } from '../auth/users.js';
 import { answersJson, done } from './answer.js';
@@ -18,10 +20,27 @@ type ProfileHandlers = Pick<
 const profileOf = (ctx: RequestContext) => requireService(ctx.services, 'profile', 'profile()');
 const confirmationOf = (ctx: RequestContext) => requireService(ctx.services, 'passwordConfirmation', 'passwordConfirmation()');
 
+/**
+ * Store the user's preferred language (docs/i18n.md "The locale of a request"): one of
+ * APP_LOCALES, or none (`''`/null: the browser's). The session keeps it too.
+ * @throws {ValidationError} on `locale` for a locale the app does not have.
+ */
+async function saveLocale(ctx: RequestContext, id: number, locale: string | null): Promise<void> {
+  const wanted = locale === null || locale.trim() === '' ? null : locale.trim();
+  const i18n = ctx.services.i18n;
+  if (wanted !== null && !i18n?.locales.includes(wanted))
+    throw new ValidationError({ locale: 'The selected :attribute is invalid.' }, undefined, {
+      locale: { key: 'validation.in', values: { attribute: 'locale' }, fields: { attribute: 'locale' } },
+    });
+  await ctx.services.db.updateTable('users').set({ locale: wanted }).where('id', '=', id).execute();
+  if (wanted === null) ctx.session.forget('locale');
+  else ctx.session.put('locale', wanted);
+}
+
 export const profileHandlers = {
   'profile.show': async (_input, ctx) => {
     const user = await currentUser(ctx);
-    return page('user/profile', { title: 'Your account', user });
+    return page('user/profile', { title: 'Your account', user, locales: ctx.services.i18n?.locales ?? [] });
   },
 
   'profile.update': async (input, ctx) => {
@@ -31,6 +50,7 @@ export const profileHandlers = {
     const confirmFirst = service.confirmationNeeded(ctx, user, input);
     if (confirmFirst !== undefined) return confirmFirst;
     const outcome = await service.update(ctx, user, input);
+    if (input.locale !== undefined) await saveLocale(ctx, user.id, input.locale);
     const message =
       outcome.emailPending === null
         ? 'Your profile was saved.'

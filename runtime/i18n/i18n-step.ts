@@ -11,6 +11,13 @@ import { LangMissingCommand } from './commands/lang-missing-command.js';
 import { i18nSettings } from './settings.js';
 import { I18n } from './translator.js';
 
+declare module '../http/context.js' {
+  interface Services {
+    /** The app's translations; present once `i18n()` is set up (docs/i18n.md). */
+    readonly i18n?: I18n;
+  }
+}
+
 /** A plugin whose `lang/` folder holds its catalogs (a plugin manifest fits). */
 export interface CatalogPlugin {
   readonly name: string;

@@ -20,7 +20,8 @@ import type { OutputPlan, RouteDefinition } from '../routing/route-table.js';
 import { BinderyError } from '../errors/bindery-error.js';
 import { clientGone, logClientGone } from '../support/client-connection.js';
 import { addVary } from '../support/vary.js';
-import { pageHelpers, type AssetUrls, type PageTarget } from '../views/page-data.js';
+import { pageHelpers, type AssetUrls, type PageTarget, type PageWords } from '../views/page-data.js';
+import type { I18n, MessageValues } from '../i18n/translator.js';
 import type { Policies, PolicySubject } from '../authorization/policies.js';
 import { GUEST } from '../context/request-auth.js';
 import type { PageSession } from '../views/page-session.js';
@@ -51,6 +52,8 @@ export interface ResultTarget {
   readonly services?: object;
   /** Who asks (`ctx.auth`), for `it.can` in pages. */
   readonly auth?: PolicySubject;
+  /** The request's locale (`ctx.locale`), read by pages of an app with `i18n()` (docs/i18n.md "Views"). */
+  readonly locale?: string;
 }
 
 /** What results need from the server. */
@@ -208,7 +211,7 @@ async function sendPage(target: ResultTarget, env: ResponderEnv, result: PageRes
   const page = await pagePolicies(target);
   let html: string;
   try {
-    html = await views.render(result.view, { ...pageHelpers(page, session, assets), ...result.data });
+    html = await views.render(result.view, { ...pageHelpers(page, session, assets, pageWords(target)), ...result.data });
   } catch (err) {
     throw new BinderyError(
       'BINDERY_VIEW_FAILED',
@@ -228,6 +231,19 @@ async function sendPage(target: ResultTarget, env: ResponderEnv, result: PageRes
  * The page's request with a synchronous `can` (docs/authorization.md "In
  * views"): the user is loaded before rendering, so the view's checks need no promise.
  */
+/** The page's words in the request's locale with `i18n()` (`services.i18n`), else `undefined` (English). */
+function pageWords(target: ResultTarget): PageWords | undefined {
+  const i18n = (target.services as { i18n?: I18n } | undefined)?.i18n;
+  if (i18n === undefined) return undefined;
+  const locale = target.locale ?? i18n.defaultLocale;
+  return {
+    locale,
+    t: (key, values) => i18n.t(locale, key, values as MessageValues | undefined),
+    formatDate: (date, options) => i18n.formatDate(locale, date, options),
+    formatNumber: (value, options) => i18n.formatNumber(locale, value, options),
+  };
+}
+
 async function pagePolicies(target: ResultTarget): Promise<PageTarget> {
   const policies = (target.services as { policies?: Policies } | undefined)?.policies;
   if (policies === undefined) return target;

@@ -21,8 +21,20 @@ export interface AssetUrls {
   url(path: string): string;
 }
 
+/** The words of a page in the request's locale (docs/i18n.md "Views"). */
+export interface PageWords {
+  /** The request's locale, e.g. `de`. */
+  readonly locale: string;
+  /** The message `key` of the catalogs, ICU `values` filled in. */
+  t(key: string, values?: Readonly<Record<string, unknown>>): string;
+  /** A date through `Intl.DateTimeFormat` (default: medium date style). */
+  formatDate(date: Date | number | string, options?: Intl.DateTimeFormatOptions): string;
+  /** A number through `Intl.NumberFormat`. */
+  formatNumber(value: number, options?: Intl.NumberFormatOptions): string;
+}
+
 /** The helpers on `it`. */
-export interface PageHelpers {
+export interface PageHelpers extends PageWords {
   /** URL path of a named route: `it.url('notes.show', { id: 3 })`. */
   url(route: string, params?: Readonly<Record<string, string | number>>): string;
   /** URL of a static asset with `?v=<hash>`: `it.asset('app.css')`. */
@@ -60,19 +72,43 @@ export interface PageTarget {
   readonly can?: (action: string, row?: object) => boolean;
 }
 
+/** The words of a page without `i18n()`: English dates and numbers; `it.t` throws. */
+const ENGLISH: PageWords = {
+  locale: 'en',
+  t(key) {
+    throw new BinderyError(
+      'BINDERY_SERVICE_NOT_SET_UP',
+      `it.t(${JSON.stringify(key)}) needs i18n() set up: add i18n() to the setup list of app/main.ts (docs/i18n.md).`,
+    );
+  },
+  formatDate: (date, options = { dateStyle: 'medium' }) =>
+    new Intl.DateTimeFormat('en', options).format(date instanceof Date ? date : new Date(date)),
+  formatNumber: (value, options) => new Intl.NumberFormat('en', options).format(value),
+};
+
 const NO_ERRORS: Readonly<Record<string, string>> = Object.freeze({});
 
 /**
  * The helpers of one page render.
  * @param session the request's session, `undefined` on routes without the session middleware.
  * @param assets the app's assets, `undefined` when `assets()` is not set up (`asset()` then throws).
+ * @param words the request's locale and translations (`it.t`, `it.formatDate`); default English, `it.t` throwing.
  */
-export function pageHelpers(target: PageTarget, session: PageSession | undefined, assets: AssetUrls | undefined): PageHelpers {
+export function pageHelpers(
+  target: PageTarget,
+  session: PageSession | undefined,
+  assets: AssetUrls | undefined,
+  words: PageWords = ENGLISH,
+): PageHelpers {
   const errors = session?.errors ?? NO_ERRORS;
   const old = session?.oldInput ?? NO_ERRORS;
   const status = session?.flashed('status');
   const csrfToken = () => (session === undefined ? '' : session.csrfToken());
   return {
+    locale: words.locale,
+    t: (key, values) => words.t(key, values),
+    formatDate: (date, options) => words.formatDate(date, options),
+    formatNumber: (value, options) => words.formatNumber(value, options),
     url: (route, params) => target.url(route, params),
     asset(path) {
       if (assets === undefined)

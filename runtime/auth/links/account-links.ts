@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Cache } from '../../cache/cache.js';
-import { escapeHtml } from '../../errors/html.js';
+import type { I18n } from '../../i18n/translator.js';
+import { formatLinkTtl, linkMailWords, type LinkMailKind, type LinkMailWords } from './link-mails.js';
 import { HttpError } from '../../errors/http-error.js';
 import { ValidationError } from '../../errors/validation-error.js';
 import type { Mailer, MailResult } from '../../mail/mailer.js';
@@ -39,6 +40,8 @@ export interface AccountLinksOptions {
   readonly resetTtlMs: number;
   /** The app's name, in mail subjects. */
   readonly appName: string;
+  /** The app's translations, read at send time (`services.i18n`); absent: English mails. */
+  readonly i18n?: () => I18n | undefined;
   /** Revoke every API token of a user in the given transaction; absent without tokens(). */
   readonly revokeAllTokens?: () => RevokeAllTokens | undefined;
   /** Clock in ms since the epoch (default `Date.now`). */
@@ -140,28 +143,19 @@ export class AccountLinks {
     return this.#o.fingerprints.matches(fingerprint, this.emailOf(user), this.#o.auth.users.passwordHashOf(user));
   }
 
-  /** Mail the user a verification link. */
+  /** Mail the user a verification link, in the user's locale (docs/i18n.md "Mails"). */
   sendVerification(user: unknown): Promise<MailResult> {
-    const url = this.verificationUrl(user);
-    const hours = formatHours(this.#o.verifyTtlMs);
-    return this.#o.mailer.send({
-      to: this.emailOf(user),
-      subject: `Verify your email address for ${this.#o.appName}`,
-      text: `Please confirm this address by opening the link below:\n\n${url}\n\nThe link works for ${hours}. If you did not create an account, ignore this mail.\n`,
-      html: `<p>Please confirm this address by opening the link below:</p><p><a href="${escapeHtml(url)}">Verify my email address</a></p><p>The link works for ${hours}. If you did not create an account, ignore this mail.</p>`,
-    });
+    return this.#o.mailer.send({ to: this.emailOf(user), ...this.#words('verify', user, this.verificationUrl(user), this.#o.verifyTtlMs) });
   }
 
-  /** Mail the user a password reset link. */
+  /** Mail the user a password reset link, in the user's locale (docs/i18n.md "Mails"). */
   sendReset(user: unknown): Promise<MailResult> {
-    const url = this.resetUrl(user);
-    const hours = formatHours(this.#o.resetTtlMs);
-    return this.#o.mailer.send({
-      to: this.emailOf(user),
-      subject: `Reset your ${this.#o.appName} password`,
-      text: `Someone asked to reset the password of this account. To choose a new one, open the link below:\n\n${url}\n\nThe link works for ${hours}, and only until the password or the email address of the account changes. If it was not you, ignore this mail.\n`,
-      html: `<p>Someone asked to reset the password of this account. To choose a new one, open the link below:</p><p><a href="${escapeHtml(url)}">Reset my password</a></p><p>The link works for ${hours}, and only until the password or the email address of the account changes. If it was not you, ignore this mail.</p>`,
-    });
+    return this.#o.mailer.send({ to: this.emailOf(user), ...this.#words('reset', user, this.resetUrl(user), this.#o.resetTtlMs) });
+  }
+
+  #words(kind: LinkMailKind, user: unknown, url: string, ttlMs: number): LinkMailWords {
+    const locale = (user as Record<string, unknown> | null)?.[this.#o.users.locale];
+    return linkMailWords(kind, { url, ttlMs, appName: this.#o.appName, i18n: this.#o.i18n?.(), locale });
   }
 
   /**
@@ -303,10 +297,5 @@ function invalidReset(): ValidationError {
 
 /** `24 hours`, `1 hour`, `30 minutes`. */
 export function formatHours(ms: number): string {
-  const minutes = Math.round(ms / 60_000);
-  if (minutes % 60 === 0) {
-    const h = minutes / 60;
-    return `${h} ${h === 1 ? 'hour' : 'hours'}`;
-  }
-  return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+  return formatLinkTtl(ms);
 }

@@ -3,6 +3,7 @@
  * email verification and password reset links for an app with `auth()` and
  * `mail()`.
  */
+import type { I18n } from '../../i18n/translator.js';
 import type { Cache } from '../../cache/cache.js';
 import type { SetupStep } from '../../app/setup-step.js';
 import { KeyRing } from '../../crypto/key-ring.js';
@@ -99,6 +100,8 @@ export function links(options: LinksStepOptions = {}): SetupStep {
         verifyTtlMs: s.AUTH_VERIFY_TTL,
         resetTtlMs: s.AUTH_RESET_TTL,
         appName: ctx.app.name,
+        // Read at send time: i18n() may come later in the setup list.
+        i18n: () => (ctx.services as { i18n?: I18n }).i18n,
         revokeAllTokens: () => services.apiTokens?.revokeAllIn,
         cache: ctx.services.cache as Cache,
         now: options.now ?? ctx.now,

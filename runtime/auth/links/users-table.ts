@@ -24,6 +24,8 @@ export interface LinkUsersTable {
   readonly emailVerifiedAt?: string;
   /** The password hash. Default `password`. */
   readonly password?: string;
+  /** The preferred language, read for the mails' locale (docs/i18n.md "Mails"); a user without it gets APP_LOCALE. Default `locale`. */
+  readonly locale?: string;
   /** Set to the time of each write of the links; `null` when the table has no such column. Default `updated_at`. */
   readonly updatedAt?: string | null;
 }
@@ -45,6 +47,7 @@ export function resolveUsersTable(options: LinkUsersTable = {}): ResolvedUsersTa
     email: options.email ?? 'email',
     emailVerifiedAt: options.emailVerifiedAt ?? 'email_verified_at',
     password: options.password ?? 'password',
+    locale: options.locale ?? 'locale',
     updatedAt: options.updatedAt === undefined ? 'updated_at' : options.updatedAt,
   };
   for (const [key, name] of Object.entries(resolved)) {

@@ -1,0 +1,114 @@
+/**
+ * The reference app's account pages and mails in German (docs/i18n.md): the
+ * register and login pages, a failed login (JSON and form), and the
+ * verification mail in the recipient's locale (the `locale` column), not the request's.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Client } from '../runtime/auth/support/client.js';
+import { updateReturning } from '../../runtime/db/portable-writes.js';
+import { bootReferenceApp, clearCounters, makeAccount, newestMail, signIn, type ReferenceApp } from './tokens-support.js';
+
+let a: ReferenceApp;
+
+beforeAll(async () => {
+  a = await bootReferenceApp('i18n_accounts');
+});
+afterAll(async () => {
+  await a?.close();
+});
+beforeEach(async () => {
+  await clearCounters(a);
+});
+
+/** A browser whose language is German (`Accept-Language: de-DE,de;q=0.9,en;q=0.5`). */
+class GermanBrowser extends Client {
+  override send(method: string, path: string, options: { headers?: Record<string, string>; body?: string } = {}) {
+    return super.send(method, path, { ...options, headers: { 'accept-language': 'de-DE,de;q=0.9,en;q=0.5', ...options.headers } });
+  }
+}
+
+describe('i18n | register and login pages', () => {
+  it('the register page in German: texts, <html lang="de">, Content-Language: de, Vary: Accept-Language', async () => {
+    const res = await new GermanBrowser(a.url).page('/register');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-language']).toBe('de');
+    expect(String(res.headers.vary)).toContain('Accept-Language');
+    expect(res.body).toContain('<html lang="de">');
+    expect(res.body).toContain('<h1>Konto anlegen</h1>');
+    expect(res.body).toContain('<label for="password_confirmation">Passwort bestätigen</label>');
+    expect(res.body).toContain('Schon registriert?');
+    expect(res.body).not.toContain('Create an account');
+  });
+
+  it('the register page without Accept-Language stays English', async () => {
+    const res = await new Client(a.url).page('/register');
+    expect(res.headers['content-language']).toBe('en');
+    expect(res.body).toContain('<html lang="en">');
+    expect(res.body).toContain('<h1>Create an account</h1>');
+  });
+});
+
+describe('i18n | a failed login', () => {
+  it('JSON: 422 problem details in German, the field error on email', async () => {
+    const user = await makeAccount(a);
+    const c = new GermanBrowser(a.url);
+    await c.page('/login');
+    const res = await c.json('POST', '/login', { email: user.email, password: 'wrong password' });
+    expect(res.status).toBe(422);
+    expect(res.headers['content-language']).toBe('de');
+    expect(res.json()).toMatchObject({
+      title: 'Nicht verarbeitbarer Inhalt',
+      detail: 'Die übermittelten Daten sind ungültig.',
+      errors: { email: 'Diese Zugangsdaten stimmen nicht mit unseren Daten überein.' },
+    });
+  });
+
+  it('a form: back to the login page, which shows the German error and the German summary', async () => {
+    const user = await makeAccount(a);
+    const c = new GermanBrowser(a.url);
+    await c.page('/login');
+    const res = await c.form('/login', { email: user.email, password: 'wrong password' });
+    expect(res.status).toBe(303);
+    const page = await c.page(res.location!);
+    expect(page.body).toContain('Diese Zugangsdaten stimmen nicht mit unseren Daten überein.');
+    expect(page.body).toContain('Bitte korrigieren Sie das markierte Feld.');
+    expect(page.body).toContain('<h1>Anmelden</h1>');
+  });
+
+  it('English keeps the English message', async () => {
+    const user = await makeAccount(a);
+    const c = new Client(a.url);
+    await c.page('/login');
+    const res = await c.json('POST', '/login', { email: user.email, password: 'wrong password' });
+    expect(res.json()).toMatchObject({ errors: { email: 'These credentials do not match our records.' } });
+  });
+});
+
+describe('i18n | mails in the recipient locale', () => {
+  it('the verification mail of a user whose locale is de is German, though the request was English', async () => {
+    const user = await makeAccount(a);
+    const c = await signIn(a, user);
+    // The user chose German after signing in; this browser still asks for English.
+    await updateReturning(a.db, 'users', user.id, { locale: 'de' });
+    await c.page('/dashboard');
+    const res = await c.form('/verify-email/resend', {});
+    expect(res.status).toBe(303);
+    const mail = await newestMail(a, user.email);
+    expect(mail?.subject).toBe('Bestätigen Sie Ihre E-Mail-Adresse für bindery');
+    expect(mail?.text).toContain('Bitte bestätigen Sie diese Adresse über den folgenden Link:');
+    expect(mail?.text).toContain('Der Link ist 24 Stunden gültig.');
+    expect(mail?.html).toContain('Meine E-Mail-Adresse bestätigen');
+  });
+
+  it('a user without a locale gets the English mail (APP_LOCALE), byte for byte as before', async () => {
+    const user = await makeAccount(a);
+    const c = await signIn(a, user);
+    await c.page('/dashboard');
+    await c.form('/verify-email/resend', {});
+    const mail = await newestMail(a, user.email);
+    expect(mail?.subject).toBe('Verify your email address for bindery');
+    expect(mail?.text).toMatch(
+      /^Please confirm this address by opening the link below:\n\nhttp\S+\n\nThe link works for \d+ hours?\. If you did not create an account, ignore this mail\.\n$/,
+    );
+  });
+});
