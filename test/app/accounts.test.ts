@@ -237,6 +237,7 @@ describe('GET /dashboard, /users/{id}, /admin | pages and access', () => {
       'email',
       'email_verified_at',
       'id',
+      'locale',
       'name',
       'updated_at',
     ]);

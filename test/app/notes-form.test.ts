@@ -94,7 +94,9 @@ describe('notes.new | the form page', () => {
     expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/app\.css\?v=[0-9a-f]{16}">/);
     const [cookie] = res.headers.getSetCookie().map(parseSetCookie);
     expect(cookie).toMatchObject({ name: 'app_session', attributes: { httponly: '', samesite: 'Lax', path: '/', 'max-age': '7200' } });
-    expect(res.headers.get('vary')).toBe('Cookie, HX-Request');
+    // The layout is worded in the negotiated locale (docs/i18n.md): the page varies with Accept-Language too.
+    expect(res.headers.get('vary')).toBe('Accept-Language, Cookie, HX-Request');
+    expect(res.headers.get('content-language')).toBe('en');
     const css = /href="(\/assets\/app\.css\?v=[0-9a-f]{16})"/.exec(html)![1]!;
     const asset = await t.browser().send('GET', css);
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
