@@ -39,6 +39,8 @@ const GENERATOR_MAY_IMPORT = ['errors', 'support', 'routing', 'validation', 'res
 const GENERATOR_MAY_IMPORT_FILES = [
   '^runtime/db/factories\\.ts$',
   '^runtime/db/column-type\\.ts$',
+  // The message catalogs, for the check of the schema's messages: keys (docs/i18n.md "Checks").
+  '^runtime/i18n/catalog\\.ts$',
   '^runtime/db/engines/[a-z]+/column-types\\.ts$',
 ];
 

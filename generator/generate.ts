@@ -14,6 +14,22 @@ import { historyDir, migrationLayout } from './emit/migrations/layout.js';
 import { inputsKey, recordMatches, recordPath, saveRecord } from './write/run-record.js';
 import { writeTree } from './write/write-tree.js';
 
+/**
+ * The keys of the project's catalogs, for the check of `messages:` keys
+ * (docs/i18n.md "Checks"); a catalog that cannot be read is reported.
+ */
+async function messageKeysFor(
+  root: string,
+  plugins: readonly string[] | undefined,
+  diagnostics: Diagnostics,
+): Promise<ReadonlySet<string> | undefined> {
+  const { projectMessageKeys } = await import('./load/message-catalogs.js');
+  const found = projectMessageKeys(root, plugins ?? []);
+  if ('keys' in found) return found.keys;
+  diagnostics.add({ file: 'lang', line: 1, column: 1 }, 'lang', found.error);
+  return undefined;
+}
+
 /** Options of {@link generate}. Paths are relative to `root` unless absolute. */
 export interface GenerateOptions {
   /** Project root (absolute, or relative to the working directory). */
@@ -114,9 +130,10 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     import('./emit/emit-all.js'),
   ]);
   // The loaded files (YAML documents) live only until the model is built.
-  const model = await loadSchema(root, schemaDir, diagnostics).then((files) =>
-    diagnostics.any ? undefined : buildModel(files, diagnostics, project.pluginTables),
-  );
+  const model = await loadSchema(root, schemaDir, diagnostics).then(async (files) => {
+    if (diagnostics.any) return undefined;
+    return buildModel(files, diagnostics, project.pluginTables, await messageKeysFor(root, project.plugins, diagnostics));
+  });
   if (!model) return failed(diagnostics);
 
   const draftFile = draftPath(root, outDir);

@@ -248,6 +248,8 @@ export interface RawInputField {
   readonly path?: RawTag;
   readonly header?: RawTag;
   readonly validate?: readonly string[];
+  /** Rule name → catalog message key worded instead of `validation.<rule>` (docs/i18n.md "Validation"). */
+  readonly messages?: Readonly<Record<string, string>>;
   /** The values of a `type: enum` (or `"enum[]"`) field. */
   readonly values?: readonly string[];
   /** The fields of a `type: object` field (docs/schema-language.md "Nested input"). */

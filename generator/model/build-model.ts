@@ -16,6 +16,7 @@ import { formatPosition, reporter, type Reporter } from './reporter.js';
 import { checkPrototypeKeys, checkTableName } from './reserved-names.js';
 import { checkResources, resolveResource, type DeclaredResource } from './resources.js';
 import { checkRoutes, resolveRoute, type DeclaredRoute } from './routes.js';
+import { checkMessageKeys } from './message-keys.js';
 import { checkPolicies, resolvePolicy, USERS_TABLE, type DeclaredPolicy } from './policies.js';
 import type { Policy } from './policy-model.js';
 import { authorizeRoutes } from './route-authorization.js';
@@ -34,12 +35,14 @@ interface Declaration<T> {
  * Build the model from files that passed the structure check (their `data`
  * follows `bindery.schema.json`). Every error goes to `diagnostics`.
  * @param pluginTables tables the app's plugins create (table → plugin package name): no resource may use them.
+ * @param messageKeys the keys of the project's catalogs: a `messages:` key missing from them is an error; undefined: not checked.
  * @returns the model, or undefined when any error was found.
  */
 export function buildModel(
   files: readonly SchemaFile[],
   diagnostics: Diagnostics,
   pluginTables: ReadonlyMap<string, string> = new Map(),
+  messageKeys?: ReadonlySet<string>,
 ): Model | undefined {
   let info: { value: ApiInfo; r: Reporter } | undefined;
   const groups = new Map<string, Group>();
@@ -119,6 +122,7 @@ export function buildModel(
     if (route) resolvedRoutes.push({ route, r: d.r });
   }
   checkRoutes(resolvedRoutes, typeNames);
+  checkMessageKeys(resolvedRoutes, messageKeys);
   const resolvedPolicies = resolvePolicies(policies.list, scope.resolved);
   const rawRoutes = new Map(routes.list.map((x) => [x.name, x.raw]));
   const authorizations = authorizeRoutes(

@@ -129,6 +129,15 @@ export function resolveInputField(r: Reporter, path: DataPath, key: string, raw:
     }
   }
 
+  for (const rule of Object.keys(raw.messages ?? {})) {
+    if (rules.some((x) => x.name === rule || x.inner?.name === rule)) continue;
+    ok = false;
+    r.error(
+      [...path, 'messages', rule],
+      `"messages" names the rule "${rule}", which the field does not have; list it under "validate" or remove it`,
+    );
+  }
+
   const fields = nestedFields(r, path, raw, type);
   if (fields === null) ok = false;
 
@@ -140,6 +149,7 @@ export function resolveInputField(r: Reporter, path: DataPath, key: string, raw:
     ...binding,
     ...(fieldDefault !== undefined ? { default: fieldDefault } : {}),
     rules,
+    ...(raw.messages !== undefined ? { messages: { ...raw.messages } } : {}),
     required: rules.some((rule) => rule.name === 'required'),
     ...(raw.description !== undefined ? { description: raw.description } : {}),
     ...(values ? { values } : {}),

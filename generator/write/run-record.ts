@@ -26,6 +26,9 @@ const RUNTIME_INPUTS = [
   'runtime/routing/route-table.ts',
   'runtime/db/column-type.ts',
   'runtime/db/engines/postgres/column-types.ts',
+  // bindery's own catalogs, which `messages:` keys may name (docs/i18n.md "Checks").
+  'runtime/i18n/catalog.ts',
+  'runtime/i18n/lang',
 ];
 /** Packages whose version shapes the output. */
 const PACKAGES = ['ajv', 'ajv-formats', 'js-yaml', 'ts-morph', 'yaml'];
@@ -62,7 +65,23 @@ export async function inputsKey(root: string, schemaDir: string, settings: unkno
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   for (const name of names) hash.update(`\0${name}\0`).update(readFileSync(join(schemaDir, name)));
+  // The app's catalogs: the schema's `messages:` keys are checked against them (docs/i18n.md "Checks").
+  hashTree(hash, join(root, 'lang'), 'lang');
   return hash.digest('hex');
+}
+
+/** Add every file under `dir` (sorted, with its path under `label`) to `hash`; nothing when it is absent. */
+function hashTree(hash: ReturnType<typeof createHash>, dir: string, label: string): void {
+  let entries: Dirent[] = [];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  for (const e of entries) {
+    if (e.isDirectory()) hashTree(hash, join(dir, e.name), `${label}/${e.name}`);
+    else if (e.isFile()) hash.update(`\0${label}/${e.name}\0`).update(readFileSync(join(dir, e.name)));
+  }
 }
 
 /** Hashes of every file of a tree, by path; those `known` has (by path) are taken from it instead of hashing the text. */

@@ -133,7 +133,7 @@ export function compileInputCheck(route: RouteDefinition): InputCheck | null {
       // A group's own sentence (errorFormat) stays as written; the rest is answered in the request's locale (docs/i18n.md).
       if (rule === undefined) fieldMessages[path] = { key: 'validation.invalid', values: { attribute }, fields: { attribute: path } };
       else if (messages === undefined || !Object.hasOwn(messages, rule.name))
-        fieldMessages[path] = ruleMessageRef(rule, plan.type, attribute, item === undefined ? path : undefined, plan.messages?.[rule.name]);
+        fieldMessages[path] = ruleMessageRef(rule, plan.type, attribute, item === undefined ? path : undefined, ownMessage(plan, rule));
       failed = true;
     }
     // ajv said no but named no field we know: still a 422, without field errors.
@@ -141,6 +141,13 @@ export function compileInputCheck(route: RouteDefinition): InputCheck | null {
       ? new ValidationError(fieldErrors, undefined, fieldMessages)
       : undefined;
   };
+}
+
+/** The catalog key the field's YAML gives a rule (`messages:`; an `each` rule's by its inner rule's name too). */
+function ownMessage(plan: FieldPlan, rule: RuleRef): string | undefined {
+  const own = plan.messages;
+  if (own === undefined) return undefined;
+  return own[rule.name] ?? (rule.inner === undefined ? undefined : own[rule.inner.name]);
 }
 
 type AjvError = NonNullable<NonNullable<RouteDefinition['validate']>['errors']>[number];

@@ -37,7 +37,7 @@ describe('i18n | problem details of POST /notes', () => {
       status: 422,
       detail: 'Die übermittelten Daten sind ungültig.',
       errors: {
-        title: 'Das Feld Titel ist erforderlich.',
+        title: 'Bitte geben Sie einen Titel ein.',
         tags: 'Das Feld Schlagwörter enthält einen doppelten Wert.',
       },
       request_id: res.headers.get('x-request-id'),

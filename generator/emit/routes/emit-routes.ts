@@ -223,6 +223,7 @@ function fieldLiteral(field: InputField): Literal {
     name: field.name,
     default: field.default as Literal,
     rules: field.rules as unknown as Literal,
+    ...(field.messages ? { messages: { ...field.messages } } : {}),
     ...(field.fields ? { fields: field.fields.map(fieldLiteral) } : {}),
   };
 }
