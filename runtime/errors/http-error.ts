@@ -22,6 +22,8 @@ export interface HttpErrorOptions {
    * `fieldErrors` keeps the English text.
    */
   readonly fieldMessages?: Readonly<Record<string, LocalizedMessage>>;
+  /** The catalog message of `message` (the `detail`), answered in the request's locale with `i18n()` (docs/i18n.md "Errors"). */
+  readonly detailMessage?: LocalizedMessage;
   /** Extra response headers (e.g. `Allow`, `Retry-After`). */
   readonly headers?: Readonly<Record<string, string>>;
   /** The underlying error (shown in the debug page's error chain, never to clients otherwise). */
@@ -55,6 +57,7 @@ export class HttpError extends Error {
   /** Field errors by input key; replaced by their translations once the response's locale is known (docs/i18n.md). */
   fieldErrors: Readonly<Record<string, string>> | undefined;
   readonly fieldMessages: Readonly<Record<string, LocalizedMessage>> | undefined;
+  readonly detailMessage: LocalizedMessage | undefined;
   readonly headers: Readonly<Record<string, string>> | undefined;
   readonly expose: boolean;
 
@@ -78,6 +81,7 @@ export class HttpError extends Error {
     this.code = typeof statusOrCode === 'string' ? statusOrCode : options.code;
     this.fieldErrors = options.fieldErrors;
     this.fieldMessages = options.fieldMessages;
+    this.detailMessage = options.detailMessage;
     this.headers = options.headers;
     this.expose = options.expose ?? true;
   }

@@ -26,7 +26,8 @@ import { decideClientKind } from './client-kind.js';
 import { requestLog } from './request-log.js';
 import { observationOf } from './request-observer.js';
 import { errorLists } from './error-lists.js';
-import { i18nOf, localizeError, requestLocale } from './request-i18n.js';
+import { i18nOf, localizeError, requestLocale, wordMessage } from './request-i18n.js';
+import { HttpError } from '../errors/http-error.js';
 import { statusPhrase } from '../errors/status.js';
 
 const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
@@ -111,7 +112,9 @@ function localizedInfo(request: FastifyRequest, reply: FastifyReply, info: Error
   const detailKey = info.detail === HIDDEN_DETAIL ? 'http.detail.hidden' : `http.detail.${info.code}`;
   const english = i18n.text(i18n.fallbackLocale, detailKey);
   let detail = info.detail;
-  if (english === info.detail) detail = i18n.t(locale, detailKey);
+  const own = info.error instanceof HttpError && info.error.message === info.detail ? info.error.detailMessage : undefined;
+  if (own !== undefined) detail = wordMessage(i18n, locale, own);
+  else if (english === info.detail) detail = i18n.t(locale, detailKey);
   else if (info.detail === statusPhrase(info.status)) detail = title;
   return { ...info, detail, title, lang: locale, requestIdLabel: i18n.t(locale, 'http.request_id') };
 }

@@ -66,3 +66,19 @@ describe('i18n | problem details of POST /notes', () => {
     expect(html).toContain('Anfrage-ID:');
   });
 });
+
+describe('i18n | a plugin namespace (plugins/mailprovider/lang → mailprovider.*)', () => {
+  it("the webhook's 401 detail comes from the plugin's catalog in the request's locale", async () => {
+    const ask = (lang: string) =>
+      fetch(`${t.url}/mailprovider/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'accept-language': lang },
+        body: '{}',
+      });
+    const de = await ask('de');
+    expect(de.status).toBe(401);
+    expect(await de.json()).toMatchObject({ title: 'Nicht angemeldet', detail: 'Der Webhook braucht gültige HTTP-Basic-Zugangsdaten.' });
+    const en = await ask('en');
+    expect(await en.json()).toMatchObject({ title: 'Unauthorized', detail: 'The webhook needs valid HTTP Basic credentials.' });
+  });
+});

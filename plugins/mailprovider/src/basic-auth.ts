@@ -39,8 +39,13 @@ export function parseBasicAuthorization(header: string | undefined): { user: str
   return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-function unauthorized(message: string): HttpError {
-  return new HttpError(401, message, { code: 'MAILPROVIDER_UNAUTHORIZED', headers: { 'WWW-Authenticate': `Basic realm="${REALM}"` } });
+/** A 401 whose detail is the catalog message `key` (lang/<locale>/mailprovider.yaml) in the request's locale; `message` is its English text. */
+function unauthorized(message: string, key: string): HttpError {
+  return new HttpError(401, message, {
+    code: 'MAILPROVIDER_UNAUTHORIZED',
+    headers: { 'WWW-Authenticate': `Basic realm="${REALM}"` },
+    detailMessage: { key },
+  });
 }
 
 /**
@@ -93,11 +98,11 @@ export function basicAuth(
         { code: 'MAILPROVIDER_NOT_CONFIGURED' },
         'mailprovider webhook called without MAILPROVIDER_WEBHOOK_USER and MAILPROVIDER_WEBHOOK_PASSWORD; refused',
       );
-      throw unauthorized('The webhook is not configured to accept any credentials.');
+      throw unauthorized('The webhook is not configured to accept any credentials.', 'mailprovider.unauthorized.not_configured');
     }
     if (!credentialsMatch(request.headers.authorization, expected)) {
       if (failures !== undefined) await failures.failed(ip);
-      throw unauthorized('The webhook needs valid HTTP Basic credentials.');
+      throw unauthorized('The webhook needs valid HTTP Basic credentials.', 'mailprovider.unauthorized.credentials');
     }
     return true;
   };
