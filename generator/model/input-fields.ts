@@ -129,14 +129,7 @@ export function resolveInputField(r: Reporter, path: DataPath, key: string, raw:
     }
   }
 
-  for (const rule of Object.keys(raw.messages ?? {})) {
-    if (rules.some((x) => x.name === rule || x.inner?.name === rule)) continue;
-    ok = false;
-    r.error(
-      [...path, 'messages', rule],
-      `"messages" names the rule "${rule}", which the field does not have; list it under "validate" or remove it`,
-    );
-  }
+  if (!checkRuleMessages(r, path, raw, rules)) ok = false;
 
   const fields = nestedFields(r, path, raw, type);
   if (fields === null) ok = false;
@@ -155,6 +148,20 @@ export function resolveInputField(r: Reporter, path: DataPath, key: string, raw:
     ...(values ? { values } : {}),
     ...(fields ? { fields } : {}),
   };
+}
+
+/** Each rule `messages:` names is one of the field's (an `each:` rule by its inner rule); false when not (reported). */
+function checkRuleMessages(r: Reporter, path: DataPath, raw: RawInputField, rules: readonly RuleRef[]): boolean {
+  let ok = true;
+  for (const rule of Object.keys(raw.messages ?? {})) {
+    if (rules.some((x) => x.name === rule || x.inner?.name === rule)) continue;
+    ok = false;
+    r.error(
+      [...path, 'messages', rule],
+      `"messages" names the rule "${rule}", which the field does not have; list it under "validate" or remove it`,
+    );
+  }
+  return ok;
 }
 
 /**
