@@ -27,7 +27,7 @@ export const avatarHandlers = {
     });
     if (user === undefined) throw new NotFoundError('Your account no longer exists.');
     if (ctx.client.isBrowser && !ctx.client.wantsJson) {
-      ctx.session.flash('status', 'Your picture was updated.');
+      ctx.session.flash('status', ctx.t('app.flash.avatar_updated'));
       return redirectToRoute('accounts.dashboard');
     }
     return { avatar_url: await storage.url(user.avatar) };

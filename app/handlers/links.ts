@@ -44,10 +44,7 @@ async function limit(ctx: RequestContext, rule: RateLimit, key: string, message:
 export const linksHandlers = {
   'links.verifyEmail': async (input, ctx) => {
     const outcome = await accountLinksOf(ctx).verifyEmail(input.token ?? '');
-    ctx.session.flash(
-      'status',
-      outcome === 'verified' ? 'Thank you: your email address is verified.' : 'Your email address was already verified.',
-    );
+    ctx.session.flash('status', ctx.t(outcome === 'verified' ? 'app.flash.email_verified' : 'app.flash.email_was_verified'));
     return redirectToRoute('accounts.dashboard');
   },
 
@@ -55,7 +52,7 @@ export const linksHandlers = {
     const user = await currentUser(ctx);
     const links = accountLinksOf(ctx);
     if (links.emailVerifiedAtOf(user) !== null) {
-      ctx.session.flash('status', 'Your email address is already verified.');
+      ctx.session.flash('status', ctx.t('app.flash.email_already_verified'));
       return redirectToRoute('accounts.dashboard');
     }
     await limit(
@@ -65,7 +62,7 @@ export const linksHandlers = {
       'Too many verification mails asked for. Please wait a minute before asking again.',
     );
     await links.sendVerification(user);
-    ctx.session.flash('status', 'We sent a new verification link to your email address.');
+    ctx.session.flash('status', ctx.t('app.flash.verification_sent'));
     return redirectToRoute('accounts.dashboard');
   },
 
@@ -81,7 +78,7 @@ export const linksHandlers = {
     );
     // Queued as a job whatever the address, so the answer takes as long for an unknown one (docs/auth.md).
     await accountLinksOf(ctx).requestReset(email);
-    ctx.session.flash('status', FORGOT_PASSWORD_STATUS);
+    ctx.session.flash('status', ctx.t('app.flash.forgot_password'));
     return redirect(accounts(ctx).loginUrl);
   },
 
@@ -89,7 +86,7 @@ export const linksHandlers = {
 
   'links.reset': async (input, ctx) => {
     await accountLinksOf(ctx).resetPassword(input.token ?? '', input.password);
-    ctx.session.flash('status', 'Your password has been reset: log in with the new one.');
+    ctx.session.flash('status', ctx.t('app.flash.password_reset'));
     return redirect(accounts(ctx).loginUrl);
   },
 } satisfies LinksHandlers;

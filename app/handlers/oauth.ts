@@ -24,10 +24,7 @@ export const oauthHandlers = {
     const { created, provider } = await externalSignIn(ctx).complete(ctx, input.provider);
     // An account with two-factor authentication is not signed in yet: its code comes next.
     if (!ctx.auth.signedIn) return twoFactorPending(ctx);
-    ctx.session.flash(
-      'status',
-      created ? `Welcome! Your account was created with ${provider.label}.` : `Signed in with ${provider.label}.`,
-    );
+    ctx.session.flash('status', ctx.t(created ? 'app.flash.oauth_created' : 'app.flash.oauth_signed_in', { provider: provider.label }));
     return redirect(accounts(ctx).intendedUrl(ctx));
   },
 } satisfies OauthHandlers;

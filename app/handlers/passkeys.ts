@@ -27,7 +27,7 @@ export const passkeysHandlers = {
 
   'passkeys.store': async (input, ctx) => {
     const passkey = await passkeysOf(ctx).register(ctx, await currentUser(ctx), input.credential, input.name);
-    ctx.session.flash('status', `The passkey "${passkey.name}" was added.`);
+    ctx.session.flash('status', ctx.t('app.flash.passkey_added', { name: passkey.name }));
     return created(passkey);
   },
 

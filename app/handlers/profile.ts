@@ -52,21 +52,19 @@ export const profileHandlers = {
     const outcome = await service.update(ctx, user, input);
     if (input.locale !== undefined) await saveLocale(ctx, user.id, input.locale);
     const message =
-      outcome.emailPending === null
-        ? 'Your profile was saved.'
-        : `We sent a link to ${outcome.emailPending}: your email address changes once it is followed.`;
+      outcome.emailPending === null ? ctx.t('app.flash.profile_saved') : ctx.t('app.flash.email_pending', { email: outcome.emailPending });
     return done(ctx, message);
   },
 
   'profile.password': async (input, ctx) => {
     const user = await currentUser(ctx);
     await profileOf(ctx).updatePassword(ctx, user, input.current_password, input.password);
-    return done(ctx, 'Your password was changed; your other sessions were signed out.');
+    return done(ctx, ctx.t('app.flash.password_changed'));
   },
 
   'profile.confirmEmail': async (input, ctx) => {
     const outcome = await profileOf(ctx).confirmEmailChange(input.token ?? '');
-    ctx.session.flash('status', outcome === 'changed' ? 'Your email address was changed.' : 'Your email address was changed already.');
+    ctx.session.flash('status', ctx.t(outcome === 'changed' ? 'app.flash.email_changed' : 'app.flash.email_changed_already'));
     return redirectToRoute('accounts.dashboard');
   },
 

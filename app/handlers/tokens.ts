@@ -82,14 +82,14 @@ export const tokensHandlers = {
       lifetimeMs: DASHBOARD_TOKEN_LIFETIME_MS,
     });
     ctx.session.flash(NEW_TOKEN_FLASH, plain);
-    ctx.session.flash('status', 'Token created. Copy it now: it will not be shown again.');
+    ctx.session.flash('status', ctx.t('app.flash.token_created'));
     return redirectToRoute('accounts.dashboard');
   },
 
   // The policy tokens.delete found the token and allowed it: the caller's own (another user's is 404, like an unknown one).
   'tokens.delete': async (_input, ctx, token) => {
     await apiTokens(ctx).revoke(userId(ctx), token.id);
-    ctx.session.flash('status', 'Token revoked.');
+    ctx.session.flash('status', ctx.t('app.flash.token_revoked'));
     return redirectToRoute('accounts.dashboard');
   },
 

@@ -46,12 +46,12 @@ export const twoFactorHandlers = {
 
   'twoFactor.enable': async (input, ctx) => {
     await twoFactorOf(ctx).enable(ctx, await currentUser(ctx), { force: input.force });
-    return done(ctx, 'Two-factor authentication is set up: scan the QR code and confirm it with a code.');
+    return done(ctx, ctx.t('app.flash.two_factor_set_up'));
   },
 
   'twoFactor.confirm': async (input, ctx) => {
     await twoFactorOf(ctx).confirm(ctx, await currentUser(ctx), input.code);
-    return done(ctx, 'Two-factor authentication is on: logins ask for a code from now on, and your other sessions were signed out.');
+    return done(ctx, ctx.t('app.flash.two_factor_on'));
   },
 
   'twoFactor.disable': async (_input, ctx) => {

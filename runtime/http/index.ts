@@ -8,6 +8,7 @@
 // The request context's members that other folders declare (`ctx.auth`, `ctx.can` / `authorize` / `scope`).
 import './auth-context.js';
 import './policy-context.js';
+import './locale-context.js';
 
 export type { AppEnvironment, ReadinessReport } from './server-options.js';
 // `export type *`, not a named re-export: an app's (or generated code's)
