@@ -1,17 +1,29 @@
 /**
  * The reference app's account pages and mails in German (docs/i18n.md): the
  * register and login pages, a failed login (JSON and form), and the
- * verification mail in the recipient's locale (the `locale` column), not the request's.
+ * verification and reset mails in the recipient's locale (the `locale` column), not
+ * the request's, and the profile form storing that column.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Client } from '../runtime/auth/support/client.js';
 import { updateReturning } from '../../runtime/db/portable-writes.js';
-import { bootReferenceApp, clearCounters, makeAccount, newestMail, signIn, type ReferenceApp } from './tokens-support.js';
+import {
+  bootReferenceApp,
+  clearCounters,
+  makeAccount,
+  newestMail,
+  resetMailsSent,
+  signIn,
+  startWorker,
+  type ReferenceApp,
+} from './tokens-support.js';
 
 let a: ReferenceApp;
 
 beforeAll(async () => {
   a = await bootReferenceApp('i18n_accounts');
+  // Reset mails are jobs: the worker runs in this process, as under `npm start`.
+  await startWorker(a);
 });
 afterAll(async () => {
   await a?.close();
@@ -110,5 +122,47 @@ describe('i18n | mails in the recipient locale', () => {
     expect(mail?.text).toMatch(
       /^Please confirm this address by opening the link below:\n\nhttp\S+\n\nThe link works for \d+ hours?\. If you did not create an account, ignore this mail\.\n$/,
     );
+  });
+});
+
+describe('i18n | jobs use the recipient locale', () => {
+  it('the password reset mail, sent by a job (no request), is German for a user whose locale is de', async () => {
+    const user = await makeAccount(a);
+    await updateReturning(a.db, 'users', user.id, { locale: 'de' });
+    const c = new Client(a.url);
+    await c.page('/forgot-password');
+    expect((await c.form('/forgot-password', { email: user.email })).status).toBe(303);
+    await resetMailsSent(a);
+    const mail = await newestMail(a, user.email);
+    expect(mail?.subject).toBe('Setzen Sie Ihr Passwort für bindery zurück');
+    expect(mail?.text).toContain('Der Link ist 1 Stunde gültig');
+    expect(mail?.html).toContain('Mein Passwort zurücksetzen');
+  });
+});
+
+describe("i18n | the signed-in user's locale column wins", () => {
+  it('the profile form stores locale; later pages are German even for an English browser; an unknown locale is 422', async () => {
+    const user = await makeAccount(a);
+    const c = await signIn(a, user);
+    await c.page('/user/profile');
+    const saved = await c.json('PUT', '/user/profile-information', { name: user.name, email: user.email, locale: 'de' });
+    expect(saved.status).toBe(200);
+    expect((await a.db.selectFrom('users').select('locale').where('id', '=', user.id).executeTakeFirstOrThrow()).locale).toBe('de');
+    const page = await c.send('GET', '/dashboard', { headers: { accept: 'text/html', 'accept-language': 'en' } });
+    expect(page.headers['content-language']).toBe('de');
+    expect(page.body).toContain('<html lang="de">');
+    // Decided by the user's column, not negotiated: the page does not vary with Accept-Language.
+    expect(String(page.headers.vary)).not.toContain('Accept-Language');
+    const refused = await c.json(
+      'PUT',
+      '/user/profile-information',
+      { name: user.name, email: user.email, locale: 'fr' },
+      { 'accept-language': 'en' },
+    );
+    expect(refused.status).toBe(422);
+    expect(refused.json()).toMatchObject({ errors: { locale: 'Der gewählte Wert für Sprache ist ungültig.' } });
+    const cleared = await c.json('PUT', '/user/profile-information', { name: user.name, email: user.email, locale: '' });
+    expect(cleared.status).toBe(200);
+    expect((await a.db.selectFrom('users').select('locale').where('id', '=', user.id).executeTakeFirstOrThrow()).locale).toBeNull();
   });
 });
