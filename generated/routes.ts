@@ -2094,7 +2094,6 @@ export const routes = [
         json: 'title',
         form: 'title',
         rules: [{ name: 'required', params: [] }, { name: 'max', params: [200] }],
-        messages: { required: 'notes.title_required' },
       },
       {
         key: 'body',

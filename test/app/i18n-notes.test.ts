@@ -37,7 +37,7 @@ describe('i18n | problem details of POST /notes', () => {
       status: 422,
       detail: 'Die übermittelten Daten sind ungültig.',
       errors: {
-        title: 'Bitte geben Sie einen Titel ein.',
+        title: 'Das Feld Titel ist erforderlich.',
         tags: 'Das Feld Schlagwörter enthält einen doppelten Wert.',
       },
       request_id: res.headers.get('x-request-id'),

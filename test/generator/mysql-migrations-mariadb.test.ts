@@ -70,6 +70,7 @@ describe('generated MySQL migrations | run on MariaDB by the migrator', () => {
         '0004_fkey_documents_index_notes.sql',
         '0005_alter_documents_status.sql',
         '0006_create_document_attachments_add_users_avatar.sql',
+        '0007_add_users_locale.sql',
       ]);
       expect(await tables(database)).toEqual({
         document_attachments: 'InnoDB utf8mb4_bin',

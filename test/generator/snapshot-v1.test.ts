@@ -77,7 +77,7 @@ describe('snapshot version 1 | checked against its migrations', () => {
     await project.write('generated/schema.snapshot.json', text.replace('"varchar(200)"', '"varchar(500)"'));
     expect((await generate({ root: project.root, check: true })).diagnostics.map(formatDiagnostic)).toEqual([
       expect.stringMatching(
-        /^generated\/schema\.snapshot\.json:\d+:\d+: tables\.notes\.columns\.title\.type: the snapshot has "string\(500\)", but the migrations up to 0006_create_document_attachments_add_users_avatar build "string\(200\)": /,
+        /^generated\/schema\.snapshot\.json:\d+:\d+: tables\.notes\.columns\.title\.type: the snapshot has "string\(500\)", but the migrations up to 0007_add_users_locale build "string\(200\)": /,
       ),
     ]);
     await project.write('generated/schema.snapshot.json', text.replace('"varchar(200)"', '"inet"'));
