@@ -120,6 +120,16 @@ export class I18n {
     return this.locales.includes(base) ? base : undefined;
   }
 
+  /**
+   * The locale of a recipient (docs/i18n.md "Mails and jobs"): a stored
+   * preference (a user's `locale` column) when the app has it, else `APP_LOCALE`.
+   * Mails and jobs use it instead of any request's locale.
+   * @example i18n.t(i18n.localeFor(user.locale), 'app.digest.subject')
+   */
+  localeFor(stored: unknown): string {
+    return this.supported(typeof stored === 'string' ? stored : null) ?? this.defaultLocale;
+  }
+
   /** Every key the fallback locale has and `locale` lacks, sorted. */
   missingKeys(locale: string): string[] {
     const have = this.#catalogs.get(locale) ?? new Map<string, string>();

@@ -80,7 +80,7 @@ export function linkMailWords(
     button = en.button;
     outro = en.outro(duration);
   } else {
-    const locale = i18n.supported(typeof o.locale === 'string' ? o.locale : null) ?? i18n.defaultLocale;
+    const locale = i18n.localeFor(o.locale);
     const duration = formatLinkTtl(o.ttlMs, i18n, locale);
     subject = i18n.t(locale, `auth.mail.${kind}.subject`, { app: o.appName });
     intro = i18n.t(locale, `auth.mail.${kind}.intro`);

@@ -81,3 +81,13 @@ describe('the framework catalogs', () => {
     expect(en).toContain('validation.required');
   });
 });
+
+describe('I18n | the locale of a recipient', () => {
+  it('a stored locale the app has, its base language, else APP_LOCALE', () => {
+    const { i18n } = withLog();
+    expect(i18n.localeFor('de')).toBe('de');
+    expect(i18n.localeFor('de-AT')).toBe('de');
+    expect(i18n.localeFor('fr')).toBe('en');
+    expect(i18n.localeFor(null)).toBe('en');
+  });
+});
