@@ -166,3 +166,22 @@ describe("i18n | the signed-in user's locale column wins", () => {
     expect((await a.db.selectFrom('users').select('locale').where('id', '=', user.id).executeTakeFirstOrThrow()).locale).toBeNull();
   });
 });
+
+describe('i18n | the email change mails in the owner locale', () => {
+  it('a user whose locale is de gets both mails in German, asked from an English browser', async () => {
+    const user = await makeAccount(a);
+    await updateReturning(a.db, 'users', user.id, { locale: 'de' });
+    const c = await signIn(a, user);
+    await c.page('/user/profile');
+    expect((await c.json('POST', '/user/confirm-password', { password: 'correct horse battery' })).status).toBe(201);
+    const next = `next-${user.id}@example.test`;
+    const res = await c.json('PUT', '/user/profile-information', { name: user.name, email: next }, { 'accept-language': 'en' });
+    expect(res.status).toBe(200);
+    const link = await newestMail(a, next);
+    expect(link?.subject).toBe('Bestätigen Sie Ihre neue E-Mail-Adresse für bindery');
+    expect(link?.html).toContain('Diese E-Mail-Adresse verwenden');
+    const notice = await newestMail(a, user.email);
+    expect(notice?.subject).toBe('Ihre E-Mail-Adresse bei bindery wird bald geändert');
+    expect(notice?.html).toContain(`in <strong>${next}</strong> ändern`);
+  });
+});

@@ -26,6 +26,7 @@ import type { RevokeAllTokens } from '../links/account-links.js';
 import type { ResolvedUsersTable } from '../links/users-table.js';
 import { normalizeLogin } from '../user-provider.js';
 import { openEmailChange, sealEmailChange } from './email-change-token.js';
+import type { I18n } from '../../i18n/translator.js';
 import { emailChangeLinkMail, emailChangeNoticeMail } from './profile-mails.js';
 
 /** The field error of an address another account has (the registration's wording). */
@@ -67,6 +68,8 @@ export interface AccountProfileOptions {
   /** Path of the page that follows an email change link (default `/user/confirm-email`). */
   readonly confirmEmailPath: string;
   readonly appName: string;
+  /** The app's translations, read at send time (`services.i18n`); absent: English mails. */
+  readonly i18n?: () => I18n | undefined;
   /** `AUTH_EMAIL_CHANGE_TTL`, ms. */
   readonly emailChangeTtlMs: number;
   /** `AUTH_HIDE_ACCOUNTS`: a taken address is refused only once its owner follows the link. */
@@ -148,8 +151,11 @@ export class AccountProfile {
       const fingerprint = o.fingerprints.of(current, o.auth.users.passwordHashOf(user));
       const token = sealEmailChange(o.encrypter, { user: id, from: current, to: email, fingerprint, nonce }, o.now() + o.emailChangeTtlMs);
       await o.cache.put(latestEmailChangeKey(id), nonce, o.emailChangeTtlMs);
-      await o.mailer.send(emailChangeLinkMail(o.appName, email, this.#link(token), o.emailChangeTtlMs));
-      await o.mailer.send(emailChangeNoticeMail(o.appName, current, email));
+      // In the account owner's locale, not the request's (docs/i18n.md "Mails and jobs").
+      const i18n = o.i18n?.();
+      const words = i18n === undefined ? undefined : { i18n, locale: row[u.locale] };
+      await o.mailer.send(emailChangeLinkMail(o.appName, email, this.#link(token), o.emailChangeTtlMs, words));
+      await o.mailer.send(emailChangeNoticeMail(o.appName, current, email, words));
       await recordAccountEvent(o.services, id, { action: 'auth.email_change_requested' });
       emailPending = email;
     }

@@ -2,6 +2,7 @@
  * The `profile()` setup step (docs/boot.md "Setup steps"; docs/auth.md
  * "Profile and credentials").
  */
+import type { I18n } from '../../i18n/translator.js';
 import type { SetupStep } from '../../app/setup-step.js';
 import type { Cache } from '../../cache/cache.js';
 import { defineSettings } from '../../config/define-settings.js';
@@ -91,6 +92,8 @@ export function profile(options: ProfileStepOptions = {}): SetupStep {
         appUrl: ctx.settings.APP_URL as URL,
         confirmEmailPath: options.confirmEmailPath ?? '/user/confirm-email',
         appName: ctx.app.name,
+        // Read at send time: i18n() may come later in the setup list.
+        i18n: () => (ctx.services as { i18n?: I18n }).i18n,
         emailChangeTtlMs: s.AUTH_EMAIL_CHANGE_TTL,
         hideAccounts: s.AUTH_HIDE_ACCOUNTS,
         passwordChangeSignsOut: s.AUTH_PASSWORD_CHANGE_SIGN_OUT,
