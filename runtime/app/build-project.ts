@@ -6,7 +6,7 @@
  * modules and every module they import into the output folder, mirroring
  * the project's layout (`app/main.ts` → `build/app/main.js`); then every
  * non-TypeScript file of the folders that hold compiled code (views, assets,
- * migrations, `generated/openapi.json`) is copied next to it, so an app whose
+ * migrations, `generated/openapi.json`) and the message catalogs (`lang/`) are copied next to it, so an app whose
  * `root` is computed from its own module finds them there. A manifest
  * ({@link BUILD_MANIFEST}) records a hash of every input, which
  * {@link checkBuild} compares when the built app is started.
@@ -129,7 +129,11 @@ async function buildInto(
     if (source !== undefined) compiled.push(source);
   }
   const tops = new Set(compiled.map((f) => f.split('/')[0]!).filter((top) => !isTypeScript(top)));
-  const copiedDirs = [...new Set([...tops, ...(options.copy ?? []).map((d) => posix(relative(root, resolve(root, d))))])].sort();
+  // The message catalogs (docs/i18n.md) go with the build: the built app reads them from its root.
+  const catalogs = existsSync(join(root, 'lang')) ? ['lang'] : [];
+  const copiedDirs = [
+    ...new Set([...tops, ...catalogs, ...(options.copy ?? []).map((d) => posix(relative(root, resolve(root, d))))]),
+  ].sort();
   const copied: string[] = [];
   for (const dir of copiedDirs) {
     for (const file of await listFiles(join(root, dir))) {
