@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defaultServerConditions, type Plugin } from 'vite';
 import { configDefaults, defineConfig } from 'vitest/config';
@@ -123,6 +124,11 @@ export default defineConfig({
     globalSetup: ['./test/support/global-setup.ts'],
     // Tests print what they skip and why; keep the output readable.
     reporters: ['default'],
+    // At least two files at a time: most of a file's time is waiting (on the
+    // database, on the processes and browsers it starts, on HTTP), so on a
+    // 2-core machine two halve the run where vitest's default (cores - 1)
+    // would run one. `--maxWorkers=1` on the command line runs one.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { ...shared, test: { ...sharedTest, name: 'postgres', include: ALL, typecheck: TYPECHECK } },
       {
