@@ -277,6 +277,10 @@ describe('Errors | request timeout: 503', () => {
     const release = deferred();
     const server = await startServer({
       requestTimeoutMs: 100,
+      // The handler's deadline is under test: the deadline for the request's
+      // own arrival (HTTP_BODY_TIMEOUT, by default the same) is kept out of
+      // the way, so that a loaded machine cannot answer 408 first.
+      bodyTimeoutMs: 10_000,
       routes: [route({ name: 'hang', path: '/hang' })],
       handlers: {
         hang: async () => {
@@ -306,6 +310,7 @@ describe('Errors | request timeout: 503', () => {
   it('renders an HTML page for browsers', async () => {
     const server = await startServer({
       requestTimeoutMs: 50,
+      bodyTimeoutMs: 10_000,
       routes: [route({ name: 'hang', path: '/hang' })],
       handlers: { hang: () => new Promise(() => {}) },
     });
