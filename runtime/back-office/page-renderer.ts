@@ -7,6 +7,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
+import { BinderyError } from '../errors/bindery-error.js';
+import { FRAMEWORK_LANG_DIR, loadCatalogs } from '../i18n/catalog.js';
+import { I18n, type MessageValues, type Translate } from '../i18n/translator.js';
 import type { ViewRenderer } from '../views/view-renderer.js';
 
 /** The folder of the back office's own views. */
@@ -25,7 +28,9 @@ export interface LayoutData {
 /**
  * A renderer of `<dir>/<view>.eta` inside the layout: the content view gets
  * `it` (the page helpers and the handler's data, plus `layout` data); the
- * layout gets the same `it` with `body`, the content's HTML.
+ * layout gets the same `it` with `body`, the content's HTML. The views word
+ * their chrome with `it.t('backoffice.…')` in the request's locale; an app
+ * without `i18n()` gets bindery's English catalog instead (docs/i18n.md).
  * @param dir the content views' folder (absolute).
  * @param cache keep compiled templates.
  */
@@ -34,9 +39,36 @@ export function layoutRenderer(dir: string, layout: LayoutData, cache = true): V
   const frame = dir === BACK_OFFICE_VIEWS ? content : new Eta({ views: BACK_OFFICE_VIEWS, cache, autoEscape: true });
   return {
     async render(view, data) {
-      const it = { ...data, prefix: layout.prefix, nav: layout.nav, stylesheet: layout.stylesheet };
+      const it = { ...data, t: withEnglishFallback(data.t as Translate | undefined), prefix: layout.prefix, nav: layout.nav, stylesheet: layout.stylesheet };
       const body = await content.renderAsync(view, it);
       return frame.renderAsync('layout', { ...it, body });
     },
+  };
+}
+
+let english: I18n | undefined;
+
+/** A text of bindery's own English catalog (read once, on first use). */
+function englishText(key: string, values?: MessageValues): string {
+  english ??= new I18n({
+    catalogs: loadCatalogs([{ dir: FRAMEWORK_LANG_DIR, owner: 'bindery' }]),
+    locales: ['en'],
+    defaultLocale: 'en',
+    fallbackLocale: 'en',
+  });
+  return english.t('en', key, values);
+}
+
+/** The page's `it.t`, or bindery's English texts when the app has no `i18n()` (the page's `it.t` then throws). */
+function withEnglishFallback(pageT: Translate | undefined): Translate {
+  return (key, values) => {
+    if (pageT !== undefined) {
+      try {
+        return pageT(key, values);
+      } catch (err) {
+        if (!(err instanceof BinderyError && err.code === 'BINDERY_SERVICE_NOT_SET_UP')) throw err;
+      }
+    }
+    return englishText(key, values);
   };
 }
