@@ -55,12 +55,7 @@ export const linksHandlers = {
       ctx.session.flash('status', ctx.t('app.flash.email_already_verified'));
       return redirectToRoute('accounts.dashboard');
     }
-    await limit(
-      ctx,
-      RESEND_VERIFICATION_LIMIT,
-      String(user.id),
-      ctx.t('app.errors.verification_throttled'),
-    );
+    await limit(ctx, RESEND_VERIFICATION_LIMIT, String(user.id), ctx.t('app.errors.verification_throttled'));
     await links.sendVerification(user);
     ctx.session.flash('status', ctx.t('app.flash.verification_sent'));
     return redirectToRoute('accounts.dashboard');
@@ -70,12 +65,7 @@ export const linksHandlers = {
 
   'links.forgot': async (input, ctx) => {
     const email = normalizeLogin(input.email);
-    await limit(
-      ctx,
-      FORGOT_PASSWORD_LIMIT,
-      `${ctx.request.ip} ${email}`,
-      ctx.t('app.errors.reset_throttled'),
-    );
+    await limit(ctx, FORGOT_PASSWORD_LIMIT, `${ctx.request.ip} ${email}`, ctx.t('app.errors.reset_throttled'));
     // Queued as a job whatever the address, so the answer takes as long for an unknown one (docs/auth.md).
     await accountLinksOf(ctx).requestReset(email);
     ctx.session.flash('status', ctx.t('app.flash.forgot_password'));

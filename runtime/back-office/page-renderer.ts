@@ -39,7 +39,13 @@ export function layoutRenderer(dir: string, layout: LayoutData, cache = true): V
   const frame = dir === BACK_OFFICE_VIEWS ? content : new Eta({ views: BACK_OFFICE_VIEWS, cache, autoEscape: true });
   return {
     async render(view, data) {
-      const it = { ...data, t: withEnglishFallback(data.t as Translate | undefined), prefix: layout.prefix, nav: layout.nav, stylesheet: layout.stylesheet };
+      const it = {
+        ...data,
+        t: withEnglishFallback(data.t as Translate | undefined),
+        prefix: layout.prefix,
+        nav: layout.nav,
+        stylesheet: layout.stylesheet,
+      };
       const body = await content.renderAsync(view, it);
       return frame.renderAsync('layout', { ...it, body });
     },

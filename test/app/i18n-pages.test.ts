@@ -93,7 +93,9 @@ describe('i18n | every other page renders in German', () => {
       expect(res.body, path).toContain(text);
       expect(res.body, path).not.toMatch(/>app\.[a-z_.]+</);
     }
-    const reset = await new Client(a.url).send('GET', '/reset-password?token=x', { headers: { accept: 'text/html', 'accept-language': 'de' } });
+    const reset = await new Client(a.url).send('GET', '/reset-password?token=x', {
+      headers: { accept: 'text/html', 'accept-language': 'de' },
+    });
     expect(reset.status).toBe(200);
     expect(reset.body).toContain('<label for="password_confirmation">Neues Passwort bestätigen</label>');
     // The notes pages are public: a German browser's language decides.
@@ -144,7 +146,7 @@ describe('i18n | the two-factor lockout notice', () => {
     fallbackLocale: 'en',
   });
 
-  it("is German for an owner whose locale is de, and English as before without one or without i18n()", () => {
+  it('is German for an owner whose locale is de, and English as before without one or without i18n()', () => {
     const de = lockoutNoticeMail('bindery', 'ada@example.test', { i18n, locale: 'de' });
     expect(de.subject).toBe('Falsche Zwei-Faktor-Codes für Ihr Konto bei bindery');
     expect(de.text).toContain('5 falsche Zwei-Faktor-Codes');

@@ -25,11 +25,7 @@ export interface LockoutNoticePayload {
  * @param words the app's translations and the recipient's stored locale (a user's `locale` column, or null); absent: English.
  * @example lockoutNoticeMail('bindery', 'ada@example.test', { i18n, locale: 'de' })
  */
-export function lockoutNoticeMail(
-  appName: string,
-  to: string,
-  words?: { readonly i18n: I18n; readonly locale: unknown },
-): MailMessage {
+export function lockoutNoticeMail(appName: string, to: string, words?: { readonly i18n: I18n; readonly locale: unknown }): MailMessage {
   let subject: string;
   let what: string;
   let so: string;
