@@ -7,10 +7,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
-import { BinderyError } from '../errors/bindery-error.js';
-import { FRAMEWORK_LANG_DIR, loadCatalogs } from '../i18n/catalog.js';
-import { I18n, type MessageValues, type Translate } from '../i18n/translator.js';
+import type { Translate } from '../i18n/translator.js';
 import type { ViewRenderer } from '../views/view-renderer.js';
+import { withEnglishFallback } from './words.js';
 
 /** The folder of the back office's own views. */
 export const BACK_OFFICE_VIEWS = fileURLToPath(new URL('./views/', import.meta.url));
@@ -49,32 +48,5 @@ export function layoutRenderer(dir: string, layout: LayoutData, cache = true): V
       const body = await content.renderAsync(view, it);
       return frame.renderAsync('layout', { ...it, body });
     },
-  };
-}
-
-let english: I18n | undefined;
-
-/** A text of bindery's own English catalog (read once, on first use). */
-function englishText(key: string, values?: MessageValues): string {
-  english ??= new I18n({
-    catalogs: loadCatalogs([{ dir: FRAMEWORK_LANG_DIR, owner: 'bindery' }]),
-    locales: ['en'],
-    defaultLocale: 'en',
-    fallbackLocale: 'en',
-  });
-  return english.t('en', key, values);
-}
-
-/** The page's `it.t`, or bindery's English texts when the app has no `i18n()` (the page's `it.t` then throws). */
-function withEnglishFallback(pageT: Translate | undefined): Translate {
-  return (key, values) => {
-    if (pageT !== undefined) {
-      try {
-        return pageT(key, values);
-      } catch (err) {
-        if (!(err instanceof BinderyError && err.code === 'BINDERY_SERVICE_NOT_SET_UP')) throw err;
-      }
-    }
-    return englishText(key, values);
   };
 }

@@ -123,6 +123,14 @@ describe('i18n | back office', () => {
     expect(list.body).toContain('<button type="submit">Anwenden</button>');
     expect(list.body).toContain('Auswahl löschen');
     expect(list.body).toMatch(/<span>Seite 1 von \d+<\/span>/);
+    const activity = await browser.page('/admin/activity');
+    expect(activity.status).toBe(200);
+    expect(activity.body).toContain('<h1>Aktivität</h1>');
+    expect(activity.body).toContain('<button type="submit">Filtern</button>');
+    const history = await browser.page('/admin/documents/987654/history');
+    expect(history.status).toBe(200);
+    expect(history.body).toContain('<h1>Verlauf von');
+    expect(history.body).toContain('gibt es nicht mehr (endgültig gelöscht oder nie angelegt); ihre Einträge bleiben.');
   });
 
   it('the same pages for an English admin keep their texts', async () => {
