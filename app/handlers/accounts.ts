@@ -34,6 +34,11 @@ type AccountsHandlers = Pick<
 /** The field error of a taken email (docs/spec.md 7 rule 7). */
 export const EMAIL_TAKEN = 'The email has already been taken.';
 
+/** The 422 of a taken address: {@link EMAIL_TAKEN}, worded in the request's locale (`app.errors.email_taken`). */
+function emailTaken(): ValidationError {
+  return new ValidationError({ email: EMAIL_TAKEN }, undefined, { email: { key: 'app.errors.email_taken', values: {} } });
+}
+
 export const accountsHandlers = {
   'accounts.home': () => redirectToRoute('accounts.dashboard'),
 
@@ -43,14 +48,14 @@ export const accountsHandlers = {
     const db = ctx.services.db;
     const email = normalizeLogin(input.email);
     const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-    if (taken !== undefined) throw new ValidationError({ email: EMAIL_TAKEN });
+    if (taken !== undefined) throw emailTaken();
     const password = await accounts(ctx).hashPassword(input.password);
     let user: User;
     try {
       user = await insertReturning(db, 'users', { name: input.name.trim(), email, password });
     } catch (error) {
       // Two registrations of one address at the same moment: the unique index answers the second.
-      if (isUniqueViolation(error)) throw new ValidationError({ email: EMAIL_TAKEN });
+      if (isUniqueViolation(error)) throw emailTaken();
       throw error;
     }
     await sendVerificationLink(ctx, user);
@@ -79,7 +84,7 @@ export const accountsHandlers = {
   'accounts.dashboard': async (_input, ctx) => {
     const user = await currentUser(ctx);
     const avatarUrl = await storageOf(ctx.services).url(user.avatar);
-    return page('dashboard', { title: 'Dashboard', user, avatarUrl, ...(await tokensPageData(ctx)) });
+    return page('dashboard', { title: ctx.t('app.title.dashboard'), user, avatarUrl, ...(await tokensPageData(ctx)) });
   },
 
   // The policy users.view found the user and allowed the caller (their own page, or an admin).

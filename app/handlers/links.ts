@@ -55,34 +55,24 @@ export const linksHandlers = {
       ctx.session.flash('status', ctx.t('app.flash.email_already_verified'));
       return redirectToRoute('accounts.dashboard');
     }
-    await limit(
-      ctx,
-      RESEND_VERIFICATION_LIMIT,
-      String(user.id),
-      'Too many verification mails asked for. Please wait a minute before asking again.',
-    );
+    await limit(ctx, RESEND_VERIFICATION_LIMIT, String(user.id), ctx.t('app.errors.verification_throttled'));
     await links.sendVerification(user);
     ctx.session.flash('status', ctx.t('app.flash.verification_sent'));
     return redirectToRoute('accounts.dashboard');
   },
 
-  'links.forgotForm': () => page('auth/forgot-password', { title: 'Forgot your password?' }),
+  'links.forgotForm': (_input, ctx) => page('auth/forgot-password', { title: ctx.t('app.title.forgot_password') }),
 
   'links.forgot': async (input, ctx) => {
     const email = normalizeLogin(input.email);
-    await limit(
-      ctx,
-      FORGOT_PASSWORD_LIMIT,
-      `${ctx.request.ip} ${email}`,
-      'Too many password reset requests for this address. Please wait before trying again.',
-    );
+    await limit(ctx, FORGOT_PASSWORD_LIMIT, `${ctx.request.ip} ${email}`, ctx.t('app.errors.reset_throttled'));
     // Queued as a job whatever the address, so the answer takes as long for an unknown one (docs/auth.md).
     await accountLinksOf(ctx).requestReset(email);
     ctx.session.flash('status', ctx.t('app.flash.forgot_password'));
     return redirect(accounts(ctx).loginUrl);
   },
 
-  'links.resetForm': (input) => page('auth/reset-password', { title: 'Choose a new password', token: input.token ?? '' }),
+  'links.resetForm': (input, ctx) => page('auth/reset-password', { title: ctx.t('app.title.reset_password'), token: input.token ?? '' }),
 
   'links.reset': async (input, ctx) => {
     await accountLinksOf(ctx).resetPassword(input.token ?? '', input.password);

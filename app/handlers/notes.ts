@@ -28,7 +28,9 @@ export const notesHandlers = {
     // Runs only once the field rules passed (docs/spec.md 4.5 step 5).
     validate(input) {
       if (isUntitled(input.title))
-        throw new ValidationError({ title: 'The title field must not be "untitled"; give the note a real title.' });
+        throw new ValidationError({ title: 'The title field must not be "untitled"; give the note a real title.' }, undefined, {
+          title: { key: 'app.errors.untitled', values: {} },
+        });
     },
     async handle(input, ctx) {
       const note = await insertNote(ctx.services.db, input.title, input.body ?? '', input.tags ?? []);
@@ -44,7 +46,7 @@ export const notesHandlers = {
   // The page the schema's list: declares (limit, cursor, sort, filters); every note is listed.
   'notes.list': (input, ctx) => lists['notes.list'](ctx, input),
 
-  'notes.new': () => page('notes/new', { title: 'New note' }),
+  'notes.new': (_input, ctx) => page('notes/new', { title: ctx.t('app.title.new_note') }),
 
   'notes.show': async (input, ctx) => {
     const note = await ctx.services.db.selectFrom('notes').selectAll().where('id', '=', input.id).executeTakeFirst();

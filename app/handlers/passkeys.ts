@@ -20,7 +20,7 @@ export const passkeysHandlers = {
     const user = await currentUser(ctx);
     const list = await passkeysOf(ctx).list(user);
     if (answersJson(ctx)) return list;
-    return page('user/passkeys', { title: 'Passkeys', user, passkeys: list });
+    return page('user/passkeys', { title: ctx.t('app.title.passkeys'), user, passkeys: list });
   },
 
   'passkeys.options': async (_input, ctx) => passkeysOf(ctx).registrationOptions(ctx, await currentUser(ctx)),
@@ -34,7 +34,7 @@ export const passkeysHandlers = {
   'passkeys.destroy': async (input, ctx) => {
     await passkeysOf(ctx).remove(await currentUser(ctx), input.id);
     if (answersJson(ctx)) return noContent();
-    return back(ctx, 'The passkey was removed.');
+    return back(ctx, ctx.t('app.status.passkey_removed'));
   },
 
   'passkeys.loginOptions': (_input, ctx) => passkeysOf(ctx).authenticationOptions(ctx),

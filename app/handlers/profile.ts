@@ -40,7 +40,7 @@ async function saveLocale(ctx: RequestContext, id: number, locale: string | null
 export const profileHandlers = {
   'profile.show': async (_input, ctx) => {
     const user = await currentUser(ctx);
-    return page('user/profile', { title: 'Your account', user, locales: ctx.services.i18n?.locales ?? [] });
+    return page('user/profile', { title: ctx.t('app.title.profile'), user, locales: ctx.services.i18n?.locales ?? [] });
   },
 
   'profile.update': async (input, ctx) => {
@@ -68,7 +68,7 @@ export const profileHandlers = {
     return redirectToRoute('accounts.dashboard');
   },
 
-  'confirm.form': () => page('user/confirm-password', { title: 'Confirm your password' }),
+  'confirm.form': (_input, ctx) => page('user/confirm-password', { title: ctx.t('app.title.confirm_password') }),
 
   'confirm.store': async (input, ctx) => {
     const user = await currentUser(ctx);

@@ -19,20 +19,20 @@ export const sessionsHandlers = {
     const devices = devicesOf(ctx);
     const sessions = await devices.list(ctx, user);
     if (answersJson(ctx)) return sessions;
-    return page('user/sessions', { title: 'Your sessions', user, sessions, listable: devices.listable });
+    return page('user/sessions', { title: ctx.t('app.title.sessions'), user, sessions, listable: devices.listable });
   },
 
   'sessions.destroy': async (input, ctx) => {
     const user = await currentUser(ctx);
     await devicesOf(ctx).revoke(ctx, user, input.id);
     if (answersJson(ctx)) return noContent();
-    return back(ctx, 'The session was signed out.');
+    return back(ctx, ctx.t('app.status.session_signed_out'));
   },
 
   'sessions.others': async (input, ctx) => {
     const user = await currentUser(ctx);
     await devicesOf(ctx).signOutOtherBrowsers(ctx, user, input.password);
     if (answersJson(ctx)) return noContent();
-    return back(ctx, 'Every other browser was signed out.');
+    return back(ctx, ctx.t('app.status.others_signed_out'));
   },
 } satisfies SessionsHandlers;

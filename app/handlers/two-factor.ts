@@ -35,7 +35,7 @@ export const twoFactorHandlers = {
     const qr = status.enabled && !status.confirmed ? await service.qrCode(user) : null;
     const secretKey = qr === null ? null : await service.secretKey(user);
     return page('user/two-factor', {
-      title: 'Two-factor authentication',
+      title: ctx.t('app.title.two_factor'),
       user,
       status,
       qr,
@@ -56,7 +56,7 @@ export const twoFactorHandlers = {
 
   'twoFactor.disable': async (_input, ctx) => {
     await twoFactorOf(ctx).disable(await currentUser(ctx));
-    return done(ctx, 'Two-factor authentication is off.');
+    return done(ctx, ctx.t('app.status.two_factor_off'));
   },
 
   // Off: Fortify's [] — not the route's shape, so written as text of its own.
@@ -69,12 +69,12 @@ export const twoFactorHandlers = {
 
   'twoFactor.regenerateCodes': async (_input, ctx) => {
     await twoFactorOf(ctx).regenerateRecoveryCodes(ctx, await currentUser(ctx));
-    return done(ctx, 'New recovery codes were made: keep them somewhere safe.', { to: '/user/two-factor-authentication' });
+    return done(ctx, ctx.t('app.status.recovery_codes_made'), { to: '/user/two-factor-authentication' });
   },
 
   'twoFactor.challengeForm': (_input, ctx) => {
     if (!twoFactorOf(ctx).hasPendingLogin(ctx)) return redirect(accounts(ctx).loginUrl);
-    return page('auth/two-factor-challenge', { title: 'Two-factor authentication' });
+    return page('auth/two-factor-challenge', { title: ctx.t('app.title.two_factor') });
   },
 
   'twoFactor.challenge': async (input, ctx) => {

@@ -7,7 +7,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
+import type { Translate } from '../i18n/translator.js';
 import type { ViewRenderer } from '../views/view-renderer.js';
+import { withEnglishFallback } from './words.js';
 
 /** The folder of the back office's own views. */
 export const BACK_OFFICE_VIEWS = fileURLToPath(new URL('./views/', import.meta.url));
@@ -25,7 +27,9 @@ export interface LayoutData {
 /**
  * A renderer of `<dir>/<view>.eta` inside the layout: the content view gets
  * `it` (the page helpers and the handler's data, plus `layout` data); the
- * layout gets the same `it` with `body`, the content's HTML.
+ * layout gets the same `it` with `body`, the content's HTML. The views word
+ * their chrome with `it.t('backoffice.…')` in the request's locale; an app
+ * without `i18n()` gets bindery's English catalog instead (docs/i18n.md).
  * @param dir the content views' folder (absolute).
  * @param cache keep compiled templates.
  */
@@ -34,7 +38,13 @@ export function layoutRenderer(dir: string, layout: LayoutData, cache = true): V
   const frame = dir === BACK_OFFICE_VIEWS ? content : new Eta({ views: BACK_OFFICE_VIEWS, cache, autoEscape: true });
   return {
     async render(view, data) {
-      const it = { ...data, prefix: layout.prefix, nav: layout.nav, stylesheet: layout.stylesheet };
+      const it = {
+        ...data,
+        t: withEnglishFallback(data.t as Translate | undefined),
+        prefix: layout.prefix,
+        nav: layout.nav,
+        stylesheet: layout.stylesheet,
+      };
       const body = await content.renderAsync(view, it);
       return frame.renderAsync('layout', { ...it, body });
     },

@@ -9,6 +9,7 @@ import { defineSettings } from '../../config/define-settings.js';
 import { integerSetting } from '../../config/parsers.js';
 import { Encrypter } from '../../crypto/encrypter.js';
 import { KeyRing } from '../../crypto/key-ring.js';
+import type { I18n } from '../../i18n/translator.js';
 import { jobsRuntimeOf } from '../../jobs/jobs-runtime.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { AuthService } from '../auth-service.js';
@@ -89,6 +90,7 @@ export function twoFactor(options: TwoFactorStepOptions = {}): SetupStep {
         revokeApiTokens: (ctx.settings.AUTH_PASSWORD_CHANGE_SIGN_OUT as boolean | undefined) ?? true,
         appName: ctx.app.name,
         mailer: () => (ctx.services as { mailer?: Mailer }).mailer,
+        i18n: () => (ctx.services as { i18n?: I18n }).i18n,
         notifyLockout,
         services: ctx.services,
         now,

@@ -9,6 +9,7 @@ import type { Cache } from '../../cache/cache.js';
 import type { Encrypter } from '../../crypto/encrypter.js';
 import { HttpError } from '../../errors/http-error.js';
 import type { RequestContext } from '../../http/context.js';
+import type { I18n } from '../../i18n/translator.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { AuthService, SecondFactorGate } from '../auth-service.js';
 import { recordAccountEvent } from '../account/account-audit.js';
@@ -59,6 +60,8 @@ export interface TwoFactorOptions {
   readonly revokeApiTokens: boolean;
   /** The app's name, in the lockout notice. */
   readonly appName: string;
+  /** The app's translations when `i18n()` is set up (read when a notice is sent): the notice is in the owner's locale. */
+  readonly i18n?: () => I18n | undefined;
   /** The app's mailer when `mail()` is set up (read when a notice is sent). */
   readonly mailer: () => Mailer | undefined;
   /** Have the lockout notice sent for an account (queued as a job, or sent in the background); absent: no notice. */
@@ -297,7 +300,9 @@ export class TwoFactor implements SecondFactorGate {
     const user = await this.#o.auth.users.findById(userId);
     const email = user === null ? undefined : (user as Record<string, unknown>)['email'];
     if (typeof email !== 'string' || email === '') return false;
-    await mailer.send(lockoutNoticeMail(this.#o.appName, email));
+    const i18n = this.#o.i18n?.();
+    const words = i18n === undefined ? undefined : { i18n, locale: (user as Record<string, unknown>)['locale'] };
+    await mailer.send(lockoutNoticeMail(this.#o.appName, email, words));
     return true;
   }
 

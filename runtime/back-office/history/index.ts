@@ -51,6 +51,7 @@ import type { RouteDefinition } from '../../routing/route-table.js';
 import type { BackOfficeKit, BackOfficeRoutes } from '../kit.js';
 import { pathField, queryField } from '../kit.js';
 import type { SectionConfig } from '../sections.js';
+import { withEnglishFallback } from '../words.js';
 import type { RevertTarget } from './dry-run.js';
 import { activityData, confirmData, timelineData } from './pages.js';
 import type { HistoryLinks } from './view-model.js';
@@ -127,6 +128,7 @@ export function historyRoutes(kit: BackOfficeKit): BackOfficeRoutes {
           gone: !exists,
         },
         input.cursor,
+        withEnglishFallback((key, values) => ctx.t(key, values)),
       );
       return kit.page(view('timeline'), data);
     };
@@ -151,12 +153,13 @@ export function historyRoutes(kit: BackOfficeKit): BackOfficeRoutes {
     const { db, audit } = services(ctx);
     const links = linksOf(audit);
     const target = { kind, id: String(input[param]) } as RevertTarget;
+    const t = withEnglishFallback((key, values) => ctx.t(key, values));
     const confirmed = ([] as unknown[]).concat(input.confirm ?? []).map(String);
     const action = revertAction(ctx, target);
-    const page = await confirmData(db, audit, links, target, action ?? '', policyAuthorizer(ctx as unknown as PolicyRequest), confirmed);
+    const page = await confirmData(db, audit, links, target, action ?? '', policyAuthorizer(ctx as unknown as PolicyRequest), confirmed, t);
     if (page === undefined) throw new NotFoundError(`No audit entry to revert: ${kind} ${target.id}.`);
     if (action === undefined)
-      return kit.page(view('confirm'), { ...page.data, outcome: 'refused', message: 'Reverts are not set up in this app.', reasons: [] });
+      return kit.page(view('confirm'), { ...page.data, outcome: 'refused', message: t('backoffice.history.not_set_up'), reasons: [] });
     return kit.page(view('confirm'), page.data, page.status);
   };
   const confirmFields = (param: string) => [pathField(param), queryField('confirm', true)];

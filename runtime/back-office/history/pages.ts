@@ -5,6 +5,7 @@
  * revert's dry run. (framework-internal: history/index.ts renders them.)
  */
 import type { AnyKysely } from '../../db/any-kysely.js';
+import type { Translate } from '../../i18n/translator.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import { bulkRows, validEntryId } from '../../audit/reads/entry-rows.js';
 import { diffOf, modelIndex } from '../../audit/reads/event.js';
@@ -25,7 +26,10 @@ export function trackedOf(log: AuditLog): TrackedResourceConfig[] {
   return [...log.models.values()].map((m) => m.config as TrackedResourceConfig);
 }
 
-/** What a row's timeline shows. */
+/**
+ * What a row's timeline shows.
+ * @param t the request's words (`backoffice.history.*`), English without `i18n()`.
+ */
 export async function timelineData(
   db: AnyKysely,
   log: AuditLog,
@@ -39,12 +43,13 @@ export async function timelineData(
     readonly gone: boolean;
   },
   cursor: string | undefined,
+  t: Translate,
 ): Promise<Record<string, unknown>> {
   const page = await readTimeline(db, trackedOf(log), row.resource, row.id, { cursor, limit: 50 });
   const here = `${links.prefix}/${links.sectionOf(row.table) ?? row.table}/${encodeURIComponent(row.id)}/history`;
   return {
-    title: `History of ${row.label} ${row.id}`,
-    heading: `History of ${row.label} ${row.id}`,
+    title: t('backoffice.history.heading', { row: `${row.label} ${row.id}` }),
+    heading: t('backoffice.history.heading', { row: `${row.label} ${row.id}` }),
     resourceName: row.label,
     subjectId: row.id,
     showHref: row.showHref,
@@ -123,6 +128,7 @@ async function targetEntries(db: AnyKysely, log: AuditLog, target: RevertTarget)
  * What the confirm page of a revert shows: the entries, and the dry run's
  * verdict — the form (`ok`), the three-way difference with a checkbox per
  * field (`conflict`), or why not.
+ * @param t the request's words (`backoffice.history.*`), English without `i18n()`.
  * @returns undefined when the target names no entry (the page is then 404).
  */
 export async function confirmData(
@@ -133,23 +139,32 @@ export async function confirmData(
   action: string,
   authorize: RevertAuthorize,
   confirmed: readonly string[],
+  t: Translate,
 ): Promise<{ data: Record<string, unknown>; status: number } | undefined> {
   const events = await targetEntries(db, log, target);
   if (events === undefined) return undefined;
   const entries = events.map((e) => entryView(e, links));
-  const what =
-    target.kind === 'request' ? `request ${target.id}` : target.kind === 'bulk' ? `bulk write ${target.id}` : `entry ${target.id}`;
+  const what = t(`backoffice.history.what_${target.kind}`, { id: target.id });
   const first = entries[0];
   const base = {
     bulkRows: target.kind === 'bulk' ? await bulkRowDiffs(db, log, links, target.id) : [],
-    title: `Revert ${what}`,
-    heading: target.kind === 'request' ? `Undo request ${target.id}` : `Revert ${what}`,
+    title: t('backoffice.history.revert_heading', { what }),
+    heading:
+      target.kind === 'request'
+        ? t('backoffice.history.undo_heading', { id: target.id })
+        : t('backoffice.history.revert_heading', { what }),
     entries,
     action,
     confirmed,
     rowHref: target.kind === 'request' ? undefined : first?.rowHref,
     activityHref: `${links.prefix}/activity`,
-    button: target.kind === 'request' ? 'Undo this request' : target.kind === 'bulk' ? 'Revert this bulk write' : 'Revert this entry',
+    button: t(
+      target.kind === 'request'
+        ? 'backoffice.history.undo_request'
+        : target.kind === 'bulk'
+          ? 'backoffice.history.revert_bulk'
+          : 'backoffice.history.revert_entry',
+    ),
     notes: [] as string[],
     reasons: [] as string[],
   };
