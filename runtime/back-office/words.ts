@@ -6,6 +6,7 @@
 import { BinderyError } from '../errors/bindery-error.js';
 import { FRAMEWORK_LANG_DIR, loadCatalogs } from '../i18n/catalog.js';
 import { I18n, type MessageValues, type Translate } from '../i18n/translator.js';
+import type { RequestContext } from '../http/context.js';
 
 let english: I18n | undefined;
 
@@ -36,4 +37,13 @@ export function withEnglishFallback(pageT: Translate | undefined): Translate {
     }
     return englishText(key, values);
   };
+}
+
+/**
+ * The back office's words for a request: its `ctx.t`, or bindery's English
+ * texts without `i18n()`.
+ * @example wordsOf(ctx)('backoffice.flash.none_selected') // 'No rows selected.'
+ */
+export function wordsOf(ctx: RequestContext): Translate {
+  return withEnglishFallback((key, values) => ctx.t(key, values));
 }

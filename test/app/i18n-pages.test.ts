@@ -133,6 +133,18 @@ describe('i18n | back office', () => {
     expect(history.body).toContain('gibt es nicht mehr (endgültig gelöscht oder nie angelegt); ihre Einträge bleiben.');
   });
 
+  it("the back office's status messages follow the admin's locale", async () => {
+    const german = await account('de', true);
+    await german.page('/admin/documents');
+    const none = await german.form('/admin/documents/bulk', { action: 'delete' });
+    expect(none.status).toBe(303);
+    expect((await german.page(none.location!)).body).toContain('Keine Zeilen ausgewählt.');
+    const english = await account(null, true);
+    await english.page('/admin/documents');
+    const again = await english.form('/admin/documents/bulk', { action: 'delete' });
+    expect((await english.page(again.location!)).body).toContain('No rows selected.');
+  });
+
   it('the same pages for an English admin keep their texts', async () => {
     const browser = await account(null, true);
     const home = await browser.page('/admin');

@@ -22,6 +22,7 @@ import { creatable } from './list.js';
 import { boxValue, isDeleted, loadRow, missing, type Row } from '../rows.js';
 import { formFields, type SectionConfig } from '../sections.js';
 import { asAdmin, modelOf } from '../writes.js';
+import { wordsOf } from '../words.js';
 import { HttpError } from '../../errors/http-error.js';
 
 /** The routes of the app, known once the boot has checked them. */
@@ -112,7 +113,7 @@ export function formHandlers(kit: BackOfficeKit, section: SectionConfig, table: 
       return back(ctx, `${base}/new`, taken);
     }
     const id = String(made[section.primaryKey]);
-    sessionOf(ctx).flash('status', `${section.label} ${id} created.`);
+    sessionOf(ctx).flash('status', wordsOf(ctx)('backoffice.flash.created', { section: section.label, id }));
     return redirect(`${base}/${encodeURIComponent(id)}`);
   };
 
@@ -137,7 +138,7 @@ export function formHandlers(kit: BackOfficeKit, section: SectionConfig, table: 
       if (taken === undefined) throw error;
       return back(ctx, edit, taken);
     }
-    sessionOf(ctx).flash('status', `${section.label} ${input.id} saved.`);
+    sessionOf(ctx).flash('status', wordsOf(ctx)('backoffice.flash.saved', { section: section.label, id: input.id }));
     return redirect(`${base}/${encodeURIComponent(input.id)}`);
   };
 

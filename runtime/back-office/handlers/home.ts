@@ -7,6 +7,7 @@ import type { RequestContext } from '../../http/context.js';
 import { sql } from 'kysely';
 import { ownView, type BackOfficeKit } from '../kit.js';
 import { databaseOf, scopeOf } from '../row-access.js';
+import { wordsOf } from '../words.js';
 
 /** A table of the home page below the sections (`backOffice({ home })`): every cell HTML-escaped. */
 export interface HomeTable {
@@ -47,6 +48,10 @@ export function homeHandler(kit: BackOfficeKit, home?: (ctx: RequestContext) => 
         softDelete: section.softDelete !== null,
       });
     }
-    return kit.page(ownView('home'), { title: 'Back office', sections: counts, tables: home === undefined ? [] : await home(ctx) });
+    return kit.page(ownView('home'), {
+      title: wordsOf(ctx)('backoffice.title'),
+      sections: counts,
+      tables: home === undefined ? [] : await home(ctx),
+    });
   };
 }

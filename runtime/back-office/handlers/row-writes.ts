@@ -10,16 +10,19 @@ import type { RequestContext } from '../../http/context.js';
 import { ValidationError } from '../../errors/validation-error.js';
 import { redirect } from '../../results/result.js';
 import type { Session } from '../../session/session.js';
+import type { MessageValues } from '../../i18n/translator.js';
 import type { BackOfficeKit } from '../kit.js';
 import { isDeleted, keyOf, loadRow, missing } from '../rows.js';
 import type { SectionConfig } from '../sections.js';
 import { asAdmin, modelOf } from '../writes.js';
+import { wordsOf } from '../words.js';
 
 /** Most rows one bulk post may name. */
 export const BULK_MAX = 500;
 
-function flash(ctx: RequestContext, message: string): void {
-  (ctx as unknown as { session: Session }).session.flash('status', message);
+/** Flash the status text `key` of `backoffice.flash` (docs/i18n.md), in the request's locale. */
+function flash(ctx: RequestContext, key: string, values?: MessageValues): void {
+  (ctx as unknown as { session: Session }).session.flash('status', wordsOf(ctx)(`backoffice.flash.${key}`, values));
 }
 
 /** The handlers of `section`'s deletes and restores. */
@@ -32,7 +35,7 @@ export function rowWriteHandlers(kit: BackOfficeKit, section: SectionConfig) {
     if (isDeleted(section, row)) throw missing(section, input.id);
     const key = row[section.primaryKey] as never;
     await asAdmin(section, 'delete', () => modelOf(ctx, section).delete(key));
-    flash(ctx, `${section.label} ${input.id} deleted.`);
+    flash(ctx, 'deleted', { section: section.label, id: input.id });
     return redirect(soft ? `${base}/${encodeURIComponent(input.id)}` : base);
   };
 
@@ -42,7 +45,7 @@ export function rowWriteHandlers(kit: BackOfficeKit, section: SectionConfig) {
     if (!isDeleted(section, row)) throw missing(section, input.id);
     const key = row[section.primaryKey] as never;
     await asAdmin(section, 'restore', () => modelOf(ctx, section).restore(key));
-    flash(ctx, `${section.label} ${input.id} restored.`);
+    flash(ctx, 'restored', { section: section.label, id: input.id });
     return redirect(`${base}/${encodeURIComponent(input.id)}`);
   };
 
@@ -50,7 +53,7 @@ export function rowWriteHandlers(kit: BackOfficeKit, section: SectionConfig) {
     const row = await loadRow(ctx, section, input.id, 'forceDelete');
     const key = row[section.primaryKey] as never;
     await asAdmin(section, 'forceDelete', () => modelOf(ctx, section).forceDelete(key));
-    flash(ctx, `${section.label} ${input.id} deleted for good.`);
+    flash(ctx, 'force_deleted', { section: section.label, id: input.id });
     return redirect(base);
   };
 
@@ -60,18 +63,19 @@ export function rowWriteHandlers(kit: BackOfficeKit, section: SectionConfig) {
     const action = body.action;
     const raw = body.ids === undefined ? [] : Array.isArray(body.ids) ? body.ids : [body.ids];
     const back = typeof body.back === 'string' && body.back.startsWith(`${base}?`) ? body.back : base;
-    if (action !== 'delete' && (action !== 'restore' || !soft)) throw new ValidationError({ action: 'Choose delete or restore.' });
+    if (action !== 'delete' && (action !== 'restore' || !soft))
+      throw new ValidationError({ action: wordsOf(ctx)('backoffice.flash.choose_action') });
     const keys = raw.map((v) => (typeof v === 'string' ? keyOf(section, v) : undefined)).filter((k) => k !== undefined);
     if (keys.length === 0) {
-      flash(ctx, 'No rows selected.');
+      flash(ctx, 'none_selected');
       return redirect(back);
     }
-    if (keys.length > BULK_MAX) throw new ValidationError({ ids: `At most ${BULK_MAX} rows at once.` });
+    if (keys.length > BULK_MAX) throw new ValidationError({ ids: wordsOf(ctx)('backoffice.flash.too_many', { max: BULK_MAX }) });
     const query = modelOf(ctx, section)
       .query()
       .where(section.primaryKey as never, 'in', keys as never);
     const n = await asAdmin(section, `bulk-${action}`, () => (action === 'delete' ? query.delete() : query.restore()));
-    flash(ctx, `${n} ${n === 1 ? 'row' : 'rows'} ${action === 'delete' ? 'deleted' : 'restored'}.`);
+    flash(ctx, action === 'delete' ? 'bulk_deleted' : 'bulk_restored', { n, count: n });
     return redirect(back);
   };
 
