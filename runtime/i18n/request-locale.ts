@@ -53,16 +53,6 @@ export function noteUserLocale(request: object, locale: string | null | undefine
   users.set(request, locale ?? null);
 }
 
-/** The user locale noted for `request`, if any. */
-export function notedUserLocale(request: object): string | null | undefined {
-  return users.get(request);
-}
-
-/** The locale decided for `request` so far, or `undefined`. */
-export function decidedLocale(request: object): ResolvedLocale | undefined {
-  return decided.get(request);
-}
-
 /**
  * The locale of `request`, deciding it on first use (`sources` read only
  * then) and writing `Content-Language` (and `Vary: Accept-Language` when
